@@ -1,0 +1,106 @@
+"""The ``osrag`` command line. Thin: parse, call the library, print.
+
+Every expected failure is an :class:`~osrag.errors.OsragError`; :func:`main`
+prints it as one line on stderr and exits with its code — no traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from osrag import __version__, node
+from osrag.errors import OsragError
+
+app = typer.Typer(
+    name="osrag",
+    help="Chunk, extract, index and query documents in OpenSearch — amounts are filters.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+node_app = typer.Typer(help="A local single-node OpenSearch for development and CI.", no_args_is_help=True)
+app.add_typer(node_app, name="node")
+
+out = Console()
+err = Console(stderr=True)
+
+
+def _version(value: bool) -> None:
+    if value:
+        out.print(f"osrag {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """osrag: retrieval on OpenSearch that does not lie to you."""
+
+
+# --------------------------------------------------------------------------- node
+
+PortOption = Annotated[int, typer.Option("--port", help="HTTP port on 127.0.0.1.")]
+
+
+@node_app.command("start")
+def node_start(
+    port: PortOption = node.DEFAULT_PORT,
+    heap: Annotated[str, typer.Option(help="JVM heap, e.g. 512m or 1g.")] = node.DEFAULT_HEAP,
+    timeout: Annotated[float, typer.Option(help="Seconds to wait for yellow health.")] = node.DEFAULT_TIMEOUT,
+) -> None:
+    """Fetch (once), start and wait for a local OpenSearch node; print its URL."""
+    result = node.start(port=port, heap=heap, timeout=timeout, progress=lambda m: err.print(f"[dim]{m}[/dim]"))
+    if result.already_running:
+        err.print(f"a node is already running at {result.url} (pid {result.pid})")
+    else:
+        err.print(f"OpenSearch {result.version} is {result.health} at {result.url} (pid {result.pid})")
+    out.print(result.url)
+
+
+@node_app.command("stop")
+def node_stop(port: PortOption = node.DEFAULT_PORT) -> None:
+    """Stop the node osrag started on this port (and nothing else)."""
+    if node.stop(port=port):
+        err.print(f"stopped the node on port {port}")
+    else:
+        err.print(f"no node started by osrag is running on port {port}")
+
+
+@node_app.command("status")
+def node_status(
+    port: PortOption = node.DEFAULT_PORT,
+    json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Print version, health and URL; exit 3 when no node is running."""
+    result = node.status(port=port)
+    if json_output:
+        out.print_json(result.model_dump_json())
+    elif result.running:
+        out.print(f"running  OpenSearch {result.version}  health {result.health}  {result.url}  pid {result.pid}")
+    else:
+        out.print(f"not running ({result.url}; files in {result.home})")
+    if not result.running:
+        raise typer.Exit(3)
+
+
+def main() -> None:
+    try:
+        app()
+    except OsragError as exc:
+        err.print(f"[bold red]error:[/bold red] {exc}", highlight=False)
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,69 @@
+"""One small exception tree. Every expected failure is an :class:`OsragError`.
+
+The CLI maps each class to a one-line message and an exit code and never shows
+a traceback for these; library callers can catch the base class.
+"""
+
+from __future__ import annotations
+
+
+class OsragError(Exception):
+    """Base of every error osrag raises on purpose."""
+
+    exit_code: int = 1
+
+
+class ConfigError(OsragError):
+    """A setting, flag or configuration file is wrong."""
+
+    exit_code = 2
+
+
+class CorpusError(OsragError):
+    """A corpus cannot be read at all (a single bad file is reported, not raised)."""
+
+    exit_code = 3
+
+
+class ExtractionError(OsragError):
+    """A structured value cannot be represented (e.g. an amount beyond a ``long``)."""
+
+    exit_code = 3
+
+
+class ClusterError(OsragError):
+    """The cluster cannot be reached, refused the request, or answered unexpectedly."""
+
+    exit_code = 4
+
+
+class AuthError(ClusterError):
+    """The cluster rejected the credentials (401/403)."""
+
+
+class TLSError(ClusterError):
+    """The TLS handshake failed (unknown CA, wrong host, plain HTTP to a TLS port…)."""
+
+
+class IndexStateError(OsragError):
+    """The index, alias or manifest is not in the state an operation needs."""
+
+    exit_code = 5
+
+
+class LockedError(IndexStateError):
+    """Another ingest holds the lock on this alias."""
+
+    exit_code = 6
+
+
+class NodeError(OsragError):
+    """The local development node could not be fetched, started or stopped."""
+
+    exit_code = 7
+
+
+class QueryError(OsragError):
+    """A query cannot be built as asked (e.g. a multi-tenant alias without a tenant)."""
+
+    exit_code = 8
