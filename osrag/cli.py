@@ -22,7 +22,9 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-node_app = typer.Typer(help="A local single-node OpenSearch for development and CI.", no_args_is_help=True)
+node_app = typer.Typer(
+    help="A local single-node OpenSearch for development and CI.", no_args_is_help=True
+)
 app.add_typer(node_app, name="node")
 
 out = Console()
@@ -39,7 +41,9 @@ def _version(value: bool) -> None:
 def _root(
     version: Annotated[
         bool,
-        typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit."),
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
     ] = False,
 ) -> None:
     """osrag: retrieval on OpenSearch that does not lie to you."""
@@ -54,14 +58,20 @@ PortOption = Annotated[int, typer.Option("--port", help="HTTP port on 127.0.0.1.
 def node_start(
     port: PortOption = node.DEFAULT_PORT,
     heap: Annotated[str, typer.Option(help="JVM heap, e.g. 512m or 1g.")] = node.DEFAULT_HEAP,
-    timeout: Annotated[float, typer.Option(help="Seconds to wait for yellow health.")] = node.DEFAULT_TIMEOUT,
+    timeout: Annotated[
+        float, typer.Option(help="Seconds to wait for yellow health.")
+    ] = node.DEFAULT_TIMEOUT,
 ) -> None:
     """Fetch (once), start and wait for a local OpenSearch node; print its URL."""
-    result = node.start(port=port, heap=heap, timeout=timeout, progress=lambda m: err.print(f"[dim]{m}[/dim]"))
+    result = node.start(
+        port=port, heap=heap, timeout=timeout, progress=lambda m: err.print(f"[dim]{m}[/dim]")
+    )
     if result.already_running:
         err.print(f"a node is already running at {result.url} (pid {result.pid})")
     else:
-        err.print(f"OpenSearch {result.version} is {result.health} at {result.url} (pid {result.pid})")
+        err.print(
+            f"OpenSearch {result.version} is {result.health} at {result.url} (pid {result.pid})"
+        )
     out.print(result.url)
 
 
@@ -84,7 +94,10 @@ def node_status(
     if json_output:
         out.print_json(result.model_dump_json())
     elif result.running:
-        out.print(f"running  OpenSearch {result.version}  health {result.health}  {result.url}  pid {result.pid}")
+        out.print(
+            f"running  OpenSearch {result.version}  health {result.health}  "
+            f"{result.url}  pid {result.pid}"
+        )
     else:
         out.print(f"not running ({result.url}; files in {result.home})")
     if not result.running:

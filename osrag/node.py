@@ -245,7 +245,9 @@ def find_java(dist: Path | None = None) -> Java:
     source, home = candidates[0]
     java_bin = home / "bin" / "java"
     if not java_bin.exists():
-        raise NodeError(f"{source} points to {home}, which has no bin/java: set JAVA_HOME correctly")
+        raise NodeError(
+            f"{source} points to {home}, which has no bin/java: set JAVA_HOME correctly"
+        )
     major = _java_major(java_bin)
     if not MIN_JAVA <= major <= MAX_JAVA:
         raise NodeError(
@@ -365,7 +367,9 @@ def _unpack(archive: Path, into: Path) -> Path:
         raise NodeError(f"{archive}: not a .zip or .tar.gz OpenSearch distribution")
     tops = [p for p in into.iterdir() if p.is_dir()]
     if len(tops) != 1 or not (tops[0] / "bin" / "opensearch").exists():
-        raise NodeError(f"{archive} does not look like an OpenSearch distribution (no bin/opensearch)")
+        raise NodeError(
+            f"{archive} does not look like an OpenSearch distribution (no bin/opensearch)"
+        )
     return tops[0]
 
 
@@ -497,7 +501,14 @@ def _service_user() -> _ServiceUser:
         entry = pwd.getpwnam(SERVICE_USER)
     except KeyError:
         proc = subprocess.run(
-            ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", SERVICE_USER],
+            [
+                "useradd",
+                "--system",
+                "--no-create-home",
+                "--shell",
+                "/usr/sbin/nologin",
+                SERVICE_USER,
+            ],
             capture_output=True,
             text=True,
         )
@@ -565,8 +576,10 @@ def start(
             f"port {port} is taken by another process (not a node osrag started): "
             "stop it or choose another with --port"
         )
-    if shutil.which("java") is None and not os.environ.get("JAVA_HOME") and not os.environ.get(
-        "OSRAG_OPENSEARCH_DIST"
+    if (
+        shutil.which("java") is None
+        and not os.environ.get("JAVA_HOME")
+        and not os.environ.get("OSRAG_OPENSEARCH_DIST")
     ):
         find_java()  # raises the clear "no Java found" error before any download
     user = _service_user()
@@ -607,7 +620,10 @@ def start(
         "-Ecluster.routing.allocation.disk.threshold_enabled=false",
         "-Eaction.destructive_requires_name=false",
     ]
-    progress(f"starting OpenSearch {_dist_version(dist)} on {layout.url} (Java {java.major}, heap {heap})")
+    progress(
+        f"starting OpenSearch {_dist_version(dist)} on {layout.url} "
+        f"(Java {java.major}, heap {heap})"
+    )
     with layout.console_log.open("ab") as console:
         proc = subprocess.Popen(
             args,
