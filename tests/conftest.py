@@ -1,0 +1,105 @@
+"""Test harness: one real OpenSearch cluster for the whole session.
+
+The cluster is resolved in this order:
+
+1. ``OSRAG_TEST_URL`` if set (any reachable cluster);
+2. a testcontainers OpenSearch container if a Docker engine answers;
+3. the local node, via ``osrag.node.start`` (fetched from Maven Central once).
+
+Under ``CI=true`` a test that needs OpenSearch fails when none of these gives a
+cluster; elsewhere it is skipped with the reason. Each test gets its own
+index/alias prefix and everything under it is deleted afterwards.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from opensearchpy import OpenSearch
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPORA = ROOT.parent / "shared" / "corpora"
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def _docker_url() -> tuple[str, object] | None:
+    try:
+        import docker  # type: ignore[import-untyped]
+
+        docker.from_env().ping()
+    except Exception:
+        return None
+    from testcontainers.opensearch import OpenSearchContainer  # type: ignore[import-untyped]
+
+    container = OpenSearchContainer("opensearchproject/opensearch:2.19.1", security_enabled=False)
+    container.start()
+    host = container.get_container_host_ip()
+    port = container.get_exposed_port(9200)
+    return f"http://{host}:{port}", container
+
+
+@pytest.fixture(scope="session")
+def opensearch_url() -> Iterator[str]:
+    """The URL of a real OpenSearch cluster (fails, never skips, under CI=true)."""
+    url = os.environ.get("OSRAG_TEST_URL")
+    container = None
+    started_node = False
+    problem = ""
+    if not url:
+        found = _docker_url()
+        if found:
+            url, container = found
+    if not url:
+        from osrag import node
+        from osrag.errors import NodeError
+
+        port = int(os.environ.get("OSRAG_TEST_PORT", node.DEFAULT_PORT))
+        try:
+            status = node.start(port=port)
+            url, started_node = status.url, not status.already_running
+        except NodeError as exc:
+            problem = str(exc)
+    if not url:
+        message = f"no OpenSearch cluster for the tests: {problem}"
+        if IN_CI:
+            pytest.fail(message + " (CI=true: integration tests fail instead of skipping)")
+        pytest.skip(message)  # outside CI only; under CI the line above fails
+    yield url
+    if container is not None:
+        container.stop()  # type: ignore[attr-defined]
+    if started_node and os.environ.get("OSRAG_TEST_KEEP_NODE") != "1":
+        from osrag import node
+
+        node.stop(port=int(os.environ.get("OSRAG_TEST_PORT", node.DEFAULT_PORT)))
+
+
+@pytest.fixture(scope="session")
+def os_client(opensearch_url: str) -> OpenSearch:
+    client = OpenSearch(opensearch_url, timeout=60)
+    info = client.info()
+    assert info["version"]["number"].startswith("2.")
+    return client
+
+
+@pytest.fixture
+def index_prefix(os_client: OpenSearch) -> Iterator[str]:
+    """A unique prefix for this test's indices and aliases, deleted afterwards."""
+    prefix = f"osrag-test-{uuid.uuid4().hex[:10]}"
+    yield prefix
+    with contextlib.suppress(Exception):
+        os_client.indices.delete(index=f"{prefix}*", expand_wildcards="all")
+
+
+@pytest.fixture(scope="session")
+def corpora() -> Path:
+    if not CORPORA.is_dir():
+        message = f"shared corpora not found at {CORPORA}"
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)  # outside CI only
+    return CORPORA
