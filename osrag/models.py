@@ -162,3 +162,165 @@ class Chunk(DocumentMetadata):
     """Every amount as ``CUR:minor`` (a keyword field), e.g. ``EUR:30000000``."""
     dates: list[dt.date] = Field(default_factory=list)
     identifiers: list[str] = Field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- query and search
+
+
+class QuerySpec(BaseModel):
+    """What a caller asks for. :func:`osrag.query.build_query` turns it into a request body."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str
+    size: int = Field(default=10, ge=0, le=10_000)
+    offset: int = Field(default=0, ge=0, description="the request's `from`")
+    amount_filter: bool = Field(
+        default=True,
+        description="filter on the one amount the text states (False: plain BM25 baseline)",
+    )
+    amount: int | None = Field(
+        default=None, description="an explicit amount in minor units; overrides the text's"
+    )
+    currency: str | None = Field(
+        default=None, description="currency of `amount` (default: the extraction default)"
+    )
+    keep_amount_text: bool = Field(
+        default=True, description="keep the amount's own words in the match text"
+    )
+    tenant: str | None = None
+    acl: list[str] | None = Field(default=None, description="the caller's groups")
+    as_of: dt.date | None = Field(default=None, description="only documents in force on this day")
+    category: list[str] | None = None
+    identifiers: list[str] | None = None
+    dates_from: dt.date | None = Field(default=None, description="a date in the chunk ≥ this")
+    dates_to: dt.date | None = Field(default=None, description="a date in the chunk ≤ this")
+    operator: Literal["or", "and"] = "or"
+    minimum_should_match: str | None = None
+    breadcrumb_boost: float | None = Field(default=None, gt=0)
+    title_boost: float | None = Field(default=None, gt=0)
+    highlight: bool = True
+    collapse: bool = Field(default=False, description="one hit per document")
+
+
+class AppliedFilter(BaseModel):
+    """One clause of ``bool.filter``, named so results can say what constrained them."""
+
+    name: str
+    clause: dict[str, Any]
+    droppable: bool = False
+    """Only the amount filter is droppable (by the zero-candidate fallback)."""
+
+
+class StatedAmount(BaseModel):
+    currency: str
+    minor_units: int
+
+
+class SearchHit(BaseModel):
+    chunk_id: str
+    doc_id: str
+    score: float | None
+    title: str = ""
+    breadcrumb: str = ""
+    body: str = ""
+    highlight: list[str] = Field(default_factory=list)
+    amounts: list[int] = Field(default_factory=list)
+    money: list[str] = Field(default_factory=list)
+    span: Span
+    chunk_index: int = 0
+    overlaps: list[str] = Field(
+        default_factory=list,
+        description="chunk ids of higher-ranked hits of the same document whose spans overlap",
+    )
+
+
+class SearchResult(BaseModel):
+    """A search, with everything needed to see why it returned what it did."""
+
+    query: str
+    index: str = Field(description="the generation that answered")
+    hits: list[SearchHit]
+    filters_applied: list[AppliedFilter]
+    amount: StatedAmount | None = None
+    amount_status: Literal["none", "one", "ambiguous", "explicit", "off"] = "none"
+    candidate_count: int = Field(description="documents (chunks) passing every applied filter")
+    fallback: bool = Field(
+        default=False, description="the amount filter left zero candidates and was dropped"
+    )
+    total_hits: int = 0
+    raw_hits: int = 0
+    unique_spans: int = Field(default=0, description="non-overlapping source spans among hits")
+    took_ms: float = 0.0
+
+
+# --------------------------------------------------------------------------- index and manifest
+
+
+class GenerationRecord(BaseModel):
+    """A generation index and the configuration that built it (stored in the manifest)."""
+
+    name: str
+    alias: str
+    digest: str
+    number: int
+    config: dict[str, Any]
+    versions: dict[str, str]
+    state: Literal["building", "ready"] = "building"
+    created_at: dt.datetime
+    completed_at: dt.datetime | None = None
+    updated_at: dt.datetime | None = None
+    documents: int = 0
+    chunks: int = 0
+    tenants: list[str] = Field(default_factory=list)
+    has_acl: bool = False
+
+    @property
+    def multi_tenant(self) -> bool:
+        return bool(self.tenants)
+
+
+class DocumentRecord(BaseModel):
+    """What the manifest remembers of one document in one generation."""
+
+    generation: str
+    doc_id: str
+    source_path: str
+    source_version: str
+    chunk_ids: list[str]
+    tenant: str | None = None
+    has_acl: bool = False
+    ingested_at: dt.datetime
+
+
+class ChangeRecord(BaseModel):
+    """The log of replacements and deletions, so stale citations can be detected."""
+
+    generation: str
+    doc_id: str
+    action: Literal["added", "replaced", "deleted"]
+    old_ids: list[str] = Field(default_factory=list)
+    new_ids: list[str] = Field(default_factory=list)
+    at: dt.datetime
+
+
+class IngestReport(BaseModel):
+    """What ``osrag ingest --json`` prints."""
+
+    generation: str
+    alias: str
+    documents: int = 0
+    chunks_written: int = 0
+    chunks_deleted: int = 0
+    chunks_unchanged: int = 0
+    documents_unchanged: int = 0
+    documents_changed: int = 0
+    documents_added: int = 0
+    documents_removed: int = 0
+    documents_empty: list[str] = Field(default_factory=list)
+    errors: list[LoadIssue] = Field(default_factory=list)
+    new_generation: bool = False
+    alias_moved: bool = False
+    previous_generation: str | None = None
+    dry_run: bool = False
+    seconds: float = 0.0
