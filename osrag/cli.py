@@ -7,6 +7,7 @@ prints it as one line on stderr and exits with its code — no traceback.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -102,6 +103,158 @@ def node_status(
         out.print(f"not running ({result.url}; files in {result.home})")
     if not result.running:
         raise typer.Exit(3)
+
+
+# --------------------------------------------------------------------------- config
+# Connection settings (issue 9). Every command that talks to a cluster should
+# build its settings with ``osrag.config.load_settings(**flags)`` (flags > env >
+# file > defaults) and wrap its calls in ``osrag.client.cluster_errors``.
+
+config_app = typer.Typer(
+    help="Connection settings: where each value comes from, and a connection check.",
+    no_args_is_help=True,
+)
+app.add_typer(config_app, name="config")
+
+ConfigFileOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--config", help="Configuration file [default: nearest osrag.toml or pyproject.toml]."
+    ),
+]
+UrlOpt = Annotated[str | None, typer.Option("--url", help="OpenSearch URL.")]
+UsernameOpt = Annotated[str | None, typer.Option("--username", help="Basic auth user.")]
+PasswordFileOpt = Annotated[
+    Path | None,
+    typer.Option("--password-file", help="File holding the password (no --password flag)."),
+]
+CaCertsOpt = Annotated[Path | None, typer.Option("--ca-certs", help="PEM file of CAs to trust.")]
+VerifyCertsOpt = Annotated[
+    bool | None,
+    typer.Option("--verify-certs/--no-verify-certs", help="Verify the server certificate."),
+]
+ClientCertOpt = Annotated[
+    Path | None, typer.Option("--client-cert", help="PEM client certificate.")
+]
+ClientKeyOpt = Annotated[Path | None, typer.Option("--client-key", help="Its private key.")]
+AwsRegionOpt = Annotated[
+    str | None, typer.Option("--aws-region", help="Sign requests with AWS SigV4.")
+]
+AwsServiceOpt = Annotated[
+    str | None, typer.Option("--aws-service", help="es (managed domain) or aoss (Serverless).")
+]
+TimeoutOpt = Annotated[float | None, typer.Option("--timeout", help="Seconds per request.")]
+RetriesOpt = Annotated[int | None, typer.Option("--max-retries", help="Retries per request.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+
+
+@config_app.command("show")
+def config_show(
+    config: ConfigFileOpt = None,
+    url: UrlOpt = None,
+    username: UsernameOpt = None,
+    password_file: PasswordFileOpt = None,
+    ca_certs: CaCertsOpt = None,
+    verify_certs: VerifyCertsOpt = None,
+    client_cert: ClientCertOpt = None,
+    client_key: ClientKeyOpt = None,
+    aws_region: AwsRegionOpt = None,
+    aws_service: AwsServiceOpt = None,
+    timeout: TimeoutOpt = None,
+    max_retries: RetriesOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Print the effective configuration (secrets masked) and where each value came from."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from osrag.config import load_settings
+
+    settings = load_settings(
+        config=config,
+        url=url,
+        username=username,
+        password_file=password_file,
+        ca_certs=ca_certs,
+        verify_certs=verify_certs,
+        client_cert=client_cert,
+        client_key=client_key,
+        aws_region=aws_region,
+        aws_service=aws_service,
+        timeout=timeout,
+        max_retries=max_retries,
+    )
+    report = settings.report()
+    if json_output:
+        out.print_json(report.model_dump_json())
+        return
+    table = Table("setting", "value", "source", box=None, pad_edge=False)
+    for name, row in report.values.items():
+        shown = "" if row.value is None else str(row.value)
+        table.add_row(name, escape(shown), escape(row.source))
+    out.print(table)
+    err.print(escape(f"configuration file: {report.config_file or 'none found'}"), soft_wrap=True)
+
+
+@config_app.command("check")
+def config_check(
+    config: ConfigFileOpt = None,
+    url: UrlOpt = None,
+    username: UsernameOpt = None,
+    password_file: PasswordFileOpt = None,
+    ca_certs: CaCertsOpt = None,
+    verify_certs: VerifyCertsOpt = None,
+    client_cert: ClientCertOpt = None,
+    client_key: ClientKeyOpt = None,
+    aws_region: AwsRegionOpt = None,
+    aws_service: AwsServiceOpt = None,
+    timeout: TimeoutOpt = None,
+    max_retries: RetriesOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Connect with the effective configuration and print who answered."""
+    import warnings
+
+    from rich.markup import escape
+
+    from osrag.client import check_connection
+    from osrag.config import load_settings
+
+    settings = load_settings(
+        config=config,
+        url=url,
+        username=username,
+        password_file=password_file,
+        ca_certs=ca_certs,
+        verify_certs=verify_certs,
+        client_cert=client_cert,
+        client_key=client_key,
+        aws_region=aws_region,
+        aws_service=aws_service,
+        timeout=timeout,
+        max_retries=max_retries,
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            info = check_connection(settings)
+        finally:
+            for warning in caught:
+                err.print(
+                    f"[yellow]warning:[/yellow] {escape(str(warning.message))}", soft_wrap=True
+                )
+    if json_output:
+        out.print_json(info.model_dump_json())
+        return
+    err.print(
+        escape(f"{info.url}: {info.distribution or 'OpenSearch'} {info.version or ''}"),
+        soft_wrap=True,
+    )
+    err.print(
+        escape(f"  cluster {info.cluster_name}, auth: {info.auth}, TLS: {info.tls}"),
+        soft_wrap=True,
+    )
+    out.print("ok")
 
 
 def main() -> None:

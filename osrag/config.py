@@ -1,41 +1,445 @@
-"""Settings shared by the CLI and the library.
+"""Settings shared by the CLI and the library: one model, four sources, secrets masked.
 
-One pydantic settings model. Values come from (highest first) explicit
-arguments/flags, ``OSRAG_*`` environment variables, then defaults.
+Rule: each setting takes its value from the first source that sets it, in this
+order — **flags** (keyword arguments to :func:`load_settings`, which every CLI
+command calls) > **environment** (``OSRAG_<NAME>``) > **file** > **defaults**.
+The file is the one named by ``--config`` / ``OSRAG_CONFIG``; otherwise the
+nearest ``osrag.toml`` — or ``pyproject.toml`` with a ``[tool.osrag]`` table —
+in the working directory or one of its parents (in the same directory
+``osrag.toml`` wins). Relative paths in a file are relative to that file.
+
+Invariants:
+
+* the password is a :class:`~pydantic.SecretStr`; ``repr``, ``str``,
+  :meth:`Settings.masked`, :meth:`Settings.report` and every error message
+  built here show it as ``****`` or not at all (validation errors never echo
+  input: ``hide_input_in_errors``);
+* a URL never keeps credentials: ``https://user:pass@host`` is split into
+  ``username`` / ``password`` before anything else sees it;
+* settings that cannot work together (a password without a user, basic auth
+  *and* SigV4, a CA file for an ``http://`` URL, …) raise
+  :class:`~osrag.errors.ConfigError` naming the settings — never a guess.
+
+``Settings()`` reads the same sources; :func:`load_settings` also records where
+each value came from (:meth:`Settings.origin`), which ``osrag config show`` prints.
 """
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
+from urllib.parse import unquote, urlsplit, urlunsplit
 
-from pydantic import Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import (
+    BaseModel,
+    Field,
+    PrivateAttr,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+from pydantic.fields import FieldInfo
+from pydantic_settings import (
+    BaseSettings,
+    EnvSettingsSource,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
+
+from osrag.errors import ConfigError
 
 DEFAULT_URL = "http://127.0.0.1:9200"
 DEFAULT_ALIAS = "osrag-chunks"
+ENV_PREFIX = "OSRAG_"
+CONFIG_FILE_NAME = "osrag.toml"
+PYPROJECT_TABLE = ("tool", "osrag")
+MASK = "****"
+
+#: Settings whose value is a secret: shown as ``****``, never in clear.
+SECRET_FIELDS = frozenset({"password"})
+#: Settings that are filesystem paths (resolved against the config file's folder).
+PATH_FIELDS = frozenset(
+    {"config", "password_file", "ca_certs", "client_cert", "client_key", "home"}
+)
+
+
+def env_name(field: str) -> str:
+    """The environment variable that sets ``field`` (``ca_certs`` → ``OSRAG_CA_CERTS``)."""
+    return f"{ENV_PREFIX}{field.upper()}"
+
+
+def _named(*fields: str) -> str:
+    return " and ".join(f"{f} ({env_name(f)})" for f in fields)
+
+
+class EffectiveValue(BaseModel):
+    """One row of ``osrag config show``: a masked value and where it came from."""
+
+    value: str | bool | int | float | None
+    source: str = Field(description="flag | env OSRAG_X | file <path> | default")
+
+
+class ConfigReport(BaseModel):
+    """The effective configuration, secrets masked (the ``--json`` of ``config show``)."""
+
+    config_file: str | None
+    values: dict[str, EffectiveValue]
 
 
 class Settings(BaseSettings):
     """Where the cluster is, how to reach it, and where osrag keeps local state."""
 
-    model_config = SettingsConfigDict(env_prefix="OSRAG_", extra="ignore")
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX, extra="ignore", hide_input_in_errors=True
+    )
 
     url: str | None = Field(default=None, description="OpenSearch URL (e.g. https://host:9200)")
     alias: str = Field(default=DEFAULT_ALIAS, description="the alias readers search")
-    username: str | None = None
-    password: SecretStr | None = None
-    password_file: Path | None = None
-    ca_certs: Path | None = None
-    verify_certs: bool = True
-    client_cert: Path | None = None
-    client_key: Path | None = None
-    aws_region: str | None = None
-    aws_service: Literal["es", "aoss"] = "es"
-    timeout: float = Field(default=30.0, gt=0)
-    max_retries: int = Field(default=3, ge=0)
+    username: str | None = Field(default=None, description="HTTP basic auth user")
+    password: SecretStr | None = Field(default=None, description="HTTP basic auth password")
+    password_file: Path | None = Field(default=None, description="file holding the password")
+    ca_certs: Path | None = Field(default=None, description="PEM file of CAs to trust")
+    verify_certs: bool = Field(default=True, description="verify the server certificate")
+    client_cert: Path | None = Field(default=None, description="PEM client certificate")
+    client_key: Path | None = Field(default=None, description="PEM key of the client certificate")
+    aws_region: str | None = Field(default=None, description="sign requests with SigV4")
+    aws_service: Literal["es", "aoss"] = Field(
+        default="es", description="es (managed domain) or aoss (Serverless)"
+    )
+    timeout: float = Field(default=30.0, gt=0, description="seconds per request")
+    max_retries: int = Field(default=3, ge=0, description="retries on connection errors")
     home: Path | None = Field(default=None, description="osrag's local state (OSRAG_HOME)")
+    config: Path | None = Field(default=None, description="configuration file to read")
+
+    _origins: dict[str, str] = PrivateAttr(default_factory=dict)
+    _config_file: str | None = PrivateAttr(default=None)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # flags (init kwargs) > environment > configuration file > defaults
+        return (init_settings, env_settings, ConfigFileSource(settings_cls))
+
+    # ----------------------------------------------------------------- validation
+
+    @model_validator(mode="before")
+    @classmethod
+    def _credentials_out_of_url(cls, data: Any) -> Any:
+        """``https://user:pass@host`` → url ``https://host`` + username + password."""
+        if not isinstance(data, dict) or not isinstance(data.get("url"), str):
+            return data
+        parts = urlsplit(data["url"])
+        if "@" not in parts.netloc:
+            return data
+        userinfo, _, hostport = parts.netloc.rpartition("@")
+        user, has_password, password = userinfo.partition(":")
+        data = dict(data, url=urlunsplit(parts._replace(netloc=hostport)))
+        if user:
+            if data.get("username") not in (None, unquote(user)):
+                raise ConfigError(
+                    f"the URL names user {unquote(user)!r} but username ({env_name('username')}) "
+                    f"is {data['username']!r}: set the user in one place"
+                )
+            data["username"] = unquote(user)
+        if has_password:
+            if data.get("password") is not None or data.get("password_file") is not None:
+                raise ConfigError(
+                    "the URL carries a password and password or password_file is also set: "
+                    "set the password in one place (better: OSRAG_PASSWORD_FILE, not the URL)"
+                )
+            data["password"] = unquote(password)
+        return data
+
+    @field_validator("url")
+    @classmethod
+    def _http_or_https(cls, url: str | None) -> str | None:
+        if url is None:
+            return None
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError("must look like http://host:9200 or https://host:9200")
+        try:
+            parts.port  # noqa: B018 — raises ValueError on a bad port
+        except ValueError:
+            raise ValueError("has a port that is not a number from 0 to 65535") from None
+        return url.rstrip("/")
+
+    @model_validator(mode="after")
+    def _settings_fit_together(self) -> Settings:
+        if self.password is not None and self.password_file is not None:
+            raise ConfigError(f"{_named('password', 'password_file')} are both set: use one")
+        has_password = self.password is not None or self.password_file is not None
+        if has_password and not self.username:
+            raise ConfigError(f"a password is set but no user: set {_named('username')}")
+        if self.username and not has_password:
+            raise ConfigError(
+                f"username {self.username!r} is set but no password: "
+                f"set {_named('password_file')} or {env_name('password')}"
+            )
+        if self.client_key is not None and self.client_cert is None:
+            raise ConfigError(f"{_named('client_key')} is set without {_named('client_cert')}")
+        if self.aws_region and self.username:
+            raise ConfigError(
+                f"both basic auth ({env_name('username')}) and SigV4 "
+                f"({env_name('aws_region')}) are set: a request carries one Authorization "
+                "header, choose one"
+            )
+        if self.aws_service == "aoss" and not self.aws_region:
+            raise ConfigError(
+                f"{env_name('aws_service')}=aoss signs requests with SigV4: "
+                f"set {_named('aws_region')} too"
+            )
+        if not self.uses_tls:
+            tls_only = [f for f in ("ca_certs", "client_cert", "client_key") if getattr(self, f)]
+            if tls_only:
+                raise ConfigError(
+                    f"{_named(*tls_only)} only apply to TLS, but the URL "
+                    f"{self.effective_url} is plain http:// (did you mean https://?)"
+                )
+        return self
+
+    # ----------------------------------------------------------------- derived
 
     @property
     def effective_url(self) -> str:
         return self.url or DEFAULT_URL
+
+    @property
+    def uses_tls(self) -> bool:
+        return self.effective_url.startswith("https://")
+
+    @property
+    def uses_sigv4(self) -> bool:
+        """Requests are signed with AWS SigV4 (``OSRAG_AWS_REGION`` is set)."""
+        return bool(self.aws_region)
+
+    @property
+    def is_serverless(self) -> bool:
+        """The target is Amazon OpenSearch Serverless (``aoss``): ingest must omit
+        shard/replica/refresh settings, never call ``_refresh`` or
+        ``_delete_by_query``, and delete stale chunks by id (see docs/connecting.md)."""
+        return self.uses_sigv4 and self.aws_service == "aoss"
+
+    def basic_auth(self) -> tuple[str, SecretStr] | None:
+        """``(user, password)`` for HTTP basic auth, reading the password file if one is set."""
+        if not self.username:
+            return None
+        if self.password is not None:
+            return self.username, self.password
+        assert self.password_file is not None  # guaranteed by _settings_fit_together
+        path = self.password_file
+        try:
+            secret = path.read_text(encoding="utf-8").rstrip("\r\n")
+        except OSError as exc:
+            raise ConfigError(f"cannot read the password file {path}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise ConfigError(f"the password file {path} is not UTF-8 text") from None
+        if not secret:
+            raise ConfigError(f"the password file {path} is empty")
+        return self.username, SecretStr(secret)
+
+    # ----------------------------------------------------------------- display
+
+    def masked(self) -> dict[str, str | bool | int | float | None]:
+        """Every setting as a plain value, secrets replaced by ``****``."""
+        shown: dict[str, str | bool | int | float | None] = {}
+        for name in type(self).model_fields:
+            value = getattr(self, name)
+            if value is None:
+                shown[name] = None
+            elif name in SECRET_FIELDS:
+                shown[name] = MASK
+            elif isinstance(value, Path):
+                shown[name] = str(value)
+            else:
+                shown[name] = value
+        shown["url"] = self.effective_url
+        return shown
+
+    def origin(self, name: str) -> str:
+        """Where ``name`` came from: ``flag``, ``env OSRAG_X``, ``file <path>`` or ``default``.
+
+        Known for settings made by :func:`load_settings`; ``Settings()`` built
+        directly reports ``default`` for values it cannot trace.
+        """
+        if name not in type(self).model_fields:
+            raise KeyError(name)
+        return self._origins.get(name, "default")
+
+    @property
+    def config_file(self) -> str | None:
+        """The configuration file that was read, if any (set by :func:`load_settings`)."""
+        return self._config_file
+
+    def report(self) -> ConfigReport:
+        values = self.masked()
+        return ConfigReport(
+            config_file=self._config_file,
+            values={
+                name: EffectiveValue(value=value, source=self.origin(name))
+                for name, value in values.items()
+            },
+        )
+
+
+# --------------------------------------------------------------------- the file
+
+
+def find_config_file(start: Path | None = None) -> Path | None:
+    """The nearest ``osrag.toml``, or ``pyproject.toml`` with ``[tool.osrag]``, upwards."""
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        candidate = folder / CONFIG_FILE_NAME
+        if candidate.is_file():
+            return candidate
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file() and _has_osrag_table(pyproject):
+            return pyproject
+    return None
+
+
+def _has_osrag_table(pyproject: Path) -> bool:
+    try:
+        document = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False  # someone else's broken pyproject.toml is not ours to report
+    return isinstance(document.get("tool"), dict) and "osrag" in document["tool"]
+
+
+def file_label(path: Path) -> str:
+    """How a file source is named in ``config show``."""
+    return f"file {path} (tool.osrag)" if path.name == "pyproject.toml" else f"file {path}"
+
+
+def read_config_file(path: Path) -> dict[str, Any]:
+    """The settings in ``path`` (an ``osrag.toml``, or a ``pyproject.toml``'s ``[tool.osrag]``).
+
+    Unknown keys, invalid TOML and a missing file are :class:`ConfigError` naming
+    the file; relative paths are resolved against the file's folder.
+    """
+    try:
+        document = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"configuration file {path} does not exist") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read configuration file {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"configuration file {path} is not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"configuration file {path} is not valid TOML: {exc}") from None
+
+    is_pyproject = path.name == "pyproject.toml"
+    where = f"{path} (tool.osrag)" if is_pyproject else str(path)
+    if is_pyproject:
+        table = document.get("tool", {}).get("osrag")
+        if not isinstance(table, dict):
+            raise ConfigError(f"{path} has no tool.osrag table")
+        document = table
+
+    known = set(Settings.model_fields) - {"config"}
+    unknown = sorted(set(document) - known)
+    if unknown:
+        raise ConfigError(
+            f"{where}: unknown setting {', '.join(map(repr, unknown))} "
+            f"(known: {', '.join(sorted(known))})"
+        )
+    if is_pyproject and "password" in document:
+        raise ConfigError(
+            f"{where}: a password in pyproject.toml would be committed with the project; "
+            "use password_file or OSRAG_PASSWORD instead"
+        )
+    values = dict(document)
+    for name in PATH_FIELDS & set(values):
+        if isinstance(values[name], str):
+            candidate = Path(values[name]).expanduser()
+            values[name] = candidate if candidate.is_absolute() else path.parent / candidate
+    return values
+
+
+class ConfigFileSource(PydanticBaseSettingsSource):
+    """pydantic-settings source for the configuration file (lowest before defaults).
+
+    The file is ``path`` if given, else the ``config`` setting chosen by a
+    higher source (flag or ``OSRAG_CONFIG``), else :func:`find_config_file`.
+    """
+
+    def __init__(self, settings_cls: type[BaseSettings], path: Path | None = None) -> None:
+        super().__init__(settings_cls)
+        self.path = path
+
+    def resolve_path(self) -> Path | None:
+        chosen = self.path or self.current_state.get("config")
+        return Path(chosen) if chosen else find_config_file()
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        # Unused: __call__ returns the whole table at once.
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        path = self.resolve_path()
+        return read_config_file(path) if path else {}
+
+
+# --------------------------------------------------------------------- loading
+
+
+def load_settings(**flags: Any) -> Settings:
+    """The effective settings: ``flags`` > environment > file > defaults.
+
+    ``flags`` are setting names (``url=``, ``ca_certs=``, ``config=`` …) as the
+    CLI parsed them; ``None`` means "flag not given". The result remembers
+    where each value came from (:meth:`Settings.origin`). Bad values raise
+    :class:`ConfigError` naming the setting and its source, never its value.
+    """
+    unknown = sorted(set(flags) - set(Settings.model_fields))
+    if unknown:
+        raise TypeError(f"load_settings() got unknown settings: {', '.join(unknown)}")
+    given = {name: value for name, value in flags.items() if value is not None}
+    from_env = EnvSettingsSource(Settings)()
+
+    origins: dict[str, str] = {}
+    merged: dict[str, Any] = {}
+    for name, value in given.items():
+        merged[name], origins[name] = value, "flag"
+    for name, value in from_env.items():
+        if name not in merged:
+            merged[name], origins[name] = value, f"env {env_name(name)}"
+
+    config_path = merged.get("config")
+    path = Path(config_path) if config_path else find_config_file()
+    if path is not None:
+        label = file_label(path.resolve())
+        for name, value in read_config_file(path).items():
+            if name not in merged:
+                merged[name], origins[name] = value, label
+
+    if isinstance(merged.get("url"), str) and "@" in urlsplit(merged["url"]).netloc:
+        userinfo = urlsplit(merged["url"]).netloc.rpartition("@")[0]
+        origins.setdefault("username", f"{origins['url']} (userinfo)")
+        if ":" in userinfo:
+            origins.setdefault("password", f"{origins['url']} (userinfo)")
+
+    try:
+        settings = Settings(**merged)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{_where(error['loc'], origins)}: {error['msg']}" for error in exc.errors()
+        )
+        raise ConfigError(f"invalid configuration: {problems}") from None
+    settings._origins = origins
+    settings._config_file = str(path.resolve()) if path is not None else None
+    return settings
+
+
+def _where(loc: tuple[int | str, ...], origins: dict[str, str]) -> str:
+    name = str(loc[0]) if loc else "settings"
+    source = origins.get(name)
+    return f"{name} ({source})" if source else name
