@@ -1,0 +1,167 @@
+"""Give every chunk the structured values stated in its source span.
+
+The rule: values are extracted **once per document**, from ``doc.text``
+starting at ``doc.content_start`` (front matter is not content), and each
+chunk receives every mention whose source span overlaps the chunk's
+``span``. So an amount that a fixed window cuts in two (``$300,`` | ``000``)
+is still read whole, and given to both neighbours; reading each chunk's body
+alone would have lost it or read ``$300``. Values stated in the chunk's
+``breadcrumb`` are added too: a heading such as ``## $300,000 umbrella
+limit`` scopes its whole section.
+
+Fields written (the only ones changed; chunk ids depend on ``text`` alone, so
+enrichment never changes an id):
+
+* ``amounts`` — default-currency amounts in minor units, distinct, ascending
+  (the ``long`` field that the amount filter uses; a euro amount never lands
+  here when the default is USD);
+* ``money`` — every amount as ``CUR:minor`` (``EUR:30000000``), distinct,
+  sorted by currency then value (the ``keyword`` field);
+* ``dates`` — distinct ISO dates, ascending;
+* ``identifiers`` — distinct upper-cased identifiers, sorted.
+
+Amounts that cannot be stored exactly are skipped and logged (file, line and
+reason) on the ``osrag.extract`` logger, never rounded or wrapped.
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime as dt
+import logging
+from collections.abc import Sequence
+from typing import Protocol, TypeVar
+
+from pydantic import BaseModel, Field
+
+from osrag.errors import ExtractionError
+from osrag.extract.dates import DateMention, extract_dates
+from osrag.extract.identifiers import IdentifierMention, extract_identifiers
+from osrag.extract.money import MoneyMention, RejectedMoney, scan_money
+from osrag.models import Chunk, Document, ExtractionConfig
+
+log = logging.getLogger("osrag.extract")
+
+
+class ExtractedValues(BaseModel):
+    """Every structured value stated in one text, with spans into it."""
+
+    money: list[MoneyMention] = Field(default_factory=list)
+    rejected_money: list[RejectedMoney] = Field(default_factory=list)
+    dates: list[DateMention] = Field(default_factory=list)
+    identifiers: list[IdentifierMention] = Field(default_factory=list)
+
+
+def extract_values(text: str, config: ExtractionConfig, *, start: int = 0) -> ExtractedValues:
+    """Money, dates and identifiers in ``text[start:]`` (spans index ``text``)."""
+    scan = scan_money(text, config.default_currency, pos=start)
+    return ExtractedValues(
+        money=scan.mentions,
+        rejected_money=scan.rejected,
+        dates=extract_dates(text, config.date_order, pos=start),
+        identifiers=extract_identifiers(text, config.identifier_patterns, pos=start),
+    )
+
+
+class _Spanned(Protocol):
+    @property
+    def start(self) -> int: ...
+    @property
+    def end(self) -> int: ...
+
+
+M = TypeVar("M", bound=_Spanned)
+
+
+def _overlapping(mentions: Sequence[M], ends: list[int], start: int, end: int) -> Sequence[M]:
+    """Mentions (sorted, non-overlapping) that overlap ``[start, end)``."""
+    lo = bisect.bisect_right(ends, start)
+    hi = lo
+    while hi < len(mentions) and mentions[hi].start < end:
+        hi += 1
+    return mentions[lo:hi]
+
+
+class _Values:
+    """The distinct values of some mentions, ready to be written onto a chunk."""
+
+    def __init__(self, default_currency: str) -> None:
+        self.default_currency = default_currency
+        self.money: set[tuple[str, int]] = set()
+        self.dates: set[dt.date] = set()
+        self.identifiers: set[str] = set()
+
+    def add(
+        self,
+        money: Sequence[MoneyMention],
+        dates: Sequence[DateMention],
+        identifiers: Sequence[IdentifierMention],
+    ) -> _Values:
+        self.money.update((m.currency, m.minor_units) for m in money)
+        self.dates.update(d.date for d in dates)
+        self.identifiers.update(i.value for i in identifiers)
+        return self
+
+    def update(self) -> dict[str, object]:
+        return {
+            "amounts": sorted(u for c, u in self.money if c == self.default_currency),
+            "money": [f"{c}:{u}" for c, u in sorted(self.money)],
+            "dates": sorted(self.dates),
+            "identifiers": sorted(self.identifiers),
+        }
+
+
+def _line(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+def enrich_chunks(
+    doc: Document, chunks: list[Chunk], config: ExtractionConfig | None = None
+) -> list[Chunk]:
+    """Copies of ``chunks`` with ``amounts``, ``money``, ``dates`` and ``identifiers`` set.
+
+    Raises :class:`~osrag.errors.ExtractionError` if a chunk does not belong
+    to ``doc`` or its span lies outside ``doc.text``.
+    """
+    config = config or ExtractionConfig()
+    values = extract_values(doc.text, config, start=doc.content_start)
+    for problem in values.rejected_money:
+        log.warning(
+            "%s:%d: %r is not stored as an amount: %s",
+            doc.source_path,
+            _line(doc.text, problem.start),
+            problem.raw,
+            problem.reason,
+        )
+    money_ends = [m.end for m in values.money]
+    date_ends = [d.end for d in values.dates]
+    identifier_ends = [i.end for i in values.identifiers]
+    breadcrumb_values: dict[str, ExtractedValues] = {}
+
+    enriched: list[Chunk] = []
+    for chunk in chunks:
+        if chunk.doc_id != doc.doc_id:
+            raise ExtractionError(
+                f"{doc.source_path}: chunk {chunk.chunk_id} belongs to {chunk.doc_id!r}, "
+                f"not {doc.doc_id!r}"
+            )
+        start, end = chunk.span.start, chunk.span.end
+        if end > len(doc.text):
+            raise ExtractionError(
+                f"{doc.source_path}: chunk {chunk.chunk_id} span [{start}, {end}) "
+                f"is outside the document ({len(doc.text)} code points)"
+            )
+        found = _Values(config.default_currency).add(
+            _overlapping(values.money, money_ends, start, end),
+            _overlapping(values.dates, date_ends, start, end),
+            _overlapping(values.identifiers, identifier_ends, start, end),
+        )
+        if chunk.breadcrumb:
+            crumb = breadcrumb_values.get(chunk.breadcrumb)
+            if crumb is None:
+                crumb = breadcrumb_values[chunk.breadcrumb] = extract_values(
+                    chunk.breadcrumb, config
+                )
+            found.add(crumb.money, crumb.dates, crumb.identifiers)
+        enriched.append(chunk.model_copy(update=found.update()))
+    return enriched
