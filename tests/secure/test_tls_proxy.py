@@ -283,13 +283,16 @@ def _tls_only_server() -> Iterator[int]:
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen()
+    listener.settimeout(0.05)
+    stop = threading.Event()
 
     def serve() -> None:
-        while True:
+        while not stop.is_set():
             try:
                 conn, _ = listener.accept()
-            except OSError:
-                return  # the listener was closed
+            except TimeoutError:
+                continue
+            conn.settimeout(5)
             try:
                 context.wrap_socket(conn, server_side=True).close()
             except (ssl.SSLError, OSError):
@@ -300,5 +303,6 @@ def _tls_only_server() -> Iterator[int]:
     try:
         yield int(listener.getsockname()[1])
     finally:
-        listener.close()
+        stop.set()
         thread.join(timeout=5)
+        listener.close()
