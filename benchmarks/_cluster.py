@@ -1,0 +1,74 @@
+"""Shared plumbing for the benchmarks that need a cluster: where it is, results, tables."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+from opensearchpy import OpenSearch
+from rich.console import Console
+from rich.table import Table
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPORA = ROOT.parent / "shared" / "corpora"
+RESULTS = ROOT / "benchmarks" / "results"
+console = Console()
+
+
+def cluster_url() -> str:
+    """``OSRAG_BENCH_URL``, else ``OSRAG_URL``, else a local node started for the run."""
+    url = os.environ.get("OSRAG_BENCH_URL") or os.environ.get("OSRAG_URL")
+    if url:
+        return url
+    from osrag import node
+
+    return node.start(progress=lambda m: console.print(f"[dim]{m}[/dim]")).url
+
+
+def client(url: str) -> OpenSearch:
+    return OpenSearch(url, timeout=120, http_compress=False)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    return {
+        "p50": round(percentile(values, 50), 3),
+        "p99": round(percentile(values, 99), 3),
+        "mean": round(statistics.fmean(values), 3) if values else float("nan"),
+        "n": len(values),
+    }
+
+
+def machine() -> dict[str, Any]:
+    return {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+        "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+
+
+def write_results(name: str, payload: dict[str, Any]) -> Path:
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    path = RESULTS / f"{name}.json"
+    path.write_text(json.dumps({"machine": machine(), **payload}, indent=2) + "\n")
+    return path
+
+
+def print_table(title: str, columns: list[str], rows: list[list[Any]]) -> None:
+    table = Table(*columns, title=title)
+    for row in rows:
+        table.add_row(*(f"{v:,.3f}" if isinstance(v, float) else str(v) for v in row))
+    console.print(table)

@@ -1,0 +1,532 @@
+"""The reference backend: an OpenSearch cluster through opensearch-py.
+
+Generations are indices ``<alias>-<digest>-<n>`` created from
+``mappings/chunks.json``; the alias moves in one ``_aliases`` call. The
+manifest lives in the cluster itself, in the index ``<alias>.manifest``
+(``mappings/manifest.json``): one record per generation, per document, per
+change, and the ingest lock (a document created with ``op_type=create``).
+Deletes are by id in ``_bulk`` — never ``_delete_by_query``, which the dev node
+(no reindex module) and managed serverless offerings lack.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from opensearchpy import OpenSearch
+from opensearchpy.exceptions import ConflictError, NotFoundError
+from opensearchpy.helpers import scan, streaming_bulk
+
+from osrag.backends.base import (
+    Backend,
+    IndexOp,
+    ItemFailure,
+    LockInfo,
+    RawHit,
+    RawSearch,
+    WriteOp,
+    WriteOutcome,
+)
+from osrag.errors import IndexStateError
+from osrag.mapping import chunk_index_body, manifest_index_body
+from osrag.models import ChangeRecord, DocumentRecord, GenerationRecord
+from osrag.query import QueryPlan, candidate_query, request_body
+
+BULK_ACTIONS = 500
+BULK_BYTES = 8 * 1024 * 1024
+BULK_RETRIES = 6  # 429s are retried with exponential back-off (1 s … 30 s)
+
+
+def manifest_index(alias: str) -> str:
+    return f"{alias}.manifest"
+
+
+def _utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def doc_id_of(chunk_id: str) -> str:
+    """``{doc_id}#{index}#{digest}`` → ``doc_id`` (doc ids may themselves contain ``#``)."""
+    return chunk_id.rsplit("#", 2)[0]
+
+
+class OpenSearchBackend(Backend):
+    name = "opensearch"
+
+    def __init__(
+        self,
+        client: OpenSearch,
+        *,
+        analyzer: str = "english",
+        replicas: int = 0,
+        serverless: bool = False,
+    ) -> None:
+        self.client = client
+        self.analyzer = analyzer
+        self.replicas = replicas
+        self.serverless = serverless
+        self._manifests_ready: set[str] = set()
+
+    # -- generations and the alias -------------------------------------------------
+
+    def create_generation(self, name: str, *, bulk_loading: bool) -> None:
+        body = chunk_index_body(self.analyzer, self.replicas)
+        if self.serverless:
+            body["settings"]["index"] = {}
+        elif bulk_loading:
+            body["settings"]["index"]["refresh_interval"] = "-1"
+        self.client.indices.create(index=name, body=body)
+
+    def finish_generation(self, name: str) -> None:
+        if not self.serverless:
+            interval = chunk_index_body()["settings"]["index"].get("refresh_interval", "1s")
+            self.client.indices.put_settings(
+                index=name, body={"index": {"refresh_interval": interval}}
+            )
+        self.refresh(name)
+
+    def drop_generation(self, name: str) -> None:
+        self.client.indices.delete(index=name, ignore=[404])
+
+    def generation_exists(self, name: str) -> bool:
+        return bool(self.client.indices.exists(index=name))
+
+    def alias_target(self, alias: str) -> str | None:
+        try:
+            found = self.client.indices.get_alias(name=alias)
+        except NotFoundError:
+            if self.client.indices.exists(index=alias):
+                raise IndexStateError(
+                    f"{alias!r} is a concrete index, not an alias: choose another --alias "
+                    "(osrag builds generations behind an alias so it can swap them)"
+                ) from None
+            return None
+        targets = sorted(found)
+        if len(targets) > 1:
+            raise IndexStateError(f"alias {alias!r} points to several indices: {targets}")
+        return targets[0] if targets else None
+
+    def move_alias(self, alias: str, to: str, previous: str | None) -> None:
+        actions: list[dict[str, Any]] = []
+        try:
+            current = sorted(self.client.indices.get_alias(name=alias))
+        except NotFoundError:
+            current = []
+        actions += [
+            {"remove": {"index": index, "alias": alias}} for index in current if index != to
+        ]
+        actions.append({"add": {"index": to, "alias": alias}})
+        self.client.indices.update_aliases(body={"actions": actions})
+
+    # -- chunks ---------------------------------------------------------------------
+
+    @staticmethod
+    def _action(op: WriteOp) -> dict[str, Any]:
+        if isinstance(op, IndexOp):
+            source = op.chunk.model_dump(mode="json")
+            source["generation"] = op.generation
+            return {
+                "_op_type": "index",
+                "_index": op.generation,
+                "_id": op.chunk.chunk_id,
+                "_source": source,
+            }
+        return {"_op_type": "delete", "_index": op.generation, "_id": op.chunk_id}
+
+    def write(self, ops: Iterable[WriteOp]) -> WriteOutcome:
+        outcome = WriteOutcome()
+        results = streaming_bulk(
+            self.client,
+            (self._action(op) for op in ops),
+            chunk_size=BULK_ACTIONS,
+            max_chunk_bytes=BULK_BYTES,
+            raise_on_error=False,
+            raise_on_exception=True,
+            max_retries=BULK_RETRIES,
+            initial_backoff=1,
+            max_backoff=30,
+        )
+        for ok, item in results:
+            op_type, detail = next(iter(item.items()))
+            chunk_id = str(detail.get("_id"))
+            status = int(detail.get("status", 0))
+            if op_type == "delete":
+                if ok or status == 404:
+                    outcome.deleted += 1 if ok else 0
+                    continue
+            elif ok:
+                outcome.written += 1
+                continue
+            error = detail.get("error")
+            if isinstance(error, dict):
+                reason = f"{error.get('type')}: {error.get('reason')}"
+                caused = error.get("caused_by")
+                if isinstance(caused, dict) and caused.get("reason"):
+                    reason += f" ({caused.get('reason')})"
+            else:
+                reason = str(error or f"HTTP {status}")
+            outcome.failures.append(
+                ItemFailure(chunk_id=chunk_id, doc_id=doc_id_of(chunk_id), reason=reason)
+            )
+        return outcome
+
+    def refresh(self, name: str) -> None:
+        if not self.serverless:
+            self.client.indices.refresh(index=name)
+
+    def count(self, target: str, filters: Sequence[dict[str, Any]] = ()) -> int:
+        query: dict[str, Any] = (
+            {"bool": {"filter": list(filters)}} if filters else {"match_all": {}}
+        )
+        return int(self.client.count(index=target, body={"query": query})["count"])
+
+    def search(self, target: str, plan: QueryPlan, *, drop_amount: bool = False) -> RawSearch:
+        """One request: the ranked hits, and (a ``global`` aggregation) the candidate count."""
+        body = request_body(plan, drop_amount=drop_amount)
+        body["aggs"] = {
+            "osrag_candidates": {
+                "global": {},
+                "aggs": {"in_set": {"filter": candidate_query(plan, drop_amount=drop_amount)}},
+            }
+        }
+        body["track_total_hits"] = True
+        started = time.perf_counter()
+        response = self.client.search(index=target, body=body)
+        elapsed = (time.perf_counter() - started) * 1000
+        hits = [
+            RawHit(
+                source=h.get("_source", {}),
+                score=h.get("_score"),
+                index=h.get("_index", target),
+                highlight=list(h.get("highlight", {}).get("body", [])),
+            )
+            for h in response["hits"]["hits"]
+        ]
+        total = response["hits"]["total"]
+        return RawSearch(
+            hits=hits,
+            total=int(total["value"] if isinstance(total, dict) else total),
+            candidate_count=int(
+                response["aggregations"]["osrag_candidates"]["in_set"]["doc_count"]
+            ),
+            took_ms=float(response.get("took", elapsed)),
+            index=hits[0].index if hits else None,
+        )
+
+    def doc_ids(self, target: str, filters: Sequence[dict[str, Any]]) -> set[str]:
+        body = {
+            "size": 0,
+            "query": {"bool": {"filter": list(filters)}},
+            "aggs": {"docs": {"terms": {"field": "doc_id", "size": 65_535}}},
+        }
+        response = self.client.search(index=target, body=body)
+        return {b["key"] for b in response["aggregations"]["docs"]["buckets"]}
+
+    def purge_alias(self, alias: str) -> None:
+        for record in self.list_generations(alias):
+            self.drop_generation(record.name)
+        target = None
+        try:
+            target = self.alias_target(alias)
+        except IndexStateError:
+            target = None
+        if target is not None:
+            self.drop_generation(target)
+        self.client.indices.delete(index=manifest_index(alias), ignore=[404])
+        self._manifests_ready.discard(manifest_index(alias))
+
+    # -- manifest -------------------------------------------------------------------
+
+    def _manifest(self, alias: str) -> str:
+        index = manifest_index(alias)
+        if index not in self._manifests_ready:
+            if not self.client.indices.exists(index=index):
+                body = manifest_index_body()
+                if self.serverless:
+                    body.pop("settings", None)
+                self.client.indices.create(index=index, body=body, ignore=[400])
+            self._manifests_ready.add(index)
+        return index
+
+    def _manifest_exists(self, alias: str) -> bool:
+        index = manifest_index(alias)
+        return index in self._manifests_ready or bool(self.client.indices.exists(index=index))
+
+    def refresh_manifest(self, alias: str) -> None:
+        self.refresh(self._manifest(alias))
+
+    def get_generation(self, alias: str, name: str) -> GenerationRecord | None:
+        if not self._manifest_exists(alias):
+            return None
+        try:
+            found = self.client.get(index=manifest_index(alias), id=f"generation::{name}")
+        except NotFoundError:
+            return None
+        return GenerationRecord.model_validate(found["_source"]["record"])
+
+    def list_generations(self, alias: str) -> list[GenerationRecord]:
+        if not self._manifest_exists(alias):
+            return []
+        self.refresh(manifest_index(alias))
+        response = self.client.search(
+            index=manifest_index(alias),
+            body={
+                "query": {
+                    "bool": {
+                        "filter": [{"term": {"kind": "generation"}}, {"term": {"alias": alias}}]
+                    }
+                },
+                "sort": [{"at": "asc"}],
+                "size": 1000,
+            },
+        )
+        return [
+            GenerationRecord.model_validate(h["_source"]["record"])
+            for h in response["hits"]["hits"]
+        ]
+
+    def put_generation(self, record: GenerationRecord) -> None:
+        self.client.index(
+            index=self._manifest(record.alias),
+            id=f"generation::{record.name}",
+            body={
+                "kind": "generation",
+                "alias": record.alias,
+                "generation": record.name,
+                "at": record.created_at.isoformat(),
+                "record": record.model_dump(mode="json"),
+            },
+        )
+
+    def _ids_of(self, alias: str, query: dict[str, Any]) -> Iterator[str]:
+        for hit in scan(
+            self.client, index=manifest_index(alias), query={"query": query, "_source": False}
+        ):
+            yield hit["_id"]
+
+    def delete_generation_record(self, alias: str, name: str) -> None:
+        if not self._manifest_exists(alias):
+            return
+        self.refresh(manifest_index(alias))
+        ids = self._ids_of(alias, {"term": {"generation": name}})
+        actions = ({"_op_type": "delete", "_index": manifest_index(alias), "_id": i} for i in ids)
+        for _ok, _item in streaming_bulk(
+            self.client, actions, raise_on_error=False, chunk_size=BULK_ACTIONS
+        ):
+            pass
+
+    def iter_documents(self, alias: str, generation: str) -> Iterator[DocumentRecord]:
+        if not self._manifest_exists(alias):
+            return
+        self.refresh(manifest_index(alias))
+        query = {
+            "query": {
+                "bool": {
+                    "filter": [{"term": {"kind": "document"}}, {"term": {"generation": generation}}]
+                }
+            }
+        }
+        for hit in scan(self.client, index=manifest_index(alias), query=query, size=1000):
+            yield DocumentRecord.model_validate(hit["_source"]["record"])
+
+    def get_documents(
+        self, alias: str, generation: str, doc_ids: Sequence[str]
+    ) -> dict[str, DocumentRecord]:
+        if not doc_ids or not self._manifest_exists(alias):
+            return {}
+        response = self.client.mget(
+            index=manifest_index(alias),
+            body={"ids": [f"document::{generation}::{d}" for d in doc_ids]},
+        )
+        found = {}
+        for doc in response["docs"]:
+            if doc.get("found"):
+                record = DocumentRecord.model_validate(doc["_source"]["record"])
+                found[record.doc_id] = record
+        return found
+
+    def _bulk_manifest(self, alias: str, actions: Iterable[dict[str, Any]]) -> None:
+        failures = []
+        for ok, item in streaming_bulk(
+            self.client,
+            actions,
+            chunk_size=BULK_ACTIONS,
+            max_chunk_bytes=BULK_BYTES,
+            raise_on_error=False,
+            max_retries=BULK_RETRIES,
+            initial_backoff=1,
+            max_backoff=30,
+        ):
+            op_type, detail = next(iter(item.items()))
+            if not ok and not (op_type == "delete" and detail.get("status") == 404):
+                failures.append(f"{detail.get('_id')}: {detail.get('error')}")
+        if failures:
+            raise IndexStateError(
+                f"the manifest {manifest_index(alias)} refused {len(failures)} write(s): "
+                f"{failures[:3]}"
+            )
+
+    def put_documents(self, alias: str, records: Sequence[DocumentRecord]) -> None:
+        index = self._manifest(alias)
+        self._bulk_manifest(
+            alias,
+            (
+                {
+                    "_op_type": "index",
+                    "_index": index,
+                    "_id": f"document::{r.generation}::{r.doc_id}",
+                    "_source": {
+                        "kind": "document",
+                        "alias": alias,
+                        "generation": r.generation,
+                        "doc_id": r.doc_id,
+                        "at": r.ingested_at.isoformat(),
+                        "record": r.model_dump(mode="json"),
+                    },
+                }
+                for r in records
+            ),
+        )
+
+    def delete_documents(self, alias: str, generation: str, doc_ids: Sequence[str]) -> None:
+        index = self._manifest(alias)
+        self._bulk_manifest(
+            alias,
+            (
+                {"_op_type": "delete", "_index": index, "_id": f"document::{generation}::{d}"}
+                for d in doc_ids
+            ),
+        )
+
+    def append_changes(self, alias: str, changes: Sequence[ChangeRecord]) -> None:
+        index = self._manifest(alias)
+        self._bulk_manifest(
+            alias,
+            (
+                {
+                    "_op_type": "index",
+                    "_index": index,
+                    "_id": f"change::{c.generation}::{c.doc_id}::{c.at.isoformat()}::{n}",
+                    "_source": {
+                        "kind": "change",
+                        "alias": alias,
+                        "generation": c.generation,
+                        "doc_id": c.doc_id,
+                        "at": c.at.isoformat(),
+                        "record": c.model_dump(mode="json"),
+                    },
+                }
+                for n, c in enumerate(changes)
+            ),
+        )
+
+    def list_changes(
+        self, alias: str, generation: str, doc_id: str | None = None
+    ) -> list[ChangeRecord]:
+        if not self._manifest_exists(alias):
+            return []
+        self.refresh(manifest_index(alias))
+        filters: list[dict[str, Any]] = [
+            {"term": {"kind": "change"}},
+            {"term": {"generation": generation}},
+        ]
+        if doc_id is not None:
+            filters.append({"term": {"doc_id": doc_id}})
+        hits = scan(
+            self.client,
+            index=manifest_index(alias),
+            query={"query": {"bool": {"filter": filters}}, "sort": [{"at": "asc"}]},
+            preserve_order=True,
+        )
+        return [ChangeRecord.model_validate(h["_source"]["record"]) for h in hits]
+
+    # -- the ingest lock ------------------------------------------------------------
+
+    def _lock_body(self, alias: str, owner: str, ttl: dt.timedelta) -> dict[str, Any]:
+        now = _utcnow()
+        return {
+            "kind": "lock",
+            "alias": alias,
+            "at": now.isoformat(),
+            "record": {
+                "owner": owner,
+                "acquired_at": now.isoformat(),
+                "expires_at": (now + ttl).isoformat(),
+            },
+        }
+
+    def try_lock(self, alias: str, owner: str, ttl: dt.timedelta) -> LockInfo | None:
+        index = self._manifest(alias)
+        lock_id = f"lock::{alias}"
+        for _attempt in range(3):
+            try:
+                self.client.index(
+                    index=index,
+                    id=lock_id,
+                    body=self._lock_body(alias, owner, ttl),
+                    op_type="create",
+                )
+                return None
+            except ConflictError:
+                pass
+            try:
+                held = self.client.get(index=index, id=lock_id)
+            except NotFoundError:
+                continue  # released between our create and get: try again
+            record = held["_source"]["record"]
+            info = LockInfo(
+                owner=record["owner"],
+                acquired_at=dt.datetime.fromisoformat(record["acquired_at"]),
+                expires_at=dt.datetime.fromisoformat(record["expires_at"]),
+            )
+            if info.expires_at > _utcnow():
+                return info
+            # a stale lock: take it over only if nobody else did meanwhile
+            with contextlib.suppress(ConflictError, NotFoundError):
+                self.client.delete(
+                    index=index,
+                    id=lock_id,
+                    if_seq_no=held["_seq_no"],
+                    if_primary_term=held["_primary_term"],
+                )
+        return LockInfo(owner="(contended)", acquired_at=_utcnow(), expires_at=_utcnow())
+
+    def renew_lock(self, alias: str, owner: str, ttl: dt.timedelta) -> None:
+        index = self._manifest(alias)
+        lock_id = f"lock::{alias}"
+        held = self.client.get(index=index, id=lock_id)
+        if held["_source"]["record"]["owner"] != owner:
+            raise IndexStateError(
+                f"lost the ingest lock on {alias!r} to {held['_source']['record']['owner']}"
+            )
+        self.client.index(
+            index=index,
+            id=lock_id,
+            body=self._lock_body(alias, owner, ttl),
+            if_seq_no=held["_seq_no"],
+            if_primary_term=held["_primary_term"],
+        )
+
+    def release_lock(self, alias: str, owner: str) -> None:
+        index = self._manifest(alias)
+        lock_id = f"lock::{alias}"
+        try:
+            held = self.client.get(index=index, id=lock_id)
+        except NotFoundError:
+            return
+        if held["_source"]["record"]["owner"] != owner:
+            return
+        with contextlib.suppress(ConflictError, NotFoundError):
+            self.client.delete(
+                index=index,
+                id=lock_id,
+                if_seq_no=held["_seq_no"],
+                if_primary_term=held["_primary_term"],
+            )
+
+    def close(self) -> None:
+        self.client.close()

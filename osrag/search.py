@@ -1,0 +1,180 @@
+"""Run a :class:`~osrag.models.QuerySpec` on a backend and say why it returned what it did.
+
+* One request normally: the ranked hits and (a ``global`` aggregation on
+  OpenSearch) the size of the filtered **candidate set**, logged at INFO.
+* **Fallback**: if the amount filter leaves zero candidates (an amount nobody
+  wrote, a typo) the query runs again without it and the result says
+  ``fallback: true``. Tenant, ACL and date filters are never dropped.
+* **Fail closed**: an alias whose documents carry tenants refuses a search
+  without a tenant; on an alias with ACLs, a caller who states no groups sees
+  only documents without an ACL.
+* **Overlapping chunks are one piece of evidence**: ``raw_hits`` counts hits,
+  ``unique_spans`` counts the merged source intervals per document, and each
+  hit lists the higher-ranked hits of its document it overlaps.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import defaultdict
+from typing import Any
+
+from opensearchpy import OpenSearch
+
+from osrag.backends.base import Backend, RawSearch
+from osrag.config import DEFAULT_ALIAS
+from osrag.errors import QueryError
+from osrag.models import (
+    ExtractionConfig,
+    GenerationRecord,
+    QuerySpec,
+    SearchHit,
+    SearchResult,
+    Span,
+)
+from osrag.query import QueryPlan, plan_query
+
+log = logging.getLogger("osrag.search")
+
+GENERATION_CACHE_SECONDS = 30.0
+
+
+def _as_backend(client_or_backend: OpenSearch | Backend) -> Backend:
+    if isinstance(client_or_backend, Backend):
+        return client_or_backend
+    from osrag.backends.opensearch import OpenSearchBackend
+
+    return OpenSearchBackend(client_or_backend)
+
+
+def count_unique_spans(hits: list[SearchHit]) -> int:
+    """Merged, non-overlapping source intervals among the hits (per document)."""
+    by_doc: dict[str, list[Span]] = defaultdict(list)
+    for hit in hits:
+        by_doc[hit.doc_id].append(hit.span)
+    total = 0
+    for spans in by_doc.values():
+        spans.sort(key=lambda s: (s.start, s.end))
+        end = -1
+        for span in spans:
+            if span.start >= end:
+                total += 1
+                end = span.end
+            else:
+                end = max(end, span.end)
+    return total
+
+
+def _flag_overlaps(hits: list[SearchHit]) -> None:
+    for i, hit in enumerate(hits):
+        hit.overlaps = [
+            other.chunk_id
+            for other in hits[:i]
+            if other.doc_id == hit.doc_id and other.span.overlaps(hit.span)
+        ]
+
+
+def _hit(raw_source: dict[str, Any], score: float | None, highlight: list[str]) -> SearchHit:
+    span = raw_source.get("span") or {"start": 0, "end": 0}
+    return SearchHit(
+        chunk_id=raw_source["chunk_id"],
+        doc_id=raw_source["doc_id"],
+        score=score,
+        title=raw_source.get("title", ""),
+        breadcrumb=raw_source.get("breadcrumb", ""),
+        body=raw_source.get("body", ""),
+        highlight=highlight,
+        amounts=list(raw_source.get("amounts") or []),
+        money=list(raw_source.get("money") or []),
+        span=Span(start=span["start"], end=span["end"]),
+        chunk_index=int(raw_source.get("chunk_index", 0)),
+    )
+
+
+class Searcher:
+    """Search one alias: ``Searcher(client, "osrag-chunks").search("$300K umbrella")``."""
+
+    def __init__(
+        self,
+        client_or_backend: OpenSearch | Backend,
+        alias: str = DEFAULT_ALIAS,
+        *,
+        extraction: ExtractionConfig | None = None,
+        enforce_access: bool = True,
+    ) -> None:
+        self.backend = _as_backend(client_or_backend)
+        self.alias = alias
+        self.extraction = extraction
+        self.enforce_access = enforce_access
+        """False is the operator's view (evaluation): no tenant required, no ACL default."""
+        self._generation: GenerationRecord | None = None
+        self._generation_read = -1e9
+
+    def generation(self) -> GenerationRecord | None:
+        """The alias's current generation record (cached for a few seconds)."""
+        now = time.monotonic()
+        if now - self._generation_read > GENERATION_CACHE_SECONDS:
+            target = self.backend.alias_target(self.alias)
+            self._generation = self.backend.get_generation(self.alias, target) if target else None
+            self._generation_read = now
+        return self._generation
+
+    def _extraction(self, generation: GenerationRecord | None) -> ExtractionConfig:
+        if self.extraction is not None:
+            return self.extraction
+        if generation is not None and "extraction" in generation.config:
+            return ExtractionConfig.model_validate(generation.config["extraction"])
+        return ExtractionConfig()
+
+    def plan(self, text_or_spec: str | QuerySpec, **overrides: Any) -> QueryPlan:
+        generation = self.generation()
+        spec = text_or_spec if isinstance(text_or_spec, QuerySpec) else QuerySpec(text=text_or_spec)
+        if overrides:
+            spec = spec.model_copy(update=overrides)
+        if generation is not None and self.enforce_access:
+            if generation.multi_tenant and spec.tenant is None:
+                names = ", ".join(generation.tenants[:5]) + (
+                    "…" if len(generation.tenants) > 5 else ""
+                )
+                raise QueryError(f"alias {self.alias!r} is multi-tenant ({names}): pass a tenant")
+            if generation.has_acl and spec.acl is None:
+                spec = spec.model_copy(update={"acl": []})  # fail closed: public documents only
+        return plan_query(spec, extraction=self._extraction(generation))
+
+    def search(self, text_or_spec: str | QuerySpec, **overrides: Any) -> SearchResult:
+        """Plan, run, fall back if the amount filter empties the candidate set, shape."""
+        started = time.perf_counter()
+        plan = self.plan(text_or_spec, **overrides)
+        raw: RawSearch = self.backend.search(self.alias, plan)
+        fallback = False
+        if plan.has_amount_filter and raw.candidate_count == 0:
+            fallback = True
+            raw = self.backend.search(self.alias, plan, drop_amount=True)
+        hits = [_hit(h.source, h.score, h.highlight) for h in raw.hits]
+        _flag_overlaps(hits)
+        applied = plan.applied(drop_amount=fallback)
+        result = SearchResult(
+            query=plan.spec.text,
+            index=raw.index or (self.backend.alias_target(self.alias) or self.alias),
+            hits=hits,
+            filters_applied=applied,
+            amount=plan.amount,
+            amount_status=plan.amount_status,
+            candidate_count=raw.candidate_count,
+            fallback=fallback,
+            total_hits=raw.total,
+            raw_hits=len(hits),
+            unique_spans=count_unique_spans(hits),
+            took_ms=round((time.perf_counter() - started) * 1000, 3),
+        )
+        log.info(
+            "query=%r filters=%s candidates=%d fallback=%s hits=%d unique_spans=%d",
+            result.query,
+            [f.name for f in applied],
+            result.candidate_count,
+            fallback,
+            result.raw_hits,
+            result.unique_spans,
+        )
+        return result

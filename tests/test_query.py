@@ -1,0 +1,185 @@
+"""The query builder is pure: a stated amount becomes a term filter, text only goes to match."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from osrag.models import QuerySpec
+from osrag.query import add_osrag_clauses, build_query, plan_query, to_search
+
+
+def _filters(body: dict) -> list[dict]:
+    return body["query"]["bool"].get("filter", [])
+
+
+def test_one_stated_amount_becomes_a_term_filter_inside_bool() -> None:
+    body = build_query("What does the $300K umbrella cover?")
+    assert _filters(body) == [{"term": {"amounts": 30_000_000}}]
+    assert body["query"]["bool"]["must"] == [
+        {"match": {"text": {"query": "What does the $300K umbrella cover?", "operator": "or"}}}
+    ]
+
+
+def test_every_format_of_the_same_amount_gives_the_same_filter() -> None:
+    texts = ["$300K", "$0.3M", "$300,000", "USD 300,000", "300,000 dollars", "$300,000.00"]
+    clauses = {json.dumps(_filters(build_query(f"umbrella {t}"))) for t in texts}
+    assert clauses == {json.dumps([{"term": {"amounts": 30_000_000}}])}
+
+
+def test_two_amounts_are_ambiguous_and_filter_nothing() -> None:
+    plan = plan_query("compare the $300,000 and $3,000,000 umbrellas")
+    assert plan.amount is None and plan.amount_status == "ambiguous"
+    assert _filters(build_query("compare the $300,000 and $3,000,000 umbrellas")) == []
+
+
+def test_the_same_amount_twice_is_one_amount() -> None:
+    plan = plan_query("a $300K ($300,000) umbrella")
+    assert plan.amount_status == "one" and plan.amount is not None
+    assert plan.amount.minor_units == 30_000_000
+
+
+def test_no_amount_means_no_amount_filter() -> None:
+    plan = plan_query("landlord umbrella exclusions")
+    assert plan.amount_status == "none" and not plan.has_amount_filter
+
+
+def test_euro_amount_filters_the_money_keyword_not_the_dollar_long() -> None:
+    assert _filters(build_query("umbrella with a €300,000 limit")) == [
+        {"term": {"money": "EUR:30000000"}}
+    ]
+
+
+def test_explicit_amount_overrides_and_amount_filter_off_is_plain_bm25() -> None:
+    explicit = plan_query(QuerySpec(text="umbrella", amount=12_345))
+    assert explicit.amount_status == "explicit"
+    assert _filters(build_query(QuerySpec(text="umbrella", amount=12_345))) == [
+        {"term": {"amounts": 12_345}}
+    ]
+    off = plan_query(QuerySpec(text="umbrella $300K", amount_filter=False))
+    assert off.amount_status == "off" and _filters(build_query(off.spec)) == []
+
+
+def test_only_the_amount_filter_is_droppable() -> None:
+    plan = plan_query(
+        "umbrella $300K",
+        tenant="acme",
+        acl=["agents"],
+        as_of=dt.date(2024, 6, 1),
+        category=["umbrella"],
+    )
+    assert [f.name for f in plan.filters if f.droppable] == ["amount"]
+    kept = [f.name for f in plan.applied(drop_amount=True)]
+    assert kept == ["tenant", "acl", "as_of", "category"]
+
+
+def test_tenant_acl_date_category_identifier_filters() -> None:
+    body = build_query(
+        QuerySpec(
+            text="deductible",
+            tenant="acme",
+            acl=["agents", "underwriters"],
+            as_of=dt.date(2024, 6, 1),
+            category=["home"],
+            identifiers=["hom-12345"],
+            dates_from=dt.date(2024, 1, 1),
+            dates_to=dt.date(2024, 12, 31),
+        )
+    )
+    filters = _filters(body)
+    assert {"term": {"tenant": "acme"}} in filters
+    acl = filters[1]["bool"]
+    assert acl["should"][0] == {"terms": {"acl": ["agents", "underwriters"]}}
+    assert acl["minimum_should_match"] == 1  # or the document has no ACL at all (public)
+    as_of = json.dumps(filters[2])
+    assert '"lte": "2024-06-01"' in as_of and '"gt": "2024-06-01"' in as_of
+    assert {"terms": {"category": ["home"]}} in filters
+    assert {"terms": {"identifiers": ["HOM-12345"]}} in filters
+    assert {"range": {"dates": {"gte": "2024-01-01", "lte": "2024-12-31"}}} in filters
+
+
+def test_a_caller_without_groups_sees_only_public_documents() -> None:
+    acl = _filters(build_query(QuerySpec(text="x", acl=[])))[0]["bool"]
+    assert acl["should"][0] == {"match_none": {}}
+
+
+def test_keep_amount_text_false_removes_the_amount_words_from_the_match() -> None:
+    plan = plan_query(QuerySpec(text="umbrella cover $300,000 limit", keep_amount_text=False))
+    assert "300" not in plan.match_text and "umbrella" in plan.match_text
+
+
+def test_an_amount_only_query_matches_all_within_the_filter() -> None:
+    body = build_query(QuerySpec(text="$300,000", keep_amount_text=False))
+    assert body["query"]["bool"]["must"] == [{"match_all": {}}]
+    assert _filters(body) == [{"term": {"amounts": 30_000_000}}]
+
+
+def test_size_from_highlight_collapse_and_boosts() -> None:
+    body = build_query(
+        QuerySpec(
+            text="flood", size=3, offset=6, collapse=True, breadcrumb_boost=2.0, title_boost=1.5
+        )
+    )
+    assert body["size"] == 3 and body["from"] == 6
+    assert body["collapse"] == {"field": "doc_id"}
+    assert "body" in body["highlight"]["fields"]
+    should = body["query"]["bool"]["should"]
+    assert {"match": {"breadcrumb": {"query": "flood", "boost": 2.0}}} in should
+    assert {"match": {"title": {"query": "flood", "boost": 1.5}}} in should
+
+
+def test_add_osrag_clauses_keeps_the_callers_own_bool() -> None:
+    mine = {
+        "bool": {"filter": [{"term": {"region": "eu"}}], "must_not": [{"term": {"draft": True}}]}
+    }
+    merged = add_osrag_clauses(mine, "umbrella $300K", tenant="acme")
+    assert merged["bool"]["must_not"] == [{"term": {"draft": True}}]
+    assert merged["bool"]["filter"][0] == {"term": {"region": "eu"}}
+    assert {"term": {"amounts": 30_000_000}} in merged["bool"]["filter"]
+    assert {"term": {"tenant": "acme"}} in merged["bool"]["filter"]
+    assert mine["bool"]["filter"] == [{"term": {"region": "eu"}}]  # the caller's dict is untouched
+
+
+def test_dsl_search_object_is_the_same_request() -> None:
+    search = to_search("umbrella $300K", index="osrag-chunks", tenant="acme")
+    assert search.to_dict() == build_query("umbrella $300K", tenant="acme")
+
+
+SYNTAX = st.sampled_from(
+    [
+        '"',
+        ":",
+        "*",
+        "(",
+        ")",
+        "AND",
+        "OR",
+        "NOT",
+        "\\",
+        "~",
+        "^",
+        "{",
+        "}",
+        "[",
+        "]",
+        "/",
+        "!",
+        "&&",
+        "||",
+        "-",
+    ]
+)
+
+
+@settings(max_examples=200)
+@given(st.lists(st.one_of(SYNTAX, st.text(min_size=1, max_size=8)), min_size=1, max_size=12))
+def test_user_text_only_ever_goes_into_match(parts: list[str]) -> None:
+    text = " ".join(parts)
+    body = build_query(text)
+    dumped = json.dumps(body)
+    assert "query_string" not in dumped and "simple_query_string" not in dumped
+    must = body["query"]["bool"]["must"][0]
+    assert set(must) <= {"match", "match_all"}
