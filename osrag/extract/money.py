@@ -45,8 +45,9 @@ Policies (decided here, tested in ``tests/test_money.py``)
   ``1'500'000`` (Swiss) and no-break-space grouping are unambiguous.
   ``1,500`` is always fifteen hundred. A single comma with one or two digits
   after it is a decimal comma (``300,50 €``). A lone ``.ddd`` (``1.500``) is
-  ambiguous: it is a decimal point when a scale follows (``$14.575 million``),
-  thousands grouping when the currency is written *after* the number
+  ambiguous: it is a decimal point when a scale follows (``$14.575 million``)
+  or the currency has three minor digits (``KWD 1.250``), thousands grouping
+  when the currency is written *after* the number
   (``300.000 €``, the continental placement), and otherwise rejected as
   ambiguous (``$1.500``, ``€300.000``) rather than guessed. Ordinary spaces
   never group digits (tables would merge columns).
@@ -286,6 +287,7 @@ _SPELLED_BEFORE = re.compile(
 )
 """Number words ending right before a currency noun (searched in a short window)."""
 _SPELLED_WINDOW = 300
+_NEXT_WORD = re.compile(r"(?<=[\s,-])[A-Za-z]")
 _CURRENCY_NOUN_AT = re.compile(rf"(?i:{_CURRENCY_NOUN})(?:\s+US\b)?(?![\w-])")
 _NOUN_STEMS = ("dollar", "euro", "pound", "yen", "yuan", "renminbi", "franc")
 _NOUN_FALLBACK = re.compile(rf"(?i:{'|'.join(_NOUN_STEMS)})")
@@ -319,7 +321,7 @@ class _Unrepresentable(Exception):
     """A written amount that cannot be stored exactly (the reason is the message)."""
 
 
-def _plain_decimal(number: str, *, scaled: bool, currency_after: bool) -> str:
+def _plain_decimal(number: str, *, scaled: bool, currency_after: bool, exponent: int = 2) -> str:
     """Rewrite a matched number as ``digits[.digits]`` following the separator policy."""
     seps = [(i, c) for i, c in enumerate(number) if not c.isdigit()]
     if not seps:
@@ -332,7 +334,7 @@ def _plain_decimal(number: str, *, scaled: bool, currency_after: bool) -> str:
             return head + tail
         if c == ",":
             return head + tail if groupable else f"{head}.{tail}"
-        if not groupable or scaled:  # c == "."
+        if not groupable or scaled or exponent == 3:  # c == "."; KWD 1.250 has fils
             return number
         if currency_after:
             return head + tail
@@ -574,10 +576,12 @@ def _spelled(text: str, pos: int, dollar: str) -> list[_Candidate]:
             continue
         window_start = max(pos, hit - _SPELLED_WINDOW)
         words = _SPELLED_BEFORE.search(text, window_start, hit)
-        if words is None:
-            continue
-        value = _spelled_value(words.group("words"))
-        if value is None:
+        value = _spelled_value(words.group("words")) if words else None
+        while words is not None and value is None:  # "one Five Hundred Dollars": drop "one"
+            next_word = _NEXT_WORD.search(text, words.start() + 1, hit)
+            words = _SPELLED_BEFORE.search(text, next_word.start(), hit) if next_word else None
+            value = _spelled_value(words.group("words")) if words else None
+        if words is None or value is None:
             continue
         currency = _noun_currency(noun.group(0).split()[0], words.group("q"), dollar)
         if noun.group(0).lower().startswith("pound") and "sterling" not in noun.group(0).lower():
@@ -606,6 +610,7 @@ def _resolve(candidate: _Candidate) -> int:
         candidate.number or "",
         scaled=candidate.scale is not None,
         currency_after=candidate.currency_after,
+        exponent=minor_unit_exponent(candidate.currency),
     )
     return _minor_units(plain, candidate.scale or 0, candidate.currency)
 

@@ -1,0 +1,157 @@
+"""Chunks get the values stated in their source span, extracted once per document."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import itertools
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from osrag.errors import ExtractionError
+from osrag.extract.enrich import enrich_chunks, extract_values
+from osrag.models import Chunk, Document, ExtractionConfig, Span, TokenSpan
+
+FRONT = "---\ntitle: Umbrella\nlimit: $9,999\n---\n"
+BODY = (
+    "# Umbrella\n\nThe UMB-300000 policy covers $300,000 per occurrence, "
+    "a €50.000,00 excess abroad, and takes effect January 15, 2024.\n"
+)
+
+
+def make_doc(text: str = FRONT + BODY, content_start: int = len(FRONT)) -> Document:
+    return Document(
+        doc_id="umbrella",
+        source_path="umbrella.md",
+        source_version=hashlib.sha256(text.encode()).hexdigest(),
+        title="Umbrella",
+        text=text,
+        content_start=content_start,
+    )
+
+
+def make_chunk(doc: Document, index: int, start: int, end: int, breadcrumb: str = "") -> Chunk:
+    body = doc.text[start:end]
+    text = f"{breadcrumb}\n{body}"
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    return Chunk(
+        chunk_id=f"{doc.doc_id}#{index}#{digest[:16]}",
+        doc_id=doc.doc_id,
+        source_path=doc.source_path,
+        source_version=doc.source_version,
+        strategy="fixed",
+        chunk_index=index,
+        title=doc.title,
+        text=text,
+        body=body,
+        breadcrumb=breadcrumb,
+        heading_path=[breadcrumb] if breadcrumb else [],
+        span=Span(start=start, end=end),
+        token_span=TokenSpan(start=0, end=1),
+        tokenizer="whitespace@1",
+        parser="test@1",
+        content_digest=digest,
+    )
+
+
+def cut(doc: Document, cuts: list[int]) -> list[Chunk]:
+    bounds = [doc.content_start, *cuts, len(doc.text)]
+    return [make_chunk(doc, i, a, b) for i, (a, b) in enumerate(itertools.pairwise(bounds))]
+
+
+def test_every_chunk_gets_sorted_distinct_values_of_its_span() -> None:
+    doc = make_doc()
+    [chunk] = enrich_chunks(doc, cut(doc, []), ExtractionConfig())
+    assert chunk.amounts == [30_000_000]
+    assert chunk.money == ["EUR:5000000", "USD:30000000"]
+    assert chunk.dates == [dt.date(2024, 1, 15)]
+    assert chunk.identifiers == ["UMB-300000"]
+
+
+def test_front_matter_is_not_content() -> None:
+    doc = make_doc()
+    [chunk] = enrich_chunks(doc, cut(doc, []))
+    assert 999_900 not in chunk.amounts
+
+
+def test_a_euro_amount_never_lands_in_amounts_when_the_default_is_usd() -> None:
+    doc = make_doc()
+    [chunk] = enrich_chunks(doc, cut(doc, []))
+    assert 5_000_000 not in chunk.amounts
+    [in_euros] = enrich_chunks(doc, cut(doc, []), ExtractionConfig(default_currency="EUR"))
+    assert in_euros.amounts == [5_000_000]
+    assert in_euros.money == ["EUR:5000000", "USD:30000000"]
+
+
+def test_an_amount_cut_by_a_window_is_read_whole_and_given_to_both_neighbours() -> None:
+    doc = make_doc()
+    cut_at = doc.text.index("$300,000") + len("$300,")  # "… $300," | "000 per …"
+    left, right = enrich_chunks(doc, cut(doc, [cut_at]))
+    assert left.amounts == [30_000_000]
+    assert right.amounts == [30_000_000]
+    assert 30_000 not in left.amounts and 0 not in right.amounts  # never "$300" or "000"
+
+
+def test_a_chunk_without_values_gets_empty_lists() -> None:
+    doc = make_doc()
+    first, _ = enrich_chunks(doc, cut(doc, [doc.text.index("The UMB")]))
+    assert (first.amounts, first.money, first.dates, first.identifiers) == ([], [], [], [])
+
+
+def test_values_in_the_breadcrumb_scope_the_chunk() -> None:
+    doc = make_doc()
+    start = doc.text.index("a €50")
+    chunk = make_chunk(doc, 0, start, start + 5, breadcrumb="Umbrella › $1M umbrella limit")
+    [enriched] = enrich_chunks(doc, [chunk])
+    assert enriched.amounts == [100_000_000]
+    assert "EUR:5000000" in enriched.money
+
+
+def test_enrichment_never_changes_ids_or_text() -> None:
+    doc = make_doc()
+    chunks = cut(doc, [60, 120])
+    for before, after in zip(chunks, enrich_chunks(doc, chunks), strict=True):
+        assert (after.chunk_id, after.text, after.body, after.span) == (
+            before.chunk_id,
+            before.text,
+            before.body,
+            before.span,
+        )
+
+
+def test_a_chunk_of_another_document_is_an_extraction_error() -> None:
+    doc = make_doc()
+    stranger = cut(doc, [])[0].model_copy(update={"doc_id": "other"})
+    with pytest.raises(ExtractionError, match="belongs to 'other'"):
+        enrich_chunks(doc, [stranger])
+    outside = cut(doc, [])[0].model_copy(update={"span": Span(start=0, end=10**6)})
+    with pytest.raises(ExtractionError, match="outside the document"):
+        enrich_chunks(doc, [outside])
+
+
+def test_unrepresentable_amounts_are_logged_with_file_and_line(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    doc = make_doc("intro\ncap $100,000,000,000,000,000\n", 0)
+    [chunk] = enrich_chunks(doc, cut(doc, []))
+    assert chunk.amounts == []
+    assert "umbrella.md:2" in caplog.text and "long" in caplog.text
+
+
+@given(st.lists(st.integers(min_value=0, max_value=len(BODY)), max_size=12))
+def test_any_cutting_loses_no_amount(cuts: list[int]) -> None:
+    doc = make_doc()
+    positions = sorted({doc.content_start + c for c in cuts} - {doc.content_start, len(doc.text)})
+    chunks = enrich_chunks(doc, cut(doc, positions))
+    stated = extract_values(doc.text, ExtractionConfig(), start=doc.content_start)
+    union = {token for chunk in chunks for token in chunk.money}
+    assert union == {m.money.token for m in stated.money}
+    for chunk in chunks:  # and each chunk gets only what overlaps it
+        inside = {
+            m.money.token
+            for m in stated.money
+            if m.start < chunk.span.end and chunk.span.start < m.end
+        }
+        assert set(chunk.money) == inside
