@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from osrag.errors import ConfigError
 from osrag.extract.identifiers import extract_identifiers
@@ -54,3 +58,9 @@ def test_a_bad_pattern_is_a_config_error_naming_it() -> None:
         ExtractionConfig(identifier_patterns=[DEFAULT_IDENTIFIER_PATTERN, "[A-"])
     with pytest.raises(ConfigError, match="empty string"):
         ExtractionConfig(identifier_patterns=[r"\d*"])
+
+
+@given(st.text(alphabet=st.sampled_from(list("ABUMZabx019-_ .")), max_size=40))
+def test_the_default_pattern_is_the_plain_word_bounded_rule(text: str) -> None:
+    plain = [m.group() for m in re.finditer(r"\b[A-Z]{2,5}-\d{3,}\b", text)]
+    assert values(text) == plain

@@ -29,6 +29,7 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 import logging
+import re
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
@@ -52,14 +53,29 @@ class ExtractedValues(BaseModel):
     identifiers: list[IdentifierMention] = Field(default_factory=list)
 
 
+_DIGIT = re.compile(r"\d")
+_CURRENCY_NOUNS = ("dollar", "euro", "pound", "yen", "yuan", "renminbi", "franc")
+
+
+def _may_state_money_or_date(text: str, start: int) -> bool:
+    """Every amount and date has a digit or a currency noun; most headings have neither."""
+    if _DIGIT.search(text, start):
+        return True
+    lowered = text[start:].lower()
+    return any(noun in lowered for noun in _CURRENCY_NOUNS)
+
+
 def extract_values(text: str, config: ExtractionConfig, *, start: int = 0) -> ExtractedValues:
     """Money, dates and identifiers in ``text[start:]`` (spans index ``text``)."""
+    identifiers = extract_identifiers(text, config.identifier_patterns, pos=start)
+    if not _may_state_money_or_date(text, start):
+        return ExtractedValues(identifiers=identifiers)
     scan = scan_money(text, config.default_currency, pos=start)
     return ExtractedValues(
         money=scan.mentions,
         rejected_money=scan.rejected,
         dates=extract_dates(text, config.date_order, pos=start),
-        identifiers=extract_identifiers(text, config.identifier_patterns, pos=start),
+        identifiers=identifiers,
     )
 
 

@@ -7,7 +7,8 @@ default :data:`~osrag.models.DEFAULT_IDENTIFIER_PATTERN`, policy-number-like
 value is the match upper-cased, so a keyword filter on ``identifiers`` is
 exact and case-blind. Patterns are case-sensitive as written; write
 ``(?i:...)`` to accept lower case (the default does not, so ``mid-2024`` is
-not an identifier).
+not an identifier). For speed, start a pattern with a character class rather
+than ``\b`` (the regex engine can then skip to candidate characters).
 
 Invariant: every :class:`IdentifierMention` has ``text[start:end] == raw`` and
 ``value == raw.upper()``. When patterns overlap, the earliest (then longest)
