@@ -345,9 +345,10 @@ values), so changed extraction builds a new generation instead of silently
 reusing chunk ids whose ``amounts`` were computed by older rules.
 """
 
-DEFAULT_IDENTIFIER_PATTERN = r"[A-Z](?<!\w[A-Z])[A-Z]{1,4}-\d{3,}\b"
-r"""Policy-number-like identifiers (``UMB-300000``): ``\b[A-Z]{2,5}-\d{3,}\b``, written to
-start with a character class so the regex engine skips to capitals (3x faster)."""
+DEFAULT_IDENTIFIER_PATTERN = r"[A-Z](?<!\w[A-Z])[A-Z]{1,4}-\d{3,}(?:-\d+)*\b"
+r"""Policy-number-like identifiers (``UMB-300000``, ``POL-30000-7``):
+``\b[A-Z]{2,5}-\d{3,}(?:-\d+)*\b``, written to start with a character class so the regex
+engine skips to capitals (3x faster)."""
 
 
 class ExtractionConfig(BaseModel):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import itertools
+import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -155,3 +157,55 @@ def test_any_cutting_loses_no_amount(cuts: list[int]) -> None:
             if m.start < chunk.span.end and chunk.span.start < m.end
         }
         assert set(chunk.money) == inside
+
+
+# --------------------------------------------------------------------------- hand-computed gold
+
+INSURANCE = Path(__file__).resolve().parent / "data" / "insurance"
+_ROW = re.compile(r"^\|(.+)\|\s*$")
+
+
+def _table_after(markdown: str, heading: str) -> list[list[str]]:
+    """The body rows of the first pipe table after ``heading``."""
+    rows: list[list[str]] = []
+    lines = markdown[markdown.index(heading) :].splitlines()[1:]
+    for line in lines:
+        row = _ROW.match(line)
+        if row is None:
+            if rows:
+                break
+            continue
+        cells = [c.strip() for c in row.group(1).split("|")]
+        if not set("".join(cells)) <= set("-: "):
+            rows.append(cells)
+    return rows[1:]  # without the header
+
+
+def _ticked(cell: str) -> list[str]:
+    return re.findall(r"`([^`]+)`", cell)
+
+
+def _insurance_doc(doc_id: str) -> Document:
+    text = (INSURANCE / f"{doc_id}.md").read_text(encoding="utf-8")
+    front = re.match(r"---\n.*?\n---\n", text, re.DOTALL)
+    return make_doc(text, front.end() if front else 0)
+
+
+def test_the_hand_computed_insurance_values_are_extracted_exactly() -> None:
+    expected = (INSURANCE / "EXPECTED.md").read_text(encoding="utf-8")
+    per_document = _table_after(expected, "Per document, as the sorted `amounts` list")
+    dated = {
+        doc: cells
+        for cells in _table_after(expected, "## Dates and identifiers in the text")
+        for doc in _ticked(cells[0])
+    }
+    assert len(per_document) == 10
+    for doc_cell, amounts_cell, other_money_cell in per_document:
+        [doc_id] = _ticked(doc_cell)
+        doc = _insurance_doc(doc_id)
+        [chunk] = enrich_chunks(doc, cut(doc, []))
+        assert chunk.amounts == [int(n) for n in re.findall(r"\d+", amounts_cell)], doc_id
+        assert [m for m in chunk.money if not m.startswith("USD:")] == _ticked(other_money_cell)
+        dates_cell, identifiers_cell = dated.get(doc_id, ["", "", ""])[1:]
+        assert [d.isoformat() for d in chunk.dates] == re.findall(r"→ (\S+)", dates_cell)
+        assert chunk.identifiers == _ticked(identifiers_cell), doc_id

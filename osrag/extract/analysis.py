@@ -87,7 +87,9 @@ def analyze_query(text: str, config: ExtractionConfig | None = None) -> QueryAna
     identifiers = extract_identifiers(text, config.identifier_patterns)
     amounts = _distinct([m.money for m in money])
     status: AmountStatus = "none" if not amounts else "one" if len(amounts) == 1 else "ambiguous"
-    spans = [(m.start, m.end) for m in (*money, *dates, *identifiers)]
+    spans = [(m.start, m.end) for m in money]
+    spans += [(d.start, d.end) for d in dates]
+    spans += [(i.start, i.end) for i in identifiers]
     return QueryAnalysis(
         text=text,
         amounts=amounts,

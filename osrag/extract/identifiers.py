@@ -3,7 +3,8 @@
 The rule: an identifier is a match of one of the configured regular
 expressions (:attr:`osrag.models.ExtractionConfig.identifier_patterns`;
 default :data:`~osrag.models.DEFAULT_IDENTIFIER_PATTERN`, policy-number-like
-``UMB-300000``: two to five capitals, a hyphen, three or more digits). The
+``UMB-300000`` or ``POL-30000-7``: two to five capitals, a hyphen, three or
+more digits, then any ``-digits`` groups such as a check digit). The
 value is the match upper-cased, so a keyword filter on ``identifiers`` is
 exact and case-blind. Patterns are case-sensitive as written; write
 ``(?i:...)`` to accept lower case (the default does not, so ``mid-2024`` is

@@ -21,7 +21,9 @@ A number is money only when a currency is written next to it:
   ``USD 300,000``, ``USD300,000``, ``EUR 1.500,00``, ``RMB20,000``;
 * a code, sign or currency word after it: ``300,000 USD``, ``300.000 €``,
   ``300,000 dollars``, ``100 Dollars``, ``5 US dollars``, ``10 euros``,
-  ``500 pounds sterling`` (bare "pounds" is a weight, not money);
+  ``500 pounds sterling`` (bare "pounds" is a weight, not money). A code or
+  word after the figures needs a space (``500USD`` and ``%20SGD`` are not
+  money); a sign may be attached (``300€``);
 * spelled out with a currency: ``Fifty Thousand Dollars``,
   ``Four Hundred Eighty Thousand and 00/100 Dollars``, ``RMB TWENTY THOUSAND``.
 
@@ -31,9 +33,11 @@ spaced ``mm``/``MM``, ``mil``, ``thousand``, ``million``, ``bn``, ``billion``,
 
 Not money: bare numbers, ``300,000 miles``, ``UMB-300000``, ``15%`` (and
 ``$15%``), years, phone and section numbers, a number glued to letters
-(``$5OO,000`` — OCR noise), and redactions: a currency sign followed by
-anything but a digit (``$[*****]``, ``$[●]``, ``$ [***]``, ``US$***``) is
-never an amount.
+(``$5OO,000`` — OCR noise), malformed grouping (``$1,600,00.00``), and
+redactions: a currency sign followed by anything but a digit (``$[*****]``,
+``$[●]``, ``$ [***]``, ``US$***``) is never an amount. In code, a single-digit
+``$1`` touching a quote, backtick, bracket, brace, ``/`` or ``=`` (``'$2/$1/'``,
+``[$1]``, ``awk '{print $1}'``) is a placeholder, not a dollar.
 
 Policies (decided here, tested in ``tests/test_money.py``)
 ----------------------------------------------------------
@@ -71,8 +75,10 @@ Policies (decided here, tested in ``tests/test_money.py``)
 * **"in 2020 dollars"** — a year followed by "dollars" after *in*, *constant*,
   *real* or *nominal* is a price basis, not an amount.
 
-The scanner is two compiled regular expressions (figures, spelled amounts)
-run once over the whole text; Python only converts the few matches.
+Speed: two compiled regular expressions (currency first, figures first) run
+once over the whole text, each starting with a character class so the engine
+jumps to candidate positions; spelled amounts are found from the few currency
+nouns (``str.find``), and Python converts only the matches.
 """
 
 from __future__ import annotations
