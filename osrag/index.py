@@ -80,8 +80,8 @@ class IngestOptions:
 
 def generation_config(options: IngestOptions) -> dict[str, Any]:
     return {
-        "chunking": options.chunking.model_dump(mode="json"),
-        "extraction": options.extraction.model_dump(mode="json"),
+        "chunking": options.chunking.model_dump(mode="json", round_trip=True),
+        "extraction": options.extraction.model_dump(mode="json", round_trip=True),
         "analyzer": options.analyzer,
         "canonical_tokens": options.canonical_tokens,
     }

@@ -195,7 +195,15 @@ class QuerySpec(BaseModel):
         default=None, description="currency of `amount` (default: the extraction default)"
     )
     keep_amount_text: bool = Field(
-        default=True, description="keep the amount's own words in the match text"
+        default=False,
+        description="keep the filtered amount's own words in the match text (measured: "
+        "removing them ranks better, see the README)",
+    )
+    ambiguous_amount_boost: float = Field(
+        default=2.0,
+        ge=0,
+        description="when the text states several amounts (no filter), boost chunks holding "
+        "any of them, matched as integers (0 = off)",
     )
     tenant: str | None = None
     acl: list[str] | None = Field(default=None, description="the caller's groups")
@@ -210,6 +218,11 @@ class QuerySpec(BaseModel):
     title_boost: float | None = Field(default=None, gt=0)
     highlight: bool = True
     collapse: bool = Field(default=False, description="one hit per document")
+    source_fields: list[str] | None = Field(
+        default=None,
+        description="return only these stored fields (chunk_id, doc_id, span always come); "
+        "e.g. an evaluation at depth 1000 needs no bodies",
+    )
 
 
 class AppliedFilter(BaseModel):

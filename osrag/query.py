@@ -35,6 +35,7 @@ AmountStatus = Literal["none", "one", "ambiguous", "explicit", "off"]
 
 SOURCE_EXCLUDES = ["text"]
 """``text`` repeats breadcrumb and body; results show ``body``."""
+ALWAYS_RETURNED = ("chunk_id", "doc_id", "span", "chunk_index")
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,9 @@ class QueryPlan:
     amount: StatedAmount | None
     amount_status: AmountStatus
     filters: list[AppliedFilter] = field(default_factory=list)
+    stated: list[StatedAmount] = field(default_factory=list)
+    """Every distinct amount the text states (several: ambiguous, only boosted)."""
+    default_currency: str = "USD"
 
     def filter_clauses(self, *, drop_amount: bool = False) -> list[dict[str, Any]]:
         return [f.clause for f in self.filters if not (drop_amount and f.droppable)]
@@ -156,12 +160,19 @@ def plan_query(
     else:
         status = "ambiguous" if analysis.amounts else "none"
     match_text = spec.text if spec.keep_amount_text or amount is None else analysis.remaining_text
+    stated: list[StatedAmount] = []
+    for money in analysis.amounts:
+        value = StatedAmount(currency=money.currency, minor_units=money.minor_units)
+        if value not in stated:
+            stated.append(value)
     return QueryPlan(
         spec=spec,
         match_text=match_text.strip(),
         amount=amount,
         amount_status=status,
         filters=_filters(spec, amount, config.default_currency),
+        stated=stated,
+        default_currency=config.default_currency,
     )
 
 
@@ -180,6 +191,15 @@ def _scoring_clauses(plan: QueryPlan) -> tuple[list[dict[str, Any]], list[dict[s
         )
     if spec.title_boost:
         should.append({"match": {"title": {"query": plan.match_text, "boost": spec.title_boost}}})
+    if plan.amount_status == "ambiguous" and spec.ambiguous_amount_boost > 0:
+        # Several amounts: none is *the* constraint, but holding one of them exactly (as an
+        # integer — no prefix collisions) is evidence. A constant-score boost, not a filter.
+        for value in plan.stated:
+            clause = amount_clause(value, plan.default_currency)
+            field_name, term = next(iter(clause["term"].items()))
+            should.append(
+                {"term": {field_name: {"value": term, "boost": spec.ambiguous_amount_boost}}}
+            )
     return must, should
 
 
@@ -208,7 +228,11 @@ def request_body(plan: QueryPlan, *, drop_amount: bool = False) -> dict[str, Any
         "query": bool_query(plan, drop_amount=drop_amount),
         "size": spec.size,
         "from": spec.offset,
-        "_source": {"excludes": SOURCE_EXCLUDES},
+        "_source": (
+            {"includes": sorted({*ALWAYS_RETURNED, *spec.source_fields})}
+            if spec.source_fields is not None
+            else {"excludes": SOURCE_EXCLUDES}
+        ),
     }
     if spec.highlight and plan.match_text:
         body["highlight"] = {

@@ -67,12 +67,12 @@ def count_unique_spans(hits: list[SearchHit]) -> int:
 
 
 def _flag_overlaps(hits: list[SearchHit]) -> None:
-    for i, hit in enumerate(hits):
-        hit.overlaps = [
-            other.chunk_id
-            for other in hits[:i]
-            if other.doc_id == hit.doc_id and other.span.overlaps(hit.span)
-        ]
+    """Give each hit the higher-ranked hits of its own document whose spans overlap it."""
+    by_doc: dict[str, list[SearchHit]] = defaultdict(list)
+    for hit in hits:
+        earlier = by_doc[hit.doc_id]
+        hit.overlaps = [other.chunk_id for other in earlier if other.span.overlaps(hit.span)]
+        earlier.append(hit)
 
 
 def _hit(raw_source: dict[str, Any], score: float | None, highlight: list[str]) -> SearchHit:
