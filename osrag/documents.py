@@ -1,0 +1,327 @@
+"""Read a corpus: files → ``Document``, bad input → ``LoadIssue``.
+
+Rule:
+
+- A corpus is a folder (walked in sorted order of ``/``-separated relative
+  paths, version-control folders skipped, symlinked folders not followed) or
+  a single file. Formats: ``.md``/``.markdown`` (Markdown), ``.txt`` (plain
+  text), ``.jsonl`` (one document per line: ``id`` or BEIR-style ``_id``,
+  ``title``, ``text``, metadata fields).
+- YAML front matter (a first line ``---``, closed by ``---`` or ``...``)
+  becomes metadata: ``id``, ``title``, ``category``, ``tenant``, ``acl``
+  (list), ``effective_from``, ``superseded_on``; other keys are kept under
+  ``meta``. A first ``---`` that is never closed is not front matter (it is a
+  thematic break). A ``title`` that is not text (a template's ``{TITLE}`` is a
+  YAML mapping) is not used as the title and is kept under ``meta``.
+- Document id = front-matter ``id``, else the path relative to the corpus root
+  without its extension. Source version = SHA-256 of the file's bytes (of the
+  line's bytes for ``.jsonl``). Title = front-matter ``title``, else the first
+  level-1 heading, else the file stem.
+- ``Document.text`` is the decoded text (UTF-8, a BOM removed, no newline
+  translation); every span indexes into it. ``content_start`` is the offset
+  after front matter.
+
+Invariant: one bad file (or ``.jsonl`` line) yields one ``LoadIssue`` naming
+the path, the reason and, where known, the line — never an exception — and
+the rest of the corpus continues. Empty documents are yielded (they chunk to
+nothing; :func:`osrag.chunking.is_empty` tells them apart). Liquid/Jinja tags
+are ordinary text.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import yaml
+
+from osrag.errors import CorpusError
+from osrag.models import Document, LoadIssue
+
+__all__ = ["SUFFIXES", "corpus_files", "load_corpus", "load_file"]
+
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+TEXT_SUFFIXES = (".txt",)
+JSONL_SUFFIXES = (".jsonl",)
+SUFFIXES = MARKDOWN_SUFFIXES + TEXT_SUFFIXES + JSONL_SUFFIXES
+"""File extensions a corpus is made of (compared case-insensitively)."""
+
+_SKIPPED_DIRS = frozenset({".git", ".hg", ".svn"})
+_METADATA_KEYS = ("category", "tenant", "acl", "effective_from", "superseded_on")
+_FRONT_MATTER_OPEN = re.compile(r"---[ \t]*\r?\n")
+_FRONT_MATTER_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.M)
+_H1 = re.compile(r"^ {0,3}#[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*\r?$", re.M)
+
+try:
+    _YamlLoader: type = yaml.CSafeLoader
+except AttributeError:  # PyYAML built without libyaml
+    _YamlLoader = yaml.SafeLoader
+
+
+class _MetadataError(ValueError):
+    def __init__(self, reason: str, key: str | None = None) -> None:
+        super().__init__(reason)
+        self.key = key
+
+
+def corpus_files(root: Path) -> list[str]:
+    """The relative paths (``/``-separated, sorted) of the files a corpus load considers.
+
+    Ingest compares this list with the manifest, so a file that exists but
+    failed to load is never mistaken for a deleted one.
+    """
+    root = Path(root)
+    if root.is_file():
+        return [root.name]
+    if not root.is_dir():
+        raise CorpusError(f"{root}: no such file or directory")
+    found: list[str] = []
+    for folder, dirs, files in os.walk(root, onerror=None):
+        dirs[:] = [d for d in dirs if d not in _SKIPPED_DIRS]
+        rel = Path(folder).relative_to(root)
+        for name in files:
+            if name.lower().endswith(SUFFIXES):
+                found.append((rel / name).as_posix() if rel.parts else name)
+    found.sort()
+    return found
+
+
+def load_corpus(root: Path) -> Iterator[Document | LoadIssue]:
+    """Every document of the corpus at ``root`` (a folder or one file), in a fixed order.
+
+    Raises :class:`CorpusError` only when ``root`` itself cannot be read.
+    """
+    root = Path(root)
+    base = root.parent if root.is_file() else root
+    seen: dict[str, str] = {}
+    for rel in corpus_files(root):
+        for item in load_file(base / rel, rel):
+            if isinstance(item, Document):
+                first = seen.setdefault(item.doc_id, _where(item))
+                if first != _where(item):
+                    yield LoadIssue(
+                        path=item.source_path,
+                        line=item.source_line,
+                        reason=f"duplicate document id {item.doc_id!r} (first in {first})",
+                    )
+                    continue
+            yield item
+
+
+def _where(doc: Document) -> str:
+    return doc.source_path if doc.source_line is None else f"{doc.source_path}:{doc.source_line}"
+
+
+def load_file(path: Path, rel: str | None = None) -> Iterator[Document | LoadIssue]:
+    """The document(s) of one file; ``rel`` is its path relative to the corpus root."""
+    rel = rel or path.name
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        yield LoadIssue(path=rel, reason=f"unreadable: {exc.strerror or exc}")
+        return
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        yield LoadIssue(
+            path=rel,
+            line=data.count(b"\n", 0, nul) + 1,
+            reason=f"binary file (NUL byte at byte {nul})",
+        )
+        return
+    if rel.lower().endswith(JSONL_SUFFIXES):
+        yield from _load_jsonl(data, rel)
+        return
+    text = _decode(data, rel)
+    if isinstance(text, LoadIssue):
+        yield text
+        return
+    yield _load_text(text, hashlib.sha256(data).hexdigest(), rel)
+
+
+def _decode(data: bytes, rel: str, first_line: int = 1) -> str | LoadIssue:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return LoadIssue(
+            path=rel,
+            line=first_line + data.count(b"\n", 0, exc.start),
+            reason=f"invalid UTF-8 at byte {exc.start}",
+        )
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def _load_text(text: str, version: str, rel: str) -> Document | LoadIssue:
+    markdown = rel.lower().endswith(MARKDOWN_SUFFIXES)
+    content_start = 0
+    fields: dict[str, Any] = {}
+    m = _FRONT_MATTER_OPEN.match(text)
+    if m:
+        close = _FRONT_MATTER_CLOSE.search(text, m.end())
+        if close is not None:
+            block = text[m.end() : close.start()]
+            try:
+                raw = yaml.load(block, Loader=_YamlLoader) if block.strip() else {}
+            except yaml.YAMLError as exc:
+                mark = getattr(exc, "problem_mark", None)
+                line = 2 + mark.line if mark is not None else 1
+                problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+                return LoadIssue(path=rel, line=line, reason=f"malformed front matter: {problem}")
+            if not isinstance(raw, dict):
+                return LoadIssue(
+                    path=rel,
+                    line=1,
+                    reason=f"front matter is a {type(raw).__name__}, not a mapping",
+                )
+            fields = raw
+            content_start = close.end()
+    try:
+        doc_id, title, metadata = _metadata(fields)
+    except _MetadataError as exc:
+        return LoadIssue(path=rel, line=_key_line(text, content_start, exc.key), reason=str(exc))
+    if title is None and markdown:
+        h1 = _first_h1(text, content_start)
+        title = h1 or None
+    stem = PurePosixPath(rel).stem
+    return Document(
+        doc_id=doc_id or str(PurePosixPath(rel).with_suffix("")),
+        source_path=rel,
+        source_version=version,
+        title=title or stem,
+        text=text,
+        content_start=content_start,
+        format="markdown" if markdown else "text",
+        **metadata,
+    )
+
+
+def _first_h1(text: str, start: int) -> str | None:
+    """The first top-level ``#`` heading, as the heading scanner finds it."""
+    if _H1.search(text, start) is None:  # cheap pre-check: most files have none
+        return None
+    from osrag.chunking.markdown import scan_markdown
+
+    for heading in scan_markdown(text, start).headings:
+        if heading.level == 1 and heading.text:
+            return heading.text
+    return None
+
+
+def _key_line(text: str, content_start: int, key: str | None) -> int:
+    if key:
+        m = re.compile(r"^" + re.escape(key) + r"\s*:", re.M).search(text, 0, content_start)
+        if m is not None:
+            return text.count("\n", 0, m.start()) + 1
+    return 1
+
+
+def _metadata(fields: dict[str, Any]) -> tuple[str | None, str | None, dict[str, Any]]:
+    """``(id, title, metadata)`` from front matter or a ``.jsonl`` record."""
+    doc_id = fields.get("id", fields.get("_id"))
+    title = fields.get("title")
+    if doc_id is not None and not isinstance(doc_id, (str, int)):
+        raise _MetadataError("'id' must be a string or a number", "id")
+    metadata: dict[str, Any] = {}
+    skip = {"id", "_id", "title", "text", *_METADATA_KEYS}
+    if title is not None and not isinstance(title, (str, int, float)):
+        # e.g. a template's ``title: {PAGE TITLE}`` (YAML reads a mapping): not a
+        # title, but not worth losing the document over; kept under ``meta``
+        title = None
+        skip.discard("title")
+    for key in ("category", "tenant"):
+        value = fields.get(key)
+        if value is not None:
+            if not isinstance(value, (str, int)):
+                raise _MetadataError(f"{key!r} must be a string", key)
+            metadata[key] = str(value)
+    acl = fields.get("acl")
+    if acl is not None:
+        if isinstance(acl, str):
+            acl = [acl]
+        if not isinstance(acl, list) or not all(isinstance(x, (str, int)) for x in acl):
+            raise _MetadataError("'acl' must be a list of strings", "acl")
+        metadata["acl"] = [str(x) for x in acl]
+    for key in ("effective_from", "superseded_on"):
+        value = fields.get(key)
+        if value is not None:
+            metadata[key] = _date(value, key)
+    metadata["meta"] = {k: _plain(v) for k, v in fields.items() if k not in skip}
+    return (
+        None if doc_id is None else str(doc_id),
+        None if title is None else str(title),
+        metadata,
+    )
+
+
+def _date(value: Any, key: str) -> dt.date:
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value.strip())
+        except ValueError:
+            pass
+    raise _MetadataError(f"{key!r} must be a date (YYYY-MM-DD), got {value!r}", key)
+
+
+def _plain(value: Any) -> Any:
+    """YAML values as JSON-friendly values (dates become ISO strings)."""
+    if isinstance(value, (dt.date, dt.datetime)):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _load_jsonl(data: bytes, rel: str) -> Iterator[Document | LoadIssue]:
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    for number, raw in enumerate(data.split(b"\n"), 1):
+        line_bytes = raw[:-1] if raw.endswith(b"\r") else raw
+        if not line_bytes.strip():
+            continue
+        line = _decode(line_bytes, rel, number)
+        if isinstance(line, LoadIssue):
+            yield line
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            yield LoadIssue(path=rel, line=number, reason=f"not valid JSON: {exc.msg}")
+            continue
+        if not isinstance(record, dict):
+            yield LoadIssue(
+                path=rel, line=number, reason=f"a {type(record).__name__}, not a JSON object"
+            )
+            continue
+        text = record.get("text")
+        if not isinstance(text, str):
+            yield LoadIssue(path=rel, line=number, reason="missing 'text' (a string)")
+            continue
+        try:
+            doc_id, title, metadata = _metadata(record)
+        except _MetadataError as exc:
+            yield LoadIssue(path=rel, line=number, reason=str(exc))
+            continue
+        if doc_id is None:
+            yield LoadIssue(path=rel, line=number, reason="missing 'id' (or '_id')")
+            continue
+        yield Document(
+            doc_id=doc_id,
+            source_path=rel,
+            source_line=number,
+            source_version=hashlib.sha256(line_bytes).hexdigest(),
+            title=title or doc_id,
+            text=text,
+            format="text",
+            **metadata,
+        )

@@ -1,0 +1,71 @@
+"""``osrag chunks``: a preview of how a corpus is cut, and JSON Lines of the records."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from osrag.cli import app
+from osrag.models import Chunk
+
+DATA = Path(__file__).resolve().parent / "data" / "chunking"
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    shutil.copy(DATA / "policy.md", tmp_path / "policy.md")
+    (tmp_path / "broken.md").write_bytes(b"---\ntitle: [x\n---\nbody\n")
+    (tmp_path / "empty.txt").write_text("\n\n")
+    return tmp_path
+
+
+def test_preview_shows_counts_step_multiplier_ids_breadcrumbs_errors_and_empties(
+    corpus: Path,
+) -> None:
+    args = ["chunks", str(corpus), "--size", "40", "--overlap", "8", "--all"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "2 documents, 1 empty, 1 load errors" in out
+    assert "step = w - o = 32, storage multiplier = w/(w-o) = 1.25x" in out
+    assert "structural: 4 chunks" in out
+    assert "fixed: " in out and "sentences: " in out
+    assert "electronics-returns#1#" in out
+    assert "Electronics Return Policy › Fees › Restocking" in out
+    assert "broken.md:" in out and "malformed front matter" in out
+    assert "empty.txt" in out
+
+
+def test_json_writes_one_chunk_record_per_line(corpus: Path) -> None:
+    result = CliRunner().invoke(
+        app, ["chunks", str(corpus), "--strategy", "fixed", "--size", "10", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stdout.splitlines() if line.startswith("{")]
+    chunks = [Chunk.model_validate_json(line) for line in lines]
+    assert len(chunks) > 3
+    assert {c.strategy for c in chunks} == {"fixed"}
+    assert [c.chunk_index for c in chunks] == list(range(len(chunks)))
+
+
+def test_bad_flags_are_one_line_errors_with_an_exit_code(corpus: Path) -> None:
+    run = [sys.executable, "-m", "osrag.cli", "chunks", str(corpus)]
+    bad_strategy = subprocess.run([*run, "--strategy", "words"], capture_output=True, text=True)
+    assert bad_strategy.returncode == 2
+    assert "--strategy must be one of" in bad_strategy.stderr
+    assert "Traceback" not in bad_strategy.stderr
+    bad_size = subprocess.run([*run, "--size", "0"], capture_output=True, text=True)
+    assert bad_size.returncode == 2
+    assert "--size" in bad_size.stderr
+    missing = subprocess.run(
+        [sys.executable, "-m", "osrag.cli", "chunks", str(corpus / "nope")],
+        capture_output=True,
+        text=True,
+    )
+    assert missing.returncode == 3
+    assert "no such file or directory" in missing.stderr
