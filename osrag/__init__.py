@@ -23,6 +23,16 @@ from osrag.errors import (
     QueryError,
     TLSError,
 )
+from osrag.extract import (
+    ExtractionConfig,
+    Money,
+    MoneyMention,
+    QueryAnalysis,
+    analyze_query,
+    enrich_chunks,
+    extract_money,
+    parse_money,
+)
 from osrag.models import Chunk, ChunkingConfig, Document, Span, TokenSpan
 
 __all__ = [
@@ -33,15 +43,23 @@ __all__ = [
     "ConfigError",
     "CorpusError",
     "Document",
+    "ExtractionConfig",
     "ExtractionError",
     "IndexStateError",
     "LockedError",
+    "Money",
+    "MoneyMention",
     "NodeError",
     "OsragError",
+    "QueryAnalysis",
     "QueryError",
     "Settings",
     "Span",
     "TLSError",
     "TokenSpan",
     "__version__",
+    "analyze_query",
+    "enrich_chunks",
+    "extract_money",
+    "parse_money",
 ]
