@@ -19,9 +19,14 @@ def _filters(body: dict) -> list[dict]:
 def test_one_stated_amount_becomes_a_term_filter_inside_bool() -> None:
     body = build_query("What does the $300K umbrella cover?")
     assert _filters(body) == [{"term": {"amounts": 30_000_000}}]
+    # the amount is the filter; its words leave the match (measured default)
     assert body["query"]["bool"]["must"] == [
-        {"match": {"text": {"query": "What does the $300K umbrella cover?", "operator": "or"}}}
+        {"match": {"text": {"query": "What does the umbrella cover?", "operator": "or"}}}
     ]
+    kept = build_query("What does the $300K umbrella cover?", keep_amount_text=True)
+    assert kept["query"]["bool"]["must"][0]["match"]["text"]["query"] == (
+        "What does the $300K umbrella cover?"
+    )
 
 
 def test_every_format_of_the_same_amount_gives_the_same_filter() -> None:
@@ -104,6 +109,15 @@ def test_tenant_acl_date_category_identifier_filters() -> None:
 def test_a_caller_without_groups_sees_only_public_documents() -> None:
     acl = _filters(build_query(QuerySpec(text="x", acl=[])))[0]["bool"]
     assert acl["should"][0] == {"match_none": {}}
+
+
+def test_several_amounts_are_boosted_as_integers_not_filtered() -> None:
+    body = build_query("compare the $300,000 and €1,000,000 umbrellas")
+    assert _filters(body) == []
+    should = body["query"]["bool"]["should"]
+    assert {"term": {"amounts": {"value": 30_000_000, "boost": 2.0}}} in should
+    assert {"term": {"money": {"value": "EUR:100000000", "boost": 2.0}}} in should
+    assert "should" not in build_query("compare $1 and $2", ambiguous_amount_boost=0)["query"]["bool"]
 
 
 def test_keep_amount_text_false_removes_the_amount_words_from_the_match() -> None:
