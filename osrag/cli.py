@@ -7,14 +7,15 @@ prints it as one line on stderr and exits with its code — no traceback.
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 
 from osrag import __version__, node
-from osrag.errors import OsragError
+from osrag.errors import ConfigError, CorpusError, OsragError
 
 app = typer.Typer(
     name="osrag",
@@ -142,13 +143,14 @@ def chunks_command(
     """Preview how PATH is cut: counts, step and storage multiplier, ids and breadcrumbs."""
     from pydantic import ValidationError
 
-    # document → chunks: the one call made per document (issue 5 swaps in
-    # osrag.pipeline.prepare_chunks to add extracted values)
-    from osrag.chunking import chunk_document as document_chunks
     from osrag.chunking import get_tokenizer, is_empty
     from osrag.documents import load_corpus
     from osrag.errors import ConfigError
     from osrag.models import ChunkingConfig, Document, LoadIssue
+
+    # document → chunks with their amounts, money, dates and identifiers: the same
+    # call ingest makes, so the preview is what gets indexed
+    from osrag.pipeline import prepare_chunks as document_chunks
 
     if strategy is not None and strategy not in _STRATEGIES:
         raise ConfigError(f"--strategy must be one of {', '.join(_STRATEGIES)}, not {strategy!r}")
@@ -383,6 +385,474 @@ def config_check(
     out.print("ok")
 
 
+# --------------------------------------------------------------------------- ingest, search, eval
+# The lead's section: everything that reads or writes an index goes through a
+# Backend opened from the effective settings, inside ``cluster_errors``.
+
+AliasOpt = Annotated[
+    str | None, typer.Option("--alias", help="The alias readers search [default: osrag-chunks].")
+]
+BackendOpt = Annotated[
+    str, typer.Option("--backend", help="auto (OSRAG_URL → OpenSearch), opensearch or embedded.")
+]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+
+
+def _session(
+    url: str | None, config: Path | None, alias: str | None, backend: str
+) -> tuple[Any, Any, str]:
+    """Settings, backend and alias for a command (flags > env > file > defaults)."""
+    from osrag.backends import open_backend
+    from osrag.config import load_settings
+
+    if backend not in ("auto", "opensearch", "embedded"):
+        raise ConfigError(f"--backend {backend!r}: choose auto, opensearch or embedded")
+    settings = load_settings(config=config, url=url, alias=alias)
+    return settings, open_backend(settings, backend=backend), settings.alias  # type: ignore[arg-type]
+
+
+def _chunking_from_flags(**flags: Any) -> Any:
+    from osrag.models import ChunkingConfig
+
+    return ChunkingConfig(**{k: v for k, v in flags.items() if v is not None})
+
+
+@app.command("ingest")
+def ingest_command(
+    path: Annotated[
+        Path, typer.Argument(help="A folder (or one file) of .md, .markdown, .txt, .jsonl.")
+    ],
+    url: UrlOpt = None,
+    config: ConfigFileOpt = None,
+    alias: AliasOpt = None,
+    backend: BackendOpt = "auto",
+    strategy: Annotated[
+        str | None, typer.Option(help="structural (default), fixed or sentences.")
+    ] = None,
+    size: Annotated[int | None, typer.Option(help="fixed: window in tokens.")] = None,
+    overlap: Annotated[int | None, typer.Option(help="fixed: overlap in tokens.")] = None,
+    max_tokens: Annotated[
+        int | None, typer.Option(help="structural/sentences: largest chunk.")
+    ] = None,
+    min_tokens: Annotated[
+        int | None, typer.Option(help="structural: merge smaller sections.")
+    ] = None,
+    tokenizer: Annotated[
+        str | None, typer.Option(help="whitespace (default) or a subword tokenizer.")
+    ] = None,
+    analyzer: Annotated[str, typer.Option(help="Text analyzer of the mapping.")] = "english",
+    keep: Annotated[int, typer.Option(help="Generations kept per alias (current included).")] = 2,
+    wait: Annotated[float, typer.Option(help="Seconds to wait for another ingest's lock.")] = 0.0,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Report what would change; write nothing.")
+    ] = False,
+    prune: Annotated[
+        bool, typer.Option("--prune/--no-prune", help="Delete chunks of vanished sources.")
+    ] = True,
+    json_output: JsonOpt = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """Chunk, extract and index PATH into the alias's generation (incremental, idempotent).
+
+    Exit codes: 0 all went in; 3 some inputs could not be read or were refused (the rest
+    went in, nothing already stored was lost); 4 cluster unreachable or refused; 6 locked.
+    """
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from osrag.client import cluster_errors
+    from osrag.index import IngestOptions, ingest
+
+    if not path.exists():
+        raise CorpusError(f"{path}: no such file or folder")
+    chunking = _chunking_from_flags(
+        strategy=strategy,
+        size=size,
+        overlap=overlap,
+        max_tokens=max_tokens,
+        min_tokens=min_tokens,
+        tokenizer=tokenizer,
+    )
+    settings, store, alias_name = _session(url, config, alias, backend)
+    options = IngestOptions(
+        alias=alias_name,
+        chunking=chunking,
+        analyzer=analyzer,
+        keep=keep,
+        lock_wait=wait,
+        dry_run=dry_run,
+        prune=prune,
+    )
+    show = not quiet and not json_output and err.is_terminal
+    with (
+        cluster_errors(settings),
+        Progress(
+            TextColumn("[bold]ingest[/bold]"),
+            BarColumn(),
+            TextColumn("{task.fields[docs]} documents"),
+            TextColumn("{task.fields[chunks]} chunks written"),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            console=err,
+            transient=True,
+            disable=not show,
+        ) as bar,
+    ):
+        task = bar.add_task("ingest", total=None, docs=0, chunks=0, rate="")
+        started = time.perf_counter()
+
+        def progress(docs: int, chunks: int) -> None:
+            rate = chunks / max(time.perf_counter() - started, 1e-6)
+            bar.update(task, docs=docs, chunks=chunks, rate=f"{rate:,.0f} chunks/s")
+
+        report = ingest(path, store, options, progress=progress)
+    if json_output:
+        out.print_json(report.model_dump_json())
+    else:
+        verb = "would write" if report.dry_run else "wrote"
+        out.print(
+            f"{report.generation}: {report.documents} documents "
+            f"({report.documents_added} added, {report.documents_changed} changed, "
+            f"{report.documents_unchanged} unchanged, {report.documents_removed} removed); "
+            f"{verb} {report.chunks_written} chunks, deleted {report.chunks_deleted} "
+            f"in {report.seconds:.1f} s",
+            highlight=False,
+        )
+        if report.alias_moved:
+            out.print(
+                f"alias {report.alias} → {report.generation} (was {report.previous_generation})"
+            )
+        if report.documents_empty:
+            err.print(
+                f"{len(report.documents_empty)} empty document(s): "
+                f"{', '.join(report.documents_empty[:10])}"
+            )
+        for issue in report.errors:
+            err.print(f"[red]error[/red] {issue}", highlight=False)
+    if report.errors:
+        raise typer.Exit(3)
+
+
+index_app = typer.Typer(
+    help="Generations behind the alias: status, list, rollback.", no_args_is_help=True
+)
+app.add_typer(index_app, name="index")
+
+
+@index_app.command("status")
+def index_status(
+    url: UrlOpt = None,
+    config: ConfigFileOpt = None,
+    alias: AliasOpt = None,
+    backend: BackendOpt = "auto",
+    json_output: JsonOpt = False,
+) -> None:
+    """The alias, its generation, counts and configuration."""
+    from osrag.client import cluster_errors
+    from osrag.index import current_generation
+
+    settings, store, alias_name = _session(url, config, alias, backend)
+    with cluster_errors(settings):
+        record = current_generation(store, alias_name)
+        in_index = store.count(record.name)
+    if json_output:
+        payload = record.model_dump(mode="json") | {"chunks_in_index": in_index}
+        out.print_json(data=payload)
+        return
+    out.print(f"alias       {alias_name} → {record.name} ({record.state})")
+    out.print(f"documents   {record.documents}   chunks {record.chunks} (index: {in_index})")
+    out.print(f"updated     {record.updated_at or record.created_at:%Y-%m-%d %H:%M:%S} UTC")
+    out.print(
+        f"tenants     {', '.join(record.tenants) or '-'}   acl: {'yes' if record.has_acl else 'no'}"
+    )
+    out.print(f"config      {record.config['chunking']}", highlight=False)
+    out.print(f"versions    {record.versions}", highlight=False)
+
+
+@index_app.command("list")
+def index_list(
+    url: UrlOpt = None,
+    config: ConfigFileOpt = None,
+    alias: AliasOpt = None,
+    backend: BackendOpt = "auto",
+    json_output: JsonOpt = False,
+) -> None:
+    """Every generation kept for the alias; the current one is marked."""
+    from rich.table import Table
+
+    from osrag.client import cluster_errors
+    from osrag.index import list_generations
+
+    settings, store, alias_name = _session(url, config, alias, backend)
+    with cluster_errors(settings):
+        views = list_generations(store, alias_name)
+    if json_output:
+        out.print_json(
+            data=[
+                v.record.model_dump(mode="json")
+                | {"current": v.current, "chunks_in_index": v.chunks_in_index}
+                for v in views
+            ]
+        )
+        return
+    table = Table(
+        "", "generation", "state", "strategy", "documents", "chunks", "created (UTC)", box=None
+    )
+    for v in views:
+        table.add_row(
+            "→" if v.current else "",
+            v.record.name,
+            v.record.state,
+            str(v.record.config.get("chunking", {}).get("strategy")),
+            str(v.record.documents),
+            str(v.chunks_in_index if v.chunks_in_index is not None else "(dropped)"),
+            f"{v.record.created_at:%Y-%m-%d %H:%M:%S}",
+        )
+    out.print(table)
+
+
+@index_app.command("rollback")
+def index_rollback(
+    to: Annotated[
+        str | None, typer.Option("--to", help="A kept generation [default: the previous one].")
+    ] = None,
+    url: UrlOpt = None,
+    config: ConfigFileOpt = None,
+    alias: AliasOpt = None,
+    backend: BackendOpt = "auto",
+) -> None:
+    """Point the alias back at the previous ready generation (one atomic alias move)."""
+    from osrag.client import cluster_errors
+    from osrag.index import rollback
+
+    settings, store, alias_name = _session(url, config, alias, backend)
+    with cluster_errors(settings):
+        before, after = rollback(store, alias_name, to)
+    out.print(f"alias {alias_name} → {after} (was {before})")
+
+
+@app.command("search")
+def search_command(
+    query: Annotated[str, typer.Argument(help="The question; one stated amount becomes a filter.")],
+    url: UrlOpt = None,
+    config: ConfigFileOpt = None,
+    alias: AliasOpt = None,
+    backend: BackendOpt = "auto",
+    k: Annotated[int, typer.Option("--k", help="Hits to return.")] = 10,
+    tenant: Annotated[str | None, typer.Option(help="Only this tenant's documents.")] = None,
+    acl: Annotated[
+        list[str] | None, typer.Option("--acl", help="A group of the caller (repeatable).")
+    ] = None,
+    as_of: Annotated[
+        str | None,
+        typer.Option("--as-of", help="Only documents in force on this day (YYYY-MM-DD)."),
+    ] = None,
+    category: Annotated[
+        list[str] | None, typer.Option(help="Only these categories (repeatable).")
+    ] = None,
+    no_amount_filter: Annotated[
+        bool, typer.Option("--no-amount-filter", help="Plain BM25 (the baseline).")
+    ] = False,
+    collapse: Annotated[bool, typer.Option(help="One hit per document.")] = False,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Show the plan and the request body.")
+    ] = False,
+    json_output: JsonOpt = False,
+) -> None:
+    """Search the alias: a readable table under a line with the filters and the candidate count."""
+    import json as jsonlib
+
+    from rich.markup import escape
+    from rich.table import Table
+
+    from osrag.client import cluster_errors
+    from osrag.models import QuerySpec
+    from osrag.query import day, request_body
+    from osrag.search import Searcher
+
+    try:
+        when = day(as_of) if as_of else None
+    except ValueError as exc:
+        raise ConfigError(f"--as-of {as_of!r}: expected YYYY-MM-DD") from exc
+    spec = QuerySpec(
+        text=query,
+        size=k,
+        tenant=tenant,
+        acl=acl or None,
+        as_of=when,
+        category=category or None,
+        amount_filter=not no_amount_filter,
+        collapse=collapse,
+    )
+    settings, store, alias_name = _session(url, config, alias, backend)
+    searcher = Searcher(store, alias_name)
+    with cluster_errors(settings):
+        if explain:
+            plan = searcher.plan(spec)
+            err.print(
+                f"amount: {plan.amount_status} {plan.amount.model_dump() if plan.amount else ''}",
+                highlight=False,
+            )
+            err.print(escape(jsonlib.dumps(request_body(plan), indent=2, ensure_ascii=False)))
+        result = searcher.search(spec)
+    if json_output:
+        out.print_json(result.model_dump_json())
+        return
+    filters = ", ".join(f.name for f in result.filters_applied) or "none"
+    stated = (
+        f"{result.amount.currency} {result.amount.minor_units / 100:,.2f}"
+        if result.amount
+        else result.amount_status
+    )
+    line = (
+        f"amount: {stated} · filters: {filters} · candidates: {result.candidate_count:,} · "
+        f"hits: {result.raw_hits} ({result.unique_spans} unique spans) · "
+        f"{result.took_ms:.1f} ms · {result.index}"
+    )
+    if result.fallback:
+        line += " · [yellow]fallback: the amount filter matched nothing and was dropped[/yellow]"
+    err.print(line, highlight=False)
+    table = Table("#", "doc", "breadcrumb", "score", "amounts", box=None, pad_edge=False)
+    for rank, hit in enumerate(result.hits, 1):
+        amounts = ", ".join(f"${a / 100:,.2f}" for a in hit.amounts[:4]) + (
+            " …" if len(hit.amounts) > 4 else ""
+        )
+        table.add_row(
+            str(rank), escape(hit.doc_id), escape(hit.breadcrumb), f"{hit.score or 0:.2f}", amounts
+        )
+    out.print(table)
+
+
+@app.command("eval")
+def eval_command(
+    queries: Annotated[
+        Path,
+        typer.Argument(help="Labelled queries (JSON Lines, or BEIR queries.jsonl with --qrels)."),
+    ],
+    qrels: Annotated[Path | None, typer.Option(help="BEIR qrels.tsv or TREC qrels.")] = None,
+    corpus: Annotated[
+        Path | None, typer.Option(help="Build temporary generations from this corpus.")
+    ] = None,
+    k: Annotated[str, typer.Option("--k", help="Cut-offs, comma-separated.")] = "5,10",
+    compare: Annotated[
+        list[str] | None,
+        typer.Option("--compare", help="KEY=V1,V2 (repeatable; cartesian product)."),
+    ] = None,
+    baselines: Annotated[
+        bool,
+        typer.Option("--baselines", help="Plain BM25 vs canonical tokens vs the amount filter."),
+    ] = False,
+    depth: Annotated[
+        int, typer.Option(help="Chunks retrieved per query (MAP is computed over them).")
+    ] = 100,
+    strategy: Annotated[
+        str | None, typer.Option(help="Chunking strategy of the temporary generations.")
+    ] = None,
+    url: UrlOpt = None,
+    config: ConfigFileOpt = None,
+    alias: AliasOpt = None,
+    backend: BackendOpt = "auto",
+    report: Annotated[
+        Path | None,
+        typer.Option("--report", help="Write an HTML report with a bar chart per metric."),
+    ] = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Recall@k, precision@k, MRR, nDCG@k, MAP and amount precision, side by side."""
+    from rich.table import Table
+
+    from osrag.client import cluster_errors
+    from osrag.evaluate import (
+        baseline_configs,
+        parse_compare,
+        read_queries,
+        render_html,
+        run_evaluation,
+    )
+    from osrag.index import IngestOptions
+
+    try:
+        ks = sorted({int(part) for part in k.split(",") if part.strip()})
+    except ValueError as exc:
+        raise ConfigError(f"--k {k!r}: expected integers such as 5,10") from exc
+    labelled = read_queries(queries, qrels)
+    configs = baseline_configs() if baselines else []
+    configs += parse_compare(compare or []) if (compare or not configs) else []
+    settings, store, alias_name = _session(url, config, alias, backend)
+    base = IngestOptions(alias=alias_name, chunking=_chunking_from_flags(strategy=strategy))
+    with cluster_errors(settings):
+        result = run_evaluation(
+            labelled,
+            store,
+            alias=alias_name,
+            configs=configs,
+            ks=ks,
+            corpus=corpus,
+            base=base,
+            depth=depth,
+            queries_file=str(queries),
+            progress=None if json_output else (lambda m: err.print(f"[dim]{m}[/dim]")),
+        )
+    if report is not None:
+        report.write_text(render_html(result), encoding="utf-8")
+        err.print(f"report written to {report}")
+    if json_output:
+        slim = {
+            "queries_file": result.queries_file,
+            "ks": result.ks,
+            "configs": [
+                {
+                    "name": c.name,
+                    "params": c.params,
+                    "metrics": c.metrics,
+                    "queries": c.queries,
+                    "amount_queries": c.amount_queries,
+                    "fallbacks": c.fallbacks,
+                }
+                for c in result.configs
+            ],
+        }
+        out.print_json(data=slim)
+        return
+    from osrag.evaluate import BASELINE_LEGEND
+
+    groups = [("all judged queries", None)] + [
+        (name, name) for name in ("one amount", "no single amount")
+    ]
+    for title, subset in groups:
+        first = result.configs[0] if result.configs else None
+        if first is None:
+            break
+        metrics = first.subsets.get(subset, {}) if subset else first.metrics
+        if not metrics:
+            continue
+        table = Table(
+            "metric", *(c.name for c in result.configs), title=title, title_justify="left"
+        )
+        for metric in metrics:
+            row = [
+                (c.subsets.get(subset, {}) if subset else c.metrics).get(metric, 0.0)
+                for c in result.configs
+            ]
+            best = max(row)
+            table.add_row(
+                metric,
+                *(
+                    f"[bold]{v:.3f}[/bold]" if v == best and len(row) > 1 else f"{v:.3f}"
+                    for v in row
+                ),
+            )
+        out.print(table)
+    first = result.configs[0] if result.configs else None
+    if first is not None:
+        err.print(
+            f"{first.queries} judged queries ({first.amount_queries} state one amount); "
+            f"{first.skipped_queries} without relevant documents left out"
+        )
+    for c in result.configs:
+        if c.name in BASELINE_LEGEND:
+            err.print(f"  {c.name}: {BASELINE_LEGEND[c.name]}", highlight=False, soft_wrap=True)
+
+
 # --------------------------------------------------------------------------- check-collisions
 # Issue 4: the reference's collision assertion over a corpus. Thin: load, report, print.
 
@@ -441,11 +911,26 @@ def check_collisions_command(
         raise typer.Exit(1)
 
 
+def _warning_line(
+    message: Warning | str, category: type[Warning], *_args: object, **_kwargs: object
+) -> None:
+    from rich.markup import escape
+
+    err.print(f"[yellow]warning:[/yellow] {escape(str(message))}", highlight=False, soft_wrap=True)
+
+
 def main() -> None:
+    import warnings
+
+    from rich.markup import escape
+
+    warnings.showwarning = _warning_line  # type: ignore[assignment]
     try:
         app()
     except OsragError as exc:
-        err.print(f"[bold red]error:[/bold red] {exc}", highlight=False)
+        err.print(
+            f"[bold red]error:[/bold red] {escape(str(exc))}", highlight=False, soft_wrap=True
+        )
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         err.print("interrupted")
