@@ -31,6 +31,7 @@ are ordinary text.
 from __future__ import annotations
 
 import datetime as dt
+import fnmatch
 import hashlib
 import json
 import os
@@ -70,24 +71,68 @@ class _MetadataError(ValueError):
         self.key = key
 
 
+IGNORE_FILE = ".osragignore"
+"""Glob patterns, one per line, of files a corpus folder holds but are not documents."""
+
+
+def ignore_patterns(root: Path) -> list[str]:
+    """The patterns of ``root/.osragignore`` (``#`` comments and blank lines skipped).
+
+    A pattern without ``/`` matches a file or folder name anywhere; one with ``/``
+    matches the path from the corpus root; a trailing ``/`` matches folders only.
+    ``!`` negation is not supported.
+    """
+    path = Path(root) / IGNORE_FILE
+    if not path.is_file():
+        return []
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CorpusError(f"{path}: cannot read the ignore file ({exc})") from exc
+    return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+
+
+def _ignored(rel: str, patterns: list[str], *, folder: bool = False) -> bool:
+    name = rel.rsplit("/", 1)[-1]
+    for pattern in patterns:
+        if pattern.endswith("/"):
+            if not folder:
+                continue
+            pattern = pattern[:-1]
+        if "/" in pattern:
+            if fnmatch.fnmatchcase(rel, pattern.lstrip("/")):
+                return True
+        elif fnmatch.fnmatchcase(name, pattern):
+            return True
+    return False
+
+
 def corpus_files(root: Path) -> list[str]:
     """The relative paths (``/``-separated, sorted) of the files a corpus load considers.
 
     Ingest compares this list with the manifest, so a file that exists but
-    failed to load is never mistaken for a deleted one.
+    failed to load is never mistaken for a deleted one. Files matching
+    ``.osragignore`` in the corpus root (e.g. a README or the labelled queries
+    kept beside the documents) are not part of the corpus.
     """
     root = Path(root)
     if root.is_file():
         return [root.name]
     if not root.is_dir():
         raise CorpusError(f"{root}: no such file or directory")
+    patterns = ignore_patterns(root)
     found: list[str] = []
     for folder, dirs, files in os.walk(root, onerror=None):
-        dirs[:] = [d for d in dirs if d not in _SKIPPED_DIRS]
         rel = Path(folder).relative_to(root)
+        prefix = rel.as_posix() + "/" if rel.parts else ""
+        dirs[:] = [
+            d
+            for d in dirs
+            if d not in _SKIPPED_DIRS and not _ignored(prefix + d, patterns, folder=True)
+        ]
         for name in files:
-            if name.lower().endswith(SUFFIXES):
-                found.append((rel / name).as_posix() if rel.parts else name)
+            if name.lower().endswith(SUFFIXES) and not _ignored(prefix + name, patterns):
+                found.append(prefix + name)
     found.sort()
     return found
 

@@ -217,3 +217,19 @@ def test_a_title_that_is_not_text_falls_back_and_is_kept_in_meta(tmp_path: Path)
     assert issues == []
     assert doc.title == "{PAGE TITLE}"  # the first H1
     assert doc.meta == {"title": {"PAGE TITLE": None}}
+
+
+def test_osragignore_keeps_notes_and_queries_out_of_the_corpus(tmp_path: Path) -> None:
+    (tmp_path / "docs" / "drafts").mkdir(parents=True)
+    (tmp_path / "policy.md").write_text("# Policy\n\nBody.\n")
+    (tmp_path / "README.md").write_text("# About this corpus\n")
+    (tmp_path / "queries.jsonl").write_text('{"id": "q1", "query": "x"}\n')
+    (tmp_path / "docs" / "a.md").write_text("# A\n\nBody.\n")
+    (tmp_path / "docs" / "README.md").write_text("# Nested readme\n")
+    (tmp_path / "docs" / "drafts" / "b.md").write_text("# B\n\nDraft.\n")
+    (tmp_path / ".osragignore").write_text(
+        "# notes and labels are not documents\n/README.md\nqueries.jsonl\n\ndrafts/\n"
+    )
+    assert corpus_files(tmp_path) == ["docs/README.md", "docs/a.md", "policy.md"]
+    loaded = [d.doc_id for d in load_corpus(tmp_path) if isinstance(d, Document)]
+    assert loaded == ["docs/README", "docs/a", "policy"]
