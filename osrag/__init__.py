@@ -9,7 +9,11 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from osrag.config import Settings
+from osrag.backends import Backend, open_backend
+from osrag.chunking import chunk_document
+from osrag.client import cluster_errors, connect
+from osrag.config import Settings, load_settings
+from osrag.documents import load_corpus
 from osrag.errors import (
     AuthError,
     ClusterError,
@@ -23,6 +27,7 @@ from osrag.errors import (
     QueryError,
     TLSError,
 )
+from osrag.evaluate import run_evaluation
 from osrag.extract import (
     ExtractionConfig,
     Money,
@@ -33,10 +38,25 @@ from osrag.extract import (
     extract_money,
     parse_money,
 )
-from osrag.models import Chunk, ChunkingConfig, Document, Span, TokenSpan
+from osrag.index import IngestOptions, ingest, rollback
+from osrag.models import (
+    Chunk,
+    ChunkingConfig,
+    Document,
+    IngestReport,
+    QuerySpec,
+    SearchHit,
+    SearchResult,
+    Span,
+    TokenSpan,
+)
+from osrag.pipeline import prepare_chunks
+from osrag.query import add_osrag_clauses, build_query, plan_query, to_search
+from osrag.search import Searcher
 
 __all__ = [
     "AuthError",
+    "Backend",
     "Chunk",
     "ChunkingConfig",
     "ClusterError",
@@ -46,6 +66,8 @@ __all__ = [
     "ExtractionConfig",
     "ExtractionError",
     "IndexStateError",
+    "IngestOptions",
+    "IngestReport",
     "LockedError",
     "Money",
     "MoneyMention",
@@ -53,13 +75,31 @@ __all__ = [
     "OsragError",
     "QueryAnalysis",
     "QueryError",
+    "QuerySpec",
+    "SearchHit",
+    "SearchResult",
+    "Searcher",
     "Settings",
     "Span",
     "TLSError",
     "TokenSpan",
     "__version__",
+    "add_osrag_clauses",
     "analyze_query",
+    "build_query",
+    "chunk_document",
+    "cluster_errors",
+    "connect",
     "enrich_chunks",
     "extract_money",
+    "ingest",
+    "load_corpus",
+    "load_settings",
+    "open_backend",
     "parse_money",
+    "plan_query",
+    "prepare_chunks",
+    "rollback",
+    "run_evaluation",
+    "to_search",
 ]
