@@ -58,13 +58,17 @@ def test_reference_story_canonical_tokens_rank_the_3m_policy_the_filter_never_do
     backend, alias, canonical_alias = indexed
     question = "What coverage does the $300,000 umbrella policy provide?"
     canonical = Searcher(backend, canonical_alias, enforce_access=False).search(
-        canonicalize_money(question), amount_filter=False, size=5
+        canonicalize_money(question), amount_filter=False, size=10
     )
-    assert "umb-3m-classic" in _docs(canonical)[:5]
+    ranked = _docs(canonical)
+    # a hint, not a constraint: the ten-times policy still ranks, and money:30000000
+    # has lost its currency, so the euro policy ranks among the first five
+    assert "umb-3m-classic" in ranked
+    assert "umb-eur-300k" in ranked[:5]
 
     filtered = Searcher(backend, alias, enforce_access=False).search(question, size=50)
     assert filtered.amount_status == "one" and not filtered.fallback
-    assert set(_docs(filtered)) == THREE_HUNDRED_K
+    assert set(_docs(filtered)) == THREE_HUNDRED_K  # at any depth: never the $3M or € policy
     assert all(30_000_000 in h.amounts for h in filtered.hits)
 
 
