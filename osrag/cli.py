@@ -402,13 +402,14 @@ def _session(
     url: str | None, config: Path | None, alias: str | None, backend: str
 ) -> tuple[Any, Any, str]:
     """Settings, backend and alias for a command (flags > env > file > defaults)."""
-    from osrag.backends import open_backend
+    from osrag.backends import choose_backend, open_backend
     from osrag.config import load_settings
 
-    if backend not in ("auto", "opensearch", "embedded"):
-        raise ConfigError(f"--backend {backend!r}: choose auto, opensearch or embedded")
     settings = load_settings(config=config, url=url, alias=alias)
-    return settings, open_backend(settings, backend=backend), settings.alias  # type: ignore[arg-type]
+    choice = choose_backend(settings, backend)  # issue 8: no URL → the embedded index
+    if choice.notice:
+        err.print(choice.notice, highlight=False, soft_wrap=True)
+    return settings, open_backend(settings, backend=choice.name), settings.alias
 
 
 def _chunking_from_flags(**flags: Any) -> Any:

@@ -103,3 +103,20 @@ def corpora() -> Path:
             pytest.fail(message)
         pytest.skip(message)  # outside CI only
     return CORPORA
+
+
+# --------------------------------------------------------------------------- backends
+# Issue 8: the ingest/search/eval suites run on both backends. ``backend_case`` is
+# parametrized: "opensearch" (the session cluster; marked ``opensearch``) and
+# "embedded" (a fresh index under this test's tmp_path; needs no cluster).
+
+from backend_cases import BACKEND_PARAMS, open_case  # noqa: E402 - this section's own import
+
+
+@pytest.fixture(params=BACKEND_PARAMS)
+def backend_case(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[object]:
+    alias = request.getfixturevalue("index_prefix") if request.param == "opensearch" else None
+    case = open_case(request, request.param, tmp_path, alias)  # index_prefix cleans OpenSearch
+    yield case
+    if case.kind == "embedded":
+        case.backend.close()

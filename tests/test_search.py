@@ -1,17 +1,24 @@
-"""Search against a real node: the reference story, amount formats, currencies, fallback,
-tenant and ACL isolation, literal query syntax, overlapping evidence."""
+"""Search on both backends: the reference story, amount formats, currencies, fallback,
+tenant and ACL isolation, literal query syntax, overlapping evidence.
+
+Every test runs on OpenSearch and on the embedded index (``indexed`` and
+``backend_case`` are parametrized); checks go through ``Searcher`` and the
+``Backend`` interface.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
+from backend_cases import BACKEND_PARAMS, BackendCase, open_case
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from opensearchpy import OpenSearch
 from typer.testing import CliRunner
 
-from osrag.backends.opensearch import OpenSearchBackend
+from osrag.backends.base import Backend
 from osrag.cli import app
 from osrag.errors import QueryError
 from osrag.extract import canonicalize_money
@@ -20,7 +27,6 @@ from osrag.models import ChunkingConfig, QuerySpec
 from osrag.search import Searcher
 
 DATA = Path(__file__).resolve().parent / "data" / "insurance"
-pytestmark = pytest.mark.opensearch
 
 THREE_HUNDRED_K = {
     "umb-300k-classic",
@@ -30,17 +36,24 @@ THREE_HUNDRED_K = {
 }
 
 
-@pytest.fixture(scope="module")
-def indexed(os_client: OpenSearch) -> tuple[OpenSearchBackend, str, str]:
-    """The small insurance corpus, indexed twice: osrag's way and with canonical tokens."""
-    import uuid
+class Indexed(NamedTuple):
+    backend: Backend
+    alias: str
+    canonical_alias: str
+    case: BackendCase
 
-    alias = f"osrag-test-search-{uuid.uuid4().hex[:8]}"
-    backend = OpenSearchBackend(os_client)
+
+@pytest.fixture(scope="module", params=BACKEND_PARAMS)
+def indexed(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Indexed]:
+    """The small insurance corpus, indexed twice: osrag's way and with canonical tokens."""
+    case = open_case(request, request.param, tmp_path_factory.mktemp("search"))
+    backend, alias = case.backend, case.alias
     ingest(DATA, backend, IngestOptions(alias=alias))
     canonical_alias = f"{alias}-canonical"
     ingest(DATA, backend, IngestOptions(alias=canonical_alias, canonical_tokens=True))
-    yield backend, alias, canonical_alias
+    yield Indexed(backend, alias, canonical_alias, case)
     backend.purge_alias(alias)
     backend.purge_alias(canonical_alias)
 
@@ -53,9 +66,9 @@ def _docs(result) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 def test_reference_story_canonical_tokens_rank_the_3m_policy_the_filter_never_does(
-    indexed: tuple[OpenSearchBackend, str, str],
+    indexed: Indexed,
 ) -> None:
-    backend, alias, canonical_alias = indexed
+    backend, alias, canonical_alias, _ = indexed
     question = "What coverage does the $300,000 umbrella policy provide?"
     canonical = Searcher(backend, canonical_alias, enforce_access=False).search(
         canonicalize_money(question), amount_filter=False, size=10
@@ -73,34 +86,32 @@ def test_reference_story_canonical_tokens_rank_the_3m_policy_the_filter_never_do
 
 
 @pytest.mark.parametrize("stated", ["$300K", "$0.3M", "$300,000", "USD 300,000", "300,000 dollars"])
-def test_every_format_of_300k_returns_the_same_set(
-    indexed: tuple[OpenSearchBackend, str, str], stated: str
-) -> None:
-    backend, alias, _ = indexed
+def test_every_format_of_300k_returns_the_same_set(indexed: Indexed, stated: str) -> None:
+    backend, alias, _, _ = indexed
     result = Searcher(backend, alias, enforce_access=False).search(f"umbrella {stated}", size=50)
     assert set(_docs(result)) == THREE_HUNDRED_K
     assert [f.name for f in result.filters_applied] == ["amount"]
     assert result.candidate_count >= len(THREE_HUNDRED_K)
 
 
-def test_30k_does_not_return_300k_documents(indexed: tuple[OpenSearchBackend, str, str]) -> None:
-    backend, alias, _ = indexed
+def test_30k_does_not_return_300k_documents(indexed: Indexed) -> None:
+    backend, alias, _, _ = indexed
     result = Searcher(backend, alias, enforce_access=False).search("renters $30,000", size=50)
     assert set(_docs(result)) == {"renters-30k"}
 
 
 def test_euro_amount_does_not_return_dollar_documents(
-    indexed: tuple[OpenSearchBackend, str, str],
+    indexed: Indexed,
 ) -> None:
-    backend, alias, _ = indexed
+    backend, alias, _, _ = indexed
     result = Searcher(backend, alias, enforce_access=False).search("umbrella €300,000", size=50)
     assert set(_docs(result)) == {"umb-eur-300k"}
 
 
 def test_an_amount_nobody_wrote_falls_back_and_says_so(
-    indexed: tuple[OpenSearchBackend, str, str],
+    indexed: Indexed,
 ) -> None:
-    backend, alias, _ = indexed
+    backend, alias, _, _ = indexed
     result = Searcher(backend, alias, enforce_access=False).search("$123,456 umbrella", size=10)
     assert result.fallback is True
     assert [f.name for f in result.filters_applied] == []
@@ -108,8 +119,8 @@ def test_an_amount_nobody_wrote_falls_back_and_says_so(
     assert result.candidate_count > 0
 
 
-def test_two_amounts_apply_no_amount_filter(indexed: tuple[OpenSearchBackend, str, str]) -> None:
-    backend, alias, _ = indexed
+def test_two_amounts_apply_no_amount_filter(indexed: Indexed) -> None:
+    backend, alias, _, _ = indexed
     result = Searcher(backend, alias, enforce_access=False).search(
         "compare the $300,000 and $3,000,000 umbrellas", size=50
     )
@@ -119,15 +130,15 @@ def test_two_amounts_apply_no_amount_filter(indexed: tuple[OpenSearchBackend, st
 
 
 def test_a_multi_tenant_alias_refuses_a_search_without_tenant(
-    indexed: tuple[OpenSearchBackend, str, str],
+    indexed: Indexed,
 ) -> None:
-    backend, alias, _ = indexed
+    backend, alias, _, _ = indexed
     with pytest.raises(QueryError, match="multi-tenant"):
         Searcher(backend, alias).search("umbrella")
 
 
-def test_fallback_never_drops_the_tenant(indexed: tuple[OpenSearchBackend, str, str]) -> None:
-    backend, alias, _ = indexed
+def test_fallback_never_drops_the_tenant(indexed: Indexed) -> None:
+    backend, alias, _, _ = indexed
     # €300,000 exists only for globex: for acme the amount filter is empty and falls back,
     # but the tenant filter stays.
     result = Searcher(backend, alias).search("umbrella €300,000", tenant="acme", acl=["agents"])
@@ -160,12 +171,12 @@ WORDS = [
     words=st.lists(st.sampled_from(WORDS), min_size=1, max_size=4),
 )
 def test_no_hit_ever_comes_from_another_tenant_or_a_group_the_caller_lacks(
-    indexed: tuple[OpenSearchBackend, str, str], tenant: str, groups: list[str], words: list[str]
+    indexed: Indexed, tenant: str, groups: list[str], words: list[str]
 ) -> None:
-    backend, alias, _ = indexed
+    backend, alias, _, case = indexed
     result = Searcher(backend, alias).search(" ".join(words), tenant=tenant, acl=groups, size=50)
     for hit in result.hits:
-        source = backend.client.get(index=alias, id=hit.chunk_id)["_source"]
+        source = case.source(alias, hit.chunk_id)
         assert source["tenant"] == tenant
         assert not source["acl"] or set(source["acl"]) & set(groups)
 
@@ -184,23 +195,21 @@ def test_no_hit_ever_comes_from_another_tenant_or_a_group_the_caller_lacks(
         "~",
     ],
 )
-def test_query_syntax_is_searched_literally_and_never_errors(
-    indexed: tuple[OpenSearchBackend, str, str], text: str
-) -> None:
-    backend, alias, _ = indexed
+def test_query_syntax_is_searched_literally_and_never_errors(indexed: Indexed, text: str) -> None:
+    backend, alias, _, _ = indexed
     result = Searcher(backend, alias, enforce_access=False).search(text)
     assert result.query == text
 
 
 def test_overlapping_fixed_windows_are_not_independent_evidence(
-    os_client: OpenSearch, index_prefix: str
+    backend_case: BackendCase,
 ) -> None:
-    backend = OpenSearchBackend(os_client)
+    backend, alias = backend_case.backend, backend_case.alias
     options = IngestOptions(
-        alias=index_prefix, chunking=ChunkingConfig(strategy="fixed", size=30, overlap=15)
+        alias=alias, chunking=ChunkingConfig(strategy="fixed", size=30, overlap=15)
     )
     ingest(DATA, backend, options)
-    result = Searcher(backend, index_prefix, enforce_access=False).search(
+    result = Searcher(backend, alias, enforce_access=False).search(
         QuerySpec(text="umbrella limit occurrence defense costs", size=40, amount_filter=False)
     )
     assert result.raw_hits > result.unique_spans
@@ -212,10 +221,9 @@ def test_overlapping_fixed_windows_are_not_independent_evidence(
             assert by_id[other].doc_id == hit.doc_id and by_id[other].span.overlaps(hit.span)
 
 
-def test_search_cli_json_has_the_documented_shape(
-    indexed: tuple[OpenSearchBackend, str, str], opensearch_url: str
-) -> None:
-    _, alias, _ = indexed
+def test_search_cli_json_has_the_documented_shape(indexed: Indexed) -> None:
+    alias = indexed.alias
+    args, env = indexed.case.cli()
     result = CliRunner().invoke(
         app,
         [
@@ -228,8 +236,9 @@ def test_search_cli_json_has_the_documented_shape(
             "--acl",
             "agents",
             "--json",
+            *args,
         ],
-        env={"OSRAG_URL": opensearch_url},
+        env=env,
     )
     assert result.exit_code == 0, result.output
     import json
@@ -241,10 +250,10 @@ def test_search_cli_json_has_the_documented_shape(
 
 
 def test_search_cli_without_tenant_on_a_multi_tenant_alias_is_a_clear_error(
-    indexed: tuple[OpenSearchBackend, str, str], opensearch_url: str
+    indexed: Indexed,
 ) -> None:
-    _, alias, _ = indexed
+    args, env = indexed.case.cli()
     result = CliRunner().invoke(
-        app, ["search", "umbrella", "--alias", alias], env={"OSRAG_URL": opensearch_url}
+        app, ["search", "umbrella", "--alias", indexed.alias, *args], env=env
     )
     assert result.exit_code != 0

@@ -1,0 +1,728 @@
+"""The zero-setup backend: tantivy indexes in a local folder, behaving like OpenSearch.
+
+Layout (``root`` is ``.osrag`` in the working directory, or ``$OSRAG_HOME/embedded``)::
+
+    <root>/<alias>/OSRAG_EMBEDDED              marker: this folder is osrag's (format 1)
+    <root>/<alias>/ALIAS                       the current generation's name (the pointer)
+    <root>/<alias>/manifest.sqlite             generation, document and change records
+    <root>/<alias>/LOCK                        the ingest lock (OS file lock + owner)
+    <root>/<alias>/generations/<name>/         one tantivy index per generation
+
+Rules:
+
+* **Same semantics as the OpenSearch backend** — the same mapping
+  (:mod:`~osrag.backends.embedded_schema`), the same analyzer
+  (:mod:`~osrag.backends.analyzers`), the very request body
+  :func:`osrag.query.request_body` builds, compiled clause by clause
+  (:mod:`~osrag.backends.dsl`); the candidate count is the number of chunks
+  passing the plan's filters; ``collapse``, ``from``/``size``, ``_source``
+  includes/excludes and highlight fragments as OpenSearch shapes them.
+* **Atomic steps** — a ``write`` is one tantivy commit (all of it visible, or
+  none after a crash); a generation is created in a temporary folder and
+  renamed into place; the alias is moved by writing a temporary file, fsync,
+  ``os.replace``, fsync of the folder: readers see the old or the new
+  generation, never neither. The alias moves only after a complete build, so a
+  crash mid-build leaves the previous generation readable.
+* **One writer** — the ingest lock is an OS file lock
+  (:mod:`~osrag.backends.embedded_lock`); tantivy's own writer lock refuses a
+  second writer that bypassed it. Either way: :class:`~osrag.errors.LockedError`.
+* **Clear failures** — a folder that is not osrag's, a corrupt pointer,
+  manifest or index raises :class:`~osrag.errors.IndexStateError` naming the
+  path, never a traceback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import fnmatch
+import json
+import os
+import re
+import shutil
+import threading
+import time
+import uuid
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import tantivy
+from tantivy import Query
+
+from osrag.backends import embedded_lock
+from osrag.backends.analyzers import Analyzer, get_analyzer
+from osrag.backends.base import (
+    Backend,
+    DeleteOp,
+    IndexOp,
+    ItemFailure,
+    LockInfo,
+    RawHit,
+    RawSearch,
+    WriteOp,
+    WriteOutcome,
+)
+from osrag.backends.dsl import Compiler
+from osrag.backends.embedded_manifest import Manifest
+from osrag.backends.embedded_schema import (
+    ID_FIELD,
+    SOURCE_FIELD,
+    TERMS_TOKENIZER,
+    ChunkSchema,
+    Refused,
+    chunk_schema,
+    to_document,
+)
+from osrag.backends.highlight import highlight
+from osrag.errors import ConfigError, IndexStateError, LockedError, QueryError
+from osrag.models import ChangeRecord, DocumentRecord, GenerationRecord
+from osrag.query import QueryPlan, candidate_query, request_body
+
+FORMAT = 1
+MARKER = "OSRAG_EMBEDDED"
+POINTER = "ALIAS"
+MANIFEST = "manifest.sqlite"
+LOCK = "LOCK"
+GENERATIONS = "generations"
+GENERATION_META = "osrag-generation.json"
+GENERATION_NAME = re.compile(r"(?P<alias>.+)-(?P<digest>[0-9a-f]{8})-(?P<number>\d+)")
+"""``<alias>-<digest>-<n>``, as :mod:`osrag.index` names generations."""
+_ALIAS_NAME = re.compile(r"[^./\\\x00][^/\\\x00]{0,254}")
+_REQUEST_KEYS = {"query", "size", "from", "_source", "highlight", "collapse", "track_total_hits"}
+WRITER_HEAP = 128_000_000
+MAX_COLLAPSE_DOCS = 65_535
+
+
+def doc_id_of(chunk_id: str) -> str:
+    """``{doc_id}#{index}#{digest}`` → ``doc_id`` (doc ids may themselves contain ``#``)."""
+    return chunk_id.rsplit("#", 2)[0]
+
+
+def _fsync_dir(path: Path) -> None:
+    with contextlib.suppress(OSError):  # not every platform can open a directory
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """Write, fsync, rename over ``path``, fsync the folder: the old or the new, never half."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}")
+    with open(temporary, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
+    _fsync_dir(path.parent)
+
+
+def _remove_tree(path: Path) -> None:
+    """Rename aside (one atomic step), then delete: never a half-deleted folder in place."""
+    if not path.exists():
+        return
+    trash = path.with_name(f".trash-{path.name}-{uuid.uuid4().hex[:8]}")
+    os.replace(path, trash)
+    shutil.rmtree(trash, ignore_errors=True)
+
+
+def _filter_source(source: dict[str, Any], spec: Any) -> dict[str, Any]:
+    """OpenSearch's ``_source`` filtering on top-level fields (``includes``/``excludes``)."""
+    if spec is None or spec is True:
+        return source
+    if spec is False:
+        return {}
+    if isinstance(spec, str | list):
+        spec = {"includes": [spec] if isinstance(spec, str) else spec}
+    if not isinstance(spec, dict) or set(spec) - {"includes", "excludes"}:
+        raise QueryError(f"_source {spec!r}: expected includes and/or excludes")
+
+    def matches(name: str, patterns: list[str]) -> bool:
+        return any(
+            fnmatch.fnmatchcase(name, p) or p.startswith(f"{name}.") or p.split(".")[0] == name
+            for p in patterns
+        )
+
+    includes, excludes = list(spec.get("includes") or []), list(spec.get("excludes") or [])
+    return {
+        key: value
+        for key, value in source.items()
+        if (not includes or matches(key, includes)) and not matches(key, excludes)
+    }
+
+
+@dataclass
+class _Generation:
+    """One open tantivy index."""
+
+    name: str
+    path: Path
+    index: tantivy.Index
+    analyzer: Analyzer
+    schema: tantivy.Schema
+
+    def searcher(self) -> tantivy.Searcher:
+        self.index.reload()  # ~40 µs: every search sees every commit, from any process
+        return self.index.searcher()
+
+
+class EmbeddedBackend(Backend):
+    """osrag's index in a local folder (see the module docstring)."""
+
+    name = "embedded"
+
+    def __init__(self, root: Path | str, analyzer: str = "english") -> None:
+        self.root = Path(root)
+        self.analyzer = get_analyzer(analyzer).name
+        self.schema: ChunkSchema = chunk_schema()
+        self._tantivy_schema = self.schema.tantivy_schema()
+        self._open_indexes: dict[str, _Generation] = {}
+        self._manifests: dict[str, Manifest] = {}
+        self._guard = threading.RLock()
+
+    def __repr__(self) -> str:
+        return f"EmbeddedBackend({str(self.root)!r})"
+
+    # -------------------------------------------------------------------- folders
+
+    def _alias_dir(self, alias: str, *, create: bool = False) -> Path | None:
+        """The alias's folder (checked to be osrag's), or None when it does not exist yet."""
+        if not isinstance(alias, str) or not _ALIAS_NAME.fullmatch(alias):
+            raise ConfigError(
+                f"alias {alias!r} cannot name a folder of the embedded index "
+                "(no '/', '\\', leading '.', at most 255 characters)"
+            )
+        if self.root.exists() and not self.root.is_dir():
+            raise IndexStateError(f"{self.root} is a file, not the embedded index's folder")
+        folder = self.root / alias
+        marker = folder / MARKER
+        if folder.is_dir() and marker.is_file():
+            self._check_marker(marker, alias)
+            return folder
+        if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+            raise IndexStateError(
+                f"{folder} exists but is not an osrag embedded index (no {MARKER} file): "
+                "choose another --alias, or set OSRAG_HOME to another folder"
+            )
+        if not create:
+            return None
+        # Built aside and renamed into place: a concurrent creator never sees it half-made.
+        building = self.root / f".creating-{alias}-{uuid.uuid4().hex[:8]}"
+        try:
+            (building / GENERATIONS).mkdir(parents=True)
+            payload = {"osrag": "embedded-index", "format": FORMAT, "alias": alias}
+            _write_atomically(building / MARKER, json.dumps(payload).encode() + b"\n")
+            try:
+                os.rename(building, folder)  # replaces an empty folder; fails on a full one
+            except OSError:
+                if not marker.is_file():
+                    raise
+            _fsync_dir(self.root)
+        except OSError as exc:
+            raise IndexStateError(f"cannot create the embedded index {folder}: {exc}") from None
+        finally:
+            shutil.rmtree(building, ignore_errors=True)
+        self._check_marker(marker, alias)
+        return folder
+
+    @staticmethod
+    def _check_marker(marker: Path, alias: str) -> None:
+        try:
+            content = json.loads(marker.read_text(encoding="utf-8"))
+            fmt = int(content["format"])
+        except (OSError, ValueError, KeyError, TypeError):
+            raise IndexStateError(
+                f"{marker} is corrupt (expected osrag's JSON marker): the folder may not be "
+                "osrag's; choose another --alias or OSRAG_HOME"
+            ) from None
+        if fmt > FORMAT:
+            raise IndexStateError(
+                f"{marker.parent} was written by a newer osrag (format {fmt}; this one reads "
+                f"{FORMAT}): upgrade osrag"
+            )
+
+    def _generation_dir(self, name: str) -> Path | None:
+        parsed = GENERATION_NAME.fullmatch(name)
+        if parsed is None:
+            return None
+        return self.root / parsed["alias"] / GENERATIONS / name
+
+    def _require_generation_dir(self, name: str) -> Path:
+        path = self._generation_dir(name)
+        if path is None:
+            raise IndexStateError(f"{name!r} is not a generation name (<alias>-<8 hex digest>-<n>)")
+        return path
+
+    # -------------------------------------------------------------------- open indexes
+
+    def _open(self, name: str) -> _Generation:
+        with self._guard:
+            cached = self._open_indexes.get(name)
+            if cached is not None and cached.path.is_dir():
+                return cached
+            path = self._require_generation_dir(name)
+            alias = GENERATION_NAME.fullmatch(name)["alias"]  # type: ignore[index]
+            self._alias_dir(alias)
+            if not (path / "meta.json").is_file():
+                raise IndexStateError(f"no embedded generation {name!r} (no index in {path})")
+            try:
+                meta = json.loads((path / GENERATION_META).read_text(encoding="utf-8"))
+                analyzer = get_analyzer(str(meta["analyzer"]))
+                fields = list(meta["fields"])
+            except (OSError, ValueError, KeyError, TypeError, ConfigError) as exc:
+                raise IndexStateError(
+                    f"{path / GENERATION_META} is missing or corrupt ({exc}): this generation "
+                    "cannot be read; roll back (`osrag index rollback`) or ingest again"
+                ) from None
+            if fields != self.schema.field_names():
+                raise IndexStateError(
+                    f"{path} was built with other fields (mapping version "
+                    f"{meta.get('mapping_version')}, this osrag has "
+                    f"{self.schema.mapping_version}): ingest again to build a new generation"
+                )
+            try:
+                index = tantivy.Index.open(str(path))
+            except ValueError as exc:
+                raise IndexStateError(
+                    f"{path} is not a readable tantivy index ({exc}); roll back "
+                    "(`osrag index rollback`) or delete the folder and ingest again"
+                ) from None
+            index.register_tokenizer(
+                TERMS_TOKENIZER, tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace()).build()
+            )
+            opened = _Generation(name, path, index, analyzer, index.schema)
+            self._open_indexes[name] = opened
+            return opened
+
+    def _resolve(self, target: str) -> _Generation:
+        """An alias (through its pointer) or a generation name → the open generation."""
+        alias_dir = self._alias_dir(target) if _ALIAS_NAME.fullmatch(target) else None
+        if alias_dir is not None:
+            current = self.alias_target(target)
+            if current is None:
+                raise IndexStateError(
+                    f"alias {target!r} points to no generation yet: run `osrag ingest PATH` first"
+                )
+            return self._open(current)
+        if self._generation_dir(target) is not None:
+            return self._open(target)
+        raise IndexStateError(f"no embedded alias or generation named {target!r} in {self.root}")
+
+    def _forget(self, name: str) -> None:
+        with self._guard:
+            self._open_indexes.pop(name, None)
+
+    # -------------------------------------------------------------------- generations and the alias
+
+    def create_generation(self, name: str, *, bulk_loading: bool) -> None:
+        path = self._require_generation_dir(name)
+        alias = GENERATION_NAME.fullmatch(name)["alias"]  # type: ignore[index]
+        folder = self._alias_dir(alias, create=True)
+        assert folder is not None
+        if path.exists():
+            raise IndexStateError(f"generation {name!r} already exists ({path})")
+        building = path.with_name(f".building-{name}-{uuid.uuid4().hex[:8]}")
+        try:
+            building.mkdir(parents=True)
+            meta = {
+                "format": FORMAT,
+                "analyzer": self.analyzer,
+                "mapping_version": self.schema.mapping_version,
+                "fields": self.schema.field_names(),
+            }
+            (building / GENERATION_META).write_text(json.dumps(meta, indent=1), encoding="utf-8")
+            tantivy.Index(self._tantivy_schema, path=str(building))
+            os.replace(building, path)
+            _fsync_dir(path.parent)
+        except (OSError, ValueError) as exc:
+            shutil.rmtree(building, ignore_errors=True)
+            raise IndexStateError(f"cannot create the generation {path}: {exc}") from None
+
+    def finish_generation(self, name: str) -> None:
+        self.refresh(name)
+
+    def drop_generation(self, name: str) -> None:
+        path = self._generation_dir(name)
+        if path is None:
+            return
+        self._forget(name)
+        pointer = path.parent.parent / POINTER
+        with contextlib.suppress(OSError):
+            if pointer.read_text(encoding="utf-8").strip() == name:
+                pointer.unlink()  # as OpenSearch: deleting an index removes it from its alias
+        try:
+            _remove_tree(path)
+        except OSError as exc:
+            raise IndexStateError(f"cannot remove the generation {path}: {exc}") from None
+
+    def generation_exists(self, name: str) -> bool:
+        path = self._generation_dir(name)
+        return path is not None and (path / "meta.json").is_file()
+
+    def alias_target(self, alias: str) -> str | None:
+        folder = self._alias_dir(alias)
+        if folder is None:
+            return None
+        pointer = folder / POINTER
+        try:
+            name = pointer.read_text(encoding="utf-8").strip()
+        except FileNotFoundError:
+            return None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise IndexStateError(f"cannot read the alias pointer {pointer}: {exc}") from None
+        parsed = GENERATION_NAME.fullmatch(name)
+        if parsed is None or parsed["alias"] != alias:
+            raise IndexStateError(
+                f"the alias pointer {pointer} is corrupt (holds {name[:80]!r}, not a generation "
+                f"of {alias!r}): `osrag index rollback --to <generation>` rewrites it"
+            )
+        return name
+
+    def move_alias(self, alias: str, to: str, previous: str | None) -> None:
+        folder = self._alias_dir(alias, create=True)
+        assert folder is not None
+        if not self.generation_exists(to) or GENERATION_NAME.fullmatch(to)["alias"] != alias:  # type: ignore[index]
+            raise IndexStateError(f"cannot point {alias!r} at {to!r}: no such generation of it")
+        try:
+            _write_atomically(folder / POINTER, f"{to}\n".encode())
+        except OSError as exc:
+            raise IndexStateError(
+                f"cannot move the alias pointer {folder / POINTER}: {exc}"
+            ) from None
+
+    # -------------------------------------------------------------------- chunks
+
+    @staticmethod
+    def _source(op: IndexOp) -> dict[str, Any]:
+        """The document stored for a chunk (the same ``_source`` the OpenSearch backend sends)."""
+        source = op.chunk.model_dump(mode="json")
+        source["generation"] = op.generation
+        return source
+
+    def write(self, ops: Iterable[WriteOp]) -> WriteOutcome:
+        outcome = WriteOutcome()
+        batch: list[WriteOp] = []
+        for op in ops:
+            if batch and op.generation != batch[-1].generation:
+                self._write_batch(batch, outcome)
+                batch = []
+            batch.append(op)
+        if batch:
+            self._write_batch(batch, outcome)
+        return outcome
+
+    def _writer(self, generation: _Generation) -> tantivy.IndexWriter:
+        try:
+            return generation.index.writer(heap_size=WRITER_HEAP)
+        except ValueError as exc:
+            if "LockBusy" in str(exc) or "lock" in str(exc).lower():
+                raise LockedError(
+                    f"another process is writing to the embedded index {generation.path}: "
+                    "wait for it to finish (one writer at a time)"
+                ) from None
+            raise IndexStateError(f"cannot write to {generation.path}: {exc}") from None
+
+    def _existing_ids(self, generation: _Generation, ids: list[str]) -> set[str]:
+        if not ids:
+            return set()
+        found = generation.searcher().aggregate(
+            Query.term_set_query(generation.schema, ID_FIELD, ids),
+            {"ids": {"terms": {"field": ID_FIELD, "size": len(ids)}}},
+        )
+        return {str(bucket["key"]) for bucket in found["ids"]["buckets"]}
+
+    def _write_batch(self, ops: list[WriteOp], outcome: WriteOutcome) -> None:
+        generation = self._open(ops[0].generation)
+        existing = self._existing_ids(
+            generation, [op.chunk_id for op in ops if isinstance(op, DeleteOp)]
+        )
+        writer = self._writer(generation)
+        try:
+            added: set[str] = set()
+            for op in ops:
+                if isinstance(op, IndexOp):
+                    chunk_id = op.chunk.chunk_id
+                    try:
+                        doc = to_document(
+                            self.schema, chunk_id, self._source(op), generation.analyzer
+                        )
+                    except Refused as exc:
+                        outcome.failures.append(
+                            ItemFailure(
+                                chunk_id=chunk_id, doc_id=doc_id_of(chunk_id), reason=str(exc)
+                            )
+                        )
+                        continue
+                    writer.delete_documents_by_term(ID_FIELD, chunk_id)  # "index" overwrites
+                    writer.add_document(doc)
+                    added.add(chunk_id)
+                    outcome.written += 1
+                elif op.chunk_id in existing or op.chunk_id in added:
+                    writer.delete_documents_by_term(ID_FIELD, op.chunk_id)
+                    existing.discard(op.chunk_id)
+                    added.discard(op.chunk_id)
+                    outcome.deleted += 1
+            writer.commit()
+            writer.wait_merging_threads()  # keep the segment count logarithmic
+        except BaseException:
+            with contextlib.suppress(Exception):
+                writer.rollback()
+            raise
+        finally:
+            del writer  # releases tantivy's writer lock
+        generation.index.reload()
+
+    def refresh(self, name: str) -> None:
+        with contextlib.suppress(IndexStateError):
+            self._resolve(name).index.reload()
+
+    def _compiler(self, generation: _Generation, searcher: tantivy.Searcher) -> Compiler:
+        return Compiler(self.schema, generation.schema, generation.analyzer, searcher)
+
+    @staticmethod
+    def _count(searcher: tantivy.Searcher, query: Query) -> int:
+        return int(searcher.search(query, limit=1, count=True).count or 0)
+
+    def count(self, target: str, filters: Sequence[dict[str, Any]] = ()) -> int:
+        generation = self._resolve(target)
+        searcher = generation.searcher()
+        compiler = self._compiler(generation, searcher)
+        query = (
+            compiler.compile({"bool": {"filter": list(filters)}}) if filters else Query.all_query()
+        )
+        return self._count(searcher, query)
+
+    def search(self, target: str, plan: QueryPlan, *, drop_amount: bool = False) -> RawSearch:
+        """The request :func:`osrag.query.request_body` builds, and the candidate count."""
+        started = time.perf_counter()
+        body = request_body(plan, drop_amount=drop_amount)
+        generation = self._resolve(target)
+        searcher = generation.searcher()
+        hits, total, candidates = self._execute(
+            generation, searcher, body, candidate_query(plan, drop_amount=drop_amount)
+        )
+        return RawSearch(
+            hits=hits,
+            total=total,
+            candidate_count=candidates,
+            took_ms=round((time.perf_counter() - started) * 1000, 3),
+            index=hits[0].index if hits else None,
+        )
+
+    def _execute(
+        self,
+        generation: _Generation,
+        searcher: tantivy.Searcher,
+        body: dict[str, Any],
+        candidates: dict[str, Any],
+    ) -> tuple[list[RawHit], int, int]:
+        unknown = sorted(set(body) - _REQUEST_KEYS)
+        if unknown:
+            raise QueryError(f"the embedded index does not implement {', '.join(unknown)}")
+        compiler = self._compiler(generation, searcher)
+        query = compiler.compile(body.get("query", {"match_all": {}}))
+        candidate_count = self._count(searcher, compiler.compile(candidates, scoring=False))
+        size, offset = int(body.get("size", 10)), int(body.get("from", 0))
+        collapse = body.get("collapse")
+        if collapse is not None and collapse != {"field": "doc_id"}:
+            raise QueryError(f"collapse {collapse!r}: the embedded index collapses on doc_id only")
+        found: list[tuple[float, dict[str, Any]]] = []
+        if size > 0 and collapse is None:
+            result = searcher.search(query, limit=size, offset=offset, count=True)
+            total = int(result.count or 0)
+            found = [(score, self._stored(searcher, addr)) for score, addr in result.hits]
+        else:
+            total = self._count(searcher, query)
+            if size > 0 and offset < total:
+                found = self._collapsed(searcher, query, offset, size, total)
+        spec = body.get("highlight")
+        hits = [
+            RawHit(
+                source=_filter_source(source, body.get("_source")),
+                score=float(score),
+                index=generation.name,
+                highlight=self._highlight(spec, source, compiler, generation.analyzer),
+            )
+            for score, source in found
+        ]
+        return hits, total, candidate_count
+
+    @staticmethod
+    def _stored(searcher: tantivy.Searcher, address: tantivy.DocAddress) -> dict[str, Any]:
+        raw = searcher.doc(address).get_first(SOURCE_FIELD)
+        source: dict[str, Any] = json.loads(raw) if raw else {}
+        return source
+
+    def _collapsed(
+        self, searcher: tantivy.Searcher, query: Query, offset: int, size: int, total: int
+    ) -> list[tuple[float, dict[str, Any]]]:
+        """The best hit of each document, documents ranked by it (OpenSearch's ``collapse``)."""
+        want, limit = offset + size, max(4 * (offset + size), 100)
+        while True:
+            result = searcher.search(query, limit=min(limit, max(total, 1)))
+            best: dict[str, tuple[float, dict[str, Any]]] = {}
+            for score, address in result.hits:
+                source = self._stored(searcher, address)
+                best.setdefault(str(source.get("doc_id")), (score, source))
+                if len(best) >= want:
+                    break
+            if len(best) >= want or limit >= total or limit >= MAX_COLLAPSE_DOCS * 16:
+                return list(best.values())[offset:want]
+            limit *= 4
+
+    @staticmethod
+    def _highlight(
+        spec: Any, source: dict[str, Any], compiler: Compiler, analyzer: Analyzer
+    ) -> list[str]:
+        if not spec:
+            return []
+        allowed = {"fields", "pre_tags", "post_tags", "require_field_match"}
+        if not isinstance(spec, dict) or set(spec) - allowed:
+            raise QueryError(
+                f"highlight: the embedded index implements {', '.join(sorted(allowed))}"
+            )
+        fields = spec.get("fields") or {}
+        if set(fields) - {"body"}:
+            raise QueryError("highlight: the embedded index highlights the body field only")
+        if "body" not in fields:
+            return []
+        options = fields["body"] or {}
+        # OpenSearch's default: only terms of queries on the highlighted field itself
+        if spec.get("require_field_match", True):
+            terms = compiler.match_terms.get("body", [])
+        else:
+            terms = [t for field_terms in compiler.match_terms.values() for t in field_terms]
+        return highlight(
+            str(source.get("body") or ""),
+            analyzer,
+            terms,
+            number_of_fragments=int(options.get("number_of_fragments", 5)),
+            fragment_size=int(options.get("fragment_size", 100)),
+            pre_tag=(spec.get("pre_tags") or ["<em>"])[0],
+            post_tag=(spec.get("post_tags") or ["</em>"])[0],
+        )
+
+    def doc_ids(self, target: str, filters: Sequence[dict[str, Any]]) -> set[str]:
+        generation = self._resolve(target)
+        searcher = generation.searcher()
+        compiler = self._compiler(generation, searcher)
+        query = (
+            compiler.compile({"bool": {"filter": list(filters)}}) if filters else Query.all_query()
+        )
+        found = searcher.aggregate(
+            query, {"docs": {"terms": {"field": "doc_id", "size": MAX_COLLAPSE_DOCS}}}
+        )
+        return {str(bucket["key"]) for bucket in found["docs"]["buckets"]}
+
+    def purge_alias(self, alias: str) -> None:
+        folder = self._alias_dir(alias)
+        if folder is None:
+            return
+        with self._guard:
+            for name in [n for n in self._open_indexes if self._generation_dir(n) is not None]:
+                if GENERATION_NAME.fullmatch(name)["alias"] == alias:  # type: ignore[index]
+                    self._forget(name)
+            manifest = self._manifests.pop(alias, None)
+            if manifest is not None:
+                manifest.close()
+        embedded_lock.release_all(folder / LOCK)
+        try:
+            _remove_tree(folder)
+        except OSError as exc:
+            raise IndexStateError(f"cannot remove the embedded index {folder}: {exc}") from None
+
+    # -------------------------------------------------------------------- manifest
+
+    def _manifest(self, alias: str, *, create: bool = False) -> Manifest | None:
+        with self._guard:
+            cached = self._manifests.get(alias)
+            if cached is not None and cached.path.parent.is_dir():
+                return cached
+            folder = self._alias_dir(alias, create=create)
+            if folder is None:
+                return None
+            manifest = Manifest(folder / MANIFEST)
+            self._manifests[alias] = manifest
+            return manifest
+
+    def _manifest_for_write(self, alias: str) -> Manifest:
+        manifest = self._manifest(alias, create=True)
+        assert manifest is not None
+        return manifest
+
+    def get_generation(self, alias: str, name: str) -> GenerationRecord | None:
+        manifest = self._manifest(alias)
+        return manifest.get_generation(name) if manifest else None
+
+    def list_generations(self, alias: str) -> list[GenerationRecord]:
+        manifest = self._manifest(alias)
+        return manifest.list_generations() if manifest else []
+
+    def put_generation(self, record: GenerationRecord) -> None:
+        self._manifest_for_write(record.alias).put_generation(record)
+
+    def refresh_manifest(self, alias: str) -> None:
+        """Nothing to do: a SQLite transaction is visible when it commits."""
+
+    def delete_generation_record(self, alias: str, name: str) -> None:
+        manifest = self._manifest(alias)
+        if manifest is not None:
+            manifest.delete_generation(name)
+
+    def iter_documents(self, alias: str, generation: str) -> Iterator[DocumentRecord]:
+        manifest = self._manifest(alias)
+        if manifest is not None:
+            yield from manifest.iter_documents(generation)
+
+    def get_documents(
+        self, alias: str, generation: str, doc_ids: Sequence[str]
+    ) -> dict[str, DocumentRecord]:
+        manifest = self._manifest(alias)
+        return manifest.get_documents(generation, doc_ids) if manifest and doc_ids else {}
+
+    def put_documents(self, alias: str, records: Sequence[DocumentRecord]) -> None:
+        if records:
+            self._manifest_for_write(alias).put_documents(records)
+
+    def delete_documents(self, alias: str, generation: str, doc_ids: Sequence[str]) -> None:
+        manifest = self._manifest(alias)
+        if manifest is not None and doc_ids:
+            manifest.delete_documents(generation, doc_ids)
+
+    def append_changes(self, alias: str, changes: Sequence[ChangeRecord]) -> None:
+        if changes:
+            self._manifest_for_write(alias).append_changes(changes)
+
+    def list_changes(
+        self, alias: str, generation: str, doc_id: str | None = None
+    ) -> list[ChangeRecord]:
+        manifest = self._manifest(alias)
+        return manifest.list_changes(generation, doc_id) if manifest else []
+
+    # -------------------------------------------------------------------- the ingest lock
+
+    def _lock_path(self, alias: str) -> Path:
+        folder = self._alias_dir(alias, create=True)
+        assert folder is not None
+        return folder / LOCK
+
+    def try_lock(self, alias: str, owner: str, ttl: dt.timedelta) -> LockInfo | None:
+        return embedded_lock.try_lock(self._lock_path(alias), owner, ttl)
+
+    def renew_lock(self, alias: str, owner: str, ttl: dt.timedelta) -> None:
+        embedded_lock.renew_lock(self._lock_path(alias), owner, ttl)
+
+    def release_lock(self, alias: str, owner: str) -> None:
+        folder = self._alias_dir(alias)
+        if folder is not None:
+            embedded_lock.release_lock(folder / LOCK, owner)
+
+    def close(self) -> None:
+        with self._guard:
+            for manifest in self._manifests.values():
+                manifest.close()
+            self._manifests.clear()
+            self._open_indexes.clear()
