@@ -28,7 +28,9 @@ import datetime as dt
 import hashlib
 import json
 import os
+import queue
 import socket
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable
@@ -153,8 +155,22 @@ class _Lock:
         self.backend.release_lock(self.alias, self.owner)
 
 
+@dataclass
+class _Batch:
+    pending: list[_Pending]
+    ops: list[WriteOp]
+    old_ids: dict[str, list[str]]
+
+
 class _Sync:
-    """Writes pending documents in batches and keeps the report and manifest honest."""
+    """Writes pending documents in batches and keeps the report and manifest honest.
+
+    Chunking and extraction (Python, one core) overlap with the engine's indexing
+    (another process): batches go to one writer thread through a queue of two, so
+    memory stays bounded by two batches whatever the corpus size.
+    """
+
+    _DONE = None
 
     def __init__(
         self,
@@ -169,26 +185,60 @@ class _Sync:
         self.report, self.lock, self.progress = report, lock, progress
         self.pending: list[_Pending] = []
         self.pending_chunks = 0
-        self.tenants: set[str] = set()
-        self.has_acl = False
-        self.chunk_total = 0
+        self._queue: queue.Queue[_Batch | None] = queue.Queue(maxsize=2)
+        self._failure: BaseException | None = None
+        self._writer: threading.Thread | None = None
+        if not options.dry_run:
+            self._writer = threading.Thread(
+                target=self._write_loop, name="osrag-writer", daemon=True
+            )
+            self._writer.start()
 
     def add(self, doc: Document, chunks: list[Chunk], previous: _Known | None) -> None:
         self.pending.append(_Pending(doc, chunks, previous))
         self.pending_chunks += len(chunks)
         if self.pending_chunks >= self.options.batch_chunks:
-            self.flush()
+            self._dispatch()
 
-    def flush(self) -> None:
+    def close(self) -> None:
+        """Write what is pending, wait for the writer, re-raise what it met."""
+        try:
+            self._dispatch()
+        finally:
+            if self._writer is not None:
+                self._put(self._DONE)
+                self._writer.join()
+        if self._failure is not None:
+            raise self._failure
+
+    def abort(self) -> None:
+        """Stop the writer without writing what is pending (an error happened upstream)."""
+        if self._writer is not None and self._writer.is_alive():
+            self.pending = []
+            self._put(self._DONE)
+            self._writer.join()
+
+    def _put(self, item: _Batch | None) -> None:
+        while True:
+            if self._writer is None or not self._writer.is_alive():
+                return
+            try:
+                self._queue.put(item, timeout=0.5)
+                return
+            except queue.Full:
+                continue
+
+    def _dispatch(self) -> None:
+        if self._failure is not None:
+            raise self._failure
         if not self.pending:
             return
         batch, self.pending, self.pending_chunks = self.pending, [], 0
-        alias = self.options.alias
         changed = [p.doc.doc_id for p in batch if p.previous is not None]
         old_ids: dict[str, list[str]] = {
             doc_id: record.chunk_ids
             for doc_id, record in self.backend.get_documents(
-                alias, self.generation, changed
+                self.options.alias, self.generation, changed
             ).items()
         }
         ops: list[WriteOp] = []
@@ -201,7 +251,25 @@ class _Sync:
             self.report.chunks_written += sum(isinstance(op, IndexOp) for op in ops)
             self.report.chunks_deleted += sum(isinstance(op, DeleteOp) for op in ops)
             return
-        outcome = self.backend.write(ops)
+        self._put(_Batch(batch, ops, old_ids))
+        if self._failure is not None:
+            raise self._failure
+
+    def _write_loop(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is self._DONE:
+                return
+            if self._failure is not None:
+                continue  # drain: the error is re-raised by the producer
+            try:
+                self._write(item)
+            except BaseException as exc:  # re-raised in the producer thread
+                self._failure = exc
+
+    def _write(self, item: _Batch) -> None:
+        alias = self.options.alias
+        outcome = self.backend.write(item.ops)
         self.report.chunks_written += outcome.written
         self.report.chunks_deleted += outcome.deleted
         failed: dict[str, list[str]] = {}
@@ -209,7 +277,7 @@ class _Sync:
             failed.setdefault(failure.doc_id, []).append(f"{failure.chunk_id}: {failure.reason}")
         now_at = _utcnow()
         records, changes = [], []
-        for p in batch:
+        for p in item.pending:
             doc = p.doc
             if doc.doc_id in failed:
                 reasons = failed[doc.doc_id]
@@ -235,7 +303,7 @@ class _Sync:
                     ingested_at=now_at,
                 )
             )
-            previous = old_ids.get(doc.doc_id)
+            previous = item.old_ids.get(doc.doc_id)
             changes.append(
                 ChangeRecord(
                     generation=self.generation,
@@ -356,40 +424,34 @@ def _ingest_locked(
     sync = _Sync(backend, options, target.name, report, lock, progress)
     seen: dict[str, str] = {}
     failed_paths: set[str] = set()
-    for item in load_corpus(path):
-        if isinstance(item, LoadIssue):
-            report.errors.append(item)
-            failed_paths.add(item.path)
-            continue
-        doc = item
-        if doc.doc_id in seen:
-            report.errors.append(
-                LoadIssue(
-                    path=doc.source_path,
-                    line=doc.source_line,
-                    reason=f"duplicate document id {doc.doc_id!r} "
-                    f"(first in {seen[doc.doc_id]}); skipped",
-                )
+    try:
+        for item in load_corpus(path):
+            if isinstance(item, LoadIssue):
+                report.errors.append(item)
+                failed_paths.add(item.path)
+                continue
+            doc = item
+            seen[doc.doc_id] = doc.source_path  # load_corpus already refuses duplicate ids
+            report.documents += 1
+            previous = known.get(doc.doc_id)
+            if previous is not None and previous.source_version == doc.source_version:
+                report.documents_unchanged += 1
+                report.chunks_unchanged += previous.chunks
+                continue
+            chunks = prepare_chunks(
+                doc, options.chunking, options.extraction, canonical_tokens=options.canonical_tokens
             )
-            continue
-        seen[doc.doc_id] = doc.source_path
-        report.documents += 1
-        previous = known.get(doc.doc_id)
-        if previous is not None and previous.source_version == doc.source_version:
-            report.documents_unchanged += 1
-            report.chunks_unchanged += previous.chunks
-            continue
-        chunks = prepare_chunks(
-            doc, options.chunking, options.extraction, canonical_tokens=options.canonical_tokens
-        )
-        if not chunks:
-            report.documents_empty.append(doc.doc_id)
-        if previous is None:
-            report.documents_added += 1
-        else:
-            report.documents_changed += 1
-        sync.add(doc, chunks, previous)
-    sync.flush()
+            if not chunks:
+                report.documents_empty.append(doc.doc_id)
+            if previous is None:
+                report.documents_added += 1
+            else:
+                report.documents_changed += 1
+            sync.add(doc, chunks, previous)
+    except BaseException:
+        sync.abort()
+        raise
+    sync.close()
 
     if options.prune:
         removed = [

@@ -33,7 +33,7 @@ from osrag.backends.base import (
 )
 from osrag.errors import IndexStateError
 from osrag.mapping import chunk_index_body, manifest_index_body
-from osrag.models import ChangeRecord, DocumentRecord, GenerationRecord
+from osrag.models import ChangeRecord, Chunk, DocumentRecord, GenerationRecord
 from osrag.query import QueryPlan, candidate_query, request_body
 
 BULK_ACTIONS = 500
@@ -52,6 +52,18 @@ def _utcnow() -> dt.datetime:
 def doc_id_of(chunk_id: str) -> str:
     """``{doc_id}#{index}#{digest}`` → ``doc_id`` (doc ids may themselves contain ``#``)."""
     return chunk_id.rsplit("#", 2)[0]
+
+
+def _source(chunk: Chunk) -> dict[str, Any]:
+    """The chunk as the document body, without a pydantic dump on the hot path.
+
+    Chunks come from ``make_chunk`` (already valid); dates are left to the
+    client's JSON serializer, which writes them as ISO days.
+    """
+    source = dict(chunk.__dict__)
+    source["span"] = {"start": chunk.span.start, "end": chunk.span.end}
+    source["token_span"] = {"start": chunk.token_span.start, "end": chunk.token_span.end}
+    return source
 
 
 class OpenSearchBackend(Backend):
@@ -127,7 +139,7 @@ class OpenSearchBackend(Backend):
     @staticmethod
     def _action(op: WriteOp) -> dict[str, Any]:
         if isinstance(op, IndexOp):
-            source = op.chunk.model_dump(mode="json")
+            source = _source(op.chunk)
             source["generation"] = op.generation
             return {
                 "_op_type": "index",
