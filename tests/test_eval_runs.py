@@ -1,32 +1,29 @@
-"""Evaluation end to end on a real node: the lesson holds in numbers, Cranfield lands on BM25."""
+"""Evaluation end to end on both backends: the lesson holds in numbers, Cranfield lands on BM25."""
 
 from __future__ import annotations
 
 import json
-import uuid
 from pathlib import Path
 
 import pytest
-from opensearchpy import OpenSearch
+from backend_cases import BackendCase
 from typer.testing import CliRunner
 
-from osrag.backends.opensearch import OpenSearchBackend
 from osrag.cli import app
 from osrag.evaluate import baseline_configs, read_queries, render_html, run_evaluation
 
 DATA = Path(__file__).resolve().parent / "data" / "insurance"
-pytestmark = pytest.mark.opensearch
 
 
 def test_the_filter_beats_bm25_and_canonical_tokens_on_amount_queries(
-    os_client: OpenSearch,
+    backend_case: BackendCase,
 ) -> None:
-    backend = OpenSearchBackend(os_client)
+    backend = backend_case.backend
     queries = read_queries(DATA / "queries.jsonl")
     report = run_evaluation(
         queries,
         backend,
-        alias=f"osrag-test-{uuid.uuid4().hex[:8]}",
+        alias=backend_case.alias,
         configs=baseline_configs(),
         ks=[5, 10],
         corpus=DATA,
@@ -48,8 +45,9 @@ def test_the_filter_beats_bm25_and_canonical_tokens_on_amount_queries(
 @pytest.mark.corpus
 @pytest.mark.slow
 def test_cranfield_lands_on_the_reference_bm25(
-    os_client: OpenSearch, corpora: Path, opensearch_url: str, tmp_path: Path
+    backend_case: BackendCase, corpora: Path, tmp_path: Path
 ) -> None:
+    args, env = backend_case.cli()
     derived = corpora / "cranfield" / "derived"
     html = tmp_path / "report.html"
     result = CliRunner().invoke(
@@ -69,11 +67,10 @@ def test_cranfield_lands_on_the_reference_bm25(
             "--report",
             str(html),
             "--alias",
-            f"osrag-test-{uuid.uuid4().hex[:8]}",
-            "--backend",
-            "opensearch",
+            backend_case.alias,
+            *args,
         ],
-        env={"OSRAG_URL": opensearch_url},
+        env=env,
     )
     assert result.exit_code == 0, result.output
     metrics = json.loads(result.stdout)["configs"][0]["metrics"]
