@@ -520,7 +520,7 @@ def ingest_command(
         )
         if report.alias_moved:
             out.print(
-                f"alias {report.alias} → {report.generation} (was {report.previous_generation})"
+                f"alias {report.alias} → {report.generation} (was {report.previous_generation or "unset"})"
             )
         if report.documents_empty:
             err.print(

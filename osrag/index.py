@@ -480,6 +480,10 @@ def _ingest_locked(
         if target.state == "building":
             backend.finish_generation(target.name)
         actual = backend.count(target.name)
+        deadline = time.monotonic() + (120 if backend.eventual_refresh else 0)
+        while actual != expected and time.monotonic() < deadline:
+            time.sleep(2)  # Serverless: no _refresh; wait for the service's own
+            actual = backend.count(target.name)
         if actual != expected:
             backend.put_generation(target)
             raise IndexStateError(

@@ -85,6 +85,8 @@ class Backend(ABC):
     """A search engine osrag can index into and search. See the module docstring."""
 
     name: str = "backend"
+    eventual_refresh: bool = False
+    """True where writes become visible on the engine's own schedule (no ``_refresh``)."""
 
     # -- generations and the alias -------------------------------------------------
 

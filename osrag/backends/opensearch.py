@@ -81,6 +81,7 @@ class OpenSearchBackend(Backend):
         self.analyzer = analyzer
         self.replicas = replicas
         self.serverless = serverless
+        self.eventual_refresh = serverless
         self._manifests_ready: set[str] = set()
 
     # -- generations and the alias -------------------------------------------------
