@@ -519,9 +519,8 @@ def ingest_command(
             highlight=False,
         )
         if report.alias_moved:
-            out.print(
-                f"alias {report.alias} → {report.generation} (was {report.previous_generation or "unset"})"
-            )
+            was = report.previous_generation or "unset"
+            out.print(f"alias {report.alias} → {report.generation} (was {was})")
         if report.documents_empty:
             err.print(
                 f"{len(report.documents_empty)} empty document(s): "
