@@ -51,6 +51,8 @@ def test_json_writes_one_chunk_record_per_line(corpus: Path) -> None:
     assert len(chunks) > 3
     assert {c.strategy for c in chunks} == {"fixed"}
     assert [c.chunk_index for c in chunks] == list(range(len(chunks)))
+    # the records are the ones ingest writes: extracted values included
+    assert any("$15" in c.body and 1500 in c.amounts for c in chunks)
 
 
 def test_bad_flags_are_one_line_errors_with_an_exit_code(corpus: Path) -> None:

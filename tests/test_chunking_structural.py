@@ -10,7 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from osrag.chunking import chunk_document, normalize
+from osrag.chunking import chunk_document, get_tokenizer, normalize
+from osrag.chunking.sentences import split_by_sentences, split_fixed
 from osrag.chunking.structural import outline
 from osrag.documents import load_corpus
 from osrag.models import BREADCRUMB_SEPARATOR, Chunk, ChunkingConfig, Document
@@ -195,3 +196,98 @@ def test_every_content_line_of_the_real_corpora_is_inside_a_chunk() -> None:
             assert_structural_covers_the_document(doc, chunk_document(doc, ChunkingConfig()))
             checked += 1
     assert checked == 1818 + 45
+
+
+# --------------------------------------------------------------------------- the split rule
+
+
+def _blocks(
+    text: str, start: int, end: int, atomic: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    cuts = [start]
+    for m in re.finditer(r"\n[ \t\r\f\v]*\n", text[:end]):
+        cut = m.start() + 1
+        if cut <= start or any(a < cut < b for a, b in atomic):
+            continue
+        cuts.append(cut)
+    cuts.append(end)
+    blocks = []
+    for a, b in itertools.pairwise(cuts):
+        piece = text[a:b]
+        if piece.strip():
+            s = a + len(piece) - len(piece.lstrip())
+            blocks.append((s, s + len(piece.strip())))
+    return blocks
+
+
+def reference_split(doc: Document, config: ChunkingConfig) -> list[tuple[int, int]]:
+    """The rule as written: pack whole blocks; split a block that does not fit by
+    whole sentences (a sentence that does not fit: fixed windows) or fixed windows."""
+    tokenizer = get_tokenizer(config.tokenizer)
+    positions = tokenizer.positions(doc.text, doc.content_start)
+    found, _ = outline(doc)
+    limit = config.max_tokens
+    text = doc.text
+    a, b = doc.content_start, len(text)
+    a = a + len(text[a:b]) - len(text[a:b].lstrip())
+    b = a + len(text[a:b].strip())
+    if a >= b:
+        return []
+    if positions.position(b) - positions.position(a) <= limit:
+        return [(a, b)]
+    pieces: list[tuple[int, int]] = []
+    run: tuple[int, int, int] | None = None
+    for x, y in _blocks(text, a, b, found.atomic):
+        tx, ty = positions.position(x), positions.position(y)
+        if run is not None and ty - run[2] <= limit:
+            run = (run[0], y, run[2])
+            continue
+        if run is not None:
+            pieces.append(run[:2])
+            run = None
+        if ty - tx <= limit:
+            run = (x, y, tx)
+        elif config.oversize == "sentences":
+            pieces.extend(
+                p[:2] for p in split_by_sentences(text, x, y, positions, tokenizer, limit)
+            )
+        else:
+            pieces.extend(p[:2] for p in split_fixed(text, x, y, tx, tokenizer, limit))
+    if run is not None:
+        pieces.append(run[:2])
+    return pieces
+
+
+_SECTION_PARTS = st.sampled_from(
+    [
+        "Short sentence.",
+        "A somewhat longer sentence with several more words in it.",
+        "An " + " ".join(["extremely"] * 25) + " long sentence.",
+        "no capital after this. and lowercase goes on",
+        "Dr. Smith paid $2.5 million. U.S. rules apply!",
+        "```\ncode line one\n\ncode after a blank line\n```",
+        "| a | b |\n| - | - |\n| 1 | 2 |",
+        "- item one\n- item two",
+        "\n",
+        "\n\n",
+        " ",
+    ]
+)
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(_SECTION_PARTS, min_size=1, max_size=25),
+    st.integers(1, 30),
+    st.sampled_from(["sentences", "fixed"]),
+)
+def test_oversize_sections_are_split_exactly_as_the_rule_says(
+    parts: list[str], limit: int, oversize: str
+) -> None:
+    doc = _doc(" ".join(parts) + "\n")
+    config = ChunkingConfig(max_tokens=limit, oversize=oversize)  # type: ignore[arg-type]
+    chunks = chunk_document(doc, config)
+    assert [(c.span.start, c.span.end) for c in chunks] == reference_split(doc, config)
+    for chunk in chunks:
+        assert chunk.token_span.end - chunk.token_span.start <= limit
+        assert chunk.token_span.end - chunk.token_span.start == len(chunk.body.split())

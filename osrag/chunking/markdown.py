@@ -196,7 +196,7 @@ def _escaped_split(s: str) -> list[str]:
     if "\\" not in s:
         return s.split("|")
     cells: list[str] = []
-    current = []
+    current: list[str] = []
     escaped = False
     for ch in s:
         if ch == "|" and not escaped:

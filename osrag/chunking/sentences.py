@@ -37,7 +37,14 @@ from osrag.chunking.records import make_chunk
 from osrag.chunking.tokenizers import Tokenizer, TokenPositions
 from osrag.models import Chunk, ChunkingConfig, Document
 
-__all__ = ["PARSER", "pack_sentences", "sentence_chunks", "sentence_spans"]
+__all__ = [
+    "CANDIDATE",
+    "PARSER",
+    "is_sentence_end",
+    "pack_sentences",
+    "sentence_chunks",
+    "sentence_spans",
+]
 
 PARSER = "osrag-sentences@1"
 
@@ -53,7 +60,8 @@ _ABBREVIATIONS = frozenset(
 )
 
 # A stop, optional closers, whitespace, then something that can open a sentence.
-_CANDIDATE = re.compile(
+# (A candidate: :func:`is_sentence_end` decides.)
+CANDIDATE = re.compile(
     r"[.!?]+[\"'”’)\]]*(?=\s+(?:[\"'“‘(\[`*_<$€£]*[A-Z0-9\u00c0-\u00de\u0391-\u03a9\u0410-\u042f]"
     r"|\([a-z0-9]{1,4}\)))"
 )
@@ -62,13 +70,18 @@ _INITIALISM = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]\.?")
 _ENUMERATOR = re.compile(r"\(?(?:[0-9]{1,3}(?:\.[0-9]{1,3})*|[a-zA-Z]|[ivxlcdmIVXLCDM]{1,6})\)?\.?")
 
 
-def _is_boundary(text: str, stop: int, lo: int) -> bool:
-    """Does the stop character at ``stop`` end a sentence?"""
+def is_sentence_end(text: str, candidate: re.Match[str], lo: int) -> bool:
+    """Does this :data:`CANDIDATE` match end a sentence? (``lo``: where the text starts)"""
+    stop = candidate.start() + len(candidate.group().rstrip("\"'”’)]")) - 1
     if text[stop] != ".":
         return True
-    word_start = stop
-    while word_start > lo and not text[word_start - 1].isspace():
-        word_start -= 1
+    word_start = max(text.rfind(" ", lo, stop), text.rfind("\n", lo, stop)) + 1
+    if word_start < lo:
+        word_start = lo
+    if len(text[word_start:stop].split()) > 1:  # other whitespace (tab, NBSP…) inside
+        word_start = stop
+        while word_start > lo and not text[word_start - 1].isspace():
+            word_start -= 1
     word = text[word_start : stop + 1].lstrip("\"'“‘([")
     bare = word[:-1]
     if not bare:
@@ -90,8 +103,8 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
     cuts = [start]
     for m in _BLANK_LINE.finditer(text, start, end):
         cuts.append(m.start() + 1)
-    for m in _CANDIDATE.finditer(text, start, end):
-        if _is_boundary(text, m.start() + len(m.group().rstrip("\"'”’)]")) - 1, start):
+    for m in CANDIDATE.finditer(text, start, end):
+        if is_sentence_end(text, m, start):
             cuts.append(m.end())
     cuts.append(end)
     cuts.sort()

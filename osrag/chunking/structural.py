@@ -33,7 +33,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterator
-from itertools import pairwise
 
 from osrag.chunking.markdown import PARSER as MARKDOWN_PARSER
 from osrag.chunking.markdown import Outline, scan_markdown
@@ -41,13 +40,15 @@ from osrag.chunking.normalize import trim_span
 from osrag.chunking.plaintext import PARSER as PLAINTEXT_PARSER
 from osrag.chunking.plaintext import scan_plaintext
 from osrag.chunking.records import make_chunk
-from osrag.chunking.sentences import split_by_sentences, split_fixed
+from osrag.chunking.sentences import CANDIDATE as _SENTENCE_STOP
+from osrag.chunking.sentences import is_sentence_end
 from osrag.chunking.tokenizers import Tokenizer, TokenPositions
 from osrag.models import BREADCRUMB_SEPARATOR, Chunk, ChunkingConfig, Document
 
 __all__ = ["breadcrumb", "outline", "structural_chunks"]
 
 _BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n")
+_NON_SPACE = re.compile(r"\S")
 
 Piece = tuple[int, int, int, int]
 """``(start, end, token_start, token_end)``."""
@@ -93,57 +94,129 @@ def _sections(doc: Document, found: Outline) -> list[tuple[int, int, list[str]]]
     return sections
 
 
-def _blocks(
-    text: str, start: int, end: int, atomic: list[tuple[int, int]]
-) -> list[tuple[int, int]]:
-    """Trimmed blank-line-separated blocks of ``[start, end)``, never cutting an atomic region."""
-    starts = [a for a, _ in atomic]
-    cuts = [start]
-    for m in _BLANK_LINE.finditer(text, start, end):
-        cut = m.start() + 1
-        i = bisect_right(starts, cut) - 1
-        if i >= 0 and atomic[i][0] < cut < atomic[i][1]:
-            continue
-        cuts.append(cut)
-    cuts.append(end)
-    blocks = []
-    for a, b in pairwise(cuts):
-        a, b = trim_span(text, a, b)
-        if a < b:
-            blocks.append((a, b))
-    return blocks
-
-
 def _split_oversize(
-    doc: Document,
+    text: str,
     start: int,
     end: int,
+    token_start: int,
+    token_end: int,
     found: Outline,
     config: ChunkingConfig,
-    tokenizer: Tokenizer,
     positions: TokenPositions,
 ) -> list[Piece]:
-    text = doc.text
+    """Pieces of the oversize section ``[start, end)`` (trimmed), by the module rule.
+
+    Greedy packing, computed one cut at a time: from a piece's first token, the
+    window of ``max_tokens`` tokens ends at ``w_end``; the piece ends at the last
+    block boundary (blank line outside code/HTML/tables) inside the window. When
+    there is none, the block at hand does not fit and is cut inside: at the last
+    sentence end inside the window, or — for a sentence that alone does not fit,
+    or with ``oversize="fixed"`` — at ``w_end`` itself (fixed windows), until the
+    block (or the oversize sentence) ends. The result equals packing whole blocks,
+    then whole sentences, then fixed windows, as the rule says (tested against
+    that direct implementation), without materialising every block and sentence.
+    """
     limit = config.max_tokens
+    by_sentences = config.oversize == "sentences"
+    atomic = found.atomic
+    atomic_starts = [a for a, _ in atomic]
+    blank: list[int] = []  # every blank line: sentence-level cuts inside an oversize block
+    block: list[int] = []  # blank lines outside atomic regions: block boundaries
+    for m in _BLANK_LINE.finditer(text, start, end):
+        cut = m.start() + 1
+        blank.append(cut)
+        i = bisect_right(atomic_starts, cut) - 1
+        if i < 0 or not atomic[i][0] < cut < atomic[i][1]:
+            block.append(cut)
+
     pieces: list[Piece] = []
-    run: Piece | None = None
-    for a, b in _blocks(text, start, end, found.atomic):
-        ta, tb = positions.position(a), positions.position(b)
-        if run is not None and tb - run[2] <= limit:
-            run = (run[0], b, run[2], tb)
-            continue
-        if run is not None:
-            pieces.append(run)
-            run = None
-        if tb - ta <= limit:
-            run = (a, b, ta, tb)
-        elif config.oversize == "sentences":
-            pieces.extend(split_by_sentences(text, a, b, positions, tokenizer, limit))
+    p, tp = start, token_start
+    block_first = block_limit = sentence_limit = -1  # the oversize units being cut inside
+    while p < end:
+        if p >= block_limit:  # at a block start: pack whole blocks
+            w_end = positions.window_end(p, limit, end)
+            if w_end is None or w_end >= end:  # the rest of the section fits
+                pieces.append((p, end, tp, token_end))
+                break
+            reach = _reach(text, w_end, end)  # cuts up to here leave no token out
+            k = bisect_right(block, reach) - 1
+            if k >= 0 and block[k] > p:
+                p, tp = _cut(text, p, tp, block[k], end, positions, pieces)
+                continue
+            k += 1  # this block does not fit: cut inside it, up to its end
+            block_first, block_limit = p, (block[k] if k < len(block) else end)
+            sentence_limit = -1
+        w_end = positions.window_end(p, limit, block_limit)
+        reach = block_limit if w_end is None else _reach(text, w_end, block_limit)
+        if p < sentence_limit:  # inside a sentence that alone does not fit
+            cut = sentence_limit if w_end is None or sentence_limit <= reach else w_end
+        elif w_end is None or reach >= block_limit:  # the rest of the block fits
+            cut = block_limit
+        elif not by_sentences:
+            cut = w_end
         else:
-            pieces.extend(split_fixed(text, a, b, ta, tokenizer, limit))
-    if run is not None:
-        pieces.append(run)
+            last = _last_sentence_end(text, p, reach, block_first, block_limit, blank)
+            if last is not None:
+                cut = last
+            else:
+                sentence_limit = _next_sentence_end(text, w_end, block_first, block_limit, blank)
+                cut = w_end
+        p, tp = _cut(text, p, tp, cut, end, positions, pieces)
     return pieces
+
+
+def _reach(text: str, w_end: int, limit: int) -> int:
+    """The end of the whitespace after ``w_end`` (a cut up to there adds no token)."""
+    m = _NON_SPACE.search(text, w_end, limit)
+    return limit if m is None else m.start()
+
+
+def _cut(
+    text: str, p: int, tp: int, cut: int, end: int, positions: TokenPositions, pieces: list[Piece]
+) -> tuple[int, int]:
+    """Close the piece ``[p, cut)`` (trimmed); return where the next one starts."""
+    piece_end = cut
+    while text[piece_end - 1].isspace():
+        piece_end -= 1
+    te = positions.position(piece_end)
+    pieces.append((p, piece_end, tp, te))
+    m = _NON_SPACE.search(text, cut, end)
+    return (end, te) if m is None else (m.start(), te)
+
+
+def _sentence_ends(text: str, start: int, lo: int, end: int, blank: list[int]) -> Iterator[int]:
+    """Sentence cuts after ``start`` inside ``[lo, end)``, in order (see :mod:`.sentences`)."""
+    i = bisect_right(blank, start)
+    for m in _SENTENCE_STOP.finditer(text, start, end):
+        stop = m.end()
+        while i < len(blank) and blank[i] <= stop:
+            if blank[i] < end:
+                yield blank[i]
+            i += 1
+        if is_sentence_end(text, m, lo):
+            yield stop
+    while i < len(blank) and blank[i] < end:
+        yield blank[i]
+        i += 1
+
+
+def _last_sentence_end(
+    text: str, p: int, w_end: int, lo: int, end: int, blank: list[int]
+) -> int | None:
+    last = None
+    for cut in _sentence_ends(text, p, lo, end, blank):
+        if cut > w_end:
+            break
+        if cut > p:
+            last = cut
+    return last
+
+
+def _next_sentence_end(text: str, after: int, lo: int, end: int, blank: list[int]) -> int:
+    for cut in _sentence_ends(text, after, lo, end, blank):
+        if cut > after:
+            return cut
+    return end
 
 
 def structural_chunks(
@@ -173,7 +246,7 @@ def structural_chunks(
         if tb - ta <= limit:
             pieces: list[Piece] = [(a, b, ta, tb)]
         else:
-            pieces = _split_oversize(doc, a, b, found, config, tokenizer, positions)
+            pieces = _split_oversize(doc.text, a, b, ta, tb, found, config, positions)
         for start, end, token_start, token_end in pieces:
             chunks.append(
                 make_chunk(

@@ -55,6 +55,10 @@ class TokenPositions(Protocol):
         """Number of tokens that start at or after the content start and before ``offset``."""
         ...
 
+    def window_end(self, offset: int, count: int, end: int) -> int | None:
+        """Where the ``count``-th token from ``offset`` (a token start) ends, if before ``end``."""
+        ...
+
 
 class Tokenizer(Protocol):
     name: str
@@ -147,6 +151,12 @@ def _take(n: int) -> re.Pattern[str]:
     return re.compile(r"\S+(?:\s+\S+){" + str(n - 1) + "}")
 
 
+@lru_cache(maxsize=256)
+def _take_classes(n: int) -> re.Pattern[bytes]:
+    """:func:`_take` on the one-byte-per-code-point classes (``x`` token, `` `` space)."""
+    return re.compile(b"(?:x+ +){" + str(n - 1).encode() + b"}x+")
+
+
 class _WhitespacePositions:
     """Token positions by counting "space then non-space" pairs in C.
 
@@ -187,6 +197,10 @@ class _WhitespacePositions:
         self.cursor = offset
         return self.count
 
+    def window_end(self, offset: int, count: int, end: int) -> int | None:
+        m = _take_classes(count).match(self.classes, offset, end)
+        return None if m is None else m.end()
+
 
 class WordPieceTokenizer:
     """all-MiniLM-L6-v2 WordPiece through HF ``tokenizers``, fully offline."""
@@ -221,17 +235,24 @@ class WordPieceTokenizer:
         return [(tokens[i][0], tokens[j - 1][1]) for i, j in windows]
 
     def positions(self, text: str, start: int = 0) -> TokenPositions:
-        return _IntervalPositions([a for a, _ in self.intervals(text, start)])
+        return _IntervalPositions(self.intervals(text, start))
 
 
 class _IntervalPositions:
-    __slots__ = ("starts",)
+    __slots__ = ("ends", "starts")
 
-    def __init__(self, starts: list[int]) -> None:
-        self.starts = starts
+    def __init__(self, intervals: list[tuple[int, int]]) -> None:
+        self.starts = [a for a, _ in intervals]
+        self.ends = [b for _, b in intervals]
 
     def position(self, offset: int) -> int:
         return bisect_left(self.starts, offset)
+
+    def window_end(self, offset: int, count: int, end: int) -> int | None:
+        last = bisect_left(self.starts, offset) + count - 1
+        if last < len(self.ends) and self.ends[last] <= end:
+            return self.ends[last]
+        return None
 
 
 def _wordpiece_file() -> Path:
