@@ -16,14 +16,15 @@ Packing rule: whole sentences are packed greedily while the chunk stays within
 is only a repeat). A single sentence longer than ``max_tokens`` is cut by the
 fixed-window rule (``w = max_tokens``, no overlap) and each piece is a chunk.
 
-Why not a library: pysbd is pure Python and far slower than this regex pass
-(it is on the hot path when structural chunking splits an oversize section);
-the rules above are the ones this corpus needs and are tested directly.
+Why not a library: pysbd with ``char_span=True`` (spans are needed) segmented
+ten CUAD contracts at 0.04 MB/s, this regex pass at ≈17 MB/s, and structural
+chunking runs it on every oversize section; the rules above are the ones these
+corpora need and are tested directly.
 
 Invariant (tested with hypothesis): every chunk is a run of whole sentences
-(or a fixed piece of one oversize sentence), no chunk exceeds ``max_tokens``
-unless it is such a piece… which never exceeds it either; normalised source
-spans equal bodies.
+or a fixed piece of one sentence longer than ``max_tokens``; no chunk exceeds
+``max_tokens``; every token is in some chunk; ``normalize(source[span])`` is
+the body.
 """
 
 from __future__ import annotations
