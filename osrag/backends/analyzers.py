@@ -7,7 +7,9 @@ Rule — the ``english`` analyzer is Lucene's ``EnglishAnalyzer``, step by step:
    ``. ' ’ :`` join two letters (``u.s.a``, ``don't``, ``site.url``), ``. , ;``
    join two digits (``300,000``, ``3.5``); each Han ideograph, Hiragana
    character and emoji is a token of its own; tokens longer than 255
-   characters are cut every 255 characters;
+   characters are cut every 255 characters; a run of Katakana, or of Thai,
+   Lao, Khmer or Myanmar script, is one token (Lucene does not segment it
+   further); an emoji keeps its modifiers and joiners;
 2. **possessive**: a trailing ``'s`` / ``’s`` is removed;
 3. **lowercase**;
 4. **stop words**: Lucene's 33 English stop words (not Snowball's 170);
@@ -85,14 +87,23 @@ ENGLISH_STOP_WORDS = frozenset(
 """Lucene's ``EnglishAnalyzer.ENGLISH_STOP_WORDS_SET``."""
 
 # UAX #29 word-break classes (the parts that occur in real text).
-_SINGLE = r"\p{Han}\p{Hiragana}\p{Extended_Pictographic}"
-_WORD_CHAR = rf"[\p{{L}}\p{{M}}\p{{Nd}}\p{{Pc}}\p{{Cf}}\u202f--[{_SINGLE}]]"
-_LETTER = rf"[\p{{L}}\p{{M}}--[{_SINGLE}]]"
+_SINGLE = r"\p{Han}\p{Hiragana}"
+_EMOJI = r"\p{Extended_Pictographic}"
+_KATAKANA = r"\p{Katakana}\u30fc\u3031-\u3035\u309b\u309c"
+_SOUTHEAST_ASIAN = (
+    r"\p{Thai}\p{Lao}\p{Myanmar}\p{Khmer}\p{Tai_Le}\p{New_Tai_Lue}\p{Tai_Tham}\p{Tai_Viet}"
+)
+_OWN = f"{_SINGLE}{_EMOJI}{_KATAKANA}{_SOUTHEAST_ASIAN}"
+"""Characters that never join a Latin-style word."""
+_WORD_CHAR = rf"[\p{{L}}\p{{M}}\p{{Nd}}\p{{Pc}}\p{{Cf}}\u202f--[{_OWN}]]"
+_LETTER = rf"[\p{{L}}\p{{M}}--[{_OWN}]]"
 _MID_LETTER = r":·\u0387\u055f\u05f4\u2027\ufe13\ufe55\uff1a"
 _MID_NUM_LET = r".'\u2018\u2019\u2024\ufe52\uff07\uff0e"
 _MID_NUM = r",;\u037e\u0589\u060c\u060d\u066c\u07f8\u2044\ufe10\ufe14\ufe50\ufe54\uff0c\uff1b"
 _EXACT = regex.compile(
-    rf"[{_SINGLE}]|{_WORD_CHAR}+(?:(?:(?<={_LETTER})[{_MID_LETTER}{_MID_NUM_LET}](?={_LETTER})"
+    rf"[{_SINGLE}]|[{_EMOJI}](?:[\p{{M}}\p{{Emoji_Modifier}}]|\u200d[{_EMOJI}])*"
+    rf"|[{_KATAKANA}]+|[{_SOUTHEAST_ASIAN}]+"
+    rf"|{_WORD_CHAR}+(?:(?:(?<={_LETTER})[{_MID_LETTER}{_MID_NUM_LET}](?={_LETTER})"
     rf"|(?<=\p{{Nd}})[{_MID_NUM}{_MID_NUM_LET}](?=\p{{Nd}})){_WORD_CHAR}+)*",
     regex.V1,
 )

@@ -9,8 +9,9 @@ matching *and* scoring —
   ``2<-25% 9<-3``) or ``and`` (every term); no term left → matches nothing.
   BM25 (k1 1.2, b 0.75) from tantivy, whose scores equal OpenSearch's.
 * ``term`` / ``terms`` on keyword, numeric and date fields (``terms`` and a
-  numeric ``term`` score a constant 1 × boost; a keyword ``term`` scores its
-  idf × boost, as a keyword field without norms does in Lucene);
+  numeric ``term`` score a constant 1 × boost; a keyword ``term`` scores
+  OpenSearch's BM25 for a field without norms — length 1 against the field's
+  average number of terms — times the boost);
 * ``range`` (``gt``/``gte``/``lt``/``lte``) on numeric and date fields;
   ``exists``; ``match_all`` (score 1); ``match_none``;
 * ``bool`` with ``must``, ``should``, ``filter`` (no score), ``must_not`` and
@@ -28,6 +29,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
+import struct
 from collections import defaultdict
 from typing import Any
 
@@ -39,13 +41,23 @@ from osrag.backends.embedded_schema import ChunkSchema
 from osrag.errors import QueryError
 
 K1 = 1.2
+B = 0.75
 
 _INTEGER_SPEC = re.compile(r"-?\d+")
 _PERCENT_SPEC = re.compile(r"-?\d+%")
 
 
+def _float32(value: float) -> float:
+    return float(struct.unpack("f", struct.pack("f", value))[0])
+
+
 def minimum_should_match(optional: int, spec: str | int) -> int:
-    """How many of ``optional`` clauses must match under an OpenSearch spec (Lucene's rule)."""
+    """How many of ``optional`` clauses must match under an OpenSearch spec.
+
+    OpenSearch's ``Queries.calculateMinShouldMatch``, including its float arithmetic;
+    the result is not capped at ``optional`` — asking for more than there are
+    matches nothing, as in OpenSearch.
+    """
     text = str(spec).strip()
     if "<" in text:
         result = optional
@@ -58,7 +70,7 @@ def minimum_should_match(optional: int, spec: str | int) -> int:
             result = minimum_should_match(optional, rest)
         return result
     if _PERCENT_SPEC.fullmatch(text):
-        calc = optional * int(text[:-1]) / 100
+        calc = _float32(_float32(optional * int(text[:-1])) * _float32(1 / 100))  # Java float
         result = optional + math.trunc(calc) if calc < 0 else math.trunc(calc)
     elif _INTEGER_SPEC.fullmatch(text):
         calc_int = int(text)
@@ -68,6 +80,12 @@ def minimum_should_match(optional: int, spec: str | int) -> int:
             f"minimum_should_match {spec!r}: expected an integer, a percentage or N<SPEC"
         )
     return max(result, 0)
+
+
+def _all_scoring(score: float) -> Query:
+    """Every document, scoring ``score`` — also inside a bool, where tantivy drops the score
+    of a bare ``all_query`` intersected with other clauses (OpenSearch keeps its 1.0)."""
+    return Query.const_score_query(Query.all_query(), score)
 
 
 def _as_list(value: Any) -> list[Any]:
@@ -105,7 +123,7 @@ class Compiler:
         self.searcher = searcher
         self.match_terms: dict[str, list[str]] = defaultdict(list)
         """Field → the analysed terms of every ``match`` on it (for highlighting)."""
-        self._doc_counts: dict[str, int] = {}
+        self._keyword_stats_cache: dict[str, tuple[int, int]] = {}
 
     # -------------------------------------------------------------------- entry point
 
@@ -189,23 +207,34 @@ class Compiler:
         index_option = "freq" if self.schema.kind(field) == "text" else "basic"
         return Query.term_query(self.tantivy_schema, field, value, index_option=index_option)
 
-    def _docs_with(self, field: str) -> int:
-        if field not in self._doc_counts:
-            found = self.searcher.search(Query.exists_query(field), limit=1, count=True)
-            self._doc_counts[field] = int(found.count or 0)
-        return self._doc_counts[field]
+    def _keyword_stats(self, field: str) -> tuple[int, int]:
+        """(documents with the field, Σ over its terms of their document frequency)."""
+        if field not in self._keyword_stats_cache:
+            docs = self.searcher.search(Query.exists_query(field), limit=1, count=True).count
+            buckets = self.searcher.aggregate(
+                Query.all_query(), {"t": {"terms": {"field": field, "size": 1_000_000}}}
+            )["t"]["buckets"]
+            self._keyword_stats_cache[field] = (
+                int(docs or 0),
+                sum(int(b["doc_count"]) for b in buckets),
+            )
+        return self._keyword_stats_cache[field]
 
-    def _keyword_idf(self, field: str, value: str) -> float:
-        """Lucene's BM25 idf for a keyword term: ln(1 + (N − n + 0.5) / (n + 0.5))."""
+    def _keyword_score(self, field: str, value: str) -> float:
+        """Lucene's (legacy) BM25 of one keyword term: no norms, so the document's length is
+        1 against the field's average number of terms per document."""
+        docs, terms = self._keyword_stats(field)
         n = self.searcher.doc_freq(field, value)
-        total = max(self._docs_with(field), n)
-        return math.log(1 + (total - n + 0.5) / (n + 0.5))
+        total = max(docs, n)
+        idf = math.log(1 + (total - n + 0.5) / (n + 0.5))
+        average = terms / docs if docs else 1.0
+        return (K1 + 1) * idf / (1 + K1 * (1 - B + B / average))
 
     # -------------------------------------------------------------------- clauses
 
     def _match_all(self, body: Any, scoring: bool) -> Query:
         params = self._params(body or {}, "match_all", {"boost"})
-        return self._boosted(Query.all_query(), params.get("boost"))
+        return _all_scoring(float(params.get("boost", 1.0)))
 
     def _match_none(self, body: Any, scoring: bool) -> Query:
         self._params(body or {}, "match_none", set())
@@ -229,12 +258,17 @@ class Compiler:
             return Query.empty_query()  # every word was a stop word: OpenSearch matches nothing
         queries = [self._term_query(field, term) for term in terms]
         if len(queries) == 1:
-            query = queries[0]  # Lucene builds a term query: minimum_should_match does not apply
-        elif operator == "and":
+            return self._boosted(queries[0], params.get("boost"))  # a term query: no msm
+        # OpenSearch applies minimum_should_match to the optional clauses: the terms under
+        # "or", none under "and" (so any positive spec then matches nothing, as there)
+        optional = len(queries) if operator == "or" else 0
+        spec = params.get("minimum_should_match")
+        needed = minimum_should_match(optional, spec) if spec is not None else 0
+        if needed > optional:
+            return Query.empty_query()
+        if operator == "and":
             query = Query.boolean_query([(Occur.Must, q) for q in queries])
         else:
-            spec = params.get("minimum_should_match")
-            needed = minimum_should_match(len(queries), spec) if spec is not None else 0
             query = Query.boolean_query(
                 [(Occur.Should, q) for q in queries],
                 minimum_number_should_match=needed if needed > 1 else None,
@@ -256,7 +290,7 @@ class Compiler:
             return self._boosted(query, boost)
         if not scoring:
             return query
-        weight = self._keyword_idf(field, value) if kind == "keyword" else 1.0
+        weight = self._keyword_score(field, value) if kind == "keyword" else 1.0
         return Query.const_score_query(query, weight * boost)
 
     def _terms(self, body: Any, scoring: bool) -> Query:
@@ -326,8 +360,8 @@ class Compiler:
         required = must + filters
         if not required and not should:
             if not must_not:
-                return self._boosted(Query.all_query(), params.get("boost"))
-            required = [Query.all_query()]  # Lucene adds match_all to a purely negative bool
+                return _all_scoring(float(params.get("boost", 1.0)))
+            required = [_all_scoring(1.0)]  # Lucene adds match_all to a purely negative bool
         clauses: list[tuple[Occur, Query]] = [(Occur.Must, q) for q in required]
         clauses += [(Occur.MustNot, q) for q in must_not]
         if should and needed > len(should):

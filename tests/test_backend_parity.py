@@ -1,0 +1,188 @@
+"""The embedded backend answers osrag's queries as OpenSearch does: same hits, same order,
+same scores, same candidate counts — for generated queries over the sample corpus."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from opensearchpy import OpenSearch
+
+from osrag.backends.base import Backend, RawSearch
+from osrag.backends.embedded import EmbeddedBackend
+from osrag.backends.opensearch import OpenSearchBackend
+from osrag.index import IngestOptions, ingest
+from osrag.models import AppliedFilter, QuerySpec
+from osrag.query import QueryPlan, plan_query
+from osrag.search import Searcher
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "insurance"
+pytestmark = pytest.mark.opensearch
+
+WORDS = [
+    "umbrella", "umbrellas", "coverage", "covers", "limit", "limits", "liability", "the", "of",
+    "policy", "policies", "renters", "home", "flood", "deductible", "claims", "defense", "costs",
+    "occurrence", "aggregate", "$300,000", "$300K", "€300,000", "$1,000,000", "300,000",
+    "landlord", "cross-border", "excess", "travel", "cyber", "UMB-300000", "2024", "what",
+]  # fmt: skip
+FILTERS: list[dict[str, Any]] = [
+    {"term": {"tenant": "acme"}},
+    {"term": {"tenant": "globex"}},
+    {"terms": {"category": ["umbrella", "home"]}},
+    {"term": {"amounts": 30_000_000}},
+    {"term": {"money": "EUR:30000000"}},
+    {"range": {"amounts": {"gte": 100_000_000}}},
+    {"range": {"amounts": {"gt": 1_000_000, "lt": 50_000_000}}},
+    {"range": {"effective_from": {"lte": "2024-06-30"}}},
+    {"exists": {"field": "superseded_on"}},
+    {
+        "bool": {
+            "should": [
+                {"terms": {"acl": ["underwriters"]}},
+                {"bool": {"must_not": {"exists": {"field": "acl"}}}},
+            ],
+            "minimum_should_match": 1,
+        }
+    },
+    {"bool": {"must_not": [{"term": {"category": "umbrella"}}]}},
+    {"match_none": {}},
+]
+
+
+@pytest.fixture(scope="module")
+def both(
+    os_client: OpenSearch, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Backend, Backend, str]]:
+    alias = f"osrag-test-parity-{uuid.uuid4().hex[:8]}"
+    cluster = OpenSearchBackend(os_client)
+    embedded = EmbeddedBackend(tmp_path_factory.mktemp("parity") / "index")
+    for backend in (cluster, embedded):
+        ingest(EXAMPLES, backend, IngestOptions(alias=alias))
+    yield cluster, embedded, alias
+    cluster.purge_alias(alias)
+
+
+def _groups(hits: list[tuple[str, float]]) -> list[tuple[float, set[str]]]:
+    """Consecutive hits with the same score (within float32 noise) form one group."""
+    groups: list[tuple[float, set[str]]] = []
+    for key, score in hits:
+        if groups and score == pytest.approx(groups[-1][0], rel=1e-5):
+            groups[-1][1].add(key)
+        else:
+            groups.append((score, {key}))
+    return groups
+
+
+def _alike(
+    ours: list[tuple[str, float]], theirs: list[tuple[str, float]], *, offset: int, full: bool
+) -> None:
+    """Same scores rank by rank; the same hits, except that tied hits may swap — also across
+    the page's edges (a tie at the first or last place continues off the page)."""
+    assert [s for _, s in ours] == pytest.approx([s for _, s in theirs], rel=1e-4)
+    mine, other = _groups(ours), _groups(theirs)
+    assert len(mine) == len(other)
+    for n, ((score, keys), (_, their_keys)) in enumerate(zip(mine, other, strict=True)):
+        at_edge = (n == 0 and offset > 0) or (n == len(mine) - 1 and full)
+        assert at_edge or keys == their_keys, (score, keys, their_keys)
+
+
+def _same(left: RawSearch, right: RawSearch, *, offset: int, size: int, collapse: bool) -> None:
+    assert (left.total, left.candidate_count) == (right.total, right.candidate_count)
+    key = "doc_id" if collapse else "chunk_id"  # collapse may keep either of two tied chunks
+    ours = [(h.source[key], float(h.score or 0)) for h in left.hits]
+    theirs = [(h.source[key], float(h.score or 0)) for h in right.hits]
+    _alike(ours, theirs, offset=offset, full=len(ours) == size)
+    sources = {h.source["chunk_id"]: h.source for h in right.hits}
+    for hit in left.hits:  # the same _source, field for field
+        if hit.source["chunk_id"] in sources:
+            assert hit.source == sources[hit.source["chunk_id"]]
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    words=st.lists(st.sampled_from(WORDS), max_size=6),
+    operator=st.sampled_from(["or", "and"]),
+    msm=st.sampled_from([None, "1", "2", "-1", "75%", "-25%", "2<75%", "1<-1 3<50%", "5"]),
+    boosts=st.sampled_from([(None, None), (2.0, None), (None, 1.5), (3.0, 2.0)]),
+    filters=st.lists(st.sampled_from(range(len(FILTERS))), max_size=3, unique=True),
+    collapse=st.booleans(),
+    size=st.sampled_from([3, 10, 60]),
+    offset=st.sampled_from([0, 0, 2]),
+)
+def test_generated_queries_answer_alike(
+    both: tuple[Backend, Backend, str],
+    words: list[str],
+    operator: str,
+    msm: str | None,
+    boosts: tuple[float | None, float | None],
+    filters: list[int],
+    collapse: bool,
+    size: int,
+    offset: int,
+) -> None:
+    cluster, embedded, alias = both
+    spec = QuerySpec(
+        text=" ".join(words),
+        size=size,
+        offset=offset,
+        operator=operator,  # type: ignore[arg-type]
+        minimum_should_match=msm,
+        breadcrumb_boost=boosts[0],
+        title_boost=boosts[1],
+        collapse=collapse,
+        highlight=False,
+    )
+    plan = plan_query(spec)  # amounts in the words: filtered (one) or boosted (several)
+    plan = QueryPlan(
+        spec=plan.spec,
+        match_text=plan.match_text,
+        amount=plan.amount,
+        amount_status=plan.amount_status,
+        filters=plan.filters + [AppliedFilter(name=f"f{i}", clause=FILTERS[i]) for i in filters],
+        stated=plan.stated,
+        default_currency=plan.default_currency,
+    )
+    for drop in (False, True):
+        _same(
+            embedded.search(alias, plan, drop_amount=drop),
+            cluster.search(alias, plan, drop_amount=drop),
+            offset=offset,
+            size=size,
+            collapse=collapse,
+        )
+
+
+def _labelled() -> list[dict[str, Any]]:
+    import json
+
+    lines = (EXAMPLES / "queries.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+@pytest.mark.parametrize("query", _labelled(), ids=lambda q: q["id"])
+def test_every_labelled_query_ranks_alike(
+    both: tuple[Backend, Backend, str], query: dict[str, Any]
+) -> None:
+    cluster, embedded, alias = both
+    ours = Searcher(embedded, alias, enforce_access=False).search(query["query"], size=20)
+    theirs = Searcher(cluster, alias, enforce_access=False).search(query["query"], size=20)
+    assert (ours.candidate_count, ours.fallback, ours.total_hits, ours.amount_status) == (
+        theirs.candidate_count,
+        theirs.fallback,
+        theirs.total_hits,
+        theirs.amount_status,
+    )
+    _alike(
+        [(h.chunk_id, h.score or 0.0) for h in ours.hits],
+        [(h.chunk_id, h.score or 0.0) for h in theirs.hits],
+        offset=0,
+        full=len(ours.hits) == 20,
+    )
+    assert ours.unique_spans == theirs.unique_spans or len(ours.hits) == 20

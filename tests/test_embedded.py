@@ -1,0 +1,428 @@
+"""The embedded backend on its own: choosing it, its safety (one writer across processes, a
+crash mid-write, corrupt or foreign folders) and its query compiler. Behaviour shared
+with OpenSearch is tested on both backends in test_ingest, test_search, test_eval_runs."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from osrag.backends import choose_backend, embedded_root
+from osrag.backends.dsl import minimum_should_match
+from osrag.backends.embedded import EmbeddedBackend
+from osrag.config import Settings
+from osrag.errors import ConfigError, IndexStateError, LockedError, QueryError
+from osrag.index import IngestOptions, current_generation, ingest, rollback
+from osrag.models import AppliedFilter, ChunkingConfig, QuerySpec
+from osrag.query import QueryPlan, plan_query
+from osrag.search import Searcher
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "data" / "insurance"
+EXAMPLES = ROOT / "examples" / "insurance"
+NOTICE = (
+    "no OpenSearch URL set; using the embedded index in .osrag — set OSRAG_URL to use a cluster"
+)
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    target = tmp_path / "corpus"
+    shutil.copytree(DATA, target, ignore=shutil.ignore_patterns("*.jsonl", "EXPECTED.md"))
+    return target
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    return tmp_path / "index"
+
+
+def _clean_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OSRAG_")}
+    return env | extra
+
+
+def _osrag(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "osrag.cli", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+# --------------------------------------------------------------------------- choosing it
+
+
+def test_no_url_chooses_the_embedded_index_and_says_so_in_one_line() -> None:
+    choice = choose_backend(Settings(url=None), "auto")
+    assert (choice.name, choice.root, choice.notice) == ("embedded", Path(".osrag"), NOTICE)
+
+
+def test_a_url_chooses_the_cluster_and_backend_forces_either() -> None:
+    with_url = Settings(url="http://localhost:9200")
+    assert choose_backend(with_url, "auto").name == "opensearch"
+    assert choose_backend(with_url, "embedded").name == "embedded"
+    assert choose_backend(with_url, "embedded").notice is None  # asked for: nothing to explain
+    assert choose_backend(Settings(url=None), "opensearch").name == "opensearch"
+    with pytest.raises(ConfigError, match="--backend 'lucene'"):
+        choose_backend(Settings(), "lucene")
+
+
+def test_osrag_home_puts_the_index_beside_the_node_files(tmp_path: Path) -> None:
+    assert embedded_root(Settings(home=tmp_path)) == tmp_path / "embedded"
+
+
+def test_the_first_command_works_on_a_fresh_machine_without_a_cluster(tmp_path: Path) -> None:
+    env = _clean_env()  # no OSRAG_URL, no OSRAG_HOME: a fresh machine
+    ingested = _osrag("ingest", str(EXAMPLES), "--json", cwd=tmp_path, env=env)
+    assert ingested.returncode == 0, ingested.stderr
+    assert ingested.stderr.count(NOTICE) == 1
+    assert '"alias_moved": true' in ingested.stdout
+    assert (tmp_path / ".osrag" / "osrag-chunks" / "ALIAS").is_file()
+
+    found = _osrag(
+        "search", "umbrella coverage $300,000", "--tenant", "acme", "--acl", "agents",
+        "--json", cwd=tmp_path, env=env,
+    )  # fmt: skip
+    assert found.returncode == 0, found.stderr
+    import json
+
+    payload = json.loads(found.stdout)  # stdout is the JSON alone; the notice is on stderr
+    assert payload["amount"]["minor_units"] == 30_000_000 and payload["hits"]
+    assert all(30_000_000 in hit["amounts"] for hit in payload["hits"])
+
+
+# --------------------------------------------------------------------------- one writer
+
+
+@pytest.fixture
+def other_process() -> Iterator[list[subprocess.Popen[str]]]:
+    started: list[subprocess.Popen[str]] = []
+    yield started
+    for proc in started:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(timeout=30)
+
+
+def _spawn(code: str, started: list[subprocess.Popen[str]]) -> subprocess.Popen[str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(code)], stdout=subprocess.PIPE, text=True
+    )
+    started.append(proc)
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+    return proc
+
+
+def test_a_second_process_is_refused_the_ingest_lock_until_the_first_ends(
+    corpus: Path, root: Path, other_process: list[subprocess.Popen[str]]
+) -> None:
+    holder = _spawn(
+        f"""
+        import datetime as dt, time
+        from osrag.backends.embedded import EmbeddedBackend
+        backend = EmbeddedBackend({str(root)!r})
+        ttl = dt.timedelta(seconds=1)
+        assert backend.try_lock("osrag-chunks", "the-other-process", ttl) is None
+        print("ready", flush=True)
+        time.sleep(120)
+        """,
+        other_process,
+    )
+    backend = EmbeddedBackend(root)
+    with pytest.raises(LockedError, match="the-other-process"):
+        ingest(corpus, backend, IngestOptions(alias="osrag-chunks"))
+    # the CLI: one clear line, exit code 6, no traceback (its TTL has passed, it is alive)
+    env = _clean_env(OSRAG_HOME=str(root.parent / "home"))
+    (root.parent / "home").mkdir()
+    os.symlink(root, root.parent / "home" / "embedded")
+    refused = _osrag("ingest", str(corpus), cwd=root.parent, env=env)
+    assert refused.returncode == 6
+    assert (
+        "another ingest holds the lock" in refused.stderr and "the-other-process" in refused.stderr
+    )
+    assert "Traceback" not in refused.stderr
+
+    holder.send_signal(signal.SIGKILL)  # the OS releases its lock however it ends
+    holder.wait(timeout=30)
+    assert ingest(corpus, backend, IngestOptions(alias="osrag-chunks")).documents > 0
+
+
+def test_a_writer_that_bypasses_the_ingest_lock_is_refused_too(
+    corpus: Path, root: Path, other_process: list[subprocess.Popen[str]]
+) -> None:
+    backend = EmbeddedBackend(root)
+    first = ingest(corpus, backend, IngestOptions(alias="osrag-chunks"))
+    path = root / "osrag-chunks" / "generations" / first.generation
+    _spawn(
+        f"""
+        import time, tantivy
+        writer = tantivy.Index.open({str(path)!r}).writer()
+        print("ready", flush=True)
+        time.sleep(120)
+        """,
+        other_process,
+    )
+    (corpus / "renters-30k.md").write_text("---\nid: renters-30k\n---\n# Renters\n\nNew text.\n")
+    with pytest.raises(LockedError, match="another process is writing"):
+        ingest(corpus, backend, IngestOptions(alias="osrag-chunks"))
+
+
+# --------------------------------------------------------------------------- crashes
+
+
+def test_a_process_killed_mid_build_leaves_the_previous_generation_readable(
+    corpus: Path, root: Path
+) -> None:
+    backend = EmbeddedBackend(root)
+    first = ingest(corpus, backend, IngestOptions(alias="osrag-chunks"))
+    code = f"""
+        import os, signal
+        from pathlib import Path
+        from osrag.backends.embedded import EmbeddedBackend
+        from osrag.index import IngestOptions, ingest
+        from osrag.models import ChunkingConfig
+
+        class KilledMidBuild(EmbeddedBackend):
+            writes = 0
+            def write(self, ops):
+                KilledMidBuild.writes += 1
+                if KilledMidBuild.writes == 3:
+                    os.kill(os.getpid(), signal.SIGKILL)  # no cleanup, no finally
+                return super().write(ops)
+
+        options = IngestOptions(
+            alias="osrag-chunks", chunking=ChunkingConfig(strategy="fixed", size=20),
+            batch_chunks=5,
+        )
+        ingest(Path({str(corpus)!r}), KilledMidBuild({str(root)!r}), options)
+    """
+    killed = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], timeout=120)
+    assert killed.returncode == -signal.SIGKILL
+
+    reader = EmbeddedBackend(root)  # a fresh process's view
+    assert reader.alias_target("osrag-chunks") == first.generation
+    result = Searcher(reader, "osrag-chunks", enforce_access=False).search("umbrella $300K")
+    assert result.hits and result.index == first.generation
+    assert reader.count("osrag-chunks") == first.chunks_written
+    [building] = [r for r in reader.list_generations("osrag-chunks") if r.state == "building"]
+
+    done = ingest(
+        corpus,
+        reader,
+        IngestOptions(
+            alias="osrag-chunks", chunking=ChunkingConfig(strategy="fixed", size=20), batch_chunks=5
+        ),
+    )
+    assert done.generation == building.name and done.alias_moved and done.documents_unchanged > 0
+    assert reader.count("osrag-chunks") == current_generation(reader, "osrag-chunks").chunks
+
+
+def test_readers_never_see_the_alias_missing_while_it_moves(corpus: Path, root: Path) -> None:
+    backend = EmbeddedBackend(root)
+    one = ingest(corpus, backend, IngestOptions(alias="osrag-chunks")).generation
+    two = ingest(
+        corpus,
+        backend,
+        IngestOptions(alias="osrag-chunks", chunking=ChunkingConfig(strategy="fixed", size=40)),
+    ).generation
+    stop = threading.Event()
+
+    def flip() -> None:
+        mover = EmbeddedBackend(root)
+        while not stop.is_set():
+            for target in (one, two):
+                mover.move_alias("osrag-chunks", target, None)
+
+    thread = threading.Thread(target=flip)
+    thread.start()
+    reader = EmbeddedBackend(root)
+    try:
+        seen = {reader.alias_target("osrag-chunks") for _ in range(3000)}
+    finally:
+        stop.set()
+        thread.join()
+    assert seen <= {one, two} and seen
+
+
+# --------------------------------------------------------------------------- corrupt, foreign
+
+
+@pytest.fixture
+def built(corpus: Path, root: Path) -> tuple[EmbeddedBackend, str, str]:
+    backend = EmbeddedBackend(root)
+    one = ingest(corpus, backend, IngestOptions(alias="osrag-chunks")).generation
+    options = IngestOptions(alias="osrag-chunks", chunking=ChunkingConfig(strategy="fixed"))
+    two = ingest(corpus, backend, options).generation
+    backend.close()
+    return EmbeddedBackend(root), one, two
+
+
+def test_a_corrupt_manifest_is_a_clear_error_naming_it(
+    built: tuple[EmbeddedBackend, str, str], root: Path
+) -> None:
+    manifest = root / "osrag-chunks" / "manifest.sqlite"
+    manifest.write_bytes(b"this is not a database" * 100)
+    for leftover in manifest.parent.glob("manifest.sqlite-*"):
+        leftover.unlink()
+    with pytest.raises(IndexStateError, match=str(manifest)):
+        current_generation(EmbeddedBackend(root), "osrag-chunks")
+    status = _osrag(
+        "index", "status", "--backend", "embedded", cwd=root.parent,
+        env=_clean_env(OSRAG_HOME=str(_home_of(root))),
+    )  # fmt: skip
+    assert status.returncode == 5, status.stderr
+    assert "manifest.sqlite" in status.stderr and "Traceback" not in status.stderr
+
+
+def _home_of(root: Path) -> Path:
+    home = root.parent / "home"
+    if not home.exists():
+        home.mkdir()
+        os.symlink(root, home / "embedded")
+    return home
+
+
+def test_a_corrupt_alias_pointer_is_a_clear_error_and_rollback_repairs_it(
+    built: tuple[EmbeddedBackend, str, str], root: Path
+) -> None:
+    backend, one, _two = built
+    pointer = root / "osrag-chunks" / "ALIAS"
+    pointer.write_text("\x00garbage")
+    with pytest.raises(IndexStateError, match=str(pointer)):
+        backend.alias_target("osrag-chunks")
+    backend.move_alias("osrag-chunks", one, None)
+    assert Searcher(backend, "osrag-chunks", enforce_access=False).search("umbrella").hits
+
+
+def test_a_corrupt_generation_is_a_clear_error_and_the_previous_one_still_serves(
+    built: tuple[EmbeddedBackend, str, str], root: Path
+) -> None:
+    backend, one, two = built
+    meta = root / "osrag-chunks" / "generations" / two / "meta.json"
+    meta.write_text("{ not json")
+    with pytest.raises(IndexStateError, match=str(meta.parent)):
+        Searcher(backend, "osrag-chunks", enforce_access=False).search("umbrella")
+    assert rollback(backend, "osrag-chunks") == (two, one)
+    assert Searcher(backend, "osrag-chunks", enforce_access=False).search("umbrella").hits
+
+
+def test_a_folder_from_a_newer_osrag_is_refused(
+    built: tuple[EmbeddedBackend, str, str], root: Path
+) -> None:
+    marker = root / "osrag-chunks" / "OSRAG_EMBEDDED"
+    marker.write_text('{"osrag": "embedded-index", "format": 99, "alias": "osrag-chunks"}')
+    with pytest.raises(IndexStateError, match="newer osrag"):
+        EmbeddedBackend(root).alias_target("osrag-chunks")
+
+
+def test_a_root_that_is_a_file_is_a_clear_error(tmp_path: Path, corpus: Path) -> None:
+    root = tmp_path / "index"
+    root.write_text("not a folder")
+    with pytest.raises(IndexStateError, match="is a file"):
+        ingest(corpus, EmbeddedBackend(root), IngestOptions(alias="osrag-chunks"))
+
+
+def test_an_alias_that_cannot_be_a_folder_name_is_refused(root: Path) -> None:
+    with pytest.raises(ConfigError, match="cannot name a folder"):
+        EmbeddedBackend(root).alias_target("../elsewhere")
+
+
+# --------------------------------------------------------------------------- the compiler
+
+
+@pytest.mark.parametrize(
+    ("optional", "spec", "needed"),
+    [
+        # the worked examples of OpenSearch's minimum_should_match documentation
+        (5, "3", 3),
+        (5, "-2", 3),
+        (5, "75%", 3),
+        (4, "75%", 3),
+        (5, "-25%", 4),
+        (4, "-25%", 3),
+        (3, "3<90%", 3),
+        (10, "3<90%", 9),
+        (2, "2<-25% 9<-3", 2),
+        (8, "2<-25% 9<-3", 6),
+        (12, "2<-25% 9<-3", 9),
+        (3, "-5", 0),
+    ],
+)
+def test_minimum_should_match_follows_opensearch(optional: int, spec: str, needed: int) -> None:
+    assert minimum_should_match(optional, spec) == needed
+
+
+def test_minimum_should_match_nonsense_is_a_clear_error() -> None:
+    with pytest.raises(QueryError, match="minimum_should_match 'most'"):
+        minimum_should_match(3, "most")
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedBackend:
+    backend = EmbeddedBackend(tmp_path_factory.mktemp("small") / "index")
+    ingest(DATA, backend, IngestOptions(alias="small"))
+    return backend
+
+
+def _plan(text: str, *clauses: dict[str, object]) -> QueryPlan:
+    plan = plan_query(QuerySpec(text=text, amount_filter=False))
+    return QueryPlan(
+        spec=plan.spec,
+        match_text=plan.match_text,
+        amount=None,
+        amount_status="off",
+        filters=[AppliedFilter(name=f"f{i}", clause=c) for i, c in enumerate(clauses)],
+    )
+
+
+@pytest.mark.parametrize(
+    ("clause", "message"),
+    [
+        ({"query_string": {"query": "umbrella"}}, "does not implement the 'query_string' query"),
+        ({"term": {"nope": "x"}}, "no field 'nope'"),
+        ({"range": {"tenant": {"gte": "a"}}}, "'tenant' is keyword"),
+        ({"term": {"amounts": {"value": 1, "case_insensitive": True}}}, "case_insensitive"),
+        ({"term": {"amounts": "three hundred"}}, "not an integer"),
+        ({"bool": {"filter": [], "should_not": []}}, "should_not"),
+    ],
+)
+def test_a_clause_outside_osrags_dsl_is_refused_by_name(
+    small: EmbeddedBackend, clause: dict[str, object], message: str
+) -> None:
+    with pytest.raises(QueryError, match=message):
+        small.search("small", _plan("umbrella", clause))
+
+
+def test_filters_count_chunks_and_never_score(small: EmbeddedBackend) -> None:
+    amount = {"term": {"amounts": 30_000_000}}
+    raw = small.search("small", _plan("umbrella", amount))
+    assert raw.candidate_count == small.count("small", [amount]) == len(raw.hits) > 0
+    unfiltered = {
+        h.source["chunk_id"]: h.score for h in small.search("small", _plan("umbrella")).hits
+    }
+    for hit in raw.hits:
+        assert hit.score == pytest.approx(unfiltered[hit.source["chunk_id"]])
+    assert small.doc_ids("small", [amount]) == {h.source["doc_id"] for h in raw.hits}
+    assert "text" not in raw.hits[0].source  # _source excludes the searched copy
+
+
+def test_a_stored_day_range_and_a_missing_field_are_oracles(small: EmbeddedBackend) -> None:
+    # documents without effective_from pass the as_of filter (they say nothing)
+    everyone = small.count("small")
+    as_of = plan_query(QuerySpec(text="", as_of=dt.date(1900, 1, 1))).filter_clauses()
+    dated = small.count("small", [{"exists": {"field": "effective_from"}}])
+    assert small.count("small", as_of) == everyone - dated
