@@ -184,39 +184,34 @@ def _cut(
     return (end, te) if m is None else (m.start(), te)
 
 
-def _sentence_ends(text: str, start: int, lo: int, end: int, blank: list[int]) -> Iterator[int]:
-    """Sentence cuts after ``start`` inside ``[lo, end)``, in order (see :mod:`.sentences`)."""
-    i = bisect_right(blank, start)
-    for m in _SENTENCE_STOP.finditer(text, start, end):
-        stop = m.end()
-        while i < len(blank) and blank[i] <= stop:
-            if blank[i] < end:
-                yield blank[i]
-            i += 1
-        if is_sentence_end(text, m, lo):
-            yield stop
-    while i < len(blank) and blank[i] < end:
-        yield blank[i]
-        i += 1
-
-
 def _last_sentence_end(
-    text: str, p: int, w_end: int, lo: int, end: int, blank: list[int]
+    text: str, p: int, reach: int, lo: int, end: int, blank: list[int]
 ) -> int | None:
+    """The last sentence cut in ``(p, reach]`` of the block ``[lo, end)`` (:mod:`.sentences`)."""
     last = None
-    for cut in _sentence_ends(text, p, lo, end, blank):
-        if cut > w_end:
+    for m in _SENTENCE_STOP.finditer(text, p, end):
+        stop = m.end()
+        if stop > reach:
             break
-        if cut > p:
-            last = cut
+        if is_sentence_end(text, m, lo):
+            last = stop
+    k = bisect_right(blank, reach) - 1  # a blank line inside a code block also ends one
+    if k >= 0 and blank[k] > p and (last is None or blank[k] > last):
+        last = blank[k]
     return last
 
 
 def _next_sentence_end(text: str, after: int, lo: int, end: int, blank: list[int]) -> int:
-    for cut in _sentence_ends(text, after, lo, end, blank):
-        if cut > after:
-            return cut
-    return end
+    """The first sentence cut after ``after`` in the block ``[lo, end)``, or its end."""
+    k = bisect_right(blank, after)
+    first = blank[k] if k < len(blank) and blank[k] < end else end
+    for m in _SENTENCE_STOP.finditer(text, after, end):
+        stop = m.end()
+        if stop > first:
+            break
+        if stop > after and is_sentence_end(text, m, lo):
+            return stop
+    return first
 
 
 def structural_chunks(
