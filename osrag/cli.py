@@ -219,8 +219,8 @@ def chunks_command(
             shown = chunks if show_all else chunks[:3]
             for chunk in shown:
                 span = f"[{chunk.span.start}, {chunk.span.end})"
-                out.print(f"  {chunk.chunk_id}  {span}", highlight=False)
-                out.print(f"    [dim]{chunk.breadcrumb}[/dim]", highlight=False)
+                out.print(f"  {chunk.chunk_id}  {span}", highlight=False, soft_wrap=True)
+                out.print(f"    [dim]{chunk.breadcrumb}[/dim]", highlight=False, soft_wrap=True)
             if len(chunks) > len(shown):
                 out.print(f"    [dim]… {len(chunks) - len(shown)} more[/dim]", highlight=False)
     if issues:
