@@ -37,7 +37,7 @@ import tantivy
 from tantivy import FieldType, Occur, Query
 
 from osrag.backends.analyzers import Analyzer
-from osrag.backends.embedded_schema import ChunkSchema
+from osrag.backends.embedded_schema import ChunkSchema, day_number
 from osrag.errors import QueryError
 
 K1 = 1.2
@@ -92,18 +92,17 @@ def _as_list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
 
 
-def _day(value: Any, where: str) -> dt.datetime:
+def _day(value: Any, where: str) -> int:
+    """A day bound → its day number (dates are stored as days since 1970-01-01)."""
     if isinstance(value, dt.datetime):
-        return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
+        return day_number(value.date())
     if isinstance(value, dt.date):
-        return dt.datetime(value.year, value.month, value.day, tzinfo=dt.UTC)
-    if isinstance(value, str):
+        return day_number(value)
+    if isinstance(value, str) and len(value) == 10:
         try:
-            day = dt.date.fromisoformat(value[:10]) if len(value) == 10 else None
+            return day_number(dt.date.fromisoformat(value))
         except ValueError:
-            day = None
-        if day is not None:
-            return dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC)
+            pass
     raise QueryError(f"{where}: {value!r} is not a day (YYYY-MM-DD)")
 
 
@@ -202,8 +201,6 @@ class Compiler:
         return value
 
     def _term_query(self, field: str, value: Any) -> Query:
-        if self.schema.kind(field) == "date":
-            return Query.range_query(self.tantivy_schema, field, FieldType.Date, value, value)
         index_option = "freq" if self.schema.kind(field) == "text" else "basic"
         return Query.term_query(self.tantivy_schema, field, value, index_option=index_option)
 
@@ -305,12 +302,7 @@ class Compiler:
         if not values:
             return Query.empty_query()
         parsed = [self._value(field, v, "terms") for v in values]
-        if self.schema.kind(field) == "date":
-            query = Query.boolean_query(
-                [(Occur.Should, self._term_query(field, v)) for v in parsed]
-            )
-        else:
-            query = Query.term_set_query(self.tantivy_schema, field, parsed)
+        query = Query.term_set_query(self.tantivy_schema, field, parsed)
         return Query.const_score_query(query, float(boost)) if scoring else query
 
     def _range(self, body: Any, scoring: bool) -> Query:
@@ -326,11 +318,10 @@ class Compiler:
         if lower is None and upper is None:
             query = Query.exists_query(field)
         else:
-            kind = FieldType.Date if self.schema.kind(field) == "date" else FieldType.Integer
             query = Query.range_query(
                 self.tantivy_schema,
                 field,
-                kind,
+                FieldType.Integer,
                 lower,
                 upper,
                 include_lower=lower_key == "gte",

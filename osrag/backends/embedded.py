@@ -100,6 +100,11 @@ def doc_id_of(chunk_id: str) -> str:
     return chunk_id.rsplit("#", 2)[0]
 
 
+def _alias_of(generation: str) -> str | None:
+    parsed = GENERATION_NAME.fullmatch(generation)
+    return parsed["alias"] if parsed else None
+
+
 def _fsync_dir(path: Path) -> None:
     with contextlib.suppress(OSError):  # not every platform can open a directory
         fd = os.open(path, os.O_RDONLY)
@@ -181,6 +186,9 @@ class EmbeddedBackend(Backend):
         self._tantivy_schema = self.schema.tantivy_schema()
         self._open_indexes: dict[str, _Generation] = {}
         self._manifests: dict[str, Manifest] = {}
+        self._writers: dict[str, tantivy.IndexWriter] = {}
+        """Generation → its writer, kept open while this backend holds the ingest lock."""
+        self._locked_aliases: set[str] = set()
         self._guard = threading.RLock()
 
     def __repr__(self) -> str:
@@ -342,12 +350,22 @@ class EmbeddedBackend(Backend):
             raise IndexStateError(f"cannot create the generation {path}: {exc}") from None
 
     def finish_generation(self, name: str) -> None:
+        with self._guard:
+            writer = self._writers.pop(name, None)
+        if writer is not None:
+            writer.wait_merging_threads()  # a finished generation is searched merged
         self.refresh(name)
 
     def drop_generation(self, name: str) -> None:
         path = self._generation_dir(name)
         if path is None:
             return
+        with self._guard:
+            writer = self._writers.pop(name, None)
+        if writer is not None:
+            with contextlib.suppress(Exception):
+                writer.rollback()
+            del writer
         self._forget(name)
         pointer = path.parent.parent / POINTER
         with contextlib.suppress(OSError):
@@ -397,8 +415,15 @@ class EmbeddedBackend(Backend):
 
     @staticmethod
     def _source(op: IndexOp) -> dict[str, Any]:
-        """The document stored for a chunk (the same ``_source`` the OpenSearch backend sends)."""
-        source = op.chunk.model_dump(mode="json")
+        """The document stored for a chunk: the same ``_source`` the OpenSearch backend sends.
+
+        Built from the chunk's fields without a pydantic dump (chunks come from
+        ``make_chunk``, already valid); days are written as ISO days in the JSON.
+        """
+        chunk = op.chunk
+        source = dict(chunk.__dict__)
+        source["span"] = {"start": chunk.span.start, "end": chunk.span.end}
+        source["token_span"] = {"start": chunk.token_span.start, "end": chunk.token_span.end}
         source["generation"] = op.generation
         return source
 
@@ -435,11 +460,19 @@ class EmbeddedBackend(Backend):
         return {str(bucket["key"]) for bucket in found["ids"]["buckets"]}
 
     def _write_batch(self, ops: list[WriteOp], outcome: WriteOutcome) -> None:
-        generation = self._open(ops[0].generation)
+        """One commit. While this backend holds the alias's ingest lock its writer stays open
+        between batches (segment merges run in the background, waited for when the lock is
+        released); otherwise a writer is opened, used, merged and closed here."""
+        name = ops[0].generation
+        generation = self._open(name)
         existing = self._existing_ids(
             generation, [op.chunk_id for op in ops if isinstance(op, DeleteOp)]
         )
-        writer = self._writer(generation)
+        keep = _alias_of(name) in self._locked_aliases
+        with self._guard:
+            writer = self._writers.pop(name, None) if keep else None
+        if writer is None:
+            writer = self._writer(generation)
         try:
             added: set[str] = set()
             for op in ops:
@@ -466,14 +499,30 @@ class EmbeddedBackend(Backend):
                     added.discard(op.chunk_id)
                     outcome.deleted += 1
             writer.commit()
-            writer.wait_merging_threads()  # keep the segment count logarithmic
         except BaseException:
             with contextlib.suppress(Exception):
                 writer.rollback()
-            raise
-        finally:
             del writer  # releases tantivy's writer lock
+            raise
+        if keep:
+            with self._guard:
+                self._writers[name] = writer
+        else:
+            writer.wait_merging_threads()  # keep the segment count logarithmic; closes it
         generation.index.reload()
+
+    def _close_writers(self, alias: str | None = None, *, merge: bool = True) -> None:
+        """Close the writers kept open (of one alias), waiting for their merges."""
+        with self._guard:
+            names = [n for n in self._writers if alias is None or _alias_of(n) == alias]
+            writers = [self._writers.pop(n) for n in names]
+        for writer in writers:
+            if merge:
+                writer.wait_merging_threads()
+            else:
+                with contextlib.suppress(Exception):
+                    writer.rollback()
+        del writers
 
     def refresh(self, name: str) -> None:
         with contextlib.suppress(IndexStateError):
@@ -628,6 +677,8 @@ class EmbeddedBackend(Backend):
             manifest = self._manifests.pop(alias, None)
             if manifest is not None:
                 manifest.close()
+        self._close_writers(alias, merge=False)
+        self._locked_aliases.discard(alias)
         embedded_lock.release_all(folder / LOCK)
         try:
             _remove_tree(folder)
@@ -710,17 +761,23 @@ class EmbeddedBackend(Backend):
         return folder / LOCK
 
     def try_lock(self, alias: str, owner: str, ttl: dt.timedelta) -> LockInfo | None:
-        return embedded_lock.try_lock(self._lock_path(alias), owner, ttl)
+        holder = embedded_lock.try_lock(self._lock_path(alias), owner, ttl)
+        if holder is None:
+            self._locked_aliases.add(alias)
+        return holder
 
     def renew_lock(self, alias: str, owner: str, ttl: dt.timedelta) -> None:
         embedded_lock.renew_lock(self._lock_path(alias), owner, ttl)
 
     def release_lock(self, alias: str, owner: str) -> None:
+        self._locked_aliases.discard(alias)
+        self._close_writers(alias)
         folder = self._alias_dir(alias)
         if folder is not None:
             embedded_lock.release_lock(folder / LOCK, owner)
 
     def close(self) -> None:
+        self._close_writers()
         with self._guard:
             for manifest in self._manifests.values():
                 manifest.close()

@@ -2,8 +2,10 @@
 
 Rule: every field of the mapping becomes a tantivy field of the same name and
 kind — ``keyword`` → raw (untokenised) text, fast; ``long``/``integer`` →
-multi-valued i64, indexed and fast; ``date`` (``strict_date``) → date at UTC
-midnight, indexed and fast; ``text`` → terms from the field's analyzer
+multi-valued i64, indexed and fast; ``date`` (``strict_date``) → the day's
+number (days since 1970-01-01) as i64, indexed and fast — tantivy's own date
+type stops at 1677–2262, OpenSearch's does not, and real text names years
+like 4322; ``text`` → terms from the field's analyzer
 (:mod:`osrag.backends.analyzers`), with frequencies and lengths for BM25.
 Object properties become dotted fields (``span.start``); a ``keyword``
 sub-field becomes ``breadcrumb.keyword``; ``enabled: false`` objects live in
@@ -26,6 +28,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal
 
+import pydantic_core
 import tantivy
 
 from osrag.backends.analyzers import Analyzer
@@ -58,7 +61,7 @@ class Refused(ValueError):
     """The mapping refuses this document (the message is the reason, OpenSearch-style)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ChunkSchema:
     """The fields osrag's mapping declares, in tantivy terms."""
 
@@ -75,6 +78,9 @@ class ChunkSchema:
         return spec.kind if spec else None
 
     def tantivy_schema(self) -> tantivy.Schema:
+        return _tantivy_schema(self)
+
+    def build_tantivy_schema(self) -> tantivy.Schema:
         builder = tantivy.SchemaBuilder()
         builder.add_text_field(ID_FIELD, stored=False, fast=True, tokenizer_name="raw")
         builder.add_bytes_field(SOURCE_FIELD, stored=True)
@@ -84,7 +90,7 @@ class ChunkSchema:
             elif spec.kind in ("long", "integer"):
                 builder.add_integer_field(spec.name, indexed=True, fast=True)
             elif spec.kind == "date":
-                builder.add_date_field(spec.name, indexed=True, fast=True)
+                builder.add_integer_field(spec.name, indexed=True, fast=True)  # day numbers
             else:
                 builder.add_text_field(
                     spec.name, tokenizer_name=TERMS_TOKENIZER, index_option="freq"
@@ -92,7 +98,17 @@ class ChunkSchema:
         return builder.build()
 
     def field_names(self) -> list[str]:
-        return sorted([ID_FIELD, SOURCE_FIELD, *self.fields])
+        """Every tantivy field with how it is stored (recorded with each generation)."""
+        stored = {"keyword": "raw", "long": "i64", "integer": "i64", "date": "i64-days"}
+        return sorted(
+            [f"{ID_FIELD}:raw", f"{SOURCE_FIELD}:bytes"]
+            + [f"{n}:{stored.get(s.kind, 'terms')}" for n, s in self.fields.items()]
+        )
+
+
+@cache
+def _tantivy_schema(schema: ChunkSchema) -> tantivy.Schema:
+    return schema.build_tantivy_schema()
 
 
 def _kind(mapping: dict[str, Any], where: str) -> Kind:
@@ -182,13 +198,23 @@ def _integer(spec: FieldSpec, value: Any, bounds: tuple[int, int]) -> int:
     return number
 
 
-def _date(spec: FieldSpec, value: Any) -> dt.datetime:
+EPOCH = dt.date(1970, 1, 1)
+
+
+def day_number(day: dt.date) -> int:
+    """Days since 1970-01-01: how the embedded index stores and compares a ``date``."""
+    return (day - EPOCH).days
+
+
+def _date(spec: FieldSpec, value: Any) -> int:
+    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
+        return day_number(value)
     if isinstance(value, str) and _STRICT_DATE.fullmatch(value):
         try:
             day = dt.date.fromisoformat(value)
         except ValueError:
             raise _refuse(spec, value, "not a calendar day") from None
-        return dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC)
+        return day_number(day)
     raise _refuse(spec, value, "expected strict_date YYYY-MM-DD")
 
 
@@ -235,35 +261,63 @@ def to_document(
     schema: ChunkSchema, chunk_id: str, source: dict[str, Any], analyzer: Analyzer
 ) -> tantivy.Document:
     """The tantivy document for one chunk's ``_source``; :class:`Refused` if the mapping would."""
-    check_strict(schema, source)
-    doc = tantivy.Document()
-    doc.add_text(ID_FIELD, chunk_id)
+    if not source.keys() <= schema.top_level or any(
+        name in source and source[name] is not None for name in schema.objects
+    ):
+        check_strict(schema, source)
+    values: dict[str, Any] = {ID_FIELD: chunk_id}
     texts: dict[str, list[str]] = {}
-    for spec in schema.fields.values():
-        raw = _lookup(source, spec.path)
-        if raw is None:
-            continue
-        if spec.kind == "keyword":
-            for value in _values(raw):
-                text = _string(spec, value)
-                if spec.ignore_above is None or len(text) <= spec.ignore_above:
-                    doc.add_text(spec.name, text)
-        elif spec.kind == "long":
-            for value in _values(raw):
-                doc.add_integer(spec.name, _integer(spec, value, _LONG))
-        elif spec.kind == "integer":
-            for value in _values(raw):
-                doc.add_integer(spec.name, _integer(spec, value, _INTEGER))
-        elif spec.kind == "date":
-            for value in _values(raw):
-                doc.add_date(spec.name, _date(spec, value))
-        else:
-            texts[spec.name] = [_string(spec, value) for value in _values(raw)]
+    _collect(schema, source, values, texts)
     for name, joined in _text_terms(texts, analyzer).items():
         if joined:
-            doc.add_text(name, joined)
-    doc.add_bytes(SOURCE_FIELD, json.dumps(source, ensure_ascii=False).encode())
-    return doc
+            values[name] = joined
+    try:
+        values[SOURCE_FIELD] = pydantic_core.to_json(source)
+        return tantivy.Document.from_dict(values, schema.tantivy_schema())
+    except (ValueError, OverflowError, TypeError, pydantic_core.PydanticSerializationError) as exc:
+        raise Refused(f"mapper_parsing_exception: {exc}") from None
+
+
+def _all(raw: list[Any], kind: type) -> bool:
+    return all(type(v) is kind for v in raw)
+
+
+def _collect(
+    schema: ChunkSchema, source: dict[str, Any], values: dict[str, Any], texts: dict[str, list[str]]
+) -> None:
+    """Each indexed field's values, checked as the mapping checks them (fast paths first)."""
+    for spec in schema.fields.values():
+        path = spec.path
+        raw = source.get(path[0]) if len(path) == 1 else _lookup(source, path)
+        if raw is None or raw == []:
+            continue
+        kind = spec.kind
+        if kind == "keyword":
+            if type(raw) is str:
+                found = [raw]
+            elif type(raw) is list and _all(raw, str):
+                found = raw
+            else:
+                found = [_string(spec, v) for v in _values(raw)]
+            limit = spec.ignore_above
+            if limit is not None:
+                found = [v for v in found if len(v) <= limit]
+            if found:
+                values[spec.name] = found
+        elif kind == "long" or kind == "integer":
+            low, high = _LONG if kind == "long" else _INTEGER
+            if type(raw) is list and _all(raw, int) and low <= min(raw) and max(raw) <= high:
+                values[spec.name] = raw
+            elif type(raw) is int and low <= raw <= high:
+                values[spec.name] = [raw]
+            else:
+                values[spec.name] = [_integer(spec, v, (low, high)) for v in _values(raw)]
+        elif kind == "date":
+            values[spec.name] = [_date(spec, v) for v in _values(raw)]
+        elif type(raw) is str:
+            texts[spec.name] = [raw]
+        else:
+            texts[spec.name] = [v if type(v) is str else _string(spec, v) for v in _values(raw)]
 
 
 def _text_terms(texts: dict[str, list[str]], analyzer: Analyzer) -> dict[str, str]:
