@@ -334,3 +334,47 @@ def test_embedded_an_alias_that_is_a_foreign_folder_is_refused(
         ingest(corpus, EmbeddedBackend(root), IngestOptions(alias="osrag-chunks"))
     assert str(root / "osrag-chunks") in str(caught.value)
     assert (root / "osrag-chunks" / "notes.txt").read_text() == "somebody else's files"
+
+
+def test_index_commands_print_the_same_json_shape_on_both_backends(
+    corpus: Path, backend_case: BackendCase
+) -> None:
+    import json
+
+    from osrag.models import GenerationRecord
+
+    alias = backend_case.alias
+    first = ingest(corpus, backend_case.backend, IngestOptions(alias=alias))
+    args, env = backend_case.cli()
+    runner = CliRunner()
+    status = runner.invoke(app, ["index", "status", "--alias", alias, "--json", *args], env=env)
+    assert status.exit_code == 0, status.output
+    record = json.loads(status.stdout)
+    assert set(record) == set(GenerationRecord.model_fields) | {"chunks_in_index"}
+    assert (record["name"], record["chunks_in_index"]) == (first.generation, first.chunks_written)
+    listed = runner.invoke(app, ["index", "list", "--alias", alias, "--json", *args], env=env)
+    assert listed.exit_code == 0, listed.output
+    [view] = json.loads(listed.stdout)
+    assert set(view) == set(GenerationRecord.model_fields) | {"chunks_in_index", "current"}
+    assert view["current"] is True
+
+
+def test_days_far_from_now_are_stored_and_filtered(corpus: Path, backend_case: BackendCase) -> None:
+    import datetime as dt
+
+    from osrag.search import Searcher
+
+    (corpus / "far-future.md").write_text(
+        "---\nid: far-future\neffective_from: 2999-01-01\n---\n# Far future umbrella\n\n"
+        "An umbrella policy in force from 2999 that names the year 4322 and 1066-10-14.\n"
+    )
+    report = ingest(corpus, backend_case.backend, IngestOptions(alias=backend_case.alias))
+    assert report.errors == []
+    searcher = Searcher(backend_case.backend, backend_case.alias, enforce_access=False)
+
+    def docs(day: dt.date) -> set[str]:
+        hits = searcher.search("umbrella policy", as_of=day, tenant=None, size=100).hits
+        return {h.doc_id for h in hits}
+
+    assert "far-future" not in docs(dt.date(2024, 1, 1))
+    assert "far-future" in docs(dt.date(3000, 1, 1))
