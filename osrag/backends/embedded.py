@@ -317,7 +317,10 @@ class EmbeddedBackend(Backend):
             return self._open(current)
         if self._generation_dir(target) is not None:
             return self._open(target)
-        raise IndexStateError(f"no embedded alias or generation named {target!r} in {self.root}")
+        raise IndexStateError(
+            f"no embedded index for {target!r} in {self.root}: run `osrag ingest PATH` first "
+            "(or set OSRAG_URL to search a cluster)"
+        )
 
     def _forget(self, name: str) -> None:
         with self._guard:
