@@ -14,6 +14,7 @@ import textwrap
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -378,7 +379,7 @@ def small(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedBackend:
     return backend
 
 
-def _plan(text: str, *clauses: dict[str, object]) -> QueryPlan:
+def _plan(text: str, *clauses: dict[str, Any]) -> QueryPlan:
     plan = plan_query(QuerySpec(text=text, amount_filter=False))
     return QueryPlan(
         spec=plan.spec,

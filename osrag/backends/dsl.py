@@ -207,7 +207,8 @@ class Compiler:
     def _keyword_stats(self, field: str) -> tuple[int, int]:
         """(documents with the field, Σ over its terms of their document frequency)."""
         if field not in self._keyword_stats_cache:
-            docs = self.searcher.search(Query.exists_query(field), limit=1, count=True).count
+            found = self.searcher.search(Query.exists_query(field), limit=1, count=True)
+            docs = found.count  # type: ignore[attr-defined]  # at run time; not in the stubs
             buckets = self.searcher.aggregate(
                 Query.all_query(), {"t": {"terms": {"field": field, "size": 1_000_000}}}
             )["t"]["buckets"]

@@ -536,7 +536,8 @@ class EmbeddedBackend(Backend):
 
     @staticmethod
     def _count(searcher: tantivy.Searcher, query: Query) -> int:
-        return int(searcher.search(query, limit=1, count=True).count or 0)
+        found = searcher.search(query, limit=1, count=True)
+        return int(found.count or 0)  # type: ignore[attr-defined]  # not in tantivy's stubs
 
     def count(self, target: str, filters: Sequence[dict[str, Any]] = ()) -> int:
         generation = self._resolve(target)
@@ -584,7 +585,7 @@ class EmbeddedBackend(Backend):
         found: list[tuple[float, dict[str, Any]]] = []
         if size > 0 and collapse is None:
             result = searcher.search(query, limit=size, offset=offset, count=True)
-            total = int(result.count or 0)
+            total = int(result.count or 0)  # type: ignore[attr-defined]
             found = [(score, self._stored(searcher, addr)) for score, addr in result.hits]
         else:
             total = self._count(searcher, query)
