@@ -86,10 +86,9 @@ def test_an_unknown_analyzer_is_a_clear_error() -> None:
 
 def test_highlight_marks_matching_words_inside_the_best_sentences() -> None:
     body = "Nothing here. The umbrella limit is $300,000 per occurrence. Umbrellas cover more."
-    tags = {"pre_tag": "«", "post_tag": "»"}
-    best = highlight(body, ENGLISH, ["umbrella"], number_of_fragments=1, **tags)
+    best = highlight(body, ENGLISH, ["umbrella"], number_of_fragments=1, pre_tag="«", post_tag="»")
     assert best == ["The «umbrella» limit is $300,000 per occurrence."]
-    both = highlight(body, ENGLISH, ["umbrella"], **tags)
+    both = highlight(body, ENGLISH, ["umbrella"], pre_tag="«", post_tag="»")
     assert both == [best[0], "«Umbrellas» cover more."]
     assert all(f.replace("«", "").replace("»", "") in body for f in both)
     assert highlight(body, ENGLISH, ["tower"]) == []
