@@ -186,3 +186,39 @@ def test_every_labelled_query_ranks_alike(
         full=len(ours.hits) == 20,
     )
     assert ours.unique_spans == theirs.unique_spans or len(ours.hits) == 20
+
+
+@pytest.mark.corpus
+@pytest.mark.slow
+def test_cranfield_meets_the_parity_targets(
+    os_client: OpenSearch, corpora: Path, tmp_path: Path
+) -> None:
+    """Issue 8's targets: mean top-5 document overlap ≥ 0.8, nDCG@10 within 0.02."""
+    from osrag.evaluate import EvalConfig, read_queries, run_evaluation
+
+    derived = corpora / "cranfield" / "derived"
+    queries = read_queries(derived / "queries.jsonl", derived / "qrels.tsv")
+    reports = {}
+    for name, backend in (
+        ("opensearch", OpenSearchBackend(os_client)),
+        ("embedded", EmbeddedBackend(tmp_path / "index")),
+    ):
+        alias = f"osrag-test-cranfield-{uuid.uuid4().hex[:8]}"
+        reports[name] = run_evaluation(
+            queries,
+            backend,
+            alias=alias,
+            configs=[EvalConfig("osrag", {})],
+            ks=[5, 10],
+            corpus=derived / "corpus.jsonl",
+        ).configs[0]
+    ours, theirs = reports["embedded"], reports["opensearch"]
+
+    def overlap(q: str, k: int) -> float:
+        a, b = ours.rankings.get(q, [])[:k], theirs.rankings[q][:k]
+        return len(set(a) & set(b)) / max(len(a), len(b)) if a or b else 1.0
+
+    judged = sorted(theirs.rankings)
+    assert len(judged) >= 200
+    assert sum(overlap(q, 5) for q in judged) / len(judged) >= 0.8
+    assert abs(ours.metrics["ndcg@10"] - theirs.metrics["ndcg@10"]) <= 0.02
