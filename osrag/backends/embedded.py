@@ -43,7 +43,7 @@ import shutil
 import threading
 import time
 import uuid
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -134,28 +134,29 @@ def _remove_tree(path: Path) -> None:
     shutil.rmtree(trash, ignore_errors=True)
 
 
-def _filter_source(source: dict[str, Any], spec: Any) -> dict[str, Any]:
-    """OpenSearch's ``_source`` filtering on top-level fields (``includes``/``excludes``)."""
+def _source_filter(spec: Any) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """OpenSearch's ``_source`` filtering on top-level fields (``includes``/``excludes``),
+    compiled once per request: exact names as sets, wildcards with ``fnmatch``."""
     if spec is None or spec is True:
-        return source
+        return lambda source: source
     if spec is False:
-        return {}
+        return lambda source: {}
     if isinstance(spec, str | list):
         spec = {"includes": [spec] if isinstance(spec, str) else spec}
     if not isinstance(spec, dict) or set(spec) - {"includes", "excludes"}:
         raise QueryError(f"_source {spec!r}: expected includes and/or excludes")
 
-    def matches(name: str, patterns: list[str]) -> bool:
-        return any(
-            fnmatch.fnmatchcase(name, p) or p.startswith(f"{name}.") or p.split(".")[0] == name
-            for p in patterns
-        )
+    def matcher(patterns: list[str]) -> Callable[[str], bool]:
+        names = {p.split(".")[0] for p in patterns if not any(c in p for c in "*?[")}
+        wild = [p for p in patterns if any(c in p for c in "*?[")]
+        return lambda key: key in names or any(fnmatch.fnmatchcase(key, p) for p in wild)
 
     includes, excludes = list(spec.get("includes") or []), list(spec.get("excludes") or [])
-    return {
+    included, excluded = matcher(includes), matcher(excludes)
+    return lambda source: {
         key: value
         for key, value in source.items()
-        if (not includes or matches(key, includes)) and not matches(key, excludes)
+        if (not includes or included(key)) and not excluded(key)
     }
 
 
@@ -592,9 +593,10 @@ class EmbeddedBackend(Backend):
             if size > 0 and offset < total:
                 found = self._collapsed(searcher, query, offset, size, total)
         spec = body.get("highlight")
+        shown = _source_filter(body.get("_source"))
         hits = [
             RawHit(
-                source=_filter_source(source, body.get("_source")),
+                source=shown(source),
                 score=float(score),
                 index=generation.name,
                 highlight=self._highlight(spec, source, compiler, generation.analyzer),
