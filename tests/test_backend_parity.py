@@ -115,6 +115,7 @@ def _same(left: RawSearch, right: RawSearch, *, offset: int, size: int, collapse
     collapse=st.booleans(),
     size=st.sampled_from([3, 10, 60]),
     offset=st.sampled_from([0, 0, 2]),
+    source_fields=st.sampled_from([None, [], ["amounts", "title", "span"]]),
 )
 def test_generated_queries_answer_alike(
     both: tuple[Backend, Backend, str],
@@ -126,6 +127,7 @@ def test_generated_queries_answer_alike(
     collapse: bool,
     size: int,
     offset: int,
+    source_fields: list[str] | None,
 ) -> None:
     cluster, embedded, alias = both
     spec = QuerySpec(
@@ -138,6 +140,7 @@ def test_generated_queries_answer_alike(
         title_boost=boosts[1],
         collapse=collapse,
         highlight=False,
+        source_fields=source_fields,
     )
     plan = plan_query(spec)  # amounts in the words: filtered (one) or boosted (several)
     plan = QueryPlan(
