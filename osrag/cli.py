@@ -924,7 +924,7 @@ def main() -> None:
 
     from rich.markup import escape
 
-    warnings.showwarning = _warning_line  # type: ignore[assignment]
+    warnings.showwarning = _warning_line
     try:
         app()
     except OsragError as exc:

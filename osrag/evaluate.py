@@ -464,7 +464,7 @@ def run_evaluation(
         temporary = corpus is not None
         target = f"{alias}-eval-{uuid.uuid4().hex[:8]}" if temporary else alias
         try:
-            if temporary:
+            if corpus is not None:
                 chunking = base.chunking.model_copy(
                     update={
                         k: v
