@@ -361,7 +361,7 @@ def _choose_generation(
         created_at=_utcnow(),
     )
     if not options.dry_run:
-        backend.create_generation(name, bulk_loading=True)
+        backend.create_generation(name, bulk_loading=True, analyzer=options.analyzer)
         backend.put_generation(record)
     return record, True, current
 

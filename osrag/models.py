@@ -224,6 +224,13 @@ class QuerySpec(BaseModel):
         "e.g. an evaluation at depth 1000 needs no bodies",
     )
 
+    @model_validator(mode="after")
+    def _operator_fits(self) -> QuerySpec:
+        if self.operator == "and" and self.minimum_should_match:
+            # OpenSearch would then match nothing: every term is required already
+            raise ValueError("minimum_should_match only applies with operator 'or'")
+        return self
+
 
 class AppliedFilter(BaseModel):
     """One clause of ``bool.filter``, named so results can say what constrained them."""

@@ -237,6 +237,7 @@ def request_body(plan: QueryPlan, *, drop_amount: bool = False) -> dict[str, Any
     if spec.highlight and plan.match_text:
         body["highlight"] = {
             "fields": {"body": {"number_of_fragments": 2, "fragment_size": 160}},
+            "require_field_match": False,  # the match is on `text`; fragments come from `body`
             "pre_tags": ["«"],
             "post_tags": ["»"],
         }

@@ -135,7 +135,7 @@ def test_generated_queries_answer_alike(
         size=size,
         offset=offset,
         operator=operator,  # type: ignore[arg-type]
-        minimum_should_match=msm,
+        minimum_should_match=msm if operator == "or" else None,  # refused with "and"
         breadcrumb_boost=boosts[0],
         title_boost=boosts[1],
         collapse=collapse,

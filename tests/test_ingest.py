@@ -25,6 +25,7 @@ from osrag.cli import app
 from osrag.errors import IndexStateError, LockedError
 from osrag.index import IngestOptions, current_generation, ingest, list_generations, rollback
 from osrag.models import ChunkingConfig
+from osrag.search import Searcher
 
 DATA = Path(__file__).resolve().parent / "data" / "insurance"
 
@@ -378,3 +379,23 @@ def test_days_far_from_now_are_stored_and_filtered(corpus: Path, backend_case: B
 
     assert "far-future" not in docs(dt.date(2024, 1, 1))
     assert "far-future" in docs(dt.date(3000, 1, 1))
+
+
+def test_the_analyzer_is_part_of_the_generation(corpus: Path, backend_case: BackendCase) -> None:
+    backend, alias = backend_case.backend, backend_case.alias
+    english = ingest(corpus, backend, IngestOptions(alias=alias))
+    standard = ingest(corpus, backend, IngestOptions(alias=alias, analyzer="standard"))
+    assert standard.new_generation and standard.generation != english.generation
+    searcher = Searcher(backend, alias, enforce_access=False)
+
+    # "policies" meets "policy" only through the English stemmer
+    def words(hit: Any) -> str:
+        return f"{hit.breadcrumb} {hit.body}".lower()
+
+    unstemmed = searcher.search("policies", amount_filter=False, size=50)
+    assert all("policies" in words(h) for h in unstemmed.hits)
+    rollback(backend, alias)
+    stemmed = Searcher(backend, alias, enforce_access=False).search(
+        "policies", amount_filter=False, size=50
+    )
+    assert any("policies" not in words(h) and "policy" in words(h) for h in stemmed.hits)

@@ -198,3 +198,11 @@ def test_user_text_only_ever_goes_into_match(parts: list[str]) -> None:
     assert "query_string" not in dumped and "simple_query_string" not in dumped
     must = body["query"]["bool"]["must"][0]
     assert set(must) <= {"match", "match_all"}
+
+
+def test_operator_and_with_minimum_should_match_is_refused() -> None:
+    import pytest
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match="minimum_should_match only applies"):
+        QuerySpec(text="a b", operator="and", minimum_should_match="50%")

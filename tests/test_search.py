@@ -257,3 +257,15 @@ def test_search_cli_without_tenant_on_a_multi_tenant_alias_is_a_clear_error(
         app, ["search", "umbrella", "--alias", indexed.alias, *args], env=env
     )
     assert result.exit_code != 0
+
+
+def test_hits_carry_highlighted_fragments_of_the_body(indexed: Indexed) -> None:
+    result = Searcher(indexed.backend, indexed.alias, enforce_access=False).search(
+        "lead paint exclusion", amount_filter=False, size=3
+    )
+    assert result.hits
+    top = result.hits[0]
+    assert top.highlight, "the match is on `text`, the fragments come from `body`"
+    marked = " ".join(top.highlight).lower()
+    assert "«" in marked and "»" in marked
+    assert any(word in marked for word in ("«lead»", "«paint»", "«exclusion»"))

@@ -91,8 +91,14 @@ class Backend(ABC):
     # -- generations and the alias -------------------------------------------------
 
     @abstractmethod
-    def create_generation(self, name: str, *, bulk_loading: bool) -> None:
-        """Create an empty generation with osrag's mapping (tuned for loading if asked)."""
+    def create_generation(
+        self, name: str, *, bulk_loading: bool, analyzer: str | None = None
+    ) -> None:
+        """Create an empty generation with osrag's mapping (tuned for loading if asked).
+
+        ``analyzer`` names the text analyzer of this generation (None: the backend's
+        default); it is part of the generation's configuration, so it lives with it.
+        """
 
     @abstractmethod
     def finish_generation(self, name: str) -> None:

@@ -329,7 +329,9 @@ class EmbeddedBackend(Backend):
 
     # -------------------------------------------------------------------- generations and the alias
 
-    def create_generation(self, name: str, *, bulk_loading: bool) -> None:
+    def create_generation(
+        self, name: str, *, bulk_loading: bool, analyzer: str | None = None
+    ) -> None:
         path = self._require_generation_dir(name)
         alias = GENERATION_NAME.fullmatch(name)["alias"]  # type: ignore[index]
         folder = self._alias_dir(alias, create=True)
@@ -341,7 +343,7 @@ class EmbeddedBackend(Backend):
             building.mkdir(parents=True)
             meta = {
                 "format": FORMAT,
-                "analyzer": self.analyzer,
+                "analyzer": get_analyzer(analyzer).name if analyzer else self.analyzer,
                 "mapping_version": self.schema.mapping_version,
                 "fields": self.schema.field_names(),
             }

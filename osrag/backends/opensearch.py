@@ -86,8 +86,10 @@ class OpenSearchBackend(Backend):
 
     # -- generations and the alias -------------------------------------------------
 
-    def create_generation(self, name: str, *, bulk_loading: bool) -> None:
-        body = chunk_index_body(self.analyzer, self.replicas)
+    def create_generation(
+        self, name: str, *, bulk_loading: bool, analyzer: str | None = None
+    ) -> None:
+        body = chunk_index_body(analyzer or self.analyzer, self.replicas)
         if self.serverless:
             body["settings"]["index"] = {}
         elif bulk_loading:
