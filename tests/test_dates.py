@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from osrag.extract.dates import extract_dates, parse_date
@@ -103,3 +104,51 @@ def test_dates_are_found_in_order_with_their_spans() -> None:
     found = extract_dates(text)
     assert [d.date.isoformat() for d in found] == ["2012-06-01", "2013-06-01", "2018-12-31"]
     assert all(text[d.start : d.end] == d.raw for d in found)
+
+
+_PIECES = st.sampled_from(
+    ["January", "jan", "Sept.", "May", "March", "Mar.", "marine", "Dec", "15", "1", "31st", "2nd",
+     "2024", "1999", "12345", ",", ".", " ", "  ", "\n", "\t", "-", "/", "x", "Section", "of"]
+)  # fmt: skip
+
+
+@settings(max_examples=3000)
+@given(st.lists(_PIECES, max_size=14), st.integers(0, 5))
+def test_month_first_scan_finds_exactly_what_the_pattern_finds(parts: list[str], pos: int) -> None:
+    from osrag.extract.dates import _MONTH_FIRST, _month_first
+
+    text = "".join(parts)
+    pos = min(pos, len(text))
+    expected = [(m.start(), m.end()) for m in _MONTH_FIRST.finditer(text, pos)]
+    assert [(m.start(), m.end()) for m in _month_first(text, pos)] == expected
+
+
+@pytest.mark.corpus
+def test_the_fast_scans_agree_with_the_full_ones_on_every_corpus_text(corpora: Path) -> None:
+    """Month-first dates found from their day and year, and the money pre-check that
+    skips texts without a currency sign, code or noun, lose nothing on real text."""
+    import osrag.extract.money as money
+    from osrag.documents import load_corpus
+    from osrag.extract.dates import _MONTH_FIRST, _month_first
+    from osrag.models import Document
+
+    texts = [
+        d.text
+        for source in (
+            "opensearch-docs",
+            "cuad-contracts/contracts",
+            "cranfield/derived/corpus.jsonl",
+        )
+        for d in load_corpus(corpora / source)
+        if isinstance(d, Document)
+    ]
+    skipped = 0
+    for text in texts:
+        assert [m.span() for m in _month_first(text, 0)] == [
+            m.span() for m in _MONTH_FIRST.finditer(text)
+        ]
+        if not money.may_state_money(text):
+            skipped += 1
+            full = money.full_scan(text)
+            assert not full.mentions and not full.rejected, full
+    assert skipped > len(texts) / 2  # the pre-check earns its keep

@@ -8,6 +8,7 @@ concrete index named like the alias; a foreign folder) say so in their name.
 
 from __future__ import annotations
 
+import json
 import shutil
 import threading
 from pathlib import Path
@@ -190,7 +191,9 @@ class _RefusingOpenSearch(OpenSearchBackend):
     def _action(self, op: WriteOp) -> dict[str, Any]:  # type: ignore[override]
         action = OpenSearchBackend._action(op)
         if isinstance(op, IndexOp) and op.chunk.doc_id == self.doc_id:
-            action["_source"]["amounts"] = ["not a number"]
+            source = json.loads(action["_source"])  # the body is serialised once, as a string
+            source["amounts"] = ["not a number"]
+            action["_source"] = json.dumps(source)
         return action
 
 

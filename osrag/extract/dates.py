@@ -59,6 +59,43 @@ _MONTH_FIRST = re.compile(
     rf"[JjFfMmAaSsOoNnDd](?<![\w/.\-][JjFfMmAaSsOoNnDd])(?i:[a-z]{{2,8}})\.?\s+\d{{1,2}}{_ORD},?\s+\d{{4}}{_AFTER}"
 )
 _TOKENS = re.compile(r"\d+|[A-Za-z]+")
+_YEAR_DIGITS = re.compile(r"\d{4}")
+"""Every date form has four digits in a row (the year); most texts without one are skipped."""
+_DAY_YEAR = re.compile(rf"\d(?<=\s\d)\d?{_ORD},?\s+\d{{4}}{_AFTER}")
+"""The day and year of a month-first date: starts with a digit, so the scan skips fast."""
+_MONTH_INITIALS = frozenset("JjFfMmAaSsOoNnDd")
+
+
+def _month_first(text: str, pos: int) -> list[re.Match[str]]:
+    """The matches ``_MONTH_FIRST.finditer(text, pos)`` gives, found from the day and year.
+
+    Scanning for a month word means trying every word that starts with one of
+    sixteen letters; the day and year start with a digit. Each anchor is walked
+    back over the spaces (and a ``.``) to the letters before it, and the real
+    pattern is matched there, so the matches are the pattern's own.
+    """
+    found: list[re.Match[str]] = []
+    for anchor in _DAY_YEAR.finditer(text, pos):
+        end = anchor.start()
+        while end > pos and text[end - 1].isspace():
+            end -= 1
+        if end < pos + 3:
+            continue
+        if text[end - 1] == ".":
+            end -= 1
+        start = end
+        while start > pos and ("a" <= text[start - 1] <= "z" or "A" <= text[start - 1] <= "Z"):
+            start -= 1
+        if not 3 <= end - start <= 9 or text[start] not in _MONTH_INITIALS:
+            continue
+        match = _MONTH_FIRST.match(text, start)
+        if (
+            match is not None
+            and match.end() == anchor.end()
+            and (not found or match.start() >= found[-1].end())
+        ):
+            found.append(match)
+    return found
 
 
 class DateMention(BaseModel):
@@ -94,7 +131,9 @@ def _ymd(match: re.Match[str], order: DateOrder) -> tuple[int, int, int] | None:
 def extract_dates(text: str, date_order: DateOrder = "MDY", *, pos: int = 0) -> list[DateMention]:
     """Every valid date in ``text[pos:]``, in order, with spans into ``text``."""
     found: list[DateMention] = []
-    matches = [*_NUMERIC_FIRST.finditer(text, pos), *_MONTH_FIRST.finditer(text, pos)]
+    if not _YEAR_DIGITS.search(text, pos):
+        return found
+    matches = [*_NUMERIC_FIRST.finditer(text, pos), *_month_first(text, pos)]
     for match in sorted(matches, key=lambda m: m.start()):
         ymd = _ymd(match, date_order)
         if ymd is None or (found and match.start() < found[-1].end):

@@ -653,11 +653,44 @@ def _dollar(default_currency: str) -> str:
     return dollar_currency(default_currency)
 
 
+_SIGN_CHARS = tuple(
+    sorted({ch for sign in SYMBOLS for ch in sign if not ch.isalnum() and ch != "."})
+)
+_CODE_SET = frozenset([*MINOR_UNIT_EXPONENTS, *CODE_ALIASES])
+_UPPER_RUN = re.compile(r"[A-Z]{3,}")
+assert all(len(code) == 3 and code.isalpha() and code.isupper() for code in _CODE_SET)
+
+
+def may_state_money(text: str, pos: int = 0) -> bool:
+    """False only when ``text[pos:]`` cannot hold an amount: no currency sign, no
+    currency code (upper-case, three letters) and no currency noun.
+
+    Every amount the scanner accepts is anchored on one of those, and most
+    prose has none, so this cheap test spares most texts the full scan.
+    """
+    if any(sign in text for sign in _SIGN_CHARS):
+        return True
+    lowered = text.lower()
+    if any(stem in lowered for stem in _NOUN_STEMS):
+        return True
+    for run in _UPPER_RUN.findall(text, pos):
+        if any(run[i : i + 3] in _CODE_SET for i in range(len(run) - 2)):
+            return True
+    return False
+
+
 def scan_money(text: str, default_currency: str = "USD", *, pos: int = 0) -> MoneyScan:
     """Every amount in ``text[pos:]``, with spans into ``text``, plus what was rejected.
 
     Mentions are sorted by ``start`` and never overlap.
     """
+    if not may_state_money(text, pos):
+        return MoneyScan()
+    return full_scan(text, default_currency, pos=pos)
+
+
+def full_scan(text: str, default_currency: str = "USD", *, pos: int = 0) -> MoneyScan:
+    """:func:`scan_money` without the pre-check (the tests hold the two equal)."""
     dollar = _dollar(default_currency)
     rejected: list[RejectedMoney] = []
 
