@@ -444,6 +444,10 @@ def ingest_command(
     analyzer: Annotated[str, typer.Option(help="Text analyzer of the mapping.")] = "english",
     keep: Annotated[int, typer.Option(help="Generations kept per alias (current included).")] = 2,
     wait: Annotated[float, typer.Option(help="Seconds to wait for another ingest's lock.")] = 0.0,
+    workers: Annotated[
+        int | None,
+        typer.Option(help="Processes that chunk and extract [default: one per core, at most 4]."),
+    ] = None,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Report what would change; write nothing.")
     ] = False,
@@ -462,6 +466,7 @@ def ingest_command(
 
     from osrag.client import cluster_errors
     from osrag.index import IngestOptions, ingest
+    from osrag.pipeline import default_workers
 
     if not path.exists():
         raise CorpusError(f"{path}: no such file or folder")
@@ -482,6 +487,7 @@ def ingest_command(
         lock_wait=wait,
         dry_run=dry_run,
         prune=prune,
+        workers=workers if workers is not None else default_workers(),
     )
     show = not quiet and not json_output and err.is_terminal
     with (

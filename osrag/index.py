@@ -33,7 +33,7 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -54,7 +54,7 @@ from osrag.models import (
     IngestReport,
     LoadIssue,
 )
-from osrag.pipeline import pipeline_versions, prepare_chunks
+from osrag.pipeline import default_workers, pipeline_versions, prepare_stream
 
 Progress = Callable[[int, int], None]
 """Called with (documents seen, chunks written) as an ingest advances."""
@@ -76,6 +76,8 @@ class IngestOptions:
     lock_wait: float = 0.0
     """Seconds to wait for another ingest's lock before failing."""
     batch_chunks: int = 1000
+    workers: int = field(default_factory=default_workers)
+    """Processes that chunk and extract (1: all in this process)."""
     move_alias: bool = True
     """False builds a generation without pointing the alias at it (evaluation)."""
 
@@ -165,10 +167,13 @@ class _Batch:
 class _Sync:
     """Writes pending documents in batches and keeps the report and manifest honest.
 
-    Chunking and extraction (Python, one core) overlap with the engine's indexing
-    (another process): batches go to one writer thread through a queue of two, so
-    memory stays bounded by two batches whatever the corpus size.
+    Chunking and extraction (Python) overlap with the engine's indexing (another
+    process): batches go through a queue of two to ``WRITERS`` writer threads, so
+    one bulk request is being indexed while the next is built and sent, and memory
+    stays bounded by a few batches whatever the corpus size.
     """
+
+    WRITERS = 2
 
     _DONE = None
 
@@ -187,12 +192,15 @@ class _Sync:
         self.pending_chunks = 0
         self._queue: queue.Queue[_Batch | None] = queue.Queue(maxsize=2)
         self._failure: BaseException | None = None
-        self._writer: threading.Thread | None = None
+        self._counts = threading.Lock()
+        self._writers: list[threading.Thread] = []
         if not options.dry_run:
-            self._writer = threading.Thread(
-                target=self._write_loop, name="osrag-writer", daemon=True
-            )
-            self._writer.start()
+            for n in range(self.WRITERS):
+                writer = threading.Thread(
+                    target=self._write_loop, name=f"osrag-writer-{n}", daemon=True
+                )
+                writer.start()
+                self._writers.append(writer)
 
     def add(self, doc: Document, chunks: list[Chunk], previous: _Known | None) -> None:
         self.pending.append(_Pending(doc, chunks, previous))
@@ -201,26 +209,28 @@ class _Sync:
             self._dispatch()
 
     def close(self) -> None:
-        """Write what is pending, wait for the writer, re-raise what it met."""
+        """Write what is pending, wait for the writers, re-raise what they met."""
         try:
             self._dispatch()
         finally:
-            if self._writer is not None:
-                self._put(self._DONE)
-                self._writer.join()
+            self._stop_writers()
         if self._failure is not None:
             raise self._failure
 
     def abort(self) -> None:
-        """Stop the writer without writing what is pending (an error happened upstream)."""
-        if self._writer is not None and self._writer.is_alive():
-            self.pending = []
+        """Stop the writers without writing what is pending (an error happened upstream)."""
+        self.pending = []
+        self._stop_writers()
+
+    def _stop_writers(self) -> None:
+        for _writer in self._writers:
             self._put(self._DONE)
-            self._writer.join()
+        for writer in self._writers:
+            writer.join()
 
     def _put(self, item: _Batch | None) -> None:
         while True:
-            if self._writer is None or not self._writer.is_alive():
+            if not any(writer.is_alive() for writer in self._writers):
                 return
             try:
                 self._queue.put(item, timeout=0.5)
@@ -270,8 +280,9 @@ class _Sync:
     def _write(self, item: _Batch) -> None:
         alias = self.options.alias
         outcome = self.backend.write(item.ops)
-        self.report.chunks_written += outcome.written
-        self.report.chunks_deleted += outcome.deleted
+        with self._counts:
+            self.report.chunks_written += outcome.written
+            self.report.chunks_deleted += outcome.deleted
         failed: dict[str, list[str]] = {}
         for failure in outcome.failures:
             failed.setdefault(failure.doc_id, []).append(f"{failure.chunk_id}: {failure.reason}")
@@ -424,23 +435,33 @@ def _ingest_locked(
     sync = _Sync(backend, options, target.name, report, lock, progress)
     seen: dict[str, str] = {}
     failed_paths: set[str] = set()
-    try:
+
+    def to_prepare() -> Iterator[Document]:
+        """New and changed documents; issues and unchanged documents are counted here."""
         for item in load_corpus(path):
             if isinstance(item, LoadIssue):
                 report.errors.append(item)
                 failed_paths.add(item.path)
                 continue
-            doc = item
-            seen[doc.doc_id] = doc.source_path  # load_corpus already refuses duplicate ids
+            seen[item.doc_id] = item.source_path  # load_corpus already refuses duplicate ids
             report.documents += 1
-            previous = known.get(doc.doc_id)
-            if previous is not None and previous.source_version == doc.source_version:
+            previous = known.get(item.doc_id)
+            if previous is not None and previous.source_version == item.source_version:
                 report.documents_unchanged += 1
                 report.chunks_unchanged += previous.chunks
                 continue
-            chunks = prepare_chunks(
-                doc, options.chunking, options.extraction, canonical_tokens=options.canonical_tokens
-            )
+            yield item
+
+    prepared = prepare_stream(
+        to_prepare(),
+        options.chunking,
+        options.extraction,
+        canonical_tokens=options.canonical_tokens,
+        workers=options.workers,
+    )
+    try:
+        for doc, chunks in prepared:
+            previous = known.get(doc.doc_id)
             if not chunks:
                 report.documents_empty.append(doc.doc_id)
             if previous is None:
@@ -449,6 +470,7 @@ def _ingest_locked(
                 report.documents_changed += 1
             sync.add(doc, chunks, previous)
     except BaseException:
+        prepared.close()  # stops the worker pool
         sync.abort()
         raise
     sync.close()

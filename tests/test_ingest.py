@@ -402,3 +402,19 @@ def test_the_analyzer_is_part_of_the_generation(corpus: Path, backend_case: Back
         "policies", amount_filter=False, size=50
     )
     assert any("policies" not in words(h) and "policy" in words(h) for h in stemmed.hits)
+
+
+def test_worker_processes_prepare_the_same_chunks_in_the_same_order(corpus: Path) -> None:
+    from osrag.documents import load_corpus
+    from osrag.models import Document
+    from osrag.pipeline import prepare_stream
+
+    docs = [d for d in load_corpus(corpus) if isinstance(d, Document)]
+    config = ChunkingConfig(strategy="fixed", size=25, overlap=5)
+    inline = list(prepare_stream(docs, config, workers=1))
+    pooled = list(prepare_stream(docs, config, workers=2, pool_after=0))
+    assert [d.doc_id for d, _ in pooled] == [d.doc_id for d in docs]
+    assert [[c.model_dump() for c in chunks] for _, chunks in pooled] == [
+        [c.model_dump() for c in chunks] for _, chunks in inline
+    ]
+    assert any(c.amounts for _, chunks in pooled for c in chunks)  # extraction ran in the workers

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
+import functools
 import logging
 import re
 from collections.abc import Sequence
@@ -39,7 +40,7 @@ from osrag.errors import ExtractionError
 from osrag.extract.dates import DateMention, extract_dates
 from osrag.extract.identifiers import IdentifierMention, extract_identifiers
 from osrag.extract.money import MoneyMention, RejectedMoney, scan_money
-from osrag.models import Chunk, Document, ExtractionConfig
+from osrag.models import BREADCRUMB_SEPARATOR, Chunk, Document, ExtractionConfig
 
 log = logging.getLogger("osrag.extract")
 
@@ -113,18 +114,55 @@ class _Values:
         dates: Sequence[DateMention],
         identifiers: Sequence[IdentifierMention],
     ) -> _Values:
-        self.money.update((m.currency, m.minor_units) for m in money)
-        self.dates.update(d.date for d in dates)
-        self.identifiers.update(i.value for i in identifiers)
+        if money:
+            self.money.update([(m.currency, m.minor_units) for m in money])
+        if dates:
+            self.dates.update([d.date for d in dates])
+        if identifiers:
+            self.identifiers.update([i.value for i in identifiers])
+        return self
+
+    def add_values(self, values: _HeadingValues) -> _Values:
+        money, dates, identifiers = values
+        if money:
+            self.money.update(money)
+        if dates:
+            self.dates.update(dates)
+        if identifiers:
+            self.identifiers.update(identifiers)
         return self
 
     def update(self) -> dict[str, object]:
+        if not (self.money or self.dates or self.identifiers):  # most chunks: skip four sorts
+            return {"amounts": [], "money": [], "dates": [], "identifiers": []}
         return {
             "amounts": sorted(u for c, u in self.money if c == self.default_currency),
             "money": [f"{c}:{u}" for c, u in sorted(self.money)],
             "dates": sorted(self.dates),
             "identifiers": sorted(self.identifiers),
         }
+
+
+_HeadingValues = tuple[frozenset[tuple[str, int]], frozenset[dt.date], frozenset[str]]
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _heading_values(
+    heading: str, currency: str, patterns: tuple[str, ...], date_order: str
+) -> _HeadingValues:
+    """The values one heading states. Headings repeat across sections and documents
+    ("Example request", "Limits"), so each is read once; no value spans ``›``."""
+    config = ExtractionConfig(
+        default_currency=currency,
+        identifier_patterns=list(patterns),
+        date_order=date_order,  # type: ignore[arg-type]
+    )
+    found = extract_values(heading, config)
+    return (
+        frozenset((m.currency, m.minor_units) for m in found.money),
+        frozenset(d.date for d in found.dates),
+        frozenset(i.value for i in found.identifiers),
+    )
 
 
 def _line(text: str, offset: int) -> int:
@@ -152,7 +190,7 @@ def enrich_chunks(
     money_ends = [m.end for m in values.money]
     date_ends = [d.end for d in values.dates]
     identifier_ends = [i.end for i in values.identifiers]
-    breadcrumb_values: dict[str, ExtractedValues] = {}
+    key = (config.default_currency, tuple(config.identifier_patterns), config.date_order)
 
     enriched: list[Chunk] = []
     for chunk in chunks:
@@ -173,11 +211,7 @@ def enrich_chunks(
             _overlapping(values.identifiers, identifier_ends, start, end),
         )
         if chunk.breadcrumb:
-            crumb = breadcrumb_values.get(chunk.breadcrumb)
-            if crumb is None:
-                crumb = breadcrumb_values[chunk.breadcrumb] = extract_values(
-                    chunk.breadcrumb, config
-                )
-            found.add(crumb.money, crumb.dates, crumb.identifiers)
+            for heading in chunk.breadcrumb.split(BREADCRUMB_SEPARATOR):
+                found.add_values(_heading_values(heading, *key))
         enriched.append(chunk.model_copy(update=found.update()))
     return enriched
