@@ -168,12 +168,11 @@ class _Sync:
     """Writes pending documents in batches and keeps the report and manifest honest.
 
     Chunking and extraction (Python) overlap with the engine's indexing (another
-    process): batches go through a queue of two to ``WRITERS`` writer threads, so
-    one bulk request is being indexed while the next is built and sent, and memory
+    process): batches go through a queue of two to the backend's
+    ``write_concurrency`` writer threads (OpenSearch: two, so one bulk request is
+    indexed while the next is built and sent; embedded: one writer), and memory
     stays bounded by a few batches whatever the corpus size.
     """
-
-    WRITERS = 2
 
     _DONE = None
 
@@ -195,7 +194,7 @@ class _Sync:
         self._counts = threading.Lock()
         self._writers: list[threading.Thread] = []
         if not options.dry_run:
-            for n in range(self.WRITERS):
+            for n in range(max(1, backend.write_concurrency)):
                 writer = threading.Thread(
                     target=self._write_loop, name=f"osrag-writer-{n}", daemon=True
                 )

@@ -418,3 +418,15 @@ def test_worker_processes_prepare_the_same_chunks_in_the_same_order(corpus: Path
         [c.model_dump() for c in chunks] for _, chunks in inline
     ]
     assert any(c.amounts for _, chunks in pooled for c in chunks)  # extraction ran in the workers
+
+
+def test_many_batches_are_written_completely(corpus: Path, backend_case: BackendCase) -> None:
+    """Small batches: every writer thread the backend allows is busy, nothing is lost."""
+    backend, alias = backend_case.backend, backend_case.alias
+    options = IngestOptions(
+        alias=alias, chunking=ChunkingConfig(strategy="fixed", size=12, overlap=4), batch_chunks=7
+    )
+    report = ingest(corpus, backend, options)
+    assert report.errors == [] and report.chunks_written > 70
+    assert backend.count(report.generation) == report.chunks_written
+    assert current_generation(backend, alias).chunks == report.chunks_written

@@ -87,6 +87,8 @@ class Backend(ABC):
     name: str = "backend"
     eventual_refresh: bool = False
     """True where writes become visible on the engine's own schedule (no ``_refresh``)."""
+    write_concurrency: int = 1
+    """How many :meth:`write` calls may run at once (threads of one ingest)."""
 
     # -- generations and the alias -------------------------------------------------
 

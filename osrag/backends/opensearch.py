@@ -85,6 +85,7 @@ class OpenSearchBackend(Backend):
         self.replicas = replicas
         self.serverless = serverless
         self.eventual_refresh = serverless
+        self.write_concurrency = 2  # one bulk request indexed while the next is sent
         self._manifests_ready: set[str] = set()
 
     # -- generations and the alias -------------------------------------------------
