@@ -3,20 +3,22 @@
     python benchmarks/query.py [--corpus PATH] [--queries N] [--rounds R]
 
 Indexes ``shared/corpora/opensearch-docs`` (or ``--corpus``) into a temporary alias,
-then times, interleaved in one run so machine noise hits every variant alike:
+then times, interleaved in one run so machine noise hits every variant alike, each
+without and with an amount filter (an amount that is in the index):
 
-* ``raw match``      — ``client.search`` with only the ``match`` (OpenSearch's own work);
-* ``raw osrag body`` — ``client.search`` with osrag's exact body (filters, highlight, the
-  ``global`` candidate-count aggregation);
-* ``Searcher``       — ``Searcher.search`` (analysis, planning, the request, shaping);
-* the same three with an amount filter (an amount that is in the index), and
-* ``fallback``       — an amount in no document: the filter empties the set, a second
-  request runs without it.
+* ``raw match`` — the request a user would send without osrag (OpenSearch's own work);
+* ``osrag body, no highlight, no count`` / ``osrag body, no count`` — osrag's request
+  without the candidate count (and without the highlight);
+* ``osrag request as sent`` — exactly what the Searcher sends (``search_requests``: one
+  ``_msearch`` with the search — filters, highlight — and the count of its candidate set);
+* ``Searcher.search`` — analysis, planning, the request, shaping the result;
+* ``Searcher.search fallback`` — an amount in no document: a second request runs
+  without the amount filter; and the count folded other ways (a second ``_count``
+  request, a ``global`` aggregation inside the search).
 
-osrag's overhead beyond OpenSearch's work = Searcher − raw osrag body (target ≤ 1 ms at
-p50); the cost of the candidate count = raw osrag body − raw match; the fallback's cost =
-fallback − Searcher with amount. Also compared: the count as a separate request and
-``_msearch`` folding. Prints tables, writes ``benchmarks/results/query.json``.
+osrag's overhead beyond OpenSearch's work = Searcher − request as sent (target ≤ 1 ms
+at p50); the candidate count's cost = request as sent − body without count. Prints tables,
+writes ``benchmarks/results/query.json``.
 """
 
 from __future__ import annotations
@@ -33,10 +35,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _cluster import CORPORA, client, cluster_url, console, print_table, summary, write_results
 
-from osrag.backends.opensearch import OpenSearchBackend
+from osrag.backends.opensearch import OpenSearchBackend, search_requests
 from osrag.index import IngestOptions, ingest
 from osrag.models import QuerySpec
-from osrag.query import candidate_query, plan_query, request_body
+from osrag.query import bool_query, candidate_query, plan_query, request_body
 from osrag.search import Searcher
 
 
@@ -84,93 +86,85 @@ def main() -> None:
         amount = _an_indexed_amount(es, alias)
         searcher = Searcher(backend, alias, enforce_access=False)
         searcher.generation()  # warm the generation cache as a long-lived searcher would be
-        timings: dict[str, list[float]] = {
-            k: []
-            for k in (
-                "raw match",
-                "raw osrag body",
-                "Searcher",
-                "raw match + amount",
-                "raw osrag body + amount",
-                "Searcher + amount",
-                "Searcher fallback",
-                "count as 2nd request",
-                "_msearch (search+count)",
-            )
-        }
+        timings: dict[str, list[float]] = {}
+
+        def timed(name: str, fn: Any, *a: Any, **kw: Any) -> None:
+            timings.setdefault(name, []).append(_timed(fn, *a, **kw))
+
         for text in texts[:20]:  # warm-up
             es.search(index=alias, body={"query": {"match": {"text": text}}})
         for _round in range(args.rounds):
             for text in texts:
-                plain = QuerySpec(text=text, amount_filter=False)
-                with_amount = QuerySpec(text=text, amount=amount)
-                missing = QuerySpec(text=text, amount=123_456_789)
-                plan = plan_query(plain)
-                plan_amount = plan_query(with_amount)
-                body = request_body(plan) | {
-                    "aggs": {"c": {"global": {}, "aggs": {"f": {"filter": candidate_query(plan)}}}},
-                    "track_total_hits": True,
-                }
-                body_amount = request_body(plan_amount) | {
-                    "aggs": {
-                        "c": {"global": {}, "aggs": {"f": {"filter": candidate_query(plan_amount)}}}
-                    },
-                    "track_total_hits": True,
-                }
-                raw_match = {"query": {"match": {"text": text}}, "size": 10}
-                raw_match_amount = {
-                    "query": {
-                        "bool": {
-                            "must": [{"match": {"text": text}}],
-                            "filter": [{"term": {"amounts": amount}}],
+                for label, spec in (
+                    ("", QuerySpec(text=text, amount_filter=False)),
+                    (" + amount", QuerySpec(text=text, amount=amount)),
+                ):
+                    plan = plan_query(spec)
+                    sent = search_requests(plan)  # exactly what the Searcher sends
+                    no_count = request_body(plan)
+                    no_highlight = {k: v for k, v in no_count.items() if k != "highlight"}
+                    raw = {"query": bool_query(plan), "size": spec.size}
+                    if not label:
+                        raw = {"query": {"match": {"text": text}}, "size": spec.size}
+                    timed(f"raw match{label}", es.search, index=alias, body=raw)
+                    timed(
+                        f"osrag body, no highlight, no count{label}",
+                        es.search,
+                        index=alias,
+                        body=no_highlight,
+                    )
+                    timed(f"osrag body, no count{label}", es.search, index=alias, body=no_count)
+                    timed(f"osrag request as sent{label}", es.msearch, index=alias, body=sent)
+                    timed(f"Searcher.search{label}", searcher.search, spec)
+                    if label:
+                        count_body = {"query": candidate_query(plan)}
+                        timings.setdefault("search + count as a 2nd request", []).append(
+                            _timed(es.search, index=alias, body=no_count)
+                            + _timed(es.count, index=alias, body=count_body)
+                        )
+                        global_agg = no_count | {
+                            "aggs": {
+                                "c": {
+                                    "global": {},
+                                    "aggs": {"f": {"filter": candidate_query(plan)}},
+                                }
+                            }
                         }
-                    },
-                    "size": 10,
-                }
-                timings["raw match"].append(_timed(es.search, index=alias, body=raw_match))
-                timings["raw osrag body"].append(_timed(es.search, index=alias, body=body))
-                timings["Searcher"].append(_timed(searcher.search, plain))
-                timings["raw match + amount"].append(
-                    _timed(es.search, index=alias, body=raw_match_amount)
-                )
-                timings["raw osrag body + amount"].append(
-                    _timed(es.search, index=alias, body=body_amount)
-                )
-                timings["Searcher + amount"].append(_timed(searcher.search, with_amount))
-                timings["Searcher fallback"].append(_timed(searcher.search, missing))
-                plain_body = request_body(plan_amount)
-                count_body = {"query": candidate_query(plan_amount)}
-                timings["count as 2nd request"].append(
-                    _timed(es.search, index=alias, body=plain_body)
-                    + _timed(es.count, index=alias, body=count_body)
-                )
-                ms_body = [
-                    {},
-                    plain_body,
-                    {},
-                    {"size": 0, "query": candidate_query(plan_amount), "track_total_hits": True},
-                ]
-                timings["_msearch (search+count)"].append(
-                    _timed(es.msearch, index=alias, body=ms_body)
-                )
+                        timed(
+                            "search with a global count aggregation",
+                            es.search,
+                            index=alias,
+                            body=global_agg,
+                        )
+                        missing = QuerySpec(text=text, amount=123_456_789)
+                        timed("Searcher.search fallback", searcher.search, missing)
         stats = {name: summary(values) for name, values in timings.items()}
         rows = [[name, s["n"], s["p50"], s["p99"], s["mean"]] for name, s in stats.items()]
         print_table("latency (ms), interleaved", ["variant", "n", "p50", "p99", "mean"], rows)
+        p50 = {name: s["p50"] for name, s in stats.items()}
         derived = {
             "osrag_overhead_p50_ms": round(
-                stats["Searcher"]["p50"] - stats["raw osrag body"]["p50"], 3
+                p50["Searcher.search"] - p50["osrag request as sent"], 3
             ),
             "osrag_overhead_amount_p50_ms": round(
-                stats["Searcher + amount"]["p50"] - stats["raw osrag body + amount"]["p50"], 3
+                p50["Searcher.search + amount"] - p50["osrag request as sent + amount"], 3
             ),
             "candidate_count_cost_p50_ms": round(
-                stats["raw osrag body"]["p50"] - stats["raw match"]["p50"], 3
+                p50["osrag request as sent + amount"] - p50["osrag body, no count + amount"], 3
+            ),
+            "highlight_cost_p50_ms": round(
+                p50["osrag body, no count"] - p50["osrag body, no highlight, no count"], 3
             ),
             "fallback_cost_p50_ms": round(
-                stats["Searcher fallback"]["p50"] - stats["Searcher + amount"]["p50"], 3
+                p50["Searcher.search fallback"] - p50["Searcher.search + amount"], 3
             ),
-            "global_agg_vs_second_request_p50_ms": round(
-                stats["count as 2nd request"]["p50"] - stats["raw osrag body + amount"]["p50"], 3
+            "count_as_2nd_request_minus_msearch_p50_ms": round(
+                p50["search + count as a 2nd request"] - p50["osrag request as sent + amount"], 3
+            ),
+            "global_agg_minus_msearch_p50_ms": round(
+                p50["search with a global count aggregation"]
+                - p50["osrag request as sent + amount"],
+                3,
             ),
         }
         print_table("derived (p50, ms)", ["measure", "ms"], [[k, v] for k, v in derived.items()])

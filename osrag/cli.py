@@ -41,6 +41,12 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
+    verbose: Annotated[
+        bool,
+        typer.Option(
+            "--verbose", "-v", help="Log at INFO: candidate counts, amounts not stored, …"
+        ),
+    ] = False,
     version: Annotated[
         bool,
         typer.Option(
@@ -49,6 +55,14 @@ def _root(
     ] = False,
 ) -> None:
     """osrag: retrieval on OpenSearch that does not lie to you."""
+    if verbose:
+        import logging
+
+        from rich.logging import RichHandler
+
+        handler = RichHandler(console=err, show_time=False, show_path=False)
+        logging.basicConfig(level=logging.WARNING, handlers=[handler], format="%(message)s")
+        logging.getLogger("osrag").setLevel(logging.INFO)
 
 
 # --------------------------------------------------------------------------- node

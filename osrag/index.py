@@ -91,11 +91,15 @@ def generation_config(options: IngestOptions) -> dict[str, Any]:
     }
 
 
-def generation_versions(options: IngestOptions) -> dict[str, str]:
-    return {
+def generation_versions(options: IngestOptions, backend: Backend | None = None) -> dict[str, str]:
+    """Every version a generation's contents depend on (they go into its digest)."""
+    versions = {
         **pipeline_versions(options.chunking, options.extraction),
         "mapping": str(mapping_version()),
     }
+    if backend is not None and backend.storage_version:
+        versions["storage"] = backend.storage_version
+    return versions
 
 
 def config_digest(config: dict[str, Any], versions: dict[str, str]) -> str:
@@ -387,7 +391,7 @@ def ingest(
     if options.keep < 1:
         raise IndexStateError("keep must be at least 1 (the current generation)")
     started = time.perf_counter()
-    config, versions = generation_config(options), generation_versions(options)
+    config, versions = generation_config(options), generation_versions(options, backend)
     digest = config_digest(config, versions)
     lock = (
         None

@@ -90,6 +90,12 @@ class Backend(ABC):
     write_concurrency: int = 1
     """How many :meth:`write` calls may run at once (threads of one ingest)."""
 
+    @property
+    def storage_version(self) -> str:
+        """How this backend lays a generation out, beyond the mapping version; part of
+        the generation digest, so a new layout builds a new generation."""
+        return ""
+
     # -- generations and the alias -------------------------------------------------
 
     @abstractmethod

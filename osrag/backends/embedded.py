@@ -36,6 +36,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import fnmatch
+import hashlib
 import json
 import os
 import re
@@ -267,6 +268,11 @@ class EmbeddedBackend(Backend):
 
     # -------------------------------------------------------------------- open indexes
 
+    @property
+    def storage_version(self) -> str:
+        layout = hashlib.sha256(",".join(self.schema.field_names()).encode()).hexdigest()[:8]
+        return f"embedded@{FORMAT}:{layout}"
+
     def _open(self, name: str) -> _Generation:
         with self._guard:
             cached = self._open_indexes.get(name)
@@ -288,9 +294,8 @@ class EmbeddedBackend(Backend):
                 ) from None
             if fields != self.schema.field_names():
                 raise IndexStateError(
-                    f"{path} was built with other fields (mapping version "
-                    f"{meta.get('mapping_version')}, this osrag has "
-                    f"{self.schema.mapping_version}): ingest again to build a new generation"
+                    f"{path} was built by another osrag with another storage layout: "
+                    "ingest again (a new generation is built) or roll back"
                 )
             try:
                 index = tantivy.Index.open(str(path))

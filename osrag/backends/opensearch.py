@@ -19,7 +19,7 @@ from typing import Any
 
 import orjson
 from opensearchpy import OpenSearch
-from opensearchpy.exceptions import ConflictError, NotFoundError
+from opensearchpy.exceptions import ConflictError, NotFoundError, TransportError
 from opensearchpy.helpers import scan, streaming_bulk
 
 from osrag.backends.base import (
@@ -67,6 +67,23 @@ def _source(chunk: Chunk, generation: str) -> str:
     source["token_span"] = {"start": chunk.token_span.start, "end": chunk.token_span.end}
     source["generation"] = generation
     return orjson.dumps(source, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def search_requests(plan: QueryPlan, *, drop_amount: bool = False) -> list[dict[str, Any]]:
+    """The ``_msearch`` body the backend sends: the ranked search and the count of its
+    candidate set (the filters alone), folded into one round trip. Measured in
+    ``benchmarks/query.py`` against a ``global`` aggregation in the search itself and
+    against a second ``_count`` request; the result is the same, this was fastest."""
+    count = {"size": 0, "query": candidate_query(plan, drop_amount=drop_amount)}
+    count["track_total_hits"] = True
+    search = request_body(plan, drop_amount=drop_amount)
+    search["track_total_hits"] = True
+    return [{}, search, {}, count]
+
+
+def _total(response: dict[str, Any]) -> int:
+    total = response["hits"]["total"]
+    return int(total["value"] if isinstance(total, dict) else total)
 
 
 class OpenSearchBackend(Backend):
@@ -202,18 +219,18 @@ class OpenSearchBackend(Backend):
         return int(self.client.count(index=target, body={"query": query})["count"])
 
     def search(self, target: str, plan: QueryPlan, *, drop_amount: bool = False) -> RawSearch:
-        """One request: the ranked hits, and (a ``global`` aggregation) the candidate count."""
-        body = request_body(plan, drop_amount=drop_amount)
-        body["aggs"] = {
-            "osrag_candidates": {
-                "global": {},
-                "aggs": {"in_set": {"filter": candidate_query(plan, drop_amount=drop_amount)}},
-            }
-        }
-        body["track_total_hits"] = True
+        """One round trip (``_msearch``): the ranked hits and the candidate count."""
         started = time.perf_counter()
-        response = self.client.search(index=target, body=body)
+        answers = self.client.msearch(
+            index=target, body=search_requests(plan, drop_amount=drop_amount)
+        )["responses"]
         elapsed = (time.perf_counter() - started) * 1000
+        for answer in answers:
+            if "error" in answer:
+                raise TransportError(
+                    int(answer.get("status", 500)), "search failed", answer["error"]
+                )
+        response, counted = answers
         hits = [
             RawHit(
                 source=h.get("_source", {}),
@@ -223,13 +240,10 @@ class OpenSearchBackend(Backend):
             )
             for h in response["hits"]["hits"]
         ]
-        total = response["hits"]["total"]
         return RawSearch(
             hits=hits,
-            total=int(total["value"] if isinstance(total, dict) else total),
-            candidate_count=int(
-                response["aggregations"]["osrag_candidates"]["in_set"]["doc_count"]
-            ),
+            total=_total(response),
+            candidate_count=_total(counted),
             took_ms=float(response.get("took", elapsed)),
             index=hits[0].index if hits else None,
         )

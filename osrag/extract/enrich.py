@@ -180,7 +180,7 @@ def enrich_chunks(
     config = config or ExtractionConfig()
     values = extract_values(doc.text, config, start=doc.content_start)
     for problem in values.rejected_money:
-        log.warning(
+        log.info(  # reported, never guessed; `osrag -v …` shows these lines
             "%s:%d: %r is not stored as an amount: %s",
             doc.source_path,
             _line(doc.text, problem.start),
