@@ -40,6 +40,8 @@ from osrag.query import QueryPlan, candidate_query, request_body
 BULK_ACTIONS = 500
 BULK_BYTES = 8 * 1024 * 1024
 BULK_RETRIES = 6  # 429s are retried with exponential back-off (1 s … 30 s)
+BULK_RESPONSE = "errors,items.*._id,items.*.status,items.*.error"
+"""What a ``_bulk`` answer needs to carry back: per item its id, status and error."""
 
 
 def manifest_index(alias: str) -> str:
@@ -183,6 +185,7 @@ class OpenSearchBackend(Backend):
             max_retries=BULK_RETRIES,
             initial_backoff=1,
             max_backoff=30,
+            filter_path=BULK_RESPONSE,
         )
         for ok, item in results:
             op_type, detail = next(iter(item.items()))

@@ -165,6 +165,11 @@ def _heading_values(
     )
 
 
+def _stale(chunk: Chunk) -> bool:
+    """A chunk that already carries values (enriched before) must have them replaced."""
+    return bool(chunk.amounts or chunk.money or chunk.dates or chunk.identifiers)
+
+
 def _line(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
@@ -172,7 +177,9 @@ def _line(text: str, offset: int) -> int:
 def enrich_chunks(
     doc: Document, chunks: list[Chunk], config: ExtractionConfig | None = None
 ) -> list[Chunk]:
-    """Copies of ``chunks`` with ``amounts``, ``money``, ``dates`` and ``identifiers`` set.
+    """``chunks`` with ``amounts``, ``money``, ``dates`` and ``identifiers`` set: a copy of
+    each chunk that states a value; a chunk that states none (most) is returned as it is,
+    its four lists already empty.
 
     Raises :class:`~osrag.errors.ExtractionError` if a chunk does not belong
     to ``doc`` or its span lies outside ``doc.text``.
@@ -213,5 +220,8 @@ def enrich_chunks(
         if chunk.breadcrumb:
             for heading in chunk.breadcrumb.split(BREADCRUMB_SEPARATOR):
                 found.add_values(_heading_values(heading, *key))
-        enriched.append(chunk.model_copy(update=found.update()))
+        if found.money or found.dates or found.identifiers or _stale(chunk):
+            enriched.append(chunk.model_copy(update=found.update()))
+        else:
+            enriched.append(chunk)
     return enriched
