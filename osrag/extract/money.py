@@ -661,14 +661,23 @@ _UPPER_RUN = re.compile(r"[A-Z]{3,}")
 assert all(len(code) == 3 and code.isalpha() and code.isupper() for code in _CODE_SET)
 
 
+_SIGN_CLASS = "[" + "".join(_SIGN_CHARS) + "]"
+_SIGNED_FIGURES = re.compile(
+    rf"{_SIGN_CLASS}(?:[-−]?{_WS}[\d.]|\s+(?i:{_NUMBER_WORD}))"
+    rf"|\d{_WS}{_alternation(list(SUFFIX_SYMBOLS))}"
+)
+"""A sign with figures (or number words) after it, or figures with a sign after them."""
+
+
 def may_state_money(text: str, pos: int = 0) -> bool:
-    """False only when ``text[pos:]`` cannot hold an amount: no currency sign, no
-    currency code (upper-case, three letters) and no currency noun.
+    """False only when ``text[pos:]`` cannot hold an amount: no currency sign next to
+    figures, no currency code (upper-case, three letters) and no currency noun.
 
     Every amount the scanner accepts is anchored on one of those, and most
-    prose has none, so this cheap test spares most texts the full scan.
+    prose has none — a ``$`` in shell code is not next to figures — so this
+    cheap test spares most texts the full scan.
     """
-    if any(sign in text for sign in _SIGN_CHARS):
+    if any(sign in text for sign in _SIGN_CHARS) and _SIGNED_FIGURES.search(text, pos):
         return True
     lowered = text.lower()
     if any(stem in lowered for stem in _NOUN_STEMS):
