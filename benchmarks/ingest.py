@@ -15,6 +15,7 @@ On ``shared/corpora/opensearch-docs`` (or ``--corpus``), in one run:
    other ids: memory must not grow with corpus size.
 
 Targets (issue 5): osrag ≥ 80 % of the raw ceiling; re-ingest ≤ 15 % of the first.
+Raw and osrag run interleaved for `--rounds` rounds; the table shows medians.
 Prints a table and writes ``benchmarks/results/ingest.json``.
 """
 
@@ -143,6 +144,14 @@ def _osrag(url: str, corpus: Path, options: IngestOptions) -> dict[str, Any]:
         backend.purge_alias(options.alias)
 
 
+def _median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The run with the median time, and every round's time beside it."""
+    ordered = sorted(runs, key=lambda r: r["seconds"])
+    median = dict(ordered[len(ordered) // 2])
+    median["rounds_seconds"] = [r["seconds"] for r in runs]
+    return median
+
+
 def _child_rss(url: str, corpus: Path) -> dict[str, Any]:
     """Ingest in a fresh process; report its peak RSS and the peak of its whole process
     tree (the ingest process plus its chunking workers), sampled every 20 ms."""
@@ -195,15 +204,23 @@ def main() -> None:
         "--naive", type=int, default=2000, help="chunks for the one-request-per-chunk loop"
     )
     parser.add_argument("--no-rss", action="store_true", help="skip the 1x/4x memory runs")
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="interleaved rounds of raw and osrag (medians)"
+    )
     args = parser.parse_args()
     url = cluster_url()
     options = IngestOptions(alias=f"osrag-bench-{uuid.uuid4().hex[:8]}")
     console.print(f"corpus {args.corpus} → {url}")
 
-    raw = _raw_bulk(url, args.corpus, options)
-    ours = _osrag(url, args.corpus, options)
     pool_size = 2 if options.workers == 1 else 1
-    other = _osrag(url, args.corpus, dataclasses.replace(options, workers=pool_size))
+    runs: dict[str, list[dict[str, Any]]] = {"raw": [], "osrag": [], "other": []}
+    for _round in range(args.rounds):  # interleaved, so machine noise hits each alike
+        runs["raw"].append(_raw_bulk(url, args.corpus, options))
+        runs["osrag"].append(_osrag(url, args.corpus, options))
+        runs["other"].append(
+            _osrag(url, args.corpus, dataclasses.replace(options, workers=pool_size))
+        )
+    raw, ours, other = (_median_run(runs[k]) for k in ("raw", "osrag", "other"))
     naive = _naive(url, args.corpus, options, args.naive)
     rows = [
         [
@@ -265,7 +282,7 @@ def main() -> None:
             four = _child_rss(url, Path(tmp))
         print_table(
             "peak RSS while ingesting (child process)",
-            ["corpus", "documents", "chunks", "seconds", "peak RSS MiB", "with workers MiB"],
+            ["corpus", "documents", "chunks", "seconds", "peak RSS MiB", "tree, sampled MiB"],
             [
                 [
                     "1x",
