@@ -685,6 +685,7 @@ def search_command(
     from rich.table import Table
 
     from osrag.client import cluster_errors
+    from osrag.extract import Money
     from osrag.models import QuerySpec
     from osrag.query import day, request_body
     from osrag.search import Searcher
@@ -719,7 +720,7 @@ def search_command(
         return
     filters = ", ".join(f.name for f in result.filters_applied) or "none"
     stated = (
-        f"{result.amount.currency} {result.amount.minor_units / 100:,.2f}"
+        Money(currency=result.amount.currency, minor_units=result.amount.minor_units).display()
         if result.amount
         else result.amount_status
     )
@@ -733,8 +734,8 @@ def search_command(
     err.print(line, highlight=False)
     table = Table("#", "doc", "breadcrumb", "score", "amounts", box=None, pad_edge=False)
     for rank, hit in enumerate(result.hits, 1):
-        amounts = ", ".join(f"${a / 100:,.2f}" for a in hit.amounts[:4]) + (
-            " …" if len(hit.amounts) > 4 else ""
+        amounts = ", ".join(Money.from_token(t).display() for t in hit.money[:4]) + (
+            " …" if len(hit.money) > 4 else ""
         )
         table.add_row(
             str(rank), escape(hit.doc_id), escape(hit.breadcrumb), f"{hit.score or 0:.2f}", amounts

@@ -454,3 +454,11 @@ def test_scanning_any_text_never_crashes_and_spans_are_ordered_slices(text: str)
 
 def test_non_money_strings_stay_non_money_inside_one_long_text() -> None:
     assert extract_money(" ; ".join(NOT_MONEY)) == []
+
+
+def test_money_displays_with_the_currencys_own_minor_units() -> None:
+    from osrag.extract import Money
+
+    assert Money.from_token("EUR:30000000").display() == "EUR 300,000.00"
+    assert Money.from_token("JPY:1500").display() == "JPY 1,500"
+    assert Money(currency="USD", minor_units=100050).display() == "USD 1,000.50"

@@ -162,6 +162,18 @@ class Money(BaseModel):
     def __str__(self) -> str:
         return self.token
 
+    @classmethod
+    def from_token(cls, token: str) -> Money:
+        """``EUR:30000000`` → ``Money("EUR", 30000000)`` (the ``money`` field's values)."""
+        currency, _, units = token.partition(":")
+        return cls(currency=currency, minor_units=int(units))
+
+    def display(self) -> str:
+        """``EUR 300,000.00`` — the amount as people write it, minor units as the currency has."""
+        exponent = MINOR_UNIT_EXPONENTS.get(self.currency, 2)
+        major = Decimal(self.minor_units).scaleb(-exponent)
+        return f"{self.currency} {major:,.{exponent}f}"
+
 
 class MoneyMention(BaseModel):
     """One amount found in a text; ``text[start:end] == raw`` (code-point offsets)."""
