@@ -131,7 +131,7 @@ def chunks_command(
     path: Annotated[Path, typer.Argument(help="A corpus folder or one file.")],
     strategy: Annotated[
         str | None,
-        typer.Option(help="fixed, structural or sentences [default: all three, ids for each]."),
+        typer.Option(help="fixed, structural or sentences (default: all three, ids for each)."),
     ] = None,
     size: Annotated[int, typer.Option(help="fixed: window w in tokens.")] = 200,
     overlap: Annotated[int, typer.Option(help="fixed: overlap o in tokens.")] = 0,
@@ -261,7 +261,7 @@ app.add_typer(config_app, name="config")
 ConfigFileOpt = Annotated[
     Path | None,
     typer.Option(
-        "--config", help="Configuration file [default: nearest osrag.toml or pyproject.toml]."
+        "--config", help="Configuration file (default: nearest osrag.toml or pyproject.toml)."
     ),
 ]
 UrlOpt = Annotated[str | None, typer.Option("--url", help="OpenSearch URL.")]
@@ -404,7 +404,7 @@ def config_check(
 # Backend opened from the effective settings, inside ``cluster_errors``.
 
 AliasOpt = Annotated[
-    str | None, typer.Option("--alias", help="The alias readers search [default: osrag-chunks].")
+    str | None, typer.Option("--alias", help="The alias readers search (default: osrag-chunks).")
 ]
 BackendOpt = Annotated[
     str, typer.Option("--backend", help="auto (OSRAG_URL → OpenSearch), opensearch or embedded.")
@@ -460,7 +460,7 @@ def ingest_command(
     wait: Annotated[float, typer.Option(help="Seconds to wait for another ingest's lock.")] = 0.0,
     workers: Annotated[
         int | None,
-        typer.Option(help="Processes that chunk and extract [default: one per core, at most 4]."),
+        typer.Option(help="Processes that chunk and extract (default: cores − 1, at most 4)."),
     ] = None,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Report what would change; write nothing.")
@@ -633,7 +633,7 @@ def index_list(
 @index_app.command("rollback")
 def index_rollback(
     to: Annotated[
-        str | None, typer.Option("--to", help="A kept generation [default: the previous one].")
+        str | None, typer.Option("--to", help="A kept generation (default: the previous one).")
     ] = None,
     url: UrlOpt = None,
     config: ConfigFileOpt = None,
