@@ -290,6 +290,27 @@ RetriesOpt = Annotated[int | None, typer.Option("--max-retries", help="Retries p
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
+CONNECTION_FLAGS = (
+    "config",
+    "url",
+    "username",
+    "password_file",
+    "ca_certs",
+    "verify_certs",
+    "client_cert",
+    "client_key",
+    "aws_region",
+    "aws_service",
+    "timeout",
+    "max_retries",
+)
+
+
+def _connection_flags(given: dict[str, Any]) -> dict[str, Any]:
+    """The connection settings a command was given (``None``: flag not given)."""
+    return {name: given[name] for name in CONNECTION_FLAGS}
+
+
 @config_app.command("show")
 def config_show(
     config: ConfigFileOpt = None,
@@ -312,20 +333,7 @@ def config_show(
 
     from osrag.config import load_settings
 
-    settings = load_settings(
-        config=config,
-        url=url,
-        username=username,
-        password_file=password_file,
-        ca_certs=ca_certs,
-        verify_certs=verify_certs,
-        client_cert=client_cert,
-        client_key=client_key,
-        aws_region=aws_region,
-        aws_service=aws_service,
-        timeout=timeout,
-        max_retries=max_retries,
-    )
+    settings = load_settings(**_connection_flags(locals()))
     report = settings.report()
     if json_output:
         out.print_json(report.model_dump_json())
@@ -362,20 +370,7 @@ def config_check(
     from osrag.client import check_connection
     from osrag.config import load_settings
 
-    settings = load_settings(
-        config=config,
-        url=url,
-        username=username,
-        password_file=password_file,
-        ca_certs=ca_certs,
-        verify_certs=verify_certs,
-        client_cert=client_cert,
-        client_key=client_key,
-        aws_region=aws_region,
-        aws_service=aws_service,
-        timeout=timeout,
-        max_retries=max_retries,
-    )
+    settings = load_settings(**_connection_flags(locals()))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
