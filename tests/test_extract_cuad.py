@@ -74,7 +74,7 @@ pytestmark = pytest.mark.corpus
 @pytest.fixture(scope="module")
 def manifest(corpora: Path) -> dict[str, dict[str, object]]:
     # the `corpora` fixture fails under CI=true when the shared corpora are missing
-    assert CUAD == corpora / "cuad-contracts"
+    assert corpora / "cuad-contracts" == CUAD
     lines = (CUAD / "manifest.jsonl").read_text(encoding="utf-8").splitlines()
     return {row["file"]: row for row in map(json.loads, lines)}
 
