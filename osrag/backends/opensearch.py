@@ -83,6 +83,22 @@ def search_requests(plan: QueryPlan, *, drop_amount: bool = False) -> list[dict[
     return [{}, search, {}, count]
 
 
+def _manifest_entry(
+    kind: str, alias: str, generation: str, at: dt.datetime, record: Any, doc_id: str | None = None
+) -> dict[str, Any]:
+    """One manifest document: the fields the manifest mapping indexes, and the record."""
+    entry = {
+        "kind": kind,
+        "alias": alias,
+        "generation": generation,
+        "at": at.isoformat(),
+        "record": record.model_dump(mode="json"),
+    }
+    if doc_id is not None:
+        entry["doc_id"] = doc_id
+    return entry
+
+
 def _total(response: dict[str, Any]) -> int:
     total = response["hits"]["total"]
     return int(total["value"] if isinstance(total, dict) else total)
@@ -327,13 +343,9 @@ class OpenSearchBackend(Backend):
         self.client.index(
             index=self._manifest(record.alias),
             id=f"generation::{record.name}",
-            body={
-                "kind": "generation",
-                "alias": record.alias,
-                "generation": record.name,
-                "at": record.created_at.isoformat(),
-                "record": record.model_dump(mode="json"),
-            },
+            body=_manifest_entry(
+                "generation", record.alias, record.name, record.created_at, record
+            ),
         )
 
     def _ids_of(self, alias: str, query: dict[str, Any]) -> Iterator[str]:
@@ -413,14 +425,9 @@ class OpenSearchBackend(Backend):
                     "_op_type": "index",
                     "_index": index,
                     "_id": f"document::{r.generation}::{r.doc_id}",
-                    "_source": {
-                        "kind": "document",
-                        "alias": alias,
-                        "generation": r.generation,
-                        "doc_id": r.doc_id,
-                        "at": r.ingested_at.isoformat(),
-                        "record": r.model_dump(mode="json"),
-                    },
+                    "_source": _manifest_entry(
+                        "document", alias, r.generation, r.ingested_at, r, r.doc_id
+                    ),
                 }
                 for r in records
             ),
@@ -445,14 +452,7 @@ class OpenSearchBackend(Backend):
                     "_op_type": "index",
                     "_index": index,
                     "_id": f"change::{c.generation}::{c.doc_id}::{c.at.isoformat()}::{n}",
-                    "_source": {
-                        "kind": "change",
-                        "alias": alias,
-                        "generation": c.generation,
-                        "doc_id": c.doc_id,
-                        "at": c.at.isoformat(),
-                        "record": c.model_dump(mode="json"),
-                    },
+                    "_source": _manifest_entry("change", alias, c.generation, c.at, c, c.doc_id),
                 }
                 for n, c in enumerate(changes)
             ),
