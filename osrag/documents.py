@@ -10,9 +10,11 @@ Rule:
 - YAML front matter (a first line ``---``, closed by ``---`` or ``...``)
   becomes metadata: ``id``, ``title``, ``category``, ``tenant``, ``acl``
   (list), ``effective_from``, ``superseded_on``; other keys are kept under
-  ``meta``. A first ``---`` that is never closed is not front matter (it is a
-  thematic break). A ``title`` that is not text (a template's ``{TITLE}`` is a
-  YAML mapping) is not used as the title and is kept under ``meta``.
+  ``meta``. A first ``---`` followed by a ``key: value`` line that is never
+  closed is an error for that file (its metadata would otherwise become public
+  text); a first ``---`` followed by anything else is a thematic break. A
+  ``title`` that is not text (a template's ``{TITLE}`` is a YAML mapping) is
+  not used as the title and is kept under ``meta``.
 - Document id = front-matter ``id``, else the path relative to the corpus root
   without its extension. Source version = SHA-256 of the file's bytes (of the
   line's bytes for ``.jsonl``). Title = front-matter ``title``, else the first
@@ -57,6 +59,8 @@ _SKIPPED_DIRS = frozenset({".git", ".hg", ".svn"})
 _METADATA_KEYS = ("category", "tenant", "acl", "effective_from", "superseded_on")
 _FRONT_MATTER_OPEN = re.compile(r"---[ \t]*\r?\n")
 _FRONT_MATTER_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.M)
+_YAML_KEY_LINE = re.compile(r"[ \t]*[A-Za-z_][\w.-]*[ \t]*:(?:[ \t]|\r?\n|\Z)")
+"""The line after an opening ``---`` is ``key: value``: front matter, not a thematic break."""
 _H1 = re.compile(r"^ {0,3}#[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*\r?$", re.M)
 
 try:
@@ -208,6 +212,15 @@ def _load_text(text: str, version: str, rel: str) -> Document | LoadIssue:
     m = _FRONT_MATTER_OPEN.match(text)
     if m:
         close = _FRONT_MATTER_CLOSE.search(text, m.end())
+        if close is None and _YAML_KEY_LINE.match(text, m.end()):
+            # Metadata that never closes must not become searchable content: a
+            # tenant or ACL in it would otherwise silently turn into public text.
+            return LoadIssue(
+                path=rel,
+                line=1,
+                reason="front matter opened on line 1 is never closed (add a '---' line "
+                "after the metadata)",
+            )
         if close is not None:
             block = text[m.end() : close.start()]
             try:

@@ -286,6 +286,8 @@ class _Sync:
         with self._counts:
             self.report.chunks_written += outcome.written
             self.report.chunks_deleted += outcome.deleted
+            self.report.throttled += outcome.throttled
+            self.report.bulk_retries += outcome.retries
         failed: dict[str, list[str]] = {}
         for failure in outcome.failures:
             failed.setdefault(failure.doc_id, []).append(f"{failure.chunk_id}: {failure.reason}")

@@ -205,8 +205,19 @@ class QuerySpec(BaseModel):
         description="when the text states several amounts (no filter), boost chunks holding "
         "any of them, matched as integers (0 = off)",
     )
-    tenant: str | None = None
-    acl: list[str] | None = Field(default=None, description="the caller's groups")
+    tenant: str | None = Field(
+        default=None,
+        description="the caller's tenant; without one only documents that carry no tenant match",
+    )
+    acl: list[str] | None = Field(
+        default=None,
+        description="the caller's groups; without any only documents that carry no ACL match",
+    )
+    unrestricted: bool = Field(
+        default=False,
+        description="the operator's view (evaluation, administration): no tenant or ACL guard. "
+        "Never set it from an end user's request",
+    )
     as_of: dt.date | None = Field(default=None, description="only documents in force on this day")
     category: list[str] | None = None
     identifiers: list[str] | None = None
@@ -352,6 +363,11 @@ class IngestReport(BaseModel):
     alias_moved: bool = False
     previous_generation: str | None = None
     dry_run: bool = False
+    throttled: int = Field(
+        default=0,
+        description="chunk writes the engine answered 429 (back-pressure) and were resent",
+    )
+    bulk_retries: int = Field(default=0, description="back-off rounds those resends took")
     seconds: float = 0.0
 
 

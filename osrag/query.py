@@ -72,7 +72,7 @@ def _either(present: dict[str, Any], field_name: str) -> dict[str, Any]:
     """``present`` or the field is missing: a document that says nothing is not excluded."""
     return {
         "bool": {
-            "should": [present, {"bool": {"must_not": {"exists": {"field": field_name}}}}],
+            "should": [present, {"bool": {"must_not": [{"exists": {"field": field_name}}]}}],
             "minimum_should_match": 1,
         }
     }
@@ -82,6 +82,30 @@ def amount_clause(amount: StatedAmount, default_currency: str) -> dict[str, Any]
     if amount.currency == default_currency:
         return {"term": {"amounts": amount.minor_units}}
     return {"term": {"money": f"{amount.currency}:{amount.minor_units}"}}
+
+
+def access_filters(tenant: str | None, groups: list[str] | None) -> list[AppliedFilter]:
+    """The tenant and ACL guards, built from the caller's arguments alone (fail closed).
+
+    They never depend on what the index is believed to hold, so a document that
+    gains a tenant or an ACL is guarded from the moment it is visible:
+
+    * a caller with a tenant sees that tenant's documents; a caller without one sees
+      only documents that carry no tenant;
+    * a caller sees documents without an ACL, and those whose ACL names one of the
+      caller's groups; a caller with no groups sees only documents without an ACL.
+    """
+    tenant_clause: dict[str, Any] = (
+        {"term": {"tenant": tenant}}
+        if tenant is not None
+        else {"bool": {"must_not": [{"exists": {"field": "tenant"}}]}}
+    )
+    wanted = sorted(set(groups or []))
+    present: dict[str, Any] = {"terms": {"acl": wanted}} if wanted else {"match_none": {}}
+    return [
+        AppliedFilter(name="tenant", clause=tenant_clause),
+        AppliedFilter(name="acl", clause=_either(present, "acl")),
+    ]
 
 
 def _filters(
@@ -94,13 +118,8 @@ def _filters(
                 name="amount", clause=amount_clause(amount, default_currency), droppable=True
             )
         )
-    if spec.tenant is not None:
-        filters.append(AppliedFilter(name="tenant", clause={"term": {"tenant": spec.tenant}}))
-    if spec.acl is not None:
-        # Documents without an ACL are public; a caller with no groups sees only those.
-        groups = sorted(set(spec.acl))
-        present: dict[str, Any] = {"terms": {"acl": groups}} if groups else {"match_none": {}}
-        filters.append(AppliedFilter(name="acl", clause=_either(present, "acl")))
+    if not spec.unrestricted:
+        filters += access_filters(spec.tenant, spec.acl)
     if spec.as_of is not None:
         day = spec.as_of.isoformat()
         filters.append(

@@ -1,13 +1,15 @@
 """Run a :class:`~osrag.models.QuerySpec` on a backend and say why it returned what it did.
 
-* One request normally: the ranked hits and (a ``global`` aggregation on
-  OpenSearch) the size of the filtered **candidate set**, logged at INFO.
+* One round trip normally (``_msearch``): the ranked hits and the size of the
+  filtered **candidate set** (the filters alone), logged at INFO.
 * **Fallback**: if the amount filter leaves zero candidates (an amount nobody
   wrote, a typo) the query runs again without it and the result says
   ``fallback: true``. Tenant, ACL and date filters are never dropped.
-* **Fail closed**: an alias whose documents carry tenants refuses a search
-  without a tenant; on an alias with ACLs, a caller who states no groups sees
-  only documents without an ACL.
+* **Fail closed**: the tenant and ACL guards come from the caller's arguments
+  on every request (:func:`osrag.query.access_filters`), never from what the
+  index is believed to hold: without a tenant only untenanted documents match,
+  without groups only documents without an ACL. An alias known to be
+  multi-tenant refuses a search without a tenant.
 * **Overlapping chunks are one piece of evidence**: ``raw_hits`` counts hits,
   ``unique_spans`` counts the merged source intervals per document, and each
   hit lists the higher-ranked hits of its document it overlaps.
@@ -107,7 +109,7 @@ class Searcher:
         self.alias = alias
         self.extraction = extraction
         self.enforce_access = enforce_access
-        """False is the operator's view (evaluation): no tenant required, no ACL default."""
+        """False is the operator's view (evaluation): no tenant or ACL guard at all."""
         self._generation: GenerationRecord | None = None
         self._generation_read = -1e9
 
@@ -132,14 +134,14 @@ class Searcher:
         spec = text_or_spec if isinstance(text_or_spec, QuerySpec) else QuerySpec(text=text_or_spec)
         if overrides:
             spec = spec.model_copy(update=overrides)
-        if generation is not None and self.enforce_access:
-            if generation.multi_tenant and spec.tenant is None:
-                names = ", ".join(generation.tenants[:5]) + (
-                    "…" if len(generation.tenants) > 5 else ""
-                )
-                raise QueryError(f"alias {self.alias!r} is multi-tenant ({names}): pass a tenant")
-            if generation.has_acl and spec.acl is None:
-                spec = spec.model_copy(update={"acl": []})  # fail closed: public documents only
+        if not self.enforce_access:
+            spec = spec.model_copy(update={"unrestricted": True})
+        elif generation is not None and generation.multi_tenant and spec.tenant is None:
+            # The guards in the query already keep tenants' documents from a caller
+            # without a tenant; on an alias known to be multi-tenant the request is
+            # refused outright, so the mistake is seen rather than answered emptily.
+            names = ", ".join(generation.tenants[:5]) + ("…" if len(generation.tenants) > 5 else "")
+            raise QueryError(f"alias {self.alias!r} is multi-tenant ({names}): pass a tenant")
         return plan_query(spec, extraction=self._extraction(generation))
 
     def search(self, text_or_spec: str | QuerySpec, **overrides: Any) -> SearchResult:

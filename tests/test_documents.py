@@ -85,8 +85,26 @@ def test_text_is_decoded_without_newline_translation_and_without_bom(tmp_path: P
     assert doc.title == "Title"
 
 
-def test_unclosed_front_matter_is_a_thematic_break_not_metadata(tmp_path: Path) -> None:
-    _write(tmp_path, "a.md", "---\ntitle: no\n\nbody\n")
+@pytest.mark.parametrize(
+    "front",
+    [
+        "---\ntitle: no\n\nbody\n",
+        "---\ntenant: acme\nacl: [hr]\n\n# Heading\nsecret salary table\n",
+    ],
+    ids=["plain-keys", "access-keys"],
+)
+def test_unclosed_front_matter_is_an_error_never_content(tmp_path: Path, front: str) -> None:
+    _write(tmp_path, "a.md", front)
+    _write(tmp_path, "b.md", "# B\n\nfine\n")
+    docs, issues = _load(tmp_path)
+    assert [d.source_path for d in docs] == ["b.md"]
+    (issue,) = issues
+    assert issue.path == "a.md" and issue.line == 1
+    assert "never closed" in issue.reason
+
+
+def test_a_first_thematic_break_without_metadata_is_content(tmp_path: Path) -> None:
+    _write(tmp_path, "a.md", "---\n\nbody after a rule\n")
     (doc,), issues = _load(tmp_path)
     assert issues == []
     assert doc.content_start == 0

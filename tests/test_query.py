@@ -9,11 +9,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from osrag.models import QuerySpec
-from osrag.query import add_osrag_clauses, build_query, plan_query, to_search
+from osrag.query import access_filters, add_osrag_clauses, build_query, plan_query, to_search
+
+PUBLIC_ONLY = [f.clause for f in access_filters(None, None)]
+"""The guards of a caller who states neither a tenant nor groups."""
 
 
 def _filters(body: dict) -> list[dict]:
-    return body["query"]["bool"].get("filter", [])
+    """The filter clauses beyond the guards every anonymous request carries."""
+    return [c for c in body["query"]["bool"].get("filter", []) if c not in PUBLIC_ONLY]
 
 
 def test_one_stated_amount_becomes_a_term_filter_inside_bool() -> None:
@@ -107,8 +111,28 @@ def test_tenant_acl_date_category_identifier_filters() -> None:
 
 
 def test_a_caller_without_groups_sees_only_public_documents() -> None:
-    acl = _filters(build_query(QuerySpec(text="x", acl=[])))[0]["bool"]
-    assert acl["should"][0] == {"match_none": {}}
+    for spec in (QuerySpec(text="x", acl=[]), QuerySpec(text="x")):
+        acl = build_query(spec)["query"]["bool"]["filter"][1]["bool"]
+        assert acl["should"][0] == {"match_none": {}}
+        assert acl["should"][1] == {"bool": {"must_not": [{"exists": {"field": "acl"}}]}}
+
+
+def test_the_guards_come_from_the_callers_arguments_even_in_the_pure_builder() -> None:
+    # the README's raw-endpoint example: a tenant but no groups still gets the ACL guard
+    filters = build_query("umbrella $300K", tenant="acme")["query"]["bool"]["filter"]
+    assert filters[0] == {"term": {"amounts": 30_000_000}}
+    assert filters[1] == {"term": {"tenant": "acme"}}
+    assert filters[2]["bool"]["should"][0] == {"match_none": {}}
+    # no tenant: only documents that carry none
+    anonymous = build_query("umbrella")["query"]["bool"]["filter"]
+    assert anonymous[0] == {"bool": {"must_not": [{"exists": {"field": "tenant"}}]}}
+    # the operator's view states it, and only then are the guards absent
+    assert "filter" not in build_query("umbrella", unrestricted=True)["query"]["bool"]
+
+
+def test_added_clauses_carry_the_guards_too() -> None:
+    merged = add_osrag_clauses({"bool": {"filter": [{"term": {"category": "home"}}]}}, "umbrella")
+    assert merged["bool"]["filter"][1:] == PUBLIC_ONLY
 
 
 def test_several_amounts_are_boosted_as_integers_not_filtered() -> None:

@@ -52,6 +52,10 @@ class WriteOutcome:
     written: int = 0
     deleted: int = 0
     failures: list[ItemFailure] = field(default_factory=list)
+    throttled: int = 0
+    """Items the engine answered 429 (back-pressure) and that were sent again."""
+    retries: int = 0
+    """Back-off rounds those took."""
 
 
 @dataclass

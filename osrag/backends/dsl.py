@@ -47,6 +47,10 @@ _INTEGER_SPEC = re.compile(r"-?\d+")
 _PERCENT_SPEC = re.compile(r"-?\d+%")
 
 
+MAX_CLAUSE_COUNT = 1024
+"""OpenSearch's ``indices.query.bool.max_clause_count``: a longer match is refused, not run."""
+
+
 def _float32(value: float) -> float:
     return float(struct.unpack("f", struct.pack("f", value))[0])
 
@@ -254,6 +258,11 @@ class Compiler:
         self.match_terms[field] += terms
         if not terms:
             return Query.empty_query()  # every word was a stop word: OpenSearch matches nothing
+        if len(terms) > MAX_CLAUSE_COUNT:
+            raise QueryError(
+                "the query has more terms than the embedded index accepts in one query "
+                f"(maxClauseCount is set to {MAX_CLAUSE_COUNT}, as on OpenSearch): shorten it"
+            )
         queries = [self._term_query(field, term) for term in terms]
         if len(queries) == 1:
             return self._boosted(queries[0], params.get("boost"))  # a term query: no msm

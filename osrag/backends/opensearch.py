@@ -22,6 +22,7 @@ from opensearchpy import OpenSearch
 from opensearchpy.exceptions import ConflictError, NotFoundError, TransportError
 from opensearchpy.helpers import scan, streaming_bulk
 
+from osrag.backends import bulk
 from osrag.backends.base import (
     Backend,
     IndexOp,
@@ -32,6 +33,8 @@ from osrag.backends.base import (
     WriteOp,
     WriteOutcome,
 )
+from osrag.backends.bulk import BulkStats
+from osrag.backends.refusals import describe, search_error
 from osrag.errors import IndexStateError
 from osrag.mapping import chunk_index_body, manifest_index_body
 from osrag.models import ChangeRecord, Chunk, DocumentRecord, GenerationRecord
@@ -40,7 +43,7 @@ from osrag.query import QueryPlan, candidate_query, request_body
 BULK_ACTIONS = 500
 BULK_BYTES = 8 * 1024 * 1024
 BULK_RETRIES = 6  # 429s are retried with exponential back-off (1 s … 30 s)
-BULK_RESPONSE = "errors,items.*._id,items.*.status,items.*.error"
+BULK_RESPONSE = "errors,items.*._id,items.*._index,items.*.status,items.*.error"
 """What a ``_bulk`` answer needs to carry back: per item its id, status and error."""
 
 
@@ -99,6 +102,11 @@ def _manifest_entry(
     return entry
 
 
+def _throttled_request(exc: BaseException) -> bool:
+    """A whole ``_bulk`` request answered 429 (the write queue is full): send it again."""
+    return isinstance(exc, TransportError) and exc.status_code == 429
+
+
 def _total(response: dict[str, Any]) -> int:
     total = response["hits"]["total"]
     return int(total["value"] if isinstance(total, dict) else total)
@@ -114,8 +122,11 @@ class OpenSearchBackend(Backend):
         analyzer: str = "english",
         replicas: int = 0,
         serverless: bool = False,
+        bulk_backoff: float = 1.0,
     ) -> None:
         self.client = client
+        self.bulk_backoff = bulk_backoff
+        """Seconds before the first resend of a throttled bulk (doubling up to 30 s)."""
         self.analyzer = analyzer
         self.replicas = replicas
         self.serverless = serverless
@@ -191,40 +202,36 @@ class OpenSearchBackend(Backend):
 
     def write(self, ops: Iterable[WriteOp]) -> WriteOutcome:
         outcome = WriteOutcome()
-        results = streaming_bulk(
+        stats = BulkStats()
+        results = bulk.send(
+            streaming_bulk,
             self.client,
-            (self._action(op) for op in ops),
+            [self._action(op) for op in ops],
+            stats,
+            is_throttled_request=_throttled_request,
+            retries=BULK_RETRIES,
+            initial_backoff=self.bulk_backoff,
             chunk_size=BULK_ACTIONS,
             max_chunk_bytes=BULK_BYTES,
-            raise_on_error=False,
-            raise_on_exception=True,
-            max_retries=BULK_RETRIES,
-            initial_backoff=1,
-            max_backoff=30,
             filter_path=BULK_RESPONSE,
         )
-        for ok, item in results:
-            op_type, detail = next(iter(item.items()))
-            chunk_id = str(detail.get("_id"))
-            status = int(detail.get("status", 0))
-            if op_type == "delete":
-                if ok or status == 404:
+        for item in results:
+            ok = 200 <= item.status < 300
+            if item.op_type == "delete":
+                if ok or item.status == 404:
                     outcome.deleted += 1 if ok else 0
                     continue
             elif ok:
                 outcome.written += 1
                 continue
-            error = detail.get("error")
-            if isinstance(error, dict):
-                reason = f"{error.get('type')}: {error.get('reason')}"
-                caused = error.get("caused_by")
-                if isinstance(caused, dict) and caused.get("reason"):
-                    reason += f" ({caused.get('reason')})"
-            else:
-                reason = str(error or f"HTTP {status}")
             outcome.failures.append(
-                ItemFailure(chunk_id=chunk_id, doc_id=doc_id_of(chunk_id), reason=reason)
+                ItemFailure(
+                    chunk_id=item.id,
+                    doc_id=doc_id_of(item.id),
+                    reason=describe(item.error, item.status),
+                )
             )
+        outcome.throttled, outcome.retries = stats.throttled, stats.retries
         return outcome
 
     def refresh(self, name: str) -> None:
@@ -246,9 +253,7 @@ class OpenSearchBackend(Backend):
         elapsed = (time.perf_counter() - started) * 1000
         for answer in answers:
             if "error" in answer:
-                raise TransportError(
-                    int(answer.get("status", 500)), "search failed", answer["error"]
-                )
+                raise search_error(int(answer.get("status", 500)), answer["error"], target)
         response, counted = answers
         hits = [
             RawHit(
@@ -396,20 +401,21 @@ class OpenSearchBackend(Backend):
         return found
 
     def _bulk_manifest(self, alias: str, actions: Iterable[dict[str, Any]]) -> None:
-        failures = []
-        for ok, item in streaming_bulk(
-            self.client,
-            actions,
-            chunk_size=BULK_ACTIONS,
-            max_chunk_bytes=BULK_BYTES,
-            raise_on_error=False,
-            max_retries=BULK_RETRIES,
-            initial_backoff=1,
-            max_backoff=30,
-        ):
-            op_type, detail = next(iter(item.items()))
-            if not ok and not (op_type == "delete" and detail.get("status") == 404):
-                failures.append(f"{detail.get('_id')}: {detail.get('error')}")
+        failures = [
+            f"{item.id}: {describe(item.error, item.status)}"
+            for item in bulk.send(
+                streaming_bulk,
+                self.client,
+                list(actions),
+                BulkStats(),
+                is_throttled_request=_throttled_request,
+                retries=BULK_RETRIES,
+                chunk_size=BULK_ACTIONS,
+                max_chunk_bytes=BULK_BYTES,
+                filter_path=BULK_RESPONSE,
+            )
+            if not (200 <= item.status < 300 or (item.op_type == "delete" and item.status == 404))
+        ]
         if failures:
             raise IndexStateError(
                 f"the manifest {manifest_index(alias)} refused {len(failures)} write(s): "
