@@ -24,8 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _cluster import ROOT, client, cluster_url, console, print_table, write_results
 
-from osrag.backends.opensearch import OpenSearchBackend
+from osrag.backends.opensearch import OpenSearchIndex
 from osrag.evaluate import dedupe_docs, mean_metrics, query_metrics, read_queries
+from osrag.generations import purge
 from osrag.index import IngestOptions, ingest
 from osrag.mapping import chunk_index_body
 from osrag.query import bool_query, candidate_query
@@ -45,7 +46,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     es = client(cluster_url())
-    backend = OpenSearchBackend(es)
+    backend = OpenSearchIndex(es)
     alias = f"osrag-bench-cs-{uuid.uuid4().hex[:8]}"
     ingest(args.corpus, backend, IngestOptions(alias=alias))
     searcher = Searcher(backend, alias, enforce_access=False)
@@ -88,7 +89,7 @@ def main() -> None:
                 }
             )
     finally:
-        backend.purge_alias(alias)
+        purge(backend, alias)
     same = sum(r["same_order"] for r in rows)
     summary = {
         "queries": len(rows),

@@ -35,10 +35,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _cluster import CORPORA, client, cluster_url, console, print_table, summary, write_results
 
-from osrag.backends.base import Backend
-from osrag.backends.embedded import EmbeddedBackend
-from osrag.backends.opensearch import OpenSearchBackend
+from osrag.backends.base import ChunkIndex
+from osrag.backends.embedded import EmbeddedIndex
+from osrag.backends.opensearch import OpenSearchIndex
 from osrag.documents import load_corpus
+from osrag.generations import purge
 from osrag.index import IngestOptions, ingest
 from osrag.models import ChunkingConfig, Document, ExtractionConfig, QuerySpec
 from osrag.pipeline import prepare_chunks
@@ -59,7 +60,7 @@ def _texts_and_amount(corpus: Path, n: int, seed: int = 7) -> tuple[list[str], i
     return texts, (amounts.most_common(1)[0][0] if amounts else 100)
 
 
-def _ingest(backend: Backend, corpus: Path, alias: str) -> dict[str, Any]:
+def _ingest(backend: ChunkIndex, corpus: Path, alias: str) -> dict[str, Any]:
     started = time.perf_counter()
     first = ingest(corpus, backend, IngestOptions(alias=alias))
     seconds = time.perf_counter() - started
@@ -102,9 +103,9 @@ def main() -> None:
     texts, amount = _texts_and_amount(args.corpus, args.queries)
 
     with tempfile.TemporaryDirectory(prefix="osrag-bench-embedded-") as tmp:
-        backends: dict[str, Backend] = {
-            "opensearch": OpenSearchBackend(es),
-            "embedded": EmbeddedBackend(Path(tmp) / "embedded"),
+        backends: dict[str, ChunkIndex] = {
+            "opensearch": OpenSearchIndex(es),
+            "embedded": EmbeddedIndex(Path(tmp) / "embedded"),
         }
         try:
             ingests = {name: _ingest(b, args.corpus, alias) for name, b in backends.items()}
@@ -140,7 +141,7 @@ def main() -> None:
                             timings[name][variant].append(_timed(searcher, spec))
         finally:
             for backend in backends.values():
-                backend.purge_alias(alias)
+                purge(backend, alias)
                 backend.close()
 
     latency = {name: {v: summary(t) for v, t in per.items()} for name, per in timings.items()}

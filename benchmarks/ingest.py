@@ -37,8 +37,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _cluster import CORPORA, client, cluster_url, console, print_table, write_results
 
-from osrag.backends.opensearch import BULK_ACTIONS, OpenSearchBackend
+from osrag.backends.opensearch import BULK_ACTIONS, OpenSearchIndex
+from osrag.chunking.records import chunk_source
 from osrag.documents import load_corpus
+from osrag.generations import purge
 from osrag.index import IngestOptions, ingest
 from osrag.mapping import chunk_index_body
 from osrag.models import Document
@@ -54,9 +56,9 @@ def _prepared_ndjson(corpus: Path, index: str, options: IngestOptions) -> tuple[
         if not isinstance(item, Document):
             continue
         for chunk in prepare_chunks(item, options.chunking, options.extraction):
-            source = chunk.model_dump(mode="json") | {"generation": index}
+            source = chunk_source(chunk, index)
             lines.append(json.dumps({"index": {"_index": index, "_id": chunk.chunk_id}}).encode())
-            lines.append(json.dumps(source).encode())
+            lines.append(json.dumps(source, default=str).encode())
             count += 1
             if len(lines) == 2 * BULK_ACTIONS:
                 bodies.append(b"\n".join(lines) + b"\n")
@@ -108,7 +110,7 @@ def _naive(url: str, corpus: Path, options: IngestOptions, limit: int) -> dict[s
             es.index(
                 index=index,
                 id=chunk.chunk_id,
-                body=chunk.model_dump(mode="json") | {"generation": index},
+                body=chunk_source(chunk, index),
             )
         es.indices.refresh(index=index)
         seconds = time.perf_counter() - started
@@ -123,7 +125,7 @@ def _naive(url: str, corpus: Path, options: IngestOptions, limit: int) -> dict[s
 
 def _osrag(url: str, corpus: Path, options: IngestOptions) -> dict[str, Any]:
     """First ingest and an unchanged re-ingest, timed."""
-    backend = OpenSearchBackend(client(url))
+    backend = OpenSearchIndex(client(url))
     try:
         started = time.perf_counter()
         first = ingest(corpus, backend, options)
@@ -141,7 +143,7 @@ def _osrag(url: str, corpus: Path, options: IngestOptions) -> dict[str, Any]:
             "workers": options.workers,
         }
     finally:
-        backend.purge_alias(options.alias)
+        purge(backend, options.alias)
 
 
 def _median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
@@ -161,7 +163,8 @@ import resource, threading, time
 from pathlib import Path
 import psutil
 from opensearchpy import OpenSearch
-from osrag.backends.opensearch import OpenSearchBackend
+from osrag.backends.opensearch import OpenSearchIndex
+from osrag.generations import purge
 from osrag.index import IngestOptions, ingest
 me, peak, done = psutil.Process(), [0], threading.Event()
 def sample():
@@ -173,12 +176,12 @@ def sample():
             pass
         time.sleep(0.02)
 threading.Thread(target=sample, daemon=True).start()
-backend = OpenSearchBackend(OpenSearch({url!r}, timeout=120))
+backend = OpenSearchIndex(OpenSearch({url!r}, timeout=120))
 started = time.perf_counter()
 report = ingest(Path({str(corpus)!r}), backend, IngestOptions(alias={alias!r}))
 seconds = time.perf_counter() - started
 done.set()
-backend.purge_alias({alias!r})
+purge(backend, {alias!r})
 rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(report.documents, report.chunks_written, round(seconds, 3), rss, peak[0])
 """

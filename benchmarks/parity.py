@@ -34,11 +34,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _cluster import CORPORA, ROOT, client, cluster_url, console, print_table, write_results
 
-from osrag.backends.base import Backend
-from osrag.backends.embedded import EmbeddedBackend
-from osrag.backends.opensearch import OpenSearchBackend
+from osrag.backends.base import ChunkIndex
+from osrag.backends.embedded import EmbeddedIndex
+from osrag.backends.opensearch import OpenSearchIndex
 from osrag.evaluate import EvalConfig, LabelledQuery, read_queries, run_evaluation
 from osrag.extract import analyze_query
+from osrag.generations import purge
 from osrag.index import IngestOptions, ingest
 from osrag.search import Searcher
 
@@ -64,7 +65,7 @@ def overlap(left: list[str], right: list[str], k: int) -> float:
 
 
 def _evaluate(
-    backend: Backend,
+    backend: ChunkIndex,
     corpus: Path,
     queries: list[LabelledQuery],
     configs: list[EvalConfig],
@@ -94,10 +95,10 @@ def _evaluate(
             "candidates": candidates,
         }
     finally:
-        backend.purge_alias(alias)
+        purge(backend, alias)
 
 
-def _compare(name: str, depth: int, cluster: Backend, embedded: Backend) -> dict[str, Any]:
+def _compare(name: str, depth: int, cluster: ChunkIndex, embedded: ChunkIndex) -> dict[str, Any]:
     corpus, queries_file, qrels = DATASETS[name]
     queries = read_queries(queries_file, qrels)
     configs = [EvalConfig("osrag", {})]
@@ -144,10 +145,10 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=100, help="chunks retrieved per query")
     args = parser.parse_args()
     url = cluster_url()
-    cluster = OpenSearchBackend(client(url))
+    cluster = OpenSearchIndex(client(url))
     results: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="osrag-parity-") as tmp:
-        embedded = EmbeddedBackend(Path(tmp) / "embedded")
+        embedded = EmbeddedIndex(Path(tmp) / "embedded")
         for name in DATASETS:
             results[name] = _compare(name, args.depth, cluster, embedded)
         embedded.close()

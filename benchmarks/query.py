@@ -9,7 +9,7 @@ without and with an amount filter (an amount that is in the index):
 * ``raw match`` — the request a user would send without osrag (OpenSearch's own work);
 * ``osrag body, no highlight, no count`` / ``osrag body, no count`` — osrag's request
   without the candidate count (and without the highlight);
-* ``osrag request as sent`` — exactly what the Searcher sends (``search_requests``: one
+* ``osrag request as sent`` — exactly what the Searcher sends (``search_bodies``: one
   ``_msearch`` with the search — filters, highlight — and the count of its candidate set);
 * ``Searcher.search`` — analysis, planning, the request, shaping the result;
 * ``Searcher.search fallback`` — an amount in no document: a second request runs
@@ -35,10 +35,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _cluster import CORPORA, client, cluster_url, console, print_table, summary, write_results
 
-from osrag.backends.opensearch import OpenSearchBackend, search_requests
+from osrag.backends.opensearch import OpenSearchIndex
+from osrag.generations import purge
 from osrag.index import IngestOptions, ingest
 from osrag.models import QuerySpec
-from osrag.query import bool_query, candidate_query, plan_query, request_body
+from osrag.query import bool_query, candidate_query, plan_query, request_body, search_bodies
 from osrag.search import Searcher
 
 
@@ -77,7 +78,7 @@ def main() -> None:
     args = parser.parse_args()
     url = cluster_url()
     es = client(url)
-    backend = OpenSearchBackend(es)
+    backend = OpenSearchIndex(es)
     alias = f"osrag-bench-q-{uuid.uuid4().hex[:8]}"
     console.print(f"indexing {args.corpus} into {alias} …")
     ingest(args.corpus, backend, IngestOptions(alias=alias))
@@ -100,7 +101,8 @@ def main() -> None:
                     (" + amount", QuerySpec(text=text, amount=amount)),
                 ):
                     plan = plan_query(spec)
-                    sent = search_requests(plan)  # exactly what the Searcher sends
+                    # exactly what the Searcher sends: the search and its candidate count
+                    sent = [line for body in search_bodies(plan) for line in ({}, body)]
                     no_count = request_body(plan)
                     no_highlight = {k: v for k, v in no_count.items() if k != "highlight"}
                     raw = {"query": bool_query(plan), "size": spec.size}
@@ -181,7 +183,7 @@ def main() -> None:
         )
         console.print(f"wrote {path}")
     finally:
-        backend.purge_alias(alias)
+        purge(backend, alias)
 
 
 if __name__ == "__main__":

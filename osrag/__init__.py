@@ -9,7 +9,7 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from osrag.backends import Backend, open_backend
+from osrag.backends import ChunkIndex, open_index
 from osrag.chunking import chunk_document
 from osrag.client import cluster_errors, connect
 from osrag.config import Settings, load_settings
@@ -56,8 +56,8 @@ from osrag.search import Searcher
 
 __all__ = [
     "AuthError",
-    "Backend",
     "Chunk",
+    "ChunkIndex",
     "ChunkingConfig",
     "ClusterError",
     "ConfigError",
@@ -95,7 +95,7 @@ __all__ = [
     "ingest",
     "load_corpus",
     "load_settings",
-    "open_backend",
+    "open_index",
     "parse_money",
     "plan_query",
     "prepare_chunks",

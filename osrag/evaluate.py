@@ -425,6 +425,19 @@ def _means(per_query: Sequence[dict[str, float]], ks: Sequence[int]) -> dict[str
     return means
 
 
+def documents_matching(index: Any, target: str, clauses: Sequence[dict[str, Any]]) -> set[str]:
+    """Ids of the documents with at least one chunk passing every clause (one per document:
+    ``collapse`` on ``doc_id``)."""
+    body = {
+        "size": 10_000,
+        "query": {"bool": {"filter": list(clauses)}},
+        "_source": ["doc_id"],
+        "collapse": {"field": "doc_id"},
+    }
+    (answer,) = index.msearch(target, [body])
+    return {hit["_source"]["doc_id"] for hit in answer["hits"]["hits"]}
+
+
 def run_evaluation(
     queries: Sequence[LabelledQuery],
     backend: Any,
@@ -447,6 +460,7 @@ def run_evaluation(
     import uuid
 
     from osrag.extract import analyze_query, canonicalize_money
+    from osrag.generations import purge
     from osrag.index import IngestOptions, ingest
     from osrag.query import amount_clause
     from osrag.search import Searcher
@@ -513,15 +527,10 @@ def run_evaluation(
                     stated = analyze_query(q.query, base.extraction).amount
                     if stated is not None:
                         amount_queries += 1
-                        from osrag.models import StatedAmount
-
-                        clause = amount_clause(
-                            StatedAmount(currency=stated.currency, minor_units=stated.minor_units),
-                            base.extraction.default_currency,
-                        )
+                        clause = amount_clause(stated, base.extraction.default_currency)
                         cache_key = json.dumps(clause, sort_keys=True)
                         if cache_key not in amount_docs:
-                            amount_docs[cache_key] = backend.doc_ids(target, [clause])
+                            amount_docs[cache_key] = documents_matching(backend, target, [clause])
                         holders = amount_docs[cache_key]
                         for k in ks:
                             top = ranking[:k]
@@ -550,7 +559,7 @@ def run_evaluation(
                 )
         finally:
             if temporary:
-                backend.purge_alias(target)
+                purge(backend, target)
     order = {c.name: i for i, c in enumerate(configs)}
     reports.sort(key=lambda r: order.get(r.name, 0))
     return EvalReport(queries_file=queries_file, ks=list(ks), configs=reports)

@@ -44,6 +44,10 @@ def manifest_index_body() -> dict[str, Any]:
     return copy.deepcopy(_load("manifest.json"))
 
 
+def manifest_version() -> int:
+    return int(_load("manifest.json")["mappings"]["_meta"]["osrag_manifest_version"])
+
+
 def mapping_version() -> int:
     return int(_load("chunks.json")["mappings"]["_meta"]["osrag_mapping_version"])
 

@@ -4,6 +4,7 @@ and :func:`prepare_stream`, which spreads that work over processes for big corpo
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import multiprocessing
 import os
@@ -35,12 +36,11 @@ def _canonical_tokens(chunk: Chunk) -> Chunk:
     """
     text = canonicalize_money(chunk.text)
     digest = hashlib.sha256(text.encode()).hexdigest()
-    return chunk.model_copy(
-        update={
-            "text": text,
-            "content_digest": digest,
-            "chunk_id": f"{chunk.doc_id}#{chunk.chunk_index}#{digest[:16]}",
-        }
+    return dataclasses.replace(
+        chunk,
+        text=text,
+        content_digest=digest,
+        chunk_id=f"{chunk.doc_id}#{chunk.chunk_index}#{digest[:16]}",
     )
 
 

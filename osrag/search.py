@@ -9,7 +9,8 @@
   on every request (:func:`osrag.query.access_filters`), never from what the
   index is believed to hold: without a tenant only untenanted documents match,
   without groups only documents without an ACL. An alias known to be
-  multi-tenant refuses a search without a tenant.
+  multi-tenant (its access policy, read fresh on every request without a
+  tenant) refuses a search without a tenant.
 * **Overlapping chunks are one piece of evidence**: ``raw_hits`` counts hits,
   ``unique_spans`` counts the merged source intervals per document, and each
   hit lists the higher-ranked hits of its document it overlaps.
@@ -22,12 +23,12 @@ import time
 from collections import defaultdict
 from typing import Any
 
-from opensearchpy import OpenSearch
-
-from osrag.backends.base import Backend, RawSearch
+from osrag.backends.base import ChunkIndex
 from osrag.config import DEFAULT_ALIAS
 from osrag.errors import QueryError
+from osrag.manifest import Manifest
 from osrag.models import (
+    AccessPolicy,
     ExtractionConfig,
     GenerationRecord,
     QuerySpec,
@@ -35,23 +36,28 @@ from osrag.models import (
     SearchResult,
     Span,
 )
-from osrag.query import QueryPlan, plan_query
+from osrag.query import QueryPlan, plan_query, search_bodies
 
 log = logging.getLogger("osrag.search")
 
 GENERATION_CACHE_SECONDS = 30.0
+"""How long the generation's extraction settings are reused (never access decisions)."""
 
 
-def _as_backend(client_or_backend: OpenSearch | Backend) -> Backend:
-    if isinstance(client_or_backend, Backend):
-        return client_or_backend
-    from osrag.backends.opensearch import OpenSearchBackend
+def as_index(client_or_index: Any) -> ChunkIndex:
+    """A :class:`ChunkIndex` as it is, or an OpenSearch client wrapped in one."""
+    if isinstance(client_or_index, ChunkIndex):
+        return client_or_index
+    from osrag.backends.opensearch import OpenSearchIndex
 
-    return OpenSearchBackend(client_or_backend)
+    return OpenSearchIndex(client_or_index)
 
 
 def count_unique_spans(hits: list[SearchHit]) -> int:
-    """Merged, non-overlapping source intervals among the hits (per document)."""
+    """Merged, non-overlapping source intervals among the hits (per document).
+
+    Intervals are half-open: ``[0, 10)`` and ``[10, 20)`` touch but do not overlap,
+    so they are two spans; ``[0, 10)`` and ``[5, 20)`` are one."""
     by_doc: dict[str, list[Span]] = defaultdict(list)
     for hit in hits:
         by_doc[hit.doc_id].append(hit.span)
@@ -77,50 +83,71 @@ def _flag_overlaps(hits: list[SearchHit]) -> None:
         earlier.append(hit)
 
 
-def _hit(raw_source: dict[str, Any], score: float | None, highlight: list[str]) -> SearchHit:
-    span = raw_source.get("span") or {"start": 0, "end": 0}
+def _hit(raw: dict[str, Any]) -> SearchHit:
+    source = raw.get("_source") or {}
+    span = source.get("span") or {"start": 0, "end": 0}
     return SearchHit(
-        chunk_id=raw_source["chunk_id"],
-        doc_id=raw_source["doc_id"],
-        score=score,
-        title=raw_source.get("title", ""),
-        breadcrumb=raw_source.get("breadcrumb", ""),
-        body=raw_source.get("body", ""),
-        highlight=highlight,
-        amounts=list(raw_source.get("amounts") or []),
-        money=list(raw_source.get("money") or []),
-        span=Span(start=span["start"], end=span["end"]),
-        chunk_index=int(raw_source.get("chunk_index", 0)),
+        chunk_id=source.get("chunk_id", raw.get("_id", "")),
+        doc_id=source["doc_id"],
+        score=raw.get("_score"),
+        title=source.get("title", ""),
+        breadcrumb=source.get("breadcrumb", ""),
+        body=source.get("body", ""),
+        highlight=list((raw.get("highlight") or {}).get("body", [])),
+        amounts=list(source.get("amounts") or []),
+        money=list(source.get("money") or []),
+        span=Span(span["start"], span["end"]),
+        chunk_index=int(source.get("chunk_index", 0)),
     )
 
 
+def _total(response: dict[str, Any]) -> int:
+    total = response["hits"]["total"]
+    return int(total["value"] if isinstance(total, dict) else total)
+
+
 class Searcher:
-    """Search one alias: ``Searcher(client, "osrag-chunks").search("$300K umbrella")``."""
+    """Search one alias: ``Searcher(client, "osrag-chunks").search("$300K umbrella")``.
+
+    ``client_or_index`` is an opensearch-py client or any
+    :class:`~osrag.backends.base.ChunkIndex` (:func:`osrag.backends.open_index`).
+    """
 
     def __init__(
         self,
-        client_or_backend: OpenSearch | Backend,
+        client_or_index: Any,
         alias: str = DEFAULT_ALIAS,
         *,
         extraction: ExtractionConfig | None = None,
         enforce_access: bool = True,
     ) -> None:
-        self.backend = _as_backend(client_or_backend)
+        self.index = as_index(client_or_index)
         self.alias = alias
         self.extraction = extraction
         self.enforce_access = enforce_access
         """False is the operator's view (evaluation): no tenant or ACL guard at all."""
+        self.manifest = Manifest(self.index.records(alias), alias)
         self._generation: GenerationRecord | None = None
         self._generation_read = -1e9
+        self._multi_tenant = False
 
     def generation(self) -> GenerationRecord | None:
         """The alias's current generation record (cached for a few seconds)."""
         now = time.monotonic()
         if now - self._generation_read > GENERATION_CACHE_SECONDS:
-            target = self.backend.alias_target(self.alias)
-            self._generation = self.backend.get_generation(self.alias, target) if target else None
+            target = self.index.alias_target(self.alias)
+            self._generation = self.manifest.generation(target) if target else None
             self._generation_read = now
         return self._generation
+
+    def policy(self) -> AccessPolicy:
+        """The alias's access policy, read fresh (only "has held tenants" is remembered:
+        it never becomes false again)."""
+        if self._multi_tenant:
+            return AccessPolicy(tenants=True)
+        policy = self.manifest.policy()
+        self._multi_tenant = policy.tenants
+        return policy
 
     def _extraction(self, generation: GenerationRecord | None) -> ExtractionConfig:
         if self.extraction is not None:
@@ -130,42 +157,46 @@ class Searcher:
         return ExtractionConfig()
 
     def plan(self, text_or_spec: str | QuerySpec, **overrides: Any) -> QueryPlan:
-        generation = self.generation()
         spec = text_or_spec if isinstance(text_or_spec, QuerySpec) else QuerySpec(text=text_or_spec)
         if overrides:
             spec = spec.model_copy(update=overrides)
         if not self.enforce_access:
             spec = spec.model_copy(update={"unrestricted": True})
-        elif generation is not None and generation.multi_tenant and spec.tenant is None:
-            # The guards in the query already keep tenants' documents from a caller
-            # without a tenant; on an alias known to be multi-tenant the request is
-            # refused outright, so the mistake is seen rather than answered emptily.
-            names = ", ".join(generation.tenants[:5]) + ("…" if len(generation.tenants) > 5 else "")
-            raise QueryError(f"alias {self.alias!r} is multi-tenant ({names}): pass a tenant")
-        return plan_query(spec, extraction=self._extraction(generation))
+        elif spec.tenant is None and self.policy().tenants:
+            # The query's guards already keep every tenant's documents from a caller
+            # without a tenant; on an alias that holds tenants the request is refused
+            # outright, so the mistake is seen rather than answered emptily.
+            raise QueryError(
+                f"alias {self.alias!r} holds documents of several tenants: pass a tenant"
+            )
+        return plan_query(spec, extraction=self._extraction(self.generation()))
 
     def search(self, text_or_spec: str | QuerySpec, **overrides: Any) -> SearchResult:
         """Plan, run, fall back if the amount filter empties the candidate set, shape."""
         started = time.perf_counter()
         plan = self.plan(text_or_spec, **overrides)
-        raw: RawSearch = self.backend.search(self.alias, plan)
+        response, counted = self.index.msearch(self.alias, search_bodies(plan))
         fallback = False
-        if plan.has_amount_filter and raw.candidate_count == 0:
+        if plan.has_amount_filter and _total(counted) == 0:
             fallback = True
-            raw = self.backend.search(self.alias, plan, drop_amount=True)
-        hits = [_hit(h.source, h.score, h.highlight) for h in raw.hits]
+            response, counted = self.index.msearch(
+                self.alias, search_bodies(plan, drop_amount=True)
+            )
+        raw_hits = response["hits"]["hits"]
+        hits = [_hit(raw) for raw in raw_hits]
         _flag_overlaps(hits)
         applied = plan.applied(drop_amount=fallback)
+        answered = raw_hits[0].get("_index") if raw_hits else None
         result = SearchResult(
             query=plan.spec.text,
-            index=raw.index or (self.backend.alias_target(self.alias) or self.alias),
+            index=answered or self.index.alias_target(self.alias) or self.alias,
             hits=hits,
             filters_applied=applied,
             amount=plan.amount,
             amount_status=plan.amount_status,
-            candidate_count=raw.candidate_count,
+            candidate_count=_total(counted),
             fallback=fallback,
-            total_hits=raw.total,
+            total_hits=_total(response),
             raw_hits=len(hits),
             unique_spans=count_unique_spans(hits),
             took_ms=round((time.perf_counter() - started) * 1000, 3),

@@ -1,9 +1,9 @@
-"""One backend under test, whichever it is: the same checks run on OpenSearch and embedded.
+"""One engine under test, whichever it is: the same checks run on every ChunkIndex.
 
-Checks go through the :class:`~osrag.backends.base.Backend` interface (a filtered
-search reads chunk ids and sources), so a test says *what* it expects once. The
-few facts only one engine can show — how many writes a generation saw — have one
-helper with an implementation per engine.
+Checks go through the :class:`~osrag.backends.base.ChunkIndex` interface (a
+filtered ``msearch`` reads chunk ids and sources), so a test says *what* it
+expects once. The few facts only one engine can show — how many writes a
+generation saw — have one helper with an implementation per engine.
 """
 
 from __future__ import annotations
@@ -17,63 +17,64 @@ from typing import Any
 import pytest
 from opensearchpy import OpenSearch
 
-from osrag.backends.base import Backend
-from osrag.backends.embedded import EmbeddedBackend
-from osrag.backends.opensearch import OpenSearchBackend
-from osrag.models import AppliedFilter, QuerySpec
-from osrag.query import QueryPlan
+from osrag.backends.base import ChunkIndex
+from osrag.backends.embedded import EmbeddedIndex
+from osrag.backends.opensearch import OpenSearchIndex
+from osrag.generations import purge
+from osrag.manifest import Manifest
 
 KINDS = ("opensearch", "embedded")
 BACKEND_PARAMS = [pytest.param("opensearch", marks=pytest.mark.opensearch), "embedded"]
-"""Parametrize a fixture over both backends; the OpenSearch one needs the cluster."""
+"""Parametrize a fixture over every engine; the OpenSearch one needs the cluster."""
 
 
-def filter_plan(clauses: list[dict[str, Any]], size: int = 10_000) -> QueryPlan:
-    """A plan that only filters (every chunk scores 1): read what the index holds."""
-    spec = QuerySpec(text="", size=size, amount_filter=False, highlight=False)
-    return QueryPlan(
-        spec=spec,
-        match_text="",
-        amount=None,
-        amount_status="off",
-        filters=[AppliedFilter(name=f"check{i}", clause=c) for i, c in enumerate(clauses)],
-    )
+def filtered(index: ChunkIndex, target: str, clauses: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every chunk (its ``_source``) of ``target`` passing the clauses."""
+    index.refresh(target)
+    body = {"size": 10_000, "query": {"bool": {"filter": clauses}}}
+    (answer,) = index.msearch(target, [body])
+    return [hit["_source"] for hit in answer["hits"]["hits"]]
 
 
 @dataclass
 class BackendCase:
     kind: str
-    backend: Backend
+    backend: ChunkIndex
     alias: str
     url: str | None = None
     home: Path | None = None
-    """The embedded backend's ``OSRAG_HOME`` (its index is in ``home/embedded``)."""
+    """The embedded index's ``OSRAG_HOME`` (its index is in ``home/embedded``)."""
 
-    def build(self, cls: type[Backend] | None = None) -> Backend:
-        """A new backend on the same engine and data (another client; another process's view)."""
+    def build(self) -> ChunkIndex:
+        """A new engine object on the same data (another client; another process's view)."""
         if self.kind == "opensearch":
             assert self.url is not None
-            return (cls or OpenSearchBackend)(OpenSearch(self.url, timeout=60))  # type: ignore[call-arg]
+            return OpenSearchIndex(OpenSearch(self.url, timeout=60))
         assert self.home is not None
-        return (cls or EmbeddedBackend)(self.home / "embedded")  # type: ignore[call-arg]
+        return EmbeddedIndex(self.home / "embedded")
 
     def cli(self) -> tuple[list[str], dict[str, str]]:
-        """Extra CLI arguments and environment that reach this backend."""
+        """Extra CLI arguments and environment that reach this engine."""
         if self.kind == "opensearch":
             assert self.url is not None
             return ["--backend", "opensearch"], {"OSRAG_URL": self.url}
         return ["--backend", "embedded"], {"OSRAG_HOME": str(self.home)}
 
+    def manifest(self, alias: str | None = None) -> Manifest:
+        alias = alias or self.alias
+        return Manifest(self.backend.records(alias), alias)
+
     def chunk_ids(self, target: str, doc_id: str | None = None) -> set[str]:
-        self.backend.refresh(target)
         clauses = [{"term": {"doc_id": doc_id}}] if doc_id else []
-        raw = self.backend.search(target, filter_plan(clauses))
-        return {h.source["chunk_id"] for h in raw.hits}
+        return {s["chunk_id"] for s in filtered(self.backend, target, clauses)}
 
     def source(self, target: str, chunk_id: str) -> dict[str, Any]:
-        raw = self.backend.search(target, filter_plan([{"term": {"chunk_id": chunk_id}}]))
-        assert len(raw.hits) == 1, f"{chunk_id} found {len(raw.hits)} times in {target}"
-        return raw.hits[0].source
+        found = filtered(self.backend, target, [{"term": {"chunk_id": chunk_id}}])
+        assert len(found) == 1, f"{chunk_id} found {len(found)} times in {target}"
+        return found[0]
+
+    def purge(self, alias: str | None = None) -> None:
+        purge(self.backend, alias or self.alias)
 
     def writes_seen(self, generation: str) -> object:
         """Changes whenever the generation is written to (and only then)."""
@@ -97,6 +98,57 @@ def open_case(request: Any, kind: str, folder: Path, alias: str | None = None) -
     if kind == "opensearch":
         client = request.getfixturevalue("os_client")
         url = request.getfixturevalue("opensearch_url")
-        return BackendCase(kind, OpenSearchBackend(client), alias or new_alias(), url=url)
+        return BackendCase(kind, OpenSearchIndex(client), alias or new_alias(), url=url)
     home = folder / "osrag-home"
-    return BackendCase(kind, EmbeddedBackend(home / "embedded"), alias or new_alias(), home=home)
+    return BackendCase(kind, EmbeddedIndex(home / "embedded"), alias or new_alias(), home=home)
+
+
+class Delegating(ChunkIndex):
+    """An engine that forwards every call to a real one: tests override one method to
+    inject a fault (a refused chunk, a crash, a count that lies) into a real run."""
+
+    def __init__(self, inner: ChunkIndex) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.write_concurrency = inner.write_concurrency
+        self.eventual_refresh = inner.eventual_refresh
+
+    @property
+    def storage_version(self) -> str:
+        return self.inner.storage_version
+
+    def create_generation(self, name: str, body: dict[str, Any], *, bulk_loading: bool) -> None:
+        self.inner.create_generation(name, body, bulk_loading=bulk_loading)
+
+    def finish_generation(self, name: str) -> None:
+        self.inner.finish_generation(name)
+
+    def drop_generation(self, name: str) -> None:
+        self.inner.drop_generation(name)
+
+    def generations(self, alias: str) -> set[str]:
+        return self.inner.generations(alias)
+
+    def alias_target(self, alias: str) -> str | None:
+        return self.inner.alias_target(alias)
+
+    def move_alias(self, alias: str, to: str, previous: str | None) -> None:
+        self.inner.move_alias(alias, to, previous)
+
+    def write(self, generation: str, actions: Any) -> Any:
+        return self.inner.write(generation, actions)
+
+    def refresh(self, target: str) -> None:
+        self.inner.refresh(target)
+
+    def count(self, target: str, query: dict[str, Any] | None = None) -> int:
+        return self.inner.count(target, query)
+
+    def msearch(self, target: str, bodies: Any) -> list[dict[str, Any]]:
+        return self.inner.msearch(target, bodies)
+
+    def records(self, alias: str) -> Any:
+        return self.inner.records(alias)
+
+    def close(self) -> None:
+        self.inner.close()

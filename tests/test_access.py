@@ -104,7 +104,7 @@ def test_a_long_lived_searcher_never_shows_a_document_outside_its_scope(
             _assert_in_scope(case, [h.chunk_id for h in result.hits], tenant, groups)
             assert {f.name for f in result.filters_applied} >= {"tenant", "acl"}
     finally:
-        case.backend.purge_alias(alias)
+        case.purge(alias)
 
 
 _examples = itertools.count()
@@ -120,13 +120,19 @@ def test_a_restricted_document_added_after_the_searcher_started_is_guarded_at_on
     searcher = Searcher(backend_case.backend, backend_case.alias)
     assert {h.doc_id for h in searcher.search("umbrella").hits} == {"open"}
     _write(corpus, "hr-secret", "hr-only")
-    _write(corpus, "acme-secret", "acme")
     ingest(corpus, backend_case.backend, IngestOptions(alias=backend_case.alias))
-    # the same searcher, straight away: neither new document is visible to an anonymous caller
+    # the same searcher, straight away: the ACL'd document is not visible to a caller
+    # without the group, and is to one with it
     result = searcher.search("umbrella")
     assert {h.doc_id for h in result.hits} == {"open"}
     assert [f.name for f in result.filters_applied] == ["tenant", "acl"]
     assert "hr-secret" in {h.doc_id for h in searcher.search("umbrella", acl=["hr"]).hits}
+    _write(corpus, "acme-secret", "acme")
+    ingest(corpus, backend_case.backend, IngestOptions(alias=backend_case.alias))
+    # the alias now holds a tenant's documents: a caller without a tenant is refused at once
+    with pytest.raises(QueryError, match="pass a tenant"):
+        searcher.search("umbrella")
+    assert {h.doc_id for h in searcher.search("umbrella", tenant="acme").hits} == {"acme-secret"}
 
 
 def test_unclosed_front_matter_is_refused_and_keeps_the_previous_version(

@@ -13,12 +13,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from opensearchpy import OpenSearch
 
-from osrag.backends.base import Backend, RawSearch
-from osrag.backends.embedded import EmbeddedBackend
-from osrag.backends.opensearch import OpenSearchBackend
+from osrag.backends.base import ChunkIndex
+from osrag.backends.embedded import EmbeddedIndex
+from osrag.backends.opensearch import OpenSearchIndex
+from osrag.generations import purge
 from osrag.index import IngestOptions, ingest
 from osrag.models import AppliedFilter, QuerySpec
-from osrag.query import QueryPlan, plan_query
+from osrag.query import QueryPlan, plan_query, search_bodies
 from osrag.search import Searcher
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "insurance"
@@ -57,14 +58,14 @@ FILTERS: list[dict[str, Any]] = [
 @pytest.fixture(scope="module")
 def both(
     os_client: OpenSearch, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[tuple[Backend, Backend, str]]:
+) -> Iterator[tuple[ChunkIndex, ChunkIndex, str]]:
     alias = f"osrag-test-parity-{uuid.uuid4().hex[:8]}"
-    cluster = OpenSearchBackend(os_client)
-    embedded = EmbeddedBackend(tmp_path_factory.mktemp("parity") / "index")
+    cluster = OpenSearchIndex(os_client)
+    embedded = EmbeddedIndex(tmp_path_factory.mktemp("parity") / "index")
     for backend in (cluster, embedded):
         ingest(EXAMPLES, backend, IngestOptions(alias=alias))
     yield cluster, embedded, alias
-    cluster.purge_alias(alias)
+    purge(cluster, alias)
 
 
 def _groups(hits: list[tuple[str, float]]) -> list[tuple[float, set[str]]]:
@@ -91,21 +92,34 @@ def _alike(
         assert at_edge or keys == their_keys, (score, keys, their_keys)
 
 
-def _same(left: RawSearch, right: RawSearch, *, offset: int, size: int, collapse: bool) -> None:
-    assert (left.total, left.candidate_count) == (right.total, right.candidate_count)
+def _total(answer: dict[str, Any]) -> int:
+    return int(answer["hits"]["total"]["value"])
+
+
+def _same(
+    left: list[dict[str, Any]],
+    right: list[dict[str, Any]],
+    *,
+    offset: int,
+    size: int,
+    collapse: bool,
+) -> None:
+    """Two ``msearch`` answers (the ranked search, the candidate count) agree."""
+    assert [_total(a) for a in left] == [_total(a) for a in right]
     key = "doc_id" if collapse else "chunk_id"  # collapse may keep either of two tied chunks
-    ours = [(h.source[key], float(h.score or 0)) for h in left.hits]
-    theirs = [(h.source[key], float(h.score or 0)) for h in right.hits]
+    mine, theirs_hits = left[0]["hits"]["hits"], right[0]["hits"]["hits"]
+    ours = [(h["_source"][key], float(h["_score"] or 0)) for h in mine]
+    theirs = [(h["_source"][key], float(h["_score"] or 0)) for h in theirs_hits]
     _alike(ours, theirs, offset=offset, full=len(ours) == size)
 
     def same_fields(source: dict[str, Any]) -> dict[str, Any]:
-        # generation names differ: each backend's storage layout is part of the digest
+        # generation names differ: each engine's storage layout is part of the digest
         return {k: v for k, v in source.items() if k != "generation"}
 
-    sources = {h.source["chunk_id"]: h.source for h in right.hits}
-    for hit in left.hits:  # the same _source, field for field
-        if hit.source["chunk_id"] in sources:
-            assert same_fields(hit.source) == same_fields(sources[hit.source["chunk_id"]])
+    sources = {h["_source"]["chunk_id"]: h["_source"] for h in theirs_hits}
+    for hit in mine:  # the same _source, field for field
+        if hit["_source"]["chunk_id"] in sources:
+            assert same_fields(hit["_source"]) == same_fields(sources[hit["_source"]["chunk_id"]])
 
 
 @settings(
@@ -123,7 +137,7 @@ def _same(left: RawSearch, right: RawSearch, *, offset: int, size: int, collapse
     source_fields=st.sampled_from([None, [], ["amounts", "title", "span"]]),
 )
 def test_generated_queries_answer_alike(
-    both: tuple[Backend, Backend, str],
+    both: tuple[ChunkIndex, ChunkIndex, str],
     words: list[str],
     operator: str,
     msm: str | None,
@@ -158,9 +172,10 @@ def test_generated_queries_answer_alike(
         default_currency=plan.default_currency,
     )
     for drop in (False, True):
+        bodies = search_bodies(plan, drop_amount=drop)
         _same(
-            embedded.search(alias, plan, drop_amount=drop),
-            cluster.search(alias, plan, drop_amount=drop),
+            embedded.msearch(alias, bodies),
+            cluster.msearch(alias, bodies),
             offset=offset,
             size=size,
             collapse=collapse,
@@ -176,7 +191,7 @@ def _labelled() -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("query", _labelled(), ids=lambda q: q["id"])
 def test_every_labelled_query_ranks_alike(
-    both: tuple[Backend, Backend, str], query: dict[str, Any]
+    both: tuple[ChunkIndex, ChunkIndex, str], query: dict[str, Any]
 ) -> None:
     cluster, embedded, alias = both
     ours = Searcher(embedded, alias, enforce_access=False).search(query["query"], size=20)
@@ -208,8 +223,8 @@ def test_cranfield_meets_the_parity_targets(
     queries = read_queries(derived / "queries.jsonl", derived / "qrels.tsv")
     reports = {}
     for name, backend in (
-        ("opensearch", OpenSearchBackend(os_client)),
-        ("embedded", EmbeddedBackend(tmp_path / "index")),
+        ("opensearch", OpenSearchIndex(os_client)),
+        ("embedded", EmbeddedIndex(tmp_path / "index")),
     ):
         alias = f"osrag-test-cranfield-{uuid.uuid4().hex[:8]}"
         reports[name] = run_evaluation(

@@ -1,4 +1,4 @@
-"""The embedded backend on its own: choosing it, its safety (one writer across processes, a
+"""The embedded engine on its own: choosing it, its safety (one writer across processes, a
 crash mid-write, corrupt or foreign folders) and its query compiler. Behaviour shared
 with OpenSearch is tested on both backends in test_ingest, test_search, test_eval_runs."""
 
@@ -12,6 +12,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,12 +21,14 @@ import pytest
 
 from osrag.backends import choose_backend, embedded_root
 from osrag.backends.dsl import minimum_should_match
-from osrag.backends.embedded import EmbeddedBackend
+from osrag.backends.embedded import EmbeddedIndex
 from osrag.config import Settings
 from osrag.errors import ConfigError, IndexStateError, LockedError, QueryError
+from osrag.evaluate import documents_matching
 from osrag.index import IngestOptions, current_generation, ingest, rollback
+from osrag.manifest import Manifest
 from osrag.models import AppliedFilter, ChunkingConfig, QuerySpec
-from osrag.query import QueryPlan, plan_query
+from osrag.query import QueryPlan, plan_query, search_bodies
 from osrag.search import Searcher
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -128,44 +131,46 @@ def _spawn(code: str, started: list[subprocess.Popen[str]]) -> subprocess.Popen[
     return proc
 
 
-def test_a_second_process_is_refused_the_ingest_lock_until_the_first_ends(
+def test_a_second_process_is_refused_the_lock_and_a_killed_owner_is_broken_at_once(
     corpus: Path, root: Path, other_process: list[subprocess.Popen[str]]
 ) -> None:
     holder = _spawn(
         f"""
         import datetime as dt, time
-        from osrag.backends.embedded import EmbeddedBackend
-        backend = EmbeddedBackend({str(root)!r})
-        ttl = dt.timedelta(seconds=1)
-        assert backend.try_lock("osrag-chunks", "the-other-process", ttl) is None
+        from osrag.backends.embedded import EmbeddedIndex
+        from osrag.lock import IngestLock
+        index = EmbeddedIndex({str(root)!r})
+        records = index.records("osrag-chunks")
+        lock = IngestLock(records, "osrag-chunks", ttl=dt.timedelta(seconds=1))
+        lock.__enter__()
         print("ready", flush=True)
         time.sleep(120)
         """,
         other_process,
     )
-    backend = EmbeddedBackend(root)
-    with pytest.raises(LockedError, match="the-other-process"):
+    backend = EmbeddedIndex(root)
+    with pytest.raises(LockedError, match=f"pid {holder.pid}"):
         ingest(corpus, backend, IngestOptions(alias="osrag-chunks"))
     # the CLI: one clear line, exit code 6, no traceback (its TTL has passed, it is alive)
-    env = _clean_env(OSRAG_HOME=str(root.parent / "home"))
-    (root.parent / "home").mkdir()
-    os.symlink(root, root.parent / "home" / "embedded")
+    env = _clean_env(OSRAG_HOME=str(_home_of(root)))
     refused = _osrag("ingest", str(corpus), cwd=root.parent, env=env)
     assert refused.returncode == 6
-    assert (
-        "another ingest holds the lock" in refused.stderr and "the-other-process" in refused.stderr
-    )
+    assert "another ingest holds the lock" in refused.stderr and str(holder.pid) in refused.stderr
     assert "Traceback" not in refused.stderr
 
-    holder.send_signal(signal.SIGKILL)  # the OS releases its lock however it ends
+    holder.send_signal(signal.SIGKILL)  # no cleanup: its lock record stays behind
     holder.wait(timeout=30)
-    assert ingest(corpus, backend, IngestOptions(alias="osrag-chunks")).documents > 0
+    started = time.monotonic()
+    after = _osrag("ingest", str(corpus), cwd=root.parent, env=env)
+    assert after.returncode == 0, after.stderr
+    assert time.monotonic() - started < 60  # not the lock's TTL: the owner is known dead
+    assert f"pid {holder.pid}" in after.stderr and "no longer running" in after.stderr
 
 
 def test_a_writer_that_bypasses_the_ingest_lock_is_refused_too(
     corpus: Path, root: Path, other_process: list[subprocess.Popen[str]]
 ) -> None:
-    backend = EmbeddedBackend(root)
+    backend = EmbeddedIndex(root)
     first = ingest(corpus, backend, IngestOptions(alias="osrag-chunks"))
     path = root / "osrag-chunks" / "generations" / first.generation
     _spawn(
@@ -188,22 +193,22 @@ def test_a_writer_that_bypasses_the_ingest_lock_is_refused_too(
 def test_a_process_killed_mid_build_leaves_the_previous_generation_readable(
     corpus: Path, root: Path
 ) -> None:
-    backend = EmbeddedBackend(root)
+    backend = EmbeddedIndex(root)
     first = ingest(corpus, backend, IngestOptions(alias="osrag-chunks"))
     code = f"""
         import os, signal
         from pathlib import Path
-        from osrag.backends.embedded import EmbeddedBackend
+        from osrag.backends.embedded import EmbeddedIndex
         from osrag.index import IngestOptions, ingest
         from osrag.models import ChunkingConfig
 
-        class KilledMidBuild(EmbeddedBackend):
+        class KilledMidBuild(EmbeddedIndex):
             writes = 0
-            def write(self, ops):
+            def write(self, generation, actions):
                 KilledMidBuild.writes += 1
                 if KilledMidBuild.writes == 3:
                     os.kill(os.getpid(), signal.SIGKILL)  # no cleanup, no finally
-                return super().write(ops)
+                return super().write(generation, actions)
 
         options = IngestOptions(
             alias="osrag-chunks", chunking=ChunkingConfig(strategy="fixed", size=20),
@@ -214,12 +219,13 @@ def test_a_process_killed_mid_build_leaves_the_previous_generation_readable(
     killed = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], timeout=120)
     assert killed.returncode == -signal.SIGKILL
 
-    reader = EmbeddedBackend(root)  # a fresh process's view
+    reader = EmbeddedIndex(root)  # a fresh process's view
     assert reader.alias_target("osrag-chunks") == first.generation
     result = Searcher(reader, "osrag-chunks", enforce_access=False).search("umbrella $300K")
     assert result.hits and result.index == first.generation
     assert reader.count("osrag-chunks") == first.chunks_written
-    [building] = [r for r in reader.list_generations("osrag-chunks") if r.state == "building"]
+    manifest = Manifest(reader.records("osrag-chunks"), "osrag-chunks")
+    [building] = [r for r in manifest.generations() if r.state == "building"]
 
     done = ingest(
         corpus,
@@ -233,7 +239,7 @@ def test_a_process_killed_mid_build_leaves_the_previous_generation_readable(
 
 
 def test_readers_never_see_the_alias_missing_while_it_moves(corpus: Path, root: Path) -> None:
-    backend = EmbeddedBackend(root)
+    backend = EmbeddedIndex(root)
     one = ingest(corpus, backend, IngestOptions(alias="osrag-chunks")).generation
     two = ingest(
         corpus,
@@ -243,14 +249,14 @@ def test_readers_never_see_the_alias_missing_while_it_moves(corpus: Path, root: 
     stop = threading.Event()
 
     def flip() -> None:
-        mover = EmbeddedBackend(root)
+        mover = EmbeddedIndex(root)
         while not stop.is_set():
             for target in (one, two):
-                mover.move_alias("osrag-chunks", target, None)
+                mover.move_alias("osrag-chunks", target, mover.alias_target("osrag-chunks"))
 
     thread = threading.Thread(target=flip)
     thread.start()
-    reader = EmbeddedBackend(root)
+    reader = EmbeddedIndex(root)
     try:
         seen = {reader.alias_target("osrag-chunks") for _ in range(3000)}
     finally:
@@ -263,30 +269,30 @@ def test_readers_never_see_the_alias_missing_while_it_moves(corpus: Path, root: 
 
 
 @pytest.fixture
-def built(corpus: Path, root: Path) -> tuple[EmbeddedBackend, str, str]:
-    backend = EmbeddedBackend(root)
+def built(corpus: Path, root: Path) -> tuple[EmbeddedIndex, str, str]:
+    backend = EmbeddedIndex(root)
     one = ingest(corpus, backend, IngestOptions(alias="osrag-chunks")).generation
     options = IngestOptions(alias="osrag-chunks", chunking=ChunkingConfig(strategy="fixed"))
     two = ingest(corpus, backend, options).generation
     backend.close()
-    return EmbeddedBackend(root), one, two
+    return EmbeddedIndex(root), one, two
 
 
-def test_a_corrupt_manifest_is_a_clear_error_naming_it(
-    built: tuple[EmbeddedBackend, str, str], root: Path
+def test_a_corrupt_record_store_is_a_clear_error_naming_it(
+    built: tuple[EmbeddedIndex, str, str], root: Path
 ) -> None:
-    manifest = root / "osrag-chunks" / "manifest.sqlite"
+    manifest = root / "osrag-chunks" / "records.sqlite"
     manifest.write_bytes(b"this is not a database" * 100)
-    for leftover in manifest.parent.glob("manifest.sqlite-*"):
+    for leftover in manifest.parent.glob("records.sqlite-*"):
         leftover.unlink()
     with pytest.raises(IndexStateError, match=str(manifest)):
-        current_generation(EmbeddedBackend(root), "osrag-chunks")
+        current_generation(EmbeddedIndex(root), "osrag-chunks")
     status = _osrag(
         "index", "status", "--backend", "embedded", cwd=root.parent,
         env=_clean_env(OSRAG_HOME=str(_home_of(root))),
     )  # fmt: skip
     assert status.returncode == 5, status.stderr
-    assert "manifest.sqlite" in status.stderr and "Traceback" not in status.stderr
+    assert "records.sqlite" in status.stderr and "Traceback" not in status.stderr
 
 
 def _home_of(root: Path) -> Path:
@@ -298,19 +304,20 @@ def _home_of(root: Path) -> Path:
 
 
 def test_a_corrupt_alias_pointer_is_a_clear_error_and_rollback_repairs_it(
-    built: tuple[EmbeddedBackend, str, str], root: Path
+    built: tuple[EmbeddedIndex, str, str], root: Path
 ) -> None:
     backend, one, _two = built
     pointer = root / "osrag-chunks" / "ALIAS"
     pointer.write_text("\x00garbage")
     with pytest.raises(IndexStateError, match=str(pointer)):
         backend.alias_target("osrag-chunks")
+    pointer.unlink()  # what an operator does with a pointer that cannot be read
     backend.move_alias("osrag-chunks", one, None)
     assert Searcher(backend, "osrag-chunks", enforce_access=False).search("umbrella").hits
 
 
 def test_a_corrupt_generation_is_a_clear_error_and_the_previous_one_still_serves(
-    built: tuple[EmbeddedBackend, str, str], root: Path
+    built: tuple[EmbeddedIndex, str, str], root: Path
 ) -> None:
     backend, one, two = built
     meta = root / "osrag-chunks" / "generations" / two / "meta.json"
@@ -322,24 +329,24 @@ def test_a_corrupt_generation_is_a_clear_error_and_the_previous_one_still_serves
 
 
 def test_a_folder_from_a_newer_osrag_is_refused(
-    built: tuple[EmbeddedBackend, str, str], root: Path
+    built: tuple[EmbeddedIndex, str, str], root: Path
 ) -> None:
     marker = root / "osrag-chunks" / "OSRAG_EMBEDDED"
     marker.write_text('{"osrag": "embedded-index", "format": 99, "alias": "osrag-chunks"}')
     with pytest.raises(IndexStateError, match="newer osrag"):
-        EmbeddedBackend(root).alias_target("osrag-chunks")
+        EmbeddedIndex(root).alias_target("osrag-chunks")
 
 
 def test_a_root_that_is_a_file_is_a_clear_error(tmp_path: Path, corpus: Path) -> None:
     root = tmp_path / "index"
     root.write_text("not a folder")
     with pytest.raises(IndexStateError, match="is a file"):
-        ingest(corpus, EmbeddedBackend(root), IngestOptions(alias="osrag-chunks"))
+        ingest(corpus, EmbeddedIndex(root), IngestOptions(alias="osrag-chunks"))
 
 
 def test_an_alias_that_cannot_be_a_folder_name_is_refused(root: Path) -> None:
     with pytest.raises(ConfigError, match="cannot name a folder"):
-        EmbeddedBackend(root).alias_target("../elsewhere")
+        EmbeddedIndex(root).alias_target("../elsewhere")
 
 
 # --------------------------------------------------------------------------- the compiler
@@ -373,14 +380,14 @@ def test_minimum_should_match_nonsense_is_a_clear_error() -> None:
 
 
 @pytest.fixture(scope="module")
-def small(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedBackend:
-    backend = EmbeddedBackend(tmp_path_factory.mktemp("small") / "index")
+def small(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIndex:
+    backend = EmbeddedIndex(tmp_path_factory.mktemp("small") / "index")
     ingest(DATA, backend, IngestOptions(alias="small"))
     return backend
 
 
 def _plan(text: str, *clauses: dict[str, Any]) -> QueryPlan:
-    plan = plan_query(QuerySpec(text=text, amount_filter=False))
+    plan = plan_query(QuerySpec(text=text, amount_filter=False, unrestricted=True))
     return QueryPlan(
         spec=plan.spec,
         match_text=plan.match_text,
@@ -388,6 +395,12 @@ def _plan(text: str, *clauses: dict[str, Any]) -> QueryPlan:
         amount_status="off",
         filters=[AppliedFilter(name=f"f{i}", clause=c) for i, c in enumerate(clauses)],
     )
+
+
+def _run(index: EmbeddedIndex, plan: QueryPlan) -> tuple[list[dict[str, Any]], int]:
+    """The ranked hits and the candidate count, as the Searcher asks for them."""
+    search, counted = index.msearch("small", search_bodies(plan))
+    return search["hits"]["hits"], counted["hits"]["total"]["value"]
 
 
 @pytest.mark.parametrize(
@@ -402,28 +415,48 @@ def _plan(text: str, *clauses: dict[str, Any]) -> QueryPlan:
     ],
 )
 def test_a_clause_outside_osrags_dsl_is_refused_by_name(
-    small: EmbeddedBackend, clause: dict[str, object], message: str
+    small: EmbeddedIndex, clause: dict[str, object], message: str
 ) -> None:
     with pytest.raises(QueryError, match=message):
-        small.search("small", _plan("umbrella", clause))
+        _run(small, _plan("umbrella", clause))
 
 
-def test_filters_count_chunks_and_never_score(small: EmbeddedBackend) -> None:
+def test_a_request_key_or_sort_outside_osrags_dsl_is_refused_by_name(small: EmbeddedIndex) -> None:
+    with pytest.raises(QueryError, match="does not implement aggs"):
+        small.msearch("small", [{"query": {"match_all": {}}, "aggs": {}}])
+    with pytest.raises(QueryError, match="sort on title"):
+        small.msearch("small", [{"query": {"match_all": {}}, "sort": [{"title": "asc"}]}])
+
+
+def test_filters_count_chunks_and_never_score(small: EmbeddedIndex) -> None:
     amount = {"term": {"amounts": 30_000_000}}
-    raw = small.search("small", _plan("umbrella", amount))
-    assert raw.candidate_count == small.count("small", [amount]) == len(raw.hits) > 0
-    unfiltered = {
-        h.source["chunk_id"]: h.score for h in small.search("small", _plan("umbrella")).hits
-    }
-    for hit in raw.hits:
-        assert hit.score == pytest.approx(unfiltered[hit.source["chunk_id"]])
-    assert small.doc_ids("small", [amount]) == {h.source["doc_id"] for h in raw.hits}
-    assert "text" not in raw.hits[0].source  # _source excludes the searched copy
+    hits, candidates = _run(small, _plan("umbrella", amount))
+    assert candidates == small.count("small", {"bool": {"filter": [amount]}}) == len(hits) > 0
+    unfiltered = {h["_id"]: h["_score"] for h in _run(small, _plan("umbrella"))[0]}
+    for hit in hits:
+        assert hit["_score"] == pytest.approx(unfiltered[hit["_id"]])
+    assert documents_matching(small, "small", [amount]) == {h["_source"]["doc_id"] for h in hits}
+    assert "text" not in hits[0]["_source"]  # _source excludes the searched copy
 
 
-def test_a_stored_day_range_and_a_missing_field_are_oracles(small: EmbeddedBackend) -> None:
+def test_sorting_on_chunk_id_pages_every_match_with_search_after(small: EmbeddedIndex) -> None:
+    pages, after = [], None
+    while True:
+        body: dict[str, Any] = {"size": 7, "sort": [{"chunk_id": "asc"}], "_source": ["chunk_id"]}
+        if after is not None:
+            body["search_after"] = after
+        (answer,) = small.msearch("small", [body])
+        hits = answer["hits"]["hits"]
+        pages += [h["_source"]["chunk_id"] for h in hits]
+        if len(hits) < 7:
+            break
+        after = hits[-1]["sort"]
+    assert pages == sorted(pages) and len(pages) == small.count("small")
+
+
+def test_a_stored_day_range_and_a_missing_field_are_oracles(small: EmbeddedIndex) -> None:
     # documents without effective_from pass the as_of filter (they say nothing)
     everyone = small.count("small")
-    as_of = plan_query(QuerySpec(text="", as_of=dt.date(1900, 1, 1))).filter_clauses()
-    dated = small.count("small", [{"exists": {"field": "effective_from"}}])
+    as_of = plan_query(QuerySpec(text="", as_of=dt.date(1900, 1, 1))).applied()[-1].clause
+    dated = small.count("small", {"exists": {"field": "effective_from"}})
     assert small.count("small", as_of) == everyone - dated

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import hashlib
 import itertools
@@ -51,8 +52,8 @@ def make_chunk(doc: Document, index: int, start: int, end: int, breadcrumb: str 
         body=body,
         breadcrumb=breadcrumb,
         heading_path=[breadcrumb] if breadcrumb else [],
-        span=Span(start=start, end=end),
-        token_span=TokenSpan(start=0, end=1),
+        span=Span(start, end),
+        token_span=TokenSpan(0, 1),
         tokenizer="whitespace@1",
         parser="test@1",
         content_digest=digest,
@@ -126,10 +127,10 @@ def test_enrichment_never_changes_ids_or_text() -> None:
 
 def test_a_chunk_of_another_document_is_an_extraction_error() -> None:
     doc = make_doc()
-    stranger = cut(doc, [])[0].model_copy(update={"doc_id": "other"})
+    stranger = dataclasses.replace(cut(doc, [])[0], doc_id="other")
     with pytest.raises(ExtractionError, match="belongs to 'other'"):
         enrich_chunks(doc, [stranger])
-    outside = cut(doc, [])[0].model_copy(update={"span": Span(start=0, end=10**6)})
+    outside = dataclasses.replace(cut(doc, [])[0], span=Span(0, 10**6))
     with pytest.raises(ExtractionError, match="outside the document"):
         enrich_chunks(doc, [outside])
 

@@ -12,7 +12,7 @@ from clirun import osrag
 from faultproxy import Pushback, pushing_back
 from opensearchpy import OpenSearch
 
-from osrag.backends.opensearch import OpenSearchBackend
+from osrag.backends.opensearch import OpenSearchIndex
 from osrag.errors import ClusterError, QueryError
 from osrag.index import IngestOptions, current_generation, ingest
 from osrag.search import Searcher
@@ -33,7 +33,7 @@ def _corpus(tmp_path: Path, copies: int = 4) -> Path:
     return corpus
 
 
-def _agree(backend: OpenSearchBackend, alias: str) -> int:
+def _agree(backend: OpenSearchIndex, alias: str) -> int:
     record = current_generation(backend, alias)
     backend.refresh(record.name)
     in_index = backend.count(record.name)
@@ -48,7 +48,7 @@ def test_back_pressure_is_retried_counted_and_loses_nothing(
     corpus = _corpus(tmp_path, copies=2)
     pushback = Pushback(reject_every=3, throttle_items=5)
     with pushing_back(opensearch_url, pushback) as url:
-        backend = OpenSearchBackend(OpenSearch(url, timeout=60), bulk_backoff=0.05)
+        backend = OpenSearchIndex(OpenSearch(url, timeout=60), bulk_backoff=0.05)
         options = IngestOptions(alias=index_prefix, batch_chunks=40)
         report = ingest(corpus, backend, options)
     assert pushback.rejected_requests > 0 and pushback.throttled_items > 0
@@ -56,7 +56,7 @@ def test_back_pressure_is_retried_counted_and_loses_nothing(
     chunk_items = [key for key in pushback.seen if "#" in key and "::" not in key]
     assert chunk_items and report.throttled >= len(chunk_items)
     assert report.bulk_retries > 0
-    direct = OpenSearchBackend(OpenSearch(opensearch_url, timeout=60))
+    direct = OpenSearchIndex(OpenSearch(opensearch_url, timeout=60))
     assert _agree(direct, index_prefix) == report.chunks_written
 
 
@@ -65,7 +65,7 @@ def test_a_read_only_index_fails_at_once_in_one_line_and_a_rerun_converges(
     os_client: OpenSearch, opensearch_url: str, index_prefix: str, tmp_path: Path
 ) -> None:
     corpus = _corpus(tmp_path, copies=1)
-    backend = OpenSearchBackend(os_client)
+    backend = OpenSearchIndex(os_client)
     ingest(corpus, backend, IngestOptions(alias=index_prefix))
     generation = current_generation(backend, index_prefix).name
     before = backend.count(generation)

@@ -2,29 +2,30 @@
 bad input that loses nothing, per-item failures, crashes and concurrent writers.
 
 Every test runs on OpenSearch and on the embedded index (``backend_case``); the
-checks go through the ``Backend`` interface. Tests about one engine itself (a
+checks go through the ``ChunkIndex`` interface. Tests about one engine itself (a
 concrete index named like the alias; a foreign folder) say so in their name.
 """
 
 from __future__ import annotations
 
-import json
+import datetime as dt
 import shutil
 import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
-from backend_cases import BackendCase
+from backend_cases import BackendCase, Delegating
 from opensearchpy import OpenSearch
 from typer.testing import CliRunner
 
-from osrag.backends.base import Backend, IndexOp, WriteOp, WriteOutcome
-from osrag.backends.embedded import EmbeddedBackend
-from osrag.backends.opensearch import OpenSearchBackend
+from osrag.backends.base import Put, WriteOutcome
+from osrag.backends.embedded import EmbeddedIndex
+from osrag.backends.opensearch import OpenSearchIndex
 from osrag.cli import app
 from osrag.errors import IndexStateError, LockedError
 from osrag.index import IngestOptions, current_generation, ingest, list_generations, rollback
+from osrag.lock import IngestLock
 from osrag.models import ChunkingConfig
 from osrag.search import Searcher
 
@@ -83,7 +84,7 @@ def test_editing_one_file_rewrites_only_its_changed_chunks(
     assert all_after - after_ids == others_before  # nobody else touched
     for stale in vanished:
         assert stale not in all_after
-    log = backend.list_changes(alias, generation, "umb-300k-plus")
+    log = backend_case.manifest().changes(generation, "umb-300k-plus")
     assert [c.action for c in log] == ["added", "replaced"]
     assert set(log[-1].old_ids) == before_ids and set(log[-1].new_ids) == after_ids
 
@@ -104,9 +105,8 @@ def test_deleting_a_file_removes_its_chunks_unless_no_prune(
     pruned = ingest(corpus, backend, IngestOptions(alias=alias))
     assert pruned.documents_removed == 1 and pruned.chunks_deleted == len(doomed)
     assert backend_case.chunk_ids(first.generation, "renters-30k") == set()
-    assert [c.action for c in backend.list_changes(alias, first.generation, "renters-30k")][
-        -1
-    ] == "deleted"
+    log = backend_case.manifest().changes(first.generation, "renters-30k")
+    assert [c.action for c in log][-1] == "deleted"
 
 
 def test_new_strategy_builds_a_new_generation_and_rollback_returns(
@@ -150,9 +150,8 @@ def test_keep_limits_the_generations_kept(corpus: Path, backend_case: BackendCas
             ),
         )
         names.append(report.generation)
-    assert not backend.generation_exists(names[0])
-    assert backend.generation_exists(names[1]) and backend.generation_exists(names[2])
-    assert [r.name for r in backend.list_generations(alias)] == names[1:]
+    assert backend.generations(alias) == set(names[1:])
+    assert [r.name for r in backend_case.manifest().generations()] == names[1:]
 
 
 def test_bad_files_are_reported_and_lose_nothing(corpus: Path, backend_case: BackendCase) -> None:
@@ -183,38 +182,26 @@ def test_bad_files_are_reported_and_lose_nothing(corpus: Path, backend_case: Bac
     assert '"errors"' in result.output and "binary.md" in result.output
 
 
-class _RefusingOpenSearch(OpenSearchBackend):
-    """The real backend, with one chunk made unacceptable to the real mapping."""
+class _Refusing(Delegating):
+    """A real engine, with one document's chunks made unacceptable to the real mapping."""
 
     doc_id = "umb-300k-landlord"
 
-    def _action(self, op: WriteOp) -> dict[str, Any]:  # type: ignore[override]
-        action = OpenSearchBackend._action(op)
-        if isinstance(op, IndexOp) and op.chunk.doc_id == self.doc_id:
-            source = json.loads(action["_source"])  # the body is serialised once, as a string
-            source["amounts"] = ["not a number"]
-            action["_source"] = json.dumps(source)
-        return action
-
-
-class _RefusingEmbedded(EmbeddedBackend):
-    """The same poison for the embedded schema (it mirrors the mapping's refusals)."""
-
-    doc_id = "umb-300k-landlord"
-
-    def _source(self, op: IndexOp) -> dict[str, Any]:  # type: ignore[override]
-        source = EmbeddedBackend._source(op)
-        if op.chunk.doc_id == self.doc_id:
-            source["amounts"] = ["not a number"]
-        return source
+    def write(self, generation: str, actions: Any) -> WriteOutcome:
+        poisoned = [
+            Put(a.id, {**a.source, "amounts": ["not a number"]})
+            if isinstance(a, Put) and a.source["doc_id"] == self.doc_id
+            else a
+            for a in actions
+        ]
+        return self.inner.write(generation, poisoned)
 
 
 def test_refused_chunks_are_reported_with_their_document_and_retried_next_time(
     corpus: Path, backend_case: BackendCase
 ) -> None:
     alias = backend_case.alias
-    refusing_class = _RefusingOpenSearch if backend_case.kind == "opensearch" else _RefusingEmbedded
-    refusing = backend_case.build(refusing_class)
+    refusing = _Refusing(backend_case.build())
     report = ingest(corpus, refusing, IngestOptions(alias=alias))
     refusing.close()
     assert len(report.errors) == 1
@@ -228,17 +215,18 @@ def test_refused_chunks_are_reported_with_their_document_and_retried_next_time(
     assert backend_case.chunk_ids(report.generation, "umb-300k-landlord")
 
 
-def _crashing(case: BackendCase, after: int) -> Backend:
-    class Crashing(type(case.backend)):  # type: ignore[misc]
-        remaining = after
+class _Crashing(Delegating):
+    """A real engine that dies (raises) at its ``after``-th bulk write."""
 
-        def write(self, ops: Any) -> WriteOutcome:
-            type(self).remaining -= 1
-            if type(self).remaining < 0:
-                raise RuntimeError("simulated crash mid-build")
-            return super().write(ops)
+    def __init__(self, inner: Any, after: int) -> None:
+        super().__init__(inner)
+        self.remaining = after
 
-    return case.build(Crashing)
+    def write(self, generation: str, actions: Any) -> WriteOutcome:
+        self.remaining -= 1
+        if self.remaining < 0:
+            raise RuntimeError("simulated crash mid-build")
+        return self.inner.write(generation, actions)
 
 
 def test_a_crash_mid_build_leaves_the_alias_and_a_rerun_completes(
@@ -250,9 +238,9 @@ def test_a_crash_mid_build_leaves_the_alias_and_a_rerun_completes(
         alias=alias, chunking=ChunkingConfig(strategy="fixed", size=20), batch_chunks=5
     )
     with pytest.raises(RuntimeError, match="simulated crash"):
-        ingest(corpus, _crashing(backend_case, after=2), small_batches)
+        ingest(corpus, _Crashing(backend_case.build(), after=2), small_batches)
     assert backend.alias_target(alias) == first.generation  # readers never saw it
-    building = [r for r in backend.list_generations(alias) if r.state == "building"]
+    building = [r for r in backend_case.manifest().generations() if r.state == "building"]
     assert len(building) == 1
 
     done = ingest(corpus, backend, small_batches)
@@ -287,36 +275,40 @@ def test_two_concurrent_ingests_never_interleave(corpus: Path, backend_case: Bac
     backend = backend_case.backend
     record = current_generation(backend, alias)
     assert backend.count(alias) == record.chunks
-    assert len(backend.list_generations(alias)) == 1
+    assert len(backend_case.manifest().generations()) == 1
 
 
 def test_a_waiting_ingest_gets_the_lock_when_it_is_released(
     corpus: Path, backend_case: BackendCase
 ) -> None:
-    import datetime as dt
-
     backend, alias = backend_case.backend, backend_case.alias
-    holder = "someone-else"
-    assert backend.try_lock(alias, holder, dt.timedelta(minutes=5)) is None
-    with pytest.raises(LockedError, match="someone-else"):
+    other = IngestLock(backend.records(alias), alias)
+    other.__enter__()  # another live ingest of this process
+    with pytest.raises(LockedError, match="another ingest holds the lock"):
         ingest(corpus, backend, IngestOptions(alias=alias))
-    timer = threading.Timer(1.0, backend.release_lock, args=(alias, holder))
+    timer = threading.Timer(1.0, other.__exit__, args=(None, None, None))
     timer.start()
     report = ingest(corpus, backend, IngestOptions(alias=alias, lock_wait=20))
-    assert report.documents > 0
-    # a stale lock is taken over
-    assert backend.try_lock(alias, holder, dt.timedelta(seconds=-1)) is None
-    assert ingest(corpus, backend, IngestOptions(alias=alias)).documents_unchanged > 0
+    assert report.documents > 0 and report.lock_wait_seconds >= 0.5
+    assert report.seconds < report.lock_wait_seconds + 60
 
 
-def test_dry_run_reports_without_writing(corpus: Path, backend_case: BackendCase) -> None:
+def test_dry_run_prints_the_plan_without_writing(corpus: Path, backend_case: BackendCase) -> None:
+    import json
+
     backend, alias = backend_case.backend, backend_case.alias
-    dry = ingest(corpus, backend, IngestOptions(alias=alias, dry_run=True))
-    assert dry.dry_run and dry.documents_added == dry.documents and dry.chunks_written > 0
+    args, env = backend_case.cli()
+    result = CliRunner().invoke(
+        app, ["ingest", str(corpus), "--alias", alias, "--dry-run", "--json", *args], env=env
+    )
+    assert result.exit_code == 0, result.output
+    dry = json.loads(result.stdout)
+    assert dry["dry_run"] and dry["documents_added"] == dry["documents"]
+    assert dry["chunks_written"] > 0
     assert backend.alias_target(alias) is None
-    assert not backend.generation_exists(dry.generation)
+    assert backend.generations(alias) == set()
     real = ingest(corpus, backend, IngestOptions(alias=alias))
-    assert real.chunks_written == dry.chunks_written
+    assert real.chunks_written == dry["chunks_written"]
 
 
 @pytest.mark.opensearch
@@ -325,7 +317,7 @@ def test_opensearch_an_alias_that_is_a_plain_index_is_refused(
 ) -> None:
     os_client.indices.create(index=index_prefix)
     with pytest.raises(IndexStateError, match="concrete index"):
-        ingest(corpus, OpenSearchBackend(os_client), IngestOptions(alias=index_prefix))
+        ingest(corpus, OpenSearchIndex(os_client), IngestOptions(alias=index_prefix))
 
 
 def test_embedded_an_alias_that_is_a_foreign_folder_is_refused(
@@ -335,7 +327,7 @@ def test_embedded_an_alias_that_is_a_foreign_folder_is_refused(
     (root / "osrag-chunks").mkdir(parents=True)
     (root / "osrag-chunks" / "notes.txt").write_text("somebody else's files")
     with pytest.raises(IndexStateError, match="not an osrag embedded index") as caught:
-        ingest(corpus, EmbeddedBackend(root), IngestOptions(alias="osrag-chunks"))
+        ingest(corpus, EmbeddedIndex(root), IngestOptions(alias="osrag-chunks"))
     assert str(root / "osrag-chunks") in str(caught.value)
     assert (root / "osrag-chunks" / "notes.txt").read_text() == "somebody else's files"
 
@@ -345,7 +337,7 @@ def test_index_commands_print_the_same_json_shape_on_both_backends(
 ) -> None:
     import json
 
-    from osrag.models import GenerationRecord
+    from osrag.generations import GenerationView, IndexStatus
 
     alias = backend_case.alias
     first = ingest(corpus, backend_case.backend, IngestOptions(alias=alias))
@@ -353,14 +345,16 @@ def test_index_commands_print_the_same_json_shape_on_both_backends(
     runner = CliRunner()
     status = runner.invoke(app, ["index", "status", "--alias", alias, "--json", *args], env=env)
     assert status.exit_code == 0, status.output
-    record = json.loads(status.stdout)
-    assert set(record) == set(GenerationRecord.model_fields) | {"chunks_in_index"}
-    assert (record["name"], record["chunks_in_index"]) == (first.generation, first.chunks_written)
+    found = IndexStatus.model_validate_json(status.stdout)
+    assert found.generation is not None and found.consistent
+    assert (found.generation.name, found.chunks_in_index) == (
+        first.generation,
+        first.chunks_written,
+    )
     listed = runner.invoke(app, ["index", "list", "--alias", alias, "--json", *args], env=env)
     assert listed.exit_code == 0, listed.output
-    [view] = json.loads(listed.stdout)
-    assert set(view) == set(GenerationRecord.model_fields) | {"chunks_in_index", "current"}
-    assert view["current"] is True
+    [view] = [GenerationView.model_validate(v) for v in json.loads(listed.stdout)]
+    assert view.current and view.record.name == first.generation
 
 
 def test_days_far_from_now_are_stored_and_filtered(corpus: Path, backend_case: BackendCase) -> None:
@@ -414,9 +408,7 @@ def test_worker_processes_prepare_the_same_chunks_in_the_same_order(corpus: Path
     inline = list(prepare_stream(docs, config, workers=1))
     pooled = list(prepare_stream(docs, config, workers=2, pool_after=0))
     assert [d.doc_id for d, _ in pooled] == [d.doc_id for d in docs]
-    assert [[c.model_dump() for c in chunks] for _, chunks in pooled] == [
-        [c.model_dump() for c in chunks] for _, chunks in inline
-    ]
+    assert [chunks for _, chunks in pooled] == [chunks for _, chunks in inline]
     assert any(c.amounts for _, chunks in pooled for c in chunks)  # extraction ran in the workers
 
 

@@ -3,7 +3,7 @@ tenant and ACL isolation, literal query syntax, overlapping evidence.
 
 Every test runs on OpenSearch and on the embedded index (``indexed`` and
 ``backend_case`` are parametrized); checks go through ``Searcher`` and the
-``Backend`` interface.
+``ChunkIndex`` interface.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from osrag.backends.base import Backend
+from osrag.backends.base import ChunkIndex
 from osrag.cli import app
 from osrag.errors import QueryError
 from osrag.extract import canonicalize_money
@@ -37,7 +37,7 @@ THREE_HUNDRED_K = {
 
 
 class Indexed(NamedTuple):
-    backend: Backend
+    backend: ChunkIndex
     alias: str
     canonical_alias: str
     case: BackendCase
@@ -54,8 +54,8 @@ def indexed(
     canonical_alias = f"{alias}-canonical"
     ingest(DATA, backend, IngestOptions(alias=canonical_alias, canonical_tokens=True))
     yield Indexed(backend, alias, canonical_alias, case)
-    backend.purge_alias(alias)
-    backend.purge_alias(canonical_alias)
+    case.purge(alias)
+    case.purge(canonical_alias)
 
 
 def _docs(result) -> list[str]:  # type: ignore[no-untyped-def]
@@ -133,7 +133,7 @@ def test_a_multi_tenant_alias_refuses_a_search_without_tenant(
     indexed: Indexed,
 ) -> None:
     backend, alias, _, _ = indexed
-    with pytest.raises(QueryError, match="multi-tenant"):
+    with pytest.raises(QueryError, match="several tenants: pass a tenant"):
         Searcher(backend, alias).search("umbrella")
 
 

@@ -1,10 +1,10 @@
-"""Backends: where chunks are indexed and searched.
+"""Engines: where chunks are indexed and searched, each a :class:`ChunkIndex`.
 
 :func:`choose_backend` picks one from the settings — an OpenSearch URL
 (``--url`` / ``OSRAG_URL`` / a config file) → the cluster; none → the embedded
 index, in ``.osrag`` in the working directory or ``$OSRAG_HOME/embedded``
 (``OSRAG_HOME`` also holds the local node's files; the subfolder keeps the two
-apart). ``--backend opensearch|embedded`` forces one. :func:`open_backend`
+apart). ``--backend opensearch|embedded`` forces one. :func:`open_index`
 opens the chosen one. The library never prints; the CLI prints the choice's
 ``notice``.
 """
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from osrag.backends.base import Backend
+from osrag.backends.base import ChunkIndex
 from osrag.config import Settings
 from osrag.errors import ConfigError
 
@@ -55,35 +55,27 @@ def choose_backend(settings: Settings, backend: str = "auto") -> BackendChoice:
     return BackendChoice("embedded", root=root, notice=notice)
 
 
-def open_backend(
-    settings: Settings,
-    *,
-    backend: BackendName = "auto",
-    analyzer: str = "english",
-    replicas: int = 0,
-) -> Backend:
-    """The backend the settings name (the client comes from :func:`osrag.client.connect`)."""
+def open_index(settings: Settings, *, backend: str = "auto") -> ChunkIndex:
+    """The engine the settings name (the client comes from :func:`osrag.client.connect`)."""
     choice = choose_backend(settings, backend)
     if choice.name == "embedded":
-        from osrag.backends.embedded import EmbeddedBackend
+        from osrag.backends.embedded import EmbeddedIndex
 
         assert choice.root is not None
-        return EmbeddedBackend(choice.root, analyzer=analyzer)
+        return EmbeddedIndex(choice.root)
 
-    from osrag.backends.opensearch import OpenSearchBackend
+    from osrag.backends.opensearch import OpenSearchIndex
     from osrag.client import connect
 
-    return OpenSearchBackend(
-        connect(settings), analyzer=analyzer, replicas=replicas, serverless=settings.is_serverless
-    )
+    return OpenSearchIndex(connect(settings), serverless=settings.is_serverless)
 
 
 __all__ = [
     "EMBEDDED_DIR",
-    "Backend",
     "BackendChoice",
     "BackendName",
+    "ChunkIndex",
     "choose_backend",
     "embedded_root",
-    "open_backend",
+    "open_index",
 ]

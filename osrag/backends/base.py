@@ -1,54 +1,65 @@
-"""The small interface that ingest and search need from a search engine.
+"""The one interface an engine implements: :class:`ChunkIndex`, and its :class:`RecordStore`.
 
-Exactly these operations, nothing more: create and drop a generation, bulk
-write and delete chunks by id, read and move the alias atomically, read and
-write the manifest, hold the ingest lock, count a filter, and run a planned
-query. The OpenSearch backend is the reference; nothing above this module knows
-which backend is in use.
+Everything osrag does above an engine — query planning, the amount fallback,
+fail-closed access, the manifest, the ingest lock, incremental sync, fusion,
+evaluation — is written once, against these two small interfaces:
+
+* :class:`ChunkIndex` speaks the engine's own vocabulary: generation indices
+  created from a mapping, an alias moved atomically, bulk writes and deletes
+  by id with an outcome per item, refresh, count, and ``msearch`` of
+  OpenSearch query-DSL bodies answered with raw responses (``hits.hits[]``
+  with ``_id``, ``_score``, ``_source``). No query plan, no fallback policy,
+  no evaluation hook lives here.
+* :class:`RecordStore` keeps small JSON records by ``(kind, key)`` for one
+  alias — get, put (optionally only if absent, or only if unchanged), delete,
+  scan by kind and key prefix. The manifest (:mod:`osrag.manifest`) and the
+  ingest lock (:mod:`osrag.lock`) are built on it, once for every engine.
+
+An engine that cannot do something it is asked refuses with a clear
+:class:`~osrag.errors.QueryError` or :class:`~osrag.errors.IndexStateError`,
+never silently answers something else.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from osrag.models import ChangeRecord, Chunk, DocumentRecord, GenerationRecord
-from osrag.query import QueryPlan
+from osrag.errors import IndexStateError
 
 
-@dataclass(frozen=True)
-class IndexOp:
-    """Write one chunk (by its id) into a generation."""
+@dataclass(frozen=True, slots=True)
+class Put:
+    """Index (create or overwrite) one document by id."""
 
-    chunk: Chunk
-    generation: str
-
-
-@dataclass(frozen=True)
-class DeleteOp:
-    """Delete one chunk id from a generation (a missing id is not an error)."""
-
-    chunk_id: str
-    generation: str
+    id: str
+    source: dict[str, Any]
 
 
-WriteOp = IndexOp | DeleteOp
+@dataclass(frozen=True, slots=True)
+class Delete:
+    """Delete one document by id; a missing id is not an error."""
+
+    id: str
 
 
-@dataclass
+Action = Put | Delete
+
+
+@dataclass(frozen=True, slots=True)
 class ItemFailure:
-    """A bulk item the engine refused, with the document it belongs to."""
+    """An action the engine refused, and why (one line)."""
 
-    chunk_id: str
-    doc_id: str
+    id: str
     reason: str
 
 
 @dataclass
 class WriteOutcome:
+    """What one :meth:`ChunkIndex.write` achieved, item by item."""
+
     written: int = 0
     deleted: int = 0
     failures: list[ItemFailure] = field(default_factory=list)
@@ -58,156 +69,130 @@ class WriteOutcome:
     """Back-off rounds those took."""
 
 
-@dataclass
-class RawHit:
-    source: dict[str, Any]
-    score: float | None
-    index: str
-    highlight: list[str] = field(default_factory=list)
+class ChunkIndex(ABC):
+    """Generation indices behind an alias, on one engine (see the module docstring)."""
 
-
-@dataclass
-class RawSearch:
-    """What a backend answers for a planned query (before osrag shapes it)."""
-
-    hits: list[RawHit]
-    total: int
-    candidate_count: int
-    """Chunks passing every filter of the plan (the match is not required)."""
-    took_ms: float
-    index: str | None = None
-
-
-@dataclass
-class LockInfo:
-    owner: str
-    acquired_at: dt.datetime
-    expires_at: dt.datetime
-
-
-class Backend(ABC):
-    """A search engine osrag can index into and search. See the module docstring."""
-
-    name: str = "backend"
+    name: str = "engine"
+    write_concurrency: int = 1
+    """How many :meth:`write` calls may run at once (the writer threads of one ingest)."""
     eventual_refresh: bool = False
     """True where writes become visible on the engine's own schedule (no ``_refresh``)."""
-    write_concurrency: int = 1
-    """How many :meth:`write` calls may run at once (threads of one ingest)."""
 
     @property
     def storage_version(self) -> str:
-        """How this backend lays a generation out, beyond the mapping version; part of
-        the generation digest, so a new layout builds a new generation."""
+        """How this engine lays a generation out beyond the mapping (part of the generation
+        digest, so a new layout builds a new generation)."""
         return ""
 
-    # -- generations and the alias -------------------------------------------------
-
     @abstractmethod
-    def create_generation(
-        self, name: str, *, bulk_loading: bool, analyzer: str | None = None
-    ) -> None:
-        """Create an empty generation with osrag's mapping (tuned for loading if asked).
-
-        ``analyzer`` names the text analyzer of this generation (None: the backend's
-        default); it is part of the generation's configuration, so it lives with it.
-        """
+    def create_generation(self, name: str, body: dict[str, Any], *, bulk_loading: bool) -> None:
+        """Create the index ``name`` from a ``PUT <index>`` body (settings and mappings, as in
+        ``mappings/chunks.json``), tuned for loading if asked."""
 
     @abstractmethod
     def finish_generation(self, name: str) -> None:
         """Restore search-time settings after a bulk load and make every write visible."""
 
     @abstractmethod
-    def drop_generation(self, name: str) -> None: ...
+    def drop_generation(self, name: str) -> None:
+        """Delete the index (a missing one is not an error)."""
 
     @abstractmethod
-    def generation_exists(self, name: str) -> bool: ...
+    def generations(self, alias: str) -> set[str]:
+        """The existing indices named as generations of ``alias`` (``<alias>-<digest>-<n>``)."""
 
     @abstractmethod
     def alias_target(self, alias: str) -> str | None:
-        """The generation the alias points to, or None."""
+        """The index the alias points to, or None."""
 
     @abstractmethod
     def move_alias(self, alias: str, to: str, previous: str | None) -> None:
-        """Point the alias at ``to`` in one atomic step (readers never see neither)."""
-
-    # -- chunks ---------------------------------------------------------------------
-
-    @abstractmethod
-    def write(self, ops: Iterable[WriteOp]) -> WriteOutcome:
-        """Apply index and delete operations in bulk; per-item failures are returned."""
+        """Point the alias at ``to`` in one atomic step, only if it still points at
+        ``previous`` (None: at nothing); otherwise raise :class:`IndexStateError` and
+        leave it. Readers never see the alias point at neither."""
 
     @abstractmethod
-    def refresh(self, name: str) -> None: ...
+    def write(self, generation: str, actions: Sequence[Action]) -> WriteOutcome:
+        """Apply the actions in bulk; refused items are returned, not raised. A refusal of
+        the whole index (a write block) raises :class:`~osrag.errors.ClusterError`."""
 
     @abstractmethod
-    def count(self, target: str, filters: Sequence[dict[str, Any]] = ()) -> int:
-        """Chunks in ``target`` passing every filter clause."""
+    def refresh(self, target: str) -> None:
+        """Make every write so far visible to searches of ``target``."""
 
     @abstractmethod
-    def search(self, target: str, plan: QueryPlan, *, drop_amount: bool = False) -> RawSearch:
-        """Run a planned query and count its candidate set."""
+    def count(self, target: str, query: dict[str, Any] | None = None) -> int:
+        """Documents in ``target`` matching ``query`` (all without one)."""
 
     @abstractmethod
-    def doc_ids(self, target: str, filters: Sequence[dict[str, Any]]) -> set[str]:
-        """Ids of the documents with at least one chunk passing every filter (evaluation)."""
+    def msearch(self, target: str, bodies: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Run several ``_search`` bodies in one round trip; one raw response each.
+
+        A body the engine rejects raises :class:`~osrag.errors.QueryError`; another
+        failure :class:`~osrag.errors.ClusterError`.
+        """
 
     @abstractmethod
-    def purge_alias(self, alias: str) -> None:
-        """Drop every generation of ``alias``, the alias and its manifest (temporary aliases)."""
-
-    # -- manifest -------------------------------------------------------------------
-
-    @abstractmethod
-    def get_generation(self, alias: str, name: str) -> GenerationRecord | None: ...
-
-    @abstractmethod
-    def list_generations(self, alias: str) -> list[GenerationRecord]:
-        """Every generation recorded for ``alias``, oldest first."""
-
-    @abstractmethod
-    def put_generation(self, record: GenerationRecord) -> None: ...
-
-    @abstractmethod
-    def refresh_manifest(self, alias: str) -> None:
-        """Make every manifest write so far visible to the listing reads."""
-
-    @abstractmethod
-    def delete_generation_record(self, alias: str, name: str) -> None:
-        """Forget a generation: its record, its document records and its change log."""
-
-    @abstractmethod
-    def iter_documents(self, alias: str, generation: str) -> Iterator[DocumentRecord]: ...
-
-    @abstractmethod
-    def get_documents(
-        self, alias: str, generation: str, doc_ids: Sequence[str]
-    ) -> dict[str, DocumentRecord]: ...
-
-    @abstractmethod
-    def put_documents(self, alias: str, records: Sequence[DocumentRecord]) -> None: ...
-
-    @abstractmethod
-    def delete_documents(self, alias: str, generation: str, doc_ids: Sequence[str]) -> None: ...
-
-    @abstractmethod
-    def append_changes(self, alias: str, changes: Sequence[ChangeRecord]) -> None: ...
-
-    @abstractmethod
-    def list_changes(
-        self, alias: str, generation: str, doc_id: str | None = None
-    ) -> list[ChangeRecord]: ...
-
-    # -- the ingest lock ------------------------------------------------------------
-
-    @abstractmethod
-    def try_lock(self, alias: str, owner: str, ttl: dt.timedelta) -> LockInfo | None:
-        """Take the lock (None) or return who holds it. A stale lock is taken over."""
-
-    @abstractmethod
-    def renew_lock(self, alias: str, owner: str, ttl: dt.timedelta) -> None: ...
-
-    @abstractmethod
-    def release_lock(self, alias: str, owner: str) -> None: ...
+    def records(self, alias: str) -> RecordStore:
+        """The record store of ``alias`` (the manifest and the ingest lock live in it)."""
 
     def close(self) -> None:  # noqa: B027 - optional hook
-        """Release resources (files, connections)."""
+        """Release connections, files and writers."""
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A stored record and the version a conditional write must name to replace it."""
+
+    data: dict[str, Any]
+    version: Any
+
+
+class RecordConflict(IndexStateError):
+    """A conditional put or delete lost a race (the record exists, or changed meanwhile)."""
+
+
+class RecordStore(ABC):
+    """Small JSON records of one alias, by ``(kind, key)``. Every call is durable and
+    visible to :meth:`get` when it returns; :meth:`scan` sees it after :meth:`refresh`."""
+
+    @abstractmethod
+    def get(self, kind: str, key: str) -> Record | None: ...
+
+    @abstractmethod
+    def get_many(self, kind: str, keys: Sequence[str]) -> dict[str, dict[str, Any]]: ...
+
+    @abstractmethod
+    def put(
+        self,
+        kind: str,
+        key: str,
+        data: dict[str, Any],
+        *,
+        create: bool = False,
+        version: Any = None,
+    ) -> None:
+        """Store ``data``. ``create``: only if absent; ``version``: only if unchanged since
+        read. Either condition failing raises :class:`RecordConflict`."""
+
+    @abstractmethod
+    def put_many(self, kind: str, items: Sequence[tuple[str, dict[str, Any]]]) -> None: ...
+
+    @abstractmethod
+    def delete(self, kind: str, key: str, *, version: Any = None) -> bool:
+        """Remove the record (only if unchanged, given a ``version``); False if absent."""
+
+    @abstractmethod
+    def delete_many(self, kind: str, keys: Sequence[str]) -> None: ...
+
+    @abstractmethod
+    def scan(self, kind: str, prefix: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
+        """Every record of ``kind`` whose key starts with ``prefix`` (in no set order)."""
+
+    @abstractmethod
+    def refresh(self) -> None:
+        """Make every write so far visible to :meth:`scan`."""
+
+    @abstractmethod
+    def drop(self) -> None:
+        """Forget every record of the alias."""

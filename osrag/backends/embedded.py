@@ -4,28 +4,31 @@ Layout (``root`` is ``.osrag`` in the working directory, or ``$OSRAG_HOME/embedd
 
     <root>/<alias>/OSRAG_EMBEDDED              marker: this folder is osrag's (format 1)
     <root>/<alias>/ALIAS                       the current generation's name (the pointer)
-    <root>/<alias>/manifest.sqlite             generation, document and change records
-    <root>/<alias>/LOCK                        the ingest lock (OS file lock + owner)
+    <root>/<alias>/records.sqlite              the record store: manifest and ingest lock
     <root>/<alias>/generations/<name>/         one tantivy index per generation
 
 Rules:
 
-* **Same semantics as the OpenSearch backend** — the same mapping
+* **Same semantics as OpenSearch** — the same mapping
   (:mod:`~osrag.backends.embedded_schema`), the same analyzer
-  (:mod:`~osrag.backends.analyzers`), the very request body
-  :func:`osrag.query.request_body` builds, compiled clause by clause
-  (:mod:`~osrag.backends.dsl`); the candidate count is the number of chunks
-  passing the plan's filters; ``collapse``, ``from``/``size``, ``_source``
-  includes/excludes and highlight fragments as OpenSearch shapes them.
+  (:mod:`~osrag.backends.analyzers`), the same query-DSL bodies compiled clause
+  by clause (:mod:`~osrag.backends.dsl`) and answered in OpenSearch's response
+  shape; ``collapse``, ``from``/``size``, ``sort`` (``_score`` and keyword
+  fields) with ``search_after``, ``_source`` includes/excludes and highlight
+  fragments as OpenSearch shapes them. Anything else is refused with a
+  :class:`~osrag.errors.QueryError` naming it.
 * **Atomic steps** — a ``write`` is one tantivy commit (all of it visible, or
   none after a crash); a generation is created in a temporary folder and
   renamed into place; the alias is moved by writing a temporary file, fsync,
   ``os.replace``, fsync of the folder: readers see the old or the new
   generation, never neither. The alias moves only after a complete build, so a
   crash mid-build leaves the previous generation readable.
-* **One writer** — the ingest lock is an OS file lock
-  (:mod:`~osrag.backends.embedded_lock`); tantivy's own writer lock refuses a
-  second writer that bypassed it. Either way: :class:`~osrag.errors.LockedError`.
+* **One writer** — the ingest lock is a record of the SQLite record store
+  (:mod:`osrag.lock`, the same for every engine); tantivy's own writer lock
+  refuses a second writer that bypassed it (:class:`~osrag.errors.LockedError`).
+  While this process holds an alias's ingest lock its tantivy writer stays
+  open between batches (merges run in the background) and is closed when the
+  lock is released.
 * **Clear failures** — a folder that is not osrag's, a corrupt pointer,
   manifest or index raises :class:`~osrag.errors.IndexStateError` naming the
   path, never a traceback.
@@ -34,17 +37,17 @@ Rules:
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import fnmatch
 import hashlib
 import json
 import os
 import re
 import shutil
+import socket
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -52,21 +55,18 @@ from typing import Any
 import tantivy
 from tantivy import Query
 
-from osrag.backends import embedded_lock
 from osrag.backends.analyzers import Analyzer, get_analyzer
 from osrag.backends.base import (
-    Backend,
-    DeleteOp,
-    IndexOp,
+    Action,
+    ChunkIndex,
+    Delete,
     ItemFailure,
-    LockInfo,
-    RawHit,
-    RawSearch,
-    WriteOp,
+    Put,
+    RecordStore,
     WriteOutcome,
 )
 from osrag.backends.dsl import Compiler
-from osrag.backends.embedded_manifest import Manifest
+from osrag.backends.embedded_records import SQLiteRecords
 from osrag.backends.embedded_schema import (
     ID_FIELD,
     SOURCE_FIELD,
@@ -78,27 +78,28 @@ from osrag.backends.embedded_schema import (
 )
 from osrag.backends.highlight import highlight
 from osrag.errors import ConfigError, IndexStateError, LockedError, QueryError
-from osrag.models import ChangeRecord, DocumentRecord, GenerationRecord
-from osrag.query import QueryPlan, candidate_query, request_body
+from osrag.plan import GENERATION_NAME, generation_pattern
 
 FORMAT = 1
 MARKER = "OSRAG_EMBEDDED"
 POINTER = "ALIAS"
-MANIFEST = "manifest.sqlite"
-LOCK = "LOCK"
 GENERATIONS = "generations"
 GENERATION_META = "osrag-generation.json"
-GENERATION_NAME = re.compile(r"(?P<alias>.+)-(?P<digest>[0-9a-f]{8})-(?P<number>\d+)")
-"""``<alias>-<digest>-<n>``, as :mod:`osrag.index` names generations."""
 _ALIAS_NAME = re.compile(r"[^./\\\x00][^/\\\x00]{0,254}")
-_REQUEST_KEYS = {"query", "size", "from", "_source", "highlight", "collapse", "track_total_hits"}
+_REQUEST_KEYS = {
+    "query",
+    "size",
+    "from",
+    "_source",
+    "highlight",
+    "collapse",
+    "track_total_hits",
+    "sort",
+    "search_after",
+}
 WRITER_HEAP = 128_000_000
+_HOST = socket.gethostname()
 MAX_COLLAPSE_DOCS = 65_535
-
-
-def doc_id_of(chunk_id: str) -> str:
-    """``{doc_id}#{index}#{digest}`` → ``doc_id`` (doc ids may themselves contain ``#``)."""
-    return chunk_id.rsplit("#", 2)[0]
 
 
 def _alias_of(generation: str) -> str | None:
@@ -176,25 +177,23 @@ class _Generation:
         return self.index.searcher()
 
 
-class EmbeddedBackend(Backend):
+class EmbeddedIndex(ChunkIndex):
     """osrag's index in a local folder (see the module docstring)."""
 
     name = "embedded"
 
-    def __init__(self, root: Path | str, analyzer: str = "english") -> None:
+    def __init__(self, root: Path | str) -> None:
         self.root = Path(root)
-        self.analyzer = get_analyzer(analyzer).name
         self.schema: ChunkSchema = chunk_schema()
         self._tantivy_schema = self.schema.tantivy_schema()
         self._open_indexes: dict[str, _Generation] = {}
-        self._manifests: dict[str, Manifest] = {}
+        self._records: dict[str, SQLiteRecords] = {}
         self._writers: dict[str, tantivy.IndexWriter] = {}
-        """Generation → its writer, kept open while this backend holds the ingest lock."""
-        self._locked_aliases: set[str] = set()
+        """Generation → its writer, kept open while this process holds the ingest lock."""
         self._guard = threading.RLock()
 
     def __repr__(self) -> str:
-        return f"EmbeddedBackend({str(self.root)!r})"
+        return f"EmbeddedIndex({str(self.root)!r})"
 
     # -------------------------------------------------------------------- folders
 
@@ -334,21 +333,23 @@ class EmbeddedBackend(Backend):
 
     # -------------------------------------------------------------------- generations and the alias
 
-    def create_generation(
-        self, name: str, *, bulk_loading: bool, analyzer: str | None = None
-    ) -> None:
+    def create_generation(self, name: str, body: dict[str, Any], *, bulk_loading: bool) -> None:
         path = self._require_generation_dir(name)
         alias = GENERATION_NAME.fullmatch(name)["alias"]  # type: ignore[index]
         folder = self._alias_dir(alias, create=True)
         assert folder is not None
         if path.exists():
             raise IndexStateError(f"generation {name!r} already exists ({path})")
+        try:
+            analyzer = body["settings"]["analysis"]["analyzer"]["osrag_text"]["type"]
+        except (KeyError, TypeError):
+            analyzer = "english"
         building = path.with_name(f".building-{name}-{uuid.uuid4().hex[:8]}")
         try:
             building.mkdir(parents=True)
             meta = {
                 "format": FORMAT,
-                "analyzer": get_analyzer(analyzer).name if analyzer else self.analyzer,
+                "analyzer": get_analyzer(str(analyzer)).name,
                 "mapping_version": self.schema.mapping_version,
                 "fields": self.schema.field_names(),
             }
@@ -387,9 +388,20 @@ class EmbeddedBackend(Backend):
         except OSError as exc:
             raise IndexStateError(f"cannot remove the generation {path}: {exc}") from None
 
-    def generation_exists(self, name: str) -> bool:
+    def _generation_exists(self, name: str) -> bool:
         path = self._generation_dir(name)
         return path is not None and (path / "meta.json").is_file()
+
+    def generations(self, alias: str) -> set[str]:
+        folder = self._alias_dir(alias)
+        if folder is None or not (folder / GENERATIONS).is_dir():
+            return set()
+        pattern = generation_pattern(alias)
+        return {
+            entry.name
+            for entry in (folder / GENERATIONS).iterdir()
+            if pattern.fullmatch(entry.name) and (entry / "meta.json").is_file()
+        }
 
     def alias_target(self, alias: str) -> str | None:
         folder = self._alias_dir(alias)
@@ -413,8 +425,14 @@ class EmbeddedBackend(Backend):
     def move_alias(self, alias: str, to: str, previous: str | None) -> None:
         folder = self._alias_dir(alias, create=True)
         assert folder is not None
-        if not self.generation_exists(to) or GENERATION_NAME.fullmatch(to)["alias"] != alias:  # type: ignore[index]
+        if not self._generation_exists(to) or GENERATION_NAME.fullmatch(to)["alias"] != alias:  # type: ignore[index]
             raise IndexStateError(f"cannot point {alias!r} at {to!r}: no such generation of it")
+        now = self.alias_target(alias)
+        if now != previous:
+            raise IndexStateError(
+                f"alias {alias!r} no longer points to {previous!r} but to {now!r} (another "
+                "ingest or rollback moved it): it was left as it is"
+            )
         try:
             _write_atomically(folder / POINTER, f"{to}\n".encode())
         except OSError as exc:
@@ -424,30 +442,10 @@ class EmbeddedBackend(Backend):
 
     # -------------------------------------------------------------------- chunks
 
-    @staticmethod
-    def _source(op: IndexOp) -> dict[str, Any]:
-        """The document stored for a chunk: the same ``_source`` the OpenSearch backend sends.
-
-        Built from the chunk's fields without a pydantic dump (chunks come from
-        ``make_chunk``, already valid); days are written as ISO days in the JSON.
-        """
-        chunk = op.chunk
-        source = dict(chunk.__dict__)
-        source["span"] = {"start": chunk.span.start, "end": chunk.span.end}
-        source["token_span"] = {"start": chunk.token_span.start, "end": chunk.token_span.end}
-        source["generation"] = op.generation
-        return source
-
-    def write(self, ops: Iterable[WriteOp]) -> WriteOutcome:
+    def write(self, generation: str, actions: Sequence[Action]) -> WriteOutcome:
         outcome = WriteOutcome()
-        batch: list[WriteOp] = []
-        for op in ops:
-            if batch and op.generation != batch[-1].generation:
-                self._write_batch(batch, outcome)
-                batch = []
-            batch.append(op)
-        if batch:
-            self._write_batch(batch, outcome)
+        if actions:
+            self._write_batch(generation, list(actions), outcome)
         return outcome
 
     def _writer(self, generation: _Generation) -> tantivy.IndexWriter:
@@ -470,44 +468,44 @@ class EmbeddedBackend(Backend):
         )
         return {str(bucket["key"]) for bucket in found["ids"]["buckets"]}
 
-    def _write_batch(self, ops: list[WriteOp], outcome: WriteOutcome) -> None:
-        """One commit. While this backend holds the alias's ingest lock its writer stays open
-        between batches (segment merges run in the background, waited for when the lock is
-        released); otherwise a writer is opened, used, merged and closed here."""
-        name = ops[0].generation
+    def _holds_lock(self, alias: str | None) -> bool:
+        """Whether this process holds the alias's ingest lock (its writer may stay open)."""
+        if alias is None:
+            return False
+        from osrag.lock import holder
+
+        found = holder(self.records(alias))
+        return found is not None and found.pid == os.getpid() and found.host == _HOST
+
+    def _write_batch(self, name: str, actions: list[Action], outcome: WriteOutcome) -> None:
+        """One commit. While this process holds the alias's ingest lock its writer stays
+        open between batches (segment merges run in the background, waited for when the
+        lock is released); otherwise a writer is opened, used, merged and closed here."""
         generation = self._open(name)
-        existing = self._existing_ids(
-            generation, [op.chunk_id for op in ops if isinstance(op, DeleteOp)]
-        )
-        keep = _alias_of(name) in self._locked_aliases
+        existing = self._existing_ids(generation, [a.id for a in actions if isinstance(a, Delete)])
+        keep = self._holds_lock(_alias_of(name))
         with self._guard:
-            writer = self._writers.pop(name, None) if keep else None
+            writer = self._writers.pop(name, None)
         if writer is None:
             writer = self._writer(generation)
         try:
             added: set[str] = set()
-            for op in ops:
-                if isinstance(op, IndexOp):
-                    chunk_id = op.chunk.chunk_id
+            for action in actions:
+                if isinstance(action, Put):
+                    chunk_id = action.id
                     try:
-                        doc = to_document(
-                            self.schema, chunk_id, self._source(op), generation.analyzer
-                        )
+                        doc = to_document(self.schema, chunk_id, action.source, generation.analyzer)
                     except Refused as exc:
-                        outcome.failures.append(
-                            ItemFailure(
-                                chunk_id=chunk_id, doc_id=doc_id_of(chunk_id), reason=str(exc)
-                            )
-                        )
+                        outcome.failures.append(ItemFailure(chunk_id, str(exc)))
                         continue
                     writer.delete_documents_by_term(ID_FIELD, chunk_id)  # "index" overwrites
                     writer.add_document(doc)
                     added.add(chunk_id)
                     outcome.written += 1
-                elif op.chunk_id in existing or op.chunk_id in added:
-                    writer.delete_documents_by_term(ID_FIELD, op.chunk_id)
-                    existing.discard(op.chunk_id)
-                    added.discard(op.chunk_id)
+                elif action.id in existing or action.id in added:
+                    writer.delete_documents_by_term(ID_FIELD, action.id)
+                    existing.discard(action.id)
+                    added.discard(action.id)
                     outcome.deleted += 1
             writer.commit()
         except BaseException:
@@ -535,9 +533,9 @@ class EmbeddedBackend(Backend):
                     writer.rollback()
         del writers
 
-    def refresh(self, name: str) -> None:
+    def refresh(self, target: str) -> None:
         with contextlib.suppress(IndexStateError):
-            self._resolve(name).index.reload()
+            self._resolve(target).index.reload()
 
     def _compiler(self, generation: _Generation, searcher: tantivy.Searcher) -> Compiler:
         return Compiler(self.schema, generation.schema, generation.analyzer, searcher)
@@ -547,70 +545,113 @@ class EmbeddedBackend(Backend):
         found = searcher.search(query, limit=1, count=True)
         return int(found.count or 0)  # type: ignore[attr-defined]  # not in tantivy's stubs
 
-    def count(self, target: str, filters: Sequence[dict[str, Any]] = ()) -> int:
+    def count(self, target: str, query: dict[str, Any] | None = None) -> int:
         generation = self._resolve(target)
         searcher = generation.searcher()
-        compiler = self._compiler(generation, searcher)
-        query = (
-            compiler.compile({"bool": {"filter": list(filters)}}) if filters else Query.all_query()
+        compiled = (
+            self._compiler(generation, searcher).compile(query, scoring=False)
+            if query
+            else Query.all_query()
         )
-        return self._count(searcher, query)
+        return self._count(searcher, compiled)
 
-    def search(self, target: str, plan: QueryPlan, *, drop_amount: bool = False) -> RawSearch:
-        """The request :func:`osrag.query.request_body` builds, and the candidate count."""
-        started = time.perf_counter()
-        body = request_body(plan, drop_amount=drop_amount)
+    def msearch(self, target: str, bodies: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Every body on one searcher (one point in time), answered as OpenSearch does."""
         generation = self._resolve(target)
         searcher = generation.searcher()
-        hits, total, candidates = self._execute(
-            generation, searcher, body, candidate_query(plan, drop_amount=drop_amount)
-        )
-        return RawSearch(
-            hits=hits,
-            total=total,
-            candidate_count=candidates,
-            took_ms=round((time.perf_counter() - started) * 1000, 3),
-            index=hits[0].index if hits else None,
-        )
+        answers = []
+        for body in bodies:
+            started = time.perf_counter()
+            hits, total = self._execute(generation, searcher, body)
+            answers.append(
+                {
+                    "took": round((time.perf_counter() - started) * 1000),
+                    "timed_out": False,
+                    "hits": {
+                        "total": {"value": total, "relation": "eq"},
+                        "max_score": max((h["_score"] or 0.0 for h in hits), default=None),
+                        "hits": hits,
+                    },
+                }
+            )
+        return answers
 
     def _execute(
-        self,
-        generation: _Generation,
-        searcher: tantivy.Searcher,
-        body: dict[str, Any],
-        candidates: dict[str, Any],
-    ) -> tuple[list[RawHit], int, int]:
+        self, generation: _Generation, searcher: tantivy.Searcher, body: dict[str, Any]
+    ) -> tuple[list[dict[str, Any]], int]:
         unknown = sorted(set(body) - _REQUEST_KEYS)
         if unknown:
             raise QueryError(f"the embedded index does not implement {', '.join(unknown)}")
         compiler = self._compiler(generation, searcher)
         query = compiler.compile(body.get("query", {"match_all": {}}))
-        candidate_count = self._count(searcher, compiler.compile(candidates, scoring=False))
         size, offset = int(body.get("size", 10)), int(body.get("from", 0))
         collapse = body.get("collapse")
         if collapse is not None and collapse != {"field": "doc_id"}:
             raise QueryError(f"collapse {collapse!r}: the embedded index collapses on doc_id only")
-        found: list[tuple[float, dict[str, Any]]] = []
-        if size > 0 and collapse is None:
+        order = _sort_keys(body.get("sort"))
+        after = body.get("search_after")
+        if after is not None and order is None:
+            raise QueryError("search_after needs a sort")
+        found: list[tuple[float, dict[str, Any], list[Any] | None]] = []
+        if order is not None:
+            if collapse is not None:
+                raise QueryError("the embedded index does not sort a collapsed search")
+            total = self._count(searcher, query)
+            if size > 0 and total:
+                found = self._sorted(searcher, query, order, after, offset, size, total)
+        elif size > 0 and collapse is None:
             result = searcher.search(query, limit=size, offset=offset, count=True)
             total = int(result.count or 0)  # type: ignore[attr-defined]
-            found = [(score, self._stored(searcher, addr)) for score, addr in result.hits]
+            found = [(score, self._stored(searcher, addr), None) for score, addr in result.hits]
         else:
             total = self._count(searcher, query)
             if size > 0 and offset < total:
-                found = self._collapsed(searcher, query, offset, size, total)
+                found = [
+                    (score, source, None)
+                    for score, source in self._collapsed(searcher, query, offset, size, total)
+                ]
         spec = body.get("highlight")
         shown = _source_filter(body.get("_source"))
-        hits = [
-            RawHit(
-                source=shown(source),
-                score=float(score),
-                index=generation.name,
-                highlight=self._highlight(spec, source, compiler, generation.analyzer),
-            )
-            for score, source in found
+        hits = []
+        for score, source, sort_values in found:
+            hit: dict[str, Any] = {
+                "_index": generation.name,
+                "_id": source.get("chunk_id"),
+                "_score": float(score),
+                "_source": shown(source),
+            }
+            fragments = self._highlight(spec, source, compiler, generation.analyzer)
+            if fragments:
+                hit["highlight"] = {"body": fragments}
+            if sort_values is not None:
+                hit["sort"] = sort_values
+            hits.append(hit)
+        return hits, total
+
+    def _sorted(
+        self,
+        searcher: tantivy.Searcher,
+        query: Query,
+        order: list[tuple[str, bool]],
+        after: list[Any] | None,
+        offset: int,
+        size: int,
+        total: int,
+    ) -> list[tuple[float, dict[str, Any], list[Any] | None]]:
+        """Every match, ordered by the sort keys, from after ``search_after``."""
+        result = searcher.search(query, limit=total)
+        rows = []
+        for score, address in result.hits:
+            source = self._stored(searcher, address)
+            values = [score if field == "_score" else source.get(field) for field, _ in order]
+            rows.append((_SortKey(values, order), score, source, values))
+        rows.sort(key=lambda row: row[0])
+        if after is not None:
+            bound = _SortKey(list(after), order)
+            rows = [row for row in rows if bound < row[0]]
+        return [
+            (score, source, values) for _, score, source, values in rows[offset : offset + size]
         ]
-        return hits, total, candidate_count
 
     @staticmethod
     def _stored(searcher: tantivy.Searcher, address: tantivy.DocAddress) -> dict[str, Any]:
@@ -667,132 +708,74 @@ class EmbeddedBackend(Backend):
             post_tag=(spec.get("post_tags") or ["</em>"])[0],
         )
 
-    def doc_ids(self, target: str, filters: Sequence[dict[str, Any]]) -> set[str]:
-        generation = self._resolve(target)
-        searcher = generation.searcher()
-        compiler = self._compiler(generation, searcher)
-        query = (
-            compiler.compile({"bool": {"filter": list(filters)}}) if filters else Query.all_query()
-        )
-        found = searcher.aggregate(
-            query, {"docs": {"terms": {"field": "doc_id", "size": MAX_COLLAPSE_DOCS}}}
-        )
-        return {str(bucket["key"]) for bucket in found["docs"]["buckets"]}
+    # -------------------------------------------------------------------- records
 
-    def purge_alias(self, alias: str) -> None:
-        folder = self._alias_dir(alias)
-        if folder is None:
-            return
+    def records(self, alias: str) -> RecordStore:
         with self._guard:
-            for name in [n for n in self._open_indexes if self._generation_dir(n) is not None]:
-                if GENERATION_NAME.fullmatch(name)["alias"] == alias:  # type: ignore[index]
-                    self._forget(name)
-            manifest = self._manifests.pop(alias, None)
-            if manifest is not None:
-                manifest.close()
-        self._close_writers(alias, merge=False)
-        self._locked_aliases.discard(alias)
-        embedded_lock.release_all(folder / LOCK)
-        try:
-            _remove_tree(folder)
-        except OSError as exc:
-            raise IndexStateError(f"cannot remove the embedded index {folder}: {exc}") from None
+            store = self._records.get(alias)
+            if store is None:
 
-    # -------------------------------------------------------------------- manifest
+                def folder(create: bool) -> Path | None:
+                    return self._alias_dir(alias, create=create)
 
-    def _manifest(self, alias: str, *, create: bool = False) -> Manifest | None:
-        with self._guard:
-            cached = self._manifests.get(alias)
-            if cached is not None and cached.path.parent.is_dir():
-                return cached
-            folder = self._alias_dir(alias, create=create)
-            if folder is None:
-                return None
-            manifest = Manifest(folder / MANIFEST)
-            self._manifests[alias] = manifest
-            return manifest
+                def released(kind: str, _key: str) -> None:
+                    if kind == "lock":
+                        self._close_writers(alias)
 
-    def _manifest_for_write(self, alias: str) -> Manifest:
-        manifest = self._manifest(alias, create=True)
-        assert manifest is not None
-        return manifest
-
-    def get_generation(self, alias: str, name: str) -> GenerationRecord | None:
-        manifest = self._manifest(alias)
-        return manifest.get_generation(name) if manifest else None
-
-    def list_generations(self, alias: str) -> list[GenerationRecord]:
-        manifest = self._manifest(alias)
-        return manifest.list_generations() if manifest else []
-
-    def put_generation(self, record: GenerationRecord) -> None:
-        self._manifest_for_write(record.alias).put_generation(record)
-
-    def refresh_manifest(self, alias: str) -> None:
-        """Nothing to do: a SQLite transaction is visible when it commits."""
-
-    def delete_generation_record(self, alias: str, name: str) -> None:
-        manifest = self._manifest(alias)
-        if manifest is not None:
-            manifest.delete_generation(name)
-
-    def iter_documents(self, alias: str, generation: str) -> Iterator[DocumentRecord]:
-        manifest = self._manifest(alias)
-        if manifest is not None:
-            yield from manifest.iter_documents(generation)
-
-    def get_documents(
-        self, alias: str, generation: str, doc_ids: Sequence[str]
-    ) -> dict[str, DocumentRecord]:
-        manifest = self._manifest(alias)
-        return manifest.get_documents(generation, doc_ids) if manifest and doc_ids else {}
-
-    def put_documents(self, alias: str, records: Sequence[DocumentRecord]) -> None:
-        if records:
-            self._manifest_for_write(alias).put_documents(records)
-
-    def delete_documents(self, alias: str, generation: str, doc_ids: Sequence[str]) -> None:
-        manifest = self._manifest(alias)
-        if manifest is not None and doc_ids:
-            manifest.delete_documents(generation, doc_ids)
-
-    def append_changes(self, alias: str, changes: Sequence[ChangeRecord]) -> None:
-        if changes:
-            self._manifest_for_write(alias).append_changes(changes)
-
-    def list_changes(
-        self, alias: str, generation: str, doc_id: str | None = None
-    ) -> list[ChangeRecord]:
-        manifest = self._manifest(alias)
-        return manifest.list_changes(generation, doc_id) if manifest else []
-
-    # -------------------------------------------------------------------- the ingest lock
-
-    def _lock_path(self, alias: str) -> Path:
-        folder = self._alias_dir(alias, create=True)
-        assert folder is not None
-        return folder / LOCK
-
-    def try_lock(self, alias: str, owner: str, ttl: dt.timedelta) -> LockInfo | None:
-        holder = embedded_lock.try_lock(self._lock_path(alias), owner, ttl)
-        if holder is None:
-            self._locked_aliases.add(alias)
-        return holder
-
-    def renew_lock(self, alias: str, owner: str, ttl: dt.timedelta) -> None:
-        embedded_lock.renew_lock(self._lock_path(alias), owner, ttl)
-
-    def release_lock(self, alias: str, owner: str) -> None:
-        self._locked_aliases.discard(alias)
-        self._close_writers(alias)
-        folder = self._alias_dir(alias)
-        if folder is not None:
-            embedded_lock.release_lock(folder / LOCK, owner)
+                store = self._records[alias] = SQLiteRecords(folder, on_delete=released)
+            return store
 
     def close(self) -> None:
         self._close_writers()
         with self._guard:
-            for manifest in self._manifests.values():
-                manifest.close()
-            self._manifests.clear()
+            for store in self._records.values():
+                store.close()
+            self._records.clear()
             self._open_indexes.clear()
+
+
+def _sort_keys(spec: Any) -> list[tuple[str, bool]] | None:
+    """``sort`` → [(field, descending)]; None for the default (``_score`` descending)."""
+    if spec is None:
+        return None
+    items = spec if isinstance(spec, list) else [spec]
+    keys: list[tuple[str, bool]] = []
+    for item in items:
+        if isinstance(item, str):
+            field, direction = item, "desc" if item == "_score" else "asc"
+        elif isinstance(item, dict) and len(item) == 1:
+            field, how = next(iter(item.items()))
+            direction = how.get("order", "asc") if isinstance(how, dict) else str(how)
+        else:
+            raise QueryError(f"sort {item!r}: expected a field name or {{field: order}}")
+        if direction not in ("asc", "desc"):
+            raise QueryError(f"sort on {field}: order must be asc or desc, not {direction!r}")
+        if field != "_score" and field not in _SORTABLE:
+            raise QueryError(f"sort on {field}: the embedded index sorts on _score and {_SORTABLE}")
+        keys.append((field, direction == "desc"))
+    if keys == [("_score", True)]:
+        return None
+    return keys
+
+
+_SORTABLE = ("chunk_id", "doc_id", "source_path")
+
+
+class _SortKey:
+    """Orders rows by several keys, each ascending or descending; missing values last."""
+
+    __slots__ = ("order", "values")
+
+    def __init__(self, values: list[Any], order: list[tuple[str, bool]]) -> None:
+        self.values, self.order = values, order
+
+    def __lt__(self, other: _SortKey) -> bool:
+        for mine, theirs, (_, descending) in zip(
+            self.values, other.values, self.order, strict=False
+        ):
+            if mine == theirs:
+                continue
+            if mine is None or theirs is None:
+                return theirs is None
+            return bool(mine > theirs) if descending else bool(mine < theirs)
+        return False

@@ -1,4 +1,5 @@
-"""The one constructor of every chunk: :func:`make_chunk`.
+"""The one constructor of every chunk, :func:`make_chunk`, and its one JSON shape,
+:func:`chunk_source`.
 
 Rule: a chunk is a record, not a string. Given the document, the strategy,
 the chunk's index, its source span, its breadcrumb and heading path, and its
@@ -13,34 +14,21 @@ token span, ``make_chunk`` derives everything else:
   so each chunk can be filtered on its own.
 
 Invariant: because ``body`` is derived here from the span, the span invariant
-holds by construction for every strategy. Chunks are built without pydantic
-re-validation (this function is the one place that guarantees the fields; a
-test checks that every record it builds survives ``Chunk.model_validate``
-unchanged). Pydantic's own ``model_construct`` costs ~20 µs a record on the
-benchmark machine — more than all of the chunking — so the instances are
-filled here the way ``model_construct`` fills them (``__dict__`` and the three
-pydantic slots), which costs a fraction of that.
+holds by construction for every strategy. The record is a slotted dataclass
+(:class:`~osrag.models.Chunk`) built without validation: this function is the
+one place that guarantees its fields.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+from typing import Any
 
 from osrag.chunking.normalize import normalize
 from osrag.models import Chunk, Document, Span, TokenSpan
 
-__all__ = ["make_chunk"]
-
-
-_new = object.__new__
-_set = object.__setattr__
-
-# Every field is set, so ``__pydantic_fields_set__`` is the full set; one set per
-# model is shared (pydantic only ever adds field names to it, which are already
-# there).
-_CHUNK_FIELDS = set(Chunk.model_fields)
-_SPAN_FIELDS = set(Span.model_fields)
-_TOKEN_SPAN_FIELDS = set(TokenSpan.model_fields)
+__all__ = ["chunk_source", "make_chunk", "metadata_digest"]
 
 
 def make_chunk(
@@ -68,72 +56,83 @@ def make_chunk(
     body = normalize(doc.text[start:end])
     text = breadcrumb + "\n" + body
     digest = hashlib.sha256(text.encode()).hexdigest()
-    d = doc.__dict__
-    span = _new(Span)
-    _set(span, "__dict__", {"start": start, "end": end})
-    _set(span, "__pydantic_fields_set__", _SPAN_FIELDS)
-    _set(span, "__pydantic_extra__", None)
-    _set(span, "__pydantic_private__", None)
-    token_span = _new(TokenSpan)
-    _set(token_span, "__dict__", {"start": token_start, "end": token_end})
-    _set(token_span, "__pydantic_fields_set__", _TOKEN_SPAN_FIELDS)
-    _set(token_span, "__pydantic_extra__", None)
-    _set(token_span, "__pydantic_private__", None)
-    chunk = _new(Chunk)
-    _set(
-        chunk,
-        "__dict__",
-        {
-            "chunk_id": f"{d['doc_id']}#{index}#{digest[:16]}",
-            "doc_id": d["doc_id"],
-            "source_path": d["source_path"],
-            "source_version": d["source_version"],
-            "strategy": strategy,
-            "chunk_index": index,
-            "title": d["title"],
-            "text": text,
-            "body": body,
-            "breadcrumb": breadcrumb,
-            "heading_path": heading_path,
-            "span": span,
-            "token_span": token_span,
-            "tokenizer": tokenizer,
-            "parser": parser,
-            "content_digest": digest,
-            "category": d["category"],
-            "tenant": d["tenant"],
-            "acl": d["acl"][:],
-            "effective_from": d["effective_from"],
-            "superseded_on": d["superseded_on"],
-            "meta": d["meta"].copy(),
-            "amounts": [],
-            "money": [],
-            "dates": [],
-            "identifiers": [],
-        },
+    return Chunk(
+        f"{doc.doc_id}#{index}#{digest[:16]}",
+        doc.doc_id,
+        doc.source_path,
+        doc.source_version,
+        strategy,
+        index,
+        doc.title,
+        text,
+        body,
+        breadcrumb,
+        heading_path,
+        Span(start, end),
+        TokenSpan(token_start, token_end),
+        tokenizer,
+        parser,
+        digest,
+        doc.category,
+        doc.tenant,
+        doc.acl[:],
+        doc.effective_from,
+        doc.superseded_on,
+        doc.meta.copy(),
     )
-    _set(chunk, "__pydantic_fields_set__", _CHUNK_FIELDS)
-    _set(chunk, "__pydantic_extra__", None)
-    _set(chunk, "__pydantic_private__", None)
-    return chunk
 
 
-# make_chunk must fill every field of Chunk; fail at import, not in production,
-# when a field is added to the model without being added here.
-_probe = Document(doc_id="p", source_path="p", source_version="p", title="p", text="p")
-_filled = make_chunk(
-    _probe,
-    strategy="p",
-    index=0,
-    start=0,
-    end=1,
-    breadcrumb="p",
-    heading_path=[],
-    token_start=0,
-    token_end=1,
-    tokenizer="p",
-    parser="p",
-).__dict__
-if set(_filled) != _CHUNK_FIELDS:  # pragma: no cover - a developer error
-    raise ImportError(f"make_chunk fills {sorted(_filled)}; Chunk has {sorted(_CHUNK_FIELDS)}")
-del _probe, _filled
+def chunk_source(chunk: Chunk, generation: str | None = None) -> dict[str, Any]:
+    """The chunk as the JSON document every engine stores (dates stay ``date`` objects;
+    the JSON writer of each engine turns them into ISO days)."""
+    source: dict[str, Any] = {
+        "chunk_id": chunk.chunk_id,
+        "doc_id": chunk.doc_id,
+        "source_path": chunk.source_path,
+        "source_version": chunk.source_version,
+        "strategy": chunk.strategy,
+        "chunk_index": chunk.chunk_index,
+        "title": chunk.title,
+        "text": chunk.text,
+        "body": chunk.body,
+        "breadcrumb": chunk.breadcrumb,
+        "heading_path": chunk.heading_path,
+        "span": {"start": chunk.span.start, "end": chunk.span.end},
+        "token_span": {"start": chunk.token_span.start, "end": chunk.token_span.end},
+        "tokenizer": chunk.tokenizer,
+        "parser": chunk.parser,
+        "content_digest": chunk.content_digest,
+        "category": chunk.category,
+        "tenant": chunk.tenant,
+        "acl": chunk.acl,
+        "effective_from": chunk.effective_from,
+        "superseded_on": chunk.superseded_on,
+        "meta": chunk.meta,
+        "amounts": chunk.amounts,
+        "money": chunk.money,
+        "dates": chunk.dates,
+        "identifiers": chunk.identifiers,
+    }
+    if generation is not None:
+        source["generation"] = generation
+    return source
+
+
+def metadata_digest(doc: Document) -> str:
+    """16 hex of SHA-256 over the document-level fields every chunk carries beside its text.
+
+    A chunk id covers only the searched text; when this digest changes (an ACL, a
+    tenant, a category edited in front matter) every chunk must be rewritten.
+    """
+    fields = {
+        "title": doc.title,
+        "source_path": doc.source_path,
+        "category": doc.category,
+        "tenant": doc.tenant,
+        "acl": sorted(doc.acl),
+        "effective_from": doc.effective_from.isoformat() if doc.effective_from else None,
+        "superseded_on": doc.superseded_on.isoformat() if doc.superseded_on else None,
+        "meta": doc.meta,
+    }
+    payload = json.dumps(fields, sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha256(payload.encode()).hexdigest()[:16]

@@ -18,16 +18,15 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Literal, TypeVar
+from typing import TypeVar
 
 from pydantic import BaseModel, Field
 
 from osrag.extract.dates import DateMention, extract_dates
 from osrag.extract.identifiers import IdentifierMention, extract_identifiers
-from osrag.extract.money import Money, MoneyMention, scan_money
-from osrag.models import ExtractionConfig
+from osrag.extract.money import MoneyMention, scan_money
+from osrag.models import AmountStatus, ExtractionConfig, Money
 
-AmountStatus = Literal["none", "one", "ambiguous"]
 T = TypeVar("T")
 
 

@@ -27,6 +27,7 @@ reason) on the ``osrag.extract`` logger, never rounded or wrapped.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import datetime as dt
 import functools
 import logging
@@ -221,7 +222,7 @@ def enrich_chunks(
             for heading in chunk.breadcrumb.split(BREADCRUMB_SEPARATOR):
                 found.add_values(_heading_values(heading, *key))
         if found.money or found.dates or found.identifiers or _stale(chunk):
-            enriched.append(chunk.model_copy(update=found.update()))
+            enriched.append(dataclasses.replace(chunk, **found.update()))  # type: ignore[arg-type]
         else:
             enriched.append(chunk)
     return enriched

@@ -92,24 +92,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from osrag.currencies import LONG_MAX, MINOR_UNIT_EXPONENTS
 from osrag.errors import ExtractionError
-
-LONG_MAX = 2**63 - 1
-"""OpenSearch's ``long``: the largest amount in minor units osrag stores."""
-
-MINOR_UNIT_EXPONENTS: dict[str, int] = {
-    # ISO 4217 minor-unit exponents of the currencies osrag recognises. A short,
-    # curated list on purpose: every code here is also a token the scanner
-    # accepts before or after a number, and each one added is a possible false
-    # positive in upper-case prose (which is why e.g. TRY and ALL are absent).
-    "AED": 2, "ARS": 2, "AUD": 2, "BHD": 3, "BRL": 2, "CAD": 2, "CHF": 2,
-    "CLP": 0, "CNY": 2, "COP": 2, "CZK": 2, "DKK": 2, "EGP": 2, "EUR": 2,
-    "GBP": 2, "HKD": 2, "HUF": 2, "IDR": 2, "ILS": 2, "INR": 2, "ISK": 0,
-    "JOD": 3, "JPY": 0, "KRW": 0, "KWD": 3, "MXN": 2, "MYR": 2, "NGN": 2,
-    "NOK": 2, "NZD": 2, "OMR": 3, "PHP": 2, "PKR": 2, "PLN": 2, "QAR": 2,
-    "RUB": 2, "SAR": 2, "SEK": 2, "SGD": 2, "THB": 2, "TWD": 2, "UAH": 2,
-    "USD": 2, "VND": 0, "ZAR": 2,
-}  # fmt: skip
+from osrag.models import Money
 
 CODE_ALIASES: dict[str, str] = {"RMB": "CNY"}
 """Non-ISO codes seen in real contracts, mapped to their ISO code."""
@@ -144,35 +129,6 @@ SCALES: dict[str, int] = {
 
 MoneyForm = Literal["symbol", "code", "word", "spelled"]
 """How the currency was written: ``$5`` / ``USD 5`` / ``5 dollars`` / ``Five Dollars``."""
-
-
-class Money(BaseModel):
-    """An amount: a currency and a non-negative integer of its minor units."""
-
-    model_config = ConfigDict(frozen=True)
-
-    currency: str
-    minor_units: int = Field(ge=0, le=LONG_MAX)
-
-    @property
-    def token(self) -> str:
-        """``CUR:minor`` — the value of the ``money`` keyword field (``EUR:30000000``)."""
-        return f"{self.currency}:{self.minor_units}"
-
-    def __str__(self) -> str:
-        return self.token
-
-    @classmethod
-    def from_token(cls, token: str) -> Money:
-        """``EUR:30000000`` → ``Money("EUR", 30000000)`` (the ``money`` field's values)."""
-        currency, _, units = token.partition(":")
-        return cls(currency=currency, minor_units=int(units))
-
-    def display(self) -> str:
-        """``EUR 300,000.00`` — the amount as people write it, minor units as the currency has."""
-        exponent = MINOR_UNIT_EXPONENTS.get(self.currency, 2)
-        major = Decimal(self.minor_units).scaleb(-exponent)
-        return f"{self.currency} {major:,.{exponent}f}"
 
 
 class MoneyMention(BaseModel):

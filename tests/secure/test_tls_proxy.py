@@ -83,14 +83,15 @@ def test_right_ca_and_credentials_index_and_search_through_the_proxy(
 
 def test_ingest_and_search_through_tls_proxy(tls_proxy: TLSProxy, clean_env: Path) -> None:
     """The whole product path — ingest, then an amount-filtered search — over TLS + basic auth."""
-    from osrag.backends import open_backend
+    from osrag.backends import open_index
+    from osrag.generations import purge
     from osrag.index import IngestOptions, ingest
     from osrag.search import Searcher
 
     data = Path(__file__).resolve().parents[1] / "data" / "insurance"
     settings = basic(tls_proxy)
     alias = f"osrag-test-{uuid.uuid4().hex[:10]}-tls-ingest"
-    backend = open_backend(settings, backend="opensearch")
+    backend = open_index(settings, backend="opensearch")
     try:
         with cluster_errors(settings):
             report = ingest(data, backend, IngestOptions(alias=alias))
@@ -107,7 +108,7 @@ def test_ingest_and_search_through_tls_proxy(tls_proxy: TLSProxy, clean_env: Pat
         assert [f.name for f in result.filters_applied] == ["amount", "tenant", "acl"]
     finally:
         with cluster_errors(settings):
-            backend.purge_alias(alias)
+            purge(backend, alias)
 
 
 def test_check_connection_reports_auth_and_tls_without_secrets(

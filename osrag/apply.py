@@ -1,0 +1,350 @@
+"""Carry out an ingest plan on a :class:`~osrag.backends.base.ChunkIndex`: batches, writer
+threads, per-item outcomes, the manifest — in one place.
+
+:func:`apply` consumes :class:`~osrag.plan.Change` values (see :mod:`osrag.plan`)
+and, batch by batch:
+
+1. **finds what an interrupted ingest left behind**: for the documents of the
+   batch it asks the index which chunk ids it holds (``terms`` on ``doc_id``),
+   and deletes those that are neither in the new version nor already planned
+   for deletion — a crash between a bulk write and its manifest record can
+   never leave a stale chunk searchable. (Skipped for a generation created by
+   this very ingest: it cannot hold anything yet.)
+2. **records the access policy** before the first chunk with a tenant or an
+   ACL is written (:meth:`osrag.manifest.Manifest.widen_policy`), so no search
+   can see such a chunk before the alias requires a tenant;
+3. **writes** through a queue of two to the index's ``write_concurrency``
+   writer threads (OpenSearch: two, so one bulk is indexed while the next is
+   built; embedded: one), memory bounded by a few batches;
+4. **turns refusals into reported issues**: a document with a refused chunk
+   keeps its previous manifest record (the next run retries it); the others
+   get their new record and a change-log entry.
+
+The index and the manifest agree at the end or :func:`verify_counts` says so.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import queue
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from osrag.backends.base import Action, ChunkIndex, Delete, Put
+from osrag.chunking.records import chunk_source
+from osrag.manifest import Manifest
+from osrag.models import ChangeRecord, DocumentRecord, IngestReport, LoadIssue
+from osrag.plan import Change
+
+Progress = Callable[[int, int], None]
+"""Called with (documents seen, chunks written) as an ingest advances."""
+
+SCAN_PAGE = 5000
+
+
+def _utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def scan_ids(
+    index: ChunkIndex, target: str, query: dict[str, Any] | None = None
+) -> Iterator[tuple[str, str]]:
+    """``(chunk_id, doc_id)`` of every chunk of ``target`` matching ``query``, in chunk-id
+    order, page by page (``search_after``): memory stays flat at any index size."""
+    after: list[Any] | None = None
+    while True:
+        body: dict[str, Any] = {
+            "size": SCAN_PAGE,
+            "query": query or {"match_all": {}},
+            "_source": ["chunk_id", "doc_id"],
+            "sort": [{"chunk_id": "asc"}],
+            "track_total_hits": False,
+        }
+        if after is not None:
+            body["search_after"] = after
+        (answer,) = index.msearch(target, [body])
+        hits = answer["hits"]["hits"]
+        for hit in hits:
+            source = hit.get("_source") or {}
+            yield str(source.get("chunk_id", hit.get("_id"))), str(source.get("doc_id", ""))
+        if len(hits) < SCAN_PAGE:
+            return
+        after = hits[-1]["sort"]
+
+
+@dataclass
+class Tally:
+    """Running totals of an apply (the report is filled from them)."""
+
+    chunks: int
+    """Chunks the manifest lists for the generation."""
+    documents: int
+    """Documents the manifest lists for the generation."""
+    tenants: set[str] = field(default_factory=set)
+    has_acl: bool = False
+
+
+@dataclass
+class _Batch:
+    changes: list[Change]
+    actions: list[Action]
+
+
+class _Writers:
+    """Writer threads fed through a small queue; the first failure stops them all."""
+
+    def __init__(self, count: int, work: Callable[[_Batch], None]) -> None:
+        self._queue: queue.Queue[_Batch | None] = queue.Queue(maxsize=2)
+        self._work = work
+        self.failure: BaseException | None = None
+        self._threads = [
+            threading.Thread(target=self._loop, name=f"osrag-writer-{n}", daemon=True)
+            for n in range(max(1, count))
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    def _loop(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            if self.failure is not None:
+                continue  # drain: the producer re-raises
+            try:
+                self._work(item)
+            except BaseException as exc:
+                self.failure = exc
+
+    def put(self, batch: _Batch) -> None:
+        self.check()
+        while any(t.is_alive() for t in self._threads):
+            try:
+                self._queue.put(batch, timeout=0.5)
+                return
+            except queue.Full:
+                self.check()
+
+    def check(self) -> None:
+        if self.failure is not None:
+            raise self.failure
+
+    def close(self) -> None:
+        for _ in self._threads:
+            while any(t.is_alive() for t in self._threads):
+                try:
+                    self._queue.put(None, timeout=0.5)
+                    break
+                except queue.Full:
+                    continue
+        for thread in self._threads:
+            thread.join()
+
+
+class _Apply:
+    def __init__(
+        self,
+        index: ChunkIndex,
+        manifest: Manifest,
+        generation: str,
+        report: IngestReport,
+        tally: Tally,
+        *,
+        fresh: bool,
+        heartbeat: Callable[[], None] | None,
+        progress: Progress | None,
+    ) -> None:
+        self.index, self.manifest, self.generation = index, manifest, generation
+        self.report, self.tally, self.fresh = report, tally, fresh
+        self.heartbeat, self.progress = heartbeat, progress
+        self._counts = threading.Lock()
+        self._policy = manifest.policy()
+
+    # -------------------------------------------------------------------- preparing a batch
+
+    def actions(self, changes: list[Change]) -> list[Action]:
+        """Puts and deletes of a batch, orphans of an interrupted ingest included."""
+        leftovers: dict[str, set[str]] = {}
+        if not self.fresh:
+            doc_ids = sorted({c.doc_id for c in changes if c.kind in ("add", "replace")})
+            if doc_ids:
+                query = {"bool": {"filter": [{"terms": {"doc_id": doc_ids}}]}}
+                for chunk_id, doc_id in scan_ids(self.index, self.generation, query):
+                    leftovers.setdefault(doc_id, set()).add(chunk_id)
+        actions: list[Action] = []
+        for change in changes:
+            if change.kind in ("add", "replace"):
+                keep = {c.chunk_id for c in change.chunks}
+                planned = set(change.delete)
+                orphans = sorted(leftovers.get(change.doc_id, set()) - keep - planned)
+                if orphans:
+                    change.delete = [*change.delete, *orphans]
+                    with self._counts:
+                        self.report.orphans_deleted += len(orphans)
+                actions += [Put(c.chunk_id, chunk_source(c, self.generation)) for c in change.write]
+            actions += [Delete(i) for i in change.delete]
+        self._widen_policy(changes)
+        return actions
+
+    def _widen_policy(self, changes: list[Change]) -> None:
+        tenants = any(c.doc is not None and c.doc.tenant for c in changes)
+        acl = any(c.doc is not None and c.doc.acl for c in changes)
+        if (tenants and not self._policy.tenants) or (acl and not self._policy.acl):
+            self._policy = self.manifest.widen_policy(tenants=tenants, acl=acl)
+
+    # -------------------------------------------------------------------- writing a batch
+
+    def write(self, batch: _Batch) -> None:
+        outcome = self.index.write(self.generation, batch.actions)
+        refused: dict[str, list[str]] = {}
+        for failure in outcome.failures:
+            refused.setdefault(failure.id.rsplit("#", 2)[0], []).append(
+                f"{failure.id}: {failure.reason}"
+            )
+        now = _utcnow()
+        records: list[DocumentRecord] = []
+        changes: list[ChangeRecord] = []
+        removed: list[str] = []
+        issues: list[LoadIssue] = []
+        delta = documents = 0
+        for change in batch.changes:
+            if change.doc_id in refused:
+                reasons = refused[change.doc_id]
+                doc = change.doc
+                issues.append(
+                    LoadIssue(
+                        path=doc.source_path if doc else change.doc_id,
+                        line=doc.source_line if doc else None,
+                        reason=f"document {change.doc_id!r}: {len(reasons)} chunk(s) refused by "
+                        f"the index (kept its previous version in the manifest): {reasons[0]}",
+                    )
+                )
+                continue
+            before = len(change.previous.chunk_ids) if change.previous else 0
+            if change.kind == "remove":
+                removed.append(change.doc_id)
+                changes.append(self._log(change, "deleted", [], now))
+                delta -= before
+                documents -= 1
+                continue
+            doc = change.doc
+            assert doc is not None
+            new_ids = [c.chunk_id for c in change.chunks]
+            records.append(
+                DocumentRecord(
+                    generation=self.generation,
+                    doc_id=doc.doc_id,
+                    source_path=doc.source_path,
+                    source_version=doc.source_version,
+                    chunk_ids=new_ids,
+                    tenant=doc.tenant,
+                    has_acl=bool(doc.acl),
+                    metadata_digest=change.metadata_digest,
+                    ingested_at=now,
+                )
+            )
+            action = "replaced" if change.kind == "replace" else "added"
+            changes.append(self._log(change, action, new_ids, now))
+            delta += len(new_ids) - before
+            documents += change.previous is None
+        self.manifest.put_documents(records)
+        self.manifest.delete_documents(self.generation, removed)
+        self.manifest.log(changes)
+        with self._counts:
+            report = self.report
+            report.chunks_written += outcome.written
+            report.chunks_deleted += outcome.deleted
+            report.throttled += outcome.throttled
+            report.bulk_retries += outcome.retries
+            report.errors += issues
+            self.tally.chunks += delta
+            self.tally.documents += documents
+            for record in records:
+                if record.tenant:
+                    self.tally.tenants.add(record.tenant)
+                self.tally.has_acl = self.tally.has_acl or record.has_acl
+        if self.heartbeat is not None:
+            self.heartbeat()
+        if self.progress is not None:
+            self.progress(self.report.documents, self.report.chunks_written)
+
+    def _log(
+        self, change: Change, action: str, new_ids: list[str], at: dt.datetime
+    ) -> ChangeRecord:
+        return ChangeRecord(
+            generation=self.generation,
+            doc_id=change.doc_id,
+            action=action,  # type: ignore[arg-type]
+            old_ids=list(change.previous.chunk_ids) if change.previous else [],
+            new_ids=new_ids,
+            at=at,
+        )
+
+
+def count_change(report: IngestReport, change: Change) -> None:
+    """Add one planned change to the report's document counts."""
+    if change.kind == "failed":
+        assert change.issue is not None
+        report.errors.append(change.issue)
+        return
+    if change.kind == "remove":
+        report.documents_removed += 1
+        return
+    report.documents += 1
+    if change.kind == "unchanged":
+        report.documents_unchanged += 1
+        report.chunks_unchanged += len(change.previous.chunk_ids) if change.previous else 0
+        return
+    if not change.chunks:
+        report.documents_empty.append(change.doc_id)
+    if change.kind == "add":
+        report.documents_added += 1
+    else:
+        report.documents_changed += 1
+
+
+def apply(
+    changes: Iterable[Change],
+    index: ChunkIndex,
+    manifest: Manifest,
+    generation: str,
+    report: IngestReport,
+    tally: Tally,
+    *,
+    fresh: bool = False,
+    batch_chunks: int = 1000,
+    heartbeat: Callable[[], None] | None = None,
+    progress: Progress | None = None,
+) -> None:
+    """Write the changes (see the module docstring); counts go into ``report`` and
+    ``tally``. ``fresh``: the generation was created by this ingest (holds nothing yet)."""
+    run = _Apply(
+        index,
+        manifest,
+        generation,
+        report,
+        tally,
+        fresh=fresh,
+        heartbeat=heartbeat,
+        progress=progress,
+    )
+    writers = _Writers(index.write_concurrency, run.write)
+    pending: list[Change] = []
+    size = 0
+    try:
+        for change in changes:
+            count_change(report, change)
+            if change.kind in ("failed", "unchanged"):
+                continue
+            pending.append(change)
+            size += len(change.write) + len(change.delete)
+            if size >= batch_chunks:
+                writers.put(_Batch(pending, run.actions(pending)))
+                pending, size = [], 0
+        if pending:
+            writers.put(_Batch(pending, run.actions(pending)))
+    finally:
+        writers.close()
+    writers.check()

@@ -1,0 +1,148 @@
+"""``osrag chunks``: preview how a corpus is cut (build the config, load, chunk, print)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from osrag.cli.common import err, out
+
+_STRATEGIES = ("structural", "fixed", "sentences")
+
+
+def chunks_command(
+    path: Annotated[Path, typer.Argument(help="A corpus folder or one file.")],
+    strategy: Annotated[
+        str | None,
+        typer.Option(help="fixed, structural or sentences (default: all three, ids for each)."),
+    ] = None,
+    size: Annotated[int, typer.Option(help="fixed: window w in tokens.")] = 200,
+    overlap: Annotated[int, typer.Option(help="fixed: overlap o in tokens.")] = 0,
+    max_tokens: Annotated[
+        int, typer.Option(help="structural/sentences: largest chunk in tokens.")
+    ] = 400,
+    min_tokens: Annotated[
+        int, typer.Option(help="structural: merge smaller sections into the next (0: never).")
+    ] = 0,
+    overlap_sentences: Annotated[
+        int, typer.Option(help="sentences: whole sentences shared by neighbours.")
+    ] = 0,
+    tokenizer: Annotated[
+        str, typer.Option(help="whitespace or minilm-wordpiece (needs the subword extra).")
+    ] = "whitespace",
+    json_output: Annotated[
+        bool, typer.Option("--json", help="One chunk record per line (JSON Lines) on stdout.")
+    ] = False,
+    show_all: Annotated[
+        bool, typer.Option("--all", help="List every chunk, not the first 3 per document.")
+    ] = False,
+) -> None:
+    """Preview how PATH is cut: counts, step and storage multiplier, ids and breadcrumbs."""
+    from pydantic import ValidationError
+
+    from osrag.chunking import get_tokenizer, is_empty
+    from osrag.documents import load_corpus
+    from osrag.errors import ConfigError
+    from osrag.models import ChunkingConfig, Document, LoadIssue
+
+    # document → chunks with their amounts, money, dates and identifiers: the same
+    # call ingest makes, so the preview is what gets indexed
+    from osrag.pipeline import prepare_chunks as document_chunks
+
+    if strategy is not None and strategy not in _STRATEGIES:
+        raise ConfigError(f"--strategy must be one of {', '.join(_STRATEGIES)}, not {strategy!r}")
+    strategies = [strategy] if strategy else (["structural"] if json_output else list(_STRATEGIES))
+    try:
+        configs = {
+            name: ChunkingConfig(
+                strategy=name,  # type: ignore[arg-type]
+                tokenizer=tokenizer,
+                size=size,
+                overlap=overlap,
+                max_tokens=max_tokens,
+                min_tokens=min_tokens,
+                overlap_sentences=overlap_sentences,
+            )
+            for name in strategies
+        }
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(x) for x in first["loc"]).replace("_", "-")
+        raise ConfigError(f"--{field}: {first['msg']}") from None
+    tokenizer_id = get_tokenizer(tokenizer).id
+
+    docs: list[Document] = []
+    issues: list[LoadIssue] = []
+    for item in load_corpus(path):
+        (docs if isinstance(item, Document) else issues).append(item)  # type: ignore[arg-type]
+    empty = [doc for doc in docs if is_empty(doc)]
+
+    if json_output:
+        import orjson
+
+        from osrag.chunking.records import chunk_source
+
+        write = sys.stdout.write
+        for doc in docs:
+            for chunk in document_chunks(doc, configs[strategies[0]]):
+                write(orjson.dumps(chunk_source(chunk)).decode())
+                write("\n")
+        for issue in issues:
+            err.print(f"load error: {issue}", highlight=False)
+        return
+
+    out.print(
+        f"{path}: {len(docs)} documents, {len(empty)} empty, {len(issues)} load errors; "
+        f"tokenizer {tokenizer_id}",
+        highlight=False,
+        soft_wrap=True,
+    )
+    fixed = configs.get("fixed")
+    if fixed is not None:
+        out.print(
+            f"fixed: size w = {fixed.size}, overlap o = {fixed.clamped_overlap}, "
+            f"step = w - o = {fixed.step}, storage multiplier = w/(w-o) = "
+            f"{fixed.storage_multiplier:.2f}x",
+            highlight=False,
+            soft_wrap=True,
+        )
+    if "structural" in configs or "sentences" in configs:
+        out.print(
+            f"structural/sentences: max_tokens = {max_tokens}, min_tokens = {min_tokens}, "
+            f"overlap_sentences = {overlap_sentences}",
+            highlight=False,
+        )
+    for name in strategies:
+        per_doc = [(doc, document_chunks(doc, configs[name])) for doc in docs]
+        total = sum(len(chunks) for _, chunks in per_doc)
+        out.print(f"\n[bold]{name}[/bold]: {total} chunks", highlight=False)
+        for _, chunks in per_doc:
+            shown = chunks if show_all else chunks[:3]
+            for chunk in shown:
+                span = f"[{chunk.span.start}, {chunk.span.end})"
+                out.print(f"  {chunk.chunk_id}  {span}", highlight=False, soft_wrap=True)
+                out.print(f"    [dim]{chunk.breadcrumb}[/dim]", highlight=False, soft_wrap=True)
+            if len(chunks) > len(shown):
+                out.print(f"    [dim]… {len(chunks) - len(shown)} more[/dim]", highlight=False)
+    if issues:
+        out.print("\n[bold]load errors[/bold]", highlight=False)
+        for issue in issues:
+            out.print(f"  {issue}", highlight=False)
+    if empty:
+        out.print("\n[bold]empty documents[/bold] (no chunks)", highlight=False)
+        for doc in empty:
+            out.print(f"  {doc.source_path}", highlight=False)
+
+
+# --------------------------------------------------------------------------- config
+# Connection settings (issue 9). Every command that talks to a cluster should
+# build its settings with ``osrag.config.load_settings(**flags)`` (flags > env >
+# file > defaults) and wrap its calls in ``osrag.client.cluster_errors``.
+
+config_app = typer.Typer(
+    help="Connection settings: where each value comes from, and a connection check.",
+    no_args_is_help=True,
+)

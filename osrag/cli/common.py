@@ -1,0 +1,118 @@
+"""What every command shares: the consoles, the options declared once, the engine session."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import typing
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+
+out = Console()
+err = Console(stderr=True)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+ConfigFileOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--config", help="Configuration file (default: nearest osrag.toml or pyproject.toml)."
+    ),
+]
+UrlOpt = Annotated[str | None, typer.Option("--url", help="OpenSearch URL.")]
+AliasOpt = Annotated[
+    str | None, typer.Option("--alias", help="The alias readers search (default: osrag-chunks).")
+]
+BackendOpt = Annotated[
+    str, typer.Option("--backend", help="auto (OSRAG_URL → OpenSearch), opensearch or embedded.")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (the library's own model).")]
+
+CONNECTION: dict[str, Any] = {
+    "config": ConfigFileOpt,
+    "url": UrlOpt,
+    "username": Annotated[str | None, typer.Option("--username", help="Basic auth user.")],
+    "password_file": Annotated[
+        Path | None,
+        typer.Option("--password-file", help="File holding the password (no --password flag)."),
+    ],
+    "ca_certs": Annotated[
+        Path | None, typer.Option("--ca-certs", help="PEM file of CAs to trust.")
+    ],
+    "verify_certs": Annotated[
+        bool | None,
+        typer.Option("--verify-certs/--no-verify-certs", help="Verify the server certificate."),
+    ],
+    "client_cert": Annotated[
+        Path | None, typer.Option("--client-cert", help="PEM client certificate.")
+    ],
+    "client_key": Annotated[Path | None, typer.Option("--client-key", help="Its private key.")],
+    "aws_region": Annotated[
+        str | None, typer.Option("--aws-region", help="Sign requests with AWS SigV4.")
+    ],
+    "aws_service": Annotated[
+        str | None, typer.Option("--aws-service", help="es (managed domain) or aoss (Serverless).")
+    ],
+    "timeout": Annotated[float | None, typer.Option("--timeout", help="Seconds per request.")],
+    "max_retries": Annotated[
+        int | None, typer.Option("--max-retries", help="Retries per request.")
+    ],
+}
+"""Every connection flag, declared once; :func:`connection_flags` adds them to a command."""
+
+
+def connection_flags(command: F) -> F:
+    """Give ``command`` every flag of :data:`CONNECTION`; it receives them as one dict,
+    ``connection`` (``None`` where a flag was not given), ready for ``load_settings``."""
+    signature = inspect.signature(command)
+    hints = typing.get_type_hints(command, include_extras=True)
+    own = [
+        p.replace(annotation=hints.get(p.name, p.annotation))
+        for p in signature.parameters.values()
+        if p.name != "connection"
+    ]
+    added = [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=kind)
+        for name, kind in CONNECTION.items()
+    ]
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        connection = {name: kwargs.pop(name, None) for name in CONNECTION}
+        return command(*args, connection=connection, **kwargs)
+
+    wrapper.__signature__ = signature.replace(parameters=own + added)  # type: ignore[attr-defined]
+    wrapper.__annotations__ = {
+        k: v for k, v in command.__annotations__.items() if k != "connection"
+    } | dict(CONNECTION)
+    return wrapper  # type: ignore[return-value]
+
+
+def session(
+    url: str | None, config: Path | None, alias: str | None, backend: str
+) -> tuple[Any, Any, str]:
+    """Settings, engine and alias for a command (flags > env > file > defaults)."""
+    from osrag.backends import choose_backend, open_index
+    from osrag.config import load_settings
+
+    settings = load_settings(config=config, url=url, alias=alias)
+    choice = choose_backend(settings, backend)
+    if choice.notice:
+        err.print(choice.notice, highlight=False, soft_wrap=True)
+    return settings, open_index(settings, backend=choice.name), settings.alias
+
+
+def print_model(model: Any) -> None:
+    """``--json``: the pydantic model (or a list of one model) as the library returns it."""
+    from pydantic import BaseModel, TypeAdapter
+
+    if isinstance(model, BaseModel):
+        out.print_json(model.model_dump_json())
+        return
+    items = list(model)
+    kind = type(items[0]) if items else BaseModel
+    out.print_json(TypeAdapter(list[kind]).dump_json(items).decode())  # type: ignore[valid-type]

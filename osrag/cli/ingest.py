@@ -1,0 +1,183 @@
+"""``osrag ingest``: a corpus into the alias's generation (see :mod:`osrag.index`)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from osrag.cli.common import AliasOpt, BackendOpt, ConfigFileOpt, JsonOpt, UrlOpt, err, out, session
+from osrag.errors import CorpusError
+
+
+def chunking_from_flags(**flags: Any) -> Any:
+    from osrag.models import ChunkingConfig
+
+    return ChunkingConfig(**{k: v for k, v in flags.items() if v is not None})
+
+
+def ingest_command(
+    path: Annotated[
+        Path, typer.Argument(help="A folder (or one file) of .md, .markdown, .txt, .jsonl.")
+    ],
+    url: UrlOpt = None,
+    config: ConfigFileOpt = None,
+    alias: AliasOpt = None,
+    backend: BackendOpt = "auto",
+    strategy: Annotated[
+        str | None, typer.Option(help="structural (default), fixed or sentences.")
+    ] = None,
+    size: Annotated[int | None, typer.Option(help="fixed: window in tokens.")] = None,
+    overlap: Annotated[int | None, typer.Option(help="fixed: overlap in tokens.")] = None,
+    max_tokens: Annotated[
+        int | None, typer.Option(help="structural/sentences: largest chunk.")
+    ] = None,
+    min_tokens: Annotated[
+        int | None, typer.Option(help="structural: merge smaller sections.")
+    ] = None,
+    tokenizer: Annotated[
+        str | None, typer.Option(help="whitespace (default) or a subword tokenizer.")
+    ] = None,
+    analyzer: Annotated[str, typer.Option(help="Text analyzer of the mapping.")] = "english",
+    keep: Annotated[int, typer.Option(help="Generations kept per alias (current included).")] = 2,
+    wait: Annotated[float, typer.Option(help="Seconds to wait for another ingest's lock.")] = 0.0,
+    workers: Annotated[
+        int | None,
+        typer.Option(help="Processes that chunk and extract (default: cores − 1, at most 4)."),
+    ] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Print the plan (what would change); write nothing.")
+    ] = False,
+    prune: Annotated[
+        bool, typer.Option("--prune/--no-prune", help="Delete chunks of vanished sources.")
+    ] = True,
+    json_output: JsonOpt = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Chunk, extract and index PATH into the alias's generation (incremental, idempotent).
+
+    Exit codes: 0 all went in; 3 some inputs could not be read or were refused (the rest
+    went in, nothing already stored was lost); 4 cluster unreachable or refused; 6 locked.
+    """
+    from osrag.client import cluster_errors
+    from osrag.index import IngestOptions
+    from osrag.pipeline import default_workers
+
+    if not path.exists():
+        raise CorpusError(f"{path}: no such file or folder")
+    chunking = chunking_from_flags(
+        strategy=strategy,
+        size=size,
+        overlap=overlap,
+        max_tokens=max_tokens,
+        min_tokens=min_tokens,
+        tokenizer=tokenizer,
+    )
+    settings, index, alias_name = session(url, config, alias, backend)
+    options = IngestOptions(
+        alias=alias_name,
+        chunking=chunking,
+        analyzer=analyzer,
+        keep=keep,
+        lock_wait=wait,
+        prune=prune,
+        workers=workers if workers is not None else default_workers(),
+    )
+    with cluster_errors(settings):
+        if dry_run:
+            report = _dry_run(path, index, options, json_output)
+        else:
+            report = _run(path, index, options, show=not quiet and not json_output)
+    if json_output:
+        out.print_json(report.model_dump_json())
+    else:
+        _summary(report)
+    if report.errors:
+        raise typer.Exit(3)
+
+
+def _run(path: Path, index: Any, options: Any, *, show: bool) -> Any:
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from osrag.index import ingest
+
+    with Progress(
+        TextColumn("[bold]ingest[/bold]"),
+        BarColumn(),
+        TextColumn("{task.fields[docs]} documents"),
+        TextColumn("{task.fields[chunks]} chunks written"),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=not (show and err.is_terminal),
+    ) as bar:
+        task = bar.add_task("ingest", total=None, docs=0, chunks=0, rate="")
+        started = time.perf_counter()
+
+        def progress(docs: int, chunks: int) -> None:
+            rate = chunks / max(time.perf_counter() - started, 1e-6)
+            bar.update(task, docs=docs, chunks=chunks, rate=f"{rate:,.0f} chunks/s")
+
+        return ingest(path, index, options, progress=progress)
+
+
+def _dry_run(path: Path, index: Any, options: Any, quiet: bool) -> Any:
+    """Consume the plan and print it: one line per document that would change."""
+    from osrag.apply import count_change
+    from osrag.index import plan
+
+    report, changes = plan(path, index, options)
+    shown = 0
+    for change in changes:
+        count_change(report, change)
+        report.chunks_written += len(change.write)
+        report.chunks_deleted += len(change.delete)
+        if quiet or change.kind in ("unchanged", "failed"):
+            continue
+        shown += 1
+        if shown <= 50:
+            err.print(
+                f"  {change.kind:<8} {change.doc_id}  +{len(change.write)} −{len(change.delete)}",
+                highlight=False,
+            )
+    if shown > 50:
+        err.print(f"  … {shown - 50} more", highlight=False)
+    return report
+
+
+def _summary(report: Any) -> None:
+    verb = "would write" if report.dry_run else "wrote"
+    out.print(
+        f"{report.generation}: {report.documents} documents "
+        f"({report.documents_added} added, {report.documents_changed} changed, "
+        f"{report.documents_unchanged} unchanged, {report.documents_removed} removed); "
+        f"{verb} {report.chunks_written} chunks, deleted {report.chunks_deleted} "
+        f"in {report.seconds:.1f} s",
+        highlight=False,
+    )
+    if report.alias_moved:
+        was = report.previous_generation or "unset"
+        out.print(f"alias {report.alias} → {report.generation} (was {was})")
+    if report.orphans_deleted:
+        err.print(
+            f"deleted {report.orphans_deleted} chunk(s) an interrupted ingest had left behind",
+            highlight=False,
+        )
+    if report.throttled:
+        err.print(
+            f"the cluster pushed back: {report.throttled} chunk write(s) answered 429 were "
+            f"resent ({report.bulk_retries} back-off rounds)",
+            highlight=False,
+        )
+    if report.lock_wait_seconds:
+        err.print(f"waited {report.lock_wait_seconds:.1f} s for the ingest lock", highlight=False)
+    if report.documents_empty:
+        err.print(
+            f"{len(report.documents_empty)} empty document(s): "
+            f"{', '.join(report.documents_empty[:10])}"
+        )
+    for issue in report.errors:
+        err.print(f"[red]error[/red] {issue}", highlight=False)

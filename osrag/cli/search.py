@@ -1,0 +1,108 @@
+"""``osrag search``: one query, a readable table, and why it returned what it did."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated
+
+import typer
+
+from osrag.cli.common import (
+    AliasOpt,
+    BackendOpt,
+    ConfigFileOpt,
+    JsonOpt,
+    UrlOpt,
+    err,
+    out,
+    session,
+)
+from osrag.errors import ConfigError
+
+
+def search_command(
+    query: Annotated[str, typer.Argument(help="The question; one stated amount becomes a filter.")],
+    url: UrlOpt = None,
+    config: ConfigFileOpt = None,
+    alias: AliasOpt = None,
+    backend: BackendOpt = "auto",
+    k: Annotated[int, typer.Option("--k", help="Hits to return.")] = 10,
+    tenant: Annotated[str | None, typer.Option(help="Only this tenant's documents.")] = None,
+    acl: Annotated[
+        list[str] | None, typer.Option("--acl", help="A group of the caller (repeatable).")
+    ] = None,
+    as_of: Annotated[
+        str | None,
+        typer.Option("--as-of", help="Only documents in force on this day (YYYY-MM-DD)."),
+    ] = None,
+    category: Annotated[
+        list[str] | None, typer.Option(help="Only these categories (repeatable).")
+    ] = None,
+    no_amount_filter: Annotated[
+        bool, typer.Option("--no-amount-filter", help="Plain BM25 (the baseline).")
+    ] = False,
+    collapse: Annotated[bool, typer.Option(help="One hit per document.")] = False,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Show the plan and the request body.")
+    ] = False,
+    json_output: JsonOpt = False,
+) -> None:
+    """Search the alias: a readable table under a line with the filters and the candidate count."""
+    import json as jsonlib
+
+    from rich.markup import escape
+    from rich.table import Table
+
+    from osrag.client import cluster_errors
+    from osrag.models import Money, QuerySpec
+    from osrag.query import search_bodies
+    from osrag.search import Searcher
+
+    try:
+        when = dt.date.fromisoformat(as_of) if as_of else None
+    except ValueError as exc:
+        raise ConfigError(f"--as-of {as_of!r}: expected YYYY-MM-DD") from exc
+    spec = QuerySpec(
+        text=query,
+        size=k,
+        tenant=tenant,
+        acl=acl or None,
+        as_of=when,
+        category=category or None,
+        amount_filter=not no_amount_filter,
+        collapse=collapse,
+    )
+    settings, index, alias_name = session(url, config, alias, backend)
+    searcher = Searcher(index, alias_name)
+    with cluster_errors(settings):
+        if explain:
+            plan = searcher.plan(spec)
+            err.print(
+                f"amount: {plan.amount_status} {plan.amount.display() if plan.amount else ''}",
+                highlight=False,
+            )
+            bodies = search_bodies(plan)
+            err.print(escape(jsonlib.dumps(bodies, indent=2, ensure_ascii=False)))
+        result = searcher.search(spec)
+    if json_output:
+        out.print_json(result.model_dump_json())
+        return
+    filters = ", ".join(f.name for f in result.filters_applied) or "none"
+    stated = result.amount.display() if result.amount else result.amount_status
+    line = (
+        f"amount: {stated} · filters: {filters} · candidates: {result.candidate_count:,} · "
+        f"hits: {result.raw_hits} ({result.unique_spans} unique spans) · "
+        f"{result.took_ms:.1f} ms · {result.index}"
+    )
+    if result.fallback:
+        line += " · [yellow]fallback: the amount filter matched nothing and was dropped[/yellow]"
+    err.print(line, highlight=False)
+    table = Table("#", "doc", "breadcrumb", "score", "amounts", box=None, pad_edge=False)
+    for rank, hit in enumerate(result.hits, 1):
+        amounts = ", ".join(Money.from_token(t).display() for t in hit.money[:4]) + (
+            " …" if len(hit.money) > 4 else ""
+        )
+        table.add_row(
+            str(rank), escape(hit.doc_id), escape(hit.breadcrumb), f"{hit.score or 0:.2f}", amounts
+        )
+    out.print(table)
