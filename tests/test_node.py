@@ -333,14 +333,17 @@ def _plugin_less_dist(tmp_path: Path) -> Path:
     return dist
 
 
-def test_plugin_with_a_wrong_checksum_is_refused_by_name(
+def test_plugin_zip_is_checked_against_the_pinned_checksum(
     local_repo: tuple[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Maven Central serves the plugin zips without checksum files: osrag's pin decides."""
     url, root = local_repo
-    knn, neural = (p.artifact("2.19.6") for p in node.PLUGINS)
+    knn, _neural = (p.artifact("2.19.6") for p in node.PLUGINS)
     assert knn.coordinates == "org.opensearch.plugin:opensearch-knn:2.19.6.0:zip"
-    _publish(root, knn, b"a tampered plugin zip", sha1="0" * 40)
-    _publish(root, neural, b"another zip")
+    assert knn.sha1 is not None
+    target = root / knn.url("").lstrip("/")
+    target.parent.mkdir(parents=True)
+    target.write_bytes(b"a tampered plugin zip")  # and no .sha1 beside it, as on Maven Central
     monkeypatch.setenv("OSRAG_MAVEN_REPO", url)
     monkeypatch.setenv("PATH", "/usr/bin/nonexistent")  # no mvn: the HTTPS path is taken
     dist = _plugin_less_dist(tmp_path)
@@ -348,11 +351,58 @@ def test_plugin_with_a_wrong_checksum_is_refused_by_name(
     with pytest.raises(
         NodeError,
         match=r"opensearch-knn:2\.19\.6\.0:zip(.|\n)*SHA-1 [0-9a-f]{40} "
-        r"does not match the published 0{40}",
+        f"does not match the pinned {knn.sha1}",
     ):
         opensearch.install_plugins(dist, downloads, progress=lambda _m: None)
     assert not (downloads / knn.filename).exists()
     assert not list((dist / "plugins").iterdir())
+
+
+def test_published_and_pinned_checksums_must_agree(
+    local_repo: tuple[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url, root = local_repo
+    pinned = node.Artifact("dev.osrag", "pinned", "1.0", sha1=hashlib.sha1(b"real").hexdigest())
+    _publish(root, pinned, b"other bytes")  # published .sha1 of other bytes
+    monkeypatch.setenv("OSRAG_MAVEN_REPO", url)
+    monkeypatch.setenv("PATH", "/usr/bin/nonexistent")
+    with pytest.raises(NodeError, match=r"publishes SHA-1 [0-9a-f]{40}, osrag pins"):
+        node.fetch([pinned], tmp_path / "d", progress=lambda _m: None)
+
+
+def test_artifact_with_no_checksum_anywhere_is_refused(
+    local_repo: tuple[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url, root = local_repo
+    bare = node.Artifact("dev.osrag", "bare", "1.0")
+    target = root / bare.url("").lstrip("/")
+    target.parent.mkdir(parents=True)
+    target.write_bytes(b"unverifiable")
+    monkeypatch.setenv("OSRAG_MAVEN_REPO", url)
+    monkeypatch.setenv("PATH", "/usr/bin/nonexistent")
+    with pytest.raises(NodeError, match="no published checksum and osrag pins none"):
+        node.fetch([bare], tmp_path / "d", progress=lambda _m: None)
+    assert not (tmp_path / "d" / bare.filename).exists()
+
+
+def test_pins_are_checked_after_maven_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Maven only warns about a missing checksum; a file that breaks the pin is removed."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    mvn = bin_dir / "mvn"  # writes a wrong file where copy-dependencies would put the real one
+    mvn.write_text(
+        "#!/bin/sh\n"
+        'for a in "$@"; do case "$a" in -DoutputDirectory=*) out="${a#-DoutputDirectory=}";; '
+        "esac; done\n"
+        'mkdir -p "$out" && printf wrong > "$out/pinned-1.0.jar"\n'
+    )
+    mvn.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
+    monkeypatch.setenv("OSRAG_MAVEN_REPO", f"http://127.0.0.1:{_free_port()}")  # unreachable
+    pinned = node.Artifact("dev.osrag", "pinned", "1.0", sha1=hashlib.sha1(b"real").hexdigest())
+    with pytest.raises(NodeError, match=r"Maven fetched dev\.osrag:pinned(.|\n)*osrag pins"):
+        node.fetch([pinned], tmp_path / "d", progress=lambda _m: None)
+    assert not (tmp_path / "d" / pinned.filename).exists()
 
 
 def test_plugin_missing_from_the_repository_is_a_clear_error(
@@ -380,3 +430,29 @@ def test_installed_plugins_are_not_fetched_again(
 def test_heap_must_be_a_jvm_size(tmp_path: Path) -> None:
     with pytest.raises(NodeError, match="heap"):
         node.start(port=_free_port(), heap="half", home=tmp_path)
+
+
+@pytest.mark.opensearch
+def test_a_distribution_from_an_older_osrag_gets_the_plugins_in_place(
+    shared_home: Path, tmp_path: Path
+) -> None:
+    """A ready distribution without plugins (as older osrag left it) is completed, not rebuilt."""
+    current = opensearch.ensure_distribution(shared_home, progress=lambda _m: None)
+    home = tmp_path / "home"
+    old = home / current.name
+    shutil.copytree(current, old, symlinks=True, ignore=shutil.ignore_patterns("plugins"))
+    (old / "plugins").mkdir()
+    (home / "downloads").mkdir()
+    for plugin in node.PLUGINS:  # reuse the zips already fetched: no network in this test
+        name = plugin.artifact(node.OPENSEARCH_VERSION).filename
+        (home / "downloads" / name).symlink_to(shared_home / "downloads" / name)
+    marker = (old / ".osrag-ready").read_text()
+    messages: list[str] = []
+
+    assert opensearch.ensure_distribution(home, progress=messages.append) == old
+    assert sorted(p.name for p in (old / "plugins").iterdir()) == sorted(
+        p.name for p in node.PLUGINS
+    )
+    assert (old / ".osrag-ready").read_text() == marker
+    assert not any("unpacking" in m for m in messages)
+    assert any("installing plugins" in m for m in messages)

@@ -4,8 +4,11 @@ Maven does the work where it is installed (its local repository, mirrors and
 proxy settings are the user's). Without it, the same file comes from the
 Maven repository over HTTPS (``OSRAG_MAVEN_REPO``, default Maven Central) and
 is accepted only when its SHA-1 equals the one the repository publishes beside
-it. urllib is enough for two GETs per file; a download library would add a
-dependency for nothing.
+it. Some artifacts are served without any checksum file (the OpenSearch
+plugin zips: no ``.sha1``, ``.md5``, ``.sha256`` or ``.asc``, and no pom):
+for those osrag pins the SHA-1 it verified, checks it after Maven too, and
+refuses an artifact that has neither. urllib is enough for two GETs per file;
+a download library would add a dependency for nothing.
 """
 
 from __future__ import annotations
@@ -37,6 +40,8 @@ class Artifact:
     artifact: str
     version: str
     ext: str = "jar"
+    sha1: str | None = None
+    """The SHA-1 osrag pins, for an artifact the repository publishes no checksum for."""
 
     @property
     def filename(self) -> str:
@@ -59,12 +64,40 @@ def _sha1(path: Path) -> str:
     return digest.hexdigest()
 
 
+def _published_sha1(artifact: Artifact, url: str) -> str | None:
+    """The repository's ``.sha1`` beside ``url``; None when it publishes none (404)."""
+    try:
+        with urllib.request.urlopen(url + ".sha1", timeout=60) as response:
+            return response.read().decode().split()[0].strip().lower()
+    except urllib.error.HTTPError as exc:
+        if exc.code == 404:
+            return None
+        raise
+
+
+def _expected_sha1(artifact: Artifact, url: str) -> tuple[str, str]:
+    """The SHA-1 to check and where it comes from ("published" or "pinned")."""
+    published = _published_sha1(artifact, url)
+    if published and artifact.sha1 and published != artifact.sha1:
+        raise NodeError(
+            f"download refused: {artifact.coordinates}: the repository publishes SHA-1 "
+            f"{published}, osrag pins {artifact.sha1}"
+        )
+    if published:
+        return published, "published"
+    if artifact.sha1:
+        return artifact.sha1, "pinned"
+    raise NodeError(
+        f"download refused: {artifact.coordinates}: {url} has no published checksum and "
+        "osrag pins none for it; fetch it with Maven or place the file in the downloads folder"
+    )
+
+
 def _fetch_https(artifact: Artifact, target: Path, repo: str) -> None:
     url = artifact.url(repo)
     part = target.with_suffix(target.suffix + ".part")
     try:
-        with urllib.request.urlopen(url + ".sha1", timeout=60) as response:
-            expected = response.read().decode().split()[0].strip().lower()
+        expected, source = _expected_sha1(artifact, url)
         with urllib.request.urlopen(url, timeout=300) as response, part.open("wb") as out:
             shutil.copyfileobj(response, out, 1 << 20)
     except (urllib.error.URLError, OSError, IndexError) as exc:
@@ -75,9 +108,21 @@ def _fetch_https(artifact: Artifact, target: Path, repo: str) -> None:
         part.unlink(missing_ok=True)
         raise NodeError(
             f"download failed: {artifact.coordinates} from {url}: "
-            f"SHA-1 {actual} does not match the published {expected}"
+            f"SHA-1 {actual} does not match the {source} {expected}"
         )
     part.replace(target)
+
+
+def _check_pinned(artifacts: list[Artifact], downloads: Path) -> None:
+    """Maven accepts a file without a checksum (it only warns): check osrag's pins."""
+    for artifact in artifacts:
+        path = downloads / artifact.filename
+        if artifact.sha1 and path.exists() and (actual := _sha1(path)) != artifact.sha1:
+            path.unlink()
+            raise NodeError(
+                f"Maven fetched {artifact.coordinates} with SHA-1 {actual}, "
+                f"but osrag pins {artifact.sha1}: the file was removed"
+            )
 
 
 def _fetch_maven(artifacts: list[Artifact], downloads: Path) -> None:
@@ -126,6 +171,7 @@ def fetch(artifacts: Iterable[Artifact], downloads: Path, progress: Progress) ->
         progress(f"fetching {len(missing)} artifact(s) with Maven")
         try:
             _fetch_maven(missing, downloads)
+            _check_pinned(missing, downloads)
         except NodeError as exc:
             maven_error = exc
             progress(f"{exc}; trying HTTPS from {repo}")

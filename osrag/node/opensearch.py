@@ -81,15 +81,32 @@ class Plugin:
 
     name: str
     artifact_id: str
+    sha1: dict[str, str]
+    """SHA-1 per core version: Maven Central publishes no checksum for these zips."""
 
     def artifact(self, core_version: str) -> Artifact:
         # A plugin's version is the core version plus a fourth number; it must match exactly.
-        return Artifact(PLUGIN_GROUP, self.artifact_id, f"{core_version}.0", "zip")
+        return Artifact(
+            PLUGIN_GROUP,
+            self.artifact_id,
+            f"{core_version}.0",
+            "zip",
+            sha1=self.sha1.get(core_version),
+        )
 
 
+# The digests were taken from two independent fetches (plain HTTPS, Maven) that agreed.
 PLUGINS = (
-    Plugin("opensearch-knn", "opensearch-knn"),
-    Plugin("opensearch-neural-search", "neural-search"),  # extends opensearch-knn: order matters
+    Plugin(
+        "opensearch-knn",
+        "opensearch-knn",
+        {"2.19.6": "3f9fcc3784f9a731912e651d4926626695132eaf"},
+    ),
+    Plugin(  # extends opensearch-knn: installed after it
+        "opensearch-neural-search",
+        "neural-search",
+        {"2.19.6": "49882bec3918169127e224ade10f4f5d965fdc53"},
+    ),
 )
 
 
