@@ -77,6 +77,15 @@ PortOption = Annotated[
         show_default=False,
     ),
 ]
+KnownPortOption = Annotated[
+    int | None,
+    typer.Option(
+        "--port",
+        help="HTTP port it answers on (a cluster's first node's). "
+        "(default 9200; 9400 with --engine elasticsearch)",
+        show_default=False,
+    ),
+]
 EngineOption = Annotated[
     node.Engine,
     typer.Option("--engine", help="opensearch or elasticsearch.", case_sensitive=False),
@@ -200,7 +209,7 @@ def node_start(
 
 
 @node_app.command("stop")
-def node_stop(port: PortOption = None, engine: OptionalEngineOption = None) -> None:
+def node_stop(port: KnownPortOption = None, engine: OptionalEngineOption = None) -> None:
     """Stop the node or cluster osrag started on this port (and nothing else)."""
     chosen = _node_port(port, engine)
     if node.stop(port=chosen, engine=engine):
@@ -211,7 +220,7 @@ def node_stop(port: PortOption = None, engine: OptionalEngineOption = None) -> N
 
 @node_app.command("status")
 def node_status(
-    port: PortOption = None,
+    port: KnownPortOption = None,
     engine: OptionalEngineOption = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:

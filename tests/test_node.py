@@ -456,3 +456,20 @@ def test_a_distribution_from_an_older_osrag_gets_the_plugins_in_place(
     assert (old / ".osrag-ready").read_text() == marker
     assert not any("unpacking" in m for m in messages)
     assert any("installing plugins" in m for m in messages)
+
+
+def test_data_of_another_version_is_not_upgraded_silently(
+    tmp_path: Path, fake_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Elasticsearch 9 would rewrite 8.x data for good: another version on the folder is refused."""
+    launcher = "#!/bin/sh\necho 'must not be started'\nexit 3\n"
+    monkeypatch.setenv("OSRAG_OPENSEARCH_DIST", str(_fake_distribution(tmp_path, launcher)))
+    port = _free_port()
+    layout = node.NodeLayout(fake_home, port)
+    layout.node_dir.mkdir(parents=True)
+    (layout.node_dir / "engine.version").write_text("OpenSearch 2.17.0\n")
+    with pytest.raises(
+        NodeError, match=r"holds the data of OpenSearch 2\.17\.0; OpenSearch 2\.19\.6"
+    ):
+        node.start(port=port, home=fake_home, transport_port=_free_port())
+    assert not layout.console_log.exists()  # nothing was launched

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from osrag.errors import NodeError
+
 from . import elasticsearch, opensearch
 from .fetch import Progress
 from .launch import Prepared, check_java_early, prepare, wait_until_ready
@@ -68,7 +70,9 @@ def start(
     prepared = prepare(layout.engine, layout.home, progress, version)
     user = service_user(prepared.label)
 
+    _check_data_version(layout, prepared)
     config_dir = prepare_node_dir(layout, prepared.dist / "config")
+    (layout.node_dir / "engine.version").write_text(f"{prepared.label}\n")
     recorded = layout.node_dir / "transport.port"
     if transport_port is None:
         recorded.unlink(missing_ok=True)
@@ -89,6 +93,19 @@ def start(
         "node",
     )
     return status(layout)
+
+
+def _check_data_version(layout: NodeLayout, prepared: Prepared) -> None:
+    """A node's data is written by one version: a newer one upgrades it for good."""
+    try:
+        recorded = (layout.node_dir / "engine.version").read_text().strip()
+    except OSError:
+        return  # a new node, or one from an older osrag (which ran the pinned version)
+    if recorded != prepared.label:
+        raise NodeError(
+            f"{layout.node_dir} holds the data of {recorded}; {prepared.label} would upgrade "
+            "it beyond what that version can read: use another --port, or delete the folder"
+        )
 
 
 def _settings(prepared: Prepared, layout: NodeLayout, transport_port: int | None) -> list[str]:
