@@ -1,14 +1,20 @@
-"""Test harness: one real OpenSearch cluster for the whole session.
+"""Test harness: one real engine of each kind for the whole session.
 
-The cluster is resolved in this order:
+The OpenSearch cluster is resolved in this order:
 
 1. ``OSRAG_TEST_URL`` if set (any reachable cluster);
 2. a testcontainers OpenSearch container if a Docker engine answers;
 3. the local node, via ``osrag.node.start`` (fetched from Maven Central once).
 
-Under ``CI=true`` a test that needs OpenSearch fails when none of these gives a
-cluster; elsewhere it is skipped with the reason. Each test gets its own
-index/alias prefix and everything under it is deleted afterwards.
+The Elasticsearch node (``elasticsearch_url``) is ``OSRAG_TEST_ES_URL``, else a
+local node (``OSRAG_TEST_ES_PORT``, default 9400); the three-node OpenSearch
+cluster (``cluster_url``) is ``OSRAG_TEST_CLUSTER_URL``, else a local one
+(``OSRAG_TEST_CLUSTER_PORT``, default 9500).
+
+Under ``CI=true`` a test that needs an engine fails when none of these gives
+one; elsewhere it is skipped with the reason. A node the session started is
+stopped at its end (``OSRAG_TEST_KEEP_NODE=1`` keeps it). Each test gets its
+own index/alias prefix and everything under it is deleted afterwards.
 """
 
 from __future__ import annotations
@@ -76,6 +82,56 @@ def opensearch_url() -> Iterator[str]:
         from osrag import node
 
         node.stop(port=int(os.environ.get("OSRAG_TEST_PORT", node.DEFAULT_PORT)))
+
+
+def _local_engine(variable: str, what: str, **start: object) -> Iterator[str]:
+    """``variable``'s URL, else a local engine started with ``node.start(**start)``."""
+    from osrag import node
+    from osrag.errors import NodeError
+
+    url = os.environ.get(variable)
+    started = False
+    problem = ""
+    if not url:
+        try:
+            status = node.start(**start)  # type: ignore[arg-type]
+            url, started = status.url, not status.already_running
+        except NodeError as exc:
+            problem = str(exc)
+    if not url:
+        message = f"no {what} for the tests ({variable} unset): {problem}"
+        if IN_CI:
+            pytest.fail(message + " (CI=true: integration tests fail instead of skipping)")
+        pytest.skip(message)  # outside CI only; under CI the line above fails
+    yield url
+    if started and os.environ.get("OSRAG_TEST_KEEP_NODE") != "1":
+        node.stop(port=int(str(start["port"])), engine=str(start["engine"]))
+
+
+@pytest.fixture(scope="session")
+def elasticsearch_url() -> Iterator[str]:
+    """The URL of a real Elasticsearch node (fails, never skips, under CI=true)."""
+    from osrag import node
+
+    port = int(os.environ.get("OSRAG_TEST_ES_PORT", node.DEFAULT_ES_PORT))
+    yield from _local_engine(
+        "OSRAG_TEST_ES_URL", "Elasticsearch node", engine="elasticsearch", port=port
+    )
+
+
+@pytest.fixture(scope="session")
+def cluster_url() -> Iterator[str]:
+    """The URL of a real three-node OpenSearch cluster (fails, never skips, under CI=true)."""
+    from osrag import node
+
+    port = int(os.environ.get("OSRAG_TEST_CLUSTER_PORT", node.DEFAULT_CLUSTER_PORT))
+    yield from _local_engine(
+        "OSRAG_TEST_CLUSTER_URL",
+        "three-node OpenSearch cluster",
+        engine="opensearch",
+        port=port,
+        nodes=3,
+    )
 
 
 @pytest.fixture(scope="session")
