@@ -233,6 +233,10 @@ def chunks_command(
             shown = chunks if show_all else chunks[:3]
             for chunk in shown:
                 span = f"[{chunk.span.start}, {chunk.span.end})"
+                if chunk.pages:
+                    span += f"  {_units('page', chunk.pages)}"
+                elif chunk.elements:
+                    span += f"  {_units('element', chunk.elements)}"
                 out.print(f"  {chunk.chunk_id}  {span}", highlight=False, soft_wrap=True)
                 out.print(f"    [dim]{chunk.breadcrumb}[/dim]", highlight=False, soft_wrap=True)
             if len(chunks) > len(shown):
@@ -245,6 +249,13 @@ def chunks_command(
         out.print("\n[bold]empty documents[/bold] (no chunks)", highlight=False)
         for doc in empty:
             out.print(f"  {doc.source_path}", highlight=False)
+
+
+def _units(name: str, numbers: list[int]) -> str:
+    """``page 3``, ``pages 3–4``, ``elements 12–15`` (first–last of the chunk's units)."""
+    if len(numbers) == 1:
+        return f"{name} {numbers[0]}"
+    return f"{name}s {numbers[0]}–{numbers[-1]}"
 
 
 # --------------------------------------------------------------------------- config

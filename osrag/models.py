@@ -22,6 +22,7 @@ from pydantic import (
 )
 
 from osrag.errors import ConfigError
+from osrag.locations import LocationMap
 
 BREADCRUMB_SEPARATOR = " › "
 """Joins the heading path into a breadcrumb: ``Title › Section › Subsection``."""
@@ -84,6 +85,9 @@ class Document(DocumentMetadata):
     content_start: int = 0
     """Offset where content begins (after YAML front matter); chunks never start before it."""
     format: Literal["markdown", "text"] = "markdown"
+    locations: LocationMap | None = None
+    """Pages (PDF) or elements (DOCX, HTML) → intervals of ``text``, for text a loader
+    extracted from such a file (:mod:`osrag.locations`); ``None`` for Markdown and text."""
 
 
 class LoadIssue(BaseModel):
@@ -165,6 +169,10 @@ class Chunk(DocumentMetadata):
     """``name@version`` of the parser that found the structure."""
     content_digest: str
     """Full SHA-256 (hex) of ``text``."""
+    pages: list[int] = Field(default_factory=list)
+    """PDF pages (from 1) the span touches; empty for other formats."""
+    elements: list[int] = Field(default_factory=list)
+    """DOCX/HTML block elements (from 0, document order) the span touches; else empty."""
     amounts: list[int] = Field(default_factory=list)
     """Default-currency amounts in minor units (a ``long`` field)."""
     money: list[str] = Field(default_factory=list)
@@ -257,6 +265,7 @@ class SearchHit(BaseModel):
     amounts: list[int] = Field(default_factory=list)
     money: list[str] = Field(default_factory=list)
     span: Span
+    pages: list[int] = Field(default_factory=list, description="PDF pages the chunk is on")
     chunk_index: int = 0
     overlaps: list[str] = Field(
         default_factory=list,

@@ -88,6 +88,7 @@ def _hit(raw_source: dict[str, Any], score: float | None, highlight: list[str]) 
         amounts=list(raw_source.get("amounts") or []),
         money=list(raw_source.get("money") or []),
         span=Span(start=span["start"], end=span["end"]),
+        pages=list(raw_source.get("pages") or []),
         chunk_index=int(raw_source.get("chunk_index", 0)),
     )
 

@@ -6,6 +6,8 @@ token span, ``make_chunk`` derives everything else:
 
 - ``body = normalize(doc.text[span.start:span.end])`` (see :mod:`.normalize`);
 - ``text = breadcrumb + "\\n" + body`` (what is searched);
+- ``pages`` / ``elements``: the PDF pages or DOCX/HTML elements the span
+  touches, from the document's location map (:func:`osrag.locations.units_in_span`);
 - ``content_digest = sha256(text)`` (hex) and
   ``chunk_id = f"{doc_id}#{chunk_index}#{content_digest[:16]}"``;
 - identity (``doc_id``, ``source_path``, ``source_version``), provenance
@@ -27,6 +29,7 @@ from __future__ import annotations
 import hashlib
 
 from osrag.chunking.normalize import normalize
+from osrag.locations import units_in_span
 from osrag.models import Chunk, Document, Span, TokenSpan
 
 __all__ = ["make_chunk"]
@@ -69,6 +72,8 @@ def make_chunk(
     text = breadcrumb + "\n" + body
     digest = hashlib.sha256(text.encode()).hexdigest()
     d = doc.__dict__
+    locations = d["locations"]
+    by_page = locations is not None and locations.unit == "page"
     span = _new(Span)
     _set(span, "__dict__", {"start": start, "end": end})
     _set(span, "__pydantic_fields_set__", _SPAN_FIELDS)
@@ -100,6 +105,8 @@ def make_chunk(
             "tokenizer": tokenizer,
             "parser": parser,
             "content_digest": digest,
+            "pages": units_in_span(locations, start, end) if by_page else [],
+            "elements": [] if by_page else units_in_span(locations, start, end),
             "category": d["category"],
             "tenant": d["tenant"],
             "acl": d["acl"][:],
