@@ -36,7 +36,16 @@ def _write(root: Path, rel: str, content: str | bytes) -> Path:
 
 
 def test_files_are_walked_in_sorted_relative_posix_order(tmp_path: Path) -> None:
-    rels = ["b.md", "a/z.txt", "a/b.markdown", "A.md", "c.jsonl", "notes.pdf", "x.xlsx", ".git/x.md"]
+    rels = [
+        "b.md",
+        "a/z.txt",
+        "a/b.markdown",
+        "A.md",
+        "c.jsonl",
+        "notes.pdf",
+        "x.xlsx",
+        ".git/x.md",
+    ]
     for rel in rels:
         _write(tmp_path, rel, '{"id": "1", "text": "x"}\n' if rel.endswith(".jsonl") else "x\n")
     expected = ["A.md", "a/b.markdown", "a/z.txt", "b.md", "c.jsonl"]

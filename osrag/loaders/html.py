@@ -171,8 +171,8 @@ def _boilerplate(node: Any) -> bool:
 
 
 def _count(node: Any) -> int:
-    """Elements in the subtree of ``node``, itself included."""
-    return 1 + len(node.css("*"))
+    """Elements in the subtree of ``node``, itself included (Lexbor's ``*`` matches it too)."""
+    return len(node.css("*"))
 
 
 def inline_text(node: Any) -> str:

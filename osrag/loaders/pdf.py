@@ -255,6 +255,8 @@ def _lines(
                 run_x1 = max(run_x1, x1)
             else:
                 if words and x0 - run_x1 <= max(size, 4.0) and x0 - run_x1 >= -2 * max(size, 4.0):
+                    if len(words) == 1:  # a bullet or a symbol: the next word's height
+                        size = min(size, abs(y1 - y0), abs(z1 - z0))
                     words.append(chunk)
                     run_x1 = max(run_x1, x1)
                 else:
@@ -262,7 +264,9 @@ def _lines(
                         runs.append(Run(run_x0, run_x1, " ".join(words), size, False))
                     # the box height, not the font size: PDFs that scale text by its
                     # matrix report a font size of 1 for every line
-                    size = abs(y1 - y0)
+                    # (of the word's first and last characters, the smaller: a bullet or a
+                    # symbol font's glyph box is taller than the text beside it)
+                    size = min(abs(y1 - y0), abs(z1 - z0))
                     words, run_x0, run_x1 = [chunk], x0, max(x0, x1)
             line_top = min(line_top, y0, z0)
             line_bottom = max(line_bottom, y1, z1)
