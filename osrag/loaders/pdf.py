@@ -38,7 +38,7 @@ text, not the file):
   report size 1 for everything) are headings, one level per distinct size, largest first. Without
   either, the text is handed to the plain-text outline (numbered and
   upper-case headings).
-- **Tables**: three or more consecutive lines that split into two or more
+- **Tables**: two or more consecutive lines (a header and a row) that split into two or more
   cells at wide gaps (more than the line height), whose first line names the
   columns and whose cells are short, are a table: each row is written with its
   header context (:func:`osrag.loaders.text.table_lines`).
@@ -484,7 +484,7 @@ def _table_at(lines: list[Line], start: int) -> int:
             break
         end += 1
     rows = lines[start:end]
-    if end - start < 3:
+    if end - start < 2:
         return start
     cells = [run.text for line in rows for run in line.runs]
     if median(len(c) for c in cells) > 30:
