@@ -470,3 +470,34 @@ def test_write_helpers_cover_every_format(tmp_path: Path) -> None:
         "zip",
         "html",
     ]
+
+
+def test_docx_element_numbers_are_body_paragraphs_and_tables(real: Path) -> None:
+    import docx
+
+    from osrag.loaders.docx import load_docx
+
+    data = (real / "docx" / "disa-dars-part-01.docx").read_bytes()
+    extracted = load_docx(data)
+    blocks = list(docx.Document(io.BytesIO(data)).iter_inner_content())
+    checked = 0
+    for number, start, end in zip(
+        extracted.locations.numbers, extracted.locations.starts, extracted.locations.ends,
+        strict=True,
+    ):  # fmt: skip
+        block = blocks[number]
+        words = " ".join(getattr(block, "text", "").split()).split()
+        if words:  # a paragraph: its first words are where the map says
+            assert " ".join(words[:3]) in " ".join(extracted.text[start:end].split())
+            checked += 1
+    assert checked > 100
+
+
+def test_html_is_decoded_by_its_bom_or_meta_charset_else_utf8_else_cp1252() -> None:
+    from osrag.loaders.html import decode_html
+
+    assert decode_html("<p>café</p>".encode()) == "<p>café</p>"
+    assert decode_html(b"\xef\xbb\xbf<p>x</p>") == "<p>x</p>"
+    latin = '<meta charset="iso-8859-1"><p>caf\xe9</p>'.encode("latin-1")
+    assert decode_html(latin).endswith("café</p>")
+    assert decode_html(b"<p>\x93quoted\x94</p>") == "<p>\u201cquoted\u201d</p>"

@@ -9,14 +9,13 @@ dense IRS tax tables: 0.8 s against 31 s and 72 s); it decodes the Senate
 table cleanly where pypdf with fontTools garbles rows; it marks the hyphens it
 added at line ends (U+FFFE), so de-hyphenation is exact instead of guessed;
 it opens PDFs encrypted with an empty user password as every viewer does; and
-it gives each character's box, font size and weight, which the rules below
-need. PyMuPDF (AGPL) was not considered: its licence would bind users' code.
+it gives each character's box, which the rules below need. PyMuPDF (AGPL) was not considered: its licence would bind users' code.
 
 Rule, per page (pages are read one at a time and closed, so memory follows the
 text, not the file):
 
-- **Visible text only**: a character counts when the centre of its box lies
-  inside the page's crop box (clipped to the media box). Printers' slugs placed
+- **Visible text only**: a word counts when the centre of its first
+  character's box lies inside the page's crop box (clipped to the media box). Printers' slugs placed
   above the page are not indexed.
 - **Reading order** is PDFium's: content-stream order, grouped into lines.
   Well-made multi-column PDFs (the IRS publications, the Federal Register) draw
@@ -88,7 +87,7 @@ class Run:
     x1: float
     text: str
     size: float = 0.0
-    bold: bool = False
+    """Height of the run's (loose) character boxes: proportional to the font size."""
 
 
 @dataclass(slots=True)
@@ -99,7 +98,6 @@ class Line:
     top: float
     bottom: float
     size: float
-    bold: bool
     text: str = ""
     heading: int = 0
     """A heading's level (from the outline or the font size); 0 for body text."""
@@ -261,27 +259,25 @@ def _lines(
                     run_x1 = max(run_x1, x1)
                 else:
                     if words:
-                        runs.append(Run(run_x0, run_x1, " ".join(words), size, False))
-                    # the box height, not the font size: PDFs that scale text by its
-                    # matrix report a font size of 1 for every line
-                    # (of the word's first and last characters, the smaller: a bullet or a
-                    # symbol font's glyph box is taller than the text beside it)
+                        runs.append(Run(run_x0, run_x1, " ".join(words), size))
+                    # the box height, not the font size (PDFs that scale text by its
+                    # matrix report a font size of 1 for every line); of the word's first
+                    # and last characters the smaller (a bullet's box is taller)
                     size = min(abs(y1 - y0), abs(z1 - z0))
                     words, run_x0, run_x1 = [chunk], x0, max(x0, x1)
             line_top = min(line_top, y0, z0)
             line_bottom = max(line_bottom, y1, z1)
             if words[-1].endswith(_SOFT_HYPHENS):
-                carry = words[-1][:-1]
-            words[-1] = (
-                words[-1].replace("\ufffe", "").replace("\x02", "") if not carry else words[-1]
-            )
+                carry = words[-1][:-1]  # the next word (on the next visual line) continues it
+            else:
+                words[-1] = words[-1].replace("\ufffe", "").replace("\x02", "")
         if carry:
             words[-1] = carry + "\x02"  # hyphenated across PDFium lines: joined when written
         if words:
-            runs.append(Run(run_x0, run_x1, " ".join(words), size, False))
+            runs.append(Run(run_x0, run_x1, " ".join(words), size))
         if runs:
             longest = max(runs, key=lambda r: len(r.text))
-            line = Line(runs, line_top, line_bottom, longest.size, longest.bold)
+            line = Line(runs, line_top, line_bottom, longest.size)
             line.text = " ".join(r.text for r in runs)
             lines.append(line)
     return lines
@@ -461,10 +457,6 @@ def _heading_like(line: Line, body: float) -> bool:
 
 
 # --------------------------------------------------------------------------- tables
-
-
-def _cells(line: Line) -> list[Run]:
-    return line.runs
 
 
 def _table_at(lines: list[Line], start: int) -> int:
