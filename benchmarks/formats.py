@@ -20,7 +20,7 @@ In one run:
    RSS of the same process that only imported the loader, on the largest real
    PDF and on a generated PDF of ``--pages`` pages (pages are streamed).
 
-Prints tables and writes ``benchmarks/results/formats.json``.
+Prints tables and writes ``benchmarks/results/formats-<backend>.json``.
 """
 
 from __future__ import annotations
@@ -313,7 +313,7 @@ def main() -> None:
             ],
         )
     path = write_results(
-        "formats",
+        f"formats-{args.backend}",
         {
             "backend": args.backend,
             "quality": quality,

@@ -154,7 +154,8 @@ def chunks_command(
         bool, typer.Option("--all", help="List every chunk, not the first 3 per document.")
     ] = False,
 ) -> None:
-    """Preview how PATH is cut: counts, step and storage multiplier, ids and breadcrumbs."""
+    """Preview how PATH is cut: counts, step and storage multiplier, ids, breadcrumbs and
+    the pages (PDF) or elements (DOCX, HTML) each chunk came from."""
     from pydantic import ValidationError
 
     from osrag.chunking import get_tokenizer, is_empty
@@ -441,7 +442,11 @@ def _chunking_from_flags(**flags: Any) -> Any:
 @app.command("ingest")
 def ingest_command(
     path: Annotated[
-        Path, typer.Argument(help="A folder (or one file) of .md, .markdown, .txt, .jsonl.")
+        Path,
+        typer.Argument(
+            help="A folder (or one file) of .md, .markdown, .txt, .jsonl, and .pdf, .docx, "
+            ".html/.htm/.xhtml (with the formats extra)."
+        ),
     ],
     url: UrlOpt = None,
     config: ConfigFileOpt = None,

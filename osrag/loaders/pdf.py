@@ -3,13 +3,15 @@
 Library: ``pypdfium2`` (Apache-2.0 / BSD-3-Clause; PDFium itself is BSD-3 —
 the engine of Chrome's PDF viewer), chosen over pypdf and pdfplumber /
 pdfminer.six on the seven PDFs of ``shared/corpora/real-docs``
-(``benchmarks/formats.py`` prints the comparison): PDFium read them at ≈70
-pages/s where pypdf managed ≈2.6 and pdfplumber ≈0.9 on the same machine (the
-dense IRS tax tables: 0.8 s against 31 s and 72 s); it decodes the Senate
+(``benchmarks/formats.py --libraries`` prints the comparison): in one run on
+the 2-core machine, PDFium extracted their text at 106 pages/s (this loader,
+with the structure below, 49 pages/s) where pypdf managed 4.5 and pdfplumber
+1.5; it decodes the Senate
 table cleanly where pypdf with fontTools garbles rows; it marks the hyphens it
 added at line ends (U+FFFE), so de-hyphenation is exact instead of guessed;
 it opens PDFs encrypted with an empty user password as every viewer does; and
-it gives each character's box, which the rules below need. PyMuPDF (AGPL) was not considered: its licence would bind users' code.
+it gives each character's box, which the rules below need. PyMuPDF (AGPL)
+was not considered: its licence would bind users' code.
 
 Rule, per page (pages are read one at a time and closed, so memory follows the
 text, not the file):
@@ -36,7 +38,9 @@ text, not the file):
   characters; heights, not font sizes, because PDFs that scale text by its matrix
   report size 1 for everything) are headings, one level per distinct size, largest first. Without
   either, the text is handed to the plain-text outline (numbered and
-  upper-case headings).
+  upper-case headings). Weight alone is not used: bold at body size is, in
+  the real PDFs here, run-in headings inside paragraphs ("SUMMARY:", "Comments
+  and suggestions."), and cutting there would split a sentence from its rule.
 - **Tables**: two or more consecutive lines (a header and a row) that split into two or more
   cells at wide gaps (more than the line height), whose first line names the
   columns and whose cells are short, are a table: each row is written with its
