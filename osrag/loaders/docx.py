@@ -232,9 +232,7 @@ def _table_rows(table: Any) -> list[list[str]]:
     for row in table.rows:
         cells = []
         for cell in row.cells:
-            text = " ".join(
-                clean_inline(_paragraph_text(p)) for p in cell.paragraphs
-            )
+            text = " ".join(clean_inline(_paragraph_text(p)) for p in cell.paragraphs)
             for inner in cell.tables:  # a nested table: its cells' text
                 text += " " + " ".join(" ".join(r) for r in _table_rows(inner))
             cells.append(text.strip())

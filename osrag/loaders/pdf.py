@@ -6,8 +6,8 @@ pdfminer.six on the seven PDFs of ``shared/corpora/real-docs``
 (``benchmarks/formats.py --libraries`` prints the comparison): in one run on
 the 2-core machine, PDFium extracted their text at 106 pages/s (this loader,
 with the structure below, 49 pages/s) where pypdf managed 4.5 and pdfplumber
-1.5; it decodes the Senate
-table cleanly where pypdf with fontTools garbles rows; it marks the hyphens it
+1.5; it decodes the Senate table cleanly where pypdf with fontTools garbles
+rows; it marks the hyphens it
 added at line ends (U+FFFE), so de-hyphenation is exact instead of guessed;
 it opens PDFs encrypted with an empty user password as every viewer does; and
 it gives each character's box, which the rules below need. PyMuPDF (AGPL)
