@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 from formats_corpus import read_policy, write_corpus, write_docx, write_html, write_pdf
+from hypothesis import given
+from hypothesis import strategies as st
 
 from osrag.chunking import chunk_document, normalize
 from osrag.documents import load_corpus, load_file
@@ -501,3 +503,34 @@ def test_html_is_decoded_by_its_bom_or_meta_charset_else_utf8_else_cp1252() -> N
     latin = '<meta charset="iso-8859-1"><p>caf\xe9</p>'.encode("latin-1")
     assert decode_html(latin).endswith("café</p>")
     assert decode_html(b"<p>\x93quoted\x94</p>") == "<p>\u201cquoted\u201d</p>"
+
+
+_CELL = st.text(alphabet="abc XYZ$0123456789,.", max_size=12)
+
+
+@given(st.lists(st.lists(_CELL, min_size=1, max_size=5), min_size=1, max_size=6))
+def test_every_cell_of_a_table_is_in_its_lines_with_its_header(rows: list[list[str]]) -> None:
+    lines = table_lines(rows)
+    kept = [[" ".join(c.split()) for c in row] for row in rows]
+    kept = [row for row in kept if any(kept_cell for kept_cell in row)]
+    assert len(lines) == len(kept)
+    width = max((len(r) for r in kept), default=0)
+    for line, row in zip(lines, kept, strict=True):
+        for cell in row:
+            assert not cell or cell in line
+        if kept and row is not kept[0] and len(kept) >= 2 and width >= 2:
+            header = kept[0] + [""] * (width - len(kept[0]))
+            for i in range(1, len(row)):
+                if row[i] and header[i] and header[i] != row[i] and row[i] != row[i - 1]:
+                    assert f"{header[i]}: {row[i]}" in line
+
+
+def test_the_generation_records_the_loaders_and_both_coordinate_systems() -> None:
+    from osrag.models import ExtractionConfig
+    from osrag.pipeline import pipeline_versions
+
+    versions = pipeline_versions(ChunkingConfig(), ExtractionConfig())
+    assert versions["loaders"] == "osrag-pdf@1,osrag-docx@1,osrag-html@1"
+    assert versions["coordinates"] == (
+        "unicode-code-points-of-decoded-source,unicode-code-points-of-extracted-text"
+    )
