@@ -50,6 +50,7 @@ import yaml
 
 from osrag.errors import CorpusError
 from osrag.loaders import EXTRACTED_SUFFIXES, UnreadableFile, extract, sniff
+from osrag.loaders.base import split_list
 from osrag.models import Document, LoadIssue
 
 __all__ = ["SUFFIXES", "corpus_files", "load_corpus", "load_file"]
@@ -222,7 +223,7 @@ def _load_extracted(kind: Any, data: bytes, rel: str) -> Document | LoadIssue:
         return LoadIssue(path=rel, reason=f"could not be read ({type(exc).__name__}: {exc})")
     properties = dict(extracted.properties)
     if isinstance(properties.get("acl"), str):
-        properties["acl"] = [a.strip() for a in properties["acl"].split(",") if a.strip()]
+        properties["acl"] = split_list(properties["acl"])  # "agents, underwriters"
     try:
         doc_id, title, metadata = _metadata(properties)
     except _MetadataError as exc:

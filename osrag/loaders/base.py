@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from osrag.locations import LocationMap
 
-__all__ = ["Extracted", "MissingExtra", "UnreadableFile", "split_list"]
+__all__ = ["PROPERTY_KEYS", "Extracted", "MissingExtra", "UnreadableFile", "split_list"]
 
 
 @dataclass(frozen=True, slots=True)
