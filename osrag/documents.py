@@ -6,7 +6,13 @@ Rule:
   paths, version-control folders skipped, symlinked folders not followed) or
   a single file. Formats: ``.md``/``.markdown`` (Markdown), ``.txt`` (plain
   text), ``.jsonl`` (one document per line: ``id`` or BEIR-style ``_id``,
-  ``title``, ``text``, metadata fields).
+  ``title``, ``text``, metadata fields); ``.pdf``, ``.docx``, ``.html``/``.htm``/
+  ``.xhtml`` through :mod:`osrag.loaders`, chosen by the file's bytes (a ``.pdf``
+  that is really HTML is read as HTML; one that is neither is refused). Their
+  metadata comes from the file's own properties (PDF Info dictionary, DOCX core
+  and custom properties, HTML ``<meta name=…>``) under the front-matter keys;
+  ``Document.text`` is then the extracted Markdown-like text and
+  ``Document.locations`` maps it back to pages or elements.
 - YAML front matter (a first line ``---``, closed by ``---`` or ``...``)
   becomes metadata: ``id``, ``title``, ``category``, ``tenant``, ``acl``
   (list), ``effective_from``, ``superseded_on``; other keys are kept under
@@ -45,6 +51,8 @@ from typing import Any
 import yaml
 
 from osrag.errors import CorpusError
+from osrag.loaders import EXTRACTED_SUFFIXES, UnreadableFile, extract, sniff
+from osrag.loaders.base import split_list
 from osrag.models import Document, LoadIssue
 
 __all__ = ["SUFFIXES", "corpus_files", "load_corpus", "load_file"]
@@ -52,7 +60,7 @@ __all__ = ["SUFFIXES", "corpus_files", "load_corpus", "load_file"]
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 TEXT_SUFFIXES = (".txt",)
 JSONL_SUFFIXES = (".jsonl",)
-SUFFIXES = MARKDOWN_SUFFIXES + TEXT_SUFFIXES + JSONL_SUFFIXES
+SUFFIXES = MARKDOWN_SUFFIXES + TEXT_SUFFIXES + JSONL_SUFFIXES + EXTRACTED_SUFFIXES
 """File extensions a corpus is made of (compared case-insensitively)."""
 
 _SKIPPED_DIRS = frozenset({".git", ".hg", ".svn"})
@@ -175,6 +183,17 @@ def load_file(path: Path, rel: str | None = None) -> Iterator[Document | LoadIss
     except OSError as exc:
         yield LoadIssue(path=rel, reason=f"unreadable: {exc.strerror or exc}")
         return
+    kind = sniff(data)
+    extracted_suffix = rel.lower().endswith(EXTRACTED_SUFFIXES)
+    if kind in ("pdf", "zip", "ole") or (kind == "html" and extracted_suffix):
+        yield _load_extracted(kind, data, rel)
+        return
+    if extracted_suffix:
+        if rel.lower().endswith((".html", ".htm", ".xhtml")):
+            yield _load_extracted("html", data, rel)  # named HTML, no tags up front
+        else:
+            yield LoadIssue(path=rel, reason=f"not a PDF, Word or HTML file: {_starts(data)}")
+        return
     nul = data.find(b"\x00")
     if nul >= 0:
         yield LoadIssue(
@@ -191,6 +210,38 @@ def load_file(path: Path, rel: str | None = None) -> Iterator[Document | LoadIss
         yield text
         return
     yield _load_text(text, hashlib.sha256(data).hexdigest(), rel)
+
+
+def _starts(data: bytes) -> str:
+    head = data[:16]
+    return "the file is empty" if not head else f"it starts with {head!r}"
+
+
+def _load_extracted(kind: Any, data: bytes, rel: str) -> Document | LoadIssue:
+    """A PDF, Word or HTML file through its loader; any failure is this file's issue."""
+    try:
+        extracted = extract(kind, data)
+    except UnreadableFile as exc:
+        return LoadIssue(path=rel, reason=str(exc))
+    except Exception as exc:  # a loader bug or a library failure must not stop a corpus
+        return LoadIssue(path=rel, reason=f"could not be read ({type(exc).__name__}: {exc})")
+    properties = dict(extracted.properties)
+    if isinstance(properties.get("acl"), str):
+        properties["acl"] = split_list(properties["acl"])  # "agents, underwriters"
+    try:
+        doc_id, title, metadata = _metadata(properties)
+    except _MetadataError as exc:
+        return LoadIssue(path=rel, reason=f"document property {exc}")
+    return Document(
+        doc_id=doc_id or str(PurePosixPath(rel).with_suffix("")),
+        source_path=rel,
+        source_version=hashlib.sha256(data).hexdigest(),
+        title=title or extracted.title or PurePosixPath(rel).stem,
+        text=extracted.text,
+        format=extracted.format,
+        locations=extracted.locations,
+        **metadata,
+    )
 
 
 def _decode(data: bytes, rel: str, first_line: int = 1) -> str | LoadIssue:

@@ -25,6 +25,7 @@ from pydantic import (
 
 from osrag.currencies import LONG_MAX, MINOR_UNIT_EXPONENTS
 from osrag.errors import ConfigError
+from osrag.locations import LocationMap
 
 BREADCRUMB_SEPARATOR = " › "
 """Joins the heading path into a breadcrumb: ``Title › Section › Subsection``."""
@@ -83,6 +84,9 @@ class Document(DocumentMetadata):
     content_start: int = 0
     """Offset where content begins (after YAML front matter); chunks never start before it."""
     format: Literal["markdown", "text"] = "markdown"
+    locations: LocationMap | None = None
+    """Pages (PDF) or elements (DOCX, HTML) → intervals of ``text``, for text a loader
+    extracted from such a file (:mod:`osrag.locations`); ``None`` for Markdown and text."""
 
 
 class LoadIssue(BaseModel):
@@ -173,6 +177,10 @@ class Chunk:
     """``name@version`` of the parser that found the structure."""
     content_digest: str
     """Full SHA-256 (hex) of ``text``."""
+    pages: list[int] = field(default_factory=list)
+    """PDF pages (from 1) the span touches; empty for other formats."""
+    elements: list[int] = field(default_factory=list)
+    """DOCX/HTML block elements (from 0, document order) the span touches; else empty."""
     category: str | None = None
     tenant: str | None = None
     acl: list[str] = field(default_factory=list)
@@ -311,6 +319,7 @@ class SearchHit(BaseModel):
     amounts: list[int] = Field(default_factory=list)
     money: list[str] = Field(default_factory=list)
     span: Span
+    pages: list[int] = Field(default_factory=list, description="PDF pages the chunk is on")
     chunk_index: int = 0
     overlaps: list[str] = Field(
         default_factory=list,

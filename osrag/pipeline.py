@@ -14,17 +14,29 @@ from concurrent.futures import Future, ProcessPoolExecutor
 
 from osrag.chunking import chunk_document, fixed, get_tokenizer, markdown, plaintext, sentences
 from osrag.extract import canonicalize_money, enrich_chunks
-from osrag.models import EXTRACTION_VERSION, Chunk, ChunkingConfig, Document, ExtractionConfig
+from osrag.loaders import LOADERS
+from osrag.locations import EXTRACTED_COORDINATES
+from osrag.models import (
+    EXTRACTION_VERSION,
+    SPAN_COORDINATES,
+    Chunk,
+    ChunkingConfig,
+    Document,
+    ExtractionConfig,
+)
 
 PARSERS = (fixed.PARSER, markdown.PARSER, plaintext.PARSER, sentences.PARSER)
 
 
 def pipeline_versions(chunking: ChunkingConfig, extraction: ExtractionConfig) -> dict[str, str]:
-    """``name@version`` of the tokenizer, the parsers and the extractors."""
+    """``name@version`` of the tokenizer, the parsers, the loaders and the extractors,
+    and the coordinate systems spans are in (Markdown/text sources; PDF/DOCX/HTML)."""
     return {
         "tokenizer": get_tokenizer(chunking.tokenizer).id,
         "parsers": ",".join(PARSERS),
+        "loaders": ",".join(LOADERS),
         "extractors": EXTRACTION_VERSION,
+        "coordinates": f"{SPAN_COORDINATES},{EXTRACTED_COORDINATES}",
     }
 
 

@@ -97,6 +97,7 @@ def _hit(raw: dict[str, Any]) -> SearchHit:
         amounts=list(source.get("amounts") or []),
         money=list(source.get("money") or []),
         span=Span(span["start"], span["end"]),
+        pages=list(source.get("pages") or []),
         chunk_index=int(source.get("chunk_index", 0)),
     )
 

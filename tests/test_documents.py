@@ -36,11 +36,26 @@ def _write(root: Path, rel: str, content: str | bytes) -> Path:
 
 
 def test_files_are_walked_in_sorted_relative_posix_order(tmp_path: Path) -> None:
-    for rel in ["b.md", "a/z.txt", "a/b.markdown", "A.md", "c.jsonl", "notes.pdf", ".git/x.md"]:
+    rels = [
+        "b.md",
+        "a/z.txt",
+        "a/b.markdown",
+        "A.md",
+        "c.jsonl",
+        "notes.pdf",
+        "x.xlsx",
+        ".git/x.md",
+    ]
+    for rel in rels:
         _write(tmp_path, rel, '{"id": "1", "text": "x"}\n' if rel.endswith(".jsonl") else "x\n")
-    assert corpus_files(tmp_path) == ["A.md", "a/b.markdown", "a/z.txt", "b.md", "c.jsonl"]
-    docs, _ = _load(tmp_path)
-    assert [d.source_path for d in docs] == ["A.md", "a/b.markdown", "a/z.txt", "b.md", "c.jsonl"]
+    expected = ["A.md", "a/b.markdown", "a/z.txt", "b.md", "c.jsonl"]
+    assert corpus_files(tmp_path) == [*expected, "notes.pdf"]
+    docs, issues = _load(tmp_path)
+    assert [d.source_path for d in docs] == expected
+    # a .pdf is part of the corpus now; this one is not a PDF, and says so
+    assert [(i.path, i.reason) for i in issues] == [
+        ("notes.pdf", "not a PDF, Word or HTML file: it starts with b'x\\n'")
+    ]
 
 
 def test_document_id_is_the_relative_path_without_extension(tmp_path: Path) -> None:

@@ -7,6 +7,8 @@ token span, ``make_chunk`` derives everything else:
 
 - ``body = normalize(doc.text[span.start:span.end])`` (see :mod:`.normalize`);
 - ``text = breadcrumb + "\\n" + body`` (what is searched);
+- ``pages`` / ``elements``: the PDF pages or DOCX/HTML elements the span
+  touches, from the document's location map (:func:`osrag.locations.units_in_span`);
 - ``content_digest = sha256(text)`` (hex) and
   ``chunk_id = f"{doc_id}#{chunk_index}#{content_digest[:16]}"``;
 - identity (``doc_id``, ``source_path``, ``source_version``), provenance
@@ -26,6 +28,7 @@ import json
 from typing import Any
 
 from osrag.chunking.normalize import normalize
+from osrag.locations import units_in_span
 from osrag.models import Chunk, Document, Span, TokenSpan
 
 __all__ = ["chunk_source", "make_chunk", "metadata_digest"]
@@ -56,6 +59,9 @@ def make_chunk(
     body = normalize(doc.text[start:end])
     text = breadcrumb + "\n" + body
     digest = hashlib.sha256(text.encode()).hexdigest()
+    locations = doc.locations
+    units = units_in_span(locations, start, end) if locations is not None else []
+    by_page = locations is not None and locations.unit == "page"
     return Chunk(
         f"{doc.doc_id}#{index}#{digest[:16]}",
         doc.doc_id,
@@ -73,6 +79,8 @@ def make_chunk(
         tokenizer,
         parser,
         digest,
+        units if by_page else [],
+        [] if by_page else units,
         doc.category,
         doc.tenant,
         doc.acl[:],
@@ -102,6 +110,8 @@ def chunk_source(chunk: Chunk, generation: str | None = None) -> dict[str, Any]:
         "tokenizer": chunk.tokenizer,
         "parser": chunk.parser,
         "content_digest": chunk.content_digest,
+        "pages": chunk.pages,
+        "elements": chunk.elements,
         "category": chunk.category,
         "tenant": chunk.tenant,
         "acl": chunk.acl,

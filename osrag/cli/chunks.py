@@ -40,7 +40,8 @@ def chunks_command(
         bool, typer.Option("--all", help="List every chunk, not the first 3 per document.")
     ] = False,
 ) -> None:
-    """Preview how PATH is cut: counts, step and storage multiplier, ids and breadcrumbs."""
+    """Preview how PATH is cut: counts, step and storage multiplier, ids, breadcrumbs and
+    the pages (PDF) or elements (DOCX, HTML) each chunk came from."""
     from pydantic import ValidationError
 
     from osrag.chunking import get_tokenizer, is_empty
@@ -123,6 +124,10 @@ def chunks_command(
             shown = chunks if show_all else chunks[:3]
             for chunk in shown:
                 span = f"[{chunk.span.start}, {chunk.span.end})"
+                if chunk.pages:
+                    span += f"  {_units('page', chunk.pages)}"
+                elif chunk.elements:
+                    span += f"  {_units('element', chunk.elements)}"
                 out.print(f"  {chunk.chunk_id}  {span}", highlight=False, soft_wrap=True)
                 out.print(f"    [dim]{chunk.breadcrumb}[/dim]", highlight=False, soft_wrap=True)
             if len(chunks) > len(shown):
@@ -146,3 +151,10 @@ config_app = typer.Typer(
     help="Connection settings: where each value comes from, and a connection check.",
     no_args_is_help=True,
 )
+
+
+def _units(name: str, numbers: list[int]) -> str:
+    """``page 3``, ``pages 3–4``, ``elements 12–15`` (first–last of the chunk's units)."""
+    if len(numbers) == 1:
+        return f"{name} {numbers[0]}"
+    return f"{name}s {numbers[0]}–{numbers[-1]}"

@@ -20,7 +20,11 @@ def chunking_from_flags(**flags: Any) -> Any:
 
 def ingest_command(
     path: Annotated[
-        Path, typer.Argument(help="A folder (or one file) of .md, .markdown, .txt, .jsonl.")
+        Path,
+        typer.Argument(
+            help="A folder (or one file) of .md, .markdown, .txt, .jsonl, and .pdf, .docx, "
+            ".html/.htm/.xhtml (with the formats extra)."
+        ),
     ],
     url: UrlOpt = None,
     config: ConfigFileOpt = None,
