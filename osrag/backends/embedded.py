@@ -47,13 +47,18 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import tantivy
 from tantivy import Query
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: the pointer is swapped without a lock
+    fcntl = None  # type: ignore[assignment]
 
 from osrag.backends.analyzers import Analyzer, get_analyzer
 from osrag.backends.base import (
@@ -83,6 +88,7 @@ from osrag.plan import GENERATION_NAME, generation_pattern
 FORMAT = 1
 MARKER = "OSRAG_EMBEDDED"
 POINTER = "ALIAS"
+POINTER_LOCK = ".ALIAS.lock"
 GENERATIONS = "generations"
 GENERATION_META = "osrag-generation.json"
 _ALIAS_NAME = re.compile(r"[^./\\\x00][^/\\\x00]{0,254}")
@@ -125,6 +131,19 @@ def _write_atomically(path: Path, data: bytes) -> None:
         os.fsync(handle.fileno())
     os.replace(temporary, path)
     _fsync_dir(path.parent)
+
+
+@contextlib.contextmanager
+def _exclusive(path: Path) -> Iterator[None]:
+    """Hold an OS lock on ``path`` (created if missing): one holder across processes."""
+    with open(path, "a+b") as handle:
+        if fcntl is not None:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            if fcntl is not None:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
 def _remove_tree(path: Path) -> None:
@@ -427,18 +446,19 @@ class EmbeddedIndex(ChunkIndex):
         assert folder is not None
         if not self._generation_exists(to) or GENERATION_NAME.fullmatch(to)["alias"] != alias:  # type: ignore[index]
             raise IndexStateError(f"cannot point {alias!r} at {to!r}: no such generation of it")
-        now = self.alias_target(alias)
-        if now != previous:
-            raise IndexStateError(
-                f"alias {alias!r} no longer points to {previous!r} but to {now!r} (another "
-                "ingest or rollback moved it): it was left as it is"
-            )
-        try:
-            _write_atomically(folder / POINTER, f"{to}\n".encode())
-        except OSError as exc:
-            raise IndexStateError(
-                f"cannot move the alias pointer {folder / POINTER}: {exc}"
-            ) from None
+        with _exclusive(folder / POINTER_LOCK):  # compare and swap, across processes
+            now = self.alias_target(alias)
+            if now != previous:
+                raise IndexStateError(
+                    f"alias {alias!r} no longer points to {previous!r} but to {now!r} (another "
+                    "ingest or rollback moved it): it was left as it is"
+                )
+            try:
+                _write_atomically(folder / POINTER, f"{to}\n".encode())
+            except OSError as exc:
+                raise IndexStateError(
+                    f"cannot move the alias pointer {folder / POINTER}: {exc}"
+                ) from None
 
     # -------------------------------------------------------------------- chunks
 

@@ -1,0 +1,277 @@
+"""The contract every engine signs: one suite, run over every ChunkIndex and RecordStore.
+
+A new engine is added to ``ENGINES`` (see ``backend_cases.open_case``) and must pass
+all of it: generations and the alias (compare-and-swap), bulk writes with an outcome
+per item, refresh/count/msearch in OpenSearch's response shape, sort with
+``search_after``, and the record store's conditional writes, on which the manifest
+and the ingest lock rest.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+from typing import Any
+
+import pytest
+from backend_cases import BackendCase
+
+from osrag.backends.base import Delete, Put, RecordConflict
+from osrag.errors import IndexStateError, LockedError, QueryError
+from osrag.lock import LOCK, LOCK_KEY, IngestLock, LockRecord, break_lock, holder
+from osrag.mapping import chunk_index_body
+
+
+def _generation(case: BackendCase, n: int = 1) -> str:
+    name = f"{case.alias}-0123abcd-{n}"
+    case.backend.create_generation(name, chunk_index_body(), bulk_loading=n == 1)
+    return name
+
+
+def _source(chunk_id: str, doc_id: str = "doc", body: str = "an umbrella policy") -> dict[str, Any]:
+    return {
+        "chunk_id": chunk_id,
+        "doc_id": doc_id,
+        "source_path": f"{doc_id}.md",
+        "source_version": "v1",
+        "strategy": "structural",
+        "chunk_index": int(chunk_id.rsplit("#", 2)[1]) if "#" in chunk_id else 0,
+        "title": "Title",
+        "text": f"Title\n{body}",
+        "body": body,
+        "breadcrumb": "Title",
+        "heading_path": ["Title"],
+        "span": {"start": 0, "end": len(body)},
+        "token_span": {"start": 0, "end": 3},
+        "tokenizer": "whitespace@1",
+        "parser": "test@1",
+        "content_digest": "0" * 64,
+        "pages": [],
+        "elements": [],
+        "category": None,
+        "tenant": None,
+        "acl": [],
+        "effective_from": None,
+        "superseded_on": None,
+        "meta": {},
+        "amounts": [30_000_000] if "$300" in body else [],
+        "money": ["USD:30000000"] if "$300" in body else [],
+        "dates": [],
+        "identifiers": [],
+    }
+
+
+@pytest.fixture
+def case(backend_case: BackendCase) -> Any:
+    yield backend_case
+    backend_case.purge()
+
+
+# --------------------------------------------------------------------------- generations, alias
+
+
+def test_generations_are_listed_by_alias_and_dropped(case: BackendCase) -> None:
+    one, two = _generation(case, 1), _generation(case, 2)
+    assert case.backend.generations(case.alias) == {one, two}
+    assert case.backend.generations(f"{case.alias}-other") == set()
+    case.backend.drop_generation(one)
+    case.backend.drop_generation(one)  # dropping a missing one is not an error
+    assert case.backend.generations(case.alias) == {two}
+
+
+def test_the_alias_moves_only_from_the_generation_it_points_to(case: BackendCase) -> None:
+    one, two = _generation(case, 1), _generation(case, 2)
+    assert case.backend.alias_target(case.alias) is None
+    case.backend.move_alias(case.alias, one, None)
+    assert case.backend.alias_target(case.alias) == one
+    with pytest.raises(IndexStateError):
+        case.backend.move_alias(case.alias, two, None)  # it points somewhere now
+    with pytest.raises(IndexStateError):
+        case.backend.move_alias(case.alias, two, two)  # not where it points
+    assert case.backend.alias_target(case.alias) == one
+    case.backend.move_alias(case.alias, two, one)
+    assert case.backend.alias_target(case.alias) == two
+
+
+def test_concurrent_swaps_from_the_same_generation_let_exactly_one_win(case: BackendCase) -> None:
+    one, two, three = (_generation(case, n) for n in (1, 2, 3))
+    case.backend.move_alias(case.alias, one, None)
+    outcomes: list[str] = []
+    barrier = threading.Barrier(2)
+
+    def swap(to: str) -> None:
+        engine = case.build()
+        barrier.wait()
+        try:
+            engine.move_alias(case.alias, to, one)
+            outcomes.append("moved")
+        except IndexStateError:
+            outcomes.append("refused")
+
+    threads = [threading.Thread(target=swap, args=(to,)) for to in (two, three)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["moved", "refused"]
+    assert case.backend.alias_target(case.alias) in (two, three)
+
+
+# --------------------------------------------------------------------------- writes, count, msearch
+
+
+def test_writes_report_each_item_and_deletes_of_missing_ids_are_not_errors(
+    case: BackendCase,
+) -> None:
+    name = _generation(case)
+    poisoned = _source("doc#2#c") | {"amounts": ["not a number"]}
+    outcome = case.backend.write(
+        name,
+        [
+            Put("doc#0#a", _source("doc#0#a", body="umbrella $300,000 limit")),
+            Put("doc#1#b", _source("doc#1#b")),
+            Put("doc#2#c", poisoned),
+            Delete("doc#9#missing"),
+        ],
+    )
+    assert (outcome.written, outcome.deleted) == (2, 0)
+    assert [f.id for f in outcome.failures] == ["doc#2#c"] and outcome.failures[0].reason
+    case.backend.finish_generation(name)
+    assert case.backend.count(name) == 2
+    assert case.backend.count(name, {"term": {"amounts": 30_000_000}}) == 1
+    again = case.backend.write(name, [Put("doc#1#b", _source("doc#1#b")), Delete("doc#0#a")])
+    assert (again.written, again.deleted, again.failures) == (1, 1, [])
+    case.backend.refresh(name)
+    assert case.backend.count(name) == 1  # overwritten in place, deleted by id
+
+
+def test_msearch_answers_in_opensearchs_shape_one_response_per_body(case: BackendCase) -> None:
+    name = _generation(case)
+    case.backend.write(
+        name,
+        [
+            Put(f"d{n}#{n}#x", _source(f"d{n}#{n}#x", f"d{n}", f"umbrella {'$300K' * (n % 2)}"))
+            for n in range(6)
+        ],
+    )
+    case.backend.finish_generation(name)
+    case.backend.move_alias(case.alias, name, None)
+    search = {
+        "query": {"bool": {"must": [{"match": {"text": "umbrella"}}]}},
+        "size": 2,
+        "_source": {"excludes": ["text"]},
+        "track_total_hits": True,
+    }
+    count = {
+        "size": 0,
+        "query": {"bool": {"filter": [{"term": {"amounts": 30_000_000}}]}},
+        "track_total_hits": True,
+    }
+    first, second = case.backend.msearch(case.alias, [search, count])
+    assert first["hits"]["total"]["value"] == 6 and len(first["hits"]["hits"]) == 2
+    hit = first["hits"]["hits"][0]
+    assert hit["_index"] == name and hit["_id"] == hit["_source"]["chunk_id"]
+    assert isinstance(hit["_score"], float) and "text" not in hit["_source"]
+    assert second["hits"]["total"]["value"] == 3 and second["hits"]["hits"] == []
+
+
+def test_sort_on_chunk_id_with_search_after_pages_through_every_match(case: BackendCase) -> None:
+    name = _generation(case)
+    ids = [f"doc#{n}#{n:04x}" for n in range(23)]
+    case.backend.write(name, [Put(i, _source(i)) for i in ids])
+    case.backend.finish_generation(name)
+    seen: list[str] = []
+    after: list[Any] | None = None
+    while True:
+        body: dict[str, Any] = {"size": 5, "sort": [{"chunk_id": "asc"}], "_source": ["chunk_id"]}
+        if after is not None:
+            body["search_after"] = after
+        (answer,) = case.backend.msearch(name, [body])
+        hits = answer["hits"]["hits"]
+        seen += [h["_source"]["chunk_id"] for h in hits]
+        if len(hits) < 5:
+            break
+        after = hits[-1]["sort"]
+    assert seen == sorted(ids)
+
+
+def test_a_query_the_engine_cannot_run_is_a_query_error(case: BackendCase) -> None:
+    name = _generation(case)
+    case.backend.finish_generation(name)
+    with pytest.raises(QueryError):
+        case.backend.msearch(name, [{"query": {"term": {"amounts": "three hundred"}}}])
+
+
+# --------------------------------------------------------------------------- the record store
+
+
+def test_records_conditional_writes_and_scans(case: BackendCase) -> None:
+    store = case.backend.records(case.alias)
+    assert store.get("thing", "a") is None and list(store.scan("thing")) == []
+    store.put("thing", "a", {"n": 1}, create=True)
+    with pytest.raises(RecordConflict):
+        store.put("thing", "a", {"n": 2}, create=True)
+    found = store.get("thing", "a")
+    assert found is not None and found.data == {"n": 1}
+    store.put("thing", "a", {"n": 3}, version=found.version)
+    with pytest.raises(RecordConflict):
+        store.put("thing", "a", {"n": 4}, version=found.version)  # changed since read
+    with pytest.raises(RecordConflict):
+        store.delete("thing", "a", version=found.version)
+    store.put_many("thing", [("g1::x", {"k": "x"}), ("g1::y", {"k": "y"}), ("g2::z", {"k": "z"})])
+    store.refresh()
+    assert sorted(k for k, _ in store.scan("thing", "g1::")) == ["g1::x", "g1::y"]
+    assert store.get_many("thing", ["g1::x", "nope"]) == {"g1::x": {"k": "x"}}
+    store.delete_many("thing", ["g1::x", "g1::y"])
+    assert store.delete("thing", "a") and not store.delete("thing", "a")
+    store.refresh()
+    assert [k for k, _ in store.scan("thing")] == ["g2::z"]
+    store.drop()
+    assert store.get("thing", "g2::z") is None
+
+
+def test_one_lock_holder_at_a_time_and_a_dead_owner_is_broken_at_once(
+    case: BackendCase, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = case.backend.records(case.alias)
+    with IngestLock(store, case.alias) as first:
+        with pytest.raises(LockedError, match=f"pid {first.pid}"):
+            IngestLock(store, case.alias).__enter__()
+        with pytest.raises(LockedError, match="held by a running ingest"):
+            break_lock(store)
+    assert holder(store) is None
+    # a record left by a process that no longer runs, on this host
+    import socket
+
+    now = dt.datetime.now(dt.UTC)
+    dead = LockRecord(
+        owner="gone",
+        host=socket.gethostname(),
+        pid=2**22 + 12345,
+        process_start="1",
+        acquired_at=now,
+        expires_at=now + dt.timedelta(hours=1),
+    )
+    store.put(LOCK, LOCK_KEY, dead.model_dump(mode="json"), create=True)
+    with caplog.at_level("WARNING", logger="osrag.lock"), IngestLock(store, case.alias):
+        pass
+    assert "no longer running" in caplog.text
+    # another host's lock: held until its TTL, then taken over; --force breaks it at once
+    remote = dead.model_copy(update={"host": "elsewhere.example", "pid": 1})
+    store.put(LOCK, LOCK_KEY, remote.model_dump(mode="json"), create=True)
+    with pytest.raises(LockedError, match=r"elsewhere\.example"):
+        IngestLock(store, case.alias).__enter__()
+    assert break_lock(store, force=True) == remote
+    stale = remote.model_copy(update={"expires_at": now - dt.timedelta(seconds=1)})
+    store.put(LOCK, LOCK_KEY, stale.model_dump(mode="json"), create=True)
+    with IngestLock(store, case.alias):
+        assert holder(store) is not None and holder(store) != stale
+
+
+def test_a_lost_lock_stops_the_ingest_at_its_next_renewal(case: BackendCase) -> None:
+    store = case.backend.records(case.alias)
+    lock = IngestLock(store, case.alias, ttl=dt.timedelta(seconds=0))
+    with lock:
+        break_lock(store, force=True)
+        with pytest.raises(IndexStateError, match="lost the ingest lock"):
+            lock.renew_if_due()
