@@ -39,6 +39,11 @@ from osrag.errors import IndexStateError, LockedError
 
 log = logging.getLogger("osrag.lock")
 
+_HELD: set[str] = set()
+"""Owners held by :class:`IngestLock` objects of this process right now: a record that
+names this process but none of these was left by an ingest of this process that could
+not release it (the cluster was down), and is as dead as a crashed process's."""
+
 LOCK, LOCK_KEY = "lock", "ingest"
 DEFAULT_TTL = dt.timedelta(minutes=10)
 
@@ -80,6 +85,8 @@ def owner_alive(record: LockRecord) -> bool | None:
     """True/False for an owner on this host; None when it runs elsewhere (unknowable)."""
     if record.host != socket.gethostname():
         return None
+    if record.pid == os.getpid():
+        return record.owner in _HELD
     try:
         os.kill(record.pid, 0)
     except ProcessLookupError:
@@ -204,6 +211,7 @@ class IngestLock:
             if current is None:
                 self._renewed = time.monotonic()
                 self.waited = self._renewed - started
+                _HELD.add(self.owner)
                 return self
             if time.monotonic() >= deadline:
                 raise LockedError(
@@ -235,8 +243,18 @@ class IngestLock:
         value: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
-        found = self.store.get(LOCK, LOCK_KEY)
-        if found is None or found.data.get("owner") != self.owner:
-            return
-        with contextlib.suppress(RecordConflict):
+        _HELD.discard(self.owner)
+        try:
+            found = self.store.get(LOCK, LOCK_KEY)
+            if found is None or found.data.get("owner") != self.owner:
+                return
             self.store.delete(LOCK, LOCK_KEY, version=found.version)
+        except RecordConflict:
+            pass
+        except Exception as exc:  # the store is unreachable: never hide the ingest's own error
+            log.warning(
+                "could not release the ingest lock of %r (%s): the next ingest breaks it, "
+                "as its owner is then gone",
+                self.alias,
+                exc,
+            )

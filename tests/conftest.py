@@ -27,10 +27,7 @@ from pathlib import Path
 
 import pytest
 from opensearchpy import OpenSearch
-
-ROOT = Path(__file__).resolve().parents[1]
-CORPORA = ROOT.parent / "shared" / "corpora"
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+from paths import CORPORA, IN_CI
 
 
 def _docker_url() -> tuple[str, object] | None:
@@ -149,6 +146,37 @@ def index_prefix(os_client: OpenSearch) -> Iterator[str]:
     yield prefix
     with contextlib.suppress(Exception):
         os_client.indices.delete(index=f"{prefix}*", expand_wildcards="all")
+
+
+ENGINE_FIXTURES = {
+    "opensearch_url": "opensearch",
+    "os_client": "opensearch",
+    "index_prefix": "opensearch",
+    "elasticsearch_url": "elasticsearch",
+    "cluster_url": "cluster",
+}
+"""A test that uses one of these fixtures needs that engine: it carries its marker, so
+``-m "not opensearch"`` never starts a node."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        for fixture, marker in ENGINE_FIXTURES.items():
+            if fixture in names and item.get_closest_marker(marker) is None:
+                item.add_marker(marker)
+        if "corpora" in names and item.get_closest_marker("corpus") is None:
+            item.add_marker("corpus")
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """One rule for the shared corpora: a test marked ``corpus`` skips when they are absent,
+    and fails under CI."""
+    if item.get_closest_marker("corpus") is not None and not CORPORA.is_dir():
+        message = f"shared corpora not found at {CORPORA}"
+        if IN_CI:
+            pytest.fail(message + " (CI=true: a missing corpus fails the test)")
+        pytest.skip(message)  # outside CI only
 
 
 @pytest.fixture(scope="session")

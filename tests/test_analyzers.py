@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from opensearchpy import OpenSearch
+from paths import CORPORA
 
 from osrag.backends.analyzers import _EXACT, _FAST, _SAFE, get_analyzer, porter_stem
 from osrag.backends.highlight import highlight
@@ -17,7 +18,6 @@ from osrag.errors import ConfigError
 
 ENGLISH = get_analyzer("english")
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "insurance"
-CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
 
 
 def test_the_fast_path_tokenizes_every_safe_character_as_the_unicode_pattern() -> None:

@@ -12,18 +12,16 @@ same way on both sides (by the loader: the reference parses
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
+from paths import CORPORA
 
 from osrag.chunking.markdown import scan_markdown
 from osrag.documents import load_corpus
 from osrag.models import Document
 
-CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
 _REFERENCE = MarkdownIt("commonmark").enable("table")
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import orjson
 import pytest
+from paths import CORPORA
 from pydantic import TypeAdapter
 
 from osrag.chunking import chunk_document, get_tokenizer, is_empty, make_chunk, normalize
@@ -15,7 +16,6 @@ from osrag.chunking.records import chunk_source
 from osrag.documents import load_corpus
 from osrag.models import BREADCRUMB_SEPARATOR, Chunk, ChunkingConfig, Document
 
-CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
 DATA = Path(__file__).resolve().parent / "data" / "chunking"
 STRATEGIES = ("structural", "fixed", "sentences")
 

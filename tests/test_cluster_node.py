@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from urllib.parse import urlparse
 
 import pytest
-from conftest import IN_CI
 from opensearchpy import OpenSearch
+from paths import IN_CI
 
 from osrag import node
 

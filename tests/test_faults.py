@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
-from backend_cases import BackendCase
+from backend_cases import BackendCase, Delegating
 from clirun import osrag
 from faultproxy import Pushback, pushing_back
 from opensearchpy import OpenSearch
@@ -15,6 +16,7 @@ from opensearchpy import OpenSearch
 from osrag.backends.opensearch import OpenSearchIndex
 from osrag.errors import ClusterError, QueryError
 from osrag.index import IngestOptions, current_generation, ingest
+from osrag.models import ChunkingConfig
 from osrag.search import Searcher
 
 INSURANCE = Path(__file__).resolve().parents[1] / "examples" / "insurance"
@@ -109,3 +111,131 @@ def test_a_query_the_engine_rejects_is_a_query_error(
     )
     assert result.returncode == 8, result.stderr
     assert "shorten it" in result.stderr and "Traceback" not in result.stderr
+
+
+_KILLED_AFTER_WRITE = """
+import os, signal, sys
+from pathlib import Path
+from backend_cases import Delegating
+from osrag.backends.embedded import EmbeddedIndex
+from osrag.backends.opensearch import OpenSearchIndex
+from osrag.index import IngestOptions, ingest
+from opensearchpy import OpenSearch
+
+kind, where, corpus, alias = sys.argv[1:5]
+engine = OpenSearchIndex(OpenSearch(where)) if kind == "opensearch" else EmbeddedIndex(where)
+
+class KilledAfterTheBulk(Delegating):
+    def write(self, generation, actions):
+        outcome = self.inner.write(generation, actions)  # the chunks land in the index ...
+        os.kill(os.getpid(), signal.SIGKILL)  # ... and the manifest never hears of them
+        return outcome
+
+ingest(Path(corpus), KilledAfterTheBulk(engine), IngestOptions(alias=alias, batch_chunks=10**6))
+"""
+
+
+def _edit_every_file(corpus: Path, old: str, new: str) -> None:
+    """Replace ``old`` (or, when absent, the first section heading's line end) by ``new``."""
+    for path in sorted(corpus.glob("*.md")):
+        text = path.read_text()
+        if old in text:
+            text = text.replace(old, new)
+        else:
+            head = text.index("\n## ")
+            end = text.index("\n", head + 1)
+            text = f"{text[:end]}\n\n{new}\n{text[end:]}"
+        path.write_text(text)
+
+
+def test_an_ingest_killed_after_its_bulk_then_a_second_edit_leaves_no_stale_chunk(
+    backend_case: BackendCase, tmp_path: Path
+) -> None:
+    """The crash-and-edit sequence: a SIGKILL between a bulk write and its manifest record,
+    then the same files edited again, then a rerun: the index holds exactly the manifest."""
+    import subprocess
+    import sys
+
+    corpus = _corpus(tmp_path, copies=1)
+    index, alias = backend_case.backend, backend_case.alias
+    ingest(corpus, index, IngestOptions(alias=alias))
+    _edit_every_file(corpus, "", "The fee is set by edition one.")
+    where = backend_case.url if backend_case.kind == "opensearch" else str(backend_case.home)
+    if backend_case.kind == "embedded":
+        where = str(Path(where) / "embedded")
+    killed = subprocess.run(
+        [sys.executable, "-c", _KILLED_AFTER_WRITE, backend_case.kind, where, str(corpus), alias],
+        cwd=Path(__file__).parent,
+        timeout=300,
+        capture_output=True,
+        text=True,
+    )
+    assert killed.returncode == -9, killed.stderr
+    _edit_every_file(corpus, "edition one", "edition two")
+    started = time.monotonic()
+    report = ingest(corpus, index, IngestOptions(alias=alias))
+    blocked = time.monotonic() - started
+    assert report.errors == [] and report.orphans_deleted > 0
+    record = current_generation(index, alias)
+    index.refresh(record.name)
+    assert (
+        index.count(record.name)
+        == record.chunks
+        == sum(len(r.chunk_ids) for r in backend_case.manifest().documents(record.name))
+    )
+    hits = Searcher(index, alias, enforce_access=False).search("fee edition", size=500).hits
+    assert hits and not any("edition one" in h.body for h in hits)
+    assert any("edition two" in h.body for h in hits)
+    assert blocked < 120  # the dead owner's lock was broken at once, not after its TTL
+    print(f"\n{backend_case.kind}: orphans deleted {report.orphans_deleted}, rerun {blocked:.1f} s")
+
+
+@pytest.mark.opensearch
+def test_a_node_killed_mid_build_leaves_the_alias_and_a_rerun_converges(
+    tmp_path: Path, index_prefix: str
+) -> None:
+    """A dedicated node is SIGKILLed while a new generation is being built: the ingest fails
+    with a cluster error, status names the half-built generation and the lock, and after the
+    node is back the next ingest completes the build with index = manifest."""
+    import os
+    import signal
+
+    from osrag import node
+    from osrag.generations import status
+
+    port = int(os.environ.get("OSRAG_TEST_FAULT_PORT", "9231"))
+    started = node.start(port=port, transport_port=port + 100)
+    url = started.url
+    corpus = _corpus(tmp_path, copies=3)
+    alias = index_prefix
+    try:
+        index = OpenSearchIndex(OpenSearch(url, timeout=30, max_retries=0))
+        first = ingest(corpus, index, IngestOptions(alias=alias))
+        fixed = IngestOptions(
+            alias=alias, chunking=ChunkingConfig(strategy="fixed", size=20), batch_chunks=50
+        )
+
+        class KillTheNode(Delegating):
+            writes = 0
+
+            def write(self, generation: str, actions: Any) -> Any:
+                KillTheNode.writes += 1
+                if KillTheNode.writes == 3:
+                    os.kill(node.status(port=port).pid or 0, signal.SIGKILL)
+                return self.inner.write(generation, actions)
+
+        with pytest.raises(ClusterError):
+            ingest(corpus, KillTheNode(index), fixed)
+        node.start(port=port, transport_port=port + 100)  # the same data folder
+        index = OpenSearchIndex(OpenSearch(url, timeout=60))
+        assert index.alias_target(alias) == first.generation  # readers never saw the build
+        found = status(index, alias)
+        assert found.building and any("half-built" in p for p in found.problems)
+        assert any("lock" in p for p in found.problems)
+        done = ingest(corpus, index, fixed)
+        assert done.alias_moved and done.generation == found.building[0]
+        record = current_generation(index, alias)
+        assert index.count(record.name) == record.chunks
+        assert not status(index, alias).problems
+    finally:
+        node.stop(port=port)

@@ -422,3 +422,46 @@ def test_many_batches_are_written_completely(corpus: Path, backend_case: Backend
     assert report.errors == [] and report.chunks_written > 70
     assert backend.count(report.generation) == report.chunks_written
     assert current_generation(backend, alias).chunks == report.chunks_written
+
+
+class _CountThatLies(Delegating):
+    """A real engine whose count is off by one: the kind of disagreement a swap must catch."""
+
+    def count(self, target: str, query: dict[str, Any] | None = None) -> int:
+        return self.inner.count(target, query) + 1
+
+
+def test_a_generation_whose_count_disagrees_is_never_swapped_in(
+    corpus: Path, backend_case: BackendCase
+) -> None:
+    backend, alias = backend_case.backend, backend_case.alias
+    first = ingest(corpus, backend, IngestOptions(alias=alias))
+    fixed = IngestOptions(alias=alias, chunking=ChunkingConfig(strategy="fixed", size=30))
+    with pytest.raises(IndexStateError, match="manifest lists"):
+        ingest(corpus, _CountThatLies(backend_case.build()), fixed)
+    assert backend.alias_target(alias) == first.generation  # the alias did not move
+    building = [r for r in backend_case.manifest().generations() if r.state == "building"]
+    assert len(building) == 1  # left for the next ingest to complete
+    done = ingest(corpus, backend, fixed)
+    assert done.generation == building[0].name and done.alias_moved
+
+
+def test_a_metadata_only_edit_rewrites_the_chunks_so_access_follows_it(
+    corpus: Path, backend_case: BackendCase
+) -> None:
+    """Chunk ids cover the text, not the ACL: narrowing an ACL in front matter alone must
+    still reach every stored chunk, or the old readers keep reading."""
+    backend, alias = backend_case.backend, backend_case.alias
+    path = corpus / "umb-300k-plus.md"
+    text = path.read_text()
+    assert "acl: [agents]" in text
+    first = ingest(corpus, backend, IngestOptions(alias=alias))
+    ids = backend_case.chunk_ids(first.generation, "umb-300k-plus")
+    path.write_text(text.replace("acl: [agents]", "acl: [underwriters]"))
+    again = ingest(corpus, backend, IngestOptions(alias=alias))
+    assert again.documents_changed == 1 and again.chunks_written == len(ids)
+    assert backend_case.chunk_ids(first.generation, "umb-300k-plus") == ids  # same ids
+    for chunk_id in ids:
+        assert backend_case.source(first.generation, chunk_id)["acl"] == ["underwriters"]
+    agents = Searcher(backend, alias).search("umbrella", tenant="acme", acl=["agents"], size=50)
+    assert "umb-300k-plus" not in {h.doc_id for h in agents.hits}

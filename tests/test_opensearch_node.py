@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
 from opensearchpy import OpenSearch
+
+pytestmark = pytest.mark.opensearch
 
 
 def test_english_analyzer_stems_policies(os_client: OpenSearch) -> None:

@@ -23,8 +23,8 @@ from osrag.cli import app
 from osrag.errors import QueryError
 from osrag.extract import canonicalize_money
 from osrag.index import IngestOptions, ingest
-from osrag.models import ChunkingConfig, QuerySpec
-from osrag.search import Searcher
+from osrag.models import ChunkingConfig, QuerySpec, SearchHit, Span
+from osrag.search import Searcher, count_unique_spans
 
 DATA = Path(__file__).resolve().parent / "data" / "insurance"
 
@@ -269,3 +269,26 @@ def test_hits_carry_highlighted_fragments_of_the_body(indexed: Indexed) -> None:
     marked = " ".join(top.highlight).lower()
     assert "«" in marked and "»" in marked
     assert any(word in marked for word in ("«lead»", "«paint»", "«exclusion»"))
+
+
+def _hit_at(doc_id: str, start: int, end: int) -> SearchHit:
+    return SearchHit(
+        chunk_id=f"{doc_id}#{start}#x", doc_id=doc_id, score=1.0, span=Span(start, end)
+    )
+
+
+@pytest.mark.parametrize(
+    ("spans", "unique"),
+    [
+        ([("a", 0, 10), ("a", 10, 20)], 2),  # touching: two pieces of evidence
+        ([("a", 0, 10), ("a", 5, 20)], 1),  # overlapping: one
+        ([("a", 0, 10), ("b", 0, 10)], 2),  # the same interval of another document
+        ([("a", 0, 30), ("a", 5, 10), ("a", 30, 40)], 2),  # contained, then touching
+        ([("a", 20, 30), ("a", 0, 10), ("a", 9, 21)], 1),  # out of order, chained
+        ([], 0),
+    ],
+)
+def test_unique_spans_merge_overlaps_only_within_a_document(
+    spans: list[tuple[str, int, int]], unique: int
+) -> None:
+    assert count_unique_spans([_hit_at(*s) for s in spans]) == unique

@@ -13,8 +13,10 @@ managed serverless offerings lack.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import Any
+import functools
+import inspect
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
 
 import orjson
 from opensearchpy import OpenSearch
@@ -34,9 +36,12 @@ from osrag.backends.base import (
 )
 from osrag.backends.bulk import BulkStats
 from osrag.backends.refusals import describe, search_error
+from osrag.config import Settings
 from osrag.errors import IndexStateError, QueryError
 from osrag.mapping import manifest_index_body, manifest_version
 from osrag.plan import generation_pattern
+
+T = TypeVar("T")
 
 BULK_ACTIONS = 500
 BULK_BYTES = 8 * 1024 * 1024
@@ -54,11 +59,51 @@ def _throttled_request(exc: BaseException) -> bool:
     return isinstance(exc, TransportError) and exc.status_code == 429
 
 
+def _where(client: OpenSearch) -> str:
+    """The URL of the first host a client talks to (for error messages)."""
+    try:
+        host = client.transport.hosts[0]
+    except (AttributeError, IndexError, TypeError):
+        return "the cluster"
+    scheme = "https" if host.get("use_ssl") or host.get("scheme") == "https" else "http"
+    return f"{scheme}://{host.get('host')}:{host.get('port')}"
+
+
+def _translating(cls: type[T]) -> type[T]:
+    """Every public method raises osrag's errors (:func:`osrag.client.cluster_errors`), never
+    the client's: a refused connection, a timeout or an HTTP error is one
+    :class:`~osrag.errors.ClusterError` naming the cluster, for library callers too."""
+    from osrag.client import cluster_errors
+
+    def wrap(method: Callable[..., Any]) -> Callable[..., Any]:
+        if inspect.isgeneratorfunction(method):
+
+            @functools.wraps(method)
+            def generator(self: Any, *args: Any, **kwargs: Any) -> Any:
+                with cluster_errors(self.settings or _where(self.client)):
+                    yield from method(self, *args, **kwargs)
+
+            return generator
+
+        @functools.wraps(method)
+        def call(self: Any, *args: Any, **kwargs: Any) -> Any:
+            with cluster_errors(self.settings or _where(self.client)):
+                return method(self, *args, **kwargs)
+
+        return call
+
+    for name, member in list(vars(cls).items()):
+        if callable(member) and not name.startswith("_"):
+            setattr(cls, name, wrap(member))
+    return cls
+
+
 def _dumps(source: dict[str, Any]) -> str:
     """Serialise once on the hot path (orjson writes dates as ISO days)."""
     return orjson.dumps(source, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+@_translating
 class OpenSearchIndex(ChunkIndex):
     name = "opensearch"
 
@@ -68,8 +113,11 @@ class OpenSearchIndex(ChunkIndex):
         *,
         serverless: bool = False,
         bulk_backoff: float = 1.0,
+        settings: Settings | None = None,
     ) -> None:
         self.client = client
+        self.settings = settings
+        """The settings the client was made from (clearer error messages), if known."""
         self.serverless = serverless
         self.eventual_refresh = serverless
         self.write_concurrency = 2  # one bulk request indexed while the next is sent
@@ -224,12 +272,14 @@ class OpenSearchIndex(ChunkIndex):
         self.client.close()
 
 
+@_translating
 class OpenSearchRecords(RecordStore):
     """Records of one alias in the index ``<alias>.manifest`` (see the module docstring)."""
 
     def __init__(self, engine: OpenSearchIndex, alias: str) -> None:
         self.engine = engine
         self.client = engine.client
+        self.settings = engine.settings
         self.index = manifest_index(alias)
         self._exists: bool | None = None
 
