@@ -247,19 +247,8 @@ class HttpEmbedder:
             response = self._http().request(
                 "POST", self.url, body=json.dumps(body).encode(), headers=self._headers
             )
-        except urllib3.exceptions.MaxRetryError as exc:
-            reason = exc.reason
-            if isinstance(reason, urllib3.exceptions.TimeoutError):
-                raise EmbeddingError(
-                    f"embedder {self.id}: {where} did not answer within {self.timeout:g} s"
-                ) from exc
-            raise EmbeddingError(f"embedder {self.id}: cannot reach {where} ({reason})") from exc
-        except urllib3.exceptions.TimeoutError as exc:
-            raise EmbeddingError(
-                f"embedder {self.id}: {where} did not answer within {self.timeout:g} s"
-            ) from exc
         except urllib3.exceptions.HTTPError as exc:
-            raise EmbeddingError(f"embedder {self.id}: request to {where} failed ({exc})") from exc
+            raise self._failure(exc, where) from exc
         text = response.data.decode("utf-8", "replace")
         if response.status != 200:
             snippet = " ".join(text.split())[:200]
@@ -281,6 +270,20 @@ class HttpEmbedder:
             dimension=self._dimension,
             source=where,
         )
+
+    def _failure(self, exc: Exception, where: str) -> EmbeddingError:
+        import urllib3
+
+        errors = urllib3.exceptions
+        reason = exc.reason if isinstance(exc, errors.MaxRetryError) else exc
+        # NewConnectionError subclasses ConnectTimeoutError in urllib3 2: test it first
+        if isinstance(reason, errors.NewConnectionError):
+            return EmbeddingError(f"embedder {self.id}: cannot reach {where} ({reason})")
+        if isinstance(reason, errors.TimeoutError):
+            return EmbeddingError(
+                f"embedder {self.id}: {where} did not answer within {self.timeout:g} s"
+            )
+        return EmbeddingError(f"embedder {self.id}: request to {where} failed ({reason})")
 
     def _encode(self, texts: Sequence[str], prefix: str) -> Vectors:
         items = require_text(texts, self.id)

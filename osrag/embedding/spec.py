@@ -24,7 +24,8 @@ spec                                      embedder
 
 For URLs, options go in the fragment (never sent to the server):
 ``#model=…&name=…&version=…&dimension=…&api=openai|tei&timeout=…``
-``&query_prefix=…&passage_prefix=…``. The API key is read from the environment
+``&query_prefix=…&passage_prefix=…`` (percent-encoded: ``query_prefix=query:%20``
+for E5's ``"query: "``; the same for ``onnx:`` options). The API key is read from the environment
 variable ``OSRAG_EMBEDDER_API_KEY`` (never from the spec, which ends up in
 settings files and logs). ``version`` should be set for a service: it keys
 the vector cache and the index generation.
