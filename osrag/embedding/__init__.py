@@ -27,7 +27,7 @@ from osrag.embedding.base import (
     ensure_dimension,
     l2_normalise,
 )
-from osrag.embedding.batching import EmbedOutcome, embed_missing
+from osrag.embedding.batching import EmbedOutcome, embed_missing, embed_texts
 from osrag.embedding.cache import (
     MemoryVectorCache,
     SqliteVectorCache,
@@ -63,6 +63,7 @@ __all__ = [
     "default_embedder",
     "default_model_dir",
     "embed_missing",
+    "embed_texts",
     "embedder_id",
     "ensure_dimension",
     "get_embedder",

@@ -1,4 +1,4 @@
-"""Embed only what the cache does not hold: :func:`embed_missing`."""
+"""Embed only what the cache does not hold: :func:`embed_missing`, :func:`embed_texts`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from osrag.embedding.base import Embedder, Vectors, checked_vectors
-from osrag.embedding.cache import Vector, VectorCache
+from osrag.embedding.cache import MemoryVectorCache, Vector, VectorCache, content_digest
 from osrag.errors import ConfigError
 
 
@@ -76,3 +76,26 @@ def embed_missing(
     for row, (_, digest) in enumerate(items):
         out[row] = found[digest]
     return EmbedOutcome(vectors=out, computed=len(missing), cached=len(items) - len(missing))
+
+
+def embed_texts(
+    texts: Sequence[str],
+    embedder: Embedder,
+    cache: VectorCache | None = None,
+    *,
+    batch_size: int = 256,
+    on_batch: Callable[[int], None] | None = None,
+) -> EmbedOutcome:
+    """:func:`embed_missing` keyed by :func:`~osrag.embedding.content_digest` of each text.
+
+    The one call ingest needs: pass the chunks' searchable texts and a
+    persistent cache (:class:`~osrag.embedding.SqliteVectorCache`); without
+    a cache, repeats within the call are still embedded once.
+    """
+    return embed_missing(
+        [(text, content_digest(text)) for text in texts],
+        embedder,
+        cache if cache is not None else MemoryVectorCache(),
+        batch_size=batch_size,
+        on_batch=on_batch,
+    )

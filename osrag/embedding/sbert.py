@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from osrag.embedding.base import Vectors, checked_vectors, embedder_id
-from osrag.embedding.runtime import DEFAULT_BATCH_SIZE, require_text
+from osrag.embedding.runtime import require_text
 from osrag.errors import ConfigError, EmbeddingError
 
 
@@ -34,7 +34,7 @@ class SentenceTransformerEmbedder:
         model: str,
         *,
         device: str = "cpu",
-        batch_size: int = DEFAULT_BATCH_SIZE,
+        batch_size: int = 32,
         name: str | None = None,
         version: str | None = None,
         allow_download: bool = False,

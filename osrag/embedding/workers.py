@@ -7,12 +7,17 @@ into one contiguous slice per worker, balanced by characters, and the slices
 are put back in order — the vectors are exactly those of the embedder run in
 one process.
 
-Whether processes pay depends on the machine; ``benchmarks/embedding.py``
-measures 1 process × 1 thread, 1 process × N threads and N processes × 1
-thread side by side. :func:`default_workers` encodes the result measured on
-the project's 2-core machine (see the README's Embeddings section): use
-processes only when there are at least 2 cores, one worker per core up to 4.
-Memory: each worker holds a model (~200 MB resident for MiniLM).
+Measured on the project's 2-core machine (``benchmarks/embedding.py``, ~128-token
+texts, interleaved rounds, wall-clock): 2 processes × 1 thread 34.4 texts/s,
+1 process × 1 thread 27.7, 1 process × 2 ONNX Runtime threads 20.2. Two
+single-threaded processes beat one process with two threads (1.7×) and one
+thread alone (1.24×; the machine is shared with other work, so less than the
+2× of two idle cores). Hence :func:`default_workers`: one single-threaded
+worker per usable core, at most 4. Starting two workers and loading their
+models took 5 s on that (loaded) machine, and each holds ~360 MiB resident
+(MiniLM), so a caller should use the pool only for large calls (hundreds of
+texts) and embed queries in-process. Workers are started with ``spawn``: a
+script that uses the pool needs the usual ``if __name__ == "__main__":`` guard.
 """
 
 from __future__ import annotations
