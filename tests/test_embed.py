@@ -256,6 +256,18 @@ def test_onnx_file_with_cls_pooling_takes_the_first_token(exported: Path) -> Non
     assert cosine_rows(cls.embed(texts), mean.embed(texts)).max() < 0.99
 
 
+def test_onnx_file_prefixes_go_before_queries_and_passages(
+    exported: Path, minilm: LocalBertEmbedder
+) -> None:
+    embedder = OnnxEmbedder(
+        exported, max_length=256, query_prefix="query: ", passage_prefix="passage: "
+    )
+    assert np.abs(embedder.embed_queries(["x"]) - minilm.embed(["query: x"])).max() < 1e-5
+    assert np.abs(embedder.embed(["x"]) - minilm.embed(["passage: x"])).max() < 1e-5
+    with pytest.raises(EmbeddingError, match="one string"):
+        embedder.embed("x")
+
+
 def test_onnx_file_errors_name_the_file(tmp_path: Path, exported: Path) -> None:
     with pytest.raises(EmbeddingError, match=r"model file .*missing.onnx does not exist"):
         OnnxEmbedder(tmp_path / "missing.onnx")

@@ -45,6 +45,9 @@ def embed_missing(
     propagates), what was computed before is kept and the next call embeds
     only the rest. A cached vector of the wrong length counts as missing.
     ``on_batch(n)`` is called after each batch with the number just embedded.
+
+    Memory is proportional to ``len(items)`` × dimension (the returned
+    vectors); call it per batch of documents to keep ingest's memory flat.
     """
     if batch_size < 1:
         raise ConfigError(f"embed_missing: batch_size must be at least 1, not {batch_size}")

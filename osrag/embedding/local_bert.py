@@ -123,8 +123,11 @@ class LocalBertEmbedder:
     ) -> None:
         self.model_dir = Path(model_dir)
         self._name = name or self.model_dir.name
-        if threads < 1:
-            raise ConfigError(f"embedder {self._name}: threads must be at least 1, not {threads}")
+        if threads < 1 or batch_size < 1:
+            raise ConfigError(
+                f"embedder {self._name}: threads and batch_size must be at least 1 "
+                f"(got {threads}, {batch_size})"
+            )
         self.threads = threads
         self.batch_size = batch_size
         for required in ("model.safetensors", "tokenizer.json", "config.json"):

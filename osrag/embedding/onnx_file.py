@@ -39,6 +39,7 @@ from osrag.embedding.runtime import (
     load_tokenizer,
     make_session,
     pool,
+    require_text,
 )
 from osrag.errors import ConfigError, EmbeddingError
 
@@ -89,6 +90,8 @@ class OnnxEmbedder:
             max_length = _tokenizer_max_length(self.tokenizer_path) or 512
         if max_length < 2:
             raise ConfigError(f"embedder {self._name}: max_length must be at least 2")
+        if threads < 1 or batch_size < 1:
+            raise ConfigError(f"embedder {self._name}: threads and batch_size must be at least 1")
         self.pooling: Pooling = pooling
         self.max_length = max_length
         self.output = output
@@ -202,11 +205,11 @@ class OnnxEmbedder:
         )
 
     def _encode(self, texts: Sequence[str], prefix: str) -> Vectors:
+        items = require_text(texts, self.id)
         encoder = self._get_encoder()
         if not encoder.dimension:
             encoder.dimension = self.dimension
-        items = [prefix + t if isinstance(t, str) else t for t in texts] if prefix else texts
-        return encoder.encode(items)
+        return encoder.encode([prefix + t for t in items] if prefix else items)
 
     def embed(self, texts: Sequence[str]) -> Vectors:
         """Passage vectors (``passage_prefix`` prepended), unit length, in order."""
