@@ -35,6 +35,7 @@ from typing import Any
 from osrag.backends.base import Action, ChunkIndex, Delete, Put
 from osrag.chunking.records import chunk_source
 from osrag.manifest import Manifest
+from osrag.mapping import VECTOR_FIELD
 from osrag.models import ChangeRecord, DocumentRecord, IngestReport, LoadIssue
 from osrag.plan import Change
 
@@ -72,6 +73,16 @@ def scan_ids(
         if len(hits) < SCAN_PAGE:
             return
         after = hits[-1]["sort"]
+
+
+@dataclass
+class Vectors:
+    """Where the vectors of written chunks come from: an embedder, and a cache keyed by
+    the embedder's id and each chunk's text digest (a text embedded once is never
+    embedded again)."""
+
+    embedder: Any
+    cache: Any
 
 
 @dataclass
@@ -155,7 +166,9 @@ class _Apply:
         fresh: bool,
         heartbeat: Callable[[], None] | None,
         progress: Progress | None,
+        vectors: Vectors | None = None,
     ) -> None:
+        self.vectors = vectors
         self.index, self.manifest, self.generation = index, manifest, generation
         self.report, self.tally, self.fresh = report, tally, fresh
         self.heartbeat, self.progress = heartbeat, progress
@@ -165,7 +178,9 @@ class _Apply:
     # -------------------------------------------------------------------- preparing a batch
 
     def actions(self, changes: list[Change]) -> list[Action]:
-        """Puts and deletes of a batch, orphans of an interrupted ingest included."""
+        """Puts and deletes of a batch, orphans of an interrupted ingest included; a
+        document whose vectors cannot be computed is left out (reported, kept as it was)."""
+        changes[:] = self._embedded(changes)
         leftovers: dict[str, set[str]] = {}
         if not self.fresh:
             doc_ids = sorted({c.doc_id for c in changes if c.kind in ("add", "replace")})
@@ -183,10 +198,57 @@ class _Apply:
                     change.delete = [*change.delete, *orphans]
                     with self._counts:
                         self.report.orphans_deleted += len(orphans)
-                actions += [Put(c.chunk_id, chunk_source(c, self.generation)) for c in change.write]
+                for chunk in change.write:
+                    source = chunk_source(chunk, self.generation)
+                    vector = self._vectors.get(chunk.chunk_id)
+                    if vector is not None:
+                        source[VECTOR_FIELD] = vector
+                    actions.append(Put(chunk.chunk_id, source))
             actions += [Delete(i) for i in change.delete]
         self._widen_policy(changes)
         return actions
+
+    def _embedded(self, changes: list[Change]) -> list[Change]:
+        """Compute the vectors of every chunk to write; the changes that still go ahead."""
+        self._vectors: dict[str, list[float]] = {}
+        given = self.vectors
+        if given is None:
+            return changes
+        from osrag.embedding import embed_texts
+        from osrag.errors import EmbeddingError
+
+        def embed(group: list[Change]) -> None:
+            chunks = [chunk for change in group for chunk in change.write]
+            outcome = embed_texts([c.text for c in chunks], given.embedder, given.cache)
+            with self._counts:
+                self.report.chunks_embedded += outcome.computed
+                self.report.vectors_reused += outcome.cached
+            for chunk, vector in zip(chunks, outcome.vectors, strict=True):
+                self._vectors[chunk.chunk_id] = [float(x) for x in vector]
+
+        try:
+            embed(changes)
+            return changes
+        except EmbeddingError:
+            pass  # find the documents that fail, let the others through
+        kept = []
+        for change in changes:
+            try:
+                embed([change])
+            except EmbeddingError as exc:
+                doc = change.doc
+                with self._counts:
+                    self.report.errors.append(
+                        LoadIssue(
+                            path=doc.source_path if doc else change.doc_id,
+                            line=doc.source_line if doc else None,
+                            reason=f"document {change.doc_id!r}: no vectors ({exc}); its "
+                            "previous version is kept, the next ingest tries again",
+                        )
+                    )
+                continue
+            kept.append(change)
+        return kept
 
     def _widen_policy(self, changes: list[Change]) -> None:
         tenants = any(c.doc is not None and c.doc.tenant for c in changes)
@@ -317,6 +379,7 @@ def apply(
     batch_chunks: int = 1000,
     heartbeat: Callable[[], None] | None = None,
     progress: Progress | None = None,
+    vectors: Vectors | None = None,
 ) -> None:
     """Write the changes (see the module docstring); counts go into ``report`` and
     ``tally``. ``fresh``: the generation was created by this ingest (holds nothing yet)."""
@@ -329,6 +392,7 @@ def apply(
         fresh=fresh,
         heartbeat=heartbeat,
         progress=progress,
+        vectors=vectors,
     )
     writers = _Writers(index.write_concurrency, run.write)
     pending: list[Change] = []

@@ -111,6 +111,10 @@ class Settings(BaseSettings):
     timeout: float = Field(default=30.0, gt=0, description="seconds per request")
     max_retries: int = Field(default=3, ge=0, description="retries on connection errors")
     home: Path | None = Field(default=None, description="osrag's local state (OSRAG_HOME)")
+    embedder: str | None = Field(
+        default=None,
+        description="the embedder of new generations (`osrag ingest --embedder`; e.g. default)",
+    )
     config: Path | None = Field(default=None, description="configuration file to read")
 
     _origins: dict[str, str] = PrivateAttr(default_factory=dict)

@@ -29,6 +29,7 @@ The work is split: :mod:`osrag.plan` decides (pure), :mod:`osrag.apply` writes,
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import json
@@ -38,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from osrag.apply import Progress, Tally, apply
+from osrag.apply import Progress, Tally, Vectors, apply
 from osrag.backends.base import ChunkIndex
 from osrag.config import DEFAULT_ALIAS
 from osrag.documents import load_corpus
@@ -98,15 +99,34 @@ class IngestOptions:
     """Processes that chunk and extract (1: all in this process)."""
     move_alias: bool = True
     """False builds a generation without pointing the alias at it (evaluation)."""
+    embedder: Any = None
+    """Vectors for every chunk: an :class:`~osrag.embedding.Embedder` or a spec string
+    (``"default"``, ``"onnx:…"``, ``"http://…"``; see :func:`osrag.embedding.get_embedder`).
+    Its id and dimension are part of the generation's configuration."""
+    embed_workers: int = field(default_factory=default_workers)
+    """Processes that embed (1: in this process)."""
 
 
-def generation_config(options: IngestOptions) -> dict[str, Any]:
-    return {
+def resolve_embedder(options: IngestOptions) -> Any:
+    """The options' embedder as an object (None without one)."""
+    if options.embedder is None or not isinstance(options.embedder, str):
+        return options.embedder
+    from osrag.embedding import get_embedder
+
+    return get_embedder(options.embedder)
+
+
+def generation_config(options: IngestOptions, embedder: Any = None) -> dict[str, Any]:
+    config: dict[str, Any] = {
         "chunking": options.chunking.model_dump(mode="json", round_trip=True),
         "extraction": options.extraction.model_dump(mode="json", round_trip=True),
         "analyzer": options.analyzer,
         "canonical_tokens": options.canonical_tokens,
     }
+    if embedder is not None:
+        spec = options.embedder if isinstance(options.embedder, str) else None
+        config["embedder"] = {"id": embedder.id, "dimension": embedder.dimension, "spec": spec}
+    return config
 
 
 def generation_versions(options: IngestOptions, index: ChunkIndex | None = None) -> dict[str, str]:
@@ -121,7 +141,11 @@ def generation_versions(options: IngestOptions, index: ChunkIndex | None = None)
 
 
 def config_digest(config: dict[str, Any], versions: dict[str, str]) -> str:
-    """First 8 hex of SHA-256 over the configuration and every version."""
+    """First 8 hex of SHA-256 over the configuration and every version (an embedder counts
+    by its id and dimension, not by the spec string that named it)."""
+    config = dict(config)
+    if "embedder" in config:
+        config["embedder"] = {k: v for k, v in config["embedder"].items() if k != "spec"}
     payload = json.dumps({"config": config, "versions": versions}, sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()[:8]
 
@@ -148,7 +172,9 @@ def plan(
 ) -> tuple[IngestReport, Iterator[Change]]:
     """What an ingest of ``path`` would do, without writing (``osrag ingest --dry-run``)."""
     options = options or IngestOptions()
-    config, versions = generation_config(options), generation_versions(options, index)
+    embedder = resolve_embedder(options)
+    config = generation_config(options, embedder)
+    versions = generation_versions(options, index)
     digest = config_digest(config, versions)
     manifest = Manifest(index.records(options.alias), options.alias)
     current = index.alias_target(options.alias)
@@ -172,6 +198,23 @@ def plan(
     )
     changes = plan_ingest(load_corpus(path), known, _prepare(options), prune=options.prune)
     return report, changes
+
+
+@contextlib.contextmanager
+def _vectors(embedder: Any, options: IngestOptions) -> Iterator[Vectors | None]:
+    """The embedder (in worker processes where asked) and the vector cache of an ingest."""
+    if embedder is None:
+        yield None
+        return
+    from osrag.embedding import EmbeddingPool, SqliteVectorCache, default_cache_path
+
+    cache = SqliteVectorCache(default_cache_path())
+    pool = EmbeddingPool(embedder, workers=options.embed_workers)
+    try:
+        yield Vectors(pool, cache)
+    finally:
+        pool.close()
+        cache.close()
 
 
 def _known(manifest: Manifest, generation: str) -> dict[str, Known]:
@@ -208,7 +251,9 @@ def _ingest_locked(
     progress: Progress | None,
 ) -> IngestReport:
     alias = options.alias
-    config, versions = generation_config(options), generation_versions(options, index)
+    embedder = resolve_embedder(options)
+    config = generation_config(options, embedder)
+    versions = generation_versions(options, index)
     digest = config_digest(config, versions)
     current = index.alias_target(alias)
     current_record = manifest.generation(current) if current else None
@@ -229,7 +274,8 @@ def _ingest_locked(
     )
     target = choice.record
     if choice.create:
-        body = chunk_index_body(options.analyzer)
+        dimension = embedder.dimension if embedder is not None else None
+        body = chunk_index_body(options.analyzer, vector_dimension=dimension)
         index.create_generation(target.name, body, bulk_loading=True)
         manifest.put_generation(target)
     known = {} if choice.create else _known(manifest, target.name)
@@ -243,18 +289,20 @@ def _ingest_locked(
     tally.tenants.update(target.tenants)
     tally.has_acl = target.has_acl
     changes = plan_ingest(load_corpus(path), known, _prepare(options), prune=options.prune)
-    apply(
-        changes,
-        index,
-        manifest,
-        target.name,
-        report,
-        tally,
-        fresh=choice.create,
-        batch_chunks=options.batch_chunks,
-        heartbeat=held.renew_if_due,
-        progress=progress,
-    )
+    with _vectors(embedder, options) as vectors:
+        apply(
+            changes,
+            index,
+            manifest,
+            target.name,
+            report,
+            tally,
+            fresh=choice.create,
+            batch_chunks=options.batch_chunks,
+            heartbeat=held.renew_if_due,
+            progress=progress,
+            vectors=vectors,
+        )
     changed = report.documents_added + report.documents_changed + report.documents_removed
     if not choice.switching and not changed and not report.orphans_deleted:
         return report  # nothing was written: no refresh, no manifest update

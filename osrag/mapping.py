@@ -1,8 +1,15 @@
 """The index mapping and settings: ``mappings/chunks.json`` is the single source of truth.
 
 The JSON files are usable without Python (``curl -XPUT … -d @mappings/chunks.json``);
-this module only loads them and applies the two documented knobs: the text
-analyzer (``english`` by default) and the replica count (0 by default).
+this module only loads them and applies the documented knobs: the text
+analyzer (``english`` by default), the replica count (0 by default) and, for a
+generation with vectors, ``mappings/vectors.json`` merged in with the
+embedder's dimension.
+
+Vectors: the ``knn_vector`` field always names its engine (``lucene``) and
+method explicitly. OpenSearch 2.x defaults to faiss, whose native library the
+plugin builds osrag's local node uses do not carry — a field that relied on the
+default would take the node down at the first write.
 """
 
 from __future__ import annotations
@@ -32,12 +39,32 @@ def _load(name: str) -> dict[str, Any]:
     return loaded
 
 
-def chunk_index_body(analyzer: str = "english", replicas: int = 0) -> dict[str, Any]:
-    """The ``PUT <index>`` body for a generation index."""
+VECTOR_FIELD = "vector"
+
+
+def chunk_index_body(
+    analyzer: str = "english", replicas: int = 0, *, vector_dimension: int | None = None
+) -> dict[str, Any]:
+    """The ``PUT <index>`` body for a generation index (with a vector field of
+    ``vector_dimension`` when the generation is embedded)."""
     body = copy.deepcopy(_load("chunks.json"))
     body["settings"]["index"]["number_of_replicas"] = replicas
     body["settings"]["analysis"]["analyzer"]["osrag_text"] = {"type": analyzer}
+    if vector_dimension is not None:
+        if vector_dimension < 1:
+            raise ConfigError(f"a vector field needs a dimension ≥ 1, not {vector_dimension}")
+        vectors = copy.deepcopy(_load("vectors.json"))
+        body["settings"]["index"].update(vectors["settings"]["index"])
+        field = vectors["mappings"]["properties"][VECTOR_FIELD]
+        field["dimension"] = vector_dimension
+        body["mappings"]["properties"][VECTOR_FIELD] = field
     return body
+
+
+def vector_dimension(body: dict[str, Any]) -> int | None:
+    """The dimension of a generation body's vector field, None when it has none."""
+    field = body.get("mappings", {}).get("properties", {}).get(VECTOR_FIELD)
+    return int(field["dimension"]) if field else None
 
 
 def manifest_index_body() -> dict[str, Any]:

@@ -251,6 +251,20 @@ class QuerySpec(BaseModel):
     title_boost: float | None = Field(default=None, gt=0)
     highlight: bool = True
     collapse: bool = Field(default=False, description="one hit per document")
+    mode: Literal["bm25", "vector", "hybrid"] = Field(
+        default="bm25",
+        description="bm25: words only; vector: nearest neighbours of the query's embedding; "
+        "hybrid: both legs, fused. Every filter is inside every leg",
+    )
+    fusion: Literal["rrf", "normalization"] = Field(
+        default="rrf",
+        description="hybrid: reciprocal rank fusion, or min-max normalised scores combined "
+        "by a weighted arithmetic mean",
+    )
+    rank_constant: int = Field(default=60, ge=1, description="rrf: the constant k in 1/(k + rank)")
+    weights: tuple[float, float] | None = Field(
+        default=None, description="normalization: weights of the (lexical, vector) legs"
+    )
     source_fields: list[str] | None = Field(
         default=None,
         description="return only these stored fields (chunk_id, doc_id, span always come); "
@@ -331,6 +345,11 @@ class SearchResult(BaseModel):
     """A search, with everything needed to see why it returned what it did."""
 
     query: str
+    mode: Literal["bm25", "vector", "hybrid"] = "bm25"
+    fusion: str | None = Field(
+        default=None,
+        description="how the hybrid legs were fused: `server:<search pipeline>` or `client:rrf`",
+    )
     index: str = Field(description="the generation that answered")
     hits: list[SearchHit]
     filters_applied: list[AppliedFilter]
@@ -435,6 +454,10 @@ class IngestReport(BaseModel):
         "interrupted ingest) and deleted",
     )
     lock_wait_seconds: float = Field(default=0.0, description="time spent waiting for the lock")
+    chunks_embedded: int = Field(default=0, description="chunk texts the embedder was asked for")
+    vectors_reused: int = Field(
+        default=0, description="chunk vectors taken from the cache (their text was embedded before)"
+    )
     throttled: int = Field(
         default=0,
         description="chunk writes the engine answered 429 (back-pressure) and were resent",

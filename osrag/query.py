@@ -24,14 +24,17 @@ candidate set as the reference lab does.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from osrag.errors import QueryError
 from osrag.extract import analyze_query
+from osrag.mapping import VECTOR_FIELD
 from osrag.models import AmountStatus, AppliedFilter, ExtractionConfig, Money, QuerySpec
 
-SOURCE_EXCLUDES = ["text"]
-"""``text`` repeats breadcrumb and body; results show ``body``."""
+SOURCE_EXCLUDES = ["text", VECTOR_FIELD]
+"""``text`` repeats breadcrumb and body (results show ``body``); nobody reads the vector."""
 ALWAYS_RETURNED = ("chunk_id", "doc_id", "span", "chunk_index")
 
 
@@ -255,18 +258,89 @@ def request_body(plan: QueryPlan, *, drop_amount: bool = False) -> dict[str, Any
     return body
 
 
-def search_bodies(plan: QueryPlan, *, drop_amount: bool = False) -> list[dict[str, Any]]:
-    """The ranked search and the count of its candidate set (the filters alone), as the two
-    bodies of one ``_msearch``: the candidate count costs no extra round trip (measured in
-    ``benchmarks/query.py`` against a ``global`` aggregation and a second request)."""
-    search = request_body(plan, drop_amount=drop_amount)
-    search["track_total_hits"] = True
-    count = {
+def count_body(plan: QueryPlan, *, drop_amount: bool = False) -> dict[str, Any]:
+    """The size of the candidate set: the filters alone, counted exactly."""
+    return {
         "size": 0,
         "query": candidate_query(plan, drop_amount=drop_amount),
         "track_total_hits": True,
     }
-    return [search, count]
+
+
+def knn_clause(
+    plan: QueryPlan, vector: Sequence[float], k: int, *, drop_amount: bool = False
+) -> dict[str, Any]:
+    """The vector leg: ``k`` nearest neighbours **among the chunks passing every filter**.
+
+    The filters go into ``knn.filter`` (the lucene engine's efficient filtering: the
+    candidate set is chosen first, then the neighbours inside it), never into a
+    ``post_filter`` or a ``bool`` around ``knn`` — both pick the neighbours first
+    and filter afterwards, returning fewer than ``k`` hits, or none, under a
+    restrictive filter such as one amount or one tenant.
+    """
+    inner: dict[str, Any] = {"vector": [float(x) for x in vector], "k": k}
+    filters = plan.filter_clauses(drop_amount=drop_amount)
+    if filters:
+        inner["filter"] = {"bool": {"filter": filters}}
+    return {"knn": {VECTOR_FIELD: inner}}
+
+
+def _shaped(plan: QueryPlan, query: dict[str, Any], size: int, offset: int) -> dict[str, Any]:
+    spec = plan.spec
+    return {
+        "query": query,
+        "size": size,
+        "from": offset,
+        "_source": (
+            {"includes": sorted({*ALWAYS_RETURNED, *spec.source_fields})}
+            if spec.source_fields is not None
+            else {"excludes": SOURCE_EXCLUDES}
+        ),
+        "track_total_hits": True,
+    }
+
+
+def search_bodies(
+    plan: QueryPlan,
+    *,
+    drop_amount: bool = False,
+    vector: Sequence[float] | None = None,
+    pipeline: str | None = None,
+) -> list[dict[str, Any]]:
+    """The bodies of one ``_msearch`` for a plan, the candidate count always last.
+
+    * ``bm25``: the ranked search, the count. The count costs no extra round trip
+      (measured in ``benchmarks/query.py`` against a ``global`` aggregation and a
+      second request).
+    * ``vector``: the vector leg (:func:`knn_clause`), the count.
+    * ``hybrid`` with a search ``pipeline`` (OpenSearch's neural-search): one ``hybrid``
+      query — it must be the top-level query — holding both legs, the count.
+    * ``hybrid`` without one: the lexical leg, the vector leg (each ``from + size``
+      deep), the count; :mod:`osrag.fusion` fuses them in the client.
+
+    The same filter list is inside every leg; the amount fallback drops the amount
+    filter from every leg together.
+    """
+    spec = plan.spec
+    count = count_body(plan, drop_amount=drop_amount)
+    if spec.mode == "bm25":
+        search = request_body(plan, drop_amount=drop_amount)
+        search["track_total_hits"] = True
+        return [search, count]
+    if vector is None:
+        raise QueryError(f"mode {spec.mode!r} needs the query's embedding")
+    if spec.collapse:
+        raise QueryError("collapse works in bm25 mode only")
+    depth = spec.offset + spec.size
+    knn = knn_clause(plan, vector, max(depth, 1), drop_amount=drop_amount)
+    if spec.mode == "vector":
+        return [_shaped(plan, knn, spec.size, spec.offset), count]
+    lexical = bool_query(plan, drop_amount=drop_amount)
+    if pipeline is not None:
+        hybrid = _shaped(plan, {"hybrid": {"queries": [lexical, knn]}}, spec.size, spec.offset)
+        hybrid["search_pipeline"] = pipeline
+        return [hybrid, count]
+    return [_shaped(plan, lexical, depth, 0), _shaped(plan, knn, depth, 0), count]
 
 
 def build_query(

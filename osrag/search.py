@@ -11,6 +11,13 @@
   without groups only documents without an ACL. An alias known to be
   multi-tenant (its access policy, read fresh on every request without a
   tenant) refuses a search without a tenant.
+* **Three modes, one set of filters**: ``bm25`` (words), ``vector`` (the query's
+  embedding against the chunks' vectors) and ``hybrid`` (both legs fused). The
+  filter list — amount, tenant, ACL, dates — is inside every leg
+  (:func:`osrag.query.search_bodies`); the amount fallback drops the amount from
+  every leg together. Fusion runs on the engine where it can (OpenSearch's
+  ``hybrid`` query with osrag's search pipeline), else in the client
+  (:mod:`osrag.fusion`), with the same order.
 * **Overlapping chunks are one piece of evidence**: ``raw_hits`` counts hits,
   ``unique_spans`` counts the merged source intervals per document, and each
   hit lists the higher-ranked hits of its document it overlaps.
@@ -23,9 +30,10 @@ import time
 from collections import defaultdict
 from typing import Any
 
+from osrag import fusion
 from osrag.backends.base import ChunkIndex
 from osrag.config import DEFAULT_ALIAS
-from osrag.errors import QueryError
+from osrag.errors import EmbeddingError, QueryError
 from osrag.manifest import Manifest
 from osrag.models import (
     AccessPolicy,
@@ -121,8 +129,12 @@ class Searcher:
         *,
         extraction: ExtractionConfig | None = None,
         enforce_access: bool = True,
+        embedder: Any = None,
     ) -> None:
         self.index = as_index(client_or_index)
+        self._embedder = embedder
+        """The query embedder (an :class:`~osrag.embedding.Embedder` or a spec string);
+        None: the one the generation was built with."""
         self.alias = alias
         self.extraction = extraction
         self.enforce_access = enforce_access
@@ -172,32 +184,98 @@ class Searcher:
             )
         return plan_query(spec, extraction=self._extraction(self.generation()))
 
+    def embedder(self) -> Any:
+        """The embedder for query vectors: the caller's, checked against the generation's
+        model and dimension, or the generation's own."""
+        generation = self.generation()
+        declared = generation.config.get("embedder") if generation is not None else None
+        if not declared:
+            raise QueryError(
+                f"alias {self.alias!r} holds no vectors: ingest with --embedder to search by "
+                "vector or hybrid"
+            )
+        if self._embedder is None and not declared.get("spec"):
+            raise QueryError(
+                f"alias {self.alias!r} was embedded by {declared['id']}, given as an object: "
+                "pass the same embedder to the Searcher (embedder=…)"
+            )
+        if self._embedder is None or isinstance(self._embedder, str):
+            from osrag.embedding import get_embedder
+
+            self._embedder = get_embedder(self._embedder or declared["spec"])
+        from osrag.embedding import ensure_dimension
+
+        ensure_dimension(self._embedder, int(declared["dimension"]), what=f"alias {self.alias}")
+        if self._embedder.id != declared["id"]:
+            raise EmbeddingError(
+                f"the query embedder {self._embedder.id} is not the model alias {self.alias!r} "
+                f"was built with ({declared['id']}): its vectors would not be comparable"
+            )
+        return self._embedder
+
+    def _vector(self, plan: QueryPlan) -> list[float] | None:
+        if plan.spec.mode == "bm25":
+            return None
+        text = plan.match_text or plan.spec.text
+        return [float(x) for x in self.embedder().embed_queries([text])[0]]
+
+    def bodies(
+        self, plan: QueryPlan, vector: list[float] | None = None, *, drop_amount: bool = False
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        """The ``_msearch`` bodies this searcher sends for ``plan`` (``--explain`` prints
+        them), and the search pipeline that fuses them on the engine, if any."""
+        spec = plan.spec
+        if vector is None:
+            vector = self._vector(plan)
+        pipeline = self.index.fusion_pipeline(spec) if spec.mode == "hybrid" else None
+        bodies = search_bodies(plan, drop_amount=drop_amount, vector=vector, pipeline=pipeline)
+        return bodies, pipeline
+
+    def _run(
+        self, plan: QueryPlan, vector: list[float] | None, *, drop_amount: bool = False
+    ) -> tuple[list[dict[str, Any]], int, int, str | None]:
+        """Hits (fused where the client fuses), total hits, candidates, how it fused."""
+        spec = plan.spec
+        bodies, pipeline = self.bodies(plan, vector, drop_amount=drop_amount)
+        answers = self.index.msearch(self.alias, bodies)
+        counted = _total(answers[-1])
+        if spec.mode != "hybrid" or pipeline is not None:
+            fused = f"server:{pipeline}" if pipeline else None
+            return answers[0]["hits"]["hits"], _total(answers[0]), counted, fused
+        legs = [answers[0]["hits"]["hits"], answers[1]["hits"]["hits"]]
+        if spec.fusion == "rrf":
+            ranked = fusion.reciprocal_rank_fusion(legs, spec.rank_constant)
+        else:
+            ranked = fusion.normalized_fusion(legs, spec.weights)
+        page = ranked[spec.offset : spec.offset + spec.size]
+        return page, len(ranked), counted, f"client:{spec.fusion}"
+
     def search(self, text_or_spec: str | QuerySpec, **overrides: Any) -> SearchResult:
         """Plan, run, fall back if the amount filter empties the candidate set, shape."""
         started = time.perf_counter()
         plan = self.plan(text_or_spec, **overrides)
-        response, counted = self.index.msearch(self.alias, search_bodies(plan))
+        vector = self._vector(plan)
+        raw_hits, total, candidates, fused = self._run(plan, vector)
         fallback = False
-        if plan.has_amount_filter and _total(counted) == 0:
+        if plan.has_amount_filter and candidates == 0:
             fallback = True
-            response, counted = self.index.msearch(
-                self.alias, search_bodies(plan, drop_amount=True)
-            )
-        raw_hits = response["hits"]["hits"]
+            raw_hits, total, candidates, fused = self._run(plan, vector, drop_amount=True)
         hits = [_hit(raw) for raw in raw_hits]
         _flag_overlaps(hits)
         applied = plan.applied(drop_amount=fallback)
         answered = raw_hits[0].get("_index") if raw_hits else None
         result = SearchResult(
             query=plan.spec.text,
+            mode=plan.spec.mode,
+            fusion=fused,
             index=answered or self.index.alias_target(self.alias) or self.alias,
             hits=hits,
             filters_applied=applied,
             amount=plan.amount,
             amount_status=plan.amount_status,
-            candidate_count=_total(counted),
+            candidate_count=candidates,
             fallback=fallback,
-            total_hits=_total(response),
+            total_hits=total,
             raw_hits=len(hits),
             unique_spans=count_unique_spans(hits),
             took_ms=round((time.perf_counter() - started) * 1000, 3),

@@ -136,6 +136,11 @@ class ChunkIndex(ABC):
     def records(self, alias: str) -> RecordStore:
         """The record store of ``alias`` (the manifest and the ingest lock live in it)."""
 
+    def fusion_pipeline(self, spec: Any) -> str | None:
+        """The name of a search pipeline that fuses a ``hybrid`` query on the engine as
+        ``spec`` asks (created if needed), or None: the client fuses the legs."""
+        return None
+
     def close(self) -> None:  # noqa: B027 - optional hook
         """Release connections, files and writers."""
 

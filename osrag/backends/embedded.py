@@ -81,8 +81,10 @@ from osrag.backends.embedded_schema import (
     chunk_schema,
     to_document,
 )
+from osrag.backends.embedded_vectors import VectorStore
 from osrag.backends.highlight import highlight
 from osrag.errors import ConfigError, IndexStateError, LockedError, QueryError
+from osrag.mapping import VECTOR_FIELD, vector_dimension
 from osrag.plan import GENERATION_NAME, generation_pattern
 
 FORMAT = 1
@@ -190,6 +192,8 @@ class _Generation:
     index: tantivy.Index
     analyzer: Analyzer
     schema: tantivy.Schema
+    vectors: VectorStore | None = None
+    """The generation's vectors (a generation built with an embedder)."""
 
     def searcher(self) -> tantivy.Searcher:
         self.index.reload()  # ~40 µs: every search sees every commit, from any process
@@ -305,6 +309,7 @@ class EmbeddedIndex(ChunkIndex):
                 meta = json.loads((path / GENERATION_META).read_text(encoding="utf-8"))
                 analyzer = get_analyzer(str(meta["analyzer"]))
                 fields = list(meta["fields"])
+                dimension = meta.get("vector_dimension")
             except (OSError, ValueError, KeyError, TypeError, ConfigError) as exc:
                 raise IndexStateError(
                     f"{path / GENERATION_META} is missing or corrupt ({exc}): this generation "
@@ -325,7 +330,8 @@ class EmbeddedIndex(ChunkIndex):
             index.register_tokenizer(
                 TERMS_TOKENIZER, tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace()).build()
             )
-            opened = _Generation(name, path, index, analyzer, index.schema)
+            vectors = VectorStore(path, int(dimension)) if dimension else None
+            opened = _Generation(name, path, index, analyzer, index.schema, vectors)
             self._open_indexes[name] = opened
             return opened
 
@@ -371,6 +377,7 @@ class EmbeddedIndex(ChunkIndex):
                 "analyzer": get_analyzer(str(analyzer)).name,
                 "mapping_version": self.schema.mapping_version,
                 "fields": self.schema.field_names(),
+                "vector_dimension": vector_dimension(body),
             }
             (building / GENERATION_META).write_text(json.dumps(meta, indent=1), encoding="utf-8")
             tantivy.Index(self._tantivy_schema, path=str(building))
@@ -397,6 +404,9 @@ class EmbeddedIndex(ChunkIndex):
             with contextlib.suppress(Exception):
                 writer.rollback()
             del writer
+        opened = self._open_indexes.get(name)
+        if opened is not None and opened.vectors is not None:
+            opened.vectors.close()
         self._forget(name)
         pointer = path.parent.parent / POINTER
         with contextlib.suppress(OSError):
@@ -508,16 +518,20 @@ class EmbeddedIndex(ChunkIndex):
             writer = self._writers.pop(name, None)
         if writer is None:
             writer = self._writer(generation)
+        vectors: list[tuple[str, list[float]]] = []
         try:
             added: set[str] = set()
             for action in actions:
                 if isinstance(action, Put):
                     chunk_id = action.id
                     try:
-                        doc = to_document(self.schema, chunk_id, action.source, generation.analyzer)
+                        source, vector = self._split_vector(generation, action.source)
+                        doc = to_document(self.schema, chunk_id, source, generation.analyzer)
                     except Refused as exc:
                         outcome.failures.append(ItemFailure(chunk_id, str(exc)))
                         continue
+                    if vector is not None:
+                        vectors.append((chunk_id, vector))
                     writer.delete_documents_by_term(ID_FIELD, chunk_id)  # "index" overwrites
                     writer.add_document(doc)
                     added.add(chunk_id)
@@ -527,18 +541,40 @@ class EmbeddedIndex(ChunkIndex):
                     existing.discard(action.id)
                     added.discard(action.id)
                     outcome.deleted += 1
+            if generation.vectors is not None:
+                generation.vectors.put(vectors)  # before the chunks become visible
             writer.commit()
         except BaseException:
             with contextlib.suppress(Exception):
                 writer.rollback()
             del writer  # releases tantivy's writer lock
             raise
+        if generation.vectors is not None:
+            generation.vectors.delete(a.id for a in actions if isinstance(a, Delete))
         if keep:
             with self._guard:
                 self._writers[name] = writer
         else:
             writer.wait_merging_threads()  # keep the segment count logarithmic; closes it
         generation.index.reload()
+
+    @staticmethod
+    def _split_vector(
+        generation: _Generation, source: dict[str, Any]
+    ) -> tuple[dict[str, Any], list[float] | None]:
+        """The chunk without its vector (tantivy holds the rest), and the checked vector."""
+        if VECTOR_FIELD not in source:
+            return source, None
+        rest = {k: v for k, v in source.items() if k != VECTOR_FIELD}
+        if generation.vectors is None:
+            raise Refused(
+                f"strict_dynamic_mapping_exception: mapping set to strict, dynamic "
+                f"introduction of [{VECTOR_FIELD}] within [_doc] is not allowed"
+            )
+        try:
+            return rest, generation.vectors.check(str(source.get("chunk_id")), source[VECTOR_FIELD])
+        except ValueError as exc:
+            raise Refused(f"mapper_parsing_exception: {exc}") from None
 
     def _close_writers(self, alias: str | None = None, *, merge: bool = True) -> None:
         """Close the writers kept open (of one alias), waiting for their merges."""
@@ -603,8 +639,11 @@ class EmbeddedIndex(ChunkIndex):
         if unknown:
             raise QueryError(f"the embedded index does not implement {', '.join(unknown)}")
         compiler = self._compiler(generation, searcher)
-        query = compiler.compile(body.get("query", {"match_all": {}}))
         size, offset = int(body.get("size", 10)), int(body.get("from", 0))
+        requested = body.get("query", {"match_all": {}})
+        if isinstance(requested, dict) and set(requested) == {"knn"}:
+            return self._knn(generation, searcher, compiler, body, requested["knn"], size, offset)
+        query = compiler.compile(requested)
         collapse = body.get("collapse")
         if collapse is not None and collapse != {"field": "doc_id"}:
             raise QueryError(f"collapse {collapse!r}: the embedded index collapses on doc_id only")
@@ -647,6 +686,61 @@ class EmbeddedIndex(ChunkIndex):
                 hit["sort"] = sort_values
             hits.append(hit)
         return hits, total
+
+    def _knn(
+        self,
+        generation: _Generation,
+        searcher: tantivy.Searcher,
+        compiler: Compiler,
+        body: dict[str, Any],
+        spec: Any,
+        size: int,
+        offset: int,
+    ) -> tuple[list[dict[str, Any]], int]:
+        """OpenSearch's ``knn`` query (lucene engine, efficient filtering): the ``k``
+        nearest chunks among those passing ``filter``, then ``from``/``size``."""
+        if set(body) - {"query", "size", "from", "_source", "track_total_hits"}:
+            raise QueryError("a knn query on the embedded index takes size, from and _source")
+        if not isinstance(spec, dict) or set(spec) != {VECTOR_FIELD}:
+            raise QueryError(f"knn: the embedded index searches the {VECTOR_FIELD!r} field only")
+        params = spec[VECTOR_FIELD]
+        if not isinstance(params, dict) or set(params) - {"vector", "k", "filter"}:
+            raise QueryError("knn: expected vector, k and an optional filter")
+        if generation.vectors is None:
+            raise QueryError(f"knn: generation {generation.name} holds no vectors")
+        candidates: set[str] | None = None
+        if "filter" in params:
+            query = compiler.compile(params["filter"], scoring=False)
+            matched = self._count(searcher, query)
+            found = searcher.aggregate(
+                query, {"ids": {"terms": {"field": ID_FIELD, "size": max(matched, 1)}}}
+            )
+            candidates = {str(bucket["key"]) for bucket in found["ids"]["buckets"]}
+        nearest = generation.vectors.nearest(params["vector"], int(params["k"]), candidates)
+        page = nearest[offset : offset + size]
+        shown = _source_filter(body.get("_source"))
+        sources = self._sources(generation, searcher, [chunk_id for chunk_id, _ in page])
+        hits = [
+            {
+                "_index": generation.name,
+                "_id": chunk_id,
+                "_score": score,
+                "_source": shown(sources[chunk_id]),
+            }
+            for chunk_id, score in page
+            if chunk_id in sources
+        ]
+        return hits, len(nearest)
+
+    def _sources(
+        self, generation: _Generation, searcher: tantivy.Searcher, chunk_ids: list[str]
+    ) -> dict[str, dict[str, Any]]:
+        if not chunk_ids:
+            return {}
+        query = Query.term_set_query(generation.schema, ID_FIELD, chunk_ids)
+        found = searcher.search(query, limit=len(chunk_ids))
+        sources = [self._stored(searcher, address) for _, address in found.hits]
+        return {str(source.get("chunk_id")): source for source in sources}
 
     def _sorted(
         self,
@@ -751,6 +845,9 @@ class EmbeddedIndex(ChunkIndex):
             for store in self._records.values():
                 store.close()
             self._records.clear()
+            for opened in self._open_indexes.values():
+                if opened.vectors is not None:
+                    opened.vectors.close()
             self._open_indexes.clear()
 
 

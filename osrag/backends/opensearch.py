@@ -124,6 +124,8 @@ class OpenSearchIndex(ChunkIndex):
         self.bulk_backoff = bulk_backoff
         """Seconds before the first resend of a throttled bulk (doubling up to 30 s)."""
         self._records: dict[str, OpenSearchRecords] = {}
+        self._pipelines: set[str] = set()
+        self._has_neural_search: bool | None = None
 
     # -------------------------------------------------------------------- generations
 
@@ -261,6 +263,32 @@ class OpenSearchIndex(ChunkIndex):
             if "error" in answer:
                 raise search_error(int(answer.get("status", 500)), answer["error"], target)
         return answers
+
+    def fusion_pipeline(self, spec: Any) -> str | None:
+        """osrag's search pipeline for ``spec``'s fusion, when the cluster runs neural-search
+        (created once, by a versioned name); None on Serverless or without the plugin."""
+        if self.serverless or not self._neural_search():
+            return None
+        from osrag.fusion import pipeline_definition
+
+        name, body = pipeline_definition(
+            spec.fusion, rank_constant=spec.rank_constant, weights=spec.weights
+        )
+        if name not in self._pipelines:
+            self.client.transport.perform_request("PUT", f"/_search/pipeline/{name}", body=body)
+            self._pipelines.add(name)
+        return name
+
+    def _neural_search(self) -> bool:
+        if self._has_neural_search is None:
+            try:
+                plugins = self.client.cat.plugins(format="json")
+                self._has_neural_search = any(
+                    p.get("component") == "opensearch-neural-search" for p in plugins
+                )
+            except TransportError:
+                self._has_neural_search = False
+        return self._has_neural_search
 
     def records(self, alias: str) -> RecordStore:
         store = self._records.get(alias)

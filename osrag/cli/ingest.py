@@ -45,6 +45,15 @@ def ingest_command(
         str | None, typer.Option(help="whitespace (default) or a subword tokenizer.")
     ] = None,
     analyzer: Annotated[str, typer.Option(help="Text analyzer of the mapping.")] = "english",
+    embedder: Annotated[
+        str | None,
+        typer.Option(
+            help="Vectors for every chunk (hybrid search): default (offline all-MiniLM-L6-v2), "
+            "onnx:PATH, sentence-transformers:NAME, http(s)://… (your service), python:MOD:FN. "
+            "(default: the embedder setting; none)",
+            show_default=False,
+        ),
+    ] = None,
     keep: Annotated[int, typer.Option(help="Generations kept per alias (current included).")] = 2,
     wait: Annotated[float, typer.Option(help="Seconds to wait for another ingest's lock.")] = 0.0,
     workers: Annotated[
@@ -84,6 +93,7 @@ def ingest_command(
         alias=alias_name,
         chunking=chunking,
         analyzer=analyzer,
+        embedder=embedder or settings.embedder,
         keep=keep,
         lock_wait=wait,
         prune=prune,
@@ -170,13 +180,19 @@ def _summary(report: Any) -> None:
             f"deleted {report.orphans_deleted} chunk(s) an interrupted ingest had left behind",
             highlight=False,
         )
+    if report.chunks_embedded or report.vectors_reused:
+        err.print(
+            f"embedded {report.chunks_embedded} chunk(s); {report.vectors_reused} vector(s) "
+            "came from the cache",
+            highlight=False,
+        )
     if report.throttled:
         err.print(
             f"the cluster pushed back: {report.throttled} chunk write(s) answered 429 were "
             f"resent ({report.bulk_retries} back-off rounds)",
             highlight=False,
         )
-    if report.lock_wait_seconds:
+    if report.lock_wait_seconds >= 1:
         err.print(f"waited {report.lock_wait_seconds:.1f} s for the ingest lock", highlight=False)
     if report.documents_empty:
         err.print(

@@ -6,6 +6,7 @@ import datetime as dt
 from typing import Annotated
 
 import typer
+from pydantic import ValidationError
 
 from osrag.cli.common import (
     AliasOpt,
@@ -42,6 +43,23 @@ def search_command(
         bool, typer.Option("--no-amount-filter", help="Plain BM25 (the baseline).")
     ] = False,
     collapse: Annotated[bool, typer.Option(help="One hit per document.")] = False,
+    mode: Annotated[
+        str,
+        typer.Option(
+            help="bm25 (words), vector (the query's embedding) or hybrid (both, fused); every "
+            "filter applies to every leg."
+        ),
+    ] = "bm25",
+    fusion: Annotated[
+        str, typer.Option(help="hybrid: rrf (reciprocal rank fusion) or normalization.")
+    ] = "rrf",
+    embedder: Annotated[
+        str | None,
+        typer.Option(
+            help="The query embedder (default: the one the alias was built with).",
+            show_default=False,
+        ),
+    ] = None,
     explain: Annotated[
         bool, typer.Option("--explain", help="Show the plan and the request body.")
     ] = False,
@@ -55,25 +73,30 @@ def search_command(
 
     from osrag.client import cluster_errors
     from osrag.models import Money, QuerySpec
-    from osrag.query import search_bodies
     from osrag.search import Searcher
 
     try:
         when = dt.date.fromisoformat(as_of) if as_of else None
     except ValueError as exc:
         raise ConfigError(f"--as-of {as_of!r}: expected YYYY-MM-DD") from exc
-    spec = QuerySpec(
-        text=query,
-        size=k,
-        tenant=tenant,
-        acl=acl or None,
-        as_of=when,
-        category=category or None,
-        amount_filter=not no_amount_filter,
-        collapse=collapse,
-    )
+    try:
+        spec = QuerySpec(
+            text=query,
+            size=k,
+            tenant=tenant,
+            acl=acl or None,
+            as_of=when,
+            category=category or None,
+            amount_filter=not no_amount_filter,
+            collapse=collapse,
+            mode=mode,  # type: ignore[arg-type]  # validated here
+            fusion=fusion,  # type: ignore[arg-type]
+        )
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise ConfigError(f"--{first['loc'][0]}: {first['msg']}") from None
     settings, index, alias_name = session(url, config, alias, backend)
-    searcher = Searcher(index, alias_name)
+    searcher = Searcher(index, alias_name, embedder=embedder)
     with cluster_errors(settings):
         if explain:
             plan = searcher.plan(spec)
@@ -81,8 +104,9 @@ def search_command(
                 f"amount: {plan.amount_status} {plan.amount.display() if plan.amount else ''}",
                 highlight=False,
             )
-            bodies = search_bodies(plan)
-            err.print(escape(jsonlib.dumps(bodies, indent=2, ensure_ascii=False)))
+            bodies, _ = searcher.bodies(plan)
+            shown = jsonlib.dumps(bodies, indent=2, ensure_ascii=False)
+            err.print(escape(_abridge_vectors(shown)))
         result = searcher.search(spec)
     if json_output:
         out.print_json(result.model_dump_json())
@@ -106,3 +130,14 @@ def search_command(
             str(rank), escape(hit.doc_id), escape(hit.breadcrumb), f"{hit.score or 0:.2f}", amounts
         )
     out.print(table)
+
+
+def _abridge_vectors(text: str) -> str:
+    """``"vector": [0.01, …384 numbers]`` instead of hundreds of lines of floats."""
+    import re
+
+    def short(match: re.Match[str]) -> str:
+        numbers = match.group(1).split(",")
+        return f'"vector": [{numbers[0].strip()}, … {len(numbers)} numbers]'
+
+    return re.sub(r'"vector": \[([^\]]*)\]', short, text)

@@ -1,0 +1,106 @@
+"""Fusing ranked legs in the client, for engines without server-side hybrid search.
+
+Pure functions over raw hits (``{"_id", "_score", "_source", …}`` lists, best first):
+
+* **Reciprocal rank fusion** (the default, as OpenSearch's ``score-ranker-processor``
+  with ``technique: rrf``): a document's score is ``Σ 1 / (rank_constant + rank)``
+  over the legs that returned it, ``rank`` counted from 1 in each leg.
+* **Normalization**: each leg's scores min-max normalised to ``[0, 1]`` (a leg whose
+  scores are all equal gives 1.0), then a weighted arithmetic mean over the legs,
+  a leg that did not return the document contributing 0 (OpenSearch's
+  ``normalization-processor`` with ``min_max`` and ``arithmetic_mean``).
+
+Ties are broken by chunk id, so a fused ranking is reproducible. The hit kept for
+a document is the first leg's (it carries the lexical highlight).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+Hit = dict[str, Any]
+
+
+def _key(hit: Hit) -> str:
+    return str(hit.get("_id") or (hit.get("_source") or {}).get("chunk_id"))
+
+
+def _ordered(scores: dict[str, float], hits: dict[str, Hit]) -> list[Hit]:
+    ranked = sorted(scores, key=lambda key: (-scores[key], key))
+    return [{**hits[key], "_score": scores[key]} for key in ranked]
+
+
+def _first_seen(legs: Sequence[Sequence[Hit]]) -> dict[str, Hit]:
+    hits: dict[str, Hit] = {}
+    for leg in legs:
+        for hit in leg:
+            hits.setdefault(_key(hit), hit)
+    return hits
+
+
+def reciprocal_rank_fusion(legs: Sequence[Sequence[Hit]], rank_constant: int = 60) -> list[Hit]:
+    """Every document of every leg, by ``Σ 1 / (rank_constant + rank)``."""
+    scores: dict[str, float] = {}
+    for leg in legs:
+        for rank, hit in enumerate(leg, 1):
+            key = _key(hit)
+            scores[key] = scores.get(key, 0.0) + 1.0 / (rank_constant + rank)
+    return _ordered(scores, _first_seen(legs))
+
+
+def normalized_fusion(
+    legs: Sequence[Sequence[Hit]], weights: Sequence[float] | None = None
+) -> list[Hit]:
+    """Every document of every leg, by the weighted mean of min-max normalised scores."""
+    weights = list(weights) if weights is not None else [1.0] * len(legs)
+    if len(weights) != len(legs) or sum(weights) <= 0:
+        raise ValueError(f"{len(legs)} legs need as many positive weights, not {weights}")
+    total = sum(weights)
+    scores: dict[str, float] = {}
+    for leg, weight in zip(legs, weights, strict=True):
+        raw = [float(hit.get("_score") or 0.0) for hit in leg]
+        low, high = (min(raw), max(raw)) if raw else (0.0, 0.0)
+        for hit, score in zip(leg, raw, strict=True):
+            normal = 1.0 if high == low else (score - low) / (high - low)
+            key = _key(hit)
+            scores[key] = scores.get(key, 0.0) + weight * normal / total
+    return _ordered(scores, _first_seen(legs))
+
+
+PIPELINE_VERSION = 1
+"""Bumped when the pipelines osrag creates change (the version is part of their names)."""
+
+
+def pipeline_definition(
+    fusion: str, *, rank_constant: int = 60, weights: Sequence[float] | None = None
+) -> tuple[str, dict[str, Any]]:
+    """The name and body of the OpenSearch search pipeline that fuses a ``hybrid`` query
+    as :func:`reciprocal_rank_fusion` or :func:`normalized_fusion` does."""
+    if fusion == "rrf":
+        name = f"osrag-rrf-{rank_constant}-v{PIPELINE_VERSION}"
+        processor = {
+            "score-ranker-processor": {
+                "combination": {"technique": "rrf", "rank_constant": rank_constant}
+            }
+        }
+    elif fusion == "normalization":
+        weights = list(weights) if weights is not None else [0.5, 0.5]
+        label = "-".join(f"{w:g}" for w in weights)
+        name = f"osrag-minmax-mean-{label}-v{PIPELINE_VERSION}"
+        processor = {
+            "normalization-processor": {
+                "normalization": {"technique": "min_max"},
+                "combination": {
+                    "technique": "arithmetic_mean",
+                    "parameters": {"weights": weights},
+                },
+            }
+        }
+    else:
+        raise ValueError(f"unknown fusion {fusion!r}")
+    body = {
+        "description": f"osrag hybrid search: {fusion} fusion of the lexical and vector legs",
+        "phase_results_processors": [processor],
+    }
+    return name, body
