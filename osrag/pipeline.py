@@ -12,6 +12,7 @@ from collections.abc import Generator, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
 
 from osrag.chunking import chunk_document, fixed, get_tokenizer, markdown, plaintext, sentences
+from osrag.documents import LOADER_VERSION
 from osrag.extract import canonicalize_money, enrich_chunks
 from osrag.models import EXTRACTION_VERSION, Chunk, ChunkingConfig, Document, ExtractionConfig
 
@@ -19,11 +20,12 @@ PARSERS = (fixed.PARSER, markdown.PARSER, plaintext.PARSER, sentences.PARSER)
 
 
 def pipeline_versions(chunking: ChunkingConfig, extraction: ExtractionConfig) -> dict[str, str]:
-    """``name@version`` of the tokenizer, the parsers and the extractors."""
+    """``name@version`` of the tokenizer, the parsers, the extractors and the loader."""
     return {
         "tokenizer": get_tokenizer(chunking.tokenizer).id,
         "parsers": ",".join(PARSERS),
         "extractors": EXTRACTION_VERSION,
+        "documents": LOADER_VERSION,
     }
 
 

@@ -430,3 +430,18 @@ def test_many_batches_are_written_completely(corpus: Path, backend_case: Backend
     assert report.errors == [] and report.chunks_written > 70
     assert backend.count(report.generation) == report.chunks_written
     assert current_generation(backend, alias).chunks == report.chunks_written
+
+
+def test_a_document_id_is_never_searched_text(backend_case: BackendCase, tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus.jsonl"
+    records = [
+        {"_id": "4242", "text": "wing flutter at supersonic speeds"},
+        {"_id": "4343", "title": "", "text": "heat transfer in slabs"},
+        {"_id": "7", "title": "Report 4343", "text": "the 4242 cycle"},
+    ]
+    corpus.write_text("".join(json.dumps(r) + "\n" for r in records))
+    ingest(corpus, backend_case.backend, IngestOptions(alias=backend_case.alias))
+    searcher = Searcher(backend_case.backend, backend_case.alias, enforce_access=False)
+    for number in ("4242", "4343"):
+        found = searcher.search(number, highlight=False)
+        assert [hit.doc_id for hit in found.hits] == ["7"]  # its text or title; not an id

@@ -5,7 +5,8 @@ the chunk's index, its source span, its breadcrumb and heading path, and its
 token span, ``make_chunk`` derives everything else:
 
 - ``body = normalize(doc.text[span.start:span.end])`` (see :mod:`.normalize`);
-- ``text = breadcrumb + "\\n" + body`` (what is searched);
+- ``text = breadcrumb + "\\n" + body`` (what is searched), or ``body`` alone when the
+  breadcrumb is empty (a document without a title or headings: nothing is prepended);
 - ``content_digest = sha256(text)`` (hex) and
   ``chunk_id = f"{doc_id}#{chunk_index}#{content_digest[:16]}"``;
 - identity (``doc_id``, ``source_path``, ``source_version``), provenance
@@ -66,7 +67,7 @@ def make_chunk(
             f"[{token_start}, {token_end}) outside the document"
         )
     body = normalize(doc.text[start:end])
-    text = breadcrumb + "\n" + body
+    text = breadcrumb + "\n" + body if breadcrumb else body
     digest = hashlib.sha256(text.encode()).hexdigest()
     d = doc.__dict__
     span = _new(Span)
