@@ -17,7 +17,9 @@ On ``shared/corpora/opensearch-docs`` (or ``--corpus``):
    ``--copies`` times under new ids (8 × 1,400 = 11,200 documents, real text, many
    exact ties) on both backends, and its 225 queries at depth 1,000 the way
    ``osrag eval`` asks for them (no highlight, no ``_source`` beyond the ids and
-   spans): as ranked chunks, and collapsed to one hit per document; p50/p99 in ms.
+   spans): as ranked chunks, and collapsed to one hit per document; p50/p99 in ms,
+   for the engine alone (``backend.search``: the raw hits) and through the Searcher
+   (which shapes every hit into a validated ``SearchHit``).
 
 The texts are heading leaves of the corpus (what users ask about); the amount is the
 most frequent one. Prints tables (with embedded ÷ OpenSearch ratios) and writes
@@ -132,7 +134,8 @@ def _depth(es: Any, url: str, copies: int, depth: int, rounds: int) -> dict[str,
                 ),
             }
             timings: dict[str, dict[str, list[float]]] = {
-                name: {v: [] for v in variants} for name in backends
+                name: {f"{layer}: {v}": [] for v in variants for layer in ("engine", "Searcher")}
+                for name in backends
             }
             for text in texts[:20]:
                 for searcher in searchers.values():
@@ -142,19 +145,24 @@ def _depth(es: Any, url: str, copies: int, depth: int, rounds: int) -> dict[str,
                     for variant, make in variants.items():
                         spec = make(text)
                         for name, searcher in searchers.items():
-                            timings[name][variant].append(_timed(searcher, spec))
+                            plan = searcher.plan(spec)
+                            started = time.perf_counter()
+                            backends[name].search(alias, plan)
+                            engine = (time.perf_counter() - started) * 1000
+                            timings[name][f"engine: {variant}"].append(engine)
+                            timings[name][f"Searcher: {variant}"].append(_timed(searcher, spec))
         finally:
             for backend in backends.values():
                 backend.purge_alias(alias)
                 backend.close()
     latency = {name: {v: summary(t) for v, t in per.items()} for name, per in timings.items()}
     rows = []
-    for variant in variants:
+    for variant in latency["embedded"]:
         for q in ("p50", "p99"):
             a, b = latency["opensearch"][variant][q], latency["embedded"][variant][q]
             rows.append([f"{variant} {q}", a, b, b / a])
     print_table(
-        f"depth {depth}: Searcher.search latency, ms ({documents:,} documents, "
+        f"depth {depth}: query latency, ms ({documents:,} documents, "
         f"{len(texts)} queries × {rounds} rounds, interleaved)",
         ["query", "opensearch", "embedded", "ratio"],
         rows,

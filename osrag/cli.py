@@ -901,8 +901,8 @@ def eval_command(
         if first is None:
             break
         metrics = first.subsets.get(subset, {}) if subset else first.metrics
-        if not metrics:
-            continue
+        if not metrics or (subset and not all(first.subsets.values())):
+            continue  # a subset that is all the queries repeats the first table
         table = Table(
             "metric", *(c.name for c in result.configs), title=title, title_justify="left"
         )

@@ -792,7 +792,8 @@ class EmbeddedBackend(Backend):
         total: int,
     ) -> list[_Ranked]:
         """The best hit of each document, documents ranked by it (OpenSearch's ``collapse``)."""
-        want, limit = offset + size, max(2 * (offset + size), 100)
+        want = offset + size
+        limit = want + want // 4 + 16  # most documents have one chunk among the best hits
         while True:
             ranked, _total = self._ranked(generation, searcher, query, min(limit, total))
             best: dict[str, _Ranked] = {}
@@ -800,7 +801,9 @@ class EmbeddedBackend(Backend):
                 best.setdefault(doc_id_of(hit[1]), hit)
             if len(best) >= want or limit >= total or limit >= MAX_COLLAPSE_DOCS * 16:
                 return list(best.values())[offset:want]
-            limit *= 4
+            # widen by the chunks per document seen so far, at least twofold
+            per_document = len(ranked) / max(len(best), 1)
+            limit = max(2 * limit, int(want * per_document * 1.25) + 16)
 
     @staticmethod
     def _highlight(
