@@ -703,10 +703,10 @@ class EmbeddedBackend(Backend):
         if size > 0 and collapse is None:
             ranked, total = self._ranked(generation, searcher, query, offset + size)
             page = ranked[offset:]
+        elif size > 0:
+            page, total = self._collapsed(generation, searcher, query, offset, size)
         else:
             total = self._count(searcher, query)
-            if size > 0 and offset < total:
-                page = self._collapsed(generation, searcher, query, offset, size, total)
         spec = body.get("highlight")
         fast = None if spec else _fast_source(body.get("_source"))
         name = generation.name
@@ -745,7 +745,10 @@ class EmbeddedBackend(Backend):
             scored: list[tuple[float, tantivy.DocAddress]] = found.hits
             if len(scored) < limit or scored[-1][0] < scored[want - 1][0]:
                 break
-            limit = min(limit * 4, max(total, limit + 1))
+            # a tie group is usually a few hits (duplicated passages): widen a little first,
+            # then fourfold (a filter-only query ties every hit)
+            grown = limit + max(64, want // 8) if limit == want + 1 else limit * 4
+            limit = min(grown, max(total, limit + 1))
         addresses = [address for _score, address in scored]
         ids = generation.chunk_ids.resolve(searcher, self._tantivy_schema, addresses)
         ranked = sorted(
@@ -789,18 +792,18 @@ class EmbeddedBackend(Backend):
         query: Query,
         offset: int,
         size: int,
-        total: int,
-    ) -> list[_Ranked]:
-        """The best hit of each document, documents ranked by it (OpenSearch's ``collapse``)."""
+    ) -> tuple[list[_Ranked], int]:
+        """The best hit of each document, documents ranked by it (OpenSearch's ``collapse``),
+        and how many chunks match (``hits.total`` counts chunks under collapse too)."""
         want = offset + size
         limit = want + want // 4 + 16  # most documents have one chunk among the best hits
         while True:
-            ranked, _total = self._ranked(generation, searcher, query, min(limit, total))
+            ranked, total = self._ranked(generation, searcher, query, limit)
             best: dict[str, _Ranked] = {}
             for hit in ranked:
-                best.setdefault(doc_id_of(hit[1]), hit)
+                best.setdefault(hit[1].rsplit("#", 2)[0], hit)  # doc_id_of, inlined
             if len(best) >= want or limit >= total or limit >= MAX_COLLAPSE_DOCS * 16:
-                return list(best.values())[offset:want]
+                return list(best.values())[offset:want], total
             # widen by the chunks per document seen so far, at least twofold
             per_document = len(ranked) / max(len(best), 1)
             limit = max(2 * limit, int(want * per_document * 1.25) + 16)

@@ -49,6 +49,7 @@ class ConfigReport(BaseModel):
     run: Annotated[Run, SkipValidation] = Field(default_factory=dict, exclude=True, repr=False)
     """Query id → the retrieved hits in rank order (written by ``--run-out``)."""
 
+    @property
     def rankings(self) -> dict[str, list[str]]:
         """Query id → document ids in rank order."""
         from osrag.evaluation.runs import ranking
