@@ -140,17 +140,24 @@ def _depth(es: Any, url: str, copies: int, depth: int, rounds: int) -> dict[str,
             for text in texts[:20]:
                 for searcher in searchers.values():
                     searcher.search(text, size=depth, highlight=False, source_fields=[])
+            # the four measurements of a query run in a shuffled order: a JVM collecting
+            # after a large response must not always land on the same one
+            rng = random.Random(11)
+            steps = [(name, layer) for name in backends for layer in ("engine", "Searcher")]
             for _round in range(rounds):
                 for text in texts:
                     for variant, make in variants.items():
                         spec = make(text)
-                        for name, searcher in searchers.items():
-                            plan = searcher.plan(spec)
-                            started = time.perf_counter()
-                            backends[name].search(alias, plan)
-                            engine = (time.perf_counter() - started) * 1000
-                            timings[name][f"engine: {variant}"].append(engine)
-                            timings[name][f"Searcher: {variant}"].append(_timed(searcher, spec))
+                        for name, layer in rng.sample(steps, len(steps)):
+                            searcher = searchers[name]
+                            if layer == "Searcher":
+                                elapsed = _timed(searcher, spec)
+                            else:
+                                plan = searcher.plan(spec)
+                                started = time.perf_counter()
+                                backends[name].search(alias, plan)
+                                elapsed = (time.perf_counter() - started) * 1000
+                            timings[name][f"{layer}: {variant}"].append(elapsed)
         finally:
             for backend in backends.values():
                 backend.purge_alias(alias)
