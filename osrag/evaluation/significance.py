@@ -15,7 +15,7 @@ same queries (paired) and test the mean difference ``mean(b − a)``, two-sided:
   ``t = mean(d) / (sd(d) / sqrt(n))`` with ``n − 1`` degrees of freedom.
 
 Written here rather than imported: scipy (the reference the tests compare against,
-p-values equal to 1e-9 for the t-test and exactly for enumerated randomisation tests)
+p-values equal to 1e-8 for the t-test and exactly for enumerated randomisation tests)
 is a 40 MB dependency for two functions, and ranx brings numba. The randomisation test
 is fast in pure Python because a pattern's sum is looked up a byte at a time: for each
 group of 8 queries a table holds the sum of every subset of their differences, so one
