@@ -24,6 +24,11 @@ Qrels:
 Rules: a line repeated exactly is counted and reported; the same (query, document)
 judged twice with different grades is an error naming both lines (trec_eval would
 keep one of them silently). Every error names the file and the line.
+
+Read here rather than with a library: ``pytrec_eval.parse_qrel`` reads TREC qrels but
+brings numpy and scipy (a development dependency here) and cannot say which line is
+wrong; ir_datasets reads topics but brings its whole dataset machinery. The formats
+are the few rules above.
 """
 
 from __future__ import annotations
