@@ -217,8 +217,9 @@ class _ChunkIds:
     the stored document and remembered. The first search that meets many unknown keys
     reads every id of the generation at once (a terms aggregation per slice of the key
     space: ~80 ms for 11k chunks) — the cost of a depth-1000 query paid once, not per
-    query. Two ids sharing a key (odds about n²/2⁶⁵) are found when the table is filled
-    and are then always read from the stored document.
+    query; again when the generation has changed size since. The table holds every id
+    (~100 bytes an entry). Two ids sharing a key (odds about n²/2⁶⁵) are found when the
+    table is filled and are then always read from the stored document.
     """
 
     FILL_AFTER = 64
@@ -229,7 +230,8 @@ class _ChunkIds:
     def __init__(self) -> None:
         self.ids: dict[int, str] = {}
         self.shared: set[int] = set()
-        self.filled = False
+        self.filled_at = -1
+        """``num_docs`` of the searcher the table was last filled from."""
 
     def resolve(
         self,
@@ -240,7 +242,7 @@ class _ChunkIds:
         keys = cast(list[int | None], searcher.fast_field_values(KEY_FIELD, addresses))
         known = self.ids
         unknown = sum(1 for key in keys if key not in known)
-        if unknown > self.FILL_AFTER and not self.filled:
+        if unknown > self.FILL_AFTER and searcher.num_docs != self.filled_at:
             self.fill(searcher, schema)
             unknown = sum(1 for key in keys if key not in known)
         if not unknown and not self.shared:
@@ -273,7 +275,7 @@ class _ChunkIds:
                 key = chunk_key(chunk_id)
                 if self.ids.setdefault(key, chunk_id) != chunk_id:
                     self.shared.add(key)
-        self.filled = True
+        self.filled_at = searcher.num_docs
 
 
 def _stored_source(searcher: tantivy.Searcher, address: tantivy.DocAddress) -> dict[str, Any]:
