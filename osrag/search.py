@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import defaultdict
+from collections.abc import Iterable
 from typing import Any
 
 from opensearchpy import OpenSearch
@@ -32,7 +33,6 @@ from osrag.models import (
     QuerySpec,
     SearchHit,
     SearchResult,
-    Span,
 )
 from osrag.query import QueryPlan, plan_query
 
@@ -51,19 +51,25 @@ def _as_backend(client_or_backend: OpenSearch | Backend) -> Backend:
 
 def count_unique_spans(hits: list[SearchHit]) -> int:
     """Merged, non-overlapping source intervals among the hits (per document)."""
-    by_doc: dict[str, list[Span]] = defaultdict(list)
+    by_doc: dict[str, list[tuple[str, int, int]]] = defaultdict(list)
     for hit in hits:
-        by_doc[hit.doc_id].append(hit.span)
+        by_doc[hit.doc_id].append((hit.chunk_id, hit.span.start, hit.span.end))
+    return _unique_spans(by_doc.values())
+
+
+def _unique_spans(per_document: Iterable[list[tuple[str, int, int]]]) -> int:
     total = 0
-    for spans in by_doc.values():
-        spans.sort(key=lambda s: (s.start, s.end))
+    for spans in per_document:
+        if len(spans) == 1:
+            total += 1
+            continue
         end = -1
-        for span in spans:
-            if span.start >= end:
+        for _chunk_id, start, stop in sorted(spans, key=lambda s: (s[1], s[2])):
+            if start >= end:
                 total += 1
-                end = span.end
+                end = stop
             else:
-                end = max(end, span.end)
+                end = max(end, stop)
     return total
 
 
@@ -71,10 +77,11 @@ _HITS: TypeAdapter[list[SearchHit]] = TypeAdapter(list[SearchHit])
 _NO_SPAN = {"start": 0, "end": 0}
 
 
-def _hits(raw_hits: list[RawHit]) -> list[SearchHit]:
+def _hits(raw_hits: list[RawHit]) -> tuple[list[SearchHit], int]:
     """Raw hits → :class:`SearchHit` s, validated in one call (a page at depth 1,000 is
     1,000 hits: one validation of a list costs about half of 1,000 model constructions).
-    Each hit lists the higher-ranked hits of its own document whose spans overlap it."""
+    Each hit lists the higher-ranked hits of its own document whose spans overlap it; the
+    number of unique spans (:func:`count_unique_spans`) comes with them."""
     rows: list[dict[str, Any]] = []
     seen: dict[str, list[tuple[str, int, int]]] = {}
     for raw in raw_hits:
@@ -95,7 +102,7 @@ def _hits(raw_hits: list[RawHit]) -> list[SearchHit]:
             row["overlaps"] = [c for c, s, e in earlier if s < end and start < e]
             earlier.append((chunk_id, start, end))
         rows.append(row)
-    return _HITS.validate_python(rows)
+    return _HITS.validate_python(rows), _unique_spans(seen.values())
 
 
 class Searcher:
@@ -157,7 +164,7 @@ class Searcher:
         if plan.has_amount_filter and raw.candidate_count == 0:
             fallback = True
             raw = self.backend.search(self.alias, plan, drop_amount=True)
-        hits = _hits(raw.hits)
+        hits, unique_spans = _hits(raw.hits)
         applied = plan.applied(drop_amount=fallback)
         result = SearchResult(
             query=plan.spec.text,
@@ -170,7 +177,7 @@ class Searcher:
             fallback=fallback,
             total_hits=raw.total,
             raw_hits=len(hits),
-            unique_spans=count_unique_spans(hits),
+            unique_spans=unique_spans,
             took_ms=round((time.perf_counter() - started) * 1000, 3),
         )
         log.info(
