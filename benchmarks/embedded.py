@@ -12,7 +12,14 @@ On ``shared/corpora/opensearch-docs`` (or ``--corpus``):
    interleaved query by query so machine noise hits both alike — plain BM25 (no
    amount), with an amount that is in the index (a filter), and with an amount in no
    document (the filter empties the set: fallback, a second query); p50/p99 in ms;
-3. **size on disk** of each index.
+3. **size on disk** of each index;
+4. **depth** (``--depth-only`` runs just this): the Cranfield collection repeated
+   ``--copies`` times under new ids (8 × 1,400 = 11,200 documents, real text, many
+   exact ties) on both backends, and its 225 queries at depth 1,000 the way
+   ``osrag eval`` asks for them (no highlight, no ``_source`` beyond the ids and
+   spans): as ranked chunks, and collapsed to one hit per document; p50/p99 in ms,
+   for the engine alone (``ChunkIndex.msearch``: the raw hits) and through the Searcher
+   (which shapes every hit into a validated ``SearchHit``).
 
 The texts are heading leaves of the corpus (what users ask about); the amount is the
 most frequent one. Prints tables (with embedded ÷ OpenSearch ratios) and writes
@@ -43,6 +50,7 @@ from osrag.generations import purge
 from osrag.index import IngestOptions, ingest
 from osrag.models import ChunkingConfig, Document, ExtractionConfig, QuerySpec
 from osrag.pipeline import prepare_chunks
+from osrag.query import search_bodies
 from osrag.search import Searcher
 
 
@@ -78,6 +86,100 @@ def _ingest(backend: ChunkIndex, corpus: Path, alias: str) -> dict[str, Any]:
     }
 
 
+def _repeated_cranfield(folder: Path, copies: int) -> tuple[Path, list[str]]:
+    """Cranfield's abstracts ``copies`` times under new ids, and its query texts. Not timed."""
+    import json
+
+    derived = CORPORA / "cranfield" / "derived"
+    corpus = folder / "cranfield-repeated.jsonl"
+    lines = (derived / "corpus.jsonl").read_text(encoding="utf-8").splitlines()
+    with corpus.open("w", encoding="utf-8") as handle:
+        for copy in range(copies):
+            for line in lines:
+                record = json.loads(line)
+                record["_id"] = f"c{copy}-{record['_id']}"
+                handle.write(json.dumps(record) + "\n")
+    queries = [
+        json.loads(line)["text"]
+        for line in (derived / "queries.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    return corpus, queries
+
+
+def _depth(es: Any, url: str, copies: int, depth: int, rounds: int) -> dict[str, Any]:
+    """Queries at depth on the repeated Cranfield collection, interleaved across backends."""
+    alias = f"osrag-bench-depth-{uuid.uuid4().hex[:8]}"
+    with tempfile.TemporaryDirectory(prefix="osrag-bench-depth-") as tmp:
+        corpus, texts = _repeated_cranfield(Path(tmp), copies)
+        backends: dict[str, ChunkIndex] = {
+            "opensearch": OpenSearchIndex(es),
+            "embedded": EmbeddedIndex(Path(tmp) / "embedded"),
+        }
+        try:
+            documents = 0
+            for backend in backends.values():
+                documents = ingest(corpus, backend, IngestOptions(alias=alias)).documents
+            searchers = {
+                name: Searcher(b, alias, enforce_access=False) for name, b in backends.items()
+            }
+            variants = {
+                "ranked chunks": lambda t: QuerySpec(
+                    text=t, size=depth, amount_filter=False, highlight=False, source_fields=[]
+                ),
+                "one per document": lambda t: QuerySpec(
+                    text=t,
+                    size=depth,
+                    amount_filter=False,
+                    highlight=False,
+                    source_fields=[],
+                    collapse=True,
+                ),
+            }
+            timings: dict[str, dict[str, list[float]]] = {
+                name: {f"{layer}: {v}": [] for v in variants for layer in ("engine", "Searcher")}
+                for name in backends
+            }
+            for text in texts[:20]:
+                for searcher in searchers.values():
+                    searcher.search(text, size=depth, highlight=False, source_fields=[])
+            # the four measurements of a query run in a shuffled order: a JVM collecting
+            # after a large response must not always land on the same one
+            rng = random.Random(11)
+            steps = [(name, layer) for name in backends for layer in ("engine", "Searcher")]
+            for _round in range(rounds):
+                for text in texts:
+                    for variant, make in variants.items():
+                        spec = make(text)
+                        for name, layer in rng.sample(steps, len(steps)):
+                            searcher = searchers[name]
+                            if layer == "Searcher":
+                                elapsed = _timed(searcher, spec)
+                            else:
+                                plan = searcher.plan(spec)
+                                bodies = search_bodies(plan)
+                                started = time.perf_counter()
+                                backends[name].msearch(alias, bodies)
+                                elapsed = (time.perf_counter() - started) * 1000
+                            timings[name][f"{layer}: {variant}"].append(elapsed)
+        finally:
+            for backend in backends.values():
+                purge(backend, alias)
+                backend.close()
+    latency = {name: {v: summary(t) for v, t in per.items()} for name, per in timings.items()}
+    rows = []
+    for variant in latency["embedded"]:
+        for q in ("p50", "p99"):
+            a, b = latency["opensearch"][variant][q], latency["embedded"][variant][q]
+            rows.append([f"{variant} {q}", a, b, b / a])
+    print_table(
+        f"depth {depth}: query latency, ms ({documents:,} documents, "
+        f"{len(texts)} queries × {rounds} rounds, interleaved)",
+        ["query", "opensearch", "embedded", "ratio"],
+        rows,
+    )
+    return {"documents": documents, "depth": depth, "queries": len(texts), "latency_ms": latency}
+
+
 def _timed(searcher: Searcher, spec: QuerySpec) -> float:
     started = time.perf_counter()
     searcher.search(spec)
@@ -95,9 +197,16 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=CORPORA / "opensearch-docs")
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--copies", type=int, default=8, help="depth: Cranfield copies")
+    parser.add_argument("--depth", type=int, default=1000)
+    parser.add_argument("--depth-only", action="store_true", help="only the depth section")
     args = parser.parse_args()
     url = cluster_url()
     es = client(url)
+    if args.depth_only:
+        depth = _depth(es, url, args.copies, args.depth, args.rounds)
+        console.print(f"wrote {write_results('embedded-depth', {'url': url, 'depth': depth})}")
+        return
     alias = f"osrag-bench-emb-{uuid.uuid4().hex[:8]}"
     console.print(f"corpus {args.corpus}; OpenSearch at {url}; alias {alias}")
     texts, amount = _texts_and_amount(args.corpus, args.queries)
@@ -188,6 +297,7 @@ def main() -> None:
             "ingest": ingests,
             "size_mb": sizes,
             "latency_ms": latency,
+            "depth": _depth(es, url, args.copies, args.depth, args.rounds),
         },
     )
     console.print(f"wrote {path}")

@@ -23,8 +23,10 @@ Rule:
   not used as the title and is kept under ``meta``.
 - Document id = front-matter ``id``, else the path relative to the corpus root
   without its extension. Source version = SHA-256 of the file's bytes (of the
-  line's bytes for ``.jsonl``). Title = front-matter ``title``, else the first
-  level-1 heading, else the file stem.
+  line's bytes for ``.jsonl``). Title = front-matter (or ``.jsonl``) ``title``,
+  else the first level-1 heading of a Markdown file, else none (``""``): the
+  document id and the file name are never made a title, because the title is
+  searched text (a numeric id would match number queries).
 - ``Document.text`` is the decoded text (UTF-8, a BOM removed, no newline
   translation); every span indexes into it. ``content_start`` is the offset
   after front matter.
@@ -55,7 +57,11 @@ from osrag.loaders import EXTRACTED_SUFFIXES, UnreadableFile, extract, sniff
 from osrag.loaders.base import split_list
 from osrag.models import Document, LoadIssue
 
-__all__ = ["SUFFIXES", "corpus_files", "load_corpus", "load_file"]
+__all__ = ["LOADER_VERSION", "SUFFIXES", "corpus_files", "load_corpus", "load_file"]
+
+LOADER_VERSION = "osrag-documents@2"
+"""What a document's fields mean; part of the generation digest. 2: a document without a
+title has none (1 used the id or the file stem, which then became searched text)."""
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 TEXT_SUFFIXES = (".txt",)
@@ -296,12 +302,11 @@ def _load_text(text: str, version: str, rel: str) -> Document | LoadIssue:
     if title is None and markdown:
         h1 = _first_h1(text, content_start)
         title = h1 or None
-    stem = PurePosixPath(rel).stem
     return Document(
         doc_id=doc_id or str(PurePosixPath(rel).with_suffix("")),
         source_path=rel,
         source_version=version,
-        title=title or stem,
+        title=title or "",
         text=text,
         content_start=content_start,
         format="markdown" if markdown else "text",
@@ -429,7 +434,7 @@ def _load_jsonl(data: bytes, rel: str) -> Iterator[Document | LoadIssue]:
             source_path=rel,
             source_line=number,
             source_version=hashlib.sha256(line_bytes).hexdigest(),
-            title=title or doc_id,
+            title=title or "",
             text=text,
             format="text",
             **metadata,

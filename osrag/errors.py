@@ -25,6 +25,13 @@ class CorpusError(OsragError):
     exit_code = 3
 
 
+class InputError(OsragError):
+    """An evaluation input (queries, topics, qrels, span qrels, passages) cannot be read,
+    or cannot mean what it says (judgments that match nothing in the index)."""
+
+    exit_code = 3
+
+
 class ExtractionError(OsragError):
     """A structured value cannot be represented (e.g. an amount beyond a ``long``)."""
 

@@ -13,6 +13,7 @@ from collections.abc import Generator, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
 
 from osrag.chunking import chunk_document, fixed, get_tokenizer, markdown, plaintext, sentences
+from osrag.documents import LOADER_VERSION
 from osrag.extract import canonicalize_money, enrich_chunks
 from osrag.loaders import LOADERS
 from osrag.locations import EXTRACTED_COORDINATES
@@ -29,14 +30,15 @@ PARSERS = (fixed.PARSER, markdown.PARSER, plaintext.PARSER, sentences.PARSER)
 
 
 def pipeline_versions(chunking: ChunkingConfig, extraction: ExtractionConfig) -> dict[str, str]:
-    """``name@version`` of the tokenizer, the parsers, the loaders and the extractors,
-    and the coordinate systems spans are in (Markdown/text sources; PDF/DOCX/HTML)."""
+    """``name@version`` of the tokenizer, the parsers, the loaders, the document rules and
+    the extractors, and the coordinate systems spans are in (Markdown/text; PDF/DOCX/HTML)."""
     return {
         "tokenizer": get_tokenizer(chunking.tokenizer).id,
         "parsers": ",".join(PARSERS),
         "loaders": ",".join(LOADERS),
         "extractors": EXTRACTION_VERSION,
         "coordinates": f"{SPAN_COORDINATES},{EXTRACTED_COORDINATES}",
+        "documents": LOADER_VERSION,
     }
 
 

@@ -36,6 +36,13 @@ from osrag.models import AmountStatus, AppliedFilter, ExtractionConfig, Money, Q
 SOURCE_EXCLUDES = ["text", VECTOR_FIELD]
 """``text`` repeats breadcrumb and body (results show ``body``); nobody reads the vector."""
 ALWAYS_RETURNED = ("chunk_id", "doc_id", "span", "chunk_index")
+TIE_BREAK_SORT: list[dict[str, str]] = [{"_score": "desc"}, {"chunk_id": "desc"}]
+"""Every request's order: score, then the chunk id. Tied scores are common (short texts,
+duplicated passages) and without a second key engines return ties in internal document
+order, which differs between two ingests of the same corpus. Descending, because that is
+how trec_eval breaks ties (docno descending, ``strcmp``): a run file written with the
+engine's own scores is then scored by trec_eval, pytrec_eval and ir_measures exactly as
+osrag scores the ranking (a chunk id starts with its document id and ``#``)."""
 
 
 @dataclass(frozen=True)
@@ -240,6 +247,7 @@ def request_body(plan: QueryPlan, *, drop_amount: bool = False) -> dict[str, Any
         "query": bool_query(plan, drop_amount=drop_amount),
         "size": spec.size,
         "from": spec.offset,
+        "sort": [dict(key) for key in TIE_BREAK_SORT],
         "_source": (
             {"includes": sorted({*ALWAYS_RETURNED, *spec.source_fields})}
             if spec.source_fields is not None

@@ -3,6 +3,7 @@ same scores, same candidate counts — for generated queries over the sample cor
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -260,3 +261,39 @@ def test_cranfield_meets_the_parity_targets(
     assert len(judged) >= 200
     assert sum(overlap(q, 5) for q in judged) / len(judged) >= 0.8
     assert abs(ours.metrics["ndcg@10"] - theirs.metrics["ndcg@10"]) <= 0.02
+
+
+def test_tied_scores_come_in_one_order_on_both_engines(
+    os_client: OpenSearch, corpora: Path, tmp_path: Path
+) -> None:
+    """Duplicated passages under other ids tie exactly; both engines order the ties by chunk
+    id, descending — also across the cut-off, which the embedded index fetches past."""
+    alias = f"osrag-test-ties-{uuid.uuid4().hex[:8]}"
+    corpus = tmp_path / "corpus.jsonl"
+    abstracts = (corpora / "cranfield" / "derived" / "corpus.jsonl").read_text().splitlines()
+    texts = [json.loads(line)["text"] for line in abstracts[:40]]
+    corpus.write_text(
+        "".join(
+            f'{{"_id": "{copy}-{i}", "text": {json.dumps(text)}}}\n'
+            for i, text in enumerate(texts)
+            for copy in ("a", "b", "c")
+        )
+    )
+    cluster = OpenSearchIndex(os_client)
+    embedded = EmbeddedIndex(tmp_path / "index")
+    try:
+        for backend in (cluster, embedded):
+            ingest(corpus, backend, IngestOptions(alias=alias))
+        for words in (["wing"], ["flow", "pressure"], ["boundary", "layer", "heat"]):
+            for size in (4, 7, 20):
+                plan = plan_query(" ".join(words), size=size, amount_filter=False)
+                listed = []
+                for backend in (cluster, embedded):
+                    hits = backend.msearch(alias, search_bodies(plan))[0]["hits"]["hits"]
+                    ranked = [(float(h["_score"] or 0), h["_source"]["chunk_id"]) for h in hits]
+                    assert ranked == sorted(ranked, reverse=True)  # score, then id, descending
+                    listed.append([chunk_id for _score, chunk_id in ranked])
+                assert listed[0] == listed[1], (words, size)
+    finally:
+        purge(cluster, alias)
+        embedded.close()

@@ -142,8 +142,12 @@ def test_the_span_invariant_holds_on_every_chunk_of_the_shared_corpora(
             assert chunk.chunk_index == index
             assert doc.content_start <= chunk.span.start < chunk.span.end <= len(doc.text)
             assert chunk.body == normalize(doc.text[chunk.span.start : chunk.span.end])
-            assert chunk.text == chunk.breadcrumb + "\n" + chunk.body
-            assert chunk.breadcrumb.split(BREADCRUMB_SEPARATOR)[0] == doc.title
+            if chunk.breadcrumb:
+                assert chunk.text == chunk.breadcrumb + "\n" + chunk.body
+            else:  # no title, no heading: nothing is prepended to the searched text
+                assert chunk.text == chunk.body
+            if doc.title:
+                assert chunk.breadcrumb.split(BREADCRUMB_SEPARATOR)[0] == doc.title
             assert chunk.span.start > previous_start  # chunks run forward through the source
             assert 0 < chunk.token_span.end - chunk.token_span.start <= 64
             previous_start = chunk.span.start

@@ -85,12 +85,12 @@ def test_source_version_is_the_sha256_of_the_file_bytes() -> None:
     assert doc.source_version == hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def test_title_falls_back_to_the_first_h1_then_to_the_file_stem(tmp_path: Path) -> None:
+def test_title_falls_back_to_the_first_h1_then_to_none(tmp_path: Path) -> None:
     _write(tmp_path, "a.md", "```\n# not the title\n```\n\nSome text\n\n# Real Title\n")
     _write(tmp_path, "b.md", "## Only a section\n\ntext\n")
     _write(tmp_path, "c.txt", "# Plain text has no headings\n")
     docs, _ = _load(tmp_path)
-    assert [d.title for d in docs] == ["Real Title", "b", "c"]
+    assert [d.title for d in docs] == ["Real Title", "", ""]  # never the file name
 
 
 def test_text_is_decoded_without_newline_translation_and_without_bom(tmp_path: Path) -> None:
@@ -123,7 +123,7 @@ def test_a_first_thematic_break_without_metadata_is_content(tmp_path: Path) -> N
     (doc,), issues = _load(tmp_path)
     assert issues == []
     assert doc.content_start == 0
-    assert doc.title == "a"
+    assert doc.title == ""
 
 
 def test_bad_files_are_reported_with_path_reason_and_line_and_the_rest_continue(
@@ -173,7 +173,7 @@ def test_jsonl_gives_one_document_per_line_with_its_own_version(tmp_path: Path) 
     assert issues == []
     assert [(d.doc_id, d.source_line, d.title, d.text) for d in docs] == [
         ("1", 1, "first", "alpha"),
-        ("2", 2, "2", "beta"),
+        ("2", 2, "", "beta"),  # no title: not the id
     ]
     assert docs[0].tenant == "t1"
     assert docs[0].meta == {"year": 1999}
@@ -266,3 +266,20 @@ def test_osragignore_keeps_notes_and_queries_out_of_the_corpus(tmp_path: Path) -
     assert corpus_files(tmp_path) == ["docs/README.md", "docs/a.md", "policy.md"]
     loaded = [d.doc_id for d in load_corpus(tmp_path) if isinstance(d, Document)]
     assert loaded == ["docs/README", "docs/a", "policy"]
+
+
+def test_a_document_without_a_title_searches_its_body_alone(tmp_path: Path) -> None:
+    from osrag.models import ChunkingConfig
+    from osrag.pipeline import prepare_chunks
+
+    lines = [
+        {"_id": "4242", "text": "wing flutter at 4243 cycles"},
+        {"_id": "7", "title": "", "text": "x y"},
+    ]
+    _write(tmp_path, "c.jsonl", "\n".join(json.dumps(x) for x in lines) + "\n")
+    docs, _ = _load(tmp_path)
+    for doc in docs:
+        for strategy in ("structural", "fixed", "sentences"):
+            (chunk,) = prepare_chunks(doc, ChunkingConfig(strategy=strategy))  # type: ignore[arg-type]
+            assert chunk.text == chunk.body == doc.text and chunk.breadcrumb == ""
+            assert doc.doc_id not in chunk.text.split()

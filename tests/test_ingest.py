@@ -9,6 +9,7 @@ concrete index named like the alias; a foreign folder) say so in their name.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import shutil
 import threading
 from pathlib import Path
@@ -465,3 +466,18 @@ def test_a_metadata_only_edit_rewrites_the_chunks_so_access_follows_it(
         assert backend_case.source(first.generation, chunk_id)["acl"] == ["underwriters"]
     agents = Searcher(backend, alias).search("umbrella", tenant="acme", acl=["agents"], size=50)
     assert "umb-300k-plus" not in {h.doc_id for h in agents.hits}
+
+
+def test_a_document_id_is_never_searched_text(backend_case: BackendCase, tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus.jsonl"
+    records = [
+        {"_id": "4242", "text": "wing flutter at supersonic speeds"},
+        {"_id": "4343", "title": "", "text": "heat transfer in slabs"},
+        {"_id": "7", "title": "Report 4343", "text": "the 4242 cycle"},
+    ]
+    corpus.write_text("".join(json.dumps(r) + "\n" for r in records))
+    ingest(corpus, backend_case.backend, IngestOptions(alias=backend_case.alias))
+    searcher = Searcher(backend_case.backend, backend_case.alias, enforce_access=False)
+    for number in ("4242", "4343"):
+        found = searcher.search(number, highlight=False)
+        assert [hit.doc_id for hit in found.hits] == ["7"]  # its text or title; not an id

@@ -48,12 +48,12 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import tantivy
-from tantivy import Query
+from tantivy import FieldType, Query
 
 try:
     import fcntl
@@ -74,10 +74,12 @@ from osrag.backends.dsl import Compiler
 from osrag.backends.embedded_records import SQLiteRecords
 from osrag.backends.embedded_schema import (
     ID_FIELD,
+    KEY_FIELD,
     SOURCE_FIELD,
     TERMS_TOKENIZER,
     ChunkSchema,
     Refused,
+    chunk_key,
     chunk_schema,
     to_document,
 )
@@ -86,6 +88,7 @@ from osrag.backends.highlight import highlight
 from osrag.errors import ConfigError, IndexStateError, LockedError, QueryError
 from osrag.mapping import VECTOR_FIELD, vector_dimension
 from osrag.plan import GENERATION_NAME, generation_pattern
+from osrag.query import TIE_BREAK_SORT
 
 FORMAT = 1
 MARKER = "OSRAG_EMBEDDED"
@@ -98,11 +101,11 @@ _REQUEST_KEYS = {
     "query",
     "size",
     "from",
+    "sort",
     "_source",
     "highlight",
     "collapse",
     "track_total_hits",
-    "sort",
     "search_after",
 }
 WRITER_HEAP = 128_000_000
@@ -183,6 +186,26 @@ def _source_filter(spec: Any) -> Callable[[dict[str, Any]], dict[str, Any]]:
     }
 
 
+_FAST_SOURCE = frozenset({"chunk_id", "doc_id", "span", "chunk_index"})
+"""``_source`` fields a hit can be given from the index's columns alone."""
+
+
+def _fast_source(spec: Any) -> frozenset[str] | None:
+    """The fields of an includes-only ``_source`` naming id fields only (what evaluation
+    and ranking callers ask for), or None when the stored document is needed."""
+    if isinstance(spec, dict) and set(spec) == {"includes"}:
+        names = spec["includes"]
+        if isinstance(names, list) and names and set(names) <= _FAST_SOURCE:
+            return frozenset(names)
+    return None
+
+
+_Ranked = tuple[float, str, tantivy.DocAddress]
+"""One hit in the request's order: ``(score, chunk_id, address)``. Plain tuples, so that
+sorting them in reverse is exactly the request's sort (chunk ids are unique: the address
+is never compared)."""
+
+
 @dataclass
 class _Generation:
     """One open tantivy index."""
@@ -194,10 +217,87 @@ class _Generation:
     schema: tantivy.Schema
     vectors: VectorStore | None = None
     """The generation's vectors (a generation built with an embedder)."""
+    chunk_ids: _ChunkIds = field(default_factory=lambda: _ChunkIds())
 
     def searcher(self) -> tantivy.Searcher:
         self.index.reload()  # ~40 µs: every search sees every commit, from any process
         return self.index.searcher()
+
+
+class _ChunkIds:
+    """``_key`` → chunk id, for ranking a page of hits without opening stored documents.
+
+    The hits of a search come as (score, address); their ``_key`` column is read in one
+    call and looked up here. Keys are derived from the ids (not assigned), so an entry
+    never goes stale when the generation is written to: an unknown key is read once from
+    the stored document and remembered. The first search that meets many unknown keys
+    reads every id of the generation at once (a terms aggregation per slice of the key
+    space: ~80 ms for 11k chunks) — the cost of a depth-1000 query paid once, not per
+    query; again when the generation has changed size since. The table holds every id
+    (~100 bytes an entry). Two ids sharing a key (odds about n²/2⁶⁵) are found when the
+    table is filled and are then always read from the stored document.
+    """
+
+    FILL_AFTER = 64
+    """Unknown keys in one search that make reading the whole table worth it."""
+    SLICE = 40_000
+    """Ids per aggregation (tantivy refuses more than 65,000 buckets)."""
+
+    def __init__(self) -> None:
+        self.ids: dict[int, str] = {}
+        self.shared: set[int] = set()
+        self.filled_at = -1
+        """``num_docs`` of the searcher the table was last filled from."""
+
+    def resolve(
+        self,
+        searcher: tantivy.Searcher,
+        schema: tantivy.Schema,
+        addresses: list[tantivy.DocAddress],
+    ) -> list[str]:
+        keys = cast(list[int | None], searcher.fast_field_values(KEY_FIELD, addresses))
+        known = self.ids
+        unknown = sum(1 for key in keys if key not in known)
+        if unknown > self.FILL_AFTER and searcher.num_docs != self.filled_at:
+            self.fill(searcher, schema)
+            unknown = sum(1 for key in keys if key not in known)
+        if not unknown and not self.shared:
+            return [known[key] for key in keys]  # type: ignore[index]
+        found: list[str] = []
+        for key, address in zip(keys, addresses, strict=True):
+            chunk_id = known.get(key) if key is not None and key not in self.shared else None
+            if chunk_id is None:
+                chunk_id = str(_stored_source(searcher, address)["chunk_id"])
+                if key is not None and key not in self.shared:
+                    known[key] = chunk_id
+            found.append(chunk_id)
+        return found
+
+    def fill(self, searcher: tantivy.Searcher, schema: tantivy.Schema) -> None:
+        """Read every chunk id of the searcher's segments (see the class docstring)."""
+        slices = max(1, -(-searcher.num_docs // self.SLICE))
+        width = 2**64 // slices
+        for i in range(slices):
+            low = -(2**63) + i * width
+            high = 2**63 - 1 if i == slices - 1 else low + width - 1
+            query = Query.range_query(
+                schema, KEY_FIELD, FieldType.Integer, low, high, include_lower=True
+            )
+            buckets = searcher.aggregate(
+                query, {"ids": {"terms": {"field": ID_FIELD, "size": 65_000}}}
+            )["ids"]["buckets"]
+            for bucket in buckets:
+                chunk_id = str(bucket["key"])
+                key = chunk_key(chunk_id)
+                if self.ids.setdefault(key, chunk_id) != chunk_id:
+                    self.shared.add(key)
+        self.filled_at = searcher.num_docs
+
+
+def _stored_source(searcher: tantivy.Searcher, address: tantivy.DocAddress) -> dict[str, Any]:
+    raw = searcher.doc(address).get_first(SOURCE_FIELD)
+    source: dict[str, Any] = json.loads(raw) if raw else {}
+    return source
 
 
 class EmbeddedIndex(ChunkIndex):
@@ -647,44 +747,78 @@ class EmbeddedIndex(ChunkIndex):
         collapse = body.get("collapse")
         if collapse is not None and collapse != {"field": "doc_id"}:
             raise QueryError(f"collapse {collapse!r}: the embedded index collapses on doc_id only")
-        order = _sort_keys(body.get("sort"))
-        after = body.get("search_after")
-        if after is not None and order is None:
-            raise QueryError("search_after needs a sort")
-        found: list[tuple[float, dict[str, Any], list[Any] | None]] = []
-        if order is not None:
-            if collapse is not None:
-                raise QueryError("the embedded index does not sort a collapsed search")
-            total = self._count(searcher, query)
-            if size > 0 and total:
-                found = self._sorted(searcher, query, order, after, offset, size, total)
-        elif size > 0 and collapse is None:
-            result = searcher.search(query, limit=size, offset=offset, count=True)
-            total = int(result.count or 0)  # type: ignore[attr-defined]
-            found = [(score, self._stored(searcher, addr), None) for score, addr in result.hits]
+        sort = body.get("sort")
+        if sort is not None and sort != TIE_BREAK_SORT:
+            return self._by_fields(generation, searcher, body, query, sort, size, offset)
+        if body.get("search_after") is not None:
+            raise QueryError("search_after: the embedded index pages by a sort on keyword fields")
+        page: list[_Ranked] = []
+        if size > 0 and collapse is None:
+            ranked, total = self._ranked(generation, searcher, query, offset + size)
+            page = ranked[offset:]
+        elif size > 0:
+            page, total = self._collapsed(generation, searcher, query, offset, size)
         else:
             total = self._count(searcher, query)
-            if size > 0 and offset < total:
-                found = [
-                    (score, source, None)
-                    for score, source in self._collapsed(searcher, query, offset, size, total)
-                ]
         spec = body.get("highlight")
-        shown = _source_filter(body.get("_source"))
+        fast = None if spec else _fast_source(body.get("_source"))
+        name = generation.name
+        if fast is not None:
+            sources = self._fast_sources(searcher, page, fast)
+        else:
+            stored = [self._stored(searcher, address) for _score, _id, address in page]
+            shown = _source_filter(body.get("_source"))
+            sources = [shown(source) for source in stored]
         hits = []
-        for score, source, sort_values in found:
+        for n, (score, chunk_id, _address) in enumerate(page):
             hit: dict[str, Any] = {
+                "_index": name,
+                "_id": chunk_id,
+                "_score": float(score),
+                "_source": sources[n],
+            }
+            if spec:
+                fragments = self._highlight(spec, stored[n], compiler, generation.analyzer)
+                if fragments:
+                    hit["highlight"] = {"body": fragments}
+            if sort is not None:
+                hit["sort"] = [float(score), chunk_id]
+            hits.append(hit)
+        return hits, total
+
+    def _by_fields(
+        self,
+        generation: _Generation,
+        searcher: tantivy.Searcher,
+        body: dict[str, Any],
+        query: Query,
+        sort: Any,
+        size: int,
+        offset: int,
+    ) -> tuple[list[dict[str, Any]], int]:
+        """A sort on keyword fields (with ``search_after``): how osrag pages through every
+        chunk id of a generation."""
+        order = _sort_keys(sort)
+        assert order is not None
+        if body.get("collapse") is not None:
+            raise QueryError("the embedded index does not sort a collapsed search")
+        total = self._count(searcher, query)
+        found = []
+        if size > 0 and total:
+            found = self._sorted(
+                searcher, query, order, body.get("search_after"), offset, size, total
+            )
+        shown = _source_filter(body.get("_source"))
+        hits = [
+            {
                 "_index": generation.name,
                 "_id": source.get("chunk_id"),
                 "_score": float(score),
                 "_source": shown(source),
+                "sort": values,
             }
-            fragments = self._highlight(spec, source, compiler, generation.analyzer)
-            if fragments:
-                hit["highlight"] = {"body": fragments}
-            if sort_values is not None:
-                hit["sort"] = sort_values
-            hits.append(hit)
+            for score, source, values in found
+        ]
         return hits, total
 
     def _knn(
@@ -767,28 +901,88 @@ class EmbeddedIndex(ChunkIndex):
             (score, source, values) for _, score, source, values in rows[offset : offset + size]
         ]
 
+    def _ranked(
+        self, generation: _Generation, searcher: tantivy.Searcher, query: Query, want: int
+    ) -> tuple[list[_Ranked], int]:
+        """The first ``want`` hits in the request's order (score, then chunk id, both
+        descending), and how many documents match.
+
+        tantivy's top-k returns tied scores in internal order, so the group tied at the
+        cut-off may continue beyond it: the fetch widens until a lower score follows the
+        last wanted hit (or nothing does), then the fetched hits are ordered exactly.
+        """
+        if want <= 0:
+            found = searcher.search(query, limit=1, count=True)
+            return [], int(found.count or 0)  # type: ignore[attr-defined]
+        limit = want + 1
+        while True:
+            found = searcher.search(query, limit=limit, count=True)
+            total = int(found.count or 0)  # type: ignore[attr-defined]
+            scored: list[tuple[float, tantivy.DocAddress]] = found.hits
+            if len(scored) < limit or scored[-1][0] < scored[want - 1][0]:
+                break
+            # a tie group is usually a few hits (duplicated passages): widen a little first,
+            # then fourfold (a filter-only query ties every hit)
+            grown = limit + max(64, want // 8) if limit == want + 1 else limit * 4
+            limit = min(grown, max(total, limit + 1))
+        addresses = [address for _score, address in scored]
+        ids = generation.chunk_ids.resolve(searcher, self._tantivy_schema, addresses)
+        ranked = sorted(
+            zip([score for score, _address in scored], ids, addresses, strict=True), reverse=True
+        )
+        return ranked[:want], total
+
+    @staticmethod
+    def _fast_sources(
+        searcher: tantivy.Searcher, page: list[_Ranked], fields: frozenset[str]
+    ) -> list[dict[str, Any]]:
+        """``_source`` of the id fields from the index's columns: no stored document is read."""
+        addresses = [address for _score, _id, address in page]
+        ids = [chunk_id for _score, chunk_id, _address in page]
+        sources: list[dict[str, Any]] = [{} for _ in page]
+        if "chunk_id" in fields:
+            for source, chunk_id in zip(sources, ids, strict=True):
+                source["chunk_id"] = chunk_id
+        if "doc_id" in fields:
+            for source, chunk_id in zip(sources, ids, strict=True):
+                source["doc_id"] = chunk_id.rsplit("#", 2)[0]  # doc_id_of, inlined
+        if "span" in fields:
+            starts = searcher.fast_field_values("span.start", addresses)
+            ends = searcher.fast_field_values("span.end", addresses)
+            for source, start, end in zip(sources, starts, ends, strict=True):
+                source["span"] = {"start": start, "end": end}
+        if "chunk_index" in fields:
+            numbers = searcher.fast_field_values("chunk_index", addresses)
+            for source, number in zip(sources, numbers, strict=True):
+                source["chunk_index"] = number
+        return sources
+
     @staticmethod
     def _stored(searcher: tantivy.Searcher, address: tantivy.DocAddress) -> dict[str, Any]:
-        raw = searcher.doc(address).get_first(SOURCE_FIELD)
-        source: dict[str, Any] = json.loads(raw) if raw else {}
-        return source
+        return _stored_source(searcher, address)
 
     def _collapsed(
-        self, searcher: tantivy.Searcher, query: Query, offset: int, size: int, total: int
-    ) -> list[tuple[float, dict[str, Any]]]:
-        """The best hit of each document, documents ranked by it (OpenSearch's ``collapse``)."""
-        want, limit = offset + size, max(4 * (offset + size), 100)
+        self,
+        generation: _Generation,
+        searcher: tantivy.Searcher,
+        query: Query,
+        offset: int,
+        size: int,
+    ) -> tuple[list[_Ranked], int]:
+        """The best hit of each document, documents ranked by it (OpenSearch's ``collapse``),
+        and how many chunks match (``hits.total`` counts chunks under collapse too)."""
+        want = offset + size
+        limit = want + want // 4 + 16  # most documents have one chunk among the best hits
         while True:
-            result = searcher.search(query, limit=min(limit, max(total, 1)))
-            best: dict[str, tuple[float, dict[str, Any]]] = {}
-            for score, address in result.hits:
-                source = self._stored(searcher, address)
-                best.setdefault(str(source.get("doc_id")), (score, source))
-                if len(best) >= want:
-                    break
+            ranked, total = self._ranked(generation, searcher, query, limit)
+            best: dict[str, _Ranked] = {}
+            for hit in ranked:
+                best.setdefault(hit[1].rsplit("#", 2)[0], hit)  # doc_id_of, inlined
             if len(best) >= want or limit >= total or limit >= MAX_COLLAPSE_DOCS * 16:
-                return list(best.values())[offset:want]
-            limit *= 4
+                return list(best.values())[offset:want], total
+            # widen by the chunks per document seen so far, at least twofold
+            per_document = len(ranked) / max(len(best), 1)
+            limit = max(2 * limit, int(want * per_document * 1.25) + 16)
 
     @staticmethod
     def _highlight(

@@ -21,6 +21,7 @@ with the same kind of reason — ``dynamic: strict`` (an unknown field), a
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 import re
 from collections.abc import Iterator
@@ -38,6 +39,10 @@ Kind = Literal["keyword", "long", "integer", "date", "text"]
 
 ID_FIELD = "_id"
 SOURCE_FIELD = "_source"
+KEY_FIELD = "_key"
+"""A numeric handle on the chunk id (its first 8 bytes of SHA-256 as an i64), fast and
+indexed: a page of hits reads its chunk ids from the ``_id`` column through it, with no
+stored document opened (tantivy reads only numeric columns by address)."""
 TERMS_TOKENIZER = "osrag_terms"
 """Text fields hold analysed terms joined by spaces; tantivy splits them on whitespace."""
 
@@ -83,6 +88,7 @@ class ChunkSchema:
     def build_tantivy_schema(self) -> tantivy.Schema:
         builder = tantivy.SchemaBuilder()
         builder.add_text_field(ID_FIELD, stored=False, fast=True, tokenizer_name="raw")
+        builder.add_integer_field(KEY_FIELD, indexed=True, fast=True)
         builder.add_bytes_field(SOURCE_FIELD, stored=True)
         for spec in self.fields.values():
             if spec.kind == "keyword":
@@ -101,7 +107,7 @@ class ChunkSchema:
         """Every tantivy field with how it is stored (recorded with each generation)."""
         stored = {"keyword": "raw", "long": "i64", "integer": "i64", "date": "i64-days"}
         return sorted(
-            [f"{ID_FIELD}:raw", f"{SOURCE_FIELD}:bytes"]
+            [f"{ID_FIELD}:raw", f"{KEY_FIELD}:i64", f"{SOURCE_FIELD}:bytes"]
             + [f"{n}:{stored.get(s.kind, 'terms')}" for n, s in self.fields.items()]
         )
 
@@ -109,6 +115,11 @@ class ChunkSchema:
 @cache
 def _tantivy_schema(schema: ChunkSchema) -> tantivy.Schema:
     return schema.build_tantivy_schema()
+
+
+def chunk_key(chunk_id: str) -> int:
+    """The ``_key`` of a chunk id (collisions are harmless: keys only narrow a lookup)."""
+    return int.from_bytes(hashlib.sha256(chunk_id.encode()).digest()[:8], "big", signed=True)
 
 
 def _kind(mapping: dict[str, Any], where: str) -> Kind:
@@ -265,7 +276,7 @@ def to_document(
         name in source and source[name] is not None for name in schema.objects
     ):
         check_strict(schema, source)
-    values: dict[str, Any] = {ID_FIELD: chunk_id}
+    values: dict[str, Any] = {ID_FIELD: chunk_id, KEY_FIELD: chunk_key(chunk_id)}
     texts: dict[str, list[str]] = {}
     _collect(schema, source, values, texts)
     for name, joined in _text_terms(texts, analyzer).items():

@@ -6,7 +6,8 @@ the chunk's index, its source span, its breadcrumb and heading path, and its
 token span, ``make_chunk`` derives everything else:
 
 - ``body = normalize(doc.text[span.start:span.end])`` (see :mod:`.normalize`);
-- ``text = breadcrumb + "\\n" + body`` (what is searched);
+- ``text = breadcrumb + "\n" + body`` (what is searched), or ``body`` alone when the
+  breadcrumb is empty (a document without a title or headings: nothing is prepended);
 - ``pages`` / ``elements``: the PDF pages or DOCX/HTML elements the span
   touches, from the document's location map (:func:`osrag.locations.units_in_span`);
 - ``content_digest = sha256(text)`` (hex) and
@@ -57,7 +58,7 @@ def make_chunk(
             f"[{token_start}, {token_end}) outside the document"
         )
     body = normalize(doc.text[start:end])
-    text = breadcrumb + "\n" + body
+    text = breadcrumb + "\n" + body if breadcrumb else body
     digest = hashlib.sha256(text.encode()).hexdigest()
     locations = doc.locations
     units = units_in_span(locations, start, end) if locations is not None else []

@@ -68,8 +68,9 @@ def _same(a: str, b: str) -> bool:
 
 
 def breadcrumb(title: str, heading_path: list[str]) -> str:
-    """``Title › Section › Subsection``; the title is not repeated by the top heading."""
-    parts = [title]
+    """``Title › Section › Subsection``; the title is not repeated by the top heading, and
+    a document without a title starts at its first heading."""
+    parts = [title] if title else []
     for i, heading in enumerate(heading_path):
         if not heading or (i == 0 and _same(heading, title)):
             continue

@@ -20,7 +20,7 @@ from osrag.cli.chunks import chunks_command
 from osrag.cli.collisions import check_collisions_command
 from osrag.cli.common import err, out
 from osrag.cli.config import config_app
-from osrag.cli.eval import eval_command
+from osrag.cli.eval import eval_command, span_qrels_command
 from osrag.cli.index import index_app
 from osrag.cli.ingest import ingest_command
 from osrag.cli.node import node_app
@@ -79,6 +79,7 @@ app.command("chunks")(chunks_command)
 app.command("ingest")(ingest_command)
 app.command("search")(search_command)
 app.command("eval")(eval_command)
+app.command("span-qrels")(span_qrels_command)
 app.command("check-collisions")(check_collisions_command)
 app.add_typer(index_app, name="index")
 app.add_typer(config_app, name="config")

@@ -1,7 +1,9 @@
-"""``osrag eval``: labelled queries, metrics side by side (see :mod:`osrag.evaluate`)."""
+"""``osrag eval`` (labelled queries, metrics side by side, p-values, run files) and
+``osrag span-qrels`` (passages → span judgments); see :mod:`osrag.evaluation`."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -15,37 +17,89 @@ from osrag.cli.common import (
     UrlOpt,
     err,
     out,
-    print_model,
     session,
 )
 from osrag.cli.ingest import chunking_from_flags
 from osrag.errors import ConfigError
 
 
+def _run_paths(run_out: Path, names: list[str]) -> list[Path]:
+    """One run file per configuration: ``FILE`` alone, else ``FILE``'s stem + the name."""
+    import re
+
+    if len(names) == 1:
+        return [run_out]
+    return [
+        run_out.with_name(f"{run_out.stem}.{re.sub(r'[^A-Za-z0-9._=-]+', '-', n)}{run_out.suffix}")
+        for n in names
+    ]
+
+
 def eval_command(
     queries: Annotated[
         Path,
-        typer.Argument(help="Labelled queries (JSON Lines, or BEIR queries.jsonl with --qrels)."),
+        typer.Argument(
+            help="Labelled queries: JSON Lines, BEIR queries.jsonl (with --qrels) or TREC "
+            "topics (with --qrels)."
+        ),
     ],
-    qrels: Annotated[Path | None, typer.Option(help="BEIR qrels.tsv or TREC qrels.")] = None,
+    qrels: Annotated[
+        Path | None, typer.Option(help="TREC qrels (qid iter docno rel) or BEIR qrels.tsv.")
+    ] = None,
+    qrels_format: Annotated[
+        str, typer.Option(help="auto (from the content), trec or beir.")
+    ] = "auto",
+    topic_field: Annotated[
+        str, typer.Option(help="TREC topics: title, description or title+description.")
+    ] = "title",
     corpus: Annotated[
         Path | None, typer.Option(help="Build temporary generations from this corpus.")
     ] = None,
     k: Annotated[str, typer.Option("--k", help="Cut-offs, comma-separated.")] = "5,10",
     compare: Annotated[
         list[str] | None,
-        typer.Option("--compare", help="KEY=V1,V2 (repeatable; cartesian product)."),
+        typer.Option(
+            "--compare",
+            help="KEY=V1,V2 (repeatable; cartesian product); each is tested against the first.",
+        ),
     ] = None,
     baselines: Annotated[
         bool,
         typer.Option("--baselines", help="Plain BM25 vs canonical tokens vs the amount filter."),
     ] = False,
     depth: Annotated[
-        int, typer.Option(help="Chunks retrieved per query (MAP is computed over them).")
+        int,
+        typer.Option(help="DOCUMENTS retrieved per query (1–10000; MAP is computed over them)."),
     ] = 100,
     strategy: Annotated[
         str | None, typer.Option(help="Chunking strategy of the temporary generations.")
     ] = None,
+    embedder: Annotated[
+        str | None,
+        typer.Option(
+            help="Embedder of the temporary generations (needed to compare mode=vector,hybrid).",
+            show_default=False,
+        ),
+    ] = None,
+    run_out: Annotated[
+        Path | None,
+        typer.Option(
+            "--run-out", help="Write a TREC run (one file per configuration when comparing)."
+        ),
+    ] = None,
+    run_level: Annotated[
+        str, typer.Option(help="document (one line per document) or chunk (per ranked chunk).")
+    ] = "document",
+    span_qrels: Annotated[
+        Path | None,
+        typer.Option(
+            "--span-qrels", help="Span judgments (query_id doc_id start end grade): span metrics."
+        ),
+    ] = None,
+    permutations: Annotated[
+        int, typer.Option(help="Randomisation test: sign patterns drawn.")
+    ] = 10_000,
+    seed: Annotated[int, typer.Option(help="Randomisation test: seed.")] = 0,
     url: UrlOpt = None,
     config: ConfigFileOpt = None,
     alias: AliasOpt = None,
@@ -56,31 +110,57 @@ def eval_command(
     ] = None,
     json_output: JsonOpt = False,
 ) -> None:
-    """Recall@k, precision@k, MRR, nDCG@k, MAP and amount precision, side by side."""
+    """Recall@k, precision@k, MRR, nDCG@k, MAP and amount precision, side by side, with p-values.
+
+    Exit codes: 2 a flag is wrong or missing (e.g. BEIR queries without --qrels); 3 an
+    input cannot be read, or its judgments match nothing in the index; 4 cluster; 5 index.
+    """
+    from rich.markup import escape
     from rich.table import Table
 
     from osrag.client import cluster_errors
-    from osrag.evaluate import (
+    from osrag.evaluation import (
+        BASELINE_LEGEND,
         baseline_configs,
+        load_query_set,
         parse_compare,
-        read_queries,
+        read_span_qrels,
         render_html,
         run_evaluation,
+        write_trec_run,
     )
+    from osrag.evaluation.inputs import TOPIC_FIELDS
+    from osrag.evaluation.report import p_label
     from osrag.index import IngestOptions
 
     try:
         ks = sorted({int(part) for part in k.split(",") if part.strip()})
     except ValueError as exc:
         raise ConfigError(f"--k {k!r}: expected integers such as 5,10") from exc
-    labelled = read_queries(queries, qrels)
+    if qrels_format not in ("auto", "trec", "beir"):
+        raise ConfigError(f"--qrels-format {qrels_format!r}: expected auto, trec or beir")
+    if topic_field not in TOPIC_FIELDS:
+        raise ConfigError(f"--topic-field {topic_field!r}: expected {', '.join(TOPIC_FIELDS)}")
+    if run_level not in ("document", "chunk"):
+        raise ConfigError(f"--run-level {run_level!r}: expected document or chunk")
+    query_set = load_query_set(
+        queries,
+        qrels,
+        qrels_format=qrels_format,  # type: ignore[arg-type]
+        topic_field=topic_field,  # type: ignore[arg-type]
+    )
+    spans = read_span_qrels(span_qrels) if span_qrels is not None else None
     configs = baseline_configs() if baselines else []
     configs += parse_compare(compare or []) if (compare or not configs) else []
     settings, index, alias_name = session(url, config, alias, backend)
-    base = IngestOptions(alias=alias_name, chunking=chunking_from_flags(strategy=strategy))
+    base = IngestOptions(
+        alias=alias_name,
+        chunking=chunking_from_flags(strategy=strategy),
+        embedder=embedder or settings.embedder,
+    )
     with cluster_errors(settings):
         result = run_evaluation(
-            labelled,
+            query_set,
             index,
             alias=alias_name,
             configs=configs,
@@ -88,27 +168,36 @@ def eval_command(
             corpus=corpus,
             base=base,
             depth=depth,
-            queries_file=str(queries),
+            span_qrels=spans,
+            chunk_run=run_out is not None and run_level == "chunk",
+            permutations=permutations,
+            seed=seed,
             progress=None if json_output else (lambda m: err.print(f"[dim]{m}[/dim]")),
         )
+    result.span_qrels_file = str(span_qrels) if span_qrels is not None else None
+    if run_out is not None:
+        paths = _run_paths(run_out, [c.name for c in result.configs])
+        for path, c in zip(paths, result.configs, strict=True):
+            write_trec_run(path, c.run, tag=c.name, level=run_level)  # type: ignore[arg-type]
+            err.print(f"{run_level} run of {c.name} written to {path}", highlight=False)
     if report is not None:
         report.write_text(render_html(result), encoding="utf-8")
         err.print(f"report written to {report}")
+    for warning in result.warnings:
+        err.print(f"[yellow]warning:[/yellow] {escape(warning)}", highlight=False, soft_wrap=True)
     if json_output:
-        print_model(result)
+        sys.stdout.write(result.model_dump_json(indent=2) + "\n")
         return
-    from osrag.evaluate import BASELINE_LEGEND
-
     groups = [("all judged queries", None)] + [
         (name, name) for name in ("one amount", "no single amount")
     ]
+    first = result.configs[0] if result.configs else None
     for title, subset in groups:
-        first = result.configs[0] if result.configs else None
         if first is None:
             break
         metrics = first.subsets.get(subset, {}) if subset else first.metrics
-        if not metrics:
-            continue
+        if not metrics or (subset and not all(first.subsets.values())):
+            continue  # a subset that is all the queries repeats the first table
         table = Table(
             "metric", *(c.name for c in result.configs), title=title, title_justify="left"
         )
@@ -118,20 +207,63 @@ def eval_command(
                 for c in result.configs
             ]
             best = max(row)
-            table.add_row(
-                metric,
-                *(
-                    f"[bold]{v:.3f}[/bold]" if v == best and len(row) > 1 else f"{v:.3f}"
-                    for v in row
-                ),
-            )
+            cells = []
+            for c, v in zip(result.configs, row, strict=True):
+                text = f"[bold]{v:.3f}[/bold]" if v == best and len(row) > 1 else f"{v:.3f}"
+                test = c.significance.get(metric) if subset is None else None
+                cells.append(f"{text} ({p_label(test.p_randomization)})" if test else text)
+            table.add_row(metric, *cells)
         out.print(table)
-    first = result.configs[0] if result.configs else None
     if first is not None:
         err.print(
-            f"{first.queries} judged queries ({first.amount_queries} state one amount); "
-            f"{first.skipped_queries} without relevant documents left out"
+            f"{first.queries} judged queries ({first.amount_queries} state one amount"
+            + (f", {first.span_queries} with span judgments" if spans else "")
+            + f"); {first.skipped_queries} without relevant documents left out; "
+            f"depth {result.depth} documents",
+            highlight=False,
+        )
+    if len(result.configs) > 1 and result.significance is not None:
+        err.print(
+            f"p: paired randomisation test (two-sided, {result.significance.permutations:,} "
+            f"sign patterns, seed {result.significance.seed}) of each configuration against "
+            f"{first.name if first else ''}; --json and --report add the paired t-test",
+            highlight=False,
+            soft_wrap=True,
         )
     for c in result.configs:
         if c.name in BASELINE_LEGEND:
             err.print(f"  {c.name}: {BASELINE_LEGEND[c.name]}", highlight=False, soft_wrap=True)
+
+
+def span_qrels_command(
+    passages: Annotated[
+        Path,
+        typer.Argument(help='JSON Lines {"query_id", "doc_id", "passage", "grade"?}.'),
+    ],
+    corpus: Annotated[Path, typer.Option(help="The corpus the documents come from.")],
+    out_path: Annotated[Path, typer.Option("--out", help="Span qrels to write (JSON Lines).")],
+    qrels: Annotated[
+        Path | None, typer.Option(help="Document-level qrels: grades for lines without one.")
+    ] = None,
+) -> None:
+    """Turn highlighted passages into span judgments by finding them in the source text.
+
+    Exit 3 when some passages (or their documents) were not found: the rest is written.
+    """
+    from osrag.documents import load_corpus
+    from osrag.evaluation import passages_to_spans, read_qrels, write_span_qrels
+    from osrag.models import Document
+
+    documents = {d.doc_id: d for d in load_corpus(corpus) if isinstance(d, Document)}
+    grades = read_qrels(qrels) if qrels is not None else None
+    found = passages_to_spans(passages, documents, grades)
+    written = write_span_qrels(out_path, found.spans)
+    err.print(
+        f"{written} span judgments written to {out_path}; {len(found.missing)} passages not "
+        f"found; {found.repeated} found more than once (first occurrence used)",
+        highlight=False,
+    )
+    for line in found.missing:
+        err.print(f"[red]not found[/red] {line}", highlight=False, soft_wrap=True)
+    if found.missing:
+        raise typer.Exit(3)

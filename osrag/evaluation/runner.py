@@ -1,0 +1,355 @@
+"""Run labelled queries under each configuration and measure them side by side.
+
+Retrieval goes through :class:`~osrag.search.Searcher` — the same planning, filters
+and fallback a user's search gets — in the operator's view (no tenant required).
+
+* **Depth is in documents.** Each query asks for ``depth`` documents, one hit per
+  document (``collapse`` on ``doc_id``: a document's best chunk gives its rank and
+  score), so MAP is computed over ``depth`` documents whatever the chunking. When the
+  chunks themselves are needed — a chunk-level run, or span judgments for the query —
+  ranked chunks are fetched instead, widening the request (up to the engines' 10,000
+  hits) until ``depth`` documents are covered; the document ranking is then the first
+  hit of each document, the same as the collapsed one.
+* **Judgments are checked against the index.** Relevant documents that are not in the
+  generation are counted in a warning; when none of them is there the evaluation stops
+  with an error (a run of zeros would measure the id mapping, not the search).
+* **Significance**: every configuration after the first is tested against the first,
+  per metric, on the per-query values (:mod:`osrag.evaluation.significance`).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from osrag.errors import ConfigError, InputError
+from osrag.evaluation.configs import EvalConfig, label
+from osrag.evaluation.inputs import LabelledQuery, QuerySet
+from osrag.evaluation.metrics import mean_metrics, query_metrics
+from osrag.evaluation.report import ConfigReport, EvalReport, SignificanceMethod
+from osrag.evaluation.runs import Run, RunHit, document_hits, ranking
+from osrag.evaluation.significance import PERMUTATIONS, SEED, paired_test
+from osrag.evaluation.spans import SpanJudgment, span_metrics
+from osrag.models import QuerySpec, SearchResult
+
+MAX_HITS = 10_000
+"""The most hits one request may ask for (OpenSearch's ``index.max_result_window``)."""
+Progress = Callable[[str], None]
+
+
+def _run_hits(result: SearchResult) -> list[RunHit]:
+    return [
+        RunHit(h.chunk_id, h.doc_id, float(h.score or 0.0), h.span.start, h.span.end)
+        for h in result.hits
+    ]
+
+
+def _documents(
+    searcher: Any, text: str, depth: int, params: dict[str, Any]
+) -> tuple[list[RunHit], bool, bool]:
+    """The best hit of each of the first ``depth`` documents; (hits, filled, fallback)."""
+    result = searcher.search(
+        text, size=depth, collapse=True, highlight=False, source_fields=[], **params
+    )
+    return _run_hits(result), True, result.fallback
+
+
+def _chunks(
+    searcher: Any, text: str, depth: int, params: dict[str, Any]
+) -> tuple[list[RunHit], bool, bool]:
+    """Ranked chunks until ``depth`` documents are covered; (hits, filled, fallback) —
+    not filled when 10,000 hits did not cover them and more matched."""
+    size = min(MAX_HITS, 2 * depth + 10)
+    while True:
+        result = searcher.search(text, size=size, highlight=False, source_fields=[], **params)
+        hits = _run_hits(result)
+        seen: set[str] = set()
+        for i, hit in enumerate(hits):
+            seen.add(hit.doc_id)
+            if len(seen) > depth:
+                return hits[:i], True, result.fallback
+        if len(hits) < size or result.total_hits <= size:
+            return hits, True, result.fallback
+        if size >= MAX_HITS:
+            return hits, False, result.fallback
+        size = min(MAX_HITS, size * 4)
+
+
+def _amount_holders(searcher: Any, stated: Any, cache: dict[str, set[str]]) -> set[str]:
+    """Documents with a chunk holding the amount (up to 10,000 documents)."""
+    key = f"{stated.currency}:{stated.minor_units}"
+    if key not in cache:
+        result = searcher.search(
+            QuerySpec(
+                text="",
+                amount=stated.minor_units,
+                currency=stated.currency,
+                collapse=True,
+                size=MAX_HITS,
+                highlight=False,
+                source_fields=[],
+            )
+        )
+        cache[key] = set() if result.fallback else {h.doc_id for h in result.hits}
+    return cache[key]
+
+
+def _check_judged_documents(
+    backend: Any, target: str, queries: Sequence[LabelledQuery], warnings: list[str]
+) -> None:
+    """Relevant documents absent from the generation: a warning with counts, or an error
+    when none is there."""
+    from osrag.manifest import Manifest
+
+    generation = backend.alias_target(target)
+    if generation is None:
+        raise InputError(f"alias {target!r} points to no generation: nothing to evaluate")
+    manifest = Manifest(backend.records(target), target)
+    relevant = sorted({d for q in queries for d, g in q.relevant.items() if g > 0})
+    present: set[str] = set()
+    for start in range(0, len(relevant), 1000):
+        batch = relevant[start : start + 1000]
+        present |= set(manifest.documents_for(generation, batch))
+    missing = [d for d in relevant if d not in present]
+    if not missing:
+        return
+    sample = ", ".join(missing[:5]) + (" …" if len(missing) > 5 else "")
+    if len(missing) == len(relevant):
+        raise InputError(
+            f"none of the {len(relevant)} relevant documents of the judgments is in "
+            f"{generation} (e.g. {sample}): the qrels name documents by other ids than the "
+            "corpus, or the index holds another corpus"
+        )
+    reachable = sum(
+        1 for q in queries if any(g > 0 and d in present for d, g in q.relevant.items())
+    )
+    warnings.append(
+        f"{len(missing)} of {len(relevant)} relevant judged documents are not in {generation} "
+        f"(e.g. {sample}); {len(queries) - reachable} queries have none that can be found"
+    )
+
+
+def _significance(reports: list[ConfigReport], permutations: int, seed: int) -> None:
+    """Test every configuration after the first against the first, metric by metric."""
+    from osrag.evaluation.report import Comparison
+
+    if len(reports) < 2:
+        return
+    first = reports[0]
+    for report in reports[1:]:
+        for metric in report.metrics:
+            qids = [
+                q
+                for q in first.per_query
+                if metric in first.per_query[q] and metric in report.per_query.get(q, {})
+            ]
+            if not qids:
+                continue
+            test = paired_test(
+                [first.per_query[q][metric] for q in qids],
+                [report.per_query[q][metric] for q in qids],
+                permutations=permutations,
+                seed=seed,
+            )
+            report.significance[metric] = Comparison(
+                baseline=first.name,
+                mean_difference=round(test.mean_difference, 6),
+                p_randomization=test.p_randomization,
+                p_t_test=test.p_t_test,
+                queries=test.queries,
+            )
+
+
+def _config_report(
+    config: EvalConfig,
+    queries: Sequence[LabelledQuery],
+    searcher: Any,
+    *,
+    ks: Sequence[int],
+    depth: int,
+    span_qrels: dict[str, list[SpanJudgment]],
+    chunk_run: bool,
+    extraction: Any,
+    amount_cache: dict[str, set[str]],
+    short: list[str],
+) -> ConfigReport:
+    from osrag.extract import analyze_query, canonicalize_money
+
+    canonical = bool(config.index_params.get("canonical_tokens", False))
+    params = dict(config.query_params)
+    per_query: dict[str, dict[str, float]] = {}
+    run: Run = {}
+    skipped = fallbacks = amount_queries = span_queries = 0
+    for q in queries:
+        if not q.judged:
+            skipped += 1
+            continue
+        text = canonicalize_money(q.query) if canonical else q.query
+        overrides = {**params, "tenant": q.tenant, "acl": q.acl}
+        spans = span_qrels.get(q.id)
+        fetch = _chunks if chunk_run or spans else _documents
+        hits, filled, fell_back = fetch(searcher, text, depth, overrides)
+        if not filled:
+            short.append(q.id)
+        fallbacks += int(fell_back)
+        run[q.id] = hits
+        metrics = query_metrics(ranking(hits), q.relevant, ks)
+        if spans:
+            span_queries += 1
+            metrics |= span_metrics([(h.doc_id, h.start, h.end) for h in hits], spans, ks)
+        stated = analyze_query(q.query, extraction).amount
+        if stated is not None:
+            amount_queries += 1
+            holders = _amount_holders(searcher, stated, amount_cache)
+            top_docs = [h.doc_id for h in document_hits(hits)]
+            for k in ks:
+                top = top_docs[:k]
+                metrics[f"amount_precision@{k}"] = (
+                    sum(1 for d in top if d in holders) / len(top) if top else 0.0
+                )
+        per_query[q.id] = metrics
+    one = [m for m in per_query.values() if any(n.startswith("amount_precision") for n in m)]
+    rest = [m for m in per_query.values() if not any(n.startswith("amount_precision") for n in m)]
+    return ConfigReport(
+        name=config.name,
+        params=config.params,
+        metrics=mean_metrics(list(per_query.values())),
+        subsets={"one amount": mean_metrics(one), "no single amount": mean_metrics(rest)},
+        queries=len(per_query),
+        skipped_queries=skipped,
+        amount_queries=amount_queries,
+        span_queries=span_queries,
+        fallbacks=fallbacks,
+        per_query=per_query,
+        run=run,
+    )
+
+
+def run_evaluation(
+    queries: Sequence[LabelledQuery] | QuerySet,
+    backend: Any,
+    *,
+    alias: str,
+    configs: Sequence[EvalConfig],
+    ks: Sequence[int] = (5, 10),
+    corpus: Path | None = None,
+    base: Any = None,
+    depth: int = 100,
+    queries_file: str = "",
+    span_qrels: dict[str, list[SpanJudgment]] | None = None,
+    chunk_run: bool = False,
+    permutations: int = PERMUTATIONS,
+    seed: int = SEED,
+    progress: Progress | None = None,
+) -> EvalReport:
+    """Run every query under every configuration; metrics, runs and significance.
+
+    Configurations that change the index (strategy, sizes, tokenizer, analyzer,
+    canonical tokens) are built as temporary generations under a temporary alias from
+    ``corpus`` and dropped afterwards; the others run on ``alias``. ``depth`` is in
+    documents; ``chunk_run`` keeps every ranked chunk in the runs (for a chunk-level
+    run file).
+    """
+    from osrag.generations import purge
+    from osrag.index import IngestOptions, ingest
+    from osrag.search import Searcher
+
+    if not 1 <= depth <= MAX_HITS:
+        raise ConfigError(f"depth {depth}: expected 1 to {MAX_HITS} documents")
+    if not ks or any(k < 1 for k in ks):
+        raise ConfigError(f"cut-offs {list(ks)}: expected positive integers")
+    query_set = queries if isinstance(queries, QuerySet) else None
+    labelled = list(queries.queries if isinstance(queries, QuerySet) else queries)
+    warnings = list(query_set.warnings) if query_set else []
+    span_qrels = span_qrels or {}
+    if span_qrels:
+        unknown = sorted(set(span_qrels) - {q.id for q in labelled})
+        if len(unknown) == len(span_qrels):
+            raise InputError("none of the queries of the span judgments is in the query set")
+        if unknown:
+            warnings.append(f"span judgments for {len(unknown)} queries not in the query set")
+    base = base or IngestOptions(alias=alias)
+    configs = list(configs) or [EvalConfig("current")]
+    if any(c.index_params for c in configs) and corpus is None:
+        raise ConfigError("these comparisons change the index: pass --corpus PATH to build them")
+    groups: dict[str, list[EvalConfig]] = {}
+    for config in configs:
+        groups.setdefault(json.dumps(config.index_params, sort_keys=True), []).append(config)
+
+    reports: list[ConfigReport] = []
+    short: list[str] = []
+    checked = False
+    for key, members in groups.items():
+        index_params = json.loads(key)
+        temporary = corpus is not None
+        target = f"{alias}-eval-{uuid.uuid4().hex[:8]}" if temporary else alias
+        try:
+            if corpus is not None:
+                chunking = base.chunking.model_copy(
+                    update={
+                        k: v
+                        for k, v in index_params.items()
+                        if k in type(base.chunking).model_fields
+                    }
+                )
+                options = IngestOptions(
+                    alias=target,
+                    chunking=chunking,
+                    extraction=base.extraction,
+                    analyzer=index_params.get("analyzer", base.analyzer),
+                    canonical_tokens=bool(index_params.get("canonical_tokens", False)),
+                    keep=1,
+                    embedder=base.embedder,
+                    embed_workers=base.embed_workers,
+                )
+                if progress:
+                    progress(f"building {target} for {label(index_params)}")
+                ingest(corpus, backend, options)
+            if not checked:
+                _check_judged_documents(backend, target, labelled, warnings)
+                checked = True
+            searcher = Searcher(backend, target, extraction=base.extraction, enforce_access=False)
+            amount_cache: dict[str, set[str]] = {}
+            generation = backend.alias_target(target)
+            for config in members:
+                if progress:
+                    progress(f"running {len(labelled)} queries for {config.name}")
+                report = _config_report(
+                    config,
+                    labelled,
+                    searcher,
+                    ks=ks,
+                    depth=depth,
+                    span_qrels=span_qrels,
+                    chunk_run=chunk_run,
+                    extraction=base.extraction,
+                    amount_cache=amount_cache,
+                    short=short,
+                )
+                report.generation = generation
+                reports.append(report)
+        finally:
+            if temporary:
+                purge(backend, target)
+    if short:
+        warnings.append(
+            f"{len(set(short))} queries matched more chunks than 10,000 hits could rank "
+            f"without covering {depth} documents: their runs are shorter"
+        )
+    order = {c.name: i for i, c in enumerate(configs)}
+    reports.sort(key=lambda r: order.get(r.name, 0))
+    _significance(reports, permutations, seed)
+    return EvalReport(
+        queries_file=queries_file or (query_set.path if query_set else ""),
+        qrels_file=query_set.qrels.path if query_set and query_set.qrels else None,
+        ks=list(ks),
+        depth=depth,
+        warnings=warnings,
+        significance=SignificanceMethod(
+            permutations=permutations, seed=seed, baseline=reports[0].name if reports else None
+        ),
+        configs=reports,
+    )
