@@ -206,20 +206,26 @@ class IngestLock:
     def __enter__(self) -> IngestLock:
         started = time.monotonic()
         deadline = started + self.wait
-        while True:
-            current = self._try()
-            if current is None:
-                self._renewed = time.monotonic()
-                self.waited = self._renewed - started
-                _HELD.add(self.owner)
-                return self
-            if time.monotonic() >= deadline:
-                raise LockedError(
-                    f"another ingest holds the lock on alias {self.alias!r}: "
-                    f"{current.describe()}. Wait for it (--wait SECONDS), or break it with "
-                    "`osrag index unlock` if that ingest is gone"
-                )
-            time.sleep(min(1.0, max(0.05, deadline - time.monotonic())))
+        # announced before the record exists, so another thread of this process never
+        # sees it without its owner being known to be alive
+        _HELD.add(self.owner)
+        try:
+            while True:
+                current = self._try()
+                if current is None:
+                    self._renewed = time.monotonic()
+                    self.waited = self._renewed - started
+                    return self
+                if time.monotonic() >= deadline:
+                    raise LockedError(
+                        f"another ingest holds the lock on alias {self.alias!r}: "
+                        f"{current.describe()}. Wait for it (--wait SECONDS), or break it "
+                        "with `osrag index unlock` if that ingest is gone"
+                    )
+                time.sleep(min(1.0, max(0.05, deadline - time.monotonic())))
+        except BaseException:
+            _HELD.discard(self.owner)
+            raise
 
     def renew_if_due(self) -> None:
         """Push the expiry forward (a third of the TTL after the last renewal)."""

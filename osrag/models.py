@@ -251,10 +251,12 @@ class QuerySpec(BaseModel):
     title_boost: float | None = Field(default=None, gt=0)
     highlight: bool = True
     collapse: bool = Field(default=False, description="one hit per document")
-    mode: Literal["bm25", "vector", "hybrid"] = Field(
-        default="bm25",
+    mode: Literal["auto", "bm25", "vector", "hybrid"] = Field(
+        default="auto",
         description="bm25: words only; vector: nearest neighbours of the query's embedding; "
-        "hybrid: both legs, fused. Every filter is inside every leg",
+        "hybrid: both legs, fused; auto: hybrid where the alias holds vectors, else bm25 "
+        "(measured: hybrid ranks better on both evaluation sets). Every filter is inside "
+        "every leg",
     )
     fusion: Literal["rrf", "normalization"] = Field(
         default="rrf",
@@ -345,7 +347,9 @@ class SearchResult(BaseModel):
     """A search, with everything needed to see why it returned what it did."""
 
     query: str
-    mode: Literal["bm25", "vector", "hybrid"] = "bm25"
+    mode: Literal["bm25", "vector", "hybrid"] = Field(
+        default="bm25", description="the mode that ran (auto resolved)"
+    )
     fusion: str | None = Field(
         default=None,
         description="how the hybrid legs were fused: `server:<search pipeline>` or `client:rrf`",

@@ -331,7 +331,7 @@ def search_bodies(
     """
     spec = plan.spec
     count = count_body(plan, drop_amount=drop_amount)
-    if spec.mode == "bm25":
+    if spec.mode in ("bm25", "auto"):  # auto without a vector: the words alone
         search = request_body(plan, drop_amount=drop_amount)
         search["track_total_hits"] = True
         return [search, count]

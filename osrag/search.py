@@ -167,6 +167,12 @@ class Searcher:
             self._generation_read = now
         return self._generation
 
+    def default_mode(self) -> str:
+        """What ``mode="auto"`` means on this alias: hybrid where it holds vectors."""
+        generation = self.generation()
+        has_vectors = generation is not None and bool(generation.config.get("embedder"))
+        return "hybrid" if has_vectors else "bm25"
+
     def policy(self) -> AccessPolicy:
         """The alias's access policy, read fresh (only "has held tenants" is remembered:
         it never becomes false again)."""
@@ -187,6 +193,8 @@ class Searcher:
         spec = text_or_spec if isinstance(text_or_spec, QuerySpec) else QuerySpec(text=text_or_spec)
         if overrides:
             spec = spec.model_copy(update=overrides)
+        if spec.mode == "auto":
+            spec = spec.model_copy(update={"mode": self.default_mode()})
         if not self.enforce_access:
             spec = spec.model_copy(update={"unrestricted": True})
         elif spec.tenant is None and self.policy().tenants:
@@ -228,7 +236,7 @@ class Searcher:
         return self._embedder
 
     def _vector(self, plan: QueryPlan) -> list[float] | None:
-        if plan.spec.mode == "bm25":
+        if plan.spec.mode in ("bm25", "auto"):
             return None
         text = plan.match_text or plan.spec.text
         return [float(x) for x in self.embedder().embed_queries([text])[0]]
@@ -279,7 +287,7 @@ class Searcher:
         answered = raw_hits[0].get("_index") if raw_hits else None
         result = SearchResult(
             query=plan.spec.text,
-            mode=plan.spec.mode,
+            mode=plan.spec.mode if plan.spec.mode != "auto" else "bm25",
             fusion=fused,
             index=answered or self.index.alias_target(self.alias) or self.alias,
             hits=hits,

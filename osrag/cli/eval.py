@@ -216,7 +216,8 @@ def eval_command(
         out.print(table)
     if first is not None:
         err.print(
-            f"{first.queries} judged queries ({first.amount_queries} state one amount"
+            f"{first.queries} judged queries ({first.amount_queries} state one amount a document "
+            f"holds, {first.amount_queries_unheld} one nobody holds"
             + (f", {first.span_queries} with span judgments" if spans else "")
             + f"); {first.skipped_queries} without relevant documents left out; "
             f"depth {result.depth} documents",

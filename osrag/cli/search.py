@@ -46,10 +46,10 @@ def search_command(
     mode: Annotated[
         str,
         typer.Option(
-            help="bm25 (words), vector (the query's embedding) or hybrid (both, fused); every "
-            "filter applies to every leg."
+            help="auto (hybrid where the alias holds vectors, else bm25), bm25 (words), vector "
+            "(the query's embedding) or hybrid (both, fused); every filter is in every leg."
         ),
-    ] = "bm25",
+    ] = "auto",
     fusion: Annotated[
         str, typer.Option(help="hybrid: rrf (reciprocal rank fusion) or normalization.")
     ] = "rrf",
@@ -113,8 +113,10 @@ def search_command(
         return
     filters = ", ".join(f.name for f in result.filters_applied) or "none"
     stated = result.amount.display() if result.amount else result.amount_status
+    mode = f"{result.mode} ({result.fusion})" if result.fusion else result.mode
     line = (
-        f"amount: {stated} · filters: {filters} · candidates: {result.candidate_count:,} · "
+        f"{mode} · amount: {stated} · filters: {filters} · "
+        f"candidates: {result.candidate_count:,} · "
         f"hits: {result.raw_hits} ({result.unique_spans} unique spans) · "
         f"{result.took_ms:.1f} ms · {result.index}"
     )

@@ -37,6 +37,9 @@ QUERY_KEYS = {
     "minimum_should_match",
     "breadcrumb_boost",
     "title_boost",
+    "mode",
+    "fusion",
+    "rank_constant",
 }
 BOOLEAN_WORDS = {"on": True, "off": False, "true": True, "false": False, "yes": True, "no": False}
 
@@ -63,7 +66,11 @@ def _value(key: str, raw: str) -> Any:
         if raw.lower() not in BOOLEAN_WORDS:
             raise ConfigError(f"{key}={raw}: expected on or off")
         return BOOLEAN_WORDS[raw.lower()]
-    if key in {"size", "overlap", "max_tokens", "min_tokens", "overlap_sentences"}:
+    if key == "mode" and raw not in ("auto", "bm25", "vector", "hybrid"):
+        raise ConfigError(f"mode={raw}: expected auto, bm25, vector or hybrid")
+    if key == "fusion" and raw not in ("rrf", "normalization"):
+        raise ConfigError(f"fusion={raw}: expected rrf or normalization")
+    if key in {"size", "overlap", "max_tokens", "min_tokens", "overlap_sentences", "rank_constant"}:
         try:
             return int(raw)
         except ValueError as exc:
@@ -103,9 +110,11 @@ def parse_compare(specs: Sequence[str]) -> list[EvalConfig]:
 def baseline_configs() -> list[EvalConfig]:
     """The lesson in three columns: plain BM25, string canonicalisation, the amount filter."""
     return [
-        EvalConfig("bm25", {"amount_filter": False}),
-        EvalConfig("canonical-tokens", {"canonical_tokens": True, "amount_filter": False}),
-        EvalConfig("amount-filter", {"amount_filter": True}),
+        EvalConfig("bm25", {"amount_filter": False, "mode": "bm25"}),
+        EvalConfig(
+            "canonical-tokens", {"canonical_tokens": True, "amount_filter": False, "mode": "bm25"}
+        ),
+        EvalConfig("amount-filter", {"amount_filter": True, "mode": "bm25"}),
     ]
 
 

@@ -39,6 +39,10 @@ class ConfigReport(BaseModel):
     queries: int = 0
     skipped_queries: int = 0
     amount_queries: int = 0
+    """Queries stating one amount that some document holds (amount precision is over these)."""
+    amount_queries_unheld: int = 0
+    """Queries stating one amount that no document holds: they fall back, and are left out
+    of amount precision (there is nothing to be precise about)."""
     span_queries: int = 0
     fallbacks: int = 0
     generation: str | None = None

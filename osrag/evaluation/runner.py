@@ -182,7 +182,7 @@ def _config_report(
     params = dict(config.query_params)
     per_query: dict[str, dict[str, float]] = {}
     run: Run = {}
-    skipped = fallbacks = amount_queries = span_queries = 0
+    skipped = fallbacks = amount_queries = span_queries = unheld = 0
     for q in queries:
         if not q.judged:
             skipped += 1
@@ -190,7 +190,10 @@ def _config_report(
         text = canonicalize_money(q.query) if canonical else q.query
         overrides = {**params, "tenant": q.tenant, "acl": q.acl}
         spans = span_qrels.get(q.id)
-        fetch = _chunks if chunk_run or spans else _documents
+        # collapse is a bm25-mode request: vector and hybrid rank chunks, deduplicated here
+        mode = params.get("mode") or searcher.default_mode()
+        by_chunks = chunk_run or spans or mode != "bm25"
+        fetch = _chunks if by_chunks else _documents
         hits, filled, fell_back = fetch(searcher, text, depth, overrides)
         if not filled:
             short.append(q.id)
@@ -201,9 +204,11 @@ def _config_report(
             span_queries += 1
             metrics |= span_metrics([(h.doc_id, h.start, h.end) for h in hits], spans, ks)
         stated = analyze_query(q.query, extraction).amount
-        if stated is not None:
+        holders = _amount_holders(searcher, stated, amount_cache) if stated is not None else set()
+        if stated is not None and not holders:
+            unheld += 1  # no document states it: "holds the amount" measures nothing here
+        elif stated is not None:
             amount_queries += 1
-            holders = _amount_holders(searcher, stated, amount_cache)
             top_docs = [h.doc_id for h in document_hits(hits)]
             for k in ks:
                 top = top_docs[:k]
@@ -221,6 +226,7 @@ def _config_report(
         queries=len(per_query),
         skipped_queries=skipped,
         amount_queries=amount_queries,
+        amount_queries_unheld=unheld,
         span_queries=span_queries,
         fallbacks=fallbacks,
         per_query=per_query,
