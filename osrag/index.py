@@ -100,13 +100,20 @@ class IngestOptions:
     """False builds a generation without pointing the alias at it (evaluation)."""
 
 
-def generation_config(options: IngestOptions) -> dict[str, Any]:
-    return {
+def generation_config(options: IngestOptions, index: ChunkIndex | None = None) -> dict[str, Any]:
+    """The configuration a generation is built with. ``analyzer`` is the one the engine
+    really uses (:meth:`ChunkIndex.text_analyzer`); when it had to substitute one,
+    ``analyzer_requested`` names what was asked for."""
+    analyzer = index.text_analyzer(options.analyzer) if index is not None else options.analyzer
+    config = {
         "chunking": options.chunking.model_dump(mode="json", round_trip=True),
         "extraction": options.extraction.model_dump(mode="json", round_trip=True),
-        "analyzer": options.analyzer,
+        "analyzer": analyzer,
         "canonical_tokens": options.canonical_tokens,
     }
+    if analyzer != options.analyzer:
+        config["analyzer_requested"] = options.analyzer
+    return config
 
 
 def generation_versions(options: IngestOptions, index: ChunkIndex | None = None) -> dict[str, str]:
@@ -120,9 +127,14 @@ def generation_versions(options: IngestOptions, index: ChunkIndex | None = None)
     return versions
 
 
+NOT_DIGESTED = frozenset({"analyzer_requested"})
+"""Config entries that explain a generation but do not change its contents."""
+
+
 def config_digest(config: dict[str, Any], versions: dict[str, str]) -> str:
     """First 8 hex of SHA-256 over the configuration and every version."""
-    payload = json.dumps({"config": config, "versions": versions}, sort_keys=True)
+    digested = {k: v for k, v in config.items() if k not in NOT_DIGESTED}
+    payload = json.dumps({"config": digested, "versions": versions}, sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()[:8]
 
 
@@ -148,7 +160,7 @@ def plan(
 ) -> tuple[IngestReport, Iterator[Change]]:
     """What an ingest of ``path`` would do, without writing (``osrag ingest --dry-run``)."""
     options = options or IngestOptions()
-    config, versions = generation_config(options), generation_versions(options, index)
+    config, versions = generation_config(options, index), generation_versions(options, index)
     digest = config_digest(config, versions)
     manifest = Manifest(index.records(options.alias), options.alias)
     current = index.alias_target(options.alias)
@@ -208,7 +220,7 @@ def _ingest_locked(
     progress: Progress | None,
 ) -> IngestReport:
     alias = options.alias
-    config, versions = generation_config(options), generation_versions(options, index)
+    config, versions = generation_config(options, index), generation_versions(options, index)
     digest = config_digest(config, versions)
     current = index.alias_target(alias)
     current_record = manifest.generation(current) if current else None
@@ -229,7 +241,7 @@ def _ingest_locked(
     )
     target = choice.record
     if choice.create:
-        body = chunk_index_body(options.analyzer)
+        body = chunk_index_body(config["analyzer"])
         index.create_generation(target.name, body, bulk_loading=True)
         manifest.put_generation(target)
     known = {} if choice.create else _known(manifest, target.name)

@@ -1,4 +1,7 @@
-"""Evaluation end to end on both backends: the lesson holds in numbers, Cranfield lands on BM25."""
+"""Evaluation end to end on every engine: the lesson holds in numbers, Cranfield lands on BM25
+(with Porter stemming: on the engines whose node has the ``english`` analyzer; the
+Elasticsearch integ-test node's ``standard`` fallback is compared with the embedded index's
+``standard`` in tests/test_elasticsearch_engine.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from backend_cases import BackendCase
+from backend_cases import ENGLISH_ANALYZER_PARAMS, BackendCase
 from typer.testing import CliRunner
 
 from osrag.cli import app
@@ -45,6 +48,7 @@ def test_the_filter_beats_bm25_and_canonical_tokens_on_amount_queries(
 
 @pytest.mark.corpus
 @pytest.mark.slow
+@pytest.mark.parametrize("backend_case", ENGLISH_ANALYZER_PARAMS, indirect=True)
 def test_cranfield_lands_on_the_reference_bm25(
     backend_case: BackendCase, corpora: Path, tmp_path: Path
 ) -> None:
