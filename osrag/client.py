@@ -434,7 +434,7 @@ def _connection_failure(reason: str, url: str, settings: Settings | None) -> Clu
     low = reason.lower()
     if "refused" in low:
         return ClusterError(
-            f"cannot connect to {url}: connection refused (is OpenSearch running, "
+            f"cannot connect to {url}: connection refused (is the cluster running, "
             "and is the port right?)"
         )
     if "failed to resolve" in low or "name or service not known" in low or "nodename" in low:
@@ -481,7 +481,7 @@ def _http_failure(
         )
     if status in (502, 503, 504):
         return ClusterError(
-            f"{url} answered HTTP {status}: a proxy or load balancer in front of OpenSearch "
+            f"{url} answered HTTP {status}: a proxy or load balancer in front of the cluster "
             "could not reach it, or the cluster is unavailable"
         )
     return ClusterError(f"{url} answered HTTP {status}{f': {detail}' if detail else ''}")

@@ -147,7 +147,7 @@ def translate_elastic_error(
 
 
 def _reason(exc: BaseException) -> str:
-    """The innermost message of a chained elastic-transport error."""
-    errors = getattr(exc, "errors", ())
-    inner = errors[-1] if errors else None
-    return str(inner if inner is not None else exc)
+    """The low-level message of an elastic-transport error (its ``str`` is only "TLS error"
+    or "Connection error"; ``message`` holds what urllib3 and ssl said)."""
+    message = getattr(exc, "message", None)
+    return str(message) if message else str(exc)

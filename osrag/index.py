@@ -104,7 +104,9 @@ def generation_config(options: IngestOptions, index: ChunkIndex | None = None) -
     """The configuration a generation is built with. ``analyzer`` is the one the engine
     really uses (:meth:`ChunkIndex.text_analyzer`); when it had to substitute one,
     ``analyzer_requested`` names what was asked for."""
-    analyzer = index.text_analyzer(options.analyzer) if index is not None else options.analyzer
+    analyzer = options.analyzer
+    if index is not None:
+        analyzer = index.text_analyzer(options.analyzer, options.alias)
     config = {
         "chunking": options.chunking.model_dump(mode="json", round_trip=True),
         "extraction": options.extraction.model_dump(mode="json", round_trip=True),

@@ -137,8 +137,8 @@ class Delegating(ChunkIndex):
     def storage_version(self) -> str:
         return self.inner.storage_version
 
-    def text_analyzer(self, requested: str) -> str:
-        return self.inner.text_analyzer(requested)
+    def text_analyzer(self, requested: str, alias: str) -> str:
+        return self.inner.text_analyzer(requested, alias)
 
     def create_generation(self, name: str, body: dict[str, Any], *, bulk_loading: bool) -> None:
         self.inner.create_generation(name, body, bulk_loading=bulk_loading)

@@ -36,6 +36,8 @@ class BackendChoice:
     """The embedded index's folder (embedded only)."""
     notice: str | None = None
     """One line for the user when the choice was automatic and not the cluster."""
+    detected: bool = False
+    """The cluster said which engine it is (``auto``)."""
 
 
 def embedded_root(settings: Settings) -> Path:
@@ -65,7 +67,7 @@ def choose_backend(
     if backend in ("opensearch", "elasticsearch"):
         return BackendChoice(backend)  # type: ignore[arg-type]
     if backend == "auto" and settings.has_cluster:
-        return BackendChoice(detect(settings))
+        return BackendChoice(detect(settings), detected=True)
     root = embedded_root(settings)
     notice = None
     if backend == "auto":
@@ -93,7 +95,10 @@ def open_index(
         client_library()  # a clear ConfigError when the extra is not installed
         from osrag.backends.elasticsearch import ElasticsearchIndex
 
-        return ElasticsearchIndex(connect_elasticsearch(settings))
+        engine = ElasticsearchIndex(connect_elasticsearch(settings))
+        if not choice.detected:  # the probe has seen X-elastic-product already
+            engine.verify()
+        return engine
 
     from osrag.backends.opensearch import OpenSearchIndex
     from osrag.client import connect

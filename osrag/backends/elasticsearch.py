@@ -14,7 +14,7 @@ What is Elasticsearch's own:
 * **The text analyzer.** A node without the ``analysis-common`` module — the
   integ-test distribution ``osrag node start --engine elasticsearch`` runs —
   has no ``english`` analyzer. :meth:`ElasticsearchIndex.text_analyzer` asks
-  the node (``_analyze`` with the analyzer) and, when it is missing, falls
+  the node (it tries the analyzer in a throw-away index) and, when it is missing, falls
   back to ``standard`` (lowercased Unicode words: no stemming, no stop
   words), logs one warning, and ingest records the choice in the generation's
   config (``analyzer``: ``standard``, ``analyzer_requested``: ``english``), so
@@ -35,6 +35,7 @@ from elasticsearch.helpers import scan, streaming_bulk
 
 from osrag.backends.elasticsearch_mapping import requested_analyzer, to_elasticsearch
 from osrag.backends.rest import ClientKit, RestIndex
+from osrag.errors import ClusterError
 
 log = logging.getLogger("osrag.backends.elasticsearch")
 
@@ -50,9 +51,15 @@ ELASTICSEARCH_PY = ClientKit(
 )
 
 
-def _missing_analyzer(exc: ApiError) -> bool:
-    """The node answered ``_analyze`` with "failed to find … analyzer [name]"."""
-    return exc.meta.status == 400 and "failed to find" in str(exc.body or exc.message)
+def _unknown_analyzer_type(exc: ApiError) -> bool:
+    """Index creation refused with "Unknown analyzer type [name] for [osrag_text]"."""
+    return exc.meta.status == 400 and "unknown analyzer type" in str(exc.body).lower()
+
+
+def probe_index(alias: str) -> str:
+    """The throw-away index an analyzer is tried in: under the alias's own name, so the
+    privileges an ingest needs (``<alias>*``) are enough; never a generation's name."""
+    return f"{alias}-analyzer-probe"
 
 
 class ElasticsearchIndex(RestIndex):
@@ -63,20 +70,56 @@ class ElasticsearchIndex(RestIndex):
         super().__init__(client, bulk_backoff=bulk_backoff)
         self._analyzers: dict[str, str] = {}
 
-    def has_analyzer(self, name: str) -> bool:
-        """Whether the node knows the built-in analyzer ``name`` (one ``_analyze`` call)."""
-        try:
-            self.client.indices.analyze(body={"analyzer": name, "text": "osrag"})
-        except ApiError as exc:
-            if _missing_analyzer(exc):
-                return False
-            raise
+    def verify(self) -> None:
+        """Raise :class:`ClusterError` unless the server is Elasticsearch.
+
+        elasticsearch-py checks ``X-elastic-product`` on its first *successful* answer
+        only: against OpenSearch, an alias that is not there (404) would read as "no
+        alias yet". One ``_cluster/health`` settles it; any 4xx (a key without the
+        monitor privilege) still carries the header.
+        """
+        quiet = self.client.options(ignore_status=list(range(400, 500)))
+        answer = quiet.cluster.health()
+        if answer.meta.headers.get("x-elastic-product") != "Elasticsearch":
+            (node,) = self.client.transport.node_pool.all()[:1]
+            raise ClusterError(
+                f"{node.base_url} is not Elasticsearch (its answer has no X-elastic-product "
+                "header; OpenSearch?): use --backend opensearch, or auto to let osrag tell"
+            )
+
+    def has_analyzer(self, kind: str, alias: str) -> bool:
+        """Whether a generation of ``alias`` can define an analyzer of type ``kind`` here.
+
+        Asked by creating an index with exactly that analyzer (the node refuses an
+        unknown type before it creates anything; a known one costs a create and a
+        delete). ``_analyze`` is not enough: a node without ``analysis-common`` runs
+        the built-in ``whitespace`` analyzer but refuses it as an analyzer type.
+        """
+        name = probe_index(alias)
+        body = {
+            "settings": {
+                "index": {"number_of_shards": 1, "number_of_replicas": 0},
+                "analysis": {"analyzer": {"osrag_text": {"type": kind}}},
+            }
+        }
+        for attempt in (1, 2):
+            try:
+                self.client.indices.create(index=name, body=body, wait_for_active_shards="0")
+            except ApiError as exc:
+                if _unknown_analyzer_type(exc):
+                    return False
+                if "resource_already_exists" in str(exc.body) and attempt == 1:
+                    self.drop_index(name)  # left by an interrupted probe
+                    continue
+                raise
+            break
+        self.drop_index(name)
         return True
 
-    def text_analyzer(self, requested: str) -> str:
+    def text_analyzer(self, requested: str, alias: str) -> str:
         chosen = self._analyzers.get(requested)
         if chosen is None:
-            chosen = requested if self.has_analyzer(requested) else FALLBACK_ANALYZER
+            chosen = requested if self.has_analyzer(requested, alias) else FALLBACK_ANALYZER
             if chosen != requested:
                 log.warning(
                     "this Elasticsearch node has no %r analyzer (no analysis-common module, "
@@ -90,6 +133,7 @@ class ElasticsearchIndex(RestIndex):
 
     def create_generation(self, name: str, body: dict[str, Any], *, bulk_loading: bool) -> None:
         requested = requested_analyzer(body)
-        analyzer = self.text_analyzer(requested) if requested else None
+        alias = name.rsplit("-", 2)[0]
+        analyzer = self.text_analyzer(requested, alias) if requested else None
         translated = to_elasticsearch(body, analyzer=analyzer)
         super().create_generation(name, translated, bulk_loading=bulk_loading)

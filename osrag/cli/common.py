@@ -118,9 +118,10 @@ def session(
     settings = load_settings(config=config, url=url, alias=alias, backend=backend)
     with cluster_errors(settings):  # auto asks the cluster which engine it is
         choice = choose_backend(settings)
-    if choice.notice:
-        err.print(choice.notice, highlight=False, soft_wrap=True)
-    return settings, open_index(settings, choice=choice), settings.alias
+        if choice.notice:
+            err.print(choice.notice, highlight=False, soft_wrap=True)
+        index = open_index(settings, choice=choice)
+    return settings, index, settings.alias
 
 
 def print_model(model: Any) -> None:
