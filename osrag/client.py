@@ -276,11 +276,17 @@ def check_connection(settings: Settings | None = None) -> ClusterInfo:
     if engine is None:
         engine = detect_engine(settings)
     if engine == "elasticsearch":
-        return _check_elasticsearch(settings)
-    client = connect(settings)
+        from osrag.elastic import cluster_identity, connect_elasticsearch
+
+        client = connect_elasticsearch(settings)
+    else:
+        client = connect(settings)
     try:
         with cluster_errors(settings):
-            if settings.is_serverless:
+            if engine == "elasticsearch":
+                name, version = cluster_identity(client)
+                distribution = "elasticsearch"
+            elif settings.is_serverless:
                 # Serverless has no `GET /`; HEAD on the alias needs only aoss:DescribeIndex.
                 client.indices.exists(index=settings.alias)
                 name = version = None
@@ -297,25 +303,6 @@ def check_connection(settings: Settings | None = None) -> ClusterInfo:
         cluster_name=name,
         version=version,
         distribution=distribution,
-        auth=describe_auth(settings),
-        tls=describe_tls(settings),
-    )
-
-
-def _check_elasticsearch(settings: Settings) -> ClusterInfo:
-    from osrag.elastic import cluster_identity, connect_elasticsearch
-
-    client = connect_elasticsearch(settings)
-    try:
-        with cluster_errors(settings):
-            name, version = cluster_identity(client)
-    finally:
-        client.close()
-    return ClusterInfo(
-        url=settings.effective_url,
-        cluster_name=name,
-        version=version,
-        distribution="elasticsearch",
         auth=describe_auth(settings),
         tls=describe_tls(settings),
     )
@@ -493,10 +480,11 @@ def _auth_hint(settings: Settings | None) -> str:
     if settings.uses_sigv4:
         return "the AWS credentials boto3 found were not accepted (expired, or another account?)"
     if settings.api_key is not None or settings.api_key_file is not None:
+        origin = settings.origin("api_key")
         source = (
             f"the API key file {settings.api_key_file}"
             if settings.api_key_file is not None
-            else f"{settings.origin('api_key')}"
+            else (origin if origin != "default" else "the api_key setting")
         )
         return (
             f"the API key (from {source}) was not accepted: expired, invalidated, or made "

@@ -228,7 +228,7 @@ class Settings(BaseSettings):
                     f"{_named('cloud_id')} names an Elastic Cloud deployment, which does not "
                     f"take SigV4 ({env_name('aws_region')}): unset one"
                 )
-            if self.backend in ("opensearch", "embedded"):
+            if self.backend == "opensearch":
                 raise ConfigError(
                     f"{_named('cloud_id')} names an Elastic Cloud deployment (Elasticsearch), "
                     f"but backend is {self.backend!r}: set backend to elasticsearch or auto"

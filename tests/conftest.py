@@ -143,13 +143,17 @@ def os_client(opensearch_url: str) -> OpenSearch:
     return client
 
 
-@pytest.fixture
-def index_prefix(os_client: OpenSearch) -> Iterator[str]:
-    """A unique prefix for this test's indices and aliases, deleted afterwards."""
+def _prefix_deleted_afterwards(client: Any) -> Iterator[str]:
     prefix = f"osrag-test-{uuid.uuid4().hex[:10]}"
     yield prefix
     with contextlib.suppress(Exception):
-        os_client.indices.delete(index=f"{prefix}*", expand_wildcards="all")
+        client.indices.delete(index=f"{prefix}*", expand_wildcards="all")
+
+
+@pytest.fixture
+def index_prefix(os_client: OpenSearch) -> Iterator[str]:
+    """A unique prefix for this test's indices and aliases, deleted afterwards."""
+    yield from _prefix_deleted_afterwards(os_client)
 
 
 @pytest.fixture(scope="session")
@@ -165,10 +169,7 @@ def es_client(elasticsearch_url: str) -> Any:
 @pytest.fixture
 def es_index_prefix(es_client: Any) -> Iterator[str]:
     """A unique prefix for this test's Elasticsearch indices and aliases, deleted afterwards."""
-    prefix = f"osrag-test-{uuid.uuid4().hex[:10]}"
-    yield prefix
-    with contextlib.suppress(Exception):
-        es_client.indices.delete(index=f"{prefix}*", expand_wildcards="all")
+    yield from _prefix_deleted_afterwards(es_client)
 
 
 @pytest.fixture(scope="session")
