@@ -211,7 +211,7 @@ def test_library_errors_and_debug_logs_never_hold_the_api_key(
     settings = with_key(es_tls_proxy, api_key=wrong, backend="elasticsearch")
     caplog.set_level(logging.DEBUG)
     for name in ("elasticsearch", "elastic_transport", "urllib3"):
-        logging.getLogger(name).setLevel(logging.DEBUG)
+        caplog.set_level(logging.DEBUG, logger=name)  # restored after the test
     with pytest.raises(AuthError) as err:
         check_connection(settings)
     check_connection(with_key(es_tls_proxy))
