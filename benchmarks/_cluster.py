@@ -30,6 +30,21 @@ def cluster_url() -> str:
     return node.start(progress=lambda m: console.print(f"[dim]{m}[/dim]")).url
 
 
+def elasticsearch_url() -> str:
+    """``OSRAG_BENCH_ES_URL``, else a local Elasticsearch node started for the run (:9400)."""
+    url = os.environ.get("OSRAG_BENCH_ES_URL")
+    if url:
+        return url
+    from osrag import node
+
+    started = node.start(
+        engine="elasticsearch",
+        port=node.DEFAULT_ES_PORT,
+        progress=lambda m: console.print(f"[dim]{m}[/dim]"),
+    )
+    return started.url
+
+
 def client(url: str) -> OpenSearch:
     return OpenSearch(url, timeout=120, http_compress=False)
 

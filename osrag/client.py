@@ -9,10 +9,16 @@ Rule: :func:`connect` turns one ``Settings`` into one opensearch-py client.
   :class:`~osrag.errors.ConfigError` naming the file — never a passphrase
   prompt or an error on the first request. ``OSRAG_VERIFY_CERTS=false`` turns
   verification off with one :class:`InsecureTLSWarning`.
-* Authentication is basic auth, a client certificate, or AWS SigV4
+* Authentication is basic auth, a client certificate, an API key
+  (``Authorization: ApiKey …``), or AWS SigV4
   (``opensearchpy.Urllib3AWSV4SignerAuth`` with boto3's default credential
-  chain; ``pip install 'osrag[aws]'``) — basic auth and SigV4 never together.
+  chain; ``pip install 'osrag[aws]'``) — never two that each send an
+  ``Authorization`` header.
 * Timeouts and retries come from the settings; opensearch-py does the retrying.
+
+:func:`detect_engine` tells OpenSearch from Elasticsearch by asking the cluster
+(``backend = "auto"`` with a URL); :mod:`osrag.elastic` builds the
+Elasticsearch client from the same settings.
 
 :func:`cluster_errors` wraps calls and turns what opensearch-py, urllib3 and
 ``ssl`` raise into :class:`~osrag.errors.ClusterError` / ``AuthError`` /
@@ -21,7 +27,7 @@ timeout, 401, 403, unknown CA, host-name mismatch, expired certificate, plain
 HTTP to a TLS port, TLS to a plain port, client certificate missing or refused).
 
 Invariant: no message built here contains the password, the base64 of the
-basic-auth header, the AWS secret key or key material — only the URL (which
+basic-auth header, the API key, the AWS secret key or key material — only the URL (which
 never carries credentials, see :mod:`osrag.config`), the user name, file paths,
 status codes and the server's own error reason.
 """
@@ -36,7 +42,7 @@ import ssl
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from opensearchpy import OpenSearch
@@ -82,13 +88,49 @@ def connect(settings: Settings | None = None) -> OpenSearch:
     if settings.uses_tls:
         options["use_ssl"] = True
         options["ssl_context"] = tls_context(settings)
+    api_key = settings.api_key_header()
     if settings.uses_sigv4:
         options["http_auth"] = sigv4_auth(settings)
+    elif api_key is not None:
+        options["headers"] = {"authorization": f"ApiKey {api_key.get_secret_value()}"}
     else:
         pair = settings.basic_auth()
         if pair is not None:
             options["http_auth"] = (pair[0], pair[1].get_secret_value())
     return OpenSearch(**options)
+
+
+Engine = Literal["opensearch", "elasticsearch"]
+
+ENGINE_PROBE = "/_cluster/health"
+"""Answered by OpenSearch and by every Elasticsearch distribution (the integ-test zip has
+no ``rest-root`` module: its ``GET /`` is a 405)."""
+
+
+def detect_engine(settings: Settings) -> Engine:
+    """Which engine answers at the settings' cluster.
+
+    A Cloud ID is Elasticsearch and SigV4 is Amazon OpenSearch, without asking.
+    Otherwise one ``GET /_cluster/health``: Elasticsearch marks every answer, an
+    error included, with the header ``X-elastic-product: Elasticsearch``;
+    OpenSearch never does. A 4xx still carries the header, so a user without
+    the monitor privilege is told apart too; 5xx and connection failures are
+    the usual :class:`ClusterError`.
+    """
+    if settings.cloud_id is not None:
+        return "elasticsearch"
+    if settings.uses_sigv4:
+        return "opensearch"
+    client = connect(settings)
+    try:
+        with cluster_errors(settings):
+            _status, headers, _body = client.transport.get_connection().perform_request(
+                "GET", ENGINE_PROBE, ignore=tuple(range(400, 500))
+            )
+    finally:
+        client.close()
+    product = headers.get("X-elastic-product") if headers is not None else None
+    return "elasticsearch" if product == "Elasticsearch" else "opensearch"
 
 
 def tls_context(settings: Settings) -> ssl.SSLContext:
@@ -208,6 +250,9 @@ def describe_auth(settings: Settings) -> str:
     if settings.uses_sigv4:
         return f"AWS SigV4 (service {settings.aws_service}, region {settings.aws_region})"
     parts = []
+    if settings.api_key is not None or settings.api_key_file is not None:
+        where = f"file {settings.api_key_file}" if settings.api_key_file else "API key setting"
+        parts.append(f"API key (from the {where})")
     if settings.username:
         parts.append(f"basic auth as {settings.username!r}")
     if settings.client_cert is not None:
@@ -227,10 +272,21 @@ def describe_tls(settings: Settings) -> str:
 def check_connection(settings: Settings | None = None) -> ClusterInfo:
     """Connect and ask the cluster who it is; raise a clear error when that fails."""
     settings = settings if settings is not None else load_settings()
-    client = connect(settings)
+    engine = settings.backend if settings.backend in ("opensearch", "elasticsearch") else None
+    if engine is None:
+        engine = detect_engine(settings)
+    if engine == "elasticsearch":
+        from osrag.elastic import cluster_identity, connect_elasticsearch
+
+        client = connect_elasticsearch(settings)
+    else:
+        client = connect(settings)
     try:
         with cluster_errors(settings):
-            if settings.is_serverless:
+            if engine == "elasticsearch":
+                name, version = cluster_identity(client)
+                distribution = "elasticsearch"
+            elif settings.is_serverless:
                 # Serverless has no `GET /`; HEAD on the alias needs only aoss:DescribeIndex.
                 client.indices.exists(index=settings.alias)
                 name = version = None
@@ -280,6 +336,10 @@ def translate_error(
     exc: BaseException, url: str, settings: Settings | None = None
 ) -> ClusterError | ConfigError | None:
     """The osrag error for an exception raised while talking to ``url``, or ``None``."""
+    if type(exc).__module__.split(".")[0] in ("elasticsearch", "elastic_transport"):
+        from osrag.elastic import translate_elastic_error
+
+        return translate_elastic_error(exc, url, settings)
     if isinstance(exc, os_exc.ImproperlyConfigured):
         return ConfigError(f"cannot configure the connection to {url}: {exc}")
     if isinstance(exc, os_exc.ConnectionTimeout):
@@ -361,7 +421,7 @@ def _connection_failure(reason: str, url: str, settings: Settings | None) -> Clu
     low = reason.lower()
     if "refused" in low:
         return ClusterError(
-            f"cannot connect to {url}: connection refused (is OpenSearch running, "
+            f"cannot connect to {url}: connection refused (is the cluster running, "
             "and is the port right?)"
         )
     if "failed to resolve" in low or "name or service not known" in low or "nodename" in low:
@@ -408,7 +468,7 @@ def _http_failure(
         )
     if status in (502, 503, 504):
         return ClusterError(
-            f"{url} answered HTTP {status}: a proxy or load balancer in front of OpenSearch "
+            f"{url} answered HTTP {status}: a proxy or load balancer in front of the cluster "
             "could not reach it, or the cluster is unavailable"
         )
     return ClusterError(f"{url} answered HTTP {status}{f': {detail}' if detail else ''}")
@@ -419,6 +479,17 @@ def _auth_hint(settings: Settings | None) -> str:
         return "check the user name and password"
     if settings.uses_sigv4:
         return "the AWS credentials boto3 found were not accepted (expired, or another account?)"
+    if settings.api_key is not None or settings.api_key_file is not None:
+        origin = settings.origin("api_key")
+        source = (
+            f"the API key file {settings.api_key_file}"
+            if settings.api_key_file is not None
+            else (origin if origin != "default" else "the api_key setting")
+        )
+        return (
+            f"the API key (from {source}) was not accepted: expired, invalidated, or made "
+            "for another cluster?"
+        )
     if settings.username:
         if settings.password_file is not None:
             source = f" (read from the password file {settings.password_file})"
@@ -429,7 +500,8 @@ def _auth_hint(settings: Settings | None) -> str:
         return f"wrong password for user {settings.username!r}?{source}"
     return (
         f"the cluster requires authentication: set {env_name('username')} and "
-        f"{env_name('password_file')} (or {env_name('password')}), or a client certificate"
+        f"{env_name('password_file')} (or {env_name('password')}), an API key "
+        f"({env_name('api_key_file')}), or a client certificate"
     )
 
 

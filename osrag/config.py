@@ -10,14 +10,15 @@ in the working directory or one of its parents (in the same directory
 
 Invariants:
 
-* the password is a :class:`~pydantic.SecretStr`; ``repr``, ``str``,
+* the password and the API key are :class:`~pydantic.SecretStr`; ``repr``, ``str``,
   :meth:`Settings.masked`, :meth:`Settings.report` and every error message
   built here show it as ``****`` or not at all (validation errors never echo
   input: ``hide_input_in_errors``);
 * a URL never keeps credentials: ``https://user:pass@host`` is split into
   ``username`` / ``password`` before anything else sees it;
 * settings that cannot work together (a password without a user, basic auth
-  *and* SigV4, a CA file for an ``http://`` URL, …) raise
+  *and* SigV4, an API key *and* basic auth, a Cloud ID *and* a URL, a CA file
+  for an ``http://`` URL, …) raise
   :class:`~osrag.errors.ConfigError` naming the settings — never a guess.
 
 ``Settings()`` reads the same sources; :func:`load_settings` also records where
@@ -26,6 +27,8 @@ each value came from (:meth:`Settings.origin`), which ``osrag config show`` prin
 
 from __future__ import annotations
 
+import base64
+import binascii
 import tomllib
 from pathlib import Path
 from typing import Any, Literal
@@ -58,11 +61,15 @@ PYPROJECT_TABLE = ("tool", "osrag")
 MASK = "****"
 
 #: Settings whose value is a secret: shown as ``****``, never in clear.
-SECRET_FIELDS = frozenset({"password"})
+SECRET_FIELDS = frozenset({"password", "api_key"})
 #: Settings that are filesystem paths (resolved against the config file's folder).
 PATH_FIELDS = frozenset(
-    {"config", "password_file", "ca_certs", "client_cert", "client_key", "home"}
+    {"config", "password_file", "api_key_file", "ca_certs", "client_cert", "client_key", "home"}
 )
+#: The engines ``backend`` names (``auto``: the embedded index without a URL, else the
+#: engine that answers at the URL).
+BACKENDS = ("auto", "opensearch", "elasticsearch", "embedded")
+Backend = Literal["auto", "opensearch", "elasticsearch", "embedded"]
 
 
 def env_name(field: str) -> str:
@@ -95,11 +102,22 @@ class Settings(BaseSettings):
         env_prefix=ENV_PREFIX, extra="ignore", hide_input_in_errors=True
     )
 
-    url: str | None = Field(default=None, description="OpenSearch URL (e.g. https://host:9200)")
+    url: str | None = Field(
+        default=None, description="OpenSearch or Elasticsearch URL (e.g. https://host:9200)"
+    )
+    backend: Backend = Field(
+        default="auto",
+        description="auto (a URL: the engine that answers), opensearch, elasticsearch, embedded",
+    )
     alias: str = Field(default=DEFAULT_ALIAS, description="the alias readers search")
     username: str | None = Field(default=None, description="HTTP basic auth user")
     password: SecretStr | None = Field(default=None, description="HTTP basic auth password")
     password_file: Path | None = Field(default=None, description="file holding the password")
+    api_key: SecretStr | None = Field(
+        default=None, description="Elasticsearch API key (Authorization: ApiKey …)"
+    )
+    api_key_file: Path | None = Field(default=None, description="file holding the API key")
+    cloud_id: str | None = Field(default=None, description="Elastic Cloud deployment ID")
     ca_certs: Path | None = Field(default=None, description="PEM file of CAs to trust")
     verify_certs: bool = Field(default=True, description="verify the server certificate")
     client_cert: Path | None = Field(default=None, description="PEM client certificate")
@@ -188,6 +206,38 @@ class Settings(BaseSettings):
                 f"username {self.username!r} is set but no password: "
                 f"set {_named('password_file')} or {env_name('password')}"
             )
+        if self.api_key is not None and self.api_key_file is not None:
+            raise ConfigError(f"{_named('api_key', 'api_key_file')} are both set: use one")
+        has_api_key = self.api_key is not None or self.api_key_file is not None
+        if has_api_key and self.username:
+            raise ConfigError(
+                f"both an API key ({env_name('api_key')}) and basic auth "
+                f"({env_name('username')}) are set: a request carries one Authorization "
+                "header, choose one"
+            )
+        if has_api_key and self.aws_region:
+            raise ConfigError(
+                f"both an API key ({env_name('api_key')}) and SigV4 "
+                f"({env_name('aws_region')}) are set: a request carries one Authorization "
+                "header, choose one"
+            )
+        if self.cloud_id is not None:
+            if self.url is not None:
+                raise ConfigError(
+                    f"{_named('url', 'cloud_id')} are both set: a Cloud ID names the "
+                    "deployment's URL, set one"
+                )
+            if self.aws_region:
+                raise ConfigError(
+                    f"{_named('cloud_id')} names an Elastic Cloud deployment, which does not "
+                    f"take SigV4 ({env_name('aws_region')}): unset one"
+                )
+            if self.backend == "opensearch":
+                raise ConfigError(
+                    f"{_named('cloud_id')} names an Elastic Cloud deployment (Elasticsearch), "
+                    f"but backend is {self.backend!r}: set backend to elasticsearch or auto"
+                )
+            cloud_url(self.cloud_id)  # a Cloud ID that cannot be read is an error now
         if self.client_key is not None and self.client_cert is None:
             raise ConfigError(f"{_named('client_key')} is set without {_named('client_cert')}")
         if self.aws_region and self.username:
@@ -214,7 +264,14 @@ class Settings(BaseSettings):
 
     @property
     def effective_url(self) -> str:
+        if self.url is None and self.cloud_id is not None:
+            return cloud_url(self.cloud_id)
         return self.url or DEFAULT_URL
+
+    @property
+    def has_cluster(self) -> bool:
+        """A cluster is named (a URL or a Cloud ID): ``auto`` means that cluster's engine."""
+        return self.url is not None or self.cloud_id is not None
 
     @property
     def uses_tls(self) -> bool:
@@ -250,6 +307,31 @@ class Settings(BaseSettings):
         if not secret:
             raise ConfigError(f"the password file {path} is empty")
         return self.username, SecretStr(secret)
+
+    def api_key_header(self) -> SecretStr | None:
+        """The API key as ``Authorization: ApiKey <value>`` sends it, reading the key file
+        if one is set. An ``id:api_key`` pair (what the create-API-key call returns as two
+        fields) is base64-encoded; an already encoded key is sent as it is."""
+        if self.api_key is not None:
+            key, where = self.api_key.get_secret_value(), env_name("api_key")
+        elif self.api_key_file is not None:
+            path, where = self.api_key_file, f"the API key file {self.api_key_file}"
+            try:
+                key = path.read_text(encoding="utf-8").strip()
+            except OSError as exc:
+                raise ConfigError(f"cannot read {where}: {exc.strerror}") from None
+            except UnicodeDecodeError:
+                raise ConfigError(f"{where} is not UTF-8 text") from None
+        else:
+            return None
+        key = key.strip()
+        if not key:
+            raise ConfigError(f"{where} is empty")
+        if any(c.isspace() for c in key):
+            raise ConfigError(f"{where} holds white space inside the key: is it an API key?")
+        if ":" in key:
+            key = base64.b64encode(key.encode()).decode()
+        return SecretStr(key)
 
     # ----------------------------------------------------------------- display
 
@@ -293,6 +375,35 @@ class Settings(BaseSettings):
                 for name, value in values.items()
             },
         )
+
+
+# --------------------------------------------------------------------- Elastic Cloud
+
+
+def cloud_url(cloud_id: str) -> str:
+    """The Elasticsearch URL an Elastic Cloud ID names.
+
+    A Cloud ID is ``<label>:<base64 of host$es-uuid$kibana-uuid>``, the host
+    optionally with ``:port`` (default 443); the cluster is
+    ``https://<es-uuid>.<host>:<port>``. elastic_transport has the same parser
+    (``client_utils.parse_cloud_id``), but it is installed only with the
+    elasticsearch extra, and settings must be validated (``osrag config show``)
+    without it; ``tests/secure`` checks both agree.
+    """
+    _, _, encoded = cloud_id.partition(":")
+    try:
+        parts = binascii.a2b_base64(encoded.encode("ascii")).decode("ascii").split("$")
+    except (binascii.Error, UnicodeError):
+        parts = []
+    host, has_port, port = parts[0].rpartition(":") if parts else ("", "", "")
+    if not has_port:
+        host, port = port, "443"
+    if len(parts) < 2 or not host or not parts[1] or not port.isdigit():
+        raise ConfigError(
+            f"{env_name('cloud_id')} is not an Elastic Cloud ID (expected <name>:<base64>, "
+            "as shown on the deployment's page)"
+        )
+    return f"https://{parts[1]}.{host}:{int(port)}"
 
 
 # --------------------------------------------------------------------- the file
@@ -356,11 +467,14 @@ def read_config_file(path: Path) -> dict[str, Any]:
             f"{where}: unknown setting {', '.join(map(repr, unknown))} "
             f"(known: {', '.join(sorted(known))})"
         )
-    if is_pyproject and "password" in document:
-        raise ConfigError(
-            f"{where}: a password in pyproject.toml would be committed with the project; "
-            "use password_file or OSRAG_PASSWORD instead"
-        )
+    if is_pyproject:
+        for secret, instead in (("password", "password_file"), ("api_key", "api_key_file")):
+            if secret in document:
+                raise ConfigError(
+                    f"{where}: a{'n' if secret[0] == 'a' else ''} {secret} in pyproject.toml "
+                    f"would be committed with the project; use {instead} or "
+                    f"{env_name(secret)} instead"
+                )
     values = dict(document)
     for name in PATH_FIELDS & set(values):
         if isinstance(values[name], str):

@@ -113,9 +113,14 @@ def status(index: ChunkIndex, alias: str) -> IndexStatus:
                 f"{current} holds {in_index} chunks but the manifest lists {record.chunks}: "
                 "run `osrag index repair` (or ingest again)"
             )
+    notes: list[str] = []
+    if record is not None and record.config.get("analyzer_requested"):
+        notes.append(
+            f"{record.name} analyses text with {record.config.get('analyzer')!r}: the engine "
+            f"has no {record.config['analyzer_requested']!r} analyzer (a full distribution has)"
+        )
     alive = ingest_lock.owner_alive(held) if held else None
     busy = held is not None and alive is not False and (alive or held.expires_at > _utcnow())
-    notes: list[str] = []
     if held is not None:
         if busy:
             where = "running" if alive else "on another host, fresh"

@@ -116,13 +116,24 @@ def resolve_embedder(options: IngestOptions) -> Any:
     return get_embedder(options.embedder)
 
 
-def generation_config(options: IngestOptions, embedder: Any = None) -> dict[str, Any]:
+def generation_config(
+    options: IngestOptions, index: ChunkIndex | None = None, embedder: Any = None
+) -> dict[str, Any]:
+    """The configuration a generation is built with. ``analyzer`` is the one the engine
+    really uses (:meth:`ChunkIndex.text_analyzer`); when it had to substitute one,
+    ``analyzer_requested`` names what was asked for. An embedder counts by its id and
+    dimension (``spec``, the string that named it, is kept to rebuild it at search time)."""
+    analyzer = options.analyzer
+    if index is not None:
+        analyzer = index.text_analyzer(options.analyzer, options.alias)
     config: dict[str, Any] = {
         "chunking": options.chunking.model_dump(mode="json", round_trip=True),
         "extraction": options.extraction.model_dump(mode="json", round_trip=True),
-        "analyzer": options.analyzer,
+        "analyzer": analyzer,
         "canonical_tokens": options.canonical_tokens,
     }
+    if analyzer != options.analyzer:
+        config["analyzer_requested"] = options.analyzer
     if embedder is not None:
         spec = options.embedder if isinstance(options.embedder, str) else None
         config["embedder"] = {"id": embedder.id, "dimension": embedder.dimension, "spec": spec}
@@ -140,13 +151,16 @@ def generation_versions(options: IngestOptions, index: ChunkIndex | None = None)
     return versions
 
 
+NOT_DIGESTED = frozenset({"analyzer_requested"})
+"""Config entries that explain a generation but do not change its contents."""
+
+
 def config_digest(config: dict[str, Any], versions: dict[str, str]) -> str:
-    """First 8 hex of SHA-256 over the configuration and every version (an embedder counts
-    by its id and dimension, not by the spec string that named it)."""
-    config = dict(config)
-    if "embedder" in config:
-        config["embedder"] = {k: v for k, v in config["embedder"].items() if k != "spec"}
-    payload = json.dumps({"config": config, "versions": versions}, sort_keys=True)
+    """First 8 hex of SHA-256 over the configuration and every version."""
+    digested = {k: v for k, v in config.items() if k not in NOT_DIGESTED}
+    if "embedder" in digested:
+        digested["embedder"] = {k: v for k, v in digested["embedder"].items() if k != "spec"}
+    payload = json.dumps({"config": digested, "versions": versions}, sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()[:8]
 
 
@@ -173,7 +187,7 @@ def plan(
     """What an ingest of ``path`` would do, without writing (``osrag ingest --dry-run``)."""
     options = options or IngestOptions()
     embedder = resolve_embedder(options)
-    config = generation_config(options, embedder)
+    config = generation_config(options, index, embedder)
     versions = generation_versions(options, index)
     digest = config_digest(config, versions)
     manifest = Manifest(index.records(options.alias), options.alias)
@@ -252,7 +266,7 @@ def _ingest_locked(
 ) -> IngestReport:
     alias = options.alias
     embedder = resolve_embedder(options)
-    config = generation_config(options, embedder)
+    config = generation_config(options, index, embedder)
     versions = generation_versions(options, index)
     digest = config_digest(config, versions)
     current = index.alias_target(alias)
@@ -275,7 +289,7 @@ def _ingest_locked(
     target = choice.record
     if choice.create:
         dimension = embedder.dimension if embedder is not None else None
-        body = chunk_index_body(options.analyzer, vector_dimension=dimension)
+        body = chunk_index_body(config["analyzer"], vector_dimension=dimension)
         index.create_generation(target.name, body, bulk_loading=True)
         manifest.put_generation(target)
     known = {} if choice.create else _known(manifest, target.name)

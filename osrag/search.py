@@ -55,9 +55,13 @@ GENERATION_CACHE_SECONDS = 30.0
 
 
 def as_index(client_or_index: Any) -> ChunkIndex:
-    """A :class:`ChunkIndex` as it is, or an OpenSearch client wrapped in one."""
+    """A :class:`ChunkIndex` as it is, or an OpenSearch or Elasticsearch client wrapped in one."""
     if isinstance(client_or_index, ChunkIndex):
         return client_or_index
+    if type(client_or_index).__module__.split(".")[0] == "elasticsearch":
+        from osrag.backends.elasticsearch import ElasticsearchIndex
+
+        return ElasticsearchIndex(client_or_index)
     from osrag.backends.opensearch import OpenSearchIndex
 
     return OpenSearchIndex(client_or_index)
@@ -132,7 +136,7 @@ def _total(response: dict[str, Any]) -> int:
 class Searcher:
     """Search one alias: ``Searcher(client, "osrag-chunks").search("$300K umbrella")``.
 
-    ``client_or_index`` is an opensearch-py client or any
+    ``client_or_index`` is an opensearch-py or elasticsearch-py client, or any
     :class:`~osrag.backends.base.ChunkIndex` (:func:`osrag.backends.open_index`).
     """
 

@@ -15,17 +15,30 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from elasticsearch import Elasticsearch
 from opensearchpy import OpenSearch
 
 from osrag.backends.base import ChunkIndex
+from osrag.backends.elasticsearch import ElasticsearchIndex
 from osrag.backends.embedded import EmbeddedIndex
 from osrag.backends.opensearch import OpenSearchIndex
 from osrag.generations import purge
 from osrag.manifest import Manifest
 
-KINDS = ("opensearch", "embedded")
-BACKEND_PARAMS = [pytest.param("opensearch", marks=pytest.mark.opensearch), "embedded"]
-"""Parametrize a fixture over every engine; the OpenSearch one needs the cluster."""
+KINDS = ("opensearch", "elasticsearch", "embedded")
+CLUSTERS = ("opensearch", "elasticsearch")
+"""The engines that are a real cluster (``url`` is set; the CLI reaches them with --url)."""
+BACKEND_PARAMS = [
+    pytest.param("opensearch", marks=pytest.mark.opensearch),
+    pytest.param("elasticsearch", marks=pytest.mark.elasticsearch),
+    "embedded",
+]
+"""Parametrize a fixture over every engine; OpenSearch and Elasticsearch need their node."""
+ENGLISH_ANALYZER_PARAMS = [
+    p for p in BACKEND_PARAMS if getattr(p, "values", ()) != ("elasticsearch",)
+]
+"""The engines whose test node has the ``english`` analyzer (the Elasticsearch integ-test
+node falls back to ``standard``: tests/test_elasticsearch_engine.py)."""
 
 
 def filtered(index: ChunkIndex, target: str, clauses: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -50,14 +63,17 @@ class BackendCase:
         if self.kind == "opensearch":
             assert self.url is not None
             return OpenSearchIndex(OpenSearch(self.url, timeout=60))
+        if self.kind == "elasticsearch":
+            assert self.url is not None
+            return ElasticsearchIndex(Elasticsearch(self.url, request_timeout=60))
         assert self.home is not None
         return EmbeddedIndex(self.home / "embedded")
 
     def cli(self) -> tuple[list[str], dict[str, str]]:
         """Extra CLI arguments and environment that reach this engine."""
-        if self.kind == "opensearch":
+        if self.kind in CLUSTERS:
             assert self.url is not None
-            return ["--backend", "opensearch"], {"OSRAG_URL": self.url}
+            return ["--backend", self.kind], {"OSRAG_URL": self.url}
         return ["--backend", "embedded"], {"OSRAG_HOME": str(self.home)}
 
     def manifest(self, alias: str | None = None) -> Manifest:
@@ -78,7 +94,7 @@ class BackendCase:
 
     def writes_seen(self, generation: str) -> object:
         """Changes whenever the generation is written to (and only then)."""
-        if self.kind == "opensearch":
+        if self.kind in CLUSTERS:
             client = self.backend.client  # type: ignore[attr-defined]
             stats = client.indices.stats(index=generation, metric="indexing")
             indexing = stats["_all"]["primaries"]["indexing"]
@@ -94,11 +110,15 @@ def new_alias() -> str:
 
 
 def open_case(request: Any, kind: str, folder: Path, alias: str | None = None) -> BackendCase:
-    """A case of ``kind``: the session cluster, or an embedded index under ``folder``."""
+    """A case of ``kind``: the session's cluster, or an embedded index under ``folder``."""
     if kind == "opensearch":
         client = request.getfixturevalue("os_client")
         url = request.getfixturevalue("opensearch_url")
         return BackendCase(kind, OpenSearchIndex(client), alias or new_alias(), url=url)
+    if kind == "elasticsearch":
+        es = request.getfixturevalue("es_client")
+        url = request.getfixturevalue("elasticsearch_url")
+        return BackendCase(kind, ElasticsearchIndex(es), alias or new_alias(), url=url)
     home = folder / "osrag-home"
     return BackendCase(kind, EmbeddedIndex(home / "embedded"), alias or new_alias(), home=home)
 
@@ -116,6 +136,9 @@ class Delegating(ChunkIndex):
     @property
     def storage_version(self) -> str:
         return self.inner.storage_version
+
+    def text_analyzer(self, requested: str, alias: str) -> str:
+        return self.inner.text_analyzer(requested, alias)
 
     def create_generation(self, name: str, body: dict[str, Any], *, bulk_loading: bool) -> None:
         self.inner.create_generation(name, body, bulk_loading=bulk_loading)

@@ -24,6 +24,7 @@ import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from opensearchpy import OpenSearch
@@ -139,13 +140,33 @@ def os_client(opensearch_url: str) -> OpenSearch:
     return client
 
 
-@pytest.fixture
-def index_prefix(os_client: OpenSearch) -> Iterator[str]:
-    """A unique prefix for this test's indices and aliases, deleted afterwards."""
+def _prefix_deleted_afterwards(client: Any) -> Iterator[str]:
     prefix = f"osrag-test-{uuid.uuid4().hex[:10]}"
     yield prefix
     with contextlib.suppress(Exception):
-        os_client.indices.delete(index=f"{prefix}*", expand_wildcards="all")
+        client.indices.delete(index=f"{prefix}*", expand_wildcards="all")
+
+
+@pytest.fixture
+def index_prefix(os_client: OpenSearch) -> Iterator[str]:
+    """A unique prefix for this test's indices and aliases, deleted afterwards."""
+    yield from _prefix_deleted_afterwards(os_client)
+
+
+@pytest.fixture(scope="session")
+def es_client(elasticsearch_url: str) -> Any:
+    """An elasticsearch-py 8 client of the session's Elasticsearch node."""
+    from elasticsearch import Elasticsearch
+
+    client = Elasticsearch(elasticsearch_url, request_timeout=60)
+    assert client.cluster.health()["status"] in ("green", "yellow")
+    return client
+
+
+@pytest.fixture
+def es_index_prefix(es_client: Any) -> Iterator[str]:
+    """A unique prefix for this test's Elasticsearch indices and aliases, deleted afterwards."""
+    yield from _prefix_deleted_afterwards(es_client)
 
 
 ENGINE_FIXTURES = {
@@ -190,8 +211,9 @@ def corpora() -> Path:
 
 
 # --------------------------------------------------------------------------- backends
-# Issue 8: the ingest/search/eval suites run on both backends. ``backend_case`` is
-# parametrized: "opensearch" (the session cluster; marked ``opensearch``) and
+# The ingest/search/access/eval and contract suites run on every engine. ``backend_case``
+# is parametrized: "opensearch" (the session cluster; marked ``opensearch``),
+# "elasticsearch" (the session's Elasticsearch node; marked ``elasticsearch``) and
 # "embedded" (a fresh index under this test's tmp_path; needs no cluster).
 
 from backend_cases import BACKEND_PARAMS, open_case  # noqa: E402 - this section's own import
@@ -199,8 +221,10 @@ from backend_cases import BACKEND_PARAMS, open_case  # noqa: E402 - this section
 
 @pytest.fixture(params=BACKEND_PARAMS)
 def backend_case(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[object]:
-    alias = request.getfixturevalue("index_prefix") if request.param == "opensearch" else None
-    case = open_case(request, request.param, tmp_path, alias)  # index_prefix cleans OpenSearch
+    prefixes = {"opensearch": "index_prefix", "elasticsearch": "es_index_prefix"}
+    fixture = prefixes.get(request.param)
+    alias = request.getfixturevalue(fixture) if fixture else None
+    case = open_case(request, request.param, tmp_path, alias)  # the prefix fixture cleans up
     yield case
     if case.kind == "embedded":
         case.backend.close()

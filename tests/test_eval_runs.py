@@ -1,5 +1,8 @@
-"""Evaluation end to end on both backends: the lesson holds in numbers, runs are
-reproducible and scored by trec_eval as osrag scores them, Cranfield lands on BM25."""
+"""Evaluation end to end on every engine: the lesson holds in numbers, runs are reproducible
+and scored by trec_eval as osrag scores them, Cranfield lands on BM25 (with Porter stemming:
+on the engines whose node has the ``english`` analyzer; the Elasticsearch integ-test node's
+``standard`` fallback is compared with the embedded index's ``standard`` in
+tests/test_elasticsearch_engine.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import pytrec_eval
-from backend_cases import BackendCase
+from backend_cases import ENGLISH_ANALYZER_PARAMS, BackendCase
 from typer.testing import CliRunner
 
 from osrag.cli import app
@@ -282,6 +285,7 @@ TREC_NAMES = {
 
 @pytest.mark.corpus
 @pytest.mark.slow
+@pytest.mark.parametrize("backend_case", ENGLISH_ANALYZER_PARAMS, indirect=True)
 def test_cranfield_run_is_scored_by_trec_eval_as_osrag_scores_it(
     backend_case: BackendCase, corpora: Path, tmp_path: Path
 ) -> None:

@@ -28,7 +28,7 @@ from osrag.embedding import CallableEmbedder
 from osrag.errors import DimensionMismatchError, EmbeddingError, QueryError
 from osrag.index import IngestOptions, ingest
 from osrag.mapping import VECTOR_FIELD, chunk_index_body
-from osrag.models import QuerySpec
+from osrag.models import ExtractionConfig, QuerySpec
 from osrag.query import plan_query, search_bodies
 from osrag.search import Searcher
 
@@ -300,12 +300,16 @@ def test_a_rerun_embeds_nothing_and_a_new_generation_reuses_cached_vectors(
     assert first.chunks_embedded == first.chunks_written > 0
     again = ingest(policies, backend_case.backend, options)
     assert (again.chunks_embedded, again.vectors_reused, again.chunks_written) == (0, 0, 0)
-    # the same texts under another analyzer: a new generation, every vector from the cache
+    # the same texts under another extraction setting: a new generation, every vector
+    # from the cache
     other = ingest(
         policies,
         backend_case.backend,
         IngestOptions(
-            alias=backend_case.alias, embedder=hashed(), embed_workers=1, analyzer="standard"
+            alias=backend_case.alias,
+            embedder=hashed(),
+            embed_workers=1,
+            extraction=ExtractionConfig(date_order="DMY"),
         ),
     )
     assert other.new_generation and other.chunks_embedded == 0
@@ -356,3 +360,24 @@ def test_a_query_embedder_of_another_dimension_or_model_is_refused_by_name(
         "umbrella", mode="hybrid", tenant="acme", acl=["agents"]
     )
     assert found.hits
+
+
+def test_elasticsearch_gets_the_same_filters_in_its_own_knn_and_rrf_forms() -> None:
+    from osrag.backends.elasticsearch_requests import RRF_PIPELINE, translate
+
+    plan = plan_query(QuerySpec(text="umbrella $300K", mode="hybrid", tenant="acme", size=5))
+    expected = plan.filter_clauses()
+    lexical, vector, count = (translate(b) for b in search_bodies(plan, vector=[0.5] * 4))
+    assert "query" not in vector and vector["knn"]["field"] == VECTOR_FIELD
+    assert vector["knn"]["filter"]["bool"]["filter"] == expected == _filters_of(lexical)
+    assert vector["knn"]["k"] == 5 and vector["knn"]["num_candidates"] >= 100
+    assert count == search_bodies(plan, vector=[0.5] * 4)[2]  # a count needs no translation
+    (server, _count) = (
+        translate(b) for b in search_bodies(plan, vector=[0.5] * 4, pipeline=f"{RRF_PIPELINE}-60")
+    )
+    rrf = server["retriever"]["rrf"]
+    assert rrf["rank_constant"] == 60 and "query" not in server and "search_pipeline" not in server
+    standard, knn = rrf["retrievers"]
+    assert standard["standard"]["query"]["bool"]["filter"] == expected
+    assert knn["knn"]["filter"]["bool"]["filter"] == expected
+    assert "post_filter" not in json.dumps(server)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from backend_cases import BackendCase, Delegating
+from backend_cases import ENGLISH_ANALYZER_PARAMS, BackendCase, Delegating
 from opensearchpy import OpenSearch
 from typer.testing import CliRunner
 
@@ -379,6 +379,7 @@ def test_days_far_from_now_are_stored_and_filtered(corpus: Path, backend_case: B
     assert "far-future" in docs(dt.date(3000, 1, 1))
 
 
+@pytest.mark.parametrize("backend_case", ENGLISH_ANALYZER_PARAMS, indirect=True)
 def test_the_analyzer_is_part_of_the_generation(corpus: Path, backend_case: BackendCase) -> None:
     backend, alias = backend_case.backend, backend_case.alias
     english = ingest(corpus, backend, IngestOptions(alias=alias))

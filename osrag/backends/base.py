@@ -84,6 +84,14 @@ class ChunkIndex(ABC):
         digest, so a new layout builds a new generation)."""
         return ""
 
+    def text_analyzer(self, requested: str, alias: str) -> str:
+        """The text analyzer a generation of ``alias`` gets when ``requested`` is asked
+        for: the same one, or one this engine has in its place (an Elasticsearch node
+        without the ``analysis-common`` module has no ``english``). Ingest records the
+        answer in the generation's config, so the generation digest names the analyzer
+        really used."""
+        return requested
+
     @abstractmethod
     def create_generation(self, name: str, body: dict[str, Any], *, bulk_loading: bool) -> None:
         """Create the index ``name`` from a ``PUT <index>`` body (settings and mappings, as in

@@ -31,7 +31,8 @@ __all__ = ["app", "main"]
 
 app = typer.Typer(
     name="osrag",
-    help="Chunk, extract, index and query documents in OpenSearch — amounts are filters.",
+    help="Chunk, extract, index and query documents in OpenSearch or Elasticsearch — "
+    "amounts are filters.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

@@ -23,22 +23,37 @@ ConfigFileOpt = Annotated[
         "--config", help="Configuration file (default: nearest osrag.toml or pyproject.toml)."
     ),
 ]
-UrlOpt = Annotated[str | None, typer.Option("--url", help="OpenSearch URL.")]
+UrlOpt = Annotated[str | None, typer.Option("--url", help="OpenSearch or Elasticsearch URL.")]
 AliasOpt = Annotated[
     str | None, typer.Option("--alias", help="The alias readers search (default: osrag-chunks).")
 ]
 BackendOpt = Annotated[
-    str, typer.Option("--backend", help="auto (OSRAG_URL → OpenSearch), opensearch or embedded.")
+    str | None,
+    typer.Option(
+        "--backend",
+        help="auto (default: a URL → the engine that answers there; none → embedded), "
+        "opensearch, elasticsearch or embedded (OSRAG_BACKEND).",
+    ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (the library's own model).")]
 
 CONNECTION: dict[str, Any] = {
     "config": ConfigFileOpt,
     "url": UrlOpt,
+    "backend": BackendOpt,
+    "cloud_id": Annotated[
+        str | None, typer.Option("--cloud-id", help="Elastic Cloud deployment ID (not with --url).")
+    ],
     "username": Annotated[str | None, typer.Option("--username", help="Basic auth user.")],
     "password_file": Annotated[
         Path | None,
         typer.Option("--password-file", help="File holding the password (no --password flag)."),
+    ],
+    "api_key_file": Annotated[
+        Path | None,
+        typer.Option(
+            "--api-key-file", help="File holding an Elasticsearch API key (no --api-key flag)."
+        ),
     ],
     "ca_certs": Annotated[
         Path | None, typer.Option("--ca-certs", help="PEM file of CAs to trust.")
@@ -93,17 +108,20 @@ def connection_flags(command: F) -> F:
 
 
 def session(
-    url: str | None, config: Path | None, alias: str | None, backend: str
+    url: str | None, config: Path | None, alias: str | None, backend: str | None
 ) -> tuple[Any, Any, str]:
     """Settings, engine and alias for a command (flags > env > file > defaults)."""
     from osrag.backends import choose_backend, open_index
+    from osrag.client import cluster_errors
     from osrag.config import load_settings
 
-    settings = load_settings(config=config, url=url, alias=alias)
-    choice = choose_backend(settings, backend)
-    if choice.notice:
-        err.print(choice.notice, highlight=False, soft_wrap=True)
-    return settings, open_index(settings, backend=choice.name), settings.alias
+    settings = load_settings(config=config, url=url, alias=alias, backend=backend)
+    with cluster_errors(settings):  # auto asks the cluster which engine it is
+        choice = choose_backend(settings)
+        if choice.notice:
+            err.print(choice.notice, highlight=False, soft_wrap=True)
+        index = open_index(settings, choice=choice)
+    return settings, index, settings.alias
 
 
 def print_model(model: Any) -> None:

@@ -103,7 +103,7 @@ def eval_command(
     url: UrlOpt = None,
     config: ConfigFileOpt = None,
     alias: AliasOpt = None,
-    backend: BackendOpt = "auto",
+    backend: BackendOpt = None,
     report: Annotated[
         Path | None,
         typer.Option("--report", help="Write an HTML report with a bar chart per metric."),

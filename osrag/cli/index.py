@@ -24,12 +24,19 @@ index_app = typer.Typer(
 )
 
 
+def analyzer_line(config: dict[str, object]) -> str:
+    """The generation's text analyzer, and what it stands in for when it was a fallback."""
+    used = config.get("analyzer", "english")
+    asked = config.get("analyzer_requested")
+    return f"{used} (in place of {asked}, which the engine lacks)" if asked else str(used)
+
+
 @index_app.command("status")
 def index_status(
     url: UrlOpt = None,
     config: ConfigFileOpt = None,
     alias: AliasOpt = None,
-    backend: BackendOpt = "auto",
+    backend: BackendOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
     """The alias, its generation, counts, lock and problems. Exit 5 when something is wrong."""
@@ -55,6 +62,7 @@ def index_status(
                 f"acl: {'yes' if found.policy.acl else 'no'}"
             )
             out.print(f"config      {record.config['chunking']}", highlight=False)
+            out.print(f"analyzer    {analyzer_line(record.config)}", highlight=False)
             out.print(f"versions    {record.versions}", highlight=False)
         for note in found.notes:
             err.print(f"note: {note}", highlight=False, soft_wrap=True)
@@ -69,7 +77,7 @@ def index_list(
     url: UrlOpt = None,
     config: ConfigFileOpt = None,
     alias: AliasOpt = None,
-    backend: BackendOpt = "auto",
+    backend: BackendOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
     """Every generation kept for the alias; the current one is marked."""
@@ -108,7 +116,7 @@ def index_rollback(
     url: UrlOpt = None,
     config: ConfigFileOpt = None,
     alias: AliasOpt = None,
-    backend: BackendOpt = "auto",
+    backend: BackendOpt = None,
 ) -> None:
     """Point the alias back at the previous ready generation (one atomic alias move)."""
     from osrag.client import cluster_errors
@@ -125,7 +133,7 @@ def index_repair(
     url: UrlOpt = None,
     config: ConfigFileOpt = None,
     alias: AliasOpt = None,
-    backend: BackendOpt = "auto",
+    backend: BackendOpt = None,
     wait: Annotated[float, typer.Option(help="Seconds to wait for the ingest lock.")] = 0.0,
     json_output: JsonOpt = False,
 ) -> None:
@@ -163,7 +171,7 @@ def index_unlock(
     url: UrlOpt = None,
     config: ConfigFileOpt = None,
     alias: AliasOpt = None,
-    backend: BackendOpt = "auto",
+    backend: BackendOpt = None,
 ) -> None:
     """Break the ingest lock of an ingest that is gone (dead process, or past its TTL)."""
     from osrag.client import cluster_errors

@@ -29,7 +29,7 @@ def ingest_command(
     url: UrlOpt = None,
     config: ConfigFileOpt = None,
     alias: AliasOpt = None,
-    backend: BackendOpt = "auto",
+    backend: BackendOpt = None,
     strategy: Annotated[
         str | None, typer.Option(help="structural (default), fixed or sentences.")
     ] = None,

@@ -26,7 +26,7 @@ def search_command(
     url: UrlOpt = None,
     config: ConfigFileOpt = None,
     alias: AliasOpt = None,
-    backend: BackendOpt = "auto",
+    backend: BackendOpt = None,
     k: Annotated[int, typer.Option("--k", help="Hits to return.")] = 10,
     tenant: Annotated[str | None, typer.Option(help="Only this tenant's documents.")] = None,
     acl: Annotated[

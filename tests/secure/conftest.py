@@ -1,8 +1,9 @@
 """Fixtures for secured-cluster tests: a real TLS + auth proxy, a SigV4 stand-in, a clean env.
 
 ``tls_proxy`` starts nginx (see ``tlsproxy.py``) in front of the session's
-OpenSearch. Under ``CI=true`` a missing nginx fails the tests that need it;
-elsewhere they are skipped with the reason.
+OpenSearch, ``es_tls_proxy`` in front of its Elasticsearch node. Under
+``CI=true`` a missing nginx fails the tests that need it; elsewhere they are
+skipped with the reason.
 
 ``clean_env`` removes every ``OSRAG_*`` and ``AWS_*`` variable and moves into
 an empty folder, so no setting leaks in from the machine running the tests.
@@ -30,19 +31,32 @@ from tlsproxy import ProxyError, TLSProxy, nginx_binary, running_proxy
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
-@pytest.fixture(scope="session")
-def tls_proxy(opensearch_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[TLSProxy]:
-    """nginx on 127.0.0.1: TLS + basic auth, and TLS + client certificate, before OpenSearch."""
+def _proxy_before(upstream: str, folder: Path) -> Iterator[TLSProxy]:
     if nginx_binary() is None:
         message = "nginx is not installed (Debian: apt-get install nginx-light)"
         if IN_CI:
             pytest.fail(message + " (CI=true: secured-cluster tests fail instead of skipping)")
         pytest.skip(message)  # outside CI only: under CI=true the line above fails
     try:
-        with running_proxy(opensearch_url, tmp_path_factory.mktemp("tls-proxy")) as proxy:
+        with running_proxy(upstream, folder) as proxy:
             yield proxy
     except ProxyError as exc:
         pytest.fail(f"the TLS proxy did not start: {exc}")
+
+
+@pytest.fixture(scope="session")
+def tls_proxy(opensearch_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[TLSProxy]:
+    """nginx on 127.0.0.1: TLS + basic auth, TLS + client certificate, TLS + API key, before
+    OpenSearch."""
+    yield from _proxy_before(opensearch_url, tmp_path_factory.mktemp("tls-proxy"))
+
+
+@pytest.fixture(scope="session")
+def es_tls_proxy(
+    elasticsearch_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[TLSProxy]:
+    """The same proxy in front of the session's Elasticsearch node."""
+    yield from _proxy_before(elasticsearch_url, tmp_path_factory.mktemp("es-tls-proxy"))
 
 
 @pytest.fixture

@@ -7,10 +7,12 @@ configuration, its pid file, temp folders and logs. nginx runs in the
 foreground as a child process (``daemon off; master_process off``), so it
 needs no privileges and never touches ``/etc/nginx`` or ``/var/log/nginx``.
 
-Two ports on 127.0.0.1, both fronting the same upstream:
+Three ports on 127.0.0.1, all fronting the same upstream:
 
 * ``basic_url`` — TLS + HTTP basic auth (the common self-managed setup);
-* ``mtls_url``  — TLS + a required client certificate, no password.
+* ``mtls_url``  — TLS + a required client certificate, no password;
+* ``api_key_url`` — TLS + ``Authorization: ApiKey <encoded>`` (Elasticsearch's usual
+  credential: the base64 of ``id:api_key``); any other header is a 401.
 
 The server certificate is valid for the IP ``127.0.0.1`` only, so
 ``https://localhost:<port>`` is a hostname mismatch on purpose.
@@ -69,6 +71,19 @@ http {{
     }}
 
     server {{
+        listen 127.0.0.1:{api_key_port} ssl;
+        location / {{
+            if ($http_authorization != "ApiKey {api_key}") {{
+                return 401 '{{"error":"missing or wrong API key","status":401}}';
+            }}
+            proxy_pass http://opensearch;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Authorization "";
+        }}
+    }}
+
+    server {{
         listen 127.0.0.1:{mtls_port} ssl;
         ssl_client_certificate {root}/client-ca.pem;
         ssl_verify_client on;
@@ -99,10 +114,18 @@ class TLSProxy:
     client_key: Path  # its private key (PEM, unencrypted)
     username: str
     password_file: Path  # the password, one line
+    api_key_url: str
+    api_key_id: str
+    api_key_secret: str  # what Elasticsearch's create-API-key call returns as ``api_key``
 
     @property
     def password(self) -> str:
         return self.password_file.read_text().rstrip("\n")
+
+    @property
+    def api_key(self) -> str:
+        """The encoded key (``encoded`` in Elasticsearch's answer): base64 of ``id:api_key``."""
+        return base64.b64encode(f"{self.api_key_id}:{self.api_key_secret}".encode()).decode()
 
 
 def nginx_binary() -> str | None:
@@ -178,7 +201,10 @@ def running_proxy(upstream_url: str, root: Path, username: str = "osrag") -> Ite
     os.chmod(password_file, 0o600)
     (root / "htpasswd").write_text(f"{username}:{ssha(password)}\n")
 
-    basic_port, mtls_port = free_port(), free_port()
+    api_key_id, api_key_secret = secrets.token_hex(10), secrets.token_urlsafe(16)
+    encoded = base64.b64encode(f"{api_key_id}:{api_key_secret}".encode()).decode()
+
+    basic_port, mtls_port, api_key_port = free_port(), free_port(), free_port()
     conf = root / "nginx.conf"
     conf.write_text(
         NGINX_CONF.format(
@@ -186,6 +212,8 @@ def running_proxy(upstream_url: str, root: Path, username: str = "osrag") -> Ite
             upstream=_upstream_hostport(upstream_url),
             basic_port=basic_port,
             mtls_port=mtls_port,
+            api_key_port=api_key_port,
+            api_key=encoded,
         )
     )
     log = root / "error.log"
@@ -196,7 +224,7 @@ def running_proxy(upstream_url: str, root: Path, username: str = "osrag") -> Ite
         stderr=(root / "nginx.stderr").open("wb"),
     )
     try:
-        _wait_listening([basic_port, mtls_port], process, log)
+        _wait_listening([basic_port, mtls_port, api_key_port], process, log)
         yield TLSProxy(
             root=root,
             basic_url=f"https://127.0.0.1:{basic_port}",
@@ -207,6 +235,9 @@ def running_proxy(upstream_url: str, root: Path, username: str = "osrag") -> Ite
             client_key=root / "client.key",
             username=username,
             password_file=password_file,
+            api_key_url=f"https://127.0.0.1:{api_key_port}",
+            api_key_id=api_key_id,
+            api_key_secret=api_key_secret,
         )
     finally:
         process.terminate()
