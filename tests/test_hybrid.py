@@ -381,3 +381,22 @@ def test_elasticsearch_gets_the_same_filters_in_its_own_knn_and_rrf_forms() -> N
     assert standard["standard"]["query"]["bool"]["filter"] == expected
     assert knn["knn"]["filter"]["bool"]["filter"] == expected
     assert "post_filter" not in json.dumps(server)
+
+
+def test_the_search_command_in_hybrid_mode_returns_only_the_stated_amount(
+    embedded_insurance: BackendCase,
+) -> None:
+    """The README's command, as a user types it, on every engine."""
+    from clirun import osrag
+
+    case = embedded_insurance
+    args, env = case.cli()
+    found = osrag(
+        "search", "umbrella $300K", "--mode", "hybrid", "--tenant", "acme", "--acl", "agents",
+        "--alias", case.alias, "--json", *args,
+        env={**env, "OSRAG_CACHE_DIR": str(Path(case.home or "/tmp") / "cli-cache")},
+    )  # fmt: skip
+    assert found.returncode == 0, found.stderr
+    result = json.loads(found.stdout)
+    assert result["mode"] == "hybrid" and result["hits"]
+    assert all(THREE_HUNDRED_K in hit["amounts"] for hit in result["hits"])
