@@ -68,6 +68,18 @@ def normalized_fusion(
     return _ordered(scores, _first_seen(legs))
 
 
+def best_per_document(hits: Sequence[Hit]) -> list[Hit]:
+    """Each document's first (best) hit, in order: ``collapse`` on ``doc_id``."""
+    seen: set[str] = set()
+    kept = []
+    for hit in hits:
+        doc_id = str((hit.get("_source") or {}).get("doc_id") or _key(hit).rsplit("#", 2)[0])
+        if doc_id not in seen:
+            seen.add(doc_id)
+            kept.append(hit)
+    return kept
+
+
 PIPELINE_VERSION = 1
 """Bumped when the pipelines osrag creates change (the version is part of their names)."""
 

@@ -266,6 +266,10 @@ def request_body(plan: QueryPlan, *, drop_amount: bool = False) -> dict[str, Any
     return body
 
 
+COLLAPSE_DEPTH = 4
+"""Chunks fetched per document wanted when the client collapses a vector or hybrid search."""
+
+
 def count_body(plan: QueryPlan, *, drop_amount: bool = False) -> dict[str, Any]:
     """The size of the candidate set: the filters alone, counted exactly."""
     return {
@@ -325,6 +329,9 @@ def search_bodies(
       query — it must be the top-level query — holding both legs, the count.
     * ``hybrid`` without one: the lexical leg, the vector leg (each ``from + size``
       deep), the count; :mod:`osrag.fusion` fuses them in the client.
+    * ``collapse`` in vector or hybrid mode: the client keeps each document's best
+      chunk, so the legs are fetched ``COLLAPSE_DEPTH`` times deeper and fused in the
+      client (OpenSearch 2.19's ``hybrid`` query does not collapse).
 
     The same filter list is inside every leg; the amount fallback drops the amount
     filter from every leg together.
@@ -337,14 +344,16 @@ def search_bodies(
         return [search, count]
     if vector is None:
         raise QueryError(f"mode {spec.mode!r} needs the query's embedding")
-    if spec.collapse:
-        raise QueryError("collapse works in bm25 mode only")
     depth = spec.offset + spec.size
+    if spec.collapse:  # the client keeps each document's best chunk: fetch deeper
+        depth *= COLLAPSE_DEPTH
     knn = knn_clause(plan, vector, max(depth, 1), drop_amount=drop_amount)
     if spec.mode == "vector":
+        if spec.collapse:
+            return [_shaped(plan, knn, depth, 0), count]
         return [_shaped(plan, knn, spec.size, spec.offset), count]
     lexical = bool_query(plan, drop_amount=drop_amount)
-    if pipeline is not None:
+    if pipeline is not None and not spec.collapse:
         hybrid = _shaped(plan, {"hybrid": {"queries": [lexical, knn]}}, spec.size, spec.offset)
         hybrid["search_pipeline"] = pipeline
         return [hybrid, count]

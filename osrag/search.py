@@ -253,7 +253,8 @@ class Searcher:
         spec = plan.spec
         if vector is None:
             vector = self._vector(plan)
-        pipeline = self.index.fusion_pipeline(spec) if spec.mode == "hybrid" else None
+        on_engine = spec.mode == "hybrid" and not spec.collapse
+        pipeline = self.index.fusion_pipeline(spec) if on_engine else None
         bodies = search_bodies(plan, drop_amount=drop_amount, vector=vector, pipeline=pipeline)
         return bodies, pipeline
 
@@ -265,16 +266,24 @@ class Searcher:
         bodies, pipeline = self.bodies(plan, vector, drop_amount=drop_amount)
         answers = self.index.msearch(self.alias, bodies)
         counted = _total(answers[-1])
-        if spec.mode != "hybrid" or pipeline is not None:
+        if spec.mode in ("bm25", "auto") or pipeline is not None:
             fused = f"server:{pipeline}" if pipeline else None
             return answers[0]["hits"]["hits"], _total(answers[0]), counted, fused
-        legs = [answers[0]["hits"]["hits"], answers[1]["hits"]["hits"]]
-        if spec.fusion == "rrf":
-            ranked = fusion.reciprocal_rank_fusion(legs, spec.rank_constant)
+        if spec.mode == "vector":
+            if not spec.collapse:
+                return answers[0]["hits"]["hits"], _total(answers[0]), counted, None
+            ranked, fused = answers[0]["hits"]["hits"], None
         else:
-            ranked = fusion.normalized_fusion(legs, spec.weights)
+            legs = [answers[0]["hits"]["hits"], answers[1]["hits"]["hits"]]
+            if spec.fusion == "rrf":
+                ranked = fusion.reciprocal_rank_fusion(legs, spec.rank_constant)
+            else:
+                ranked = fusion.normalized_fusion(legs, spec.weights)
+            fused = f"client:{spec.fusion}"
+        if spec.collapse:
+            ranked = fusion.best_per_document(ranked)
         page = ranked[spec.offset : spec.offset + spec.size]
-        return page, len(ranked), counted, f"client:{spec.fusion}"
+        return page, len(ranked), counted, fused
 
     def search(self, text_or_spec: str | QuerySpec, **overrides: Any) -> SearchResult:
         """Plan, run, fall back if the amount filter empties the candidate set, shape."""

@@ -400,3 +400,25 @@ def test_the_search_command_in_hybrid_mode_returns_only_the_stated_amount(
     result = json.loads(found.stdout)
     assert result["mode"] == "hybrid" and result["hits"]
     assert all(THREE_HUNDRED_K in hit["amounts"] for hit in result["hits"])
+
+
+@pytest.mark.parametrize("mode", ["vector", "hybrid"])
+def test_collapse_keeps_each_documents_best_chunk_in_every_mode(
+    embedded_insurance: BackendCase, mode: str
+) -> None:
+    case = embedded_insurance
+
+    class ClientFusion(Delegating):  # collapse fuses in the client: compare like with like
+        def fusion_pipeline(self, spec: Any) -> str | None:
+            return None
+
+    searcher = Searcher(ClientFusion(case.backend), case.alias)
+    full = searcher.search("umbrella $300K", mode=mode, tenant="acme", acl=["agents"], size=50)
+    one = searcher.search(
+        "umbrella $300K", mode=mode, tenant="acme", acl=["agents"], size=3, collapse=True
+    )
+    docs = [h.doc_id for h in one.hits]
+    assert len(docs) == len(set(docs)) == 3
+    first_seen = list(dict.fromkeys(h.doc_id for h in full.hits))
+    assert docs == first_seen[:3]  # the documents in the order of their best chunks
+    assert all(THREE_HUNDRED_K in h.amounts for h in one.hits)
