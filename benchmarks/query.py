@@ -87,6 +87,8 @@ def main() -> None:
         amount = _an_indexed_amount(es, alias)
         searcher = Searcher(backend, alias, enforce_access=False)
         searcher.generation()  # warm the generation cache as a long-lived searcher would be
+        enforced = Searcher(backend, alias)  # an end user's view: guards, the tenant probe
+        enforced.generation()
         timings: dict[str, list[float]] = {}
 
         def timed(name: str, fn: Any, *a: Any, **kw: Any) -> None:
@@ -97,8 +99,8 @@ def main() -> None:
         for _round in range(args.rounds):
             for text in texts:
                 for label, spec in (
-                    ("", QuerySpec(text=text, amount_filter=False)),
-                    (" + amount", QuerySpec(text=text, amount=amount)),
+                    ("", QuerySpec(text=text, amount_filter=False, unrestricted=True)),
+                    (" + amount", QuerySpec(text=text, amount=amount, unrestricted=True)),
                 ):
                     plan = plan_query(spec)
                     # exactly what the Searcher sends: the search and its candidate count
@@ -118,6 +120,8 @@ def main() -> None:
                     timed(f"osrag body, no count{label}", es.search, index=alias, body=no_count)
                     timed(f"osrag request as sent{label}", es.msearch, index=alias, body=sent)
                     timed(f"Searcher.search{label}", searcher.search, spec)
+                    user = spec.model_copy(update={"unrestricted": False})
+                    timed(f"Searcher.search, access enforced{label}", enforced.search, user)
                     if label:
                         count_body = {"query": candidate_query(plan)}
                         timings.setdefault("search + count as a 2nd request", []).append(
@@ -147,6 +151,9 @@ def main() -> None:
         derived = {
             "osrag_overhead_p50_ms": round(
                 p50["Searcher.search"] - p50["osrag request as sent"], 3
+            ),
+            "access_guards_and_tenant_probe_p50_ms": round(
+                p50["Searcher.search, access enforced"] - p50["Searcher.search"], 3
             ),
             "osrag_overhead_amount_p50_ms": round(
                 p50["Searcher.search + amount"] - p50["osrag request as sent + amount"], 3

@@ -50,6 +50,14 @@ from osrag.query import QueryPlan, plan_query, search_bodies
 
 log = logging.getLogger("osrag.search")
 
+TENANT_PROBE: dict[str, Any] = {
+    "size": 0,
+    "query": {"exists": {"field": "tenant"}},
+    "terminate_after": 1,
+    "track_total_hits": True,
+}
+"""Does the alias hold any tenant's documents (one is enough)?"""
+
 GENERATION_CACHE_SECONDS = 30.0
 """How long the generation's extraction settings are reused (never access decisions)."""
 
@@ -178,13 +186,14 @@ class Searcher:
         return "hybrid" if has_vectors else "bm25"
 
     def policy(self) -> AccessPolicy:
-        """The alias's access policy, read fresh (only "has held tenants" is remembered:
-        it never becomes false again)."""
-        if self._multi_tenant:
-            return AccessPolicy(tenants=True)
-        policy = self.manifest.policy()
-        self._multi_tenant = policy.tenants
-        return policy
+        """The alias's access policy as its manifest records it (read fresh)."""
+        return self.manifest.policy()
+
+    def _tenant_required(self) -> QueryError:
+        # The query's guards already keep every tenant's documents from a caller without a
+        # tenant; on an alias that holds them the request is refused outright, so the
+        # mistake is seen rather than answered with the untenanted documents alone.
+        return QueryError(f"alias {self.alias!r} holds documents of several tenants: pass a tenant")
 
     def _extraction(self, generation: GenerationRecord | None) -> ExtractionConfig:
         if self.extraction is not None:
@@ -201,13 +210,8 @@ class Searcher:
             spec = spec.model_copy(update={"mode": self.default_mode()})
         if not self.enforce_access:
             spec = spec.model_copy(update={"unrestricted": True})
-        elif spec.tenant is None and self.policy().tenants:
-            # The query's guards already keep every tenant's documents from a caller
-            # without a tenant; on an alias that holds tenants the request is refused
-            # outright, so the mistake is seen rather than answered emptily.
-            raise QueryError(
-                f"alias {self.alias!r} holds documents of several tenants: pass a tenant"
-            )
+        elif spec.tenant is None and self._multi_tenant:
+            raise self._tenant_required()
         return plan_query(spec, extraction=self._extraction(self.generation()))
 
     def embedder(self) -> Any:
@@ -264,7 +268,14 @@ class Searcher:
         """Hits (fused where the client fuses), total hits, candidates, how it fused."""
         spec = plan.spec
         bodies, pipeline = self.bodies(plan, vector, drop_amount=drop_amount)
-        answers = self.index.msearch(self.alias, bodies)
+        # a caller without a tenant: does the alias hold any tenant's documents? Asked of
+        # the index itself, in the same round trip, on every request (never remembered
+        # as "no": only as "yes", which cannot become untrue for a refusal to matter)
+        probe = self.enforce_access and spec.tenant is None and not spec.unrestricted
+        answers = self.index.msearch(self.alias, [*bodies, TENANT_PROBE] if probe else bodies)
+        if probe and _total(answers.pop()) > 0:
+            self._multi_tenant = True
+            raise self._tenant_required()
         counted = _total(answers[-1])
         if spec.mode in ("bm25", "auto") or pipeline is not None:
             fused = f"server:{pipeline}" if pipeline else None

@@ -107,6 +107,7 @@ _REQUEST_KEYS = {
     "collapse",
     "track_total_hits",
     "search_after",
+    "terminate_after",
 }
 WRITER_HEAP = 128_000_000
 _HOST = socket.gethostname()
@@ -760,6 +761,8 @@ class EmbeddedIndex(ChunkIndex):
             page, total = self._collapsed(generation, searcher, query, offset, size)
         else:
             total = self._count(searcher, query)
+        if "terminate_after" in body:  # as OpenSearch: stop counting after that many
+            total = min(total, int(body["terminate_after"]))
         spec = body.get("highlight")
         fast = None if spec else _fast_source(body.get("_source"))
         name = generation.name
