@@ -22,7 +22,7 @@ Peak memory: each contender then runs once more in its own child process,
 whose peak RSS above the loaded corpus is reported (Rust allocations
 included). Prints a table and writes ``benchmarks/results/chunking.json``.
 
-Targets (issue 3): osrag structural ≥ 4× LangChain header+recursive, and ≥
+Targets: osrag structural ≥ 4× LangChain header+recursive, and ≥
 semantic-text-splitter.
 """
 

@@ -14,7 +14,7 @@ On ``shared/corpora/opensearch-docs`` (or ``--corpus``), in one run:
 5. **peak RSS** of a child process ingesting the corpus, and 4 copies of it under
    other ids: memory must not grow with corpus size.
 
-Targets (issue 5): osrag ≥ 80 % of the raw ceiling; re-ingest ≤ 15 % of the first.
+Targets: osrag ≥ 80 % of the raw ceiling; re-ingest ≤ 15 % of the first.
 Raw and osrag run interleaved for `--rounds` rounds; the table shows medians.
 Prints a table and writes ``benchmarks/results/ingest.json``.
 """

@@ -15,7 +15,7 @@ For the sample corpus (``examples/insurance``, its 37 labelled queries) and Cran
 4. the **candidate count** of every query stating one amount, per backend: they must
    be identical (the same filter over the same chunks).
 
-Targets (issue 8): mean top-5 overlap ≥ 0.8; nDCG@10 within 0.02 of OpenSearch;
+Targets: mean top-5 overlap ≥ 0.8; nDCG@10 within 0.02 of OpenSearch;
 identical candidate counts. Prints a table and writes ``benchmarks/results/parity.json``.
 """
 

@@ -472,7 +472,7 @@ class IngestReport(BaseModel):
     )
 
 
-# --------------------------------------------------------------------------- extraction (issue 4)
+# --------------------------------------------------------------------------- extraction
 
 EXTRACTION_VERSION = "money@1,dates@1,identifiers@1"
 """Bump the part that changes whenever ``osrag/extract`` changes what it extracts.

@@ -105,6 +105,31 @@ class BackendCase:
         return hashlib.sha256(meta.read_bytes()).hexdigest()  # every tantivy commit rewrites it
 
 
+def stored_chunk(doc_id: str, body: str, *, index: int = 0, **fields: Any) -> dict[str, Any]:
+    """A chunk's stored source, built by the real record code, with ``fields`` replaced
+    (for contract tests that write to an engine directly)."""
+    from osrag.chunking.records import chunk_source, make_chunk
+    from osrag.models import Document
+
+    doc = Document(
+        doc_id=doc_id, source_path=f"{doc_id}.md", source_version="v1", title=doc_id, text=body
+    )
+    chunk = make_chunk(
+        doc,
+        strategy="structural",
+        index=index,
+        start=0,
+        end=len(body),
+        breadcrumb=doc_id,
+        heading_path=[doc_id],
+        token_start=0,
+        token_end=len(body.split()),
+        tokenizer="whitespace@1",
+        parser="test@1",
+    )
+    return chunk_source(chunk) | fields
+
+
 def new_alias() -> str:
     return f"osrag-test-{uuid.uuid4().hex[:10]}"
 

@@ -232,7 +232,7 @@ def test_every_labelled_query_ranks_alike(
 def test_cranfield_meets_the_parity_targets(
     os_client: OpenSearch, corpora: Path, tmp_path: Path
 ) -> None:
-    """Issue 8's targets: mean top-5 document overlap ≥ 0.8, nDCG@10 within 0.02."""
+    """The parity targets: mean top-5 document overlap ≥ 0.8, nDCG@10 within 0.02."""
     from osrag.evaluate import EvalConfig, read_queries, run_evaluation
 
     derived = corpora / "cranfield" / "derived"

@@ -14,7 +14,7 @@ import threading
 from typing import Any
 
 import pytest
-from backend_cases import BackendCase
+from backend_cases import BackendCase, stored_chunk
 
 from osrag.backends.base import Delete, Put, RecordConflict
 from osrag.errors import IndexStateError, LockedError, QueryError
@@ -29,36 +29,14 @@ def _generation(case: BackendCase, n: int = 1) -> str:
 
 
 def _source(chunk_id: str, doc_id: str = "doc", body: str = "an umbrella policy") -> dict[str, Any]:
-    return {
-        "chunk_id": chunk_id,
-        "doc_id": doc_id,
-        "source_path": f"{doc_id}.md",
-        "source_version": "v1",
-        "strategy": "structural",
-        "chunk_index": int(chunk_id.rsplit("#", 2)[1]) if "#" in chunk_id else 0,
-        "title": "Title",
-        "text": f"Title\n{body}",
-        "body": body,
-        "breadcrumb": "Title",
-        "heading_path": ["Title"],
-        "span": {"start": 0, "end": len(body)},
-        "token_span": {"start": 0, "end": 3},
-        "tokenizer": "whitespace@1",
-        "parser": "test@1",
-        "content_digest": "0" * 64,
-        "pages": [],
-        "elements": [],
-        "category": None,
-        "tenant": None,
-        "acl": [],
-        "effective_from": None,
-        "superseded_on": None,
-        "meta": {},
-        "amounts": [30_000_000] if "$300" in body else [],
-        "money": ["USD:30000000"] if "$300" in body else [],
-        "dates": [],
-        "identifiers": [],
-    }
+    held = "$300" in body
+    return stored_chunk(
+        doc_id,
+        body,
+        chunk_id=chunk_id,
+        amounts=[30_000_000] if held else [],
+        money=["USD:30000000"] if held else [],
+    )
 
 
 @pytest.fixture

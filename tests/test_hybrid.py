@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from backend_cases import BACKEND_PARAMS, BackendCase, Delegating, open_case
+from backend_cases import BACKEND_PARAMS, BackendCase, Delegating, open_case, stored_chunk
 
 from osrag.backends.base import Put
 from osrag.embedding import CallableEmbedder
@@ -235,7 +235,7 @@ def test_a_restrictive_filter_returns_every_candidate_not_fewer(
     holders = {17, 2600, 4999}
     actions = []
     for n in range(5000):
-        source = _chunk(f"doc{n}#0#{n:06x}", f"doc{n}", "umbrella policy terms")
+        source = stored_chunk(f"doc{n}", "umbrella policy terms", chunk_id=f"doc{n}#0#{n:06x}")
         source["amounts"] = [THREE_HUNDRED_K] if n in holders else []
         source[VECTOR_FIELD] = [float(x) for x in rng.random(8)]
         actions.append(Put(source["chunk_id"], source))
@@ -250,39 +250,6 @@ def test_a_restrictive_filter_returns_every_candidate_not_fewer(
     hits = vector_leg["hits"]["hits"]
     assert count["hits"]["total"]["value"] == 3
     assert sorted(int(h["_source"]["doc_id"][3:]) for h in hits) == sorted(holders)
-
-
-def _chunk(chunk_id: str, doc_id: str, body: str) -> dict[str, Any]:
-    return {
-        "chunk_id": chunk_id,
-        "doc_id": doc_id,
-        "source_path": f"{doc_id}.md",
-        "source_version": "v1",
-        "strategy": "structural",
-        "chunk_index": 0,
-        "title": doc_id,
-        "text": f"{doc_id}\n{body}",
-        "body": body,
-        "breadcrumb": doc_id,
-        "heading_path": [],
-        "span": {"start": 0, "end": len(body)},
-        "token_span": {"start": 0, "end": 3},
-        "tokenizer": "whitespace@1",
-        "parser": "test@1",
-        "content_digest": "0" * 64,
-        "pages": [],
-        "elements": [],
-        "category": None,
-        "tenant": None,
-        "acl": [],
-        "effective_from": None,
-        "superseded_on": None,
-        "meta": {},
-        "amounts": [],
-        "money": [],
-        "dates": [],
-        "identifiers": [],
-    }
 
 
 @pytest.fixture

@@ -142,17 +142,6 @@ def chunks_command(
             out.print(f"  {doc.source_path}", highlight=False)
 
 
-# --------------------------------------------------------------------------- config
-# Connection settings (issue 9). Every command that talks to a cluster should
-# build its settings with ``osrag.config.load_settings(**flags)`` (flags > env >
-# file > defaults) and wrap its calls in ``osrag.client.cluster_errors``.
-
-config_app = typer.Typer(
-    help="Connection settings: where each value comes from, and a connection check.",
-    no_args_is_help=True,
-)
-
-
 def _units(name: str, numbers: list[int]) -> str:
     """``page 3``, ``pages 3–4``, ``elements 12–15`` (first–last of the chunk's units)."""
     if len(numbers) == 1:
