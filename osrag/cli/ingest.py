@@ -153,23 +153,23 @@ def _dry_run(path: Path, index: Any, options: Any, quiet: bool) -> Any:
             continue
         shown += 1
         if shown <= 50:
-            err.print(
+            out.print(
                 f"  {change.kind:<8} {change.doc_id}  +{len(change.write)} −{len(change.delete)}",
                 highlight=False,
             )
     if shown > 50:
-        err.print(f"  … {shown - 50} more", highlight=False)
+        out.print(f"  … {shown - 50} more", highlight=False)
     return report
 
 
 def _summary(report: Any) -> None:
-    verb = "would write" if report.dry_run else "wrote"
+    verb, deleted = ("would write", "would delete") if report.dry_run else ("wrote", "deleted")
+    when = "(dry run: nothing written)" if report.dry_run else f"in {report.seconds:.1f} s"
     out.print(
         f"{report.generation}: {report.documents} documents "
         f"({report.documents_added} added, {report.documents_changed} changed, "
         f"{report.documents_unchanged} unchanged, {report.documents_removed} removed); "
-        f"{verb} {report.chunks_written} chunks, deleted {report.chunks_deleted} "
-        f"in {report.seconds:.1f} s",
+        f"{verb} {report.chunks_written} chunks, {deleted} {report.chunks_deleted} {when}",
         highlight=False,
     )
     if report.alias_moved:
