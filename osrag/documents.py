@@ -44,7 +44,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -55,7 +55,15 @@ from osrag.loaders import EXTRACTED_SUFFIXES, UnreadableFile, extract, sniff
 from osrag.loaders.base import split_list
 from osrag.models import Document, LoadIssue
 
-__all__ = ["SUFFIXES", "corpus_files", "load_corpus", "load_file"]
+__all__ = [
+    "SUFFIXES",
+    "corpus_base",
+    "corpus_files",
+    "load_corpus",
+    "load_file",
+    "load_files",
+    "unique_ids",
+]
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 TEXT_SUFFIXES = (".txt",)
@@ -155,20 +163,34 @@ def load_corpus(root: Path) -> Iterator[Document | LoadIssue]:
     Raises :class:`CorpusError` only when ``root`` itself cannot be read.
     """
     root = Path(root)
-    base = root.parent if root.is_file() else root
+    base = corpus_base(root)
+    return unique_ids(item for rel in corpus_files(root) for item in load_file(base / rel, rel))
+
+
+def corpus_base(root: Path) -> Path:
+    """The folder the relative paths of :func:`corpus_files` start from."""
+    return root.parent if root.is_file() else root
+
+
+def load_files(base: Path, rels: list[str]) -> list[Document | LoadIssue]:
+    """The documents of several files, in order (one task of a worker process)."""
+    return [item for rel in rels for item in load_file(base / rel, rel)]
+
+
+def unique_ids(items: Iterable[Document | LoadIssue]) -> Iterator[Document | LoadIssue]:
+    """``items`` in order, a second document with an id already seen turned into an issue."""
     seen: dict[str, str] = {}
-    for rel in corpus_files(root):
-        for item in load_file(base / rel, rel):
-            if isinstance(item, Document):
-                first = seen.setdefault(item.doc_id, _where(item))
-                if first != _where(item):
-                    yield LoadIssue(
-                        path=item.source_path,
-                        line=item.source_line,
-                        reason=f"duplicate document id {item.doc_id!r} (first in {first})",
-                    )
-                    continue
-            yield item
+    for item in items:
+        if isinstance(item, Document):
+            first = seen.setdefault(item.doc_id, _where(item))
+            if first != _where(item):
+                yield LoadIssue(
+                    path=item.source_path,
+                    line=item.source_line,
+                    reason=f"duplicate document id {item.doc_id!r} (first in {first})",
+                )
+                continue
+        yield item
 
 
 def _where(doc: Document) -> str:

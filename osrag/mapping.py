@@ -1,8 +1,8 @@
 """The index mapping and settings: ``mappings/chunks.json`` is the single source of truth.
 
 The JSON files are usable without Python (``curl -XPUT … -d @mappings/chunks.json``);
-this module only loads them and applies the two documented knobs: the text
-analyzer (``english`` by default) and the replica count (0 by default).
+this module only loads them and applies the documented knobs: the text
+analyzer (``english`` by default) and the layout (1 shard and 0 replicas by default).
 """
 
 from __future__ import annotations
@@ -32,9 +32,12 @@ def _load(name: str) -> dict[str, Any]:
     return loaded
 
 
-def chunk_index_body(analyzer: str = "english", replicas: int = 0) -> dict[str, Any]:
-    """The ``PUT <index>`` body for a generation index."""
+def chunk_index_body(
+    analyzer: str = "english", replicas: int = 0, shards: int = 1
+) -> dict[str, Any]:
+    """The ``PUT <index>`` body for a generation index (see :mod:`osrag.layout`)."""
     body = copy.deepcopy(_load("chunks.json"))
+    body["settings"]["index"]["number_of_shards"] = shards
     body["settings"]["index"]["number_of_replicas"] = replicas
     body["settings"]["analysis"]["analyzer"]["osrag_text"] = {"type": analyzer}
     return body

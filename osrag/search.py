@@ -23,7 +23,7 @@ import time
 from collections import defaultdict
 from typing import Any
 
-from osrag.backends.base import ChunkIndex
+from osrag.backends.base import ChunkIndex, SearchType
 from osrag.config import DEFAULT_ALIAS
 from osrag.errors import QueryError
 from osrag.manifest import Manifest
@@ -121,9 +121,13 @@ class Searcher:
         *,
         extraction: ExtractionConfig | None = None,
         enforce_access: bool = True,
+        search_type: SearchType | None = None,
     ) -> None:
         self.index = as_index(client_or_index)
         self.alias = alias
+        self.search_type = search_type
+        """How a sharded generation scores (None: the engine's default, see
+        :meth:`~osrag.backends.base.ChunkIndex.msearch`)."""
         self.extraction = extraction
         self.enforce_access = enforce_access
         """False is the operator's view (evaluation): no tenant or ACL guard at all."""
@@ -176,12 +180,14 @@ class Searcher:
         """Plan, run, fall back if the amount filter empties the candidate set, shape."""
         started = time.perf_counter()
         plan = self.plan(text_or_spec, **overrides)
-        response, counted = self.index.msearch(self.alias, search_bodies(plan))
+        response, counted = self.index.msearch(
+            self.alias, search_bodies(plan), search_type=self.search_type
+        )
         fallback = False
         if plan.has_amount_filter and _total(counted) == 0:
             fallback = True
             response, counted = self.index.msearch(
-                self.alias, search_bodies(plan, drop_amount=True)
+                self.alias, search_bodies(plan, drop_amount=True), search_type=self.search_type
             )
         raw_hits = response["hits"]["hits"]
         hits = [_hit(raw) for raw in raw_hits]

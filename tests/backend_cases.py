@@ -144,8 +144,11 @@ class Delegating(ChunkIndex):
     def count(self, target: str, query: dict[str, Any] | None = None) -> int:
         return self.inner.count(target, query)
 
-    def msearch(self, target: str, bodies: Any) -> list[dict[str, Any]]:
-        return self.inner.msearch(target, bodies)
+    def data_nodes(self) -> int | None:
+        return self.inner.data_nodes()
+
+    def msearch(self, target: str, bodies: Any, *, search_type: Any = None) -> list[dict[str, Any]]:
+        return self.inner.msearch(target, bodies, search_type=search_type)
 
     def records(self, alias: str) -> Any:
         return self.inner.records(alias)

@@ -67,7 +67,9 @@ def open_index(settings: Settings, *, backend: str = "auto") -> ChunkIndex:
     from osrag.backends.opensearch import OpenSearchIndex
     from osrag.client import connect
 
-    return OpenSearchIndex(connect(settings), serverless=settings.is_serverless)
+    return OpenSearchIndex(
+        connect(settings), serverless=settings.is_serverless, search_type=settings.search_type
+    )
 
 
 __all__ = [

@@ -42,6 +42,14 @@ def search_command(
         bool, typer.Option("--no-amount-filter", help="Plain BM25 (the baseline).")
     ] = False,
     collapse: Annotated[bool, typer.Option(help="One hit per document.")] = False,
+    search_type: Annotated[
+        str | None,
+        typer.Option(
+            "--search-type",
+            help="dfs_query_then_fetch (default: term statistics of every shard, as one shard "
+            "scores) or query_then_fetch (each shard's own; one round trip less).",
+        ),
+    ] = None,
     explain: Annotated[
         bool, typer.Option("--explain", help="Show the plan and the request body.")
     ] = False,
@@ -72,8 +80,12 @@ def search_command(
         amount_filter=not no_amount_filter,
         collapse=collapse,
     )
+    if search_type not in (None, "query_then_fetch", "dfs_query_then_fetch"):
+        raise ConfigError(
+            f"--search-type {search_type!r}: choose query_then_fetch or dfs_query_then_fetch"
+        )
     settings, index, alias_name = session(url, config, alias, backend)
-    searcher = Searcher(index, alias_name)
+    searcher = Searcher(index, alias_name, search_type=search_type)  # type: ignore[arg-type]
     with cluster_errors(settings):
         if explain:
             plan = searcher.plan(spec)
