@@ -83,9 +83,10 @@ SPELLED = {
     50_000: "Fifty Thousand",
     100_000: "One Hundred Thousand",
 }
-WORDS = """
+_WORDS = """
 the of and to in for on by with or at from as is are be not no this that which when where if
-than then any each may must shall will insured insurer policy coverage limit liability claim claims damage damages property bodily
+than then any each may must shall will insured insurer policy coverage limit liability claim
+claims damage damages property bodily
 injury occurrence accident vehicle home dwelling contents premium deductible retention
 exclusion exclusions endorsement declarations schedule period renewal cancellation notice
 underlying umbrella excess primary loss losses payment pays pay covered cover covers
@@ -100,8 +101,10 @@ depreciation inflation guard ordinance law debris removal additional living expe
 loss of use fair rental value personal injury libel slander eviction arrest prosecution
 invasion contractor subcontractor premises operations products completed aggregate
 person per one all
-""".split()
-SYLLABLES = "ka ri to ne mu sa lo vi de pa ru mi te gu fo ba zi ho le na".split()
+"""
+WORDS = _WORDS.split()
+_SYLLABLES = "ka ri to ne mu sa lo vi de pa ru mi te gu fo ba zi ho le na"
+SYLLABLES = _SYLLABLES.split()
 TAIL_WORDS = 20_000
 
 
@@ -210,9 +213,8 @@ def distractor(rng: random.Random, code: str) -> str:
     )
 
 
-MONTHS = (
-    "January February March April May June July August September October November December"
-).split()
+_MONTHS = "January February March April May June July August September October November December"
+MONTHS = _MONTHS.split()
 
 
 def write_date(rng: random.Random) -> str:
@@ -273,7 +275,7 @@ def _prose(rng: random.Random, section: Section, code: str, sentences: int) -> s
 
 def _table(rng: random.Random, section: Section) -> str:
     rows = ["| Coverage | Limit | Deductible |", "| --- | ---: | ---: |"]
-    for _ in range(rng.randrange(2, 6)):
+    for _ in range(rng.randrange(3, 8)):
         limit = write_amount(rng, rng.choice(LIMITS))
         deductible = write_amount(rng, rng.choice((250, 500, 1000, 2500, 5000)))
         section.money.update(limit.money + deductible.money)
@@ -283,7 +285,7 @@ def _table(rng: random.Random, section: Section) -> str:
 
 def _bullets(rng: random.Random, section: Section, code: str) -> str:
     items = []
-    for _ in range(rng.randrange(3, 7)):
+    for _ in range(rng.randrange(4, 9)):
         if rng.random() < 0.3:
             amount = write_amount(rng, rng.choice(LIMITS))
             section.money.update(amount.money)
@@ -341,7 +343,7 @@ def policy(seed: int, number: int, *, max_chunks: int | None = None) -> Policy:
     if max_chunks is not None:
         wanted = max(1, min(wanted, max_chunks))
     intro = Section(1, title, "")
-    intro.body = _prose(rng, intro, code, rng.randrange(2, 5))
+    intro.body = _prose(rng, intro, code, rng.randrange(3, 7))
     sections = [intro]
     names = rng.sample(SECTION_NAMES, k=min(len(SECTION_NAMES), wanted))
     for name in names[: wanted - 1]:
@@ -350,11 +352,11 @@ def policy(seed: int, number: int, *, max_chunks: int | None = None) -> Policy:
         heading = name if level == 2 else f"{name} — {words(rng, 2)}"
         section = Section(level, heading, "")
         if name in ("Limits", "Premiums", "Schedule", "Deductibles"):
-            section.body = _prose(rng, section, code, 1) + "\n\n" + _table(rng, section)
+            section.body = _prose(rng, section, code, 2) + "\n\n" + _table(rng, section)
         elif name in ("Exclusions", "Conditions", "Definitions"):
-            section.body = _prose(rng, section, code, 1) + "\n\n" + _bullets(rng, section, code)
+            section.body = _prose(rng, section, code, 2) + "\n\n" + _bullets(rng, section, code)
         else:
-            section.body = _prose(rng, section, code, rng.randrange(3, 9))
+            section.body = _prose(rng, section, code, rng.randrange(4, 12))
         sections.append(section)
     effective = f"{rng.randrange(2018, 2026)}-{rng.randrange(1, 13):02d}-01"
     front = [

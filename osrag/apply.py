@@ -46,11 +46,13 @@ Progress = Callable[[int, int], None]
 
 SCAN_PAGE = 5000
 
-BATCH_CHUNKS = 1000
-"""Chunks per bulk request (the count cap; see :data:`BATCH_BYTES`)."""
-BATCH_BYTES = 8 * 2**20
-"""Estimated bytes per bulk request. Measured with ``benchmarks/bulk_size.py`` (see
-``docs/scale.md``): throughput grows with the request up to a few MB and is flat past it."""
+BATCH_CHUNKS = 2000
+"""Chunks per bulk request at most (about :data:`BATCH_BYTES` of policy-sized chunks)."""
+BATCH_BYTES = 4 * 2**20
+"""Estimated bytes per bulk request at most. Measured with ``benchmarks/bulk_size.py`` on a
+512 MB-heap node (``docs/scale.md``): chunks/s is flat from 1 MB to 8 MB requests and
+falls at 16 MB (and four 16 MB requests in flight pass the node's indexing-pressure
+limit, 10 % of the heap, and are answered 429); 4 MB sits in the middle of the plateau."""
 ACTION_OVERHEAD = 400
 """Bytes of a chunk's request line and fixed fields besides its texts (measured mean)."""
 DELETE_BYTES = 120

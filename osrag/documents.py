@@ -59,6 +59,7 @@ __all__ = [
     "SUFFIXES",
     "corpus_base",
     "corpus_files",
+    "iter_corpus_files",
     "load_corpus",
     "load_file",
     "load_files",
@@ -135,26 +136,49 @@ def corpus_files(root: Path) -> list[str]:
     ``.osragignore`` in the corpus root (e.g. a README or the labelled queries
     kept beside the documents) are not part of the corpus.
     """
+    return list(iter_corpus_files(root))
+
+
+def iter_corpus_files(root: Path) -> Iterator[str]:
+    """:func:`corpus_files` one at a time, in the same order, holding one folder's listing
+    at a time (a corpus of millions of files is never listed in memory).
+
+    Sorting each folder's entries by name, with ``/`` after a folder's name, gives the
+    order of sorting the whole relative paths: every path under ``d/`` sorts exactly
+    where ``d/`` sorts among its siblings."""
     root = Path(root)
     if root.is_file():
-        return [root.name]
+        yield root.name
+        return
     if not root.is_dir():
         raise CorpusError(f"{root}: no such file or directory")
-    patterns = ignore_patterns(root)
-    found: list[str] = []
-    for folder, dirs, files in os.walk(root, onerror=None):
-        rel = Path(folder).relative_to(root)
-        prefix = rel.as_posix() + "/" if rel.parts else ""
-        dirs[:] = [
-            d
-            for d in dirs
-            if d not in _SKIPPED_DIRS and not _ignored(prefix + d, patterns, folder=True)
-        ]
-        for name in files:
-            if name.lower().endswith(SUFFIXES) and not _ignored(prefix + name, patterns):
-                found.append(prefix + name)
-    found.sort()
-    return found
+    yield from _walk(root, "", ignore_patterns(root))
+
+
+def _walk(folder: Path, prefix: str, patterns: list[str]) -> Iterator[str]:
+    try:
+        with os.scandir(folder) as entries:
+            listing = list(entries)
+    except OSError:
+        return  # an unreadable folder is skipped, as os.walk does
+    keyed: list[tuple[str, os.DirEntry[str] | None]] = []
+    for entry in listing:
+        try:
+            is_dir = entry.is_dir(follow_symlinks=False)  # symlinked folders are not followed
+        except OSError:
+            is_dir = False
+        rel = prefix + entry.name
+        if is_dir:
+            if entry.name not in _SKIPPED_DIRS and not _ignored(rel, patterns, folder=True):
+                keyed.append((rel + "/", entry))
+        elif entry.name.lower().endswith(SUFFIXES) and not _ignored(rel, patterns):
+            keyed.append((rel, None))
+    keyed.sort(key=lambda pair: pair[0])
+    for rel, sub in keyed:
+        if sub is None:
+            yield rel
+        else:
+            yield from _walk(Path(sub.path), rel, patterns)
 
 
 def load_corpus(root: Path) -> Iterator[Document | LoadIssue]:
@@ -164,7 +188,9 @@ def load_corpus(root: Path) -> Iterator[Document | LoadIssue]:
     """
     root = Path(root)
     base = corpus_base(root)
-    return unique_ids(item for rel in corpus_files(root) for item in load_file(base / rel, rel))
+    return unique_ids(
+        item for rel in iter_corpus_files(root) for item in load_file(base / rel, rel)
+    )
 
 
 def corpus_base(root: Path) -> Path:

@@ -9,12 +9,13 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import itertools
 from collections import deque
 from collections.abc import Generator, Iterable, Iterator
 from pathlib import Path
 
 from osrag.chunking import chunk_document, fixed, get_tokenizer, markdown, plaintext, sentences
-from osrag.documents import corpus_base, corpus_files, load_files, unique_ids
+from osrag.documents import corpus_base, iter_corpus_files, load_files, unique_ids
 from osrag.extract import canonicalize_money, enrich_chunks
 from osrag.loaders import LOADERS
 from osrag.locations import EXTRACTED_COORDINATES
@@ -96,8 +97,8 @@ def load_stream(root: Path, workers: Workers) -> Iterator[Document | LoadIssue]:
     (same documents, same order, same duplicate-id issues)."""
     root = Path(root)
     base = corpus_base(root)
-    files = corpus_files(root)
-    groups = (files[i : i + FILES_PER_TASK] for i in range(0, len(files), FILES_PER_TASK))
+    files = iter_corpus_files(root)
+    groups = iter(lambda: list(itertools.islice(files, FILES_PER_TASK)), [])
     loaded = workers.map(functools.partial(load_files, base), groups)
     return unique_ids(item for items in loaded for item in items)
 

@@ -9,6 +9,7 @@ generation saw — have one helper with an implementation per engine.
 from __future__ import annotations
 
 import hashlib
+import os
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,11 +22,32 @@ from osrag.backends.base import ChunkIndex
 from osrag.backends.embedded import EmbeddedIndex
 from osrag.backends.opensearch import OpenSearchIndex
 from osrag.generations import purge
+from osrag.layout import SINGLE_NODE, Layout
 from osrag.manifest import Manifest
+from osrag.mapping import chunk_index_body
 
 KINDS = ("opensearch", "embedded")
 BACKEND_PARAMS = [pytest.param("opensearch", marks=pytest.mark.opensearch), "embedded"]
 """Parametrize a fixture over every engine; the OpenSearch one needs the cluster."""
+
+
+def layout_under_test() -> Layout | None:
+    """``OSRAG_TEST_SHARDS`` / ``OSRAG_TEST_REPLICAS``: the layout every generation the
+    OpenSearch tests build must have (the three-node pass of ``.ci/run``: 3 and 1)."""
+    shards, replicas = os.environ.get("OSRAG_TEST_SHARDS"), os.environ.get("OSRAG_TEST_REPLICAS")
+    if shards is None and replicas is None:
+        return None
+    return Layout(int(shards or 1), int(replicas or 0))
+
+
+LAYOUT_UNDER_TEST = layout_under_test()
+
+
+def generation_body(kind: str) -> dict[str, Any]:
+    """The ``PUT <index>`` body of a generation a test creates itself, laid out as the run
+    asks (the embedded index has no layout)."""
+    layout = LAYOUT_UNDER_TEST if kind == "opensearch" and LAYOUT_UNDER_TEST else SINGLE_NODE
+    return chunk_index_body(replicas=layout.replicas, shards=layout.shards)
 
 
 def filtered(index: ChunkIndex, target: str, clauses: list[dict[str, Any]]) -> list[dict[str, Any]]:

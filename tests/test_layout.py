@@ -62,22 +62,27 @@ def test_the_single_node_layout_leaves_the_configuration_as_it_was() -> None:
 
 
 @pytest.mark.opensearch
+@pytest.mark.own_layout
 def test_shards_make_a_new_generation_that_later_ingests_keep(
     opensearch_case: BackendCase, tmp_path: Path
 ) -> None:
     backend, alias = opensearch_case.backend, opensearch_case.alias
+    nodes = backend.data_nodes()
+    assert nodes is not None
+    default = cluster_default(nodes)
     single = ingest(DATA, backend, IngestOptions(alias=alias))
+    assert Layout.of_config(current_generation(backend, alias).config) == default
     two = ingest(DATA, backend, IngestOptions(alias=alias, shards=2))
     assert two.new_generation and two.generation != single.generation
     settings = backend.client.indices.get_settings(index=two.generation)  # type: ignore[attr-defined]
     assert settings[two.generation]["settings"]["index"]["number_of_shards"] == "2"
-    assert current_generation(backend, alias).config["layout"] == {"shards": 2, "replicas": 0}
+    recorded = current_generation(backend, alias).config["layout"]
+    assert recorded == {"shards": 2, "replicas": default.replicas}  # replicas kept
     again = ingest(DATA, backend, IngestOptions(alias=alias))  # no --shards: keep the current
     assert again.generation == two.generation and again.chunks_written == 0
     assert backend.count(alias) == two.chunks_written
-    if backend.data_nodes() == 1:
-        with pytest.raises(ConfigError, match="1 replica"):
-            ingest(DATA, backend, IngestOptions(alias=alias, replicas=1))
+    with pytest.raises(ConfigError, match=f"{nodes} replica"):
+        ingest(DATA, backend, IngestOptions(alias=alias, replicas=nodes))
 
 
 def test_the_embedded_index_refuses_shards(tmp_path: Path) -> None:
