@@ -122,7 +122,15 @@ def store_bytes(es: Any, index: str) -> int:
     return int(stats["_all"]["primaries"]["store"]["size_in_bytes"])
 
 
-def manifest_size(es: Any, alias: str) -> dict[str, Any]:
+def manifest_size(es: Any, alias: str, generation: str) -> dict[str, Any]:
+    """Records by kind, bytes on disk, and how long reading every document record of the
+    generation takes (what an ingest does before it plans)."""
+    from osrag.manifest import Manifest
+
+    backend = OpenSearchIndex(es)
+    started = time.perf_counter()
+    records = sum(1 for _ in Manifest(backend.records(alias), alias).documents(generation))
+    scan = time.perf_counter() - started
     name = manifest_index(alias)
     es.indices.refresh(index=name)
     kinds = es.search(
@@ -130,6 +138,8 @@ def manifest_size(es: Any, alias: str) -> dict[str, Any]:
         body={"size": 0, "aggs": {"kinds": {"terms": {"field": "kind"}}}},
     )["aggregations"]["kinds"]["buckets"]
     return {
+        "scan_seconds": round(scan, 3),
+        "document_records": records,
         "records": int(es.count(index=name)["count"]),
         "by_kind": {b["key"]: b["doc_count"] for b in kinds},
         "bytes": store_bytes(es, name),
@@ -241,7 +251,7 @@ def run_size(args: argparse.Namespace, url: str, size: int) -> dict[str, Any]:
         result["reingest"] = again
         console.print(f"re-ingest: {again['seconds']} s ({again['of_first']} of the first)")
 
-        result["manifest"] = manifest_size(es, alias)
+        result["manifest"] = manifest_size(es, alias, generation)
         result["generation_bytes"] = store_bytes(es, generation)
         result["queries"] = query_latency(url, alias, args.queries)
         result["status"] = status_time(url, alias)
@@ -291,6 +301,7 @@ def main() -> None:
     row("  peak RSS MiB (process)", lambda r: r["reingest"]["peak_rss_mib"])
     row("manifest records", lambda r: r["manifest"]["records"])
     row("manifest MiB on disk", lambda r: round(r["manifest"]["bytes"] / 2**20, 1))
+    row("  reading every document record, s", lambda r: r["manifest"]["scan_seconds"])
     row("generation MiB on disk", lambda r: round(r["generation_bytes"] / 2**20, 1))
     row("query p50 ms, amount filter", lambda r: r["queries"]["amount filter"]["p50"])
     row("query p99 ms, amount filter", lambda r: r["queries"]["amount filter"]["p99"])

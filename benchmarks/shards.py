@@ -17,7 +17,11 @@ generation (the reference), the 3-shard generation with ``query_then_fetch``
 and with ``dfs_query_then_fetch``. Reported per way: nDCG@10, MAP, P@10,
 recall@10 (document level), the queries whose top-10 document order differs
 from the reference, the mean top-10 overlap, the largest score difference of
-a chunk against the reference, and the mean ``_msearch`` time.
+a chunk against the reference, and the mean ``Searcher.search`` time.
+
+``--latency-chunks N`` adds the cost side at a larger size: the synthetic policy
+corpus of N chunks in a 3-shard generation, the scale benchmark's queries (with
+and without an amount filter) timed with both search types, interleaved (p50/p99).
 Prints tables and writes ``benchmarks/results/shards.json``.
 """
 
@@ -122,11 +126,56 @@ def compare(
     }
 
 
+def latency(backend: OpenSearchIndex, chunks: int, work: Path, n: int) -> dict[str, Any]:
+    """p50/p99 of both search types on a 3-shard generation of the synthetic corpus."""
+    import synthetic_corpus
+    from _cluster import summary
+    from scale import queries
+
+    corpus = work / f"corpus-{chunks}"
+    if not (corpus / "CORPUS.json").is_file():
+        synthetic_corpus.write_corpus(corpus, chunks)
+    alias = f"osrag-bench-shl-{uuid.uuid4().hex[:8]}"
+    took: dict[str, list[float]] = {}
+    try:
+        started = time.perf_counter()
+        report = ingest(corpus, backend, IngestOptions(alias=alias, shards=3, replicas=1))
+        ingest_seconds = time.perf_counter() - started
+        pairs = queries(3, n)
+        searchers = {
+            t: Searcher(backend, alias, enforce_access=False, search_type=t)
+            for t in ("query_then_fetch", "dfs_query_then_fetch")
+        }
+        for text, plain in pairs[:20]:
+            for searcher in searchers.values():
+                searcher.search(text)
+                searcher.search(plain)
+        for text, plain in pairs:
+            for kind, searcher in searchers.items():
+                for label, query in (("amount filter", text), ("no amount filter", plain)):
+                    started = time.perf_counter()
+                    searcher.search(query)
+                    took.setdefault(f"{kind}, {label}", []).append(
+                        (time.perf_counter() - started) * 1000
+                    )
+    finally:
+        purge(backend, alias)
+    return {
+        "chunks": report.chunks_written,
+        "ingest_seconds": round(ingest_seconds, 1),
+        "ms": {k: summary(v) for k, v in took.items()},
+        "load": os.getloadavg(),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--rounds", type=int, default=3, help="timed rounds per way (min kept)")
+    parser.add_argument("--latency-chunks", type=int, default=0)
+    parser.add_argument("--latency-queries", type=int, default=200)
+    parser.add_argument("--work", type=Path, default=Path("/tmp/osrag-scale"))
     args = parser.parse_args()
     url = cluster()
     backend = OpenSearchIndex(client(url))
@@ -189,6 +238,14 @@ def main() -> None:
                     for label, way in by_way.items()
                 ],
             )
+    if args.latency_chunks:
+        measured = latency(backend, args.latency_chunks, args.work, args.latency_queries)
+        results["latency"] = measured
+        print_table(
+            f"search type cost on a 3-shard generation of {measured['chunks']:,} chunks",
+            ["search type, query", "p50 ms", "p99 ms"],
+            [[k, v["p50"], v["p99"]] for k, v in measured["ms"].items()],
+        )
     path = write_results("shards", {"url": url, "results": results, "load": os.getloadavg()})
     console.print(f"wrote {path}")
 

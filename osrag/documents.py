@@ -54,6 +54,7 @@ from osrag.errors import CorpusError
 from osrag.loaders import EXTRACTED_SUFFIXES, UnreadableFile, extract, sniff
 from osrag.loaders.base import split_list
 from osrag.models import Document, LoadIssue
+from osrag.seen import SeenIds
 
 __all__ = [
     "SUFFIXES",
@@ -204,19 +205,24 @@ def load_files(base: Path, rels: list[str]) -> list[Document | LoadIssue]:
 
 
 def unique_ids(items: Iterable[Document | LoadIssue]) -> Iterator[Document | LoadIssue]:
-    """``items`` in order, a second document with an id already seen turned into an issue."""
-    seen: dict[str, str] = {}
-    for item in items:
-        if isinstance(item, Document):
-            first = seen.setdefault(item.doc_id, _where(item))
-            if first != _where(item):
-                yield LoadIssue(
-                    path=item.source_path,
-                    line=item.source_line,
-                    reason=f"duplicate document id {item.doc_id!r} (first in {first})",
-                )
-                continue
-        yield item
+    """``items`` in order, a second document with an id already seen turned into an issue.
+    The ids met are kept off the heap (:class:`osrag.seen.SeenIds`): memory stays flat."""
+    seen = SeenIds()
+    try:
+        for item in items:
+            if isinstance(item, Document):
+                where = _where(item)
+                first = seen.first(item.doc_id, where)
+                if first is not None and first != where:
+                    yield LoadIssue(
+                        path=item.source_path,
+                        line=item.source_line,
+                        reason=f"duplicate document id {item.doc_id!r} (first in {first})",
+                    )
+                    continue
+            yield item
+    finally:
+        seen.close()
 
 
 def _where(doc: Document) -> str:

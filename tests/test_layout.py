@@ -99,3 +99,23 @@ def opensearch_case(request: pytest.FixtureRequest, tmp_path: Path) -> BackendCa
     from backend_cases import open_case
 
     return open_case(request, "opensearch", tmp_path, request.getfixturevalue("index_prefix"))
+
+
+def test_the_cli_says_in_one_line_why_a_layout_or_search_type_is_refused(tmp_path: Path) -> None:
+    from clirun import osrag
+
+    env = {"OSRAG_HOME": str(tmp_path)}
+    refused = osrag("ingest", str(DATA), "--backend", "embedded", "--shards", "2", env=env)
+    assert refused.returncode == 2 and "no shards or replicas" in refused.stderr
+    assert "Traceback" not in refused.stderr
+    done = osrag("ingest", str(DATA), "--backend", "embedded", "--writers", "3", env=env)
+    assert done.returncode == 0, done.stderr
+    bad = osrag("search", "umbrella", "--backend", "embedded", "--search-type", "fast", env=env)
+    assert bad.returncode == 2 and "--search-type 'fast'" in bad.stderr
+    for kind in ("query_then_fetch", "dfs_query_then_fetch"):
+        found = osrag(
+            "search", "umbrella $300,000", "--backend", "embedded", "--tenant", "acme",
+            "--search-type", kind, "--json", env=env,
+        )  # fmt: skip
+        assert found.returncode == 0, found.stderr
+        assert '"candidate_count"' in found.stdout
