@@ -17,7 +17,9 @@ generation (the reference), the 3-shard generation with ``query_then_fetch``
 and with ``dfs_query_then_fetch``. Reported per way: nDCG@10, MAP, P@10,
 recall@10 (document level), the queries whose top-10 document order differs
 from the reference, the mean top-10 overlap, the largest score difference of
-a chunk against the reference, and the mean ``Searcher.search`` time.
+a chunk against the reference, and the mean ``Searcher.search`` time. Hits with
+equal scores are ordered by chunk id first: a primary and its replica break ties
+in different orders (their segments are built apart), which is not a scoring change.
 
 ``--latency-chunks N`` adds the cost side at a larger size: the synthetic policy
 corpus of N chunks in a 3-shard generation, the scale benchmark's queries (with
@@ -87,7 +89,11 @@ def run(searcher: Searcher, queries: list[LabelledQuery], depth: int) -> dict[st
             q.query, size=depth, tenant=q.tenant, acl=q.acl, highlight=False, source_fields=[]
         )
         seconds = time.perf_counter() - started
-        ranking = dedupe_docs(h.doc_id for h in result.hits)
+        # equal scores come back in the order of the copy that answered (a primary and its
+        # replica build their segments apart): order ties by chunk id, so a ranking
+        # changes only when scores do
+        hits = sorted(result.hits, key=lambda h: (-round(h.score or 0.0, 4), h.chunk_id))
+        ranking = dedupe_docs(h.doc_id for h in hits)
         answers[q.id] = {
             "ranking": ranking,
             "scores": {h.chunk_id: h.score or 0.0 for h in result.hits},
