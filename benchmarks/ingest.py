@@ -37,7 +37,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _cluster import CORPORA, client, cluster_url, console, print_table, write_results
 
-from osrag.backends.opensearch import BULK_ACTIONS, OpenSearchIndex
+from osrag.apply import BATCH_CHUNKS
+from osrag.backends.opensearch import OpenSearchIndex
 from osrag.chunking.records import chunk_source
 from osrag.documents import load_corpus
 from osrag.generations import purge
@@ -60,7 +61,7 @@ def _prepared_ndjson(corpus: Path, index: str, options: IngestOptions) -> tuple[
             lines.append(json.dumps({"index": {"_index": index, "_id": chunk.chunk_id}}).encode())
             lines.append(json.dumps(source, default=str).encode())
             count += 1
-            if len(lines) == 2 * BULK_ACTIONS:
+            if len(lines) == 2 * BATCH_CHUNKS:
                 bodies.append(b"\n".join(lines) + b"\n")
                 lines = []
     if lines:

@@ -13,9 +13,12 @@ and, batch by batch:
 2. **records the access policy** before the first chunk with a tenant or an
    ACL is written (:meth:`osrag.manifest.Manifest.widen_policy`), so no search
    can see such a chunk before the alias requires a tenant;
-3. **writes** through a queue of two to the index's ``write_concurrency``
-   writer threads (OpenSearch: two, so one bulk is indexed while the next is
-   built; embedded: one), memory bounded by a few batches;
+3. **writes** through a bounded queue to ``writers`` threads (default: the
+   index's ``write_concurrency``; OpenSearch: two, so one bulk is indexed while
+   the next is built; embedded: one). A batch is whole documents, cut when it
+   reaches ``batch_chunks`` chunks or ``batch_bytes`` estimated request bytes
+   (:func:`batches`), and is sent as one ``_bulk`` request; memory is bounded by
+   two batches per writer;
 4. **turns refusals into reported issues**: a document with a refused chunk
    keeps its previous manifest record (the next run retries it); the others
    get their new record and a change-log entry.
@@ -43,6 +46,18 @@ Progress = Callable[[int, int], None]
 """Called with (documents seen, chunks written) as an ingest advances."""
 
 SCAN_PAGE = 5000
+
+BATCH_CHUNKS = 2000
+"""Chunks per bulk request at most (about :data:`BATCH_BYTES` of policy-sized chunks)."""
+BATCH_BYTES = 4 * 2**20
+"""Estimated bytes per bulk request at most. Measured with ``benchmarks/bulk_size.py`` on a
+512 MB-heap node (``docs/scale.md``): chunks/s is flat from 1 MB to 8 MB requests and
+falls at 16 MB (and four 16 MB requests in flight pass the node's indexing-pressure
+limit, 10 % of the heap, and are answered 429); 4 MB sits in the middle of the plateau."""
+ACTION_OVERHEAD = 1000
+"""Bytes of a chunk's request line and other fields besides its texts: ids, digests, spans,
+versions, amounts (990 on average over the synthetic policy corpus's NDJSON)."""
+DELETE_BYTES = 120
 
 
 def _utcnow() -> dt.datetime:
@@ -99,15 +114,43 @@ class Tally:
 
 @dataclass
 class _Batch:
+    number: int
     changes: list[Change]
     actions: list[Action]
+
+
+def request_bytes(change: Change) -> int:
+    """Estimated ``_bulk`` bytes of a change: the texts it writes plus a fixed overhead per
+    action (exact serialisation would cost as much as the request itself)."""
+    size = DELETE_BYTES * len(change.delete)
+    for chunk in change.write:
+        size += ACTION_OVERHEAD + len(chunk.text) + len(chunk.body) + len(chunk.breadcrumb)
+    return size
+
+
+def batches(
+    changes: Iterable[Change], *, max_chunks: int, max_bytes: int
+) -> Iterator[list[Change]]:
+    """Whole changes, in order, grouped until a group holds ``max_chunks`` actions or
+    ``max_bytes`` estimated bytes (a single larger document is a group of its own)."""
+    group: list[Change] = []
+    count = size = 0
+    for change in changes:
+        group.append(change)
+        count += len(change.write) + len(change.delete)
+        size += request_bytes(change)
+        if count >= max_chunks or size >= max_bytes:
+            yield group
+            group, count, size = [], 0, 0
+    if group:
+        yield group
 
 
 class _Writers:
     """Writer threads fed through a small queue; the first failure stops them all."""
 
     def __init__(self, count: int, work: Callable[[_Batch], None]) -> None:
-        self._queue: queue.Queue[_Batch | None] = queue.Queue(maxsize=2)
+        self._queue: queue.Queue[_Batch | None] = queue.Queue(maxsize=max(2, count))
         self._work = work
         self.failure: BaseException | None = None
         self._threads = [
@@ -174,6 +217,8 @@ class _Apply:
         self.heartbeat, self.progress = heartbeat, progress
         self._counts = threading.Lock()
         self._policy = manifest.policy()
+        self.refusals: dict[int, list[LoadIssue]] = {}
+        """Issues of refused documents by batch number (reported in batch order)."""
 
     # -------------------------------------------------------------------- preparing a batch
 
@@ -320,7 +365,8 @@ class _Apply:
             report.chunks_deleted += outcome.deleted
             report.throttled += outcome.throttled
             report.bulk_retries += outcome.retries
-            report.errors += issues
+            if issues:
+                self.refusals[batch.number] = issues
             self.tally.chunks += delta
             self.tally.documents += documents
             for record in records:
@@ -376,13 +422,20 @@ def apply(
     tally: Tally,
     *,
     fresh: bool = False,
-    batch_chunks: int = 1000,
+    batch_chunks: int = BATCH_CHUNKS,
+    batch_bytes: int = BATCH_BYTES,
+    writers: int | None = None,
     heartbeat: Callable[[], None] | None = None,
     progress: Progress | None = None,
     vectors: Vectors | None = None,
 ) -> None:
     """Write the changes (see the module docstring); counts go into ``report`` and
-    ``tally``. ``fresh``: the generation was created by this ingest (holds nothing yet)."""
+    ``tally``. ``fresh``: the generation was created by this ingest (holds nothing yet).
+    ``writers``: bulk-writer threads (default: the index's ``write_concurrency``).
+
+    The outcome does not depend on ``writers``: each document's records are written
+    after its chunks, counts are summed under a lock, and refusals are reported in the
+    order of the batches."""
     run = _Apply(
         index,
         manifest,
@@ -394,21 +447,20 @@ def apply(
         progress=progress,
         vectors=vectors,
     )
-    writers = _Writers(index.write_concurrency, run.write)
-    pending: list[Change] = []
-    size = 0
-    try:
+
+    def to_write() -> Iterator[Change]:
         for change in changes:
             count_change(report, change)
-            if change.kind in ("failed", "unchanged"):
-                continue
-            pending.append(change)
-            size += len(change.write) + len(change.delete)
-            if size >= batch_chunks:
-                writers.put(_Batch(pending, run.actions(pending)))
-                pending, size = [], 0
-        if pending:
-            writers.put(_Batch(pending, run.actions(pending)))
+            if change.kind not in ("failed", "unchanged"):
+                yield change
+
+    threads = _Writers(writers or index.write_concurrency, run.write)
+    try:
+        groups = batches(to_write(), max_chunks=batch_chunks, max_bytes=batch_bytes)
+        for number, group in enumerate(groups):
+            threads.put(_Batch(number, group, run.actions(group)))
     finally:
-        writers.close()
-    writers.check()
+        threads.close()
+    threads.check()
+    for number in sorted(run.refusals):
+        report.errors += run.refusals[number]

@@ -128,6 +128,11 @@ class Settings(BaseSettings):
     )
     timeout: float = Field(default=30.0, gt=0, description="seconds per request")
     max_retries: int = Field(default=3, ge=0, description="retries on connection errors")
+    search_type: Literal["query_then_fetch", "dfs_query_then_fetch"] | None = Field(
+        default=None,
+        description="how a sharded generation scores: dfs_query_then_fetch (statistics of "
+        "every shard; the default) or query_then_fetch (each shard's own)",
+    )
     home: Path | None = Field(default=None, description="osrag's local state (OSRAG_HOME)")
     embedder: str | None = Field(
         default=None,

@@ -46,7 +46,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -56,8 +56,19 @@ from osrag.errors import CorpusError
 from osrag.loaders import EXTRACTED_SUFFIXES, UnreadableFile, extract, sniff
 from osrag.loaders.base import split_list
 from osrag.models import Document, LoadIssue
+from osrag.seen import SeenIds
 
-__all__ = ["LOADER_VERSION", "SUFFIXES", "corpus_files", "load_corpus", "load_file"]
+__all__ = [
+    "LOADER_VERSION",
+    "SUFFIXES",
+    "corpus_base",
+    "corpus_files",
+    "iter_corpus_files",
+    "load_corpus",
+    "load_file",
+    "load_files",
+    "unique_ids",
+]
 
 LOADER_VERSION = "osrag-documents@2"
 """What a document's fields mean; part of the generation digest. 2: a document without a
@@ -133,26 +144,49 @@ def corpus_files(root: Path) -> list[str]:
     ``.osragignore`` in the corpus root (e.g. a README or the labelled queries
     kept beside the documents) are not part of the corpus.
     """
+    return list(iter_corpus_files(root))
+
+
+def iter_corpus_files(root: Path) -> Iterator[str]:
+    """:func:`corpus_files` one at a time, in the same order, holding one folder's listing
+    at a time (a corpus of millions of files is never listed in memory).
+
+    Sorting each folder's entries by name, with ``/`` after a folder's name, gives the
+    order of sorting the whole relative paths: every path under ``d/`` sorts exactly
+    where ``d/`` sorts among its siblings."""
     root = Path(root)
     if root.is_file():
-        return [root.name]
+        yield root.name
+        return
     if not root.is_dir():
         raise CorpusError(f"{root}: no such file or directory")
-    patterns = ignore_patterns(root)
-    found: list[str] = []
-    for folder, dirs, files in os.walk(root, onerror=None):
-        rel = Path(folder).relative_to(root)
-        prefix = rel.as_posix() + "/" if rel.parts else ""
-        dirs[:] = [
-            d
-            for d in dirs
-            if d not in _SKIPPED_DIRS and not _ignored(prefix + d, patterns, folder=True)
-        ]
-        for name in files:
-            if name.lower().endswith(SUFFIXES) and not _ignored(prefix + name, patterns):
-                found.append(prefix + name)
-    found.sort()
-    return found
+    yield from _walk(root, "", ignore_patterns(root))
+
+
+def _walk(folder: Path, prefix: str, patterns: list[str]) -> Iterator[str]:
+    try:
+        with os.scandir(folder) as entries:
+            listing = list(entries)
+    except OSError:
+        return  # an unreadable folder is skipped, as os.walk does
+    keyed: list[tuple[str, os.DirEntry[str] | None]] = []
+    for entry in listing:
+        try:
+            is_dir = entry.is_dir(follow_symlinks=False)  # symlinked folders are not followed
+        except OSError:
+            is_dir = False
+        rel = prefix + entry.name
+        if is_dir:
+            if entry.name not in _SKIPPED_DIRS and not _ignored(rel, patterns, folder=True):
+                keyed.append((rel + "/", entry))
+        elif entry.name.lower().endswith(SUFFIXES) and not _ignored(rel, patterns):
+            keyed.append((rel, None))
+    keyed.sort(key=lambda pair: pair[0])
+    for rel, sub in keyed:
+        if sub is None:
+            yield rel
+        else:
+            yield from _walk(Path(sub.path), rel, patterns)
 
 
 def load_corpus(root: Path) -> Iterator[Document | LoadIssue]:
@@ -161,13 +195,32 @@ def load_corpus(root: Path) -> Iterator[Document | LoadIssue]:
     Raises :class:`CorpusError` only when ``root`` itself cannot be read.
     """
     root = Path(root)
-    base = root.parent if root.is_file() else root
-    seen: dict[str, str] = {}
-    for rel in corpus_files(root):
-        for item in load_file(base / rel, rel):
+    base = corpus_base(root)
+    return unique_ids(
+        item for rel in iter_corpus_files(root) for item in load_file(base / rel, rel)
+    )
+
+
+def corpus_base(root: Path) -> Path:
+    """The folder the relative paths of :func:`corpus_files` start from."""
+    return root.parent if root.is_file() else root
+
+
+def load_files(base: Path, rels: list[str]) -> list[Document | LoadIssue]:
+    """The documents of several files, in order (one task of a worker process)."""
+    return [item for rel in rels for item in load_file(base / rel, rel)]
+
+
+def unique_ids(items: Iterable[Document | LoadIssue]) -> Iterator[Document | LoadIssue]:
+    """``items`` in order, a second document with an id already seen turned into an issue.
+    The ids met are kept off the heap (:class:`osrag.seen.SeenIds`): memory stays flat."""
+    seen = SeenIds()
+    try:
+        for item in items:
             if isinstance(item, Document):
-                first = seen.setdefault(item.doc_id, _where(item))
-                if first != _where(item):
+                where = _where(item)
+                first = seen.first(item.doc_id, where)
+                if first is not None and first != where:
                     yield LoadIssue(
                         path=item.source_path,
                         line=item.source_line,
@@ -175,6 +228,8 @@ def load_corpus(root: Path) -> Iterator[Document | LoadIssue]:
                     )
                     continue
             yield item
+    finally:
+        seen.close()
 
 
 def _where(doc: Document) -> str:

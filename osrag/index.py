@@ -39,10 +39,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from osrag.apply import Progress, Tally, Vectors, apply
+from osrag.apply import BATCH_BYTES, BATCH_CHUNKS, Progress, Tally, Vectors, apply
 from osrag.backends.base import ChunkIndex
 from osrag.config import DEFAULT_ALIAS
-from osrag.documents import load_corpus
 from osrag.errors import IndexStateError
 from osrag.generations import (
     GenerationView,
@@ -53,6 +52,7 @@ from osrag.generations import (
     rollback,
     verify_counts,
 )
+from osrag.layout import SINGLE_NODE, Layout, choose_layout
 from osrag.lock import IngestLock
 from osrag.manifest import Manifest
 from osrag.mapping import chunk_index_body, mapping_version
@@ -61,10 +61,12 @@ from osrag.models import (
     ChunkingConfig,
     Document,
     ExtractionConfig,
+    GenerationRecord,
     IngestReport,
 )
-from osrag.pipeline import default_workers, pipeline_versions, prepare_stream
+from osrag.pipeline import default_workers, load_stream, pipeline_versions, prepare_stream
 from osrag.plan import Change, Known, choose_generation, plan_ingest
+from osrag.workers import Workers
 
 __all__ = [
     "GenerationView",
@@ -72,6 +74,7 @@ __all__ = [
     "config_digest",
     "current_generation",
     "generation_config",
+    "generation_layout",
     "generation_versions",
     "ingest",
     "list_generations",
@@ -94,9 +97,18 @@ class IngestOptions:
     lock_ttl: dt.timedelta = dt.timedelta(minutes=10)
     lock_wait: float = 0.0
     """Seconds to wait for another ingest's lock before failing."""
-    batch_chunks: int = 1000
+    batch_chunks: int = BATCH_CHUNKS
+    """Chunks per bulk request at most."""
+    batch_bytes: int = BATCH_BYTES
+    """Estimated bytes per bulk request at most (whole documents; see :mod:`osrag.apply`)."""
     workers: int = field(default_factory=default_workers)
-    """Processes that chunk and extract (1: all in this process)."""
+    """Processes that load, chunk and extract (1: all in this process)."""
+    writers: int | None = None
+    """Bulk-writer threads (None: the engine's ``write_concurrency``)."""
+    shards: int | None = None
+    """Primary shards of a new generation (None: see :func:`osrag.layout.choose_layout`)."""
+    replicas: int | None = None
+    """Replicas of a new generation (None: likewise)."""
     move_alias: bool = True
     """False builds a generation without pointing the alias at it (evaluation)."""
     embedder: Any = None
@@ -117,12 +129,17 @@ def resolve_embedder(options: IngestOptions) -> Any:
 
 
 def generation_config(
-    options: IngestOptions, index: ChunkIndex | None = None, embedder: Any = None
+    options: IngestOptions,
+    index: ChunkIndex | None = None,
+    embedder: Any = None,
+    *,
+    layout: Layout = SINGLE_NODE,
 ) -> dict[str, Any]:
     """The configuration a generation is built with. ``analyzer`` is the one the engine
     really uses (:meth:`ChunkIndex.text_analyzer`); when it had to substitute one,
     ``analyzer_requested`` names what was asked for. An embedder counts by its id and
-    dimension (``spec``, the string that named it, is kept to rebuild it at search time)."""
+    dimension (``spec``, the string that named it, is kept to rebuild it at search time);
+    a layout other than one node's by its shards and replicas."""
     analyzer = options.analyzer
     if index is not None:
         analyzer = index.text_analyzer(options.analyzer, options.alias)
@@ -137,7 +154,22 @@ def generation_config(
     if embedder is not None:
         spec = options.embedder if isinstance(options.embedder, str) else None
         config["embedder"] = {"id": embedder.id, "dimension": embedder.dimension, "spec": spec}
+    recorded = layout.config()
+    if recorded is not None:
+        config["layout"] = recorded
     return config
+
+
+def generation_layout(
+    options: IngestOptions, index: ChunkIndex, current: GenerationRecord | None
+) -> Layout:
+    """The shards and replicas of the generation this ingest writes (:mod:`osrag.layout`)."""
+    return choose_layout(
+        options.shards,
+        options.replicas,
+        current=Layout.of_config(current.config) if current is not None else None,
+        data_nodes=index.data_nodes(),
+    )
 
 
 def generation_versions(options: IngestOptions, index: ChunkIndex | None = None) -> dict[str, str]:
@@ -168,17 +200,20 @@ def _utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-def _prepare(options: IngestOptions) -> Any:
-    def prepare(docs: Iterable[Document]) -> Iterator[tuple[Document, list[Chunk]]]:
-        return prepare_stream(
-            docs,
-            options.chunking,
-            options.extraction,
-            canonical_tokens=options.canonical_tokens,
-            workers=options.workers,
-        )
+def _changes(path: Path, known: dict[str, Known], options: IngestOptions) -> Iterator[Change]:
+    """The plan of an ingest, its files loaded and its documents prepared by one pool."""
+    with Workers(options.workers) as workers:
 
-    return prepare
+        def prepare(docs: Iterable[Document]) -> Iterator[tuple[Document, list[Chunk]]]:
+            return prepare_stream(
+                docs,
+                options.chunking,
+                options.extraction,
+                canonical_tokens=options.canonical_tokens,
+                workers=workers,
+            )
+
+        yield from plan_ingest(load_stream(path, workers), known, prepare, prune=options.prune)
 
 
 def plan(
@@ -187,15 +222,17 @@ def plan(
     """What an ingest of ``path`` would do, without writing (``osrag ingest --dry-run``)."""
     options = options or IngestOptions()
     embedder = resolve_embedder(options)
-    config = generation_config(options, index, embedder)
-    versions = generation_versions(options, index)
-    digest = config_digest(config, versions)
     manifest = Manifest(index.records(options.alias), options.alias)
     current = index.alias_target(options.alias)
+    current_record = manifest.generation(current) if current else None
+    layout = generation_layout(options, index, current_record)
+    config = generation_config(options, index, embedder, layout=layout)
+    versions = generation_versions(options, index)
+    digest = config_digest(config, versions)
     choice = choose_generation(
         options.alias,
         digest,
-        manifest.generation(current) if current else None,
+        current_record,
         manifest.generations(),
         index.generations(options.alias),
         config=config,
@@ -210,8 +247,7 @@ def plan(
         previous_generation=current if choice.switching else None,
         dry_run=True,
     )
-    changes = plan_ingest(load_corpus(path), known, _prepare(options), prune=options.prune)
-    return report, changes
+    return report, _changes(path, known, options)
 
 
 @contextlib.contextmanager
@@ -266,9 +302,6 @@ def _ingest_locked(
 ) -> IngestReport:
     alias = options.alias
     embedder = resolve_embedder(options)
-    config = generation_config(options, index, embedder)
-    versions = generation_versions(options, index)
-    digest = config_digest(config, versions)
     current = index.alias_target(alias)
     current_record = manifest.generation(current) if current else None
     if current is not None and current_record is None:
@@ -276,6 +309,10 @@ def _ingest_locked(
             f"alias {alias!r} points to {current!r}, which osrag's manifest does not know: "
             "choose another --alias, or remove the alias if it is not in use"
         )
+    layout = generation_layout(options, index, current_record)
+    config = generation_config(options, index, embedder, layout=layout)
+    versions = generation_versions(options, index)
+    digest = config_digest(config, versions)
     choice = choose_generation(
         alias,
         digest,
@@ -289,7 +326,12 @@ def _ingest_locked(
     target = choice.record
     if choice.create:
         dimension = embedder.dimension if embedder is not None else None
-        body = chunk_index_body(config["analyzer"], vector_dimension=dimension)
+        body = chunk_index_body(
+            config["analyzer"],
+            replicas=layout.replicas,
+            shards=layout.shards,
+            vector_dimension=dimension,
+        )
         index.create_generation(target.name, body, bulk_loading=True)
         manifest.put_generation(target)
     known = {} if choice.create else _known(manifest, target.name)
@@ -302,10 +344,9 @@ def _ingest_locked(
     tally = Tally(chunks=sum(len(k.chunk_ids) for k in known.values()), documents=len(known))
     tally.tenants.update(target.tenants)
     tally.has_acl = target.has_acl
-    changes = plan_ingest(load_corpus(path), known, _prepare(options), prune=options.prune)
     with _vectors(embedder, options) as vectors:
         apply(
-            changes,
+            _changes(path, known, options),
             index,
             manifest,
             target.name,
@@ -313,6 +354,8 @@ def _ingest_locked(
             tally,
             fresh=choice.create,
             batch_chunks=options.batch_chunks,
+            batch_bytes=options.batch_bytes,
+            writers=options.writers,
             heartbeat=held.renew_if_due,
             progress=progress,
             vectors=vectors,

@@ -2,9 +2,9 @@
 
 The JSON files are usable without Python (``curl -XPUT … -d @mappings/chunks.json``);
 this module only loads them and applies the documented knobs: the text
-analyzer (``english`` by default), the replica count (0 by default) and, for a
-generation with vectors, ``mappings/vectors.json`` merged in with the
-embedder's dimension.
+analyzer (``english`` by default), the layout (1 shard and 0 replicas by default;
+see :mod:`osrag.layout`) and, for a generation with vectors, ``mappings/vectors.json``
+merged in with the embedder's dimension.
 
 Vectors: the ``knn_vector`` field always names its engine (``lucene``) and
 method explicitly. OpenSearch 2.x defaults to faiss, whose native library the
@@ -43,11 +43,16 @@ VECTOR_FIELD = "vector"
 
 
 def chunk_index_body(
-    analyzer: str = "english", replicas: int = 0, *, vector_dimension: int | None = None
+    analyzer: str = "english",
+    replicas: int = 0,
+    shards: int = 1,
+    *,
+    vector_dimension: int | None = None,
 ) -> dict[str, Any]:
-    """The ``PUT <index>`` body for a generation index (with a vector field of
-    ``vector_dimension`` when the generation is embedded)."""
+    """The ``PUT <index>`` body for a generation index (see :mod:`osrag.layout`), with a
+    vector field of ``vector_dimension`` when the generation is embedded."""
     body = copy.deepcopy(_load("chunks.json"))
+    body["settings"]["index"]["number_of_shards"] = shards
     body["settings"]["index"]["number_of_replicas"] = replicas
     body["settings"]["analysis"]["analyzer"]["osrag_text"] = {"type": analyzer}
     if vector_dimension is not None:

@@ -1,19 +1,27 @@
 """Document → enriched chunks: the one composition that ``ingest``, ``chunks`` and the
 benchmarks share, the versions of every stage (they go into the generation digest),
-and :func:`prepare_stream`, which spreads that work over processes for big corpora."""
+and the streams that spread the work over worker processes for big corpora:
+:func:`load_stream` (files → documents) and :func:`prepare_stream` (documents →
+chunks), both in corpus order whatever the number of workers (:mod:`osrag.workers`)."""
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
-import multiprocessing
-import os
+import itertools
 from collections import deque
-from collections.abc import Generator, Iterable
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Generator, Iterable, Iterator
+from pathlib import Path
 
 from osrag.chunking import chunk_document, fixed, get_tokenizer, markdown, plaintext, sentences
-from osrag.documents import LOADER_VERSION
+from osrag.documents import (
+    LOADER_VERSION,
+    corpus_base,
+    iter_corpus_files,
+    load_files,
+    unique_ids,
+)
 from osrag.extract import canonicalize_money, enrich_chunks
 from osrag.loaders import LOADERS
 from osrag.locations import EXTRACTED_COORDINATES
@@ -24,7 +32,9 @@ from osrag.models import (
     ChunkingConfig,
     Document,
     ExtractionConfig,
+    LoadIssue,
 )
+from osrag.workers import POOL_AFTER, Workers, usable_cores
 
 PARSERS = (fixed.PARSER, markdown.PARSER, plaintext.PARSER, sentences.PARSER)
 
@@ -73,30 +83,40 @@ def prepare_chunks(
     return chunks
 
 
-POOL_AFTER = 32
-"""Documents prepared in-process before a pool is worth its start-up (~0.3 s)."""
-WINDOW_PER_WORKER = 16
-"""Documents in flight per worker: bounds memory whatever the corpus size."""
+FILES_PER_TASK = 4
+"""Files one loading task reads (amortises the hand-over of small files to a worker)."""
 
 
 def default_workers() -> int:
-    """Processes that chunk and extract: one core is left to the engine and the writer,
-    at most 4 — so on 2 cores everything stays in this process.
+    """Processes that load, chunk and extract: the usable cores minus one (the engine, the
+    bulk writers and this process's planning need one), at most 8; so on 2 cores
+    everything stays in this process.
 
-    Measured with ``benchmarks/ingest.py`` on 2 cores: a pool of 2 was slower than
-    none (the documents and chunks cross process boundaries, and the node needs a
-    core of its own).
+    Measured with ``benchmarks/scale.py`` (see ``docs/scale.md``): on 2 shared cores a
+    pool of 2 beside a local node was no faster than none — the node needs a core of its
+    own, and the documents and chunks cross process boundaries.
     """
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return max(1, min((usable or 1) - 1, 4))
+    return max(1, min(usable_cores() - 1, 8))
 
 
-def _pool(workers: int) -> ProcessPoolExecutor:
-    # forkserver: workers are forked from a clean server process that imported the
-    # pipeline once, never from this one (which may run threads: the bulk writer).
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["osrag.pipeline"])
-    return ProcessPoolExecutor(max_workers=workers, mp_context=context)
+def load_stream(root: Path, workers: Workers) -> Iterator[Document | LoadIssue]:
+    """:func:`osrag.documents.load_corpus`, with the files read and parsed by ``workers``
+    (same documents, same order, same duplicate-id issues)."""
+    root = Path(root)
+    base = corpus_base(root)
+    files = iter_corpus_files(root)
+    groups = iter(lambda: list(itertools.islice(files, FILES_PER_TASK)), [])
+    loaded = workers.map(functools.partial(load_files, base), groups)
+    return unique_ids(item for items in loaded for item in items)
+
+
+def _prepare_one(
+    doc: Document,
+    chunking: ChunkingConfig,
+    extraction: ExtractionConfig,
+    canonical_tokens: bool,
+) -> list[Chunk]:
+    return prepare_chunks(doc, chunking, extraction, canonical_tokens=canonical_tokens)
 
 
 def prepare_stream(
@@ -105,43 +125,30 @@ def prepare_stream(
     extraction: ExtractionConfig | None = None,
     *,
     canonical_tokens: bool = False,
-    workers: int = 1,
+    workers: int | Workers = 1,
     pool_after: int = POOL_AFTER,
 ) -> Generator[tuple[Document, list[Chunk]], None, None]:
     """``(doc, prepare_chunks(doc, …))`` for every document, in order.
 
-    With ``workers > 1`` and more than ``pool_after`` documents, the work runs in a
-    process pool (chunking and extraction are CPU-bound Python); at most
-    ``workers × WINDOW_PER_WORKER`` documents are in flight.
+    ``workers``: a process count (a pool is started for this stream and stopped at its
+    end) or a shared :class:`~osrag.workers.Workers`. Chunking and extraction are
+    CPU-bound Python; at most ``workers × WINDOW_PER_WORKER`` documents are in flight.
     """
     extraction = extraction or ExtractionConfig()
-    pool: ProcessPoolExecutor | None = None
-    pending: deque[tuple[Document, Future[list[Chunk]]]] = deque()
-    window = max(1, workers) * WINDOW_PER_WORKER
+    prepare = functools.partial(
+        _prepare_one, chunking=chunking, extraction=extraction, canonical_tokens=canonical_tokens
+    )
+    own = workers if isinstance(workers, Workers) else Workers(workers, pool_after=pool_after)
+    held: deque[Document] = deque()
+
+    def remembered() -> Iterator[Document]:
+        for doc in docs:
+            held.append(doc)
+            yield doc
+
     try:
-        for count, doc in enumerate(docs):
-            if workers <= 1 or count < pool_after:
-                yield (
-                    doc,
-                    prepare_chunks(doc, chunking, extraction, canonical_tokens=canonical_tokens),
-                )
-                continue
-            if pool is None:
-                pool = _pool(workers)
-            pending.append(
-                (
-                    doc,
-                    pool.submit(
-                        prepare_chunks, doc, chunking, extraction, canonical_tokens=canonical_tokens
-                    ),
-                )
-            )
-            while len(pending) >= window:
-                ready, future = pending.popleft()
-                yield ready, future.result()
-        while pending:
-            ready, future = pending.popleft()
-            yield ready, future.result()
+        for chunks in own.map(prepare, remembered()):
+            yield held.popleft(), chunks
     finally:
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+        if own is not workers:
+            own.close()

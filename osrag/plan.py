@@ -93,7 +93,9 @@ def plan_ingest(
     prune: bool = True,
 ) -> Iterator[Change]:
     """One :class:`Change` per document of ``items``, then one per removed document."""
-    seen: set[str] = set()
+    unseen = set(known)
+    """Known documents not met yet (what is left at the end was removed): a first ingest
+    keeps no set of every document it met."""
     failed_paths: set[str] = set()
     failures: list[Change] = []
     pending: dict[str, Known | None] = {}
@@ -105,10 +107,11 @@ def plan_ingest(
                 failed_paths.add(item.path)
                 failures.append(Change("failed", item.path, issue=item))
                 continue
-            seen.add(item.doc_id)
+            unseen.discard(item.doc_id)
             previous = known.get(item.doc_id)
             if previous is not None and previous.source_version == item.source_version:
-                unchanged.append(Change("unchanged", item.doc_id, item, previous=previous))
+                # no document kept: an unchanged corpus is drained only at its end
+                unchanged.append(Change("unchanged", item.doc_id, previous=previous))
                 continue
             pending[item.doc_id] = previous
             yield item
@@ -124,7 +127,7 @@ def plan_ingest(
         yield _change(doc, chunks, pending.pop(doc.doc_id, None))
     yield from drain()
     if prune:
-        for doc_id in sorted(known.keys() - seen):
+        for doc_id in sorted(unseen):
             previous = known[doc_id]
             if previous.source_path in failed_paths:
                 continue  # a file that failed to load is not a deleted file

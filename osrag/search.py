@@ -34,7 +34,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from osrag import fusion
-from osrag.backends.base import ChunkIndex
+from osrag.backends.base import ChunkIndex, SearchType
 from osrag.config import DEFAULT_ALIAS
 from osrag.errors import EmbeddingError, QueryError
 from osrag.manifest import Manifest
@@ -156,12 +156,16 @@ class Searcher:
         extraction: ExtractionConfig | None = None,
         enforce_access: bool = True,
         embedder: Any = None,
+        search_type: SearchType | None = None,
     ) -> None:
         self.index = as_index(client_or_index)
         self._embedder = embedder
         """The query embedder (an :class:`~osrag.embedding.Embedder` or a spec string);
         None: the one the generation was built with."""
         self.alias = alias
+        self.search_type = search_type
+        """How a sharded generation scores (None: the engine's default, see
+        :meth:`~osrag.backends.base.ChunkIndex.msearch`)."""
         self.extraction = extraction
         self.enforce_access = enforce_access
         """False is the operator's view (evaluation): no tenant or ACL guard at all."""
@@ -272,7 +276,11 @@ class Searcher:
         # the index itself, in the same round trip, on every request (never remembered
         # as "no": only as "yes", which cannot become untrue for a refusal to matter)
         probe = self.enforce_access and spec.tenant is None and not spec.unrestricted
-        answers = self.index.msearch(self.alias, [*bodies, TENANT_PROBE] if probe else bodies)
+        answers = self.index.msearch(
+            self.alias,
+            [*bodies, TENANT_PROBE] if probe else bodies,
+            search_type=self.search_type,
+        )
         if probe and _total(answers.pop()) > 0:
             self._multi_tenant = True
             raise self._tenant_required()

@@ -9,6 +9,7 @@ generation saw — have one helper with an implementation per engine.
 from __future__ import annotations
 
 import hashlib
+import os
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +24,9 @@ from osrag.backends.elasticsearch import ElasticsearchIndex
 from osrag.backends.embedded import EmbeddedIndex
 from osrag.backends.opensearch import OpenSearchIndex
 from osrag.generations import purge
+from osrag.layout import SINGLE_NODE, Layout
 from osrag.manifest import Manifest
+from osrag.mapping import chunk_index_body
 
 KINDS = ("opensearch", "elasticsearch", "embedded")
 CLUSTERS = ("opensearch", "elasticsearch")
@@ -39,6 +42,25 @@ ENGLISH_ANALYZER_PARAMS = [
 ]
 """The engines whose test node has the ``english`` analyzer (the Elasticsearch integ-test
 node falls back to ``standard``: tests/test_elasticsearch_engine.py)."""
+
+
+def layout_under_test() -> Layout | None:
+    """``OSRAG_TEST_SHARDS`` / ``OSRAG_TEST_REPLICAS``: the layout every generation the
+    OpenSearch tests build must have (the three-node pass of ``.ci/run``: 3 and 1)."""
+    shards, replicas = os.environ.get("OSRAG_TEST_SHARDS"), os.environ.get("OSRAG_TEST_REPLICAS")
+    if shards is None and replicas is None:
+        return None
+    return Layout(int(shards or 1), int(replicas or 0))
+
+
+LAYOUT_UNDER_TEST = layout_under_test()
+
+
+def generation_body(kind: str) -> dict[str, Any]:
+    """The ``PUT <index>`` body of a generation a test creates itself, laid out as the run
+    asks (the embedded index has no layout)."""
+    layout = LAYOUT_UNDER_TEST if kind == "opensearch" and LAYOUT_UNDER_TEST else SINGLE_NODE
+    return chunk_index_body(replicas=layout.replicas, shards=layout.shards)
 
 
 def filtered(index: ChunkIndex, target: str, clauses: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -192,8 +214,11 @@ class Delegating(ChunkIndex):
     def count(self, target: str, query: dict[str, Any] | None = None) -> int:
         return self.inner.count(target, query)
 
-    def msearch(self, target: str, bodies: Any) -> list[dict[str, Any]]:
-        return self.inner.msearch(target, bodies)
+    def data_nodes(self) -> int | None:
+        return self.inner.data_nodes()
+
+    def msearch(self, target: str, bodies: Any, *, search_type: Any = None) -> list[dict[str, Any]]:
+        return self.inner.msearch(target, bodies, search_type=search_type)
 
     def records(self, alias: str) -> Any:
         return self.inner.records(alias)

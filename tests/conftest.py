@@ -15,6 +15,14 @@ Under ``CI=true`` a test that needs an engine fails when none of these gives
 one; elsewhere it is skipped with the reason. A node the session started is
 stopped at its end (``OSRAG_TEST_KEEP_NODE=1`` keeps it). Each test gets its
 own index/alias prefix and everything under it is deleted afterwards.
+
+``OSRAG_TEST_SHARDS`` / ``OSRAG_TEST_REPLICAS`` (the three-node pass of
+``.ci/run``: 3 and 1) name the layout every generation of the OpenSearch tests
+must have. osrag lays a new generation out from the cluster's data nodes, so on
+three nodes the ingests build 3 shards and 1 replica without being told; the
+harness checks that the cluster gives that default, creates its own test
+generations with it, and after each test checks every generation it built
+(a test that asks for its own layout is marked ``own_layout``).
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from backend_cases import LAYOUT_UNDER_TEST
 from opensearchpy import OpenSearch
 from paths import CORPORA, IN_CI
 
@@ -137,6 +146,16 @@ def os_client(opensearch_url: str) -> OpenSearch:
     client = OpenSearch(opensearch_url, timeout=60)
     info = client.info()
     assert info["version"]["number"].startswith("2.")
+    if LAYOUT_UNDER_TEST is not None:
+        from osrag.layout import cluster_default
+
+        nodes = int(client.cluster.health()["number_of_data_nodes"])
+        if cluster_default(nodes) != LAYOUT_UNDER_TEST:
+            pytest.fail(
+                f"this run expects every generation to have {LAYOUT_UNDER_TEST.describe()} "
+                f"(OSRAG_TEST_SHARDS/OSRAG_TEST_REPLICAS), but on {opensearch_url} "
+                f"({nodes} data nodes) osrag builds {cluster_default(nodes).describe()}"
+            )
     return client
 
 
@@ -148,9 +167,38 @@ def _prefix_deleted_afterwards(client: Any) -> Iterator[str]:
 
 
 @pytest.fixture
-def index_prefix(os_client: OpenSearch) -> Iterator[str]:
-    """A unique prefix for this test's indices and aliases, deleted afterwards."""
-    yield from _prefix_deleted_afterwards(os_client)
+def index_prefix(os_client: OpenSearch, request: pytest.FixtureRequest) -> Iterator[str]:
+    """A unique prefix for this test's indices and aliases, deleted afterwards (on the
+    cluster pass, after checking every generation it built has the layout under test)."""
+    prefix = f"osrag-test-{uuid.uuid4().hex[:10]}"
+    yield prefix
+    try:
+        if LAYOUT_UNDER_TEST is not None and not request.node.get_closest_marker("own_layout"):
+            _check_layouts(os_client, prefix)
+    finally:
+        with contextlib.suppress(Exception):
+            os_client.indices.delete(index=f"{prefix}*", expand_wildcards="all")
+
+
+def _check_layouts(client: OpenSearch, prefix: str) -> None:
+    """Every generation index the test built has the layout under test."""
+    from osrag.plan import GENERATION_NAME
+
+    assert LAYOUT_UNDER_TEST is not None
+    found = client.indices.get_settings(
+        index=f"{prefix}*", expand_wildcards="all", ignore_unavailable=True, allow_no_indices=True
+    )
+    wrong = {
+        name: (
+            int(s["settings"]["index"]["number_of_shards"]),
+            int(s["settings"]["index"]["number_of_replicas"]),
+        )
+        for name, s in found.items()
+        if GENERATION_NAME.fullmatch(name)
+    }
+    wanted = (LAYOUT_UNDER_TEST.shards, LAYOUT_UNDER_TEST.replicas)
+    wrong = {name: got for name, got in wrong.items() if got != wanted}
+    assert not wrong, f"generations not laid out as {wanted} (shards, replicas): {wrong}"
 
 
 @pytest.fixture(scope="session")

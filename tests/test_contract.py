@@ -14,17 +14,16 @@ import threading
 from typing import Any
 
 import pytest
-from backend_cases import BackendCase, stored_chunk
+from backend_cases import BackendCase, generation_body, stored_chunk
 
 from osrag.backends.base import Delete, Put, RecordConflict
 from osrag.errors import IndexStateError, LockedError, QueryError
 from osrag.lock import LOCK, LOCK_KEY, IngestLock, LockRecord, break_lock, holder
-from osrag.mapping import chunk_index_body
 
 
 def _generation(case: BackendCase, n: int = 1) -> str:
     name = f"{case.alias}-0123abcd-{n}"
-    case.backend.create_generation(name, chunk_index_body(), bulk_loading=n == 1)
+    case.backend.create_generation(name, generation_body(case.kind), bulk_loading=n == 1)
     return name
 
 

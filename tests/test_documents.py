@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from osrag.chunking import chunk_document, is_empty
 from osrag.documents import corpus_files, load_corpus
@@ -283,3 +285,33 @@ def test_a_document_without_a_title_searches_its_body_alone(tmp_path: Path) -> N
             (chunk,) = prepare_chunks(doc, ChunkingConfig(strategy=strategy))  # type: ignore[arg-type]
             assert chunk.text == chunk.body == doc.text and chunk.breadcrumb == ""
             assert doc.doc_id not in chunk.text.split()
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.sampled_from(["a", "a-b", "a b", "a.b", "b", "B", "a0", "é", "_"]), max_size=3),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_the_streamed_walk_lists_files_in_the_order_of_sorted_paths(
+    folders: list[list[str]],
+) -> None:
+    import tempfile
+
+    from osrag.documents import iter_corpus_files
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        made: set[str] = set()
+        for n, parts in enumerate(folders):
+            folder = root.joinpath(*parts)
+            if any(root.joinpath(*parts[: i + 1]).is_file() for i in range(len(parts))):
+                continue
+            folder.mkdir(parents=True, exist_ok=True)
+            for name in (f"{n}.md", "a.md", "a-b.md"):
+                if not (folder / name).is_dir():
+                    (folder / name).write_text("# x\n")
+                    made.add((folder / name).relative_to(root).as_posix())
+        assert list(iter_corpus_files(root)) == sorted(made)

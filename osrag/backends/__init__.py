@@ -95,7 +95,9 @@ def open_index(
         client_library()  # a clear ConfigError when the extra is not installed
         from osrag.backends.elasticsearch import ElasticsearchIndex
 
-        engine = ElasticsearchIndex(connect_elasticsearch(settings), settings=settings)
+        engine = ElasticsearchIndex(
+            connect_elasticsearch(settings), settings=settings, search_type=settings.search_type
+        )
         if not choice.detected:  # the probe has seen X-elastic-product already
             engine.verify()
         return engine
@@ -103,7 +105,12 @@ def open_index(
     from osrag.backends.opensearch import OpenSearchIndex
     from osrag.client import connect
 
-    return OpenSearchIndex(connect(settings), serverless=settings.is_serverless, settings=settings)
+    return OpenSearchIndex(
+        connect(settings),
+        serverless=settings.is_serverless,
+        settings=settings,
+        search_type=settings.search_type,
+    )
 
 
 __all__ = [

@@ -25,9 +25,11 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from osrag.errors import IndexStateError
+
+SearchType = Literal["query_then_fetch", "dfs_query_then_fetch"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +76,8 @@ class ChunkIndex(ABC):
 
     name: str = "engine"
     write_concurrency: int = 1
-    """How many :meth:`write` calls may run at once (the writer threads of one ingest)."""
+    """Writer threads an ingest uses by default. :meth:`write` must be safe to call from
+    several threads at once (an engine that writes one batch at a time serialises them)."""
     eventual_refresh: bool = False
     """True where writes become visible on the engine's own schedule (no ``_refresh``)."""
 
@@ -91,6 +94,11 @@ class ChunkIndex(ABC):
         answer in the generation's config, so the generation digest names the analyzer
         really used."""
         return requested
+
+    def data_nodes(self) -> int | None:
+        """Nodes that hold data, for engines whose generations have shards and replicas
+        (:mod:`osrag.layout` picks a layout from it); None for one local index."""
+        return None
 
     @abstractmethod
     def create_generation(self, name: str, body: dict[str, Any], *, bulk_loading: bool) -> None:
@@ -133,8 +141,20 @@ class ChunkIndex(ABC):
         """Documents in ``target`` matching ``query`` (all without one)."""
 
     @abstractmethod
-    def msearch(self, target: str, bodies: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    def msearch(
+        self,
+        target: str,
+        bodies: Sequence[dict[str, Any]],
+        *,
+        search_type: SearchType | None = None,
+    ) -> list[dict[str, Any]]:
         """Run several ``_search`` bodies in one round trip; one raw response each.
+
+        ``search_type`` (a request parameter, not part of a body): how a sharded engine
+        scores — ``query_then_fetch`` (each shard's own term statistics) or
+        ``dfs_query_then_fetch`` (statistics gathered from every shard first, as one
+        shard would score); None is the engine's default. An engine with one shard
+        scores the same either way and may ignore it.
 
         A body the engine rejects raises :class:`~osrag.errors.QueryError`; another
         failure :class:`~osrag.errors.ClusterError`.

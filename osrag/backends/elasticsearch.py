@@ -34,6 +34,7 @@ from typing import Any
 from elasticsearch import ApiError, ConflictError, Elasticsearch, NotFoundError
 from elasticsearch.helpers import scan, streaming_bulk
 
+from osrag.backends.base import SearchType
 from osrag.backends.elasticsearch_mapping import requested_analyzer, to_elasticsearch
 from osrag.backends.elasticsearch_requests import RRF_PIPELINE, translate
 from osrag.backends.rest import ClientKit, RestIndex, translating
@@ -70,16 +71,31 @@ class ElasticsearchIndex(RestIndex):
     kit = ELASTICSEARCH_PY
 
     def __init__(
-        self, client: Elasticsearch, *, bulk_backoff: float = 1.0, settings: Any = None
+        self,
+        client: Elasticsearch,
+        *,
+        bulk_backoff: float = 1.0,
+        settings: Any = None,
+        search_type: SearchType | None = None,
     ) -> None:
-        super().__init__(client, bulk_backoff=bulk_backoff, settings=settings)
+        super().__init__(
+            client, bulk_backoff=bulk_backoff, settings=settings, search_type=search_type
+        )
         self._analyzers: dict[str, str] = {}
         self._rrf: bool | None = None
 
-    def msearch(self, target: str, bodies: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    def msearch(
+        self,
+        target: str,
+        bodies: Sequence[dict[str, Any]],
+        *,
+        search_type: SearchType | None = None,
+    ) -> list[dict[str, Any]]:
         """The bodies with their vector parts in Elasticsearch's form
         (:mod:`osrag.backends.elasticsearch_requests`)."""
-        return super().msearch(target, [translate(body) for body in bodies])
+        return super().msearch(
+            target, [translate(body) for body in bodies], search_type=search_type
+        )
 
     def fusion_pipeline(self, spec: Any) -> str | None:
         """RRF on the engine where the cluster has the ``rrf`` retriever (asked once: the

@@ -68,6 +68,7 @@ from osrag.backends.base import (
     ItemFailure,
     Put,
     RecordStore,
+    SearchType,
     WriteOutcome,
 )
 from osrag.backends.dsl import Compiler
@@ -315,6 +316,9 @@ class EmbeddedIndex(ChunkIndex):
         self._writers: dict[str, tantivy.IndexWriter] = {}
         """Generation → its writer, kept open while this process holds the ingest lock."""
         self._guard = threading.RLock()
+        self._writing = threading.Lock()
+        """One batch at a time: tantivy has one writer per index (more writer threads of an
+        ingest queue here; the outcome is the same)."""
 
     def __repr__(self) -> str:
         return f"EmbeddedIndex({str(self.root)!r})"
@@ -576,7 +580,8 @@ class EmbeddedIndex(ChunkIndex):
     def write(self, generation: str, actions: Sequence[Action]) -> WriteOutcome:
         outcome = WriteOutcome()
         if actions:
-            self._write_batch(generation, list(actions), outcome)
+            with self._writing:
+                self._write_batch(generation, list(actions), outcome)
         return outcome
 
     def _writer(self, generation: _Generation) -> tantivy.IndexWriter:
@@ -712,8 +717,15 @@ class EmbeddedIndex(ChunkIndex):
         )
         return self._count(searcher, compiled)
 
-    def msearch(self, target: str, bodies: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Every body on one searcher (one point in time), answered as OpenSearch does."""
+    def msearch(
+        self,
+        target: str,
+        bodies: Sequence[dict[str, Any]],
+        *,
+        search_type: SearchType | None = None,
+    ) -> list[dict[str, Any]]:
+        """Every body on one searcher (one point in time), answered as OpenSearch does.
+        One index, one set of term statistics: every ``search_type`` scores the same."""
         generation = self._resolve(target)
         searcher = generation.searcher()
         answers = []

@@ -15,6 +15,7 @@ from opensearchpy import OpenSearch
 from opensearchpy.exceptions import ConflictError, NotFoundError, TransportError
 from opensearchpy.helpers import scan, streaming_bulk
 
+from osrag.backends.base import SearchType
 from osrag.backends.rest import (
     BULK_ACTIONS,
     BULK_BYTES,
@@ -61,9 +62,14 @@ class OpenSearchIndex(RestIndex):
         serverless: bool = False,
         bulk_backoff: float = 1.0,
         settings: Any = None,
+        search_type: SearchType | None = None,
     ) -> None:
         super().__init__(
-            client, serverless=serverless, bulk_backoff=bulk_backoff, settings=settings
+            client,
+            serverless=serverless,
+            bulk_backoff=bulk_backoff,
+            settings=settings,
+            search_type=search_type,
         )
         self._pipelines: set[str] = set()
         self._has_neural_search: bool | None = None

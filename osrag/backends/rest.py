@@ -40,6 +40,7 @@ from osrag.backends.base import (
     Record,
     RecordConflict,
     RecordStore,
+    SearchType,
     WriteOutcome,
 )
 from osrag.backends.bulk import BulkStats, StreamingBulk
@@ -48,8 +49,15 @@ from osrag.errors import IndexStateError, QueryError
 from osrag.mapping import manifest_index_body, manifest_version
 from osrag.plan import generation_pattern
 
-BULK_ACTIONS = 500
-BULK_BYTES = 8 * 1024 * 1024
+BULK_ACTIONS = 10_000
+BULK_BYTES = 64 * 2**20
+"""Caps that split one :meth:`RestIndex.write` into several ``_bulk`` requests. An
+ingest sizes its batches itself (:data:`osrag.apply.BATCH_BYTES`), well below these; they
+keep any caller under the engine's ``http.max_content_length`` (100 MB by default)."""
+DEFAULT_SEARCH_TYPE: SearchType = "dfs_query_then_fetch"
+"""Score with term statistics gathered from every shard first (see ``docs/scale.md``:
+on a 3-shard generation ``query_then_fetch`` reorders small filtered candidate sets, and
+the extra round trip costs little; the engine skips it for one shard)."""
 BULK_RETRIES = 6  # 429s are resent with exponential back-off (1 s … 30 s)
 BULK_RESPONSE = "errors,items.*._id,items.*._index,items.*.status,items.*.error"
 """What a ``_bulk`` answer needs to carry back: per item its id, index, status and error."""
@@ -143,8 +151,11 @@ class RestIndex(ChunkIndex):
         serverless: bool = False,
         bulk_backoff: float = 1.0,
         settings: Any = None,
+        search_type: SearchType | None = None,
     ):
         self.client = client
+        self.search_type: SearchType = search_type or DEFAULT_SEARCH_TYPE
+        """How searches score across shards when a request does not say."""
         self.settings = settings
         """The settings the client was made from (clearer error messages), if known."""
         self.serverless = serverless
@@ -155,6 +166,11 @@ class RestIndex(ChunkIndex):
         self._records: dict[str, RestRecords] = {}
 
     # -------------------------------------------------------------------- generations
+
+    def data_nodes(self) -> int | None:
+        if self.serverless:
+            return None  # Serverless places shards and replicas itself
+        return int(self.client.cluster.health()["number_of_data_nodes"])
 
     def create_generation(self, name: str, body: dict[str, Any], *, bulk_loading: bool) -> None:
         body = {**body, "settings": {**body.get("settings", {})}}
@@ -284,14 +300,22 @@ class RestIndex(ChunkIndex):
         body = {"query": query or {"match_all": {}}}
         return int(self.client.count(index=target, body=body)["count"])
 
-    def msearch(self, target: str, bodies: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    def msearch(
+        self,
+        target: str,
+        bodies: Sequence[dict[str, Any]],
+        *,
+        search_type: SearchType | None = None,
+    ) -> list[dict[str, Any]]:
         lines: list[dict[str, Any]] = []
         for body in bodies:
             lines += [{}, body]
+        chosen = search_type or (None if self.serverless else self.search_type)
+        options = {"search_type": chosen} if chosen else {}
         try:
-            answers: list[dict[str, Any]] = self.client.msearch(index=target, body=lines)[
-                "responses"
-            ]
+            answers: list[dict[str, Any]] = self.client.msearch(
+                index=target, body=lines, **options
+            )["responses"]
         except self.kit.http_error as exc:
             if self.kit.status(exc) == 400:
                 raise QueryError(

@@ -58,7 +58,34 @@ def ingest_command(
     wait: Annotated[float, typer.Option(help="Seconds to wait for another ingest's lock.")] = 0.0,
     workers: Annotated[
         int | None,
-        typer.Option(help="Processes that chunk and extract (default: cores − 1, at most 4)."),
+        typer.Option(
+            help="Processes that load, chunk and extract (default: usable cores − 1, at most 8)."
+        ),
+    ] = None,
+    writers: Annotated[
+        int | None,
+        typer.Option(help="Bulk-writer threads (default: 2 on OpenSearch, 1 embedded)."),
+    ] = None,
+    batch_mb: Annotated[
+        float | None,
+        typer.Option("--batch-mb", help="Largest bulk request in MB (default 4)."),
+    ] = None,
+    batch_chunks: Annotated[
+        int | None, typer.Option(help="Most chunks per bulk request (default 2000).")
+    ] = None,
+    shards: Annotated[
+        int | None,
+        typer.Option(
+            help="Primary shards of a new generation (default: the current generation's, "
+            "else 1 on one node, one per data node up to 6 on a cluster)."
+        ),
+    ] = None,
+    replicas: Annotated[
+        int | None,
+        typer.Option(
+            help="Replicas of a new generation (default: the current generation's, else 0 on "
+            "one node, 1 on a cluster)."
+        ),
     ] = None,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Print the plan (what would change); write nothing.")
@@ -89,6 +116,11 @@ def ingest_command(
         tokenizer=tokenizer,
     )
     settings, index, alias_name = session(url, config, alias, backend)
+    sizing: dict[str, Any] = {}
+    if batch_mb is not None:
+        sizing["batch_bytes"] = max(1, int(batch_mb * 2**20))
+    if batch_chunks is not None:
+        sizing["batch_chunks"] = max(1, batch_chunks)
     options = IngestOptions(
         alias=alias_name,
         chunking=chunking,
@@ -98,6 +130,10 @@ def ingest_command(
         lock_wait=wait,
         prune=prune,
         workers=workers if workers is not None else default_workers(),
+        writers=writers,
+        shards=shards,
+        replicas=replicas,
+        **sizing,
     )
     with cluster_errors(settings):
         if dry_run:

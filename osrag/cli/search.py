@@ -60,6 +60,14 @@ def search_command(
             show_default=False,
         ),
     ] = None,
+    search_type: Annotated[
+        str | None,
+        typer.Option(
+            "--search-type",
+            help="dfs_query_then_fetch (default: term statistics of every shard, as one shard "
+            "scores) or query_then_fetch (each shard's own; one round trip less).",
+        ),
+    ] = None,
     explain: Annotated[
         bool, typer.Option("--explain", help="Show the plan and the request body.")
     ] = False,
@@ -95,8 +103,17 @@ def search_command(
     except ValidationError as exc:
         first = exc.errors()[0]
         raise ConfigError(f"--{first['loc'][0]}: {first['msg']}") from None
+    if search_type not in (None, "query_then_fetch", "dfs_query_then_fetch"):
+        raise ConfigError(
+            f"--search-type {search_type!r}: choose query_then_fetch or dfs_query_then_fetch"
+        )
     settings, index, alias_name = session(url, config, alias, backend)
-    searcher = Searcher(index, alias_name, embedder=embedder)
+    searcher = Searcher(
+        index,
+        alias_name,
+        embedder=embedder,
+        search_type=search_type,  # type: ignore[arg-type]  # validated above
+    )
     with cluster_errors(settings):
         if explain:
             plan = searcher.plan(spec)
