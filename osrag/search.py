@@ -37,6 +37,7 @@ from osrag import fusion
 from osrag.backends.base import ChunkIndex, SearchType
 from osrag.config import DEFAULT_ALIAS
 from osrag.errors import EmbeddingError, QueryError
+from osrag.layout import Layout
 from osrag.manifest import Manifest
 from osrag.models import (
     AccessPolicy,
@@ -261,10 +262,21 @@ class Searcher:
         spec = plan.spec
         if vector is None:
             vector = self._vector(plan)
-        on_engine = spec.mode == "hybrid" and not spec.collapse
+        on_engine = spec.mode == "hybrid" and not spec.collapse and not self._scored_apart()
         pipeline = self.index.fusion_pipeline(spec) if on_engine else None
         bodies = search_bodies(plan, drop_amount=drop_amount, vector=vector, pipeline=pipeline)
         return bodies, pipeline
+
+    def _scored_apart(self) -> bool:
+        """Whether the legs must be fused here to keep one set of term statistics: the
+        generation has several shards and searches use ``dfs_query_then_fetch``, which
+        the engine's ``hybrid`` query does not run under (see
+        :meth:`~osrag.backends.rest.RestIndex.takes_search_type`). Fused here, each leg is
+        scored as one shard would score it; the fused order is the same as the engine's."""
+        generation = self.generation()
+        shards = Layout.of_config(generation.config).shards if generation is not None else 1
+        chosen = self.search_type or self.index.search_type
+        return shards > 1 and chosen == "dfs_query_then_fetch"
 
     def _run(
         self, plan: QueryPlan, vector: list[float] | None, *, drop_amount: bool = False

@@ -56,11 +56,13 @@ def layout_under_test() -> Layout | None:
 LAYOUT_UNDER_TEST = layout_under_test()
 
 
-def generation_body(kind: str) -> dict[str, Any]:
+def generation_body(kind: str, *, vector_dimension: int | None = None) -> dict[str, Any]:
     """The ``PUT <index>`` body of a generation a test creates itself, laid out as the run
     asks (the embedded index has no layout)."""
     layout = LAYOUT_UNDER_TEST if kind == "opensearch" and LAYOUT_UNDER_TEST else SINGLE_NODE
-    return chunk_index_body(replicas=layout.replicas, shards=layout.shards)
+    return chunk_index_body(
+        replicas=layout.replicas, shards=layout.shards, vector_dimension=vector_dimension
+    )
 
 
 def filtered(index: ChunkIndex, target: str, clauses: list[dict[str, Any]]) -> list[dict[str, Any]]:

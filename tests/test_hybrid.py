@@ -21,7 +21,15 @@ from typing import Any
 
 import numpy as np
 import pytest
-from backend_cases import BACKEND_PARAMS, BackendCase, Delegating, open_case, stored_chunk
+from backend_cases import (
+    BACKEND_PARAMS,
+    LAYOUT_UNDER_TEST,
+    BackendCase,
+    Delegating,
+    generation_body,
+    open_case,
+    stored_chunk,
+)
 
 from osrag.backends.base import Put
 from osrag.embedding import CallableEmbedder
@@ -164,7 +172,11 @@ def test_a_stated_amount_is_a_constraint_in_every_mode(
         source = case.source(case.alias, hit.chunk_id)
         assert source["tenant"] == "acme" and (not source["acl"] or "agents" in source["acl"])
     if mode == "hybrid":
-        server = case.kind == "opensearch"
+        # OpenSearch fuses on the engine; on a sharded generation scored with
+        # dfs_query_then_fetch (the default), which its hybrid query does not run under,
+        # the client fuses legs scored as one shard
+        sharded = LAYOUT_UNDER_TEST is not None and LAYOUT_UNDER_TEST.shards > 1
+        server = case.kind == "opensearch" and not sharded
         assert (result.fusion or "").startswith("server:" if server else "client:")
 
 
@@ -197,8 +209,10 @@ def test_fusion_on_the_engine_and_in_the_client_give_the_same_order(
         def fusion_pipeline(self, spec: Any) -> str | None:
             return None
 
-    server = Searcher(case.backend, case.alias, enforce_access=False)
-    client = Searcher(ClientFusion(case.backend), case.alias, enforce_access=False)
+    # per-shard statistics in both (the engine's hybrid query does not run under dfs)
+    same = {"enforce_access": False, "search_type": "query_then_fetch"}
+    server = Searcher(case.backend, case.alias, **same)  # type: ignore[arg-type]
+    client = Searcher(ClientFusion(case.backend), case.alias, **same)  # type: ignore[arg-type]
     queries = [json.loads(line)["query"] for line in (EXAMPLES / "queries.jsonl").open()]
     identical = 0
     for text in queries:
@@ -216,6 +230,48 @@ def test_fusion_on_the_engine_and_in_the_client_give_the_same_order(
     print(f"\nfused orders identical chunk for chunk: {identical}/{len(queries)}")
 
 
+@pytest.mark.own_layout
+def test_a_sharded_generation_ranks_as_one_shard_in_every_mode(
+    os_client: Any, index_prefix: str
+) -> None:
+    """The same corpus in 1 and in 3 shards: with dfs_query_then_fetch (the default)
+    every mode gives the one-shard scores; hybrid is fused in the client there, because
+    the engine's hybrid query answers dfs with raw, duplicated hits. Asked for
+    query_then_fetch, the engine fuses the 3-shard generation itself, with sane scores."""
+    from osrag.backends.opensearch import OpenSearchIndex
+
+    engine = OpenSearchIndex(os_client)
+    embedder = hashed(8)
+    aliases = {}
+    for shards in (1, 3):
+        aliases[shards] = alias = f"{index_prefix}-shards{shards}"
+        options = IngestOptions(
+            alias=alias, embedder=embedder, embed_workers=1, shards=shards, replicas=0
+        )
+        assert ingest(EXAMPLES, engine, options).chunks_written > 0
+    one, three = (
+        Searcher(engine, aliases[n], enforce_access=False, embedder=embedder) for n in (1, 3)
+    )
+    queries = [json.loads(line)["query"] for line in (EXAMPLES / "queries.jsonl").open()]
+    for text in queries[:12]:
+        for mode in ("bm25", "vector", "hybrid"):
+            ours = three.search(text, mode=mode, size=10, highlight=False)
+            single = one.search(text, mode=mode, size=10, highlight=False)
+            if mode == "hybrid":
+                assert ours.fusion == "client:rrf" and (single.fusion or "").startswith("server:")
+            assert [h.score for h in ours.hits] == pytest.approx(
+                [h.score for h in single.hits], rel=1e-5
+            ), (mode, text)
+    per_shard = Searcher(
+        engine, aliases[3], enforce_access=False, embedder=embedder, search_type="query_then_fetch"
+    )
+    for text in queries[:12]:
+        fused = per_shard.search(text, mode="hybrid", size=10, highlight=False)
+        assert (fused.fusion or "").startswith("server:")
+        ids = [h.chunk_id for h in fused.hits]
+        assert len(ids) == len(set(ids)) and all(0 < (h.score or 0) <= 1 for h in fused.hits)
+
+
 def _by_score(hits: list[Any]) -> dict[float, set[str]]:
     groups: dict[float, set[str]] = {}
     for hit in hits:
@@ -230,7 +286,8 @@ def test_a_restrictive_filter_returns_every_candidate_not_fewer(
     picks the candidates, then the neighbours are ranked inside them)."""
     case = backend_case
     name = f"{case.alias}-0123abcd-1"
-    case.backend.create_generation(name, chunk_index_body(vector_dimension=8), bulk_loading=True)
+    body = generation_body(case.kind, vector_dimension=8)
+    case.backend.create_generation(name, body, bulk_loading=True)
     rng = np.random.default_rng(7)
     holders = {17, 2600, 4999}
     actions = []

@@ -80,6 +80,9 @@ class ChunkIndex(ABC):
     several threads at once (an engine that writes one batch at a time serialises them)."""
     eventual_refresh: bool = False
     """True where writes become visible on the engine's own schedule (no ``_refresh``)."""
+    search_type: SearchType | None = None
+    """How :meth:`msearch` scores a sharded generation when a request does not say (None:
+    one index, one set of term statistics)."""
 
     @property
     def storage_version(self) -> str:

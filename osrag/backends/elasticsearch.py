@@ -97,6 +97,12 @@ class ElasticsearchIndex(RestIndex):
             target, [translate(body) for body in bodies], search_type=search_type
         )
 
+    def takes_search_type(self, body: dict[str, Any]) -> bool:
+        """Not a body with a top-level ``knn`` or a retriever: Elasticsearch runs a kNN
+        search in a DFS phase of its own and refuses a search type beside it ("the search
+        type is determined automatically")."""
+        return "knn" not in body and "retriever" not in body
+
     def fusion_pipeline(self, spec: Any) -> str | None:
         """RRF on the engine where the cluster has the ``rrf`` retriever (asked once: the
         free distribution answers "unknown retriever [rrf]"); else the client fuses."""

@@ -300,6 +300,14 @@ class RestIndex(ChunkIndex):
         body = {"query": query or {"match_all": {}}}
         return int(self.client.count(index=target, body=body)["count"])
 
+    def takes_search_type(self, body: dict[str, Any]) -> bool:
+        """Whether ``body`` may be sent with a search type (in its ``_msearch`` header).
+        Not OpenSearch's ``hybrid`` query: under ``dfs_query_then_fetch`` neural-search
+        2.19 answers it with its raw per-query scores (large negative numbers) and
+        duplicate hits instead of the fused ranking; it runs as ``query_then_fetch``."""
+        query = body.get("query")
+        return not (isinstance(query, dict) and "hybrid" in query)
+
     def msearch(
         self,
         target: str,
@@ -307,15 +315,15 @@ class RestIndex(ChunkIndex):
         *,
         search_type: SearchType | None = None,
     ) -> list[dict[str, Any]]:
+        chosen = search_type or (None if self.serverless else self.search_type)
         lines: list[dict[str, Any]] = []
         for body in bodies:
-            lines += [{}, body]
-        chosen = search_type or (None if self.serverless else self.search_type)
-        options = {"search_type": chosen} if chosen else {}
+            scored = chosen is not None and self.takes_search_type(body)
+            lines += [{"search_type": chosen} if scored else {}, body]
         try:
-            answers: list[dict[str, Any]] = self.client.msearch(
-                index=target, body=lines, **options
-            )["responses"]
+            answers: list[dict[str, Any]] = self.client.msearch(index=target, body=lines)[
+                "responses"
+            ]
         except self.kit.http_error as exc:
             if self.kit.status(exc) == 400:
                 raise QueryError(
