@@ -87,3 +87,19 @@ def print_table(title: str, columns: list[str], rows: list[list[Any]]) -> None:
     for row in rows:
         table.add_row(*(f"{v:,.3f}" if isinstance(v, float) else str(v) for v in row))
     console.print(table)
+
+
+TREE_RSS_SAMPLER = r"""
+me, peak, done = psutil.Process(), [0], threading.Event()
+def sample():
+    while not done.is_set():
+        try:
+            tree = [me, *me.children(recursive=True)]
+            peak[0] = max(peak[0], sum(p.memory_info().rss for p in tree))
+        except psutil.Error:
+            pass
+        time.sleep(0.02)
+threading.Thread(target=sample, daemon=True).start()
+"""
+"""Source for a child process (after ``import psutil, threading, time``): samples the RSS of
+the process and its children every 20 ms into ``peak[0]`` until ``done`` is set."""

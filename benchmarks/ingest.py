@@ -35,7 +35,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _cluster import CORPORA, client, cluster_url, console, print_table, write_results
+from _cluster import (
+    CORPORA,
+    TREE_RSS_SAMPLER,
+    client,
+    cluster_url,
+    console,
+    print_table,
+    write_results,
+)
 
 from osrag.apply import BATCH_CHUNKS
 from osrag.backends.opensearch import OpenSearchIndex
@@ -167,16 +175,7 @@ from opensearchpy import OpenSearch
 from osrag.backends.opensearch import OpenSearchIndex
 from osrag.generations import purge
 from osrag.index import IngestOptions, ingest
-me, peak, done = psutil.Process(), [0], threading.Event()
-def sample():
-    while not done.is_set():
-        try:
-            tree = [me, *me.children(recursive=True)]
-            peak[0] = max(peak[0], sum(p.memory_info().rss for p in tree))
-        except psutil.Error:
-            pass
-        time.sleep(0.02)
-threading.Thread(target=sample, daemon=True).start()
+{TREE_RSS_SAMPLER}
 backend = OpenSearchIndex(OpenSearch({url!r}, timeout=120))
 started = time.perf_counter()
 report = ingest(Path({str(corpus)!r}), backend, IngestOptions(alias={alias!r}))

@@ -47,7 +47,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _rawbulk
 import synthetic_corpus
-from _cluster import client, cluster_url, console, print_table, summary, write_results
+from _cluster import (
+    TREE_RSS_SAMPLER,
+    client,
+    cluster_url,
+    console,
+    print_table,
+    summary,
+    write_results,
+)
 
 from osrag.apply import BATCH_BYTES, BATCH_CHUNKS
 from osrag.backends.opensearch import OpenSearchIndex, manifest_index
@@ -60,7 +68,8 @@ def load() -> list[float]:
     return [round(v, 2) for v in os.getloadavg()]
 
 
-CHILD = r"""
+CHILD = (
+    r"""
 import json, resource, sys, threading, time
 from pathlib import Path
 import psutil
@@ -68,17 +77,9 @@ from opensearchpy import OpenSearch
 from osrag.backends.opensearch import OpenSearchIndex
 from osrag.index import IngestOptions, ingest
 url, corpus, alias, workers, writers = sys.argv[1:6]
-me, peak, done = psutil.Process(), [0], threading.Event()
-def sample():
-    while not done.is_set():
-        try:
-            tree = [me, *me.children(recursive=True)]
-            peak[0] = max(peak[0], sum(p.memory_info().rss for p in tree))
-        except psutil.Error:
-            pass
-        time.sleep(0.02)
-threading.Thread(target=sample, daemon=True).start()
-backend = OpenSearchIndex(OpenSearch(url, timeout=300))
+"""
+    + TREE_RSS_SAMPLER
+    + r"""backend = OpenSearchIndex(OpenSearch(url, timeout=300))
 options = IngestOptions(
     alias=alias, workers=int(workers), writers=int(writers) if writers != "-" else None
 )
@@ -95,6 +96,7 @@ print(json.dumps({
     "peak_tree_rss_mib": round(peak[0] / 2**20, 1),
 }))
 """
+)
 
 
 def ingest_child(url: str, corpus: Path, alias: str, workers: int, writers: int | None) -> Any:
