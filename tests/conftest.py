@@ -28,9 +28,10 @@ generations with it, and after each test checks every generation it built
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -159,25 +160,26 @@ def os_client(opensearch_url: str) -> OpenSearch:
     return client
 
 
-def _prefix_deleted_afterwards(client: Any) -> Iterator[str]:
+def _prefix_deleted_afterwards(
+    client: Any, check: Callable[[str], None] | None = None
+) -> Iterator[str]:
     prefix = f"osrag-test-{uuid.uuid4().hex[:10]}"
     yield prefix
-    with contextlib.suppress(Exception):
-        client.indices.delete(index=f"{prefix}*", expand_wildcards="all")
+    try:
+        if check is not None:
+            check(prefix)
+    finally:
+        with contextlib.suppress(Exception):
+            client.indices.delete(index=f"{prefix}*", expand_wildcards="all")
 
 
 @pytest.fixture
 def index_prefix(os_client: OpenSearch, request: pytest.FixtureRequest) -> Iterator[str]:
     """A unique prefix for this test's indices and aliases, deleted afterwards (on the
     cluster pass, after checking every generation it built has the layout under test)."""
-    prefix = f"osrag-test-{uuid.uuid4().hex[:10]}"
-    yield prefix
-    try:
-        if LAYOUT_UNDER_TEST is not None and not request.node.get_closest_marker("own_layout"):
-            _check_layouts(os_client, prefix)
-    finally:
-        with contextlib.suppress(Exception):
-            os_client.indices.delete(index=f"{prefix}*", expand_wildcards="all")
+    checked = LAYOUT_UNDER_TEST is not None and not request.node.get_closest_marker("own_layout")
+    check = functools.partial(_check_layouts, os_client) if checked else None
+    yield from _prefix_deleted_afterwards(os_client, check)
 
 
 def _check_layouts(client: OpenSearch, prefix: str) -> None:

@@ -113,6 +113,12 @@ def test_passages_are_found_in_the_source_text_white_space_aside(tmp_path: Path)
     assert [(s.start, s.end, s.grade) for s in found.spans] == [(23, 39, 3)]
     assert text[23:39] == "covers $300,000."
     assert found.missing == [f"{passages}:2: no document 'zz' in the corpus"]
+    passages.write_text(json.dumps({"query_id": "1", "doc_id": "p"}) + "\n[1, 2]\n")
+    with pytest.raises(InputError, match=r"passages\.jsonl:1: needs `query_id`"):
+        passages_to_spans(passages, {"p": doc})
+    passages.write_text("\n" + json.dumps(["a list"]) + "\n")
+    with pytest.raises(InputError, match=r"passages\.jsonl:2: each line must be a JSON object"):
+        passages_to_spans(passages, {"p": doc})
 
 
 @pytest.mark.corpus

@@ -75,6 +75,37 @@ def embedder_id(name: str, version: str) -> str:
     return f"{name}@{version}"
 
 
+class NamedEmbedder:
+    """The identity of an :class:`Embedder` from attributes its subclass sets: ``_name``,
+    ``_version`` and ``_dimension`` (None until :meth:`_find_dimension` finds it, for
+    models that learn it from a first call)."""
+
+    _name: str
+    _version: str
+    _dimension: int | None = None
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def version(self) -> str:
+        return self._version
+
+    @property
+    def id(self) -> str:
+        return embedder_id(self._name, self._version)
+
+    @property
+    def dimension(self) -> int:
+        if self._dimension is None:
+            self._dimension = self._find_dimension()
+        return self._dimension
+
+    def _find_dimension(self) -> int:
+        raise EmbeddingError(f"embedder {self.id}: its dimension is not known")
+
+
 def l2_normalise(vectors: npt.NDArray[Any]) -> Vectors:
     """Rows scaled to unit length (float32, C-contiguous). Zero rows stay zero."""
     out = np.ascontiguousarray(vectors, dtype=np.float32)

@@ -58,9 +58,15 @@ from typing import Any
 
 import numpy as np
 
-from osrag.embedding.base import Vectors, embedder_id
+from osrag.embedding.base import NamedEmbedder, Vectors
 from osrag.embedding.bert_onnx import GRAPH_VERSION, build_bert_graph, load_bert_config
-from osrag.embedding.runtime import DEFAULT_BATCH_SIZE, BatchedEncoder, load_tokenizer, make_session
+from osrag.embedding.runtime import (
+    DEFAULT_BATCH_SIZE,
+    BatchedEncoder,
+    LazyEncoder,
+    load_tokenizer,
+    make_session,
+)
 from osrag.errors import ConfigError, EmbeddingError
 
 DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
@@ -101,7 +107,7 @@ def _file_digest(paths: Sequence[Path], extra: str) -> str:
     return digest.hexdigest()[:12]
 
 
-class LocalBertEmbedder:
+class LocalBertEmbedder(NamedEmbedder, LazyEncoder):
     """A sentence-transformers BERT directory (safetensors + tokenizer.json) on ONNX Runtime.
 
     ``version`` is the first 12 hex of SHA-256 over the weights, the
@@ -162,65 +168,24 @@ class LocalBertEmbedder:
             [self.model_dir / "model.safetensors", self.model_dir / "tokenizer.json"],
             json.dumps([pooling, max_length, GRAPH_VERSION], sort_keys=True),
         )
-        self._encoder: BatchedEncoder | None = None
+        self._encoder = None
         self._lock = threading.Lock()
-
-    @property
-    def name(self) -> str:
-        return self._name
-
-    @property
-    def version(self) -> str:
-        return self._version
-
-    @property
-    def id(self) -> str:
-        return embedder_id(self._name, self._version)
-
-    @property
-    def dimension(self) -> int:
-        return self._dimension
 
     def __repr__(self) -> str:
         return f"LocalBertEmbedder({self.id}, dimension={self._dimension}, threads={self.threads})"
 
-    def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
-        state["_encoder"] = None
-        del state["_lock"]
-        return state
+    def _build(self) -> BatchedEncoder:
+        tokenizer = load_tokenizer(self.model_dir / "tokenizer.json", self.max_length, self.id)
+        graph = build_bert_graph(self.model_dir).SerializeToString()
+        session = make_session(graph, threads=self.threads, model_name=self.id)
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._lock = threading.Lock()
+        def run(ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+            out = session.run(["sentence_embedding"], {"input_ids": ids, "attention_mask": mask})
+            return np.asarray(out[0], dtype=np.float32)
 
-    def load(self) -> None:
-        """Build the tokenizer and the ONNX session now rather than on first use."""
-        self._get_encoder()
-
-    def _get_encoder(self) -> BatchedEncoder:
-        with self._lock:
-            if self._encoder is None:
-                tokenizer = load_tokenizer(
-                    self.model_dir / "tokenizer.json", self.max_length, self.id
-                )
-                graph = build_bert_graph(self.model_dir).SerializeToString()
-                session = make_session(graph, threads=self.threads, model_name=self.id)
-
-                def run(ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
-                    out = session.run(
-                        ["sentence_embedding"], {"input_ids": ids, "attention_mask": mask}
-                    )
-                    return np.asarray(out[0], dtype=np.float32)
-
-                self._encoder = BatchedEncoder(
-                    tokenizer,
-                    run,
-                    dimension=self._dimension,
-                    model=self.id,
-                    batch_size=self.batch_size,
-                )
-            return self._encoder
+        return BatchedEncoder(
+            tokenizer, run, dimension=self.dimension, model=self.id, batch_size=self.batch_size
+        )
 
     def embed(self, texts: Sequence[str]) -> Vectors:
         """Unit-length vectors, one per text, in order (see the module docstring)."""

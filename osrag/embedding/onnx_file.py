@@ -31,10 +31,11 @@ from typing import Any
 
 import numpy as np
 
-from osrag.embedding.base import Vectors, embedder_id
+from osrag.embedding.base import NamedEmbedder, Vectors
 from osrag.embedding.runtime import (
     DEFAULT_BATCH_SIZE,
     BatchedEncoder,
+    LazyEncoder,
     Pooling,
     load_tokenizer,
     make_session,
@@ -46,7 +47,7 @@ from osrag.errors import ConfigError, EmbeddingError
 _FED_INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 
 
-class OnnxEmbedder:
+class OnnxEmbedder(NamedEmbedder, LazyEncoder):
     """An exported ONNX encoder with configurable pooling (see the module docstring).
 
     ``name`` defaults to the file's stem (its folder's name when the stem is
@@ -111,47 +112,17 @@ class OnnxEmbedder:
             version = digest.hexdigest()[:12]
         self._version = version
         self._dimension: int | None = None
-        self._encoder: BatchedEncoder | None = None
+        self._encoder = None
         self._lock = threading.Lock()
 
-    @property
-    def name(self) -> str:
-        return self._name
-
-    @property
-    def version(self) -> str:
-        return self._version
-
-    @property
-    def id(self) -> str:
-        return embedder_id(self._name, self._version)
-
-    @property
-    def dimension(self) -> int:
+    def _find_dimension(self) -> int:
         encoder = self._get_encoder()
-        if self._dimension is None:
-            self._dimension = int(encoder.run_batch(*_probe(encoder.tokenizer)).shape[1])
-            encoder.dimension = self._dimension
-        return self._dimension
+        found = int(encoder.run_batch(*_probe(encoder.tokenizer)).shape[1])
+        encoder.dimension = found
+        return found
 
     def __repr__(self) -> str:
         return f"OnnxEmbedder({self.id}, {self.model_path}, pooling={self.pooling})"
-
-    def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
-        state["_encoder"] = None
-        del state["_lock"]
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._lock = threading.Lock()
-
-    def _get_encoder(self) -> BatchedEncoder:
-        with self._lock:
-            if self._encoder is None:
-                self._encoder = self._build()
-            return self._encoder
 
     def _build(self) -> BatchedEncoder:
         tokenizer = load_tokenizer(self.tokenizer_path, self.max_length, self.id)

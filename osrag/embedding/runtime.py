@@ -15,6 +15,7 @@ should be avoided at chunking time, not discovered here.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -166,3 +167,35 @@ class BatchedEncoder:
                 ) from exc
             out[batch] = vectors
         return out
+
+
+class LazyEncoder:
+    """One :class:`BatchedEncoder`, built by :meth:`_build` on first use (under
+    ``_lock``, which the subclass creates) and left out when pickled: a worker process
+    builds its own."""
+
+    _encoder: BatchedEncoder | None = None
+    _lock: threading.Lock
+
+    def _build(self) -> BatchedEncoder:
+        raise NotImplementedError
+
+    def _get_encoder(self) -> BatchedEncoder:
+        with self._lock:
+            if self._encoder is None:
+                self._encoder = self._build()
+            return self._encoder
+
+    def load(self) -> None:
+        """Build the tokenizer and the ONNX session now rather than on first use."""
+        self._get_encoder()
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_encoder"] = None
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()

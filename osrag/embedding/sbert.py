@@ -21,12 +21,12 @@ import hashlib
 from collections.abc import Sequence
 from typing import Any
 
-from osrag.embedding.base import Vectors, checked_vectors, embedder_id
+from osrag.embedding.base import NamedEmbedder, Vectors, checked_vectors
 from osrag.embedding.runtime import require_text
 from osrag.errors import ConfigError, EmbeddingError
 
 
-class SentenceTransformerEmbedder:
+class SentenceTransformerEmbedder(NamedEmbedder):
     """A ``SentenceTransformer`` model, by hub name or local path (see the module docstring)."""
 
     def __init__(
@@ -65,22 +65,6 @@ class SentenceTransformerEmbedder:
             raise EmbeddingError(f"embedder sentence-transformers:{model}: unknown dimension")
         self._dimension = int(dimension)
         self._version = version or _parameters_digest(self.model)
-
-    @property
-    def name(self) -> str:
-        return self._name
-
-    @property
-    def version(self) -> str:
-        return self._version
-
-    @property
-    def id(self) -> str:
-        return embedder_id(self._name, self._version)
-
-    @property
-    def dimension(self) -> int:
-        return self._dimension
 
     def __repr__(self) -> str:
         return f"SentenceTransformerEmbedder({self.id}, dimension={self._dimension})"

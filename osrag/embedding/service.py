@@ -30,14 +30,14 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from osrag.embedding.base import Vectors, checked_vectors, embedder_id
+from osrag.embedding.base import NamedEmbedder, Vectors, checked_vectors
 from osrag.embedding.runtime import require_text
 from osrag.errors import ConfigError, EmbeddingError
 
 Api = Literal["openai", "tei"]
 
 
-class CallableEmbedder:
+class CallableEmbedder(NamedEmbedder):
     """``fn(texts) -> (n, d)`` numbers as an :class:`~osrag.embedding.Embedder`.
 
     ``query_fn`` embeds queries when the service distinguishes them; without
@@ -69,22 +69,6 @@ class CallableEmbedder:
         self.fn = fn
         self.query_fn = query_fn
         self.batch_size = batch_size
-
-    @property
-    def name(self) -> str:
-        return self._name
-
-    @property
-    def version(self) -> str:
-        return self._version
-
-    @property
-    def id(self) -> str:
-        return embedder_id(self._name, self._version)
-
-    @property
-    def dimension(self) -> int:
-        return self._dimension
 
     def __repr__(self) -> str:
         return f"CallableEmbedder({self.id}, dimension={self._dimension})"
@@ -135,7 +119,7 @@ def api_for_url(url: str) -> Api:
     )
 
 
-class HttpEmbedder:
+class HttpEmbedder(NamedEmbedder):
     """An OpenAI-compatible or text-embeddings-inference endpoint (see the module docstring).
 
     ``dimension`` may be given; otherwise one probe request on first use
@@ -190,23 +174,8 @@ class HttpEmbedder:
         self._headers.update(headers or {})
         self._pool: Any = None
 
-    @property
-    def name(self) -> str:
-        return self._name
-
-    @property
-    def version(self) -> str:
-        return self._version
-
-    @property
-    def id(self) -> str:
-        return embedder_id(self._name, self._version)
-
-    @property
-    def dimension(self) -> int:
-        if self._dimension is None:
-            self._dimension = int(self._request(["dimension probe"]).shape[1])
-        return self._dimension
+    def _find_dimension(self) -> int:
+        return int(self._request(["dimension probe"]).shape[1])
 
     def __repr__(self) -> str:
         return f"HttpEmbedder({self.id}, {self.url}, api={self.api})"

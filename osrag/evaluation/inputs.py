@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -198,6 +198,22 @@ def _lines(path: Path) -> list[tuple[int, str]]:
     return list(enumerate(text.splitlines(), 1))
 
 
+def json_objects(path: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    """Each non-blank line of a JSON Lines file as an object, with its line number and
+    ``path:line`` (a line that is not a JSON object is an :class:`InputError` naming it)."""
+    for line_no, line in _lines(path):
+        if not line.strip():
+            continue
+        where = f"{path}:{line_no}"
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{where}: not JSON ({exc.msg})") from None
+        if not isinstance(record, dict):
+            raise InputError(f"{where}: each line must be a JSON object")
+        yield line_no, where, record
+
+
 # --------------------------------------------------------------------------- TREC topics
 
 _TOP = re.compile(r"<top>(.*?)(?:</top>|(?=<top>)|\Z)", re.S | re.I)
@@ -280,16 +296,7 @@ def _jsonl_queries(path: Path) -> tuple[list[LabelledQuery], int]:
     queries: list[LabelledQuery] = []
     labelled = 0
     seen: dict[str, int] = {}
-    for line_no, line in _lines(path):
-        if not line.strip():
-            continue
-        where = f"{path}:{line_no}"
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{where}: not JSON ({exc.msg})") from None
-        if not isinstance(record, dict):
-            raise InputError(f"{where}: each line must be a JSON object")
+    for line_no, where, record in json_objects(path):
         qid = record.get("id", record.get("_id"))
         text = record.get("query", record.get("text"))
         if qid is None or isinstance(qid, dict | list) or not isinstance(text, str):

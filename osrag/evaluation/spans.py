@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from osrag.errors import InputError
+from osrag.evaluation.inputs import json_objects
 from osrag.models import Document
 
 Interval = tuple[int, int]
@@ -231,18 +232,7 @@ def passages_to_spans(
     else 1.
     """
     result = PassageSpans()
-    try:
-        lines = path.read_text(encoding="utf-8-sig").splitlines()
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    for line_no, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        where = f"{path}:{line_no}"
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{where}: not JSON ({exc.msg})") from None
+    for _line_no, where, record in json_objects(path):
         qid = record.get("query_id", record.get("qid"))
         doc_id, passage = record.get("doc_id"), record.get("passage")
         if qid is None or doc_id is None or not isinstance(passage, str):

@@ -287,14 +287,7 @@ def table_grid(table: Any) -> list[list[str]]:
         cells = [c for c in _children(tr) if c.tag in ("td", "th")]
         col = 0
         for cell in cells:
-            while col in carried:
-                left, text = carried[col]
-                row.append(text)
-                if left <= 1:
-                    del carried[col]
-                else:
-                    carried[col] = (left - 1, text)
-                col += 1
+            col = _fill_carried(row, carried, col)
             text = inline_text(cell)
             span = _span(cell.attributes.get("colspan"))
             down = _span(cell.attributes.get("rowspan"))
@@ -303,14 +296,7 @@ def table_grid(table: Any) -> list[list[str]]:
                 if down > 1:
                     carried[col] = (down - 1, text)
                 col += 1
-        while col in carried:
-            left, text = carried[col]
-            row.append(text)
-            if left <= 1:
-                del carried[col]
-            else:
-                carried[col] = (left - 1, text)
-            col += 1
+        _fill_carried(row, carried, col)
         rows.append(row)
     return rows
 
@@ -322,6 +308,20 @@ def _children(node: Any) -> list[Any]:
         out.append(child)
         child = child.next
     return out
+
+
+def _fill_carried(row: list[str], carried: dict[int, tuple[int, str]], col: int) -> int:
+    """Append to ``row`` the texts that rowspans above carry into columns ``col``, ``col +
+    1``, … (as long as one does); the next free column."""
+    while col in carried:
+        left, text = carried[col]
+        row.append(text)
+        if left <= 1:
+            del carried[col]
+        else:
+            carried[col] = (left - 1, text)
+        col += 1
+    return col
 
 
 def _span(value: str | None) -> int:
