@@ -68,10 +68,10 @@ def ingest_command(
     ] = None,
     batch_mb: Annotated[
         float | None,
-        typer.Option("--batch-mb", help="Largest bulk request in MB (default 4)."),
+        typer.Option("--batch-mb", help="Largest bulk request in MB (default 2)."),
     ] = None,
     batch_chunks: Annotated[
-        int | None, typer.Option(help="Most chunks per bulk request (default 2000).")
+        int | None, typer.Option(help="Most chunks per bulk request (default 1000).")
     ] = None,
     shards: Annotated[
         int | None,
