@@ -3,19 +3,22 @@ a query the engine rejects. Each ends with the index and the manifest agreeing."
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from backend_cases import BackendCase, Delegating
+from backend_cases import BACKEND_PARAMS, BackendCase, Delegating, open_case
 from clirun import osrag
 from faultproxy import Pushback, pushing_back
 from opensearchpy import OpenSearch
 
 from osrag.backends.opensearch import OpenSearchIndex
+from osrag.backends.rest import manifest_index
 from osrag.errors import ClusterError, QueryError
 from osrag.index import IngestOptions, current_generation, ingest
+from osrag.mapping import manifest_index_body
 from osrag.models import ChunkingConfig
 from osrag.search import Searcher
 
@@ -251,3 +254,94 @@ def test_a_node_killed_mid_build_leaves_the_alias_and_a_rerun_converges(
         assert not status(index, alias).problems
     finally:
         node.stop(port=port)
+
+
+CLUSTER_PARAMS = [p for p in BACKEND_PARAMS if p != "embedded"]
+
+
+def _half_placed(client: Any, index: str, body: dict[str, Any] | None = None) -> None:
+    """``index`` with two primary shards of which the one node may hold only one: the other
+    stays unassigned, as a shard whose node died before any copy moved does."""
+    body = dict(body or {})
+    body["settings"] = {
+        "index": {
+            "number_of_shards": 2,
+            "number_of_replicas": 0,
+            "routing": {"allocation": {"total_shards_per_node": 1}},
+        }
+    }
+    client.indices.create(index=index, body=body, wait_for_active_shards="0")
+    deadline = time.monotonic() + 60
+    while _states(client, index) != ["STARTED", "UNASSIGNED"]:
+        assert time.monotonic() < deadline, _states(client, index)
+        time.sleep(0.1)
+
+
+def _states(client: Any, index: str) -> list[str]:
+    return sorted(r["state"] for r in client.cat.shards(index=index, format="json"))
+
+
+@pytest.mark.parametrize("kind", CLUSTER_PARAMS)
+def test_a_shard_no_node_holds_fails_the_read_and_never_shrinks_it(
+    kind: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    prefix = request.getfixturevalue("index_prefix" if kind == "opensearch" else "es_index_prefix")
+    case = open_case(request, kind, tmp_path, prefix)
+    engine: Any = case.backend
+    engine.shard_retry_pauses = (0.1, 0.2)
+    client = engine.client
+    half = f"{prefix}-half"
+    _half_placed(client, half)
+
+    # a search and a count answered by one shard of two are errors, not smaller answers
+    started = time.monotonic()
+    with pytest.raises(ClusterError, match=rf"only 1 of 2 shards of {half} answered") as caught:
+        engine.msearch(half, [{"query": {"match_all": {}}}])
+    assert "retries" in str(caught.value) and time.monotonic() - started >= 0.3
+    with pytest.raises(ClusterError, match="only 1 of 2 shards"):
+        engine.count(half)
+
+    # the manifest read by key: a record on the missing shard is an error, never "absent"
+    alias = f"{prefix}-records"
+    _half_placed(client, manifest_index(alias), manifest_index_body())
+    with pytest.raises(ClusterError, match="nothing was read as absent"):
+        engine.records(alias).get_many("document", [f"doc-{n}" for n in range(20)])
+    with pytest.raises(ClusterError, match=r"nothing was read as absent|only 1 of 2"):
+        list(engine.records(alias).scan("document"))
+
+    # a shard that comes back while the read retries gives the whole answer
+    engine.shard_retry_pauses = (0.5, 1.0, 2.0, 4.0)
+    lift = threading.Timer(
+        0.2,
+        lambda: client.indices.put_settings(
+            index=half, body={"index.routing.allocation.total_shards_per_node": None}
+        ),
+    )
+    lift.start()
+    try:
+        (answer,) = engine.msearch(half, [{"query": {"match_all": {}}}])
+    finally:
+        lift.join()
+    assert answer["_shards"]["successful"] == answer["_shards"]["total"] == 2
+
+
+@pytest.mark.parametrize("kind", CLUSTER_PARAMS)
+def test_a_query_that_fails_on_a_shard_is_a_query_error(
+    kind: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """Part of an index answering because the query failed on the rest is the query's
+    fault (exit 8), reported at once: retrying cannot help."""
+    prefix = request.getfixturevalue("index_prefix" if kind == "opensearch" else "es_index_prefix")
+    case = open_case(request, kind, tmp_path, prefix)
+    engine: Any = case.backend
+    client = engine.client
+    client.indices.create(
+        index=f"{prefix}-a", body={"mappings": {"properties": {"n": {"type": "long"}}}}
+    )
+    client.indices.create(
+        index=f"{prefix}-b", body={"mappings": {"properties": {"n": {"type": "keyword"}}}}
+    )
+    started = time.monotonic()
+    with pytest.raises(QueryError, match="rejected the query"):
+        engine.msearch(f"{prefix}-a,{prefix}-b", [{"query": {"term": {"n": "not-a-number"}}}])
+    assert time.monotonic() - started < sum(engine.shard_retry_pauses)  # not retried

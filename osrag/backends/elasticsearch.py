@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from elasticsearch import ApiError, ConflictError, Elasticsearch, NotFoundError
-from elasticsearch.helpers import scan, streaming_bulk
+from elasticsearch.helpers import ScanError, scan, streaming_bulk
 
 from osrag.backends.base import SearchType
 from osrag.backends.elasticsearch_mapping import requested_analyzer, to_elasticsearch
@@ -51,6 +51,7 @@ ELASTICSEARCH_PY = ClientKit(
     not_found=NotFoundError,
     conflict=ConflictError,
     http_error=ApiError,
+    scan_error=ScanError,
 )
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from opensearchpy import OpenSearch
 from opensearchpy.exceptions import ConflictError, NotFoundError, TransportError
-from opensearchpy.helpers import scan, streaming_bulk
+from opensearchpy.helpers import ScanError, scan, streaming_bulk
 
 from osrag.backends.base import SearchType
 from osrag.backends.rest import (
@@ -44,6 +44,7 @@ OPENSEARCH_PY = ClientKit(
     not_found=NotFoundError,
     conflict=ConflictError,
     http_error=TransportError,
+    scan_error=ScanError,
 )
 
 OpenSearchRecords = RestRecords

@@ -6,6 +6,9 @@ answer with the same error shapes).
 * A search the engine rejects as a query (too many clauses, a malformed clause, a
   query that cannot be parsed) → :class:`~osrag.errors.QueryError` (exit 8).
 * Any other failed search → :class:`~osrag.errors.ClusterError`.
+* A search or count some shard did not answer (its node died a moment ago, or no
+  node holds a copy) is a failure too, never a smaller answer: :func:`shard_gap`
+  names it, and the engine retries the read before raising it.
 """
 
 from __future__ import annotations
@@ -21,7 +24,6 @@ _QUERY_FAULTS = frozenset(
         "parsing_exception",
         "x_content_parse_exception",
         "illegal_argument_exception",
-        "search_phase_execution_exception",
         "too_complex_to_determinize_exception",
     }
 )
@@ -66,6 +68,44 @@ def _root(error: Any) -> dict[str, Any]:
     return error
 
 
+def _query_fault(error: Any) -> bool:
+    """Whether the query itself is to blame anywhere along ``error``'s ``caused_by`` chain."""
+    while isinstance(error, dict):
+        if str(error.get("type")) in _QUERY_FAULTS:
+            return True
+        error = error.get("caused_by")
+    return False
+
+
+def shard_gap(answer: dict[str, Any], target: str) -> ClusterError | QueryError | None:
+    """The error for a search or count ``answer`` that some shard of ``target`` did not
+    give (the engine then answers 200 with fewer hits, or a smaller count); None when every
+    shard answered. Shards skipped as unable to match count among the successful ones.
+    A shard that failed over the query itself is a :class:`QueryError` (retrying cannot
+    help); one that is unavailable or failed otherwise is a :class:`ClusterError`."""
+    shards = answer.get("_shards")
+    if not isinstance(shards, dict):
+        return None
+    total, successful = int(shards.get("total", 0)), int(shards.get("successful", 0))
+    failures = [f for f in shards.get("failures") or [] if isinstance(f, dict)]
+    if successful >= total and not failures and not answer.get("timed_out"):
+        return None
+    causes = [_root(f.get("reason")) for f in failures]
+    faults = [c for f, c in zip(failures, causes, strict=True) if _query_fault(f.get("reason"))]
+    if faults:
+        return QueryError(
+            f"{target} rejected the query: {faults[0]['type']}: {faults[0].get('reason')}"
+        )
+    why = "; ".join(sorted({f"{c.get('type')}: {c.get('reason')}" for c in causes})[:2])
+    if answer.get("timed_out") and successful >= total:
+        why = "the search timed out"
+    return ClusterError(
+        f"only {successful} of {total} shards of {target} answered"
+        f"{f' ({why})' if why else ' (the others have no copy on any node)'}; osrag returns "
+        "no partial answers — check `GET _cluster/health` and retry once it is green or yellow"
+    )
+
+
 def search_error(status: int, error: Any, target: str) -> ClusterError | QueryError:
     """The osrag error for a search the engine answered with ``status`` and ``error``."""
     root = _root(error)
@@ -75,6 +115,9 @@ def search_error(status: int, error: Any, target: str) -> ClusterError | QueryEr
             f"the query has more terms than {target} accepts in one query ({reason}): shorten it"
         )
     top = str(error.get("type", "")) if isinstance(error, dict) else ""
-    if status == 400 or kind in _QUERY_FAULTS or top in _QUERY_FAULTS:
+    # "all shards failed" (search_phase_execution_exception) is the query's fault when the
+    # engine answers 4xx; a 5xx means the shards were unavailable
+    every_shard = "search_phase_execution_exception" in (kind, top) and status < 500
+    if status == 400 or kind in _QUERY_FAULTS or top in _QUERY_FAULTS or every_shard:
         return QueryError(f"{target} rejected the query: {kind}: {reason}")
     return ClusterError(f"search on {target} failed (HTTP {status}): {kind}: {reason}")

@@ -25,6 +25,8 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
+import logging
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -44,8 +46,8 @@ from osrag.backends.base import (
     WriteOutcome,
 )
 from osrag.backends.bulk import BulkStats, StreamingBulk
-from osrag.backends.refusals import describe, search_error
-from osrag.errors import IndexStateError, QueryError
+from osrag.backends.refusals import describe, search_error, shard_gap
+from osrag.errors import ClusterError, IndexStateError, QueryError
 from osrag.mapping import manifest_index_body, manifest_version
 from osrag.plan import generation_pattern
 
@@ -59,6 +61,10 @@ DEFAULT_SEARCH_TYPE: SearchType = "dfs_query_then_fetch"
 on a 3-shard generation ``query_then_fetch`` reorders small filtered candidate sets, and
 the extra round trip costs little; the engine skips it for one shard)."""
 BULK_RETRIES = 6  # 429s are resent with exponential back-off (1 s … 30 s)
+SHARD_RETRY_PAUSES = (0.2, 0.5, 1.0, 2.0)
+"""Seconds between the tries of a read some shard did not answer. When a node dies, the
+engine moves its copies' work to the others within a second or two; a read that is
+still short after the last pause fails (:func:`~osrag.backends.refusals.shard_gap`)."""
 BULK_RESPONSE = "errors,items.*._id,items.*._index,items.*.status,items.*.error"
 """What a ``_bulk`` answer needs to carry back: per item its id, index, status and error."""
 
@@ -75,6 +81,8 @@ class ClientKit:
     """Raised for a 409 answer (a conditional write lost)."""
     http_error: type[Exception]
     """Raised for any HTTP error answer; carries ``status_code`` and ``error``."""
+    scan_error: type[Exception]
+    """Raised by :attr:`scan` when a shard did not answer a page."""
 
     def status(self, exc: BaseException) -> int | None:
         """The HTTP status of an error answer, None for anything else."""
@@ -82,6 +90,9 @@ class ClientKit:
             code = getattr(exc, "status_code", None)
             return code if isinstance(code, int) else None
         return None
+
+
+log = logging.getLogger("osrag.backends.rest")
 
 
 def manifest_index(alias: str) -> str:
@@ -163,6 +174,7 @@ class RestIndex(ChunkIndex):
         self.write_concurrency = 2  # one bulk request indexed while the next is sent
         self.bulk_backoff = bulk_backoff
         """Seconds before the first resend of a throttled bulk (doubling up to 30 s)."""
+        self.shard_retry_pauses: Sequence[float] = SHARD_RETRY_PAUSES
         self._records: dict[str, RestRecords] = {}
 
     # -------------------------------------------------------------------- generations
@@ -296,9 +308,34 @@ class RestIndex(ChunkIndex):
         if not self.serverless:
             self.client.indices.refresh(index=target)
 
+    def whole(
+        self, read: Callable[[], T], gap: Callable[[T], ClusterError | QueryError | None]
+    ) -> T:
+        """``read()`` again, after :attr:`shard_retry_pauses`, while ``gap`` finds part of
+        its answer missing; the gap's error once the pauses are spent (a query fault at once)."""
+        waited = 0.0
+        for pause in (*self.shard_retry_pauses, None):
+            answer = read()
+            error = gap(answer)
+            if error is None:
+                if waited:
+                    log.info("a shard answered after %.1f s of retries", waited)
+                return answer
+            if isinstance(error, QueryError) or pause is None:
+                if waited:
+                    error.args = (f"{error} (still so after {waited:.1f} s of retries)",)
+                raise error
+            time.sleep(pause)
+            waited += pause
+        raise AssertionError("unreachable: the last pause is None")
+
     def count(self, target: str, query: dict[str, Any] | None = None) -> int:
         body = {"query": query or {"match_all": {}}}
-        return int(self.client.count(index=target, body=body)["count"])
+        answer = self.whole(
+            lambda: self.client.count(index=target, body=body),
+            lambda found: shard_gap(found, target),
+        )
+        return int(answer["count"])
 
     def takes_search_type(self, body: dict[str, Any]) -> bool:
         """Whether ``body`` may be sent with a search type (in its ``_msearch`` header).
@@ -320,20 +357,30 @@ class RestIndex(ChunkIndex):
         for body in bodies:
             scored = chosen is not None and self.takes_search_type(body)
             lines += [{"search_type": chosen} if scored else {}, body]
-        try:
-            answers: list[dict[str, Any]] = self.client.msearch(index=target, body=lines)[
-                "responses"
-            ]
-        except self.kit.http_error as exc:
-            if self.kit.status(exc) == 400:
-                raise QueryError(
-                    f"{target} rejected the search: {getattr(exc, 'error', exc)}"
-                ) from None
-            raise
-        for answer in answers:
-            if "error" in answer:
-                raise search_error(int(answer.get("status", 500)), answer["error"], target)
-        return answers
+
+        def read() -> list[dict[str, Any]]:
+            try:
+                answers: list[dict[str, Any]] = self.client.msearch(index=target, body=lines)[
+                    "responses"
+                ]
+            except self.kit.http_error as exc:
+                if self.kit.status(exc) == 400:
+                    raise QueryError(
+                        f"{target} rejected the search: {getattr(exc, 'error', exc)}"
+                    ) from None
+                raise
+            return answers
+
+        def gap(answers: list[dict[str, Any]]) -> ClusterError | QueryError | None:
+            for answer in answers:
+                if "error" in answer:
+                    return search_error(int(answer.get("status", 500)), answer["error"], target)
+                missing = shard_gap(answer, target)
+                if missing is not None:
+                    return missing
+            return None
+
+        return self.whole(read, gap)
 
     def records(self, alias: str) -> RecordStore:
         store = self._records.get(alias)
@@ -407,7 +454,18 @@ class RestRecords(RecordStore):
     def get_many(self, kind: str, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
         if not keys or not self._present():
             return {}
-        found = self.client.mget(index=self.index, body={"ids": [self._id(kind, k) for k in keys]})
+        body = {"ids": [self._id(kind, k) for k in keys]}
+
+        def unanswered(found: dict[str, Any]) -> ClusterError | None:
+            errors = [doc for doc in found["docs"] if "error" in doc]
+            if not errors:
+                return None
+            return ClusterError(
+                f"{self.index} did not answer for {len(errors)} of {len(keys)} record(s) "
+                f"({describe(errors[0]['error'], 500)}); nothing was read as absent"
+            )
+
+        found = self.engine.whole(lambda: self.client.mget(index=self.index, body=body), unanswered)
         return {
             doc["_source"]["key"]: doc["_source"]["record"]
             for doc in found["docs"]
@@ -498,8 +556,16 @@ class RestRecords(RecordStore):
         if prefix:
             filters.append({"prefix": {"key": prefix}})
         query = {"query": {"bool": {"filter": filters}}}
-        for hit in self.kit.scan(self.client, index=self.index, query=query, size=1000):
-            yield hit["_source"]["key"], hit["_source"]["record"]
+        # the scroll helper checks shards only on pages with hits: a shard missing from
+        # an answer with none would read as "no records"; the count checks first
+        self.engine.count(self.index, query["query"])
+        try:
+            for hit in self.kit.scan(self.client, index=self.index, query=query, size=1000):
+                yield hit["_source"]["key"], hit["_source"]["record"]
+        except self.kit.scan_error as exc:
+            raise ClusterError(
+                f"reading {self.index} failed part-way: {exc}; nothing was read as absent"
+            ) from None
 
     def refresh(self) -> None:
         if not self.engine.serverless and self._present():
