@@ -98,7 +98,20 @@ class BackendCase:
         if self.kind in CLUSTERS:
             assert self.url is not None
             return ["--backend", self.kind], {"OSRAG_URL": self.url}
+        if self.home is None:
+            raise ValueError("an embedded case without a home folder")
         return ["--backend", "embedded"], {"OSRAG_HOME": str(self.home)}
+
+    def location(self) -> str:
+        """Where another process reaches this engine: the cluster's URL, or the embedded
+        index's folder (never a path built from a missing value)."""
+        if self.kind in CLUSTERS:
+            if self.url is None:
+                raise ValueError(f"a {self.kind} case without a URL")
+            return self.url
+        if self.home is None:
+            raise ValueError("an embedded case without a home folder")
+        return str(self.home / "embedded")
 
     def manifest(self, alias: str | None = None) -> Manifest:
         alias = alias or self.alias

@@ -468,3 +468,11 @@ def test_a_stored_day_range_and_a_missing_field_are_oracles(small: EmbeddedIndex
     as_of = plan_query(QuerySpec(text="", as_of=dt.date(1900, 1, 1))).applied()[-1].clause
     dated = small.count("small", {"exists": {"field": "effective_from"}})
     assert small.count("small", as_of) == everyone - dated
+
+
+@pytest.mark.parametrize("root", [None, "None", ""])
+def test_a_missing_folder_is_refused_rather_than_written_under_the_working_directory(
+    root: object,
+) -> None:
+    with pytest.raises(ConfigError, match="needs a folder"):
+        EmbeddedIndex(root)  # type: ignore[arg-type]

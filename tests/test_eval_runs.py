@@ -31,6 +31,7 @@ from osrag.evaluation import (
     render_html,
     run_evaluation,
 )
+from osrag.evaluation.report import p_label
 from osrag.evaluation.runs import ranking
 from osrag.index import IngestOptions, ingest
 
@@ -83,7 +84,10 @@ def test_the_filter_beats_bm25_and_canonical_tokens_on_amount_queries(
     assert test.baseline == "bm25" and test.p_randomization < 0.05 and test.mean_difference > 0
     page = render_html(report)
     assert page.count("<svg") == len(report.metric_names()) and "amount-filter" in page
-    assert "p&lt;0.001" in page or "p=" in page
+    # the randomisation test is seeded (seed 0, 10,000 sign patterns) and amount precision is
+    # read from integer fields, so the p is the same on every engine and every run
+    assert p_label(test.p_randomization) == "p=0.004"
+    assert "p=0.004" in page
     built = report.configs[0].generation
     assert built and backend.generations(built.rsplit("-", 2)[0]) == set()  # cleaned up
 

@@ -3,6 +3,7 @@ a query the engine rejects. Each ends with the index and the manifest agreeing."
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from pathlib import Path
@@ -137,8 +138,10 @@ elif kind == "elasticsearch":
     from elasticsearch import Elasticsearch
     from osrag.backends.elasticsearch import ElasticsearchIndex
     engine = ElasticsearchIndex(Elasticsearch(where))
-else:
+elif kind == "embedded":
     engine = EmbeddedIndex(where)
+else:
+    sys.exit(f"unknown engine kind {kind!r}")
 
 class KilledAfterTheBulk(Delegating):
     def write(self, generation, actions):
@@ -175,12 +178,19 @@ def test_an_ingest_killed_after_its_bulk_then_a_second_edit_leaves_no_stale_chun
     index, alias = backend_case.backend, backend_case.alias
     ingest(corpus, index, IngestOptions(alias=alias))
     _edit_every_file(corpus, "", "The fee is set by edition one.")
-    where = backend_case.url if backend_case.kind != "embedded" else str(backend_case.home)
-    if backend_case.kind == "embedded":
-        where = str(Path(where) / "embedded")
     killed = subprocess.run(
-        [sys.executable, "-c", _KILLED_AFTER_WRITE, backend_case.kind, where, str(corpus), alias],
-        cwd=Path(__file__).parent,
+        [
+            sys.executable,
+            "-c",
+            _KILLED_AFTER_WRITE,
+            backend_case.kind,
+            backend_case.location(),
+            str(corpus),
+            alias,
+        ],
+        # a relative path the child builds by mistake lands in tmp_path, not in the repository
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), *sys.path])},
         timeout=300,
         capture_output=True,
         text=True,

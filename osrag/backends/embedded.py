@@ -308,6 +308,10 @@ class EmbeddedIndex(ChunkIndex):
     name = "embedded"
 
     def __init__(self, root: Path | str) -> None:
+        if not isinstance(root, str | os.PathLike) or str(root) in ("", "None"):
+            # "None" is what str(None) makes of a missing value: an index written there
+            # lands in whatever the working directory is
+            raise ConfigError(f"the embedded index needs a folder, not {root!r}")
         self.root = Path(root)
         self.schema: ChunkSchema = chunk_schema()
         self._tantivy_schema = self.schema.tantivy_schema()
