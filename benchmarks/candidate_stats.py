@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _cluster import ROOT, client, cluster_url, console, print_table, write_results
 
 from osrag.backends.opensearch import OpenSearchIndex
-from osrag.evaluate import dedupe_docs, mean_metrics, query_metrics, read_queries
+from osrag.evaluation import dedupe_docs, mean_metrics, query_metrics, read_queries
 from osrag.generations import purge
 from osrag.index import IngestOptions, ingest
 from osrag.mapping import chunk_index_body

@@ -16,9 +16,8 @@ What it does, in one run on one machine:
 2. **Throughput** on ``--timing-texts`` Cranfield abstracts of 110–146
    WordPiece tokens: the default embedder (ONNX Runtime) at several batch
    sizes and 1 or 2 threads, 2 worker processes × 1 thread
-   (:class:`~osrag.embedding.EmbeddingPool`), the numpy forward pass
-   (``benchmarks/_numpy_bert.py``, the route not taken) and
-   sentence-transformers on torch (1 and 2 threads, in its own venv).
+   (:class:`~osrag.embedding.EmbeddingPool`) and sentence-transformers on
+   torch (1 and 2 threads, in its own venv).
    In-process contenders run interleaved, ``--repeat`` rounds, best pass each;
    texts/s is wall-clock, texts/CPU-s is per CPU-second of the process
    (pools: wall only). Ratios are against the default at 1 thread, batch 8.
@@ -46,8 +45,6 @@ from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 from typing import Any
-
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # the numpy route is timed on one thread
 
 import numpy as np
 
@@ -193,8 +190,6 @@ def _dist_mib(names: tuple[str, ...], python: str | None = None) -> dict[str, fl
 
 def _contenders(texts: list[str], batch_sizes: list[int]) -> dict[str, Callable[[], object]]:
     """Every in-process contender, and the 2-worker pool, ready to run (models loaded)."""
-    from _numpy_bert import NumpyMiniLM
-
     from osrag.embedding import EmbeddingPool, LocalBertEmbedder, default_model_dir
 
     def local(threads: int, batch_size: int) -> LocalBertEmbedder:
@@ -212,8 +207,6 @@ def _contenders(texts: list[str], batch_sizes: list[int]) -> dict[str, Callable[
     pool = EmbeddingPool(local(1, 8), workers=2)
     pool.embed(texts[:32])  # start both workers and build their sessions
     runs["default onnxruntime, 2 processes × 1 thr, batch 8"] = pool.embed
-    numpy_route = NumpyMiniLM(default_model_dir())
-    runs["numpy forward pass, 1 thr, batch 8"] = lambda t: numpy_route.embed(t, 8)
     return {name: (lambda run=run: run(texts)) for name, run in runs.items()}
 
 

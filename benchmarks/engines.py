@@ -64,7 +64,7 @@ from osrag.backends.opensearch import BULK_ACTIONS, OpenSearchIndex
 from osrag.backends.rest import RestIndex, dumps
 from osrag.chunking.records import chunk_source
 from osrag.documents import load_corpus
-from osrag.evaluate import EvalConfig, read_queries, run_evaluation
+from osrag.evaluation import EvalConfig, read_queries, run_evaluation
 from osrag.extract import analyze_query
 from osrag.generations import purge
 from osrag.index import IngestOptions, current_generation, ingest

@@ -42,7 +42,7 @@ from _cluster import CORPORA, ROOT, client, cluster_url, console, print_table, w
 
 from osrag.backends.base import ChunkIndex
 from osrag.backends.embedded import EmbeddedIndex
-from osrag.evaluate import EvalConfig, read_queries, run_evaluation
+from osrag.evaluation import EvalConfig, read_queries, run_evaluation
 from osrag.generations import purge
 from osrag.index import IngestOptions, ingest
 from osrag.loaders import extract, sniff

@@ -37,7 +37,7 @@ from _cluster import CORPORA, ROOT, client, cluster_url, console, print_table, w
 from osrag.backends.base import ChunkIndex
 from osrag.backends.embedded import EmbeddedIndex
 from osrag.backends.opensearch import OpenSearchIndex
-from osrag.evaluate import EvalConfig, LabelledQuery, read_queries, run_evaluation
+from osrag.evaluation import EvalConfig, LabelledQuery, read_queries, run_evaluation
 from osrag.extract import analyze_query
 from osrag.generations import purge
 from osrag.index import IngestOptions, ingest

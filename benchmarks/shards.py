@@ -44,7 +44,7 @@ from _cluster import CORPORA, ROOT, client, console, print_table, write_results
 
 from osrag.backends.base import SearchType
 from osrag.backends.opensearch import OpenSearchIndex
-from osrag.evaluate import LabelledQuery, dedupe_docs, mean_metrics, query_metrics, read_queries
+from osrag.evaluation import LabelledQuery, dedupe_docs, mean_metrics, query_metrics, read_queries
 from osrag.generations import purge
 from osrag.index import IngestOptions, ingest
 from osrag.search import Searcher

@@ -27,7 +27,7 @@ from osrag.errors import (
     QueryError,
     TLSError,
 )
-from osrag.evaluate import run_evaluation
+from osrag.evaluation import run_evaluation
 from osrag.extract import (
     ExtractionConfig,
     Money,

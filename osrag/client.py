@@ -2,13 +2,8 @@
 
 Rule: :func:`connect` turns one ``Settings`` into one opensearch-py client.
 
-* ``https://`` URLs get a TLS context of our own: the CA file
-  (``OSRAG_CA_CERTS``) or the system trust store (certifi if the system has
-  none), host names checked, TLS ≥ 1.2, and the client certificate loaded up
-  front so a missing file, a key that does not match, or an encrypted key is a
-  :class:`~osrag.errors.ConfigError` naming the file — never a passphrase
-  prompt or an error on the first request. ``OSRAG_VERIFY_CERTS=false`` turns
-  verification off with one :class:`InsecureTLSWarning`.
+* ``https://`` URLs get the TLS context of :mod:`osrag.tls` (CA file or system
+  trust store, host names checked, the client certificate loaded up front).
 * Authentication is basic auth, a client certificate, an API key
   (``Authorization: ApiKey …``), or AWS SigV4
   (``opensearchpy.Urllib3AWSV4SignerAuth`` with boto3's default credential
@@ -26,35 +21,35 @@ Elasticsearch client from the same settings.
 timeout, 401, 403, unknown CA, host-name mismatch, expired certificate, plain
 HTTP to a TLS port, TLS to a plain port, client certificate missing or refused).
 
-Invariant: no message built here contains the password, the base64 of the
-basic-auth header, the API key, the AWS secret key or key material — only the URL (which
-never carries credentials, see :mod:`osrag.config`), the user name, file paths,
-status codes and the server's own error reason.
+The messages themselves are in :mod:`osrag.failures`, shared with
+:mod:`osrag.elastic`, which this module delegates Elasticsearch's exceptions to.
 """
 
 from __future__ import annotations
 
 import contextlib
-import html
 import logging
 import re
 import ssl
-import warnings
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import urlsplit
 
 from opensearchpy import OpenSearch
 from opensearchpy import exceptions as os_exc
 from pydantic import BaseModel
 
 from osrag.config import Settings, env_name, load_settings
-from osrag.errors import AuthError, ClusterError, ConfigError, OsragError, TLSError
-
-
-class InsecureTLSWarning(UserWarning):
-    """TLS certificate verification is off (``OSRAG_VERIFY_CERTS=false``)."""
+from osrag.elastic import cluster_identity, connect_elasticsearch, translate_elastic_error
+from osrag.errors import ClusterError, ConfigError, OsragError
+from osrag.failures import (
+    connection_failure,
+    describe_auth,
+    http_failure,
+    timeout_failure,
+    tls_failure,
+)
+from osrag.tls import InsecureTLSWarning as InsecureTLSWarning  # re-exported: the public name
+from osrag.tls import tls_context
 
 
 class ClusterInfo(BaseModel):
@@ -133,75 +128,6 @@ def detect_engine(settings: Settings) -> Engine:
     return "elasticsearch" if product == "Elasticsearch" else "opensearch"
 
 
-def tls_context(settings: Settings) -> ssl.SSLContext:
-    """The client-side TLS context for ``settings`` (see the module docstring)."""
-    if settings.ca_certs is not None:
-        context = _context_trusting(settings.ca_certs)
-    else:
-        context = ssl.create_default_context()
-        if context.cert_store_stats()["x509_ca"] == 0:
-            import certifi  # a dependency of opensearch-py (via requests)
-
-            context.load_verify_locations(cafile=certifi.where())
-    if settings.client_cert is not None:
-        _load_client_certificate(context, settings.client_cert, settings.client_key)
-    if not settings.verify_certs:
-        from urllib3.exceptions import InsecureRequestWarning
-
-        context.check_hostname = False
-        context.verify_mode = ssl.CERT_NONE
-        # One clear warning from us instead of one per request from urllib3.
-        warnings.filterwarnings("ignore", category=InsecureRequestWarning)
-        warnings.warn(
-            f"TLS certificate verification is off for {settings.effective_url} "
-            f"({env_name('verify_certs')}=false): anyone on the network path can "
-            f"impersonate the cluster; prefer {env_name('ca_certs')}",
-            InsecureTLSWarning,
-            stacklevel=3,
-        )
-    return context
-
-
-def _context_trusting(ca_certs: Path) -> ssl.SSLContext:
-    if not ca_certs.is_file():
-        raise ConfigError(f"the CA file {ca_certs} ({env_name('ca_certs')}) does not exist")
-    try:
-        return ssl.create_default_context(cafile=str(ca_certs))
-    except ssl.SSLError:
-        raise ConfigError(
-            f"the CA file {ca_certs} ({env_name('ca_certs')}) holds no PEM certificate"
-        ) from None
-    except OSError as exc:
-        raise ConfigError(f"cannot read the CA file {ca_certs}: {exc.strerror}") from None
-
-
-def _load_client_certificate(context: ssl.SSLContext, cert: Path, key: Path | None) -> None:
-    for path, setting in ((cert, "client_cert"), (key, "client_key")):
-        if path is not None and not path.is_file():
-            raise ConfigError(f"the {setting} file {path} ({env_name(setting)}) does not exist")
-    key_file = key or cert
-
-    def refuse_passphrase() -> str:
-        raise ConfigError(
-            f"the client key {key_file} is encrypted; osrag needs an unencrypted key file "
-            "readable only by you (e.g. `openssl pkey -in KEY -out KEY.plain`)"
-        )
-
-    try:
-        context.load_cert_chain(str(cert), str(key) if key else None, password=refuse_passphrase)
-    except ssl.SSLError as exc:
-        why = (
-            "the key does not belong to the certificate"
-            if exc.reason == "KEY_VALUES_MISMATCH"
-            else "they are not a PEM certificate and its private key"
-        )
-        raise ConfigError(
-            f"cannot use the client certificate {cert} with key {key_file}: {why}"
-        ) from None
-    except OSError as exc:
-        raise ConfigError(f"cannot read the client certificate {cert}: {exc.strerror}") from None
-
-
 def sigv4_auth(settings: Settings) -> Any:
     """A SigV4 signer for every request, with boto3's default credential chain."""
     try:
@@ -245,21 +171,6 @@ def _redact_session_tokens_in_botocore_logs() -> None:
         signer_log.addFilter(_RedactSessionToken())
 
 
-def describe_auth(settings: Settings) -> str:
-    """How requests authenticate, in words (no secrets)."""
-    if settings.uses_sigv4:
-        return f"AWS SigV4 (service {settings.aws_service}, region {settings.aws_region})"
-    parts = []
-    if settings.api_key is not None or settings.api_key_file is not None:
-        where = f"file {settings.api_key_file}" if settings.api_key_file else "API key setting"
-        parts.append(f"API key (from the {where})")
-    if settings.username:
-        parts.append(f"basic auth as {settings.username!r}")
-    if settings.client_cert is not None:
-        parts.append(f"client certificate {settings.client_cert}")
-    return " + ".join(parts) or "none"
-
-
 def describe_tls(settings: Settings) -> str:
     if not settings.uses_tls:
         return "off (http://)"
@@ -275,12 +186,7 @@ def check_connection(settings: Settings | None = None) -> ClusterInfo:
     engine = settings.backend if settings.backend in ("opensearch", "elasticsearch") else None
     if engine is None:
         engine = detect_engine(settings)
-    if engine == "elasticsearch":
-        from osrag.elastic import cluster_identity, connect_elasticsearch
-
-        client = connect_elasticsearch(settings)
-    else:
-        client = connect(settings)
+    client = connect_elasticsearch(settings) if engine == "elasticsearch" else connect(settings)
     try:
         with cluster_errors(settings):
             if engine == "elasticsearch":
@@ -337,25 +243,23 @@ def translate_error(
 ) -> ClusterError | ConfigError | None:
     """The osrag error for an exception raised while talking to ``url``, or ``None``."""
     if type(exc).__module__.split(".")[0] in ("elasticsearch", "elastic_transport"):
-        from osrag.elastic import translate_elastic_error
-
         return translate_elastic_error(exc, url, settings)
     if isinstance(exc, os_exc.ImproperlyConfigured):
         return ConfigError(f"cannot configure the connection to {url}: {exc}")
     if isinstance(exc, os_exc.ConnectionTimeout):
-        return _timeout(url, settings)
+        return timeout_failure(url, settings)
     if isinstance(exc, os_exc.SSLError):
-        return _tls_failure(_reason(exc), url, settings)
+        return tls_failure(_reason(exc), url, settings)
     if isinstance(exc, os_exc.ConnectionError):
-        return _connection_failure(_reason(exc), url, settings)
+        return connection_failure(_reason(exc), url, settings)
     if isinstance(exc, os_exc.TransportError) and isinstance(exc.status_code, int):
-        return _http_failure(exc.status_code, exc.info, exc.error, url, settings)
+        return http_failure(exc.status_code, exc.info, exc.error, url, settings)
     if isinstance(exc, os_exc.SerializationError):
         return ClusterError(f"{url} answered something that is not JSON: is it OpenSearch?")
     if isinstance(exc, ssl.SSLError):
-        return _tls_failure(str(exc), url, settings)
+        return tls_failure(str(exc), url, settings)
     if isinstance(exc, TimeoutError):
-        return _timeout(url, settings)
+        return timeout_failure(url, settings)
     return None
 
 
@@ -363,170 +267,3 @@ def _reason(exc: os_exc.TransportError) -> str:
     """The low-level message inside an opensearch-py connection error."""
     inner = exc.info if isinstance(exc.info, BaseException) else None
     return str(inner) if inner is not None else str(exc.error)
-
-
-def _host(url: str) -> str:
-    return urlsplit(url).hostname or url
-
-
-def _timeout(url: str, settings: Settings | None) -> ClusterError:
-    within = f" within {settings.timeout:g} s" if settings else ""
-    return ClusterError(
-        f"{url} did not answer{within} (timed out): is the cluster overloaded, or is a "
-        f"firewall dropping packets? Raise {env_name('timeout')} to wait longer"
-    )
-
-
-def _tls_failure(reason: str, url: str, settings: Settings | None) -> ClusterError:
-    low = reason.lower()
-    ca = settings.ca_certs if settings else None
-    if "hostname mismatch" in low or "doesn't match" in low or "ip address mismatch" in low:
-        return TLSError(
-            f"the TLS certificate of {url} is not valid for the name {_host(url)!r}: "
-            "connect with a host name the certificate lists"
-        )
-    if "certificate has expired" in low:
-        return TLSError(f"the TLS certificate of {url} has expired")
-    if "certificate verify failed" in low:
-        trusted = f"the CA file {ca}" if ca else "the system CA store"
-        return TLSError(
-            f"cannot verify the TLS certificate of {url}: it is not signed by a CA in "
-            f"{trusted}. Set {env_name('ca_certs')} to the cluster's CA file "
-            f"(or {env_name('verify_certs')}=false to skip verification, insecure)"
-        )
-    if any(
-        marker in low
-        for marker in ("wrong version number", "record layer failure", "packet length too long")
-    ) or ("unknown protocol" in low or "http request" in low):
-        return TLSError(
-            f"{url} does not speak TLS (it answered in plain text): "
-            "use http:// instead of https://, or check the port"
-        )
-    no_client_cert = settings is None or settings.client_cert is None
-    if no_client_cert and ("certificate required" in low or "alert handshake failure" in low):
-        return TLSError(
-            f"{url} requires a client certificate: set {env_name('client_cert')} "
-            f"and {env_name('client_key')}"
-        )
-    if "bad certificate" in low or "unknown ca" in low or "certificate required" in low:
-        cert = settings.client_cert if settings else None
-        return TLSError(
-            f"{url} refused the client certificate{f' {cert}' if cert else ''}: is it signed by "
-            "a CA the cluster trusts, and still valid?"
-        )
-    return TLSError(f"the TLS handshake with {url} failed: {_short(reason)}")
-
-
-def _connection_failure(reason: str, url: str, settings: Settings | None) -> ClusterError:
-    low = reason.lower()
-    if "refused" in low:
-        return ClusterError(
-            f"cannot connect to {url}: connection refused (is the cluster running, "
-            "and is the port right?)"
-        )
-    if "failed to resolve" in low or "name or service not known" in low or "nodename" in low:
-        return ClusterError(
-            f"cannot connect to {url}: the host name {_host(url)!r} does not resolve"
-        )
-    if "timed out" in low:
-        return _timeout(url, settings)
-    if any(m in low for m in ("reset by peer", "remote end closed", "aborted", "badstatusline")):
-        hint = (
-            "; if the cluster uses TLS, use https:// instead of http://"
-            if url.startswith("http://")
-            else ""
-        )
-        return ClusterError(f"{url} closed the connection without an HTTP answer{hint}")
-    return ClusterError(f"cannot connect to {url}: {_short(reason)}")
-
-
-def _http_failure(
-    status: int, info: Any, error: Any, url: str, settings: Settings | None
-) -> ClusterError:
-    detail = _server_reason(info, error)
-    low = detail.lower()
-    if status == 400 and "plain http request was sent to https port" in low:
-        return TLSError(f"{url} is a TLS port: use https:// instead of http://")
-    if status == 400 and "no required ssl certificate" in low:
-        return TLSError(
-            f"{url} requires a client certificate: set {env_name('client_cert')} "
-            f"and {env_name('client_key')}"
-        )
-    if status == 400 and "ssl certificate error" in low:
-        cert = settings.client_cert if settings else None
-        return TLSError(
-            f"{url} refused the client certificate{f' {cert}' if cert else ''}: is it signed by "
-            "a CA the cluster trusts, and still valid?"
-        )
-    if status == 401:
-        return AuthError(f"{url} rejected the credentials (HTTP 401): {_auth_hint(settings)}")
-    if status == 403:
-        who = f" for {describe_auth(settings)}" if settings else ""
-        return AuthError(
-            f"{url} refused the request (HTTP 403){who}: the credentials are valid but lack "
-            f"a permission{f' ({detail})' if detail else ''}"
-        )
-    if status in (502, 503, 504):
-        return ClusterError(
-            f"{url} answered HTTP {status}: a proxy or load balancer in front of the cluster "
-            "could not reach it, or the cluster is unavailable"
-        )
-    return ClusterError(f"{url} answered HTTP {status}{f': {detail}' if detail else ''}")
-
-
-def _auth_hint(settings: Settings | None) -> str:
-    if settings is None:
-        return "check the user name and password"
-    if settings.uses_sigv4:
-        return "the AWS credentials boto3 found were not accepted (expired, or another account?)"
-    if settings.api_key is not None or settings.api_key_file is not None:
-        origin = settings.origin("api_key")
-        source = (
-            f"the API key file {settings.api_key_file}"
-            if settings.api_key_file is not None
-            else (origin if origin != "default" else "the api_key setting")
-        )
-        return (
-            f"the API key (from {source}) was not accepted: expired, invalidated, or made "
-            "for another cluster?"
-        )
-    if settings.username:
-        if settings.password_file is not None:
-            source = f" (read from the password file {settings.password_file})"
-        elif settings.origin("password") != "default":
-            source = f" (from {settings.origin('password')})"
-        else:
-            source = ""
-        return f"wrong password for user {settings.username!r}?{source}"
-    return (
-        f"the cluster requires authentication: set {env_name('username')} and "
-        f"{env_name('password_file')} (or {env_name('password')}), an API key "
-        f"({env_name('api_key_file')}), or a client certificate"
-    )
-
-
-def _server_reason(info: Any, error: Any) -> str:
-    """The server's own short reason: OpenSearch JSON, AWS JSON, or an HTML title."""
-    if isinstance(info, dict):
-        err = info.get("error")
-        if isinstance(err, dict):
-            kind, why = err.get("type"), err.get("reason")
-            return _short(f"{kind}: {why}" if kind and why else str(why or kind or ""))
-        if isinstance(err, str):
-            return _short(err)
-        for key in ("message", "Message"):
-            if isinstance(info.get(key), str):
-                return _short(info[key])
-    text = info if isinstance(info, str) else error if isinstance(error, str) else ""
-    title = re.search(r"<title>(.*?)</title>", text, re.IGNORECASE | re.DOTALL)
-    if title:
-        return _short(html.unescape(title.group(1)))
-    if text.lstrip().startswith("<"):
-        body = re.sub(r"<[^>]+>", " ", text)
-        return _short(html.unescape(body))
-    return _short(text)
-
-
-def _short(text: str, limit: int = 300) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -17,10 +17,10 @@ The client major must match the server's: elasticsearch-py 9 sends
 (an 8.x client also talks to Elasticsearch 9, which accepts ``compatible-with=8``).
 
 :func:`translate_elastic_error` gives elasticsearch-py's and elastic-transport's
-exceptions the same one-line messages as opensearch-py's
-(:func:`osrag.client.translate_error` delegates here), plus two of
-Elasticsearch's own: that header mismatch, and a server that is not
-Elasticsearch (the client refuses answers without ``X-elastic-product``).
+exceptions the same one-line messages as opensearch-py's (both come from
+:mod:`osrag.failures`; :func:`osrag.client.translate_error` delegates here),
+plus two of Elasticsearch's own: that header mismatch, and a server that is
+not Elasticsearch (the client refuses answers without ``X-elastic-product``).
 Invariant: no message contains the API key, the password or key material.
 """
 
@@ -31,6 +31,8 @@ from typing import Any
 
 from osrag.config import Settings, env_name
 from osrag.errors import ClusterError, ConfigError
+from osrag.failures import connection_failure, http_failure, short, timeout_failure, tls_failure
+from osrag.tls import tls_context
 
 CLIENT_REQUIREMENT = "elasticsearch>=8.13,<9"
 INSTALL = "pip install 'osrag[elasticsearch]'"
@@ -53,8 +55,6 @@ def client_version() -> str:
 
 def connect_elasticsearch(settings: Settings) -> Any:
     """An ``elasticsearch.Elasticsearch`` for ``settings``; nothing is sent yet."""
-    from osrag.client import tls_context
-
     library = client_library()
     if settings.uses_sigv4:
         raise ConfigError(
@@ -119,8 +119,6 @@ def translate_elastic_error(
     import elastic_transport
     from elasticsearch import ApiError, UnsupportedProductError
 
-    from osrag.client import _connection_failure, _http_failure, _short, _timeout, _tls_failure
-
     if isinstance(exc, UnsupportedProductError):
         return ClusterError(
             f"{url} is not Elasticsearch (its answer has no X-elastic-product header; "
@@ -131,16 +129,16 @@ def translate_elastic_error(
         if exc.meta.status == 400 and refused is not None:
             return ClusterError(
                 f"{url} refused the requests of elasticsearch-py {client_version()} "
-                f"({_short(refused)}): the client's major version must match the server's; "
+                f"({short(refused)}): the client's major version must match the server's; "
                 f"{INSTALL} installs {CLIENT_REQUIREMENT} for Elasticsearch 8"
             )
-        return _http_failure(exc.meta.status, exc.body, str(exc.message), url, settings)
+        return http_failure(exc.meta.status, exc.body, str(exc.message), url, settings)
     if isinstance(exc, elastic_transport.ConnectionTimeout):
-        return _timeout(url, settings)
+        return timeout_failure(url, settings)
     if isinstance(exc, elastic_transport.TlsError):
-        return _tls_failure(_reason(exc), url, settings)
+        return tls_failure(_reason(exc), url, settings)
     if isinstance(exc, elastic_transport.ConnectionError):
-        return _connection_failure(_reason(exc), url, settings)
+        return connection_failure(_reason(exc), url, settings)
     if isinstance(exc, elastic_transport.SerializationError):
         return ClusterError(f"{url} answered something that is not JSON: is it Elasticsearch?")
     return None

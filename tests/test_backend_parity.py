@@ -243,7 +243,7 @@ def test_cranfield_meets_the_parity_targets(
     os_client: OpenSearch, corpora: Path, tmp_path: Path
 ) -> None:
     """The parity targets: mean top-5 document overlap ≥ 0.8, nDCG@10 within 0.02."""
-    from osrag.evaluate import EvalConfig, read_queries, run_evaluation
+    from osrag.evaluation import EvalConfig, read_queries, run_evaluation
 
     derived = corpora / "cranfield" / "derived"
     queries = read_queries(derived / "queries.jsonl", derived / "qrels.tsv")

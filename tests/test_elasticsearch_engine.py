@@ -23,7 +23,7 @@ from osrag.backends.embedded import EmbeddedIndex
 from osrag.client import check_connection, detect_engine, translate_error
 from osrag.config import Settings, load_settings
 from osrag.errors import ConfigError, IndexStateError
-from osrag.evaluate import EvalConfig, read_queries, run_evaluation
+from osrag.evaluation import EvalConfig, read_queries, run_evaluation
 from osrag.generations import purge, status
 from osrag.index import IngestOptions, current_generation, ingest
 from osrag.mapping import chunk_index_body

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from osrag.errors import ConfigError, InputError
-from osrag.evaluate import (
+from osrag.evaluation import (
     average_precision,
     dedupe_docs,
     ndcg_at,

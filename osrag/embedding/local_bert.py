@@ -39,8 +39,7 @@ numpy route is worth ~95 MiB next to the 5 GiB it replaces; it is also as
 fast per CPU-second as torch itself. A graph of standard operators was as
 fast as one written with ORT's fused ``com.microsoft`` transformer operators
 (Attention, SkipLayerNormalization, BiasGelu) at these sizes — the matrix
-products dominate — so the portable one is used. The numpy route is kept in
-``benchmarks/_numpy_bert.py`` so the comparison can be re-run.
+products dominate — so the portable one is used.
 
 :class:`LocalBertEmbedder` is not MiniLM-specific: any sentence-transformers
 BERT directory with ``model.safetensors`` and mean pooling works
