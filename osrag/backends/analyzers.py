@@ -22,8 +22,8 @@ Rule — the ``english`` analyzer is Lucene's ``EnglishAnalyzer``, step by step:
 
 ``standard`` is steps 1 and 3 only. Tantivy ships a stemmer, but it is Snowball
 *English* (Porter2), which conflates words differently (``uses`` → ``use``,
-not ``us``; ``general`` ≠ ``generate``) and stop-words 170 words: measured on
-the project's corpora it disagreed with OpenSearch on one token in eight. This
+not ``us``; ``general`` ≠ ``generate``) and stop-words 170 words, so its terms
+are not OpenSearch's (docs/benchmarks.md has how often they differ). This
 module gives tantivy already-analysed terms (joined by spaces, indexed with its
 whitespace tokenizer), so both engines see the same terms.
 

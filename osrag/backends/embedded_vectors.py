@@ -11,8 +11,8 @@ those three. The score is lucene's for ``cosinesimil``: ``(1 + cos) / 2``.
 
 Exact search, not an ANN index: at the corpus sizes the embedded engine is for
 (tens of thousands of chunks), scoring every candidate is one matrix product of a
-few milliseconds, and its answer is the true top k (measured in
-``benchmarks/hybrid.py``).
+few milliseconds, and its answer is the true top k (``benchmarks/hybrid.py`` measures
+it).
 """
 
 from __future__ import annotations
