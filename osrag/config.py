@@ -291,8 +291,8 @@ class Settings(BaseSettings):
     def is_serverless(self) -> bool:
         """The target is Amazon OpenSearch Serverless (``aoss``): ingest must omit
         shard/replica/refresh settings, never call ``_refresh`` or
-        ``_delete_by_query``, and delete stale chunks by id (README: "Amazon OpenSearch
-        Serverless")."""
+        ``_delete_by_query``, and delete stale chunks by id (docs/connecting.md:
+        "Amazon OpenSearch Serverless")."""
         return self.uses_sigv4 and self.aws_service == "aoss"
 
     def basic_auth(self) -> tuple[str, SecretStr] | None:

@@ -326,15 +326,16 @@ def test_a_concurrent_move_of_the_alias_is_refused_by_must_exist(
     assert engine.alias_target(alias) == names[1]
 
 
-# --------------------------------------------------------------------------- the README
+# --------------------------------------------------------------------------- the docs
 
 
-def test_the_readme_commands_return_only_documents_that_hold_300k(
+def test_the_documented_commands_return_only_documents_that_hold_300k(
     elasticsearch_url: str, engine: ElasticsearchIndex, es_index_prefix: str
 ) -> None:
     """``osrag ingest examples/insurance --backend elasticsearch --url …`` then
     ``osrag search 'umbrella $300K' --backend elasticsearch --url … --tenant acme --acl agents
-    --json`` — the README's commands, on this node (alias from the environment)."""
+    --json`` — the commands of docs/connecting.md, on this node (alias from the
+    environment)."""
     env = {"OSRAG_ALIAS": es_index_prefix}
     try:
         ingested = osrag(

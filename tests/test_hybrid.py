@@ -410,7 +410,7 @@ def test_elasticsearch_gets_the_same_filters_in_its_own_knn_and_rrf_forms() -> N
 def test_the_search_command_in_hybrid_mode_returns_only_the_stated_amount(
     embedded_insurance: BackendCase,
 ) -> None:
-    """The README's command, as a user types it, on every engine."""
+    """The command of docs/vectors.md, as a user types it, on every engine."""
     from clirun import osrag
 
     case = embedded_insurance

@@ -118,7 +118,8 @@ def test_a_caller_without_groups_sees_only_public_documents() -> None:
 
 
 def test_the_guards_come_from_the_callers_arguments_even_in_the_pure_builder() -> None:
-    # the README's raw-endpoint example: a tenant but no groups still gets the ACL guard
+    # the raw-endpoint example of docs/library.md: a tenant but no groups still gets the ACL
+    # guard
     filters = build_query("umbrella $300K", tenant="acme")["query"]["bool"]["filter"]
     assert filters[0] == {"term": {"amounts": 30_000_000}}
     assert filters[1] == {"term": {"tenant": "acme"}}
