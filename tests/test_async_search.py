@@ -152,3 +152,17 @@ def test_from_settings_reaches_the_engine_the_settings_name(indexed: Indexed) ->
             await searcher.close()
 
     assert_same(expected, asyncio.run(run()))
+
+
+def test_the_async_client_is_refused_where_it_cannot_serve(tmp_path: Path) -> None:
+    from osrag.backends.embedded import EmbeddedIndex
+    from osrag.backends.rest_async import connect_async
+    from osrag.errors import ConfigError
+
+    signed = Settings(url="https://search.example.com", aws_region="eu-west-1")
+    with pytest.raises(ConfigError, match="SigV4"):
+        connect_async(signed, "opensearch")
+    with pytest.raises(ConfigError, match="SigV4"):
+        connect_async(signed, "elasticsearch")
+    with pytest.raises(TypeError, match="EmbeddedIndex"):
+        AsyncSearcher(EmbeddedIndex(tmp_path / "embedded"), "osrag-chunks", client=object())

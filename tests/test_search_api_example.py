@@ -77,3 +77,23 @@ def test_the_example_answers_in_the_callers_scope_and_refuses_without_one(
     )
     assert globex.status_code == 200
     assert {h["doc_id"] for h in globex.json()["hits"]} == {"umb-eur-300k"}
+
+
+def test_the_example_builds_its_searcher_from_the_environment(
+    opensearch_url: str, index_prefix: str, monkeypatch: Any
+) -> None:
+    alias = f"{index_prefix}-env"
+    ingest(DATA, OpenSearchIndex(OpenSearch(opensearch_url)), IngestOptions(alias=alias))
+    monkeypatch.setenv("OSRAG_URL", opensearch_url)
+    monkeypatch.setenv("OSRAG_ALIAS", alias)
+    app = _example().create_app()
+    (answer, _) = _get(
+        app,
+        "/search?q=umbrella with a $3 million limit&k=3",
+        {"X-Tenant": "acme", "X-Groups": "agents"},
+    )
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert body["hits"] and not body["fallback"]
+    assert {h["doc_id"] for h in body["hits"]} == {"umb-3m-classic"}
+    assert all(300_000_000 in h["amounts"] for h in body["hits"])
