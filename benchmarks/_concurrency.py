@@ -1,18 +1,21 @@
-"""Requests in flight through :class:`osrag.AsyncSearcher`: latency and throughput at
-each concurrency, on one asyncio client (for benchmarks/query.py)."""
+"""Requests in flight through :class:`osrag.AsyncSearcher` (one asyncio client) and,
+side by side, through one sync :class:`osrag.Searcher` shared by as many threads:
+latency and throughput at each concurrency (for benchmarks/query.py)."""
 
 from __future__ import annotations
 
 import asyncio
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from _cluster import client, summary
-from opensearchpy import AsyncOpenSearch
+from opensearchpy import AsyncOpenSearch, OpenSearch
 
 from osrag.async_search import AsyncSearcher
 from osrag.backends.opensearch import OpenSearchIndex
 from osrag.models import QuerySpec
+from osrag.search import Searcher
 
 
 async def _at(searcher: AsyncSearcher, specs: list[QuerySpec], in_flight: int) -> dict[str, Any]:
@@ -42,11 +45,33 @@ async def _all(
         return [await _at(searcher, specs, level) for level in levels]
 
 
+def _threaded(searcher: Searcher, specs: list[QuerySpec], threads: int) -> dict[str, Any]:
+    def one(spec: QuerySpec) -> float:
+        started = time.perf_counter()
+        searcher.search(spec)
+        return (time.perf_counter() - started) * 1000
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(threads) as pool:
+        latencies = list(pool.map(one, specs))
+    wall = time.perf_counter() - started
+    return {"in_flight": threads, **summary(latencies), "per_second": round(len(specs) / wall, 1)}
+
+
+def in_threads(url: str, alias: str, specs: list[QuerySpec], levels: list[int]) -> list[Any]:
+    engine = OpenSearchIndex(OpenSearch(url, timeout=120, http_compress=False, maxsize=max(levels)))
+    searcher = Searcher(engine, alias, enforce_access=False)
+    for spec in specs[:20]:
+        searcher.search(spec)
+    return [_threaded(searcher, specs, level) for level in levels]
+
+
 def in_flight(
     url: str, alias: str, texts: list[str], amount: int, levels: list[int], rounds: int
 ) -> list[dict[str, Any]]:
     """p50/p99 and searches per second at each level of ``levels`` in flight: the texts
-    without and with the amount filter, ``rounds`` times."""
+    without and with the amount filter, ``rounds`` times; the sync Searcher in as many
+    threads under ``threads``."""
     specs = [
         spec
         for _ in range(rounds)
@@ -56,4 +81,6 @@ def in_flight(
             QuerySpec(text=text, amount=amount, unrestricted=True),
         )
     ]
-    return asyncio.run(_all(url, alias, specs, levels))
+    awaited = asyncio.run(_all(url, alias, specs, levels))
+    threaded = in_threads(url, alias, specs, levels)
+    return [a | {"threads": t} for a, t in zip(awaited, threaded, strict=True)]

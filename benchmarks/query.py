@@ -17,7 +17,8 @@ without and with an amount filter (an amount that is in the index):
   request, a ``global`` aggregation inside the search);
 * ``AsyncSearcher`` in flight — the same searches (without and with the amount) through
   one :class:`osrag.AsyncSearcher` with 1, 8 and 32 requests in flight (``--in-flight``):
-  p50/p99 per search and searches per second.
+  p50/p99 per search and searches per second, beside the sync Searcher shared by as
+  many threads.
 
 osrag's overhead beyond OpenSearch's work = Searcher − request as sent (target ≤ 1 ms
 at p50); the candidate count's cost = request as sent − body without count. Prints tables,
@@ -189,9 +190,13 @@ def main() -> None:
         print_table("derived (p50, ms)", ["measure", "ms"], [[k, v] for k, v in derived.items()])
         concurrent = in_flight(url, alias, texts, amount, levels, args.rounds) if levels else []
         print_table(
-            "AsyncSearcher, requests in flight (ms per search)",
-            ["in flight", "n", "p50", "p99", "searches/s"],
-            [[c["in_flight"], c["n"], c["p50"], c["p99"], c["per_second"]] for c in concurrent],
+            "requests in flight (ms per search): AsyncSearcher | Searcher in as many threads",
+            ["in flight", "n", "p50", "p99", "searches/s", "| p50", "p99", "searches/s"],
+            [
+                [c["in_flight"], c["n"], c["p50"], c["p99"], c["per_second"]]
+                + [c["threads"][name] for name in ("p50", "p99", "per_second")]
+                for c in concurrent
+            ],
         )
         path = write_results(
             "query",
