@@ -234,3 +234,22 @@ def test_a_haystack_retriever_survives_serialisation_and_runs_in_a_pipeline(
     assert all(THREE_HUNDRED_K in d.meta["amounts"] for d in found)
     narrowed = reloaded.run({"retriever": {"query": QUESTION, "top_k": 1}})
     assert len(narrowed["retriever"]["documents"]) == 1
+
+
+def test_a_haystack_pipeline_run_async_uses_the_async_searcher(indexed: Indexed) -> None:
+    async def run() -> list[Any]:
+        async with async_searcher(indexed.case, indexed.alias) as searcher:
+            pipeline = Pipeline()
+            pipeline.add_component(
+                "retriever",
+                haystack.OsragRetriever(indexed.searcher(), k=3, async_searcher=searcher, **ACME),
+            )
+            # Haystack awaits a component's run_async where it declares one
+            assert pipeline.get_component("retriever").__haystack_supports_async__
+            answer = await pipeline.run_async({"retriever": {"query": QUESTION}})
+            return list(answer["retriever"]["documents"])
+
+    found = asyncio.run(run())
+    direct = haystack.OsragRetriever(indexed.searcher(), k=3, **ACME).run(QUESTION)["documents"]
+    assert [d.id for d in found] == [d.id for d in direct] and found
+    assert all(THREE_HUNDRED_K in d.meta["amounts"] for d in found)
