@@ -166,3 +166,18 @@ def test_the_async_client_is_refused_where_it_cannot_serve(tmp_path: Path) -> No
         connect_async(signed, "elasticsearch")
     with pytest.raises(TypeError, match="EmbeddedIndex"):
         AsyncSearcher(EmbeddedIndex(tmp_path / "embedded"), "osrag-chunks", client=object())
+
+
+def test_import_osrag_loads_no_framework_and_the_async_searcher_on_first_use() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, osrag\n"
+        "loaded = [m for m in ('osrag.async_search', 'osrag.integrations.langchain', "
+        "'langchain_core', 'llama_index', 'haystack', 'fastapi') if m in sys.modules]\n"
+        "assert not loaded, loaded\n"
+        "assert osrag.AsyncSearcher.__module__ == 'osrag.async_search'\n"
+        "assert 'AsyncSearcher' in osrag.__all__\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
