@@ -14,7 +14,11 @@ without and with an amount filter (an amount that is in the index):
 * ``Searcher.search`` — analysis, planning, the request, shaping the result;
 * ``Searcher.search fallback`` — an amount in no document: a second request runs
   without the amount filter; and the count folded other ways (a second ``_count``
-  request, a ``global`` aggregation inside the search).
+  request, a ``global`` aggregation inside the search);
+* ``AsyncSearcher`` in flight — the same searches (without and with the amount) through
+  one :class:`osrag.AsyncSearcher` with 1, 8 and 32 requests in flight (``--in-flight``):
+  p50/p99 per search and searches per second, beside the sync Searcher shared by as
+  many threads.
 
 osrag's overhead beyond OpenSearch's work = Searcher − request as sent (target ≤ 1 ms
 at p50); the candidate count's cost = request as sent − body without count. Prints tables,
@@ -34,6 +38,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _cluster import CORPORA, client, cluster_url, console, print_table, summary, write_results
+from _concurrency import in_flight
 
 from osrag.backends.opensearch import OpenSearchIndex
 from osrag.generations import purge
@@ -75,7 +80,13 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=CORPORA / "opensearch-docs")
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--in-flight",
+        default="1,8,32",
+        help="concurrency levels for the AsyncSearcher runs, comma-separated ('' skips them)",
+    )
     args = parser.parse_args()
+    levels = [int(n) for n in args.in_flight.split(",") if n.strip()]
     url = cluster_url()
     es = client(url)
     backend = OpenSearchIndex(es)
@@ -177,6 +188,16 @@ def main() -> None:
             ),
         }
         print_table("derived (p50, ms)", ["measure", "ms"], [[k, v] for k, v in derived.items()])
+        concurrent = in_flight(url, alias, texts, amount, levels, args.rounds) if levels else []
+        print_table(
+            "requests in flight (ms per search): AsyncSearcher | Searcher in as many threads",
+            ["in flight", "n", "p50", "p99", "searches/s", "| p50", "p99", "searches/s"],
+            [
+                [c["in_flight"], c["n"], c["p50"], c["p99"], c["per_second"]]
+                + [c["threads"][name] for name in ("p50", "p99", "per_second")]
+                for c in concurrent
+            ],
+        )
         path = write_results(
             "query",
             {
@@ -186,6 +207,7 @@ def main() -> None:
                 "amount": amount,
                 "latency_ms": stats,
                 "derived": derived,
+                "async_in_flight": concurrent,
             },
         )
         console.print(f"wrote {path}")

@@ -54,7 +54,22 @@ from osrag.pipeline import prepare_chunks
 from osrag.query import add_osrag_clauses, build_query, plan_query, to_search
 from osrag.search import Searcher
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from osrag.async_search import AsyncSearcher
+
+
+def __getattr__(name: str) -> object:
+    # AsyncSearcher is imported on first use: ``import osrag`` loads no asyncio client
+    if name == "AsyncSearcher":
+        from osrag.async_search import AsyncSearcher
+
+        return AsyncSearcher
+    raise AttributeError(f"module 'osrag' has no attribute {name!r}")
+
+
 __all__ = [
+    "AsyncSearcher",
     "AuthError",
     "Chunk",
     "ChunkIndex",

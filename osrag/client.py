@@ -73,7 +73,11 @@ def connect(settings: Settings | None = None) -> OpenSearch:
     certificate/key, password file) or missing AWS credentials; nothing here
     talks to the cluster yet — wrap calls in :func:`cluster_errors`.
     """
-    settings = settings if settings is not None else load_settings()
+    return OpenSearch(**client_options(settings if settings is not None else load_settings()))
+
+
+def client_options(settings: Settings) -> dict[str, Any]:
+    """The keyword arguments of an opensearch-py client (sync or async) for ``settings``."""
     options: dict[str, Any] = {
         "hosts": [settings.effective_url],
         "timeout": settings.timeout,
@@ -92,7 +96,7 @@ def connect(settings: Settings | None = None) -> OpenSearch:
         pair = settings.basic_auth()
         if pair is not None:
             options["http_auth"] = (pair[0], pair[1].get_secret_value())
-    return OpenSearch(**options)
+    return options
 
 
 Engine = Literal["opensearch", "elasticsearch"]

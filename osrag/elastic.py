@@ -55,7 +55,11 @@ def client_version() -> str:
 
 def connect_elasticsearch(settings: Settings) -> Any:
     """An ``elasticsearch.Elasticsearch`` for ``settings``; nothing is sent yet."""
-    library = client_library()
+    return client_library().Elasticsearch(**elasticsearch_options(settings))
+
+
+def elasticsearch_options(settings: Settings) -> dict[str, Any]:
+    """The keyword arguments of an elasticsearch-py client (sync or async) for ``settings``."""
     if settings.uses_sigv4:
         raise ConfigError(
             f"{env_name('aws_region')} signs requests with AWS SigV4, which is Amazon OpenSearch "
@@ -80,7 +84,7 @@ def connect_elasticsearch(settings: Settings) -> Any:
         pair = settings.basic_auth()
         if pair is not None:
             options["basic_auth"] = (pair[0], pair[1].get_secret_value())
-    return library.Elasticsearch(**options)
+    return options
 
 
 def cluster_identity(client: Any) -> tuple[str | None, str | None]:

@@ -29,7 +29,7 @@ import logging
 import time
 from collections import defaultdict
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import TypeAdapter
 
@@ -175,6 +175,10 @@ class Searcher:
         self._generation_read = -1e9
         self._multi_tenant = False
 
+    def generation_stale(self) -> bool:
+        """Whether the next :meth:`generation` reads the record again (not cached)."""
+        return time.monotonic() - self._generation_read > GENERATION_CACHE_SECONDS
+
     def generation(self) -> GenerationRecord | None:
         """The alias's current generation record (cached for a few seconds)."""
         now = time.monotonic()
@@ -248,7 +252,7 @@ class Searcher:
             )
         return self._embedder
 
-    def _vector(self, plan: QueryPlan) -> list[float] | None:
+    def query_vector(self, plan: QueryPlan) -> list[float] | None:
         if plan.spec.mode in ("bm25", "auto"):
             return None
         text = plan.match_text or plan.spec.text
@@ -261,7 +265,7 @@ class Searcher:
         them), and the search pipeline that fuses them on the engine, if any."""
         spec = plan.spec
         if vector is None:
-            vector = self._vector(plan)
+            vector = self.query_vector(plan)
         on_engine = spec.mode == "hybrid" and not spec.collapse and not self._scored_apart()
         pipeline = self.index.fusion_pipeline(spec) if on_engine else None
         bodies = search_bodies(plan, drop_amount=drop_amount, vector=vector, pipeline=pipeline)
@@ -278,31 +282,31 @@ class Searcher:
         chosen = self.search_type or self.index.search_type
         return shards > 1 and chosen == "dfs_query_then_fetch"
 
-    def _run(
+    def requests(
         self, plan: QueryPlan, vector: list[float] | None, *, drop_amount: bool = False
-    ) -> tuple[list[dict[str, Any]], int, int, str | None]:
-        """Hits (fused where the client fuses), total hits, candidates, how it fused."""
-        spec = plan.spec
+    ) -> Round:
+        """The ``_msearch`` bodies of one round trip (the tenant probe last, when asked)."""
         bodies, pipeline = self.bodies(plan, vector, drop_amount=drop_amount)
         # a caller without a tenant: does the alias hold any tenant's documents? Asked of
         # the index itself, in the same round trip, on every request (never remembered
         # as "no": only as "yes", which cannot become untrue for a refusal to matter)
+        spec = plan.spec
         probe = self.enforce_access and spec.tenant is None and not spec.unrestricted
-        answers = self.index.msearch(
-            self.alias,
-            [*bodies, TENANT_PROBE] if probe else bodies,
-            search_type=self.search_type,
-        )
-        if probe and _total(answers.pop()) > 0:
+        return Round([*bodies, TENANT_PROBE] if probe else bodies, pipeline, probe)
+
+    def answered(self, plan: QueryPlan, sent: Round, answers: list[dict[str, Any]]) -> Ran:
+        """Hits (fused where the client fuses), total hits, candidates, how it fused."""
+        spec, pipeline = plan.spec, sent.pipeline
+        if sent.probe and _total(answers.pop()) > 0:
             self._multi_tenant = True
             raise self._tenant_required()
         counted = _total(answers[-1])
         if spec.mode in ("bm25", "auto") or pipeline is not None:
             fused = f"server:{pipeline}" if pipeline else None
-            return answers[0]["hits"]["hits"], _total(answers[0]), counted, fused
+            return Ran(answers[0]["hits"]["hits"], _total(answers[0]), counted, fused)
         if spec.mode == "vector":
             if not spec.collapse:
-                return answers[0]["hits"]["hits"], _total(answers[0]), counted, None
+                return Ran(answers[0]["hits"]["hits"], _total(answers[0]), counted, None)
             ranked, fused = answers[0]["hits"]["hits"], None
         else:
             legs = [answers[0]["hits"]["hits"], answers[1]["hits"]["hits"]]
@@ -314,44 +318,86 @@ class Searcher:
         if spec.collapse:
             ranked = fusion.best_per_document(ranked)
         page = ranked[spec.offset : spec.offset + spec.size]
-        return page, len(ranked), counted, fused
+        return Ran(page, len(ranked), counted, fused)
+
+    def _run(
+        self, plan: QueryPlan, vector: list[float] | None, *, drop_amount: bool = False
+    ) -> Ran:
+        sent = self.requests(plan, vector, drop_amount=drop_amount)
+        answers = self.index.msearch(self.alias, sent.bodies, search_type=self.search_type)
+        return self.answered(plan, sent, answers)
 
     def search(self, text_or_spec: str | QuerySpec, **overrides: Any) -> SearchResult:
         """Plan, run, fall back if the amount filter empties the candidate set, shape."""
         started = time.perf_counter()
         plan = self.plan(text_or_spec, **overrides)
-        vector = self._vector(plan)
-        raw_hits, total, candidates, fused = self._run(plan, vector)
-        fallback = False
-        if plan.has_amount_filter and candidates == 0:
-            fallback = True
-            raw_hits, total, candidates, fused = self._run(plan, vector, drop_amount=True)
-        hits, unique_spans = _hits(raw_hits)
-        applied = plan.applied(drop_amount=fallback)
-        answered = raw_hits[0].get("_index") if raw_hits else None
-        result = SearchResult(
-            query=plan.spec.text,
-            mode=plan.spec.mode if plan.spec.mode != "auto" else "bm25",
-            fusion=fused,
-            index=answered or self.index.alias_target(self.alias) or self.alias,
-            hits=hits,
-            filters_applied=applied,
-            amount=plan.amount,
-            amount_status=plan.amount_status,
-            candidate_count=candidates,
-            fallback=fallback,
-            total_hits=total,
-            raw_hits=len(hits),
-            unique_spans=unique_spans,
-            took_ms=round((time.perf_counter() - started) * 1000, 3),
-        )
-        log.info(
-            "query=%r filters=%s candidates=%d fallback=%s hits=%d unique_spans=%d",
-            result.query,
-            [f.name for f in applied],
-            result.candidate_count,
-            fallback,
-            result.raw_hits,
-            result.unique_spans,
-        )
-        return result
+        vector = self.query_vector(plan)
+        ran = self._run(plan, vector)
+        fallback = needs_fallback(plan, ran)
+        if fallback:
+            ran = self._run(plan, vector, drop_amount=True)
+        answered = answering_index(ran) or self.index.alias_target(self.alias) or self.alias
+        return shape_result(plan, ran, fallback, answered, started)
+
+
+class Round(NamedTuple):
+    """One ``_msearch`` round trip to send: its bodies, the engine's fusion pipeline, and
+    whether the last body is the tenant probe."""
+
+    bodies: list[dict[str, Any]]
+    pipeline: str | None
+    probe: bool
+
+
+class Ran(NamedTuple):
+    """What one round trip found: hits (fused where the client fuses), total hits,
+    candidates, how it fused."""
+
+    hits: list[dict[str, Any]]
+    total: int
+    candidates: int
+    fused: str | None
+
+
+def needs_fallback(plan: QueryPlan, ran: Ran) -> bool:
+    """The amount filter left zero candidates: run again without it."""
+    return plan.has_amount_filter and ran.candidates == 0
+
+
+def answering_index(ran: Ran) -> str | None:
+    """The generation that answered, when a hit names it."""
+    return ran.hits[0].get("_index") if ran.hits else None
+
+
+def shape_result(
+    plan: QueryPlan, ran: Ran, fallback: bool, index: str, started: float
+) -> SearchResult:
+    """The :class:`SearchResult` of a search that started at ``started`` (perf_counter)."""
+    hits, unique_spans = _hits(ran.hits)
+    applied = plan.applied(drop_amount=fallback)
+    result = SearchResult(
+        query=plan.spec.text,
+        mode=plan.spec.mode if plan.spec.mode != "auto" else "bm25",
+        fusion=ran.fused,
+        index=index,
+        hits=hits,
+        filters_applied=applied,
+        amount=plan.amount,
+        amount_status=plan.amount_status,
+        candidate_count=ran.candidates,
+        fallback=fallback,
+        total_hits=ran.total,
+        raw_hits=len(hits),
+        unique_spans=unique_spans,
+        took_ms=round((time.perf_counter() - started) * 1000, 3),
+    )
+    log.info(
+        "query=%r filters=%s candidates=%d fallback=%s hits=%d unique_spans=%d",
+        result.query,
+        [f.name for f in applied],
+        result.candidate_count,
+        fallback,
+        result.raw_hits,
+        result.unique_spans,
+    )
+    return result

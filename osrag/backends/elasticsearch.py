@@ -28,7 +28,6 @@ What is Elasticsearch's own:
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 from typing import Any
 
 from elasticsearch import ApiError, ConflictError, Elasticsearch, NotFoundError
@@ -85,18 +84,10 @@ class ElasticsearchIndex(RestIndex):
         self._analyzers: dict[str, str] = {}
         self._rrf: bool | None = None
 
-    def msearch(
-        self,
-        target: str,
-        bodies: Sequence[dict[str, Any]],
-        *,
-        search_type: SearchType | None = None,
-    ) -> list[dict[str, Any]]:
-        """The bodies with their vector parts in Elasticsearch's form
+    def request_body(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The body with its vector parts in Elasticsearch's form
         (:mod:`osrag.backends.elasticsearch_requests`)."""
-        return super().msearch(
-            target, [translate(body) for body in bodies], search_type=search_type
-        )
+        return translate(body)
 
     def takes_search_type(self, body: dict[str, Any]) -> bool:
         """Not a body with a top-level ``knn`` or a retriever: Elasticsearch runs a kNN

@@ -345,6 +345,28 @@ class RestIndex(ChunkIndex):
         query = body.get("query")
         return not (isinstance(query, dict) and "hybrid" in query)
 
+    def request_body(self, body: dict[str, Any]) -> dict[str, Any]:
+        """``body`` in this engine's own form (OpenSearch's DSL as it is)."""
+        return body
+
+    def msearch_lines(
+        self, bodies: Sequence[dict[str, Any]], search_type: SearchType | None = None
+    ) -> list[dict[str, Any]]:
+        """The ``_msearch`` request: a header (the search type, where the body takes one)
+        and the body in this engine's form, per search."""
+        chosen = search_type or (None if self.serverless else self.search_type)
+        lines: list[dict[str, Any]] = []
+        for body in map(self.request_body, bodies):
+            scored = chosen is not None and self.takes_search_type(body)
+            lines += [{"search_type": chosen} if scored else {}, body]
+        return lines
+
+    def rejected(self, exc: BaseException, target: str) -> QueryError | None:
+        """The :class:`QueryError` of an ``_msearch`` the engine refused as malformed (400)."""
+        if self.kit.status(exc) == 400:
+            return QueryError(f"{target} rejected the search: {getattr(exc, 'error', exc)}")
+        return None
+
     def msearch(
         self,
         target: str,
@@ -352,11 +374,7 @@ class RestIndex(ChunkIndex):
         *,
         search_type: SearchType | None = None,
     ) -> list[dict[str, Any]]:
-        chosen = search_type or (None if self.serverless else self.search_type)
-        lines: list[dict[str, Any]] = []
-        for body in bodies:
-            scored = chosen is not None and self.takes_search_type(body)
-            lines += [{"search_type": chosen} if scored else {}, body]
+        lines = self.msearch_lines(bodies, search_type)
 
         def read() -> list[dict[str, Any]]:
             try:
@@ -364,23 +382,13 @@ class RestIndex(ChunkIndex):
                     "responses"
                 ]
             except self.kit.http_error as exc:
-                if self.kit.status(exc) == 400:
-                    raise QueryError(
-                        f"{target} rejected the search: {getattr(exc, 'error', exc)}"
-                    ) from None
+                refused = self.rejected(exc, target)
+                if refused is not None:
+                    raise refused from None
                 raise
             return answers
 
-        def gap(answers: list[dict[str, Any]]) -> ClusterError | QueryError | None:
-            for answer in answers:
-                if "error" in answer:
-                    return search_error(int(answer.get("status", 500)), answer["error"], target)
-                missing = shard_gap(answer, target)
-                if missing is not None:
-                    return missing
-            return None
-
-        return self.whole(read, gap)
+        return self.whole(read, lambda answers: msearch_gap(answers, target))
 
     def records(self, alias: str) -> RecordStore:
         store = self._records.get(alias)
@@ -390,6 +398,18 @@ class RestIndex(ChunkIndex):
 
     def close(self) -> None:
         self.client.close()
+
+
+def msearch_gap(answers: list[dict[str, Any]], target: str) -> ClusterError | QueryError | None:
+    """The first search of an ``_msearch`` answer that failed or that some shard did not
+    answer, as an error (None: every search answered whole)."""
+    for answer in answers:
+        if "error" in answer:
+            return search_error(int(answer.get("status", 500)), answer["error"], target)
+        missing = shard_gap(answer, target)
+        if missing is not None:
+            return missing
+    return None
 
 
 @translating
