@@ -193,6 +193,10 @@ class Chunk:
     """Every amount as ``CUR:minor`` (a keyword field), e.g. ``EUR:30000000``."""
     dates: list[dt.date] = field(default_factory=list)
     identifiers: list[str] = field(default_factory=list)
+    amount_evidence: list[dict[str, Any]] = field(default_factory=list)
+    """How each amount a caption scaled or a sign negated was read: ``minor_units``,
+    ``currency``, ``text`` (as written), ``span`` ([start, end) in the source),
+    ``scale`` (power of ten), ``caption``, ``negative``. Stored, never indexed."""
 
 
 # --------------------------------------------------------------------------- query and search
@@ -474,7 +478,7 @@ class IngestReport(BaseModel):
 
 # --------------------------------------------------------------------------- extraction
 
-EXTRACTION_VERSION = "money@1,dates@1,identifiers@1"
+EXTRACTION_VERSION = "money@2,dates@1,identifiers@1"
 """Bump the part that changes whenever ``osrag/extract`` changes what it extracts.
 
 It goes into the index-generation digest (with the :class:`ExtractionConfig`
