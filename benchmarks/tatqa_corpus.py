@@ -315,9 +315,9 @@ def _currency_stated(
 
 def queries(gold: list[GoldItem]) -> list[dict[str, Any]]:
     """Exact and comparative amount queries, each with every document that satisfies it."""
-    core = [g for g in gold if _core(g) and g.expected]
+    known = [g for g in gold if core(g) and g.expected]
     by_doc: dict[str, set[int]] = {}
-    for g in core:
+    for g in known:
         by_doc.setdefault(g.doc_id, set()).add(g.expected or 0)
 
     def holding(test: Any) -> list[str]:
@@ -325,7 +325,7 @@ def queries(gold: list[GoldItem]) -> list[dict[str, Any]]:
 
     out: list[dict[str, Any]] = []
     seen: set[str] = set()
-    for g in core:  # one exact and one range query per document: its first annotated amount
+    for g in known:  # one exact and one range query per document: its first annotated amount
         if g.doc_id in seen:
             continue
         seen.add(g.doc_id)
@@ -335,7 +335,7 @@ def queries(gold: list[GoldItem]) -> list[dict[str, Any]]:
         out.append(_query(f"x-{g.doc_id}", f"{label} of {_words(value)}", holding(value.__eq__)))
         text = f"{label} between {_words(low)} and {_words(high)}"
         out.append(_query(f"b-{g.doc_id}", text, holding(lambda v, a=low, b=high: a <= v <= b)))
-    values = sorted({g.expected or 0 for g in core})
+    values = sorted({g.expected or 0 for g in known})
     for v in values[-10:]:  # the largest: "over" a bound just below
         bound = v * 99 // 100
         out.append(_query(f"gt-{v}", f"amounts over {_words(bound)}", holding(bound.__lt__)))
@@ -359,7 +359,7 @@ def _words(cents: int) -> str:
     return f"${dollars.normalize():,f}"
 
 
-def _core(g: GoldItem) -> bool:
+def core(g: GoldItem) -> bool:
     return (
         g.kind == "money"
         and g.scale_stated
