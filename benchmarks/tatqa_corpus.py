@@ -330,19 +330,25 @@ def queries(gold: list[GoldItem]) -> list[dict[str, Any]]:
             continue
         seen.add(g.doc_id)
         value = g.expected or 0
-        low, high = value * 99 // 100, value * 101 // 100
+        low, high = _round(value * 99 // 100, down=True), _round(value * 101 // 100, down=False)
         label = re.sub(r"[^\w\s&,-]", "", g.label or "amount").strip() or "amount"
         out.append(_query(f"x-{g.doc_id}", f"{label} of {_words(value)}", holding(value.__eq__)))
         text = f"{label} between {_words(low)} and {_words(high)}"
         out.append(_query(f"b-{g.doc_id}", text, holding(lambda v, a=low, b=high: a <= v <= b)))
     values = sorted({g.expected or 0 for g in known})
     for v in values[-10:]:  # the largest: "over" a bound just below
-        bound = v * 99 // 100
+        bound = _round(v * 99 // 100, down=True)
         out.append(_query(f"gt-{v}", f"amounts over {_words(bound)}", holding(bound.__lt__)))
     for v in values[:10]:
-        bound = v * 101 // 100 + 1
+        bound = _round(v * 101 // 100 + 1, down=False)
         out.append(_query(f"lt-{v}", f"amounts under {_words(bound)}", holding(bound.__gt__)))
     return out
+
+
+def _round(cents: int, *, down: bool) -> int:
+    """``cents`` rounded outward to three significant digits ($1,481,535 → $1,480,000)."""
+    step = 10 ** max(len(str(cents)) - 3, 0)
+    return cents // step * step if down else -(-cents // step) * step
 
 
 def _query(qid: str, text: str, relevant: list[str]) -> dict[str, Any]:
