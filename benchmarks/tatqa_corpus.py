@@ -48,6 +48,7 @@ import re
 import sys
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +112,9 @@ class GoldItem:
     other answers have one, or a paragraph answer whose text names another scale."""
     source: str = "table"
     label: str = ""
+    around: str = ""
+    """A paragraph answer's text with up to 25 characters either side (to find it again in
+    a corpus the loader rewrote)."""
 
 
 def _cell(text: str) -> str:
@@ -245,6 +249,11 @@ def _item(
     negative = bool(match.group("open") or match.group("minus"))
     item = GoldItem(doc_id, q["question"], answer, kind, spans, None, negative, q["scale"])
     item.source, item.label = source, label
+    if source == "text":
+        start, end = spans[0]
+        first = max(whole.rfind("\n", 0, start) + 1, start - 25)
+        last = whole.find("\n", end)
+        item.around = whole[first : min(end + 25, last if last >= 0 else len(whole))]
     if kind == "money":
         item.expected = _value(match, exponent)
         before = (
@@ -375,14 +384,42 @@ def core(g: GoldItem) -> bool:
     )
 
 
-def convert(dataset: Path, out: Path) -> tuple[list[Rendered], list[GoldItem]]:
+def html(context: dict[str, Any]) -> str:
+    """The same document as HTML (paragraphs, then the table where :func:`render` puts it),
+    for the HTML loader to write its table the way it writes every table."""
+    rendered = render(context)
+    pieces = ["<html><body>"]
+    table = ["<table>"]
+    for row in context["table"]["table"]:
+        table.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>")
+    table.append("</table>")
+    table_start = min((c[2] for c in rendered.cells), default=len(rendered.text))
+    placed = False
+    for start, _ in sorted(rendered.paragraphs.values()):
+        if not placed and start > table_start:
+            pieces.extend(table)
+            placed = True
+        pieces.append(f"<p>{escape(rendered.text[start : rendered.text.find(chr(10), start)])}</p>")
+    if not placed:
+        pieces.extend(table)
+    pieces.append("</body></html>")
+    return "\n".join(pieces)
+
+
+def convert(
+    dataset: Path, out: Path, form: str = "markdown"
+) -> tuple[list[Rendered], list[GoldItem]]:
+    """Write the corpus (``form``: ``markdown`` or ``html``), the gold and the queries."""
     contexts = json.loads(dataset.read_text(encoding="utf-8"))
     corpus = out / "corpus"
     corpus.mkdir(parents=True, exist_ok=True)
     docs, gold = [], []
     for context in contexts:
         rendered = render(context)
-        (corpus / f"{rendered.doc_id}.md").write_text(rendered.text, encoding="utf-8")
+        if form == "html":
+            (corpus / f"{rendered.doc_id}.html").write_text(html(context), encoding="utf-8")
+        else:
+            (corpus / f"{rendered.doc_id}.md").write_text(rendered.text, encoding="utf-8")
         docs.append(rendered)
         gold.extend(gold_items(context, rendered))
     with (out / "gold.jsonl").open("w", encoding="utf-8") as f:
@@ -398,8 +435,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--dataset", type=Path, default=DATASET)
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/tatqa"))
+    parser.add_argument(
+        "--form",
+        choices=["markdown", "html"],
+        default="markdown",
+        help="write Markdown pipe tables, or HTML for the HTML loader to render",
+    )
     args = parser.parse_args(argv)
-    docs, gold = convert(args.dataset, args.out)
+    docs, gold = convert(args.dataset, args.out, args.form)
     kinds: dict[str, int] = {}
     for g in gold:
         kinds[g.kind] = kinds.get(g.kind, 0) + 1

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -75,13 +76,46 @@ def miss_kind(g: GoldItem, text: str) -> str:
     return "unscaled cell"
 
 
-def judge(gold: list[GoldItem], found: dict[str, tuple[str, list[MoneyMention]]]) -> dict[str, Any]:
+_FIGURES = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def _figures(text: str) -> str | None:
+    match = _FIGURES.search(text)
+    return match.group(0) if match else None
+
+
+def _near(
+    g: GoldItem, text: str, mentions: list[MoneyMention], by_value: bool
+) -> list[MoneyMention]:
+    """The amounts read from the gold item: overlapping its span, or (``by_value``, for a
+    corpus the loader rewrote) written with the same figures."""
+    if not by_value:
+        return [m for m in mentions for s, e in g.spans if m.start < e and s < m.end]
+    figures = _figures(g.answer)
+    same = [m for m in mentions if _figures(m.raw) == figures]
+    if g.source == "text":  # the paragraph is written as it was: find the answer again
+        at = text.find(g.around) if g.around else -1
+        return [m for m in same if at >= 0 and at <= m.start < at + len(g.around)]
+    line = g.label.strip()  # a row: the loader writes its label first on its line
+    return [m for m in same if not line or line in _line_of(text, m.start)]
+
+
+def _line_of(text: str, at: int) -> str:
+    return text[text.rfind("\n", 0, at) + 1 : text.find("\n", at)]
+
+
+def judge(
+    gold: list[GoldItem],
+    found: dict[str, tuple[str, list[MoneyMention]]],
+    *,
+    by_value: bool = False,
+) -> dict[str, Any]:
     counts: Counter[tuple[str, str]] = Counter()
     by_kind: Counter[tuple[str, str]] = Counter()
     examples: list[dict[str, Any]] = []
     for g in gold:
         text, mentions = found.get(g.doc_id, ("", []))
-        near = [m for m in mentions for s, e in g.spans if m.start < e and s < m.end]
+        near = _near(g, text, mentions, by_value)
         where = tier(g)
         if where == "check":
             bad = [m for m in near if m.scale or g.kind != "per-unit"]
@@ -115,8 +149,9 @@ def judge(gold: list[GoldItem], found: dict[str, tuple[str, list[MoneyMention]]]
 
 
 def _example(g: GoldItem, text: str, near: list[MoneyMention], outcome: str) -> dict[str, Any]:
-    start = text.rfind("\n", 0, g.spans[0][0]) + 1
-    end = text.find("\n", g.spans[0][1])
+    at = near[0].start if near else g.spans[0][0]
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
     return {
         "doc": g.doc_id,
         "outcome": outcome,
@@ -150,9 +185,11 @@ def report(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def run(dataset: Path, out: Path) -> dict[str, Any]:
-    _, gold = convert(dataset, out)
-    return judge(gold, extracted(out / "corpus"))
+def run(dataset: Path, out: Path, form: str = "markdown") -> dict[str, Any]:
+    """Convert, extract and judge; ``form="html"`` has the HTML loader write the tables
+    (amounts are then matched to the gold by their figures, not by span)."""
+    _, gold = convert(dataset, out, form)
+    return judge(gold, extracted(out / "corpus"), by_value=form == "html")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -160,8 +197,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dataset", type=Path, default=DATASET)
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/tatqa"))
     parser.add_argument("--json", type=Path, help="also write the result as JSON here")
+    parser.add_argument(
+        "--form",
+        choices=["markdown", "html"],
+        default="markdown",
+        help="documents as Markdown pipe tables, or as HTML read by the HTML loader",
+    )
     args = parser.parse_args(argv)
-    result = run(args.dataset, args.out)
+    result = run(args.dataset, args.out, args.form)
     print(report(result))
     if args.json:
         args.json.write_text(json.dumps(result, indent=1), encoding="utf-8")

@@ -279,13 +279,15 @@ def test_a_hit_carries_the_evidence_of_its_scaled_amounts(
 
 
 @pytest.mark.corpus
+@pytest.mark.parametrize("form", ["markdown", "html"])
 def test_tatqa_money_extraction_meets_the_precision_and_recall_bars(
-    corpora: Path, tmp_path: Path
+    corpora: Path, tmp_path: Path, form: str
 ) -> None:
+    """Markdown pipe tables, and the same reports as HTML written by the HTML loader."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
     from tatqa_extraction import run
 
-    result = run(corpora / "tatqa-dev" / "tatqa_dataset_dev.json", tmp_path)
+    result = run(corpora / "tatqa-dev" / "tatqa_dataset_dev.json", tmp_path, form)
     assert result["tp"] > 300  # the gold is the annotations, not a handful
     assert result["precision"] >= 0.99, result["examples"]
     assert result["recall"] >= 0.95, result["examples"]

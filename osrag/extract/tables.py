@@ -126,6 +126,10 @@ def _loader_table(block: list[tuple[int, str]]) -> Table:
     table.rows.append(("", header))
     for offset, line in block[1:]:
         row = _LOADER_ROW.fullmatch(line)
+        lone = row is None and "; " not in line and ": " not in line
+        if lone and not (_NUMBER_CELL.fullmatch(line.strip()) or parse_caption(line)):
+            table.rows.append((line, []))  # a row with only its label: a group header
+            continue
         label, rest_at = (row.group("label"), row.start("rest")) if row else ("", 0)
         cells = []
         for at, part in _split_keep(line[rest_at:], "; "):
@@ -149,10 +153,11 @@ def _is_pipe_table(block: list[tuple[int, str]]) -> bool:
 
 
 def _is_loader_table(block: list[tuple[int, str]]) -> bool:
+    """A header line, then rows written ``label — Header: cell; …`` (most of them)."""
     if len(block) < 2 or _HEADING.match(block[0][1]):
         return False
-    rows = sum(1 for _, line in block[1:] if " — " in line or ": " in line)
-    return " | " in block[0][1] and rows * 2 >= len(block) - 1
+    rows = sum(1 for _, line in block[1:] if " — " in line or "; " in line)
+    return rows * 2 >= len(block) - 1 and (" | " in block[0][1] or rows >= 2)
 
 
 def find_tables(text: str, pos: int = 0) -> Iterator[tuple[Table, Caption | None]]:
@@ -199,6 +204,10 @@ def _row_caption(cells: list[Cell], label: str) -> Caption | None:
     but years and words ("($ in millions) | 2019 | 2018")."""
     if any(_NUMBER_CELL.fullmatch(c.text) and not _is_year(c.text) for c in cells):
         return None
+    texts = [t for t in [label, *(c.text for c in cells)] if t]
+    units = [parse_caption(t) for t in texts]
+    if texts and all(units) and len({u.text for u in units if u}) == 1:
+        return units[0]  # a row of units alone ("€m", "US$'000" in every column)
     for candidate in [label, *(c.text for c in cells)]:
         caption = find_caption(candidate) if candidate else None
         if caption is not None and _is_whole_table(caption):
@@ -225,8 +234,8 @@ def _column_captions(table: Table) -> dict[str, Caption]:
                     found[cell.column] = caption
             if _NUMBER_CELL.fullmatch(cell.text) is None and cell.text:
                 caption = parse_caption(cell.text, cell.start)
-                key = cell.column
-                if caption is not None and key.isdigit() and not _is_whole_table(caption):
+                key = cell.column  # a pipe table's column number, or the loader's header
+                if caption is not None and key and not _is_whole_table(caption):
                     found.setdefault(key, caption)
     return found
 
@@ -237,8 +246,8 @@ def _is_whole_table(caption: Caption) -> bool:
 
 def table_amounts(text: str, default_currency: str = "USD", *, pos: int = 0) -> list[MoneyMention]:
     """Every amount stated as a table cell in ``text[pos:]``, scaled by its caption."""
-    if "|" not in text:
-        return []
+    if "|" not in text and " — " not in text:
+        return []  # neither a pipe table nor a table the loaders wrote
     hinted = _CAPTION_HINT.search(text, pos) is not None
     found: list[MoneyMention] = []
     for table, before in find_tables(text, pos):
@@ -265,12 +274,14 @@ def _amounts(
         if _is_year_row(cells):
             continue
         own = _label_caption(label)
+        named = ""  # a loader row names a merged header's first column only: the rest inherit
         for cell in cells:
+            named = cell.column or named
             mention = _cell_amount(
                 text,
                 cell,
                 f"{label} {group}" if group else label,
-                headers.get(cell.column, cell.column),
+                headers.get(cell.column, named),
                 columns.get(cell.column) or own or caption,
                 nearby_sign=next((s for c in cells if (s := _sign_of(c.text))), None)
                 or signs.get(cell.column),
