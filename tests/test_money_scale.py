@@ -243,6 +243,26 @@ def test_a_loader_written_html_table_is_read_with_its_caption(tmp_path: Path) ->
     assert money["$41.5 million"].minor_units == 4_150_000_000
 
 
+def test_signs_parentheses_and_percents_in_cells_of_their_own_are_read(tmp_path: Path) -> None:
+    """EDGAR filings' HTML writes ``$``, the closing ``)`` and ``%`` in cells of their own."""
+    page = tmp_path / "10k.html"
+    page.write_text(
+        "<html><body><p>(In thousands)</p><table>"
+        "<tr><td></td><td colspan=2>2019</td><td colspan=2>2018</td><td>Change</td></tr>"
+        "<tr><td>Revenue</td><td>$</td><td>1,234</td><td>$</td><td>(567</td><td>)</td></tr>"
+        "<tr><td>Cost of revenue</td><td></td><td>800</td><td></td><td>300</td><td></td></tr>"
+        "<tr><td>Gross margin</td><td></td><td>35.2</td><td>%</td><td>12.0</td><td>%</td></tr>"
+        "</table></body></html>",
+        encoding="utf-8",
+    )
+    (doc,) = [d for d in load_file(page, "10k.html") if isinstance(d, Document)]
+    read = {(m.raw, m.minor_units, m.negative) for m in table_amounts(doc.text)}
+    assert ("1,234", 123_400_000, False) in read
+    assert ("(567", 56_700_000, True) in read
+    assert ("800", 80_000_000, False) in read  # its column carries "$" on the first row
+    assert not {r for r in read if r[0] in ("35.2", "12.0")}
+
+
 @pytest.mark.parametrize("backend_case", BACKEND_PARAMS, indirect=True)
 def test_a_hit_carries_the_evidence_of_its_scaled_amounts(
     backend_case: BackendCase, tmp_path: Path

@@ -41,6 +41,8 @@ __all__ = ["Cell", "Table", "find_tables", "table_amounts"]
 
 _CELL_SIGN = {"$": "$", "US$": "USD", "U.S.$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
 _SIGN_RE = r"U\.S\.\s?\$|US\$|[$€£¥]"
+_CELL_SIGN_ONLY = {"$": "$", "US$": "US$", "€": "€", "£": "£", "¥": "¥"}
+"""A cell that is only a currency sign: it signs the number in the next cell."""
 _NUMBER_CELL = re.compile(
     rf"(?P<s1>{_SIGN_RE})?\s*(?P<open>\()?\s*(?P<s2>{_SIGN_RE})?\s*(?P<minus>[-−–])?\s*"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(?P<close>\))?"
@@ -275,21 +277,33 @@ def _amounts(
             continue
         own = _label_caption(label)
         named = ""  # a loader row names a merged header's first column only: the rest inherit
-        for cell in cells:
+        row_sign = next((s for c in cells if (s := _sign_of(c.text))), None)
+        for i, cell in enumerate(cells):
             named = cell.column or named
+            left, right = _neighbours(cells, i)
+            if right.startswith("%"):
+                continue  # "12.5 | %": the percent sign in a cell of its own
             mention = _cell_amount(
                 text,
                 cell,
                 f"{label} {group}" if group else label,
                 headers.get(cell.column, named),
                 columns.get(cell.column) or own or caption,
-                nearby_sign=next((s for c in cells if (s := _sign_of(c.text))), None)
-                or signs.get(cell.column),
+                nearby_sign=row_sign or signs.get(cell.column),
                 column_sign=signs.get(cell.column),
                 default_currency=default_currency,
+                split=(_CELL_SIGN_ONLY.get(left), right.startswith(")")),
             )
             if mention is not None:
                 yield mention
+
+
+def _neighbours(cells: list[Cell], i: int) -> tuple[str, str]:
+    """The texts of the cells either side: filings' HTML often puts ``$``, ``)`` and ``%``
+    in cells of their own (``$ | (1,234 | )``)."""
+    before = cells[i - 1].text.strip() if i else ""
+    after = cells[i + 1].text.strip() if i + 1 < len(cells) else ""
+    return before, after
 
 
 def _column_headers(table: Table) -> dict[str, str]:
@@ -316,14 +330,18 @@ def _signed_columns(table: Table) -> dict[str, str]:
     """The first currency sign written in each column's cells."""
     signs: dict[str, str] = {}
     for _, cells in table.rows:
-        for cell in cells:
+        for i, cell in enumerate(cells):
             sign = _sign_of(cell.text)
-            if sign is not None:
+            if sign is not None and cell.text.strip() in _CELL_SIGN_ONLY and i + 1 < len(cells):
+                signs.setdefault(cells[i + 1].column, sign)  # "$ | 1,234": the next column
+            elif sign is not None:
                 signs.setdefault(cell.column, sign)
     return signs
 
 
 def _sign_of(cell: str) -> str | None:
+    if cell.strip() in _CELL_SIGN_ONLY:
+        return cell.strip()
     match = _NUMBER_CELL.fullmatch(cell)
     if match is None:
         return None
@@ -350,15 +368,16 @@ def _cell_amount(
     nearby_sign: str | None,
     column_sign: str | None,
     default_currency: str,
+    split: tuple[str | None, bool] = (None, False),
 ) -> MoneyMention | None:
+    """The amount one cell states; ``split``: a sign in the cell before, a ``)`` after."""
     match = _NUMBER_CELL.fullmatch(cell.text)
-    if (
-        match is None
-        or _is_year(cell.text)
-        or bool(match.group("open")) != bool(match.group("close"))
-    ):
+    sign_before, closed_after = split
+    if match is None or _is_year(cell.text):
         return None
-    sign = _sign_of(cell.text)
+    if bool(match.group("open")) != bool(match.group("close") or closed_after):
+        return None
+    sign = _sign_of(cell.text) or sign_before
     if _PER_SHARE.search(label) or _PER_SHARE.search(header) or _PERCENT_HEADER.search(header):
         return None  # per-share figures are never scaled; a signed one is read as written
     if caption is not None and caption.except_shares and re.search(r"(?i)\bshares?\b", label):
