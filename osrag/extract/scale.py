@@ -76,6 +76,8 @@ _UNIT = re.compile(
     rf"|\(000{_QUOTE}?s\)|\b000{_QUOTE}?s\b)"
 )
 _EXCEPT = re.compile(r"(?i)\bexcept\b(?P<what>[^)]*)")
+_HINT = re.compile(r"(?i)thousand|million|billion|000|[$€£¥]\s?(?:m|bn|mn)\b")
+"""Every caption holds one of these; most text holds none (a cheap first test)."""
 _SHARES_ONLY = re.compile(r"(?i)\b(?:shares|units|employees|customers)\s+in\b")
 _MONEY_SUBJECT = re.compile(r"(?i)dollars|amounts|[$€£¥]|euros|\bcurrency\b")
 _PAREN = re.compile(r"\(([^()]{1,200})\)")
@@ -143,7 +145,7 @@ def parse_caption(text: str, offset: int = 0) -> Caption | None:
     beside it (``2019 €m``). ``offset`` is added to the span.
     """
     stripped = text.strip()
-    if not stripped or len(stripped) > 240:
+    if not stripped or len(stripped) > 240 or _HINT.search(stripped) is None:
         return None
     lead = offset + text.find(stripped)
     inner = stripped[1:-1] if stripped.startswith("(") and stripped.endswith(")") else stripped
@@ -182,6 +184,8 @@ def find_caption(text: str, offset: int = 0) -> Caption | None:
     part offset)" does not. The caption must be a parenthetical (or the whole
     line), so "millions of customers" in a sentence never is.
     """
+    if _HINT.search(text) is None:
+        return None
     whole = parse_caption(text, offset)
     if whole is not None:
         return whole
