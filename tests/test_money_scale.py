@@ -40,6 +40,12 @@ CAPTIONS = [
     ("(columnar dollars in millions except per share amounts)", 6, "$"),
     ("(Tabular amounts in millions, unless otherwise disclosed)", 6, None),
     ("(in thousand NT dollars)", 3, "TWD"),
+    ("£ million", 6, "GBP"),
+    ("($000)", 3, "$"),
+    ("(Amounts in 000's)", 3, None),
+    ("(In U.S. $ millions)", 6, "USD"),
+    ("(in thousands of dollars)", 3, "$"),
+    ("US$’000", 3, "USD"),
     ("Expressed in US $000's except share and per share amounts", 3, "USD"),
 ]
 

@@ -18,7 +18,7 @@ sentence:
   ``(Tabular amounts in millions, unless otherwise disclosed)``,
   ``(All amounts expressed in thousands of U.S. Dollars, except share data)``;
 * a unit written as a cell or line of its own, or after a column's year:
-  ``$ in millions``, ``U.S. $ in thousands``, ``in millions``, ``(000s)``,
+  ``$ in millions``, ``U.S. $ in thousands``, ``in millions``, ``(000s)``, ``£ million``,
   ``$000``, ``$'000``, ``£'000``, ``€m``, ``$m``, ``£m``, ``2019 €m``,
   ``2018 $’000 RESTATED``.
 
@@ -72,7 +72,7 @@ _IN_SCALE = re.compile(
 )
 # a unit on its own: "$'000", "$000", "(000s)", "€m", "$m", "£'000", "€ million"
 _UNIT = re.compile(
-    rf"(?i)(?<![\w$€£¥])(?:(?P<sign>{_SIGN})\s?(?:{_QUOTE}?000\b|(?P<m>m|bn|mn)\b)"
+    rf"(?i)(?<![\w$€£¥])(?:(?P<sign>{_SIGN})\s?(?:{_QUOTE}?000\b|(?P<m>m|bn|mn|{_SCALE})\b)"
     rf"|\(000{_QUOTE}?s\)|\b000{_QUOTE}?s\b)"
 )
 _EXCEPT = re.compile(r"(?i)\bexcept\b(?P<what>[^)]*)")
@@ -167,7 +167,8 @@ def parse_caption(text: str, offset: int = 0) -> Caption | None:
     rest = _YEARISH.sub(" ", inner[: unit.start()] + " " + inner[unit.end() :])
     if re.search(r"\w", rest):
         return None
-    exponent = SCALES.get((unit.group("m") or "").lower(), 6) if unit.group("m") else 3
+    word = (unit.group("m") or "").lower()
+    exponent = (_SCALE_WORDS.get(word) or SCALES.get(word, 6)) if word else 3
     currency = _currency(unit.group("sign"))
     return Caption(exponent, currency, stripped, lead, lead + len(stripped))
 
