@@ -328,6 +328,22 @@ class Money(BaseModel):
         return f"{self.currency} {major:,.{exponent}f}"
 
 
+class AmountEvidence(BaseModel):
+    """How one amount of a hit was read: what a caption scaled, what a sign negated."""
+
+    minor_units: int
+    """The magnitude, as ``amounts`` stores it."""
+    currency: str
+    text: str
+    """The figures as written (``(3.1)``)."""
+    span: tuple[int, int]
+    """``[start, end)`` of ``text`` in the source (code points)."""
+    scale: int = 0
+    """Power of ten the caption multiplied the figures by (0: none)."""
+    caption: str | None = None
+    negative: bool = False
+
+
 class SearchHit(BaseModel):
     chunk_id: str
     doc_id: str
@@ -338,6 +354,10 @@ class SearchHit(BaseModel):
     highlight: list[str] = Field(default_factory=list)
     amounts: list[int] = Field(default_factory=list)
     money: list[str] = Field(default_factory=list)
+    amount_evidence: list[AmountEvidence] = Field(
+        default_factory=list,
+        description="how the amounts a table caption scaled or a sign negated were read",
+    )
     span: Span
     pages: list[int] = Field(default_factory=list, description="PDF pages the chunk is on")
     chunk_index: int = 0

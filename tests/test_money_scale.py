@@ -17,6 +17,7 @@ from osrag.extract.scale import find_caption, parse_caption
 from osrag.extract.tables import table_amounts
 from osrag.index import IngestOptions, ingest
 from osrag.models import Document, ExtractionConfig
+from osrag.search import Searcher
 
 CONFIG = ExtractionConfig()
 
@@ -298,6 +299,11 @@ def test_a_hit_carries_the_evidence_of_its_scaled_amounts(
     }
     start, end = evidence["(3.1)"]["span"]
     assert (corpus / "report.md").read_text(encoding="utf-8")[start:end] == "(3.1)"
+    searcher = Searcher(backend_case.backend, backend_case.alias, enforce_access=False)
+    (hit,) = searcher.search("restructuring net sales $3.1 million").hits
+    shown = {e.text: e for e in hit.amount_evidence}
+    assert (shown["(3.1)"].minor_units, shown["(3.1)"].negative) == (310_000_000, True)
+    assert shown["$ 831.7"].caption == evidence["(3.1)"]["caption"]
     backend_case.purge()
 
 
