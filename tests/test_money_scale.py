@@ -324,3 +324,38 @@ def test_tatqa_money_extraction_meets_the_precision_and_recall_bars(
     assert result["precision"] >= 0.99, result["examples"]
     assert result["recall"] >= 0.95, result["examples"]
     assert result["false_positives"] == 0
+
+
+CELL_VALUES = st.one_of(
+    st.decimals(min_value=Decimal("0.1"), max_value=Decimal("9999.9"), places=1).map(
+        lambda d: f"{d:,.1f}"
+    ),
+    st.integers(min_value=1, max_value=999_999).map(lambda n: f"({n:,})"),
+    st.integers(min_value=1, max_value=999_999).map(lambda n: f"$ {n:,}"),
+    st.sampled_from(["—", "12.5%", "n/a"]),
+)
+LABELS = st.sampled_from(
+    ["Revenue", "Cost of sales", "Other, net", "Diluted earnings per share", "Employees"]
+)
+
+
+@given(
+    rows=st.lists(st.tuples(LABELS, CELL_VALUES, CELL_VALUES), min_size=1, max_size=6),
+    caption=st.sampled_from(["(Dollars in millions)", "($ in thousands)", "(in millions)"]),
+)
+def test_a_table_reads_the_same_as_a_pipe_table_and_as_the_loaders_write_it(
+    rows: list[tuple[str, str, str]], caption: str
+) -> None:
+    """The same table, written both ways, states the same amounts."""
+    from osrag.loaders.text import table_lines
+
+    grid = [[caption, "2019", "2018"], *[list(row) for row in rows]]
+    pipe = "".join(
+        f"| {' | '.join(r)} |\n" + ("|---|---|---|\n" if i == 0 else "") for i, r in enumerate(grid)
+    )
+    loader = "\n".join(table_lines(grid)) + "\n"
+
+    def amounts(text: str) -> list[tuple[int, bool]]:
+        return sorted((m.minor_units, m.negative) for m in table_amounts(text))
+
+    assert amounts(pipe) == amounts(loader)
