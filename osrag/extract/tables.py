@@ -129,6 +129,7 @@ def _blocks(text: str, pos: int) -> Iterator[list[tuple[int, str]]]:
 
 
 def _pipe_cells(offset: int, line: str) -> list[Cell]:
+    """A pipe-table row's cells (empty inner cells kept: they hold a column's place)."""
     cells: list[Cell] = []
     start = 0
     parts = re.split(r"(?<!\\)\|", line)
@@ -137,8 +138,6 @@ def _pipe_cells(offset: int, line: str) -> list[Cell]:
             lead = len(part) - len(part.lstrip())
             cells.append(Cell(part.strip(), offset + start + lead, str(len(cells))))
         start += len(part) + 1
-    if line.lstrip().startswith("|") and cells and not parts[0].strip():
-        pass
     return cells
 
 
