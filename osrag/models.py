@@ -193,6 +193,10 @@ class Chunk:
     """Every amount as ``CUR:minor`` (a keyword field), e.g. ``EUR:30000000``."""
     dates: list[dt.date] = field(default_factory=list)
     identifiers: list[str] = field(default_factory=list)
+    amount_evidence: list[dict[str, Any]] = field(default_factory=list)
+    """How each amount a caption scaled or a sign negated was read: ``minor_units``,
+    ``currency``, ``text`` (as written), ``span`` ([start, end) in the source),
+    ``scale`` (power of ten), ``caption``, ``negative``. Stored, never indexed."""
 
 
 # --------------------------------------------------------------------------- query and search
@@ -325,6 +329,22 @@ class Money(BaseModel):
         return f"{self.currency} {major:,.{exponent}f}"
 
 
+class AmountEvidence(BaseModel):
+    """How one amount of a hit was read: what a caption scaled, what a sign negated."""
+
+    minor_units: int
+    """The magnitude, as ``amounts`` stores it."""
+    currency: str
+    text: str
+    """The figures as written (``(3.1)``)."""
+    span: tuple[int, int]
+    """``[start, end)`` of ``text`` in the source (code points)."""
+    scale: int = 0
+    """Power of ten the caption multiplied the figures by (0: none)."""
+    caption: str | None = None
+    negative: bool = False
+
+
 class SearchHit(BaseModel):
     chunk_id: str
     doc_id: str
@@ -335,6 +355,10 @@ class SearchHit(BaseModel):
     highlight: list[str] = Field(default_factory=list)
     amounts: list[int] = Field(default_factory=list)
     money: list[str] = Field(default_factory=list)
+    amount_evidence: list[AmountEvidence] = Field(
+        default_factory=list,
+        description="how the amounts a table caption scaled or a sign negated were read",
+    )
     span: Span
     pages: list[int] = Field(default_factory=list, description="PDF pages the chunk is on")
     chunk_index: int = 0
@@ -475,7 +499,7 @@ class IngestReport(BaseModel):
 
 # --------------------------------------------------------------------------- extraction
 
-EXTRACTION_VERSION = "money@1,dates@1,identifiers@1"
+EXTRACTION_VERSION = "money@2,dates@1,identifiers@1"
 """Bump the part that changes whenever ``osrag/extract`` changes what it extracts.
 
 It goes into the index-generation digest (with the :class:`ExtractionConfig`

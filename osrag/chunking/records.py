@@ -123,6 +123,7 @@ def chunk_source(chunk: Chunk, generation: str | None = None) -> dict[str, Any]:
         "money": chunk.money,
         "dates": chunk.dates,
         "identifiers": chunk.identifiers,
+        "amount_evidence": chunk.amount_evidence,
     }
     if generation is not None:
         source["generation"] = generation

@@ -18,7 +18,13 @@ enrichment never changes an id):
 * ``money`` — every amount as ``CUR:minor`` (``EUR:30000000``), distinct,
   sorted by currency then value (the ``keyword`` field);
 * ``dates`` — distinct ISO dates, ascending;
-* ``identifiers`` — distinct upper-cased identifiers, sorted.
+* ``identifiers`` — distinct upper-cased identifiers, sorted;
+* ``amount_evidence`` — for each amount in the chunk's span that a table caption scaled
+  or a sign made negative, how it was read (:func:`evidence`), in text order; stored in
+  ``_source``, not indexed, so a hit can show why ``$831.7`` is $831,700,000.
+
+Table cells are read by :mod:`osrag.extract.tables` (the caption that governs each
+cell scales it) and replace the plain scan's reading of the same figures.
 
 Amounts that cannot be stored exactly are skipped and logged (file, line and
 reason) on the ``osrag.extract`` logger, never rounded or wrapped.
@@ -41,6 +47,7 @@ from osrag.errors import ExtractionError
 from osrag.extract.dates import DateMention, extract_dates
 from osrag.extract.identifiers import IdentifierMention, extract_identifiers
 from osrag.extract.money import MoneyMention, RejectedMoney, scan_money
+from osrag.extract.tables import table_amounts
 from osrag.models import BREADCRUMB_SEPARATOR, Chunk, Document, ExtractionConfig
 
 log = logging.getLogger("osrag.extract")
@@ -73,12 +80,27 @@ def extract_values(text: str, config: ExtractionConfig, *, start: int = 0) -> Ex
     if not _may_state_money_or_date(text, start):
         return ExtractedValues(identifiers=identifiers)
     scan = scan_money(text, config.default_currency, pos=start)
+    cells = table_amounts(text, config.default_currency, pos=start)
     return ExtractedValues(
-        money=scan.mentions,
+        money=merge_table_amounts(scan.mentions, cells) if cells else scan.mentions,
         rejected_money=scan.rejected,
         dates=extract_dates(text, config.date_order, pos=start),
         identifiers=identifiers,
     )
+
+
+def merge_table_amounts(
+    mentions: list[MoneyMention], cells: list[MoneyMention]
+) -> list[MoneyMention]:
+    """``mentions`` with every one that overlaps a table cell's amount replaced by it.
+
+    The cell reading knows the caption and the parentheses; the plain scan read
+    ``$ 831.7`` of a table "in millions" as $831.70. Both lists are sorted and
+    non-overlapping; so is the result.
+    """
+    cell_ends = [c.end for c in cells]
+    kept = [m for m in mentions if not _overlapping(cells, cell_ends, m.start, m.end)]
+    return sorted([*kept, *cells], key=lambda m: m.start)
 
 
 class _Spanned(Protocol):
@@ -108,6 +130,7 @@ class _Values:
         self.money: set[tuple[str, int]] = set()
         self.dates: set[dt.date] = set()
         self.identifiers: set[str] = set()
+        self.evidence: list[dict[str, object]] = []
 
     def add(
         self,
@@ -117,6 +140,7 @@ class _Values:
     ) -> _Values:
         if money:
             self.money.update([(m.currency, m.minor_units) for m in money])
+            self.evidence.extend(evidence(m) for m in money if m.scale or m.negative)
         if dates:
             self.dates.update([d.date for d in dates])
         if identifiers:
@@ -135,13 +159,35 @@ class _Values:
 
     def update(self) -> dict[str, object]:
         if not (self.money or self.dates or self.identifiers):  # most chunks: skip four sorts
-            return {"amounts": [], "money": [], "dates": [], "identifiers": []}
+            return {"amounts": [], "money": [], "dates": [], "identifiers": [], **_NO_EVIDENCE}
         return {
             "amounts": sorted(u for c, u in self.money if c == self.default_currency),
             "money": [f"{c}:{u}" for c, u in sorted(self.money)],
             "dates": sorted(self.dates),
             "identifiers": sorted(self.identifiers),
+            "amount_evidence": self.evidence,
         }
+
+
+_NO_EVIDENCE: dict[str, object] = {"amount_evidence": []}
+
+
+def evidence(mention: MoneyMention) -> dict[str, object]:
+    """What a hit shows for an amount that a caption scaled or a sign negated.
+
+    ``minor_units`` is the magnitude (what ``amounts`` holds); ``negative`` the sign
+    as written (``(3.1)``, ``-$500``); ``scale`` the power of ten the ``caption``
+    multiplied the written figures by (0 when none did).
+    """
+    return {
+        "minor_units": mention.minor_units,
+        "currency": mention.currency,
+        "text": mention.raw,
+        "span": [mention.start, mention.end],
+        "scale": mention.scale,
+        "caption": mention.caption,
+        "negative": mention.negative,
+    }
 
 
 _HeadingValues = tuple[frozenset[tuple[str, int]], frozenset[dt.date], frozenset[str]]
@@ -174,7 +220,9 @@ def _heading_values(
 
 def _stale(chunk: Chunk) -> bool:
     """A chunk that already carries values (enriched before) must have them replaced."""
-    return bool(chunk.amounts or chunk.money or chunk.dates or chunk.identifiers)
+    return bool(
+        chunk.amounts or chunk.money or chunk.dates or chunk.identifiers or chunk.amount_evidence
+    )
 
 
 def _line(text: str, offset: int) -> int:

@@ -143,6 +143,10 @@ class MoneyMention(BaseModel):
     minor_units: int = Field(ge=0, le=LONG_MAX)
     negative: bool = False
     form: MoneyForm = "symbol"
+    scale: int = Field(default=0, ge=0)
+    """Power of ten a table caption multiplied the written figures by (0: none)."""
+    caption: str | None = None
+    """The caption that scaled the amount ("(in millions, except per share data)")."""
 
     @property
     def money(self) -> Money:

@@ -1,0 +1,198 @@
+"""Scale captions: "(in millions, except per share data)" → a power of ten and its exceptions.
+
+Financial tables state their unit once, in a caption, and write the cells bare:
+``$831.7`` under "(columnar dollars in millions except per share amounts)" is
+$831,700,000. This module reads such captions; :mod:`osrag.extract.tables`
+decides which cells a caption governs.
+
+What is a caption (the rule)
+----------------------------
+A caption names a scale — ``thousands`` (10³), ``millions`` (10⁶), ``billions``
+(10⁹) — in one of the forms filings use, and nothing else that could be a
+sentence:
+
+* a parenthetical that states the scale with *in*: ``(in thousands)``,
+  ``(In millions, except per share amounts)``, ``($ in billions)``,
+  ``(Dollars in thousands)``, ``(In millions of U.S. dollars)``,
+  ``(amounts in thousands)``, ``(table in millions)``, ``(in $000's)``,
+  ``(Tabular amounts in millions, unless otherwise disclosed)``,
+  ``(All amounts expressed in thousands of U.S. Dollars, except share data)``;
+* a unit written as a cell or line of its own, or after a column's year:
+  ``$ in millions``, ``U.S. $ in thousands``, ``in millions``, ``(000s)``, ``£ million``,
+  ``$000``, ``$'000``, ``£'000``, ``€m``, ``$m``, ``£m``, ``2019 €m``,
+  ``2018 $’000 RESTATED``.
+
+"millions of customers" in a sentence is not a caption (no parenthesis, not a
+cell of its own); "in millions" with no ``in`` before the scale word is not
+either. A caption's **currency** is the one it names (``$``, ``€``, ``£``,
+"dollars", "U.S. dollars", "euros", ``€m``…), or ``None`` when it names only a
+scale — then a cell is money only by a currency sign of its own, its row's or
+its column's (:mod:`osrag.extract.tables`).
+
+**Exceptions**: the words after *except* (``except per share amounts``,
+``except share and per share data``, ``except percentages``, ``except ratios``)
+name rows the scale does not reach; per-share values are never scaled whether
+or not the caption says so (a per-share figure is never stated in thousands).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from osrag.extract.money import SCALES
+
+__all__ = ["Caption", "find_caption", "parse_caption"]
+
+_SCALE_WORDS = {"thousand": 3, "thousands": 3, "million": 6, "millions": 6}
+_SCALE_WORDS |= {"billion": 9, "billions": 9}
+
+_SIGNS = {
+    "$": "$",
+    "us$": "USD",
+    "us $": "USD",
+    "u.s.$": "USD",
+    "u.s. $": "USD",
+    "€": "EUR",
+    "£": "GBP",
+}
+_SIGNS |= {"¥": "JPY", "c$": "CAD", "a$": "AUD", "rmb": "CNY", "usd": "USD", "eur": "EUR"}
+_SIGNS |= {"gbp": "GBP", "cad": "CAD", "aud": "AUD", "chf": "CHF", "jpy": "JPY"}
+_SIGN = r"(?:U\.S\.\s?\$|US\s?\$|C\$|A\$|[$€£¥]|USD|EUR|GBP|CAD|AUD|CHF|JPY|RMB)"
+_NOUN = r"(?:(?:U\.S\.|US|United States|Canadian|Australian|NT)\s+)?(?:dollars?|euros?|pounds?)"
+_SCALE = r"(?:thousands?|millions?|billions?)"
+_QUOTE = r"['’‘`]"
+
+# "in millions", "$ in millions", "dollars in thousands", "in thousands of U.S. dollars",
+# "in $000's", "in millions of €", "in € millions"
+_IN_SCALE = re.compile(
+    rf"(?i)(?:(?P<pre>{_SIGN}|{_NOUN})\s*)?\bin\s+(?:(?P<mid>{_SIGN})\s*)?"
+    rf"(?:(?P<scale>{_SCALE})\b|(?P<k>{_SIGN})?\s*000{_QUOTE}?s?\b)"
+    rf"(?:\s+(?:of\s+)?(?P<post>{_SIGN}|{_NOUN}))?"
+)
+# a unit on its own: "$'000", "$000", "(000s)", "€m", "$m", "£'000", "€ million"
+_UNIT = re.compile(
+    rf"(?i)(?<![\w$€£¥])(?:(?P<sign>{_SIGN})\s?(?:{_QUOTE}?000\b|(?P<m>m|bn|mn|{_SCALE})\b)"
+    rf"|\(000{_QUOTE}?s\)|\b000{_QUOTE}?s\b)"
+)
+_EXCEPT = re.compile(r"(?i)\bexcept\b(?P<what>[^)]*)")
+_HINT = re.compile(r"(?i)thousand|million|billion|000|[$€£¥]\s?(?:m|bn|mn)\b")
+"""Every caption holds one of these; most text holds none (a cheap first test)."""
+_SHARES_ONLY = re.compile(r"(?i)\b(?:shares|units|employees|customers)\s+in\b")
+_MONEY_SUBJECT = re.compile(r"(?i)dollars|amounts|[$€£¥]|euros|\bcurrency\b")
+_PAREN = re.compile(r"\(([^()]{1,200})\)")
+_YEARISH = re.compile(r"(?i)\b(?:fiscal\s+|fy\s*)?(?:19|20)\d\d\b|\brestated\d*\b|\bnotes?\b")
+
+
+@dataclass(frozen=True, slots=True)
+class Caption:
+    """A scale statement: ``10**exponent``, the currency it names (or ``None``), its exceptions."""
+
+    exponent: int
+    currency: str | None
+    text: str
+    start: int
+    end: int
+    except_per_share: bool = False
+    except_shares: bool = False
+
+    @property
+    def scale_word(self) -> str:
+        return {3: "thousand", 6: "million", 9: "billion"}[self.exponent]
+
+
+def _currency(token: str | None) -> str | None:
+    if not token:
+        return None
+    lowered = re.sub(r"\s+", " ", token.strip().lower())
+    if lowered in _SIGNS:
+        return _SIGNS[lowered]
+    if "nt" in lowered.split() or lowered.startswith("nt$"):
+        return "TWD"
+    if "dollar" in lowered:
+        return "USD" if re.search(r"u\.?s\.?|united states", lowered) else "$"
+    if "euro" in lowered:
+        return "EUR"
+    if "pound" in lowered:
+        return "GBP"
+    return None
+
+
+def _exceptions(text: str) -> tuple[bool, bool]:
+    match = _EXCEPT.search(text)
+    if match is None:
+        return False, False
+    what = match.group("what").lower()
+    per_share = "per share" in what or "per-share" in what or "eps" in what
+    shares = bool(re.search(r"\bshares?\b(?!\s*amounts)", what.replace("per share", "")))
+    return per_share, shares
+
+
+def _from_in_scale(match: re.Match[str]) -> tuple[int, str | None]:
+    scale = match.group("scale")
+    exponent = _SCALE_WORDS[scale.lower()] if scale else 3
+    currency = None
+    for group in ("pre", "mid", "k", "post"):
+        currency = currency or _currency(match.group(group))
+    return exponent, currency
+
+
+def parse_caption(text: str, offset: int = 0) -> Caption | None:
+    """``text`` as a whole caption — a cell, a line, or a parenthetical — or ``None``.
+
+    The whole of ``text`` must be the caption: the scale statement, optionally in
+    parentheses, with at most a year, "fiscal", "restated" or a note marker
+    beside it (``2019 €m``). ``offset`` is added to the span.
+    """
+    stripped = text.strip()
+    if not stripped or len(stripped) > 240 or _HINT.search(stripped) is None:
+        return None
+    lead = offset + text.find(stripped)
+    inner = stripped[1:-1] if stripped.startswith("(") and stripped.endswith(")") else stripped
+    match = _IN_SCALE.search(inner)
+    if match is not None:
+        if _SHARES_ONLY.search(inner) and not _MONEY_SUBJECT.search(inner):
+            return None  # "(shares in thousands)" scales counts, never money
+        exponent, currency = _from_in_scale(match)
+        rest = _EXCEPT.sub(" ", inner[: match.start()] + " " + inner[match.end() :])
+        if stripped is inner and not _only_words(rest, allow=r"[\w\s,.;:'’-]"):
+            return None
+        if stripped is inner and len(rest.split()) > 6:
+            return None  # a bare "in millions" in a sentence is not a caption
+        per_share, shares = _exceptions(inner)
+        return Caption(exponent, currency, stripped, lead, lead + len(stripped), per_share, shares)
+    unit = _UNIT.search(inner)
+    if unit is None:
+        return None
+    rest = _YEARISH.sub(" ", inner[: unit.start()] + " " + inner[unit.end() :])
+    if re.search(r"\w", rest):
+        return None
+    word = (unit.group("m") or "").lower()
+    exponent = (_SCALE_WORDS.get(word) or SCALES.get(word, 6)) if word else 3
+    currency = _currency(unit.group("sign"))
+    return Caption(exponent, currency, stripped, lead, lead + len(stripped))
+
+
+def _only_words(text: str, allow: str) -> bool:
+    return re.fullmatch(rf"{allow}*", text) is not None
+
+
+def find_caption(text: str, offset: int = 0) -> Caption | None:
+    """The last parenthetical caption inside a line of prose, or the line itself as one.
+
+    "…are as follows (in thousands):" and "NOTES TO FINANCIAL STATEMENTS (in
+    thousands, except per share data)" state captions; "the loss was $3 (in
+    part offset)" does not. The caption must be a parenthetical (or the whole
+    line), so "millions of customers" in a sentence never is.
+    """
+    if _HINT.search(text) is None:
+        return None
+    whole = parse_caption(text, offset)
+    if whole is not None:
+        return whole
+    found = None
+    for paren in _PAREN.finditer(text):
+        caption = parse_caption(paren.group(0), offset + paren.start())
+        if caption is not None:
+            found = caption
+    return found

@@ -1,0 +1,465 @@
+"""Amounts in table cells, scaled by the caption that governs them.
+
+A table is found in the text in either of the two shapes osrag meets:
+
+* a Markdown pipe table (``| Revenue | $ 831.7 |``, the separator row skipped);
+* a table as the PDF/DOCX/HTML loaders write it (:func:`osrag.loaders.text.table_lines`):
+  a header line of cells joined by `` | ``, then one line per row,
+  ``Revenue — 2019: 831.7; 2018: 790.2`` (the text before `` — `` is the row's label,
+  each ``Header: value`` one cell of that header's column).
+
+Which caption governs a cell (nearest first): the cell's column header when it is a
+unit (``2019 €m``, ``$'000``); a caption cell or line of the table itself above the
+cell (``(in millions, except per share amounts)``); the block right before the table
+(the lead-in, "…as follows (in thousands):"); the section's caption — a heading or a
+short title-like block stating one ("NOTES TO FINANCIAL STATEMENTS (in thousands, except
+per share data)"), which governs every later table until the next heading. A lead-in
+ending with ``:`` governs only the table after it. No caption → nothing is scaled.
+
+Which cells are amounts: a cell that is one number — ``831.7``, ``$ 1,234``, ``(3.1)``,
+``$(3.1)``, ``-5`` — and not a year (``2019`` written without grouping), not in a
+percentage column or row, not in a per-share row ("per share", "EPS"), not in a count
+row ("shares", "employees", "number of", …), not a row the caption excepts. Under a
+caption, a bare cell (no currency sign) is money only when the caption names a
+currency or a currency sign appears in the cell's row or column. A cell with a sign
+and no caption is its face value (``$(3.1)`` → −$3.10). Parentheses around a cell's
+number are the accountant's minus: the amount is negative (``negative=True``; the
+stored value stays the magnitude, as for every amount).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from osrag.extract.money import MoneyMention, dollar_currency, minor_unit_exponent
+from osrag.extract.scale import Caption, find_caption, parse_caption
+
+__all__ = ["Cell", "Table", "find_tables", "table_amounts"]
+
+_CELL_SIGN = {"$": "$", "US$": "USD", "U.S.$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
+_SIGN_RE = r"U\.S\.\s?\$|US\$|[$€£¥]"
+_CELL_SIGN_ONLY = {"$": "$", "US$": "US$", "€": "€", "£": "£", "¥": "¥"}
+"""A cell that is only a currency sign: it signs the number in the next cell."""
+_NUMBER_CELL = re.compile(
+    rf"(?P<s1>{_SIGN_RE})?\s*(?P<open>\()?\s*(?P<s2>{_SIGN_RE})?\s*(?P<minus>[-−–])?\s*"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(?P<close>\))?"
+    r"(?:\s*\(\d\)|\s*\*{1,3})?"  # a footnote marker: "(1)", "*"
+)
+_PER_SHARE = re.compile(r"(?i)per[\s-]+(?:\w+\s+){0,2}share|\beps\b|per\s+(?:unit|ads)\b")
+_COUNT = re.compile(
+    r"(?i)\bshares\b|\bshare count\b|\bemployees\b|\bnumber of\b|\bheadcount\b|"
+    r"\bcustomers\b|\bstores\b|\bdays\b|\bmonths\b|\(in years\)|\bratio\b|\bpercent|%|"
+    r"\brate\b|\bbasis points\b|\bsubscribers\b|\bpeople\b"
+)
+"""Row labels of counts and ratios: their bare cells are not money."""
+_COUNT_HEADER = re.compile(
+    r"(?i)\bshares\b|\bnumber of\b|\bemployees\b|\bheadcount\b|\bratio\b|\bpercent|%"
+)
+"""Column headers of counts and ratios ("Total number of shares purchased")."""
+_PERCENT_HEADER = re.compile(r"(?i)%|percent")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_HEADING = re.compile(r"#{1,6}\s")
+_LOADER_ROW = re.compile(r"(?P<label>.*?) — (?P<rest>.+)")
+_SIGN_CHARS = re.compile(r"[$€£¥](?:[ \t]*\(?[ \t]*\d|[ \t]*(?:\||;|$))", re.MULTILINE)
+"""A currency sign before figures, or alone in its cell: without a caption, a table
+without one states no amount."""
+_PIPE_ROW = re.compile(r"(?m)^[ \t]*\|")
+_UNIT_HINT = re.compile(r"[$€£¥'’(][ \t]?(?:000|m\b|M\b|bn\b|mn\b)|000['’]?s\b")
+
+
+def _states_a_scale(text: str, pos: int) -> bool:
+    """False when ``text[pos:]`` holds no caption: no scale word, no ``$'000``/``€m`` unit.
+    (``str.lower`` and ``in`` are many times faster here than a case-blind regex.)"""
+    lowered = text[pos:].lower()
+    if "thousand" in lowered or "million" in lowered or "billion" in lowered:
+        return True
+    if not any(unit in lowered for unit in _UNIT_PIECES):
+        return False
+    return _UNIT_HINT.search(text, pos) is not None
+
+
+_UNIT_PIECES = (
+    "000",
+    "$m",
+    "€m",
+    "£m",
+    "¥m",
+    "$ m",
+    "€ m",
+    "£ m",
+    "$bn",
+    "€bn",
+    "£bn",
+    "$mn",
+    "€mn",
+)
+
+
+@dataclass(slots=True)
+class Cell:
+    text: str
+    start: int
+    column: str
+
+
+@dataclass(slots=True)
+class Table:
+    start: int
+    end: int
+    rows: list[tuple[str, list[Cell]]] = field(default_factory=list)
+    """Each row: its label (first cell) and its other cells."""
+
+
+def _blocks(text: str, pos: int) -> Iterator[list[tuple[int, str]]]:
+    """Runs of non-blank lines, each line with its offset."""
+    block: list[tuple[int, str]] = []
+    offset = pos
+    for line in text[pos:].split("\n"):
+        if line.strip():
+            block.append((offset, line))
+        elif block:
+            yield block
+            block = []
+        offset += len(line) + 1
+    if block:
+        yield block
+
+
+def _pipe_cells(offset: int, line: str) -> list[Cell]:
+    """A pipe-table row's cells (empty inner cells kept: they hold a column's place)."""
+    cells: list[Cell] = []
+    start = 0
+    parts = re.split(r"(?<!\\)\|", line)
+    for i, part in enumerate(parts):
+        if not (i == 0 or i == len(parts) - 1) or part.strip():
+            lead = len(part) - len(part.lstrip())
+            cells.append(Cell(part.strip(), offset + start + lead, str(len(cells))))
+        start += len(part) + 1
+    return cells
+
+
+def _pipe_table(block: list[tuple[int, str]]) -> Table:
+    table = Table(block[0][0], block[-1][0] + len(block[-1][1]))
+    for offset, line in block:
+        if re.fullmatch(r"\s*\|?(?:\s*:?-{2,}:?\s*\|)+\s*:?-*:?\s*\|?\s*", line):
+            continue  # the separator row
+        cells = _pipe_cells(offset, line)
+        if cells:
+            table.rows.append((cells[0].text, cells[1:]))
+    return table
+
+
+def _loader_table(block: list[tuple[int, str]]) -> Table:
+    table = Table(block[0][0], block[-1][0] + len(block[-1][1]))
+    first_offset, first = block[0]
+    header = [Cell(c.strip(), first_offset + m, "") for m, c in _split_keep(first, " | ")]
+    table.rows.append(("", header))
+    for offset, line in block[1:]:
+        row = _LOADER_ROW.fullmatch(line)
+        lone = row is None and "; " not in line and ": " not in line
+        if lone and not (_NUMBER_CELL.fullmatch(line.strip()) or parse_caption(line)):
+            table.rows.append((line, []))  # a row with only its label: a group header
+            continue
+        label, rest_at = (row.group("label"), row.start("rest")) if row else ("", 0)
+        cells = []
+        for at, part in _split_keep(line[rest_at:], "; "):
+            name, colon, value = part.rpartition(": ")
+            value_at = rest_at + at + (len(name) + 2 if colon else 0)
+            cells.append(Cell(value.strip(), offset + value_at, name if colon else ""))
+        table.rows.append((label, cells))
+    return table
+
+
+def _split_keep(line: str, sep: str) -> list[tuple[int, str]]:
+    out, at = [], 0
+    for part in line.split(sep):
+        out.append((at, part))
+        at += len(part) + len(sep)
+    return out
+
+
+def _is_pipe_table(block: list[tuple[int, str]]) -> bool:
+    return len(block) >= 2 and all(line.lstrip().startswith("|") for _, line in block)
+
+
+def _is_loader_table(block: list[tuple[int, str]]) -> bool:
+    """A header line, then rows written ``label — Header: cell; …`` (most of them)."""
+    if len(block) < 2 or _HEADING.match(block[0][1]):
+        return False
+    rows = sum(1 for _, line in block[1:] if " — " in line or "; " in line)
+    return rows * 2 >= len(block) - 1 and (" | " in block[0][1] or rows >= 2)
+
+
+def find_tables(
+    text: str, pos: int = 0, *, captions: bool = True
+) -> Iterator[tuple[Table, Caption | None]]:
+    """Each table in ``text[pos:]`` with the caption stated before it (lead-in or section);
+    ``captions=False`` skips looking for them (a text that states none)."""
+    section: Caption | None = None
+    previous: list[tuple[int, str]] | None = None
+    for block in _blocks(text, pos):
+        if _is_pipe_table(block) or _is_loader_table(block):
+            table = _pipe_table(block) if _is_pipe_table(block) else _loader_table(block)
+            lead = _block_caption(previous) if previous and captions else None
+            yield table, lead or section
+            previous = None
+            continue
+        if not captions:
+            continue
+        for offset, line in block:
+            if _HEADING.match(line):
+                section = find_caption(line, offset)
+        joined = " ".join(line for _, line in block)
+        caption = _block_caption(block)
+        if caption is not None and _titles_section(joined, caption):
+            section = caption
+        previous = block
+
+
+def _titles_section(block: str, caption: Caption) -> bool:
+    """A caption that governs the section: a short title-like block, or one ending in it
+    ("NOTES TO FINANCIAL STATEMENTS (in thousands, except per share data)"); a lead-in
+    ending with ":" governs only the table after it."""
+    stripped = block.rstrip()
+    if stripped.endswith(":"):
+        return False
+    return len(stripped.split()) <= 30 or stripped.rstrip(".").endswith(caption.text)
+
+
+def _block_caption(block: list[tuple[int, str]]) -> Caption | None:
+    found = None
+    for offset, line in block:
+        if not _HEADING.match(line):
+            found = find_caption(line, offset) or found
+    return found
+
+
+def _row_caption(cells: list[Cell], label: str) -> Caption | None:
+    """A caption written as a row of the table: a caption cell (or label) beside nothing
+    but years and words ("($ in millions) | 2019 | 2018")."""
+    if any(_NUMBER_CELL.fullmatch(c.text) and not _is_year(c.text) for c in cells):
+        return None
+    texts = [t for t in [label, *(c.text for c in cells)] if t]
+    units = [parse_caption(t) for t in texts]
+    if texts and all(units) and len({u.text for u in units if u}) == 1:
+        return units[0]  # a row of units alone ("€m", "US$'000" in every column)
+    for candidate in [label, *(c.text for c in cells)]:
+        caption = find_caption(candidate) if candidate else None
+        if caption is not None and _is_whole_table(caption):
+            return caption
+    return None
+
+
+def _label_caption(label: str) -> Caption | None:
+    """A data row's own caption: "Net income - (in thousands) | $54,229 | …"."""
+    if "(" not in label:
+        return None
+    caption = find_caption(label)
+    return caption if caption is not None and _is_whole_table(caption) else None
+
+
+def _column_captions(table: Table) -> dict[str, Caption]:
+    """Units stated in a column's header cells (``2019 €m``, ``$'000``), by column key."""
+    found: dict[str, Caption] = {}
+    for _, cells in table.rows:
+        for cell in cells:
+            if cell.column and cell.column not in found:  # a loader row names its column
+                caption = parse_caption(cell.column)
+                if caption is not None and "in" not in cell.column.lower().split():
+                    found[cell.column] = caption
+            if _NUMBER_CELL.fullmatch(cell.text) is None and cell.text:
+                caption = parse_caption(cell.text, cell.start)
+                key = cell.column  # a pipe table's column number, or the loader's header
+                if caption is not None and key and not _is_whole_table(caption):
+                    found.setdefault(key, caption)
+    return found
+
+
+def _is_whole_table(caption: Caption) -> bool:
+    return bool(re.search(r"(?i)\bin\b", caption.text))
+
+
+def table_amounts(text: str, default_currency: str = "USD", *, pos: int = 0) -> list[MoneyMention]:
+    """Every amount stated as a table cell in ``text[pos:]``, scaled by its caption."""
+    hinted = _states_a_scale(text, pos)
+    if not hinted and _SIGN_CHARS.search(text, pos) is None:
+        return []  # no caption and no currency sign: no cell can be an amount
+    if " — " not in text and ("|" not in text or _PIPE_ROW.search(text, pos) is None):
+        return []  # neither a pipe-table row nor a row the loaders wrote
+    found: list[MoneyMention] = []
+    for table, before in find_tables(text, pos, captions=hinted):
+        if hinted or _SIGN_CHARS.search(text, table.start, table.end):
+            found.extend(_amounts(text, table, before if hinted else None, default_currency))
+    return found
+
+
+def _amounts(
+    text: str, table: Table, before: Caption | None, default_currency: str
+) -> Iterator[MoneyMention]:
+    columns = _column_captions(table)
+    signs = _signed_columns(table)
+    headers = _column_headers(table)
+    caption = before
+    group = ""  # "Weighted-average shares outstanding:" names the rows under it
+    for label, cells in table.rows:
+        row_caption = _row_caption(cells, label)
+        if row_caption is not None:
+            caption = row_caption
+            continue
+        if not any(c.text for c in cells):
+            group = label
+            continue
+        if _is_year_row(cells):
+            continue
+        own = _label_caption(label)
+        named = ""  # a loader row names a merged header's first column only: the rest inherit
+        row_sign = next((s for c in cells if (s := _sign_of(c.text))), None)
+        for i, cell in enumerate(cells):
+            named = cell.column or named
+            left, right = _neighbours(cells, i)
+            if right.startswith("%"):
+                continue  # "12.5 | %": the percent sign in a cell of its own
+            mention = _cell_amount(
+                text,
+                cell,
+                f"{label} {group}" if group else label,
+                headers.get(cell.column, named),
+                columns.get(cell.column) or own or caption,
+                nearby_sign=row_sign or signs.get(cell.column),
+                column_sign=signs.get(cell.column),
+                default_currency=default_currency,
+                split=(_CELL_SIGN_ONLY.get(left), right.startswith(")")),
+            )
+            if mention is not None:
+                yield mention
+
+
+def _neighbours(cells: list[Cell], i: int) -> tuple[str, str]:
+    """The texts of the cells either side: filings' HTML often puts ``$``, ``)`` and ``%``
+    in cells of their own (``$ | (1,234 | )``)."""
+    before = cells[i - 1].text.strip() if i else ""
+    after = cells[i + 1].text.strip() if i + 1 < len(cells) else ""
+    return before, after
+
+
+def _column_headers(table: Table) -> dict[str, str]:
+    """A pipe table's column key → the words written above its numbers (its header)."""
+    headers: dict[str, list[str]] = {}
+    for _, cells in table.rows:
+        if any(_NUMBER_CELL.fullmatch(c.text) and not _is_year(c.text) for c in cells):
+            break
+        left = ""  # a merged header cell leaves its right neighbours empty: they inherit it
+        for cell in cells:
+            words = re.search(r"[^\W\d]", cell.text) is not None  # "1%" is a value, not a header
+            if not cell.column.isdigit() or (cell.text and not words):
+                continue
+            if cell.text and find_caption(cell.text) is not None:
+                continue
+            if cell.text:
+                left = cell.text
+            if cell.text or left:
+                headers.setdefault(cell.column, []).append(cell.text or left)
+    return {key: " ".join(words) for key, words in headers.items()}
+
+
+def _signed_columns(table: Table) -> dict[str, str]:
+    """The first currency sign written in each column's cells."""
+    signs: dict[str, str] = {}
+    for _, cells in table.rows:
+        for i, cell in enumerate(cells):
+            sign = _sign_of(cell.text)
+            if sign is not None and cell.text.strip() in _CELL_SIGN_ONLY and i + 1 < len(cells):
+                signs.setdefault(cells[i + 1].column, sign)  # "$ | 1,234": the next column
+            elif sign is not None:
+                signs.setdefault(cell.column, sign)
+    return signs
+
+
+def _sign_of(cell: str) -> str | None:
+    if cell.strip() in _CELL_SIGN_ONLY:
+        return cell.strip()
+    match = _NUMBER_CELL.fullmatch(cell)
+    if match is None:
+        return None
+    sign = match.group("s1") or match.group("s2")
+    return re.sub(r"\s+", "", sign) if sign else None
+
+
+def _is_year_row(cells: list[Cell]) -> bool:
+    numbers = [c for c in cells if _NUMBER_CELL.fullmatch(c.text)]
+    return bool(numbers) and all(_is_year(c.text) for c in numbers)
+
+
+def _is_year(cell: str) -> bool:
+    return _YEAR.fullmatch(cell.strip()) is not None
+
+
+def _cell_amount(
+    text: str,
+    cell: Cell,
+    label: str,
+    header: str,
+    caption: Caption | None,
+    *,
+    nearby_sign: str | None,
+    column_sign: str | None,
+    default_currency: str,
+    split: tuple[str | None, bool] = (None, False),
+) -> MoneyMention | None:
+    """The amount one cell states; ``split``: a sign in the cell before, a ``)`` after."""
+    match = _NUMBER_CELL.fullmatch(cell.text)
+    sign_before, closed_after = split
+    if match is None or _is_year(cell.text):
+        return None
+    if bool(match.group("open")) != bool(match.group("close") or closed_after):
+        return None
+    sign = _sign_of(cell.text) or sign_before
+    if _PER_SHARE.search(label) or _PER_SHARE.search(header) or _PERCENT_HEADER.search(header):
+        return None  # per-share figures are never scaled; a signed one is read as written
+    if caption is not None and caption.except_shares and re.search(r"(?i)\bshares?\b", label):
+        caption = None
+    if sign is None:
+        if _COUNT.search(label) or _COUNT_HEADER.search(header):
+            return None
+        if caption is None and column_sign is None:
+            return None  # a bare number with no caption and no "$" in its column
+        if caption is not None and caption.currency is None and nearby_sign is None:
+            return None  # "(in thousands)" alone does not say the table is money
+    currency = _currency(sign, caption, default_currency, nearby_sign)
+    if currency is None:
+        return None
+    exponent = caption.exponent if caption is not None else 0
+    try:
+        value = Decimal(match.group("num").replace(",", "")).scaleb(
+            exponent + minor_unit_exponent(currency)
+        )
+    except Exception:  # an unknown currency code
+        return None
+    if value != value.to_integral_value():
+        return None
+    start = cell.start + match.start()
+    end = cell.start + match.end("close" if match.group("close") else "num")
+    return MoneyMention(
+        start=start,
+        end=end,
+        raw=text[start:end],
+        currency=currency,
+        minor_units=int(value),
+        negative=bool(match.group("open") or match.group("minus")),
+        form="symbol" if sign else "code",
+        scale=exponent,
+        caption=caption.text if caption is not None and exponent else None,
+    )
+
+
+def _currency(
+    sign: str | None, caption: Caption | None, default_currency: str, nearby_sign: str | None
+) -> str | None:
+    token = sign or (caption.currency if caption is not None else None) or nearby_sign
+    if token is None:
+        return None
+    token = _CELL_SIGN.get(token, token)
+    return dollar_currency(default_currency) if token == "$" else token
