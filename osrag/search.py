@@ -2,9 +2,11 @@
 
 * One round trip normally (``_msearch``): the ranked hits and the size of the
   filtered **candidate set** (the filters alone), logged at INFO.
-* **Fallback**: if the amount filter leaves zero candidates (an amount nobody
-  wrote, a typo) the query runs again without it and the result says
-  ``fallback: true``. Tenant, ACL and date filters are never dropped.
+* **Fallback**: if the amount constraints together leave zero candidates (an
+  amount nobody wrote, a typo, two amounts no single chunk holds) the query runs
+  again without any of them — each becomes a boost instead — and the result says
+  ``fallback: true``, with ``amount_candidates`` (0) and ``candidate_count``
+  (without them). Tenant, ACL and date filters are never dropped.
 * **Fail closed**: the tenant and ACL guards come from the caller's arguments
   on every request (:func:`osrag.query.access_filters`), never from what the
   index is believed to hold: without a tenant only untenanted documents match,
@@ -322,6 +324,7 @@ class Searcher:
         plan = self.plan(text_or_spec, **overrides)
         vector = self._vector(plan)
         raw_hits, total, candidates, fused = self._run(plan, vector)
+        amount_candidates = candidates if plan.has_amount_filter else None
         fallback = False
         if plan.has_amount_filter and candidates == 0:
             fallback = True
@@ -338,7 +341,10 @@ class Searcher:
             filters_applied=applied,
             amount=plan.amount,
             amount_status=plan.amount_status,
+            constraints=plan.constraints,
+            amount_notes=plan.amount_notes,
             candidate_count=candidates,
+            amount_candidates=amount_candidates,
             fallback=fallback,
             total_hits=total,
             raw_hits=len(hits),
@@ -346,10 +352,13 @@ class Searcher:
             took_ms=round((time.perf_counter() - started) * 1000, 3),
         )
         log.info(
-            "query=%r filters=%s candidates=%d fallback=%s hits=%d unique_spans=%d",
+            "query=%r filters=%s constraints=%s candidates=%d amount_candidates=%s fallback=%s "
+            "hits=%d unique_spans=%d",
             result.query,
             [f.name for f in applied],
+            [c.describe() for c in plan.constraints],
             result.candidate_count,
+            amount_candidates,
             fallback,
             result.raw_hits,
             result.unique_spans,
