@@ -11,7 +11,7 @@ Phrasings (case-insensitive; the amounts are whatever
 thousand``, ``$8.2 billion``, ``100 million dollars``):
 
 * ``gt``: over, above, more than, greater than, higher than, larger than,
-  exceeding, exceeds, exceed, in excess of, upwards of, ``>``;
+  exceeding, exceeds, exceeded, exceed, in excess of, upwards of, ``>``;
 * ``gte``: at least, no less than, not less than, no fewer than, not under, not
   below, a minimum of, minimum (of), ``>=``, ``≥``; after the amount: or more,
   or above, or higher, or greater, or over, and up, and above, and over, and
@@ -67,7 +67,7 @@ def _words(*phrases: str) -> str:
 _PREFIX_WORDS: dict[ConstraintOp, tuple[str, ...]] = {
     "gt": (
         "over", "above", "more than", "greater than", "higher than", "larger than",
-        "bigger than", "exceeding", "exceeds", "exceed", "in excess of", "upwards of",
+        "bigger than", "exceeding", "exceeds", "exceeded", "exceed", "in excess of", "upwards of",
     ),
     "gte": (
         "at least", "no less than", "not less than", "no fewer than", "not under",
