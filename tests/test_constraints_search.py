@@ -139,3 +139,27 @@ def test_the_labels_are_the_policies_meeting_each_constraint() -> None:
     computed = {row["id"]: row["relevant"] for row in module.labelled()}
     assert computed == {row["id"]: row["relevant"] for row in COMPARATIVE}
     assert "umbrella-300k-standard" not in computed["c01"]  # states $500,000 exactly
+
+
+def test_the_cli_shows_each_constraint_and_refuses_a_foreign_range(
+    insurance: BackendCase,
+) -> None:
+    from clirun import osrag
+
+    args, env = insurance.cli()
+    query = "umbrella policies with limits over $500,000"
+    common = [*args, "--alias", insurance.alias, "--tenant", "acme", "--acl", "agents"]
+    explained = osrag("search", query, *common, "--mode", "bm25", "--explain", env=env)
+    assert explained.returncode == 0, explained.stderr
+    assert "'over $500,000' → amount > USD 500,000.00 [op gt, bounds [50000000]]" in (
+        explained.stderr
+    )
+    assert '"gt": 50000000' in explained.stderr
+    as_json = osrag("search", query, *common, "--mode", "bm25", "--json", env=env)
+    result = json.loads(as_json.stdout)
+    assert [(c["op"], c["bounds"]) for c in result["constraints"]] == [("gt", [50_000_000])]
+    assert result["filters_applied"][0]["constraint"]["text"] == "over $500,000"
+    off = osrag("search", query, *common, "--no-amount-filter", "--json", env=env)
+    assert json.loads(off.stdout)["constraints"] == []
+    refused = osrag("search", "travel cover over €50,000", *common, env=env)
+    assert refused.returncode != 0 and "'over €50,000'" in refused.stderr
