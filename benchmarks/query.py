@@ -12,6 +12,9 @@ without and with an amount filter (an amount that is in the index):
 * ``osrag request as sent`` — exactly what the Searcher sends (``search_bodies``: one
   ``_msearch`` with the search — filters, highlight — and the count of its candidate set);
 * ``Searcher.search`` — analysis, planning, the request, shaping the result;
+* ``+ range`` — the question with a comparison appended (``… over $N``): the constraint
+  parser reads it and the filter is a ``range``; ``plan_query`` alone times the analysis
+  and planning without any request;
 * ``Searcher.search fallback`` — an amount in no document: a second request runs
   without the amount filter; and the count folded other ways (a second ``_count``
   request, a ``global`` aggregation inside the search);
@@ -112,7 +115,12 @@ def main() -> None:
                 for label, spec in (
                     ("", QuerySpec(text=text, amount_filter=False, unrestricted=True)),
                     (" + amount", QuerySpec(text=text, amount=amount, unrestricted=True)),
+                    (
+                        " + range",
+                        QuerySpec(text=f"{text} over ${amount // 100:,}", unrestricted=True),
+                    ),
                 ):
+                    timed(f"plan_query{label}", plan_query, spec)
                     plan = plan_query(spec)
                     # exactly what the Searcher sends: the search and its candidate count
                     sent = [line for body in search_bodies(plan) for line in ({}, body)]
@@ -133,7 +141,7 @@ def main() -> None:
                     timed(f"Searcher.search{label}", searcher.search, spec)
                     user = spec.model_copy(update={"unrestricted": False})
                     timed(f"Searcher.search, access enforced{label}", enforced.search, user)
-                    if label:
+                    if label == " + amount":
                         count_body = {"query": candidate_query(plan)}
                         timings.setdefault("search + count as a 2nd request", []).append(
                             _timed(es.search, index=alias, body=no_count)
@@ -169,6 +177,10 @@ def main() -> None:
             "osrag_overhead_amount_p50_ms": round(
                 p50["Searcher.search + amount"] - p50["osrag request as sent + amount"], 3
             ),
+            "osrag_overhead_range_p50_ms": round(
+                p50["Searcher.search + range"] - p50["osrag request as sent + range"], 3
+            ),
+            "constraint_parsing_p50_ms": round(p50["plan_query + range"] - p50["plan_query"], 3),
             "candidate_count_cost_p50_ms": round(
                 p50["osrag request as sent + amount"] - p50["osrag body, no count + amount"], 3
             ),

@@ -111,11 +111,12 @@ class AsyncSearcher:
         plan = await self.plan(text_or_spec, **overrides)
         vector, sent = await self._requests(plan)
         ran = await self._run(plan, sent)
+        amount_candidates = ran.candidates if plan.has_amount_filter else None
         fallback = needs_fallback(plan, ran)
         if fallback:
             ran = await self._run(plan, await self._request(plan, vector, drop_amount=True))
         answered = answering_index(ran) or await self.transport.alias_target(self.alias)
-        return shape_result(plan, ran, fallback, answered or self.alias, started)
+        return shape_result(plan, ran, fallback, answered or self.alias, started, amount_candidates)
 
     async def _requests(self, plan: QueryPlan) -> tuple[list[float] | None, Round]:
         """The query's vector and the first round trip's bodies (in a thread where a

@@ -23,6 +23,7 @@ from pydantic import (
     model_validator,
 )
 
+from osrag.amount_constraints import AmountConstraint
 from osrag.currencies import LONG_MAX, MINOR_UNIT_EXPONENTS
 from osrag.errors import ConfigError
 from osrag.locations import LocationMap
@@ -212,10 +213,21 @@ class QuerySpec(BaseModel):
     offset: int = Field(default=0, ge=0, description="the request's `from`")
     amount_filter: bool = Field(
         default=True,
-        description="filter on the one amount the text states (False: plain BM25 baseline)",
+        description="filter on every amount constraint the text states (False: plain BM25 "
+        "baseline)",
     )
     amount: int | None = Field(
         default=None, description="an explicit amount in minor units; overrides the text's"
+    )
+    constraints: list[AmountConstraint] | None = Field(
+        default=None,
+        description="explicit amount constraints; override the text's (and `amount`)",
+    )
+    max_amounts: int = Field(
+        default=16,
+        ge=1,
+        le=1024,
+        description="a text stating more amounts than this is refused (QueryError)",
     )
     currency: str | None = Field(
         default=None, description="currency of `amount` (default: the extraction default)"
@@ -292,12 +304,17 @@ class AppliedFilter(BaseModel):
     name: str
     clause: dict[str, Any]
     droppable: bool = False
-    """Only the amount filter is droppable (by the zero-candidate fallback)."""
+    """Only amount filters are droppable (by the zero-candidate fallback, all together)."""
+    constraint: AmountConstraint | None = None
+    """The amount constraint this filter states (amount filters only)."""
 
 
-AmountStatus = Literal["none", "one", "ambiguous", "explicit", "off"]
-"""What a query's text said about amounts: none, exactly one (a filter), several
-(ambiguous: boosted, not filtered), one stated by the caller, or filtering turned off."""
+AmountStatus = Literal["none", "one", "several", "unrepresentable", "explicit", "off", "ambiguous"]
+"""What a query's text said about amounts: none, exactly one constraint (a filter),
+several (each a filter, all required), only amounts that cannot be stored (named in
+``amount_notes``), constraints stated by the caller, or filtering turned off.
+``ambiguous`` is no longer produced (several amounts used to filter nothing); it stays
+so results written by older versions still read."""
 
 
 class Money(BaseModel):
@@ -384,9 +401,21 @@ class SearchResult(BaseModel):
     filters_applied: list[AppliedFilter]
     amount: Money | None = None
     amount_status: AmountStatus = "none"
+    constraints: list[AmountConstraint] = Field(
+        default_factory=list,
+        description="every amount constraint of the query (dropped together on fallback)",
+    )
+    amount_notes: list[str] = Field(
+        default_factory=list, description="amounts written but not usable as filters, and why"
+    )
     candidate_count: int = Field(description="documents (chunks) passing every applied filter")
+    amount_candidates: int | None = Field(
+        default=None,
+        description="chunks passing every filter with the amount constraints (0 on fallback)",
+    )
     fallback: bool = Field(
-        default=False, description="the amount filter left zero candidates and was dropped"
+        default=False,
+        description="the amount constraints together left zero candidates and were dropped",
     )
     total_hits: int = 0
     raw_hits: int = 0

@@ -1,20 +1,25 @@
 """``QuerySpec`` → OpenSearch request body. Pure: no client, no I/O.
 
-The rule: a stated amount is a **constraint**, not a hint. When the query text
-states exactly one amount (``$300K``, ``$0.3M``, ``USD 300,000`` all mean
-30,000,000 cents) it becomes ``{"term": {"amounts": 30000000}}`` inside
-``bool.filter``; the words go to a ``match`` on ``text`` (BM25, the index's own
-analyzer). Zero or several amounts → no amount filter (ambiguous), unless the
-caller states the amount explicitly. An amount in another currency than the
-default filters on the ``money`` keyword (``EUR:30000000``), so a euro amount
-never matches dollar documents.
+The rule: a stated amount is a **constraint**, not a hint. Every amount
+constraint the query text states (:mod:`osrag.extract.constraints`) becomes one
+clause inside ``bool.filter``: ``$300K`` (``$0.3M``, ``USD 300,000``: all
+30,000,000 cents) is ``{"term": {"amounts": 30000000}}``, ``over $500,000`` is
+``{"range": {"amounts": {"gt": 50000000}}}``, ``$1M–$2M`` a ``range`` with
+``gte``/``lte``, ``$300K or $3M`` a ``terms``; the words go to a ``match`` on
+``text`` (BM25, the index's own analyzer). Several constraints are all required
+of one chunk. An exact amount in another currency than the default filters on
+the ``money`` keyword (``EUR:30000000``), so a euro amount never matches dollar
+documents; a comparison in another currency is refused (see
+:mod:`osrag.amount_constraints`).
 
 The user's text only ever goes into ``match`` queries — never ``query_string``
 — so OpenSearch query syntax in it (``"``, ``:``, ``*``, ``AND``, ``\\``) is
 searched literally and cannot inject anything.
 
-Only the amount filter is *droppable*: if it leaves zero candidates the
-searcher runs the query again without it and says ``fallback: true``. Tenant,
+Only amount filters are *droppable*: if together they leave zero candidates the
+searcher runs the query again without any of them and says ``fallback: true``;
+the dropped constraints then become constant-score boosts
+(``ambiguous_amount_boost``), so chunks meeting some of them rank first. Tenant,
 ACL and date filters are never dropped.
 
 Scoring note: inside the filtered candidate set BM25 uses the index's own term
@@ -28,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from osrag.amount_constraints import AmountConstraint
 from osrag.errors import QueryError
 from osrag.extract import analyze_query
 from osrag.mapping import VECTOR_FIELD
@@ -55,8 +61,11 @@ class QueryPlan:
     amount_status: AmountStatus
     filters: list[AppliedFilter] = field(default_factory=list)
     stated: list[Money] = field(default_factory=list)
-    """Every distinct amount the text states (several: ambiguous, only boosted)."""
+    """Every distinct amount the text states."""
     default_currency: str = "USD"
+    constraints: list[AmountConstraint] = field(default_factory=list)
+    """The amount constraints that filter (empty when the amount filter is off)."""
+    amount_notes: list[str] = field(default_factory=list)
 
     def filter_clauses(self, *, drop_amount: bool = False) -> list[dict[str, Any]]:
         return [f.clause for f in self.filters if not (drop_amount and f.droppable)]
@@ -86,9 +95,15 @@ def _either(present: dict[str, Any], field_name: str) -> dict[str, Any]:
 
 
 def amount_clause(amount: Money, default_currency: str) -> dict[str, Any]:
-    if amount.currency == default_currency:
-        return {"term": {"amounts": amount.minor_units}}
-    return {"term": {"money": f"{amount.currency}:{amount.minor_units}"}}
+    """The exact-amount filter (``term`` on ``amounts``, or on ``money`` for another currency)."""
+    return exact(amount).clause(default_currency)
+
+
+def exact(amount: Money, text: str = "") -> AmountConstraint:
+    """An ``eq`` constraint on one amount."""
+    return AmountConstraint(
+        op="eq", currency=amount.currency, bounds=(amount.minor_units,), text=text
+    )
 
 
 def access_filters(tenant: str | None, groups: list[str] | None) -> list[AppliedFilter]:
@@ -115,14 +130,15 @@ def access_filters(tenant: str | None, groups: list[str] | None) -> list[Applied
     ]
 
 
-def _filters(spec: QuerySpec, amount: Money | None, default_currency: str) -> list[AppliedFilter]:
-    filters: list[AppliedFilter] = []
-    if amount is not None:
-        filters.append(
-            AppliedFilter(
-                name="amount", clause=amount_clause(amount, default_currency), droppable=True
-            )
+def _filters(
+    spec: QuerySpec, constraints: list[AmountConstraint], default_currency: str
+) -> list[AppliedFilter]:
+    filters = [
+        AppliedFilter(
+            name="amount", clause=c.clause(default_currency), droppable=True, constraint=c
         )
+        for c in constraints
+    ]
     if not spec.unrestricted:
         filters += access_filters(spec.tenant, spec.acl)
     if spec.as_of is not None:
@@ -166,36 +182,39 @@ def plan_query(
     """Analyse the text and name every filter. ``overrides`` are :class:`QuerySpec` fields."""
     spec = _as_spec(text_or_spec, overrides)
     config = extraction or ExtractionConfig()
-    analysis = analyze_query(spec.text, config)
-    amount: Money | None = None
+    analysis = analyze_query(spec.text, config, max_amounts=spec.max_amounts)
+    constraints: list[AmountConstraint] = []
     status: AmountStatus
     if not spec.amount_filter:
         status = "off"
+    elif spec.constraints is not None:
+        constraints, status = list(spec.constraints), "explicit"
     elif spec.amount is not None:
-        amount = Money(currency=spec.currency or config.default_currency, minor_units=spec.amount)
-        status = "explicit"
-    elif analysis.amount is not None:
-        amount = analysis.amount
-        status = "one"
+        stated = Money(currency=spec.currency or config.default_currency, minor_units=spec.amount)
+        constraints, status = [exact(stated)], "explicit"
     else:
-        status = "ambiguous" if analysis.amounts else "none"
-    match_text = spec.text if spec.keep_amount_text or amount is None else analysis.remaining_text
-    stated: list[Money] = []
-    for value in analysis.amounts:
-        if value not in stated:
-            stated.append(value)
+        constraints, status = analysis.constraints, analysis.amount_status
+    amount = analysis.amount if status == "one" else None
+    if status == "explicit" and len(constraints) == 1 and constraints[0].op == "eq":
+        only = constraints[0]
+        amount = Money(currency=only.currency, minor_units=only.bounds[0])
+    match_text = spec.text if spec.keep_amount_text or not constraints else analysis.remaining_text
     return QueryPlan(
         spec=spec,
         match_text=match_text.strip(),
         amount=amount,
         amount_status=status,
-        filters=_filters(spec, amount, config.default_currency),
-        stated=stated,
+        filters=_filters(spec, constraints, config.default_currency),
+        stated=analysis.amounts,  # distinct already (a dict's keys: linear)
         default_currency=config.default_currency,
+        constraints=constraints,
+        amount_notes=analysis.amount_notes,
     )
 
 
-def _scoring_clauses(plan: QueryPlan) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def _scoring_clauses(
+    plan: QueryPlan, *, drop_amount: bool = False
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     spec = plan.spec
     if not plan.match_text:
         return [{"match_all": {}}], []
@@ -210,21 +229,19 @@ def _scoring_clauses(plan: QueryPlan) -> tuple[list[dict[str, Any]], list[dict[s
         )
     if spec.title_boost:
         should.append({"match": {"title": {"query": plan.match_text, "boost": spec.title_boost}}})
-    if plan.amount_status == "ambiguous" and spec.ambiguous_amount_boost > 0:
-        # Several amounts: none is *the* constraint, but holding one of them exactly (as an
-        # integer — no prefix collisions) is evidence. A constant-score boost, not a filter.
-        for value in plan.stated:
-            clause = amount_clause(value, plan.default_currency)
-            field_name, term = next(iter(clause["term"].items()))
+    if drop_amount and plan.has_amount_filter and spec.ambiguous_amount_boost > 0:
+        # The constraints together matched nothing and were dropped: meeting one of them
+        # (as integers — no prefix collisions) is still evidence. Constant-score boosts.
+        for constraint in plan.constraints:
             should.append(
-                {"term": {field_name: {"value": term, "boost": spec.ambiguous_amount_boost}}}
+                constraint.clause(plan.default_currency, boost=spec.ambiguous_amount_boost)
             )
     return must, should
 
 
 def bool_query(plan: QueryPlan, *, drop_amount: bool = False) -> dict[str, Any]:
     """The ``bool`` query alone (``must`` match, ``should`` boosts, ``filter`` clauses)."""
-    must, should = _scoring_clauses(plan)
+    must, should = _scoring_clauses(plan, drop_amount=drop_amount)
     body: dict[str, Any] = {"must": must}
     if should:
         body["should"] = should
@@ -333,7 +350,7 @@ def search_bodies(
       chunk, so the legs are fetched ``COLLAPSE_DEPTH`` times deeper and fused in the
       client (OpenSearch 2.19's ``hybrid`` query does not collapse).
 
-    The same filter list is inside every leg; the amount fallback drops the amount
+    The same filter list is inside every leg; the amount fallback drops every amount
     filter from every leg together.
     """
     spec = plan.spec

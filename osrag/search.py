@@ -2,9 +2,11 @@
 
 * One round trip normally (``_msearch``): the ranked hits and the size of the
   filtered **candidate set** (the filters alone), logged at INFO.
-* **Fallback**: if the amount filter leaves zero candidates (an amount nobody
-  wrote, a typo) the query runs again without it and the result says
-  ``fallback: true``. Tenant, ACL and date filters are never dropped.
+* **Fallback**: if the amount constraints together leave zero candidates (an
+  amount nobody wrote, a typo, two amounts no single chunk holds) the query runs
+  again without any of them — each becomes a boost instead — and the result says
+  ``fallback: true``, with ``amount_candidates`` (0) and ``candidate_count``
+  (without them). Tenant, ACL and date filters are never dropped.
 * **Fail closed**: the tenant and ACL guards come from the caller's arguments
   on every request (:func:`osrag.query.access_filters`), never from what the
   index is believed to hold: without a tenant only untenanted documents match,
@@ -333,11 +335,12 @@ class Searcher:
         plan = self.plan(text_or_spec, **overrides)
         vector = self.query_vector(plan)
         ran = self._run(plan, vector)
+        amount_candidates = ran.candidates if plan.has_amount_filter else None
         fallback = needs_fallback(plan, ran)
         if fallback:
             ran = self._run(plan, vector, drop_amount=True)
         answered = answering_index(ran) or self.index.alias_target(self.alias) or self.alias
-        return shape_result(plan, ran, fallback, answered, started)
+        return shape_result(plan, ran, fallback, answered, started, amount_candidates)
 
 
 class Round(NamedTuple):
@@ -370,9 +373,16 @@ def answering_index(ran: Ran) -> str | None:
 
 
 def shape_result(
-    plan: QueryPlan, ran: Ran, fallback: bool, index: str, started: float
+    plan: QueryPlan,
+    ran: Ran,
+    fallback: bool,
+    index: str,
+    started: float,
+    amount_candidates: int | None = None,
 ) -> SearchResult:
-    """The :class:`SearchResult` of a search that started at ``started`` (perf_counter)."""
+    """The :class:`SearchResult` of a search that started at ``started`` (perf_counter);
+    ``amount_candidates``: the candidate set with the amount constraints, before any
+    fallback (None without constraints)."""
     hits, unique_spans = _hits(ran.hits)
     applied = plan.applied(drop_amount=fallback)
     result = SearchResult(
@@ -384,7 +394,10 @@ def shape_result(
         filters_applied=applied,
         amount=plan.amount,
         amount_status=plan.amount_status,
+        constraints=plan.constraints,
+        amount_notes=plan.amount_notes,
         candidate_count=ran.candidates,
+        amount_candidates=amount_candidates,
         fallback=fallback,
         total_hits=ran.total,
         raw_hits=len(hits),
@@ -392,10 +405,13 @@ def shape_result(
         took_ms=round((time.perf_counter() - started) * 1000, 3),
     )
     log.info(
-        "query=%r filters=%s candidates=%d fallback=%s hits=%d unique_spans=%d",
+        "query=%r filters=%s constraints=%s candidates=%d amount_candidates=%s fallback=%s "
+        "hits=%d unique_spans=%d",
         result.query,
         [f.name for f in applied],
+        [c.describe() for c in plan.constraints],
         result.candidate_count,
+        amount_candidates,
         fallback,
         result.raw_hits,
         result.unique_spans,

@@ -71,7 +71,8 @@ def test_the_filter_beats_bm25_and_canonical_tokens_on_amount_queries(
     )
     by_name = {c.name: c for c in report.configs}
     bm25, canonical, filtered = (
-        by_name[n].subsets["one amount"] for n in ("bm25", "canonical-tokens", "amount-filter")
+        by_name[n].subsets["amount constraints"]
+        for n in ("bm25", "canonical-tokens", "amount-filter")
     )
     assert filtered["amount_precision@5"] > canonical["amount_precision@5"] >= 0
     assert filtered["amount_precision@5"] > bm25["amount_precision@5"]

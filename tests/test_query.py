@@ -39,10 +39,14 @@ def test_every_format_of_the_same_amount_gives_the_same_filter() -> None:
     assert clauses == {json.dumps([{"term": {"amounts": 30_000_000}}])}
 
 
-def test_two_amounts_are_ambiguous_and_filter_nothing() -> None:
+def test_two_amounts_are_two_constraints_both_required() -> None:
     plan = plan_query("compare the $300,000 and $3,000,000 umbrellas")
-    assert plan.amount is None and plan.amount_status == "ambiguous"
-    assert _filters(build_query("compare the $300,000 and $3,000,000 umbrellas")) == []
+    assert plan.amount is None and plan.amount_status == "several"
+    assert _filters(build_query("compare the $300,000 and $3,000,000 umbrellas")) == [
+        {"term": {"amounts": 30_000_000}},
+        {"term": {"amounts": 300_000_000}},
+    ]
+    assert [f.name for f in plan.filters if f.droppable] == ["amount", "amount"]
 
 
 def test_the_same_amount_twice_is_one_amount() -> None:
@@ -136,14 +140,16 @@ def test_added_clauses_carry_the_guards_too() -> None:
     assert merged["bool"]["filter"][1:] == PUBLIC_ONLY
 
 
-def test_several_amounts_are_boosted_as_integers_not_filtered() -> None:
-    body = build_query("compare the $300,000 and €1,000,000 umbrellas")
+def test_dropped_constraints_are_boosted_as_integers_not_filtered() -> None:
+    body = build_query("compare the $300,000 and €1,000,000 umbrellas", drop_amount=True)
     assert _filters(body) == []
     should = body["query"]["bool"]["should"]
     assert {"term": {"amounts": {"value": 30_000_000, "boost": 2.0}}} in should
     assert {"term": {"money": {"value": "EUR:100000000", "boost": 2.0}}} in should
-    unboosted = build_query("compare $1 and $2", ambiguous_amount_boost=0)
+    unboosted = build_query("compare $1 and $2", ambiguous_amount_boost=0, drop_amount=True)
     assert "should" not in unboosted["query"]["bool"]
+    filtered = build_query("compare the $300,000 and €1,000,000 umbrellas")
+    assert "should" not in filtered["query"]["bool"]  # filtered: every candidate holds them
 
 
 def test_keep_amount_text_false_removes_the_amount_words_from_the_match() -> None:

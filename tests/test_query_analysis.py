@@ -24,11 +24,14 @@ def test_no_amount_means_no_filter() -> None:
     assert q.remaining_text == "umbrella coverage for rental properties"
 
 
-def test_several_different_amounts_are_ambiguous_and_give_no_filter() -> None:
+def test_between_two_amounts_is_one_range_constraint() -> None:
     q = analyze_query("policies between $100,000 and $300,000")
     assert q.amount is None
-    assert q.amount_status == "ambiguous"
+    assert q.amount_status == "one"
     assert q.amounts == [Money(currency="USD", minor_units=10_000_000), USD_300K]
+    [constraint] = q.constraints
+    assert (constraint.op, constraint.bounds) == ("between", (10_000_000, 30_000_000))
+    assert q.remaining_text == "policies"
 
 
 def test_the_same_amount_written_twice_is_one_amount() -> None:
@@ -63,10 +66,14 @@ def test_the_config_decides_currency_and_date_order() -> None:
     assert q.dates == [dt.date(2024, 1, 2)]
 
 
-def test_an_unrepresentable_amount_is_not_a_filter() -> None:
+def test_an_unrepresentable_amount_is_not_a_filter_and_is_reported() -> None:
     q = analyze_query("cap of $100,000,000,000,000,000")
-    assert (q.amount, q.amount_status) == (None, "none")
+    assert (q.amount, q.amount_status, q.constraints) == (None, "unrepresentable", [])
     assert "$100,000,000,000,000,000" in q.remaining_text
+    [note] = q.amount_notes
+    assert "$100,000,000,000,000,000" in note and "beyond a long" in note
+    both = analyze_query("over $5 and under $100,000,000,000,000,000")
+    assert both.amount_status == "one" and len(both.amount_notes) == 1
 
 
 def test_the_analysis_serialises_to_json() -> None:

@@ -119,12 +119,13 @@ def test_an_amount_nobody_wrote_falls_back_and_says_so(
     assert result.candidate_count > 0
 
 
-def test_two_amounts_apply_no_amount_filter(indexed: Indexed) -> None:
+def test_two_amounts_no_chunk_holds_together_fall_back_together(indexed: Indexed) -> None:
     backend, alias, _, _ = indexed
     result = Searcher(backend, alias, enforce_access=False).search(
         "compare the $300,000 and $3,000,000 umbrellas", size=50
     )
-    assert result.amount_status == "ambiguous" and not result.fallback
+    assert result.amount_status == "several" and len(result.constraints) == 2
+    assert result.fallback and result.amount_candidates == 0
     assert result.filters_applied == []
     assert {"umb-3m-classic"} | THREE_HUNDRED_K <= set(_docs(result))
 

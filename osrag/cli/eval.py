@@ -189,14 +189,16 @@ def eval_command(
         sys.stdout.write(result.model_dump_json(indent=2) + "\n")
         return
     groups = [("all judged queries", None)] + [
-        (name, name) for name in ("one amount", "no single amount")
+        (name, name)
+        for name in ("amount constraints", "no amount constraint", "comparative constraints")
     ]
+    halves = ("amount constraints", "no amount constraint")
     first = result.configs[0] if result.configs else None
     for title, subset in groups:
         if first is None:
             break
         metrics = first.subsets.get(subset, {}) if subset else first.metrics
-        if not metrics or (subset and not all(first.subsets.values())):
+        if not metrics or (subset in halves and not all(first.subsets.get(h) for h in halves)):
             continue  # a subset that is all the queries repeats the first table
         table = Table(
             "metric", *(c.name for c in result.configs), title=title, title_justify="left"
@@ -216,8 +218,8 @@ def eval_command(
         out.print(table)
     if first is not None:
         err.print(
-            f"{first.queries} judged queries ({first.amount_queries} state one amount a document "
-            f"holds, {first.amount_queries_unheld} one nobody holds"
+            f"{first.queries} judged queries ({first.amount_queries} state amount constraints "
+            f"a document meets, {first.amount_queries_unheld} ones nobody meets"
             + (f", {first.span_queries} with span judgments" if spans else "")
             + f"); {first.skipped_queries} without relevant documents left out; "
             f"depth {result.depth} documents",

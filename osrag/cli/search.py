@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from pydantic import ValidationError
@@ -22,7 +22,13 @@ from osrag.errors import ConfigError
 
 
 def search_command(
-    query: Annotated[str, typer.Argument(help="The question; one stated amount becomes a filter.")],
+    query: Annotated[
+        str,
+        typer.Argument(
+            help="The question; every amount it states is a constraint "
+            "(exact, over/under, between, or) and becomes a filter."
+        ),
+    ],
     url: UrlOpt = None,
     config: ConfigFileOpt = None,
     alias: AliasOpt = None,
@@ -40,7 +46,10 @@ def search_command(
         list[str] | None, typer.Option(help="Only these categories (repeatable).")
     ] = None,
     no_amount_filter: Annotated[
-        bool, typer.Option("--no-amount-filter", help="Plain BM25 (the baseline).")
+        bool,
+        typer.Option(
+            "--no-amount-filter", help="No amount constraints at all (the plain BM25 baseline)."
+        ),
     ] = False,
     collapse: Annotated[bool, typer.Option(help="One hit per document.")] = False,
     mode: Annotated[
@@ -117,10 +126,11 @@ def search_command(
     with cluster_errors(settings):
         if explain:
             plan = searcher.plan(spec)
-            err.print(
-                f"amount: {plan.amount_status} {plan.amount.display() if plan.amount else ''}",
-                highlight=False,
-            )
+            err.print(f"amount: {plan.amount_status}", highlight=False)
+            for constraint in plan.constraints:
+                err.print(f"  {escape(_constraint_line(constraint))}", highlight=False)
+            for note in plan.amount_notes:
+                err.print(f"  note: {escape(note)}", highlight=False)
             bodies, _ = searcher.bodies(plan)
             shown = jsonlib.dumps(bodies, indent=2, ensure_ascii=False)
             err.print(escape(_abridge_vectors(shown)))
@@ -129,7 +139,11 @@ def search_command(
         out.print_json(result.model_dump_json())
         return
     filters = ", ".join(f.name for f in result.filters_applied) or "none"
-    stated = result.amount.display() if result.amount else result.amount_status
+    stated = (
+        "; ".join(c.describe() for c in result.constraints)
+        if result.constraints
+        else result.amount_status
+    )
     mode = f"{result.mode} ({result.fusion})" if result.fusion else result.mode
     line = (
         f"{mode} · amount: {stated} · filters: {filters} · "
@@ -138,7 +152,12 @@ def search_command(
         f"{result.took_ms:.1f} ms · {result.index}"
     )
     if result.fallback:
-        line += " · [yellow]fallback: the amount filter matched nothing and was dropped[/yellow]"
+        line += (
+            " · [yellow]fallback: the amount constraints together matched nothing and were "
+            "dropped (boosts instead)[/yellow]"
+        )
+    for note in result.amount_notes:
+        line += f"\n  note: {escape(note)}"
     err.print(line, highlight=False)
     table = Table("#", "doc", "breadcrumb", "score", "amounts", box=None, pad_edge=False)
     for rank, hit in enumerate(result.hits, 1):
@@ -149,6 +168,12 @@ def search_command(
             str(rank), escape(hit.doc_id), escape(hit.breadcrumb), f"{hit.score or 0:.2f}", amounts
         )
     out.print(table)
+
+
+def _constraint_line(constraint: Any) -> str:
+    """``over $500,000 → amount > USD 500,000.00 → {"range": …}`` for ``--explain``."""
+    phrase = f"{constraint.text!r} → " if constraint.text else ""
+    return f"{phrase}{constraint.describe()} [op {constraint.op}, bounds {list(constraint.bounds)}]"
 
 
 def _abridge_vectors(text: str) -> str:

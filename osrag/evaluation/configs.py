@@ -122,5 +122,6 @@ BASELINE_LEGEND = {
     "bm25": "plain BM25 on the text; amounts are just words",
     "canonical-tokens": "the reference's fix: money:<cents> tokens in the searched text "
     "(an evaluation baseline only)",
-    "amount-filter": "osrag: one stated amount is a term filter on the integer amounts field",
+    "amount-filter": "osrag: every stated amount is a constraint: a term, range or terms filter "
+    "on the integer amounts field",
 }

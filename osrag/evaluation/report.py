@@ -34,14 +34,16 @@ class ConfigReport(BaseModel):
     metrics: dict[str, float]
     subsets: dict[str, dict[str, float]] = Field(
         default_factory=dict,
-        description="the same means over queries that state one amount, and over the others",
+        description="the same means over queries that state amount constraints, over the "
+        "others, and over those with a comparison or range",
     )
     queries: int = 0
     skipped_queries: int = 0
     amount_queries: int = 0
-    """Queries stating one amount that some document holds (amount precision is over these)."""
+    """Queries stating amount constraints some document meets (amount precision is over these:
+    a returned document counts when a chunk of it meets every constraint)."""
     amount_queries_unheld: int = 0
-    """Queries stating one amount that no document holds: they fall back, and are left out
+    """Queries stating amount constraints no document meets: they fall back, and are left out
     of amount precision (there is nothing to be precise about)."""
     span_queries: int = 0
     fallbacks: int = 0

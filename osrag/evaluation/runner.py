@@ -78,15 +78,15 @@ def _chunks(
         size = min(MAX_HITS, size * 4)
 
 
-def _amount_holders(searcher: Any, stated: Any, cache: dict[str, set[str]]) -> set[str]:
-    """Documents with a chunk holding the amount (up to 10,000 documents)."""
-    key = f"{stated.currency}:{stated.minor_units}"
+def _amount_holders(searcher: Any, constraints: Any, cache: dict[str, set[str]]) -> set[str]:
+    """Documents with a chunk meeting every constraint (up to 10,000 documents): the
+    documents a filtered search may return, as the filter itself decides."""
+    key = json.dumps([c.key for c in constraints])
     if key not in cache:
         result = searcher.search(
             QuerySpec(
                 text="",
-                amount=stated.minor_units,
-                currency=stated.currency,
+                constraints=list(constraints),
                 collapse=True,
                 size=MAX_HITS,
                 highlight=False,
@@ -183,6 +183,7 @@ def _config_report(
     per_query: dict[str, dict[str, float]] = {}
     run: Run = {}
     skipped = fallbacks = amount_queries = span_queries = unheld = 0
+    comparative: set[str] = set()
     for q in queries:
         if not q.judged:
             skipped += 1
@@ -203,12 +204,14 @@ def _config_report(
         if spans:
             span_queries += 1
             metrics |= span_metrics([(h.doc_id, h.start, h.end) for h in hits], spans, ks)
-        stated = analyze_query(q.query, extraction).amount
-        holders = _amount_holders(searcher, stated, amount_cache) if stated is not None else set()
-        if stated is not None and not holders:
-            unheld += 1  # no document states it: "holds the amount" measures nothing here
-        elif stated is not None:
+        stated = analyze_query(q.query, extraction).constraints
+        holders = _amount_holders(searcher, stated, amount_cache) if stated else set()
+        if stated and not holders:
+            unheld += 1  # no document meets them: "holds the amount" measures nothing here
+        elif stated:
             amount_queries += 1
+            if any(c.op != "eq" for c in stated):
+                comparative.add(q.id)
             top_docs = [h.doc_id for h in document_hits(hits)]
             for k in ks:
                 top = top_docs[:k]
@@ -222,7 +225,13 @@ def _config_report(
         name=config.name,
         params=config.params,
         metrics=mean_metrics(list(per_query.values())),
-        subsets={"one amount": mean_metrics(one), "no single amount": mean_metrics(rest)},
+        subsets={
+            "amount constraints": mean_metrics(one),
+            "no amount constraint": mean_metrics(rest),
+            "comparative constraints": mean_metrics(
+                [m for q, m in per_query.items() if q in comparative]
+            ),
+        },
         queries=len(per_query),
         skipped_queries=skipped,
         amount_queries=amount_queries,

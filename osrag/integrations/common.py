@@ -47,6 +47,7 @@ def hit_metadata(hit: SearchHit, result: SearchResult) -> dict[str, Any]:
         "score": hit.score,
         "amount": result.amount.model_dump(mode="json") if result.amount else None,
         "amount_status": result.amount_status,
+        "constraints": [c.model_dump(mode="json") for c in result.constraints],
         "filters": [f.name for f in result.filters_applied],
         "fallback": result.fallback,
         "index": result.index,

@@ -1,0 +1,162 @@
+"""An amount constraint: what a query says an amount must be, and the filter that says it.
+
+A constraint is an operator, bounds in integer minor units and a currency:
+
+======= ====================== ======================================================
+op      bounds                 a chunk passes when it holds an amount ``a`` with …
+======= ====================== ======================================================
+eq      ``(v,)``               ``a == v``
+gt      ``(v,)``               ``a > v``
+gte     ``(v,)``               ``a >= v``
+lt      ``(v,)``               ``a < v``
+lte     ``(v,)``               ``a <= v``
+between ``(low, high)``        ``low <= a <= high`` (both ends included)
+in      ``(v1, v2, …)``        ``a`` is one of them
+======= ====================== ======================================================
+
+The filter (:meth:`AmountConstraint.clause`) is one clause on the ``long`` field
+``amounts`` for the default currency — ``term``, ``range`` or ``terms``. Another
+currency's amounts are stored only as ``CUR:minor`` tokens of the ``money``
+keyword field, so ``eq`` and ``in`` filter those tokens, and a comparison or
+range in another currency is refused with a :class:`~osrag.errors.QueryError`
+(a keyword cannot be compared numerically; a range that is not applied must not
+look applied).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from osrag.currencies import LONG_MAX, MINOR_UNIT_EXPONENTS
+from osrag.errors import QueryError
+
+ConstraintOp = Literal["eq", "gt", "gte", "lt", "lte", "between", "in"]
+
+RANGE_KEYS: dict[str, str] = {"gt": "gt", "gte": "gte", "lt": "lt", "lte": "lte"}
+SYMBOLS: dict[str, str] = {"eq": "=", "gt": ">", "gte": "≥", "lt": "<", "lte": "≤"}
+
+APPROXIMATE_BAND_PERCENT = 10
+"""An approximate amount ("about $500K") is the band ±10 % around it, both ends included."""
+
+
+def display(currency: str, minor_units: int) -> str:
+    """``USD 500,000.00``: minor units as the currency writes them."""
+    exponent = MINOR_UNIT_EXPONENTS.get(currency, 2)
+    major = Decimal(minor_units).scaleb(-exponent)
+    return f"{currency} {major:,.{exponent}f}"
+
+
+def approximate_band(minor_units: int) -> tuple[int, int]:
+    """``(low, high)`` of the ±10 % band, in integers: low rounded down, high up, capped."""
+    low = minor_units * (100 - APPROXIMATE_BAND_PERCENT) // 100
+    high = -(-minor_units * (100 + APPROXIMATE_BAND_PERCENT) // 100)
+    return low, min(high, LONG_MAX)
+
+
+class AmountConstraint(BaseModel):
+    """One amount condition a chunk must meet (several are all required)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    op: ConstraintOp
+    currency: str
+    bounds: tuple[int, ...] = Field(description="minor units; see the table in the module")
+    text: str = Field(default="", description="the phrase that states it, as written")
+    start: int = Field(default=0, ge=0, description="where the phrase starts in the query")
+    end: int = Field(default=0, ge=0, description="where it ends (exclusive)")
+    approximate: bool = Field(
+        default=False, description="stated as approximate ('about $500K'): a ±10 % band"
+    )
+
+    @model_validator(mode="after")
+    def _bounds_fit(self) -> AmountConstraint:
+        if self.currency not in MINOR_UNIT_EXPONENTS:
+            raise ValueError(f"currency {self.currency!r} is not one osrag knows")
+        if any(not 0 <= b <= LONG_MAX for b in self.bounds):
+            raise ValueError(f"bounds {self.bounds}: each must be within 0 … {LONG_MAX}")
+        wanted = {"between": 2, "in": None}.get(self.op, 1)
+        if wanted is None and len(self.bounds) < 2:
+            raise ValueError("op 'in' needs two or more values")
+        if wanted is not None and len(self.bounds) != wanted:
+            raise ValueError(f"op {self.op!r} needs {wanted} bound(s), not {len(self.bounds)}")
+        if self.op == "between" and self.bounds[0] > self.bounds[1]:
+            raise ValueError(f"between: low {self.bounds[0]} is above high {self.bounds[1]}")
+        return self
+
+    @property
+    def is_range(self) -> bool:
+        return self.op not in ("eq", "in")
+
+    @property
+    def key(self) -> tuple[str, str, tuple[int, ...]]:
+        """What makes two constraints the same condition (the phrase aside)."""
+        return (self.op, self.currency, self.bounds)
+
+    def accepts(self, currency: str, minor_units: int) -> bool:
+        """Whether one amount meets this constraint."""
+        if currency != self.currency:
+            return False
+        b = self.bounds
+        if self.op == "eq":
+            return minor_units == b[0]
+        if self.op == "in":
+            return minor_units in b
+        if self.op == "between":
+            return b[0] <= minor_units <= b[1]
+        return {
+            "gt": minor_units > b[0],
+            "gte": minor_units >= b[0],
+            "lt": minor_units < b[0],
+            "lte": minor_units <= b[0],
+        }[self.op]
+
+    def clause(self, default_currency: str, *, boost: float | None = None) -> dict[str, Any]:
+        """The filter clause (or, with ``boost``, the same condition as a scoring boost)."""
+        if self.currency != default_currency:
+            return self._money_clause(default_currency, boost)
+        if self.op == "eq":
+            value: Any = self.bounds[0] if boost is None else {"value": self.bounds[0]}
+            if boost is not None:
+                value["boost"] = boost
+            return {"term": {"amounts": value}}
+        if self.op == "in":
+            terms: dict[str, Any] = {"amounts": list(self.bounds)}
+            return {"terms": terms if boost is None else {**terms, "boost": boost}}
+        if self.op == "between":
+            bounds: dict[str, Any] = {"gte": self.bounds[0], "lte": self.bounds[1]}
+        else:
+            bounds = {RANGE_KEYS[self.op]: self.bounds[0]}
+        if boost is not None:
+            bounds["boost"] = boost
+        return {"range": {"amounts": bounds}}
+
+    def _money_clause(self, default_currency: str, boost: float | None) -> dict[str, Any]:
+        if self.is_range:
+            raise QueryError(
+                f"{self.text or self.describe()!r}: a comparison or range in {self.currency} "
+                f"cannot be filtered — only {default_currency} amounts are stored as numbers "
+                f"(the `amounts` field); {self.currency} amounts are `money` keyword tokens, "
+                "which match exactly. State an exact amount, or search without the amount "
+                "filter (--no-amount-filter)"
+            )
+        tokens = [f"{self.currency}:{b}" for b in self.bounds]
+        if self.op == "eq":
+            if boost is None:
+                return {"term": {"money": tokens[0]}}
+            return {"term": {"money": {"value": tokens[0], "boost": boost}}}
+        terms: dict[str, Any] = {"money": tokens}
+        return {"terms": terms if boost is None else {**terms, "boost": boost}}
+
+    def describe(self) -> str:
+        """``amount > USD 500,000.00`` — for ``--explain`` and logs."""
+        shown = [display(self.currency, b) for b in self.bounds]
+        if self.op == "between":
+            text = f"amount between {shown[0]} and {shown[1]}"
+        elif self.op == "in":
+            text = f"amount in {{{', '.join(shown)}}}"
+        else:
+            text = f"amount {SYMBOLS[self.op]} {shown[0]}"
+        return text + (" (approximate: ±10 %)" if self.approximate else "")

@@ -1,0 +1,276 @@
+"""The constraint parser: a differential table of hand-checked phrasings, property tests
+over phrasing × format × currency, no range without a comparison word, linear cost."""
+
+from __future__ import annotations
+
+import csv
+import gc
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from osrag.amount_constraints import AmountConstraint, approximate_band
+from osrag.errors import QueryError
+from osrag.extract import analyze_query
+from osrag.query import build_query, plan_query
+
+TABLE = Path(__file__).parent / "data" / "constraints" / "phrasings.tsv"
+
+
+def _rows() -> list[dict[str, str]]:
+    with TABLE.open(encoding="utf-8", newline="") as handle:
+        lines = [line for line in handle if not line.startswith("#")]
+    return list(csv.DictReader(lines, delimiter="\t", quoting=csv.QUOTE_NONE))
+
+
+ROWS = _rows()
+
+
+def _expected(row: dict[str, str]) -> list[tuple[str, str, tuple[int, ...]]]:
+    if row["op"] == "none":
+        return []
+    ops, bounds, currencies = (row[k].split(";") for k in ("op", "bounds", "currency"))
+    return [
+        (op, cur, tuple(int(b) for b in bs.split(",")))
+        for op, bs, cur in zip(ops, bounds, currencies, strict=True)
+    ]
+
+
+def test_the_table_is_big_enough_and_well_formed() -> None:
+    assert len(ROWS) >= 100
+    assert len({r["phrase"] for r in ROWS}) == len(ROWS), "a phrase is listed twice"
+    ops = {op for r in ROWS for op in r["op"].split(";")}
+    assert ops == {"eq", "gt", "gte", "lt", "lte", "between", "in", "none"}
+
+
+@pytest.mark.parametrize("row", ROWS, ids=lambda r: r["phrase"])
+def test_every_hand_checked_phrasing_parses_as_written_down(row: dict[str, str]) -> None:
+    got = analyze_query(row["phrase"]).constraints
+    assert [(c.op, c.currency, c.bounds) for c in got] == _expected(row)
+    for c in got:
+        assert c.approximate == ("approximate" in (row["note"] or ""))
+        assert row["phrase"][c.start : c.end] == c.text
+
+
+# --------------------------------------------------------------------------- properties
+
+CURRENCIES = {"$": "USD", "€": "EUR", "£": "GBP", "USD ": "USD", "EUR ": "EUR"}
+PHRASES: dict[str, tuple[str, str]] = {
+    # op → (before, after) around the amount
+    "gt": ("more than ", ""),
+    "gte": ("at least ", ""),
+    "lt": ("under ", ""),
+    "lte": ("no more than ", ""),
+    "gte+": ("", " or more"),
+    "lte+": ("", " or less"),
+    "eq": ("a limit of ", " per claim"),
+}
+
+
+def _written(dollars: int, style: str) -> tuple[str, int]:
+    """An amount of whole units in one of osrag's formats, and its value in units."""
+    if style == "grouped":
+        return f"{dollars:,}", dollars
+    if style == "plain":
+        return str(dollars), dollars
+    if style == "K":
+        return f"{dollars}K", dollars * 1000
+    return f"{dollars} million", dollars * 1_000_000
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    dollars=st.integers(min_value=1, max_value=999_999),
+    style=st.sampled_from(["grouped", "plain", "K", "million"]),
+    sign=st.sampled_from(sorted(CURRENCIES)),
+    op=st.sampled_from(sorted(PHRASES)),
+    context=st.sampled_from(["umbrella policies with ", "", "which cyber covers have "]),
+)
+def test_phrasing_format_and_currency_give_the_stated_constraint(
+    dollars: int, style: str, sign: str, op: str, context: str
+) -> None:
+    number, units = _written(dollars, style)
+    before, after = PHRASES[op]
+    text = f"{context}{before}{sign}{number}{after}"
+    [got] = analyze_query(text).constraints
+    assert (got.op, got.currency, got.bounds) == (op.rstrip("+"), CURRENCIES[sign], (units * 100,))
+    assert not got.approximate
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    low=st.integers(min_value=1, max_value=10**6),
+    span=st.integers(min_value=0, max_value=10**6),
+    sign=st.sampled_from(["$", "€", "USD "]),
+    form=st.sampled_from(["between {a} and {b}", "from {a} to {b}", "{a} to {b}", "{a}–{b}"]),
+)
+def test_ranges_give_between_with_both_ends(low: int, span: int, sign: str, form: str) -> None:
+    high = low + span
+    text = "policies " + form.format(a=f"{sign}{low:,}", b=f"{sign}{high:,}")
+    got = analyze_query(text).constraints
+    if low == high and form in ("{a} to {b}", "{a}–{b}"):
+        assert [c.op for c in got] == ["between"]
+    [only] = got
+    assert (only.op, only.bounds) == ("between", (low * 100, high * 100))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    values=st.lists(st.integers(min_value=1, max_value=10**7), min_size=2, max_size=4, unique=True)
+)
+def test_a_choice_of_amounts_is_one_in_constraint(values: list[int]) -> None:
+    written = [f"${v:,}" for v in values]
+    text = "umbrella with " + ", ".join(written[:-1]) + " or " + written[-1]
+    [got] = analyze_query(text).constraints
+    assert (got.op, got.bounds) == ("in", tuple(sorted(v * 100 for v in values)))
+
+
+WORDS = st.sampled_from(
+    ["umbrella", "policy", "limit", "of", "the", "and", "per", "claim", "with", "for", "2024",
+     "cover", "a", "deductible", "$300,000", "$5K", "€1,000", "USD 250", "100 dollars", "or",
+     "in", "to", "-", "(", ")", ",", "miles", "500", "UMB-300000", "term", "2M"]
+)  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(words=st.lists(WORDS, max_size=12))
+def test_text_without_comparison_words_never_yields_a_comparison(words: list[str]) -> None:
+    """No comparison word, no range or comparison. Ranges need a range shape
+    ("X to Y", "X–Y") and choices an "or" between amounts, so those are checked
+    against the text itself."""
+    text = " ".join(words)
+    for c in analyze_query(text).constraints:
+        assert c.op in ("eq", "in", "between"), text
+        if c.op == "in":
+            assert " or " in c.text, text
+        if c.op == "between":
+            assert " to " in c.text or "-" in c.text, text
+
+
+@settings(max_examples=200, deadline=None)
+@given(units=st.integers(min_value=0, max_value=2**63 - 1))
+def test_the_approximate_band_holds_the_amount_and_ten_percent(units: int) -> None:
+    low, high = approximate_band(units)
+    assert low <= units <= high <= 2**63 - 1
+    # ±10 %, each end rounded outwards to a whole minor unit
+    assert 10 * (units - low) < units + 10
+    assert high == 2**63 - 1 or 10 * (high - units) < units + 10
+    assert 10 * (units - low) >= units - 9 and (high == 2**63 - 1 or 10 * (high - units) >= units)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    op=st.sampled_from(["eq", "gt", "gte", "lt", "lte"]),
+    bound=st.integers(min_value=0, max_value=10**12),
+    amount=st.integers(min_value=0, max_value=10**12),
+)
+def test_accepts_agrees_with_the_operator(op: str, bound: int, amount: int) -> None:
+    c = AmountConstraint(op=op, currency="USD", bounds=(bound,))  # type: ignore[arg-type]
+    expected = {
+        "eq": amount == bound,
+        "gt": amount > bound,
+        "gte": amount >= bound,
+        "lt": amount < bound,
+        "lte": amount <= bound,
+    }[op]
+    assert c.accepts("USD", amount) is expected
+    assert not c.accepts("EUR", amount)
+
+
+# --------------------------------------------------------------------------- filters
+
+
+def _amount_filters(text: str, **overrides: object) -> list[dict[str, object]]:
+    return [f.clause for f in plan_query(text, **overrides).filters if f.droppable]  # type: ignore[arg-type]
+
+
+def test_each_operator_compiles_to_one_filter_on_the_long_field() -> None:
+    assert _amount_filters("over $500,000") == [{"range": {"amounts": {"gt": 50_000_000}}}]
+    assert _amount_filters("$500K or more") == [{"range": {"amounts": {"gte": 50_000_000}}}]
+    assert _amount_filters("under $5") == [{"range": {"amounts": {"lt": 500}}}]
+    assert _amount_filters("up to $5") == [{"range": {"amounts": {"lte": 500}}}]
+    assert _amount_filters("$1M–$2M") == [
+        {"range": {"amounts": {"gte": 100_000_000, "lte": 200_000_000}}}
+    ]
+    assert _amount_filters("$300K or $3M") == [{"terms": {"amounts": [30_000_000, 300_000_000]}}]
+    assert _amount_filters("€300K or €3M") == [
+        {"terms": {"money": ["EUR:30000000", "EUR:300000000"]}}
+    ]
+    assert _amount_filters("over $1M and under $5M") == [
+        {"range": {"amounts": {"gt": 100_000_000}}},
+        {"range": {"amounts": {"lt": 500_000_000}}},
+    ]
+    assert _amount_filters("over $1M", amount_filter=False) == []
+
+
+def test_the_filters_sit_in_bool_filter_and_in_the_knn_filter() -> None:
+    from osrag.query import search_bodies
+
+    plan = plan_query("umbrella over $500,000", tenant="acme", mode="hybrid")
+    lexical, knn, _count = search_bodies(plan, vector=[0.1, 0.2])
+    clause = {"range": {"amounts": {"gt": 50_000_000}}}
+    assert clause in lexical["query"]["bool"]["filter"]
+    assert clause in knn["query"]["knn"]["vector"]["filter"]["bool"]["filter"]
+    assert build_query("umbrella over $500,000")["query"]["bool"]["filter"][0] == clause
+
+
+def test_a_range_in_another_currency_is_refused_with_its_phrase() -> None:
+    with pytest.raises(QueryError, match=r"'over €50,000'.*EUR"):
+        plan_query("travel cover over €50,000")
+    assert plan_query("travel cover over €50,000", amount_filter=False).amount_status == "off"
+
+
+def test_explicit_constraints_override_the_text() -> None:
+    mine = AmountConstraint(op="between", currency="USD", bounds=(1, 2))
+    plan = plan_query("umbrella $300K", constraints=[mine])
+    assert plan.amount_status == "explicit" and plan.constraints == [mine]
+
+
+def test_the_single_amount_fields_stay_for_existing_callers() -> None:
+    one = plan_query("umbrella $300K")
+    assert one.amount_status == "one" and one.amount is not None
+    ranged = plan_query("umbrella over $300K")
+    assert ranged.amount_status == "one" and ranged.amount is None  # not an exact amount
+
+
+# --------------------------------------------------------------------------- bounded cost
+
+
+def _seconds(text: str) -> float:
+    """The best of five runs, the garbage collector paused: the algorithm's cost, not the
+    machine's noise (a quadratic step shows as 16x for 4x the amounts)."""
+    best = float("inf")
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(5):
+            started = time.perf_counter()
+            analyze_query(text, max_amounts=10**6)
+            best = min(best, time.perf_counter() - started)
+    finally:
+        gc.enable()
+    return best
+
+
+def test_analysis_is_linear_in_the_number_of_amounts() -> None:
+    small = " ".join(f"over ${i},000" for i in range(1, 2000))
+    large = " ".join(f"over ${i},000" for i in range(1, 8000))
+    _seconds(small)  # warm the compiled patterns
+    ratio = _seconds(large) / _seconds(small)
+    assert ratio <= 6.0, f"4x the amounts took {ratio:.1f}x the time"
+
+
+def test_a_query_with_too_many_amounts_is_refused_before_the_work_grows() -> None:
+    text = " ".join(f"${i},000" for i in range(1, 4000))
+    started = time.perf_counter()
+    with pytest.raises(QueryError, match="at most 16 amounts"):
+        build_query(text)
+    assert time.perf_counter() - started < 0.5
+    seventeen = " ".join(f"${i}" for i in range(1, 18))
+    with pytest.raises(QueryError, match="amounts: 17"):
+        analyze_query(seventeen)
+    assert len(analyze_query(seventeen, max_amounts=17).constraints) == 17
+    assert len(plan_query(seventeen, max_amounts=17).constraints) == 17

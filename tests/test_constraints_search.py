@@ -1,0 +1,165 @@
+"""Amount constraints end to end: every engine, every mode, only documents that meet them.
+
+The comparative queries of examples/insurance (ids ``c…``, labelled by
+scripts/comparative_labels.py from the policies' amounts) run in bm25, vector and
+hybrid mode on OpenSearch, Elasticsearch and the embedded index: each top-5
+document holds an amount meeting every constraint (amount precision@5 = 1.00),
+without the fallback. Then the fallback of several amounts, and the labels
+themselves, recomputed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from backend_cases import BACKEND_PARAMS, BackendCase, open_case
+
+from osrag.errors import QueryError
+from osrag.evaluation import baseline_configs, read_queries, run_evaluation
+from osrag.index import IngestOptions, ingest
+from osrag.models import Money, SearchResult
+from osrag.search import Searcher
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples" / "insurance"
+
+
+def _comparative() -> list[dict[str, Any]]:
+    lines = (EXAMPLES / "queries.jsonl").read_text(encoding="utf-8").splitlines()
+    rows = [json.loads(line) for line in lines if line.strip()]
+    return [r for r in rows if r["id"].startswith("c")]
+
+
+COMPARATIVE = _comparative()
+
+
+@pytest.fixture(scope="module", params=BACKEND_PARAMS)
+def insurance(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[BackendCase]:
+    """The sample policies with vectors from the offline default model."""
+    case = open_case(request, request.param, tmp_path_factory.mktemp("constraints"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("OSRAG_CACHE_DIR", str(tmp_path_factory.mktemp("vector-cache")))
+        ingest(EXAMPLES, case.backend, IngestOptions(alias=case.alias, embedder="default"))
+    yield case
+    case.purge()
+
+
+def _meets_all(result: SearchResult, money: list[str]) -> bool:
+    held = [Money.from_token(t) for t in money]
+    return all(any(c.accepts(m.currency, m.minor_units) for m in held) for c in result.constraints)
+
+
+@pytest.mark.parametrize("mode", ["bm25", "vector", "hybrid"])
+def test_comparative_queries_return_only_documents_meeting_the_constraint(
+    insurance: BackendCase, mode: str
+) -> None:
+    searcher = Searcher(insurance.backend, insurance.alias, enforce_access=False)
+    assert len(COMPARATIVE) >= 10
+    for query in COMPARATIVE:
+        result = searcher.search(query["query"], mode=mode, size=20, highlight=False)
+        assert result.constraints and not result.fallback, query["id"]
+        assert result.amount_candidates == result.candidate_count > 0
+        assert result.hits, query["id"]
+        first_hits = {h.doc_id: h for h in reversed(result.hits)}  # each document's best hit
+        top = list(dict.fromkeys(h.doc_id for h in result.hits))[:5]
+        precision = sum(_meets_all(result, first_hits[d].money) for d in top) / len(top)
+        assert precision == 1.0, (query["id"], top)
+        # every hit, not only the top 5 documents, meets every constraint
+        assert all(_meets_all(result, h.money) for h in result.hits), query["id"]
+
+
+def test_several_amounts_no_chunk_holds_together_fall_back_together(
+    insurance: BackendCase,
+) -> None:
+    searcher = Searcher(insurance.backend, insurance.alias, enforce_access=False)
+    result = searcher.search("travel cover of £2,000,000 and a $300,000,000 limit", size=10)
+    assert result.amount_status == "several" and len(result.constraints) == 2
+    assert result.fallback and result.amount_candidates == 0 and result.candidate_count > 0
+    assert not any(f.droppable for f in result.filters_applied)
+    # the dropped constraints boost: a document holding one of them ranks first
+    assert result.hits[0].doc_id in {"globex-travel-uk", "property-300m-large-risk",
+                                     "umbrella-commercial-300m"}  # fmt: skip
+
+
+def test_guards_stay_when_the_amount_constraints_are_dropped(insurance: BackendCase) -> None:
+    searcher = Searcher(insurance.backend, insurance.alias)
+    result = searcher.search(
+        "umbrella over $900,000,000,000", tenant="globex", acl=["agents"], size=10
+    )
+    assert result.fallback
+    assert [f.name for f in result.filters_applied] == ["tenant", "acl"]
+    assert result.hits and all(h.doc_id.startswith("globex-") for h in result.hits)
+
+
+def test_a_range_in_another_currency_is_refused_not_dropped(insurance: BackendCase) -> None:
+    searcher = Searcher(insurance.backend, insurance.alias, enforce_access=False)
+    with pytest.raises(QueryError, match="EUR"):
+        searcher.search("travel medical cover over €50,000")
+    exact = searcher.search("travel medical cover of €30,000", size=5)
+    assert exact.filters_applied[0].clause == {"term": {"money": "EUR:3000000"}}
+    assert exact.hits and not exact.fallback
+    off = searcher.search("travel medical cover over €50,000", amount_filter=False, size=5)
+    assert off.amount_status == "off" and off.hits
+
+
+def test_the_evaluation_counts_a_document_meeting_the_constraint(
+    insurance: BackendCase,
+) -> None:
+    queries = [q for q in read_queries(EXAMPLES / "queries.jsonl") if q.id.startswith("c")]
+    report = run_evaluation(
+        queries,
+        insurance.backend,
+        alias=insurance.alias,
+        configs=baseline_configs(),
+        ks=[5],
+        corpus=EXAMPLES,
+    )
+    by_name = {c.name: c for c in report.configs}
+    filtered = by_name["amount-filter"]
+    assert filtered.amount_queries == len(queries) and filtered.fallbacks == 0
+    assert filtered.subsets["comparative constraints"]["amount_precision@5"] == 1.0
+    # plain BM25 reads "over $500,000" as words: it returns the $300K umbrellas too
+    assert by_name["bm25"].subsets["comparative constraints"]["amount_precision@5"] < 1.0
+
+
+def test_the_labels_are_the_policies_meeting_each_constraint() -> None:
+    spec = importlib.util.spec_from_file_location(
+        "comparative_labels", ROOT / "scripts" / "comparative_labels.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    computed = {row["id"]: row["relevant"] for row in module.labelled()}
+    assert computed == {row["id"]: row["relevant"] for row in COMPARATIVE}
+    assert "umbrella-300k-standard" not in computed["c01"]  # states $500,000 exactly
+
+
+def test_the_cli_shows_each_constraint_and_refuses_a_foreign_range(
+    insurance: BackendCase,
+) -> None:
+    from clirun import osrag
+
+    args, env = insurance.cli()
+    query = "umbrella policies with limits over $500,000"
+    common = [*args, "--alias", insurance.alias, "--tenant", "acme", "--acl", "agents"]
+    explained = osrag("search", query, *common, "--mode", "bm25", "--explain", env=env)
+    assert explained.returncode == 0, explained.stderr
+    assert "'over $500,000' → amount > USD 500,000.00 [op gt, bounds [50000000]]" in (
+        explained.stderr
+    )
+    assert '"gt": 50000000' in explained.stderr
+    as_json = osrag("search", query, *common, "--mode", "bm25", "--json", env=env)
+    result = json.loads(as_json.stdout)
+    assert [(c["op"], c["bounds"]) for c in result["constraints"]] == [("gt", [50_000_000])]
+    assert result["filters_applied"][0]["constraint"]["text"] == "over $500,000"
+    off = osrag("search", query, *common, "--no-amount-filter", "--json", env=env)
+    assert json.loads(off.stdout)["constraints"] == []
+    refused = osrag("search", "travel cover over €50,000", *common, env=env)
+    assert refused.returncode != 0 and "'over €50,000'" in refused.stderr
