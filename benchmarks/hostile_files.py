@@ -2,13 +2,15 @@
 
 Each probe is a corpus folder of one good Markdown file and one hostile file —
 a symlink to ``/etc/passwd``, a symlink to ``/dev/zero``, a FIFO, capitalised
-access keys, Word files whose ``word/document.xml`` is 24 MB (a 3.5 MB file),
+access keys, Word files whose ``word/document.xml`` is 24 MB (a 1.6 MB file),
 just under and just over the XML limit and ≈240 MB (the zip-bomb-limit probe),
 text and HTML files just under and just over their byte limits — ingested into
-an embedded index by ``osrag ingest`` in a fresh subprocess. The child runs
+an embedded index by ``osrag ingest`` in a fresh subprocess (the files just
+under a limit are only loaded: see :data:`LOAD_ONLY`). The child runs
 under an address-space cap (``--cap-gb``, default 3) and a timeout
-(``--timeout``, default 30 s), so a probe that would read ``/dev/zero`` forever
-or hang on a FIFO ends as ``MEM``/``TIMEOUT`` instead of taking the machine.
+(``--timeout``, default 30 s; 150 s for the load-only probes), so a probe
+that would read ``/dev/zero`` forever or hang on a FIFO ends as ``MEM``/``TIMEOUT``
+instead of taking the machine.
 Peak RSS is the child's own (``wait4``).
 
     python benchmarks/hostile_files.py                      # this checkout
@@ -26,6 +28,7 @@ import argparse
 import json
 import os
 import random
+import re
 import resource
 import shutil
 import signal
@@ -91,17 +94,31 @@ _WORDS = [
 ]
 
 
+_RUN = (
+    '<w:r><w:rPr><w:rFonts w:ascii="Calibri" w:hAnsi="Calibri" w:cs="Calibri"/>'
+    '<w:sz w:val="22"/><w:szCs w:val="22"/></w:rPr><w:t xml:space="preserve">{}</w:t></w:r>'
+)
+_PARAGRAPH = '<w:p><w:pPr><w:spacing w:after="120"/><w:jc w:val="both"/></w:pPr>{}</w:p>'
+
+
 def _paragraphs(seed: int, count: int = 2000) -> list[bytes]:
-    """A pool of distinct paragraphs (more than deflate's 32 KB window, so the file
-    compresses like prose, ≈7x, not like a repeated string)."""
+    """A pool of distinct paragraphs marked up as Word writes them (paragraph properties,
+    a run with its font and size every few words), more than deflate's 32 KB window, so
+    the file compresses like a real document rather than like a repeated string."""
     rng = random.Random(seed)
     pool = []
     for n in range(count):
-        words = " ".join(rng.choice(_WORDS) for _ in range(rng.randint(25, 45)))
-        amount = f" ${rng.randint(1, 999)},{rng.randint(0, 999):03d}"
-        text = f"{n} {words}{amount}."
-        pool.append(f"<w:p><w:r><w:t>{text}</w:t></w:r></w:p>".encode())
+        words = [rng.choice(_WORDS) for _ in range(rng.randint(25, 45))]
+        words.append(f"${rng.randint(1, 999)},{rng.randint(0, 999):03d}.")
+        runs = [" ".join(words[i : i + 6]) + " " for i in range(0, len(words), 6)]
+        runs[0] = f"{n} {runs[0]}"
+        pool.append(_PARAGRAPH.format("".join(_RUN.format(r) for r in runs)).encode())
     return pool
+
+
+def _plain(paragraph: bytes) -> bytes:
+    """A pool paragraph's words, without the Word markup."""
+    return re.sub(rb"<[^>]+>", b"", paragraph)
 
 
 def write_docx(path: Path, xml_bytes: int, *, seed: int = 7) -> int:
@@ -180,14 +197,14 @@ PROBES: dict[str, str] = {
     "symlink-dev-zero": "a symlink to /dev/zero",
     "fifo": "a FIFO named f.md",
     "access-keys-capitalised": "front matter Tenant: t1 / ACL: [secret]",
-    "docx-24mb-xml": "a .docx of 24 MB of XML (≈3.5 MB file)",
+    "docx-24mb-xml": "a .docx of 24 MB of XML (≈1.6 MB file)",
     "docx-xml-just-under-limit": "a .docx of 63 MiB of XML (limit 64 MiB)",
     "docx-xml-just-over-limit": "a .docx of 65 MiB of XML",
-    "docx-240mb-xml": "a .docx of ≈240 MB of XML (≈35 MB file), under the 256 MiB zip limit",
+    "docx-240mb-xml": "a .docx of ≈240 MB of XML (≈16 MB file), under the 256 MiB zip limit",
     "text-just-under-limit": "a .md of 127 MiB (limit 128 MiB)",
     "text-just-over-limit": "a .md of 129 MiB",
-    "html-just-under-limit": "an .html of 31 MiB (limit 32 MiB)",
-    "html-just-over-limit": "an .html of 33 MiB",
+    "html-just-under-limit": "an .html of 7.9 MiB (limit 8 MiB)",
+    "html-just-over-limit": "an .html of 8.1 MiB",
 }
 
 
@@ -214,7 +231,7 @@ def make_probe(name: str, folder: Path) -> Path:
     elif name.startswith("text-"):
         write_text(folder / "big.md", (127 if "under" in name else 129) * MIB)
     elif name.startswith("html-"):
-        write_html(folder / "big.html", (31 if "under" in name else 33) * MIB)
+        write_html(folder / "big.html", int((7.9 if "under" in name else 8.1) * MIB))
     else:
         raise KeyError(name)
     return folder
@@ -225,15 +242,34 @@ def _capped(cap_bytes: int) -> None:
     os.setsid()
 
 
-def run_ingest(
-    corpus: Path, home: Path, *, code: Path, cap_gb: float, timeout: float
+LOAD_ONLY = frozenset(
+    {"docx-xml-just-under-limit", "text-just-under-limit", "html-just-under-limit"}
+)
+"""Probes measured by loading the corpus only (``load_corpus``): chunking and indexing a
+file just under a limit costs what its text costs, which is not what the limit bounds."""
+_LOAD = (
+    "import sys\n"
+    "from osrag.documents import load_corpus\n"
+    "issues = [i for i in load_corpus(sys.argv[1]) if not hasattr(i, 'doc_id')]\n"
+    "for issue in issues:\n"
+    "    print(f'error {issue}', file=sys.stderr)\n"
+    "sys.exit(3 if issues else 0)\n"
+)
+
+
+def run_probe(
+    corpus: Path, home: Path, *, code: Path, cap_gb: float, timeout: float, load_only: bool
 ) -> dict[str, object]:
-    """``osrag ingest corpus`` into an embedded index in a fresh, capped child process."""
+    """``osrag ingest corpus`` into an embedded index (or, ``load_only``, a load of the
+    corpus) in a fresh, capped child process, run from ``home`` with ``code`` first on
+    the path."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("OSRAG_")}
     env |= {"OSRAG_HOME": str(home), "PYTHONPATH": str(code), "COLUMNS": "200"}
+    ingest = ["-m", "osrag.cli", "ingest", str(corpus), "--backend", "embedded", "-q"]
+    command = [sys.executable, *(["-c", _LOAD, str(corpus)] if load_only else ingest)]
     started = time.perf_counter()
     child = subprocess.Popen(
-        [sys.executable, "-m", "osrag.cli", "ingest", str(corpus), "--backend", "embedded", "-q"],
+        command,
         env=env,
         cwd=home,
         stdout=subprocess.DEVNULL,
@@ -293,8 +329,16 @@ def main() -> None:
             folder = make_probe(name, Path(tmp) / name / "corpus")
             home = Path(tmp) / name / "home"
             home.mkdir()
-            row = run_ingest(folder, home, code=args.code, cap_gb=args.cap_gb, timeout=args.timeout)
+            row = run_probe(
+                folder,
+                home,
+                code=args.code,
+                cap_gb=args.cap_gb,
+                timeout=args.load_timeout if name in LOAD_ONLY else args.timeout,
+                load_only=name in LOAD_ONLY,
+            )
             row["probe"] = PROBES[name]
+            row["measured"] = "load" if name in LOAD_ONLY else "ingest"
             rows[name] = row
             first = (row["errors"] or [""])[0]  # type: ignore[index]
             print(

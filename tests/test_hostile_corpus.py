@@ -154,8 +154,8 @@ def test_a_docx_over_the_xml_limit_is_refused_at_once_naming_the_limit(
     engine: BackendCase, tmp_path: Path
 ) -> None:
     corpus = _corpus(tmp_path)
-    size = write_docx(corpus / "big.docx", 100_000_000)  # ≈15 MB file, under the zip limits
-    assert (corpus / "big.docx").stat().st_size < 100 * size // 7
+    size = write_docx(corpus / "big.docx", 100_000_000)  # ≈6.6 MB file
+    assert size < 100 * (corpus / "big.docx").stat().st_size  # not a zip bomb by its ratio
     started = time.monotonic()
     result = _osrag(engine, "ingest", str(corpus), timeout=60)
     assert result.returncode == 3, result.stderr[-2000:]
@@ -193,8 +193,8 @@ def test_a_docx_of_24_mb_of_xml_loads_in_bounded_memory(tmp_path: Path) -> None:
     write_docx(tmp_path / "big.docx", 24_000_000)
     kind, _, rss = _peak_load(tmp_path / "big.docx")
     assert kind == "Document"
-    # the whole-tree reader took ≈590 MiB on this file; streamed, the text dominates
-    assert rss < 300, f"peak RSS {rss:.0f} MiB"
+    # the whole-tree reader peaked at ≈350 MiB on this file, streamed ≈80 MiB
+    assert rss < 200, f"peak RSS {rss:.0f} MiB"
 
 
 def test_a_file_over_a_limit_is_reported_naming_it_and_its_previous_version_kept(
@@ -425,3 +425,18 @@ def test_a_k_out_of_range_is_refused_naming_k(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.returncode != 0
     assert "--k" in result.stderr and "--size" not in result.stderr
+
+
+def test_an_html_page_with_a_misspelt_access_property_is_refused(tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    page.write_text(
+        '<html><head><meta name="Tenant" content="acme"><meta name="groups" content="hr">'
+        "</head><body><p>Payroll.</p></body></html>"
+    )
+    (issue,) = load_file(page)
+    assert isinstance(issue, LoadIssue) and "'groups' looks like an access key" in issue.reason
+    page.write_text(
+        '<html><head><meta name="Tenant" content="acme"></head><body><p>Payroll.</p></body></html>'
+    )
+    (doc,) = load_file(page)
+    assert isinstance(doc, Document) and doc.tenant == "acme"

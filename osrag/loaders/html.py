@@ -47,6 +47,7 @@ from typing import Any
 
 from osrag.loaders.base import PROPERTY_KEYS, Extracted, MissingExtra, UnreadableFile
 from osrag.loaders.limits import DEFAULT_READ, OverLimit, ReadOptions
+from osrag.loaders.metadata import access_like
 from osrag.loaders.text import TextWriter, clean_inline
 
 __all__ = ["LOADER", "decode_html", "load_html"]
@@ -339,8 +340,8 @@ def _properties(tree: Any) -> tuple[str | None, dict[str, Any]]:
         content = clean_inline(meta.attributes.get("content") or "")
         if name == "dc.title":
             name = "title"
-        if name in PROPERTY_KEYS and content and name not in found:
-            found[name] = content
+        if (name in PROPERTY_KEYS or access_like(name)) and content and name not in found:
+            found[name] = content  # an access-like name is refused as front matter is
     title = found.pop("title", None)
     return title, found
 

@@ -13,7 +13,8 @@ Defaults (settings of the same name, ``OSRAG_<NAME>`` in the environment):
 - ``max_docx_unzipped_bytes`` (256 MiB): what all parts of one ``.docx`` inflate to;
 - ``max_docx_xml_bytes`` (64 MiB): the size of its ``word/document.xml``;
 - ``max_pdf_pages`` (5,000): pages of one PDF;
-- ``max_html_bytes`` (32 MiB): bytes of one HTML page;
+- ``max_html_bytes`` (8 MiB): bytes of one HTML page (parsing and walking a page peaks at
+  about 20 times its size);
 - ``max_text_chars`` (32,000,000): characters of text extracted from one PDF,
   Word or HTML file.
 
@@ -41,7 +42,7 @@ class ReadOptions:
     max_docx_unzipped_bytes: int = 256 * MIB
     max_docx_xml_bytes: int = 64 * MIB
     max_pdf_pages: int = 5_000
-    max_html_bytes: int = 32 * MIB
+    max_html_bytes: int = 8 * MIB
     max_text_chars: int = 32_000_000
     follow_symlinks: bool = False
     require_tenant: bool = False
