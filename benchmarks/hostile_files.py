@@ -319,6 +319,9 @@ def main() -> None:
     parser.add_argument(
         "--timeout", type=float, default=30.0, help="seconds before a child is killed"
     )
+    parser.add_argument(
+        "--load-timeout", type=float, default=150.0, help="the same for the load-only probes"
+    )
     args = parser.parse_args()
     names = [n for n in args.only.split(",") if n] or list(PROBES)
     label = args.label or args.code.resolve().name
