@@ -16,11 +16,18 @@ Rule:
 - YAML front matter (a first line ``---``, closed by ``---`` or ``...``)
   becomes metadata: ``id``, ``title``, ``category``, ``tenant``, ``acl``
   (list), ``effective_from``, ``superseded_on``; other keys are kept under
-  ``meta``. A first ``---`` followed by a ``key: value`` line that is never
-  closed is an error for that file (its metadata would otherwise become public
-  text); a first ``---`` followed by anything else is a thematic break. A
-  ``title`` that is not text (a template's ``{TITLE}`` is a YAML mapping) is
-  not used as the title and is kept under ``meta``.
+  ``meta``. Access keys fail closed (:mod:`osrag.loaders.metadata`): ``Tenant``
+  or `` ACL `` is the access key, a near-miss (``acls``, ``groups``,
+  ``tenant_id``) is an error naming its line. A first ``---`` followed by a
+  ``key: value`` line that is never closed is an error for that file (its
+  metadata would otherwise become public text); a first ``---`` followed by
+  anything else is a thematic break. A ``title`` that is not text (a
+  template's ``{TITLE}`` is a YAML mapping) is not used as the title and is
+  kept under ``meta``.
+- Only regular files inside the corpus folder are opened, each within the
+  limits of its :class:`~osrag.loaders.limits.ReadOptions`
+  (:mod:`osrag.loaders.files`); under ``require_tenant`` a document without a
+  tenant is an issue.
 - Document id = front-matter ``id``, else the path relative to the corpus root
   without its extension. Source version = SHA-256 of the file's bytes (of the
   line's bytes for ``.jsonl``). Title = front-matter (or ``.jsonl``) ``title``,
@@ -73,9 +80,12 @@ __all__ = [
     "unique_ids",
 ]
 
-LOADER_VERSION = "osrag-documents@2"
+LOADER_VERSION = "osrag-documents@3"
 """What a document's fields mean; part of the generation digest. 2: a document without a
-title has none (1 used the id or the file stem, which then became searched text)."""
+title has none (1 used the id or the file stem, which then became searched text). 3: an
+access key in another case (``Tenant:``, ``ACL:``) is the access key — a document whose
+``Tenant`` was kept under ``meta`` is public in a generation built by 2, so the files must
+be read again, not skipped as unchanged."""
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 TEXT_SUFFIXES = (".txt",)
