@@ -440,3 +440,16 @@ def test_an_html_page_with_a_misspelt_access_property_is_refused(tmp_path: Path)
     )
     (doc,) = load_file(page)
     assert isinstance(doc, Document) and doc.tenant == "acme"
+
+
+@pytest.mark.parametrize(("limit", "value"), [("max_pdf_pages", 1), ("max_text_chars", 500)])
+def test_a_pdf_over_its_page_or_text_limit_is_refused_by_name(
+    tmp_path: Path, limit: str, value: int
+) -> None:
+    from formats_corpus import write_corpus
+
+    (pdf,) = write_corpus(tmp_path, "pdf", stems=["life-term-20"]).glob("*.pdf")
+    (doc,) = load_file(pdf)
+    assert isinstance(doc, Document) and len(doc.text) > value
+    (issue,) = load_file(pdf, options=ReadOptions(**{limit: value}))
+    assert isinstance(issue, LoadIssue) and limit in issue.reason, issue
