@@ -52,6 +52,7 @@ from pydantic_settings import (
 )
 
 from osrag.errors import ConfigError
+from osrag.loaders.limits import DEFAULT_READ, LIMIT_FIELDS, ReadOptions
 
 DEFAULT_URL = "http://127.0.0.1:9200"
 DEFAULT_ALIAS = "osrag-chunks"
@@ -66,6 +67,8 @@ SECRET_FIELDS = frozenset({"password", "api_key"})
 PATH_FIELDS = frozenset(
     {"config", "password_file", "api_key_file", "ca_certs", "client_cert", "client_key", "home"}
 )
+#: Settings that say how a corpus is read (:class:`~osrag.loaders.limits.ReadOptions`).
+READ_FIELDS = ("follow_symlinks", "require_tenant", *LIMIT_FIELDS)
 #: The engines ``backend`` names (``auto``: the embedded index without a URL, else the
 #: engine that answers at the URL).
 BACKENDS = ("auto", "opensearch", "elasticsearch", "embedded")
@@ -139,6 +142,38 @@ class Settings(BaseSettings):
         description="the embedder of new generations (`osrag ingest --embedder`; e.g. default)",
     )
     config: Path | None = Field(default=None, description="configuration file to read")
+    follow_symlinks: bool = Field(
+        default=False,
+        description="read symlinked files whose target is outside the corpus folder "
+        "(regular files only)",
+    )
+    require_tenant: bool = Field(
+        default=False, description="refuse every document of a corpus that has no tenant"
+    )
+    max_file_bytes: int = Field(
+        default=DEFAULT_READ.max_file_bytes, gt=0, description="bytes read from one file"
+    )
+    max_docx_unzipped_bytes: int = Field(
+        default=DEFAULT_READ.max_docx_unzipped_bytes,
+        gt=0,
+        description="bytes the parts of one .docx may inflate to",
+    )
+    max_docx_xml_bytes: int = Field(
+        default=DEFAULT_READ.max_docx_xml_bytes,
+        gt=0,
+        description="bytes of one .docx's word/document.xml",
+    )
+    max_pdf_pages: int = Field(
+        default=DEFAULT_READ.max_pdf_pages, gt=0, description="pages of one PDF"
+    )
+    max_html_bytes: int = Field(
+        default=DEFAULT_READ.max_html_bytes, gt=0, description="bytes of one HTML page"
+    )
+    max_text_chars: int = Field(
+        default=DEFAULT_READ.max_text_chars,
+        gt=0,
+        description="characters of text extracted from one PDF, Word or HTML file",
+    )
 
     _origins: dict[str, str] = PrivateAttr(default_factory=dict)
     _config_file: str | None = PrivateAttr(default=None)
@@ -266,6 +301,12 @@ class Settings(BaseSettings):
         return self
 
     # ----------------------------------------------------------------- derived
+
+    def read_options(self, **overrides: Any) -> ReadOptions:
+        """How a corpus is read under these settings (``overrides``: flags set on a command)."""
+        fields = {name: getattr(self, name) for name in READ_FIELDS}
+        fields.update({k: v for k, v in overrides.items() if v is not None})
+        return ReadOptions(**fields)
 
     @property
     def effective_url(self) -> str:

@@ -16,11 +16,18 @@ Rule:
 - YAML front matter (a first line ``---``, closed by ``---`` or ``...``)
   becomes metadata: ``id``, ``title``, ``category``, ``tenant``, ``acl``
   (list), ``effective_from``, ``superseded_on``; other keys are kept under
-  ``meta``. A first ``---`` followed by a ``key: value`` line that is never
-  closed is an error for that file (its metadata would otherwise become public
-  text); a first ``---`` followed by anything else is a thematic break. A
-  ``title`` that is not text (a template's ``{TITLE}`` is a YAML mapping) is
-  not used as the title and is kept under ``meta``.
+  ``meta``. Access keys fail closed (:mod:`osrag.loaders.metadata`): ``Tenant``
+  or `` ACL `` is the access key, a near-miss (``acls``, ``groups``,
+  ``tenant_id``) is an error naming its line. A first ``---`` followed by a
+  ``key: value`` line that is never closed is an error for that file (its
+  metadata would otherwise become public text); a first ``---`` followed by
+  anything else is a thematic break. A ``title`` that is not text (a
+  template's ``{TITLE}`` is a YAML mapping) is not used as the title and is
+  kept under ``meta``.
+- Only regular files inside the corpus folder are opened, each within the
+  limits of its :class:`~osrag.loaders.limits.ReadOptions`
+  (:mod:`osrag.loaders.files`); under ``require_tenant`` a document without a
+  tenant is an issue.
 - Document id = front-matter ``id``, else the path relative to the corpus root
   without its extension. Source version = SHA-256 of the file's bytes (of the
   line's bytes for ``.jsonl``). Title = front-matter (or ``.jsonl``) ``title``,
@@ -40,13 +47,13 @@ are ordinary text.
 
 from __future__ import annotations
 
-import datetime as dt
 import fnmatch
 import hashlib
 import json
 import os
 import re
 from collections.abc import Iterable, Iterator
+from io import BufferedReader
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -55,6 +62,9 @@ import yaml
 from osrag.errors import CorpusError
 from osrag.loaders import EXTRACTED_SUFFIXES, UnreadableFile, extract, sniff
 from osrag.loaders.base import split_list
+from osrag.loaders.files import open_corpus_file, read_bounded
+from osrag.loaders.limits import DEFAULT_READ, OverLimit, ReadOptions
+from osrag.loaders.metadata import MetadataError, key_line, metadata
 from osrag.models import Document, LoadIssue
 from osrag.seen import SeenIds
 
@@ -70,9 +80,12 @@ __all__ = [
     "unique_ids",
 ]
 
-LOADER_VERSION = "osrag-documents@2"
+LOADER_VERSION = "osrag-documents@3"
 """What a document's fields mean; part of the generation digest. 2: a document without a
-title has none (1 used the id or the file stem, which then became searched text)."""
+title has none (1 used the id or the file stem, which then became searched text). 3: an
+access key in another case (``Tenant:``, ``ACL:``) is the access key — a document whose
+``Tenant`` was kept under ``meta`` is public in a generation built by 2, so the files must
+be read again, not skipped as unchanged."""
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 TEXT_SUFFIXES = (".txt",)
@@ -81,7 +94,6 @@ SUFFIXES = MARKDOWN_SUFFIXES + TEXT_SUFFIXES + JSONL_SUFFIXES + EXTRACTED_SUFFIX
 """File extensions a corpus is made of (compared case-insensitively)."""
 
 _SKIPPED_DIRS = frozenset({".git", ".hg", ".svn"})
-_METADATA_KEYS = ("category", "tenant", "acl", "effective_from", "superseded_on")
 _FRONT_MATTER_OPEN = re.compile(r"---[ \t]*\r?\n")
 _FRONT_MATTER_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.M)
 _YAML_KEY_LINE = re.compile(r"[ \t]*[A-Za-z_][\w.-]*[ \t]*:(?:[ \t]|\r?\n|\Z)")
@@ -92,12 +104,6 @@ try:
     _YamlLoader: type = yaml.CSafeLoader
 except AttributeError:  # PyYAML built without libyaml
     _YamlLoader = yaml.SafeLoader
-
-
-class _MetadataError(ValueError):
-    def __init__(self, reason: str, key: str | None = None) -> None:
-        super().__init__(reason)
-        self.key = key
 
 
 IGNORE_FILE = ".osragignore"
@@ -189,7 +195,7 @@ def _walk(folder: Path, prefix: str, patterns: list[str]) -> Iterator[str]:
             yield from _walk(Path(sub.path), rel, patterns)
 
 
-def load_corpus(root: Path) -> Iterator[Document | LoadIssue]:
+def load_corpus(root: Path, options: ReadOptions = DEFAULT_READ) -> Iterator[Document | LoadIssue]:
     """Every document of the corpus at ``root`` (a folder or one file), in a fixed order.
 
     Raises :class:`CorpusError` only when ``root`` itself cannot be read.
@@ -197,7 +203,9 @@ def load_corpus(root: Path) -> Iterator[Document | LoadIssue]:
     root = Path(root)
     base = corpus_base(root)
     return unique_ids(
-        item for rel in iter_corpus_files(root) for item in load_file(base / rel, rel)
+        item
+        for rel in iter_corpus_files(root)
+        for item in load_file(base / rel, rel, options, base=base)
     )
 
 
@@ -206,9 +214,11 @@ def corpus_base(root: Path) -> Path:
     return root.parent if root.is_file() else root
 
 
-def load_files(base: Path, rels: list[str]) -> list[Document | LoadIssue]:
+def load_files(
+    base: Path, rels: list[str], options: ReadOptions = DEFAULT_READ
+) -> list[Document | LoadIssue]:
     """The documents of several files, in order (one task of a worker process)."""
-    return [item for rel in rels for item in load_file(base / rel, rel)]
+    return [item for rel in rels for item in load_file(base / rel, rel, options, base=base)]
 
 
 def unique_ids(items: Iterable[Document | LoadIssue]) -> Iterator[Document | LoadIssue]:
@@ -236,22 +246,57 @@ def _where(doc: Document) -> str:
     return doc.source_path if doc.source_line is None else f"{doc.source_path}:{doc.source_line}"
 
 
-def load_file(path: Path, rel: str | None = None) -> Iterator[Document | LoadIssue]:
-    """The document(s) of one file; ``rel`` is its path relative to the corpus root."""
+def load_file(
+    path: Path,
+    rel: str | None = None,
+    options: ReadOptions = DEFAULT_READ,
+    *,
+    base: Path | None = None,
+) -> Iterator[Document | LoadIssue]:
+    """The document(s) of one file; ``rel`` is its path relative to the corpus folder
+    ``base`` (by default the folder ``rel`` starts from). Only a regular file inside
+    ``base`` is opened (:func:`osrag.loaders.files.open_corpus_file`)."""
     rel = rel or path.name
+    if base is None:
+        base = path.parents[len(PurePosixPath(rel).parts) - 1]
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        yield LoadIssue(path=rel, reason=f"unreadable: {exc.strerror or exc}")
+        with open_corpus_file(base, path, options) as file:
+            if rel.lower().endswith(JSONL_SUFFIXES):
+                head = file.peek(1024)[:1024]
+                if sniff(head) not in ("pdf", "zip", "ole"):
+                    yield from _required(_load_jsonl(file, rel, options), options)
+                    return
+            data = read_bounded(file, options.max_file_bytes)
+    except UnreadableFile as exc:
+        yield LoadIssue(path=rel, reason=str(exc))
         return
+    yield from _required(_load_bytes(data, rel, options), options)
+
+
+def _required(
+    items: Iterable[Document | LoadIssue], options: ReadOptions
+) -> Iterator[Document | LoadIssue]:
+    """``items``, a document without a tenant turned into an issue under ``require_tenant``."""
+    for item in items:
+        if options.require_tenant and isinstance(item, Document) and not item.tenant:
+            yield LoadIssue(
+                path=item.source_path,
+                line=item.source_line,
+                reason="no tenant, and the require_tenant setting is on (add a 'tenant' key)",
+            )
+        else:
+            yield item
+
+
+def _load_bytes(data: bytes, rel: str, options: ReadOptions) -> Iterator[Document | LoadIssue]:
     kind = sniff(data)
     extracted_suffix = rel.lower().endswith(EXTRACTED_SUFFIXES)
     if kind in ("pdf", "zip", "ole") or (kind == "html" and extracted_suffix):
-        yield _load_extracted(kind, data, rel)
+        yield _load_extracted(kind, data, rel, options)
         return
     if extracted_suffix:
         if rel.lower().endswith((".html", ".htm", ".xhtml")):
-            yield _load_extracted("html", data, rel)  # named HTML, no tags up front
+            yield _load_extracted("html", data, rel, options)  # named HTML, no tags up front
         else:
             yield LoadIssue(path=rel, reason=f"not a PDF, Word or HTML file: {_starts(data)}")
         return
@@ -262,9 +307,6 @@ def load_file(path: Path, rel: str | None = None) -> Iterator[Document | LoadIss
             line=data.count(b"\n", 0, nul) + 1,
             reason=f"binary file (NUL byte at byte {nul})",
         )
-        return
-    if rel.lower().endswith(JSONL_SUFFIXES):
-        yield from _load_jsonl(data, rel)
         return
     text = _decode(data, rel)
     if isinstance(text, LoadIssue):
@@ -278,10 +320,10 @@ def _starts(data: bytes) -> str:
     return "the file is empty" if not head else f"it starts with {head!r}"
 
 
-def _load_extracted(kind: Any, data: bytes, rel: str) -> Document | LoadIssue:
+def _load_extracted(kind: Any, data: bytes, rel: str, options: ReadOptions) -> Document | LoadIssue:
     """A PDF, Word or HTML file through its loader; any failure is this file's issue."""
     try:
-        extracted = extract(kind, data)
+        extracted = extract(kind, data, options)
     except UnreadableFile as exc:
         return LoadIssue(path=rel, reason=str(exc))
     except Exception as exc:  # a loader bug or a library failure must not stop a corpus
@@ -290,8 +332,8 @@ def _load_extracted(kind: Any, data: bytes, rel: str) -> Document | LoadIssue:
     if isinstance(properties.get("acl"), str):
         properties["acl"] = split_list(properties["acl"])  # "agents, underwriters"
     try:
-        doc_id, title, metadata = _metadata(properties)
-    except _MetadataError as exc:
+        doc_id, title, found = metadata(properties)
+    except MetadataError as exc:
         return LoadIssue(path=rel, reason=f"document property {exc}")
     return Document(
         doc_id=doc_id or str(PurePosixPath(rel).with_suffix("")),
@@ -301,7 +343,7 @@ def _load_extracted(kind: Any, data: bytes, rel: str) -> Document | LoadIssue:
         text=extracted.text,
         format=extracted.format,
         locations=extracted.locations,
-        **metadata,
+        **found,
     )
 
 
@@ -351,9 +393,9 @@ def _load_text(text: str, version: str, rel: str) -> Document | LoadIssue:
             fields = raw
             content_start = close.end()
     try:
-        doc_id, title, metadata = _metadata(fields)
-    except _MetadataError as exc:
-        return LoadIssue(path=rel, line=_key_line(text, content_start, exc.key), reason=str(exc))
+        doc_id, title, found = metadata(fields)
+    except MetadataError as exc:
+        return LoadIssue(path=rel, line=key_line(text, content_start, exc.key), reason=str(exc))
     if title is None and markdown:
         h1 = _first_h1(text, content_start)
         title = h1 or None
@@ -365,7 +407,7 @@ def _load_text(text: str, version: str, rel: str) -> Document | LoadIssue:
         text=text,
         content_start=content_start,
         format="markdown" if markdown else "text",
-        **metadata,
+        **found,
     )
 
 
@@ -381,116 +423,63 @@ def _first_h1(text: str, start: int) -> str | None:
     return None
 
 
-def _key_line(text: str, content_start: int, key: str | None) -> int:
-    if key:
-        m = re.compile(r"^" + re.escape(key) + r"\s*:", re.M).search(text, 0, content_start)
-        if m is not None:
-            return text.count("\n", 0, m.start()) + 1
-    return 1
-
-
-def _metadata(fields: dict[str, Any]) -> tuple[str | None, str | None, dict[str, Any]]:
-    """``(id, title, metadata)`` from front matter or a ``.jsonl`` record."""
-    doc_id = fields.get("id", fields.get("_id"))
-    title = fields.get("title")
-    if doc_id is not None and not isinstance(doc_id, (str, int)):
-        raise _MetadataError("'id' must be a string or a number", "id")
-    metadata: dict[str, Any] = {}
-    skip = {"id", "_id", "title", "text", *_METADATA_KEYS}
-    if title is not None and not isinstance(title, (str, int, float)):
-        # e.g. a template's ``title: {PAGE TITLE}`` (YAML reads a mapping): not a
-        # title, but not worth losing the document over; kept under ``meta``
-        title = None
-        skip.discard("title")
-    for key in ("category", "tenant"):
-        value = fields.get(key)
-        if value is not None:
-            if not isinstance(value, (str, int)):
-                raise _MetadataError(f"{key!r} must be a string", key)
-            metadata[key] = str(value)
-    acl = fields.get("acl")
-    if acl is not None:
-        if isinstance(acl, str):
-            acl = [acl]
-        if not isinstance(acl, list) or not all(isinstance(x, (str, int)) for x in acl):
-            raise _MetadataError("'acl' must be a list of strings", "acl")
-        metadata["acl"] = [str(x) for x in acl]
-    for key in ("effective_from", "superseded_on"):
-        value = fields.get(key)
-        if value is not None:
-            metadata[key] = _date(value, key)
-    metadata["meta"] = {k: _plain(v) for k, v in fields.items() if k not in skip}
-    return (
-        None if doc_id is None else str(doc_id),
-        None if title is None else str(title),
-        metadata,
-    )
-
-
-def _date(value: Any, key: str) -> dt.date:
-    if isinstance(value, dt.datetime):
-        return value.date()
-    if isinstance(value, dt.date):
-        return value
-    if isinstance(value, str):
-        try:
-            return dt.date.fromisoformat(value.strip())
-        except ValueError:
-            pass
-    raise _MetadataError(f"{key!r} must be a date (YYYY-MM-DD), got {value!r}", key)
-
-
-def _plain(value: Any) -> Any:
-    """YAML values as JSON-friendly values (dates become ISO strings)."""
-    if isinstance(value, (dt.date, dt.datetime)):
-        return value.isoformat()
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
-
-
-def _load_jsonl(data: bytes, rel: str) -> Iterator[Document | LoadIssue]:
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    for number, raw in enumerate(data.split(b"\n"), 1):
-        line_bytes = raw[:-1] if raw.endswith(b"\r") else raw
-        if not line_bytes.strip():
-            continue
-        line = _decode(line_bytes, rel, number)
-        if isinstance(line, LoadIssue):
-            yield line
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            yield LoadIssue(path=rel, line=number, reason=f"not valid JSON: {exc.msg}")
-            continue
-        if not isinstance(record, dict):
+def _load_jsonl(
+    file: BufferedReader, rel: str, options: ReadOptions
+) -> Iterator[Document | LoadIssue]:
+    """One document per line, read line by line (each line at most ``max_file_bytes``)."""
+    limit = options.max_file_bytes
+    offset = 0
+    number = 0
+    while raw := file.readline(limit + 1):
+        number += 1
+        if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+            raw, offset = raw[3:], 3
+        if len(raw) > limit:
             yield LoadIssue(
-                path=rel, line=number, reason=f"a {type(record).__name__}, not a JSON object"
+                path=rel, line=number, reason=str(OverLimit("max_file_bytes", limit, "a line"))
             )
-            continue
-        text = record.get("text")
-        if not isinstance(text, str):
-            yield LoadIssue(path=rel, line=number, reason="missing 'text' (a string)")
-            continue
-        try:
-            doc_id, title, metadata = _metadata(record)
-        except _MetadataError as exc:
-            yield LoadIssue(path=rel, line=number, reason=str(exc))
-            continue
-        if doc_id is None:
-            yield LoadIssue(path=rel, line=number, reason="missing 'id' (or '_id')")
-            continue
-        yield Document(
-            doc_id=doc_id,
-            source_path=rel,
-            source_line=number,
-            source_version=hashlib.sha256(line_bytes).hexdigest(),
-            title=title or "",
-            text=text,
-            format="text",
-            **metadata,
+            return
+        nul = raw.find(b"\x00")
+        if nul >= 0:
+            yield LoadIssue(
+                path=rel, line=number, reason=f"binary file (NUL byte at byte {offset + nul})"
+            )
+            return
+        offset += len(raw)
+        line_bytes = raw[:-1] if raw.endswith(b"\n") else raw
+        line_bytes = line_bytes[:-1] if line_bytes.endswith(b"\r") else line_bytes
+        if line_bytes.strip():
+            yield _jsonl_record(line_bytes, rel, number)
+
+
+def _jsonl_record(line_bytes: bytes, rel: str, number: int) -> Document | LoadIssue:
+    line = _decode(line_bytes, rel, number)
+    if isinstance(line, LoadIssue):
+        return line
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return LoadIssue(path=rel, line=number, reason=f"not valid JSON: {exc.msg}")
+    if not isinstance(record, dict):
+        return LoadIssue(
+            path=rel, line=number, reason=f"a {type(record).__name__}, not a JSON object"
         )
+    text = record.get("text")
+    if not isinstance(text, str):
+        return LoadIssue(path=rel, line=number, reason="missing 'text' (a string)")
+    try:
+        doc_id, title, found = metadata(record)
+    except MetadataError as exc:
+        return LoadIssue(path=rel, line=number, reason=str(exc))
+    if doc_id is None:
+        return LoadIssue(path=rel, line=number, reason="missing 'id' (or '_id')")
+    return Document(
+        doc_id=doc_id,
+        source_path=rel,
+        source_line=number,
+        source_version=hashlib.sha256(line_bytes).hexdigest(),
+        title=title or "",
+        text=text,
+        format="text",
+        **found,
+    )

@@ -53,6 +53,7 @@ from osrag.generations import (
     verify_counts,
 )
 from osrag.layout import SINGLE_NODE, Layout, choose_layout
+from osrag.loaders.limits import DEFAULT_READ, ReadOptions
 from osrag.lock import IngestLock
 from osrag.manifest import Manifest
 from osrag.mapping import chunk_index_body, mapping_version
@@ -117,6 +118,10 @@ class IngestOptions:
     Its id and dimension are part of the generation's configuration."""
     embed_workers: int = field(default_factory=default_workers)
     """Processes that embed (1: in this process)."""
+    read: ReadOptions = DEFAULT_READ
+    """How the corpus is read: per-file limits, symlinks, ``require_tenant``
+    (:mod:`osrag.loaders.limits`). Not part of the generation: a file over a limit is
+    reported and its previous version kept."""
 
 
 def resolve_embedder(options: IngestOptions) -> Any:
@@ -213,7 +218,9 @@ def _changes(path: Path, known: dict[str, Known], options: IngestOptions) -> Ite
                 workers=workers,
             )
 
-        yield from plan_ingest(load_stream(path, workers), known, prepare, prune=options.prune)
+        yield from plan_ingest(
+            load_stream(path, workers, options.read), known, prepare, prune=options.prune
+        )
 
 
 def plan(

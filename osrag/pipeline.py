@@ -24,6 +24,7 @@ from osrag.documents import (
 )
 from osrag.extract import canonicalize_money, enrich_chunks
 from osrag.loaders import LOADERS
+from osrag.loaders.limits import DEFAULT_READ, ReadOptions
 from osrag.locations import EXTRACTED_COORDINATES
 from osrag.models import (
     EXTRACTION_VERSION,
@@ -99,14 +100,16 @@ def default_workers() -> int:
     return max(1, min(usable_cores() - 1, 8))
 
 
-def load_stream(root: Path, workers: Workers) -> Iterator[Document | LoadIssue]:
+def load_stream(
+    root: Path, workers: Workers, options: ReadOptions = DEFAULT_READ
+) -> Iterator[Document | LoadIssue]:
     """:func:`osrag.documents.load_corpus`, with the files read and parsed by ``workers``
     (same documents, same order, same duplicate-id issues)."""
     root = Path(root)
     base = corpus_base(root)
     files = iter_corpus_files(root)
     groups = iter(lambda: list(itertools.islice(files, FILES_PER_TASK)), [])
-    loaded = workers.map(functools.partial(load_files, base), groups)
+    loaded = workers.map(functools.partial(load_files, base, options=options), groups)
     return unique_ids(item for items in loaded for item in items)
 
 

@@ -14,14 +14,25 @@ flat whatever the corpus size, and the output is the same for any ``count``
   forked from a clean server process, never from this one, which runs the
   bulk-writer threads.
 
+* Workers die with the process that started them: each one exits within
+  about a second of that process's death, even a SIGKILL that runs no clean-up
+  (:func:`die_with_parent`), so no worker, fork server or resource tracker
+  outlives a killed ingest.
+
 Why not ``Executor.map``: it submits the whole input up front (memory grows
 with the corpus); ``imap`` of :mod:`multiprocessing` bounds nothing either.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import multiprocessing
 import os
+import signal
+import sys
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -123,4 +134,54 @@ class Workers:
 def _process_pool(count: int) -> Executor:
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(list(PRELOAD))
-    return ProcessPoolExecutor(max_workers=count, mp_context=context)
+    return ProcessPoolExecutor(
+        max_workers=count,
+        mp_context=context,
+        initializer=die_with_parent,
+        initargs=(os.getpid(),),
+    )
+
+
+WATCH_SECONDS = 0.5
+"""How often a worker checks that the process that started it is alive."""
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(owner: int) -> None:
+    """In a worker process: exit as soon as ``owner`` (the process that started the pool)
+    or this process's parent (a fork server) is gone.
+
+    On Linux the kernel is asked to SIGKILL this process when its parent exits
+    (``prctl(PR_SET_PDEATHSIG)``); everywhere a daemon thread also polls, every
+    :data:`WATCH_SECONDS`, whether the parent changed (this process was re-parented) or
+    ``owner`` no longer exists, and then ends the process without clean-up."""
+    parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # the polling thread below still covers it
+    if os.getppid() != parent:  # the parent died before the death signal was armed
+        os._exit(1)
+    watcher = threading.Thread(
+        target=_watch, args=(owner, parent), name="osrag-parent-watch", daemon=True
+    )
+    watcher.start()
+
+
+def _watch(owner: int, parent: int) -> None:
+    while True:
+        time.sleep(WATCH_SECONDS)
+        if os.getppid() != parent or not _alive(owner):
+            os._exit(1)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

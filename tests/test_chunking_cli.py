@@ -30,7 +30,7 @@ def test_preview_shows_counts_step_multiplier_ids_breadcrumbs_errors_and_empties
 ) -> None:
     args = ["chunks", str(corpus), "--size", "40", "--overlap", "8", "--all"]
     result = CliRunner().invoke(app, args)
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 3, result.output  # broken.md: a load error, as ingest exits
     out = result.output
     assert "2 documents, 1 empty, 1 load errors" in out
     assert "step = w - o = 32, storage multiplier = w/(w-o) = 1.25x" in out
@@ -46,7 +46,7 @@ def test_json_writes_one_chunk_record_per_line(corpus: Path) -> None:
     result = CliRunner().invoke(
         app, ["chunks", str(corpus), "--strategy", "fixed", "--size", "10", "--json"]
     )
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 3, result.output  # broken.md is a load error
     lines = [line for line in result.stdout.splitlines() if line.startswith("{")]
     chunks = [TypeAdapter(Chunk).validate_json(line) for line in lines]
     assert len(chunks) > 3

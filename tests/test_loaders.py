@@ -341,18 +341,19 @@ def test_docx_and_html_versions_of_one_real_document_agree(real: Path) -> None:
     assert {a for c in docx for a in c.amounts} == {a for c in html for a in c.amounts}
 
 
-def test_a_docx_zip_bomb_is_refused_before_it_is_inflated(
-    generated: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import osrag.loaders.docx as docx_loader
+def test_a_docx_zip_bomb_is_refused_before_it_is_inflated(generated: Path, tmp_path: Path) -> None:
+    from osrag.documents import load_file
+    from osrag.loaders import ReadOptions
 
-    monkeypatch.setattr(docx_loader, "MAX_UNZIPPED", 8 * 1024 * 1024)
     original = (generated / "docx" / "life-term-20.docx").read_bytes()
     parts = _unzip(original)
     parts["word/media/bomb.bin"] = b"\x00" * (16 * 1024 * 1024)
     (tmp_path / "bomb.docx").write_bytes(_zip(parts))
     assert (tmp_path / "bomb.docx").stat().st_size < 100_000
-    assert "zip bomb" in _issue(tmp_path / "bomb.docx").reason
+    small = ReadOptions(max_docx_unzipped_bytes=8 * 1024 * 1024)
+    (issue,) = load_file(tmp_path / "bomb.docx", options=small)
+    assert isinstance(issue, LoadIssue)
+    assert "zip bomb" in issue.reason and "max_docx_unzipped_bytes" in issue.reason
     assert MAX_UNZIPPED == 256 * 1024 * 1024  # the real limit
 
 

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from osrag.cli.common import err, out
+from osrag.cli.common import FollowSymlinksOpt, err, out, printable
 
 _STRATEGIES = ("structural", "fixed", "sentences")
 
@@ -39,12 +39,17 @@ def chunks_command(
     show_all: Annotated[
         bool, typer.Option("--all", help="List every chunk, not the first 3 per document.")
     ] = False,
+    follow_symlinks: FollowSymlinksOpt = None,
 ) -> None:
     """Preview how PATH is cut: counts, step and storage multiplier, ids, breadcrumbs and
-    the pages (PDF) or elements (DOCX, HTML) each chunk came from."""
+    the pages (PDF) or elements (DOCX, HTML) each chunk came from.
+
+    Exit codes: 0 every file was read; 3 some files could not be read or were refused
+    (each is listed as a load error)."""
     from pydantic import ValidationError
 
     from osrag.chunking import get_tokenizer, is_empty
+    from osrag.config import load_settings
     from osrag.documents import load_corpus
     from osrag.errors import ConfigError
     from osrag.models import ChunkingConfig, Document, LoadIssue
@@ -77,7 +82,8 @@ def chunks_command(
 
     docs: list[Document] = []
     issues: list[LoadIssue] = []
-    for item in load_corpus(path):
+    read = load_settings().read_options(follow_symlinks=follow_symlinks)
+    for item in load_corpus(path, read):
         (docs if isinstance(item, Document) else issues).append(item)  # type: ignore[arg-type]
     empty = [doc for doc in docs if is_empty(doc)]
 
@@ -92,11 +98,13 @@ def chunks_command(
                 write(orjson.dumps(chunk_source(chunk)).decode())
                 write("\n")
         for issue in issues:
-            err.print(f"load error: {issue}", highlight=False)
+            err.print(f"load error: {printable(issue)}", highlight=False)
+        if issues:
+            raise typer.Exit(3)
         return
 
     out.print(
-        f"{path}: {len(docs)} documents, {len(empty)} empty, {len(issues)} load errors; "
+        f"{printable(path)}: {len(docs)} documents, {len(empty)} empty, {len(issues)} load errors; "
         f"tokenizer {tokenizer_id}",
         highlight=False,
         soft_wrap=True,
@@ -135,11 +143,13 @@ def chunks_command(
     if issues:
         out.print("\n[bold]load errors[/bold]", highlight=False)
         for issue in issues:
-            out.print(f"  {issue}", highlight=False)
+            out.print(f"  {printable(issue)}", highlight=False)
     if empty:
         out.print("\n[bold]empty documents[/bold] (no chunks)", highlight=False)
         for doc in empty:
-            out.print(f"  {doc.source_path}", highlight=False)
+            out.print(f"  {printable(doc.source_path)}", highlight=False)
+    if issues:
+        raise typer.Exit(3)
 
 
 def _units(name: str, numbers: list[int]) -> str:

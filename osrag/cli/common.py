@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import re
 import typing
 from collections.abc import Callable
 from pathlib import Path
@@ -36,6 +37,33 @@ BackendOpt = Annotated[
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (the library's own model).")]
+FollowSymlinksOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--follow-symlinks/--no-follow-symlinks",
+        help="Read symlinked files whose target is outside the corpus folder (regular files "
+        "only; default: off, the follow_symlinks setting).",
+        show_default=False,
+    ),
+]
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def printable(text: object) -> str:
+    """``text`` safe for one line of the terminal: control characters (a newline in a file
+    name, an escape sequence) written as ``\\n``, ``\\x1b``…, Rich markup escaped — so a
+    file name can neither forge a line of output nor restyle it."""
+    from rich.markup import escape
+
+    def visible(m: re.Match[str]) -> str:
+        char = m.group()
+        return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(
+            char, f"\\x{ord(char):02x}" if ord(char) < 256 else f"\\u{ord(char):04x}"
+        )
+
+    return escape(_CONTROL.sub(visible, str(text)))
+
 
 CONNECTION: dict[str, Any] = {
     "config": ConfigFileOpt,

@@ -8,7 +8,18 @@ from typing import Annotated, Any
 
 import typer
 
-from osrag.cli.common import AliasOpt, BackendOpt, ConfigFileOpt, JsonOpt, UrlOpt, err, out, session
+from osrag.cli.common import (
+    AliasOpt,
+    BackendOpt,
+    ConfigFileOpt,
+    FollowSymlinksOpt,
+    JsonOpt,
+    UrlOpt,
+    err,
+    out,
+    printable,
+    session,
+)
 from osrag.errors import CorpusError
 
 
@@ -93,6 +104,7 @@ def ingest_command(
     prune: Annotated[
         bool, typer.Option("--prune/--no-prune", help="Delete chunks of vanished sources.")
     ] = True,
+    follow_symlinks: FollowSymlinksOpt = None,
     json_output: JsonOpt = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
@@ -133,6 +145,7 @@ def ingest_command(
         writers=writers,
         shards=shards,
         replicas=replicas,
+        read=settings.read_options(follow_symlinks=follow_symlinks),
         **sizing,
     )
     with cluster_errors(settings):
@@ -190,7 +203,8 @@ def _dry_run(path: Path, index: Any, options: Any, quiet: bool) -> Any:
         shown += 1
         if shown <= 50:
             out.print(
-                f"  {change.kind:<8} {change.doc_id}  +{len(change.write)} −{len(change.delete)}",
+                f"  {change.kind:<8} {printable(change.doc_id)}  "
+                f"+{len(change.write)} −{len(change.delete)}",
                 highlight=False,
             )
     if shown > 50:
@@ -233,7 +247,7 @@ def _summary(report: Any) -> None:
     if report.documents_empty:
         err.print(
             f"{len(report.documents_empty)} empty document(s): "
-            f"{', '.join(report.documents_empty[:10])}"
+            f"{printable(', '.join(report.documents_empty[:10]))}"
         )
     for issue in report.errors:
-        err.print(f"[red]error[/red] {issue}", highlight=False)
+        err.print(f"[red]error[/red] {printable(issue)}", highlight=False)

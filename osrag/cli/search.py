@@ -20,6 +20,9 @@ from osrag.cli.common import (
 )
 from osrag.errors import ConfigError
 
+_FLAGS = {"size": "k", "as_of": "as-of", "amount_filter": "no-amount-filter"}
+"""The flag that sets each :class:`~osrag.models.QuerySpec` field (where the names differ)."""
+
 
 def search_command(
     query: Annotated[
@@ -111,7 +114,9 @@ def search_command(
         )
     except ValidationError as exc:
         first = exc.errors()[0]
-        raise ConfigError(f"--{first['loc'][0]}: {first['msg']}") from None
+        field = str(first["loc"][0]) if first["loc"] else "query"
+        flag = _FLAGS.get(field, field.replace("_", "-"))
+        raise ConfigError(f"--{flag}: {first['msg']}") from None
     if search_type not in (None, "query_then_fetch", "dfs_query_then_fetch"):
         raise ConfigError(
             f"--search-type {search_type!r}: choose query_then_fetch or dfs_query_then_fetch"

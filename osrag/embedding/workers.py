@@ -35,12 +35,14 @@ import numpy as np
 from osrag.embedding.base import Embedder, Vectors
 from osrag.embedding.runtime import require_text
 from osrag.errors import ConfigError, EmbeddingError
+from osrag.workers import die_with_parent
 
 _worker_embedder: Any = None
 
 
-def _init_worker(payload: bytes) -> None:
+def _init_worker(payload: bytes, owner: int) -> None:
     global _worker_embedder
+    die_with_parent(owner)
     _worker_embedder = pickle.loads(payload)
 
 
@@ -147,7 +149,7 @@ class EmbeddingPool:
                 max_workers=self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_init_worker,
-                initargs=(payload,),
+                initargs=(payload, os.getpid()),
             )
         return self._executor
 

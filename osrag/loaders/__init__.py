@@ -31,6 +31,7 @@ import re
 from typing import Literal
 
 from osrag.loaders.base import Extracted, MissingExtra, UnreadableFile
+from osrag.loaders.limits import DEFAULT_READ, OverLimit, ReadOptions
 
 __all__ = [
     "EXTRACTED_SUFFIXES",
@@ -38,6 +39,8 @@ __all__ = [
     "Extracted",
     "Kind",
     "MissingExtra",
+    "OverLimit",
+    "ReadOptions",
     "UnreadableFile",
     "extract",
     "sniff",
@@ -82,20 +85,20 @@ def sniff(data: bytes) -> Kind | None:
     return None
 
 
-def extract(kind: Kind, data: bytes) -> Extracted:
-    """Read ``data`` as ``kind`` (from :func:`sniff`)."""
+def extract(kind: Kind, data: bytes, options: ReadOptions = DEFAULT_READ) -> Extracted:
+    """Read ``data`` as ``kind`` (from :func:`sniff`), within the limits of ``options``."""
     if kind == "pdf":
         from osrag.loaders.pdf import load_pdf
 
-        return load_pdf(data)
+        return load_pdf(data, options)
     if kind == "zip":
         from osrag.loaders.docx import load_docx
 
-        return load_docx(data)
+        return load_docx(data, options)
     if kind == "html":
         from osrag.loaders.html import load_html
 
-        return load_html(data)
+        return load_html(data, options)
     raise UnreadableFile(
         "an OLE compound file: a legacy Word .doc or a password-protected Office "
         "document; neither is supported (save it as .docx without a password)"

@@ -6,6 +6,14 @@ gives each paragraph its style. The zip container is checked first with the
 standard library (see *Zip bombs*), because python-docx reads every part it
 opens into memory.
 
+Streaming: python-docx opens a *skeleton* of the file — every part but
+``word/document.xml``, which is replaced by an empty body, and binary parts
+(images, fonts, embedded objects) emptied — for its styles and properties.
+The body is read from the zip member stream with lxml's ``iterparse`` (with
+python-docx's element classes, so each paragraph and table is the object
+python-docx would give), one top-level block at a time, each freed once
+written: memory follows the largest block and the text, not the XML tree.
+
 Rule:
 
 - The body is read in order, paragraphs and tables alike; headers, footers,
@@ -32,9 +40,11 @@ Rule:
 
 Zip bombs and damage: the archive must list ``word/document.xml``; every
 entry is decompressed (and discarded) once with a running total, so a file
-whose parts inflate beyond :data:`MAX_UNZIPPED` bytes, or more than
-:data:`MAX_RATIO` times their compressed size once past 10 MB, is refused
-before python-docx sees it; a corrupt archive or malformed XML is an error
+whose parts inflate beyond ``max_docx_unzipped_bytes`` (:data:`MAX_UNZIPPED`
+by default), whose ``word/document.xml`` is larger than ``max_docx_xml_bytes``,
+or whose parts inflate to more than :data:`MAX_RATIO` times their compressed
+size once past 10 MB, is refused before python-docx sees it (see
+:mod:`osrag.loaders.limits`); a corrupt archive or malformed XML is an error
 naming the file.
 """
 
@@ -43,16 +53,19 @@ from __future__ import annotations
 import io
 import re
 import zipfile
+from collections.abc import Iterator
 from typing import Any
 from xml.etree import ElementTree
 
 from osrag.loaders.base import PROPERTY_KEYS, Extracted, MissingExtra, UnreadableFile, split_list
+from osrag.loaders.limits import DEFAULT_READ, OverLimit, ReadOptions
+from osrag.loaders.metadata import access_like
 from osrag.loaders.text import TextWriter, clean_inline
 
 __all__ = ["LOADER", "MAX_RATIO", "MAX_UNZIPPED", "check_zip", "load_docx"]
 
 LOADER = "osrag-docx@1"
-MAX_UNZIPPED = 256 * 1024 * 1024
+MAX_UNZIPPED = DEFAULT_READ.max_docx_unzipped_bytes
 """Bytes the parts of one .docx may inflate to."""
 MAX_RATIO = 100
 """Largest overall compression ratio accepted once the parts pass 10 MB."""
@@ -82,27 +95,47 @@ def library_version() -> str:
     return f"python-docx@{version('python-docx')}"
 
 
-def check_zip(data: bytes) -> zipfile.ZipFile:
+DOCUMENT_XML = "word/document.xml"
+_SKELETON_BODY = (
+    b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+    b'<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">'
+    b"<w:body/></w:document>"
+)
+_BODY, _P, _TBL = f"{_W}body", f"{_W}p", f"{_W}tbl"
+
+
+def check_zip(data: bytes, options: ReadOptions = DEFAULT_READ) -> zipfile.ZipFile:
     """The archive, once it is known to be a Word document that inflates to a sane size."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         names = archive.namelist()
     except (zipfile.BadZipFile, OSError, ValueError) as exc:
         raise UnreadableFile(f"damaged zip archive ({exc})") from None
-    if "word/document.xml" not in names:
+    if DOCUMENT_XML not in names:
         raise UnreadableFile("a zip archive without word/document.xml: not a Word document")
     if len(names) > MAX_ENTRIES:
         raise UnreadableFile(f"{len(names):,} entries in the archive (zip bomb?)")
+    xml_limit = options.max_docx_xml_bytes
+    declared = archive.getinfo(DOCUMENT_XML).file_size
+    if declared > xml_limit:
+        raise OverLimit(
+            "max_docx_xml_bytes", xml_limit, f"word/document.xml of {declared:,} bytes:"
+        )
+    unzipped_limit = options.max_docx_unzipped_bytes
     total = 0
     for info in archive.infolist():
+        size = 0
         try:
             with archive.open(info) as part:
                 while block := part.read(1 << 20):
                     total += len(block)
-                    if total > MAX_UNZIPPED:
-                        raise UnreadableFile(
-                            f"zip bomb: its parts inflate to more than {MAX_UNZIPPED:,} bytes"
+                    size += len(block)
+                    if total > unzipped_limit:
+                        raise OverLimit(
+                            "max_docx_unzipped_bytes", unzipped_limit, "zip bomb: its parts are"
                         )
+                    if info.filename == DOCUMENT_XML and size > xml_limit:
+                        raise OverLimit("max_docx_xml_bytes", xml_limit, "word/document.xml:")
         except UnreadableFile:
             raise
         except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as exc:
@@ -253,29 +286,95 @@ def _custom_properties(archive: zipfile.ZipFile) -> dict[str, str]:
     for prop in root.findall(f"{_CUSTOM_NS}property"):
         name = (prop.get("name") or "").strip().lower()
         value = "".join(prop.itertext()).strip()
-        if name in PROPERTY_KEYS and value:
+        if (name in PROPERTY_KEYS or access_like(name)) and value:  # refused as in front matter
             found[name] = value
     return found
 
 
-def load_docx(data: bytes) -> Extracted:
+def _skeleton(archive: zipfile.ZipFile) -> bytes:
+    """The archive with an empty body and its binary parts emptied (see *Streaming*)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as skeleton:
+        for info in archive.infolist():
+            if info.filename == DOCUMENT_XML:
+                skeleton.writestr(info.filename, _SKELETON_BODY)
+            elif info.filename.lower().endswith((".xml", ".rels")):
+                skeleton.writestr(info.filename, archive.read(info))
+            else:
+                skeleton.writestr(info.filename, b"")
+    return out.getvalue()
+
+
+class _BoundedStream:
+    """A zip member read at most ``limit`` bytes (:class:`OverLimit` past it)."""
+
+    def __init__(self, stream: Any, limit: int) -> None:
+        self._stream = stream
+        self._limit = limit
+        self._read = 0
+
+    def read(self, size: int = -1) -> bytes:
+        data: bytes = self._stream.read(size if size >= 0 else self._limit + 1)
+        self._read += len(data)
+        if self._read > self._limit:
+            raise OverLimit("max_docx_xml_bytes", self._limit, "word/document.xml:")
+        return data
+
+
+def _body_blocks(archive: zipfile.ZipFile, container: Any, limit: int) -> Iterator[Any]:
+    """The body's paragraphs and tables, in order, as python-docx objects of ``container``,
+    each parsed from the member stream and freed once the caller has it written."""
+    from docx.oxml.parser import element_class_lookup
+    from docx.table import Table
+    from docx.text.paragraph import Paragraph
+    from lxml import etree
+
+    with archive.open(DOCUMENT_XML) as member:
+        events = etree.iterparse(
+            _BoundedStream(member, limit),
+            events=("start", "end"),
+            remove_blank_text=True,
+            resolve_entities=False,
+            no_network=True,
+            load_dtd=False,
+        )
+        events.set_element_class_lookup(element_class_lookup)
+        depth = 0
+        for event, element in events:
+            if event == "start":
+                depth += 1
+                continue
+            depth -= 1
+            parent = element.getparent()
+            if depth != 2 or parent is None or parent.tag != _BODY:
+                continue
+            if element.tag == _P:
+                yield Paragraph(element, container)
+            elif element.tag == _TBL:
+                yield Table(element, container)
+            element.clear()
+            parent.remove(element)
+
+
+def load_docx(data: bytes, options: ReadOptions = DEFAULT_READ) -> Extracted:
     """The text, paragraph map, title and properties of a .docx file (see the module rule)."""
     docx = _docx()
-    archive = check_zip(data)
+    archive = check_zip(data, options)
     try:
-        document = docx.Document(io.BytesIO(data))
+        document = docx.Document(io.BytesIO(_skeleton(archive)))
     except Exception as exc:  # python-docx raises many kinds on malformed parts
         raise UnreadableFile(
             f"not a readable Word document ({type(exc).__name__}: {exc})"
         ) from None
     from docx.table import Table
 
-    writer = TextWriter("element")
+    writer = TextWriter("element", max_chars=options.max_text_chars)
     styles: dict[str | None, tuple[int, int | None]] = {}
     first_heading: str | None = None
     styled_title: str | None = None
+    blocks = _body_blocks(archive, document._body, options.max_docx_xml_bytes)
     try:
-        for number, block in enumerate(document.iter_inner_content()):
+        for number, block in enumerate(blocks):
             writer.open_unit(number)
             if isinstance(block, Table):
                 writer.table(_table_rows(block))

@@ -46,6 +46,8 @@ import re
 from typing import Any
 
 from osrag.loaders.base import PROPERTY_KEYS, Extracted, MissingExtra, UnreadableFile
+from osrag.loaders.limits import DEFAULT_READ, OverLimit, ReadOptions
+from osrag.loaders.metadata import access_like
 from osrag.loaders.text import TextWriter, clean_inline
 
 __all__ = ["LOADER", "decode_html", "load_html"]
@@ -338,14 +340,17 @@ def _properties(tree: Any) -> tuple[str | None, dict[str, Any]]:
         content = clean_inline(meta.attributes.get("content") or "")
         if name == "dc.title":
             name = "title"
-        if name in PROPERTY_KEYS and content and name not in found:
-            found[name] = content
+        if (name in PROPERTY_KEYS or access_like(name)) and content and name not in found:
+            found[name] = content  # an access-like name is refused as front matter is
     title = found.pop("title", None)
     return title, found
 
 
-def load_html(data: bytes) -> Extracted:
-    """The text, element map, title and properties of an HTML page (see the module rule)."""
+def load_html(data: bytes, options: ReadOptions = DEFAULT_READ) -> Extracted:
+    """The text, element map, title and properties of an HTML page (see the module rule),
+    refused past ``max_html_bytes`` bytes or ``max_text_chars`` characters of text."""
+    if len(data) > options.max_html_bytes:
+        raise OverLimit("max_html_bytes", options.max_html_bytes, f"{len(data):,} bytes:")
     parser = _parser()
     try:
         tree = parser(decode_html(data))
@@ -355,7 +360,7 @@ def load_html(data: bytes) -> Extracted:
     root = tree.root
     if root is None:
         raise UnreadableFile("HTML without any element")
-    writer = TextWriter("element")
+    writer = TextWriter("element", max_chars=options.max_text_chars)
     walker = _Walker(writer)
     main = tree.css_first("main") or tree.css_first('[role="main"]')
     if main is not None:

@@ -63,6 +63,7 @@ from statistics import median
 from typing import Any
 
 from osrag.loaders.base import PROPERTY_KEYS, Extracted, MissingExtra, UnreadableFile
+from osrag.loaders.limits import DEFAULT_READ, OverLimit, ReadOptions
 from osrag.loaders.text import TextWriter, clean_inline
 
 __all__ = ["LOADER", "MAX_PAGE_CHARS", "load_pdf"]
@@ -593,12 +594,27 @@ def _properties(pdf: Any) -> tuple[str | None, dict[str, Any]]:
     return title, found
 
 
-def load_pdf(data: bytes) -> Extracted:
-    """The text, page map, title and properties of a PDF (see the module rule)."""
+def _read_pages(pdf: Any, total: int, max_chars: int) -> list[Page]:
+    pages: list[Page] = []
+    chars = 0
+    for index in range(total):
+        page = _read_page(pdf, index)
+        chars += page.chars
+        if chars > max_chars:
+            raise OverLimit("max_text_chars", max_chars, f"the text of pages 1-{index + 1}:")
+        pages.append(page)
+    return pages
+
+
+def load_pdf(data: bytes, options: ReadOptions = DEFAULT_READ) -> Extracted:
+    """The text, page map, title and properties of a PDF (see the module rule), refused
+    past ``max_pdf_pages`` pages or ``max_text_chars`` characters of text."""
     pdf = _open(data)
     try:
         total = len(pdf)
-        pages = [_read_page(pdf, index) for index in range(total)]
+        if total > options.max_pdf_pages:
+            raise OverLimit("max_pdf_pages", options.max_pdf_pages, f"{total:,} pages:")
+        pages = _read_pages(pdf, total, options.max_text_chars)
         title, properties = _properties(pdf)
         marks = _outline(pdf)
     finally:
@@ -613,7 +629,7 @@ def load_pdf(data: bytes) -> Extracted:
         headings = len(marks)
     else:
         headings = _font_headings(pages)
-    writer = TextWriter("page")
+    writer = TextWriter("page", max_chars=options.max_text_chars)
     for page in pages:
         _write_page(writer, page)
     text, locations = writer.finish(f"{LOADER}+{library_version()}", units_total=total)

@@ -36,6 +36,7 @@ import re
 from collections.abc import Sequence
 from typing import Literal
 
+from osrag.loaders.limits import OverLimit
 from osrag.locations import LocationMap
 
 __all__ = ["TextWriter", "clean_inline", "escape_line", "table_lines"]
@@ -108,8 +109,10 @@ def _dedupe(cells: Sequence[str]) -> list[str]:
 class TextWriter:
     """Accumulates headings and blocks; :meth:`finish` gives the text and the location map."""
 
-    def __init__(self, unit: Literal["page", "element"]) -> None:
+    def __init__(self, unit: Literal["page", "element"], max_chars: int | None = None) -> None:
         self.unit = unit
+        self.max_chars = max_chars
+        """Characters of text written at most (:class:`~osrag.loaders.limits.OverLimit` past it)."""
         self._parts: list[str] = []
         self._length = 0
         self._numbers: list[int] = []
@@ -148,6 +151,8 @@ class TextWriter:
         start = self._length
         self._parts.append(text)
         self._length += len(text)
+        if self.max_chars is not None and self._length > self.max_chars:
+            raise OverLimit("max_text_chars", self.max_chars, "the extracted text:")
         if self._open is not None:
             if self._open_start < 0:
                 self._open_start = start
