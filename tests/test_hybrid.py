@@ -230,6 +230,29 @@ def test_fusion_on_the_engine_and_in_the_client_give_the_same_order(
     print(f"\nfused orders identical chunk for chunk: {identical}/{len(queries)}")
 
 
+@pytest.mark.parametrize(
+    "embedded_insurance", [pytest.param("opensearch", marks=pytest.mark.opensearch)], indirect=True
+)
+def test_the_engine_fuses_exactly_where_it_runs_neural_search(
+    embedded_insurance: BackendCase,
+) -> None:
+    """OpenSearch 2.19 as osrag runs it has neural-search: the engine fuses; 3.x has none
+    (Maven Central serves no 3.x build): the same hybrid search is fused in the client."""
+    case = embedded_insurance
+    plugins = case.backend.client.cat.plugins(format="json")  # type: ignore[attr-defined]
+    neural = "opensearch-neural-search" in {p["component"] for p in plugins}
+    # per-shard statistics: on several shards dfs would make the client fuse on any version
+    searcher = Searcher(
+        case.backend,  # type: ignore[arg-type]
+        case.alias,
+        enforce_access=False,
+        search_type="query_then_fetch",
+    )
+    result = searcher.search("umbrella liability coverage", mode="hybrid", size=5)
+    assert result.hits and result.fusion is not None
+    assert result.fusion.startswith("server:" if neural else "client:"), result.fusion
+
+
 @pytest.mark.own_layout
 def test_a_sharded_generation_ranks_as_one_shard_in_every_mode(
     os_client: Any, index_prefix: str

@@ -166,10 +166,9 @@ def resolve_version(requested: str | None) -> Release:
         requested = VERSION
     text = requested.strip().lower()
     major = text.removesuffix(".x")
-    if major.isdigit():
-        matching = [r for r in RELEASES if r.major == int(major)]
-        if matching:
-            return matching[-1]
+    matching = [r for r in RELEASES if str(r.major) == major]
+    if matching:
+        return matching[-1]
     for release in RELEASES:
         if release.version == text:
             return release
