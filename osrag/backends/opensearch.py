@@ -4,7 +4,11 @@ Everything but the client library is shared with Elasticsearch
 (:mod:`osrag.backends.rest`: generations, the alias compare-and-swap, bulk
 writes with back-off, ``_msearch``, the record store in ``<alias>.manifest``).
 What is OpenSearch's own: Amazon OpenSearch Serverless (``serverless=True``)
-takes no shard, replica or refresh settings and has no ``_refresh``.
+takes no shard, replica or refresh settings and has no ``_refresh``; and
+OpenSearch 3.x scores BM25 with Lucene's current formula, without the
+``k1 + 1`` factor 2.x and Elasticsearch keep (its scores are 1/2.2 of theirs,
+ranks unchanged): osrag creates a 3.x generation with the ``LegacyBM25``
+similarity, so one query scores the same on every engine osrag supports.
 """
 
 from __future__ import annotations
@@ -47,6 +51,9 @@ OPENSEARCH_PY = ClientKit(
     scan_error=ScanError,
 )
 
+LEGACY_BM25 = {"default": {"type": "LegacyBM25"}}
+"""The similarity of 2.x (and Elasticsearch 8), by its 3.x name (2.x does not know it)."""
+
 OpenSearchRecords = RestRecords
 """The record store of an OpenSearch alias (the shared implementation)."""
 
@@ -74,6 +81,21 @@ class OpenSearchIndex(RestIndex):
         )
         self._pipelines: set[str] = set()
         self._has_neural_search: bool | None = None
+        self._major: int | None = None
+
+    def create_generation(self, name: str, body: dict[str, Any], *, bulk_loading: bool) -> None:
+        if not self.serverless and self._engine_major() >= 3:
+            settings = body.get("settings", {})
+            index = dict(settings.get("index", {}))
+            index.setdefault("similarity", LEGACY_BM25)
+            body = {**body, "settings": {**settings, "index": index}}
+        super().create_generation(name, body, bulk_loading=bulk_loading)
+
+    def _engine_major(self) -> int:
+        if self._major is None:
+            number = str(self.client.info()["version"]["number"])
+            self._major = int(number.split(".")[0])
+        return self._major
 
     def fusion_pipeline(self, spec: Any) -> str | None:
         """osrag's search pipeline for ``spec``'s fusion, when the cluster runs neural-search
