@@ -1,9 +1,12 @@
-"""The OpenSearch versions ``osrag node`` runs: 2.19.6 (default) and 3.5.0, each on its Java."""
+"""The OpenSearch versions osrag runs (2.19.6, the default, and 3.5.0): Java, pins, scoring."""
 
 from __future__ import annotations
 
+import copy
 import socket
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -11,8 +14,10 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from osrag import node
+from osrag.backends.opensearch import scored_as_2x
 from osrag.cli import app
 from osrag.errors import NodeError
+from osrag.mapping import chunk_index_body
 from osrag.node import java, launch, opensearch
 
 runner = CliRunner()
@@ -178,3 +183,49 @@ def test_3x_lifecycle_start_status_stop(opensearch_url: str) -> None:
     finally:
         assert node.stop(port=port, home=home) is True
     assert not node.status(port=port, home=home).running
+
+
+_FIELD_TYPES = st.sampled_from(["keyword", "text", "long", "date", "knn_vector"])
+_FIELDS = st.recursive(
+    st.builds(lambda t: {"type": t}, _FIELD_TYPES),
+    lambda inner: st.one_of(
+        st.builds(lambda p: {"properties": p}, st.dictionaries(st.text(min_size=1), inner)),
+        st.builds(
+            lambda t, f: {"type": t, "fields": f},
+            _FIELD_TYPES,
+            st.dictionaries(st.text(min_size=1), inner, max_size=2),
+        ),
+    ),
+    max_leaves=12,
+)
+
+
+def _walk(field: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    yield field
+    for key in ("properties", "fields"):
+        for child in field.get(key, {}).values():
+            yield from _walk(child)
+
+
+@given(st.dictionaries(st.text(min_size=1), _FIELDS, max_size=5))
+def test_a_3x_generation_scores_keyword_terms_and_bm25_as_2x(properties: dict[str, Any]) -> None:
+    """Every keyword field, however nested, gets ``use_similarity``; nothing else changes;
+    the body given is left as it was (2.x would refuse the parameter)."""
+    body = {"settings": {"index.knn": True}, "mappings": {"properties": properties}}
+    before = copy.deepcopy(body)
+    scored = scored_as_2x(body)
+    assert body == before
+    assert scored["settings"]["index"]["similarity"] == {"default": {"type": "LegacyBM25"}}
+    assert scored["settings"]["index.knn"] is True
+    fields = list(_walk(scored["mappings"]))
+    assert all(f.get("use_similarity") is True for f in fields if f.get("type") == "keyword")
+    assert not any("use_similarity" in f for f in fields if f.get("type") != "keyword")
+    assert len(fields) == len(list(_walk(before["mappings"])))
+
+
+def test_the_shipped_chunk_mapping_keeps_its_shape_for_3x() -> None:
+    body = chunk_index_body(vector_dimension=8)
+    scored = scored_as_2x(body)
+    keyword = [f for f in _walk(scored["mappings"]) if f.get("type") == "keyword"]
+    assert keyword and all(f["use_similarity"] for f in keyword)
+    assert scored_as_2x(scored) == scored  # applied twice: the same body
