@@ -229,3 +229,11 @@ def test_the_shipped_chunk_mapping_keeps_its_shape_for_3x() -> None:
     keyword = [f for f in _walk(scored["mappings"]) if f.get("type") == "keyword"]
     assert keyword and all(f["use_similarity"] for f in keyword)
     assert scored_as_2x(scored) == scored  # applied twice: the same body
+
+
+def test_a_cluster_of_another_version_is_refused_not_started_as_the_default(
+    tmp_path: Path,
+) -> None:
+    with pytest.raises(NodeError, match=r"--version 3\.x: a multi-node cluster runs OpenSearch"):
+        node.start(port=_free_port(), home=tmp_path, nodes=3, engine_version="3.x")
+    assert not list(tmp_path.iterdir())  # nothing fetched, nothing written

@@ -41,6 +41,7 @@ from .java import Java, JavaRange, find_java
 from .opensearch import PLUGINS, distribution_artifact, extra_modules, plugins_for
 from .opensearch import RELEASES as OPENSEARCH_RELEASES
 from .opensearch import VERSION as OPENSEARCH_VERSION
+from .opensearch import resolve_version as resolve_opensearch
 from .process import SERVICE_USER, NodeLayout
 from .status import MemberStatus, NodeStatus
 
@@ -131,6 +132,13 @@ def start(
     if nodes > 1:
         if engine != Engine.OPENSEARCH:
             raise NodeError("a multi-node cluster is available for OpenSearch only")
+        if engine_version is not None and (
+            resolve_opensearch(engine_version).version != OPENSEARCH_VERSION
+        ):
+            raise NodeError(
+                f"--version {engine_version}: a multi-node cluster runs OpenSearch "
+                f"{OPENSEARCH_VERSION} only; start other versions as single nodes"
+            )
         return cluster.start(
             home,
             port,
