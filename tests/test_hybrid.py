@@ -69,6 +69,13 @@ def hashed(dimension: int = 8, *, fail_on: str | None = None, version: str = "1"
 # --------------------------------------------------------------------------- pure
 
 
+def _engine_fuses(backend: Any) -> bool:
+    """Whether this OpenSearch node runs neural-search (2.19 as osrag runs it; not 3.x,
+    for which Maven Central serves no build): only then the engine fuses a hybrid query."""
+    plugins = backend.client.cat.plugins(format="json")
+    return "opensearch-neural-search" in {p["component"] for p in plugins}
+
+
 def _filters_of(leg: dict[str, Any]) -> list[dict[str, Any]]:
     query = leg["query"]
     if "knn" in query:
@@ -176,7 +183,7 @@ def test_a_stated_amount_is_a_constraint_in_every_mode(
         # dfs_query_then_fetch (the default), which its hybrid query does not run under,
         # the client fuses legs scored as one shard
         sharded = LAYOUT_UNDER_TEST is not None and LAYOUT_UNDER_TEST.shards > 1
-        server = case.kind == "opensearch" and not sharded
+        server = case.kind == "opensearch" and not sharded and _engine_fuses(case.backend)
         assert (result.fusion or "").startswith("server:" if server else "client:")
 
 
@@ -204,6 +211,7 @@ def test_fusion_on_the_engine_and_in_the_client_give_the_same_order(
     of tied scores (the engine orders ties by its internal document order)."""
     case = embedded_insurance
     assert case.kind == "opensearch"  # the embedded engine always fuses in the client
+    assert _engine_fuses(case.backend), "no neural-search on this node: a 2.19-only test"
 
     class ClientFusion(Delegating):
         def fusion_pipeline(self, spec: Any) -> str | None:
@@ -230,6 +238,28 @@ def test_fusion_on_the_engine_and_in_the_client_give_the_same_order(
     print(f"\nfused orders identical chunk for chunk: {identical}/{len(queries)}")
 
 
+@pytest.mark.parametrize(
+    "embedded_insurance", [pytest.param("opensearch", marks=pytest.mark.opensearch)], indirect=True
+)
+def test_the_engine_fuses_exactly_where_it_runs_neural_search(
+    embedded_insurance: BackendCase,
+) -> None:
+    """OpenSearch 2.19 as osrag runs it has neural-search: the engine fuses; 3.x has none
+    (Maven Central serves no 3.x build): the same hybrid search is fused in the client."""
+    case = embedded_insurance
+    neural = _engine_fuses(case.backend)
+    # per-shard statistics: on several shards dfs would make the client fuse on any version
+    searcher = Searcher(
+        case.backend,  # type: ignore[arg-type]
+        case.alias,
+        enforce_access=False,
+        search_type="query_then_fetch",
+    )
+    result = searcher.search("umbrella liability coverage", mode="hybrid", size=5)
+    assert result.hits and result.fusion is not None
+    assert result.fusion.startswith("server:" if neural else "client:"), result.fusion
+
+
 @pytest.mark.own_layout
 def test_a_sharded_generation_ranks_as_one_shard_in_every_mode(
     os_client: Any, index_prefix: str
@@ -241,6 +271,7 @@ def test_a_sharded_generation_ranks_as_one_shard_in_every_mode(
     from osrag.backends.opensearch import OpenSearchIndex
 
     engine = OpenSearchIndex(os_client)
+    neural = _engine_fuses(engine)  # OpenSearch 3.x as osrag runs it: the client fuses
     embedder = hashed(8)
     aliases = {}
     for shards in (1, 3):
@@ -258,7 +289,8 @@ def test_a_sharded_generation_ranks_as_one_shard_in_every_mode(
             ours = three.search(text, mode=mode, size=10, highlight=False)
             single = one.search(text, mode=mode, size=10, highlight=False)
             if mode == "hybrid":
-                assert ours.fusion == "client:rrf" and (single.fusion or "").startswith("server:")
+                assert ours.fusion == "client:rrf"
+                assert (single.fusion or "").startswith("server:" if neural else "client:")
             assert [h.score for h in ours.hits] == pytest.approx(
                 [h.score for h in single.hits], rel=1e-5
             ), (mode, text)
@@ -267,7 +299,7 @@ def test_a_sharded_generation_ranks_as_one_shard_in_every_mode(
     )
     for text in queries[:12]:
         fused = per_shard.search(text, mode="hybrid", size=10, highlight=False)
-        assert (fused.fusion or "").startswith("server:")
+        assert (fused.fusion or "").startswith("server:" if neural else "client:")
         ids = [h.chunk_id for h in fused.hits]
         assert len(ids) == len(set(ids)) and all(0 < (h.score or 0) <= 1 for h in fused.hits)
 

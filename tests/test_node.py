@@ -97,6 +97,7 @@ def test_stop_leaves_a_foreign_pid_alone(tmp_path: Path) -> None:
 
 def test_no_java_names_java_home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.delenv("OSRAG_JAVA_HOME", raising=False)  # it would win
     monkeypatch.setenv("PATH", str(tmp_path))  # no java on this PATH
     monkeypatch.setattr(java, "JVM_ROOTS", (tmp_path / "no-jvms",))
     with pytest.raises(NodeError, match=r"no Java found(.|\n)*JAVA_HOME"):
@@ -116,6 +117,7 @@ def test_java_without_security_manager_is_refused(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setenv("JAVA_HOME", str(_fake_jdk(tmp_path / "jdk-25", "25.0.1")))
+    monkeypatch.delenv("OSRAG_JAVA_HOME", raising=False)  # it would win
     with pytest.raises(NodeError, match=r"Java 25(.|\n)*Security Manager(.|\n)*JAVA_HOME"):
         node.find_java(opensearch.JAVA)
 
@@ -125,6 +127,7 @@ def test_elasticsearch_8_refuses_java_24_and_newer(
 ) -> None:
     """Measured: Elasticsearch 8.15 on Java 25 dies enabling the Security Manager."""
     monkeypatch.setenv("JAVA_HOME", str(_fake_jdk(tmp_path / "jdk-25", "25.0.3")))
+    monkeypatch.delenv("OSRAG_JAVA_HOME", raising=False)  # it would win
     with pytest.raises(
         NodeError, match=r"Java 25; Elasticsearch 8\.15\.0 needs Java 17–23(.|\n)*Security Manager"
     ):
@@ -136,6 +139,7 @@ def test_elasticsearch_9_finds_a_newer_jdk_beside_an_old_default(
 ) -> None:
     """java on the PATH is 17; a Java 25 under the JVM folder is found for Elasticsearch 9."""
     monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.delenv("OSRAG_JAVA_HOME", raising=False)  # it would win
     default = _fake_jdk(tmp_path / "default-17", "17.0.15")
     monkeypatch.setenv("PATH", str(default / "bin"))
     jvms = tmp_path / "jvm"

@@ -82,7 +82,8 @@ def _warn_missing_plugins(result: node.NodeStatus) -> None:
     """A node started by an older osrag lacks the plugins until it is restarted."""
     if result.engine != node.Engine.OPENSEARCH or not result.running or result.version is None:
         return
-    missing = [p.name for p in node.PLUGINS if p.name not in result.plugins]
+    number = result.version.split(",")[0]
+    missing = [p.name for p in node.plugins_for(number) if p.name not in result.plugins]
     if missing:
         port = result.url.rsplit(":", 1)[1]
         err.print(
@@ -113,8 +114,12 @@ def node_start(
     engine_version: Annotated[
         str | None,
         typer.Option(
-            help="Elasticsearch version from Maven Central's integ-test zips. "
-            f"(default {node.ELASTICSEARCH_VERSION}; OpenSearch is {node.OPENSEARCH_VERSION})",
+            "--engine-version",
+            "--version",
+            help="Engine version from Maven Central's integ-test zips: OpenSearch "
+            f"{', '.join(r.version for r in node.OPENSEARCH_RELEASES)} or 2.x / 3.x (the "
+            "newest tested of that major); any Elasticsearch version. (default OpenSearch "
+            f"{node.OPENSEARCH_VERSION}, Elasticsearch {node.ELASTICSEARCH_VERSION})",
             show_default=False,
         ),
     ] = None,
@@ -128,8 +133,9 @@ def node_start(
 ) -> None:
     """Fetch (once), start and wait for a local engine; print its URL.
 
-    OpenSearch comes with the k-NN and neural-search plugins (lucene engine only);
-    a cluster is ready when green with every node joined.
+    OpenSearch comes with the k-NN and neural-search plugins (lucene engine only;
+    3.x: k-NN only, Maven Central serves no neural-search 3.x, so hybrid search is
+    fused in the client); a cluster is ready when green with every node joined.
     """
     result = node.start(
         port=_node_port(port, engine, nodes),

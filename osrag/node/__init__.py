@@ -4,7 +4,8 @@ No Docker needed. OpenSearch is Maven Central's integ-test zip plus the
 ``analysis-common`` and ``lang-painless`` modules and the ``opensearch-knn``
 and ``neural-search`` plugins (see :mod:`osrag.node.opensearch`);
 Elasticsearch is its integ-test zip (see :mod:`osrag.node.elasticsearch`).
-Both run with the machine's Java, bound to 127.0.0.1, heap 512m, disk
+Both run with the machine's Java (or another JDK under /usr/lib/jvm when
+the default cannot run the version), bound to 127.0.0.1, heap 512m, disk
 thresholds off; as root, as the unprivileged user ``osrag`` (both engines
 refuse root).
 
@@ -37,8 +38,10 @@ from . import cluster, single
 from .elasticsearch import VERSION as ELASTICSEARCH_VERSION
 from .fetch import Artifact, Progress, fetch
 from .java import Java, JavaRange, find_java
-from .opensearch import PLUGINS, distribution_artifact, extra_modules
+from .opensearch import PLUGINS, distribution_artifact, extra_modules, plugins_for
+from .opensearch import RELEASES as OPENSEARCH_RELEASES
 from .opensearch import VERSION as OPENSEARCH_VERSION
+from .opensearch import resolve_version as resolve_opensearch
 from .process import SERVICE_USER, NodeLayout
 from .status import MemberStatus, NodeStatus
 
@@ -46,6 +49,7 @@ __all__ = [
     "DEFAULT_HEAP",
     "DEFAULT_PORT",
     "ELASTICSEARCH_VERSION",
+    "OPENSEARCH_RELEASES",
     "OPENSEARCH_VERSION",
     "PLUGINS",
     "SERVICE_USER",
@@ -62,6 +66,7 @@ __all__ = [
     "extra_modules",
     "fetch",
     "find_java",
+    "plugins_for",
     "start",
     "status",
     "stop",
@@ -127,6 +132,13 @@ def start(
     if nodes > 1:
         if engine != Engine.OPENSEARCH:
             raise NodeError("a multi-node cluster is available for OpenSearch only")
+        if engine_version is not None and (
+            resolve_opensearch(engine_version).version != OPENSEARCH_VERSION
+        ):
+            raise NodeError(
+                f"--version {engine_version}: a multi-node cluster runs OpenSearch "
+                f"{OPENSEARCH_VERSION} only; start other versions as single nodes"
+            )
         return cluster.start(
             home,
             port,

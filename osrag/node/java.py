@@ -3,10 +3,12 @@
 Each engine version runs on a range of Java versions: OpenSearch 2.x and
 Elasticsearch 8.x rely on the Security Manager, which Java 24 removed;
 Elasticsearch 9.x needs Java 21 or newer. The search order is the bundled JDK
-of a full distribution, then ``JAVA_HOME`` (an explicit choice: used as it is
-or refused with the reason), then ``java`` on the PATH, then the JDKs under
-``/usr/lib/jvm`` (so a machine whose default Java is too old or too new still
-works when a suitable one is installed beside it).
+of a full distribution, then ``OSRAG_JAVA_HOME`` or else ``JAVA_HOME`` (an
+explicit choice: used as it is or refused with the reason; ``OSRAG_JAVA_HOME``
+picks the engines' Java without changing other programs'), then ``java`` on
+the PATH, then the JDKs under ``/usr/lib/jvm`` (so a machine whose default
+Java is too old or too new still works when a suitable one is installed
+beside it: OpenSearch 2.19 finds a Java 17 and 3.x a Java 21+ on one machine).
 """
 
 from __future__ import annotations
@@ -77,20 +79,12 @@ def _installed_jdks() -> list[Path]:
 
 def find_java(need: JavaRange, dist: Path | None = None) -> Java:
     """The first Java in the search order that ``need`` accepts; a clear error otherwise."""
-    advice = f"set JAVA_HOME to a Java {need.text} installation"
+    advice = f"set OSRAG_JAVA_HOME (or JAVA_HOME) to a Java {need.text} installation"
     if dist is not None and (dist / "jdk" / "bin" / "java").exists():
         return Java(home=dist / "jdk", major=java_major(dist / "jdk" / "bin" / "java"))
-    if os.environ.get("JAVA_HOME"):
-        home = Path(os.environ["JAVA_HOME"])
-        if not (home / "bin" / "java").exists():
-            raise NodeError(f"JAVA_HOME points to {home}, which has no bin/java: {advice}")
-        major = java_major(home / "bin" / "java")
-        if not need.accepts(major):
-            raise NodeError(
-                f"JAVA_HOME ({home}) is Java {major}; {need.engine} needs Java {need.text} "
-                f"({need.reason}): {advice}"
-            )
-        return Java(home=home, major=major)
+    for variable in ("OSRAG_JAVA_HOME", "JAVA_HOME"):
+        if os.environ.get(variable):
+            return _chosen_java(variable, Path(os.environ[variable]), need, advice)
     tried: list[str] = []
     on_path = shutil.which("java")
     candidates = [Path(on_path).resolve().parent.parent] if on_path else []
@@ -105,3 +99,16 @@ def find_java(need: JavaRange, dist: Path | None = None) -> Java:
     raise NodeError(
         f"no Java {need.text} found for {need.engine} ({need.reason}); {'; '.join(tried)}: {advice}"
     )
+
+
+def _chosen_java(variable: str, home: Path, need: JavaRange, advice: str) -> Java:
+    """The Java a variable names, or the reason it cannot run ``need``'s engine."""
+    if not (home / "bin" / "java").exists():
+        raise NodeError(f"{variable} points to {home}, which has no bin/java: {advice}")
+    major = java_major(home / "bin" / "java")
+    if not need.accepts(major):
+        raise NodeError(
+            f"{variable} ({home}) is Java {major}; {need.engine} needs Java {need.text} "
+            f"({need.reason}): {advice}"
+        )
+    return Java(home=home, major=major)

@@ -43,26 +43,27 @@ class Prepared:
 
 
 def java_range(engine: str, version: str | None) -> JavaRange:
+    """``version`` is what the user asked for (``3.x`` too) or a distribution's own."""
     if engine == "opensearch":
-        return opensearch.JAVA
+        if version is not None and version.count(".") == 2 and version[0].isdigit():
+            return opensearch.java_range(version)
+        return opensearch.resolve_version(version).java
     return elasticsearch.java_range(version or elasticsearch.VERSION)
 
 
 def check_java_early(engine: str, version: str | None) -> None:
     """Refuse a missing or unsuitable Java before any download (unless a bundled JDK may come)."""
     custom = "OSRAG_OPENSEARCH_DIST" if engine == "opensearch" else "OSRAG_ELASTICSEARCH_DIST"
+    if engine == "opensearch":
+        opensearch.resolve_version(version)  # an unknown version is refused before anything
     if not os.environ.get(custom):
         find_java(java_range(engine, version))
 
 
 def prepare(engine: str, home: Path, progress: Progress, version: str | None) -> Prepared:
     if engine == "opensearch":
-        if version not in (None, opensearch.VERSION):
-            raise NodeError(
-                f"OpenSearch {version}: osrag runs OpenSearch {opensearch.VERSION} "
-                "(or the archive named by OSRAG_OPENSEARCH_DIST)"
-            )
-        dist = opensearch.ensure_distribution(home, progress)
+        release = opensearch.resolve_version(version)
+        dist = opensearch.ensure_distribution(home, progress, release.version)
         actual = opensearch.dist_version(dist)
     else:
         dist = elasticsearch.ensure_distribution(home, progress, version or elasticsearch.VERSION)

@@ -18,6 +18,12 @@ mappings always name ``"engine": "lucene"``.
 A distribution prepared by an older osrag (no plugins) is completed in place
 the next time a node starts from it; a node already running keeps what it
 loaded at start until it is restarted.
+
+Two releases are tested (``RELEASES``): 2.19.6, the default, on Java 11–23,
+and 3.5.0 on Java 21 or newer. Maven Central serves no ``neural-search``
+plugin for any 3.x release, so a 3.5.0 node runs k-NN only and osrag fuses
+hybrid searches in the client there (the backend finds the plugin missing).
+The 3.x integ-test zip already holds ``analysis-common`` and ``lang-painless``.
 """
 
 from __future__ import annotations
@@ -35,14 +41,8 @@ from .fetch import Artifact, Progress, fetch
 from .java import JavaRange, find_java
 
 VERSION = "2.19.6"
-"""The pinned OpenSearch version (the newest 2.19.x Maven Central serves that runs on Java 17)."""
+"""The default OpenSearch version (the newest 2.19.x Maven Central serves that runs on Java 17)."""
 
-JAVA = JavaRange(
-    engine=f"OpenSearch {VERSION}",
-    low=11,
-    high=23,
-    reason="it relies on the Security Manager, removed in Java 24",
-)
 LAUNCHER = "opensearch"
 PLUGIN_GROUP = "org.opensearch.plugin"
 
@@ -100,9 +100,13 @@ PLUGINS = (
     Plugin(
         "opensearch-knn",
         "opensearch-knn",
-        {"2.19.6": "3f9fcc3784f9a731912e651d4926626695132eaf"},
+        {
+            "2.19.6": "3f9fcc3784f9a731912e651d4926626695132eaf",
+            "3.5.0": "20608161a60d995d58f83afef375ab34f5d019ae",
+        },
     ),
-    Plugin(  # extends opensearch-knn: installed after it
+    # Extends opensearch-knn: installed after it. Maven Central serves no 3.x build.
+    Plugin(
         "opensearch-neural-search",
         "neural-search",
         {"2.19.6": "49882bec3918169127e224ade10f4f5d965fdc53"},
@@ -110,8 +114,80 @@ PLUGINS = (
 )
 
 
+@dataclass(frozen=True)
+class Release:
+    """A tested OpenSearch version: the Java it runs on and its integ-test zip's pinned SHA-1."""
+
+    version: str
+    dist_sha1: str | None = None
+    """For a zip Maven Central publishes no checksum for (3.5.0's)."""
+
+    @property
+    def major(self) -> int:
+        return int(self.version.split(".")[0])
+
+    @property
+    def java(self) -> JavaRange:
+        return java_range(self.version)
+
+
+RELEASES = (Release("2.19.6"), Release("3.5.0", "c7e501f75a9b9b08e82e7fdd500ed3998080a599"))
+"""The versions osrag tests, oldest first; ``--version`` picks among them."""
+
+
+def java_range(version: str) -> JavaRange:
+    """The Java versions OpenSearch ``version`` (tested or a custom archive's) runs on."""
+    if int(version.split(".")[0]) >= 3:
+        return JavaRange(
+            engine=f"OpenSearch {version}",
+            low=21,
+            high=None,
+            reason="OpenSearch 3 is built for Java 21",
+        )
+    return JavaRange(
+        engine=f"OpenSearch {version}",
+        low=11,
+        high=23,
+        reason="it relies on the Security Manager, removed in Java 24",
+    )
+
+
+JAVA = java_range(VERSION)
+"""The Java range of the default version."""
+
+
+def resolve_version(requested: str | None) -> Release:
+    """The tested release ``requested`` names: exact (``3.5.0``) or a major (``3.x``, ``3``).
+
+    A major picks its newest tested release; None is the default version.
+    """
+    tested = ", ".join(r.version for r in RELEASES)
+    if requested is None:
+        requested = VERSION
+    text = requested.strip().lower()
+    major = text.removesuffix(".x")
+    matching = [r for r in RELEASES if str(r.major) == major]
+    if matching:
+        return matching[-1]
+    for release in RELEASES:
+        if release.version == text:
+            return release
+    raise NodeError(
+        f"OpenSearch {requested}: osrag runs the tested versions {tested} (or 2.x, 3.x for "
+        "the newest of a major), or the archive named by OSRAG_OPENSEARCH_DIST"
+    )
+
+
+def plugins_for(version: str) -> tuple[Plugin, ...]:
+    """The plugins osrag installs into ``version``: those it has a pinned zip for."""
+    return tuple(p for p in PLUGINS if version in p.sha1)
+
+
 def distribution_artifact(version: str = VERSION) -> Artifact:
-    return Artifact("org.opensearch.distribution.integ-test-zip", "opensearch", version, "zip")
+    pinned = next((r.dist_sha1 for r in RELEASES if r.version == version), None)
+    return Artifact(
+        "org.opensearch.distribution.integ-test-zip", "opensearch", version, "zip", sha1=pinned
+    )
 
 
 def extra_modules(version: str = VERSION) -> tuple[Module, ...]:
@@ -174,7 +250,20 @@ def add_modules(dist: Path, downloads: Path, progress: Progress) -> None:
 
 
 def missing_plugins(dist: Path) -> list[Plugin]:
-    return [p for p in PLUGINS if not (dist / "plugins" / p.name).is_dir()]
+    """The plugins osrag installs into ``dist``'s version that it lacks.
+
+    A custom archive of a version osrag pins no plugins for gets the newest
+    pinned set of its major (``opensearch-plugin`` refuses a mismatch clearly).
+    """
+    version = dist_version(dist)
+    wanted = plugins_for(version) or plugins_for(_newest_of_major(version))
+    return [p for p in wanted if not (dist / "plugins" / p.name).is_dir()]
+
+
+def _newest_of_major(version: str) -> str:
+    major = int(version.split(".")[0])
+    same = [r.version for r in RELEASES if r.major == major]
+    return same[-1] if same else VERSION
 
 
 def install_plugins(dist: Path, downloads: Path, progress: Progress) -> None:
@@ -185,7 +274,7 @@ def install_plugins(dist: Path, downloads: Path, progress: Progress) -> None:
     version = dist_version(dist)
     artifacts = [p.artifact(version) for p in wanted]
     fetch(artifacts, downloads, progress)
-    java = find_java(JAVA, dist)
+    java = find_java(java_range(version), dist)
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "LANG": "C.UTF-8",
@@ -209,8 +298,11 @@ def install_plugins(dist: Path, downloads: Path, progress: Progress) -> None:
         )
 
 
-def ensure_distribution(home: Path, progress: Progress) -> Path:
-    """The unpacked distribution with its modules and plugins, prepared once."""
+def ensure_distribution(home: Path, progress: Progress, version: str = VERSION) -> Path:
+    """The unpacked distribution of ``version`` with its modules and plugins, prepared once.
+
+    ``OSRAG_OPENSEARCH_DIST`` names an archive to use instead, whatever ``version``.
+    """
     downloads = home / "downloads"
     custom = os.environ.get("OSRAG_OPENSEARCH_DIST")
     with dist_lock(home):
@@ -219,7 +311,7 @@ def ensure_distribution(home: Path, progress: Progress) -> Path:
             dist = home / f"opensearch-custom-{custom_tag(archive)}"
             artifact = None
         else:
-            artifact = distribution_artifact()
+            artifact = distribution_artifact(version)
             dist = home / f"opensearch-{artifact.version}"
             archive = downloads / artifact.filename
         if not (dist / READY).exists():
