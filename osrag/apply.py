@@ -112,6 +112,10 @@ class Tally:
     """Documents the manifest lists for the generation."""
     tenants: set[str] = field(default_factory=set)
     has_acl: bool = False
+    chunks_truncated: int = 0
+    """Chunks of the generation longer than the embedder's window."""
+    tokens_truncated: int = 0
+    """Their embedder tokens past the window."""
 
 
 @dataclass
@@ -318,6 +322,7 @@ class _Apply:
         removed: list[str] = []
         issues: list[LoadIssue] = []
         delta = documents = 0
+        truncated = [0, 0, 0, 0]  # written chunks, their tokens; generation chunks, tokens
         for change in batch.changes:
             if change.doc_id in refused:
                 reasons = refused[change.doc_id]
@@ -332,6 +337,9 @@ class _Apply:
                 )
                 continue
             before = len(change.previous.chunk_ids) if change.previous else 0
+            if change.previous is not None:
+                truncated[2] -= change.previous.chunks_truncated
+                truncated[3] -= change.previous.tokens_truncated
             if change.kind == "remove":
                 removed.append(change.doc_id)
                 changes.append(self._log(change, "deleted", [], now))
@@ -341,6 +349,13 @@ class _Apply:
             doc = change.doc
             assert doc is not None
             new_ids = [c.chunk_id for c in change.chunks]
+            cut = [c.tokens_lost for c in change.chunks if c.tokens_lost]
+            truncated[2] += len(cut)
+            truncated[3] += sum(cut)
+            for chunk in change.write:
+                if chunk.tokens_lost:
+                    truncated[0] += 1
+                    truncated[1] += chunk.tokens_lost
             records.append(
                 DocumentRecord(
                     generation=self.generation,
@@ -351,6 +366,8 @@ class _Apply:
                     tenant=doc.tenant,
                     has_acl=bool(doc.acl),
                     metadata_digest=change.metadata_digest,
+                    chunks_truncated=len(cut),
+                    tokens_truncated=sum(cut),
                     ingested_at=now,
                 )
             )
@@ -367,6 +384,10 @@ class _Apply:
             report.chunks_deleted += outcome.deleted
             report.throttled += outcome.throttled
             report.bulk_retries += outcome.retries
+            report.chunks_truncated += truncated[0]
+            report.tokens_truncated += truncated[1]
+            self.tally.chunks_truncated += truncated[2]
+            self.tally.tokens_truncated += truncated[3]
             if issues:
                 self.refusals[batch.number] = issues
             self.tally.chunks += delta

@@ -213,13 +213,17 @@ class _WhitespacePositions:
 
 
 class WordPieceTokenizer:
-    """all-MiniLM-L6-v2 WordPiece through HF ``tokenizers``, fully offline."""
+    """A HF ``tokenizer.json`` (by default all-MiniLM-L6-v2's WordPiece), fully offline.
 
-    name = "minilm-wordpiece"
+    ``name`` is ``minilm-wordpiece`` for the default model's file and ``tokenizer-json``
+    for any other (``file:/path/tokenizer.json``); the version is the file's digest
+    either way, so the id does not depend on where the file lies.
+    """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, name: str = "minilm-wordpiece") -> None:
         from tokenizers import Tokenizer as HFTokenizer
 
+        self.name = name
         self.path = path
         self.version = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
         self._tokenizer = HFTokenizer.from_file(str(path))
@@ -237,6 +241,17 @@ class WordPieceTokenizer:
 
     def count(self, s: str) -> int:
         return len(self.intervals(s))
+
+    def counts(self, texts: list[str]) -> list[int]:
+        """:meth:`count` of each text, tokenised in one batch (in Rust, in parallel)."""
+        return [
+            sum(1 for a, b in e.offsets if b > a)
+            for e in self._tokenizer.encode_batch(texts, add_special_tokens=False)
+        ]
+
+    def special_tokens(self) -> int:
+        """Tokens the model's post-processor adds to one text (``[CLS]``/``[SEP]``: 2)."""
+        return int(self._tokenizer.num_special_tokens_to_add(False))
 
     def spans(
         self, text: str, start: int, end: int, windows: list[tuple[int, int]]
@@ -295,6 +310,8 @@ def get_tokenizer(name: str = DEFAULT_TOKENIZER) -> Tokenizer:
         tokenizer = WhitespaceTokenizer()
     elif base in ("minilm-wordpiece", "wordpiece"):
         tokenizer = WordPieceTokenizer(_wordpiece_file())
+    elif base.startswith("file:"):
+        tokenizer = _tokenizer_file(Path(base[5:]))
     else:
         raise ConfigError(
             f"unknown tokenizer {name!r}; choose one of: {', '.join(tokenizer_names())}"
@@ -306,5 +323,20 @@ def get_tokenizer(name: str = DEFAULT_TOKENIZER) -> Tokenizer:
     return tokenizer
 
 
+def _tokenizer_file(path: Path) -> Tokenizer:
+    """The tokenizer of a ``tokenizer.json`` (an embedder's own): ``minilm-wordpiece`` when it
+    is the default model's file, else ``tokenizer-json@<digest>``."""
+    if not path.is_file():
+        raise ConfigError(f"tokenizer file:{path}: no such file")
+    try:
+        default: Path | None = _wordpiece_file()
+    except ConfigError:
+        default = None
+    found = WordPieceTokenizer(path, name="tokenizer-json")
+    if default is not None and found.version == WordPieceTokenizer(default).version:
+        found.name = "minilm-wordpiece"
+    return found
+
+
 def tokenizer_names() -> list[str]:
-    return ["whitespace", "minilm-wordpiece"]
+    return ["whitespace", "minilm-wordpiece", "file:/path/tokenizer.json"]
