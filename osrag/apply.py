@@ -337,9 +337,7 @@ class _Apply:
                 )
                 continue
             before = len(change.previous.chunk_ids) if change.previous else 0
-            if change.previous is not None:
-                truncated[2] -= change.previous.chunks_truncated
-                truncated[3] -= change.previous.tokens_truncated
+            _count_truncated(change, truncated)
             if change.kind == "remove":
                 removed.append(change.doc_id)
                 changes.append(self._log(change, "deleted", [], now))
@@ -350,12 +348,6 @@ class _Apply:
             assert doc is not None
             new_ids = [c.chunk_id for c in change.chunks]
             cut = [c.tokens_lost for c in change.chunks if c.tokens_lost]
-            truncated[2] += len(cut)
-            truncated[3] += sum(cut)
-            for chunk in change.write:
-                if chunk.tokens_lost:
-                    truncated[0] += 1
-                    truncated[1] += chunk.tokens_lost
             records.append(
                 DocumentRecord(
                     generation=self.generation,
@@ -384,10 +376,7 @@ class _Apply:
             report.chunks_deleted += outcome.deleted
             report.throttled += outcome.throttled
             report.bulk_retries += outcome.retries
-            report.chunks_truncated += truncated[0]
-            report.tokens_truncated += truncated[1]
-            self.tally.chunks_truncated += truncated[2]
-            self.tally.tokens_truncated += truncated[3]
+            self._add_truncated(truncated)
             if issues:
                 self.refusals[batch.number] = issues
             self.tally.chunks += delta
@@ -401,6 +390,13 @@ class _Apply:
         if self.progress is not None:
             self.progress(self.report.documents, self.report.chunks_written)
 
+    def _add_truncated(self, totals: list[int]) -> None:
+        """Add :func:`_count_truncated` totals to the report and the tally (under the lock)."""
+        self.report.chunks_truncated += totals[0]
+        self.report.tokens_truncated += totals[1]
+        self.tally.chunks_truncated += totals[2]
+        self.tally.tokens_truncated += totals[3]
+
     def _log(
         self, change: Change, action: str, new_ids: list[str], at: dt.datetime
     ) -> ChangeRecord:
@@ -412,6 +408,24 @@ class _Apply:
             new_ids=new_ids,
             at=at,
         )
+
+
+def _count_truncated(change: Change, totals: list[int]) -> None:
+    """Add a change's chunks over the embedder's window to ``totals``: [written chunks,
+    their lost tokens, change of the generation's chunks, change of its lost tokens]."""
+    if change.previous is not None:
+        totals[2] -= change.previous.chunks_truncated
+        totals[3] -= change.previous.tokens_truncated
+    if change.kind == "remove":
+        return
+    for chunk in change.chunks:
+        if chunk.tokens_lost:
+            totals[2] += 1
+            totals[3] += chunk.tokens_lost
+    for chunk in change.write:
+        if chunk.tokens_lost:
+            totals[0] += 1
+            totals[1] += chunk.tokens_lost
 
 
 def count_change(report: IngestReport, change: Change) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -65,7 +65,7 @@ def chunks_command(
     the pages (PDF) or elements (DOCX, HTML) each chunk came from."""
     from pydantic import ValidationError
 
-    from osrag.chunking import embed_text, embed_window, fit_config, get_tokenizer, is_empty
+    from osrag.chunking import embed_window, fit_config, get_tokenizer, is_empty
     from osrag.documents import load_corpus
     from osrag.errors import ConfigError
     from osrag.models import ChunkingConfig, Document, LoadIssue
@@ -111,21 +111,7 @@ def chunks_command(
     empty = [doc for doc in docs if is_empty(doc)]
 
     if json_output:
-        import orjson
-
-        from osrag.chunking.records import chunk_source
-
-        write = sys.stdout.write
-        for doc in docs:
-            for chunk in document_chunks(doc, configs[strategies[0]]):
-                record = chunk_source(chunk)
-                if window is not None:
-                    embedded = embed_text(chunk, window)
-                    if embedded != chunk.text:
-                        record["embed_text"] = embedded
-                    record["embedder_tokens"] = chunk.embedder_tokens
-                write(orjson.dumps(record).decode())
-                write("\n")
+        _write_json(docs, configs[strategies[0]], window)
         for issue in issues:
             err.print(f"load error: {issue}", highlight=False)
         return
@@ -176,6 +162,27 @@ def chunks_command(
         out.print("\n[bold]empty documents[/bold] (no chunks)", highlight=False)
         for doc in empty:
             out.print(f"  {doc.source_path}", highlight=False)
+
+
+def _write_json(docs: list[Any], config: Any, window: Any) -> None:
+    """One chunk record per line; with an embedder window, what the embedder receives."""
+    import orjson
+
+    from osrag.chunking import embed_text
+    from osrag.chunking.records import chunk_source
+    from osrag.pipeline import prepare_chunks
+
+    write = sys.stdout.write
+    for doc in docs:
+        for chunk in prepare_chunks(doc, config):
+            record = chunk_source(chunk)
+            if window is not None:
+                embedded = embed_text(chunk, window)
+                if embedded != chunk.text:
+                    record["embed_text"] = embedded
+                record["embedder_tokens"] = chunk.embedder_tokens
+            write(orjson.dumps(record).decode())
+            write("\n")
 
 
 def _units(name: str, numbers: list[int]) -> str:
