@@ -59,7 +59,7 @@ def chunk_document(doc: Document, config: ChunkingConfig) -> list[Chunk]:
             f"chunking: chunks fitted to the embedder's window must be counted by its "
             f"tokenizer {window.tokenizer!r}, not {config.tokenizer!r} (see fit_config)"
         )
-    chunks = annotate(_cut(doc, config, tokenizer), window)
+    chunks = annotate(_cut(doc, config, tokenizer), window, doc.text)
     if window is None or not window.fit:
         return chunks
     # A cut inside a word can make a body count one sub-word more alone than where it
@@ -72,7 +72,7 @@ def chunk_document(doc: Document, config: ChunkingConfig) -> list[Chunk]:
             break
         narrowed = narrowed.model_copy(update={"tokens": max(2, narrowed.tokens - worst)})
         chunks = annotate(
-            _cut(doc, config.model_copy(update={"window": narrowed}), tokenizer), window
+            _cut(doc, config.model_copy(update={"window": narrowed}), tokenizer), window, doc.text
         )
     return chunks
 

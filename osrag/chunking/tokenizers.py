@@ -254,6 +254,10 @@ class WordPieceTokenizer:
         self._tokenizer = HFTokenizer.from_file(str(path))
         self._tokenizer.no_truncation()
         self._tokenizer.no_padding()
+        pre = type(self._tokenizer.pre_tokenizer).__name__
+        self.splits_on_whitespace = pre in ("BertPreTokenizer", "Whitespace", "WhitespaceSplit")
+        """Words are split at whitespace before anything else (BERT): the tokens of a text
+        cut at whitespace are the tokens of its parts, so counts add up."""
 
     @property
     def id(self) -> str:

@@ -83,13 +83,48 @@ def _counts(tokenizer: Tokenizer, texts: list[str]) -> list[int]:
     return [tokenizer.count(t) for t in texts]
 
 
-def annotate(chunks: list[Chunk], window: EmbedWindow | None) -> list[Chunk]:
+def _whole_words(text: str, chunk: Chunk) -> bool:
+    """Does the chunk's span start and end at whitespace (or the text's ends)?"""
+    start, end = chunk.span.start, chunk.span.end
+    return (start == 0 or text[start - 1].isspace()) and (end == len(text) or text[end].isspace())
+
+
+def annotate(
+    chunks: list[Chunk], window: EmbedWindow | None, text: str | None = None
+) -> list[Chunk]:
     """Set each chunk's ``embedder_tokens`` and ``tokens_lost`` (in place; the chunks are
-    fresh from the chunker). Without a window, nothing changes."""
+    fresh from the chunker). Without a window, nothing changes.
+
+    Each embedded text is tokenised again, except — given the document ``text`` — a chunk
+    counted by the embedder's own tokenizer, when that tokenizer splits at whitespace
+    first (BERT) and the chunk's span starts and ends at whitespace: its body then has
+    exactly the ``tokens`` the chunker counted where it lay, and only the breadcrumb
+    line is counted (once per breadcrumb). A chunk cut inside a word is always counted
+    again (its first sub-word may count differently alone)."""
     if window is None or not chunks:
         return chunks
     tokenizer = get_tokenizer(window.tokenizer)
-    counts = _counts(tokenizer, [embed_text(c, window) for c in chunks])
+    additive = (
+        text is not None
+        and bool(getattr(tokenizer, "splits_on_whitespace", False))
+        and chunks[0].tokenizer == tokenizer.id
+    )
+    heads: dict[str, int] = {}
+    counts: list[int] = [-1] * len(chunks)
+    again: list[int] = []
+    for i, chunk in enumerate(chunks):
+        if additive and _whole_words(text, chunk):  # type: ignore[arg-type]
+            head = heads.get(chunk.breadcrumb)
+            if head is None:
+                line = window.prefix + (chunk.breadcrumb + "\n" if chunk.breadcrumb else "")
+                head = heads[chunk.breadcrumb] = tokenizer.count(line) if line else 0
+            counts[i] = head + chunk.tokens
+        else:
+            again.append(i)
+    if again:
+        found = _counts(tokenizer, [embed_text(chunks[i], window) for i in again])
+        for i, count in zip(again, found, strict=True):
+            counts[i] = count
     for chunk, count in zip(chunks, counts, strict=True):
         total = count + window.special_tokens
         chunk.embedder_tokens = total
