@@ -101,6 +101,7 @@ MAX_RUN = 100
 """The longest whitespace token in code points; longer runs are cut into pieces."""
 _PIECE = re.compile(rf"\S{{1,{MAX_RUN}}}")
 _LONG_RUN = re.compile(rf"\S{{{MAX_RUN + 1},}}")
+_LONG_CLASS = b"x" * (MAX_RUN + 1)
 
 
 class WhitespaceTokenizer:
@@ -130,8 +131,6 @@ class WhitespaceTokenizer:
         return n
 
     def positions(self, text: str, start: int = 0) -> TokenPositions:
-        if _LONG_RUN.search(text, start):
-            return _IntervalPositions(self.intervals(text, start))
         return _WhitespacePositions(text, start)
 
     def spans(
@@ -192,6 +191,13 @@ def _take_classes(n: int) -> re.Pattern[bytes]:
     return re.compile(_repeat("x++ ++", n - 1).encode() + b"x++")
 
 
+@lru_cache(maxsize=256)
+def _take_pieces(n: int) -> re.Pattern[str]:
+    """Matches ``n`` tokens of at most :data:`MAX_RUN` code points (a long run is several)."""
+    piece = rf"\S{{1,{MAX_RUN}}}+"
+    return re.compile(_repeat(piece + r"\s*+", n - 1) + piece)
+
+
 class _WhitespacePositions:
     """Token positions by counting "space then non-space" pairs in C.
 
@@ -199,9 +205,14 @@ class _WhitespacePositions:
     whitespace, ``b"x"`` for anything else — so the number of tokens starting
     in ``[a, b)`` is ``classes.count(b" x", a - 1, b)`` (plus the first token
     when ``a`` is the content start). A cursor makes left-to-right use cheap.
+
+    Runs over :data:`MAX_RUN` code points (found by one ``bytes`` search for
+    ``MAX_RUN + 1`` ``x`` in a row) add a token at every further ``MAX_RUN``
+    code points: those starts are kept sorted in ``extra`` and counted by
+    bisection; a window that holds one is measured piece by piece.
     """
 
-    __slots__ = ("classes", "count", "cursor", "start")
+    __slots__ = ("classes", "count", "cursor", "extra", "start", "text")
 
     def __init__(self, text: str, start: int) -> None:
         if text.isascii():
@@ -213,6 +224,16 @@ class _WhitespacePositions:
         self.start = start
         self.cursor = start
         self.count = 0
+        self.text = text
+        self.extra: list[int] = []
+        classes = self.classes
+        run = classes.find(_LONG_CLASS, start)  # the first such run's start (or ``start``)
+        while run >= 0:
+            run_end = classes.find(b" ", run)
+            if run_end < 0:
+                run_end = len(classes)
+            self.extra.extend(range(run + MAX_RUN, run_end, MAX_RUN))
+            run = classes.find(_LONG_CLASS, run_end)
 
     def position(self, offset: int) -> int:
         cursor = self.cursor
@@ -230,9 +251,17 @@ class _WhitespacePositions:
             else:
                 self.count -= self.classes.count(b" x", offset - 1, cursor)
         self.cursor = offset
+        if self.extra:
+            return self.count + bisect_left(self.extra, offset)
         return self.count
 
     def window_end(self, offset: int, count: int, end: int) -> int | None:
+        extra = self.extra
+        if extra:
+            i = bisect_left(extra, offset)
+            if i < len(extra) and extra[i] < end:  # a long run's pieces in the range
+                piece = _take_pieces(count).match(self.text, offset, end)
+                return None if piece is None else piece.end()
         m = _take_classes(count).match(self.classes, offset, end)
         return None if m is None else m.end()
 
