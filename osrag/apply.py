@@ -110,6 +110,10 @@ class Tally:
     """Documents the manifest lists for the generation."""
     tenants: set[str] = field(default_factory=set)
     has_acl: bool = False
+    chunks_truncated: int = 0
+    """Chunks of the generation longer than the embedder's window."""
+    tokens_truncated: int = 0
+    """Their embedder tokens past the window."""
 
 
 @dataclass
@@ -316,6 +320,7 @@ class _Apply:
         removed: list[str] = []
         issues: list[LoadIssue] = []
         delta = documents = 0
+        truncated = [0, 0, 0, 0]  # written chunks, their tokens; generation chunks, tokens
         for change in batch.changes:
             if change.doc_id in refused:
                 reasons = refused[change.doc_id]
@@ -330,6 +335,7 @@ class _Apply:
                 )
                 continue
             before = len(change.previous.chunk_ids) if change.previous else 0
+            _count_truncated(change, truncated)
             if change.kind == "remove":
                 removed.append(change.doc_id)
                 changes.append(self._log(change, "deleted", [], now))
@@ -339,6 +345,7 @@ class _Apply:
             doc = change.doc
             assert doc is not None
             new_ids = [c.chunk_id for c in change.chunks]
+            cut = [c.tokens_lost for c in change.chunks if c.tokens_lost]
             records.append(
                 DocumentRecord(
                     generation=self.generation,
@@ -349,6 +356,8 @@ class _Apply:
                     tenant=doc.tenant,
                     has_acl=bool(doc.acl),
                     metadata_digest=change.metadata_digest,
+                    chunks_truncated=len(cut),
+                    tokens_truncated=sum(cut),
                     ingested_at=now,
                 )
             )
@@ -365,6 +374,7 @@ class _Apply:
             report.chunks_deleted += outcome.deleted
             report.throttled += outcome.throttled
             report.bulk_retries += outcome.retries
+            self._add_truncated(truncated)
             if issues:
                 self.refusals[batch.number] = issues
             self.tally.chunks += delta
@@ -378,6 +388,13 @@ class _Apply:
         if self.progress is not None:
             self.progress(self.report.documents, self.report.chunks_written)
 
+    def _add_truncated(self, totals: list[int]) -> None:
+        """Add :func:`_count_truncated` totals to the report and the tally (under the lock)."""
+        self.report.chunks_truncated += totals[0]
+        self.report.tokens_truncated += totals[1]
+        self.tally.chunks_truncated += totals[2]
+        self.tally.tokens_truncated += totals[3]
+
     def _log(
         self, change: Change, action: str, new_ids: list[str], at: dt.datetime
     ) -> ChangeRecord:
@@ -389,6 +406,24 @@ class _Apply:
             new_ids=new_ids,
             at=at,
         )
+
+
+def _count_truncated(change: Change, totals: list[int]) -> None:
+    """Add a change's chunks over the embedder's window to ``totals``: [written chunks,
+    their lost tokens, change of the generation's chunks, change of its lost tokens]."""
+    if change.previous is not None:
+        totals[2] -= change.previous.chunks_truncated
+        totals[3] -= change.previous.tokens_truncated
+    if change.kind == "remove":
+        return
+    for chunk in change.chunks:
+        if chunk.tokens_lost:
+            totals[2] += 1
+            totals[3] += chunk.tokens_lost
+    for chunk in change.write:
+        if chunk.tokens_lost:
+            totals[0] += 1
+            totals[1] += chunk.tokens_lost
 
 
 def count_change(report: IngestReport, change: Change) -> None:

@@ -30,6 +30,7 @@ The work is split: :mod:`osrag.plan` decides (pure), :mod:`osrag.apply` writes,
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime as dt
 import hashlib
 import json
@@ -41,6 +42,7 @@ from typing import Any
 
 from osrag.apply import BATCH_BYTES, BATCH_CHUNKS, Progress, Tally, Vectors, apply
 from osrag.backends.base import ChunkIndex
+from osrag.chunking.window import embed_window, fit_config
 from osrag.config import DEFAULT_ALIAS
 from osrag.errors import IndexStateError
 from osrag.generations import (
@@ -81,6 +83,7 @@ __all__ = [
     "list_generations",
     "plan",
     "rollback",
+    "with_window",
 ]
 
 
@@ -122,6 +125,11 @@ class IngestOptions:
     """How the corpus is read: per-file limits, symlinks, ``require_tenant``
     (:mod:`osrag.loaders.limits`). Not part of the generation: a file over a limit is
     reported and its previous version kept."""
+    fit_window: bool = True
+    """With an embedder that states its window (a local model): cut chunks so that the
+    embedded text fits it, counting in the embedder's tokenizer. False keeps the
+    configured bound and tokenizer; longer chunks are then truncated by the embedder,
+    and counted (``chunks_truncated``, ``tokens_truncated``)."""
 
 
 def resolve_embedder(options: IngestOptions) -> Any:
@@ -131,6 +139,15 @@ def resolve_embedder(options: IngestOptions) -> Any:
     from osrag.embedding import get_embedder
 
     return get_embedder(options.embedder)
+
+
+def with_window(options: IngestOptions, embedder: Any) -> IngestOptions:
+    """``options`` whose chunking knows the embedder's window (:mod:`osrag.chunking.window`):
+    the chunks an ingest with ``embedder`` writes, and the configuration it records."""
+    if embedder is None or options.chunking.window is not None:
+        return options
+    window = embed_window(embedder, fit=options.fit_window)
+    return dataclasses.replace(options, chunking=fit_config(options.chunking, window))
 
 
 def generation_config(
@@ -148,8 +165,11 @@ def generation_config(
     analyzer = options.analyzer
     if index is not None:
         analyzer = index.text_analyzer(options.analyzer, options.alias)
+    chunking = options.chunking.model_dump(mode="json", round_trip=True)
+    if chunking.get("window") is None:
+        chunking.pop("window", None)  # configurations without a window keep their digest
     config: dict[str, Any] = {
-        "chunking": options.chunking.model_dump(mode="json", round_trip=True),
+        "chunking": chunking,
         "extraction": options.extraction.model_dump(mode="json", round_trip=True),
         "analyzer": analyzer,
         "canonical_tokens": options.canonical_tokens,
@@ -159,6 +179,9 @@ def generation_config(
     if embedder is not None:
         spec = options.embedder if isinstance(options.embedder, str) else None
         config["embedder"] = {"id": embedder.id, "dimension": embedder.dimension, "spec": spec}
+        window = options.chunking.window
+        if window is not None:
+            config["embedder"]["window"] = window.tokens
     recorded = layout.config()
     if recorded is not None:
         config["layout"] = recorded
@@ -229,6 +252,7 @@ def plan(
     """What an ingest of ``path`` would do, without writing (``osrag ingest --dry-run``)."""
     options = options or IngestOptions()
     embedder = resolve_embedder(options)
+    options = with_window(options, embedder)
     manifest = Manifest(index.records(options.alias), options.alias)
     current = index.alias_target(options.alias)
     current_record = manifest.generation(current) if current else None
@@ -309,6 +333,7 @@ def _ingest_locked(
 ) -> IngestReport:
     alias = options.alias
     embedder = resolve_embedder(options)
+    options = with_window(options, embedder)
     current = index.alias_target(alias)
     current_record = manifest.generation(current) if current else None
     if current is not None and current_record is None:
@@ -351,6 +376,8 @@ def _ingest_locked(
     tally = Tally(chunks=sum(len(k.chunk_ids) for k in known.values()), documents=len(known))
     tally.tenants.update(target.tenants)
     tally.has_acl = target.has_acl
+    tally.chunks_truncated = target.chunks_truncated
+    tally.tokens_truncated = target.tokens_truncated
     with _vectors(embedder, options) as vectors:
         apply(
             _changes(path, known, options),
@@ -376,6 +403,8 @@ def _ingest_locked(
     target.chunks = tally.chunks
     target.tenants = sorted(tally.tenants)
     target.has_acl = tally.has_acl
+    target.chunks_truncated = tally.chunks_truncated
+    target.tokens_truncated = tally.tokens_truncated
     target.updated_at = _utcnow()
     if choice.switching and target.state == "building":
         index.finish_generation(target.name)

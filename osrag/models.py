@@ -102,6 +102,24 @@ class LoadIssue(BaseModel):
         return f"{where}: {self.reason}"
 
 
+class EmbedWindow(BaseModel):
+    """The embedder's token window, as the chunker sees it.
+
+    The embedder receives ``prefix + chunk.text`` and adds ``special_tokens`` of its own
+    (``[CLS]``/``[SEP]``: 2); whatever lies past ``tokens`` in its tokenizer is cut off.
+    With ``fit`` the chunker cuts every chunk so that nothing is cut off; without it the
+    chunks are cut as before and the cut-off tokens are only counted.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    tokenizer: str = Field(description="the embedder's tokenizer (a get_tokenizer name)")
+    tokens: int = Field(ge=2, description="the window, special tokens included")
+    special_tokens: int = Field(default=2, ge=0, description="tokens the embedder adds")
+    prefix: str = Field(default="", description="text the embedder puts before each chunk")
+    fit: bool = Field(default=True, description="cut chunks to fit the window")
+
+
 class ChunkingConfig(BaseModel):
     """Everything that decides where a document is cut. Part of the generation digest."""
 
@@ -127,6 +145,12 @@ class ChunkingConfig(BaseModel):
     )
     oversize: Literal["sentences", "fixed"] = Field(
         default="sentences", description="structural: how an oversize section is split"
+    )
+    window: EmbedWindow | None = Field(
+        default=None,
+        description="the embedder's window: every chunk counts its embedded tokens, and with "
+        "window.fit the size bound is the window (in window.tokenizer, which then also "
+        "counts the chunk)",
     )
 
     @property
@@ -198,6 +222,13 @@ class Chunk:
     """How each amount a caption scaled or a sign negated was read: ``minor_units``,
     ``currency``, ``text`` (as written), ``span`` ([start, end) in the source),
     ``scale`` (power of ten), ``caption``, ``negative``. Stored, never indexed."""
+    tokens: int = 0
+    """The chunk's length in its tokenizer's tokens (``token_span.end - token_span.start``)."""
+    embedder_tokens: int | None = None
+    """Tokens the embedder receives for ``text`` (special tokens and prefix included), when
+    the chunking config names an embedder window; None otherwise."""
+    tokens_lost: int = 0
+    """Of those, the tokens past the window, which the embedder cuts off (0 when it fits)."""
 
 
 # --------------------------------------------------------------------------- query and search
@@ -443,6 +474,12 @@ class GenerationRecord(BaseModel):
     chunks: int = 0
     tenants: list[str] = Field(default_factory=list)
     has_acl: bool = False
+    chunks_truncated: int = Field(
+        default=0, description="chunks longer than the embedder's window (their end not embedded)"
+    )
+    tokens_truncated: int = Field(
+        default=0, description="embedder tokens past the window, over those chunks"
+    )
 
     @property
     def multi_tenant(self) -> bool:
@@ -460,6 +497,10 @@ class DocumentRecord(BaseModel):
     tenant: str | None = None
     has_acl: bool = False
     metadata_digest: str = ""
+    chunks_truncated: int = 0
+    """Of its chunks, those longer than the embedder's window."""
+    tokens_truncated: int = 0
+    """Their embedder tokens past the window."""
     """Digest of the document-level fields copied onto every chunk (title, tenant, ACL,
     category, dates, meta): when it changes, every chunk is rewritten even where the
     text — and so the chunk id — did not change."""
@@ -521,6 +562,14 @@ class IngestReport(BaseModel):
         description="chunk writes the engine answered 429 (back-pressure) and were resent",
     )
     bulk_retries: int = Field(default=0, description="back-off rounds those resends took")
+    chunks_truncated: int = Field(
+        default=0,
+        description="written chunks longer than the embedder's window: the embedder sees "
+        "only their first window of tokens",
+    )
+    tokens_truncated: int = Field(
+        default=0, description="embedder tokens of written chunks past the window (not embedded)"
+    )
     seconds: float = Field(
         default=0.0, description="time of the ingest itself (lock wait excluded)"
     )

@@ -46,6 +46,8 @@ class Known:
     source_path: str
     chunk_ids: tuple[str, ...]
     metadata_digest: str = ""
+    chunks_truncated: int = 0
+    tokens_truncated: int = 0
 
     @classmethod
     def of(cls, record: DocumentRecord) -> Known:
@@ -54,6 +56,8 @@ class Known:
             record.source_path,
             tuple(record.chunk_ids),
             record.metadata_digest,
+            record.chunks_truncated,
+            record.tokens_truncated,
         )
 
 

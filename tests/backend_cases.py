@@ -161,7 +161,7 @@ def stored_chunk(doc_id: str, body: str, *, index: int = 0, **fields: Any) -> di
         heading_path=[doc_id],
         token_start=0,
         token_end=len(body.split()),
-        tokenizer="whitespace@1",
+        tokenizer="whitespace@2",
         parser="test@1",
     )
     return chunk_source(chunk) | fields

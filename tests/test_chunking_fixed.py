@@ -84,7 +84,7 @@ def test_fixed_chunks_follow_the_windows_and_keep_the_span_invariant(
         assert chunk.body.split() == [text[a:b] for a, b in source_tokens[i:j]]
         assert chunk.breadcrumb == "T"  # structure-blind
         assert chunk.parser == "none@1"
-        assert chunk.tokenizer == "whitespace@1"
+        assert chunk.tokenizer == "whitespace@2"
 
 
 def test_storage_multiplier_is_w_over_w_minus_o() -> None:

@@ -53,7 +53,7 @@ def test_every_chunk_carries_identity_provenance_and_the_documents_metadata() ->
                 doc.source_version,
             )
             assert chunk.strategy == strategy
-            assert chunk.tokenizer == "whitespace@1"
+            assert chunk.tokenizer == "whitespace@2"
             assert "@" in chunk.parser
             assert (chunk.category, chunk.tenant, chunk.acl) == ("returns", "acme", doc.acl)
             assert chunk.effective_from == doc.effective_from
@@ -91,7 +91,7 @@ def test_make_chunk_refuses_a_span_outside_the_document() -> None:
             heading_path=[],
             token_start=0,
             token_end=1,
-            tokenizer="whitespace@1",
+            tokenizer="whitespace@2",
             parser="none@1",
         )
 

@@ -54,7 +54,7 @@ def make_chunk(doc: Document, index: int, start: int, end: int, breadcrumb: str 
         heading_path=[breadcrumb] if breadcrumb else [],
         span=Span(start, end),
         token_span=TokenSpan(0, 1),
-        tokenizer="whitespace@1",
+        tokenizer="whitespace@2",
         parser="test@1",
         content_digest=digest,
     )

@@ -48,15 +48,15 @@ def test_window_spans_run_from_first_token_start_to_last_token_end(
 
 
 def test_whitespace_tokenizer_is_named_and_versioned() -> None:
-    assert get_tokenizer("whitespace").id == "whitespace@1"
-    assert get_tokenizer("whitespace@1").id == "whitespace@1"
+    assert get_tokenizer("whitespace").id == "whitespace@2"
+    assert get_tokenizer("whitespace@2").id == "whitespace@2"
 
 
 def test_an_unknown_tokenizer_or_version_is_a_config_error() -> None:
     with pytest.raises(ConfigError, match="unknown tokenizer"):
         get_tokenizer("gpt2")
-    with pytest.raises(ConfigError, match="installed one is whitespace@1"):
-        get_tokenizer("whitespace@2")
+    with pytest.raises(ConfigError, match="installed one is whitespace@2"):
+        get_tokenizer("whitespace@1")  # version 1 counted a 50 kB run as one token
 
 
 def test_the_subword_tokenizer_needs_its_extra(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -127,3 +127,35 @@ def test_wordpiece_intervals_are_ordered_and_inside_the_text(
     assert [a for a, _ in intervals] == sorted(a for a, _ in intervals)
     positions = wordpiece.positions(text, 0)
     assert positions.position(len(text)) == len(intervals)
+
+
+# Runs of up to 350 code points around the 100-code-point cap, between short words.
+_long_texts = st.lists(
+    st.one_of(
+        st.integers(1, 350).map(lambda n: ("ab😀é" * 90)[:n]),
+        st.sampled_from([" ", "\n", "\xa0 ", "x y"]),
+    ),
+    max_size=12,
+).map("".join)
+
+
+@given(_long_texts, st.data())
+def test_a_run_over_the_cap_counts_one_token_per_hundred_code_points(text: str, data) -> None:  # type: ignore[no-untyped-def]
+    cap = tokenizers.MAX_RUN
+    intervals = WHITESPACE.intervals(text)
+    assert all(0 < b - a <= cap for a, b in intervals)
+    assert "".join(text[a:b] for a, b in intervals) == "".join(text.split())
+    assert WHITESPACE.count(text) == len(intervals) == sum(-(-len(w) // cap) for w in text.split())
+    start = data.draw(st.sampled_from([0, *(a for a, _ in intervals)]))
+    positions = WHITESPACE.positions(text, start)
+    starts = [a for a, _ in intervals if a >= start]
+    for offset in data.draw(st.lists(st.integers(start, len(text)), max_size=8)):
+        assert positions.position(offset) == sum(1 for a in starts if a < offset)
+    for k, offset in enumerate(starts):
+        count = data.draw(st.integers(1, 6))
+        last = k + count - 1
+        expected = intervals[len(intervals) - len(starts) + last][1] if last < len(starts) else None
+        assert positions.window_end(offset, count, len(text)) == expected
+    windows = fixed_windows(len(intervals), 3, 1)
+    expected_spans = [(intervals[i][0], intervals[j - 1][1]) for i, j in windows]
+    assert WHITESPACE.spans(text, 0, len(text), windows) == expected_spans

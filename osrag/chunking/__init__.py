@@ -11,6 +11,10 @@ Three strategies, one switch (:attr:`ChunkingConfig.strategy`):
 Every chunk is built by :func:`~osrag.chunking.records.make_chunk`, so the
 span invariant ``normalize(source[span]) == body`` holds for all of them. An
 empty document gives no chunks (see :func:`is_empty`).
+
+With an embedder window (:attr:`ChunkingConfig.window`, :mod:`.window`) every chunk
+also counts the tokens its embedded text costs the embedder, and by default the size
+bound is that window.
 """
 
 from __future__ import annotations
@@ -21,12 +25,17 @@ from osrag.chunking.records import make_chunk
 from osrag.chunking.sentences import sentence_chunks
 from osrag.chunking.structural import breadcrumb, structural_chunks
 from osrag.chunking.tokenizers import Tokenizer, get_tokenizer
+from osrag.chunking.window import annotate, embed_text, embed_window, fit_config
+from osrag.errors import ConfigError
 from osrag.models import Chunk, ChunkingConfig, Document
 
 __all__ = [
     "Tokenizer",
     "breadcrumb",
     "chunk_document",
+    "embed_text",
+    "embed_window",
+    "fit_config",
     "get_tokenizer",
     "is_empty",
     "make_chunk",
@@ -44,6 +53,35 @@ def chunk_document(doc: Document, config: ChunkingConfig) -> list[Chunk]:
     if is_empty(doc):
         return []
     tokenizer = get_tokenizer(config.tokenizer)
+    window = config.window
+    if window is not None and window.fit and get_tokenizer(window.tokenizer).id != tokenizer.id:
+        raise ConfigError(
+            f"chunking: chunks fitted to the embedder's window must be counted by its "
+            f"tokenizer {window.tokenizer!r}, not {config.tokenizer!r} (see fit_config)"
+        )
+    chunks = annotate(_cut(doc, config, tokenizer), window, doc.text)
+    if window is None or not window.fit:
+        return chunks
+    # A cut inside a word can make a body count one sub-word more alone than where it
+    # lay in the document ("improper|ly"): cut the document again with a window
+    # narrowed by the overshoot; what still does not fit is counted (tokens_lost).
+    narrowed = window
+    for _ in range(_REFITS):
+        worst = max((c.tokens_lost for c in chunks), default=0)
+        if not worst:
+            break
+        narrowed = narrowed.model_copy(update={"tokens": max(2, narrowed.tokens - worst)})
+        chunks = annotate(
+            _cut(doc, config.model_copy(update={"window": narrowed}), tokenizer), window, doc.text
+        )
+    return chunks
+
+
+_REFITS = 3
+"""Narrower re-cuts of a document with a chunk over the window, at most."""
+
+
+def _cut(doc: Document, config: ChunkingConfig, tokenizer: Tokenizer) -> list[Chunk]:
     if config.strategy == "fixed":
         return fixed_chunks(doc, config, tokenizer)
     if config.strategy == "sentences":

@@ -12,6 +12,9 @@ its body keeps the source's own line breaks. The breadcrumb is the document
 title: fixed windows do not know the structure (Markdown markers stay in the
 body — the honest cost of cutting on token count).
 
+With an embedder window that chunks must fit (:mod:`.window`), ``w`` is at most the
+window's budget under the title breadcrumb, in the embedder's tokens.
+
 Invariant (tested with hypothesis): the windows cover every token, and
 ``normalize(source[span])`` is the body.
 """
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 from osrag.chunking.records import make_chunk
 from osrag.chunking.tokenizers import Tokenizer
+from osrag.chunking.window import Budgets
 from osrag.models import Chunk, ChunkingConfig, Document
 
 __all__ = ["PARSER", "fixed_chunks", "fixed_windows"]
@@ -55,7 +59,8 @@ def fixed_chunks(
     lo = doc.content_start if start is None else start
     hi = len(doc.text) if end is None else end
     length = tokenizer.positions(doc.text, lo).position(hi)
-    windows = fixed_windows(length, config.size, config.overlap)
+    size = Budgets(config, tokenizer)(doc.title, config.size)
+    windows = fixed_windows(length, size, config.overlap)
     spans = tokenizer.spans(doc.text, lo, hi, windows)
     chunks: list[Chunk] = []
     for index, ((i, j), (a, b)) in enumerate(zip(windows, spans, strict=True)):

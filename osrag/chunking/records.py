@@ -12,6 +12,10 @@ token span, ``make_chunk`` derives everything else:
   touches, from the document's location map (:func:`osrag.locations.units_in_span`);
 - ``content_digest = sha256(text)`` (hex) and
   ``chunk_id = f"{doc_id}#{chunk_index}#{content_digest[:16]}"``;
+- ``tokens``: the chunk's length in its tokenizer's tokens; ``embedder_tokens`` and
+  ``tokens_lost`` (what its embedded text costs the embedder, special tokens included,
+  and how much of that is past the window) are set by
+  :func:`osrag.chunking.window.annotate` when the config names an embedder window;
 - identity (``doc_id``, ``source_path``, ``source_version``), provenance
   (``strategy``, ``tokenizer``, ``parser``) and the document's metadata, copied
   so each chunk can be filtered on its own.
@@ -88,6 +92,7 @@ def make_chunk(
         doc.effective_from,
         doc.superseded_on,
         doc.meta.copy(),
+        tokens=token_end - token_start,
     )
 
 
@@ -108,6 +113,9 @@ def chunk_source(chunk: Chunk, generation: str | None = None) -> dict[str, Any]:
         "heading_path": chunk.heading_path,
         "span": {"start": chunk.span.start, "end": chunk.span.end},
         "token_span": {"start": chunk.token_span.start, "end": chunk.token_span.end},
+        "tokens": chunk.tokens,
+        "embedder_tokens": chunk.embedder_tokens,
+        "tokens_lost": chunk.tokens_lost,
         "tokenizer": chunk.tokenizer,
         "parser": chunk.parser,
         "content_digest": chunk.content_digest,

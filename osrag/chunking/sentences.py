@@ -16,6 +16,9 @@ Packing rule: whole sentences are packed greedily while the chunk stays within
 is only a repeat). A single sentence longer than ``max_tokens`` is cut by the
 fixed-window rule (``w = max_tokens``, no overlap) and each piece is a chunk.
 
+With an embedder window that chunks must fit (:mod:`.window`), ``max_tokens`` is at
+most the window's budget under the title breadcrumb, in the embedder's tokens.
+
 Why not a library: pysbd with ``char_span=True`` (spans are needed) segmented
 ten CUAD contracts at 0.04 MB/s, this regex pass at ≈17 MB/s, and structural
 chunking runs it on every oversize section; the rules above are the ones these
@@ -36,6 +39,7 @@ from osrag.chunking.fixed import fixed_windows
 from osrag.chunking.normalize import trim_span
 from osrag.chunking.records import make_chunk
 from osrag.chunking.tokenizers import Tokenizer, TokenPositions
+from osrag.chunking.window import Budgets
 from osrag.models import Chunk, ChunkingConfig, Document
 
 __all__ = [
@@ -156,7 +160,7 @@ def sentence_chunks(
         len(doc.text),
         positions,
         tokenizer,
-        config.max_tokens,
+        Budgets(config, tokenizer)(doc.title),
         config.overlap_sentences,
     ):
         chunks.append(

@@ -6,6 +6,9 @@ text between one heading and the next; the heading itself lives in the
 breadcrumb ``Title › Section › Subsection`` (the title is not repeated when the
 top heading says the same), not in the body. Empty sections are dropped.
 
+- The size bound is ``max_tokens``; with an embedder window that the chunks must fit
+  (:mod:`.window`), it is the window's budget under the chunk's breadcrumb, in the
+  embedder's tokens.
 - A section within ``max_tokens`` is one chunk, whatever it holds: tables,
   code blocks and lists are never cut.
 - A section over ``max_tokens`` is split inside itself and every piece keeps
@@ -43,6 +46,7 @@ from osrag.chunking.records import make_chunk
 from osrag.chunking.sentences import CANDIDATE as _SENTENCE_STOP
 from osrag.chunking.sentences import is_sentence_end
 from osrag.chunking.tokenizers import Tokenizer, TokenPositions
+from osrag.chunking.window import Budgets
 from osrag.models import BREADCRUMB_SEPARATOR, Chunk, ChunkingConfig, Document
 
 __all__ = ["breadcrumb", "outline", "structural_chunks"]
@@ -104,6 +108,7 @@ def _split_oversize(
     found: Outline,
     config: ChunkingConfig,
     positions: TokenPositions,
+    limit: int,
 ) -> list[Piece]:
     """Pieces of the oversize section ``[start, end)`` (trimmed), by the module rule.
 
@@ -116,8 +121,9 @@ def _split_oversize(
     block (or the oversize sentence) ends. The result equals packing whole blocks,
     then whole sentences, then fixed windows, as the rule says (tested against
     that direct implementation), without materialising every block and sentence.
+    ``limit`` is the piece bound in tokens (``max_tokens``, or the embedder window's
+    budget under this section's breadcrumb).
     """
-    limit = config.max_tokens
     by_sentences = config.oversize == "sentences"
     atomic = found.atomic
     atomic_starts = [a for a, _ in atomic]
@@ -224,7 +230,8 @@ def structural_chunks(
     """The ``structural`` strategy (see the module rule)."""
     found, parser = outline(doc)
     positions = positions or tokenizer.positions(doc.text, doc.content_start)
-    limit = config.max_tokens
+    budgets = Budgets(config, tokenizer)
+    limit = budgets(doc.title)
     # (start, end, token_start, token_end, heading_path) of each non-empty section,
     # produced lazily so token positions are counted in one left-to-right pass
     sections: Iterator[Section] = _positioned(doc, _sections(doc, found), positions)
@@ -239,10 +246,11 @@ def structural_chunks(
         crumb = crumbs.get(key)
         if crumb is None:
             crumb = crumbs[key] = breadcrumb(doc.title, path)
-        if tb - ta <= limit:
+        bound = budgets(crumb)
+        if tb - ta <= bound:
             pieces: list[Piece] = [(a, b, ta, tb)]
         else:
-            pieces = _split_oversize(doc.text, a, b, ta, tb, found, config, positions)
+            pieces = _split_oversize(doc.text, a, b, ta, tb, found, config, positions, bound)
         for start, end, token_start, token_end in pieces:
             chunks.append(
                 make_chunk(

@@ -7,9 +7,14 @@ Token *positions* are counted from the start of the document's content
 before ``offset``. A chunk's token span is ``[position(span.start),
 position(span.end))``.
 
-- ``whitespace@1`` (default): a token is a maximal run of non-whitespace,
+- ``whitespace@2`` (default): a token is a maximal run of non-whitespace,
   whitespace being Unicode whitespace as ``str.split()`` and the reference
-  notes' ``/\\s+/`` define it.
+  notes' ``/\\s+/`` define it — except that a run longer than
+  :data:`MAX_RUN` (100) code points is cut into pieces of ``MAX_RUN`` (the last
+  shorter), so a 50 kB line without spaces (minified JSON, a base64 blob, CJK
+  text) counts as 500 tokens and is split like any other long text. (Version 1
+  counted it as one token.) BERT's WordPiece makes the same cut-off: a word over
+  100 characters is one ``[UNK]``.
 - ``minilm-wordpiece@<digest>``: the WordPiece vocabulary of
   all-MiniLM-L6-v2 (BERT uncased: lower-casing, accent stripping,
   punctuation split, ``##`` sub-words), run offline by HF ``tokenizers`` from
@@ -92,11 +97,23 @@ class Tokenizer(Protocol):
         ...
 
 
+MAX_RUN = 100
+"""The longest whitespace token in code points; longer runs are cut into pieces."""
+_PIECE = re.compile(rf"\S{{1,{MAX_RUN}}}")
+_LONG_RUN = re.compile(rf"\S{{{MAX_RUN + 1},}}")
+_LONG_CLASS = b"x" * (MAX_RUN + 1)
+
+
 class WhitespaceTokenizer:
-    """Tokens are maximal runs of non-whitespace (``str.split()``)."""
+    """Tokens are maximal runs of non-whitespace (``str.split()``), runs over
+    :data:`MAX_RUN` code points cut into pieces of that length.
+
+    Text without such a run (nearly all text) takes the fast paths below; a text
+    with one is tokenised by listing its pieces.
+    """
 
     name = "whitespace"
-    version = "1"
+    version = "2"
 
     @property
     def id(self) -> str:
@@ -104,10 +121,14 @@ class WhitespaceTokenizer:
 
     def intervals(self, text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
         end = len(text) if end is None else end
-        return [m.span() for m in _NON_SPACE.finditer(text, start, end)]
+        pattern = _PIECE if _LONG_RUN.search(text, start, end) else _NON_SPACE
+        return [m.span() for m in pattern.finditer(text, start, end)]
 
     def count(self, s: str) -> int:
-        return len(s.split())
+        n = len(s.split())
+        if _LONG_RUN.search(s):
+            n += sum((m.end() - m.start() - 1) // MAX_RUN for m in _LONG_RUN.finditer(s))
+        return n
 
     def positions(self, text: str, start: int = 0) -> TokenPositions:
         return _WhitespacePositions(text, start)
@@ -115,6 +136,9 @@ class WhitespaceTokenizer:
     def spans(
         self, text: str, start: int, end: int, windows: list[tuple[int, int]]
     ) -> list[tuple[int, int]]:
+        if _LONG_RUN.search(text, start, end):
+            tokens = self.intervals(text, start, end)
+            return [(tokens[i][0], tokens[j - 1][1]) for i, j in windows]
         # Skip and take whole runs of tokens with one counted-repetition regex
         # match each, instead of materialising every token's interval.
         out: list[tuple[int, int]] = []
@@ -167,6 +191,13 @@ def _take_classes(n: int) -> re.Pattern[bytes]:
     return re.compile(_repeat("x++ ++", n - 1).encode() + b"x++")
 
 
+@lru_cache(maxsize=256)
+def _take_pieces(n: int) -> re.Pattern[str]:
+    """Matches ``n`` tokens of at most :data:`MAX_RUN` code points (a long run is several)."""
+    piece = rf"\S{{1,{MAX_RUN}}}+"
+    return re.compile(_repeat(piece + r"\s*+", n - 1) + piece)
+
+
 class _WhitespacePositions:
     """Token positions by counting "space then non-space" pairs in C.
 
@@ -174,9 +205,14 @@ class _WhitespacePositions:
     whitespace, ``b"x"`` for anything else — so the number of tokens starting
     in ``[a, b)`` is ``classes.count(b" x", a - 1, b)`` (plus the first token
     when ``a`` is the content start). A cursor makes left-to-right use cheap.
+
+    Runs over :data:`MAX_RUN` code points (found by one ``bytes`` search for
+    ``MAX_RUN + 1`` ``x`` in a row) add a token at every further ``MAX_RUN``
+    code points: those starts are kept sorted in ``extra`` and counted by
+    bisection; a window that holds one is measured piece by piece.
     """
 
-    __slots__ = ("classes", "count", "cursor", "start")
+    __slots__ = ("classes", "count", "cursor", "extra", "start", "text")
 
     def __init__(self, text: str, start: int) -> None:
         if text.isascii():
@@ -188,6 +224,16 @@ class _WhitespacePositions:
         self.start = start
         self.cursor = start
         self.count = 0
+        self.text = text
+        self.extra: list[int] = []
+        classes = self.classes
+        run = classes.find(_LONG_CLASS, start)  # the first such run's start (or ``start``)
+        while run >= 0:
+            run_end = classes.find(b" ", run)
+            if run_end < 0:
+                run_end = len(classes)
+            self.extra.extend(range(run + MAX_RUN, run_end, MAX_RUN))
+            run = classes.find(_LONG_CLASS, run_end)
 
     def position(self, offset: int) -> int:
         cursor = self.cursor
@@ -205,26 +251,42 @@ class _WhitespacePositions:
             else:
                 self.count -= self.classes.count(b" x", offset - 1, cursor)
         self.cursor = offset
+        if self.extra:
+            return self.count + bisect_left(self.extra, offset)
         return self.count
 
     def window_end(self, offset: int, count: int, end: int) -> int | None:
+        extra = self.extra
+        if extra:
+            i = bisect_left(extra, offset)
+            if i < len(extra) and extra[i] < end:  # a long run's pieces in the range
+                piece = _take_pieces(count).match(self.text, offset, end)
+                return None if piece is None else piece.end()
         m = _take_classes(count).match(self.classes, offset, end)
         return None if m is None else m.end()
 
 
 class WordPieceTokenizer:
-    """all-MiniLM-L6-v2 WordPiece through HF ``tokenizers``, fully offline."""
+    """A HF ``tokenizer.json`` (by default all-MiniLM-L6-v2's WordPiece), fully offline.
 
-    name = "minilm-wordpiece"
+    ``name`` is ``minilm-wordpiece`` for the default model's file and ``tokenizer-json``
+    for any other (``file:/path/tokenizer.json``); the version is the file's digest
+    either way, so the id does not depend on where the file lies.
+    """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, name: str = "minilm-wordpiece") -> None:
         from tokenizers import Tokenizer as HFTokenizer
 
+        self.name = name
         self.path = path
         self.version = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
         self._tokenizer = HFTokenizer.from_file(str(path))
         self._tokenizer.no_truncation()
         self._tokenizer.no_padding()
+        pre = type(self._tokenizer.pre_tokenizer).__name__
+        self.splits_on_whitespace = pre in ("BertPreTokenizer", "Whitespace", "WhitespaceSplit")
+        """Words are split at whitespace before anything else (BERT): the tokens of a text
+        cut at whitespace are the tokens of its parts, so counts add up."""
 
     @property
     def id(self) -> str:
@@ -237,6 +299,17 @@ class WordPieceTokenizer:
 
     def count(self, s: str) -> int:
         return len(self.intervals(s))
+
+    def counts(self, texts: list[str]) -> list[int]:
+        """:meth:`count` of each text, tokenised in one batch (in Rust, in parallel)."""
+        return [
+            sum(1 for a, b in e.offsets if b > a)
+            for e in self._tokenizer.encode_batch(texts, add_special_tokens=False)
+        ]
+
+    def special_tokens(self) -> int:
+        """Tokens the model's post-processor adds to one text (``[CLS]``/``[SEP]``: 2)."""
+        return int(self._tokenizer.num_special_tokens_to_add(False))
 
     def spans(
         self, text: str, start: int, end: int, windows: list[tuple[int, int]]
@@ -295,6 +368,8 @@ def get_tokenizer(name: str = DEFAULT_TOKENIZER) -> Tokenizer:
         tokenizer = WhitespaceTokenizer()
     elif base in ("minilm-wordpiece", "wordpiece"):
         tokenizer = WordPieceTokenizer(_wordpiece_file())
+    elif base.startswith("file:"):
+        tokenizer = _tokenizer_file(Path(base[5:]))
     else:
         raise ConfigError(
             f"unknown tokenizer {name!r}; choose one of: {', '.join(tokenizer_names())}"
@@ -306,5 +381,20 @@ def get_tokenizer(name: str = DEFAULT_TOKENIZER) -> Tokenizer:
     return tokenizer
 
 
+def _tokenizer_file(path: Path) -> Tokenizer:
+    """The tokenizer of a ``tokenizer.json`` (an embedder's own): ``minilm-wordpiece`` when it
+    is the default model's file, else ``tokenizer-json@<digest>``."""
+    if not path.is_file():
+        raise ConfigError(f"tokenizer file:{path}: no such file")
+    try:
+        default: Path | None = _wordpiece_file()
+    except ConfigError:
+        default = None
+    found = WordPieceTokenizer(path, name="tokenizer-json")
+    if default is not None and found.version == WordPieceTokenizer(default).version:
+        found.name = "minilm-wordpiece"
+    return found
+
+
 def tokenizer_names() -> list[str]:
-    return ["whitespace", "minilm-wordpiece"]
+    return ["whitespace", "minilm-wordpiece", "file:/path/tokenizer.json"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -33,8 +33,29 @@ def chunks_command(
     tokenizer: Annotated[
         str, typer.Option(help="whitespace or minilm-wordpiece (needs the subword extra).")
     ] = "whitespace",
+    embedder: Annotated[
+        str | None,
+        typer.Option(
+            help="Cut the chunks an ingest with this embedder writes (default, onnx:PATH, …): "
+            "bounded by its window in its tokenizer, each with its embedder_tokens.",
+            show_default=False,
+        ),
+    ] = None,
+    fit_window: Annotated[
+        bool,
+        typer.Option(
+            "--fit-window/--truncate",
+            help="With --embedder: fit chunks to its window (default), or keep the bound "
+            "above and count the tokens the embedder would cut off.",
+        ),
+    ] = True,
     json_output: Annotated[
-        bool, typer.Option("--json", help="One chunk record per line (JSON Lines) on stdout.")
+        bool,
+        typer.Option(
+            "--json",
+            help="One chunk record per line (JSON Lines) on stdout; with --embedder also "
+            "embedder_tokens and, when it differs from text, embed_text.",
+        ),
     ] = False,
     show_all: Annotated[
         bool, typer.Option("--all", help="List every chunk, not the first 3 per document.")
@@ -48,7 +69,7 @@ def chunks_command(
     (each is listed as a load error)."""
     from pydantic import ValidationError
 
-    from osrag.chunking import get_tokenizer, is_empty
+    from osrag.chunking import embed_window, fit_config, get_tokenizer, is_empty
     from osrag.config import load_settings
     from osrag.documents import load_corpus
     from osrag.errors import ConfigError
@@ -78,7 +99,15 @@ def chunks_command(
         first = exc.errors()[0]
         field = ".".join(str(x) for x in first["loc"]).replace("_", "-")
         raise ConfigError(f"--{field}: {first['msg']}") from None
-    tokenizer_id = get_tokenizer(tokenizer).id
+    window = None
+    if embedder is not None:
+        from osrag.embedding import get_embedder
+
+        window = embed_window(get_embedder(embedder), fit=fit_window)
+        if window is None:
+            err.print(f"note: embedder {embedder} does not state its window; chunks as without it")
+        configs = {name: fit_config(c, window) for name, c in configs.items()}
+    tokenizer_id = get_tokenizer(configs[strategies[0]].tokenizer).id
 
     docs: list[Document] = []
     issues: list[LoadIssue] = []
@@ -88,15 +117,7 @@ def chunks_command(
     empty = [doc for doc in docs if is_empty(doc)]
 
     if json_output:
-        import orjson
-
-        from osrag.chunking.records import chunk_source
-
-        write = sys.stdout.write
-        for doc in docs:
-            for chunk in document_chunks(doc, configs[strategies[0]]):
-                write(orjson.dumps(chunk_source(chunk)).decode())
-                write("\n")
+        _write_json(docs, configs[strategies[0]], window)
         for issue in issues:
             err.print(f"load error: {printable(issue)}", highlight=False)
         if issues:
@@ -105,7 +126,8 @@ def chunks_command(
 
     out.print(
         f"{printable(path)}: {len(docs)} documents, {len(empty)} empty, {len(issues)} load errors; "
-        f"tokenizer {tokenizer_id}",
+        f"tokenizer {tokenizer_id}"
+        + (f"; embedder window {window.tokens} tokens" if window is not None else ""),
         highlight=False,
         soft_wrap=True,
     )
@@ -150,6 +172,27 @@ def chunks_command(
             out.print(f"  {printable(doc.source_path)}", highlight=False)
     if issues:
         raise typer.Exit(3)
+
+
+def _write_json(docs: list[Any], config: Any, window: Any) -> None:
+    """One chunk record per line; with an embedder window, what the embedder receives."""
+    import orjson
+
+    from osrag.chunking import embed_text
+    from osrag.chunking.records import chunk_source
+    from osrag.pipeline import prepare_chunks
+
+    write = sys.stdout.write
+    for doc in docs:
+        for chunk in prepare_chunks(doc, config):
+            record = chunk_source(chunk)
+            if window is not None:
+                embedded = embed_text(chunk, window)
+                if embedded != chunk.text:
+                    record["embed_text"] = embedded
+                record["embedder_tokens"] = chunk.embedder_tokens
+            write(orjson.dumps(record).decode())
+            write("\n")
 
 
 def _units(name: str, numbers: list[int]) -> str:

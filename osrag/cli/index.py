@@ -62,6 +62,14 @@ def index_status(
                 f"acl: {'yes' if found.policy.acl else 'no'}"
             )
             out.print(f"config      {record.config['chunking']}", highlight=False)
+            if "embedder" in record.config:
+                vectors = record.config["embedder"]
+                out.print(
+                    f"embedder    {vectors.get('id')}  window {vectors.get('window', '?')}  "
+                    f"truncated {record.chunks_truncated} chunk(s), "
+                    f"{record.tokens_truncated} token(s) lost",
+                    highlight=False,
+                )
             out.print(f"analyzer    {analyzer_line(record.config)}", highlight=False)
             out.print(f"versions    {record.versions}", highlight=False)
         for note in found.notes:

@@ -65,6 +65,15 @@ def ingest_command(
             show_default=False,
         ),
     ] = None,
+    fit_window: Annotated[
+        bool,
+        typer.Option(
+            "--fit-window/--truncate",
+            help="With a local embedder: cut chunks so the embedded text (breadcrumb "
+            "included) fits its window, counted in its tokenizer (default); --truncate keeps "
+            "the configured bound and counts what the embedder cuts off.",
+        ),
+    ] = True,
     keep: Annotated[int, typer.Option(help="Generations kept per alias (current included).")] = 2,
     wait: Annotated[float, typer.Option(help="Seconds to wait for another ingest's lock.")] = 0.0,
     workers: Annotated[
@@ -138,6 +147,7 @@ def ingest_command(
         chunking=chunking,
         analyzer=analyzer,
         embedder=embedder or settings.embedder,
+        fit_window=fit_window,
         keep=keep,
         lock_wait=wait,
         prune=prune,
@@ -234,6 +244,11 @@ def _summary(report: Any) -> None:
         err.print(
             f"embedded {report.chunks_embedded} chunk(s); {report.vectors_reused} vector(s) "
             "came from the cache",
+            highlight=False,
+        )
+        err.print(
+            f"{report.chunks_truncated} written chunk(s) longer than the embedder's window "
+            f"({report.tokens_truncated} token(s) not embedded)",
             highlight=False,
         )
     if report.throttled:

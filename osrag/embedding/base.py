@@ -26,6 +26,7 @@ all-zero rows, and normalises.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -78,11 +79,20 @@ def embedder_id(name: str, version: str) -> str:
 class NamedEmbedder:
     """The identity of an :class:`Embedder` from attributes its subclass sets: ``_name``,
     ``_version`` and ``_dimension`` (None until :meth:`_find_dimension` finds it, for
-    models that learn it from a first call)."""
+    models that learn it from a first call).
+
+    A local model also says what it can see, for the chunker to cut chunks that fit
+    (:func:`osrag.chunking.window.embed_window`): ``tokenizer_path`` (its
+    ``tokenizer.json``), ``max_length`` (the window in tokens, special tokens included)
+    and ``passage_prefix`` (text put before every passage). None where unknown (a
+    service): chunks are then bounded as without an embedder."""
 
     _name: str
     _version: str
     _dimension: int | None = None
+    tokenizer_path: Path | None = None
+    max_length: int | None = None
+    passage_prefix: str = ""
 
     @property
     def name(self) -> str:

@@ -117,6 +117,9 @@ class LocalBertEmbedder(NamedEmbedder, LazyEncoder):
     without it, which is how worker processes receive them.
     """
 
+    tokenizer_path: Path
+    max_length: int
+
     def __init__(
         self,
         model_dir: Path | str,
@@ -156,6 +159,7 @@ class LocalBertEmbedder(NamedEmbedder, LazyEncoder):
                 "(the model's position embeddings)"
             )
         self.max_length = max_length
+        self.tokenizer_path = self.model_dir / "tokenizer.json"
         pooling_path = self.model_dir / "1_Pooling" / "config.json"
         pooling = _read_json(pooling_path) if pooling_path.is_file() else {}
         if pooling and not pooling.get("pooling_mode_mean_tokens", False):

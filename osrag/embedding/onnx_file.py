@@ -57,6 +57,9 @@ class OnnxEmbedder(NamedEmbedder, LazyEncoder):
     graph's output shape (or, if that is symbolic, from one probe text).
     """
 
+    tokenizer_path: Path
+    max_length: int
+
     def __init__(
         self,
         model_path: Path | str,

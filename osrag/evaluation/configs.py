@@ -4,8 +4,8 @@ of the query.
 ``parse_compare(["strategy=fixed,structural", "amount_filter=on,off"])`` is the
 cartesian product of the axes, in the order given; the first configuration is the
 baseline every other one is tested against. Keys that change the index (chunking,
-tokenizer, analyzer, canonical tokens) are built as temporary generations; the others
-change only the query.
+tokenizer, analyzer, canonical tokens, fitting chunks to the embedder's window) are
+built as temporary generations; the others change only the query.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ INDEX_KEYS = {
     "oversize",
     "analyzer",
     "canonical_tokens",
+    "fit_window",
 }
 QUERY_KEYS = {
     "amount_filter",
@@ -62,7 +63,7 @@ def _value(key: str, raw: str) -> Any:
     if key not in INDEX_KEYS | QUERY_KEYS:
         known = ", ".join(sorted(INDEX_KEYS | QUERY_KEYS))
         raise ConfigError(f"unknown comparison key {key!r} (known: {known})")
-    if key in {"amount_filter", "keep_amount_text", "canonical_tokens"}:
+    if key in {"amount_filter", "keep_amount_text", "canonical_tokens", "fit_window"}:
         if raw.lower() not in BOOLEAN_WORDS:
             raise ConfigError(f"{key}={raw}: expected on or off")
         return BOOLEAN_WORDS[raw.lower()]

@@ -319,6 +319,7 @@ def run_evaluation(
                     keep=1,
                     embedder=base.embedder,
                     embed_workers=base.embed_workers,
+                    fit_window=bool(index_params.get("fit_window", base.fit_window)),
                 )
                 if progress:
                     progress(f"building {target} for {label(index_params)}")
