@@ -293,3 +293,14 @@ def test_ingest_and_hybrid_search_on_the_embedded_index(
     assert len(queries) == 1 and "umbrella" in queries[0][0]  # one query vector
     again = ingest(policies, backend, IngestOptions(alias="svc", embedder=spec, embed_workers=1))
     assert again.chunks_embedded == 0
+
+
+def test_the_embedder_pickles_for_worker_processes(server: tuple[str, Script]) -> None:
+    import pickle
+
+    url, _ = server
+    embedder = OpenAIEmbedder(url, "toy", version="1", api_key="sk-x")
+    first = embedder.embed(["before"])
+    copy = pickle.loads(pickle.dumps(embedder))
+    assert copy.id == embedder.id and copy.dimension == DIM
+    np.testing.assert_allclose(copy.embed(["before"]), first, atol=1e-7)
