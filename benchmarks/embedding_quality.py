@@ -48,7 +48,7 @@ def collections() -> dict[str, list[str]]:
 
 def run_eval(args: list[str], embedder: str, home: Path) -> tuple[dict[str, Any], float]:
     env = dict(os.environ, OSRAG_HOME=str(home), OSRAG_CACHE_DIR=str(home / "cache"))
-    cmd = [sys.executable, "-m", "osrag", "eval", *args, "--backend", "embedded"]
+    cmd = [sys.executable, "-m", "osrag.cli", "eval", *args, "--backend", "embedded"]
     cmd += ["--embedder", embedder, "--compare", "mode=bm25,vector,hybrid", "--k", "10", "--json"]
     started = time.perf_counter()
     done = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env, cwd=ROOT)
