@@ -60,7 +60,9 @@ def ingest_command(
         str | None,
         typer.Option(
             help="Vectors for every chunk (hybrid search): default (offline all-MiniLM-L6-v2), "
-            "onnx:PATH, sentence-transformers:NAME, http(s)://… (your service), python:MOD:FN. "
+            "default-int8 (its int8 form), onnx:PATH, sentence-transformers:NAME, "
+            "openai:MODEL@http(s)://host/v1 (TEI, vLLM, Ollama…), http(s)://… (your service), "
+            "python:MOD:FN. "
             "(default: the embedder setting; none)",
             show_default=False,
         ),

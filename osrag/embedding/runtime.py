@@ -96,7 +96,11 @@ def pool(hidden: np.ndarray, mask: np.ndarray, pooling: Pooling) -> Vectors:
 
 
 def make_session(model: bytes | str, *, threads: int, model_name: str) -> Any:
-    """An ONNX Runtime CPU session with ``threads`` intra-op threads and no spinning.
+    """An ONNX Runtime session with ``threads`` intra-op threads and no spinning.
+
+    It runs on CUDA where onnxruntime-gpu offers it, else on the CPU
+    (:func:`osrag.embedding.accel.session_providers`; ``OSRAG_EMBEDDER_DEVICE``
+    forces ``cpu`` or ``cuda``).
 
     Idle worker threads sleep instead of spinning (``allow_spinning=0``): on a
     shared machine spinning burns the CPU that other processes — or the other
@@ -109,6 +113,9 @@ def make_session(model: bytes | str, *, threads: int, model_name: str) -> Any:
         raise ConfigError(
             f"embedder {model_name} needs onnxruntime: pip install 'osrag[embed]'"
         ) from exc
+    from osrag.embedding.accel import session_providers
+
+    providers = session_providers()
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
@@ -116,7 +123,7 @@ def make_session(model: bytes | str, *, threads: int, model_name: str) -> Any:
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
-        return ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+        return ort.InferenceSession(model, options, providers=providers)
     except Exception as exc:  # onnxruntime's errors are not exported under stable names
         raise EmbeddingError(
             f"embedder {model_name}: onnxruntime cannot load the model ({exc})"

