@@ -174,8 +174,10 @@ def _peak_load(path: Path, options: str = "") -> tuple[str, float, float]:
         "started = time.perf_counter()\n"
         f"items = list(load_file(Path({str(path)!r}){options}))\n"
         "kind = type(items[0]).__name__\n"
-        "print(kind, time.perf_counter() - started,"
-        " resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)\n"
+        # VmHWM, not ru_maxrss: ru_maxrss survives exec on Linux, so a child of a large
+        # pytest process would report the parent's peak
+        "hwm = next(line for line in open('/proc/self/status') if line.startswith('VmHWM'))\n"
+        "print(kind, time.perf_counter() - started, int(hwm.split()[1]) / 1024)\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", code],
