@@ -32,11 +32,15 @@ from backend_cases import (
 )
 
 from osrag.backends.base import Put
+from osrag.documents import load_corpus
 from osrag.embedding import CallableEmbedder
 from osrag.errors import DimensionMismatchError, EmbeddingError, QueryError
+from osrag.evaluation.runner import _amount_holders as amount_holders
+from osrag.extract.analysis import analyze_query
 from osrag.index import IngestOptions, ingest
 from osrag.mapping import VECTOR_FIELD, chunk_index_body
-from osrag.models import ExtractionConfig, QuerySpec
+from osrag.models import ChunkingConfig, Document, ExtractionConfig, QuerySpec
+from osrag.pipeline import prepare_chunks
 from osrag.query import plan_query, search_bodies
 from osrag.search import Searcher
 
@@ -198,6 +202,24 @@ def test_hybrid_falls_back_from_both_legs_only_when_the_amount_matches_nothing(
     assert result.hits
     for hit in result.hits:
         assert case.source(case.alias, hit.chunk_id)["tenant"] == "acme"
+
+
+def test_the_documents_meeting_a_constraint_are_counted_on_an_alias_with_vectors(
+    embedded_insurance: BackendCase,
+) -> None:
+    # amount precision's holders are read with the filter alone: on an alias with vectors
+    # the default mode is hybrid, whose vector leg cannot take k = 10,000 on OpenSearch
+    case = embedded_insurance
+    stated = analyze_query("umbrella limits over $500,000").constraints
+    searcher = Searcher(case.backend, case.alias, enforce_access=False)
+    holders = amount_holders(searcher, stated, {})
+    expected = {
+        doc.doc_id
+        for doc in load_corpus(EXAMPLES)
+        if isinstance(doc, Document)
+        and any(a > 50_000_000 for c in prepare_chunks(doc, ChunkingConfig()) for a in c.amounts)
+    }
+    assert expected and holders == expected
 
 
 @pytest.mark.parametrize(

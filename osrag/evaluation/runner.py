@@ -87,6 +87,7 @@ def _amount_holders(searcher: Any, constraints: Any, cache: dict[str, set[str]])
             QuerySpec(
                 text="",
                 constraints=list(constraints),
+                mode="bm25",  # the filter alone decides; no vector leg (k would exceed 10,000)
                 collapse=True,
                 size=MAX_HITS,
                 highlight=False,
