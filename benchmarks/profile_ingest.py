@@ -18,8 +18,12 @@ Each function's *self* time is charged to a stage by its module. Time in a funct
 outside osrag (a C builtin, pydantic, regex, the standard library) is charged to the
 osrag module that called it, through the profile's caller edges, in proportion to the
 time each caller spent in it — except JSON encoding (``json``, ``orjson``), which is
-its own stage wherever it is called. The profiler roughly doubles Python's cost per
-call, so the shares are the result, and the ms per chunk an upper bound.
+its own stage wherever it is called. The profiler multiplies Python's cost per call
+(about 4.6× on the synthetic corpus) but not native threads', so the shares are
+indicative and the ms per chunk an upper bound: ``--unprofiled`` gives the real one.
+
+``--unprofiled`` runs only the same ingest without any profiler, for the true CPU per
+chunk (``benchmarks/results/profile_ingest_unprofiled.json``).
 
 Prints the stage table, the top modules and functions, and writes
 ``benchmarks/results/profile_ingest.json``.
@@ -165,6 +169,23 @@ def profiled_ingest(corpus: Path, root: Path) -> tuple[pstats.Stats, dict[str, A
     return stats, run
 
 
+def unprofiled_ingest(corpus: Path, root: Path) -> dict[str, Any]:
+    """The same ingest with no profiler: the CPU per chunk the shares apply to."""
+    options = IngestOptions(alias="profile-ingest", workers=1, embed_workers=1)
+    cpu0, wall0 = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
+    report = ingest(corpus, EmbeddedIndex(root), options)
+    wall, cpu1 = time.perf_counter() - wall0, resource.getrusage(resource.RUSAGE_SELF)
+    process_cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
+    chunks = max(1, report.chunks_written)
+    return {
+        "documents": report.documents,
+        "chunks": report.chunks_written,
+        "wall_seconds": round(wall, 2),
+        "process_cpu_seconds": round(process_cpu, 2),
+        "cpu_ms_per_chunk": round(1000 * process_cpu / chunks, 4),
+    }
+
+
 def tables(stats: pstats.Stats, run: dict[str, Any], top: int) -> dict[str, Any]:
     raw: dict[Func, Any] = stats.stats  # type: ignore[attr-defined]
     modules = Charges(raw).by_module()
@@ -203,6 +224,9 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, help="a corpus folder (default: synthetic)")
     parser.add_argument("--chunks", type=int, default=100_000, help="synthetic corpus size")
     parser.add_argument("--top", type=int, default=20, help="modules and functions listed")
+    parser.add_argument(
+        "--unprofiled", action="store_true", help="only the same ingest without the profiler"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="osrag-profile-") as tmp:
         corpus = args.corpus
@@ -211,6 +235,11 @@ def main() -> None:
 
             corpus = Path(tmp) / "corpus"
             write_corpus(corpus, args.chunks)
+        if args.unprofiled:
+            plain = unprofiled_ingest(corpus, Path(tmp) / "embedded")
+            print(f"without the profiler: {plain}")
+            print(f"wrote {write_results('profile_ingest_unprofiled', plain)}")
+            return
         stats, run = profiled_ingest(corpus, Path(tmp) / "embedded")
     result = tables(stats, run, args.top)
     print(
