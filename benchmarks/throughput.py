@@ -1,0 +1,349 @@
+"""Query throughput under closed-loop load: osrag's Searcher beside a bare client, one run.
+
+    python benchmarks/throughput.py [--chunks 20000] [--seconds 6] [--concurrency 1 4 16 64]
+                                    [--hybrid EMBEDDER] [--keep]
+
+Ingests the synthetic policy corpus (``benchmarks/synthetic_corpus.py``, ``--chunks``
+chunks) into a fresh alias ``bench-throughput`` on OpenSearch (``OSRAG_BENCH_URL`` /
+``OSRAG_URL``, default http://127.0.0.1:9200) and into an embedded index in a temporary
+folder, then, for every workload and every concurrency, runs **closed-loop** clients —
+each sends its next query as soon as the previous one answered — and reports
+queries/s, p50 and p99 (ms):
+
+* **workloads**: ``bm25`` (words only: a category and two frequent words), ``amount``
+  (the same words and ``over $N``, N a limit the corpus holds: an amount filter), and
+  with ``--hybrid EMBEDDER`` (the corpus ingested with that embedder) ``hybrid``;
+* **threads**: N threads sharing one :class:`~osrag.search.Searcher` (one opensearch-py
+  client, a pool of 64 connections); **async**: N asyncio tasks on one
+  :class:`~osrag.async_search.AsyncSearcher` (``AsyncOpenSearch``, 64 connections);
+* **osrag ÷ bare**: beside each osrag cell, the same requests sent by the bare client
+  (``msearch`` of the exact lines the Searcher sends for that query:
+  :meth:`Searcher.requests <osrag.search.Searcher.requests>` — the bodies of
+  :meth:`Searcher.bodies <osrag.search.Searcher.bodies>` and the tenant probe — in the
+  engine's form), prepared before the clock starts. The two alternate in halves of the
+  cell's time (osrag, bare, bare, osrag) so machine noise hits both alike;
+* **embedded**: the embedded index's own queries/s, threads on one Searcher, beside its
+  engine alone (``EmbeddedIndex.msearch`` of the same bodies).
+
+Every cell is bounded by ``--seconds`` and ``--max-queries``; loopback only. Each
+query's hits from osrag and from the bare client are compared once (same ids, same
+order) before timing. The alias is dropped afterwards unless ``--keep``. Prints the
+tables and writes ``benchmarks/results/throughput.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import random
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _cluster import cluster_url, console, print_table, summary, write_results
+from opensearchpy import AsyncOpenSearch, OpenSearch
+from synthetic_corpus import CATEGORIES, LIMITS, VOCABULARY, write_corpus
+
+from osrag.async_search import AsyncSearcher
+from osrag.backends.base import ChunkIndex
+from osrag.backends.embedded import EmbeddedIndex
+from osrag.backends.opensearch import OpenSearchIndex
+from osrag.generations import purge
+from osrag.index import IngestOptions, ingest
+from osrag.search import Searcher
+
+ALIAS = "bench-throughput"
+POOL = 64
+"""Connections per client: one per client at the highest default concurrency."""
+
+
+def query_texts(n: int, seed: int = 11) -> dict[str, list[str]]:
+    """``n`` word queries and the same words with ``over $N`` (N a limit the corpus holds)."""
+    rng = random.Random(seed)
+    common = VOCABULARY[:150]
+    words = [
+        f"{rng.choice(CATEGORIES)} {rng.choice(common)} {rng.choice(common)}" for _ in range(n)
+    ]
+    limits = [limit for limit in LIMITS if 10_000 <= limit <= 5_000_000]
+    amounts = [f"{text} over ${rng.choice(limits):,}" for text in words]
+    return {"bm25": words, "amount": amounts}
+
+
+class Cell:
+    """Latencies (seconds) and elapsed wall time of one client kind in one cell."""
+
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.elapsed = 0.0
+
+    def row(self) -> dict[str, float]:
+        qps = len(self.latencies) / self.elapsed if self.elapsed else 0.0
+        ms = summary([1000 * x for x in self.latencies])
+        return {"qps": round(qps, 1), "p50_ms": ms["p50"], "p99_ms": ms["p99"], "n": ms["n"]}
+
+
+def run_threads(
+    call: Callable[[Any], Any], items: list[Any], clients: int, seconds: float, cap: int
+) -> tuple[list[float], float]:
+    """``clients`` threads, each calling ``call`` on the next item until the deadline."""
+    numbers, lock, latencies = itertools.count(), threading.Lock(), []
+    deadline = time.perf_counter() + seconds
+
+    def client() -> None:
+        mine: list[float] = []
+        for n in numbers:
+            start = time.perf_counter()
+            if n >= cap or start >= deadline:
+                break
+            call(items[n % len(items)])
+            mine.append(time.perf_counter() - start)
+        with lock:
+            latencies.extend(mine)
+
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return latencies, time.perf_counter() - started
+
+
+async def run_tasks(
+    call: Callable[[Any], Awaitable[Any]], items: list[Any], clients: int, seconds: float, cap: int
+) -> tuple[list[float], float]:
+    """``clients`` asyncio tasks, each awaiting ``call`` on the next item until the deadline."""
+    numbers, latencies = itertools.count(), []
+    deadline = time.perf_counter() + seconds
+
+    async def client() -> None:
+        for n in numbers:
+            start = time.perf_counter()
+            if n >= cap or start >= deadline:
+                break
+            await call(items[n % len(items)])
+            latencies.append(time.perf_counter() - start)
+
+    started = time.perf_counter()
+    await asyncio.gather(*(client() for _ in range(clients)))
+    return latencies, time.perf_counter() - started
+
+
+Kind = tuple[str, Callable[[Any], Any], list[Any]]
+"""A client kind in a comparison: its name, its call, the items it calls on."""
+
+
+def interleaved_sync(kinds: list[Kind], clients: int, seconds: float, cap: int) -> dict[str, Cell]:
+    """Each kind for ``seconds`` in two halves, in the order A, B, B, A."""
+    cells = {name: Cell() for name, _, _ in kinds}
+    for order in (kinds, kinds[::-1]):
+        for name, call, items in order:
+            latencies, elapsed = run_threads(call, items, clients, seconds / 2, cap // 2)
+            cells[name].latencies += latencies
+            cells[name].elapsed += elapsed
+    return cells
+
+
+async def interleaved_async(
+    kinds: list[Kind], clients: int, seconds: float, cap: int
+) -> dict[str, Cell]:
+    cells = {name: Cell() for name, _, _ in kinds}
+    for order in (kinds, kinds[::-1]):
+        for name, call, items in order:
+            latencies, elapsed = await run_tasks(call, items, clients, seconds / 2, cap // 2)
+            cells[name].latencies += latencies
+            cells[name].elapsed += elapsed
+    return cells
+
+
+def wire_lines(searcher: Searcher, text: str, mode: str) -> list[dict[str, Any]]:
+    """The ``_msearch`` lines the Searcher sends for ``text`` (not timed)."""
+    plan = searcher.plan(text, mode=mode)
+    sent = searcher.requests(plan, searcher.query_vector(plan))
+    engine = searcher.index
+    assert isinstance(engine, OpenSearchIndex)
+    return engine.msearch_lines(sent.bodies, searcher.search_type)
+
+
+def same_hits(searcher: Searcher, client: OpenSearch, text: str, mode: str) -> bool:
+    """osrag's hits and the bare client's, for the same request: same ids in the same order."""
+    ours = [hit.chunk_id for hit in searcher.search(text, mode=mode).hits]
+    answers = client.msearch(index=ALIAS, body=wire_lines(searcher, text, mode))["responses"]
+    theirs = [hit["_id"] for hit in answers[0]["hits"]["hits"]]
+    return ours == theirs
+
+
+def workloads(queries: dict[str, list[str]], hybrid: bool) -> dict[str, tuple[list[str], str]]:
+    chosen = {"bm25": (queries["bm25"], "bm25"), "amount": (queries["amount"], "bm25")}
+    if hybrid:
+        chosen["hybrid"] = (queries["bm25"], "hybrid")
+    return chosen
+
+
+def ratio_row(workload: str, transport: str, clients: int, cells: dict[str, Cell]) -> list[Any]:
+    ours, bare = cells["osrag"].row(), cells["bare"].row()
+    ratio = ours["qps"] / bare["qps"] if bare["qps"] else float("nan")
+    return [
+        workload,
+        transport,
+        clients,
+        ours["qps"],
+        ours["p50_ms"],
+        ours["p99_ms"],
+        bare["qps"],
+        bare["p50_ms"],
+        bare["p99_ms"],
+        round(ratio, 3),
+    ]
+
+
+def sync_rows(url: str, chosen: dict[str, tuple[list[str], str]], args: Any) -> list[list[Any]]:
+    client = OpenSearch(url, timeout=60, http_compress=False, pool_maxsize=POOL)
+    searcher = Searcher(OpenSearchIndex(client), ALIAS)
+    rows = []
+    for workload, (texts, mode) in chosen.items():
+        lines = [wire_lines(searcher, text, mode) for text in texts]
+        agree = sum(same_hits(searcher, client, text, mode) for text in texts)
+        console.print(
+            f"[dim]{workload}: osrag and bare agree on {agree}/{len(texts)} queries[/dim]"
+        )
+        kinds: list[Kind] = [
+            ("osrag", lambda text, m=mode: searcher.search(text, mode=m), texts),
+            ("bare", lambda body: client.msearch(index=ALIAS, body=body), lines),
+        ]
+        run_threads(kinds[0][1], texts, 4, 0.5, 10_000)  # warm the caches of both paths
+        run_threads(kinds[1][1], lines, 4, 0.5, 10_000)
+        for clients in args.concurrency:
+            cells = interleaved_sync(kinds, clients, args.seconds, args.max_queries)
+            rows.append(ratio_row(workload, "threads", clients, cells))
+            console.print(rows[-1])
+    client.close()
+    return rows
+
+
+async def async_rows(
+    url: str, chosen: dict[str, tuple[list[str], str]], args: Any
+) -> list[list[Any]]:
+    sync_client = OpenSearch(url, timeout=60, http_compress=False)
+    client = AsyncOpenSearch(url, timeout=60, http_compress=False, maxsize=POOL)
+    searcher = AsyncSearcher(OpenSearchIndex(sync_client), ALIAS, client=client)
+    rows = []
+    try:
+        for workload, (texts, mode) in chosen.items():
+            lines = [wire_lines(searcher.searcher, text, mode) for text in texts]
+
+            async def ours(text: str, m: str = mode) -> Any:
+                return await searcher.search(text, mode=m)
+
+            async def bare(body: list[dict[str, Any]]) -> Any:
+                return await client.msearch(index=ALIAS, body=body)
+
+            kinds: list[Kind] = [("osrag", ours, texts), ("bare", bare, lines)]
+            await run_tasks(ours, texts, 4, 0.5, 10_000)
+            await run_tasks(bare, lines, 4, 0.5, 10_000)
+            for clients in args.concurrency:
+                cells = await interleaved_async(kinds, clients, args.seconds, args.max_queries)
+                rows.append(ratio_row(workload, "async", clients, cells))
+                console.print(rows[-1])
+    finally:
+        await client.close()
+        sync_client.close()
+    return rows
+
+
+def embedded_rows(index: ChunkIndex, queries: dict[str, list[str]], args: Any) -> list[list[Any]]:
+    """The embedded index through the Searcher, beside its engine alone, threads."""
+    searcher = Searcher(index, ALIAS)
+    rows = []
+    for workload in ("bm25", "amount"):
+        texts = queries[workload]
+        bodies = [searcher.requests(searcher.plan(t), None).bodies for t in texts]
+        kinds: list[Kind] = [
+            ("osrag", searcher.search, texts),
+            ("bare", lambda b: index.msearch(ALIAS, b), bodies),
+        ]
+        run_threads(searcher.search, texts, 2, 0.5, 10_000)
+        for clients in args.concurrency:
+            cells = interleaved_sync(kinds, clients, args.seconds, args.max_queries)
+            rows.append(ratio_row(workload, "embedded", clients, cells))
+            console.print(rows[-1])
+    return rows
+
+
+def build(url: str, corpus: Path, root: Path, hybrid: str | None) -> tuple[ChunkIndex, Any]:
+    """The corpus in a fresh OpenSearch alias and in an embedded index (not timed)."""
+    engine = OpenSearchIndex(OpenSearch(url, timeout=120, http_compress=False))
+    purge(engine, ALIAS)
+    started = time.perf_counter()
+    report = ingest(corpus, engine, IngestOptions(alias=ALIAS, embedder=hybrid))
+    console.print(
+        f"[dim]OpenSearch: {report.chunks_written:,} chunks in "
+        f"{time.perf_counter() - started:.1f} s[/dim]"
+    )
+    embedded = EmbeddedIndex(root)
+    ingest(corpus, embedded, IngestOptions(alias=ALIAS))
+    return engine, embedded
+
+
+COLUMNS = [
+    "workload",
+    "clients via",
+    "clients",
+    "osrag q/s",
+    "osrag p50",
+    "osrag p99",
+    "bare q/s",
+    "bare p50",
+    "bare p99",
+    "osrag ÷ bare",
+]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--chunks", type=int, default=20_000, help="synthetic corpus size")
+    parser.add_argument("--seconds", type=float, default=6.0, help="per client kind per cell")
+    parser.add_argument("--max-queries", type=int, default=50_000, help="per kind per cell")
+    parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 4, 16, 64])
+    parser.add_argument("--queries", type=int, default=200, help="distinct query texts")
+    parser.add_argument("--hybrid", metavar="EMBEDDER", help="also hybrid (ingests vectors)")
+    parser.add_argument("--keep", action="store_true", help="keep the alias afterwards")
+    args = parser.parse_args()
+    url = cluster_url()
+    queries = query_texts(args.queries)
+    chosen = workloads(queries, bool(args.hybrid))
+    with tempfile.TemporaryDirectory(prefix="osrag-throughput-") as tmp:
+        write_corpus(Path(tmp) / "corpus", args.chunks)
+        engine, embedded = build(url, Path(tmp) / "corpus", Path(tmp) / "embedded", args.hybrid)
+        try:
+            rows = sync_rows(url, chosen, args)
+            rows += asyncio.run(async_rows(url, chosen, args))
+            rows += embedded_rows(embedded, queries, args)
+        finally:
+            if not args.keep:
+                purge(engine, ALIAS)
+            embedded.close()
+    print_table(f"closed-loop throughput, {args.chunks:,} chunks (ms)", COLUMNS, rows)
+    print("| " + " | ".join(COLUMNS) + " |")
+    print("|" + "---|" * len(COLUMNS))
+    for row in rows:
+        print("| " + " | ".join(str(value) for value in row) + " |")
+    payload = {
+        "chunks": args.chunks,
+        "seconds_per_kind_per_cell": args.seconds,
+        "hybrid": args.hybrid,
+        "columns": COLUMNS,
+        "rows": rows,
+    }
+    print(f"wrote {write_results('throughput', payload)}")
+
+
+if __name__ == "__main__":
+    main()
