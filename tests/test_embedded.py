@@ -476,3 +476,37 @@ def test_a_missing_folder_is_refused_rather_than_written_under_the_working_direc
 ) -> None:
     with pytest.raises(ConfigError, match="needs a folder"):
         EmbeddedIndex(root)  # type: ignore[arg-type]
+
+
+def _race_to_create(folder: Path, count: int) -> list[BaseException]:
+    """``count`` threads, each with its own index object, write to one new store at once."""
+    barrier = threading.Barrier(count)
+    failures: list[BaseException] = []
+
+    def put(n: int) -> None:
+        store = EmbeddedIndex(folder).records("racing")
+        barrier.wait()
+        try:
+            store.put("probe", f"key-{n}", {"n": n})
+        except BaseException as exc:
+            failures.append(exc)
+
+    threads = [threading.Thread(target=put, args=(n,)) for n in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return failures
+
+
+def test_many_writers_creating_one_new_record_store_at_once_all_succeed(tmp_path: Path) -> None:
+    # the first writers of a new alias race to create its folder (renamed into place) and
+    # for the store's switch to write-ahead logging, which SQLite refuses ("database is
+    # locked") without waiting: none may fail for either
+    for round_ in range(20):
+        folder = tmp_path / f"round-{round_}"
+        assert _race_to_create(folder, 16) == []
+        store = EmbeddedIndex(folder).records("racing")
+        assert sorted(key for key, _ in store.scan("probe")) == sorted(
+            f"key-{n}" for n in range(16)
+        )

@@ -344,6 +344,9 @@ class EmbeddedIndex(ChunkIndex):
             self._check_marker(marker, alias)
             return folder
         if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+            if marker.is_file():  # another creator's folder was renamed into place meanwhile
+                self._check_marker(marker, alias)
+                return folder
             raise IndexStateError(
                 f"{folder} exists but is not an osrag embedded index (no {MARKER} file): "
                 "choose another --alias, or set OSRAG_HOME to another folder"

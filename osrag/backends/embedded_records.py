@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,6 +29,8 @@ from osrag.errors import IndexStateError
 
 FORMAT = 2
 PAGE = 1000
+_OPEN_TIMEOUT = 30.0
+"""Seconds a connection waits for another writer's lock (opening included)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS osrag_format (format INTEGER NOT NULL);
@@ -80,24 +83,45 @@ class SQLiteRecords(RecordStore):
             )
         if not create and not self.path.exists():
             return None
-        try:
-            connection = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
-            connection.execute("PRAGMA journal_mode=WAL")
-            connection.execute("PRAGMA synchronous=FULL")
-            with connection:
-                connection.executescript(_SCHEMA)
-                row = connection.execute("SELECT format FROM osrag_format").fetchone()
-                if row is None:
-                    connection.execute("INSERT INTO osrag_format VALUES (?)", (FORMAT,))
-                elif int(row[0]) != FORMAT:
-                    raise IndexStateError(
-                        f"{self.path} is in record-store format {row[0]}; this osrag reads "
-                        f"{FORMAT}: use the osrag that wrote it, or ingest into a new alias"
-                    )
-        except sqlite3.Error as exc:
-            raise self._broken(exc) from None
+        connection = self._open_initialised(self.path)
         self._connection = connection
         return connection
+
+    def _open_initialised(self, path: Path) -> sqlite3.Connection:
+        """A connection to the store, its schema and format checked. Two processes creating
+        the same new store race for the switch to WAL, which SQLite answers "database is
+        locked" without waiting on its busy handler: that answer is retried, bounded."""
+        deadline = time.monotonic() + _OPEN_TIMEOUT
+        pause = 0.01
+        while True:
+            connection = sqlite3.connect(path, check_same_thread=False, timeout=_OPEN_TIMEOUT)
+            try:
+                connection.execute("PRAGMA journal_mode=WAL")
+                connection.execute("PRAGMA synchronous=FULL")
+                with connection:
+                    connection.executescript(_SCHEMA)
+                    row = connection.execute("SELECT format FROM osrag_format").fetchone()
+                    if row is None:
+                        connection.execute("INSERT INTO osrag_format VALUES (?)", (FORMAT,))
+                    elif int(row[0]) != FORMAT:
+                        raise IndexStateError(
+                            f"{path} is in record-store format {row[0]}; this osrag reads "
+                            f"{FORMAT}: use the osrag that wrote it, or ingest into a new alias"
+                        )
+                return connection
+            except sqlite3.OperationalError as exc:
+                connection.close()
+                busy = "locked" in str(exc) or "busy" in str(exc)
+                if not busy or time.monotonic() + pause > deadline:
+                    raise self._broken(exc) from None
+                time.sleep(pause)
+                pause = min(pause * 2, 0.5)
+            except sqlite3.Error as exc:
+                connection.close()
+                raise self._broken(exc) from None
+            except IndexStateError:
+                connection.close()
+                raise
 
     @contextmanager
     def _transaction(self, *, create: bool = False) -> Iterator[sqlite3.Connection | None]:
