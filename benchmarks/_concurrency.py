@@ -12,10 +12,10 @@ from typing import Any
 from _cluster import client, summary
 from opensearchpy import AsyncOpenSearch, OpenSearch
 
-from osrag.async_search import AsyncSearcher
-from osrag.backends.opensearch import OpenSearchIndex
+from osrag.engines.opensearch import OpenSearchIndex
 from osrag.models import QuerySpec
-from osrag.search import Searcher
+from osrag.search.async_searcher import AsyncSearcher
+from osrag.search.searcher import Searcher
 
 
 async def _at(searcher: AsyncSearcher, specs: list[QuerySpec], in_flight: int) -> dict[str, Any]:

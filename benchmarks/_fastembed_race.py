@@ -69,7 +69,7 @@ class _PeakRss:
 def race_texts(corpus: Path, n: int) -> list[str]:
     """The first ``n`` chunks osrag cuts from ``corpus`` with default settings."""
     from osrag.chunking import chunk_document
-    from osrag.documents import load_corpus
+    from osrag.loaders.corpus import load_corpus
     from osrag.models import ChunkingConfig, Document
 
     out: list[str] = []

@@ -24,10 +24,10 @@ from opensearchpy import OpenSearch
 from opensearchpy.exceptions import TransportError
 
 from osrag.chunking.records import chunk_source
-from osrag.documents import corpus_base, corpus_files, load_files
-from osrag.mapping import chunk_index_body
+from osrag.engines.mapping import chunk_index_body
+from osrag.ingestion.pipeline import prepare_chunks
+from osrag.loaders.corpus import corpus_base, corpus_files, load_files
 from osrag.models import ChunkingConfig, Document, ExtractionConfig
-from osrag.pipeline import prepare_chunks
 
 GENERATION = "osrag-bench-raw-00000000-1"
 """The ``generation`` field of every source (same length as a real generation name)."""

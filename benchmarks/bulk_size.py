@@ -12,7 +12,7 @@ median round kept (the machine is shared; the best round is kept too). A request
 the node refuses with 429 (its indexing-pressure limit, 10 % of the heap, counts
 the bytes of every request in flight) is resent after a back-off and counted. The
 plateau is the smallest size whose median chunks/s is within 5 % of the best:
-osrag's defaults (:data:`osrag.apply.BATCH_BYTES`, the writer count) come from it.
+osrag's defaults (:data:`osrag.ingestion.apply.BATCH_BYTES`, the writer count) come from it.
 Prints a table and writes ``benchmarks/results/bulk_size.json``.
 """
 

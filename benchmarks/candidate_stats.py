@@ -24,13 +24,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _cluster import ROOT, client, cluster_url, console, print_table, write_results
 
-from osrag.backends.opensearch import OpenSearchIndex
+from osrag.engines.mapping import chunk_index_body
+from osrag.engines.opensearch import OpenSearchIndex
 from osrag.evaluation import dedupe_docs, mean_metrics, query_metrics, read_queries
-from osrag.generations import purge
-from osrag.index import IngestOptions, ingest
-from osrag.mapping import chunk_index_body
-from osrag.query import bool_query, candidate_query
-from osrag.search import Searcher
+from osrag.ingestion.generations import purge
+from osrag.ingestion.ingest import IngestOptions, ingest
+from osrag.search.query import bool_query, candidate_query
+from osrag.search.searcher import Searcher
 
 
 def _overlap(a: list[str], b: list[str], k: int) -> float:

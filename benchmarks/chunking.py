@@ -55,7 +55,7 @@ CONTENDERS = (
 
 
 def _load(corpus: Path) -> tuple[list[Any], int]:
-    from osrag.documents import load_corpus
+    from osrag.loaders.corpus import load_corpus
     from osrag.models import Document
 
     docs = [d for d in load_corpus(corpus) if isinstance(d, Document)]

@@ -42,16 +42,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _cluster import CORPORA, client, cluster_url, console, print_table, summary, write_results
 
-from osrag.backends.base import ChunkIndex
-from osrag.backends.embedded import EmbeddedIndex
-from osrag.backends.opensearch import OpenSearchIndex
-from osrag.documents import load_corpus
-from osrag.generations import purge
-from osrag.index import IngestOptions, ingest
+from osrag.engines.base import ChunkIndex
+from osrag.engines.embedded import EmbeddedIndex
+from osrag.engines.opensearch import OpenSearchIndex
+from osrag.ingestion.generations import purge
+from osrag.ingestion.ingest import IngestOptions, ingest
+from osrag.ingestion.pipeline import prepare_chunks
+from osrag.loaders.corpus import load_corpus
 from osrag.models import ChunkingConfig, Document, ExtractionConfig, QuerySpec
-from osrag.pipeline import prepare_chunks
-from osrag.query import search_bodies
-from osrag.search import Searcher
+from osrag.search.query import search_bodies
+from osrag.search.searcher import Searcher
 
 
 def _texts_and_amount(corpus: Path, n: int, seed: int = 7) -> tuple[list[str], int]:

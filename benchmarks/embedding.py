@@ -87,7 +87,7 @@ def _cranfield(n: int | None = None) -> list[str]:
 
 def _docs_chunks(n: int) -> list[str]:
     from osrag.chunking import chunk_document
-    from osrag.documents import load_corpus
+    from osrag.loaders.corpus import load_corpus
     from osrag.models import ChunkingConfig, Document
 
     config = ChunkingConfig(strategy="structural", max_tokens=200, tokenizer="minilm-wordpiece")

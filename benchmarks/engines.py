@@ -57,22 +57,22 @@ from _cluster import (
 from elasticsearch import Elasticsearch
 from parity import DATASETS, overlap
 
-from osrag.backends.base import ChunkIndex
-from osrag.backends.elasticsearch import ElasticsearchIndex
-from osrag.backends.embedded import EmbeddedIndex
-from osrag.backends.opensearch import BULK_ACTIONS, OpenSearchIndex
-from osrag.backends.rest import RestIndex, dumps
 from osrag.chunking.records import chunk_source
-from osrag.documents import load_corpus
+from osrag.engines.base import ChunkIndex
+from osrag.engines.elasticsearch import ElasticsearchIndex
+from osrag.engines.embedded import EmbeddedIndex
+from osrag.engines.mapping import chunk_index_body
+from osrag.engines.opensearch import BULK_ACTIONS, OpenSearchIndex
+from osrag.engines.rest import RestIndex, dumps
 from osrag.evaluation import EvalConfig, read_queries, run_evaluation
-from osrag.extract import analyze_query
-from osrag.generations import purge
-from osrag.index import IngestOptions, current_generation, ingest
-from osrag.mapping import chunk_index_body
+from osrag.ingestion.generations import purge
+from osrag.ingestion.ingest import IngestOptions, current_generation, ingest
+from osrag.ingestion.pipeline import prepare_chunks
+from osrag.loaders.corpus import load_corpus
 from osrag.models import Document, QuerySpec
-from osrag.pipeline import prepare_chunks
-from osrag.query import search_bodies
-from osrag.search import Searcher
+from osrag.search.analysis import analyze_query
+from osrag.search.query import search_bodies
+from osrag.search.searcher import Searcher
 
 
 @dataclass

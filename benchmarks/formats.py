@@ -40,11 +40,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import formats_corpus as fc
 from _cluster import CORPORA, ROOT, client, cluster_url, console, print_table, write_results
 
-from osrag.backends.base import ChunkIndex
-from osrag.backends.embedded import EmbeddedIndex
+from osrag.engines.base import ChunkIndex
+from osrag.engines.embedded import EmbeddedIndex
 from osrag.evaluation import EvalConfig, read_queries, run_evaluation
-from osrag.generations import purge
-from osrag.index import IngestOptions, ingest
+from osrag.ingestion.generations import purge
+from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.loaders import extract, sniff
 
 REAL_DOCS = CORPORA / "real-docs"
@@ -237,7 +237,7 @@ def main() -> None:
             folders[fmt] = fc.write_corpus(work, fmt)
         backend: ChunkIndex
         if args.backend == "opensearch":
-            from osrag.backends.opensearch import OpenSearchIndex
+            from osrag.engines.opensearch import OpenSearchIndex
 
             backend = OpenSearchIndex(client(cluster_url()))
         else:

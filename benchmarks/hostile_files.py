@@ -249,7 +249,7 @@ LOAD_ONLY = frozenset(
 file just under a limit costs what its text costs, which is not what the limit bounds."""
 _LOAD = (
     "import sys\n"
-    "from osrag.documents import load_corpus\n"
+    "from osrag.loaders.corpus import load_corpus\n"
     "issues = [i for i in load_corpus(sys.argv[1]) if not hasattr(i, 'doc_id')]\n"
     "for issue in issues:\n"
     "    print(f'error {issue}', file=sys.stderr)\n"

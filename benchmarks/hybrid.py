@@ -38,12 +38,12 @@ from _cluster import (
     write_results,
 )
 
-from osrag.backends.opensearch import OpenSearchIndex
 from osrag.embedding import default_embedder
-from osrag.generations import purge
-from osrag.index import IngestOptions, ingest
+from osrag.engines.opensearch import OpenSearchIndex
+from osrag.ingestion.generations import purge
+from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.models import QuerySpec
-from osrag.search import Searcher
+from osrag.search.searcher import Searcher
 
 EXAMPLES = ROOT / "examples" / "insurance"
 

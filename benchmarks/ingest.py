@@ -45,15 +45,15 @@ from _cluster import (
     write_results,
 )
 
-from osrag.apply import BATCH_CHUNKS
-from osrag.backends.opensearch import OpenSearchIndex
 from osrag.chunking.records import chunk_source
-from osrag.documents import load_corpus
-from osrag.generations import purge
-from osrag.index import IngestOptions, ingest
-from osrag.mapping import chunk_index_body
+from osrag.engines.mapping import chunk_index_body
+from osrag.engines.opensearch import OpenSearchIndex
+from osrag.ingestion.apply import BATCH_CHUNKS
+from osrag.ingestion.generations import purge
+from osrag.ingestion.ingest import IngestOptions, ingest
+from osrag.ingestion.pipeline import prepare_chunks
+from osrag.loaders.corpus import load_corpus
 from osrag.models import Document
-from osrag.pipeline import prepare_chunks
 
 
 def _prepared_ndjson(corpus: Path, index: str, options: IngestOptions) -> tuple[list[bytes], int]:
@@ -172,9 +172,9 @@ import resource, threading, time
 from pathlib import Path
 import psutil
 from opensearchpy import OpenSearch
-from osrag.backends.opensearch import OpenSearchIndex
-from osrag.generations import purge
-from osrag.index import IngestOptions, ingest
+from osrag.engines.opensearch import OpenSearchIndex
+from osrag.ingestion.generations import purge
+from osrag.ingestion.ingest import IngestOptions, ingest
 {TREE_RSS_SAMPLER}
 backend = OpenSearchIndex(OpenSearch({url!r}, timeout=120))
 started = time.perf_counter()

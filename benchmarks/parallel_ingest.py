@@ -7,7 +7,7 @@ On the synthetic policy corpus, every (workers × writers) pair ingests into a
 fresh alias, interleaved with the raw ``_bulk`` ceiling of the same chunks (osrag's
 request size, two writers) for several rounds; the median round is kept. Reports
 chunks/s, the ratio to the ceiling, the CPU seconds of the ingesting process and
-of its workers, and the load average. ``osrag.pipeline.default_workers`` and the
+of its workers, and the load average. ``osrag.ingestion.pipeline.default_workers`` and the
 engines' ``write_concurrency`` come from these numbers (``docs/scale.md``).
 Prints a table and writes ``benchmarks/results/parallel_ingest.json``.
 """
@@ -29,10 +29,10 @@ import synthetic_corpus
 from _cluster import client, cluster_url, console, print_table, write_results
 from scale import ingest_child
 
-from osrag.apply import BATCH_BYTES, BATCH_CHUNKS
-from osrag.backends.opensearch import OpenSearchIndex
-from osrag.generations import purge
-from osrag.workers import usable_cores
+from osrag.engines.opensearch import OpenSearchIndex
+from osrag.ingestion.apply import BATCH_BYTES, BATCH_CHUNKS
+from osrag.ingestion.generations import purge
+from osrag.ingestion.workers import usable_cores
 
 
 def main() -> None:

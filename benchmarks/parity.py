@@ -34,14 +34,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _cluster import CORPORA, ROOT, client, cluster_url, console, print_table, write_results
 
-from osrag.backends.base import ChunkIndex
-from osrag.backends.embedded import EmbeddedIndex
-from osrag.backends.opensearch import OpenSearchIndex
+from osrag.engines.base import ChunkIndex
+from osrag.engines.embedded import EmbeddedIndex
+from osrag.engines.opensearch import OpenSearchIndex
 from osrag.evaluation import EvalConfig, LabelledQuery, read_queries, run_evaluation
-from osrag.extract import analyze_query
-from osrag.generations import purge
-from osrag.index import IngestOptions, ingest
-from osrag.search import Searcher
+from osrag.ingestion.generations import purge
+from osrag.ingestion.ingest import IngestOptions, ingest
+from osrag.search.analysis import analyze_query
+from osrag.search.searcher import Searcher
 
 DATASETS = {
     "insurance": (

@@ -47,19 +47,38 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _cluster import print_table, write_results
 
-from osrag.backends.embedded import EmbeddedIndex
-from osrag.index import IngestOptions, ingest
+from osrag.engines.embedded import EmbeddedIndex
+from osrag.ingestion.ingest import IngestOptions, ingest
 
 Func = tuple[str, int, str]
 """pstats' key of a function: (file, line, name)."""
 
 STAGES: list[tuple[str, tuple[str, ...]]] = [
-    ("loading", ("osrag.documents", "osrag.loaders", "osrag.seen", "osrag.locations")),
+    (
+        "loading",
+        (
+            "osrag.loaders.corpus",
+            "osrag.loaders",
+            "osrag.ingestion.seen",
+            "osrag.loaders.locations",
+        ),
+    ),
     ("chunking", ("osrag.chunking",)),
     ("extraction (money, dates, ids)", ("osrag.extract", "osrag.currencies")),
-    ("record building", ("osrag.models", "osrag.pipeline", "osrag.apply", "osrag.mapping")),
-    ("bulk writing", ("osrag.backends",)),
-    ("manifest", ("osrag.manifest", "osrag.generations", "osrag.lock")),
+    (
+        "record building",
+        (
+            "osrag.models",
+            "osrag.ingestion.pipeline",
+            "osrag.ingestion.apply",
+            "osrag.engines.mapping",
+        ),
+    ),
+    ("bulk writing", ("osrag.engines",)),
+    (
+        "manifest",
+        ("osrag.ingestion.manifest", "osrag.ingestion.generations", "osrag.ingestion.lock"),
+    ),
 ]
 """Stage ← osrag module prefixes (the first match wins). JSON encoding is its own stage."""
 

@@ -43,12 +43,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _cluster import CORPORA, client, cluster_url, console, print_table, summary, write_results
 from _concurrency import in_flight
 
-from osrag.backends.opensearch import OpenSearchIndex
-from osrag.generations import purge
-from osrag.index import IngestOptions, ingest
+from osrag.engines.opensearch import OpenSearchIndex
+from osrag.ingestion.generations import purge
+from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.models import QuerySpec
-from osrag.query import bool_query, candidate_query, plan_query, request_body, search_bodies
-from osrag.search import Searcher
+from osrag.search.query import bool_query, candidate_query, plan_query, request_body, search_bodies
+from osrag.search.searcher import Searcher
 
 
 def _query_texts(es: Any, alias: str, n: int, seed: int = 7) -> list[str]:

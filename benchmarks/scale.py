@@ -57,11 +57,11 @@ from _cluster import (
     write_results,
 )
 
-from osrag.apply import BATCH_BYTES, BATCH_CHUNKS
-from osrag.backends.opensearch import OpenSearchIndex, manifest_index
-from osrag.generations import current_generation, purge, status
-from osrag.pipeline import default_workers
-from osrag.search import Searcher
+from osrag.engines.opensearch import OpenSearchIndex, manifest_index
+from osrag.ingestion.apply import BATCH_BYTES, BATCH_CHUNKS
+from osrag.ingestion.generations import current_generation, purge, status
+from osrag.ingestion.pipeline import default_workers
+from osrag.search.searcher import Searcher
 
 
 def load() -> list[float]:
@@ -74,8 +74,8 @@ import json, resource, sys, threading, time
 from pathlib import Path
 import psutil
 from opensearchpy import OpenSearch
-from osrag.backends.opensearch import OpenSearchIndex
-from osrag.index import IngestOptions, ingest
+from osrag.engines.opensearch import OpenSearchIndex
+from osrag.ingestion.ingest import IngestOptions, ingest
 url, corpus, alias, workers, writers = sys.argv[1:6]
 """
     + TREE_RSS_SAMPLER
@@ -127,7 +127,7 @@ def store_bytes(es: Any, index: str) -> int:
 def manifest_size(es: Any, alias: str, generation: str) -> dict[str, Any]:
     """Records by kind, bytes on disk, and how long reading every document record of the
     generation takes (what an ingest does before it plans)."""
-    from osrag.manifest import Manifest
+    from osrag.ingestion.manifest import Manifest
 
     backend = OpenSearchIndex(es)
     started = time.perf_counter()

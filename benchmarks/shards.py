@@ -42,12 +42,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _cluster import CORPORA, ROOT, client, console, print_table, write_results
 
-from osrag.backends.base import SearchType
-from osrag.backends.opensearch import OpenSearchIndex
+from osrag.engines.base import SearchType
+from osrag.engines.opensearch import OpenSearchIndex
 from osrag.evaluation import LabelledQuery, dedupe_docs, mean_metrics, query_metrics, read_queries
-from osrag.generations import purge
-from osrag.index import IngestOptions, ingest
-from osrag.search import Searcher
+from osrag.ingestion.generations import purge
+from osrag.ingestion.ingest import IngestOptions, ingest
+from osrag.search.searcher import Searcher
 
 WAYS: list[tuple[str, int, SearchType]] = [
     ("1 shard", 1, "query_then_fetch"),

@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/tatqa_extraction.py [--out benchmarks/results/tatqa] [--json F]
 
 Converts the dataset (``benchmarks/tatqa_corpus.py``), loads every document the way
-``osrag ingest`` does (:func:`osrag.documents.load_corpus`) and extracts its amounts with
+``osrag ingest`` does (:func:`osrag.loaders.corpus.load_corpus`) and extracts its amounts with
 the ingest code (:func:`osrag.extract.extract_values`). Then, for every annotated number:
 
 * a ``money`` or ``per-unit`` item with an expected value: **TP** when an extracted amount
@@ -35,9 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from tatqa_corpus import DATASET, GoldItem, convert, core
 
-from osrag.documents import load_corpus
 from osrag.extract import extract_values
 from osrag.extract.money import MoneyMention
+from osrag.loaders.corpus import load_corpus
 from osrag.models import Document, ExtractionConfig
 
 

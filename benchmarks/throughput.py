@@ -13,13 +13,13 @@ queries/s, p50 and p99 (ms):
 * **workloads**: ``bm25`` (words only: a category and two frequent words), ``amount``
   (the same words and ``over $N``, N a limit the corpus holds: an amount filter), and
   with ``--hybrid EMBEDDER`` (the corpus ingested with that embedder) ``hybrid``;
-* **threads**: N threads sharing one :class:`~osrag.search.Searcher` (one opensearch-py
+* **threads**: N threads sharing one :class:`~osrag.search.searcher.Searcher` (one opensearch-py
   client, a pool of 64 connections); **async**: N asyncio tasks on one
-  :class:`~osrag.async_search.AsyncSearcher` (``AsyncOpenSearch``, 64 connections);
+  :class:`~osrag.search.async_searcher.AsyncSearcher` (``AsyncOpenSearch``, 64 connections);
 * **osrag ÷ bare**: beside each osrag cell, the same requests sent by the bare client
   (``msearch`` of the exact lines the Searcher sends for that query:
-  :meth:`Searcher.requests <osrag.search.Searcher.requests>` — the bodies of
-  :meth:`Searcher.bodies <osrag.search.Searcher.bodies>` and the tenant probe — in the
+  :meth:`Searcher.requests <osrag.search.searcher.Searcher.requests>` — the bodies of
+  :meth:`Searcher.bodies <osrag.search.searcher.Searcher.bodies>` and the tenant probe — in the
   engine's form), prepared before the clock starts. The two alternate in halves of the
   cell's time (osrag, bare, bare, osrag) so machine noise hits both alike;
 * **embedded**: the embedded index's own queries/s, threads on one Searcher, beside its
@@ -51,13 +51,13 @@ from _cluster import cluster_url, console, print_table, summary, write_results
 from opensearchpy import AsyncOpenSearch, OpenSearch
 from synthetic_corpus import CATEGORIES, LIMITS, VOCABULARY, write_corpus
 
-from osrag.async_search import AsyncSearcher
-from osrag.backends.base import ChunkIndex
-from osrag.backends.embedded import EmbeddedIndex
-from osrag.backends.opensearch import OpenSearchIndex
-from osrag.generations import purge
-from osrag.index import IngestOptions, ingest
-from osrag.search import Searcher
+from osrag.engines.base import ChunkIndex
+from osrag.engines.embedded import EmbeddedIndex
+from osrag.engines.opensearch import OpenSearchIndex
+from osrag.ingestion.generations import purge
+from osrag.ingestion.ingest import IngestOptions, ingest
+from osrag.search.async_searcher import AsyncSearcher
+from osrag.search.searcher import Searcher
 
 ALIAS = "bench-throughput"
 POOL = 64

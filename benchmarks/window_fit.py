@@ -55,8 +55,8 @@ def measure(corpus: Path) -> dict[str, Any]:
     from tokenizers import Tokenizer
 
     from osrag.chunking import chunk_document, embed_text, embed_window, fit_config
-    from osrag.documents import load_corpus
     from osrag.embedding import default_embedder
+    from osrag.loaders.corpus import load_corpus
     from osrag.models import ChunkingConfig, Document
 
     embedder = default_embedder()

@@ -33,11 +33,11 @@ METRICS = ("ndcg@10", "recall@10")
 
 
 def evaluate(derived: Path, permutations: int) -> dict[str, Any]:
-    from osrag.backends.embedded import EmbeddedIndex
+    from osrag.engines.embedded import EmbeddedIndex
     from osrag.evaluation import load_query_set, run_evaluation
     from osrag.evaluation.configs import EvalConfig, label
     from osrag.evaluation.significance import paired_test
-    from osrag.index import IngestOptions
+    from osrag.ingestion.ingest import IngestOptions
 
     queries = load_query_set(derived / "queries.jsonl", derived / "qrels.tsv")
     configs = [

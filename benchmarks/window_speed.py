@@ -37,7 +37,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from osrag.chunking import chunk_document
-    from osrag.documents import load_corpus
+    from osrag.loaders.corpus import load_corpus
     from osrag.models import ChunkingConfig, Document
 
     docs = [d for d in load_corpus(args.corpus) if isinstance(d, Document)]

@@ -23,10 +23,10 @@ from pydantic import (
     model_validator,
 )
 
-from osrag.amount_constraints import AmountConstraint
 from osrag.currencies import LONG_MAX, MINOR_UNIT_EXPONENTS
 from osrag.errors import ConfigError
-from osrag.locations import LocationMap
+from osrag.loaders.locations import LocationMap
+from osrag.search.constraints import AmountConstraint
 
 BREADCRUMB_SEPARATOR = " › "
 """Joins the heading path into a breadcrumb: ``Title › Section › Subsection``."""
@@ -87,7 +87,7 @@ class Document(DocumentMetadata):
     format: Literal["markdown", "text"] = "markdown"
     locations: LocationMap | None = None
     """Pages (PDF) or elements (DOCX, HTML) → intervals of ``text``, for text a loader
-    extracted from such a file (:mod:`osrag.locations`); ``None`` for Markdown and text."""
+    extracted from such a file (:mod:`osrag.loaders.locations`); ``None`` for Markdown and text."""
 
 
 class LoadIssue(BaseModel):
@@ -235,7 +235,8 @@ class Chunk:
 
 
 class QuerySpec(BaseModel):
-    """What a caller asks for. :func:`osrag.query.build_query` turns it into a request body."""
+    """What a caller asks for. :func:`osrag.search.query.build_query` turns it into a request
+    body."""
 
     model_config = ConfigDict(extra="forbid")
 

@@ -18,8 +18,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from osrag.documents import Document, load_corpus  # noqa: E402
-from osrag.extract import analyze_query, extract_money  # noqa: E402
+from osrag.extract import extract_money  # noqa: E402
+from osrag.loaders.corpus import Document, load_corpus  # noqa: E402
+from osrag.search.analysis import analyze_query  # noqa: E402
 
 CORPUS = ROOT / "examples" / "insurance"
 QUERIES = CORPUS / "queries.jsonl"

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from backend_cases import BackendCase
 
-from osrag.async_search import AsyncSearcher
 from osrag.embedding import CallableEmbedder
 from osrag.models import SearchResult
+from osrag.search.async_searcher import AsyncSearcher
 
 
 def async_client(case: BackendCase) -> Any:

@@ -1,6 +1,6 @@
 """One engine under test, whichever it is: the same checks run on every ChunkIndex.
 
-Checks go through the :class:`~osrag.backends.base.ChunkIndex` interface (a
+Checks go through the :class:`~osrag.engines.base.ChunkIndex` interface (a
 filtered ``msearch`` reads chunk ids and sources), so a test says *what* it
 expects once. The few facts only one engine can show — how many writes a
 generation saw — have one helper with an implementation per engine.
@@ -19,14 +19,14 @@ import pytest
 from elasticsearch import Elasticsearch
 from opensearchpy import OpenSearch
 
-from osrag.backends.base import ChunkIndex
-from osrag.backends.elasticsearch import ElasticsearchIndex
-from osrag.backends.embedded import EmbeddedIndex
-from osrag.backends.opensearch import OpenSearchIndex
-from osrag.generations import purge
-from osrag.layout import SINGLE_NODE, Layout
-from osrag.manifest import Manifest
-from osrag.mapping import chunk_index_body
+from osrag.engines.base import ChunkIndex
+from osrag.engines.elasticsearch import ElasticsearchIndex
+from osrag.engines.embedded import EmbeddedIndex
+from osrag.engines.mapping import chunk_index_body
+from osrag.engines.opensearch import OpenSearchIndex
+from osrag.ingestion.generations import purge
+from osrag.ingestion.layout import SINGLE_NODE, Layout
+from osrag.ingestion.manifest import Manifest
 
 KINDS = ("opensearch", "elasticsearch", "embedded")
 CLUSTERS = ("opensearch", "elasticsearch")

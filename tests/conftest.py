@@ -148,7 +148,7 @@ def os_client(opensearch_url: str) -> OpenSearch:
     info = client.info()
     assert info["version"]["number"].split(".")[0] in ("2", "3")  # the tested majors
     if LAYOUT_UNDER_TEST is not None:
-        from osrag.layout import cluster_default
+        from osrag.ingestion.layout import cluster_default
 
         nodes = int(client.cluster.health()["number_of_data_nodes"])
         if cluster_default(nodes) != LAYOUT_UNDER_TEST:
@@ -184,7 +184,7 @@ def index_prefix(os_client: OpenSearch, request: pytest.FixtureRequest) -> Itera
 
 def _check_layouts(client: OpenSearch, prefix: str) -> None:
     """Every generation index the test built has the layout under test."""
-    from osrag.plan import GENERATION_NAME
+    from osrag.ingestion.plan import GENERATION_NAME
 
     assert LAYOUT_UNDER_TEST is not None
     found = client.indices.get_settings(

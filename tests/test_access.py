@@ -1,6 +1,6 @@
 """Access control fails closed on every engine, whatever the index held when a searcher started.
 
-A long-lived :class:`~osrag.search.Searcher` (the README's own pattern) keeps
+A long-lived :class:`~osrag.search.searcher.Searcher` (the README's own pattern) keeps
 answering while ingests add documents with tenants and ACLs. No document may
 ever be visible outside its scope: a caller without a tenant never sees a
 tenant's document, a caller never sees an ACL'd document unless it names one
@@ -21,8 +21,8 @@ from typer.testing import CliRunner
 
 from osrag.cli import app
 from osrag.errors import QueryError
-from osrag.index import IngestOptions, ingest
-from osrag.search import Searcher
+from osrag.ingestion.ingest import IngestOptions, ingest
+from osrag.search.searcher import Searcher
 
 SCOPES: dict[str, tuple[str | None, list[str]]] = {
     "public": (None, []),

@@ -16,12 +16,12 @@ import pytest
 from async_cases import assert_same, async_searcher, hashed
 from backend_cases import BACKEND_PARAMS, BackendCase, open_case
 
-from osrag.async_search import AsyncSearcher
 from osrag.config import Settings
 from osrag.errors import QueryError
-from osrag.index import IngestOptions, ingest
+from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.models import SearchResult
-from osrag.search import Searcher
+from osrag.search.async_searcher import AsyncSearcher
+from osrag.search.searcher import Searcher
 
 DATA = Path(__file__).resolve().parent / "data" / "insurance"
 ACME = {"tenant": "acme", "acl": ["agents"]}
@@ -155,8 +155,8 @@ def test_from_settings_reaches_the_engine_the_settings_name(indexed: Indexed) ->
 
 
 def test_the_async_client_is_refused_where_it_cannot_serve(tmp_path: Path) -> None:
-    from osrag.backends.embedded import EmbeddedIndex
-    from osrag.backends.rest_async import connect_async
+    from osrag.engines.embedded import EmbeddedIndex
+    from osrag.engines.rest_async import connect_async
     from osrag.errors import ConfigError
 
     signed = Settings(url="https://search.example.com", aws_region="eu-west-1")
@@ -174,10 +174,10 @@ def test_import_osrag_loads_no_framework_and_the_async_searcher_on_first_use() -
 
     code = (
         "import sys, osrag\n"
-        "loaded = [m for m in ('osrag.async_search', 'osrag.integrations.langchain', "
+        "loaded = [m for m in ('osrag.search.async_searcher', 'osrag.integrations.langchain', "
         "'langchain_core', 'llama_index', 'haystack', 'fastapi') if m in sys.modules]\n"
         "assert not loaded, loaded\n"
-        "assert osrag.AsyncSearcher.__module__ == 'osrag.async_search'\n"
+        "assert osrag.AsyncSearcher.__module__ == 'osrag.search.async_searcher'\n"
         "assert 'AsyncSearcher' in osrag.__all__\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -14,14 +14,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from opensearchpy import OpenSearch
 
-from osrag.backends.base import ChunkIndex
-from osrag.backends.embedded import EmbeddedIndex
-from osrag.backends.opensearch import OpenSearchIndex
-from osrag.generations import purge
-from osrag.index import IngestOptions, ingest
+from osrag.engines.base import ChunkIndex
+from osrag.engines.embedded import EmbeddedIndex
+from osrag.engines.opensearch import OpenSearchIndex
+from osrag.ingestion.generations import purge
+from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.models import AppliedFilter, QuerySpec
-from osrag.query import QueryPlan, plan_query, search_bodies
-from osrag.search import Searcher, count_unique_spans
+from osrag.search.query import QueryPlan, plan_query, search_bodies
+from osrag.search.searcher import Searcher, count_unique_spans
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "insurance"
 pytestmark = pytest.mark.opensearch

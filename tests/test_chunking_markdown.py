@@ -19,7 +19,7 @@ from markdown_it import MarkdownIt
 from paths import CORPORA
 
 from osrag.chunking.markdown import scan_markdown
-from osrag.documents import load_corpus
+from osrag.loaders.corpus import load_corpus
 from osrag.models import Document
 
 _REFERENCE = MarkdownIt("commonmark").enable("table")

@@ -13,7 +13,7 @@ from pydantic import TypeAdapter
 
 from osrag.chunking import chunk_document, get_tokenizer, is_empty, make_chunk, normalize
 from osrag.chunking.records import chunk_source
-from osrag.documents import load_corpus
+from osrag.loaders.corpus import load_corpus
 from osrag.models import BREADCRUMB_SEPARATOR, Chunk, ChunkingConfig, Document
 
 DATA = Path(__file__).resolve().parent / "data" / "chunking"
@@ -72,7 +72,7 @@ def test_records_built_without_validation_survive_validation_unchanged() -> None
 
 
 def test_the_stored_shape_names_every_field_the_mapping_declares() -> None:
-    from osrag.mapping import chunk_fields
+    from osrag.engines.mapping import chunk_fields
 
     chunk = chunk_document(_policy(), ChunkingConfig())[0]
     assert set(chunk_source(chunk, "a-generation")) == chunk_fields()

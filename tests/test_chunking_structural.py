@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from osrag.chunking import chunk_document, get_tokenizer, normalize
 from osrag.chunking.sentences import split_by_sentences, split_fixed
 from osrag.chunking.structural import outline
-from osrag.documents import load_corpus
+from osrag.loaders.corpus import load_corpus
 from osrag.models import BREADCRUMB_SEPARATOR, Chunk, ChunkingConfig, Document
 
 DATA = Path(__file__).resolve().parent / "data" / "chunking"

@@ -30,12 +30,12 @@ from conftest import IN_CI
 from opensearchpy import OpenSearch
 
 from osrag import node
-from osrag.backends.opensearch import OpenSearchIndex, manifest_index
-from osrag.generations import current_generation
-from osrag.index import IngestOptions, ingest
-from osrag.layout import Layout
+from osrag.engines.opensearch import OpenSearchIndex, manifest_index
+from osrag.ingestion.generations import current_generation
+from osrag.ingestion.ingest import IngestOptions, ingest
+from osrag.ingestion.layout import Layout
 from osrag.node.status import MemberStatus
-from osrag.search import Searcher
+from osrag.search.searcher import Searcher
 
 pytestmark = pytest.mark.cluster
 

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from osrag.amount_constraints import AmountConstraint, approximate_band
 from osrag.errors import QueryError
-from osrag.extract import analyze_query
-from osrag.query import build_query, plan_query
+from osrag.search.analysis import analyze_query
+from osrag.search.constraints import AmountConstraint, approximate_band
+from osrag.search.query import build_query, plan_query
 
 TABLE = Path(__file__).parent / "data" / "constraints" / "phrasings.tsv"
 
@@ -207,7 +207,7 @@ def test_each_operator_compiles_to_one_filter_on_the_long_field() -> None:
 
 
 def test_the_filters_sit_in_bool_filter_and_in_the_knn_filter() -> None:
-    from osrag.query import search_bodies
+    from osrag.search.query import search_bodies
 
     plan = plan_query("umbrella over $500,000", tenant="acme", mode="hybrid")
     lexical, knn, _count = search_bodies(plan, vector=[0.1, 0.2])

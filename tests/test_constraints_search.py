@@ -21,9 +21,9 @@ from backend_cases import BACKEND_PARAMS, BackendCase, open_case
 
 from osrag.errors import QueryError
 from osrag.evaluation import baseline_configs, read_queries, run_evaluation
-from osrag.index import IngestOptions, ingest
+from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.models import Money, SearchResult
-from osrag.search import Searcher
+from osrag.search.searcher import Searcher
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "insurance"

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 from backend_cases import BackendCase, generation_body, stored_chunk
 
-from osrag.backends.base import Delete, Put, RecordConflict
+from osrag.engines.base import Delete, Put, RecordConflict
 from osrag.errors import IndexStateError, LockedError, QueryError
-from osrag.lock import LOCK, LOCK_KEY, IngestLock, LockRecord, break_lock, holder
+from osrag.ingestion.lock import LOCK, LOCK_KEY, IngestLock, LockRecord, break_lock, holder
 
 
 def _generation(case: BackendCase, n: int = 1) -> str:
@@ -230,7 +230,7 @@ def test_one_lock_holder_at_a_time_and_a_dead_owner_is_broken_at_once(
         expires_at=now + dt.timedelta(hours=1),
     )
     store.put(LOCK, LOCK_KEY, dead.model_dump(mode="json"), create=True)
-    with caplog.at_level("WARNING", logger="osrag.lock"), IngestLock(store, case.alias):
+    with caplog.at_level("WARNING", logger="osrag.ingestion.lock"), IngestLock(store, case.alias):
         pass
     assert "no longer running" in caplog.text
     # another host's lock: held until its TTL, then taken over; --force breaks it at once

@@ -128,8 +128,8 @@ def test_the_fast_scans_agree_with_the_full_ones_on_every_corpus_text(corpora: P
     """Month-first dates found from their day and year, and the money pre-check that
     skips texts without a currency sign, code or noun, lose nothing on real text."""
     import osrag.extract.money as money
-    from osrag.documents import load_corpus
     from osrag.extract.dates import _MONTH_FIRST, _month_first
+    from osrag.loaders.corpus import load_corpus
     from osrag.models import Document
 
     texts = [

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from osrag.chunking import chunk_document, is_empty
-from osrag.documents import corpus_files, load_corpus
 from osrag.errors import CorpusError
+from osrag.loaders.corpus import corpus_files, load_corpus
 from osrag.models import ChunkingConfig, Document, LoadIssue
 
 DATA = Path(__file__).resolve().parent / "data" / "chunking"
@@ -271,8 +271,8 @@ def test_osragignore_keeps_notes_and_queries_out_of_the_corpus(tmp_path: Path) -
 
 
 def test_a_document_without_a_title_searches_its_body_alone(tmp_path: Path) -> None:
+    from osrag.ingestion.pipeline import prepare_chunks
     from osrag.models import ChunkingConfig
-    from osrag.pipeline import prepare_chunks
 
     lines = [
         {"_id": "4242", "text": "wing flutter at 4243 cycles"},
@@ -300,7 +300,7 @@ def test_the_streamed_walk_lists_files_in_the_order_of_sorted_paths(
 ) -> None:
     import tempfile
 
-    from osrag.documents import iter_corpus_files
+    from osrag.loaders.corpus import iter_corpus_files
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)

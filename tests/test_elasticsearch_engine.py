@@ -16,19 +16,19 @@ import pytest
 from clirun import osrag
 from elasticsearch import Elasticsearch
 
-from osrag.backends import choose_backend
-from osrag.backends.elasticsearch import ElasticsearchIndex, probe_index
-from osrag.backends.elasticsearch_mapping import dense_vector, to_elasticsearch
-from osrag.backends.embedded import EmbeddedIndex
-from osrag.client import check_connection, detect_engine, translate_error
 from osrag.config import Settings, load_settings
+from osrag.engines import choose_backend
+from osrag.engines.elasticsearch import ElasticsearchIndex, probe_index
+from osrag.engines.elasticsearch_mapping import dense_vector, to_elasticsearch
+from osrag.engines.embedded import EmbeddedIndex
+from osrag.engines.mapping import chunk_index_body
+from osrag.engines.opensearch_client import check_connection, detect_engine, translate_error
 from osrag.errors import ConfigError, IndexStateError
 from osrag.evaluation import EvalConfig, read_queries, run_evaluation
-from osrag.generations import purge, status
-from osrag.index import IngestOptions, current_generation, ingest
-from osrag.mapping import chunk_index_body
+from osrag.ingestion.generations import purge, status
+from osrag.ingestion.ingest import IngestOptions, current_generation, ingest
 from osrag.models import Money
-from osrag.search import Searcher
+from osrag.search.searcher import Searcher
 
 pytestmark = pytest.mark.elasticsearch
 
@@ -85,7 +85,7 @@ def test_english_is_used_where_the_node_has_it_and_standard_stands_in_where_not(
     warnings = [
         r
         for r in caplog.records
-        if r.name == "osrag.backends.elasticsearch" and r.levelno == logging.WARNING
+        if r.name == "osrag.engines.elasticsearch" and r.levelno == logging.WARNING
     ]
     assert len(warnings) == (0 if full else 1)  # said once, however often it is asked
     assert engine.generations(alias) == set() and not es_client.indices.exists(

@@ -26,12 +26,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from osrag.backends.embedded import EmbeddedIndex
 from osrag.embedding import get_embedder
 from osrag.embedding.openai_compat import OpenAIEmbedder, endpoint_for, retry_delay
+from osrag.engines.embedded import EmbeddedIndex
 from osrag.errors import ConfigError, EmbeddingError
-from osrag.index import IngestOptions, ingest
-from osrag.search import Searcher
+from osrag.ingestion.ingest import IngestOptions, ingest
+from osrag.search.searcher import Searcher
 
 ROOT = Path(__file__).resolve().parents[1]
 DIM = 8

@@ -19,16 +19,16 @@ from typing import Any
 
 import pytest
 
-from osrag.backends import choose_backend, embedded_root
-from osrag.backends.dsl import minimum_should_match
-from osrag.backends.embedded import EmbeddedIndex
 from osrag.config import Settings
+from osrag.engines import choose_backend, embedded_root
+from osrag.engines.dsl import minimum_should_match
+from osrag.engines.embedded import EmbeddedIndex
 from osrag.errors import ConfigError, IndexStateError, LockedError, QueryError
-from osrag.index import IngestOptions, current_generation, ingest, rollback
-from osrag.manifest import Manifest
+from osrag.ingestion.ingest import IngestOptions, current_generation, ingest, rollback
+from osrag.ingestion.manifest import Manifest
 from osrag.models import AppliedFilter, ChunkingConfig, QuerySpec
-from osrag.query import QueryPlan, plan_query, search_bodies
-from osrag.search import Searcher
+from osrag.search.query import QueryPlan, plan_query, search_bodies
+from osrag.search.searcher import Searcher
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "insurance"
@@ -137,8 +137,8 @@ def test_a_second_process_is_refused_the_lock_and_a_killed_owner_is_broken_at_on
     holder = _spawn(
         f"""
         import datetime as dt, time
-        from osrag.backends.embedded import EmbeddedIndex
-        from osrag.lock import IngestLock
+        from osrag.engines.embedded import EmbeddedIndex
+        from osrag.ingestion.lock import IngestLock
         index = EmbeddedIndex({str(root)!r})
         records = index.records("osrag-chunks")
         lock = IngestLock(records, "osrag-chunks", ttl=dt.timedelta(seconds=1))
@@ -198,8 +198,8 @@ def test_a_process_killed_mid_build_leaves_the_previous_generation_readable(
     code = f"""
         import os, signal
         from pathlib import Path
-        from osrag.backends.embedded import EmbeddedIndex
-        from osrag.index import IngestOptions, ingest
+        from osrag.engines.embedded import EmbeddedIndex
+        from osrag.ingestion.ingest import IngestOptions, ingest
         from osrag.models import ChunkingConfig
 
         class KilledMidBuild(EmbeddedIndex):

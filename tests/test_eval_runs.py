@@ -33,7 +33,7 @@ from osrag.evaluation import (
 )
 from osrag.evaluation.report import p_label
 from osrag.evaluation.runs import ranking
-from osrag.index import IngestOptions, ingest
+from osrag.ingestion.ingest import IngestOptions, ingest
 
 DATA = Path(__file__).resolve().parent / "data" / "insurance"
 EVAL = Path(__file__).resolve().parent / "data" / "eval"

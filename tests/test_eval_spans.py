@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from osrag.documents import load_corpus
 from osrag.errors import InputError
 from osrag.evaluation.spans import (
     SpanJudgment,
@@ -23,6 +22,7 @@ from osrag.evaluation.spans import (
     span_metrics,
     write_span_qrels,
 )
+from osrag.loaders.corpus import load_corpus
 from osrag.models import Document
 
 interval = st.tuples(st.integers(0, 60), st.integers(0, 60)).map(lambda t: (min(t), max(t)))

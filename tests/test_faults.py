@@ -15,13 +15,13 @@ from clirun import osrag
 from faultproxy import Pushback, pushing_back
 from opensearchpy import OpenSearch
 
-from osrag.backends.opensearch import OpenSearchIndex
-from osrag.backends.rest import manifest_index
+from osrag.engines.mapping import manifest_index_body
+from osrag.engines.opensearch import OpenSearchIndex
+from osrag.engines.rest import manifest_index
 from osrag.errors import ClusterError, QueryError
-from osrag.index import IngestOptions, current_generation, ingest
-from osrag.mapping import manifest_index_body
+from osrag.ingestion.ingest import IngestOptions, current_generation, ingest
 from osrag.models import ChunkingConfig
-from osrag.search import Searcher
+from osrag.search.searcher import Searcher
 
 INSURANCE = Path(__file__).resolve().parents[1] / "examples" / "insurance"
 
@@ -127,9 +127,9 @@ _KILLED_AFTER_WRITE = """
 import os, signal, sys
 from pathlib import Path
 from backend_cases import Delegating
-from osrag.backends.embedded import EmbeddedIndex
-from osrag.backends.opensearch import OpenSearchIndex
-from osrag.index import IngestOptions, ingest
+from osrag.engines.embedded import EmbeddedIndex
+from osrag.engines.opensearch import OpenSearchIndex
+from osrag.ingestion.ingest import IngestOptions, ingest
 from opensearchpy import OpenSearch
 
 kind, where, corpus, alias = sys.argv[1:5]
@@ -137,7 +137,7 @@ if kind == "opensearch":
     engine = OpenSearchIndex(OpenSearch(where))
 elif kind == "elasticsearch":
     from elasticsearch import Elasticsearch
-    from osrag.backends.elasticsearch import ElasticsearchIndex
+    from osrag.engines.elasticsearch import ElasticsearchIndex
     engine = ElasticsearchIndex(Elasticsearch(where))
 elif kind == "embedded":
     engine = EmbeddedIndex(where)
@@ -227,7 +227,7 @@ def test_a_node_killed_mid_build_leaves_the_alias_and_a_rerun_converges(
     import signal
 
     from osrag import node
-    from osrag.generations import status
+    from osrag.ingestion.generations import status
 
     port = int(os.environ.get("OSRAG_TEST_FAULT_PORT", "9231"))
     started = node.start(port=port, transport_port=port + 100)

@@ -16,8 +16,8 @@ from formats_corpus import Policy, read_policy, write_corpus, write_pdf
 from typer.testing import CliRunner
 
 from osrag.cli import app
-from osrag.index import IngestOptions, ingest
-from osrag.search import Searcher
+from osrag.ingestion.ingest import IngestOptions, ingest
+from osrag.search.searcher import Searcher
 
 INSURANCE = Path(__file__).resolve().parents[1] / "examples" / "insurance"
 REAL_SCAN = "real-docs/pdf/huckleberry-finn-p22-scan-no-text-layer.pdf"

@@ -27,12 +27,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from paths import IN_CI, ROOT
 
-from osrag.documents import load_corpus, load_file
 from osrag.errors import QueryError
-from osrag.index import IngestOptions, ingest
+from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.loaders import ReadOptions
+from osrag.loaders.corpus import load_corpus, load_file
 from osrag.models import Document, LoadIssue
-from osrag.search import Searcher
+from osrag.search.searcher import Searcher
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from hostile_files import ACCESS_KEYS_FILE, write_docx
@@ -170,7 +170,7 @@ def _peak_load(path: Path, options: str = "") -> tuple[str, float, float]:
     code = (
         "import sys, time, resource\n"
         "from pathlib import Path\n"
-        "from osrag.documents import load_file\n"
+        "from osrag.loaders.corpus import load_file\n"
         "started = time.perf_counter()\n"
         f"items = list(load_file(Path({str(path)!r}){options}))\n"
         "kind = type(items[0]).__name__\n"

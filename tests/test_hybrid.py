@@ -31,18 +31,18 @@ from backend_cases import (
     stored_chunk,
 )
 
-from osrag.backends.base import Put
-from osrag.documents import load_corpus
 from osrag.embedding import CallableEmbedder
+from osrag.engines.base import Put
+from osrag.engines.mapping import VECTOR_FIELD, chunk_index_body
 from osrag.errors import DimensionMismatchError, EmbeddingError, QueryError
 from osrag.evaluation.runner import _amount_holders as amount_holders
-from osrag.extract.analysis import analyze_query
-from osrag.index import IngestOptions, ingest
-from osrag.mapping import VECTOR_FIELD, chunk_index_body
+from osrag.ingestion.ingest import IngestOptions, ingest
+from osrag.ingestion.pipeline import prepare_chunks
+from osrag.loaders.corpus import load_corpus
 from osrag.models import ChunkingConfig, Document, ExtractionConfig, QuerySpec
-from osrag.pipeline import prepare_chunks
-from osrag.query import plan_query, search_bodies
-from osrag.search import Searcher
+from osrag.search.analysis import analyze_query
+from osrag.search.query import plan_query, search_bodies
+from osrag.search.searcher import Searcher
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "insurance"
@@ -290,7 +290,7 @@ def test_a_sharded_generation_ranks_as_one_shard_in_every_mode(
     every mode gives the one-shard scores; hybrid is fused in the client there, because
     the engine's hybrid query answers dfs with raw, duplicated hits. Asked for
     query_then_fetch, the engine fuses the 3-shard generation itself, with sane scores."""
-    from osrag.backends.opensearch import OpenSearchIndex
+    from osrag.engines.opensearch import OpenSearchIndex
 
     engine = OpenSearchIndex(os_client)
     neural = _engine_fuses(engine)  # OpenSearch 3.x as osrag runs it: the client fuses
@@ -441,7 +441,7 @@ def test_a_query_embedder_of_another_dimension_or_model_is_refused_by_name(
 
 
 def test_elasticsearch_gets_the_same_filters_in_its_own_knn_and_rrf_forms() -> None:
-    from osrag.backends.elasticsearch_requests import RRF_PIPELINE, translate
+    from osrag.engines.elasticsearch_requests import RRF_PIPELINE, translate
 
     plan = plan_query(QuerySpec(text="umbrella $300K", mode="hybrid", tenant="acme", size=5))
     expected = plan.filter_clauses()

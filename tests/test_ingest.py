@@ -20,15 +20,21 @@ from backend_cases import ENGLISH_ANALYZER_PARAMS, BackendCase, Delegating
 from opensearchpy import OpenSearch
 from typer.testing import CliRunner
 
-from osrag.backends.base import Put, WriteOutcome
-from osrag.backends.embedded import EmbeddedIndex
-from osrag.backends.opensearch import OpenSearchIndex
 from osrag.cli import app
+from osrag.engines.base import Put, WriteOutcome
+from osrag.engines.embedded import EmbeddedIndex
+from osrag.engines.opensearch import OpenSearchIndex
 from osrag.errors import IndexStateError, LockedError
-from osrag.index import IngestOptions, current_generation, ingest, list_generations, rollback
-from osrag.lock import IngestLock
+from osrag.ingestion.ingest import (
+    IngestOptions,
+    current_generation,
+    ingest,
+    list_generations,
+    rollback,
+)
+from osrag.ingestion.lock import IngestLock
 from osrag.models import ChunkingConfig
-from osrag.search import Searcher
+from osrag.search.searcher import Searcher
 
 DATA = Path(__file__).resolve().parent / "data" / "insurance"
 
@@ -338,7 +344,7 @@ def test_index_commands_print_the_same_json_shape_on_both_backends(
 ) -> None:
     import json
 
-    from osrag.generations import GenerationView, IndexStatus
+    from osrag.ingestion.generations import GenerationView, IndexStatus
 
     alias = backend_case.alias
     first = ingest(corpus, backend_case.backend, IngestOptions(alias=alias))
@@ -361,7 +367,7 @@ def test_index_commands_print_the_same_json_shape_on_both_backends(
 def test_days_far_from_now_are_stored_and_filtered(corpus: Path, backend_case: BackendCase) -> None:
     import datetime as dt
 
-    from osrag.search import Searcher
+    from osrag.search.searcher import Searcher
 
     (corpus / "far-future.md").write_text(
         "---\nid: far-future\neffective_from: 2999-01-01\n---\n# Far future umbrella\n\n"
@@ -401,9 +407,9 @@ def test_the_analyzer_is_part_of_the_generation(corpus: Path, backend_case: Back
 
 
 def test_worker_processes_prepare_the_same_chunks_in_the_same_order(corpus: Path) -> None:
-    from osrag.documents import load_corpus
+    from osrag.ingestion.pipeline import prepare_stream
+    from osrag.loaders.corpus import load_corpus
     from osrag.models import Document
-    from osrag.pipeline import prepare_stream
 
     docs = [d for d in load_corpus(corpus) if isinstance(d, Document)]
     config = ChunkingConfig(strategy="fixed", size=25, overlap=5)

@@ -23,9 +23,9 @@ from llama_index.core.query_engine import RetrieverQueryEngine
 from llama_index.core.response_synthesizers.no_text import NoText
 
 from osrag.errors import QueryError
-from osrag.index import IngestOptions, ingest
+from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.integrations import haystack, langchain, llama_index
-from osrag.search import Searcher
+from osrag.search.searcher import Searcher
 
 DATA = Path(__file__).resolve().parent / "data" / "insurance"
 QUESTION = "What does the $300K umbrella cover?"

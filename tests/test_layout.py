@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from osrag.errors import ConfigError
-from osrag.index import IngestOptions, current_generation, generation_config, ingest
-from osrag.layout import SINGLE_NODE, Layout, choose_layout, cluster_default
+from osrag.ingestion.ingest import IngestOptions, current_generation, generation_config, ingest
+from osrag.ingestion.layout import SINGLE_NODE, Layout, choose_layout, cluster_default
 
 DATA = Path(__file__).resolve().parent / "data" / "insurance"
 
@@ -86,7 +86,7 @@ def test_shards_make_a_new_generation_that_later_ingests_keep(
 
 
 def test_the_embedded_index_refuses_shards(tmp_path: Path) -> None:
-    from osrag.backends.embedded import EmbeddedIndex
+    from osrag.engines.embedded import EmbeddedIndex
 
     index = EmbeddedIndex(tmp_path / "embedded")
     with pytest.raises(ConfigError, match="no shards or replicas"):

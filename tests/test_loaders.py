@@ -14,13 +14,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from osrag.chunking import chunk_document, normalize
-from osrag.documents import load_corpus, load_file
+from osrag.ingestion.pipeline import prepare_chunks
 from osrag.loaders import pdf as pdf_loader
 from osrag.loaders import sniff
+from osrag.loaders.corpus import load_corpus, load_file
 from osrag.loaders.docx import MAX_UNZIPPED
 from osrag.loaders.text import TextWriter, escape_line, table_lines
 from osrag.models import ChunkingConfig, Document, LoadIssue
-from osrag.pipeline import prepare_chunks
 
 INSURANCE = Path(__file__).resolve().parents[1] / "examples" / "insurance"
 
@@ -342,8 +342,8 @@ def test_docx_and_html_versions_of_one_real_document_agree(real: Path) -> None:
 
 
 def test_a_docx_zip_bomb_is_refused_before_it_is_inflated(generated: Path, tmp_path: Path) -> None:
-    from osrag.documents import load_file
     from osrag.loaders import ReadOptions
+    from osrag.loaders.corpus import load_file
 
     original = (generated / "docx" / "life-term-20.docx").read_bytes()
     parts = _unzip(original)
@@ -527,8 +527,8 @@ def test_every_cell_of_a_table_is_in_its_lines_with_its_header(rows: list[list[s
 
 
 def test_the_generation_records_the_loaders_and_both_coordinate_systems() -> None:
+    from osrag.ingestion.pipeline import pipeline_versions
     from osrag.models import ExtractionConfig
-    from osrag.pipeline import pipeline_versions
 
     versions = pipeline_versions(ChunkingConfig(), ExtractionConfig())
     assert versions["loaders"] == "osrag-pdf@1,osrag-docx@1,osrag-html@1"

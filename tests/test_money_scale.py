@@ -11,13 +11,13 @@ from backend_cases import BACKEND_PARAMS, BackendCase, filtered
 from hypothesis import given
 from hypothesis import strategies as st
 
-from osrag.documents import load_file
 from osrag.extract import extract_values
 from osrag.extract.scale import find_caption, parse_caption
 from osrag.extract.tables import table_amounts
-from osrag.index import IngestOptions, ingest
+from osrag.ingestion.ingest import IngestOptions, ingest
+from osrag.loaders.corpus import load_file
 from osrag.models import Document, ExtractionConfig
-from osrag.search import Searcher
+from osrag.search.searcher import Searcher
 
 CONFIG = ExtractionConfig()
 

@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from osrag import node
-from osrag.backends.opensearch import scored_as_2x
 from osrag.cli import app
+from osrag.engines.mapping import chunk_index_body
+from osrag.engines.opensearch import scored_as_2x
 from osrag.errors import NodeError
-from osrag.mapping import chunk_index_body
 from osrag.node import java, launch, opensearch
 
 runner = CliRunner()

@@ -1,8 +1,8 @@
 """Parallel ingest: N worker processes and M bulk writers give the same index and manifest.
 
-The pure parts are properties (hypothesis): :func:`osrag.workers.ordered` yields in
+The pure parts are properties (hypothesis): :func:`osrag.ingestion.workers.ordered` yields in
 input order with a bounded number in flight, whatever order the work finishes in;
-:func:`osrag.apply.batches` partitions the changes in order within its limits. The
+:func:`osrag.ingestion.apply.batches` partitions the changes in order within its limits. The
 whole ingest is then run on both engines with several (workers, writers) pairs, on a
 synthetic corpus with a multi-document JSON Lines file, a duplicate id, an unreadable
 file and an empty document, first ingest and an incremental sync: chunk ids, stored
@@ -25,11 +25,11 @@ from backend_cases import BackendCase, filtered
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from osrag.apply import batches, request_bytes
-from osrag.index import IngestOptions, current_generation, ingest
+from osrag.ingestion.apply import batches, request_bytes
+from osrag.ingestion.ingest import IngestOptions, current_generation, ingest
+from osrag.ingestion.plan import Change
+from osrag.ingestion.workers import Workers, ordered
 from osrag.models import IngestReport
-from osrag.plan import Change
-from osrag.workers import Workers, ordered
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))

@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from osrag.chunking.records import make_chunk, metadata_digest
+from osrag.ingestion.plan import Known, choose_generation, generation_name, plan_ingest
 from osrag.models import Chunk, Document, GenerationRecord, LoadIssue
-from osrag.plan import Known, choose_generation, generation_name, plan_ingest
 
 
 def _doc(doc_id: str, paragraphs: list[str], acl: list[str] | None = None) -> Document:

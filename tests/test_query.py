@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from osrag.models import QuerySpec
-from osrag.query import access_filters, add_osrag_clauses, build_query, plan_query, to_search
+from osrag.search.query import access_filters, add_osrag_clauses, build_query, plan_query, to_search
 
 PUBLIC_ONLY = [f.clause for f in access_filters(None, None)]
 """The guards of a caller who states neither a tenant nor groups."""

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-from osrag.extract.analysis import analyze_query
 from osrag.extract.money import Money
 from osrag.models import ExtractionConfig
+from osrag.search.analysis import analyze_query
 
 USD_300K = Money(currency="USD", minor_units=30_000_000)
 

@@ -18,13 +18,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from osrag.backends.base import ChunkIndex
 from osrag.cli import app
+from osrag.engines.base import ChunkIndex
 from osrag.errors import QueryError
 from osrag.extract import canonicalize_money
-from osrag.index import IngestOptions, ingest
+from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.models import ChunkingConfig, QuerySpec, SearchHit, Span
-from osrag.search import Searcher, count_unique_spans
+from osrag.search.searcher import Searcher, count_unique_spans
 
 DATA = Path(__file__).resolve().parent / "data" / "insurance"
 

@@ -11,9 +11,9 @@ from typing import Any
 import httpx
 from opensearchpy import AsyncOpenSearch, OpenSearch
 
-from osrag.async_search import AsyncSearcher
-from osrag.backends.opensearch import OpenSearchIndex
-from osrag.index import IngestOptions, ingest
+from osrag.engines.opensearch import OpenSearchIndex
+from osrag.ingestion.ingest import IngestOptions, ingest
+from osrag.search.async_searcher import AsyncSearcher
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data" / "insurance"

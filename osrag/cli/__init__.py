@@ -21,7 +21,7 @@ from osrag.cli.collisions import check_collisions_command
 from osrag.cli.common import err, out
 from osrag.cli.config import config_app
 from osrag.cli.eval import eval_command, span_qrels_command
-from osrag.cli.index import index_app
+from osrag.cli.generations import index_app
 from osrag.cli.ingest import ingest_command
 from osrag.cli.node import node_app
 from osrag.cli.search import search_command

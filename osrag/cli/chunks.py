@@ -71,13 +71,13 @@ def chunks_command(
 
     from osrag.chunking import embed_window, fit_config, get_tokenizer, is_empty
     from osrag.config import load_settings
-    from osrag.documents import load_corpus
     from osrag.errors import ConfigError
-    from osrag.models import ChunkingConfig, Document, LoadIssue
 
     # document → chunks with their amounts, money, dates and identifiers: the same
     # call ingest makes, so the preview is what gets indexed
-    from osrag.pipeline import prepare_chunks as document_chunks
+    from osrag.ingestion.pipeline import prepare_chunks as document_chunks
+    from osrag.loaders.corpus import load_corpus
+    from osrag.models import ChunkingConfig, Document, LoadIssue
 
     if strategy is not None and strategy not in _STRATEGIES:
         raise ConfigError(f"--strategy must be one of {', '.join(_STRATEGIES)}, not {strategy!r}")
@@ -180,7 +180,7 @@ def _write_json(docs: list[Any], config: Any, window: Any) -> None:
 
     from osrag.chunking import embed_text
     from osrag.chunking.records import chunk_source
-    from osrag.pipeline import prepare_chunks
+    from osrag.ingestion.pipeline import prepare_chunks
 
     write = sys.stdout.write
     for doc in docs:

@@ -26,8 +26,8 @@ def check_collisions_command(
     """
     from rich.table import Table
 
-    from osrag.documents import load_corpus
     from osrag.extract.collisions import collision_report
+    from osrag.loaders.corpus import load_corpus
     from osrag.models import ExtractionConfig
 
     report = collision_report(

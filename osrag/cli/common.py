@@ -139,9 +139,9 @@ def session(
     url: str | None, config: Path | None, alias: str | None, backend: str | None
 ) -> tuple[Any, Any, str]:
     """Settings, engine and alias for a command (flags > env > file > defaults)."""
-    from osrag.backends import choose_backend, open_index
-    from osrag.client import cluster_errors
     from osrag.config import load_settings
+    from osrag.engines import choose_backend, open_index
+    from osrag.engines.opensearch_client import cluster_errors
 
     settings = load_settings(config=config, url=url, alias=alias, backend=backend)
     with cluster_errors(settings):  # auto asks the cluster which engine it is

@@ -118,7 +118,7 @@ def eval_command(
     from rich.markup import escape
     from rich.table import Table
 
-    from osrag.client import cluster_errors
+    from osrag.engines.opensearch_client import cluster_errors
     from osrag.evaluation import (
         BASELINE_LEGEND,
         baseline_configs,
@@ -131,7 +131,7 @@ def eval_command(
     )
     from osrag.evaluation.inputs import TOPIC_FIELDS
     from osrag.evaluation.report import p_label
-    from osrag.index import IngestOptions
+    from osrag.ingestion.ingest import IngestOptions
 
     try:
         ks = sorted({int(part) for part in k.split(",") if part.strip()})
@@ -253,8 +253,8 @@ def span_qrels_command(
 
     Exit 3 when some passages (or their documents) were not found: the rest is written.
     """
-    from osrag.documents import load_corpus
     from osrag.evaluation import passages_to_spans, read_qrels, write_span_qrels
+    from osrag.loaders.corpus import load_corpus
     from osrag.models import Document
 
     documents = {d.doc_id: d for d in load_corpus(corpus) if isinstance(d, Document)}

@@ -1,4 +1,4 @@
-"""``osrag ingest``: a corpus into the alias's generation (see :mod:`osrag.index`)."""
+"""``osrag ingest``: a corpus into the alias's generation (see :mod:`osrag.ingestion.ingest`)."""
 
 from __future__ import annotations
 
@@ -124,9 +124,9 @@ def ingest_command(
     Exit codes: 0 all went in; 3 some inputs could not be read or were refused (the rest
     went in, nothing already stored was lost); 4 cluster unreachable or refused; 6 locked.
     """
-    from osrag.client import cluster_errors
-    from osrag.index import IngestOptions
-    from osrag.pipeline import default_workers
+    from osrag.engines.opensearch_client import cluster_errors
+    from osrag.ingestion.ingest import IngestOptions
+    from osrag.ingestion.pipeline import default_workers
 
     if not path.exists():
         raise CorpusError(f"{path}: no such file or folder")
@@ -176,7 +176,7 @@ def ingest_command(
 def _run(path: Path, index: Any, options: Any, *, show: bool) -> Any:
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from osrag.index import ingest
+    from osrag.ingestion.ingest import ingest
 
     with Progress(
         TextColumn("[bold]ingest[/bold]"),
@@ -201,8 +201,8 @@ def _run(path: Path, index: Any, options: Any, *, show: bool) -> Any:
 
 def _dry_run(path: Path, index: Any, options: Any, quiet: bool) -> Any:
     """Consume the plan and print it: one line per document that would change."""
-    from osrag.apply import count_change
-    from osrag.index import plan
+    from osrag.ingestion.apply import count_change
+    from osrag.ingestion.ingest import plan
 
     report, changes = plan(path, index, options)
     shown = 0

@@ -91,9 +91,9 @@ def search_command(
     from rich.markup import escape
     from rich.table import Table
 
-    from osrag.client import cluster_errors
+    from osrag.engines.opensearch_client import cluster_errors
     from osrag.models import Money, QuerySpec
-    from osrag.search import Searcher
+    from osrag.search.searcher import Searcher
 
     try:
         when = dt.date.fromisoformat(as_of) if as_of else None

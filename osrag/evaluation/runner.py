@@ -1,6 +1,6 @@
 """Run labelled queries under each configuration and measure them side by side.
 
-Retrieval goes through :class:`~osrag.search.Searcher` — the same planning, filters
+Retrieval goes through :class:`~osrag.search.searcher.Searcher` — the same planning, filters
 and fallback a user's search gets — in the operator's view (no tenant required).
 
 * **Depth is in documents.** Each query asks for ``depth`` documents, one hit per
@@ -103,7 +103,7 @@ def _check_judged_documents(
 ) -> None:
     """Relevant documents absent from the generation: a warning with counts, or an error
     when none is there."""
-    from osrag.manifest import Manifest
+    from osrag.ingestion.manifest import Manifest
 
     generation = backend.alias_target(target)
     if generation is None:
@@ -177,7 +177,8 @@ def _config_report(
     amount_cache: dict[str, set[str]],
     short: list[str],
 ) -> ConfigReport:
-    from osrag.extract import analyze_query, canonicalize_money
+    from osrag.extract import canonicalize_money
+    from osrag.search.analysis import analyze_query
 
     canonical = bool(config.index_params.get("canonical_tokens", False))
     params = dict(config.query_params)
@@ -269,9 +270,9 @@ def run_evaluation(
     documents; ``chunk_run`` keeps every ranked chunk in the runs (for a chunk-level
     run file).
     """
-    from osrag.generations import purge
-    from osrag.index import IngestOptions, ingest
-    from osrag.search import Searcher
+    from osrag.ingestion.generations import purge
+    from osrag.ingestion.ingest import IngestOptions, ingest
+    from osrag.search.searcher import Searcher
 
     if not 1 <= depth <= MAX_HITS:
         raise ConfigError(f"depth {depth}: expected 1 to {MAX_HITS} documents")

@@ -2,12 +2,11 @@
 
 Pure functions, no I/O. ``text → mentions`` (each with its span), plus the two
 places they are used: :func:`enrich_chunks` at ingest and
-:func:`analyze_query` at query time. See each module's docstring for its rule.
+:func:`osrag.search.analysis.analyze_query` at query time. See each module's docstring for its rule.
 """
 
 from __future__ import annotations
 
-from osrag.extract.analysis import QueryAnalysis, analyze_query
 from osrag.extract.collisions import (
     Collision,
     CollisionReport,
@@ -45,9 +44,7 @@ __all__ = [
     "Money",
     "MoneyMention",
     "MoneyScan",
-    "QueryAnalysis",
     "RejectedMoney",
-    "analyze_query",
     "canonical_token",
     "canonicalize_money",
     "collision_report",

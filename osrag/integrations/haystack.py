@@ -37,7 +37,7 @@ def origin(searcher: Any) -> dict[str, Any]:
     if index.name == "elasticsearch":  # elastic-transport's node configuration
         url = str(index.client.transport.node_pool.all()[0].base_url)
     else:
-        from osrag.backends.rest import where
+        from osrag.engines.rest import where
 
         url = where(index.client)
     return {"backend": index.name, "url": url}
@@ -45,14 +45,14 @@ def origin(searcher: Any) -> dict[str, Any]:
 
 def reopen(where: dict[str, Any], alias: str) -> Any:
     """A Searcher on the alias :func:`origin` described."""
-    from osrag.search import Searcher
+    from osrag.search.searcher import Searcher
 
     if where["backend"] == "embedded":
-        from osrag.backends.embedded import EmbeddedIndex
+        from osrag.engines.embedded import EmbeddedIndex
 
         return Searcher(EmbeddedIndex(Path(where["root"])), alias)
-    from osrag.backends import open_index
     from osrag.config import load_settings
+    from osrag.engines import open_index
 
     settings = load_settings(url=where["url"])
     return Searcher(open_index(settings, backend=where["backend"]), alias)

@@ -14,13 +14,13 @@ Rule (:func:`sniff`, on the first bytes):
   followed by a space or ``>`` (any case); or an XML declaration with an
   ``<html`` element in the first 2 KB (XHTML).
 
-:func:`osrag.documents.load_file` reads a file in the format sniffed —
+:func:`osrag.loaders.corpus.load_file` reads a file in the format sniffed —
 ``report.pdf`` that is really a web page is read as HTML — and refuses a
 file whose name promises PDF, Word or HTML but whose bytes are none of them.
 Markdown and text files are never sniffed as HTML (HTML is valid Markdown).
 
 Each loader returns an :class:`~osrag.loaders.base.Extracted` (Markdown-like
-text, a :class:`~osrag.locations.LocationMap`, title, properties) or raises
+text, a :class:`~osrag.loaders.locations.LocationMap`, title, properties) or raises
 :class:`~osrag.loaders.base.UnreadableFile` naming the page where there is one.
 A loader whose library is missing says which extra to install.
 """

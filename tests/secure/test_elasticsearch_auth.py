@@ -17,9 +17,9 @@ import pytest
 from test_secret_hygiene import assert_absent, base_env, everything_about, run
 from tlsproxy import TLSProxy
 
-from osrag.backends import choose_backend, open_index
-from osrag.client import check_connection, cluster_errors, detect_engine
 from osrag.config import Settings, load_settings
+from osrag.engines import choose_backend, open_index
+from osrag.engines.opensearch_client import check_connection, cluster_errors, detect_engine
 from osrag.errors import AuthError, ConfigError, TLSError
 
 pytestmark = pytest.mark.elasticsearch
@@ -66,9 +66,9 @@ def test_an_api_key_ingests_and_searches_through_tls(
     es_tls_proxy: TLSProxy, clean_env: Path
 ) -> None:
     """The product path on Elasticsearch over TLS with an API key; auto finds the engine."""
-    from osrag.generations import purge
-    from osrag.index import IngestOptions, ingest
-    from osrag.search import Searcher
+    from osrag.ingestion.generations import purge
+    from osrag.ingestion.ingest import IngestOptions, ingest
+    from osrag.search.searcher import Searcher
 
     settings = with_key(es_tls_proxy)
     assert detect_engine(settings) == "elasticsearch"

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from opensearchpy import exceptions as os_exc
 
-from osrag.client import cluster_errors, translate_error
 from osrag.config import load_settings
+from osrag.engines.opensearch_client import cluster_errors, translate_error
 from osrag.errors import AuthError, ClusterError, ConfigError, TLSError
 
 URL = "https://search.example:9200"

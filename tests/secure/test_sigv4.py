@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from sigv4server import AWS_ACCESS_KEY_ID, AWS_SESSION_TOKEN, SigV4Server
 
-from osrag.client import check_connection, cluster_errors, connect
 from osrag.config import load_settings
+from osrag.engines.opensearch_client import check_connection, cluster_errors, connect
 from osrag.errors import ConfigError
 
 

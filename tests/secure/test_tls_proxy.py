@@ -25,13 +25,13 @@ from cryptography.hazmat.primitives.serialization import (
 )
 from tlsproxy import TLSProxy
 
-from osrag.client import (
+from osrag.config import Settings, load_settings
+from osrag.engines.opensearch_client import (
     InsecureTLSWarning,
     check_connection,
     cluster_errors,
     connect,
 )
-from osrag.config import Settings, load_settings
 from osrag.errors import AuthError, ClusterError, ConfigError, TLSError
 
 pytestmark = pytest.mark.opensearch
@@ -83,10 +83,10 @@ def test_right_ca_and_credentials_index_and_search_through_the_proxy(
 
 def test_ingest_and_search_through_tls_proxy(tls_proxy: TLSProxy, clean_env: Path) -> None:
     """The whole product path — ingest, then an amount-filtered search — over TLS + basic auth."""
-    from osrag.backends import open_index
-    from osrag.generations import purge
-    from osrag.index import IngestOptions, ingest
-    from osrag.search import Searcher
+    from osrag.engines import open_index
+    from osrag.ingestion.generations import purge
+    from osrag.ingestion.ingest import IngestOptions, ingest
+    from osrag.search.searcher import Searcher
 
     data = Path(__file__).resolve().parents[1] / "data" / "insurance"
     settings = basic(tls_proxy)

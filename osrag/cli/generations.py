@@ -1,0 +1,195 @@
+"""``osrag index status | list | rollback | repair | unlock`` (see
+:mod:`osrag.ingestion.generations`)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from osrag.cli.common import (
+    AliasOpt,
+    BackendOpt,
+    ConfigFileOpt,
+    JsonOpt,
+    UrlOpt,
+    err,
+    out,
+    print_model,
+    session,
+)
+
+index_app = typer.Typer(
+    help="Generations behind the alias: status, list, rollback, repair, unlock.",
+    no_args_is_help=True,
+)
+
+
+def analyzer_line(config: dict[str, object]) -> str:
+    """The generation's text analyzer, and what it stands in for when it was a fallback."""
+    used = config.get("analyzer", "english")
+    asked = config.get("analyzer_requested")
+    return f"{used} (in place of {asked}, which the engine lacks)" if asked else str(used)
+
+
+@index_app.command("status")
+def index_status(
+    url: UrlOpt = None,
+    config: ConfigFileOpt = None,
+    alias: AliasOpt = None,
+    backend: BackendOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """The alias, its generation, counts, lock and problems. Exit 5 when something is wrong."""
+    from osrag.engines.opensearch_client import cluster_errors
+    from osrag.ingestion.generations import status
+
+    settings, index, alias_name = session(url, config, alias, backend)
+    with cluster_errors(settings):
+        found = status(index, alias_name)
+    if json_output:
+        print_model(found)
+    else:
+        record = found.generation
+        if record is not None:
+            out.print(f"alias       {alias_name} → {record.name} ({record.state})")
+            out.print(
+                f"documents   {record.documents}   chunks {record.chunks} "
+                f"(index: {found.chunks_in_index})"
+            )
+            out.print(f"updated     {record.updated_at or record.created_at:%Y-%m-%d %H:%M:%S} UTC")
+            out.print(
+                f"tenants     {', '.join(record.tenants) or '-'}   "
+                f"acl: {'yes' if found.policy.acl else 'no'}"
+            )
+            out.print(f"config      {record.config['chunking']}", highlight=False)
+            if "embedder" in record.config:
+                vectors = record.config["embedder"]
+                out.print(
+                    f"embedder    {vectors.get('id')}  window {vectors.get('window', '?')}  "
+                    f"truncated {record.chunks_truncated} chunk(s), "
+                    f"{record.tokens_truncated} token(s) lost",
+                    highlight=False,
+                )
+            out.print(f"analyzer    {analyzer_line(record.config)}", highlight=False)
+            out.print(f"versions    {record.versions}", highlight=False)
+        for note in found.notes:
+            err.print(f"note: {note}", highlight=False, soft_wrap=True)
+        for problem in found.problems:
+            err.print(f"[yellow]problem[/yellow] {problem}", highlight=False, soft_wrap=True)
+    if found.problems:
+        raise typer.Exit(5)
+
+
+@index_app.command("list")
+def index_list(
+    url: UrlOpt = None,
+    config: ConfigFileOpt = None,
+    alias: AliasOpt = None,
+    backend: BackendOpt = None,
+    json_output: JsonOpt = False,
+) -> None:
+    """Every generation kept for the alias; the current one is marked."""
+    from rich.table import Table
+
+    from osrag.engines.opensearch_client import cluster_errors
+    from osrag.ingestion.generations import list_generations
+
+    settings, index, alias_name = session(url, config, alias, backend)
+    with cluster_errors(settings):
+        views = list_generations(index, alias_name)
+    if json_output:
+        print_model(views)
+        return
+    table = Table(
+        "", "generation", "state", "strategy", "documents", "chunks", "created (UTC)", box=None
+    )
+    for v in views:
+        table.add_row(
+            "→" if v.current else "",
+            v.record.name,
+            v.record.state,
+            str(v.record.config.get("chunking", {}).get("strategy")),
+            str(v.record.documents),
+            str(v.chunks_in_index if v.chunks_in_index is not None else "(dropped)"),
+            f"{v.record.created_at:%Y-%m-%d %H:%M:%S}",
+        )
+    out.print(table)
+
+
+@index_app.command("rollback")
+def index_rollback(
+    to: Annotated[
+        str | None, typer.Option("--to", help="A kept generation (default: the previous one).")
+    ] = None,
+    url: UrlOpt = None,
+    config: ConfigFileOpt = None,
+    alias: AliasOpt = None,
+    backend: BackendOpt = None,
+) -> None:
+    """Point the alias back at the previous ready generation (one atomic alias move)."""
+    from osrag.engines.opensearch_client import cluster_errors
+    from osrag.ingestion.generations import rollback
+
+    settings, index, alias_name = session(url, config, alias, backend)
+    with cluster_errors(settings):
+        before, after = rollback(index, alias_name, to)
+    out.print(f"alias {alias_name} → {after} (was {before})")
+
+
+@index_app.command("repair")
+def index_repair(
+    url: UrlOpt = None,
+    config: ConfigFileOpt = None,
+    alias: AliasOpt = None,
+    backend: BackendOpt = None,
+    wait: Annotated[float, typer.Option(help="Seconds to wait for the ingest lock.")] = 0.0,
+    json_output: JsonOpt = False,
+) -> None:
+    """Make the index hold exactly the chunks the manifest lists (under the ingest lock):
+    delete chunks an interrupted ingest left behind; forget documents whose chunks are
+    missing, so the next ingest writes them again."""
+    from osrag.engines.opensearch_client import cluster_errors
+    from osrag.ingestion.generations import repair
+
+    settings, index, alias_name = session(url, config, alias, backend)
+    with cluster_errors(settings):
+        report = repair(index, alias_name, wait=wait)
+    if json_output:
+        print_model(report)
+        return
+    out.print(
+        f"{report.generation}: deleted {report.orphans_deleted} stale chunk(s); "
+        f"index {report.chunks_in_index} = manifest {report.chunks_in_manifest}",
+        highlight=False,
+    )
+    if report.documents_forgotten:
+        err.print(
+            f"{len(report.documents_forgotten)} document(s) had chunks missing and will be "
+            f"written again by the next ingest: {', '.join(report.documents_forgotten[:10])}",
+            highlight=False,
+        )
+
+
+@index_app.command("unlock")
+def index_unlock(
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="Break the lock even if its owner may still be running."),
+    ] = False,
+    url: UrlOpt = None,
+    config: ConfigFileOpt = None,
+    alias: AliasOpt = None,
+    backend: BackendOpt = None,
+) -> None:
+    """Break the ingest lock of an ingest that is gone (dead process, or past its TTL)."""
+    from osrag.engines.opensearch_client import cluster_errors
+    from osrag.ingestion.lock import break_lock
+
+    settings, index, alias_name = session(url, config, alias, backend)
+    with cluster_errors(settings):
+        removed = break_lock(index.records(alias_name), force=force)
+    if removed is None:
+        out.print(f"alias {alias_name!r} is not locked")
+    else:
+        out.print(f"broke the ingest lock of {alias_name!r}: {removed.describe()}")

@@ -1,0 +1,127 @@
+"""Engines: where chunks are indexed and searched, each a :class:`ChunkIndex`.
+
+:func:`choose_backend` picks one from the settings — a cluster (``--url`` /
+``OSRAG_URL`` / a config file, or an Elastic Cloud ID) → that cluster's engine,
+OpenSearch or Elasticsearch, told apart by asking it
+(:func:`osrag.engines.opensearch_client.detect_engine`); none → the embedded index, in ``.osrag``
+in the working directory or ``$OSRAG_HOME/embedded`` (``OSRAG_HOME`` also
+holds the local node's files; the subfolder keeps the two apart).
+``--backend opensearch|elasticsearch|embedded`` (or ``backend = …`` in the
+settings) forces one without asking. :func:`open_index` opens the chosen one.
+The library never prints; the CLI prints the choice's ``notice``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from osrag.config import BACKENDS, Backend, Settings
+from osrag.engines.base import ChunkIndex
+from osrag.errors import ConfigError
+
+BackendName = Backend
+EngineName = Literal["opensearch", "elasticsearch", "embedded"]
+
+EMBEDDED_DIR = ".osrag"
+"""The embedded index's folder in the working directory (without ``OSRAG_HOME``)."""
+
+
+@dataclass(frozen=True)
+class BackendChoice:
+    name: EngineName
+    root: Path | None = None
+    """The embedded index's folder (embedded only)."""
+    notice: str | None = None
+    """One line for the user when the choice was automatic and not the cluster."""
+    detected: bool = False
+    """The cluster said which engine it is (``auto``)."""
+
+
+def embedded_root(settings: Settings) -> Path:
+    """``$OSRAG_HOME/embedded`` if a home is set, else ``.osrag`` in the working directory."""
+    return settings.home / "embedded" if settings.home else Path(EMBEDDED_DIR)
+
+
+def _detect(settings: Settings) -> Literal["opensearch", "elasticsearch"]:
+    from osrag.engines.opensearch_client import detect_engine
+
+    return detect_engine(settings)
+
+
+def choose_backend(
+    settings: Settings,
+    backend: str | None = None,
+    *,
+    detect: Callable[[Settings], Literal["opensearch", "elasticsearch"]] = _detect,
+) -> BackendChoice:
+    """Which engine ``backend`` (default: the ``backend`` setting) means with these settings.
+
+    ``auto`` with a cluster asks it which engine it is (``detect``: one request).
+    """
+    backend = backend if backend is not None else settings.backend
+    if backend not in BACKENDS:
+        raise ConfigError(f"--backend {backend!r}: choose {', '.join(BACKENDS[:-1])} or embedded")
+    if backend in ("opensearch", "elasticsearch"):
+        return BackendChoice(backend)  # type: ignore[arg-type]
+    if backend == "auto" and settings.has_cluster:
+        return BackendChoice(detect(settings), detected=True)
+    root = embedded_root(settings)
+    notice = None
+    if backend == "auto":
+        notice = (
+            f"no cluster URL set; using the embedded index in {root} — "
+            "set OSRAG_URL to use a cluster"
+        )
+    return BackendChoice("embedded", root=root, notice=notice)
+
+
+def open_index(
+    settings: Settings, *, backend: str | None = None, choice: BackendChoice | None = None
+) -> ChunkIndex:
+    """The engine the settings name (clients from
+    :func:`osrag.engines.opensearch_client.connect` and
+    :func:`osrag.engines.elasticsearch_client.connect_elasticsearch`). ``choice``: one already
+    made."""
+    choice = choice or choose_backend(settings, backend)
+    if choice.name == "embedded":
+        from osrag.engines.embedded import EmbeddedIndex
+
+        assert choice.root is not None
+        return EmbeddedIndex(choice.root)
+    if choice.name == "elasticsearch":
+        from osrag.engines.elasticsearch_client import client_library, connect_elasticsearch
+
+        client_library()  # a clear ConfigError when the extra is not installed
+        from osrag.engines.elasticsearch import ElasticsearchIndex
+
+        engine = ElasticsearchIndex(
+            connect_elasticsearch(settings), settings=settings, search_type=settings.search_type
+        )
+        if not choice.detected:  # the probe has seen X-elastic-product already
+            engine.verify()
+        return engine
+
+    from osrag.engines.opensearch import OpenSearchIndex
+    from osrag.engines.opensearch_client import connect
+
+    return OpenSearchIndex(
+        connect(settings),
+        serverless=settings.is_serverless,
+        settings=settings,
+        search_type=settings.search_type,
+    )
+
+
+__all__ = [
+    "EMBEDDED_DIR",
+    "BackendChoice",
+    "BackendName",
+    "ChunkIndex",
+    "EngineName",
+    "choose_backend",
+    "embedded_root",
+    "open_index",
+]

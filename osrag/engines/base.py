@@ -1,0 +1,234 @@
+"""The one interface an engine implements: :class:`ChunkIndex`, and its :class:`RecordStore`.
+
+Everything osrag does above an engine — query planning, the amount fallback,
+fail-closed access, the manifest, the ingest lock, incremental sync, fusion,
+evaluation — is written once, against these two small interfaces:
+
+* :class:`ChunkIndex` speaks the engine's own vocabulary: generation indices
+  created from a mapping, an alias moved atomically, bulk writes and deletes
+  by id with an outcome per item, refresh, count, and ``msearch`` of
+  OpenSearch query-DSL bodies answered with raw responses (``hits.hits[]``
+  with ``_id``, ``_score``, ``_source``). No query plan, no fallback policy,
+  no evaluation hook lives here.
+* :class:`RecordStore` keeps small JSON records by ``(kind, key)`` for one
+  alias — get, put (optionally only if absent, or only if unchanged), delete,
+  scan by kind and key prefix. The manifest (:mod:`osrag.ingestion.manifest`) and the
+  ingest lock (:mod:`osrag.ingestion.lock`) are built on it, once for every engine.
+
+An engine that cannot do something it is asked refuses with a clear
+:class:`~osrag.errors.QueryError` or :class:`~osrag.errors.IndexStateError`,
+never silently answers something else.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from osrag.errors import IndexStateError
+
+SearchType = Literal["query_then_fetch", "dfs_query_then_fetch"]
+
+
+@dataclass(frozen=True, slots=True)
+class Put:
+    """Index (create or overwrite) one document by id."""
+
+    id: str
+    source: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Delete:
+    """Delete one document by id; a missing id is not an error."""
+
+    id: str
+
+
+Action = Put | Delete
+
+
+@dataclass(frozen=True, slots=True)
+class ItemFailure:
+    """An action the engine refused, and why (one line)."""
+
+    id: str
+    reason: str
+
+
+@dataclass
+class WriteOutcome:
+    """What one :meth:`ChunkIndex.write` achieved, item by item."""
+
+    written: int = 0
+    deleted: int = 0
+    failures: list[ItemFailure] = field(default_factory=list)
+    throttled: int = 0
+    """Items the engine answered 429 (back-pressure) and that were sent again."""
+    retries: int = 0
+    """Back-off rounds those took."""
+
+
+class ChunkIndex(ABC):
+    """Generation indices behind an alias, on one engine (see the module docstring)."""
+
+    name: str = "engine"
+    write_concurrency: int = 1
+    """Writer threads an ingest uses by default. :meth:`write` must be safe to call from
+    several threads at once (an engine that writes one batch at a time serialises them)."""
+    eventual_refresh: bool = False
+    """True where writes become visible on the engine's own schedule (no ``_refresh``)."""
+    search_type: SearchType | None = None
+    """How :meth:`msearch` scores a sharded generation when a request does not say (None:
+    one index, one set of term statistics)."""
+
+    @property
+    def storage_version(self) -> str:
+        """How this engine lays a generation out beyond the mapping (part of the generation
+        digest, so a new layout builds a new generation)."""
+        return ""
+
+    def text_analyzer(self, requested: str, alias: str) -> str:
+        """The text analyzer a generation of ``alias`` gets when ``requested`` is asked
+        for: the same one, or one this engine has in its place (an Elasticsearch node
+        without the ``analysis-common`` module has no ``english``). Ingest records the
+        answer in the generation's config, so the generation digest names the analyzer
+        really used."""
+        return requested
+
+    def data_nodes(self) -> int | None:
+        """Nodes that hold data, for engines whose generations have shards and replicas
+        (:mod:`osrag.ingestion.layout` picks a layout from it); None for one local index."""
+        return None
+
+    @abstractmethod
+    def create_generation(self, name: str, body: dict[str, Any], *, bulk_loading: bool) -> None:
+        """Create the index ``name`` from a ``PUT <index>`` body (settings and mappings, as in
+        ``mappings/chunks.json``), tuned for loading if asked."""
+
+    @abstractmethod
+    def finish_generation(self, name: str) -> None:
+        """Restore search-time settings after a bulk load and make every write visible."""
+
+    @abstractmethod
+    def drop_generation(self, name: str) -> None:
+        """Delete the index (a missing one is not an error)."""
+
+    @abstractmethod
+    def generations(self, alias: str) -> set[str]:
+        """The existing indices named as generations of ``alias`` (``<alias>-<digest>-<n>``)."""
+
+    @abstractmethod
+    def alias_target(self, alias: str) -> str | None:
+        """The index the alias points to, or None."""
+
+    @abstractmethod
+    def move_alias(self, alias: str, to: str, previous: str | None) -> None:
+        """Point the alias at ``to`` in one atomic step, only if it still points at
+        ``previous`` (None: at nothing); otherwise raise :class:`IndexStateError` and
+        leave it. Readers never see the alias point at neither."""
+
+    @abstractmethod
+    def write(self, generation: str, actions: Sequence[Action]) -> WriteOutcome:
+        """Apply the actions in bulk; refused items are returned, not raised. A refusal of
+        the whole index (a write block) raises :class:`~osrag.errors.ClusterError`."""
+
+    @abstractmethod
+    def refresh(self, target: str) -> None:
+        """Make every write so far visible to searches of ``target``."""
+
+    @abstractmethod
+    def count(self, target: str, query: dict[str, Any] | None = None) -> int:
+        """Documents in ``target`` matching ``query`` (all without one)."""
+
+    @abstractmethod
+    def msearch(
+        self,
+        target: str,
+        bodies: Sequence[dict[str, Any]],
+        *,
+        search_type: SearchType | None = None,
+    ) -> list[dict[str, Any]]:
+        """Run several ``_search`` bodies in one round trip; one raw response each.
+
+        ``search_type`` (a request parameter, not part of a body): how a sharded engine
+        scores — ``query_then_fetch`` (each shard's own term statistics) or
+        ``dfs_query_then_fetch`` (statistics gathered from every shard first, as one
+        shard would score); None is the engine's default. An engine with one shard
+        scores the same either way and may ignore it.
+
+        A body the engine rejects raises :class:`~osrag.errors.QueryError`; another
+        failure :class:`~osrag.errors.ClusterError`.
+        """
+
+    @abstractmethod
+    def records(self, alias: str) -> RecordStore:
+        """The record store of ``alias`` (the manifest and the ingest lock live in it)."""
+
+    def fusion_pipeline(self, spec: Any) -> str | None:
+        """The name of a search pipeline that fuses a ``hybrid`` query on the engine as
+        ``spec`` asks (created if needed), or None: the client fuses the legs."""
+        return None
+
+    def close(self) -> None:  # noqa: B027 - optional hook
+        """Release connections, files and writers."""
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A stored record and the version a conditional write must name to replace it."""
+
+    data: dict[str, Any]
+    version: Any
+
+
+class RecordConflict(IndexStateError):
+    """A conditional put or delete lost a race (the record exists, or changed meanwhile)."""
+
+
+class RecordStore(ABC):
+    """Small JSON records of one alias, by ``(kind, key)``. Every call is durable and
+    visible to :meth:`get` when it returns; :meth:`scan` sees it after :meth:`refresh`."""
+
+    @abstractmethod
+    def get(self, kind: str, key: str) -> Record | None: ...
+
+    @abstractmethod
+    def get_many(self, kind: str, keys: Sequence[str]) -> dict[str, dict[str, Any]]: ...
+
+    @abstractmethod
+    def put(
+        self,
+        kind: str,
+        key: str,
+        data: dict[str, Any],
+        *,
+        create: bool = False,
+        version: Any = None,
+    ) -> None:
+        """Store ``data``. ``create``: only if absent; ``version``: only if unchanged since
+        read. Either condition failing raises :class:`RecordConflict`."""
+
+    @abstractmethod
+    def put_many(self, kind: str, items: Sequence[tuple[str, dict[str, Any]]]) -> None: ...
+
+    @abstractmethod
+    def delete(self, kind: str, key: str, *, version: Any = None) -> bool:
+        """Remove the record (only if unchanged, given a ``version``); False if absent."""
+
+    @abstractmethod
+    def delete_many(self, kind: str, keys: Sequence[str]) -> None: ...
+
+    @abstractmethod
+    def scan(self, kind: str, prefix: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
+        """Every record of ``kind`` whose key starts with ``prefix`` (in no set order)."""
+
+    @abstractmethod
+    def refresh(self) -> None:
+        """Make every write so far visible to :meth:`scan`."""
+
+    @abstractmethod
+    def drop(self) -> None:
+        """Forget every record of the alias."""

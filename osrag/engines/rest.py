@@ -1,0 +1,596 @@
+"""What OpenSearch and Elasticsearch share: one :class:`ChunkIndex` over their common REST API.
+
+The two engines speak the same index, alias, bulk, search and document APIs
+(Elasticsearch 7.10 is where OpenSearch forked), and their Python clients
+(opensearch-py, elasticsearch-py 8) take the same calls with ``body=``. What
+differs is the client library — its bulk and scroll helpers and its exception
+classes — which each engine names once in a :class:`ClientKit`; the engines
+themselves (:mod:`.opensearch`, :mod:`.elasticsearch`) add only what is theirs
+(Serverless settings; analyzer and mapping translation).
+
+Generations are indices created from ``mappings/chunks.json``; the alias moves
+in one ``_aliases`` call whose ``remove`` of the previous generation must
+succeed (``must_exist``, OpenSearch 2.x and Elasticsearch ≥ 7.11), so two
+concurrent swaps cannot both win. Records (the manifest and the ingest lock)
+live in the cluster itself, in the index ``<alias>.manifest``
+(``mappings/manifest.json``), one document per record with the id
+``<kind>::<key>``; conditional writes use ``op_type=create`` and
+``if_seq_no``/``if_primary_term``. Chunk deletes are by id in ``_bulk`` —
+never ``_delete_by_query``, which the dev nodes (no reindex module) and
+managed serverless offerings lack.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import inspect
+import logging
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import orjson
+
+from osrag.engines import bulk
+from osrag.engines.base import (
+    Action,
+    ChunkIndex,
+    ItemFailure,
+    Put,
+    Record,
+    RecordConflict,
+    RecordStore,
+    SearchType,
+    WriteOutcome,
+)
+from osrag.engines.bulk import BulkStats, StreamingBulk
+from osrag.engines.mapping import manifest_index_body, manifest_version
+from osrag.engines.refusals import describe, search_error, shard_gap
+from osrag.errors import ClusterError, IndexStateError, QueryError
+from osrag.ingestion.plan import generation_pattern
+
+BULK_ACTIONS = 10_000
+BULK_BYTES = 64 * 2**20
+"""Caps that split one :meth:`RestIndex.write` into several ``_bulk`` requests. An
+ingest sizes its batches itself (:data:`osrag.ingestion.apply.BATCH_BYTES`), well below these; they
+keep any caller under the engine's ``http.max_content_length`` (100 MB by default)."""
+DEFAULT_SEARCH_TYPE: SearchType = "dfs_query_then_fetch"
+"""Score with term statistics gathered from every shard first (see ``docs/scale.md``:
+on a 3-shard generation ``query_then_fetch`` reorders small filtered candidate sets, and
+the extra round trip costs little; the engine skips it for one shard)."""
+BULK_RETRIES = 6  # 429s are resent with exponential back-off (1 s … 30 s)
+SHARD_RETRY_PAUSES = (0.2, 0.5, 1.0, 2.0)
+"""Seconds between the tries of a read some shard did not answer. When a node dies, the
+engine moves its copies' work to the others within a second or two; a read that is
+still short after the last pause fails (:func:`~osrag.engines.refusals.shard_gap`)."""
+BULK_RESPONSE = "errors,items.*._id,items.*._index,items.*.status,items.*.error"
+"""What a ``_bulk`` answer needs to carry back: per item its id, index, status and error."""
+
+
+@dataclass(frozen=True)
+class ClientKit:
+    """The parts of one client library the shared code needs."""
+
+    streaming_bulk: StreamingBulk
+    scan: Callable[..., Iterable[dict[str, Any]]]
+    not_found: type[Exception]
+    """Raised for a 404 answer."""
+    conflict: type[Exception]
+    """Raised for a 409 answer (a conditional write lost)."""
+    http_error: type[Exception]
+    """Raised for any HTTP error answer; carries ``status_code`` and ``error``."""
+    scan_error: type[Exception]
+    """Raised by :attr:`scan` when a shard did not answer a page."""
+
+    def status(self, exc: BaseException) -> int | None:
+        """The HTTP status of an error answer, None for anything else."""
+        if isinstance(exc, self.http_error):
+            code = getattr(exc, "status_code", None)
+            return code if isinstance(code, int) else None
+        return None
+
+
+log = logging.getLogger("osrag.engines.rest")
+
+
+def manifest_index(alias: str) -> str:
+    return f"{alias}.manifest"
+
+
+T = TypeVar("T")
+
+
+def where(client: Any) -> str:
+    """The URL of the first host a client talks to (for error messages)."""
+    try:
+        host = client.transport.hosts[0]
+    except (AttributeError, IndexError, TypeError, KeyError):
+        return "the cluster"
+    if not isinstance(host, dict):
+        return str(getattr(host, "base_url", host))  # elastic-transport's node config
+    scheme = "https" if host.get("use_ssl") or host.get("scheme") == "https" else "http"
+    return f"{scheme}://{host.get('host')}:{host.get('port')}"
+
+
+def translating(cls: type[T]) -> type[T]:
+    """Every public method of ``cls`` raises osrag's errors
+    (:func:`osrag.engines.opensearch_client.cluster_errors`), never the client library's: a refused
+    connection, a timeout or an HTTP error is one :class:`~osrag.errors.ClusterError`
+    naming the cluster, for library callers as for the CLI."""
+    from osrag.engines.opensearch_client import cluster_errors
+
+    def wrap(method: Callable[..., Any]) -> Callable[..., Any]:
+        if inspect.isgeneratorfunction(method):
+
+            @functools.wraps(method)
+            def generator(self: Any, *args: Any, **kwargs: Any) -> Any:
+                with cluster_errors(self.settings or where(self.client)):
+                    yield from method(self, *args, **kwargs)
+
+            return generator
+
+        @functools.wraps(method)
+        def call(self: Any, *args: Any, **kwargs: Any) -> Any:
+            with cluster_errors(self.settings or where(self.client)):
+                return method(self, *args, **kwargs)
+
+        return call
+
+    for name, member in list(vars(cls).items()):
+        if callable(member) and not name.startswith("_") and not isinstance(member, type):
+            setattr(cls, name, wrap(member))
+    return cls
+
+
+def dumps(source: dict[str, Any]) -> str:
+    """Serialise once on the hot path (orjson writes dates as ISO days)."""
+    return orjson.dumps(source, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+@translating
+class RestIndex(ChunkIndex):
+    """Generations, alias, bulk writes and searches over the shared REST API."""
+
+    kit: ClientKit
+
+    def __init__(
+        self,
+        client: Any,
+        *,
+        serverless: bool = False,
+        bulk_backoff: float = 1.0,
+        settings: Any = None,
+        search_type: SearchType | None = None,
+    ):
+        self.client = client
+        self.search_type: SearchType = search_type or DEFAULT_SEARCH_TYPE
+        """How searches score across shards when a request does not say."""
+        self.settings = settings
+        """The settings the client was made from (clearer error messages), if known."""
+        self.serverless = serverless
+        self.eventual_refresh = serverless
+        self.write_concurrency = 2  # one bulk request indexed while the next is sent
+        self.bulk_backoff = bulk_backoff
+        """Seconds before the first resend of a throttled bulk (doubling up to 30 s)."""
+        self.shard_retry_pauses: Sequence[float] = SHARD_RETRY_PAUSES
+        self._records: dict[str, RestRecords] = {}
+
+    # -------------------------------------------------------------------- generations
+
+    def data_nodes(self) -> int | None:
+        if self.serverless:
+            return None  # Serverless places shards and replicas itself
+        return int(self.client.cluster.health()["number_of_data_nodes"])
+
+    def create_generation(self, name: str, body: dict[str, Any], *, bulk_loading: bool) -> None:
+        body = {**body, "settings": {**body.get("settings", {})}}
+        index_settings = dict(body["settings"].get("index", {}))
+        if self.serverless:
+            index_settings = {}  # Serverless manages shards, replicas and refresh itself
+        elif bulk_loading:
+            index_settings["refresh_interval"] = "-1"
+        body["settings"]["index"] = index_settings
+        self.client.indices.create(index=name, body=body)
+
+    def finish_generation(self, name: str) -> None:
+        if not self.serverless:
+            self.client.indices.put_settings(
+                index=name,
+                body={"index": {"refresh_interval": None}},  # back to the mapping's
+            )
+        self.refresh(name)
+
+    def drop_index(self, name: str) -> None:
+        """Delete an index; a missing one is not an error."""
+        with contextlib.suppress(self.kit.not_found):
+            self.client.indices.delete(index=name)
+
+    def drop_generation(self, name: str) -> None:
+        self.drop_index(name)
+
+    def generations(self, alias: str) -> set[str]:
+        pattern = generation_pattern(alias)
+        found = self.client.indices.get(
+            index=f"{alias}-*",
+            expand_wildcards="all",
+            ignore_unavailable=True,
+            allow_no_indices=True,
+        )
+        return {name for name in found if pattern.fullmatch(name)}
+
+    def alias_target(self, alias: str) -> str | None:
+        try:
+            found = self.client.indices.get_alias(name=alias)
+        except self.kit.not_found:
+            if self.client.indices.exists(index=alias):
+                raise IndexStateError(
+                    f"{alias!r} is a concrete index, not an alias: choose another --alias "
+                    "(osrag builds generations behind an alias so it can swap them)"
+                ) from None
+            return None
+        targets = sorted(found)
+        if len(targets) > 1:
+            raise IndexStateError(f"alias {alias!r} points to several indices: {targets}")
+        return targets[0] if targets else None
+
+    def move_alias(self, alias: str, to: str, previous: str | None) -> None:
+        if previous is None:
+            now = self.alias_target(alias)
+            if now is not None:
+                raise IndexStateError(
+                    f"alias {alias!r} was expected to point nowhere but points to {now!r}"
+                )
+            actions: list[dict[str, Any]] = []
+        else:
+            actions = [{"remove": {"index": previous, "alias": alias, "must_exist": True}}]
+        actions.append({"add": {"index": to, "alias": alias}})
+        try:
+            self.client.indices.update_aliases(body={"actions": actions})
+        except self.kit.not_found as exc:
+            raise IndexStateError(
+                f"alias {alias!r} no longer points to {previous!r} (another ingest or rollback "
+                f"moved it): it was left as it is ({getattr(exc, 'error', exc)})"
+            ) from None
+
+    # -------------------------------------------------------------------- chunks
+
+    @staticmethod
+    def _bulk_action(index: str, action: Action) -> dict[str, Any]:
+        if isinstance(action, Put):
+            return {
+                "_op_type": "index",
+                "_index": index,
+                "_id": action.id,
+                "_source": dumps(action.source),
+            }
+        return {"_op_type": "delete", "_index": index, "_id": action.id}
+
+    def _throttled_request(self, exc: BaseException) -> bool:
+        """A whole ``_bulk`` request answered 429 (the write queue is full): send it again."""
+        return self.kit.status(exc) == 429
+
+    def send(self, actions: list[dict[str, Any]], stats: BulkStats) -> Iterator[bulk.ItemResult]:
+        """``_bulk`` with osrag's back-off (:mod:`osrag.engines.bulk`)."""
+        return bulk.send(
+            self.kit.streaming_bulk,
+            self.client,
+            actions,
+            stats,
+            is_throttled_request=self._throttled_request,
+            retries=BULK_RETRIES,
+            initial_backoff=self.bulk_backoff,
+            chunk_size=BULK_ACTIONS,
+            max_chunk_bytes=BULK_BYTES,
+            filter_path=BULK_RESPONSE,
+        )
+
+    def write(self, generation: str, actions: Sequence[Action]) -> WriteOutcome:
+        outcome = WriteOutcome()
+        if not actions:
+            return outcome
+        stats = BulkStats()
+        for item in self.send([self._bulk_action(generation, a) for a in actions], stats):
+            ok = 200 <= item.status < 300
+            if item.op_type == "delete":
+                if ok or item.status == 404:
+                    outcome.deleted += 1 if ok else 0
+                    continue
+            elif ok:
+                outcome.written += 1
+                continue
+            outcome.failures.append(ItemFailure(item.id, describe(item.error, item.status)))
+        outcome.throttled, outcome.retries = stats.throttled, stats.retries
+        return outcome
+
+    def refresh(self, target: str) -> None:
+        if not self.serverless:
+            self.client.indices.refresh(index=target)
+
+    def whole(
+        self, read: Callable[[], T], gap: Callable[[T], ClusterError | QueryError | None]
+    ) -> T:
+        """``read()`` again, after :attr:`shard_retry_pauses`, while ``gap`` finds part of
+        its answer missing; the gap's error once the pauses are spent (a query fault at once)."""
+        waited = 0.0
+        for pause in (*self.shard_retry_pauses, None):
+            answer = read()
+            error = gap(answer)
+            if error is None:
+                if waited:
+                    log.info("a shard answered after %.1f s of retries", waited)
+                return answer
+            if isinstance(error, QueryError) or pause is None:
+                if waited:
+                    error.args = (f"{error} (still so after {waited:.1f} s of retries)",)
+                raise error
+            time.sleep(pause)
+            waited += pause
+        raise AssertionError("unreachable: the last pause is None")
+
+    def count(self, target: str, query: dict[str, Any] | None = None) -> int:
+        body = {"query": query or {"match_all": {}}}
+        answer = self.whole(
+            lambda: self.client.count(index=target, body=body),
+            lambda found: shard_gap(found, target),
+        )
+        return int(answer["count"])
+
+    def takes_search_type(self, body: dict[str, Any]) -> bool:
+        """Whether ``body`` may be sent with a search type (in its ``_msearch`` header).
+        Not OpenSearch's ``hybrid`` query: under ``dfs_query_then_fetch`` neural-search
+        2.19 answers it with its raw per-query scores (large negative numbers) and
+        duplicate hits instead of the fused ranking; it runs as ``query_then_fetch``."""
+        query = body.get("query")
+        return not (isinstance(query, dict) and "hybrid" in query)
+
+    def request_body(self, body: dict[str, Any]) -> dict[str, Any]:
+        """``body`` in this engine's own form (OpenSearch's DSL as it is)."""
+        return body
+
+    def msearch_lines(
+        self, bodies: Sequence[dict[str, Any]], search_type: SearchType | None = None
+    ) -> list[dict[str, Any]]:
+        """The ``_msearch`` request: a header (the search type, where the body takes one)
+        and the body in this engine's form, per search."""
+        chosen = search_type or (None if self.serverless else self.search_type)
+        lines: list[dict[str, Any]] = []
+        for body in map(self.request_body, bodies):
+            scored = chosen is not None and self.takes_search_type(body)
+            lines += [{"search_type": chosen} if scored else {}, body]
+        return lines
+
+    def rejected(self, exc: BaseException, target: str) -> QueryError | None:
+        """The :class:`QueryError` of an ``_msearch`` the engine refused as malformed (400)."""
+        if self.kit.status(exc) == 400:
+            return QueryError(f"{target} rejected the search: {getattr(exc, 'error', exc)}")
+        return None
+
+    def msearch(
+        self,
+        target: str,
+        bodies: Sequence[dict[str, Any]],
+        *,
+        search_type: SearchType | None = None,
+    ) -> list[dict[str, Any]]:
+        lines = self.msearch_lines(bodies, search_type)
+
+        def read() -> list[dict[str, Any]]:
+            try:
+                answers: list[dict[str, Any]] = self.client.msearch(index=target, body=lines)[
+                    "responses"
+                ]
+            except self.kit.http_error as exc:
+                refused = self.rejected(exc, target)
+                if refused is not None:
+                    raise refused from None
+                raise
+            return answers
+
+        return self.whole(read, lambda answers: msearch_gap(answers, target))
+
+    def records(self, alias: str) -> RecordStore:
+        store = self._records.get(alias)
+        if store is None:
+            store = self._records[alias] = RestRecords(self, alias)
+        return store
+
+    def close(self) -> None:
+        self.client.close()
+
+
+def msearch_gap(answers: list[dict[str, Any]], target: str) -> ClusterError | QueryError | None:
+    """The first search of an ``_msearch`` answer that failed or that some shard did not
+    answer, as an error (None: every search answered whole)."""
+    for answer in answers:
+        if "error" in answer:
+            return search_error(int(answer.get("status", 500)), answer["error"], target)
+        missing = shard_gap(answer, target)
+        if missing is not None:
+            return missing
+    return None
+
+
+@translating
+class RestRecords(RecordStore):
+    """Records of one alias in the index ``<alias>.manifest`` (see the module docstring)."""
+
+    def __init__(self, engine: RestIndex, alias: str) -> None:
+        self.engine = engine
+        self.client = engine.client
+        self.settings = engine.settings
+        self.kit = engine.kit
+        self.index = manifest_index(alias)
+        self._exists: bool | None = None
+
+    def _id(self, kind: str, key: str) -> str:
+        return f"{kind}::{key}"
+
+    def _present(self) -> bool:
+        """Whether the manifest index exists (checked once; its format too)."""
+        if self._exists:
+            return True
+        try:
+            mapping = self.client.indices.get_mapping(index=self.index)
+        except self.kit.not_found:
+            return False
+        meta = next(iter(mapping.values()))["mappings"].get("_meta", {})
+        found = int(meta.get("osrag_manifest_version", 0))
+        if found != manifest_version():
+            raise IndexStateError(
+                f"{self.index} holds a manifest in format {found}; this osrag reads format "
+                f"{manifest_version()}: ingest into a new --alias, or delete {self.index} and "
+                "the alias's generations and ingest again"
+            )
+        self._exists = True
+        return True
+
+    def _ensure(self) -> None:
+        if self._present():
+            return
+        body = manifest_index_body()
+        if self.engine.serverless:
+            body.pop("settings", None)
+        try:
+            self.client.indices.create(index=self.index, body=body)
+        except self.kit.http_error as exc:
+            if self.kit.status(exc) != 400:  # 400: another writer created it meanwhile
+                raise
+        self._present()
+
+    def _entry(self, kind: str, key: str, data: dict[str, Any]) -> dict[str, Any]:
+        return {"kind": kind, "key": key, "record": data}
+
+    def get(self, kind: str, key: str) -> Record | None:
+        if not self._present():
+            return None
+        try:
+            found = self.client.get(index=self.index, id=self._id(kind, key))
+        except self.kit.not_found:
+            return None
+        return Record(found["_source"]["record"], (found["_seq_no"], found["_primary_term"]))
+
+    def get_many(self, kind: str, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
+        if not keys or not self._present():
+            return {}
+        body = {"ids": [self._id(kind, k) for k in keys]}
+
+        def unanswered(found: dict[str, Any]) -> ClusterError | None:
+            errors = [doc for doc in found["docs"] if "error" in doc]
+            if not errors:
+                return None
+            return ClusterError(
+                f"{self.index} did not answer for {len(errors)} of {len(keys)} record(s) "
+                f"({describe(errors[0]['error'], 500)}); nothing was read as absent"
+            )
+
+        found = self.engine.whole(lambda: self.client.mget(index=self.index, body=body), unanswered)
+        return {
+            doc["_source"]["key"]: doc["_source"]["record"]
+            for doc in found["docs"]
+            if doc.get("found")
+        }
+
+    def put(
+        self,
+        kind: str,
+        key: str,
+        data: dict[str, Any],
+        *,
+        create: bool = False,
+        version: Any = None,
+    ) -> None:
+        self._ensure()
+        options: dict[str, Any] = {}
+        if create:
+            options["op_type"] = "create"
+        if version is not None:
+            options["if_seq_no"], options["if_primary_term"] = version
+        try:
+            self.client.index(
+                index=self.index,
+                id=self._id(kind, key),
+                body=self._entry(kind, key, data),
+                **options,
+            )
+        except self.kit.conflict:
+            raise RecordConflict(f"{kind} {key!r} exists or changed meanwhile") from None
+
+    def _bulk(self, actions: list[dict[str, Any]]) -> None:
+        if not actions:
+            return
+        failures = [
+            f"{item.id}: {describe(item.error, item.status)}"
+            for item in self.engine.send(actions, BulkStats())
+            if not (200 <= item.status < 300 or (item.op_type == "delete" and item.status == 404))
+        ]
+        if failures:
+            raise IndexStateError(
+                f"the manifest {self.index} refused {len(failures)} write(s): {failures[:3]}"
+            )
+
+    def put_many(self, kind: str, items: Sequence[tuple[str, dict[str, Any]]]) -> None:
+        if not items:
+            return
+        self._ensure()
+        self._bulk(
+            [
+                {
+                    "_op_type": "index",
+                    "_index": self.index,
+                    "_id": self._id(kind, key),
+                    "_source": dumps(self._entry(kind, key, data)),
+                }
+                for key, data in items
+            ]
+        )
+
+    def delete(self, kind: str, key: str, *, version: Any = None) -> bool:
+        if not self._present():
+            return False
+        options: dict[str, Any] = {}
+        if version is not None:
+            options["if_seq_no"], options["if_primary_term"] = version
+        try:
+            self.client.delete(index=self.index, id=self._id(kind, key), **options)
+        except self.kit.not_found:
+            return False
+        except self.kit.conflict:
+            raise RecordConflict(f"{kind} {key!r} changed meanwhile") from None
+        return True
+
+    def delete_many(self, kind: str, keys: Sequence[str]) -> None:
+        if keys and self._present():
+            self._bulk(
+                [
+                    {"_op_type": "delete", "_index": self.index, "_id": self._id(kind, k)}
+                    for k in keys
+                ]
+            )
+
+    def scan(self, kind: str, prefix: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
+        if not self._present():
+            return
+        filters: list[dict[str, Any]] = [{"term": {"kind": kind}}]
+        if prefix:
+            filters.append({"prefix": {"key": prefix}})
+        query = {"query": {"bool": {"filter": filters}}}
+        # the scroll helper checks shards only on pages with hits: a shard missing from
+        # an answer with none would read as "no records"; the count checks first
+        self.engine.count(self.index, query["query"])
+        try:
+            for hit in self.kit.scan(self.client, index=self.index, query=query, size=1000):
+                yield hit["_source"]["key"], hit["_source"]["record"]
+        except self.kit.scan_error as exc:
+            raise ClusterError(
+                f"reading {self.index} failed part-way: {exc}; nothing was read as absent"
+            ) from None
+
+    def refresh(self) -> None:
+        if not self.engine.serverless and self._present():
+            self.client.indices.refresh(index=self.index)
+
+    def drop(self) -> None:
+        self.engine.drop_index(self.index)
+        self._exists = None

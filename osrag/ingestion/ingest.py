@@ -1,0 +1,436 @@
+"""``ingest``: a corpus into the alias's generation — lock, plan, apply, verify, swap.
+
+A generation is one index built with one configuration; its name is
+``<alias>-<digest>-<n>``, where the digest covers the chunking strategy and
+parameters, tokenizer@version, parser@version, extractor versions, the text
+analyzer, the mapping version and the engine's storage layout.
+
+* **Same configuration → incremental sync in place.** Unchanged documents (same
+  source version) cost zero writes; a changed document gets its new chunk ids
+  written and its vanished ids deleted by id (every chunk rewritten when its
+  metadata — tenant, ACL, … — changed); a source that disappeared has its
+  chunks deleted (``prune``).
+* **New configuration → a new generation**, built completely (bulk-loading
+  settings), checked, then the alias moves in one atomic step. The previous
+  generation stays for rollback (the newest ``keep`` are kept). A crash
+  mid-build leaves the alias where it was; a rerun resumes and completes it.
+* **The index and the manifest agree after every ingest**: chunks an
+  interrupted ingest left behind are found and deleted as documents are
+  written (:mod:`osrag.ingestion.apply`); the counts are compared at the end, a
+  mismatch is reconciled (:func:`osrag.ingestion.generations.reconcile`), and a
+  mismatch that remains fails the ingest.
+* **Nothing already stored is lost to bad input**: a file that fails to load is
+  reported, and its previous chunks are kept.
+* **One writer per alias** (:mod:`osrag.ingestion.lock`).
+
+The work is split: :mod:`osrag.ingestion.plan` decides (pure), :mod:`osrag.ingestion.apply` writes,
+:mod:`osrag.ingestion.generations` lists, rolls back and repairs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import datetime as dt
+import hashlib
+import json
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from osrag.chunking.window import embed_window, fit_config
+from osrag.config import DEFAULT_ALIAS
+from osrag.engines.base import ChunkIndex
+from osrag.engines.mapping import chunk_index_body, mapping_version
+from osrag.errors import IndexStateError
+from osrag.ingestion.apply import BATCH_BYTES, BATCH_CHUNKS, Progress, Tally, Vectors, apply
+from osrag.ingestion.generations import (
+    GenerationView,
+    current_generation,
+    list_generations,
+    reconcile,
+    retire,
+    rollback,
+    verify_counts,
+)
+from osrag.ingestion.layout import SINGLE_NODE, Layout, choose_layout
+from osrag.ingestion.lock import IngestLock
+from osrag.ingestion.manifest import Manifest
+from osrag.ingestion.pipeline import default_workers, load_stream, pipeline_versions, prepare_stream
+from osrag.ingestion.plan import Change, Known, choose_generation, plan_ingest
+from osrag.ingestion.workers import Workers
+from osrag.loaders.limits import DEFAULT_READ, ReadOptions
+from osrag.models import (
+    Chunk,
+    ChunkingConfig,
+    Document,
+    ExtractionConfig,
+    GenerationRecord,
+    IngestReport,
+)
+
+__all__ = [
+    "GenerationView",
+    "IngestOptions",
+    "config_digest",
+    "current_generation",
+    "generation_config",
+    "generation_layout",
+    "generation_versions",
+    "ingest",
+    "list_generations",
+    "plan",
+    "rollback",
+    "with_window",
+]
+
+
+@dataclass(frozen=True)
+class IngestOptions:
+    alias: str = DEFAULT_ALIAS
+    chunking: ChunkingConfig = field(default_factory=ChunkingConfig)
+    extraction: ExtractionConfig = field(default_factory=ExtractionConfig)
+    analyzer: str = "english"
+    canonical_tokens: bool = False
+    """Evaluation baseline only: ``money:<cents>`` tokens in the searched text."""
+    prune: bool = True
+    keep: int = 2
+    """Generations kept per alias, the current one included (≥ 1)."""
+    lock_ttl: dt.timedelta = dt.timedelta(minutes=10)
+    lock_wait: float = 0.0
+    """Seconds to wait for another ingest's lock before failing."""
+    batch_chunks: int = BATCH_CHUNKS
+    """Chunks per bulk request at most."""
+    batch_bytes: int = BATCH_BYTES
+    """Estimated bytes per bulk request at most (whole documents; see
+    :mod:`osrag.ingestion.apply`)."""
+    workers: int = field(default_factory=default_workers)
+    """Processes that load, chunk and extract (1: all in this process)."""
+    writers: int | None = None
+    """Bulk-writer threads (None: the engine's ``write_concurrency``)."""
+    shards: int | None = None
+    """Primary shards of a new generation (None: see
+    :func:`osrag.ingestion.layout.choose_layout`)."""
+    replicas: int | None = None
+    """Replicas of a new generation (None: likewise)."""
+    move_alias: bool = True
+    """False builds a generation without pointing the alias at it (evaluation)."""
+    embedder: Any = None
+    """Vectors for every chunk: an :class:`~osrag.embedding.Embedder` or a spec string
+    (``"default"``, ``"onnx:…"``, ``"http://…"``; see :func:`osrag.embedding.get_embedder`).
+    Its id and dimension are part of the generation's configuration."""
+    embed_workers: int = field(default_factory=default_workers)
+    """Processes that embed (1: in this process)."""
+    read: ReadOptions = DEFAULT_READ
+    """How the corpus is read: per-file limits, symlinks, ``require_tenant``
+    (:mod:`osrag.loaders.limits`). Not part of the generation: a file over a limit is
+    reported and its previous version kept."""
+    fit_window: bool = True
+    """With an embedder that states its window (a local model): cut chunks so that the
+    embedded text fits it, counting in the embedder's tokenizer. False keeps the
+    configured bound and tokenizer; longer chunks are then truncated by the embedder,
+    and counted (``chunks_truncated``, ``tokens_truncated``)."""
+
+
+def resolve_embedder(options: IngestOptions) -> Any:
+    """The options' embedder as an object (None without one)."""
+    if options.embedder is None or not isinstance(options.embedder, str):
+        return options.embedder
+    from osrag.embedding import get_embedder
+
+    return get_embedder(options.embedder)
+
+
+def with_window(options: IngestOptions, embedder: Any) -> IngestOptions:
+    """``options`` whose chunking knows the embedder's window (:mod:`osrag.chunking.window`):
+    the chunks an ingest with ``embedder`` writes, and the configuration it records."""
+    if embedder is None or options.chunking.window is not None:
+        return options
+    window = embed_window(embedder, fit=options.fit_window)
+    return dataclasses.replace(options, chunking=fit_config(options.chunking, window))
+
+
+def generation_config(
+    options: IngestOptions,
+    index: ChunkIndex | None = None,
+    embedder: Any = None,
+    *,
+    layout: Layout = SINGLE_NODE,
+) -> dict[str, Any]:
+    """The configuration a generation is built with. ``analyzer`` is the one the engine
+    really uses (:meth:`ChunkIndex.text_analyzer`); when it had to substitute one,
+    ``analyzer_requested`` names what was asked for. An embedder counts by its id and
+    dimension (``spec``, the string that named it, is kept to rebuild it at search time);
+    a layout other than one node's by its shards and replicas."""
+    analyzer = options.analyzer
+    if index is not None:
+        analyzer = index.text_analyzer(options.analyzer, options.alias)
+    chunking = options.chunking.model_dump(mode="json", round_trip=True)
+    if chunking.get("window") is None:
+        chunking.pop("window", None)  # configurations without a window keep their digest
+    config: dict[str, Any] = {
+        "chunking": chunking,
+        "extraction": options.extraction.model_dump(mode="json", round_trip=True),
+        "analyzer": analyzer,
+        "canonical_tokens": options.canonical_tokens,
+    }
+    if analyzer != options.analyzer:
+        config["analyzer_requested"] = options.analyzer
+    if embedder is not None:
+        spec = options.embedder if isinstance(options.embedder, str) else None
+        config["embedder"] = {"id": embedder.id, "dimension": embedder.dimension, "spec": spec}
+        window = options.chunking.window
+        if window is not None:
+            config["embedder"]["window"] = window.tokens
+    recorded = layout.config()
+    if recorded is not None:
+        config["layout"] = recorded
+    return config
+
+
+def generation_layout(
+    options: IngestOptions, index: ChunkIndex, current: GenerationRecord | None
+) -> Layout:
+    """The shards and replicas of the generation this ingest writes
+    (:mod:`osrag.ingestion.layout`)."""
+    return choose_layout(
+        options.shards,
+        options.replicas,
+        current=Layout.of_config(current.config) if current is not None else None,
+        data_nodes=index.data_nodes(),
+    )
+
+
+def generation_versions(options: IngestOptions, index: ChunkIndex | None = None) -> dict[str, str]:
+    """Every version a generation's contents depend on (they go into its digest)."""
+    versions = {
+        **pipeline_versions(options.chunking, options.extraction),
+        "mapping": str(mapping_version()),
+    }
+    if index is not None and index.storage_version:
+        versions["storage"] = index.storage_version
+    return versions
+
+
+NOT_DIGESTED = frozenset({"analyzer_requested"})
+"""Config entries that explain a generation but do not change its contents."""
+
+
+def config_digest(config: dict[str, Any], versions: dict[str, str]) -> str:
+    """First 8 hex of SHA-256 over the configuration and every version."""
+    digested = {k: v for k, v in config.items() if k not in NOT_DIGESTED}
+    if "embedder" in digested:
+        digested["embedder"] = {k: v for k, v in digested["embedder"].items() if k != "spec"}
+    payload = json.dumps({"config": digested, "versions": versions}, sort_keys=True)
+    return hashlib.sha256(payload.encode()).hexdigest()[:8]
+
+
+def _utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def _changes(path: Path, known: dict[str, Known], options: IngestOptions) -> Iterator[Change]:
+    """The plan of an ingest, its files loaded and its documents prepared by one pool."""
+    with Workers(options.workers) as workers:
+
+        def prepare(docs: Iterable[Document]) -> Iterator[tuple[Document, list[Chunk]]]:
+            return prepare_stream(
+                docs,
+                options.chunking,
+                options.extraction,
+                canonical_tokens=options.canonical_tokens,
+                workers=workers,
+            )
+
+        yield from plan_ingest(
+            load_stream(path, workers, options.read), known, prepare, prune=options.prune
+        )
+
+
+def plan(
+    path: Path, index: ChunkIndex, options: IngestOptions | None = None
+) -> tuple[IngestReport, Iterator[Change]]:
+    """What an ingest of ``path`` would do, without writing (``osrag ingest --dry-run``)."""
+    options = options or IngestOptions()
+    embedder = resolve_embedder(options)
+    options = with_window(options, embedder)
+    manifest = Manifest(index.records(options.alias), options.alias)
+    current = index.alias_target(options.alias)
+    current_record = manifest.generation(current) if current else None
+    layout = generation_layout(options, index, current_record)
+    config = generation_config(options, index, embedder, layout=layout)
+    versions = generation_versions(options, index)
+    digest = config_digest(config, versions)
+    choice = choose_generation(
+        options.alias,
+        digest,
+        current_record,
+        manifest.generations(),
+        index.generations(options.alias),
+        config=config,
+        versions=versions,
+        now=_utcnow(),
+    )
+    known = {} if choice.create else _known(manifest, choice.record.name)
+    report = IngestReport(
+        generation=choice.record.name,
+        alias=options.alias,
+        new_generation=choice.create,
+        previous_generation=current if choice.switching else None,
+        dry_run=True,
+    )
+    return report, _changes(path, known, options)
+
+
+@contextlib.contextmanager
+def _vectors(embedder: Any, options: IngestOptions) -> Iterator[Vectors | None]:
+    """The embedder (in worker processes where asked) and the vector cache of an ingest."""
+    if embedder is None:
+        yield None
+        return
+    from osrag.embedding import EmbeddingPool, SqliteVectorCache, default_cache_path
+
+    cache = SqliteVectorCache(default_cache_path())
+    pool = EmbeddingPool(embedder, workers=options.embed_workers)
+    try:
+        yield Vectors(pool, cache)
+    finally:
+        pool.close()
+        cache.close()
+
+
+def _known(manifest: Manifest, generation: str) -> dict[str, Known]:
+    return {r.doc_id: Known.of(r) for r in manifest.documents(generation)}
+
+
+def ingest(
+    path: Path,
+    index: ChunkIndex,
+    options: IngestOptions | None = None,
+    progress: Progress | None = None,
+) -> IngestReport:
+    """Load → chunk → extract → write ``path`` into the alias's generation. See the module doc."""
+    options = options or IngestOptions()
+    if options.keep < 1:
+        raise IndexStateError("keep must be at least 1 (the current generation)")
+    manifest = Manifest(index.records(options.alias), options.alias)
+    with IngestLock(
+        manifest.store, options.alias, ttl=options.lock_ttl, wait=options.lock_wait
+    ) as held:
+        started = time.perf_counter()
+        report = _ingest_locked(path, index, manifest, options, held, progress)
+        report.seconds = round(time.perf_counter() - started, 3)
+        report.lock_wait_seconds = round(held.waited, 3)
+    return report
+
+
+def _ingest_locked(
+    path: Path,
+    index: ChunkIndex,
+    manifest: Manifest,
+    options: IngestOptions,
+    held: IngestLock,
+    progress: Progress | None,
+) -> IngestReport:
+    alias = options.alias
+    embedder = resolve_embedder(options)
+    options = with_window(options, embedder)
+    current = index.alias_target(alias)
+    current_record = manifest.generation(current) if current else None
+    if current is not None and current_record is None:
+        raise IndexStateError(
+            f"alias {alias!r} points to {current!r}, which osrag's manifest does not know: "
+            "choose another --alias, or remove the alias if it is not in use"
+        )
+    layout = generation_layout(options, index, current_record)
+    config = generation_config(options, index, embedder, layout=layout)
+    versions = generation_versions(options, index)
+    digest = config_digest(config, versions)
+    choice = choose_generation(
+        alias,
+        digest,
+        current_record,
+        manifest.generations(),
+        index.generations(alias),
+        config=config,
+        versions=versions,
+        now=_utcnow(),
+    )
+    target = choice.record
+    if choice.create:
+        dimension = embedder.dimension if embedder is not None else None
+        body = chunk_index_body(
+            config["analyzer"],
+            replicas=layout.replicas,
+            shards=layout.shards,
+            vector_dimension=dimension,
+        )
+        index.create_generation(target.name, body, bulk_loading=True)
+        manifest.put_generation(target)
+    known = {} if choice.create else _known(manifest, target.name)
+    report = IngestReport(
+        generation=target.name,
+        alias=alias,
+        new_generation=choice.create,
+        previous_generation=current if choice.switching else None,
+    )
+    tally = Tally(chunks=sum(len(k.chunk_ids) for k in known.values()), documents=len(known))
+    tally.tenants.update(target.tenants)
+    tally.has_acl = target.has_acl
+    tally.chunks_truncated = target.chunks_truncated
+    tally.tokens_truncated = target.tokens_truncated
+    with _vectors(embedder, options) as vectors:
+        apply(
+            _changes(path, known, options),
+            index,
+            manifest,
+            target.name,
+            report,
+            tally,
+            fresh=choice.create,
+            batch_chunks=options.batch_chunks,
+            batch_bytes=options.batch_bytes,
+            writers=options.writers,
+            heartbeat=held.renew_if_due,
+            progress=progress,
+            vectors=vectors,
+        )
+    changed = report.documents_added + report.documents_changed + report.documents_removed
+    if not choice.switching and not changed and not report.orphans_deleted:
+        return report  # nothing was written: no refresh, no manifest update
+
+    manifest.refresh()
+    target.documents = tally.documents
+    target.chunks = tally.chunks
+    target.tenants = sorted(tally.tenants)
+    target.has_acl = tally.has_acl
+    target.chunks_truncated = tally.chunks_truncated
+    target.tokens_truncated = tally.tokens_truncated
+    target.updated_at = _utcnow()
+    if choice.switching and target.state == "building":
+        index.finish_generation(target.name)
+    actual = verify_counts(index, target.name, tally.chunks)
+    if actual != tally.chunks:
+        repaired = reconcile(index, manifest, target.name)
+        report.orphans_deleted += repaired.orphans_deleted
+        target = manifest.generation(target.name) or target
+        if repaired.chunks_in_index != repaired.chunks_in_manifest:
+            manifest.put_generation(target)
+            raise IndexStateError(
+                f"generation {target.name} holds {repaired.chunks_in_index} chunks but its "
+                f"manifest lists {repaired.chunks_in_manifest} after a repair; the alias still "
+                f"points to {current!r}. Rerun the ingest."
+            )
+    if not choice.switching:
+        manifest.put_generation(target)
+        return report
+    target.state = "ready"
+    target.completed_at = _utcnow()
+    manifest.put_generation(target)
+    if options.move_alias:
+        index.move_alias(alias, target.name, current)
+        report.alias_moved = True
+        retire(index, manifest, options.keep)
+    return report

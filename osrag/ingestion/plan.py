@@ -1,0 +1,203 @@
+"""Ingest as a plan: what each document needs, decided without touching an engine.
+
+:func:`plan_ingest` is pure. Given the documents of a corpus (and the files
+that failed to load), what the manifest knows of the generation, and the
+function that turns a document into chunks, it yields one :class:`Change` per
+document, in corpus order, then the removals:
+
+=============  ==========================================================================
+kind           when, and what it carries
+=============  ==========================================================================
+``add``        a document the manifest does not know: every chunk to write
+``replace``    its source changed: the chunks whose id is new (all of them if the
+               document-level metadata changed), and the ids that vanished
+``unchanged``  same source version: nothing to write
+``remove``     known, not in the corpus any more, and not a file that failed to load
+               (``prune``): every id to delete
+``failed``     the file or line could not be read: its previous chunks are kept
+=============  ==========================================================================
+
+:func:`osrag.ingestion.apply.apply` carries the plan out; ``osrag ingest --dry-run``
+prints it instead. :func:`choose_generation` decides which generation a
+configuration writes into, also without I/O.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from osrag.chunking.records import metadata_digest
+from osrag.models import Chunk, Document, DocumentRecord, GenerationRecord, LoadIssue
+
+ChangeKind = Literal["add", "replace", "unchanged", "remove", "failed"]
+Prepare = Callable[[Iterable[Document]], Iterable[tuple[Document, list[Chunk]]]]
+"""Documents → (document, its chunks), in order (may run in worker processes)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Known:
+    """What the manifest remembers of one document (kept in memory for a whole ingest)."""
+
+    source_version: str
+    source_path: str
+    chunk_ids: tuple[str, ...]
+    metadata_digest: str = ""
+    chunks_truncated: int = 0
+    tokens_truncated: int = 0
+
+    @classmethod
+    def of(cls, record: DocumentRecord) -> Known:
+        return cls(
+            record.source_version,
+            record.source_path,
+            tuple(record.chunk_ids),
+            record.metadata_digest,
+            record.chunks_truncated,
+            record.tokens_truncated,
+        )
+
+
+@dataclass(slots=True)
+class Change:
+    """What one document needs (see the module docstring)."""
+
+    kind: ChangeKind
+    doc_id: str
+    doc: Document | None = None
+    chunks: list[Chunk] = field(default_factory=list)
+    """Every chunk of the document as it is now (add/replace)."""
+    write: list[Chunk] = field(default_factory=list)
+    delete: list[str] = field(default_factory=list)
+    previous: Known | None = None
+    issue: LoadIssue | None = None
+    metadata_digest: str = ""
+
+
+def _change(doc: Document, chunks: list[Chunk], previous: Known | None) -> Change:
+    digest = metadata_digest(doc)
+    if previous is None:
+        return Change("add", doc.doc_id, doc, chunks, list(chunks), [], None, None, digest)
+    before = set(previous.chunk_ids)
+    now = {c.chunk_id for c in chunks}
+    rewrite_all = digest != previous.metadata_digest
+    write = [c for c in chunks if rewrite_all or c.chunk_id not in before]
+    delete = sorted(before - now)
+    return Change("replace", doc.doc_id, doc, chunks, write, delete, previous, None, digest)
+
+
+def plan_ingest(
+    items: Iterable[Document | LoadIssue],
+    known: Mapping[str, Known],
+    prepare: Prepare,
+    *,
+    prune: bool = True,
+) -> Iterator[Change]:
+    """One :class:`Change` per document of ``items``, then one per removed document."""
+    unseen = set(known)
+    """Known documents not met yet (what is left at the end was removed): a first ingest
+    keeps no set of every document it met."""
+    failed_paths: set[str] = set()
+    failures: list[Change] = []
+    pending: dict[str, Known | None] = {}
+    unchanged: list[Change] = []
+
+    def to_prepare() -> Iterator[Document]:
+        for item in items:
+            if isinstance(item, LoadIssue):
+                failed_paths.add(item.path)
+                failures.append(Change("failed", item.path, issue=item))
+                continue
+            unseen.discard(item.doc_id)
+            previous = known.get(item.doc_id)
+            if previous is not None and previous.source_version == item.source_version:
+                # no document kept: an unchanged corpus is drained only at its end
+                unchanged.append(Change("unchanged", item.doc_id, previous=previous))
+                continue
+            pending[item.doc_id] = previous
+            yield item
+
+    def drain() -> Iterator[Change]:
+        yield from failures
+        yield from unchanged
+        failures.clear()
+        unchanged.clear()
+
+    for doc, chunks in prepare(to_prepare()):
+        yield from drain()
+        yield _change(doc, chunks, pending.pop(doc.doc_id, None))
+    yield from drain()
+    if prune:
+        for doc_id in sorted(unseen):
+            previous = known[doc_id]
+            if previous.source_path in failed_paths:
+                continue  # a file that failed to load is not a deleted file
+            yield Change("remove", doc_id, delete=list(previous.chunk_ids), previous=previous)
+
+
+@dataclass(frozen=True, slots=True)
+class GenerationChoice:
+    """Which generation an ingest writes into."""
+
+    record: GenerationRecord
+    create: bool
+    """True: a new index to create (and record) before writing."""
+    current: str | None
+    """The generation the alias points to now."""
+
+    @property
+    def switching(self) -> bool:
+        """The alias will move when this generation is complete."""
+        return self.record.name != self.current
+
+
+def generation_name(alias: str, digest: str, number: int) -> str:
+    return f"{alias}-{digest}-{number}"
+
+
+GENERATION_NAME = re.compile(r"(?P<alias>.+)-(?P<digest>[0-9a-f]{8})-(?P<number>\d+)")
+"""``<alias>-<digest>-<n>``: how :func:`generation_name` names generations."""
+
+
+def generation_pattern(alias: str) -> re.Pattern[str]:
+    """The names of the generations of ``alias`` (and of no other alias)."""
+    return re.compile(re.escape(alias) + r"-[0-9a-f]{8}-\d+")
+
+
+def choose_generation(
+    alias: str,
+    digest: str,
+    current: GenerationRecord | None,
+    recorded: list[GenerationRecord],
+    existing: set[str],
+    *,
+    config: dict[str, object],
+    versions: dict[str, str],
+    now: dt.datetime,
+) -> GenerationChoice:
+    """Same digest as the alias's generation → sync it in place; a recorded generation of
+    the digest whose index exists → resume or reuse it (a crash mid-build, a rollback);
+    else a new ``<alias>-<digest>-<n>`` with a number no index has used."""
+    current_name = current.name if current else None
+    if current is not None and current.digest == digest:
+        return GenerationChoice(current, False, current_name)
+    for record in reversed(recorded):
+        if record.digest == digest and record.name in existing:
+            return GenerationChoice(record, False, current_name)
+    number = 1 + max((r.number for r in recorded if r.digest == digest), default=0)
+    while generation_name(alias, digest, number) in existing:  # an index with no record
+        number += 1
+    record = GenerationRecord(
+        name=generation_name(alias, digest, number),
+        alias=alias,
+        digest=digest,
+        number=number,
+        config=dict(config),
+        versions=versions,
+        state="building",
+        created_at=now,
+    )
+    return GenerationChoice(record, True, current_name)

@@ -1,0 +1,255 @@
+"""Query text + its money mentions → the amount constraints it states. Pure.
+
+The rule: a comparison word constrains an amount only when it **directly governs**
+it — nothing but spaces between the word and the amount (``over $500,000``,
+``$500K or more``, ``>$500``). ``over 500 employees`` states no amount (no
+currency), and in ``limits of $500,000 over the term`` the word follows the
+amount, so the amount is exact (``eq``).
+
+Phrasings (case-insensitive; the amounts are whatever
+:func:`~osrag.extract.money.scan_money` reads, scales included: ``$30,000
+thousand``, ``$8.2 billion``, ``100 million dollars``):
+
+* ``gt``: over, above, more than, greater than, higher than, larger than,
+  exceeding, exceeds, exceeded, exceed, in excess of, upwards of, ``>``;
+* ``gte``: at least, no less than, not less than, no fewer than, not under, not
+  below, a minimum of, minimum (of), ``>=``, ``≥``; after the amount: or more,
+  or above, or higher, or greater, or over, and up, and above, and over, and
+  higher, ``+`` (``$500K+``);
+* ``lt``: under, below, less than, lower than, fewer than, smaller than, ``<``;
+* ``lte``: at most, no more than, not more than, no greater than, no higher
+  than, up to, not exceeding, not to exceed, not over, not above, a maximum of,
+  maximum (of), ``<=``, ``≤``; after the amount: or less, or below, or lower,
+  or under, or fewer;
+* ``between``: between X and Y, from X to Y (or through/until), X to Y, X–Y
+  / X-Y (``$1M–$2M``, ``$1-2 million``); the ends are sorted for "between" and
+  "from"; a bare "X to Y" or "X–Y" is a range only when written low to high
+  (``$500 - $200`` is not); "between $1M and 2M" borrows the first end's currency;
+* ``in``: X or Y, X, Y or Z, either X or Y (one ``terms`` of all);
+* approximate — about, around, approximately, approx., roughly, circa, ca.,
+  nearly, almost, close to, ``~``, ``≈`` — the band ±10 % as a
+  ``between`` with ``approximate=True`` (:data:`APPROXIMATE_BAND_PERCENT`);
+* anything else: ``eq``.
+
+Two mentions of the same condition (``$300K ($300,000)``) are one constraint.
+Every step looks at a bounded window around each mention, so the cost is
+linear in the length of the query.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import cast
+
+from osrag.errors import ExtractionError
+from osrag.extract.money import MoneyMention, parse_money
+from osrag.search.constraints import (
+    APPROXIMATE_BAND_PERCENT,
+    AmountConstraint,
+    ConstraintOp,
+    approximate_band,
+)
+
+__all__ = ["APPROXIMATE_BAND_PERCENT", "parse_constraints"]
+
+WINDOW = 40
+"""Characters before a mention searched for the word that governs it."""
+
+
+def _words(*phrases: str) -> str:
+    """Phrases as one alternation; spaces inside match any run of white space."""
+    ordered = sorted(phrases, key=len, reverse=True)
+    return "|".join(r"\s+".join(re.escape(w) for w in p.split()) for p in ordered)
+
+
+_PREFIX_WORDS: dict[ConstraintOp, tuple[str, ...]] = {
+    "gt": (
+        "over", "above", "more than", "greater than", "higher than", "larger than",
+        "bigger than", "exceeding", "exceeds", "exceeded", "exceed", "in excess of", "upwards of",
+    ),
+    "gte": (
+        "at least", "no less than", "not less than", "no fewer than", "not under",
+        "not below", "a minimum of", "minimum of", "minimum", "min.",
+    ),
+    "lt": ("under", "below", "less than", "lower than", "fewer than", "smaller than"),
+    "lte": (
+        "at most", "no more than", "not more than", "no greater than", "not greater than",
+        "no higher than", "up to", "not exceeding", "not to exceed", "not over",
+        "not above", "a maximum of", "maximum of", "maximum", "max.", "up to and including",
+    ),
+}  # fmt: skip
+_PREFIX_SIGNS: dict[ConstraintOp, tuple[str, ...]] = {
+    "gt": (">",),
+    "gte": (">=", "≥", "=>"),
+    "lt": ("<",),
+    "lte": ("<=", "≤", "=<"),
+}
+_APPROXIMATE_WORDS = (
+    "about", "around", "approximately", "approx.", "approx", "roughly", "circa", "ca.",
+    "nearly", "almost", "close to",
+)  # fmt: skip
+_APPROXIMATE_SIGNS = ("~", "≈")
+
+
+def _prefix_pattern() -> re.Pattern[str]:
+    branches = []
+    for op in _PREFIX_WORDS:
+        words = _words(*_PREFIX_WORDS[op])
+        signs = "|".join(re.escape(s) for s in sorted(_PREFIX_SIGNS[op], key=len, reverse=True))
+        branches.append(rf"(?P<{op}>(?<![\w.])(?:{words})(?=\s)|(?:{signs}))")
+    approx = _words(*_APPROXIMATE_WORDS)
+    signs = "|".join(re.escape(s) for s in _APPROXIMATE_SIGNS)
+    branches.append(rf"(?P<approx>(?<![\w.])(?:{approx})(?=\s)|(?:{signs}))")
+    # the leftmost match wins, so "no more than" beats "more than", "not over" beats "over"
+    return re.compile(rf"(?i:{'|'.join(branches)})\s*\Z")
+
+
+_PREFIX = _prefix_pattern()
+_SUFFIX = re.compile(
+    r"(?i:(?P<gte>\+|\s+(?:or\s+(?:more|above|higher|greater|over)|and\s+(?:up|above|over|"
+    r"more|higher)))|\s+(?P<lte>or\s+(?:less|below|lower|under|fewer)))(?![\w])"
+)
+_BETWEEN = re.compile(r"(?i:(?<![\w])between)\s+\Z")
+_FROM = re.compile(r"(?i:(?<![\w])from)\s+\Z")
+_EITHER = re.compile(r"(?i:(?<![\w])either)\s+\Z")
+_TO = re.compile(r"\s*(?:(?:up\s+)?to|through|thru|until|[-–—])\s*", re.IGNORECASE)
+_BARE_TO = re.compile(r"\s+(?:to|through|thru)\s+|\s*[-–—]\s*", re.IGNORECASE)
+_OR = re.compile(r"\s*,?\s+or\s+", re.IGNORECASE)
+_COMMA = re.compile(r"\s*,\s*")
+_AND_GAP = re.compile(r"\s+(?:and|&)\s+", re.IGNORECASE)
+_BARE_END = re.compile(
+    r"\s+(?i:and|to|through)\s+(?P<num>\d[\d,.']*(?:\s*(?i:[kmb]\b|thousand|million|billion|"
+    r"bn|mm)\b)?)(?![\w$€£¥])"
+)
+
+
+@dataclass
+class _Found:
+    constraint: AmountConstraint
+    next_index: int
+
+
+def _make(
+    op: ConstraintOp,
+    currency: str,
+    bounds: tuple[int, ...],
+    text: str,
+    start: int,
+    end: int,
+    *,
+    approximate: bool = False,
+) -> AmountConstraint:
+    return AmountConstraint(
+        op=op,
+        currency=currency,
+        bounds=bounds,
+        text=text[start:end],
+        start=start,
+        end=end,
+        approximate=approximate,
+    )
+
+
+def _full(pattern: re.Pattern[str], gap: str) -> bool:
+    return pattern.fullmatch(gap) is not None
+
+
+def _pair(text: str, mentions: Sequence[MoneyMention], i: int) -> _Found | None:
+    """A range or a choice that starts at mention ``i``."""
+    first = mentions[i]
+    before = text[max(0, first.start - WINDOW) : first.start]
+    between, from_ = _BETWEEN.search(before), _FROM.search(before)
+    opener = between or from_
+    start = first.start - len(opener.group(0)) if opener else first.start
+    if i + 1 < len(mentions) and mentions[i + 1].currency == first.currency:
+        second = mentions[i + 1]
+        gap = text[first.end : second.start]
+        low, high = sorted((first.minor_units, second.minor_units))
+        ordered = first.minor_units <= second.minor_units
+        if (between and _full(_AND_GAP, gap)) or (from_ and _full(_TO, gap)):
+            found = _make("between", first.currency, (low, high), text, start, second.end)
+            return _Found(found, i + 2)
+        if not opener and ordered and _full(_BARE_TO, gap):
+            found = _make("between", first.currency, (low, high), text, start, second.end)
+            return _Found(found, i + 2)
+    bare = _BARE_END.match(text, first.end) if opener else None
+    if bare is not None and _bare_fits(bare, mentions, i, between is not None):
+        try:
+            other = parse_money(f"{first.currency} {bare.group('num')}", first.currency)
+        except ExtractionError:
+            other = None
+        if other is not None:
+            low, high = sorted((first.minor_units, other.minor_units))
+            found = _make("between", first.currency, (low, high), text, start, bare.end())
+            return _Found(found, i + 1)
+    return _choice(text, mentions, i)
+
+
+def _bare_fits(
+    bare: re.Match[str], mentions: Sequence[MoneyMention], i: int, between: bool
+) -> bool:
+    """ "between $1M and 2M" / "from $100 to 200": the connector fits the opener, and the
+    bare number is not the start of the next mention (a mention in another currency)."""
+    connector = bare.group(0).split()[0].lower()
+    if connector != "and" if between else connector == "and":
+        return False
+    return i + 1 >= len(mentions) or mentions[i + 1].start >= bare.end()
+
+
+def _choice(text: str, mentions: Sequence[MoneyMention], i: int) -> _Found | None:
+    """``X or Y`` / ``X, Y or Z``: every alternative, in one ``in``."""
+    first = mentions[i]
+    j, saw_or = i, False
+    while j + 1 < len(mentions) and mentions[j + 1].currency == first.currency:
+        gap = text[mentions[j].end : mentions[j + 1].start]
+        if _full(_OR, gap):
+            saw_or, j = True, j + 1
+            break
+        if not _full(_COMMA, gap):
+            break
+        j += 1
+    if not saw_or:
+        return None
+    values = tuple(sorted({m.minor_units for m in mentions[i : j + 1]}))
+    either = _EITHER.search(text, max(0, first.start - WINDOW), first.start)
+    start = either.start() if either else first.start
+    if len(values) == 1:
+        return _Found(_make("eq", first.currency, values, text, start, mentions[j].end), j + 1)
+    return _Found(_make("in", first.currency, values, text, start, mentions[j].end), j + 1)
+
+
+def _single(text: str, mention: MoneyMention) -> AmountConstraint:
+    """One amount: governed by the word right before it, or after it, or exact."""
+    before = _PREFIX.search(text, max(0, mention.start - WINDOW), mention.start)
+    if before is not None:
+        op = cast(ConstraintOp, before.lastgroup)
+        start = before.start()
+        if before.lastgroup == "approx":
+            band = approximate_band(mention.minor_units)
+            return _make(
+                "between", mention.currency, band, text, start, mention.end, approximate=True
+            )
+        return _make(op, mention.currency, (mention.minor_units,), text, start, mention.end)
+    after = _SUFFIX.match(text, mention.end)
+    if after is not None:
+        op = "gte" if after.group("gte") is not None else "lte"
+        return _make(op, mention.currency, (mention.minor_units,), text, mention.start, after.end())
+    return _make("eq", mention.currency, (mention.minor_units,), text, mention.start, mention.end)
+
+
+def parse_constraints(text: str, mentions: Sequence[MoneyMention]) -> list[AmountConstraint]:
+    """The constraints ``text`` states about the amounts in ``mentions`` (sorted, as
+    :func:`~osrag.extract.money.scan_money` returns them), in the order stated; the
+    same condition stated twice is kept once (its first statement)."""
+    found: dict[tuple[str, str, tuple[int, ...]], AmountConstraint] = {}
+    i = 0
+    while i < len(mentions):
+        pair = _pair(text, mentions, i)
+        if pair is not None:
+            constraint, i = pair.constraint, pair.next_index
+        else:
+            constraint, i = _single(text, mentions[i]), i + 1
+        found.setdefault(constraint.key, constraint)
+    return list(found.values())

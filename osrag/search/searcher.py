@@ -1,0 +1,419 @@
+"""Run a :class:`~osrag.models.QuerySpec` on a backend and say why it returned what it did.
+
+* One round trip normally (``_msearch``): the ranked hits and the size of the
+  filtered **candidate set** (the filters alone), logged at INFO.
+* **Fallback**: if the amount constraints together leave zero candidates (an
+  amount nobody wrote, a typo, two amounts no single chunk holds) the query runs
+  again without any of them — each becomes a boost instead — and the result says
+  ``fallback: true``, with ``amount_candidates`` (0) and ``candidate_count``
+  (without them). Tenant, ACL and date filters are never dropped.
+* **Fail closed**: the tenant and ACL guards come from the caller's arguments
+  on every request (:func:`osrag.search.query.access_filters`), never from what the
+  index is believed to hold: without a tenant only untenanted documents match,
+  without groups only documents without an ACL. An alias known to be
+  multi-tenant (its access policy, read fresh on every request without a
+  tenant) refuses a search without a tenant.
+* **Three modes, one set of filters**: ``bm25`` (words), ``vector`` (the query's
+  embedding against the chunks' vectors) and ``hybrid`` (both legs fused). The
+  filter list — amount, tenant, ACL, dates — is inside every leg
+  (:func:`osrag.search.query.search_bodies`); the amount fallback drops the amount from
+  every leg together. Fusion runs on the engine where it can (OpenSearch's
+  ``hybrid`` query with osrag's search pipeline), else in the client
+  (:mod:`osrag.search.fusion`), with the same order.
+* **Overlapping chunks are one piece of evidence**: ``raw_hits`` counts hits,
+  ``unique_spans`` counts the merged source intervals per document, and each
+  hit lists the higher-ranked hits of its document it overlaps.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any, NamedTuple
+
+from pydantic import TypeAdapter
+
+from osrag.config import DEFAULT_ALIAS
+from osrag.engines.base import ChunkIndex, SearchType
+from osrag.errors import EmbeddingError, QueryError
+from osrag.ingestion.layout import Layout
+from osrag.ingestion.manifest import Manifest
+from osrag.models import (
+    AccessPolicy,
+    ExtractionConfig,
+    GenerationRecord,
+    QuerySpec,
+    SearchHit,
+    SearchResult,
+)
+from osrag.search import fusion
+from osrag.search.query import QueryPlan, plan_query, search_bodies
+
+log = logging.getLogger("osrag.search.searcher")
+
+TENANT_PROBE: dict[str, Any] = {
+    "size": 0,
+    "query": {"exists": {"field": "tenant"}},
+    "terminate_after": 1,
+    "track_total_hits": True,
+}
+"""Does the alias hold any tenant's documents (one is enough)?"""
+
+GENERATION_CACHE_SECONDS = 30.0
+"""How long the generation's extraction settings are reused (never access decisions)."""
+
+
+def as_index(client_or_index: Any) -> ChunkIndex:
+    """A :class:`ChunkIndex` as it is, or an OpenSearch or Elasticsearch client wrapped in one."""
+    if isinstance(client_or_index, ChunkIndex):
+        return client_or_index
+    if type(client_or_index).__module__.split(".")[0] == "elasticsearch":
+        from osrag.engines.elasticsearch import ElasticsearchIndex
+
+        return ElasticsearchIndex(client_or_index)
+    from osrag.engines.opensearch import OpenSearchIndex
+
+    return OpenSearchIndex(client_or_index)
+
+
+def count_unique_spans(hits: list[SearchHit]) -> int:
+    """Merged, non-overlapping source intervals among the hits (per document).
+
+    Intervals are half-open: ``[0, 10)`` and ``[10, 20)`` touch but do not overlap,
+    so they are two spans; ``[0, 10)`` and ``[5, 20)`` are one."""
+    by_doc: dict[str, list[tuple[str, int, int]]] = defaultdict(list)
+    for hit in hits:
+        by_doc[hit.doc_id].append((hit.chunk_id, hit.span.start, hit.span.end))
+    return _unique_spans(by_doc.values())
+
+
+def _unique_spans(per_document: Iterable[list[tuple[str, int, int]]]) -> int:
+    total = 0
+    for spans in per_document:
+        if len(spans) == 1:
+            total += 1
+            continue
+        end = -1
+        for _chunk_id, start, stop in sorted(spans, key=lambda s: (s[1], s[2])):
+            if start >= end:
+                total += 1
+                end = stop
+            else:
+                end = max(end, stop)
+    return total
+
+
+_HITS: TypeAdapter[list[SearchHit]] = TypeAdapter(list[SearchHit])
+_NO_SPAN = {"start": 0, "end": 0}
+
+
+def _hits(raw_hits: list[dict[str, Any]]) -> tuple[list[SearchHit], int]:
+    """Raw hits → :class:`SearchHit` s, validated in one call (a page at depth 1,000 is
+    1,000 hits: one validation of a list costs about half of 1,000 model constructions).
+    Each hit lists the higher-ranked hits of its own document whose spans overlap it; the
+    number of unique spans (:func:`count_unique_spans`) comes with them."""
+    rows: list[dict[str, Any]] = []
+    seen: dict[str, list[tuple[str, int, int]]] = {}
+    for raw in raw_hits:
+        row = dict(raw.get("_source") or {})  # fields a SearchHit does not have are ignored
+        row.setdefault("chunk_id", raw.get("_id", ""))
+        span = row.setdefault("span", _NO_SPAN)
+        start, end = span["start"], span["end"]
+        chunk_id, doc_id = row["chunk_id"], row["doc_id"]
+        row["score"] = raw.get("_score")
+        highlight = (raw.get("highlight") or {}).get("body")
+        if highlight:
+            row["highlight"] = highlight
+        for name in ("amounts", "money", "pages"):
+            if name in row and row[name] is None:
+                del row[name]
+        earlier = seen.get(doc_id)
+        if earlier is None:
+            seen[doc_id] = [(chunk_id, start, end)]
+        else:
+            row["overlaps"] = [c for c, s, e in earlier if s < end and start < e]
+            earlier.append((chunk_id, start, end))
+        rows.append(row)
+    return _HITS.validate_python(rows), _unique_spans(seen.values())
+
+
+def _total(response: dict[str, Any]) -> int:
+    total = response["hits"]["total"]
+    return int(total["value"] if isinstance(total, dict) else total)
+
+
+class Searcher:
+    """Search one alias: ``Searcher(client, "osrag-chunks").search("$300K umbrella")``.
+
+    ``client_or_index`` is an opensearch-py or elasticsearch-py client, or any
+    :class:`~osrag.engines.base.ChunkIndex` (:func:`osrag.engines.open_index`).
+    """
+
+    def __init__(
+        self,
+        client_or_index: Any,
+        alias: str = DEFAULT_ALIAS,
+        *,
+        extraction: ExtractionConfig | None = None,
+        enforce_access: bool = True,
+        embedder: Any = None,
+        search_type: SearchType | None = None,
+    ) -> None:
+        self.index = as_index(client_or_index)
+        self._embedder = embedder
+        """The query embedder (an :class:`~osrag.embedding.Embedder` or a spec string);
+        None: the one the generation was built with."""
+        self.alias = alias
+        self.search_type = search_type
+        """How a sharded generation scores (None: the engine's default, see
+        :meth:`~osrag.engines.base.ChunkIndex.msearch`)."""
+        self.extraction = extraction
+        self.enforce_access = enforce_access
+        """False is the operator's view (evaluation): no tenant or ACL guard at all."""
+        self.manifest = Manifest(self.index.records(alias), alias)
+        self._generation: GenerationRecord | None = None
+        self._generation_read = -1e9
+        self._multi_tenant = False
+
+    def generation_stale(self) -> bool:
+        """Whether the next :meth:`generation` reads the record again (not cached)."""
+        return time.monotonic() - self._generation_read > GENERATION_CACHE_SECONDS
+
+    def generation(self) -> GenerationRecord | None:
+        """The alias's current generation record (cached for a few seconds)."""
+        now = time.monotonic()
+        if now - self._generation_read > GENERATION_CACHE_SECONDS:
+            target = self.index.alias_target(self.alias)
+            self._generation = self.manifest.generation(target) if target else None
+            self._generation_read = now
+        return self._generation
+
+    def default_mode(self) -> str:
+        """What ``mode="auto"`` means on this alias: hybrid where it holds vectors."""
+        generation = self.generation()
+        has_vectors = generation is not None and bool(generation.config.get("embedder"))
+        return "hybrid" if has_vectors else "bm25"
+
+    def policy(self) -> AccessPolicy:
+        """The alias's access policy as its manifest records it (read fresh)."""
+        return self.manifest.policy()
+
+    def _tenant_required(self) -> QueryError:
+        # The query's guards already keep every tenant's documents from a caller without a
+        # tenant; on an alias that holds them the request is refused outright, so the
+        # mistake is seen rather than answered with the untenanted documents alone.
+        return QueryError(f"alias {self.alias!r} holds documents of several tenants: pass a tenant")
+
+    def _extraction(self, generation: GenerationRecord | None) -> ExtractionConfig:
+        if self.extraction is not None:
+            return self.extraction
+        if generation is not None and "extraction" in generation.config:
+            return ExtractionConfig.model_validate(generation.config["extraction"])
+        return ExtractionConfig()
+
+    def plan(self, text_or_spec: str | QuerySpec, **overrides: Any) -> QueryPlan:
+        spec = text_or_spec if isinstance(text_or_spec, QuerySpec) else QuerySpec(text=text_or_spec)
+        if overrides:
+            spec = spec.model_copy(update=overrides)
+        if spec.mode == "auto":
+            spec = spec.model_copy(update={"mode": self.default_mode()})
+        if not self.enforce_access:
+            spec = spec.model_copy(update={"unrestricted": True})
+        elif spec.tenant is None and self._multi_tenant:
+            raise self._tenant_required()
+        return plan_query(spec, extraction=self._extraction(self.generation()))
+
+    def embedder(self) -> Any:
+        """The embedder for query vectors: the caller's, checked against the generation's
+        model and dimension, or the generation's own."""
+        generation = self.generation()
+        declared = generation.config.get("embedder") if generation is not None else None
+        if not declared:
+            raise QueryError(
+                f"alias {self.alias!r} holds no vectors: ingest with --embedder to search by "
+                "vector or hybrid"
+            )
+        if self._embedder is None and not declared.get("spec"):
+            raise QueryError(
+                f"alias {self.alias!r} was embedded by {declared['id']}, given as an object: "
+                "pass the same embedder to the Searcher (embedder=…)"
+            )
+        if self._embedder is None or isinstance(self._embedder, str):
+            from osrag.embedding import get_embedder
+
+            self._embedder = get_embedder(self._embedder or declared["spec"])
+        from osrag.embedding import ensure_dimension
+
+        ensure_dimension(self._embedder, int(declared["dimension"]), what=f"alias {self.alias}")
+        if self._embedder.id != declared["id"]:
+            raise EmbeddingError(
+                f"the query embedder {self._embedder.id} is not the model alias {self.alias!r} "
+                f"was built with ({declared['id']}): its vectors would not be comparable"
+            )
+        return self._embedder
+
+    def query_vector(self, plan: QueryPlan) -> list[float] | None:
+        if plan.spec.mode in ("bm25", "auto"):
+            return None
+        text = plan.match_text or plan.spec.text
+        return [float(x) for x in self.embedder().embed_queries([text])[0]]
+
+    def bodies(
+        self, plan: QueryPlan, vector: list[float] | None = None, *, drop_amount: bool = False
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        """The ``_msearch`` bodies this searcher sends for ``plan`` (``--explain`` prints
+        them), and the search pipeline that fuses them on the engine, if any."""
+        spec = plan.spec
+        if vector is None:
+            vector = self.query_vector(plan)
+        on_engine = spec.mode == "hybrid" and not spec.collapse and not self._scored_apart()
+        pipeline = self.index.fusion_pipeline(spec) if on_engine else None
+        bodies = search_bodies(plan, drop_amount=drop_amount, vector=vector, pipeline=pipeline)
+        return bodies, pipeline
+
+    def _scored_apart(self) -> bool:
+        """Whether the legs must be fused here to keep one set of term statistics: the
+        generation has several shards and searches use ``dfs_query_then_fetch``, which
+        the engine's ``hybrid`` query does not run under (see
+        :meth:`~osrag.engines.rest.RestIndex.takes_search_type`). Fused here, each leg is
+        scored as one shard would score it; the fused order is the same as the engine's."""
+        generation = self.generation()
+        shards = Layout.of_config(generation.config).shards if generation is not None else 1
+        chosen = self.search_type or self.index.search_type
+        return shards > 1 and chosen == "dfs_query_then_fetch"
+
+    def requests(
+        self, plan: QueryPlan, vector: list[float] | None, *, drop_amount: bool = False
+    ) -> Round:
+        """The ``_msearch`` bodies of one round trip (the tenant probe last, when asked)."""
+        bodies, pipeline = self.bodies(plan, vector, drop_amount=drop_amount)
+        # a caller without a tenant: does the alias hold any tenant's documents? Asked of
+        # the index itself, in the same round trip, on every request (never remembered
+        # as "no": only as "yes", which cannot become untrue for a refusal to matter)
+        spec = plan.spec
+        probe = self.enforce_access and spec.tenant is None and not spec.unrestricted
+        return Round([*bodies, TENANT_PROBE] if probe else bodies, pipeline, probe)
+
+    def answered(self, plan: QueryPlan, sent: Round, answers: list[dict[str, Any]]) -> Ran:
+        """Hits (fused where the client fuses), total hits, candidates, how it fused."""
+        spec, pipeline = plan.spec, sent.pipeline
+        if sent.probe and _total(answers.pop()) > 0:
+            self._multi_tenant = True
+            raise self._tenant_required()
+        counted = _total(answers[-1])
+        if spec.mode in ("bm25", "auto") or pipeline is not None:
+            fused = f"server:{pipeline}" if pipeline else None
+            return Ran(answers[0]["hits"]["hits"], _total(answers[0]), counted, fused)
+        if spec.mode == "vector":
+            if not spec.collapse:
+                return Ran(answers[0]["hits"]["hits"], _total(answers[0]), counted, None)
+            ranked, fused = answers[0]["hits"]["hits"], None
+        else:
+            legs = [answers[0]["hits"]["hits"], answers[1]["hits"]["hits"]]
+            if spec.fusion == "rrf":
+                ranked = fusion.reciprocal_rank_fusion(legs, spec.rank_constant)
+            else:
+                ranked = fusion.normalized_fusion(legs, spec.weights)
+            fused = f"client:{spec.fusion}"
+        if spec.collapse:
+            ranked = fusion.best_per_document(ranked)
+        page = ranked[spec.offset : spec.offset + spec.size]
+        return Ran(page, len(ranked), counted, fused)
+
+    def _run(
+        self, plan: QueryPlan, vector: list[float] | None, *, drop_amount: bool = False
+    ) -> Ran:
+        sent = self.requests(plan, vector, drop_amount=drop_amount)
+        answers = self.index.msearch(self.alias, sent.bodies, search_type=self.search_type)
+        return self.answered(plan, sent, answers)
+
+    def search(self, text_or_spec: str | QuerySpec, **overrides: Any) -> SearchResult:
+        """Plan, run, fall back if the amount filter empties the candidate set, shape."""
+        started = time.perf_counter()
+        plan = self.plan(text_or_spec, **overrides)
+        vector = self.query_vector(plan)
+        ran = self._run(plan, vector)
+        amount_candidates = ran.candidates if plan.has_amount_filter else None
+        fallback = needs_fallback(plan, ran)
+        if fallback:
+            ran = self._run(plan, vector, drop_amount=True)
+        answered = answering_index(ran) or self.index.alias_target(self.alias) or self.alias
+        return shape_result(plan, ran, fallback, answered, started, amount_candidates)
+
+
+class Round(NamedTuple):
+    """One ``_msearch`` round trip to send: its bodies, the engine's fusion pipeline, and
+    whether the last body is the tenant probe."""
+
+    bodies: list[dict[str, Any]]
+    pipeline: str | None
+    probe: bool
+
+
+class Ran(NamedTuple):
+    """What one round trip found: hits (fused where the client fuses), total hits,
+    candidates, how it fused."""
+
+    hits: list[dict[str, Any]]
+    total: int
+    candidates: int
+    fused: str | None
+
+
+def needs_fallback(plan: QueryPlan, ran: Ran) -> bool:
+    """The amount filter left zero candidates: run again without it."""
+    return plan.has_amount_filter and ran.candidates == 0
+
+
+def answering_index(ran: Ran) -> str | None:
+    """The generation that answered, when a hit names it."""
+    return ran.hits[0].get("_index") if ran.hits else None
+
+
+def shape_result(
+    plan: QueryPlan,
+    ran: Ran,
+    fallback: bool,
+    index: str,
+    started: float,
+    amount_candidates: int | None = None,
+) -> SearchResult:
+    """The :class:`SearchResult` of a search that started at ``started`` (perf_counter);
+    ``amount_candidates``: the candidate set with the amount constraints, before any
+    fallback (None without constraints)."""
+    hits, unique_spans = _hits(ran.hits)
+    applied = plan.applied(drop_amount=fallback)
+    result = SearchResult(
+        query=plan.spec.text,
+        mode=plan.spec.mode if plan.spec.mode != "auto" else "bm25",
+        fusion=ran.fused,
+        index=index,
+        hits=hits,
+        filters_applied=applied,
+        amount=plan.amount,
+        amount_status=plan.amount_status,
+        constraints=plan.constraints,
+        amount_notes=plan.amount_notes,
+        candidate_count=ran.candidates,
+        amount_candidates=amount_candidates,
+        fallback=fallback,
+        total_hits=ran.total,
+        raw_hits=len(hits),
+        unique_spans=unique_spans,
+        took_ms=round((time.perf_counter() - started) * 1000, 3),
+    )
+    log.info(
+        "query=%r filters=%s constraints=%s candidates=%d amount_candidates=%s fallback=%s "
+        "hits=%d unique_spans=%d",
+        result.query,
+        [f.name for f in applied],
+        [c.describe() for c in plan.constraints],
+        result.candidate_count,
+        amount_candidates,
+        fallback,
+        result.raw_hits,
+        result.unique_spans,
+    )
+    return result
