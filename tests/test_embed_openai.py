@@ -93,24 +93,33 @@ class _Handler(BaseHTTPRequestHandler):
             failure = s.failures.pop(0) if s.failures else None
             s.in_flight += 1
             s.max_in_flight = max(s.max_in_flight, s.in_flight)
+        # A request is in flight from its arrival until its answer is about to be written:
+        # the client may send its next request as soon as it has read this answer, before
+        # this handler thread has returned, so counting down after the write would count
+        # one request too many.
         try:
-            if failure is not None:
-                self._send(failure[0], {"error": "scripted failure"}, failure[1])
-                return
-            if self.path != "/v1/embeddings":
-                self._send(404, {"error": "no such route"})
-                return
-            time.sleep(s.delay)
-            with s.lock:
-                s.inputs.append(list(body["input"]))
-            data = [
-                {"object": "embedding", "index": i, "embedding": toy_vector(t)}
-                for i, t in enumerate(body["input"])
-            ]
-            self._send(200, {"object": "list", "model": body["model"], "data": data[::-1]})
+            status, payload, headers = self._answer(failure, body)
         finally:
             with s.lock:
                 s.in_flight -= 1
+        self._send(status, payload, headers)
+
+    def _answer(
+        self, failure: tuple[int, dict[str, str]] | None, body: dict[str, Any]
+    ) -> tuple[int, Any, dict[str, str] | None]:
+        s = self.script
+        if failure is not None:
+            return failure[0], {"error": "scripted failure"}, failure[1]
+        if self.path != "/v1/embeddings":
+            return 404, {"error": "no such route"}, None
+        time.sleep(s.delay)
+        with s.lock:
+            s.inputs.append(list(body["input"]))
+        data = [
+            {"object": "embedding", "index": i, "embedding": toy_vector(t)}
+            for i, t in enumerate(body["input"])
+        ]
+        return 200, {"object": "list", "model": body["model"], "data": data[::-1]}, None
 
 
 @pytest.fixture
