@@ -12,9 +12,13 @@ client (``client.msearch`` of the exact lines, built beforehand). Reports, per q
   Searcher's own public steps (``plan``, ``query_vector``, ``requests``, the engine's
   ``msearch`` — HTTP, node, JSON decode, the shard check —, ``answered``, the result's
   shaping), beside the bare ``client.msearch``;
+* the client process's CPU time per query (``time.process_time``: what the client
+  itself burns, whatever the node's wait), Searcher against bare;
 * HTTP requests per search (counted at the transport);
 * the top functions by own time under :mod:`cProfile` over the whole
-  :meth:`Searcher.search` (``--top``).
+  :meth:`Searcher.search` (``--top``), and the functions whose own time under the
+  Searcher exceeds the bare client's for the same requests (ms a query; socket waits
+  left out) — where the Searcher's extra client CPU goes.
 
 Writes ``benchmarks/results/throughput_profile.json``.
 """
@@ -81,6 +85,33 @@ def staged(searcher: Searcher, query: Query, mode: str, clock: dict[str, float])
     return result
 
 
+def own_times(run: Any) -> dict[str, float]:
+    """Own time (s) per function while ``run()`` runs under :mod:`cProfile`."""
+    profiler = cProfile.Profile()
+    profiler.enable()
+    run()
+    profiler.disable()
+    stats = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+    return {f"{Path(k[0]).name}:{k[2]}": v[2] for k, v in stats.items()}
+
+
+def extra_costs(
+    searcher: Searcher, client: OpenSearch, queries: list[Query], lines: list[Any], mode: str
+) -> list[tuple[str, float]]:
+    """Functions whose own time under the Searcher exceeds the bare client's (ms a query),
+    socket waits left out: where the Searcher's extra client CPU goes."""
+    ours = own_times(lambda: [searcher.search(q[0], mode=mode, **q[1]) for q in queries])
+    bare = own_times(lambda: [client.msearch(index=searcher.alias, body=b) for b in lines])
+    waits = ("recv_into", "sendall", "settimeout", "connect")
+    extra = {
+        name: 1000 * (spent - bare.get(name, 0.0)) / len(queries)
+        for name, spent in ours.items()
+        if not any(w in name for w in waits)
+    }
+    ranked = sorted(extra.items(), key=lambda item: -item[1])
+    return [(name, round(ms, 4)) for name, ms in ranked[:15]]
+
+
 def profile_workload(
     searcher: Searcher, client: OpenSearch, queries: list[Query], mode: str, top: int
 ) -> dict[str, Any]:
@@ -93,14 +124,16 @@ def profile_workload(
     for q in queries:
         staged(searcher, q, mode, clock)
     requests_per_search = counter.count / len(queries)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     for body in lines:
         client.msearch(index=searcher.alias, body=body)
     bare_ms = 1000 * (time.perf_counter() - started) / len(queries)
-    started = time.perf_counter()
+    bare_cpu_ms = 1000 * (time.process_time() - cpu) / len(queries)
+    started, cpu = time.perf_counter(), time.process_time()
     for q in queries:
         searcher.search(q[0], mode=mode, **q[1])
     search_ms = 1000 * (time.perf_counter() - started) / len(queries)
+    search_cpu_ms = 1000 * (time.process_time() - cpu) / len(queries)
     profiler = cProfile.Profile()
     profiler.enable()
     for q in queries:
@@ -110,12 +143,16 @@ def profile_workload(
     stats = pstats.Stats(profiler, stream=out).sort_stats("tottime")
     stats.print_stats(top)
     stages = {k: round(1000 * v / len(queries), 3) for k, v in clock.items()}
+    extra = extra_costs(searcher, client, queries, lines, mode)
     return {
         "queries": len(queries),
         "search_ms": round(search_ms, 3),
         "bare_msearch_ms": round(bare_ms, 3),
+        "search_client_cpu_ms": round(search_cpu_ms, 3),
+        "bare_client_cpu_ms": round(bare_cpu_ms, 3),
         "stages_ms": stages,
         "http_requests_per_search": requests_per_search,
+        "extra_own_ms_vs_bare": extra,
         "cprofile_top_tottime": out.getvalue(),
     }
 
@@ -139,9 +176,12 @@ def main() -> None:
         results[workload] = found = profile_workload(searcher, client, chosen, mode, args.top)
         console.print(
             f"{workload}: search {found['search_ms']} ms, bare {found['bare_msearch_ms']} ms, "
+            f"client CPU {found['search_client_cpu_ms']} vs {found['bare_client_cpu_ms']} ms, "
             f"{found['http_requests_per_search']} requests/search; stages {found['stages_ms']}"
         )
         print(found["cprofile_top_tottime"])
+        for name, ms in found["extra_own_ms_vs_bare"]:
+            print(f"  +{ms:.4f} ms  {name}")
     count = int(client.count(index=args.alias)["count"])
     print(f"wrote {write_results('throughput_profile', {'chunks': count, **results})}")
 
