@@ -2,6 +2,14 @@
 
     python benchmarks/throughput.py [--chunks 20000] [--seconds 6] [--concurrency 1 4 16 64]
                                     [--hybrid EMBEDDER] [--keep]
+    python benchmarks/throughput.py --existing --alias bench-throughput --access \
+        --via threads --hybrid python:_synthetic_vectors:embedder [--node-pid PID]
+
+With ``--existing`` the alias is searched as it stands (``throughput_index.py`` builds
+100k and 1M chunks with tenants, ACLs and vectors): no ingest, no embedded index;
+``--access`` makes every query a caller with a tenant and an ACL group; ``--node-pid``
+(a node on this machine) adds the node's CPU milliseconds per query to every threads
+cell, and the client process's (both kinds together).
 
 Ingests the synthetic policy corpus (``benchmarks/synthetic_corpus.py``, ``--chunks``
 chunks) into a fresh alias ``bench-throughput`` on OpenSearch (``OSRAG_BENCH_URL`` /
@@ -36,6 +44,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
+import os
 import random
 import sys
 import tempfile
@@ -149,6 +158,14 @@ async def run_tasks(
     return latencies, time.perf_counter() - started
 
 
+def cpu_seconds(pid: int | None) -> float:
+    """CPU time (user + system, s) of process ``pid`` so far (this process's with None)."""
+    if pid is None:
+        return time.process_time()
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 Kind = tuple[str, Callable[[Any], Any], list[Any]]
 """A client kind in a comparison: its name, its call, the items it calls on."""
 
@@ -238,8 +255,16 @@ def sync_rows(url: str, chosen: Workloads, args: Any) -> list[list[Any]]:
         run_threads(kinds[0][1], texts, 4, 0.5, 10_000)  # warm the caches of both paths
         run_threads(kinds[1][1], lines, 4, 0.5, 10_000)
         for clients in args.concurrency:
+            node, mine = cpu_seconds(args.node_pid), cpu_seconds(None)
             cells = interleaved_sync(kinds, clients, args.seconds, args.max_queries)
-            rows.append(ratio_row(workload, "threads", clients, cells))
+            node, mine = cpu_seconds(args.node_pid) - node, cpu_seconds(None) - mine
+            count = sum(len(cell.latencies) for cell in cells.values())
+            per_query = [round(1000 * node / count, 3) if args.node_pid else None]
+            rows.append(
+                ratio_row(workload, "threads", clients, cells)
+                + per_query
+                + [round(1000 * mine / count, 3)]
+            )
             console.print(rows[-1])
     client.close()
     return rows
@@ -360,6 +385,11 @@ def main() -> None:
         "--workloads", nargs="+", default=["bm25", "amount", "hybrid"], help="workloads run"
     )
     parser.add_argument("--label", default="", help="suffix of the results file name")
+    parser.add_argument(
+        "--node-pid",
+        type=int,
+        help="the node's process id (a local node): its CPU ms per query, per threads cell",
+    )
     args = parser.parse_args()
     url = cluster_url()
     queries = query_texts(args.queries, access=args.access)
@@ -388,6 +418,7 @@ def main() -> None:
         print("| " + " | ".join(str(value) for value in row) + " |")
     payload = {
         "chunks": chunks,
+        "extra_columns_threads": ["node CPU ms/query", "client CPU ms/query (both kinds)"],
         "alias": args.alias,
         "access": args.access,
         "seconds_per_kind_per_cell": args.seconds,
