@@ -15,6 +15,8 @@ client (``client.msearch`` of the exact lines, built beforehand). Reports, per q
 * the client process's CPU time per query (``time.process_time``: what the client
   itself burns, whatever the node's wait), Searcher against bare;
 * HTTP requests per search (counted at the transport);
+* with ``--total-hits-cap N``: the bare lines as they are (``track_total_hits: true``)
+  and with the hits' total capped at N — wall and node CPU per query (``--node-pid``);
 * the top functions by own time under :mod:`cProfile` over the whole
   :meth:`Searcher.search` (``--top``), and the functions whose own time under the
   Searcher exceeds the bare client's for the same requests (ms a query; socket waits
@@ -38,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _cluster import cluster_url, console, write_results
 from opensearchpy import OpenSearch
-from throughput import Query, query_texts, wire_lines
+from throughput import Query, cpu_seconds, query_texts, wire_lines
 
 from osrag.engines.opensearch import OpenSearchIndex
 from osrag.search.searcher import Searcher, answering_index, needs_fallback, shape_result
@@ -112,6 +114,34 @@ def extra_costs(
     return [(name, round(ms, 4)) for name, ms in ranked[:15]]
 
 
+def capped(lines: list[dict[str, Any]], cap: int) -> list[dict[str, Any]]:
+    """The same lines with every body that returns hits counting at most ``cap`` of them."""
+    return [
+        {**line, "track_total_hits": cap}
+        if line.get("size", 0) and "track_total_hits" in line
+        else line
+        for line in lines
+    ]
+
+
+def total_hits_cost(
+    client: OpenSearch, alias: str, lines: list[Any], cap: int, pid: int | None
+) -> dict[str, Any]:
+    """Bare ``_msearch`` of the Searcher's lines as they are and with the hits' total capped
+    at ``cap``: wall ms and node CPU ms a query (one client)."""
+    out: dict[str, Any] = {}
+    for name, bodies in (("exact", lines), (f"capped at {cap}", [capped(x, cap) for x in lines])):
+        for body in bodies[:20]:
+            client.msearch(index=alias, body=body)
+        started, node = time.perf_counter(), cpu_seconds(pid) if pid else 0.0
+        for body in bodies:
+            client.msearch(index=alias, body=body)
+        wall = 1000 * (time.perf_counter() - started) / len(bodies)
+        spent = 1000 * (cpu_seconds(pid) - node) / len(bodies) if pid else None
+        out[name] = {"wall_ms": round(wall, 3), "node_cpu_ms": spent and round(spent, 3)}
+    return out
+
+
 def profile_workload(
     searcher: Searcher, client: OpenSearch, queries: list[Query], mode: str, top: int
 ) -> dict[str, Any]:
@@ -153,6 +183,7 @@ def profile_workload(
         "stages_ms": stages,
         "http_requests_per_search": requests_per_search,
         "extra_own_ms_vs_bare": extra,
+        "lines": lines,
         "cprofile_top_tottime": out.getvalue(),
     }
 
@@ -165,6 +196,12 @@ def main() -> None:
     parser.add_argument("--hybrid", metavar="EMBEDDER", help="the query embedder, for hybrid")
     parser.add_argument("--access", action="store_true", help="queries carry a tenant and ACL")
     parser.add_argument("--top", type=int, default=25, help="cProfile rows per workload")
+    parser.add_argument(
+        "--total-hits-cap",
+        type=int,
+        help="also time the bare lines with track_total_hits capped at this (vs exact)",
+    )
+    parser.add_argument("--node-pid", type=int, help="a local node's pid: its CPU per query")
     args = parser.parse_args()
     client = OpenSearch(cluster_url(), timeout=60, http_compress=False)
     searcher = Searcher(OpenSearchIndex(client), args.alias, embedder=args.hybrid)
@@ -179,6 +216,12 @@ def main() -> None:
             f"client CPU {found['search_client_cpu_ms']} vs {found['bare_client_cpu_ms']} ms, "
             f"{found['http_requests_per_search']} requests/search; stages {found['stages_ms']}"
         )
+        lines = found.pop("lines")
+        if args.total_hits_cap:
+            found["total_hits"] = total_hits_cost(
+                client, args.alias, lines, args.total_hits_cap, args.node_pid
+            )
+            console.print(f"{workload} track_total_hits: {found['total_hits']}")
         print(found["cprofile_top_tottime"])
         for name, ms in found["extra_own_ms_vs_bare"]:
             print(f"  +{ms:.4f} ms  {name}")
