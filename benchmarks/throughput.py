@@ -2,6 +2,14 @@
 
     python benchmarks/throughput.py [--chunks 20000] [--seconds 6] [--concurrency 1 4 16 64]
                                     [--hybrid EMBEDDER] [--keep]
+    python benchmarks/throughput.py --existing --alias bench-throughput --access \
+        --via threads --hybrid python:_synthetic_vectors:embedder [--node-pid PID]
+
+With ``--existing`` the alias is searched as it stands (``throughput_index.py`` builds
+100k and 1M chunks with tenants, ACLs and vectors): no ingest, no embedded index;
+``--access`` makes every query a caller with a tenant and an ACL group; ``--node-pid``
+(a node on this machine) adds the node's CPU milliseconds per query to every threads
+cell, and the client process's (both kinds together).
 
 Ingests the synthetic policy corpus (``benchmarks/synthetic_corpus.py``, ``--chunks``
 chunks) into a fresh alias ``bench-throughput`` on OpenSearch (``OSRAG_BENCH_URL`` /
@@ -36,6 +44,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
+import os
 import random
 import sys
 import tempfile
@@ -64,8 +73,14 @@ POOL = 64
 """Connections per client: one per client at the highest default concurrency."""
 
 
-def query_texts(n: int, seed: int = 11) -> dict[str, list[str]]:
-    """``n`` word queries and the same words with ``over $N`` (N a limit the corpus holds)."""
+Query = tuple[str, dict[str, Any]]
+"""A query text and the Searcher overrides it is sent with (the caller's tenant and groups)."""
+
+
+def query_texts(n: int, seed: int = 11, *, access: bool = False) -> dict[str, list[Query]]:
+    """``n`` word queries and the same words with ``over $N`` (N a limit the corpus holds);
+    with ``access``, query ``i`` is a caller of ``tenant-{i % 4}`` in ``group-{i % 3}``
+    (the access policy ``throughput_index.py`` writes)."""
     rng = random.Random(seed)
     common = VOCABULARY[:150]
     words = [
@@ -73,7 +88,14 @@ def query_texts(n: int, seed: int = 11) -> dict[str, list[str]]:
     ]
     limits = [limit for limit in LIMITS if 10_000 <= limit <= 5_000_000]
     amounts = [f"{text} over ${rng.choice(limits):,}" for text in words]
-    return {"bm25": words, "amount": amounts}
+
+    def caller(i: int) -> dict[str, Any]:
+        return {"tenant": f"tenant-{i % 4}", "acl": [f"group-{i % 3}"]} if access else {}
+
+    return {
+        "bm25": [(text, caller(i)) for i, text in enumerate(words)],
+        "amount": [(text, caller(i)) for i, text in enumerate(amounts)],
+    }
 
 
 class Cell:
@@ -136,6 +158,14 @@ async def run_tasks(
     return latencies, time.perf_counter() - started
 
 
+def cpu_seconds(pid: int | None) -> float:
+    """CPU time (user + system, s) of process ``pid`` so far (this process's with None)."""
+    if pid is None:
+        return time.process_time()
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 Kind = tuple[str, Callable[[Any], Any], list[Any]]
 """A client kind in a comparison: its name, its call, the items it calls on."""
 
@@ -163,28 +193,32 @@ async def interleaved_async(
     return cells
 
 
-def wire_lines(searcher: Searcher, text: str, mode: str) -> list[dict[str, Any]]:
-    """The ``_msearch`` lines the Searcher sends for ``text`` (not timed)."""
-    plan = searcher.plan(text, mode=mode)
+def wire_lines(searcher: Searcher, query: Query, mode: str) -> list[dict[str, Any]]:
+    """The ``_msearch`` lines the Searcher sends for ``query`` (not timed)."""
+    plan = searcher.plan(query[0], mode=mode, **query[1])
     sent = searcher.requests(plan, searcher.query_vector(plan))
     engine = searcher.index
     assert isinstance(engine, OpenSearchIndex)
     return engine.msearch_lines(sent.bodies, searcher.search_type)
 
 
-def same_hits(searcher: Searcher, client: OpenSearch, text: str, mode: str) -> bool:
+def same_hits(searcher: Searcher, client: OpenSearch, query: Query, mode: str) -> bool:
     """osrag's hits and the bare client's, for the same request: same ids in the same order."""
-    ours = [hit.chunk_id for hit in searcher.search(text, mode=mode).hits]
-    answers = client.msearch(index=ALIAS, body=wire_lines(searcher, text, mode))["responses"]
+    ours = [hit.chunk_id for hit in searcher.search(query[0], mode=mode, **query[1]).hits]
+    lines = wire_lines(searcher, query, mode)
+    answers = client.msearch(index=searcher.alias, body=lines)["responses"]
     theirs = [hit["_id"] for hit in answers[0]["hits"]["hits"]]
     return ours == theirs
 
 
-def workloads(queries: dict[str, list[str]], hybrid: bool) -> dict[str, tuple[list[str], str]]:
+Workloads = dict[str, tuple[list[Query], str]]
+
+
+def workloads(queries: dict[str, list[Query]], hybrid: bool, names: list[str]) -> Workloads:
     chosen = {"bm25": (queries["bm25"], "bm25"), "amount": (queries["amount"], "bm25")}
     if hybrid:
         chosen["hybrid"] = (queries["bm25"], "hybrid")
-    return chosen
+    return {name: chosen[name] for name in names if name in chosen}
 
 
 def ratio_row(workload: str, transport: str, clients: int, cells: dict[str, Cell]) -> list[Any]:
@@ -204,9 +238,9 @@ def ratio_row(workload: str, transport: str, clients: int, cells: dict[str, Cell
     ]
 
 
-def sync_rows(url: str, chosen: dict[str, tuple[list[str], str]], args: Any) -> list[list[Any]]:
+def sync_rows(url: str, chosen: Workloads, args: Any) -> list[list[Any]]:
     client = OpenSearch(url, timeout=60, http_compress=False, pool_maxsize=POOL)
-    searcher = Searcher(OpenSearchIndex(client), ALIAS)
+    searcher = Searcher(OpenSearchIndex(client), args.alias, embedder=args.hybrid)
     rows = []
     for workload, (texts, mode) in chosen.items():
         lines = [wire_lines(searcher, text, mode) for text in texts]
@@ -215,35 +249,43 @@ def sync_rows(url: str, chosen: dict[str, tuple[list[str], str]], args: Any) -> 
             f"[dim]{workload}: osrag and bare agree on {agree}/{len(texts)} queries[/dim]"
         )
         kinds: list[Kind] = [
-            ("osrag", lambda text, m=mode: searcher.search(text, mode=m), texts),
-            ("bare", lambda body: client.msearch(index=ALIAS, body=body), lines),
+            ("osrag", lambda q, m=mode: searcher.search(q[0], mode=m, **q[1]), texts),
+            ("bare", lambda body: client.msearch(index=args.alias, body=body), lines),
         ]
         run_threads(kinds[0][1], texts, 4, 0.5, 10_000)  # warm the caches of both paths
         run_threads(kinds[1][1], lines, 4, 0.5, 10_000)
         for clients in args.concurrency:
+            node, mine = cpu_seconds(args.node_pid), cpu_seconds(None)
             cells = interleaved_sync(kinds, clients, args.seconds, args.max_queries)
-            rows.append(ratio_row(workload, "threads", clients, cells))
+            node, mine = cpu_seconds(args.node_pid) - node, cpu_seconds(None) - mine
+            count = sum(len(cell.latencies) for cell in cells.values())
+            per_query = [round(1000 * node / count, 3) if args.node_pid else None]
+            rows.append(
+                ratio_row(workload, "threads", clients, cells)
+                + per_query
+                + [round(1000 * mine / count, 3)]
+            )
             console.print(rows[-1])
     client.close()
     return rows
 
 
-async def async_rows(
-    url: str, chosen: dict[str, tuple[list[str], str]], args: Any
-) -> list[list[Any]]:
+async def async_rows(url: str, chosen: Workloads, args: Any) -> list[list[Any]]:
     sync_client = OpenSearch(url, timeout=60, http_compress=False)
     client = AsyncOpenSearch(url, timeout=60, http_compress=False, maxsize=POOL)
-    searcher = AsyncSearcher(OpenSearchIndex(sync_client), ALIAS, client=client)
+    searcher = AsyncSearcher(
+        OpenSearchIndex(sync_client), args.alias, client=client, embedder=args.hybrid
+    )
     rows = []
     try:
         for workload, (texts, mode) in chosen.items():
             lines = [wire_lines(searcher.searcher, text, mode) for text in texts]
 
-            async def ours(text: str, m: str = mode) -> Any:
-                return await searcher.search(text, mode=m)
+            async def ours(query: Query, m: str = mode) -> Any:
+                return await searcher.search(query[0], mode=m, **query[1])
 
             async def bare(body: list[dict[str, Any]]) -> Any:
-                return await client.msearch(index=ALIAS, body=body)
+                return await client.msearch(index=args.alias, body=body)
 
             kinds: list[Kind] = [("osrag", ours, texts), ("bare", bare, lines)]
             await run_tasks(ours, texts, 4, 0.5, 10_000)
@@ -258,18 +300,22 @@ async def async_rows(
     return rows
 
 
-def embedded_rows(index: ChunkIndex, queries: dict[str, list[str]], args: Any) -> list[list[Any]]:
+def embedded_rows(index: ChunkIndex, queries: dict[str, list[Query]], args: Any) -> list[list[Any]]:
     """The embedded index through the Searcher, beside its engine alone, threads."""
     searcher = Searcher(index, ALIAS)
     rows = []
+
+    def ours(query: Query) -> Any:
+        return searcher.search(query[0], **query[1])
+
     for workload in ("bm25", "amount"):
         texts = queries[workload]
-        bodies = [searcher.requests(searcher.plan(t), None).bodies for t in texts]
+        bodies = [searcher.requests(searcher.plan(t, **o), None).bodies for t, o in texts]
         kinds: list[Kind] = [
-            ("osrag", searcher.search, texts),
+            ("osrag", ours, texts),
             ("bare", lambda b: index.msearch(ALIAS, b), bodies),
         ]
-        run_threads(searcher.search, texts, 2, 0.5, 10_000)
+        run_threads(ours, texts, 2, 0.5, 10_000)
         for clients in args.concurrency:
             cells = interleaved_sync(kinds, clients, args.seconds, args.max_queries)
             rows.append(ratio_row(workload, "embedded", clients, cells))
@@ -306,6 +352,15 @@ COLUMNS = [
 ]
 
 
+def measure(url: str, queries: dict[str, list[Query]], args: Any) -> list[list[Any]]:
+    """The chosen client kinds' rows, on ``args.alias`` as it stands."""
+    chosen = workloads(queries, bool(args.hybrid), args.workloads)
+    rows = sync_rows(url, chosen, args) if "threads" in args.via else []
+    if "async" in args.via:
+        rows += asyncio.run(async_rows(url, chosen, args))
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--chunks", type=int, default=20_000, help="synthetic corpus size")
@@ -315,34 +370,64 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200, help="distinct query texts")
     parser.add_argument("--hybrid", metavar="EMBEDDER", help="also hybrid (ingests vectors)")
     parser.add_argument("--keep", action="store_true", help="keep the alias afterwards")
+    parser.add_argument("--alias", default=ALIAS, help="the alias searched")
+    parser.add_argument(
+        "--existing",
+        action="store_true",
+        help="search the alias as it stands (throughput_index.py built it): no ingest, "
+        "no embedded index, nothing dropped",
+    )
+    parser.add_argument("--access", action="store_true", help="queries carry a tenant and ACL")
+    parser.add_argument(
+        "--via", nargs="+", default=["threads", "async", "embedded"], help="client kinds"
+    )
+    parser.add_argument(
+        "--workloads", nargs="+", default=["bm25", "amount", "hybrid"], help="workloads run"
+    )
+    parser.add_argument("--label", default="", help="suffix of the results file name")
+    parser.add_argument(
+        "--node-pid",
+        type=int,
+        help="the node's process id (a local node): its CPU ms per query, per threads cell",
+    )
     args = parser.parse_args()
     url = cluster_url()
-    queries = query_texts(args.queries)
-    chosen = workloads(queries, bool(args.hybrid))
-    with tempfile.TemporaryDirectory(prefix="osrag-throughput-") as tmp:
-        write_corpus(Path(tmp) / "corpus", args.chunks)
-        engine, embedded = build(url, Path(tmp) / "corpus", Path(tmp) / "embedded", args.hybrid)
-        try:
-            rows = sync_rows(url, chosen, args)
-            rows += asyncio.run(async_rows(url, chosen, args))
-            rows += embedded_rows(embedded, queries, args)
-        finally:
-            if not args.keep:
-                purge(engine, ALIAS)
-            embedded.close()
-    print_table(f"closed-loop throughput, {args.chunks:,} chunks (ms)", COLUMNS, rows)
+    queries = query_texts(args.queries, access=args.access)
+    if args.existing:
+        client = OpenSearch(url)
+        chunks = int(client.count(index=args.alias)["count"])
+        client.close()
+        rows = measure(url, queries, args)
+    else:
+        chunks = args.chunks
+        with tempfile.TemporaryDirectory(prefix="osrag-throughput-") as tmp:
+            write_corpus(Path(tmp) / "corpus", args.chunks)
+            engine, embedded = build(url, Path(tmp) / "corpus", Path(tmp) / "embedded", args.hybrid)
+            try:
+                rows = measure(url, queries, args)
+                if "embedded" in args.via:
+                    rows += embedded_rows(embedded, queries, args)
+            finally:
+                if not args.keep:
+                    purge(engine, ALIAS)
+                embedded.close()
+    print_table(f"closed-loop throughput, {chunks:,} chunks (ms)", COLUMNS, rows)
     print("| " + " | ".join(COLUMNS) + " |")
     print("|" + "---|" * len(COLUMNS))
     for row in rows:
         print("| " + " | ".join(str(value) for value in row) + " |")
     payload = {
-        "chunks": args.chunks,
+        "chunks": chunks,
+        "extra_columns_threads": ["node CPU ms/query", "client CPU ms/query (both kinds)"],
+        "alias": args.alias,
+        "access": args.access,
         "seconds_per_kind_per_cell": args.seconds,
         "hybrid": args.hybrid,
         "columns": COLUMNS,
         "rows": rows,
     }
-    print(f"wrote {write_results('throughput', payload)}")
+    name = f"throughput{'_' + args.label if args.label else ''}"
+    print(f"wrote {write_results(name, payload)}")
 
 
 if __name__ == "__main__":
