@@ -41,7 +41,7 @@ from osrag.embedding.base import NamedEmbedder, Vectors, checked_vectors
 from osrag.embedding.retrying import RetryPolicy, post_with_retries
 from osrag.embedding.retrying import retry_delay as retry_delay  # the public name here
 from osrag.embedding.runtime import require_text
-from osrag.embedding.service import _vectors_from
+from osrag.embedding.service import answer_vectors
 from osrag.errors import ConfigError, EmbeddingError
 
 RETRIED_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
@@ -180,7 +180,9 @@ class OpenAIEmbedder(NamedEmbedder):
         outcome = post_with_retries(self._http(), self.url, body.encode(), self._headers, policy)
         response = outcome.response
         if response is not None and response.status == 200:
-            return self._vectors(response.data, len(texts))
+            return answer_vectors(
+                response.data, "openai", len(texts), self.id, self._dimension, self.url
+            )
         if outcome.error is not None:
             problem = _transport_problem(outcome.error, self.timeout)
         else:
@@ -188,22 +190,6 @@ class OpenAIEmbedder(NamedEmbedder):
             problem = f"answered HTTP {response.status}" + (f": {snippet}" if snippet else "")
         tries = f" after {outcome.attempts} attempts" if outcome.attempts > 1 else ""
         raise EmbeddingError(f"embedder {self.id}: {self.url} {problem}{tries}")
-
-    def _vectors(self, data: bytes, count: int) -> Vectors:
-        try:
-            payload = json.loads(data)
-        except ValueError as exc:
-            raise EmbeddingError(
-                f"embedder {self.id}: {self.url} answered with something that is not JSON "
-                f"({data[:80]!r})"
-            ) from exc
-        return checked_vectors(
-            _vectors_from(payload, "openai", count, self.id, self.url),
-            count=count,
-            model=self.id,
-            dimension=self._dimension,
-            source=self.url,
-        )
 
     def _encode(self, texts: Sequence[str], prefix: str) -> Vectors:
         items = require_text(texts, self.id)

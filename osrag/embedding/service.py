@@ -221,20 +221,7 @@ class HttpEmbedder(NamedEmbedder):
                 f"embedder {self.id}: {where} answered HTTP {response.status}"
                 + (f": {snippet}" if snippet else "")
             )
-        try:
-            payload = json.loads(text)
-        except ValueError as exc:
-            raise EmbeddingError(
-                f"embedder {self.id}: {where} answered with something that is not JSON "
-                f"({text[:80]!r})"
-            ) from exc
-        return checked_vectors(
-            _vectors_from(payload, self.api, len(texts), self.id, where),
-            count=len(texts),
-            model=self.id,
-            dimension=self._dimension,
-            source=where,
-        )
+        return answer_vectors(text, self.api, len(texts), self.id, self._dimension, where)
 
     def _failure(self, exc: Exception, where: str) -> EmbeddingError:
         import urllib3
@@ -274,6 +261,25 @@ class HttpEmbedder(NamedEmbedder):
     def embed_queries(self, texts: Sequence[str]) -> Vectors:
         """Query vectors (``query_prefix`` prepended); the same as :meth:`embed` without one."""
         return self._encode(texts, self.query_prefix)
+
+
+def answer_vectors(
+    body: str | bytes, api: Api, count: int, model: str, dimension: int | None, where: str
+) -> Vectors:
+    """The checked, unit-length vectors of a service's answer ``body``, in input order."""
+    try:
+        payload = json.loads(body)
+    except ValueError as exc:
+        raise EmbeddingError(
+            f"embedder {model}: {where} answered with something that is not JSON ({body[:80]!r})"
+        ) from exc
+    return checked_vectors(
+        _vectors_from(payload, api, count, model, where),
+        count=count,
+        model=model,
+        dimension=dimension,
+        source=where,
+    )
 
 
 def _vectors_from(payload: Any, api: Api, count: int, model: str, where: str) -> Any:
