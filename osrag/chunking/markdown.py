@@ -38,62 +38,32 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import NamedTuple
+
+from osrag.chunking.markdown_lines import (
+    EVENT_AT,
+    EVENT_NL,
+    HTML_BLOCKS,
+    REFERENCE,
+    TRIM,
+    UNDERLINE,
+    atx_heading,
+    delimiter_columns,
+    escaped_split,
+    fence,
+    fence_close,
+    html_kind,
+    is_blank,
+    is_hr,
+    line_indent,
+    list_marker,
+    outdented_pattern,
+)
 
 __all__ = ["PARSER", "Heading", "Outline", "scan_markdown"]
 
 PARSER = "osrag-markdown@1"
 """``name@version`` of this scanner, recorded on every chunk it cut."""
-
-# What CommonMark (and JavaScript's ``trim``) strips around inline content.
-_TRIM = "\t\n\x0b\x0c\r \xa0\u1680\u202f\u205f\u3000\u2028\u2029" + "".join(
-    chr(c) for c in range(0x2000, 0x200B)
-)
-
-# A line that may open a block: up to three spaces, then a character that can
-# start an ATX heading, fence, HTML block, quote, list item, thematic break,
-# setext underline, table row or link reference definition.
-_OPENER = r" {0,3}(?=[#`~<>*+\-_=|:\[0-9])"
-_EVENT_AT = re.compile(_OPENER)
-_EVENT_NL = re.compile("\n" + _OPENER)
-
-_UNDERLINE = re.compile(r"(?:=+|-+)[ \t]*")
-_ORDERED = re.compile(r"([0-9]{1,9})([.)])(?=[ \t]|$)")
-_FENCE = re.compile(r"(`{3,}|~{3,})(.*)", re.S)
-_DELIMITER_CELL = re.compile(r":?-+:?")
-_REFERENCE = re.compile(
-    r"\[(?:[^\\\[\]]|\\.){1,999}\]:[ \t]*(?:<[^<>\n]*>|[^\s<][^\s]*)"
-    r"(?:[ \t]+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?[ \t]*"
-)
-
-_BLOCK_NAMES = (
-    "address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|"
-    "details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|"
-    "h1|h2|h3|h4|h5|h6|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|"
-    "noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|"
-    "thead|title|tr|track|ul"
-)
-_ATTRIBUTE = (
-    r"(?:\s+[a-zA-Z_:][a-zA-Z0-9:._-]*"
-    r"(?:\s*=\s*(?:[^\"'=<>`\x00-\x20]+|'[^']*'|\"[^\"]*\"))?)"
-)
-_OPEN_TAG = r"<[A-Za-z][A-Za-z0-9\-]*" + _ATTRIBUTE + r"*\s*\/?>"
-_CLOSE_TAG = r"<\/[A-Za-z][A-Za-z0-9\-]*\s*>"
-# (start, end or None for "ends before a blank line", may interrupt a paragraph)
-_HTML_BLOCKS: tuple[tuple[re.Pattern[str], re.Pattern[str] | None, bool], ...] = (
-    (
-        re.compile(r"<(?a:script|pre|style|textarea)(?=\s|>|$)", re.I),
-        re.compile(r"</(?a:script|pre|style|textarea)>", re.I),
-        True,
-    ),
-    (re.compile(r"<!--"), re.compile(r"-->"), True),
-    (re.compile(r"<\?"), re.compile(r"\?>"), True),
-    (re.compile(r"<![A-Za-z]"), re.compile(r">"), True),
-    (re.compile(r"<!\[CDATA\["), re.compile(r"\]\]>"), True),
-    (re.compile(r"</?(?a:" + _BLOCK_NAMES + r")(?=\s|/?>|$)", re.I), None, True),
-    (re.compile(r"(?:" + _OPEN_TAG + "|" + _CLOSE_TAG + r")\s*$"), None, False),
-)
 
 
 class Heading(NamedTuple):
@@ -119,137 +89,6 @@ def scan_markdown(text: str, start: int = 0) -> Outline:
     scanner = _Scanner(text, start)
     scanner.run()
     return Outline(scanner.headings, scanner.atomic)
-
-
-def _indent(line: str) -> tuple[int, int]:
-    """Columns of leading indentation (tabs to the next multiple of 4) and its length."""
-    cols = 0
-    i = 0
-    for ch in line:
-        if ch == " ":
-            cols += 1
-        elif ch == "\t":
-            cols += 4 - cols % 4
-        else:
-            break
-        i += 1
-    return cols, i
-
-
-def _is_blank(line: str) -> bool:
-    return not line.strip(" \t")
-
-
-def _is_hr(s: str) -> bool:
-    marker = s[0]
-    if marker not in "*-_":
-        return False
-    count = 0
-    for ch in s:
-        if ch == marker:
-            count += 1
-        elif ch not in " \t":
-            return False
-    return count >= 3
-
-
-def _list_marker(s: str) -> tuple[int, bool, int] | None:
-    """``(width, ordered, start number)`` of a list marker opening ``s``, else ``None``."""
-    c = s[0]
-    if c in "-+*":
-        if len(s) == 1 or s[1] in " \t":
-            return 1, False, 0
-        return None
-    if "0" <= c <= "9":
-        m = _ORDERED.match(s)
-        if m:
-            return m.end(), True, int(m.group(1))
-    return None
-
-
-def _fence(s: str) -> tuple[str, int] | None:
-    m = _FENCE.match(s)
-    if not m:
-        return None
-    marks = m.group(1)
-    if marks[0] == "`" and "`" in m.group(2):
-        return None
-    return marks[0], len(marks)
-
-
-def _atx(s: str) -> tuple[int, str] | None:
-    level = len(s) - len(s.lstrip("#"))
-    if level == 0 or level > 6 or (level < len(s) and s[level] not in " \t"):
-        return None
-    end = len(s.rstrip(" \t"))
-    if end <= level:
-        return level, ""
-    tail = end
-    while tail > level and s[tail - 1] == "#":
-        tail -= 1
-    if tail > level and s[tail - 1] in " \t":
-        end = tail
-    return level, s[level:end].strip(_TRIM)
-
-
-def _html_kind(s: str) -> int:
-    """CommonMark HTML block kind 1–7 opening ``s``, or 0."""
-    for kind, (opener, _end, _interrupts) in enumerate(_HTML_BLOCKS, 1):
-        if opener.match(s):
-            return kind
-    return 0
-
-
-def _escaped_split(s: str) -> list[str]:
-    """Split a table row on ``|`` that is not backslash-escaped (as markdown-it does)."""
-    if "\\" not in s:
-        return s.split("|")
-    cells: list[str] = []
-    current: list[str] = []
-    escaped = False
-    for ch in s:
-        if ch == "|" and not escaped:
-            cells.append("".join(current))
-            current = []
-        elif ch == "|":
-            current[-1] = "|"
-        else:
-            current.append(ch)
-        escaped = ch == "\\"
-    cells.append("".join(current))
-    return cells
-
-
-def _delimiter_columns(s: str) -> int:
-    """Column count of a table delimiter row ``s`` (after indentation), else 0."""
-    if len(s) < 2 or s[0] not in "|-:" or (s[1] not in "|-: \t") or (s[0] == "-" and s[1] in " \t"):
-        return 0
-    if s.strip("|-: \t"):
-        return 0
-    cells = s.split("|")
-    count = 0
-    last = len(cells) - 1
-    for i, cell in enumerate(cells):
-        t = cell.strip(_TRIM)
-        if not t:
-            if i == 0 or i == last:
-                continue
-            return 0
-        if not _DELIMITER_CELL.fullmatch(t):
-            return 0
-        count += 1
-    return count
-
-
-@lru_cache(maxsize=64)
-def _fence_close(marker: str, length: int) -> re.Pattern[str]:
-    return re.compile("\n {0,3}" + re.escape(marker) + "{" + str(length) + r",}[ \t]*\r?(?=\n|\Z)")
-
-
-@lru_cache(maxsize=64)
-def _outdented(width: int) -> re.Pattern[str]:
-    """A line indented by fewer than ``width`` spaces that is not blank (tabs are checked)."""
-    return re.compile("\n {0," + str(max(width - 1, 0)) + r"}(?=[^ \r\n])")
 
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\r?(?=\n|\Z)")
@@ -308,9 +147,9 @@ class _Scanner:
         while pos > self.block_end:
             prev = self._prev(pos)
             line = self._line(prev)
-            if _is_blank(line):
+            if is_blank(line):
                 return False
-            if _indent(line)[0] < 4:
+            if line_indent(line)[0] < 4:
                 return True
             pos = prev  # an indented line continues a paragraph, else it is code
         return False
@@ -320,9 +159,9 @@ class _Scanner:
         while pos > self.block_end:
             prev = self._prev(pos)
             line = self._line(prev)
-            if _is_blank(line):
+            if is_blank(line):
                 break
-            if _indent(line)[0] < 4:
+            if line_indent(line)[0] < 4:
                 first = prev
             pos = prev
         return first
@@ -337,20 +176,20 @@ class _Scanner:
         header, nxt = self._line_next(pos)
         if nxt >= self.end or "|" not in header:
             return 0
-        hcols, hi = _indent(header)
+        hcols, hi = line_indent(header)
         if hcols - base >= 4:
             return 0
         delim = self._line(nxt)
-        dcols, di = _indent(delim)
+        dcols, di = line_indent(delim)
         if dcols < base or dcols - base >= 4:
             return 0
-        count = _delimiter_columns(delim[di:])
+        count = delimiter_columns(delim[di:])
         if not count:
             return 0
-        row = header[hi:].strip(_TRIM)
+        row = header[hi:].strip(TRIM)
         if "|" not in row:
             return 0
-        cells = _escaped_split(row)
+        cells = escaped_split(row)
         if cells and cells[0] == "":
             cells.pop(0)
         if cells and cells[-1] == "":
@@ -362,7 +201,7 @@ class _Scanner:
             line, after = self._line_next(pos)
             if self._interrupts(pos, table=False, line=line):
                 break
-            if not line.strip(_TRIM) or _indent(line)[0] >= 4:
+            if not line.strip(TRIM) or line_indent(line)[0] >= 4:
                 break
             pos = after
         return pos
@@ -377,7 +216,7 @@ class _Scanner:
         """
         if line is None:
             line = self._line(pos)
-        cols, i = _indent(line)
+        cols, i = line_indent(line)
         if cols >= 4 and not lazy_width:
             return False
         s = line[i:]
@@ -387,22 +226,22 @@ class _Scanner:
         if table and "|" in s and self._table_at(pos, lazy_width):
             return True
         if c in "`~":
-            return _fence(s) is not None
+            return fence(s) is not None
         if c == ">":
             return True
-        if c in "*-_" and _is_hr(s):
+        if c in "*-_" and is_hr(s):
             return True
-        if c in "-+*0123456789" and _list_marker(s) is not None:
+        if c in "-+*0123456789" and list_marker(s) is not None:
             return cols < 4
         if c == "<":
-            kind = _html_kind(s)
+            kind = html_kind(s)
             return 0 < kind < 7
         if c == "#":
-            return _atx(s) is not None
+            return atx_heading(s) is not None
         return False
 
     def _html_end(self, pos: int, s_offset: int, kind: int) -> int:
-        end_pattern = _HTML_BLOCKS[kind - 1][1]
+        end_pattern = HTML_BLOCKS[kind - 1][1]
         if end_pattern is None:
             m = _BLANK_LINE.search(self.text, pos)
             return self.end if m is None else m.start() + 1
@@ -410,7 +249,7 @@ class _Scanner:
         return self.end if m is None else self._next(m.start())
 
     def _fence_end(self, pos: int, marker: str, length: int) -> int:
-        m = _fence_close(marker, length).search(self.text, self._next(pos) - 1)
+        m = fence_close(marker, length).search(self.text, self._next(pos) - 1)
         return self.end if m is None else self._next(m.start() + 1)
 
     # -- containers ---------------------------------------------------------------
@@ -438,12 +277,12 @@ class _Scanner:
             empty = k >= len(after)
             step = 1 if empty else offset - initial
             content_indent = initial + (1 if step > 4 else step)
-            if empty and (nxt >= end or _is_blank(self._line(nxt))):
+            if empty and (nxt >= end or is_blank(self._line(nxt))):
                 self.container = None
                 return self._next(nxt) if nxt < end else end
         first = "" if empty else " " * max(offset - content_indent, 0) + after[k:]
         self.container = ("item", pos, first, content_indent)
-        outdented = _outdented(content_indent)
+        outdented = outdented_pattern(content_indent)
         lazy_until = -1
         p = nxt
         while p < end:
@@ -452,9 +291,9 @@ class _Scanner:
                 return end
             cand = m.start() + 1
             cline, p = self._line_next(cand)
-            if _is_blank(cline) or _indent(cline)[0] >= content_indent:
+            if is_blank(cline) or line_indent(cline)[0] >= content_indent:
                 continue
-            if (cand >= 2 and text[cand - 2] == "\n") or _is_blank(self._line(self._prev(cand))):
+            if (cand >= 2 and text[cand - 2] == "\n") or is_blank(self._line(self._prev(cand))):
                 return cand  # after a blank line, an outdented line ends the item
             if self._interrupts(cand, table=True, lazy_width=content_indent, line=cline):
                 return cand
@@ -470,8 +309,8 @@ class _Scanner:
         p = self._next(pos)
         while p < stop:
             line = self._line(p)
-            cols, i = _indent(line)
-            if _is_blank(line):
+            cols, i = line_indent(line)
+            if is_blank(line):
                 lines.append("")
             elif cols >= indent:
                 lines.append(" " * (cols - indent) + line[i:])
@@ -490,9 +329,9 @@ class _Scanner:
         p = pos
         while p < self.end:
             line = self._line(p)
-            if _is_blank(line):
+            if is_blank(line):
                 return p
-            cols, i = _indent(line)
+            cols, i = line_indent(line)
             if cols < 4 and line[i] == ">":
                 rest = line[i + 1 :]
                 if rest[:1] == " ":
@@ -500,7 +339,7 @@ class _Scanner:
                 elif rest[:1] == "\t":
                     rest = "  " + rest[1:]  # a tab after ">" counts as 1 space + the rest
                 content.append(rest)
-                last_empty = _is_blank(rest)
+                last_empty = is_blank(rest)
                 paragraph_known_open = False
             else:
                 if last_empty or self._interrupts(p, table=False):
@@ -517,8 +356,8 @@ class _Scanner:
         text = self.text
         end = self.end
         pos = self.start
-        event_at = _EVENT_AT.match
-        event_nl = _EVENT_NL.search
+        event_at = EVENT_AT.match
+        event_nl = EVENT_NL.search
         while pos < end:
             if event_at(text, pos) is None:
                 m = event_nl(text, pos)
@@ -538,7 +377,7 @@ class _Scanner:
         # a table whose header is the (unvisited) line before this delimiter row
         if c in "|-:" and pos > self.block_end:
             prev = self._prev(pos)
-            if prev >= self.block_end and _EVENT_AT.match(self.text, prev) is None:
+            if prev >= self.block_end and EVENT_AT.match(self.text, prev) is None:
                 table_end = self._table_at(prev)
                 if table_end:
                     return self._block(prev, table_end, atomic=True)
@@ -547,46 +386,46 @@ class _Scanner:
             if table_end:
                 return self._block(pos, table_end, atomic=True)
         if c == "#":
-            atx = _atx(s)
+            atx = atx_heading(s)
             if atx is not None:
                 self.headings.append(Heading(atx[0], atx[1], pos, nxt))
                 self.block_end = nxt
                 self.container = None
             return nxt
 
-        if c in "=-" and _UNDERLINE.fullmatch(s) and self._paragraph_before(pos):
+        if c in "=-" and UNDERLINE.fullmatch(s) and self._paragraph_before(pos):
             first = self._paragraph_start(pos)
             content = self.text[first : pos - 1].replace("\r\n", "\n")
             if content.endswith("\r"):
                 content = content[:-1]
             level = 1 if c == "=" else 2
-            self.headings.append(Heading(level, content.strip(_TRIM), first, nxt))
+            self.headings.append(Heading(level, content.strip(TRIM), first, nxt))
             return self._block(first, nxt)
         if c in "`~":
-            f = _fence(s)
+            f = fence(s)
             if f is not None:
                 return self._block(pos, self._fence_end(pos, *f), atomic=True)
             return nxt
         if c == ">":
             return self._container(self._quote_end(pos))
-        if c in "*-_" and _is_hr(s):
+        if c in "*-_" and is_hr(s):
             return self._block(pos, nxt)
         if c in "-+*0123456789":
-            marker = _list_marker(s)
+            marker = list_marker(s)
             if marker is not None:
                 width, ordered, number = marker
                 rest = s[width:]
-                empty = _is_blank(rest)
+                empty = is_blank(rest)
                 if self._paragraph_before(pos) and (empty or (ordered and number != 1)):
                     return nxt  # cannot interrupt a paragraph: paragraph text
                 return self._container(self._item_end(pos, line, nxt, len(line) - len(s) + width))
             return nxt
         if c == "[":
-            if _REFERENCE.fullmatch(s) and not self._paragraph_before(pos):
+            if REFERENCE.fullmatch(s) and not self._paragraph_before(pos):
                 return self._block(pos, nxt)
             return nxt
         if c == "<":
-            kind = _html_kind(s)
+            kind = html_kind(s)
             if kind and (kind < 7 or not self._paragraph_before(pos)):
                 start_of_tag = pos + len(line) - len(s)
                 return self._block(pos, self._html_end(pos, start_of_tag, kind), atomic=True)

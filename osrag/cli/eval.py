@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -22,6 +22,9 @@ from osrag.cli.common import (
 from osrag.cli.ingest import chunking_from_flags
 from osrag.errors import ConfigError
 
+if TYPE_CHECKING:
+    from osrag.evaluation.report import EvalReport
+
 
 def _run_paths(run_out: Path, names: list[str]) -> list[Path]:
     """One run file per configuration: ``FILE`` alone, else ``FILE``'s stem + the name."""
@@ -35,79 +38,101 @@ def _run_paths(run_out: Path, names: list[str]) -> list[Path]:
     ]
 
 
+QueriesArg = Annotated[
+    Path,
+    typer.Argument(
+        help="Labelled queries: JSON Lines, BEIR queries.jsonl (with --qrels) or TREC "
+        "topics (with --qrels)."
+    ),
+]
+QrelsOpt = Annotated[
+    Path | None, typer.Option(help="TREC qrels (qid iter docno rel) or BEIR qrels.tsv.")
+]
+QrelsFormatOpt = Annotated[str, typer.Option(help="auto (from the content), trec or beir.")]
+TopicFieldOpt = Annotated[
+    str, typer.Option(help="TREC topics: title, description or title+description.")
+]
+CorpusOpt = Annotated[
+    Path | None, typer.Option(help="Build temporary generations from this corpus.")
+]
+CutoffsOpt = Annotated[str, typer.Option("--k", help="Cut-offs, comma-separated.")]
+CompareOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--compare",
+        help="KEY=V1,V2 (repeatable; cartesian product); each is tested against the first.",
+    ),
+]
+BaselinesOpt = Annotated[
+    bool,
+    typer.Option("--baselines", help="Plain BM25 vs canonical tokens vs the amount filter."),
+]
+DepthOpt = Annotated[
+    int,
+    typer.Option(help="DOCUMENTS retrieved per query (1–10000; MAP is computed over them)."),
+]
+StrategyOpt = Annotated[
+    str | None, typer.Option(help="Chunking strategy of the temporary generations.")
+]
+EmbedderOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="Embedder of the temporary generations (needed to compare mode=vector,hybrid).",
+        show_default=False,
+    ),
+]
+RunOutOpt = Annotated[
+    Path | None,
+    typer.Option("--run-out", help="Write a TREC run (one file per configuration when comparing)."),
+]
+RunLevelOpt = Annotated[
+    str, typer.Option(help="document (one line per document) or chunk (per ranked chunk).")
+]
+SpanQrelsOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--span-qrels", help="Span judgments (query_id doc_id start end grade): span metrics."
+    ),
+]
+PermutationsOpt = Annotated[int, typer.Option(help="Randomisation test: sign patterns drawn.")]
+SeedOpt = Annotated[int, typer.Option(help="Randomisation test: seed.")]
+ReportOpt = Annotated[
+    Path | None,
+    typer.Option("--report", help="Write an HTML report with a bar chart per metric."),
+]
+
+SUBSET_TABLES = (
+    ("all judged queries", None),
+    ("amount constraints", "amount constraints"),
+    ("no amount constraint", "no amount constraint"),
+    ("comparative constraints", "comparative constraints"),
+)
+"""The metric tables printed: title and subset (None: every judged query)."""
+HALVES = ("amount constraints", "no amount constraint")
+
+
 def eval_command(
-    queries: Annotated[
-        Path,
-        typer.Argument(
-            help="Labelled queries: JSON Lines, BEIR queries.jsonl (with --qrels) or TREC "
-            "topics (with --qrels)."
-        ),
-    ],
-    qrels: Annotated[
-        Path | None, typer.Option(help="TREC qrels (qid iter docno rel) or BEIR qrels.tsv.")
-    ] = None,
-    qrels_format: Annotated[
-        str, typer.Option(help="auto (from the content), trec or beir.")
-    ] = "auto",
-    topic_field: Annotated[
-        str, typer.Option(help="TREC topics: title, description or title+description.")
-    ] = "title",
-    corpus: Annotated[
-        Path | None, typer.Option(help="Build temporary generations from this corpus.")
-    ] = None,
-    k: Annotated[str, typer.Option("--k", help="Cut-offs, comma-separated.")] = "5,10",
-    compare: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--compare",
-            help="KEY=V1,V2 (repeatable; cartesian product); each is tested against the first.",
-        ),
-    ] = None,
-    baselines: Annotated[
-        bool,
-        typer.Option("--baselines", help="Plain BM25 vs canonical tokens vs the amount filter."),
-    ] = False,
-    depth: Annotated[
-        int,
-        typer.Option(help="DOCUMENTS retrieved per query (1–10000; MAP is computed over them)."),
-    ] = 100,
-    strategy: Annotated[
-        str | None, typer.Option(help="Chunking strategy of the temporary generations.")
-    ] = None,
-    embedder: Annotated[
-        str | None,
-        typer.Option(
-            help="Embedder of the temporary generations (needed to compare mode=vector,hybrid).",
-            show_default=False,
-        ),
-    ] = None,
-    run_out: Annotated[
-        Path | None,
-        typer.Option(
-            "--run-out", help="Write a TREC run (one file per configuration when comparing)."
-        ),
-    ] = None,
-    run_level: Annotated[
-        str, typer.Option(help="document (one line per document) or chunk (per ranked chunk).")
-    ] = "document",
-    span_qrels: Annotated[
-        Path | None,
-        typer.Option(
-            "--span-qrels", help="Span judgments (query_id doc_id start end grade): span metrics."
-        ),
-    ] = None,
-    permutations: Annotated[
-        int, typer.Option(help="Randomisation test: sign patterns drawn.")
-    ] = 10_000,
-    seed: Annotated[int, typer.Option(help="Randomisation test: seed.")] = 0,
+    queries: QueriesArg,
+    qrels: QrelsOpt = None,
+    qrels_format: QrelsFormatOpt = "auto",
+    topic_field: TopicFieldOpt = "title",
+    corpus: CorpusOpt = None,
+    k: CutoffsOpt = "5,10",
+    compare: CompareOpt = None,
+    baselines: BaselinesOpt = False,
+    depth: DepthOpt = 100,
+    strategy: StrategyOpt = None,
+    embedder: EmbedderOpt = None,
+    run_out: RunOutOpt = None,
+    run_level: RunLevelOpt = "document",
+    span_qrels: SpanQrelsOpt = None,
+    permutations: PermutationsOpt = 10_000,
+    seed: SeedOpt = 0,
     url: UrlOpt = None,
     config: ConfigFileOpt = None,
     alias: AliasOpt = None,
     backend: BackendOpt = None,
-    report: Annotated[
-        Path | None,
-        typer.Option("--report", help="Write an HTML report with a bar chart per metric."),
-    ] = None,
+    report: ReportOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
     """Recall@k, precision@k, MRR, nDCG@k, MAP and amount precision, side by side, with p-values.
@@ -115,34 +140,11 @@ def eval_command(
     Exit codes: 2 a flag is wrong or missing (e.g. BEIR queries without --qrels); 3 an
     input cannot be read, or its judgments match nothing in the index; 4 cluster; 5 index.
     """
-    from rich.markup import escape
-    from rich.table import Table
-
     from osrag.engines.opensearch_client import cluster_errors
-    from osrag.evaluation import (
-        BASELINE_LEGEND,
-        baseline_configs,
-        load_query_set,
-        parse_compare,
-        read_span_qrels,
-        render_html,
-        run_evaluation,
-        write_trec_run,
-    )
-    from osrag.evaluation.inputs import TOPIC_FIELDS
-    from osrag.evaluation.report import p_label
+    from osrag.evaluation import load_query_set, read_span_qrels, run_evaluation
     from osrag.ingestion.ingest import IngestOptions
 
-    try:
-        ks = sorted({int(part) for part in k.split(",") if part.strip()})
-    except ValueError as exc:
-        raise ConfigError(f"--k {k!r}: expected integers such as 5,10") from exc
-    if qrels_format not in ("auto", "trec", "beir"):
-        raise ConfigError(f"--qrels-format {qrels_format!r}: expected auto, trec or beir")
-    if topic_field not in TOPIC_FIELDS:
-        raise ConfigError(f"--topic-field {topic_field!r}: expected {', '.join(TOPIC_FIELDS)}")
-    if run_level not in ("document", "chunk"):
-        raise ConfigError(f"--run-level {run_level!r}: expected document or chunk")
+    ks = _check_flags(k, qrels_format, topic_field, run_level)
     query_set = load_query_set(
         queries,
         qrels,
@@ -150,8 +152,6 @@ def eval_command(
         topic_field=topic_field,  # type: ignore[arg-type]
     )
     spans = read_span_qrels(span_qrels) if span_qrels is not None else None
-    configs = baseline_configs() if baselines else []
-    configs += parse_compare(compare or []) if (compare or not configs) else []
     settings, index, alias_name = session(url, config, alias, backend)
     base = IngestOptions(
         alias=alias_name,
@@ -163,7 +163,7 @@ def eval_command(
             query_set,
             index,
             alias=alias_name,
-            configs=configs,
+            configs=_configs(baselines, compare),
             ks=ks,
             corpus=corpus,
             base=base,
@@ -175,6 +175,47 @@ def eval_command(
             progress=None if json_output else (lambda m: err.print(f"[dim]{m}[/dim]")),
         )
     result.span_qrels_file = str(span_qrels) if span_qrels is not None else None
+    _write_files(result, run_out, run_level, report)
+    if json_output:
+        sys.stdout.write(result.model_dump_json(indent=2) + "\n")
+        return
+    _print_tables(result)
+    _print_notes(result, with_spans=spans is not None)
+
+
+def _check_flags(k: str, qrels_format: str, topic_field: str, run_level: str) -> list[int]:
+    """The cut-offs; a flag with a value the command does not know is a ConfigError."""
+    from osrag.evaluation.inputs import TOPIC_FIELDS
+
+    try:
+        ks = sorted({int(part) for part in k.split(",") if part.strip()})
+    except ValueError as exc:
+        raise ConfigError(f"--k {k!r}: expected integers such as 5,10") from exc
+    if qrels_format not in ("auto", "trec", "beir"):
+        raise ConfigError(f"--qrels-format {qrels_format!r}: expected auto, trec or beir")
+    if topic_field not in TOPIC_FIELDS:
+        raise ConfigError(f"--topic-field {topic_field!r}: expected {', '.join(TOPIC_FIELDS)}")
+    if run_level not in ("document", "chunk"):
+        raise ConfigError(f"--run-level {run_level!r}: expected document or chunk")
+    return ks
+
+
+def _configs(baselines: bool, compare: list[str] | None) -> list[Any]:
+    """The configurations compared: the baselines, then the --compare product (or the default)."""
+    from osrag.evaluation import baseline_configs, parse_compare
+
+    configs = baseline_configs() if baselines else []
+    return configs + (parse_compare(compare or []) if (compare or not configs) else [])
+
+
+def _write_files(
+    result: EvalReport, run_out: Path | None, run_level: str, report: Path | None
+) -> None:
+    """The TREC runs and the HTML report asked for, and the warnings of the run."""
+    from rich.markup import escape
+
+    from osrag.evaluation import render_html, write_trec_run
+
     if run_out is not None:
         paths = _run_paths(run_out, [c.name for c in result.configs])
         for path, c in zip(paths, result.configs, strict=True):
@@ -185,42 +226,54 @@ def eval_command(
         err.print(f"report written to {report}")
     for warning in result.warnings:
         err.print(f"[yellow]warning:[/yellow] {escape(warning)}", highlight=False, soft_wrap=True)
-    if json_output:
-        sys.stdout.write(result.model_dump_json(indent=2) + "\n")
-        return
-    groups = [("all judged queries", None)] + [
-        (name, name)
-        for name in ("amount constraints", "no amount constraint", "comparative constraints")
-    ]
-    halves = ("amount constraints", "no amount constraint")
+
+
+def _print_tables(result: EvalReport) -> None:
+    """One table a subset of the queries: a metric a row, a configuration a column."""
+    from rich.table import Table
+
     first = result.configs[0] if result.configs else None
-    for title, subset in groups:
+    for title, subset in SUBSET_TABLES:
         if first is None:
             break
         metrics = first.subsets.get(subset, {}) if subset else first.metrics
-        if not metrics or (subset in halves and not all(first.subsets.get(h) for h in halves)):
+        if not metrics or (subset in HALVES and not all(first.subsets.get(h) for h in HALVES)):
             continue  # a subset that is all the queries repeats the first table
         table = Table(
             "metric", *(c.name for c in result.configs), title=title, title_justify="left"
         )
         for metric in metrics:
-            row = [
-                (c.subsets.get(subset, {}) if subset else c.metrics).get(metric, 0.0)
-                for c in result.configs
-            ]
-            best = max(row)
-            cells = []
-            for c, v in zip(result.configs, row, strict=True):
-                text = f"[bold]{v:.3f}[/bold]" if v == best and len(row) > 1 else f"{v:.3f}"
-                test = c.significance.get(metric) if subset is None else None
-                cells.append(f"{text} ({p_label(test.p_randomization)})" if test else text)
-            table.add_row(metric, *cells)
+            table.add_row(metric, *_cells(result, subset, metric))
         out.print(table)
+
+
+def _cells(result: EvalReport, subset: str | None, metric: str) -> list[str]:
+    """One metric of every configuration: the best in bold, with its p-value on all queries."""
+    from osrag.evaluation.report import p_label
+
+    row = [
+        (c.subsets.get(subset, {}) if subset else c.metrics).get(metric, 0.0)
+        for c in result.configs
+    ]
+    best = max(row)
+    cells = []
+    for c, v in zip(result.configs, row, strict=True):
+        text = f"[bold]{v:.3f}[/bold]" if v == best and len(row) > 1 else f"{v:.3f}"
+        test = c.significance.get(metric) if subset is None else None
+        cells.append(f"{text} ({p_label(test.p_randomization)})" if test else text)
+    return cells
+
+
+def _print_notes(result: EvalReport, *, with_spans: bool) -> None:
+    """What the tables counted, the test behind the p-values, and the baselines' legend."""
+    from osrag.evaluation import BASELINE_LEGEND
+
+    first = result.configs[0] if result.configs else None
     if first is not None:
         err.print(
             f"{first.queries} judged queries ({first.amount_queries} state amount constraints "
             f"a document meets, {first.amount_queries_unheld} ones nobody meets"
-            + (f", {first.span_queries} with span judgments" if spans else "")
+            + (f", {first.span_queries} with span judgments" if with_spans else "")
             + f"); {first.skipped_queries} without relevant documents left out; "
             f"depth {result.depth} documents",
             highlight=False,

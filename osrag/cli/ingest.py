@@ -29,95 +29,112 @@ def chunking_from_flags(**flags: Any) -> Any:
     return ChunkingConfig(**{k: v for k, v in flags.items() if v is not None})
 
 
+PathArg = Annotated[
+    Path,
+    typer.Argument(
+        help="A folder (or one file) of .md, .markdown, .txt, .jsonl, and .pdf, .docx, "
+        ".html/.htm/.xhtml (with the formats extra)."
+    ),
+]
+StrategyOpt = Annotated[str | None, typer.Option(help="structural (default), fixed or sentences.")]
+SizeOpt = Annotated[int | None, typer.Option(help="fixed: window in tokens.")]
+OverlapOpt = Annotated[int | None, typer.Option(help="fixed: overlap in tokens.")]
+MaxTokensOpt = Annotated[int | None, typer.Option(help="structural/sentences: largest chunk.")]
+MinTokensOpt = Annotated[int | None, typer.Option(help="structural: merge smaller sections.")]
+TokenizerOpt = Annotated[
+    str | None, typer.Option(help="whitespace (default) or a subword tokenizer.")
+]
+AnalyzerOpt = Annotated[str, typer.Option(help="Text analyzer of the mapping.")]
+EmbedderOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="Vectors for every chunk (hybrid search): default (offline all-MiniLM-L6-v2), "
+        "default-int8 (its int8 form), onnx:PATH, sentence-transformers:NAME, "
+        "openai:MODEL@http(s)://host/v1 (TEI, vLLM, Ollama…), http(s)://… (your service), "
+        "python:MOD:FN. "
+        "(default: the embedder setting; none)",
+        show_default=False,
+    ),
+]
+FitWindowOpt = Annotated[
+    bool,
+    typer.Option(
+        "--fit-window/--truncate",
+        help="With a local embedder: cut chunks so the embedded text (breadcrumb "
+        "included) fits its window, counted in its tokenizer (default); --truncate keeps "
+        "the configured bound and counts what the embedder cuts off.",
+    ),
+]
+KeepOpt = Annotated[int, typer.Option(help="Generations kept per alias (current included).")]
+WaitOpt = Annotated[float, typer.Option(help="Seconds to wait for another ingest's lock.")]
+WorkersOpt = Annotated[
+    int | None,
+    typer.Option(
+        help="Processes that load, chunk and extract (default: usable cores − 1, at most 8)."
+    ),
+]
+WritersOpt = Annotated[
+    int | None,
+    typer.Option(help="Bulk-writer threads (default: 2 on OpenSearch, 1 embedded)."),
+]
+BatchMbOpt = Annotated[
+    float | None,
+    typer.Option("--batch-mb", help="Largest bulk request in MB (default 2)."),
+]
+BatchChunksOpt = Annotated[
+    int | None, typer.Option(help="Most chunks per bulk request (default 1000).")
+]
+ShardsOpt = Annotated[
+    int | None,
+    typer.Option(
+        help="Primary shards of a new generation (default: the current generation's, "
+        "else 1 on one node, one per data node up to 6 on a cluster)."
+    ),
+]
+ReplicasOpt = Annotated[
+    int | None,
+    typer.Option(
+        help="Replicas of a new generation (default: the current generation's, else 0 on "
+        "one node, 1 on a cluster)."
+    ),
+]
+DryRunOpt = Annotated[
+    bool, typer.Option("--dry-run", help="Print the plan (what would change); write nothing.")
+]
+PruneOpt = Annotated[
+    bool, typer.Option("--prune/--no-prune", help="Delete chunks of vanished sources.")
+]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+
+
 def ingest_command(
-    path: Annotated[
-        Path,
-        typer.Argument(
-            help="A folder (or one file) of .md, .markdown, .txt, .jsonl, and .pdf, .docx, "
-            ".html/.htm/.xhtml (with the formats extra)."
-        ),
-    ],
+    path: PathArg,
     url: UrlOpt = None,
     config: ConfigFileOpt = None,
     alias: AliasOpt = None,
     backend: BackendOpt = None,
-    strategy: Annotated[
-        str | None, typer.Option(help="structural (default), fixed or sentences.")
-    ] = None,
-    size: Annotated[int | None, typer.Option(help="fixed: window in tokens.")] = None,
-    overlap: Annotated[int | None, typer.Option(help="fixed: overlap in tokens.")] = None,
-    max_tokens: Annotated[
-        int | None, typer.Option(help="structural/sentences: largest chunk.")
-    ] = None,
-    min_tokens: Annotated[
-        int | None, typer.Option(help="structural: merge smaller sections.")
-    ] = None,
-    tokenizer: Annotated[
-        str | None, typer.Option(help="whitespace (default) or a subword tokenizer.")
-    ] = None,
-    analyzer: Annotated[str, typer.Option(help="Text analyzer of the mapping.")] = "english",
-    embedder: Annotated[
-        str | None,
-        typer.Option(
-            help="Vectors for every chunk (hybrid search): default (offline all-MiniLM-L6-v2), "
-            "default-int8 (its int8 form), onnx:PATH, sentence-transformers:NAME, "
-            "openai:MODEL@http(s)://host/v1 (TEI, vLLM, Ollama…), http(s)://… (your service), "
-            "python:MOD:FN. "
-            "(default: the embedder setting; none)",
-            show_default=False,
-        ),
-    ] = None,
-    fit_window: Annotated[
-        bool,
-        typer.Option(
-            "--fit-window/--truncate",
-            help="With a local embedder: cut chunks so the embedded text (breadcrumb "
-            "included) fits its window, counted in its tokenizer (default); --truncate keeps "
-            "the configured bound and counts what the embedder cuts off.",
-        ),
-    ] = True,
-    keep: Annotated[int, typer.Option(help="Generations kept per alias (current included).")] = 2,
-    wait: Annotated[float, typer.Option(help="Seconds to wait for another ingest's lock.")] = 0.0,
-    workers: Annotated[
-        int | None,
-        typer.Option(
-            help="Processes that load, chunk and extract (default: usable cores − 1, at most 8)."
-        ),
-    ] = None,
-    writers: Annotated[
-        int | None,
-        typer.Option(help="Bulk-writer threads (default: 2 on OpenSearch, 1 embedded)."),
-    ] = None,
-    batch_mb: Annotated[
-        float | None,
-        typer.Option("--batch-mb", help="Largest bulk request in MB (default 2)."),
-    ] = None,
-    batch_chunks: Annotated[
-        int | None, typer.Option(help="Most chunks per bulk request (default 1000).")
-    ] = None,
-    shards: Annotated[
-        int | None,
-        typer.Option(
-            help="Primary shards of a new generation (default: the current generation's, "
-            "else 1 on one node, one per data node up to 6 on a cluster)."
-        ),
-    ] = None,
-    replicas: Annotated[
-        int | None,
-        typer.Option(
-            help="Replicas of a new generation (default: the current generation's, else 0 on "
-            "one node, 1 on a cluster)."
-        ),
-    ] = None,
-    dry_run: Annotated[
-        bool, typer.Option("--dry-run", help="Print the plan (what would change); write nothing.")
-    ] = False,
-    prune: Annotated[
-        bool, typer.Option("--prune/--no-prune", help="Delete chunks of vanished sources.")
-    ] = True,
+    strategy: StrategyOpt = None,
+    size: SizeOpt = None,
+    overlap: OverlapOpt = None,
+    max_tokens: MaxTokensOpt = None,
+    min_tokens: MinTokensOpt = None,
+    tokenizer: TokenizerOpt = None,
+    analyzer: AnalyzerOpt = "english",
+    embedder: EmbedderOpt = None,
+    fit_window: FitWindowOpt = True,
+    keep: KeepOpt = 2,
+    wait: WaitOpt = 0.0,
+    workers: WorkersOpt = None,
+    writers: WritersOpt = None,
+    batch_mb: BatchMbOpt = None,
+    batch_chunks: BatchChunksOpt = None,
+    shards: ShardsOpt = None,
+    replicas: ReplicasOpt = None,
+    dry_run: DryRunOpt = False,
+    prune: PruneOpt = True,
     follow_symlinks: FollowSymlinksOpt = None,
     json_output: JsonOpt = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Chunk, extract and index PATH into the alias's generation (incremental, idempotent).
 
@@ -125,8 +142,6 @@ def ingest_command(
     went in, nothing already stored was lost); 4 cluster unreachable or refused; 6 locked.
     """
     from osrag.engines.opensearch_client import cluster_errors
-    from osrag.ingestion.ingest import IngestOptions
-    from osrag.ingestion.pipeline import default_workers
 
     if not path.exists():
         raise CorpusError(f"{path}: no such file or folder")
@@ -139,12 +154,8 @@ def ingest_command(
         tokenizer=tokenizer,
     )
     settings, index, alias_name = session(url, config, alias, backend)
-    sizing: dict[str, Any] = {}
-    if batch_mb is not None:
-        sizing["batch_bytes"] = max(1, int(batch_mb * 2**20))
-    if batch_chunks is not None:
-        sizing["batch_chunks"] = max(1, batch_chunks)
-    options = IngestOptions(
+    options = _options(
+        settings,
         alias=alias_name,
         chunking=chunking,
         analyzer=analyzer,
@@ -153,12 +164,13 @@ def ingest_command(
         keep=keep,
         lock_wait=wait,
         prune=prune,
-        workers=workers if workers is not None else default_workers(),
+        workers=workers,
         writers=writers,
         shards=shards,
         replicas=replicas,
-        read=settings.read_options(follow_symlinks=follow_symlinks),
-        **sizing,
+        batch_mb=batch_mb,
+        batch_chunks=batch_chunks,
+        follow_symlinks=follow_symlinks,
     )
     with cluster_errors(settings):
         if dry_run:
@@ -171,6 +183,32 @@ def ingest_command(
         _summary(report)
     if report.errors:
         raise typer.Exit(3)
+
+
+def _options(
+    settings: Any,
+    *,
+    workers: int | None,
+    batch_mb: float | None,
+    batch_chunks: int | None,
+    follow_symlinks: bool | None,
+    **given: Any,
+) -> Any:
+    """The ingest's options: the flags, with the defaults that depend on the machine."""
+    from osrag.ingestion.ingest import IngestOptions
+    from osrag.ingestion.pipeline import default_workers
+
+    sizing: dict[str, Any] = {}
+    if batch_mb is not None:
+        sizing["batch_bytes"] = max(1, int(batch_mb * 2**20))
+    if batch_chunks is not None:
+        sizing["batch_chunks"] = max(1, batch_chunks)
+    return IngestOptions(
+        **given,
+        workers=workers if workers is not None else default_workers(),
+        read=settings.read_options(follow_symlinks=follow_symlinks),
+        **sizing,
+    )
 
 
 def _run(path: Path, index: Any, options: Any, *, show: bool) -> Any:

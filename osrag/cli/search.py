@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from pydantic import ValidationError
@@ -20,103 +20,103 @@ from osrag.cli.common import (
 )
 from osrag.errors import ConfigError
 
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from osrag.models import QuerySpec, SearchResult
+
 _FLAGS = {"size": "k", "as_of": "as-of", "amount_filter": "no-amount-filter"}
 """The flag that sets each :class:`~osrag.models.QuerySpec` field (where the names differ)."""
 
 
+QueryArg = Annotated[
+    str,
+    typer.Argument(
+        help="The question; every amount it states is a constraint "
+        "(exact, over/under, between, or) and becomes a filter."
+    ),
+]
+KOpt = Annotated[int, typer.Option("--k", help="Hits to return.")]
+TenantOpt = Annotated[str | None, typer.Option(help="Only this tenant's documents.")]
+AclOpt = Annotated[
+    list[str] | None, typer.Option("--acl", help="A group of the caller (repeatable).")
+]
+AsOfOpt = Annotated[
+    str | None,
+    typer.Option("--as-of", help="Only documents in force on this day (YYYY-MM-DD)."),
+]
+CategoryOpt = Annotated[list[str] | None, typer.Option(help="Only these categories (repeatable).")]
+NoAmountFilterOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-amount-filter", help="No amount constraints at all (the plain BM25 baseline)."
+    ),
+]
+CollapseOpt = Annotated[bool, typer.Option(help="One hit per document.")]
+ModeOpt = Annotated[
+    str,
+    typer.Option(
+        help="auto (hybrid where the alias holds vectors, else bm25), bm25 (words), vector "
+        "(the query's embedding) or hybrid (both, fused); every filter is in every leg."
+    ),
+]
+FusionOpt = Annotated[
+    str, typer.Option(help="hybrid: rrf (reciprocal rank fusion) or normalization.")
+]
+EmbedderOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="The query embedder (default: the one the alias was built with).",
+        show_default=False,
+    ),
+]
+SearchTypeOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--search-type",
+        help="dfs_query_then_fetch (default: term statistics of every shard, as one shard "
+        "scores) or query_then_fetch (each shard's own; one round trip less).",
+    ),
+]
+ExplainOpt = Annotated[bool, typer.Option("--explain", help="Show the plan and the request body.")]
+
+
 def search_command(
-    query: Annotated[
-        str,
-        typer.Argument(
-            help="The question; every amount it states is a constraint "
-            "(exact, over/under, between, or) and becomes a filter."
-        ),
-    ],
+    query: QueryArg,
     url: UrlOpt = None,
     config: ConfigFileOpt = None,
     alias: AliasOpt = None,
     backend: BackendOpt = None,
-    k: Annotated[int, typer.Option("--k", help="Hits to return.")] = 10,
-    tenant: Annotated[str | None, typer.Option(help="Only this tenant's documents.")] = None,
-    acl: Annotated[
-        list[str] | None, typer.Option("--acl", help="A group of the caller (repeatable).")
-    ] = None,
-    as_of: Annotated[
-        str | None,
-        typer.Option("--as-of", help="Only documents in force on this day (YYYY-MM-DD)."),
-    ] = None,
-    category: Annotated[
-        list[str] | None, typer.Option(help="Only these categories (repeatable).")
-    ] = None,
-    no_amount_filter: Annotated[
-        bool,
-        typer.Option(
-            "--no-amount-filter", help="No amount constraints at all (the plain BM25 baseline)."
-        ),
-    ] = False,
-    collapse: Annotated[bool, typer.Option(help="One hit per document.")] = False,
-    mode: Annotated[
-        str,
-        typer.Option(
-            help="auto (hybrid where the alias holds vectors, else bm25), bm25 (words), vector "
-            "(the query's embedding) or hybrid (both, fused); every filter is in every leg."
-        ),
-    ] = "auto",
-    fusion: Annotated[
-        str, typer.Option(help="hybrid: rrf (reciprocal rank fusion) or normalization.")
-    ] = "rrf",
-    embedder: Annotated[
-        str | None,
-        typer.Option(
-            help="The query embedder (default: the one the alias was built with).",
-            show_default=False,
-        ),
-    ] = None,
-    search_type: Annotated[
-        str | None,
-        typer.Option(
-            "--search-type",
-            help="dfs_query_then_fetch (default: term statistics of every shard, as one shard "
-            "scores) or query_then_fetch (each shard's own; one round trip less).",
-        ),
-    ] = None,
-    explain: Annotated[
-        bool, typer.Option("--explain", help="Show the plan and the request body.")
-    ] = False,
+    k: KOpt = 10,
+    tenant: TenantOpt = None,
+    acl: AclOpt = None,
+    as_of: AsOfOpt = None,
+    category: CategoryOpt = None,
+    no_amount_filter: NoAmountFilterOpt = False,
+    collapse: CollapseOpt = False,
+    mode: ModeOpt = "auto",
+    fusion: FusionOpt = "rrf",
+    embedder: EmbedderOpt = None,
+    search_type: SearchTypeOpt = None,
+    explain: ExplainOpt = False,
     json_output: JsonOpt = False,
 ) -> None:
     """Search the alias: a readable table under a line with the filters and the candidate count."""
-    import json as jsonlib
-
-    from rich.markup import escape
-    from rich.table import Table
-
     from osrag.engines.opensearch_client import cluster_errors
-    from osrag.models import Money, QuerySpec
     from osrag.search.searcher import Searcher
 
-    try:
-        when = dt.date.fromisoformat(as_of) if as_of else None
-    except ValueError as exc:
-        raise ConfigError(f"--as-of {as_of!r}: expected YYYY-MM-DD") from exc
-    try:
-        spec = QuerySpec(
-            text=query,
-            size=k,
-            tenant=tenant,
-            acl=acl or None,
-            as_of=when,
-            category=category or None,
-            amount_filter=not no_amount_filter,
-            collapse=collapse,
-            mode=mode,  # type: ignore[arg-type]  # validated here
-            fusion=fusion,  # type: ignore[arg-type]
-        )
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        field = str(first["loc"][0]) if first["loc"] else "query"
-        flag = _FLAGS.get(field, field.replace("_", "-"))
-        raise ConfigError(f"--{flag}: {first['msg']}") from None
+    spec = _spec(
+        query,
+        k=k,
+        tenant=tenant,
+        acl=acl,
+        as_of=as_of,
+        category=category,
+        no_amount_filter=no_amount_filter,
+        collapse=collapse,
+        mode=mode,
+        fusion=fusion,
+    )
     if search_type not in (None, "query_then_fetch", "dfs_query_then_fetch"):
         raise ConfigError(
             f"--search-type {search_type!r}: choose query_then_fetch or dfs_query_then_fetch"
@@ -130,19 +130,69 @@ def search_command(
     )
     with cluster_errors(settings):
         if explain:
-            plan = searcher.plan(spec)
-            err.print(f"amount: {plan.amount_status}", highlight=False)
-            for constraint in plan.constraints:
-                err.print(f"  {escape(_constraint_line(constraint))}", highlight=False)
-            for note in plan.amount_notes:
-                err.print(f"  note: {escape(note)}", highlight=False)
-            bodies, _ = searcher.bodies(plan)
-            shown = jsonlib.dumps(bodies, indent=2, ensure_ascii=False)
-            err.print(escape(_abridge_vectors(shown)))
+            _print_plan(searcher, spec)
         result = searcher.search(spec)
     if json_output:
         out.print_json(result.model_dump_json())
         return
+    err.print(_summary_line(result), highlight=False)
+    out.print(_hits_table(result))
+
+
+def _spec(
+    query: str,
+    *,
+    as_of: str | None,
+    acl: list[str] | None,
+    category: list[str] | None,
+    no_amount_filter: bool,
+    **given: Any,
+) -> QuerySpec:
+    """The query as the library takes it; a bad value is a ConfigError naming its flag."""
+    from osrag.models import QuerySpec
+
+    try:
+        when = dt.date.fromisoformat(as_of) if as_of else None
+    except ValueError as exc:
+        raise ConfigError(f"--as-of {as_of!r}: expected YYYY-MM-DD") from exc
+    try:
+        return QuerySpec(
+            text=query,
+            size=given.pop("k"),
+            acl=acl or None,
+            as_of=when,
+            category=category or None,
+            amount_filter=not no_amount_filter,
+            **given,  # tenant, collapse, mode and fusion, validated here
+        )
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = str(first["loc"][0]) if first["loc"] else "query"
+        flag = _FLAGS.get(field, field.replace("_", "-"))
+        raise ConfigError(f"--{flag}: {first['msg']}") from None
+
+
+def _print_plan(searcher: Any, spec: QuerySpec) -> None:
+    """``--explain``: the amount constraints read from the query and the request bodies."""
+    import json as jsonlib
+
+    from rich.markup import escape
+
+    plan = searcher.plan(spec)
+    err.print(f"amount: {plan.amount_status}", highlight=False)
+    for constraint in plan.constraints:
+        err.print(f"  {escape(_constraint_line(constraint))}", highlight=False)
+    for note in plan.amount_notes:
+        err.print(f"  note: {escape(note)}", highlight=False)
+    bodies, _ = searcher.bodies(plan)
+    shown = jsonlib.dumps(bodies, indent=2, ensure_ascii=False)
+    err.print(escape(_abridge_vectors(shown)))
+
+
+def _summary_line(result: SearchResult) -> str:
+    """Mode, amount constraints, filters, candidates, hits, time and index, on one line."""
+    from rich.markup import escape
+
     filters = ", ".join(f.name for f in result.filters_applied) or "none"
     stated = (
         "; ".join(c.describe() for c in result.constraints)
@@ -163,7 +213,16 @@ def search_command(
         )
     for note in result.amount_notes:
         line += f"\n  note: {escape(note)}"
-    err.print(line, highlight=False)
+    return line
+
+
+def _hits_table(result: SearchResult) -> Table:
+    """A hit a row: rank, document, breadcrumb, score and the first amounts it holds."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from osrag.models import Money
+
     table = Table("#", "doc", "breadcrumb", "score", "amounts", box=None, pad_edge=False)
     for rank, hit in enumerate(result.hits, 1):
         amounts = ", ".join(Money.from_token(t).display() for t in hit.money[:4]) + (
@@ -172,7 +231,7 @@ def search_command(
         table.add_row(
             str(rank), escape(hit.doc_id), escape(hit.breadcrumb), f"{hit.score or 0:.2f}", amounts
         )
-    out.print(table)
+    return table
 
 
 def _constraint_line(constraint: Any) -> str:

@@ -66,7 +66,7 @@ def build_bert_graph(model_dir: Path, *, check: bool = False) -> Any:
     """
     try:
         import onnx
-        from onnx import TensorProto, helper, numpy_helper
+        from onnx import helper
         from safetensors.numpy import load_file
     except ImportError as exc:
         raise EmbeddingError(
@@ -79,136 +79,174 @@ def build_bert_graph(model_dir: Path, *, check: bool = False) -> Any:
         raw = load_file(str(weights_path))
     except Exception as exc:  # safetensors raises its own error types, and OSError
         raise EmbeddingError(f"{weights_path}: cannot read the weights ({exc})") from exc
-    weights = {k.removeprefix("bert."): v for k, v in raw.items()}
-
-    hidden = int(config["hidden_size"])
-    heads = int(config["num_attention_heads"])
-    layers = int(config["num_hidden_layers"])
-    eps = float(config.get("layer_norm_eps", 1e-12))
-    if hidden % heads:
-        raise EmbeddingError(f"{model_dir}: hidden_size {hidden} is not divisible by {heads} heads")
-    head_dim = hidden // heads
-
-    def weight(key: str) -> np.ndarray:
-        try:
-            return np.ascontiguousarray(weights[key], dtype=np.float32)
-        except KeyError:
-            raise EmbeddingError(f"{weights_path}: tensor {key!r} is missing") from None
-
-    initializers: list[Any] = []
-    nodes: list[Any] = []
-    counter = 0
-
-    def const(name: str, array: Any) -> str:
-        initializers.append(numpy_helper.from_array(np.asarray(array), name))
-        return name
-
-    def node(op: str, inputs: list[str], **attrs: Any) -> str:
-        nonlocal counter
-        counter += 1
-        out = f"{op.lower()}_{counter}"
-        nodes.append(helper.make_node(op, inputs, [out], **attrs))
-        return out
-
-    def linear(x: str, prefix: str) -> str:
-        # torch Linear stores (out, in); MatMul wants (in, out)
-        w = const(f"{prefix}.w", weight(f"{prefix}.weight").T.copy())
-        b = const(f"{prefix}.b", weight(f"{prefix}.bias"))
-        return node("Add", [node("MatMul", [x, w]), b])
-
-    def layer_norm(x: str, prefix: str) -> str:
-        g = const(f"{prefix}.g", weight(f"{prefix}.weight"))
-        b = const(f"{prefix}.b", weight(f"{prefix}.bias"))
-        return node("LayerNormalization", [x, g, b], axis=-1, epsilon=eps)
-
-    i64 = np.int64
-    zero, one, two = (const(f"i{v}", np.array(v, i64)) for v in (0, 1, 2))
-    f_one = const("f1", np.array(1.0, np.float32))
-    f_half = const("f0.5", np.array(0.5, np.float32))
-    f_min = const("fmin", np.array(np.finfo(np.float32).min, np.float32))
-    inv_sqrt2 = const("inv_sqrt2", np.array(1 / math.sqrt(2), np.float32))
-    scale = const("scale", np.array(1 / math.sqrt(head_dim), np.float32))
-    qkv_shape = const("qkv_shape", np.array([0, 0, 3, heads, head_dim], i64))
-    merge_shape = const("merge_shape", np.array([0, 0, hidden], i64))
-
-    # embeddings: word + position + token type 0 (osrag never sends sentence pairs)
-    x = node("Gather", [const("word", weight("embeddings.word_embeddings.weight")), "input_ids"])
-    seq_len = node("Gather", [node("Shape", ["input_ids"]), one])
-    positions = node("Range", [zero, seq_len, one])
-    pos = node("Gather", [const("pos", weight("embeddings.position_embeddings.weight")), positions])
-    token_type = const("type0", weight("embeddings.token_type_embeddings.weight")[0])
-    x = layer_norm(node("Add", [node("Add", [x, pos]), token_type]), "embeddings.LayerNorm")
-
-    # additive attention bias: 0 for real tokens, the float32 minimum for padding (as HF does)
-    mask_f = node("Cast", ["attention_mask"], to=TensorProto.FLOAT)
-    axes_12 = const("axes_12", np.array([1, 2], i64))
-    bias = node("Unsqueeze", [node("Mul", [node("Sub", [f_one, mask_f]), f_min]), axes_12])
-
-    for i in range(layers):
-        p = f"encoder.layer.{i}"
-        qkv_w = np.concatenate(
-            [weight(f"{p}.attention.self.{n}.weight") for n in ("query", "key", "value")]
-        ).T.copy()
-        qkv_b = np.concatenate(
-            [weight(f"{p}.attention.self.{n}.bias") for n in ("query", "key", "value")]
+    if int(config["hidden_size"]) % int(config["num_attention_heads"]):
+        raise EmbeddingError(
+            f"{model_dir}: hidden_size {config['hidden_size']} is not divisible by "
+            f"{config['num_attention_heads']} heads"
         )
-        qkv = node(
-            "Add", [node("MatMul", [x, const(f"{p}.qkv.w", qkv_w)]), const(f"{p}.qkv.b", qkv_b)]
-        )
-        # (batch, seq, 3, heads, head_dim) -> (3, batch, heads, seq, head_dim)
-        qkv = node("Transpose", [node("Reshape", [qkv, qkv_shape])], perm=[2, 0, 3, 1, 4])
-        q, k, v = (node("Gather", [qkv, idx]) for idx in (zero, one, two))
-        scores = node("MatMul", [q, node("Transpose", [k], perm=[0, 1, 3, 2])])
-        scores = node("Add", [node("Mul", [scores, scale]), bias])
-        context = node("MatMul", [node("Softmax", [scores], axis=-1), v])
-        context = node("Reshape", [node("Transpose", [context], perm=[0, 2, 1, 3]), merge_shape])
-        attended = node("Add", [linear(context, f"{p}.attention.output.dense"), x])
-        x = layer_norm(attended, f"{p}.attention.output.LayerNorm")
-        inner = linear(x, f"{p}.intermediate.dense")
-        # exact GELU: x * 0.5 * (1 + erf(x / sqrt 2))
-        gelu = node(
-            "Mul",
-            [
-                node("Mul", [inner, f_half]),
-                node("Add", [node("Erf", [node("Mul", [inner, inv_sqrt2])]), f_one]),
-            ],
-        )
-        x = layer_norm(node("Add", [linear(gelu, f"{p}.output.dense"), x]), f"{p}.output.LayerNorm")
-
-    nodes.append(helper.make_node("Identity", [x], ["token_embeddings"]))
-    # masked mean over the sequence, then L2 normalisation
-    mask_3d = node("Unsqueeze", [mask_f, const("axes_last", np.array([-1], i64))])
-    axis_1 = const("axis_1", np.array([1], i64))
-    summed = node("ReduceSum", [node("Mul", ["token_embeddings", mask_3d]), axis_1], keepdims=0)
-    counts = node("ReduceSum", [mask_3d, axis_1], keepdims=0)
-    counts = node("Max", [counts, const("tiny", np.array(1e-9, np.float32))])
-    nodes.append(
-        helper.make_node(
-            "LpNormalization", [node("Div", [summed, counts])], ["sentence_embedding"], axis=1, p=2
-        )
-    )
-
-    graph = helper.make_graph(
-        nodes,
-        "bert_sentence_encoder",
-        [
-            helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", "seq"]),
-            helper.make_tensor_value_info("attention_mask", TensorProto.INT64, ["batch", "seq"]),
-        ],
-        [
-            helper.make_tensor_value_info(
-                "token_embeddings", TensorProto.FLOAT, ["batch", "seq", hidden]
-            ),
-            helper.make_tensor_value_info(
-                "sentence_embedding", TensorProto.FLOAT, ["batch", hidden]
-            ),
-        ],
-        initializers,
-    )
+    graph = _Graph({k.removeprefix("bert."): v for k, v in raw.items()}, weights_path, config)
+    x = graph.embeddings()
+    for i in range(int(config["num_hidden_layers"])):
+        x = graph.layer(x, f"encoder.layer.{i}")
     model = helper.make_model(
-        graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="osrag"
+        graph.finish(x), opset_imports=[helper.make_opsetid("", OPSET)], producer_name="osrag"
     )
     model.ir_version = 8  # readable by every onnxruntime since 1.11
     if check:
         onnx.checker.check_model(model)
     return model
+
+
+class _Graph:
+    """The nodes and initializers of the graph, added in order; a node's output is named
+    after its operator and its position."""
+
+    def __init__(self, weights: dict[str, Any], weights_path: Path, config: dict[str, Any]):
+        from onnx import TensorProto
+
+        self.weights, self.weights_path = weights, weights_path
+        self.hidden = int(config["hidden_size"])
+        heads = int(config["num_attention_heads"])
+        head_dim = self.hidden // heads
+        self.eps = float(config.get("layer_norm_eps", 1e-12))
+        self.initializers: list[Any] = []
+        self.nodes: list[Any] = []
+        self.counter = 0
+        i64 = np.int64
+        self.zero, self.one, self.two = (self.const(f"i{v}", np.array(v, i64)) for v in (0, 1, 2))
+        self.f_one = self.const("f1", np.array(1.0, np.float32))
+        self.f_half = self.const("f0.5", np.array(0.5, np.float32))
+        self.f_min = self.const("fmin", np.array(np.finfo(np.float32).min, np.float32))
+        self.inv_sqrt2 = self.const("inv_sqrt2", np.array(1 / math.sqrt(2), np.float32))
+        self.scale = self.const("scale", np.array(1 / math.sqrt(head_dim), np.float32))
+        self.qkv_shape = self.const("qkv_shape", np.array([0, 0, 3, heads, head_dim], i64))
+        self.merge_shape = self.const("merge_shape", np.array([0, 0, self.hidden], i64))
+        self.float_type = TensorProto.FLOAT
+        self.mask_f = ""
+        self.bias = ""
+
+    def weight(self, key: str) -> np.ndarray:
+        try:
+            return np.ascontiguousarray(self.weights[key], dtype=np.float32)
+        except KeyError:
+            raise EmbeddingError(f"{self.weights_path}: tensor {key!r} is missing") from None
+
+    def const(self, name: str, array: Any) -> str:
+        from onnx import numpy_helper
+
+        self.initializers.append(numpy_helper.from_array(np.asarray(array), name))
+        return name
+
+    def node(self, op: str, inputs: list[str], **attrs: Any) -> str:
+        from onnx import helper
+
+        self.counter += 1
+        out = f"{op.lower()}_{self.counter}"
+        self.nodes.append(helper.make_node(op, inputs, [out], **attrs))
+        return out
+
+    def linear(self, x: str, prefix: str) -> str:
+        # torch Linear stores (out, in); MatMul wants (in, out)
+        w = self.const(f"{prefix}.w", self.weight(f"{prefix}.weight").T.copy())
+        b = self.const(f"{prefix}.b", self.weight(f"{prefix}.bias"))
+        return self.node("Add", [self.node("MatMul", [x, w]), b])
+
+    def layer_norm(self, x: str, prefix: str) -> str:
+        g = self.const(f"{prefix}.g", self.weight(f"{prefix}.weight"))
+        b = self.const(f"{prefix}.b", self.weight(f"{prefix}.bias"))
+        return self.node("LayerNormalization", [x, g, b], axis=-1, epsilon=self.eps)
+
+    def embeddings(self) -> str:
+        """Word + position + token type 0 (osrag never sends sentence pairs), normalised;
+        and the attention bias: 0 for real tokens, the float32 minimum for padding."""
+        node, const, weight = self.node, self.const, self.weight
+        x = node(
+            "Gather", [const("word", weight("embeddings.word_embeddings.weight")), "input_ids"]
+        )
+        seq_len = node("Gather", [node("Shape", ["input_ids"]), self.one])
+        positions = node("Range", [self.zero, seq_len, self.one])
+        pos = node(
+            "Gather", [const("pos", weight("embeddings.position_embeddings.weight")), positions]
+        )
+        token_type = const("type0", weight("embeddings.token_type_embeddings.weight")[0])
+        x = self.layer_norm(
+            node("Add", [node("Add", [x, pos]), token_type]), "embeddings.LayerNorm"
+        )
+        self.mask_f = node("Cast", ["attention_mask"], to=self.float_type)
+        axes_12 = const("axes_12", np.array([1, 2], np.int64))
+        self.bias = node(
+            "Unsqueeze",
+            [node("Mul", [node("Sub", [self.f_one, self.mask_f]), self.f_min]), axes_12],
+        )
+        return x
+
+    def layer(self, x: str, p: str) -> str:
+        """One post-LN transformer layer: self-attention, then the exact-GELU feed-forward."""
+        node, const, weight = self.node, self.const, self.weight
+        names = ("query", "key", "value")
+        qkv_w = np.concatenate([weight(f"{p}.attention.self.{n}.weight") for n in names]).T.copy()
+        qkv_b = np.concatenate([weight(f"{p}.attention.self.{n}.bias") for n in names])
+        qkv = node(
+            "Add", [node("MatMul", [x, const(f"{p}.qkv.w", qkv_w)]), const(f"{p}.qkv.b", qkv_b)]
+        )
+        # (batch, seq, 3, heads, head_dim) -> (3, batch, heads, seq, head_dim)
+        qkv = node("Transpose", [node("Reshape", [qkv, self.qkv_shape])], perm=[2, 0, 3, 1, 4])
+        q, k, v = (node("Gather", [qkv, idx]) for idx in (self.zero, self.one, self.two))
+        scores = node("MatMul", [q, node("Transpose", [k], perm=[0, 1, 3, 2])])
+        scores = node("Add", [node("Mul", [scores, self.scale]), self.bias])
+        context = node("MatMul", [node("Softmax", [scores], axis=-1), v])
+        context = node(
+            "Reshape", [node("Transpose", [context], perm=[0, 2, 1, 3]), self.merge_shape]
+        )
+        attended = node("Add", [self.linear(context, f"{p}.attention.output.dense"), x])
+        x = self.layer_norm(attended, f"{p}.attention.output.LayerNorm")
+        inner = self.linear(x, f"{p}.intermediate.dense")
+        # exact GELU: x * 0.5 * (1 + erf(x / sqrt 2))
+        gelu = node(
+            "Mul",
+            [
+                node("Mul", [inner, self.f_half]),
+                node("Add", [node("Erf", [node("Mul", [inner, self.inv_sqrt2])]), self.f_one]),
+            ],
+        )
+        out = node("Add", [self.linear(gelu, f"{p}.output.dense"), x])
+        return self.layer_norm(out, f"{p}.output.LayerNorm")
+
+    def finish(self, x: str) -> Any:
+        """The graph: ``token_embeddings`` and their masked mean, L2-normalised."""
+        from onnx import TensorProto, helper
+
+        node, const = self.node, self.const
+        self.nodes.append(helper.make_node("Identity", [x], ["token_embeddings"]))
+        mask_3d = node("Unsqueeze", [self.mask_f, const("axes_last", np.array([-1], np.int64))])
+        axis_1 = const("axis_1", np.array([1], np.int64))
+        summed = node("ReduceSum", [node("Mul", ["token_embeddings", mask_3d]), axis_1], keepdims=0)
+        counts = node("ReduceSum", [mask_3d, axis_1], keepdims=0)
+        counts = node("Max", [counts, const("tiny", np.array(1e-9, np.float32))])
+        self.nodes.append(
+            helper.make_node(
+                "LpNormalization",
+                [node("Div", [summed, counts])],
+                ["sentence_embedding"],
+                axis=1,
+                p=2,
+            )
+        )
+        batch_seq = ["batch", "seq"]
+        return helper.make_graph(
+            self.nodes,
+            "bert_sentence_encoder",
+            [
+                helper.make_tensor_value_info("input_ids", TensorProto.INT64, batch_seq),
+                helper.make_tensor_value_info("attention_mask", TensorProto.INT64, batch_seq),
+            ],
+            [
+                helper.make_tensor_value_info(
+                    "token_embeddings", TensorProto.FLOAT, [*batch_seq, self.hidden]
+                ),
+                helper.make_tensor_value_info(
+                    "sentence_embedding", TensorProto.FLOAT, ["batch", self.hidden]
+                ),
+            ],
+            self.initializers,
+        )

@@ -29,53 +29,22 @@ and the endpoint; vectors are validated and L2-normalised
 from __future__ import annotations
 
 import json
-import random
 import threading
-import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from email.utils import parsedate_to_datetime
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
 
 from osrag.embedding.base import NamedEmbedder, Vectors, checked_vectors
+from osrag.embedding.retrying import RetryPolicy, post_with_retries
+from osrag.embedding.retrying import retry_delay as retry_delay  # the public name here
 from osrag.embedding.runtime import require_text
-from osrag.embedding.service import _vectors_from
+from osrag.embedding.service import answer_vectors
 from osrag.errors import ConfigError, EmbeddingError
 
 RETRIED_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
-
-
-def retry_delay(
-    attempt: int,
-    retry_after: str | None,
-    *,
-    base: float = 0.5,
-    max_wait: float = 30.0,
-    now: float | None = None,
-    jitter: float = 0.0,
-) -> float:
-    """Seconds to wait before retry number ``attempt`` (0 for the first retry).
-
-    A ``Retry-After`` of seconds or of an HTTP date wins (capped at
-    ``max_wait``, never negative); without one, ``base × 2**attempt`` plus
-    ``jitter`` (a fraction of it, drawn by the caller), capped. Pure.
-    """
-    if retry_after:
-        text = retry_after.strip()
-        try:
-            return min(max(float(text), 0.0), max_wait)
-        except ValueError:
-            pass
-        try:
-            when = parsedate_to_datetime(text).timestamp()
-        except (TypeError, ValueError, IndexError, OverflowError):
-            when = None
-        if when is not None:
-            return min(max(when - (time.time() if now is None else now), 0.0), max_wait)
-    return min(base * (2**attempt) * (1.0 + jitter), max_wait)
 
 
 def endpoint_for(base_url: str) -> str:
@@ -199,54 +168,28 @@ class OpenAIEmbedder(NamedEmbedder):
         return None
 
     def _post(self, texts: list[str]) -> Vectors:
-        import urllib3
-
         body = json.dumps({"model": self.model, "input": texts, "encoding_format": "float"})
-        problem = ""
-        for attempt in range(self.retries + 1):
-            retry_after = None
-            try:
-                response = self._http().request(
-                    "POST", self.url, body=body.encode(), headers=self._headers
-                )
-            except urllib3.exceptions.HTTPError as exc:
-                problem = _transport_problem(exc, self.timeout)
-            else:
-                if response.status == 200:
-                    return self._vectors(response.data, len(texts))
-                snippet = " ".join(response.data.decode("utf-8", "replace").split())[:200]
-                problem = f"answered HTTP {response.status}" + (f": {snippet}" if snippet else "")
-                if response.status not in RETRIED_STATUSES:
-                    break
-                retry_after = response.headers.get("Retry-After")
-            if attempt < self.retries:
-                time.sleep(
-                    retry_delay(
-                        attempt,
-                        retry_after,
-                        base=self.backoff,
-                        max_wait=self.max_wait,
-                        jitter=random.random() * 0.25,
-                    )
-                )
-        tries = f" after {attempt + 1} attempts" if attempt else ""
-        raise EmbeddingError(f"embedder {self.id}: {self.url} {problem}{tries}")
-
-    def _vectors(self, data: bytes, count: int) -> Vectors:
-        try:
-            payload = json.loads(data)
-        except ValueError as exc:
-            raise EmbeddingError(
-                f"embedder {self.id}: {self.url} answered with something that is not JSON "
-                f"({data[:80]!r})"
-            ) from exc
-        return checked_vectors(
-            _vectors_from(payload, "openai", count, self.id, self.url),
-            count=count,
-            model=self.id,
-            dimension=self._dimension,
-            source=self.url,
+        policy = RetryPolicy(
+            self.retries,
+            RETRIED_STATUSES,
+            retry_reads=True,
+            backoff=self.backoff,
+            max_wait=self.max_wait,
+            jitter=0.25,
         )
+        outcome = post_with_retries(self._http(), self.url, body.encode(), self._headers, policy)
+        response = outcome.response
+        if response is not None and response.status == 200:
+            return answer_vectors(
+                response.data, "openai", len(texts), self.id, self._dimension, self.url
+            )
+        if outcome.error is not None:
+            problem = _transport_problem(outcome.error, self.timeout)
+        else:
+            snippet = " ".join(response.data.decode("utf-8", "replace").split())[:200]
+            problem = f"answered HTTP {response.status}" + (f": {snippet}" if snippet else "")
+        tries = f" after {outcome.attempts} attempts" if outcome.attempts > 1 else ""
+        raise EmbeddingError(f"embedder {self.id}: {self.url} {problem}{tries}")
 
     def _encode(self, texts: Sequence[str], prefix: str) -> Vectors:
         items = require_text(texts, self.id)

@@ -31,10 +31,14 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from osrag.embedding.base import NamedEmbedder, Vectors, checked_vectors
+from osrag.embedding.retrying import RetryPolicy, post_with_retries
 from osrag.embedding.runtime import require_text
 from osrag.errors import ConfigError, EmbeddingError
 
 Api = Literal["openai", "tei"]
+
+RETRIED_STATUSES = frozenset({429, 502, 503, 504})
+"""Answers :class:`HttpEmbedder` tries again: the service is busy or behind a busy proxy."""
 
 
 class CallableEmbedder(NamedEmbedder):
@@ -173,6 +177,8 @@ class HttpEmbedder(NamedEmbedder):
             self._headers["Authorization"] = f"Bearer {api_key}"
         self._headers.update(headers or {})
         self._pool: Any = None
+        # a slow answer is not retried: that would only add load
+        self._policy = RetryPolicy(retries, RETRIED_STATUSES, retry_reads=False, max_wait=120.0)
 
     def _find_dimension(self) -> int:
         return int(self._request(["dimension probe"]).shape[1])
@@ -191,33 +197,23 @@ class HttpEmbedder(NamedEmbedder):
 
             self._pool = urllib3.PoolManager(
                 timeout=urllib3.Timeout(connect=min(self.timeout, 10.0), read=self.timeout),
-                retries=urllib3.Retry(
-                    total=self.retries,
-                    read=0,  # a slow answer is not retried: that would only add load
-                    backoff_factor=0.5,
-                    status_forcelist=(429, 502, 503, 504),
-                    allowed_methods=frozenset({"POST"}),
-                    raise_on_status=False,
-                    respect_retry_after_header=True,
-                ),
+                retries=False,  # retried by post_with_retries
             )
         return self._pool
 
     def _request(self, texts: list[str]) -> Vectors:
-        import urllib3
-
         body: dict[str, Any]
         if self.api == "openai":
             body = {"model": self.model, "input": texts, "encoding_format": "float"}
         else:
             body = {"inputs": texts, "truncate": True}
         where = f"{self.url}"
-        try:
-            response = self._http().request(
-                "POST", self.url, body=json.dumps(body).encode(), headers=self._headers
-            )
-        except urllib3.exceptions.HTTPError as exc:
-            raise self._failure(exc, where) from exc
+        outcome = post_with_retries(
+            self._http(), self.url, json.dumps(body).encode(), self._headers, self._policy
+        )
+        if outcome.error is not None:
+            raise self._failure(outcome.error, where) from outcome.error
+        response = outcome.response
         text = response.data.decode("utf-8", "replace")
         if response.status != 200:
             snippet = " ".join(text.split())[:200]
@@ -225,20 +221,7 @@ class HttpEmbedder(NamedEmbedder):
                 f"embedder {self.id}: {where} answered HTTP {response.status}"
                 + (f": {snippet}" if snippet else "")
             )
-        try:
-            payload = json.loads(text)
-        except ValueError as exc:
-            raise EmbeddingError(
-                f"embedder {self.id}: {where} answered with something that is not JSON "
-                f"({text[:80]!r})"
-            ) from exc
-        return checked_vectors(
-            _vectors_from(payload, self.api, len(texts), self.id, where),
-            count=len(texts),
-            model=self.id,
-            dimension=self._dimension,
-            source=where,
-        )
+        return answer_vectors(text, self.api, len(texts), self.id, self._dimension, where)
 
     def _failure(self, exc: Exception, where: str) -> EmbeddingError:
         import urllib3
@@ -278,6 +261,25 @@ class HttpEmbedder(NamedEmbedder):
     def embed_queries(self, texts: Sequence[str]) -> Vectors:
         """Query vectors (``query_prefix`` prepended); the same as :meth:`embed` without one."""
         return self._encode(texts, self.query_prefix)
+
+
+def answer_vectors(
+    body: str | bytes, api: Api, count: int, model: str, dimension: int | None, where: str
+) -> Vectors:
+    """The checked, unit-length vectors of a service's answer ``body``, in input order."""
+    try:
+        payload = json.loads(body)
+    except ValueError as exc:
+        raise EmbeddingError(
+            f"embedder {model}: {where} answered with something that is not JSON ({body[:80]!r})"
+        ) from exc
+    return checked_vectors(
+        _vectors_from(payload, api, count, model, where),
+        count=count,
+        model=model,
+        dimension=dimension,
+        source=where,
+    )
 
 
 def _vectors_from(payload: Any, api: Api, count: int, model: str, where: str) -> Any:

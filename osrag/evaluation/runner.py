@@ -270,9 +270,7 @@ def run_evaluation(
     documents; ``chunk_run`` keeps every ranked chunk in the runs (for a chunk-level
     run file).
     """
-    from osrag.ingestion.generations import purge
-    from osrag.ingestion.ingest import IngestOptions, ingest
-    from osrag.search.searcher import Searcher
+    from osrag.ingestion.ingest import IngestOptions
 
     if not 1 <= depth <= MAX_HITS:
         raise ConfigError(f"depth {depth}: expected 1 to {MAX_HITS} documents")
@@ -282,76 +280,30 @@ def run_evaluation(
     labelled = list(queries.queries if isinstance(queries, QuerySet) else queries)
     warnings = list(query_set.warnings) if query_set else []
     span_qrels = span_qrels or {}
-    if span_qrels:
-        unknown = sorted(set(span_qrels) - {q.id for q in labelled})
-        if len(unknown) == len(span_qrels):
-            raise InputError("none of the queries of the span judgments is in the query set")
-        if unknown:
-            warnings.append(f"span judgments for {len(unknown)} queries not in the query set")
+    warnings += _span_warnings(span_qrels, labelled)
     base = base or IngestOptions(alias=alias)
     configs = list(configs) or [EvalConfig("current")]
     if any(c.index_params for c in configs) and corpus is None:
         raise ConfigError("these comparisons change the index: pass --corpus PATH to build them")
-    groups: dict[str, list[EvalConfig]] = {}
-    for config in configs:
-        groups.setdefault(json.dumps(config.index_params, sort_keys=True), []).append(config)
-
     reports: list[ConfigReport] = []
     short: list[str] = []
-    checked = False
-    for key, members in groups.items():
-        index_params = json.loads(key)
-        temporary = corpus is not None
-        target = f"{alias}-eval-{uuid.uuid4().hex[:8]}" if temporary else alias
-        try:
-            if corpus is not None:
-                chunking = base.chunking.model_copy(
-                    update={
-                        k: v
-                        for k, v in index_params.items()
-                        if k in type(base.chunking).model_fields
-                    }
-                )
-                options = IngestOptions(
-                    alias=target,
-                    chunking=chunking,
-                    extraction=base.extraction,
-                    analyzer=index_params.get("analyzer", base.analyzer),
-                    canonical_tokens=bool(index_params.get("canonical_tokens", False)),
-                    keep=1,
-                    embedder=base.embedder,
-                    embed_workers=base.embed_workers,
-                    fit_window=bool(index_params.get("fit_window", base.fit_window)),
-                )
-                if progress:
-                    progress(f"building {target} for {label(index_params)}")
-                ingest(corpus, backend, options)
-            if not checked:
-                _check_judged_documents(backend, target, labelled, warnings)
-                checked = True
-            searcher = Searcher(backend, target, extraction=base.extraction, enforce_access=False)
-            amount_cache: dict[str, set[str]] = {}
-            generation = backend.alias_target(target)
-            for config in members:
-                if progress:
-                    progress(f"running {len(labelled)} queries for {config.name}")
-                report = _config_report(
-                    config,
-                    labelled,
-                    searcher,
-                    ks=ks,
-                    depth=depth,
-                    span_qrels=span_qrels,
-                    chunk_run=chunk_run,
-                    extraction=base.extraction,
-                    amount_cache=amount_cache,
-                    short=short,
-                )
-                report.generation = generation
-                reports.append(report)
-        finally:
-            if temporary:
-                purge(backend, target)
+    for number, (index_params, members) in enumerate(_by_index(configs)):
+        reports += _run_group(
+            members,
+            index_params,
+            labelled,
+            backend,
+            alias=alias,
+            corpus=corpus,
+            base=base,
+            warnings=warnings if number == 0 else None,
+            progress=progress,
+            ks=ks,
+            depth=depth,
+            span_qrels=span_qrels,
+            chunk_run=chunk_run,
+            short=short,
+        )
     if short:
         warnings.append(
             f"{len(set(short))} queries matched more chunks than 10,000 hits could rank "
@@ -371,3 +323,95 @@ def run_evaluation(
         ),
         configs=reports,
     )
+
+
+def _by_index(configs: list[EvalConfig]) -> list[tuple[dict[str, Any], list[EvalConfig]]]:
+    """The configurations grouped by the index they need, in the order first named."""
+    groups: dict[str, list[EvalConfig]] = {}
+    for config in configs:
+        groups.setdefault(json.dumps(config.index_params, sort_keys=True), []).append(config)
+    return [(json.loads(key), members) for key, members in groups.items()]
+
+
+def _span_warnings(
+    span_qrels: dict[str, list[SpanJudgment]], labelled: list[LabelledQuery]
+) -> list[str]:
+    """Span judgments of queries the set does not hold: an error when none is held."""
+    if not span_qrels:
+        return []
+    unknown = sorted(set(span_qrels) - {q.id for q in labelled})
+    if len(unknown) == len(span_qrels):
+        raise InputError("none of the queries of the span judgments is in the query set")
+    return [f"span judgments for {len(unknown)} queries not in the query set"] if unknown else []
+
+
+def _generation_options(base: Any, index_params: dict[str, Any], target: str) -> Any:
+    """The ingest options of a temporary generation: ``base`` changed by ``index_params``."""
+    from osrag.ingestion.ingest import IngestOptions
+
+    chunking = base.chunking.model_copy(
+        update={k: v for k, v in index_params.items() if k in type(base.chunking).model_fields}
+    )
+    return IngestOptions(
+        alias=target,
+        chunking=chunking,
+        extraction=base.extraction,
+        analyzer=index_params.get("analyzer", base.analyzer),
+        canonical_tokens=bool(index_params.get("canonical_tokens", False)),
+        keep=1,
+        embedder=base.embedder,
+        embed_workers=base.embed_workers,
+        fit_window=bool(index_params.get("fit_window", base.fit_window)),
+    )
+
+
+def _run_group(
+    members: list[EvalConfig],
+    index_params: dict[str, Any],
+    labelled: list[LabelledQuery],
+    backend: Any,
+    *,
+    alias: str,
+    corpus: Path | None,
+    base: Any,
+    warnings: list[str] | None,
+    progress: Progress | None,
+    **run: Any,
+) -> list[ConfigReport]:
+    """The configurations that share one index: built from ``corpus`` under a temporary
+    alias (dropped afterwards), else ``alias`` itself. With ``warnings``, the judged
+    documents are checked against the index first."""
+    from osrag.ingestion.generations import purge
+    from osrag.ingestion.ingest import ingest
+    from osrag.search.searcher import Searcher
+
+    temporary = corpus is not None
+    target = f"{alias}-eval-{uuid.uuid4().hex[:8]}" if temporary else alias
+    reports: list[ConfigReport] = []
+    try:
+        if corpus is not None:
+            if progress:
+                progress(f"building {target} for {label(index_params)}")
+            ingest(corpus, backend, _generation_options(base, index_params, target))
+        if warnings is not None:
+            _check_judged_documents(backend, target, labelled, warnings)
+        searcher = Searcher(backend, target, extraction=base.extraction, enforce_access=False)
+        amount_cache: dict[str, set[str]] = {}
+        generation = backend.alias_target(target)
+        for config in members:
+            if progress:
+                progress(f"running {len(labelled)} queries for {config.name}")
+            report = _config_report(
+                config,
+                labelled,
+                searcher,
+                extraction=base.extraction,
+                amount_cache=amount_cache,
+                **run,
+            )
+            report.generation = generation
+            reports.append(report)
+    finally:
+        if temporary:
+            purge(backend, target)
+    return reports

@@ -30,7 +30,6 @@ The index and the manifest agree at the end or :func:`verify_counts` says so.
 from __future__ import annotations
 
 import datetime as dt
-import queue
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -41,6 +40,7 @@ from osrag.engines.base import Action, ChunkIndex, Delete, Put
 from osrag.engines.mapping import VECTOR_FIELD
 from osrag.ingestion.manifest import Manifest
 from osrag.ingestion.plan import Change
+from osrag.ingestion.writer_threads import WriterThreads
 from osrag.models import ChangeRecord, DocumentRecord, IngestReport, LoadIssue
 
 Progress = Callable[[int, int], None]
@@ -149,57 +149,6 @@ def batches(
             group, count, size = [], 0, 0
     if group:
         yield group
-
-
-class _Writers:
-    """Writer threads fed through a small queue; the first failure stops them all."""
-
-    def __init__(self, count: int, work: Callable[[_Batch], None]) -> None:
-        self._queue: queue.Queue[_Batch | None] = queue.Queue(maxsize=max(2, count))
-        self._work = work
-        self.failure: BaseException | None = None
-        self._threads = [
-            threading.Thread(target=self._loop, name=f"osrag-writer-{n}", daemon=True)
-            for n in range(max(1, count))
-        ]
-        for thread in self._threads:
-            thread.start()
-
-    def _loop(self) -> None:
-        while True:
-            item = self._queue.get()
-            if item is None:
-                return
-            if self.failure is not None:
-                continue  # drain: the producer re-raises
-            try:
-                self._work(item)
-            except BaseException as exc:
-                self.failure = exc
-
-    def put(self, batch: _Batch) -> None:
-        self.check()
-        while any(t.is_alive() for t in self._threads):
-            try:
-                self._queue.put(batch, timeout=0.5)
-                return
-            except queue.Full:
-                self.check()
-
-    def check(self) -> None:
-        if self.failure is not None:
-            raise self.failure
-
-    def close(self) -> None:
-        for _ in self._threads:
-            while any(t.is_alive() for t in self._threads):
-                try:
-                    self._queue.put(None, timeout=0.5)
-                    break
-                except queue.Full:
-                    continue
-        for thread in self._threads:
-            thread.join()
 
 
 class _Apply:
@@ -490,7 +439,7 @@ def apply(
             if change.kind not in ("failed", "unchanged"):
                 yield change
 
-    threads = _Writers(writers or index.write_concurrency, run.write)
+    threads = WriterThreads(writers or index.write_concurrency, run.write)
     try:
         groups = batches(to_write(), max_chunks=batch_chunks, max_bytes=batch_bytes)
         for number, group in enumerate(groups):

@@ -59,7 +59,7 @@ from osrag.ingestion.layout import SINGLE_NODE, Layout, choose_layout
 from osrag.ingestion.lock import IngestLock
 from osrag.ingestion.manifest import Manifest
 from osrag.ingestion.pipeline import default_workers, load_stream, pipeline_versions, prepare_stream
-from osrag.ingestion.plan import Change, Known, choose_generation, plan_ingest
+from osrag.ingestion.plan import Change, GenerationChoice, Known, choose_generation, plan_ingest
 from osrag.ingestion.workers import Workers
 from osrag.loaders.limits import DEFAULT_READ, ReadOptions
 from osrag.models import (
@@ -334,45 +334,15 @@ def _ingest_locked(
     held: IngestLock,
     progress: Progress | None,
 ) -> IngestReport:
-    alias = options.alias
     embedder = resolve_embedder(options)
     options = with_window(options, embedder)
-    current = index.alias_target(alias)
-    current_record = manifest.generation(current) if current else None
-    if current is not None and current_record is None:
-        raise IndexStateError(
-            f"alias {alias!r} points to {current!r}, which osrag's manifest does not know: "
-            "choose another --alias, or remove the alias if it is not in use"
-        )
-    layout = generation_layout(options, index, current_record)
-    config = generation_config(options, index, embedder, layout=layout)
-    versions = generation_versions(options, index)
-    digest = config_digest(config, versions)
-    choice = choose_generation(
-        alias,
-        digest,
-        current_record,
-        manifest.generations(),
-        index.generations(alias),
-        config=config,
-        versions=versions,
-        now=_utcnow(),
-    )
+    current = index.alias_target(options.alias)
+    choice = _choose_generation(index, manifest, options, embedder, current)
     target = choice.record
-    if choice.create:
-        dimension = embedder.dimension if embedder is not None else None
-        body = chunk_index_body(
-            config["analyzer"],
-            replicas=layout.replicas,
-            shards=layout.shards,
-            vector_dimension=dimension,
-        )
-        index.create_generation(target.name, body, bulk_loading=True)
-        manifest.put_generation(target)
     known = {} if choice.create else _known(manifest, target.name)
     report = IngestReport(
         generation=target.name,
-        alias=alias,
+        alias=options.alias,
         new_generation=choice.create,
         previous_generation=current if choice.switching else None,
     )
@@ -400,8 +370,63 @@ def _ingest_locked(
     changed = report.documents_added + report.documents_changed + report.documents_removed
     if not choice.switching and not changed and not report.orphans_deleted:
         return report  # nothing was written: no refresh, no manifest update
+    _complete(index, manifest, options, choice, tally, report, current)
+    return report
 
+
+def _choose_generation(
+    index: ChunkIndex,
+    manifest: Manifest,
+    options: IngestOptions,
+    embedder: Any,
+    current: str | None,
+) -> GenerationChoice:
+    """The generation this ingest writes: the current one, a matching one, or a new one
+    (created here, empty, ready for bulk loading)."""
+    current_record = manifest.generation(current) if current else None
+    if current is not None and current_record is None:
+        raise IndexStateError(
+            f"alias {options.alias!r} points to {current!r}, which osrag's manifest does not "
+            "know: choose another --alias, or remove the alias if it is not in use"
+        )
+    layout = generation_layout(options, index, current_record)
+    config = generation_config(options, index, embedder, layout=layout)
+    versions = generation_versions(options, index)
+    choice = choose_generation(
+        options.alias,
+        config_digest(config, versions),
+        current_record,
+        manifest.generations(),
+        index.generations(options.alias),
+        config=config,
+        versions=versions,
+        now=_utcnow(),
+    )
+    if choice.create:
+        body = chunk_index_body(
+            config["analyzer"],
+            replicas=layout.replicas,
+            shards=layout.shards,
+            vector_dimension=embedder.dimension if embedder is not None else None,
+        )
+        index.create_generation(choice.record.name, body, bulk_loading=True)
+        manifest.put_generation(choice.record)
+    return choice
+
+
+def _complete(
+    index: ChunkIndex,
+    manifest: Manifest,
+    options: IngestOptions,
+    choice: GenerationChoice,
+    tally: Tally,
+    report: IngestReport,
+    current: str | None,
+) -> None:
+    """Record what was written, check the index holds it (repairing when not), and on a
+    switch mark the generation ready, move the alias and retire the oldest."""
     manifest.refresh()
+    target = choice.record
     target.documents = tally.documents
     target.chunks = tally.chunks
     target.tenants = sorted(tally.tenants)
@@ -425,12 +450,11 @@ def _ingest_locked(
             )
     if not choice.switching:
         manifest.put_generation(target)
-        return report
+        return
     target.state = "ready"
     target.completed_at = _utcnow()
     manifest.put_generation(target)
     if options.move_alias:
-        index.move_alias(alias, target.name, current)
+        index.move_alias(options.alias, target.name, current)
         report.alias_moved = True
         retire(index, manifest, options.keep)
-    return report

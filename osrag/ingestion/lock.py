@@ -36,6 +36,7 @@ from pydantic import BaseModel
 
 from osrag.engines.base import RecordConflict, RecordStore
 from osrag.errors import IndexStateError, LockedError
+from osrag.pids import pid_alive
 
 log = logging.getLogger("osrag.ingestion.lock")
 
@@ -87,12 +88,8 @@ def owner_alive(record: LockRecord) -> bool | None:
         return None
     if record.pid == os.getpid():
         return record.owner in _HELD
-    try:
-        os.kill(record.pid, 0)
-    except ProcessLookupError:
+    if not pid_alive(record.pid):
         return False
-    except PermissionError:
-        pass  # alive, owned by another user
     started = process_start(record.pid)
     return not (record.process_start and started and started != record.process_start)
 

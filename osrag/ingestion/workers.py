@@ -39,6 +39,8 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from types import TracebackType
 from typing import TypeVar
 
+from osrag.pids import pid_alive
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -173,15 +175,5 @@ def die_with_parent(owner: int) -> None:
 def _watch(owner: int, parent: int) -> None:
     while True:
         time.sleep(WATCH_SECONDS)
-        if os.getppid() != parent or not _alive(owner):
+        if os.getppid() != parent or not pid_alive(owner):
             os._exit(1)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

@@ -16,6 +16,7 @@ carries the tail of that node's log.
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -24,9 +25,10 @@ from osrag.errors import NodeError
 
 from . import opensearch
 from .fetch import Progress
-from .launch import check_java_early, prepare, wait_until_ready
+from .launch import Prepared, check_java_early, prepare, wait_until_ready
 from .process import (
     NodeLayout,
+    ServiceUser,
     check_ports_free,
     check_reachable,
     chown_tree,
@@ -144,21 +146,7 @@ def start(
     transport_port: int | None,
     progress: Progress,
 ) -> NodeStatus:
-    wanted = plan(port, nodes, transport_port)
-    record = read_record(home, port)
-    if record is not None and len(record.members) != nodes:
-        raise NodeError(
-            f"a {len(record.members)}-node cluster already has its files in "
-            f"{home / folder(port)}: start it with --nodes {len(record.members)}, "
-            "or stop it and delete that folder first"
-        )
-    if record is not None and transport_port is not None and record != wanted:
-        raise NodeError(
-            f"the cluster in {home / folder(port)} uses transport ports from "
-            f"{record.members[0].transport_port}: start it without --transport-port "
-            "or with that one"
-        )
-    record = record or wanted
+    record = _record_to_start(home, port, nodes, transport_port)
     all_layouts = layouts(home, record)
     to_start = [
         (m, lay)
@@ -186,35 +174,15 @@ def start(
     check_reachable(prepared.launcher, user)
 
     seeds = [m.transport_port for m in record.members]
-    managers = [m.name for m in record.members]
     progress(
         f"starting a {nodes}-node {prepared.label} cluster on {all_layouts[0].url} "
         f"(HTTP {record.members[0].http_port}–{record.members[-1].http_port}, "
         f"transport {seeds[0]}–{seeds[-1]}, Java {prepared.java.major}, heap {heap} each)"
     )
-    started = []
-    for member, layout in to_start:
-        args = [
-            str(prepared.launcher),
-            *opensearch.node_settings(
-                name=member.name,
-                cluster_name=record.cluster_name,
-                node_dir=layout.node_dir,
-                http_port=member.http_port,
-                transport_port=member.transport_port,
-                seeds=seeds,
-                managers=managers,
-                dist=prepared.dist,
-            ),
-        ]
-        env = prepared.environment(layout, configs[member.name], heap)
-        started.append(
-            (
-                f"node {member.name} (port {member.http_port})",
-                layout,
-                launch(args, env, layout, user),
-            )
-        )
+    started = [
+        _launch_member(member, layout, record, prepared, configs[member.name], heap, user)
+        for member, layout in to_start
+    ]
     wait_until_ready(
         started,
         f"{all_layouts[0].url}/_cluster/health?wait_for_status=green"
@@ -224,6 +192,59 @@ def start(
         f"{nodes}-node cluster",
     )
     return status(home, record)
+
+
+def _record_to_start(
+    home: Path, port: int, nodes: int, transport_port: int | None
+) -> ClusterRecord:
+    """The cluster's recorded members, or the planned ones for a first start; a record the
+    flags contradict (another node count, other transport ports) is a NodeError."""
+    wanted = plan(port, nodes, transport_port)
+    record = read_record(home, port)
+    if record is not None and len(record.members) != nodes:
+        raise NodeError(
+            f"a {len(record.members)}-node cluster already has its files in "
+            f"{home / folder(port)}: start it with --nodes {len(record.members)}, "
+            "or stop it and delete that folder first"
+        )
+    if record is not None and transport_port is not None and record != wanted:
+        raise NodeError(
+            f"the cluster in {home / folder(port)} uses transport ports from "
+            f"{record.members[0].transport_port}: start it without --transport-port "
+            "or with that one"
+        )
+    return record or wanted
+
+
+def _launch_member(
+    member: Member,
+    layout: NodeLayout,
+    record: ClusterRecord,
+    prepared: Prepared,
+    config: Path,
+    heap: str,
+    user: ServiceUser,
+) -> tuple[str, NodeLayout, subprocess.Popen[bytes]]:
+    """Start one member's process, told every member as a seed and a possible manager."""
+    args = [
+        str(prepared.launcher),
+        *opensearch.node_settings(
+            name=member.name,
+            cluster_name=record.cluster_name,
+            node_dir=layout.node_dir,
+            http_port=member.http_port,
+            transport_port=member.transport_port,
+            seeds=[m.transport_port for m in record.members],
+            managers=[m.name for m in record.members],
+            dist=prepared.dist,
+        ),
+    ]
+    env = prepared.environment(layout, config, heap)
+    return (
+        f"node {member.name} (port {member.http_port})",
+        layout,
+        launch(args, env, layout, user),
+    )
 
 
 def stop(home: Path, record: ClusterRecord) -> bool:

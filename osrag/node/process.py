@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from osrag.errors import NodeError
+from osrag.pids import pid_alive
 
 SERVICE_USER = "osrag"
 
@@ -77,16 +78,6 @@ class NodeLayout:
 
 
 # --------------------------------------------------------------------------- pids
-
-
-def pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def is_our_node(pid: int, layout: NodeLayout) -> bool:

@@ -1,0 +1,239 @@
+"""A query and its answer: the QuerySpec, the hits, the amounts they hold and why they matched."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    model_validator,
+)
+
+from osrag.currencies import LONG_MAX, MINOR_UNIT_EXPONENTS
+from osrag.schema.documents import Span
+from osrag.search.constraints import AmountConstraint
+
+
+class QuerySpec(BaseModel):
+    """What a caller asks for. :func:`osrag.search.query.build_query` turns it into a request
+    body."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str
+    size: int = Field(default=10, ge=0, le=10_000)
+    offset: int = Field(default=0, ge=0, description="the request's `from`")
+    amount_filter: bool = Field(
+        default=True,
+        description="filter on every amount constraint the text states (False: plain BM25 "
+        "baseline)",
+    )
+    amount: int | None = Field(
+        default=None, description="an explicit amount in minor units; overrides the text's"
+    )
+    constraints: list[AmountConstraint] | None = Field(
+        default=None,
+        description="explicit amount constraints; override the text's (and `amount`)",
+    )
+    max_amounts: int = Field(
+        default=16,
+        ge=1,
+        le=1024,
+        description="a text stating more amounts than this is refused (QueryError)",
+    )
+    currency: str | None = Field(
+        default=None, description="currency of `amount` (default: the extraction default)"
+    )
+    keep_amount_text: bool = Field(
+        default=False,
+        description="keep the filtered amount's own words in the match text (by default "
+        "they are removed: the filter already holds the amount, and removing them ranks "
+        "better on the labelled queries)",
+    )
+    ambiguous_amount_boost: float = Field(
+        default=2.0,
+        ge=0,
+        description="when the text states several amounts (no filter), boost chunks holding "
+        "any of them, matched as integers (0 = off)",
+    )
+    tenant: str | None = Field(
+        default=None,
+        description="the caller's tenant; without one only documents that carry no tenant match",
+    )
+    acl: list[str] | None = Field(
+        default=None,
+        description="the caller's groups; without any only documents that carry no ACL match",
+    )
+    unrestricted: bool = Field(
+        default=False,
+        description="the operator's view (evaluation, administration): no tenant or ACL guard. "
+        "Never set it from an end user's request",
+    )
+    as_of: dt.date | None = Field(default=None, description="only documents in force on this day")
+    category: list[str] | None = None
+    identifiers: list[str] | None = None
+    dates_from: dt.date | None = Field(default=None, description="a date in the chunk ≥ this")
+    dates_to: dt.date | None = Field(default=None, description="a date in the chunk ≤ this")
+    operator: Literal["or", "and"] = "or"
+    minimum_should_match: str | None = None
+    breadcrumb_boost: float | None = Field(default=None, gt=0)
+    title_boost: float | None = Field(default=None, gt=0)
+    highlight: bool = True
+    collapse: bool = Field(default=False, description="one hit per document")
+    mode: Literal["auto", "bm25", "vector", "hybrid"] = Field(
+        default="auto",
+        description="bm25: words only; vector: nearest neighbours of the query's embedding; "
+        "hybrid: both legs, fused; auto: hybrid where the alias holds vectors, else bm25 "
+        "(measured: hybrid ranks better on both evaluation sets). Every filter is inside "
+        "every leg",
+    )
+    fusion: Literal["rrf", "normalization"] = Field(
+        default="rrf",
+        description="hybrid: reciprocal rank fusion, or min-max normalised scores combined "
+        "by a weighted arithmetic mean",
+    )
+    rank_constant: int = Field(default=60, ge=1, description="rrf: the constant k in 1/(k + rank)")
+    weights: tuple[float, float] | None = Field(
+        default=None, description="normalization: weights of the (lexical, vector) legs"
+    )
+    source_fields: list[str] | None = Field(
+        default=None,
+        description="return only these stored fields (chunk_id, doc_id, span always come); "
+        "e.g. an evaluation at depth 1000 needs no bodies",
+    )
+
+    @model_validator(mode="after")
+    def _operator_fits(self) -> QuerySpec:
+        if self.operator == "and" and self.minimum_should_match:
+            # OpenSearch would then match nothing: every term is required already
+            raise ValueError("minimum_should_match only applies with operator 'or'")
+        return self
+
+
+class AppliedFilter(BaseModel):
+    """One clause of ``bool.filter``, named so results can say what constrained them."""
+
+    name: str
+    clause: dict[str, Any]
+    droppable: bool = False
+    """Only amount filters are droppable (by the zero-candidate fallback, all together)."""
+    constraint: AmountConstraint | None = None
+    """The amount constraint this filter states (amount filters only)."""
+
+
+AmountStatus = Literal["none", "one", "several", "unrepresentable", "explicit", "off", "ambiguous"]
+"""What a query's text said about amounts: none, exactly one constraint (a filter),
+several (each a filter, all required), only amounts that cannot be stored (named in
+``amount_notes``), constraints stated by the caller, or filtering turned off.
+``ambiguous`` is no longer produced (several amounts used to filter nothing); it stays
+so results written by older versions still read."""
+
+
+class Money(BaseModel):
+    """An amount: a currency and a non-negative integer of its minor units."""
+
+    model_config = ConfigDict(frozen=True)
+
+    currency: str
+    minor_units: int = Field(ge=0, le=LONG_MAX)
+
+    @property
+    def token(self) -> str:
+        """``CUR:minor`` — the value of the ``money`` keyword field (``EUR:30000000``)."""
+        return f"{self.currency}:{self.minor_units}"
+
+    def __str__(self) -> str:
+        return self.token
+
+    @classmethod
+    def from_token(cls, token: str) -> Money:
+        """``EUR:30000000`` → ``Money("EUR", 30000000)`` (the ``money`` field's values)."""
+        currency, _, units = token.partition(":")
+        return cls(currency=currency, minor_units=int(units))
+
+    def display(self) -> str:
+        """``EUR 300,000.00`` — the amount as people write it, minor units as the currency has."""
+        exponent = MINOR_UNIT_EXPONENTS.get(self.currency, 2)
+        major = Decimal(self.minor_units).scaleb(-exponent)
+        return f"{self.currency} {major:,.{exponent}f}"
+
+
+class AmountEvidence(BaseModel):
+    """How one amount of a hit was read: what a caption scaled, what a sign negated."""
+
+    minor_units: int
+    """The magnitude, as ``amounts`` stores it."""
+    currency: str
+    text: str
+    """The figures as written (``(3.1)``)."""
+    span: tuple[int, int]
+    """``[start, end)`` of ``text`` in the source (code points)."""
+    scale: int = 0
+    """Power of ten the caption multiplied the figures by (0: none)."""
+    caption: str | None = None
+    negative: bool = False
+
+
+class SearchHit(BaseModel):
+    chunk_id: str
+    doc_id: str
+    score: float | None
+    title: str = ""
+    breadcrumb: str = ""
+    body: str = ""
+    highlight: list[str] = Field(default_factory=list)
+    amounts: list[int] = Field(default_factory=list)
+    money: list[str] = Field(default_factory=list)
+    amount_evidence: list[AmountEvidence] = Field(
+        default_factory=list,
+        description="how the amounts a table caption scaled or a sign negated were read",
+    )
+    span: Span
+    pages: list[int] = Field(default_factory=list, description="PDF pages the chunk is on")
+    chunk_index: int = 0
+    overlaps: list[str] = Field(
+        default_factory=list,
+        description="chunk ids of higher-ranked hits of the same document whose spans overlap",
+    )
+
+
+class SearchResult(BaseModel):
+    """A search, with everything needed to see why it returned what it did."""
+
+    query: str
+    mode: Literal["bm25", "vector", "hybrid"] = Field(
+        default="bm25", description="the mode that ran (auto resolved)"
+    )
+    fusion: str | None = Field(
+        default=None,
+        description="how the hybrid legs were fused: `server:<search pipeline>` or `client:rrf`",
+    )
+    index: str = Field(description="the generation that answered")
+    hits: list[SearchHit]
+    filters_applied: list[AppliedFilter]
+    amount: Money | None = None
+    amount_status: AmountStatus = "none"
+    constraints: list[AmountConstraint] = Field(
+        default_factory=list,
+        description="every amount constraint of the query (dropped together on fallback)",
+    )
+    amount_notes: list[str] = Field(
+        default_factory=list, description="amounts written but not usable as filters, and why"
+    )
+    candidate_count: int = Field(description="documents (chunks) passing every applied filter")
+    amount_candidates: int | None = Field(
+        default=None,
+        description="chunks passing every filter with the amount constraints (0 on fallback)",
+    )
+    fallback: bool = Field(
+        default=False,
+        description="the amount constraints together left zero candidates and were dropped",
+    )
+    total_hits: int = 0
+    raw_hits: int = 0
+    unique_spans: int = Field(default=0, description="non-overlapping source spans among hits")
+    took_ms: float = 0.0
