@@ -161,6 +161,11 @@ def search_command(
             " · [yellow]fallback: the amount constraints together matched nothing and were "
             "dropped (boosts instead)[/yellow]"
         )
+    if result.text_fallback:
+        line += (
+            " · [yellow]text fallback: no chunk meeting the amount constraints matched the "
+            "words; ranked by the constraints alone[/yellow]"
+        )
     for note in result.amount_notes:
         line += f"\n  note: {escape(note)}"
     err.print(line, highlight=False)
