@@ -68,12 +68,13 @@ _PREFIX_WORDS: dict[ConstraintOp, tuple[str, ...]] = {
     "gt": (
         "over", "above", "more than", "greater than", "higher than", "larger than",
         "bigger than", "exceeding", "exceeds", "exceeded", "exceed", "in excess of", "upwards of",
+        "north of",
     ),
     "gte": (
         "at least", "no less than", "not less than", "no fewer than", "not under",
         "not below", "a minimum of", "minimum of", "minimum", "min.",
     ),
-    "lt": ("under", "below", "less than", "lower than", "fewer than", "smaller than"),
+    "lt": ("under", "below", "less than", "lower than", "fewer than", "smaller than", "south of"),
     "lte": (
         "at most", "no more than", "not more than", "no greater than", "not greater than",
         "no higher than", "up to", "not exceeding", "not to exceed", "not over",
@@ -125,6 +126,67 @@ _BARE_END = re.compile(
 )
 
 
+# "between 5 and 10 million dollars": a bare first end right before an amount (its
+# opener, the number, the connector); not a year (2019), not inside a word or a number
+_BARE_START = re.compile(
+    r"(?:(?<![\w])(?P<opener>between|from)\s+)?(?<![\w.,'’$€£¥-])"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?:\s*(?P<scale>thousand|million|billion|mln|mn|bln|bn|mm|[kmb])\b)?"
+    r"\s+(?P<conn>and|to|through)\s+\Z",
+    re.IGNORECASE,
+)
+_YEAR = re.compile(r"(?:19|20)\d\d")
+# the scale word a mention is written with ("$10 million", "€2.5bn")
+_MENTION_SCALE = re.compile(
+    r"\d\s*(?P<scale>thousand|million|billion|trillion|mln|mil|mn|bln|bn|mm|[kmb])\b",
+    re.IGNORECASE,
+)
+
+
+def _written_scale(mention: MoneyMention) -> str | None:
+    found = _MENTION_SCALE.search(mention.raw)
+    return found.group("scale") if found else None
+
+
+def _borrowed_low(first: MoneyMention, second: MoneyMention) -> int:
+    """The first end of a range, reading "between $5 and $10 million" as $5M–$10M: a
+    first end written without a scale borrows the second end's when it then stays
+    below it ("between $500 and $1 million" stays $500–$1M)."""
+    scale = _written_scale(second)
+    if scale is None or _written_scale(first) is not None:
+        return first.minor_units
+    try:
+        borrowed = parse_money(f"{first.currency} {first.raw.strip('$€£¥ ')} {scale}")
+    except ExtractionError:
+        return first.minor_units
+    if borrowed is None or borrowed.minor_units >= second.minor_units:
+        return first.minor_units
+    return borrowed.minor_units
+
+
+def _bare_start(text: str, mention: MoneyMention) -> AmountConstraint | None:
+    """ "between 5 and 10 million dollars", "from 5 to 10 million dollars", "5 to 10
+    million dollars": a range whose first end is a bare number that borrows the
+    amount's currency (and its scale when it has none); written low to high."""
+    window = text[max(0, mention.start - WINDOW) : mention.start]
+    found = _BARE_START.search(window)
+    if found is None or _YEAR.fullmatch(found.group("num")):
+        return None
+    opener, conn = (found.group("opener") or "").lower(), found.group("conn").lower()
+    if (opener == "between") != (conn == "and"):
+        return None
+    scale = found.group("scale") or _written_scale(mention) or ""
+    try:
+        low = parse_money(f"{mention.currency} {found.group('num')} {scale}".strip())
+    except ExtractionError:
+        return None
+    if low is None or low.minor_units > mention.minor_units:
+        return None
+    start = mention.start - len(window) + found.start()
+    bounds = (low.minor_units, mention.minor_units)
+    return _make("between", mention.currency, bounds, text, start, mention.end)
+
+
 @dataclass
 class _Found:
     constraint: AmountConstraint
@@ -166,8 +228,9 @@ def _pair(text: str, mentions: Sequence[MoneyMention], i: int) -> _Found | None:
     if i + 1 < len(mentions) and mentions[i + 1].currency == first.currency:
         second = mentions[i + 1]
         gap = text[first.end : second.start]
-        low, high = sorted((first.minor_units, second.minor_units))
-        ordered = first.minor_units <= second.minor_units
+        first_units = _borrowed_low(first, second)
+        low, high = sorted((first_units, second.minor_units))
+        ordered = first_units <= second.minor_units
         if (between and _full(_AND_GAP, gap)) or (from_ and _full(_TO, gap)):
             found = _make("between", first.currency, (low, high), text, start, second.end)
             return _Found(found, i + 2)
@@ -246,6 +309,11 @@ def parse_constraints(text: str, mentions: Sequence[MoneyMention]) -> list[Amoun
     found: dict[tuple[str, str, tuple[int, ...]], AmountConstraint] = {}
     i = 0
     while i < len(mentions):
+        bare = _bare_start(text, mentions[i])
+        if bare is not None:
+            found.setdefault(bare.key, bare)
+            i += 1
+            continue
         pair = _pair(text, mentions, i)
         if pair is not None:
             constraint, i = pair.constraint, pair.next_index
