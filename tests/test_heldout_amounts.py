@@ -180,3 +180,21 @@ def test_shapes_left_unread(text: str) -> None:
     from osrag.extract.scale import parse_caption
 
     assert parse_caption(text) is None
+
+
+@given(
+    st.integers(min_value=1, max_value=999),
+    st.integers(min_value=1, max_value=999),
+    st.sampled_from([("million", 6), ("billion", 9), ("bn", 9), ("mn", 6)]),
+    st.sampled_from([("$", "USD"), ("US$", "USD"), ("USD ", "USD"), ("€", "EUR")]),
+)
+def test_a_first_end_without_a_scale_borrows_the_second_s_while_it_stays_below(
+    a: int, b: int, scale: tuple[str, int], sign: tuple[str, str]
+) -> None:
+    (word, power), (symbol, currency) = scale, sign
+    text = f"settlements between {symbol}{a} and {symbol}{b} {word}"
+    (constraint,) = analyze_query(text).constraints
+    high = b * 10**power * 100
+    low = a * 10**power * 100 if a < b else a * 100
+    assert (constraint.op, constraint.currency) == ("between", currency)
+    assert constraint.bounds == tuple(sorted((low, high)))

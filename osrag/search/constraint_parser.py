@@ -11,12 +11,13 @@ Phrasings (case-insensitive; the amounts are whatever
 thousand``, ``$8.2 billion``, ``100 million dollars``):
 
 * ``gt``: over, above, more than, greater than, higher than, larger than,
-  exceeding, exceeds, exceeded, exceed, in excess of, upwards of, ``>``;
+  exceeding, exceeds, exceeded, exceed, in excess of, upwards of, north of, ``>``;
 * ``gte``: at least, no less than, not less than, no fewer than, not under, not
   below, a minimum of, minimum (of), ``>=``, ``≥``; after the amount: or more,
   or above, or higher, or greater, or over, and up, and above, and over, and
   higher, ``+`` (``$500K+``);
-* ``lt``: under, below, less than, lower than, fewer than, smaller than, ``<``;
+* ``lt``: under, below, less than, lower than, fewer than, smaller than, south of,
+  ``<``;
 * ``lte``: at most, no more than, not more than, no greater than, no higher
   than, up to, not exceeding, not to exceed, not over, not above, a maximum of,
   maximum (of), ``<=``, ``≤``; after the amount: or less, or below, or lower,
@@ -25,6 +26,9 @@ thousand``, ``$8.2 billion``, ``100 million dollars``):
   / X-Y (``$1M–$2M``, ``$1-2 million``); the ends are sorted for "between" and
   "from"; a bare "X to Y" or "X–Y" is a range only when written low to high
   (``$500 - $200`` is not); "between $1M and 2M" borrows the first end's currency;
+  a bare first end borrows the amount's currency and scale ("between 5 and 10
+  million dollars", not a year); "between $5 and $10 million" is $5M–$10M (a first
+  end without a scale word borrows the second's while it stays below it);
 * ``in``: X or Y, X, Y or Z, either X or Y (one ``terms`` of all);
 * approximate — about, around, approximately, approx., roughly, circa, ca.,
   nearly, almost, close to, ``~``, ``≈`` — the band ±10 % as a
@@ -143,6 +147,9 @@ _MENTION_SCALE = re.compile(
 )
 
 
+_FIGURES = re.compile(r"\d[\d,.]*")
+
+
 def _written_scale(mention: MoneyMention) -> str | None:
     found = _MENTION_SCALE.search(mention.raw)
     return found.group("scale") if found else None
@@ -153,10 +160,11 @@ def _borrowed_low(first: MoneyMention, second: MoneyMention) -> int:
     first end written without a scale borrows the second end's when it then stays
     below it ("between $500 and $1 million" stays $500–$1M)."""
     scale = _written_scale(second)
-    if scale is None or _written_scale(first) is not None:
+    figures = _FIGURES.search(first.raw)
+    if scale is None or figures is None or _written_scale(first) is not None:
         return first.minor_units
     try:
-        borrowed = parse_money(f"{first.currency} {first.raw.strip('$€£¥ ')} {scale}")
+        borrowed = parse_money(f"{first.currency} {figures.group(0)} {scale}")
     except ExtractionError:
         return first.minor_units
     if borrowed is None or borrowed.minor_units >= second.minor_units:
