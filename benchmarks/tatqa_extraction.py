@@ -112,6 +112,7 @@ def judge(
 ) -> dict[str, Any]:
     counts: Counter[tuple[str, str]] = Counter()
     by_kind: Counter[tuple[str, str]] = Counter()
+    every_kind: Counter[tuple[str, str, str]] = Counter()
     examples: list[dict[str, Any]] = []
     for g in gold:
         text, mentions = found.get(g.doc_id, ("", []))
@@ -128,6 +129,7 @@ def judge(
         ok = any(m.minor_units == g.expected for m in near)
         outcome = "tp" if ok else ("wrong" if near else "miss")
         counts[(where, outcome)] += 1
+        every_kind[(where, miss_kind(g, text), outcome)] += 1
         if where == "core" and outcome != "tp":
             by_kind[(miss_kind(g, text), outcome)] += 1
             examples.append(_example(g, text, near, outcome))
@@ -135,6 +137,9 @@ def judge(
     wrong = counts[("core", "wrong")]
     miss = counts[("core", "miss")]
     fp = sum(v for (k, o), v in counts.items() if o == "false positive")
+    # the same confusion with the items that state no currency counted as money to read
+    no_currency = counts[("no currency stated", "miss")] + counts[("no currency stated", "wrong")]
+    tp_all = tp + counts[("no currency stated", "tp")]
     return {
         "precision": tp / (tp + wrong + fp) if tp + wrong + fp else 1.0,
         "recall": tp / (tp + wrong + miss) if tp + wrong + miss else 1.0,
@@ -144,6 +149,12 @@ def judge(
         "false_positives": fp,
         "counts": {f"{k} / {o}": v for (k, o), v in sorted(counts.items())},
         "misses_by_kind": {f"{k} / {o}": v for (k, o), v in sorted(by_kind.items())},
+        "with_no_currency": {
+            "tp": tp_all,
+            "precision": tp_all / (tp_all + wrong + fp) if tp_all + wrong + fp else 1.0,
+            "recall": tp_all / (tp_all + wrong + miss + no_currency),
+        },
+        "outcomes_by_kind": {f"{t} / {k} / {o}": v for (t, k, o), v in sorted(every_kind.items())},
         "examples": examples,
     }
 
@@ -176,6 +187,14 @@ def report(result: dict[str, Any]) -> str:
         "| core misses by kind | items |",
         "| --- | ---: |",
         *(f"| {k} | {v} |" for k, v in result["misses_by_kind"].items()),
+        "",
+        "with the no-currency items counted as money to read: "
+        f"precision {result['with_no_currency']['precision']:.4f}   "
+        f"recall {result['with_no_currency']['recall']:.4f}",
+        "",
+        "| tier / kind / outcome | items |",
+        "| --- | ---: |",
+        *(f"| {k} | {v} |" for k, v in result["outcomes_by_kind"].items()),
     ]
     for example in result["examples"]:
         lines.append(

@@ -276,3 +276,15 @@ def test_a_query_with_too_many_amounts_is_refused_before_the_work_grows() -> Non
         analyze_query(seventeen)
     assert len(analyze_query(seventeen, max_amounts=17).constraints) == 17
     assert len(plan_query(seventeen, max_amounts=17).constraints) == 17
+
+
+def test_a_constraint_lets_a_text_of_stop_words_match_every_candidate() -> None:
+    # the words left once the amount is removed may all be stop words: the engine's
+    # default (zero_terms_query none) would match nothing although the filter has
+    # candidates; with a constraint the match then matches all and the filter decides
+    match = build_query("What was the over $5m?")["query"]["bool"]["must"][0]["match"]["text"]
+    assert match["query"].startswith("What was the") and "5" not in match["query"]
+    assert match["zero_terms_query"] == "all"
+    # without a constraint, or with the amount filter off, the default stays
+    for plain in (build_query("What was the?"), build_query("the $5m", amount_filter=False)):
+        assert "zero_terms_query" not in plain["query"]["bool"]["must"][0]["match"]["text"]

@@ -163,3 +163,47 @@ def test_the_cli_shows_each_constraint_and_refuses_a_foreign_range(
     assert json.loads(off.stdout)["constraints"] == []
     refused = osrag("search", "travel cover over €50,000", *common, env=env)
     assert refused.returncode != 0 and "'over €50,000'" in refused.stderr
+
+
+def _meets_each(result: SearchResult) -> bool:
+    return bool(result.hits) and all(_meets_all(result, h.money) for h in result.hits)
+
+
+@pytest.mark.parametrize("mode", ["bm25", "hybrid"])
+def test_stop_words_alone_leave_the_constraints_to_decide(
+    insurance: BackendCase, mode: str
+) -> None:
+    # once "over $1,000,000" is removed only stop words are left: the match has no
+    # terms, and the constraint alone selects (zero_terms_query "all"), in one round trip
+    # (Elasticsearch's generations analyse with the standard analyzer: no stop words
+    # there, so "Is it" are terms; punctuation alone has no terms on every engine)
+    searcher = Searcher(insurance.backend, insurance.alias, enforce_access=False)
+    for text in ("Is it over $1,000,000?", "over $1,000,000?"):
+        result = searcher.search(text, mode=mode, size=20, highlight=False)
+        assert result.constraints and not result.fallback and not result.text_fallback
+        assert result.candidate_count > 0
+        assert _meets_each(result)
+    if mode == "bm25":
+        assert result.total_hits == result.candidate_count  # every candidate, nothing else
+
+
+def test_words_no_candidate_holds_fall_back_to_the_constraints_alone(
+    insurance: BackendCase,
+) -> None:
+    searcher = Searcher(insurance.backend, insurance.alias, enforce_access=False)
+    result = searcher.search("zyxwvut over $1,000,000", mode="bm25", size=20, highlight=False)
+    assert result.text_fallback and not result.fallback
+    assert result.amount_candidates == result.candidate_count > 0
+    assert _meets_each(result)
+    # a word some candidate holds keeps the words' ranking: no text fallback
+    worded = searcher.search("umbrella over $1,000,000", mode="bm25", size=20, highlight=False)
+    assert worded.hits and not worded.text_fallback
+    assert _meets_each(worded)
+
+
+def test_a_text_without_terms_and_without_a_constraint_still_matches_nothing(
+    insurance: BackendCase,
+) -> None:
+    searcher = Searcher(insurance.backend, insurance.alias, enforce_access=False)
+    result = searcher.search("? !", mode="bm25", size=5, highlight=False)
+    assert not result.hits and not result.text_fallback and result.total_hits == 0

@@ -211,6 +211,11 @@ def _summary_line(result: SearchResult) -> str:
             " · [yellow]fallback: the amount constraints together matched nothing and were "
             "dropped (boosts instead)[/yellow]"
         )
+    if result.text_fallback:
+        line += (
+            " · [yellow]text fallback: no chunk meeting the amount constraints matched the "
+            "words; ranked by the constraints alone[/yellow]"
+        )
     for note in result.amount_notes:
         line += f"\n  note: {escape(note)}"
     return line

@@ -247,7 +247,9 @@ class Compiler:
         field = self._field(field, ("text",), "match")
         params = raw if isinstance(raw, dict) else {"query": raw}
         params = self._params(
-            params, "match", {"query", "operator", "minimum_should_match", "boost"}
+            params,
+            "match",
+            {"query", "operator", "minimum_should_match", "boost", "zero_terms_query"},
         )
         if "query" not in params:
             raise QueryError(f"match on {field}: no query text")
@@ -256,8 +258,17 @@ class Compiler:
             raise QueryError(f"match on {field}: operator must be or/and, not {operator!r}")
         terms = self.analyzer.terms(str(params["query"]))
         self.match_terms[field] += terms
+        zero_terms = str(params.get("zero_terms_query", "none")).lower()
+        if zero_terms not in ("none", "all"):
+            raise QueryError(
+                f"match on {field}: zero_terms_query must be none/all, not {zero_terms!r}"
+            )
         if not terms:
-            return Query.empty_query()  # every word was a stop word: OpenSearch matches nothing
+            # every word was a stop word: OpenSearch matches nothing, or (zero_terms_query
+            # "all") every document, each scoring the boost, as Lucene's match-all does
+            if zero_terms == "all":
+                return _all_scoring(float(params.get("boost", 1.0)))
+            return Query.empty_query()
         if len(terms) > MAX_CLAUSE_COUNT:
             raise QueryError(
                 "the query has more terms than the embedded index accepts in one query "

@@ -47,6 +47,11 @@ class ConfigReport(BaseModel):
     of amount precision (there is nothing to be precise about)."""
     span_queries: int = 0
     fallbacks: int = 0
+    """Queries whose amount constraints together matched nothing and were dropped."""
+    text_fallbacks: int = 0
+    """Queries whose words matched no chunk meeting the constraints: ranked by them alone."""
+    empty_results: int = 0
+    """Queries that returned no hit at all (each counts 0 in amount precision)."""
     generation: str | None = None
     per_query: dict[str, dict[str, float]] = Field(default_factory=dict)
     significance: dict[str, Comparison] = Field(

@@ -49,18 +49,18 @@ def _run_hits(result: SearchResult) -> list[RunHit]:
 
 def _documents(
     searcher: Any, text: str, depth: int, params: dict[str, Any]
-) -> tuple[list[RunHit], bool, bool]:
-    """The best hit of each of the first ``depth`` documents; (hits, filled, fallback)."""
+) -> tuple[list[RunHit], bool, SearchResult]:
+    """The best hit of each of the first ``depth`` documents; (hits, filled, the result)."""
     result = searcher.search(
         text, size=depth, collapse=True, highlight=False, source_fields=[], **params
     )
-    return _run_hits(result), True, result.fallback
+    return _run_hits(result), True, result
 
 
 def _chunks(
     searcher: Any, text: str, depth: int, params: dict[str, Any]
-) -> tuple[list[RunHit], bool, bool]:
-    """Ranked chunks until ``depth`` documents are covered; (hits, filled, fallback) —
+) -> tuple[list[RunHit], bool, SearchResult]:
+    """Ranked chunks until ``depth`` documents are covered; (hits, filled, last result) —
     not filled when 10,000 hits did not cover them and more matched."""
     size = min(MAX_HITS, 2 * depth + 10)
     while True:
@@ -70,11 +70,11 @@ def _chunks(
         for i, hit in enumerate(hits):
             seen.add(hit.doc_id)
             if len(seen) > depth:
-                return hits[:i], True, result.fallback
+                return hits[:i], True, result
         if len(hits) < size or result.total_hits <= size:
-            return hits, True, result.fallback
+            return hits, True, result
         if size >= MAX_HITS:
-            return hits, False, result.fallback
+            return hits, False, result
         size = min(MAX_HITS, size * 4)
 
 
@@ -184,7 +184,7 @@ def _config_report(
     params = dict(config.query_params)
     per_query: dict[str, dict[str, float]] = {}
     run: Run = {}
-    skipped = fallbacks = amount_queries = span_queries = unheld = 0
+    skipped = fallbacks = text_fallbacks = empty = amount_queries = span_queries = unheld = 0
     comparative: set[str] = set()
     for q in queries:
         if not q.judged:
@@ -197,10 +197,12 @@ def _config_report(
         mode = params.get("mode") or searcher.default_mode()
         by_chunks = chunk_run or spans or mode != "bm25"
         fetch = _chunks if by_chunks else _documents
-        hits, filled, fell_back = fetch(searcher, text, depth, overrides)
+        hits, filled, last = fetch(searcher, text, depth, overrides)
         if not filled:
             short.append(q.id)
-        fallbacks += int(fell_back)
+        fallbacks += int(last.fallback)
+        text_fallbacks += int(last.text_fallback)
+        empty += int(not hits)
         run[q.id] = hits
         metrics = query_metrics(ranking(hits), q.relevant, ks)
         if spans:
@@ -240,6 +242,8 @@ def _config_report(
         amount_queries_unheld=unheld,
         span_queries=span_queries,
         fallbacks=fallbacks,
+        text_fallbacks=text_fallbacks,
+        empty_results=empty,
         per_query=per_query,
         run=run,
     )

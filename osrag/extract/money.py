@@ -28,8 +28,8 @@ A number is money only when a currency is written next to it:
   ``Four Hundred Eighty Thousand and 00/100 Dollars``, ``RMB TWENTY THOUSAND``.
 
 Scales: attached ``k``/``K`` (10³), ``m``/``M`` (10⁶), ``B`` (10⁹); attached or
-spaced ``mm``/``MM``, ``mil``, ``thousand``, ``million``, ``bn``, ``billion``,
-``trillion`` (any case): ``$300K``, ``$0.3M``, ``$2.5 million``, ``$1.2bn``.
+spaced ``mm``/``MM``, ``mil``, ``mn``, ``mln``, ``thousand``, ``million``, ``bn``,
+``bln``, ``billion``, ``trillion`` (any case): ``$300K``, ``$0.3M``, ``$2.5 million``, ``$1.2bn``.
 
 Not money: bare numbers, ``300,000 miles``, ``UMB-300000``, ``15%`` (and
 ``$15%``), years, phone and section numbers, a number glued to letters
@@ -122,8 +122,8 @@ QUALIFIED_DOLLARS: dict[str, str] = {
 }  # fmt: skip
 
 SCALES: dict[str, int] = {
-    "k": 3, "thousand": 3, "m": 6, "mm": 6, "mil": 6, "million": 6,
-    "b": 9, "bn": 9, "billion": 9, "trillion": 12,
+    "k": 3, "thousand": 3, "m": 6, "mm": 6, "mil": 6, "mn": 6, "mln": 6, "million": 6,
+    "b": 9, "bn": 9, "bln": 9, "billion": 9, "trillion": 12,
 }  # fmt: skip
 """Powers of ten of each scale word or letter (looked up lower-cased)."""
 
@@ -193,7 +193,7 @@ _NUM_START = (
     r"(?:\d{0,2}(?:[,.'’\u00a0\u202f]\d{3})+(?:[.,]\d+)?|\d*(?:[.,]\d+)?)"
 )
 _ATTACHED_SCALE = r"[kKmMB]"
-_WORD_SCALE = r"(?i:thousand|million|billion|trillion|mil|mm|bn)"
+_WORD_SCALE = r"(?i:thousand|million|billion|trillion|mil|mln|mm|mn|bln|bn)"
 _END = r"(?!\w|[.,'’]\d|[.,]O|[ \t]*%)"  # not glued to letters/digits, not a percentage
 _DASH = rf"{_WS}[-–—]{_WS}"
 

@@ -67,7 +67,7 @@ _QUOTE = r"['’‘`]"
 # "in $000's", "in millions of €", "in € millions"
 _IN_SCALE = re.compile(
     rf"(?i)(?:(?P<pre>{_SIGN}|{_NOUN})\s*)?\bin\s+(?:(?P<mid>{_SIGN})\s*)?"
-    rf"(?:(?P<scale>{_SCALE})\b|(?P<k>{_SIGN})?\s*000{_QUOTE}?s?\b)"
+    rf"(?:(?P<scale>{_SCALE})\b|(?P<k>{_SIGN})?\s*{_QUOTE}?000{_QUOTE}?s?\b)"
     rf"(?:\s+(?:of\s+)?(?P<post>{_SIGN}|{_NOUN}))?"
 )
 # a unit on its own: "$'000", "$000", "(000s)", "€m", "$m", "£'000", "€ million"
@@ -76,7 +76,9 @@ _UNIT = re.compile(
     rf"|\(000{_QUOTE}?s\)|\b000{_QUOTE}?s\b)"
 )
 _EXCEPT = re.compile(r"(?i)\bexcept\b(?P<what>[^)]*)")
-_HINT = re.compile(r"(?i)thousand|million|billion|000|[$€£¥]\s?(?:m|bn|mn)\b")
+_HINT = re.compile(
+    r"(?i)thousand|million|billion|000|(?:[$€£¥]|\b(?:USD|EUR|GBP|CHF|CAD|AUD|JPY))\s?(?:m|bn|mn)\b"
+)
 """Every caption holds one of these; most text holds none (a cheap first test)."""
 _SHARES_ONLY = re.compile(r"(?i)\b(?:shares|units|employees|customers)\s+in\b")
 _MONEY_SUBJECT = re.compile(r"(?i)dollars|amounts|[$€£¥]|euros|\bcurrency\b")
@@ -109,6 +111,9 @@ def _currency(token: str | None) -> str | None:
         return _SIGNS[lowered]
     if "nt" in lowered.split() or lowered.startswith("nt$"):
         return "TWD"
+    for country, code in (("canadian", "CAD"), ("australian", "AUD")):
+        if country in lowered:
+            return code
     if "dollar" in lowered:
         return "USD" if re.search(r"u\.?s\.?|united states", lowered) else "$"
     if "euro" in lowered:

@@ -233,6 +233,11 @@ class SearchResult(BaseModel):
         default=False,
         description="the amount constraints together left zero candidates and were dropped",
     )
+    text_fallback: bool = Field(
+        default=False,
+        description="chunks met the amount constraints but none matched the words: "
+        "ranked by the constraints alone",
+    )
     total_hits: int = 0
     raw_hits: int = 0
     unique_spans: int = Field(default=0, description="non-overlapping source spans among hits")

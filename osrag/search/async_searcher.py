@@ -34,7 +34,9 @@ from osrag.search.searcher import (
     Searcher,
     answering_index,
     needs_fallback,
+    needs_text_fallback,
     shape_result,
+    without_words,
 )
 
 
@@ -115,8 +117,22 @@ class AsyncSearcher:
         fallback = needs_fallback(plan, ran)
         if fallback:
             ran = await self._run(plan, await self._request(plan, vector, drop_amount=True))
+        text_fallback = needs_text_fallback(plan, ran, fallback)
+        if text_fallback:
+            wordless = without_words(plan)
+            ran = await self._run(
+                wordless, await self._request(wordless, vector, drop_amount=False)
+            )
         answered = answering_index(ran) or await self.transport.alias_target(self.alias)
-        return shape_result(plan, ran, fallback, answered or self.alias, started, amount_candidates)
+        return shape_result(
+            plan,
+            ran,
+            fallback,
+            answered or self.alias,
+            started,
+            amount_candidates,
+            text_fallback=text_fallback,
+        )
 
     async def _requests(self, plan: QueryPlan) -> tuple[list[float] | None, Round]:
         """The query's vector and the first round trip's bodies (in a thread where a

@@ -11,12 +11,13 @@ Phrasings (case-insensitive; the amounts are whatever
 thousand``, ``$8.2 billion``, ``100 million dollars``):
 
 * ``gt``: over, above, more than, greater than, higher than, larger than,
-  exceeding, exceeds, exceeded, exceed, in excess of, upwards of, ``>``;
+  exceeding, exceeds, exceeded, exceed, in excess of, upwards of, north of, ``>``;
 * ``gte``: at least, no less than, not less than, no fewer than, not under, not
   below, a minimum of, minimum (of), ``>=``, ``≥``; after the amount: or more,
   or above, or higher, or greater, or over, and up, and above, and over, and
   higher, ``+`` (``$500K+``);
-* ``lt``: under, below, less than, lower than, fewer than, smaller than, ``<``;
+* ``lt``: under, below, less than, lower than, fewer than, smaller than, south of,
+  ``<``;
 * ``lte``: at most, no more than, not more than, no greater than, no higher
   than, up to, not exceeding, not to exceed, not over, not above, a maximum of,
   maximum (of), ``<=``, ``≤``; after the amount: or less, or below, or lower,
@@ -25,6 +26,9 @@ thousand``, ``$8.2 billion``, ``100 million dollars``):
   / X-Y (``$1M–$2M``, ``$1-2 million``); the ends are sorted for "between" and
   "from"; a bare "X to Y" or "X–Y" is a range only when written low to high
   (``$500 - $200`` is not); "between $1M and 2M" borrows the first end's currency;
+  a bare first end borrows the amount's currency and scale ("between 5 and 10
+  million dollars", not a year); "between $5 and $10 million" is $5M–$10M (a first
+  end without a scale word borrows the second's while it stays below it);
 * ``in``: X or Y, X, Y or Z, either X or Y (one ``terms`` of all);
 * approximate — about, around, approximately, approx., roughly, circa, ca.,
   nearly, almost, close to, ``~``, ``≈`` — the band ±10 % as a
@@ -68,12 +72,13 @@ _PREFIX_WORDS: dict[ConstraintOp, tuple[str, ...]] = {
     "gt": (
         "over", "above", "more than", "greater than", "higher than", "larger than",
         "bigger than", "exceeding", "exceeds", "exceeded", "exceed", "in excess of", "upwards of",
+        "north of",
     ),
     "gte": (
         "at least", "no less than", "not less than", "no fewer than", "not under",
         "not below", "a minimum of", "minimum of", "minimum", "min.",
     ),
-    "lt": ("under", "below", "less than", "lower than", "fewer than", "smaller than"),
+    "lt": ("under", "below", "less than", "lower than", "fewer than", "smaller than", "south of"),
     "lte": (
         "at most", "no more than", "not more than", "no greater than", "not greater than",
         "no higher than", "up to", "not exceeding", "not to exceed", "not over",
@@ -125,6 +130,71 @@ _BARE_END = re.compile(
 )
 
 
+# "between 5 and 10 million dollars": a bare first end right before an amount (its
+# opener, the number, the connector); not a year (2019), not inside a word or a number
+_BARE_START = re.compile(
+    r"(?:(?<![\w])(?P<opener>between|from)\s+)?(?<![\w.,'’$€£¥-])"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?:\s*(?P<scale>thousand|million|billion|mln|mn|bln|bn|mm|[kmb])\b)?"
+    r"\s+(?P<conn>and|to|through)\s+\Z",
+    re.IGNORECASE,
+)
+_YEAR = re.compile(r"(?:19|20)\d\d")
+# the scale word a mention is written with ("$10 million", "€2.5bn")
+_MENTION_SCALE = re.compile(
+    r"\d\s*(?P<scale>thousand|million|billion|trillion|mln|mil|mn|bln|bn|mm|[kmb])\b",
+    re.IGNORECASE,
+)
+
+
+_FIGURES = re.compile(r"\d[\d,.]*")
+
+
+def _written_scale(mention: MoneyMention) -> str | None:
+    found = _MENTION_SCALE.search(mention.raw)
+    return found.group("scale") if found else None
+
+
+def _borrowed_low(first: MoneyMention, second: MoneyMention) -> int:
+    """The first end of a range, reading "between $5 and $10 million" as $5M–$10M: a
+    first end written without a scale borrows the second end's when it then stays
+    below it ("between $500 and $1 million" stays $500–$1M)."""
+    scale = _written_scale(second)
+    figures = _FIGURES.search(first.raw)
+    if scale is None or figures is None or _written_scale(first) is not None:
+        return first.minor_units
+    try:
+        borrowed = parse_money(f"{first.currency} {figures.group(0)} {scale}")
+    except ExtractionError:
+        return first.minor_units
+    if borrowed is None or borrowed.minor_units >= second.minor_units:
+        return first.minor_units
+    return borrowed.minor_units
+
+
+def _bare_start(text: str, mention: MoneyMention) -> AmountConstraint | None:
+    """ "between 5 and 10 million dollars", "from 5 to 10 million dollars", "5 to 10
+    million dollars": a range whose first end is a bare number that borrows the
+    amount's currency (and its scale when it has none); written low to high."""
+    window = text[max(0, mention.start - WINDOW) : mention.start]
+    found = _BARE_START.search(window)
+    if found is None or _YEAR.fullmatch(found.group("num")):
+        return None
+    opener, conn = (found.group("opener") or "").lower(), found.group("conn").lower()
+    if (opener == "between") != (conn == "and"):
+        return None
+    scale = found.group("scale") or _written_scale(mention) or ""
+    try:
+        low = parse_money(f"{mention.currency} {found.group('num')} {scale}".strip())
+    except ExtractionError:
+        return None
+    if low is None or low.minor_units > mention.minor_units:
+        return None
+    start = mention.start - len(window) + found.start()
+    bounds = (low.minor_units, mention.minor_units)
+    return _make("between", mention.currency, bounds, text, start, mention.end)
+
+
 @dataclass
 class _Found:
     constraint: AmountConstraint
@@ -166,8 +236,9 @@ def _pair(text: str, mentions: Sequence[MoneyMention], i: int) -> _Found | None:
     if i + 1 < len(mentions) and mentions[i + 1].currency == first.currency:
         second = mentions[i + 1]
         gap = text[first.end : second.start]
-        low, high = sorted((first.minor_units, second.minor_units))
-        ordered = first.minor_units <= second.minor_units
+        first_units = _borrowed_low(first, second)
+        low, high = sorted((first_units, second.minor_units))
+        ordered = first_units <= second.minor_units
         if (between and _full(_AND_GAP, gap)) or (from_ and _full(_TO, gap)):
             found = _make("between", first.currency, (low, high), text, start, second.end)
             return _Found(found, i + 2)
@@ -246,6 +317,11 @@ def parse_constraints(text: str, mentions: Sequence[MoneyMention]) -> list[Amoun
     found: dict[tuple[str, str, tuple[int, ...]], AmountConstraint] = {}
     i = 0
     while i < len(mentions):
+        bare = _bare_start(text, mentions[i])
+        if bare is not None:
+            found.setdefault(bare.key, bare)
+            i += 1
+            continue
         pair = _pair(text, mentions, i)
         if pair is not None:
             constraint, i = pair.constraint, pair.next_index

@@ -221,6 +221,11 @@ def _scoring_clauses(
     match: dict[str, Any] = {"query": plan.match_text, "operator": spec.operator}
     if spec.minimum_should_match:
         match["minimum_should_match"] = spec.minimum_should_match
+    if plan.has_amount_filter:
+        # the words left once the amounts are removed may all be stop words ("What was the
+        # … in 2019?"): the constraints then decide alone, instead of the engine's
+        # default of matching nothing
+        match["zero_terms_query"] = "all"
     must = [{"match": {"text": match}}]
     should: list[dict[str, Any]] = []
     if spec.breadcrumb_boost:

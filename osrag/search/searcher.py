@@ -7,6 +7,10 @@
   again without any of them — each becomes a boost instead — and the result says
   ``fallback: true``, with ``amount_candidates`` (0) and ``candidate_count``
   (without them). Tenant, ACL and date filters are never dropped.
+* **Text fallback**: if chunks meet the constraints but none of them matches the
+  words (a term no such chunk uses, "amount of $8.5 million"), the query runs again
+  with the constraints alone — the user's hard condition — ranked by them alone
+  (constant score, the tie-break order), and the result says ``text_fallback: true``.
 * **Fail closed**: the tenant and ACL guards come from the caller's arguments
   on every request (:func:`osrag.search.query.access_filters`), never from what the
   index is believed to hold: without a tenant only untenanted documents match,
@@ -27,6 +31,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections import defaultdict
@@ -339,8 +344,13 @@ class Searcher:
         fallback = needs_fallback(plan, ran)
         if fallback:
             ran = self._run(plan, vector, drop_amount=True)
+        text_fallback = needs_text_fallback(plan, ran, fallback)
+        if text_fallback:
+            ran = self._run(without_words(plan), vector)
         answered = answering_index(ran) or self.index.alias_target(self.alias) or self.alias
-        return shape_result(plan, ran, fallback, answered, started, amount_candidates)
+        return shape_result(
+            plan, ran, fallback, answered, started, amount_candidates, text_fallback=text_fallback
+        )
 
 
 class Round(NamedTuple):
@@ -367,6 +377,24 @@ def needs_fallback(plan: QueryPlan, ran: Ran) -> bool:
     return plan.has_amount_filter and ran.candidates == 0
 
 
+def needs_text_fallback(plan: QueryPlan, ran: Ran, fallback: bool) -> bool:
+    """Chunks meet the amount constraints, but the words matched none of them (on the
+    first page): run again ranked by the constraints alone."""
+    return (
+        plan.has_amount_filter
+        and not fallback
+        and bool(plan.match_text)
+        and plan.spec.offset == 0
+        and ran.total == 0
+        and ran.candidates > 0
+    )
+
+
+def without_words(plan: QueryPlan) -> QueryPlan:
+    """``plan`` with no words to match: its filters alone select and rank (match_all)."""
+    return dataclasses.replace(plan, match_text="")
+
+
 def answering_index(ran: Ran) -> str | None:
     """The generation that answered, when a hit names it."""
     return ran.hits[0].get("_index") if ran.hits else None
@@ -379,6 +407,8 @@ def shape_result(
     index: str,
     started: float,
     amount_candidates: int | None = None,
+    *,
+    text_fallback: bool = False,
 ) -> SearchResult:
     """The :class:`SearchResult` of a search that started at ``started`` (perf_counter);
     ``amount_candidates``: the candidate set with the amount constraints, before any
@@ -399,6 +429,7 @@ def shape_result(
         candidate_count=ran.candidates,
         amount_candidates=amount_candidates,
         fallback=fallback,
+        text_fallback=text_fallback,
         total_hits=ran.total,
         raw_hits=len(hits),
         unique_spans=unique_spans,
@@ -406,13 +437,14 @@ def shape_result(
     )
     log.info(
         "query=%r filters=%s constraints=%s candidates=%d amount_candidates=%s fallback=%s "
-        "hits=%d unique_spans=%d",
+        "text_fallback=%s hits=%d unique_spans=%d",
         result.query,
         [f.name for f in applied],
         [c.describe() for c in plan.constraints],
         result.candidate_count,
         amount_candidates,
         fallback,
+        text_fallback,
         result.raw_hits,
         result.unique_spans,
     )
