@@ -164,6 +164,36 @@ def _significance(reports: list[ConfigReport], permutations: int, seed: int) -> 
             )
 
 
+def _amount_precision(
+    query: str,
+    hits: Sequence[Any],
+    searcher: Any,
+    extraction: Any,
+    amount_cache: dict[str, set[str]],
+    ks: Sequence[int],
+) -> tuple[str, dict[str, float]]:
+    """The query's kind ("none", "unheld", "exact", "comparative") and, when some document
+    meets its constraints, the share of the top-k documents that do."""
+    from osrag.search.analysis import analyze_query
+
+    stated = analyze_query(query, extraction).constraints
+    if not stated:
+        return "none", {}
+    holders = _amount_holders(searcher, stated, amount_cache)
+    if not holders:
+        return "unheld", {}  # no document meets them: "holds the amount" measures nothing here
+    top_docs = [h.doc_id for h in document_hits(hits)]
+    precision = {
+        f"amount_precision@{k}": (
+            sum(1 for d in top_docs[:k] if d in holders) / len(top_docs[:k])
+            if top_docs[:k]
+            else 0.0
+        )
+        for k in ks
+    }
+    return ("comparative" if any(c.op != "eq" for c in stated) else "exact"), precision
+
+
 def _config_report(
     config: EvalConfig,
     queries: Sequence[LabelledQuery],
@@ -178,7 +208,6 @@ def _config_report(
     short: list[str],
 ) -> ConfigReport:
     from osrag.extract import canonicalize_money
-    from osrag.search.analysis import analyze_query
 
     canonical = bool(config.index_params.get("canonical_tokens", False))
     params = dict(config.query_params)
@@ -208,21 +237,12 @@ def _config_report(
         if spans:
             span_queries += 1
             metrics |= span_metrics([(h.doc_id, h.start, h.end) for h in hits], spans, ks)
-        stated = analyze_query(q.query, extraction).constraints
-        holders = _amount_holders(searcher, stated, amount_cache) if stated else set()
-        if stated and not holders:
-            unheld += 1  # no document meets them: "holds the amount" measures nothing here
-        elif stated:
-            amount_queries += 1
-            if any(c.op != "eq" for c in stated):
-                comparative.add(q.id)
-            top_docs = [h.doc_id for h in document_hits(hits)]
-            for k in ks:
-                top = top_docs[:k]
-                metrics[f"amount_precision@{k}"] = (
-                    sum(1 for d in top if d in holders) / len(top) if top else 0.0
-                )
-        per_query[q.id] = metrics
+        kind, precision = _amount_precision(q.query, hits, searcher, extraction, amount_cache, ks)
+        unheld += int(kind == "unheld")
+        amount_queries += int(kind in ("exact", "comparative"))
+        if kind == "comparative":
+            comparative.add(q.id)
+        per_query[q.id] = metrics | precision
     one = [m for m in per_query.values() if any(n.startswith("amount_precision") for n in m)]
     rest = [m for m in per_query.values() if not any(n.startswith("amount_precision") for n in m)]
     return ConfigReport(
