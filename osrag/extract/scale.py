@@ -37,6 +37,8 @@ or not the caption says so (a per-share figure is never stated in thousands).
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import re
 from dataclasses import dataclass
 
@@ -145,9 +147,22 @@ def parse_caption(text: str, offset: int = 0) -> Caption | None:
     beside it (``2019 €m``). ``offset`` is added to the span.
     """
     stripped = text.strip()
-    if not stripped or len(stripped) > 240 or _HINT.search(stripped) is None:
+    if not stripped or len(stripped) > 240:
+        return None
+    caption = _whole_caption(stripped)
+    if caption is None:
         return None
     lead = offset + text.find(stripped)
+    return dataclasses.replace(caption, start=lead, end=lead + len(stripped)) if lead else caption
+
+
+@functools.lru_cache(maxsize=1 << 13)
+def _whole_caption(stripped: str) -> Caption | None:
+    """:func:`parse_caption` of a stripped text at offset 0, memoised: table cells and
+    lines repeat (``$'000``, ``2019``, a row label in every table of a filing)."""
+    if _HINT.search(stripped) is None:
+        return None
+    lead = 0
     inner = stripped[1:-1] if stripped.startswith("(") and stripped.endswith(")") else stripped
     match = _IN_SCALE.search(inner)
     if match is not None:
