@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from osrag.currencies import LONG_MAX
-from osrag.extract.money import _minor_units, _Unrepresentable
+from osrag.extract.money_values import _minor_units, _Unrepresentable
 
 
 def _reference(plain: str, scale: int, currency: str) -> int | str:
