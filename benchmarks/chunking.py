@@ -1,4 +1,4 @@
-"""Chunking throughput on opensearch-docs, osrag next to LangChain and semantic-text-splitter.
+"""Chunking throughput on opensearch-docs: osrag next to LangChain, semantic-text-splitter, chonkie.
 
     python benchmarks/chunking.py [--corpus PATH] [--chars 512] [--repeat 5]
 
@@ -12,6 +12,8 @@ timer) into pieces of about ``--chars`` characters:
 - **LangChain** ``MarkdownHeaderTextSplitter`` (H1–H6) then
   ``RecursiveCharacterTextSplitter(chunk_size=--chars)`` — header metadata, no spans;
 - **semantic-text-splitter** ``MarkdownSplitter(--chars)`` (Rust) — strings only;
+- **chonkie** ``RecursiveChunker(tokenizer="character", chunk_size=--chars)`` (its default
+  rules: paragraphs, sentences, punctuation, words) — text pieces with character offsets;
 - for reference: the osrag heading scanner alone, and a full markdown-it-py parse.
 
 Timing: all contenders run in one process, interleaved — ``--repeat`` rounds,
@@ -50,6 +52,7 @@ CONTENDERS = (
     "osrag heading scanner",
     "langchain header+recursive",
     "semantic-text-splitter",
+    "chonkie recursive",
     "markdown-it-py parse",
 )
 
@@ -102,6 +105,11 @@ def _contender(name: str, docs: list[Any], chars: int, max_tokens: int) -> Calla
 
         splitter = MarkdownSplitter(chars)
         return lambda: sum(len(splitter.chunks(t)) for t in texts)
+    if name == "chonkie recursive":
+        from chonkie import RecursiveChunker
+
+        chunker = RecursiveChunker(tokenizer="character", chunk_size=chars)
+        return lambda: sum(len(chunker.chunk(t)) for t in texts)
     if name == "markdown-it-py parse":
         from markdown_it import MarkdownIt
 
@@ -223,6 +231,7 @@ def main() -> None:
     verdict = {
         "structural_vs_langchain": structural / langchain,
         "structural_vs_semantic_text_splitter": structural / rust,
+        "structural_vs_chonkie": structural / by_name["chonkie recursive"]["mb_per_s"],
         "target_4x_langchain_met": structural >= 4 * langchain,
         "target_semantic_text_splitter_met": structural >= rust,
     }

@@ -37,6 +37,8 @@ or not the caption says so (a per-share figure is never stated in thousands).
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import re
 from dataclasses import dataclass
 
@@ -75,6 +77,10 @@ _UNIT = re.compile(
     rf"(?i)(?<![\w$€£¥])(?:(?P<sign>{_SIGN})\s?(?:{_QUOTE}?000\b|(?P<m>m|bn|mn|{_SCALE})\b)"
     rf"|\(000{_QUOTE}?s\)|\b000{_QUOTE}?s\b)"
 )
+_IN_SCALE_CORE = re.compile(rf"(?i)\bin\s+(?:{_SIGN}\s*)?(?:{_SCALE}\b|(?:{_SIGN})?\s*000)")
+"""What every :data:`_IN_SCALE` match holds ("in" and what follows it): a text without it
+is spared the full pattern, whose optional lead makes every position a candidate."""
+_UNIT_CODES = ("usd", "eur", "gbp", "cad", "aud", "chf", "jpy", "rmb")
 _EXCEPT = re.compile(r"(?i)\bexcept\b(?P<what>[^)]*)")
 _HINT = re.compile(
     r"(?i)thousand|million|billion|000|(?:[$€£¥]|\b(?:USD|EUR|GBP|CHF|CAD|AUD|JPY))\s?(?:m|bn|mn)\b"
@@ -150,11 +156,24 @@ def parse_caption(text: str, offset: int = 0) -> Caption | None:
     beside it (``2019 €m``). ``offset`` is added to the span.
     """
     stripped = text.strip()
-    if not stripped or len(stripped) > 240 or _HINT.search(stripped) is None:
+    if not stripped or len(stripped) > 240:
+        return None
+    caption = _whole_caption(stripped)
+    if caption is None:
         return None
     lead = offset + text.find(stripped)
+    return dataclasses.replace(caption, start=lead, end=lead + len(stripped)) if lead else caption
+
+
+@functools.lru_cache(maxsize=1 << 13)
+def _whole_caption(stripped: str) -> Caption | None:
+    """:func:`parse_caption` of a stripped text at offset 0, memoised: table cells and
+    lines repeat (``$'000``, ``2019``, a row label in every table of a filing)."""
+    if _HINT.search(stripped) is None:
+        return None
+    lead = 0
     inner = stripped[1:-1] if stripped.startswith("(") and stripped.endswith(")") else stripped
-    match = _IN_SCALE.search(inner)
+    match = _IN_SCALE.search(inner) if _IN_SCALE_CORE.search(inner) else None
     if match is not None:
         if _SHARES_ONLY.search(inner) and not _MONEY_SUBJECT.search(inner):
             return None  # "(shares in thousands)" scales counts, never money
@@ -166,7 +185,7 @@ def parse_caption(text: str, offset: int = 0) -> Caption | None:
             return None  # a bare "in millions" in a sentence is not a caption
         per_share, shares = _exceptions(inner)
         return Caption(exponent, currency, stripped, lead, lead + len(stripped), per_share, shares)
-    unit = _UNIT.search(inner)
+    unit = _UNIT.search(inner) if _may_state_unit(inner) else None
     if unit is None:
         return None
     rest = _YEARISH.sub(" ", inner[: unit.start()] + " " + inner[unit.end() :])
@@ -176,6 +195,16 @@ def parse_caption(text: str, offset: int = 0) -> Caption | None:
     exponent = (_SCALE_WORDS.get(word) or SCALES.get(word, 6)) if word else 3
     currency = _currency(unit.group("sign"))
     return Caption(exponent, currency, stripped, lead, lead + len(stripped))
+
+
+def _may_state_unit(text: str) -> bool:
+    """False only when :data:`_UNIT` cannot match: every unit holds ``000``, a currency
+    sign or a currency code (an ASCII text is lower-cased exactly; any other goes to the
+    pattern)."""
+    if "000" in text or "$" in text or not text.isascii():
+        return True
+    lowered = text.lower()
+    return any(code in lowered for code in _UNIT_CODES)
 
 
 def _only_words(text: str, allow: str) -> bool:

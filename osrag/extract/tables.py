@@ -29,6 +29,7 @@ stored value stays the magnitude, as for every amount).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -48,6 +49,9 @@ _NUMBER_CELL = re.compile(
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(?P<close>\))?"
     r"(?:\s*\(\d\)|\s*\*{1,3})?"  # a footnote marker: "(1)", "*"
 )
+_number_cell = functools.lru_cache(maxsize=1 << 13)(_NUMBER_CELL.fullmatch)
+"""``_NUMBER_CELL.fullmatch``, memoised: a table's cells are read by several rules (its
+header rows, its signed columns, each cell's amount) and the same figures recur."""
 _PER_SHARE = re.compile(r"(?i)per[\s-]+(?:\w+\s+){0,2}share|\beps\b|per\s+(?:unit|ads)\b")
 _COUNT = re.compile(
     r"(?i)\bshares\b|\bshare count\b|\bemployees\b|\bnumber of\b|\bheadcount\b|"
@@ -160,7 +164,7 @@ def _loader_table(block: list[tuple[int, str]]) -> Table:
     for offset, line in block[1:]:
         row = _LOADER_ROW.fullmatch(line)
         lone = row is None and "; " not in line and ": " not in line
-        if lone and not (_NUMBER_CELL.fullmatch(line.strip()) or parse_caption(line)):
+        if lone and not (_number_cell(line.strip()) or parse_caption(line)):
             table.rows.append((line, []))  # a row with only its label: a group header
             continue
         label, rest_at = (row.group("label"), row.start("rest")) if row else ("", 0)
@@ -199,24 +203,23 @@ def find_tables(
     """Each table in ``text[pos:]`` with the caption stated before it (lead-in or section);
     ``captions=False`` skips looking for them (a text that states none)."""
     section: Caption | None = None
-    previous: list[tuple[int, str]] | None = None
+    lead: Caption | None = None  # the caption of the block right before, read once
     for block in _blocks(text, pos):
-        if _is_pipe_table(block) or _is_loader_table(block):
-            table = _pipe_table(block) if _is_pipe_table(block) else _loader_table(block)
-            lead = _block_caption(previous) if previous and captions else None
+        pipe = _is_pipe_table(block)
+        if pipe or _is_loader_table(block):
+            table = _pipe_table(block) if pipe else _loader_table(block)
             yield table, lead or section
-            previous = None
+            lead = None
             continue
         if not captions:
             continue
         for offset, line in block:
             if _HEADING.match(line):
                 section = find_caption(line, offset)
-        joined = " ".join(line for _, line in block)
         caption = _block_caption(block)
-        if caption is not None and _titles_section(joined, caption):
+        if caption is not None and _titles_section(" ".join(line for _, line in block), caption):
             section = caption
-        previous = block
+        lead = caption
 
 
 def _titles_section(block: str, caption: Caption) -> bool:
@@ -240,7 +243,7 @@ def _block_caption(block: list[tuple[int, str]]) -> Caption | None:
 def _row_caption(cells: list[Cell], label: str) -> Caption | None:
     """A caption written as a row of the table: a caption cell (or label) beside nothing
     but years and words ("($ in millions) | 2019 | 2018")."""
-    if any(_NUMBER_CELL.fullmatch(c.text) and not _is_year(c.text) for c in cells):
+    if any(_number_cell(c.text) and not _is_year(c.text) for c in cells):
         return None
     texts = [t for t in [label, *(c.text for c in cells)] if t]
     units = [parse_caption(t) for t in texts]
@@ -270,7 +273,7 @@ def _column_captions(table: Table) -> dict[str, Caption]:
                 caption = parse_caption(cell.column)
                 if caption is not None and "in" not in cell.column.lower().split():
                     found[cell.column] = caption
-            if _NUMBER_CELL.fullmatch(cell.text) is None and cell.text:
+            if _number_cell(cell.text) is None and cell.text:
                 caption = parse_caption(cell.text, cell.start)
                 key = cell.column  # a pipe table's column number, or the loader's header
                 if caption is not None and key and not _is_whole_table(caption):
@@ -349,7 +352,7 @@ def _column_headers(table: Table) -> dict[str, str]:
     """A pipe table's column key → the words written above its numbers (its header)."""
     headers: dict[str, list[str]] = {}
     for _, cells in table.rows:
-        if any(_NUMBER_CELL.fullmatch(c.text) and not _is_year(c.text) for c in cells):
+        if any(_number_cell(c.text) and not _is_year(c.text) for c in cells):
             break
         left = ""  # a merged header cell leaves its right neighbours empty: they inherit it
         for cell in cells:
@@ -378,10 +381,11 @@ def _signed_columns(table: Table) -> dict[str, str]:
     return signs
 
 
+@functools.lru_cache(maxsize=1 << 13)
 def _sign_of(cell: str) -> str | None:
     if cell.strip() in _CELL_SIGN_ONLY:
         return cell.strip()
-    match = _NUMBER_CELL.fullmatch(cell)
+    match = _number_cell(cell)
     if match is None:
         return None
     sign = match.group("s1") or match.group("s2")
@@ -389,7 +393,7 @@ def _sign_of(cell: str) -> str | None:
 
 
 def _is_year_row(cells: list[Cell]) -> bool:
-    numbers = [c for c in cells if _NUMBER_CELL.fullmatch(c.text)]
+    numbers = [c for c in cells if _number_cell(c.text)]
     return bool(numbers) and all(_is_year(c.text) for c in numbers)
 
 
@@ -410,7 +414,7 @@ def _cell_amount(
     split: tuple[str | None, bool] = (None, False),
 ) -> MoneyMention | None:
     """The amount one cell states; ``split``: a sign in the cell before, a ``)`` after."""
-    match = _NUMBER_CELL.fullmatch(cell.text)
+    match = _number_cell(cell.text)
     sign_before, closed_after = split
     if match is None or _is_year(cell.text):
         return None
