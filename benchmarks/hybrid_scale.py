@@ -12,9 +12,10 @@ index, with a vector cache of its own (``OSRAG_CACHE_DIR`` in a temporary folder
    cache and sends SIGKILL once ``--kill-at`` of the distinct chunk texts have their
    vectors (mid-embedding: the ingest embeds batch by batch, each batch stored as
    soon as it is computed);
-3. **rerun**: the same ingest again; its ``chunks_embedded`` (cache misses) must be
-   the distinct texts the killed run had not stored, ``vectors_reused`` (hits) those
-   it had;
+3. **rerun**: the same ingest again, which resumes the killed run's generation: the
+   chunks that run had written stay (neither embedded nor looked up again); its
+   ``chunks_embedded`` (cache misses) must be the distinct texts the killed run had
+   not stored, and ``vectors_reused`` (hits) those it had stored but not written;
 4. **check**: the chunk ids of the index (its document count and its vector store),
    of the manifest and of the expected chunking (``plan`` on an empty index) are the
    same set, and every stored vector is the embedder's vector for the chunk's text
@@ -255,7 +256,11 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     rerun = run_child(corpus, work / "index", "resume", args.embedder, kill_env)
     rerun["misses_expected"] = distinct - killed["cached_at_kill"]
     rerun["misses_equal"] = rerun["chunks_embedded"] == rerun["misses_expected"]
-    rerun["hits_equal"] = rerun["vectors_reused"] == killed["cached_at_kill"]
+    # chunks the killed run had written as well are kept, neither embedded nor looked up
+    rerun["kept_from_killed_run"] = len(expected) - rerun["chunks_written"]
+    rerun["hits_equal"] = (
+        rerun["vectors_reused"] + rerun["kept_from_killed_run"] == killed["cached_at_kill"]
+    )
     print("rerun:", json.dumps(rerun))
     checked = check(stored_state(work / "index", "resume"), expected, args.embedder)
     print("check:", json.dumps(checked))
@@ -296,7 +301,8 @@ def main() -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n")
     print(f"wrote {out}")
-    if not (result["check"]["ok"] and result["rerun"]["misses_equal"]):
+    rerun = result["rerun"]
+    if not (result["check"]["ok"] and rerun["misses_equal"] and rerun["hits_equal"]):
         sys.exit(1)
 
 

@@ -54,8 +54,9 @@ def test_a_rerun_after_a_kill_mid_embedding_embeds_only_the_missing_chunks(
     rerun = scale.run_child(corpus, root, "resume", "hash", env)
     assert rerun["errors"] == 0
     assert rerun["chunks_embedded"] == distinct - before  # the cache misses: only the rest
-    assert rerun["vectors_reused"] == before  # the hits: what the killed run had stored
-    assert rerun["chunks_written"] == len(expected)
+    # the rerun resumes the killed run's generation: chunks it had written stay as they are
+    kept = len(expected) - rerun["chunks_written"]
+    assert rerun["vectors_reused"] + kept == before  # the hits: stored but not yet written
 
     state = scale.stored_state(root, "resume")
     checked = scale.check(state, expected, "hash")
