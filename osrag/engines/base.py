@@ -30,6 +30,27 @@ from typing import Any, Literal
 from osrag.errors import IndexStateError
 
 SearchType = Literal["query_then_fetch", "dfs_query_then_fetch"]
+KnnFlavour = Literal["opensearch", "elasticsearch", "embedded"]
+
+
+@dataclass(frozen=True, slots=True)
+class EngineCapabilities:
+    """What an engine is and can do, read once per connection (not per request).
+
+    ``node_fusion``: the fusion methods the engine can run itself on a hybrid plan
+    (OpenSearch with neural-search: ``rrf`` and ``normalization`` through a search
+    pipeline; Elasticsearch with the ``rrf`` retriever: ``rrf``; otherwise none, and
+    the caller fuses the legs). ``knn``: the vector leg's syntax. ``data_nodes``: nodes
+    holding data (None: one local index, no shards). ``legacy_bm25``: a generation is
+    created with 2.x scoring (OpenSearch 3.x)."""
+
+    engine: str
+    version: str = ""
+    search_type: SearchType | None = None
+    node_fusion: frozenset[str] = frozenset()
+    knn: KnnFlavour = "opensearch"
+    data_nodes: int | None = None
+    legacy_bm25: bool = False
 
 
 @dataclass(frozen=True, slots=True)
