@@ -19,9 +19,9 @@ filter can only drop the droppable ones:
 * ``filters`` — other named filters (category, identifiers, dates).
 
 Every filter is a tree of the primitive constraints :class:`Term`, :class:`Terms`,
-:class:`Range`, :class:`Exists`, :class:`NotExists`, :class:`MatchNone`, joined by
-:class:`AnyOf` / :class:`AllOf`; a guard says what it means through :meth:`filter`.
-A compiler that handles these eight node types handles every plan.
+:class:`Range`, :class:`Exists`, :class:`NotExists`, :class:`MatchNone`, negated by
+:class:`Not`, joined by :class:`AnyOf` / :class:`AllOf`; a guard says what it means
+through its ``filter()``. A compiler that handles these nine node types handles every plan.
 
 The values are frozen slotted dataclasses rather than pydantic models: a plan is
 built on every search and never crosses a file or HTTP edge, so it needs no
@@ -106,6 +106,13 @@ class MatchNone:
 
 
 @dataclass(frozen=True, slots=True)
+class Not:
+    """``item`` does not hold."""
+
+    item: Filter
+
+
+@dataclass(frozen=True, slots=True)
 class AnyOf:
     """At least one of ``items`` holds."""
 
@@ -119,8 +126,8 @@ class AllOf:
     items: tuple[Filter, ...]
 
 
-Filter = Term | Terms | Range | Exists | NotExists | MatchNone | AnyOf | AllOf
-"""A constraint tree; the eight node types a compiler handles."""
+Filter = Term | Terms | Range | Exists | NotExists | MatchNone | Not | AnyOf | AllOf
+"""A constraint tree; the nine node types a compiler handles."""
 Scored = Term | Terms | Range
 """A constraint usable as a constant-score boost (its ``boost`` set)."""
 
