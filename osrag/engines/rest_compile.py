@@ -307,6 +307,34 @@ class MsearchEngine(Protocol):
     ) -> list[dict[str, Any]]: ...
 
 
+Sent = list[tuple[SearchPlan, str | None, int]]
+"""Each plan sent, the pipeline fusing it on the engine (if any), and its body count."""
+
+
+def compile_plans(
+    engine: MsearchEngine, plans: Sequence[SearchPlan]
+) -> tuple[list[dict[str, Any]], Sent]:
+    """Every plan's ``_msearch`` bodies (a hybrid plan fused on the engine where it may)."""
+    sent: Sent = []
+    bodies: list[dict[str, Any]] = []
+    for plan in plans:
+        on_engine = plan.mode == "hybrid" and plan.fusion.in_engine and not plan.collapse
+        pipeline = engine.fusion_pipeline(plan.fusion) if on_engine else None
+        compiled = search_bodies(plan, pipeline)
+        sent.append((plan, pipeline, len(compiled)))
+        bodies += compiled
+    return bodies, sent
+
+
+def read_plans(sent: Sent, answers: Sequence[dict[str, Any]]) -> list[EngineResult]:
+    """The ``_msearch`` answers to :func:`compile_plans`, one result per plan."""
+    results, at = [], 0
+    for plan, pipeline, n in sent:
+        results.append(read_result(plan, answers[at : at + n], pipeline))
+        at += n
+    return results
+
+
 def run_plans(
     engine: MsearchEngine,
     target: str,
@@ -315,17 +343,6 @@ def run_plans(
     search_type: Any = None,
 ) -> list[EngineResult]:
     """Every plan compiled, sent in one ``_msearch``, answered as :class:`EngineResult` s."""
-    sent: list[tuple[SearchPlan, str | None, int]] = []
-    bodies: list[dict[str, Any]] = []
-    for plan in plans:
-        on_engine = plan.mode == "hybrid" and plan.fusion.in_engine and not plan.collapse
-        pipeline = engine.fusion_pipeline(plan.fusion) if on_engine else None
-        compiled = search_bodies(plan, pipeline)
-        sent.append((plan, pipeline, len(compiled)))
-        bodies += compiled
+    bodies, sent = compile_plans(engine, plans)
     answers = engine.msearch(target, bodies, search_type=search_type) if bodies else []
-    results, at = [], 0
-    for plan, pipeline, n in sent:
-        results.append(read_result(plan, answers[at : at + n], pipeline))
-        at += n
-    return results
+    return read_plans(sent, answers)
