@@ -123,5 +123,7 @@ def test_a_range_needs_a_bound_and_an_unknown_clause_is_refused() -> None:
 
     with pytest.raises(QueryError, match="at least one bound"):
         Range("amounts")
-    with pytest.raises(QueryError, match="cannot plan"):
+    with pytest.raises(QueryError, match="does not implement the 'query_string' query"):
         from_clause({"query_string": {"query": "x"}})
+    with pytest.raises(QueryError, match="case_insensitive"):  # never silently dropped
+        from_clause({"term": {"tenant": {"value": "a", "case_insensitive": True}}})

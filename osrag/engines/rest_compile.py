@@ -105,13 +105,23 @@ def from_clause(clause: dict[str, Any]) -> Filter:
     if kind in ("term", "terms", "range"):
         ((name, inner),) = value.items()
         if kind == "term":
-            return Term(name, inner["value"] if isinstance(inner, dict) else inner)
+            if not isinstance(inner, dict):
+                return Term(name, inner)
+            _only(kind, name, inner, {"value"})
+            return Term(name, inner["value"])
         if kind == "terms":
             return Terms(name, tuple(inner))
-        return Range(name, **{k: inner[k] for k in ("gt", "gte", "lt", "lte") if k in inner})
+        _only(kind, name, inner, {"gt", "gte", "lt", "lte"})
+        return Range(name, **inner)
     if kind == "bool":
         return _from_bool(value)
-    raise QueryError(f"a filter clause osrag cannot plan: {clause}")
+    raise QueryError(f"osrag's plan does not implement the {kind!r} query: {clause}")
+
+
+def _only(kind: str, name: str, options: dict[str, Any], allowed: set[str]) -> None:
+    extra = sorted(set(options) - allowed)
+    if extra:
+        raise QueryError(f"{kind} on {name!r}: osrag's plan does not take {', '.join(extra)}")
 
 
 def _from_bool(body: dict[str, Any]) -> Filter:
