@@ -238,3 +238,14 @@ def test_vector_and_hybrid_modes_keep_every_filter_inside_every_leg(engine: Back
     assert not hybrid.hits and len(hybrid.legs) == 2
     assert all({h.chunk_id for h in leg} <= wanted for leg in hybrid.legs)
     assert {h.chunk_id for h in hybrid.legs[1]} == wanted
+
+
+def test_capabilities_are_read_once_and_name_the_engine(engine: BackendCase) -> None:
+    found = engine.backend.capabilities()
+    assert engine.backend.capabilities() is found  # read once per connection
+    assert found.engine == engine.kind
+    assert found.knn == engine.kind  # the vector leg's syntax is the engine's own
+    if engine.kind == "embedded":
+        assert found.data_nodes is None and found.node_fusion == frozenset()
+    else:
+        assert found.version[0].isdigit() and (found.data_nodes or 0) >= 1

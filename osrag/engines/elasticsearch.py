@@ -28,6 +28,7 @@ What is Elasticsearch's own:
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from typing import Any
 
 from elasticsearch import ApiError, ConflictError, Elasticsearch, NotFoundError
@@ -58,6 +59,11 @@ ELASTICSEARCH_PY = ClientKit(
 def _unknown_analyzer_type(exc: ApiError) -> bool:
     """Index creation refused with "Unknown analyzer type [name] for [osrag_text]"."""
     return exc.meta.status == 400 and "unknown analyzer type" in str(exc.body).lower()
+
+
+def _oldest(versions: Iterable[str]) -> str:
+    """The oldest node's version (what every request must be understood by)."""
+    return min(versions, key=lambda v: tuple(int(p) for p in v.split("-")[0].split(".")))
 
 
 def probe_index(alias: str) -> str:
@@ -122,9 +128,10 @@ class ElasticsearchIndex(RestIndex):
 
     def read_capabilities(self) -> EngineCapabilities:
         rrf = self.fusion_pipeline(Fusion()) is not None
+        nodes = self.client.cat.nodes(h="version", format="json")
         return EngineCapabilities(
             engine=self.name,
-            version=str(self.client.info()["version"]["number"]),
+            version=_oldest(str(n["version"]) for n in nodes),
             search_type=self.search_type,
             node_fusion=frozenset({"rrf"}) if rrf else frozenset(),
             knn="elasticsearch",
