@@ -63,6 +63,7 @@ from synthetic_corpus import CATEGORIES, LIMITS, VOCABULARY, write_corpus
 from osrag.engines.base import ChunkIndex
 from osrag.engines.embedded import EmbeddedIndex
 from osrag.engines.opensearch import OpenSearchIndex
+from osrag.engines.rest_compile import compile_plans
 from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.search.async_searcher import AsyncSearcher
@@ -199,7 +200,7 @@ def wire_lines(searcher: Searcher, query: Query, mode: str) -> list[dict[str, An
     sent = searcher.requests(plan, searcher.query_vector(plan))
     engine = searcher.index
     assert isinstance(engine, OpenSearchIndex)
-    return engine.msearch_lines(sent.bodies, searcher.search_type)
+    return engine.msearch_lines(compile_plans(engine, sent.plans)[0], searcher.search_type)
 
 
 def same_hits(searcher: Searcher, client: OpenSearch, query: Query, mode: str) -> bool:
@@ -310,7 +311,10 @@ def embedded_rows(index: ChunkIndex, queries: dict[str, list[Query]], args: Any)
 
     for workload in ("bm25", "amount"):
         texts = queries[workload]
-        bodies = [searcher.requests(searcher.plan(t, **o), None).bodies for t, o in texts]
+        bodies = [
+            compile_plans(index, searcher.requests(searcher.plan(t, **o), None).plans)[0]
+            for t, o in texts
+        ]
         kinds: list[Kind] = [
             ("osrag", ours, texts),
             ("bare", lambda b: index.msearch(ALIAS, b), bodies),

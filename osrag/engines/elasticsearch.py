@@ -28,16 +28,18 @@ What is Elasticsearch's own:
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from typing import Any
 
 from elasticsearch import ApiError, ConflictError, Elasticsearch, NotFoundError
 from elasticsearch.helpers import ScanError, scan, streaming_bulk
 
-from osrag.engines.base import SearchType
+from osrag.engines.base import EngineCapabilities, SearchType
 from osrag.engines.elasticsearch_mapping import requested_analyzer, to_elasticsearch
 from osrag.engines.elasticsearch_requests import RRF_PIPELINE, translate
 from osrag.engines.rest import ClientKit, RestIndex, translating
 from osrag.errors import ClusterError
+from osrag.search.plan import Fusion
 
 log = logging.getLogger("osrag.engines.elasticsearch")
 
@@ -57,6 +59,11 @@ ELASTICSEARCH_PY = ClientKit(
 def _unknown_analyzer_type(exc: ApiError) -> bool:
     """Index creation refused with "Unknown analyzer type [name] for [osrag_text]"."""
     return exc.meta.status == 400 and "unknown analyzer type" in str(exc.body).lower()
+
+
+def _oldest(versions: Iterable[str]) -> str:
+    """The oldest node's version (what every request must be understood by)."""
+    return min(versions, key=lambda v: tuple(int(p) for p in v.split("-")[0].split(".")))
 
 
 def probe_index(alias: str) -> str:
@@ -95,10 +102,10 @@ class ElasticsearchIndex(RestIndex):
         type is determined automatically")."""
         return "knn" not in body and "retriever" not in body
 
-    def fusion_pipeline(self, spec: Any) -> str | None:
+    def fusion_pipeline(self, fusion: Fusion) -> str | None:
         """RRF on the engine where the cluster has the ``rrf`` retriever (asked once: the
         free distribution answers "unknown retriever [rrf]"); else the client fuses."""
-        if spec.fusion != "rrf":
+        if fusion.method != "rrf":
             return None
         if self._rrf is None:
             probe = {
@@ -117,7 +124,19 @@ class ElasticsearchIndex(RestIndex):
                 self._rrf = True
             except ApiError:
                 self._rrf = False
-        return f"{RRF_PIPELINE}-{spec.rank_constant}" if self._rrf else None
+        return f"{RRF_PIPELINE}-{fusion.rank_constant}" if self._rrf else None
+
+    def read_capabilities(self) -> EngineCapabilities:
+        rrf = self.fusion_pipeline(Fusion()) is not None
+        nodes = self.client.cat.nodes(h="version", format="json")
+        return EngineCapabilities(
+            engine=self.name,
+            version=_oldest(str(n["version"]) for n in nodes),
+            search_type=self.search_type,
+            node_fusion=frozenset({"rrf"}) if rrf else frozenset(),
+            knn="elasticsearch",
+            data_nodes=self.data_nodes(),
+        )
 
     def verify(self) -> None:
         """Raise :class:`ClusterError` unless the server is Elasticsearch.

@@ -48,7 +48,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -65,6 +65,7 @@ from osrag.engines.base import (
     Action,
     ChunkIndex,
     Delete,
+    EngineCapabilities,
     ItemFailure,
     Put,
     RecordStore,
@@ -87,8 +88,10 @@ from osrag.engines.embedded_schema import (
 from osrag.engines.embedded_vectors import VectorStore
 from osrag.engines.highlight import highlight
 from osrag.engines.mapping import VECTOR_FIELD, vector_dimension
+from osrag.engines.rest_compile import run_plans
 from osrag.errors import ConfigError, IndexStateError, LockedError, QueryError
 from osrag.ingestion.plan import GENERATION_NAME, generation_pattern
+from osrag.search.plan import EngineResult, SearchPlan
 from osrag.search.query import TIE_BREAK_SORT
 
 FORMAT = 1
@@ -113,6 +116,14 @@ _REQUEST_KEYS = {
 WRITER_HEAP = 128_000_000
 _HOST = socket.gethostname()
 MAX_COLLAPSE_DOCS = 65_535
+
+
+def _filters_rank(plan: SearchPlan) -> SearchPlan:
+    """A text leg whose analysed text has no terms ranks by the filters alone: no text."""
+    leg = plan.text
+    if leg is None or leg.no_terms != "all":
+        return plan
+    return replace(plan, text=replace(leg, text="", no_terms="none"), highlight=None)
 
 
 def _alias_of(generation: str) -> str | None:
@@ -751,6 +762,19 @@ class EmbeddedIndex(ChunkIndex):
                 }
             )
         return answers
+
+    def search(
+        self,
+        target: str,
+        plans: Sequence[SearchPlan],
+        *,
+        search_type: SearchType | None = None,
+    ) -> list[EngineResult]:
+        """The plans through the REST compiler and :meth:`msearch`."""
+        return run_plans(self, target, [_filters_rank(p) for p in plans])
+
+    def read_capabilities(self) -> EngineCapabilities:
+        return EngineCapabilities(engine=self.name, knn="embedded")
 
     def _execute(
         self, generation: _Generation, searcher: tantivy.Searcher, body: dict[str, Any]
