@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -162,6 +163,12 @@ class ChunkIndex(ABC):
         A body the engine rejects raises :class:`~osrag.errors.QueryError`; another
         failure :class:`~osrag.errors.ClusterError`.
         """
+
+    def writing(self, alias: str) -> AbstractContextManager[None]:
+        """A run of writes to the generations of ``alias`` by one writer (an ingest, which
+        holds the alias's ingest lock): the engine may keep its writers open between
+        batches until it ends. Writes outside one are correct too, only slower."""
+        return nullcontext()
 
     @abstractmethod
     def records(self, alias: str) -> RecordStore:
