@@ -54,6 +54,7 @@ from synthetic_corpus import CATEGORIES, LIMITS, VOCABULARY, write_corpus
 from osrag.engines.base import ChunkIndex
 from osrag.engines.embedded import EmbeddedIndex
 from osrag.engines.opensearch import OpenSearchIndex
+from osrag.engines.rest_compile import compile_plans
 from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.search.async_searcher import AsyncSearcher
@@ -169,7 +170,7 @@ def wire_lines(searcher: Searcher, text: str, mode: str) -> list[dict[str, Any]]
     sent = searcher.requests(plan, searcher.query_vector(plan))
     engine = searcher.index
     assert isinstance(engine, OpenSearchIndex)
-    return engine.msearch_lines(sent.bodies, searcher.search_type)
+    return engine.msearch_lines(compile_plans(engine, sent.plans)[0], searcher.search_type)
 
 
 def same_hits(searcher: Searcher, client: OpenSearch, text: str, mode: str) -> bool:
@@ -264,7 +265,9 @@ def embedded_rows(index: ChunkIndex, queries: dict[str, list[str]], args: Any) -
     rows = []
     for workload in ("bm25", "amount"):
         texts = queries[workload]
-        bodies = [searcher.requests(searcher.plan(t), None).bodies for t in texts]
+        bodies = [
+            compile_plans(index, searcher.requests(searcher.plan(t), None).plans)[0] for t in texts
+        ]
         kinds: list[Kind] = [
             ("osrag", searcher.search, texts),
             ("bare", lambda b: index.msearch(ALIAS, b), bodies),

@@ -24,6 +24,7 @@ from osrag.engines.elasticsearch import ElasticsearchIndex
 from osrag.engines.embedded import EmbeddedIndex
 from osrag.engines.mapping import chunk_index_body
 from osrag.engines.opensearch import OpenSearchIndex
+from osrag.engines.rest_compile import run_plans
 from osrag.ingestion.generations import purge
 from osrag.ingestion.layout import SINGLE_NODE, Layout
 from osrag.ingestion.manifest import Manifest
@@ -234,6 +235,9 @@ class Delegating(ChunkIndex):
 
     def msearch(self, target: str, bodies: Any, *, search_type: Any = None) -> list[dict[str, Any]]:
         return self.inner.msearch(target, bodies, search_type=search_type)
+
+    def search(self, target: str, plans: Any, *, search_type: Any = None) -> Any:
+        return run_plans(self, target, plans, search_type=search_type)
 
     def records(self, alias: str) -> Any:
         return self.inner.records(alias)

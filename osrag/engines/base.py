@@ -6,10 +6,11 @@ evaluation — is written once, against these two small interfaces:
 
 * :class:`ChunkIndex` speaks the engine's own vocabulary: generation indices
   created from a mapping, an alias moved atomically, bulk writes and deletes
-  by id with an outcome per item, refresh, count, and ``msearch`` of
-  OpenSearch query-DSL bodies answered with raw responses (``hits.hits[]``
-  with ``_id``, ``_score``, ``_source``). No query plan, no fallback policy,
-  no evaluation hook lives here.
+  by id with an outcome per item, refresh, count, and ``search`` of typed
+  :class:`~osrag.search.plan.SearchPlan` s, each compiled by the engine and
+  answered with osrag's own hit records (:class:`~osrag.search.plan.EngineResult`).
+  What the engine is and can do is one :class:`EngineCapabilities`, read once.
+  No query planning, no fallback policy, no evaluation hook lives here.
 * :class:`RecordStore` keeps small JSON records by ``(kind, key)`` for one
   alias — get, put (optionally only if absent, or only if unchanged), delete,
   scan by kind and key prefix. The manifest (:mod:`osrag.ingestion.manifest`) and the
@@ -29,8 +30,30 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from osrag.errors import IndexStateError
+from osrag.search.plan import EngineResult, Fusion, SearchPlan
 
 SearchType = Literal["query_then_fetch", "dfs_query_then_fetch"]
+KnnFlavour = Literal["opensearch", "elasticsearch", "embedded"]
+
+
+@dataclass(frozen=True, slots=True)
+class EngineCapabilities:
+    """What an engine is and can do, read once per connection (not per request).
+
+    ``node_fusion``: the fusion methods the engine can run itself on a hybrid plan
+    (OpenSearch with neural-search: ``rrf`` and ``normalization`` through a search
+    pipeline; Elasticsearch with the ``rrf`` retriever: ``rrf``; otherwise none, and
+    the caller fuses the legs). ``knn``: the vector leg's syntax. ``data_nodes``: nodes
+    holding data (None: one local index, no shards). ``legacy_bm25``: a generation is
+    created with 2.x scoring (OpenSearch 3.x)."""
+
+    engine: str
+    version: str = ""
+    search_type: SearchType | None = None
+    node_fusion: frozenset[str] = frozenset()
+    knn: KnnFlavour = "opensearch"
+    data_nodes: int | None = None
+    legacy_bm25: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +105,7 @@ class ChunkIndex(ABC):
     eventual_refresh: bool = False
     """True where writes become visible on the engine's own schedule (no ``_refresh``)."""
     search_type: SearchType | None = None
-    """How :meth:`msearch` scores a sharded generation when a request does not say (None:
+    """How :meth:`search` scores a sharded generation when a request does not say (None:
     one index, one set of term statistics)."""
 
     @property
@@ -145,6 +168,28 @@ class ChunkIndex(ABC):
         """Documents in ``target`` matching ``query`` (all without one)."""
 
     @abstractmethod
+    def search(
+        self,
+        target: str,
+        plans: Sequence[SearchPlan],
+        *,
+        search_type: SearchType | None = None,
+    ) -> list[EngineResult]:
+        """Run several typed plans in one round trip; one :class:`EngineResult` each.
+
+        Each engine compiles a :class:`~osrag.search.plan.SearchPlan` to its own queries
+        (the REST engines through :mod:`osrag.engines.rest_compile`). ``search_type`` (a
+        request parameter, not part of a plan): how a sharded engine scores —
+        ``query_then_fetch`` (each shard's own term statistics) or
+        ``dfs_query_then_fetch`` (statistics gathered from every shard first, as one
+        shard would score); None is the engine's default. An engine with one shard
+        scores the same either way and may ignore it.
+
+        A plan the engine cannot run raises :class:`~osrag.errors.QueryError`; another
+        failure :class:`~osrag.errors.ClusterError`.
+        """
+
+    @abstractmethod
     def msearch(
         self,
         target: str,
@@ -152,17 +197,22 @@ class ChunkIndex(ABC):
         *,
         search_type: SearchType | None = None,
     ) -> list[dict[str, Any]]:
-        """Run several ``_search`` bodies in one round trip; one raw response each.
+        """Raw access: several OpenSearch-DSL ``_search`` bodies in one round trip, one raw
+        response each. Searches go through :meth:`search`; this remains for the id scans
+        of ingest (``search_after`` over ``chunk_id``) and for tests of the engine itself.
+        A body the engine rejects raises :class:`~osrag.errors.QueryError`."""
 
-        ``search_type`` (a request parameter, not part of a body): how a sharded engine
-        scores — ``query_then_fetch`` (each shard's own term statistics) or
-        ``dfs_query_then_fetch`` (statistics gathered from every shard first, as one
-        shard would score); None is the engine's default. An engine with one shard
-        scores the same either way and may ignore it.
+    def capabilities(self) -> EngineCapabilities:
+        """What this engine is and can do, read once per connection (then remembered)."""
+        known = getattr(self, "_capabilities", None)
+        if known is None:
+            known = self.read_capabilities()
+            self._capabilities = known
+        return known
 
-        A body the engine rejects raises :class:`~osrag.errors.QueryError`; another
-        failure :class:`~osrag.errors.ClusterError`.
-        """
+    def read_capabilities(self) -> EngineCapabilities:
+        """Ask the engine (:meth:`capabilities` remembers the answer)."""
+        return EngineCapabilities(engine=self.name, search_type=self.search_type)
 
     def writing(self, alias: str) -> AbstractContextManager[None]:
         """A run of writes to the generations of ``alias`` by one writer (an ingest, which
@@ -174,9 +224,9 @@ class ChunkIndex(ABC):
     def records(self, alias: str) -> RecordStore:
         """The record store of ``alias`` (the manifest and the ingest lock live in it)."""
 
-    def fusion_pipeline(self, spec: Any) -> str | None:
-        """The name of a search pipeline that fuses a ``hybrid`` query on the engine as
-        ``spec`` asks (created if needed), or None: the client fuses the legs."""
+    def fusion_pipeline(self, fusion: Fusion) -> str | None:
+        """The name of a search pipeline that fuses a ``hybrid`` plan on the engine as
+        ``fusion`` asks (created if needed), or None: the client fuses the legs."""
         return None
 
     def close(self) -> None:  # noqa: B027 - optional hook

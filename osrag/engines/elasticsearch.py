@@ -33,11 +33,12 @@ from typing import Any
 from elasticsearch import ApiError, ConflictError, Elasticsearch, NotFoundError
 from elasticsearch.helpers import ScanError, scan, streaming_bulk
 
-from osrag.engines.base import SearchType
+from osrag.engines.base import EngineCapabilities, SearchType
 from osrag.engines.elasticsearch_mapping import requested_analyzer, to_elasticsearch
 from osrag.engines.elasticsearch_requests import RRF_PIPELINE, translate
 from osrag.engines.rest import ClientKit, RestIndex, translating
 from osrag.errors import ClusterError
+from osrag.search.plan import Fusion
 
 log = logging.getLogger("osrag.engines.elasticsearch")
 
@@ -95,10 +96,10 @@ class ElasticsearchIndex(RestIndex):
         type is determined automatically")."""
         return "knn" not in body and "retriever" not in body
 
-    def fusion_pipeline(self, spec: Any) -> str | None:
+    def fusion_pipeline(self, fusion: Fusion) -> str | None:
         """RRF on the engine where the cluster has the ``rrf`` retriever (asked once: the
         free distribution answers "unknown retriever [rrf]"); else the client fuses."""
-        if spec.fusion != "rrf":
+        if fusion.method != "rrf":
             return None
         if self._rrf is None:
             probe = {
@@ -117,7 +118,18 @@ class ElasticsearchIndex(RestIndex):
                 self._rrf = True
             except ApiError:
                 self._rrf = False
-        return f"{RRF_PIPELINE}-{spec.rank_constant}" if self._rrf else None
+        return f"{RRF_PIPELINE}-{fusion.rank_constant}" if self._rrf else None
+
+    def read_capabilities(self) -> EngineCapabilities:
+        rrf = self.fusion_pipeline(Fusion()) is not None
+        return EngineCapabilities(
+            engine=self.name,
+            version=str(self.client.info()["version"]["number"]),
+            search_type=self.search_type,
+            node_fusion=frozenset({"rrf"}) if rrf else frozenset(),
+            knn="elasticsearch",
+            data_nodes=self.data_nodes(),
+        )
 
     def verify(self) -> None:
         """Raise :class:`ClusterError` unless the server is Elasticsearch.

@@ -29,7 +29,14 @@ from pathlib import Path
 from typing import Any
 
 from osrag.engines.analyzers import get_analyzer
-from osrag.engines.base import Action, ChunkIndex, RecordStore, SearchType, WriteOutcome
+from osrag.engines.base import (
+    Action,
+    ChunkIndex,
+    EngineCapabilities,
+    RecordStore,
+    SearchType,
+    WriteOutcome,
+)
 from osrag.engines.embedded_generation import Generation, open_generation
 from osrag.engines.embedded_records import SQLiteRecords
 from osrag.engines.embedded_schema import ChunkSchema, chunk_schema
@@ -39,6 +46,7 @@ from osrag.engines.embedded_writer import EmbeddedWriter
 from osrag.engines.mapping import vector_dimension
 from osrag.errors import ConfigError, IndexStateError
 from osrag.ingestion.plan import GENERATION_NAME
+from osrag.search.plan import EngineResult, SearchPlan
 
 
 class EmbeddedIndex(ChunkIndex):
@@ -162,6 +170,20 @@ class EmbeddedIndex(ChunkIndex):
         """Every body on one searcher (one point in time), answered as OpenSearch does.
         One index, one set of term statistics: every ``search_type`` scores the same."""
         return self._searcher.msearch(target, bodies)
+
+    def search(
+        self,
+        target: str,
+        plans: Sequence[SearchPlan],
+        *,
+        search_type: SearchType | None = None,
+    ) -> list[EngineResult]:
+        """Every plan on one searcher, compiled straight to tantivy queries. One index,
+        one set of term statistics: every ``search_type`` scores the same."""
+        return self._searcher.search(target, plans)
+
+    def read_capabilities(self) -> EngineCapabilities:
+        return EngineCapabilities(engine=self.name, knn="embedded")
 
     # -------------------------------------------------------------------- records
 

@@ -18,6 +18,7 @@ from tantivy import Query
 from osrag.engines.analyzers import Analyzer
 from osrag.engines.dsl import Compiler
 from osrag.engines.embedded_generation import Generation, stored_source
+from osrag.engines.embedded_plans import PlanRunner
 from osrag.engines.embedded_response import (
     REQUEST_KEYS,
     Ranked,
@@ -30,6 +31,7 @@ from osrag.engines.embedded_schema import ID_FIELD, ChunkSchema
 from osrag.engines.highlight import highlight
 from osrag.engines.mapping import VECTOR_FIELD
 from osrag.errors import QueryError
+from osrag.search.plan import EngineResult, SearchPlan
 from osrag.search.query import TIE_BREAK_SORT
 
 MAX_COLLAPSE_DOCS = 65_535
@@ -43,11 +45,17 @@ class EmbeddedSearcher:
         self._tantivy_schema = schema.tantivy_schema()
         self._resolve = resolve
 
+    def search(self, target: str, plans: Sequence[SearchPlan]) -> list[EngineResult]:
+        """Every plan on one searcher (one point in time), compiled straight to tantivy."""
+        generation = self._resolve(target)
+        runner = PlanRunner(self, generation, generation.searcher())
+        return [runner.run(plan) for plan in plans]
+
     def _compiler(self, generation: Generation, searcher: tantivy.Searcher) -> Compiler:
         return Compiler(self.schema, generation.schema, generation.analyzer, searcher)
 
     @staticmethod
-    def _count(searcher: tantivy.Searcher, query: Query) -> int:
+    def count_matches(searcher: tantivy.Searcher, query: Query) -> int:
         found = searcher.search(query, limit=1, count=True)
         return int(found.count or 0)  # type: ignore[attr-defined]  # not in tantivy's stubs
 
@@ -59,7 +67,7 @@ class EmbeddedSearcher:
             if query
             else Query.all_query()
         )
-        return self._count(searcher, compiled)
+        return self.count_matches(searcher, compiled)
 
     def msearch(
         self,
@@ -108,19 +116,19 @@ class EmbeddedSearcher:
             raise QueryError("search_after: the embedded index pages by a sort on keyword fields")
         page: list[Ranked] = []
         if size > 0 and collapse is None:
-            ranked, total = self._ranked(generation, searcher, query, offset + size)
+            ranked, total = self.ranked(generation, searcher, query, offset + size)
             page = ranked[offset:]
         elif size > 0:
-            page, total = self._collapsed(generation, searcher, query, offset, size)
+            page, total = self.collapsed(generation, searcher, query, offset, size)
         else:
-            total = self._count(searcher, query)
+            total = self.count_matches(searcher, query)
         if "terminate_after" in body:  # as OpenSearch: stop counting after that many
             total = min(total, int(body["terminate_after"]))
         spec = body.get("highlight")
         fast = None if spec else fast_source(body.get("_source"))
         name = generation.name
         if fast is not None:
-            sources = self._fast_sources(searcher, page, fast)
+            sources = self.fast_sources(searcher, page, fast)
         else:
             stored = [self._stored(searcher, address) for _score, _id, address in page]
             shown = source_filter(body.get("_source"))
@@ -158,7 +166,7 @@ class EmbeddedSearcher:
         assert order is not None
         if body.get("collapse") is not None:
             raise QueryError("the embedded index does not sort a collapsed search")
-        total = self._count(searcher, query)
+        total = self.count_matches(searcher, query)
         found = []
         if size > 0 and total:
             found = self._sorted(
@@ -201,7 +209,7 @@ class EmbeddedSearcher:
         candidates: set[str] | None = None
         if "filter" in params:
             query = compiler.compile(params["filter"], scoring=False)
-            matched = self._count(searcher, query)
+            matched = self.count_matches(searcher, query)
             found = searcher.aggregate(
                 query, {"ids": {"terms": {"field": ID_FIELD, "size": max(matched, 1)}}}
             )
@@ -209,7 +217,7 @@ class EmbeddedSearcher:
         nearest = generation.vectors.nearest(params["vector"], int(params["k"]), candidates)
         page = nearest[offset : offset + size]
         shown = source_filter(body.get("_source"))
-        sources = self._sources(generation, searcher, [chunk_id for chunk_id, _ in page])
+        sources = self.sources_by_id(generation, searcher, [chunk_id for chunk_id, _ in page])
         hits = [
             {
                 "_index": generation.name,
@@ -222,7 +230,7 @@ class EmbeddedSearcher:
         ]
         return hits, len(nearest)
 
-    def _sources(
+    def sources_by_id(
         self, generation: Generation, searcher: tantivy.Searcher, chunk_ids: list[str]
     ) -> dict[str, dict[str, Any]]:
         if not chunk_ids:
@@ -257,7 +265,7 @@ class EmbeddedSearcher:
             (score, source, values) for _, score, source, values in rows[offset : offset + size]
         ]
 
-    def _ranked(
+    def ranked(
         self, generation: Generation, searcher: tantivy.Searcher, query: Query, want: int
     ) -> tuple[list[Ranked], int]:
         """The first ``want`` hits in the request's order (score, then chunk id, both
@@ -289,7 +297,7 @@ class EmbeddedSearcher:
         return ranked[:want], total
 
     @staticmethod
-    def _fast_sources(
+    def fast_sources(
         searcher: tantivy.Searcher, page: list[Ranked], fields: frozenset[str]
     ) -> list[dict[str, Any]]:
         """``_source`` of the id fields from the index's columns: no stored document is read."""
@@ -317,7 +325,7 @@ class EmbeddedSearcher:
     def _stored(searcher: tantivy.Searcher, address: tantivy.DocAddress) -> dict[str, Any]:
         return stored_source(searcher, address)
 
-    def _collapsed(
+    def collapsed(
         self,
         generation: Generation,
         searcher: tantivy.Searcher,
@@ -330,7 +338,7 @@ class EmbeddedSearcher:
         want = offset + size
         limit = want + want // 4 + 16  # most documents have one chunk among the best hits
         while True:
-            ranked, total = self._ranked(generation, searcher, query, limit)
+            ranked, total = self.ranked(generation, searcher, query, limit)
             best: dict[str, Ranked] = {}
             for hit in ranked:
                 best.setdefault(hit[1].rsplit("#", 2)[0], hit)  # doc_id_of, inlined

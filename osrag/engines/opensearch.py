@@ -22,7 +22,7 @@ from opensearchpy import OpenSearch
 from opensearchpy.exceptions import ConflictError, NotFoundError, TransportError
 from opensearchpy.helpers import ScanError, scan, streaming_bulk
 
-from osrag.engines.base import SearchType
+from osrag.engines.base import EngineCapabilities, SearchType
 from osrag.engines.rest import (
     BULK_ACTIONS,
     BULK_BYTES,
@@ -34,6 +34,7 @@ from osrag.engines.rest import (
     manifest_index,
     translating,
 )
+from osrag.search.plan import Fusion
 
 __all__ = [
     "BULK_ACTIONS",
@@ -123,21 +124,37 @@ class OpenSearchIndex(RestIndex):
             body = scored_as_2x(body)
         super().create_generation(name, body, bulk_loading=bulk_loading)
 
+    def read_capabilities(self) -> EngineCapabilities:
+        if self.serverless:
+            return EngineCapabilities(engine=self.name, version="serverless")
+        version = str(self.client.info()["version"]["number"])
+        return EngineCapabilities(
+            engine=self.name,
+            version=version,
+            search_type=self.search_type,
+            node_fusion=frozenset({"rrf", "normalization"})
+            if self._neural_search()
+            else frozenset(),
+            knn="opensearch",
+            data_nodes=self.data_nodes(),
+            legacy_bm25=int(version.split(".")[0]) >= 3,
+        )
+
     def _engine_major(self) -> int:
         if self._major is None:
             number = str(self.client.info()["version"]["number"])
             self._major = int(number.split(".")[0])
         return self._major
 
-    def fusion_pipeline(self, spec: Any) -> str | None:
-        """osrag's search pipeline for ``spec``'s fusion, when the cluster runs neural-search
+    def fusion_pipeline(self, fusion: Fusion) -> str | None:
+        """osrag's search pipeline for ``fusion``, when the cluster runs neural-search
         (created once, by a versioned name); None on Serverless or without the plugin."""
         if self.serverless or not self._neural_search():
             return None
         from osrag.search.fusion import pipeline_definition
 
         name, body = pipeline_definition(
-            spec.fusion, rank_constant=spec.rank_constant, weights=spec.weights
+            fusion.method, rank_constant=fusion.rank_constant, weights=fusion.weights
         )
         if name not in self._pipelines:
             self.client.transport.perform_request("PUT", f"/_search/pipeline/{name}", body=body)

@@ -48,8 +48,10 @@ from osrag.engines.base import (
 from osrag.engines.bulk import BulkStats, StreamingBulk
 from osrag.engines.mapping import manifest_index_body, manifest_version
 from osrag.engines.refusals import describe, search_error, shard_gap
+from osrag.engines.rest_compile import run_plans
 from osrag.errors import ClusterError, IndexStateError, QueryError
 from osrag.ingestion.plan import generation_pattern
+from osrag.search.plan import EngineResult, SearchPlan
 
 BULK_ACTIONS = 10_000
 BULK_BYTES = 64 * 2**20
@@ -389,6 +391,16 @@ class RestIndex(ChunkIndex):
             return answers
 
         return self.whole(read, lambda answers: msearch_gap(answers, target))
+
+    def search(
+        self,
+        target: str,
+        plans: Sequence[SearchPlan],
+        *,
+        search_type: SearchType | None = None,
+    ) -> list[EngineResult]:
+        """The plans compiled to this engine's DSL, sent in one ``_msearch``."""
+        return run_plans(self, target, plans, search_type=search_type)
 
     def records(self, alias: str) -> RecordStore:
         store = self._records.get(alias)

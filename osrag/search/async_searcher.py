@@ -26,6 +26,7 @@ from typing import Any
 from osrag.config import DEFAULT_ALIAS, Settings, load_settings
 from osrag.engines import choose_backend, open_index
 from osrag.engines.base import ChunkIndex
+from osrag.engines.rest_compile import compile_plans, read_plans
 from osrag.models import QuerySpec, SearchResult
 from osrag.search.query import QueryPlan
 from osrag.search.searcher import (
@@ -140,10 +141,15 @@ class AsyncSearcher:
         )
 
     async def _run(self, plan: QueryPlan, sent: Round) -> Ran:
+        engine = self.searcher.index
+        if any(p.mode == "hybrid" for p in sent.plans):  # may look the fusion pipeline up
+            bodies, compiled = await asyncio.to_thread(compile_plans, engine, sent.plans)
+        else:
+            bodies, compiled = compile_plans(engine, sent.plans)
         answers = await self.transport.msearch(
-            self.alias, sent.bodies, search_type=self.searcher.search_type
+            self.alias, bodies, search_type=self.searcher.search_type
         )
-        return self.searcher.answered(plan, sent, answers)
+        return self.searcher.answered(plan, sent, read_plans(compiled, answers))
 
     async def close(self) -> None:
         """Close the asyncio client and the sync engine."""

@@ -1,6 +1,6 @@
 """Fusing ranked legs in the client, for engines without server-side hybrid search.
 
-Pure functions over raw hits (``{"_id", "_score", "_source", …}`` lists, best first):
+Pure functions over engine hits (:class:`~osrag.search.plan.EngineHit` lists, best first):
 
 * **Reciprocal rank fusion** (the default, as OpenSearch's ``score-ranker-processor``
   with ``technique: rrf``): a document's score is ``Σ 1 / (rank_constant + rank)``
@@ -17,18 +17,21 @@ a document is the first leg's (it carries the lexical highlight).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
-Hit = dict[str, Any]
+from osrag.search.plan import EngineHit
+
+Hit = EngineHit
 
 
 def _key(hit: Hit) -> str:
-    return str(hit.get("_id") or (hit.get("_source") or {}).get("chunk_id"))
+    return hit.chunk_id
 
 
 def _ordered(scores: dict[str, float], hits: dict[str, Hit]) -> list[Hit]:
     ranked = sorted(scores, key=lambda key: (-scores[key], key))
-    return [{**hits[key], "_score": scores[key]} for key in ranked]
+    return [replace(hits[key], score=scores[key]) for key in ranked]
 
 
 def _first_seen(legs: Sequence[Sequence[Hit]]) -> dict[str, Hit]:
@@ -59,7 +62,7 @@ def normalized_fusion(
     total = sum(weights)
     scores: dict[str, float] = {}
     for leg, weight in zip(legs, weights, strict=True):
-        raw = [float(hit.get("_score") or 0.0) for hit in leg]
+        raw = [float(hit.score or 0.0) for hit in leg]
         low, high = (min(raw), max(raw)) if raw else (0.0, 0.0)
         for hit, score in zip(leg, raw, strict=True):
             normal = 1.0 if high == low else (score - low) / (high - low)
@@ -73,9 +76,8 @@ def best_per_document(hits: Sequence[Hit]) -> list[Hit]:
     seen: set[str] = set()
     kept = []
     for hit in hits:
-        doc_id = str((hit.get("_source") or {}).get("doc_id") or _key(hit).rsplit("#", 2)[0])
-        if doc_id not in seen:
-            seen.add(doc_id)
+        if hit.doc_id not in seen:
+            seen.add(hit.doc_id)
             kept.append(hit)
     return kept
 

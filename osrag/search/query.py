@@ -29,26 +29,48 @@ candidate set as the reference lab does.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
 
+from osrag.engines import rest_compile
+from osrag.engines.analyzers import ENGLISH_STOP_WORDS
 from osrag.engines.mapping import VECTOR_FIELD
+from osrag.engines.rest_compile import TIE_BREAK_SORT as TIE_BREAK_SORT
+from osrag.engines.rest_compile import compile_filter, from_clause
 from osrag.errors import QueryError
 from osrag.models import AmountStatus, AppliedFilter, ExtractionConfig, Money, QuerySpec
 from osrag.search.analysis import analyze_query
 from osrag.search.constraints import AmountConstraint
+from osrag.search.plan import (
+    AclGuard,
+    AmountFilter,
+    AsOfGuard,
+    Fusion,
+    Guard,
+    Highlight,
+    Mode,
+    NamedFilter,
+    Range,
+    Scored,
+    SearchPlan,
+    Source,
+    TenantGuard,
+    Terms,
+    TextLeg,
+    VectorLeg,
+    amount_filter,
+)
 
 SOURCE_EXCLUDES = ["text", VECTOR_FIELD]
 """``text`` repeats breadcrumb and body (results show ``body``); nobody reads the vector."""
+WORD = re.compile(r"\w+")
 ALWAYS_RETURNED = ("chunk_id", "doc_id", "span", "chunk_index")
-TIE_BREAK_SORT: list[dict[str, str]] = [{"_score": "desc"}, {"chunk_id": "desc"}]
-"""Every request's order: score, then the chunk id. Tied scores are common (short texts,
-duplicated passages) and without a second key engines return ties in internal document
-order, which differs between two ingests of the same corpus. Descending, because that is
-how trec_eval breaks ties (docno descending, ``strcmp``): a run file written with the
-engine's own scores is then scored by trec_eval, pytrec_eval and ir_measures exactly as
-osrag scores the ranking (a chunk id starts with its document id and ``#``)."""
+
+
+PlanItem = AmountFilter | Guard | NamedFilter
+"""A filter of a plan, typed: droppable (amount), a guard, or another named one."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +88,12 @@ class QueryPlan:
     constraints: list[AmountConstraint] = field(default_factory=list)
     """The amount constraints that filter (empty when the amount filter is off)."""
     amount_notes: list[str] = field(default_factory=list)
+    typed: tuple[PlanItem, ...] = ()
+    """``filters`` as typed plan items, in the same order (a filter beyond them is read
+    back from its clause)."""
+    no_terms: Literal["all", "none"] = "none"
+    """What the text leg does when the analysed match text has no terms: ``all`` once
+    the amount's words were taken out (the filters alone rank), else ``none``."""
 
     def filter_clauses(self, *, drop_amount: bool = False) -> list[dict[str, Any]]:
         return [f.clause for f in self.filters if not (drop_amount and f.droppable)]
@@ -77,21 +105,23 @@ class QueryPlan:
     def has_amount_filter(self) -> bool:
         return any(f.droppable for f in self.filters)
 
+    def items(self) -> list[PlanItem]:
+        """Every filter as a typed plan item."""
+        out: list[PlanItem] = list(self.typed[: len(self.filters)])
+        for f in self.filters[len(out) :]:
+            if f.droppable and f.constraint is not None:
+                out.append(
+                    AmountFilter(f.constraint, amount_filter(f.constraint, self.default_currency))
+                )
+            else:
+                out.append(NamedFilter(f.name, from_clause(f.clause)))
+        return out
+
 
 def _as_spec(text_or_spec: str | QuerySpec, overrides: dict[str, Any]) -> QuerySpec:
     if isinstance(text_or_spec, QuerySpec):
         return text_or_spec.model_copy(update=overrides) if overrides else text_or_spec
     return QuerySpec(text=text_or_spec, **overrides)
-
-
-def _either(present: dict[str, Any], field_name: str) -> dict[str, Any]:
-    """``present`` or the field is missing: a document that says nothing is not excluded."""
-    return {
-        "bool": {
-            "should": [present, {"bool": {"must_not": [{"exists": {"field": field_name}}]}}],
-            "minimum_should_match": 1,
-        }
-    }
 
 
 def amount_clause(amount: Money, default_currency: str) -> dict[str, Any]:
@@ -106,7 +136,7 @@ def exact(amount: Money, text: str = "") -> AmountConstraint:
     )
 
 
-def access_filters(tenant: str | None, groups: list[str] | None) -> list[AppliedFilter]:
+def access_guards(tenant: str | None, groups: list[str] | None) -> tuple[TenantGuard, AclGuard]:
     """The tenant and ACL guards, built from the caller's arguments alone (fail closed).
 
     They never depend on what the index is believed to hold, so a document that
@@ -117,60 +147,54 @@ def access_filters(tenant: str | None, groups: list[str] | None) -> list[Applied
     * a caller sees documents without an ACL, and those whose ACL names one of the
       caller's groups; a caller with no groups sees only documents without an ACL.
     """
-    tenant_clause: dict[str, Any] = (
-        {"term": {"tenant": tenant}}
-        if tenant is not None
-        else {"bool": {"must_not": [{"exists": {"field": "tenant"}}]}}
-    )
-    wanted = sorted(set(groups or []))
-    present: dict[str, Any] = {"terms": {"acl": wanted}} if wanted else {"match_none": {}}
-    return [
-        AppliedFilter(name="tenant", clause=tenant_clause),
-        AppliedFilter(name="acl", clause=_either(present, "acl")),
-    ]
+    return TenantGuard(tenant), AclGuard(tuple(sorted(set(groups or []))))
 
 
-def _filters(
-    spec: QuerySpec, constraints: list[AmountConstraint], default_currency: str
-) -> list[AppliedFilter]:
-    filters = [
-        AppliedFilter(
-            name="amount", clause=c.clause(default_currency), droppable=True, constraint=c
+def access_filters(tenant: str | None, groups: list[str] | None) -> list[AppliedFilter]:
+    """:func:`access_guards` as named ``bool.filter`` clauses."""
+    return [_applied(g) for g in access_guards(tenant, groups)]
+
+
+def _applied(item: PlanItem) -> AppliedFilter:
+    if isinstance(item, AmountFilter):
+        return AppliedFilter(
+            name=item.name,
+            clause=compile_filter(item.filter),
+            droppable=True,
+            constraint=item.constraint,
         )
-        for c in constraints
+    node = item.filter if isinstance(item, NamedFilter) else item.filter()
+    return AppliedFilter(name=item.name, clause=compile_filter(node))
+
+
+def _typed_filters(
+    spec: QuerySpec, constraints: list[AmountConstraint], default_currency: str
+) -> list[PlanItem]:
+    items: list[PlanItem] = [
+        AmountFilter(c, amount_filter(c, default_currency)) for c in constraints
     ]
     if not spec.unrestricted:
-        filters += access_filters(spec.tenant, spec.acl)
+        items += access_guards(spec.tenant, spec.acl)
     if spec.as_of is not None:
-        day = spec.as_of.isoformat()
-        filters.append(
-            AppliedFilter(
-                name="as_of",
-                clause={
-                    "bool": {
-                        "filter": [
-                            _either({"range": {"effective_from": {"lte": day}}}, "effective_from"),
-                            _either({"range": {"superseded_on": {"gt": day}}}, "superseded_on"),
-                        ]
-                    }
-                },
-            )
-        )
+        items.append(AsOfGuard(spec.as_of))
     if spec.category:
-        filters.append(
-            AppliedFilter(name="category", clause={"terms": {"category": spec.category}})
-        )
+        items.append(NamedFilter("category", Terms("category", tuple(spec.category))))
     if spec.identifiers:
-        wanted = sorted({i.upper() for i in spec.identifiers})
-        filters.append(AppliedFilter(name="identifiers", clause={"terms": {"identifiers": wanted}}))
+        wanted = tuple(sorted({i.upper() for i in spec.identifiers}))
+        items.append(NamedFilter("identifiers", Terms("identifiers", wanted)))
     if spec.dates_from is not None or spec.dates_to is not None:
-        bounds: dict[str, str] = {}
-        if spec.dates_from is not None:
-            bounds["gte"] = spec.dates_from.isoformat()
-        if spec.dates_to is not None:
-            bounds["lte"] = spec.dates_to.isoformat()
-        filters.append(AppliedFilter(name="dates", clause={"range": {"dates": bounds}}))
-    return filters
+        low = spec.dates_from.isoformat() if spec.dates_from is not None else None
+        high = spec.dates_to.isoformat() if spec.dates_to is not None else None
+        items.append(NamedFilter("dates", Range("dates", gte=low, lte=high)))
+    return items
+
+
+def _no_terms(remaining: str) -> Literal["all", "none"]:
+    """``all`` when the text left after the amount has no term the ``english`` analyzer
+    keeps (only stop words or punctuation): the filters alone then rank, as with no text;
+    otherwise ``none`` (the engine's default, written nowhere)."""
+    words = WORD.findall(remaining.lower())
+    return "all" if all(w in ENGLISH_STOP_WORDS for w in words) else "none"
 
 
 def plan_query(
@@ -198,102 +222,138 @@ def plan_query(
     if status == "explicit" and len(constraints) == 1 and constraints[0].op == "eq":
         only = constraints[0]
         amount = Money(currency=only.currency, minor_units=only.bounds[0])
-    match_text = spec.text if spec.keep_amount_text or not constraints else analysis.remaining_text
+    kept = spec.keep_amount_text or not constraints
+    match_text = spec.text if kept else analysis.remaining_text
+    typed = _typed_filters(spec, constraints, config.default_currency)
     return QueryPlan(
         spec=spec,
         match_text=match_text.strip(),
         amount=amount,
         amount_status=status,
-        filters=_filters(spec, constraints, config.default_currency),
+        filters=[_applied(item) for item in typed],
         stated=analysis.amounts,  # distinct already (a dict's keys: linear)
         default_currency=config.default_currency,
         constraints=constraints,
         amount_notes=analysis.amount_notes,
+        typed=tuple(typed),
+        no_terms="none" if kept else _no_terms(match_text),
     )
-
-
-def _scoring_clauses(
-    plan: QueryPlan, *, drop_amount: bool = False
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    spec = plan.spec
-    if not plan.match_text:
-        return [{"match_all": {}}], []
-    match: dict[str, Any] = {"query": plan.match_text, "operator": spec.operator}
-    if spec.minimum_should_match:
-        match["minimum_should_match"] = spec.minimum_should_match
-    must = [{"match": {"text": match}}]
-    should: list[dict[str, Any]] = []
-    if spec.breadcrumb_boost:
-        should.append(
-            {"match": {"breadcrumb": {"query": plan.match_text, "boost": spec.breadcrumb_boost}}}
-        )
-    if spec.title_boost:
-        should.append({"match": {"title": {"query": plan.match_text, "boost": spec.title_boost}}})
-    if drop_amount and plan.has_amount_filter and spec.ambiguous_amount_boost > 0:
-        # The constraints together matched nothing and were dropped: meeting one of them
-        # (as integers — no prefix collisions) is still evidence. Constant-score boosts.
-        for constraint in plan.constraints:
-            should.append(
-                constraint.clause(plan.default_currency, boost=spec.ambiguous_amount_boost)
-            )
-    return must, should
-
-
-def bool_query(plan: QueryPlan, *, drop_amount: bool = False) -> dict[str, Any]:
-    """The ``bool`` query alone (``must`` match, ``should`` boosts, ``filter`` clauses)."""
-    must, should = _scoring_clauses(plan, drop_amount=drop_amount)
-    body: dict[str, Any] = {"must": must}
-    if should:
-        body["should"] = should
-    filters = plan.filter_clauses(drop_amount=drop_amount)
-    if filters:
-        body["filter"] = filters
-    return {"bool": body}
-
-
-def candidate_query(plan: QueryPlan, *, drop_amount: bool = False) -> dict[str, Any]:
-    """Only the filters: the candidate set BM25 ranks inside."""
-    filters = plan.filter_clauses(drop_amount=drop_amount)
-    return {"bool": {"filter": filters}} if filters else {"match_all": {}}
-
-
-def request_body(plan: QueryPlan, *, drop_amount: bool = False) -> dict[str, Any]:
-    """The full ``_search`` body for a plan."""
-    spec = plan.spec
-    body: dict[str, Any] = {
-        "query": bool_query(plan, drop_amount=drop_amount),
-        "size": spec.size,
-        "from": spec.offset,
-        "sort": [dict(key) for key in TIE_BREAK_SORT],
-        "_source": (
-            {"includes": sorted({*ALWAYS_RETURNED, *spec.source_fields})}
-            if spec.source_fields is not None
-            else {"excludes": SOURCE_EXCLUDES}
-        ),
-    }
-    if spec.highlight and plan.match_text:
-        body["highlight"] = {
-            "fields": {"body": {"number_of_fragments": 2, "fragment_size": 160}},
-            "require_field_match": False,  # the match is on `text`; fragments come from `body`
-            "pre_tags": ["«"],
-            "post_tags": ["»"],
-        }
-    if spec.collapse:
-        body["collapse"] = {"field": "doc_id"}
-    return body
 
 
 COLLAPSE_DEPTH = 4
 """Chunks fetched per document wanted when the client collapses a vector or hybrid search."""
 
 
+def _text_leg(plan: QueryPlan, drop_amount: bool) -> TextLeg:
+    spec = plan.spec
+    boosts: tuple[Scored, ...] = ()
+    if drop_amount and plan.has_amount_filter and spec.ambiguous_amount_boost > 0:
+        # The constraints together matched nothing and were dropped: meeting one of them
+        # (as integers — no prefix collisions) is still evidence. Constant-score boosts.
+        weight = spec.ambiguous_amount_boost
+        boosts = tuple(
+            amount_filter(c, plan.default_currency, boost=weight) for c in plan.constraints
+        )
+    return TextLeg(
+        text=plan.match_text,
+        operator=spec.operator,
+        minimum_should_match=spec.minimum_should_match,
+        breadcrumb_boost=spec.breadcrumb_boost,
+        title_boost=spec.title_boost,
+        no_terms=plan.no_terms,
+        boosts=boosts,
+    )
+
+
+def _grouped(
+    plan: QueryPlan, drop_amount: bool
+) -> tuple[tuple[AmountFilter, ...], tuple[Guard, ...], tuple[NamedFilter, ...]]:
+    amounts: list[AmountFilter] = []
+    guards: list[Guard] = []
+    named: list[NamedFilter] = []
+    for item in plan.items():
+        if isinstance(item, AmountFilter):
+            if not drop_amount:
+                amounts.append(item)
+        elif isinstance(item, NamedFilter):
+            named.append(item)
+        else:
+            guards.append(item)
+    return tuple(amounts), tuple(guards), tuple(named)
+
+
+def search_plan(
+    plan: QueryPlan,
+    *,
+    drop_amount: bool = False,
+    vector: Sequence[float] | None = None,
+    in_engine: bool = True,
+) -> SearchPlan:
+    """The typed :class:`~osrag.search.plan.SearchPlan` of an analysed query.
+
+    ``drop_amount``: the fallback plan — every amount filter out of every leg together,
+    each constraint a boost instead; the guards stay (they are a group of their own).
+    ``vector``: the query's embedding (a vector or hybrid mode needs it). ``in_engine``:
+    whether the engine may fuse a hybrid plan."""
+    spec = plan.spec
+    mode: Mode = "bm25" if spec.mode == "auto" else spec.mode
+    if mode != "bm25" and vector is None:
+        raise QueryError(f"mode {spec.mode!r} needs the query's embedding")
+    depth = spec.offset + spec.size
+    if spec.collapse and mode != "bm25":  # the client keeps each document's best chunk
+        depth *= COLLAPSE_DEPTH
+    amounts, guards, named = _grouped(plan, drop_amount)
+    return SearchPlan(
+        mode=mode,
+        text=None if mode == "vector" else _text_leg(plan, drop_amount),
+        vector=(
+            VectorLeg(tuple(float(x) for x in vector), max(depth, 1))
+            if vector is not None and mode != "bm25"
+            else None
+        ),
+        guards=guards,
+        amounts=amounts,
+        filters=named,
+        size=spec.size,
+        offset=spec.offset,
+        depth=depth,
+        collapse=spec.collapse,
+        highlight=Highlight() if spec.highlight and plan.match_text else None,
+        source=(
+            Source(includes=tuple(sorted({*ALWAYS_RETURNED, *spec.source_fields})))
+            if spec.source_fields is not None
+            else Source(excludes=tuple(SOURCE_EXCLUDES))
+        ),
+        fusion=Fusion(
+            spec.fusion, spec.rank_constant, spec.weights, in_engine and not spec.collapse
+        ),
+    )
+
+
+def bool_query(plan: QueryPlan, *, drop_amount: bool = False) -> dict[str, Any]:
+    """The ``bool`` query alone (``must`` match, ``should`` boosts, ``filter`` clauses)."""
+    return rest_compile.bool_query(search_plan(_as_bm25(plan), drop_amount=drop_amount))
+
+
+def candidate_query(plan: QueryPlan, *, drop_amount: bool = False) -> dict[str, Any]:
+    """Only the filters: the candidate set BM25 ranks inside."""
+    return rest_compile.candidate_query(search_plan(_as_bm25(plan), drop_amount=drop_amount))
+
+
+def request_body(plan: QueryPlan, *, drop_amount: bool = False) -> dict[str, Any]:
+    """The full ``_search`` body for a plan."""
+    return rest_compile.request_body(search_plan(_as_bm25(plan), drop_amount=drop_amount))
+
+
+def _as_bm25(plan: QueryPlan) -> QueryPlan:
+    if plan.spec.mode in ("bm25", "auto"):
+        return plan
+    return replace(plan, spec=plan.spec.model_copy(update={"mode": "bm25"}))
+
+
 def count_body(plan: QueryPlan, *, drop_amount: bool = False) -> dict[str, Any]:
     """The size of the candidate set: the filters alone, counted exactly."""
-    return {
-        "size": 0,
-        "query": candidate_query(plan, drop_amount=drop_amount),
-        "track_total_hits": True,
-    }
+    return rest_compile.count_body(search_plan(_as_bm25(plan), drop_amount=drop_amount))
 
 
 def knn_clause(
@@ -307,26 +367,9 @@ def knn_clause(
     and filter afterwards, returning fewer than ``k`` hits, or none, under a
     restrictive filter such as one amount or one tenant.
     """
-    inner: dict[str, Any] = {"vector": [float(x) for x in vector], "k": k}
-    filters = plan.filter_clauses(drop_amount=drop_amount)
-    if filters:
-        inner["filter"] = {"bool": {"filter": filters}}
-    return {"knn": {VECTOR_FIELD: inner}}
-
-
-def _shaped(plan: QueryPlan, query: dict[str, Any], size: int, offset: int) -> dict[str, Any]:
-    spec = plan.spec
-    return {
-        "query": query,
-        "size": size,
-        "from": offset,
-        "_source": (
-            {"includes": sorted({*ALWAYS_RETURNED, *spec.source_fields})}
-            if spec.source_fields is not None
-            else {"excludes": SOURCE_EXCLUDES}
-        ),
-        "track_total_hits": True,
-    }
+    typed = search_plan(_as_bm25(plan), drop_amount=drop_amount)
+    leg = VectorLeg(tuple(float(x) for x in vector), k)
+    return rest_compile.knn_clause(replace(typed, mode="vector", text=None, vector=leg))
 
 
 def search_bodies(
@@ -336,7 +379,8 @@ def search_bodies(
     vector: Sequence[float] | None = None,
     pipeline: str | None = None,
 ) -> list[dict[str, Any]]:
-    """The bodies of one ``_msearch`` for a plan, the candidate count always last.
+    """The bodies of one ``_msearch`` for a plan, the candidate count always last
+    (:func:`osrag.engines.rest_compile.search_bodies` of :func:`search_plan`).
 
     * ``bm25``: the ranked search, the count. The count costs no extra round trip
       (measured in ``benchmarks/query.py`` against a ``global`` aggregation and a
@@ -353,28 +397,9 @@ def search_bodies(
     The same filter list is inside every leg; the amount fallback drops every amount
     filter from every leg together.
     """
-    spec = plan.spec
-    count = count_body(plan, drop_amount=drop_amount)
-    if spec.mode in ("bm25", "auto"):  # auto without a vector: the words alone
-        search = request_body(plan, drop_amount=drop_amount)
-        search["track_total_hits"] = True
-        return [search, count]
-    if vector is None:
-        raise QueryError(f"mode {spec.mode!r} needs the query's embedding")
-    depth = spec.offset + spec.size
-    if spec.collapse:  # the client keeps each document's best chunk: fetch deeper
-        depth *= COLLAPSE_DEPTH
-    knn = knn_clause(plan, vector, max(depth, 1), drop_amount=drop_amount)
-    if spec.mode == "vector":
-        if spec.collapse:
-            return [_shaped(plan, knn, depth, 0), count]
-        return [_shaped(plan, knn, spec.size, spec.offset), count]
-    lexical = bool_query(plan, drop_amount=drop_amount)
-    if pipeline is not None and not spec.collapse:
-        hybrid = _shaped(plan, {"hybrid": {"queries": [lexical, knn]}}, spec.size, spec.offset)
-        hybrid["search_pipeline"] = pipeline
-        return [hybrid, count]
-    return [_shaped(plan, lexical, depth, 0), _shaped(plan, knn, depth, 0), count]
+    typed = search_plan(plan, drop_amount=drop_amount, vector=vector)
+    on_engine = pipeline if typed.fusion.in_engine else None
+    return rest_compile.search_bodies(typed, on_engine)
 
 
 def build_query(

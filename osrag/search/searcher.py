@@ -1,7 +1,7 @@
 """Run a :class:`~osrag.models.QuerySpec` on a backend and say why it returned what it did.
 
-* One round trip normally (``_msearch``): the ranked hits and the size of the
-  filtered **candidate set** (the filters alone), logged at INFO.
+* One round trip normally (a typed plan, ``ChunkIndex.search``): the ranked hits and
+  the size of the filtered **candidate set** (the filters alone), logged at INFO.
 * **Fallback**: if the amount constraints together leave zero candidates (an
   amount nobody wrote, a typo, two amounts no single chunk holds) the query runs
   again without any of them — each becomes a boost instead — and the result says
@@ -16,7 +16,7 @@
 * **Three modes, one set of filters**: ``bm25`` (words), ``vector`` (the query's
   embedding against the chunks' vectors) and ``hybrid`` (both legs fused). The
   filter list — amount, tenant, ACL, dates — is inside every leg
-  (:func:`osrag.search.query.search_bodies`); the amount fallback drops the amount from
+  (:func:`osrag.search.query.search_plan`); the amount fallback drops the amount from
   every leg together. Fusion runs on the engine where it can (OpenSearch's
   ``hybrid`` query with osrag's search pipeline), else in the client
   (:mod:`osrag.search.fusion`), with the same order.
@@ -36,6 +36,7 @@ from typing import Any, NamedTuple
 from pydantic import TypeAdapter
 
 from osrag.config import DEFAULT_ALIAS
+from osrag.engines import rest_compile
 from osrag.engines.base import ChunkIndex, SearchType
 from osrag.errors import EmbeddingError, QueryError
 from osrag.ingestion.layout import Layout
@@ -49,16 +50,31 @@ from osrag.models import (
     SearchResult,
 )
 from osrag.search import fusion
-from osrag.search.query import QueryPlan, plan_query, search_bodies
+from osrag.search.plan import (
+    EngineHit,
+    EngineResult,
+    Exists,
+    NamedFilter,
+    SearchPlan,
+    Source,
+    TextLeg,
+)
+from osrag.search.query import QueryPlan, plan_query, search_plan
 
 log = logging.getLogger("osrag.search.searcher")
 
-TENANT_PROBE: dict[str, Any] = {
-    "size": 0,
-    "query": {"exists": {"field": "tenant"}},
-    "terminate_after": 1,
-    "track_total_hits": True,
-}
+TENANT_PROBE = SearchPlan(
+    mode="bm25",
+    text=TextLeg(""),
+    vector=None,
+    guards=(),  # the probe asks about the whole alias: it returns no document
+    filters=(NamedFilter("tenant_probe", Exists("tenant")),),
+    size=0,
+    depth=0,
+    source=Source(includes=("chunk_id",)),
+    count_candidates=False,
+    stop_after=1,
+)
 """Does the alias hold any tenant's documents (one is enough)?"""
 
 GENERATION_CACHE_SECONDS = 30.0
@@ -109,23 +125,22 @@ _HITS: TypeAdapter[list[SearchHit]] = TypeAdapter(list[SearchHit])
 _NO_SPAN = {"start": 0, "end": 0}
 
 
-def _hits(raw_hits: list[dict[str, Any]]) -> tuple[list[SearchHit], int]:
-    """Raw hits → :class:`SearchHit` s, validated in one call (a page at depth 1,000 is
+def _hits(raw_hits: Iterable[EngineHit]) -> tuple[list[SearchHit], int]:
+    """Engine hits → :class:`SearchHit` s, validated in one call (a page at depth 1,000 is
     1,000 hits: one validation of a list costs about half of 1,000 model constructions).
     Each hit lists the higher-ranked hits of its own document whose spans overlap it; the
     number of unique spans (:func:`count_unique_spans`) comes with them."""
     rows: list[dict[str, Any]] = []
     seen: dict[str, list[tuple[str, int, int]]] = {}
     for raw in raw_hits:
-        row = dict(raw.get("_source") or {})  # fields a SearchHit does not have are ignored
-        row.setdefault("chunk_id", raw.get("_id", ""))
+        row = dict(raw.source)  # fields a SearchHit does not have are ignored
+        row["chunk_id"], row["doc_id"] = raw.chunk_id, raw.doc_id
         span = row.setdefault("span", _NO_SPAN)
         start, end = span["start"], span["end"]
-        chunk_id, doc_id = row["chunk_id"], row["doc_id"]
-        row["score"] = raw.get("_score")
-        highlight = (raw.get("highlight") or {}).get("body")
-        if highlight:
-            row["highlight"] = highlight
+        chunk_id, doc_id = raw.chunk_id, raw.doc_id
+        row["score"] = raw.score
+        if raw.highlight:
+            row["highlight"] = list(raw.highlight)
         for name in ("amounts", "money", "pages"):
             if name in row and row[name] is None:
                 del row[name]
@@ -137,11 +152,6 @@ def _hits(raw_hits: list[dict[str, Any]]) -> tuple[list[SearchHit], int]:
             earlier.append((chunk_id, start, end))
         rows.append(row)
     return _HITS.validate_python(rows), _unique_spans(seen.values())
-
-
-def _total(response: dict[str, Any]) -> int:
-    total = response["hits"]["total"]
-    return int(total["value"] if isinstance(total, dict) else total)
 
 
 class Searcher:
@@ -168,7 +178,7 @@ class Searcher:
         self.alias = alias
         self.search_type = search_type
         """How a sharded generation scores (None: the engine's default, see
-        :meth:`~osrag.engines.base.ChunkIndex.msearch`)."""
+        :meth:`~osrag.engines.base.ChunkIndex.search`)."""
         self.extraction = extraction
         self.enforce_access = enforce_access
         """False is the operator's view (evaluation): no tenant or ACL guard at all."""
@@ -260,18 +270,25 @@ class Searcher:
         text = plan.match_text or plan.spec.text
         return [float(x) for x in self.embedder().embed_queries([text])[0]]
 
+    def plans(
+        self, plan: QueryPlan, vector: list[float] | None = None, *, drop_amount: bool = False
+    ) -> SearchPlan:
+        """The typed plan this searcher sends for ``plan`` (the fallback's, with
+        ``drop_amount``)."""
+        if vector is None:
+            vector = self.query_vector(plan)
+        in_engine = not self._scored_apart()
+        return search_plan(plan, drop_amount=drop_amount, vector=vector, in_engine=in_engine)
+
     def bodies(
         self, plan: QueryPlan, vector: list[float] | None = None, *, drop_amount: bool = False
     ) -> tuple[list[dict[str, Any]], str | None]:
-        """The ``_msearch`` bodies this searcher sends for ``plan`` (``--explain`` prints
-        them), and the search pipeline that fuses them on the engine, if any."""
-        spec = plan.spec
-        if vector is None:
-            vector = self.query_vector(plan)
-        on_engine = spec.mode == "hybrid" and not spec.collapse and not self._scored_apart()
-        pipeline = self.index.fusion_pipeline(spec) if on_engine else None
-        bodies = search_bodies(plan, drop_amount=drop_amount, vector=vector, pipeline=pipeline)
-        return bodies, pipeline
+        """The plan as OpenSearch DSL (``--explain`` prints it), and the search pipeline
+        that fuses it on the engine, if any."""
+        typed = self.plans(plan, vector, drop_amount=drop_amount)
+        on_engine = typed.mode == "hybrid" and typed.fusion.in_engine
+        pipeline = self.index.fusion_pipeline(typed.fusion) if on_engine else None
+        return rest_compile.search_bodies(typed, pipeline), pipeline
 
     def _scored_apart(self) -> bool:
         """Whether the legs must be fused here to keep one set of term statistics: the
@@ -287,31 +304,28 @@ class Searcher:
     def requests(
         self, plan: QueryPlan, vector: list[float] | None, *, drop_amount: bool = False
     ) -> Round:
-        """The ``_msearch`` bodies of one round trip (the tenant probe last, when asked)."""
-        bodies, pipeline = self.bodies(plan, vector, drop_amount=drop_amount)
+        """The typed plans of one round trip (the tenant probe last, when asked)."""
+        typed = self.plans(plan, vector, drop_amount=drop_amount)
         # a caller without a tenant: does the alias hold any tenant's documents? Asked of
         # the index itself, in the same round trip, on every request (never remembered
         # as "no": only as "yes", which cannot become untrue for a refusal to matter)
         spec = plan.spec
         probe = self.enforce_access and spec.tenant is None and not spec.unrestricted
-        return Round([*bodies, TENANT_PROBE] if probe else bodies, pipeline, probe)
+        return Round([typed, TENANT_PROBE] if probe else [typed], probe)
 
-    def answered(self, plan: QueryPlan, sent: Round, answers: list[dict[str, Any]]) -> Ran:
+    def answered(self, plan: QueryPlan, sent: Round, answers: list[EngineResult]) -> Ran:
         """Hits (fused where the client fuses), total hits, candidates, how it fused."""
-        spec, pipeline = plan.spec, sent.pipeline
-        if sent.probe and _total(answers.pop()) > 0:
+        spec = plan.spec
+        if sent.probe and answers.pop().total > 0:
             self._multi_tenant = True
             raise self._tenant_required()
-        counted = _total(answers[-1])
-        if spec.mode in ("bm25", "auto") or pipeline is not None:
-            fused = f"server:{pipeline}" if pipeline else None
-            return Ran(answers[0]["hits"]["hits"], _total(answers[0]), counted, fused)
-        if spec.mode == "vector":
-            if not spec.collapse:
-                return Ran(answers[0]["hits"]["hits"], _total(answers[0]), counted, None)
-            ranked, fused = answers[0]["hits"]["hits"], None
+        (result,) = answers
+        if not result.legs:
+            if not (spec.collapse and spec.mode == "vector"):
+                return Ran(list(result.hits), result.total, result.candidates, result.fused)
+            ranked, fused = list(result.hits), None
         else:
-            legs = [answers[0]["hits"]["hits"], answers[1]["hits"]["hits"]]
+            legs = [list(leg) for leg in result.legs]
             if spec.fusion == "rrf":
                 ranked = fusion.reciprocal_rank_fusion(legs, spec.rank_constant)
             else:
@@ -320,13 +334,13 @@ class Searcher:
         if spec.collapse:
             ranked = fusion.best_per_document(ranked)
         page = ranked[spec.offset : spec.offset + spec.size]
-        return Ran(page, len(ranked), counted, fused)
+        return Ran(page, len(ranked), result.candidates, fused)
 
     def _run(
         self, plan: QueryPlan, vector: list[float] | None, *, drop_amount: bool = False
     ) -> Ran:
         sent = self.requests(plan, vector, drop_amount=drop_amount)
-        answers = self.index.msearch(self.alias, sent.bodies, search_type=self.search_type)
+        answers = self.index.search(self.alias, sent.plans, search_type=self.search_type)
         return self.answered(plan, sent, answers)
 
     def search(self, text_or_spec: str | QuerySpec, **overrides: Any) -> SearchResult:
@@ -344,11 +358,9 @@ class Searcher:
 
 
 class Round(NamedTuple):
-    """One ``_msearch`` round trip to send: its bodies, the engine's fusion pipeline, and
-    whether the last body is the tenant probe."""
+    """One round trip to send: its typed plans, and whether the last is the tenant probe."""
 
-    bodies: list[dict[str, Any]]
-    pipeline: str | None
+    plans: list[SearchPlan]
     probe: bool
 
 
@@ -356,7 +368,7 @@ class Ran(NamedTuple):
     """What one round trip found: hits (fused where the client fuses), total hits,
     candidates, how it fused."""
 
-    hits: list[dict[str, Any]]
+    hits: list[EngineHit]
     total: int
     candidates: int
     fused: str | None
@@ -369,7 +381,7 @@ def needs_fallback(plan: QueryPlan, ran: Ran) -> bool:
 
 def answering_index(ran: Ran) -> str | None:
     """The generation that answered, when a hit names it."""
-    return ran.hits[0].get("_index") if ran.hits else None
+    return ran.hits[0].index if ran.hits else None
 
 
 def shape_result(
