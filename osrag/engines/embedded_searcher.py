@@ -1,9 +1,17 @@
-"""Searches of the embedded index: query-DSL bodies answered as OpenSearch answers them.
+"""Searches of the embedded index, on one searcher per call (one point in time).
 
-One searcher per ``msearch`` (one point in time); ``collapse``, ``from``/``size``,
-``sort`` (``_score`` and keyword fields) with ``search_after``, ``_source``
-includes/excludes and highlight fragments as OpenSearch shapes them. Anything else is
-refused with a :class:`~osrag.errors.QueryError` naming it.
+* :meth:`EmbeddedSearcher.search`: typed plans, compiled straight to tantivy
+  (:mod:`~osrag.engines.embedded_plan`) and answered as osrag's hit records
+  (:mod:`~osrag.engines.embedded_plans`);
+* :meth:`EmbeddedSearcher.msearch` and :meth:`EmbeddedSearcher.count`: the raw access
+  the interface keeps (the id scans of ingest, engine tests) — query-DSL bodies
+  through :mod:`~osrag.engines.dsl`, answered in OpenSearch's response shape:
+  ``collapse``, ``from``/``size``, ``sort`` (``_score`` and keyword fields) with
+  ``search_after``, ``_source`` includes/excludes and highlight fragments. Anything
+  else is refused with a :class:`~osrag.errors.QueryError` naming it.
+
+The ranking primitives (the exact tie order, collapse, the id fields read from the
+index's columns) serve both.
 """
 
 from __future__ import annotations
