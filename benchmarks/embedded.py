@@ -18,8 +18,8 @@ On ``shared/corpora/opensearch-docs`` (or ``--corpus``):
    exact ties) on both backends, and its 225 queries at depth 1,000 the way
    ``osrag eval`` asks for them (no highlight, no ``_source`` beyond the ids and
    spans): as ranked chunks, and collapsed to one hit per document; p50/p99 in ms,
-   for the engine alone (``ChunkIndex.msearch``: the raw hits) and through the Searcher
-   (which shapes every hit into a validated ``SearchHit``).
+   for the engine alone (``ChunkIndex.search`` of the typed plan: osrag's hit records)
+   and through the Searcher (which shapes every hit into a validated ``SearchHit``).
 
 The texts are heading leaves of the corpus (what users ask about); the amount is the
 most frequent one. Prints tables (with embedded ÷ OpenSearch ratios) and writes
@@ -50,7 +50,7 @@ from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.ingestion.pipeline import prepare_chunks
 from osrag.loaders.corpus import load_corpus
 from osrag.models import ChunkingConfig, Document, ExtractionConfig, QuerySpec
-from osrag.search.query import search_bodies
+from osrag.search.query import search_plan
 from osrag.search.searcher import Searcher
 
 
@@ -155,10 +155,9 @@ def _depth(es: Any, url: str, copies: int, depth: int, rounds: int) -> dict[str,
                             if layer == "Searcher":
                                 elapsed = _timed(searcher, spec)
                             else:
-                                plan = searcher.plan(spec)
-                                bodies = search_bodies(plan)
+                                plan = search_plan(searcher.plan(spec))
                                 started = time.perf_counter()
-                                backends[name].msearch(alias, bodies)
+                                backends[name].search(alias, [plan])
                                 elapsed = (time.perf_counter() - started) * 1000
                             timings[name][f"{layer}: {variant}"].append(elapsed)
         finally:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -212,6 +213,12 @@ class ChunkIndex(ABC):
     def read_capabilities(self) -> EngineCapabilities:
         """Ask the engine (:meth:`capabilities` remembers the answer)."""
         return EngineCapabilities(engine=self.name, search_type=self.search_type)
+
+    def writing(self, alias: str) -> AbstractContextManager[None]:
+        """A run of writes to the generations of ``alias`` by one writer (an ingest, which
+        holds the alias's ingest lock): the engine may keep its writers open between
+        batches until it ends. Writes outside one are correct too, only slower."""
+        return nullcontext()
 
     @abstractmethod
     def records(self, alias: str) -> RecordStore:

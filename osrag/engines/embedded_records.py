@@ -45,18 +45,10 @@ class SQLiteRecords(RecordStore):
 
     ``folder`` is called to find (``create=False``) or make (``create=True``) the
     alias's folder; reads of an alias that has no folder yet find nothing.
-    ``on_delete`` is told which ``(kind, key)`` was deleted (the embedded index
-    closes its writers when the ingest lock is released).
     """
 
-    def __init__(
-        self,
-        folder: Callable[[bool], Path | None],
-        *,
-        on_delete: Callable[[str, str], None] | None = None,
-    ) -> None:
+    def __init__(self, folder: Callable[[bool], Path | None]) -> None:
         self._folder = folder
-        self._on_delete = on_delete
         self._connection: sqlite3.Connection | None = None
         self._guard = threading.RLock()
         self.path: Path | None = None
@@ -240,8 +232,6 @@ class SQLiteRecords(RecordStore):
                 ).rowcount
                 if not gone and self.get(kind, key) is not None:
                     raise RecordConflict(f"{kind} {key!r} changed meanwhile")
-        if gone and self._on_delete is not None:
-            self._on_delete(kind, key)
         return bool(gone)
 
     def delete_many(self, kind: str, keys: Sequence[str]) -> None:

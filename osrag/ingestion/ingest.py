@@ -316,9 +316,12 @@ def ingest(
     if options.keep < 1:
         raise IndexStateError("keep must be at least 1 (the current generation)")
     manifest = Manifest(index.records(options.alias), options.alias)
-    with IngestLock(
-        manifest.store, options.alias, ttl=options.lock_ttl, wait=options.lock_wait
-    ) as held:
+    with (
+        IngestLock(
+            manifest.store, options.alias, ttl=options.lock_ttl, wait=options.lock_wait
+        ) as held,
+        index.writing(options.alias),
+    ):
         started = time.perf_counter()
         report = _ingest_locked(path, index, manifest, options, held, progress)
         report.seconds = round(time.perf_counter() - started, 3)
