@@ -18,17 +18,9 @@ ROOT = Path(__file__).resolve().parents[1] / "osrag"
 MAX_FUNCTION_LINES = 80
 MAX_MODULE_LINES = 500
 
-BEING_SPLIT = frozenset(
-    {
-        "extract/money.py",
-        "engines/rest.py",
-        "engines/embedded.py",
-        "engines/dsl.py",
-        "search/query.py",
-        "search/searcher.py",
-    }
-)
-"""Modules other work is splitting now: neither they nor their functions are measured yet."""
+BEING_SPLIT: frozenset[str] = frozenset()
+"""Modules exempt while a split is under way (none now): neither they nor their functions
+are measured."""
 
 
 def _modules() -> Iterator[tuple[str, ast.Module, int]]:

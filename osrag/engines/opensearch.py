@@ -30,10 +30,10 @@ from osrag.engines.rest import (
     BULK_RETRIES,
     ClientKit,
     RestIndex,
-    RestRecords,
     manifest_index,
     translating,
 )
+from osrag.engines.rest_records import RestRecords
 from osrag.search.plan import Fusion
 
 __all__ = [

@@ -29,7 +29,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import orjson
 
@@ -39,19 +39,19 @@ from osrag.engines.base import (
     ChunkIndex,
     ItemFailure,
     Put,
-    Record,
-    RecordConflict,
     RecordStore,
     SearchType,
     WriteOutcome,
 )
 from osrag.engines.bulk import BulkStats, StreamingBulk
-from osrag.engines.mapping import manifest_index_body, manifest_version
 from osrag.engines.refusals import describe, search_error, shard_gap
 from osrag.engines.rest_compile import run_plans
 from osrag.errors import ClusterError, IndexStateError, QueryError
 from osrag.ingestion.plan import generation_pattern
 from osrag.search.plan import EngineResult, SearchPlan
+
+if TYPE_CHECKING:
+    from osrag.engines.rest_records import RestRecords
 
 BULK_ACTIONS = 10_000
 BULK_BYTES = 64 * 2**20
@@ -405,6 +405,8 @@ class RestIndex(ChunkIndex):
     def records(self, alias: str) -> RecordStore:
         store = self._records.get(alias)
         if store is None:
+            from osrag.engines.rest_records import RestRecords
+
             store = self._records[alias] = RestRecords(self, alias)
         return store
 
@@ -422,187 +424,3 @@ def msearch_gap(answers: list[dict[str, Any]], target: str) -> ClusterError | Qu
         if missing is not None:
             return missing
     return None
-
-
-@translating
-class RestRecords(RecordStore):
-    """Records of one alias in the index ``<alias>.manifest`` (see the module docstring)."""
-
-    def __init__(self, engine: RestIndex, alias: str) -> None:
-        self.engine = engine
-        self.client = engine.client
-        self.settings = engine.settings
-        self.kit = engine.kit
-        self.index = manifest_index(alias)
-        self._exists: bool | None = None
-
-    def _id(self, kind: str, key: str) -> str:
-        return f"{kind}::{key}"
-
-    def _present(self) -> bool:
-        """Whether the manifest index exists (checked once; its format too)."""
-        if self._exists:
-            return True
-        try:
-            mapping = self.client.indices.get_mapping(index=self.index)
-        except self.kit.not_found:
-            return False
-        meta = next(iter(mapping.values()))["mappings"].get("_meta", {})
-        found = int(meta.get("osrag_manifest_version", 0))
-        if found != manifest_version():
-            raise IndexStateError(
-                f"{self.index} holds a manifest in format {found}; this osrag reads format "
-                f"{manifest_version()}: ingest into a new --alias, or delete {self.index} and "
-                "the alias's generations and ingest again"
-            )
-        self._exists = True
-        return True
-
-    def _ensure(self) -> None:
-        if self._present():
-            return
-        body = manifest_index_body()
-        if self.engine.serverless:
-            body.pop("settings", None)
-        try:
-            self.client.indices.create(index=self.index, body=body)
-        except self.kit.http_error as exc:
-            if self.kit.status(exc) != 400:  # 400: another writer created it meanwhile
-                raise
-        self._present()
-
-    def _entry(self, kind: str, key: str, data: dict[str, Any]) -> dict[str, Any]:
-        return {"kind": kind, "key": key, "record": data}
-
-    def get(self, kind: str, key: str) -> Record | None:
-        if not self._present():
-            return None
-        try:
-            found = self.client.get(index=self.index, id=self._id(kind, key))
-        except self.kit.not_found:
-            return None
-        return Record(found["_source"]["record"], (found["_seq_no"], found["_primary_term"]))
-
-    def get_many(self, kind: str, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
-        if not keys or not self._present():
-            return {}
-        body = {"ids": [self._id(kind, k) for k in keys]}
-
-        def unanswered(found: dict[str, Any]) -> ClusterError | None:
-            errors = [doc for doc in found["docs"] if "error" in doc]
-            if not errors:
-                return None
-            return ClusterError(
-                f"{self.index} did not answer for {len(errors)} of {len(keys)} record(s) "
-                f"({describe(errors[0]['error'], 500)}); nothing was read as absent"
-            )
-
-        found = self.engine.whole(lambda: self.client.mget(index=self.index, body=body), unanswered)
-        return {
-            doc["_source"]["key"]: doc["_source"]["record"]
-            for doc in found["docs"]
-            if doc.get("found")
-        }
-
-    def put(
-        self,
-        kind: str,
-        key: str,
-        data: dict[str, Any],
-        *,
-        create: bool = False,
-        version: Any = None,
-    ) -> None:
-        self._ensure()
-        options: dict[str, Any] = {}
-        if create:
-            options["op_type"] = "create"
-        if version is not None:
-            options["if_seq_no"], options["if_primary_term"] = version
-        try:
-            self.client.index(
-                index=self.index,
-                id=self._id(kind, key),
-                body=self._entry(kind, key, data),
-                **options,
-            )
-        except self.kit.conflict:
-            raise RecordConflict(f"{kind} {key!r} exists or changed meanwhile") from None
-
-    def _bulk(self, actions: list[dict[str, Any]]) -> None:
-        if not actions:
-            return
-        failures = [
-            f"{item.id}: {describe(item.error, item.status)}"
-            for item in self.engine.send(actions, BulkStats())
-            if not (200 <= item.status < 300 or (item.op_type == "delete" and item.status == 404))
-        ]
-        if failures:
-            raise IndexStateError(
-                f"the manifest {self.index} refused {len(failures)} write(s): {failures[:3]}"
-            )
-
-    def put_many(self, kind: str, items: Sequence[tuple[str, dict[str, Any]]]) -> None:
-        if not items:
-            return
-        self._ensure()
-        self._bulk(
-            [
-                {
-                    "_op_type": "index",
-                    "_index": self.index,
-                    "_id": self._id(kind, key),
-                    "_source": dumps(self._entry(kind, key, data)),
-                }
-                for key, data in items
-            ]
-        )
-
-    def delete(self, kind: str, key: str, *, version: Any = None) -> bool:
-        if not self._present():
-            return False
-        options: dict[str, Any] = {}
-        if version is not None:
-            options["if_seq_no"], options["if_primary_term"] = version
-        try:
-            self.client.delete(index=self.index, id=self._id(kind, key), **options)
-        except self.kit.not_found:
-            return False
-        except self.kit.conflict:
-            raise RecordConflict(f"{kind} {key!r} changed meanwhile") from None
-        return True
-
-    def delete_many(self, kind: str, keys: Sequence[str]) -> None:
-        if keys and self._present():
-            self._bulk(
-                [
-                    {"_op_type": "delete", "_index": self.index, "_id": self._id(kind, k)}
-                    for k in keys
-                ]
-            )
-
-    def scan(self, kind: str, prefix: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
-        if not self._present():
-            return
-        filters: list[dict[str, Any]] = [{"term": {"kind": kind}}]
-        if prefix:
-            filters.append({"prefix": {"key": prefix}})
-        query = {"query": {"bool": {"filter": filters}}}
-        # the scroll helper checks shards only on pages with hits: a shard missing from
-        # an answer with none would read as "no records"; the count checks first
-        self.engine.count(self.index, query["query"])
-        try:
-            for hit in self.kit.scan(self.client, index=self.index, query=query, size=1000):
-                yield hit["_source"]["key"], hit["_source"]["record"]
-        except self.kit.scan_error as exc:
-            raise ClusterError(
-                f"reading {self.index} failed part-way: {exc}; nothing was read as absent"
-            ) from None
-
-    def refresh(self) -> None:
-        if not self.engine.serverless and self._present():
-            self.client.indices.refresh(index=self.index)
-
-    def drop(self) -> None:
-        self.engine.drop_index(self.index)
-        self._exists = None
