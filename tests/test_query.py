@@ -23,10 +23,11 @@ def _filters(body: dict) -> list[dict]:
 def test_one_stated_amount_becomes_a_term_filter_inside_bool() -> None:
     body = build_query("What does the $300K umbrella cover?")
     assert _filters(body) == [{"term": {"amounts": 30_000_000}}]
-    # the amount is the filter; its words leave the match (measured default); should
-    # only stop words be left, the filter alone decides (zero_terms_query "all")
-    match = {"query": "What does the umbrella cover?", "operator": "or", "zero_terms_query": "all"}
-    assert body["query"]["bool"]["must"] == [{"match": {"text": match}}]
+    # the amount is the filter; its words leave the match (measured default); words
+    # remain, so the engine's zero-terms default is not touched
+    assert body["query"]["bool"]["must"] == [
+        {"match": {"text": {"query": "What does the umbrella cover?", "operator": "or"}}}
+    ]
     kept = build_query("What does the $300K umbrella cover?", keep_amount_text=True)
     assert kept["query"]["bool"]["must"][0]["match"]["text"]["query"] == (
         "What does the $300K umbrella cover?"

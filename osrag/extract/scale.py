@@ -77,7 +77,9 @@ _UNIT = re.compile(
     rf"(?i)(?<![\w$€£¥])(?:(?P<sign>{_SIGN})\s?(?:{_QUOTE}?000\b|(?P<m>m|bn|mn|{_SCALE})\b)"
     rf"|\(000{_QUOTE}?s\)|\b000{_QUOTE}?s\b)"
 )
-_IN_SCALE_CORE = re.compile(rf"(?i)\bin\s+(?:{_SIGN}\s*)?(?:{_SCALE}\b|(?:{_SIGN})?\s*000)")
+_IN_SCALE_CORE = re.compile(
+    rf"(?i)\bin\s+(?:{_SIGN}\s*)?(?:{_SCALE}\b|(?:{_SIGN})?\s*{_QUOTE}?000)"
+)
 """What every :data:`_IN_SCALE` match holds ("in" and what follows it): a text without it
 is spared the full pattern, whose optional lead makes every position a candidate."""
 _UNIT_CODES = ("usd", "eur", "gbp", "cad", "aud", "chf", "jpy", "rmb")
