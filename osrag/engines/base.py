@@ -6,7 +6,8 @@ evaluation — is written once, against these two small interfaces:
 
 * :class:`ChunkIndex` speaks the engine's own vocabulary: generation indices
   created from a mapping, an alias moved atomically, bulk writes and deletes
-  by id with an outcome per item, refresh, count, and ``search`` of typed
+  by id with an outcome per item, refresh, ``count`` and ``chunk_ids`` under a typed
+  plan filter, and ``search`` of typed
   :class:`~osrag.search.plan.SearchPlan` s, each compiled by the engine and
   answered with osrag's own hit records (:class:`~osrag.search.plan.EngineResult`).
   What the engine is and can do is one :class:`EngineCapabilities`, read once.

@@ -3,8 +3,10 @@
 * :meth:`EmbeddedSearcher.search`: typed plans, compiled straight to tantivy
   (:mod:`~osrag.engines.embedded_plan`) and answered as osrag's hit records
   (:mod:`~osrag.engines.embedded_plans`);
-* :meth:`EmbeddedSearcher.msearch` and :meth:`EmbeddedSearcher.count`: the raw access
-  the interface keeps (the id scans of ingest, engine tests) — query-DSL bodies
+* :meth:`EmbeddedSearcher.count` and :meth:`EmbeddedSearcher.chunk_ids`: typed plan
+  filters compiled the same way, counted or listed in chunk-id order;
+* :meth:`EmbeddedSearcher.msearch`: the raw access the interface keeps (engine
+  tests) — query-DSL bodies
   through :mod:`~osrag.engines.dsl`, answered in OpenSearch's response shape:
   ``collapse``, ``from``/``size``, ``sort`` (``_score`` and keyword fields) with
   ``search_after``, ``_source`` includes/excludes and highlight fragments. Anything
