@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from osrag.engines.rest_compile import run_plans
 from osrag.ingestion.generations import purge
 from osrag.ingestion.layout import SINGLE_NODE, Layout
 from osrag.ingestion.manifest import Manifest
+from osrag.search.plan import Filter
 
 KINDS = ("opensearch", "elasticsearch", "embedded")
 CLUSTERS = ("opensearch", "elasticsearch")
@@ -227,8 +229,11 @@ class Delegating(ChunkIndex):
     def refresh(self, target: str) -> None:
         self.inner.refresh(target)
 
-    def count(self, target: str, query: dict[str, Any] | None = None) -> int:
-        return self.inner.count(target, query)
+    def count(self, target: str, filter: Filter | None = None) -> int:
+        return self.inner.count(target, filter)
+
+    def chunk_ids(self, target: str, filter: Filter | None = None) -> Iterator[tuple[str, str]]:
+        return self.inner.chunk_ids(target, filter)
 
     def data_nodes(self) -> int | None:
         return self.inner.data_nodes()

@@ -19,6 +19,7 @@ from backend_cases import BackendCase, generation_body, stored_chunk
 from osrag.engines.base import Delete, Put, RecordConflict
 from osrag.errors import IndexStateError, LockedError, QueryError
 from osrag.ingestion.lock import LOCK, LOCK_KEY, IngestLock, LockRecord, break_lock, holder
+from osrag.search.plan import AnyOf, Not, Range, Term, Terms
 
 
 def _generation(case: BackendCase, n: int = 1) -> str:
@@ -115,11 +116,41 @@ def test_writes_report_each_item_and_deletes_of_missing_ids_are_not_errors(
     assert [f.id for f in outcome.failures] == ["doc#2#c"] and outcome.failures[0].reason
     case.backend.finish_generation(name)
     assert case.backend.count(name) == 2
-    assert case.backend.count(name, {"term": {"amounts": 30_000_000}}) == 1
+    assert case.backend.count(name, Term("amounts", 30_000_000)) == 1
     again = case.backend.write(name, [Put("doc#1#b", _source("doc#1#b")), Delete("doc#0#a")])
     assert (again.written, again.deleted, again.failures) == (1, 1, [])
     case.backend.refresh(name)
     assert case.backend.count(name) == 1  # overwritten in place, deleted by id
+
+
+def test_chunk_ids_scan_in_chunk_id_order_page_by_page_under_a_typed_filter(
+    case: BackendCase, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import osrag.engines.rest
+
+    monkeypatch.setattr(osrag.engines.rest, "SCAN_PAGE", 3)  # several pages on REST engines
+    name = _generation(case)
+    ids = [f"d{n % 4}#{n}#{'zyxwvutsrqpo'[n]}" for n in range(12)]
+    written = [
+        Put(i, _source(i, i.split("#")[0], "umbrella $300K" * (n % 3 == 0)))
+        for n, i in enumerate(reversed(ids))
+    ]
+    assert case.backend.write(name, written).written == 12
+    case.backend.finish_generation(name)
+    everything = list(case.backend.chunk_ids(name))
+    assert [c for c, _ in everything] == sorted(ids)
+    assert all(d == c.split("#")[0] for c, d in everything)
+    wanted = Terms("doc_id", ("d1", "d3"))
+    chosen = list(case.backend.chunk_ids(name, wanted))
+    assert chosen == [(c, d) for c, d in everything if d in ("d1", "d3")]
+    assert case.backend.count(name, wanted) == len(chosen) == 6
+    held = [c for c, _ in case.backend.chunk_ids(name, Range("amounts", gte=30_000_000))]
+    assert held == sorted(i for n, i in enumerate(reversed(ids)) if n % 3 == 0)
+    either = AnyOf((Term("doc_id", "d0"), Not(Range("amounts", gte=1))))
+    expected = {c for c, d in everything if d == "d0"} | (set(ids) - set(held))
+    assert [c for c, _ in case.backend.chunk_ids(name, either)] == sorted(expected)
+    assert list(case.backend.chunk_ids(name, Terms("doc_id", ()))) == []
+    assert case.backend.count(name, Terms("doc_id", ("nobody",))) == 0
 
 
 def test_msearch_answers_in_opensearchs_shape_one_response_per_body(case: BackendCase) -> None:

@@ -27,6 +27,7 @@ from osrag.errors import ConfigError, IndexStateError, LockedError, QueryError
 from osrag.ingestion.ingest import IngestOptions, current_generation, ingest, rollback
 from osrag.ingestion.manifest import Manifest
 from osrag.models import AppliedFilter, ChunkingConfig, QuerySpec
+from osrag.search.plan import AsOfGuard, Exists, NotExists, Term
 from osrag.search.query import QueryPlan, plan_query, search_plan
 from osrag.search.searcher import Searcher
 
@@ -430,7 +431,7 @@ def test_a_request_key_or_sort_outside_osrags_dsl_is_refused_by_name(small: Embe
 def test_filters_count_chunks_and_never_score(small: EmbeddedIndex) -> None:
     amount = {"term": {"amounts": 30_000_000}}
     hits, candidates = _run(small, _plan("umbrella", amount))
-    assert candidates == small.count("small", {"bool": {"filter": [amount]}}) == len(hits) > 0
+    assert candidates == small.count("small", Term("amounts", 30_000_000)) == len(hits) > 0
     unfiltered = {h["_id"]: h["_score"] for h in _run(small, _plan("umbrella"))[0]}
     for hit in hits:
         assert hit["_score"] == pytest.approx(unfiltered[hit["_id"]])
@@ -459,14 +460,17 @@ def test_sorting_on_chunk_id_pages_every_match_with_search_after(small: Embedded
             break
         after = hits[-1]["sort"]
     assert pages == sorted(pages) and len(pages) == small.count("small")
+    assert pages == [chunk_id for chunk_id, _doc in small.chunk_ids("small")]
 
 
 def test_a_stored_day_range_and_a_missing_field_are_oracles(small: EmbeddedIndex) -> None:
     # documents without effective_from pass the as_of filter (they say nothing)
     everyone = small.count("small")
-    as_of = plan_query(QuerySpec(text="", as_of=dt.date(1900, 1, 1))).applied()[-1].clause
-    dated = small.count("small", {"exists": {"field": "effective_from"}})
+    as_of = AsOfGuard(dt.date(1900, 1, 1)).filter()
+    dated = small.count("small", Exists("effective_from"))
     assert small.count("small", as_of) == everyone - dated
+    undated = [c for c, _ in small.chunk_ids("small", NotExists("effective_from"))]
+    assert [c for c, _ in small.chunk_ids("small", as_of)] == undated
 
 
 @pytest.mark.parametrize("root", [None, "None", ""])

@@ -34,6 +34,7 @@ from osrag.ingestion.ingest import (
 )
 from osrag.ingestion.lock import IngestLock
 from osrag.models import ChunkingConfig
+from osrag.search.plan import Filter
 from osrag.search.searcher import Searcher
 
 DATA = Path(__file__).resolve().parent / "data" / "insurance"
@@ -435,8 +436,8 @@ def test_many_batches_are_written_completely(corpus: Path, backend_case: Backend
 class _CountThatLies(Delegating):
     """A real engine whose count is off by one: the kind of disagreement a swap must catch."""
 
-    def count(self, target: str, query: dict[str, Any] | None = None) -> int:
-        return self.inner.count(target, query) + 1
+    def count(self, target: str, filter: Filter | None = None) -> int:
+        return self.inner.count(target, filter) + 1
 
 
 def test_a_generation_whose_count_disagrees_is_never_swapped_in(

@@ -6,7 +6,8 @@ evaluation — is written once, against these two small interfaces:
 
 * :class:`ChunkIndex` speaks the engine's own vocabulary: generation indices
   created from a mapping, an alias moved atomically, bulk writes and deletes
-  by id with an outcome per item, refresh, count, and ``search`` of typed
+  by id with an outcome per item, refresh, ``count`` and ``chunk_ids`` under a typed
+  plan filter, and ``search`` of typed
   :class:`~osrag.search.plan.SearchPlan` s, each compiled by the engine and
   answered with osrag's own hit records (:class:`~osrag.search.plan.EngineResult`).
   What the engine is and can do is one :class:`EngineCapabilities`, read once.
@@ -30,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from osrag.errors import IndexStateError
-from osrag.search.plan import EngineResult, Fusion, SearchPlan
+from osrag.search.plan import EngineResult, Filter, Fusion, SearchPlan
 
 SearchType = Literal["query_then_fetch", "dfs_query_then_fetch"]
 KnnFlavour = Literal["opensearch", "elasticsearch", "embedded"]
@@ -164,8 +165,14 @@ class ChunkIndex(ABC):
         """Make every write so far visible to searches of ``target``."""
 
     @abstractmethod
-    def count(self, target: str, query: dict[str, Any] | None = None) -> int:
-        """Documents in ``target`` matching ``query`` (all without one)."""
+    def count(self, target: str, filter: Filter | None = None) -> int:
+        """Chunks in ``target`` passing the typed ``filter`` (all without one)."""
+
+    @abstractmethod
+    def chunk_ids(self, target: str, filter: Filter | None = None) -> Iterator[tuple[str, str]]:
+        """``(chunk_id, doc_id)`` of every chunk of ``target`` passing the typed ``filter``
+        (all without one), in chunk-id order, read page by page (memory stays flat on the
+        REST engines at any index size). How ingest finds a document's chunks."""
 
     @abstractmethod
     def search(
@@ -198,8 +205,8 @@ class ChunkIndex(ABC):
         search_type: SearchType | None = None,
     ) -> list[dict[str, Any]]:
         """Raw access: several OpenSearch-DSL ``_search`` bodies in one round trip, one raw
-        response each. Searches go through :meth:`search`; this remains for the id scans
-        of ingest (``search_after`` over ``chunk_id``) and for tests of the engine itself.
+        response each. Searches go through :meth:`search`, id scans through
+        :meth:`chunk_ids`; this remains for tests of the engine itself.
         A body the engine rejects raises :class:`~osrag.errors.QueryError`."""
 
     def capabilities(self) -> EngineCapabilities:

@@ -24,7 +24,7 @@ import contextlib
 import hashlib
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +46,7 @@ from osrag.engines.embedded_writer import EmbeddedWriter
 from osrag.engines.mapping import vector_dimension
 from osrag.errors import ConfigError, IndexStateError
 from osrag.ingestion.plan import GENERATION_NAME
-from osrag.search.plan import EngineResult, SearchPlan
+from osrag.search.plan import EngineResult, Filter, SearchPlan
 
 
 class EmbeddedIndex(ChunkIndex):
@@ -157,8 +157,11 @@ class EmbeddedIndex(ChunkIndex):
         with contextlib.suppress(IndexStateError):
             self._resolve(target).index.reload()
 
-    def count(self, target: str, query: dict[str, Any] | None = None) -> int:
-        return self._searcher.count(target, query)
+    def count(self, target: str, filter: Filter | None = None) -> int:
+        return self._searcher.count(target, filter)
+
+    def chunk_ids(self, target: str, filter: Filter | None = None) -> Iterator[tuple[str, str]]:
+        return self._searcher.chunk_ids(target, filter)
 
     def msearch(
         self,

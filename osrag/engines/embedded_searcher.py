@@ -3,8 +3,10 @@
 * :meth:`EmbeddedSearcher.search`: typed plans, compiled straight to tantivy
   (:mod:`~osrag.engines.embedded_plan`) and answered as osrag's hit records
   (:mod:`~osrag.engines.embedded_plans`);
-* :meth:`EmbeddedSearcher.msearch` and :meth:`EmbeddedSearcher.count`: the raw access
-  the interface keeps (the id scans of ingest, engine tests) — query-DSL bodies
+* :meth:`EmbeddedSearcher.count` and :meth:`EmbeddedSearcher.chunk_ids`: typed plan
+  filters compiled the same way, counted or listed in chunk-id order;
+* :meth:`EmbeddedSearcher.msearch`: the raw access the interface keeps (engine
+  tests) — query-DSL bodies
   through :mod:`~osrag.engines.dsl`, answered in OpenSearch's response shape:
   ``collapse``, ``from``/``size``, ``sort`` (``_score`` and keyword fields) with
   ``search_after``, ``_source`` includes/excludes and highlight fragments. Anything
@@ -17,7 +19,7 @@ index's columns) serve both.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import tantivy
@@ -26,6 +28,7 @@ from tantivy import Query
 from osrag.engines.analyzers import Analyzer
 from osrag.engines.dsl import Compiler
 from osrag.engines.embedded_generation import Generation, stored_source
+from osrag.engines.embedded_plan import PlanCompiler
 from osrag.engines.embedded_plans import PlanRunner
 from osrag.engines.embedded_response import (
     REQUEST_KEYS,
@@ -39,7 +42,7 @@ from osrag.engines.embedded_schema import ID_FIELD, ChunkSchema
 from osrag.engines.highlight import highlight
 from osrag.engines.mapping import VECTOR_FIELD
 from osrag.errors import QueryError
-from osrag.search.plan import EngineResult, SearchPlan
+from osrag.search.plan import EngineResult, Filter, SearchPlan
 from osrag.search.query import TIE_BREAK_SORT
 
 MAX_COLLAPSE_DOCS = 65_535
@@ -67,15 +70,35 @@ class EmbeddedSearcher:
         found = searcher.search(query, limit=1, count=True)
         return int(found.count or 0)  # type: ignore[attr-defined]  # not in tantivy's stubs
 
-    def count(self, target: str, query: dict[str, Any] | None = None) -> int:
+    def filtered(
+        self, generation: Generation, searcher: tantivy.Searcher, node: Filter | None
+    ) -> Query:
+        """A typed filter as a tantivy query (every chunk without one)."""
+        if node is None:
+            return Query.all_query()
+        return PlanCompiler(self.schema, generation.schema, generation.analyzer, searcher).filter(
+            node
+        )
+
+    def count(self, target: str, node: Filter | None = None) -> int:
         generation = self._resolve(target)
         searcher = generation.searcher()
-        compiled = (
-            self._compiler(generation, searcher).compile(query, scoring=False)
-            if query
-            else Query.all_query()
-        )
-        return self.count_matches(searcher, compiled)
+        return self.count_matches(searcher, self.filtered(generation, searcher, node))
+
+    def chunk_ids(self, target: str, node: Filter | None = None) -> Iterator[tuple[str, str]]:
+        """Every matching ``(chunk_id, doc_id)`` in chunk-id order, on one searcher. The
+        ids are read from the index's id column (no stored document is read) and sorted
+        here: memory holds the matching ids, not their chunks."""
+        generation = self._resolve(target)
+        searcher = generation.searcher()
+        query = self.filtered(generation, searcher, node)
+        matched = self.count_matches(searcher, query)
+        if not matched:
+            return
+        addresses = [address for _score, address in searcher.search(query, limit=matched).hits]
+        ids = generation.chunk_ids.resolve(searcher, self._tantivy_schema, addresses)
+        for chunk_id in sorted(ids):
+            yield chunk_id, chunk_id.rsplit("#", 2)[0]  # doc_id_of, inlined
 
     def msearch(
         self,

@@ -45,10 +45,10 @@ from osrag.engines.base import (
 )
 from osrag.engines.bulk import BulkStats, StreamingBulk
 from osrag.engines.refusals import describe, search_error, shard_gap
-from osrag.engines.rest_compile import run_plans
+from osrag.engines.rest_compile import compile_filter, run_plans
 from osrag.errors import ClusterError, IndexStateError, QueryError
 from osrag.ingestion.plan import generation_pattern
-from osrag.search.plan import EngineResult, SearchPlan
+from osrag.search.plan import EngineResult, Filter, SearchPlan
 
 if TYPE_CHECKING:
     from osrag.engines.rest_records import RestRecords
@@ -67,6 +67,8 @@ SHARD_RETRY_PAUSES = (0.2, 0.5, 1.0, 2.0)
 """Seconds between the tries of a read some shard did not answer. When a node dies, the
 engine moves its copies' work to the others within a second or two; a read that is
 still short after the last pause fails (:func:`~osrag.engines.refusals.shard_gap`)."""
+SCAN_PAGE = 5000
+"""Ids per page of :meth:`RestIndex.chunk_ids` (two short fields each)."""
 BULK_RESPONSE = "errors,items.*._id,items.*._index,items.*.status,items.*.error"
 """What a ``_bulk`` answer needs to carry back: per item its id, index, status and error."""
 
@@ -331,7 +333,11 @@ class RestIndex(ChunkIndex):
             waited += pause
         raise AssertionError("unreachable: the last pause is None")
 
-    def count(self, target: str, query: dict[str, Any] | None = None) -> int:
+    def count(self, target: str, filter: Filter | None = None) -> int:
+        return self.count_query(target, None if filter is None else compile_filter(filter))
+
+    def count_query(self, target: str, query: dict[str, Any] | None = None) -> int:
+        """Documents in ``target`` matching the raw DSL ``query`` (all without one)."""
         body = {"query": query or {"match_all": {}}}
         answer = self.whole(
             lambda: self.client.count(index=target, body=body),
@@ -391,6 +397,30 @@ class RestIndex(ChunkIndex):
             return answers
 
         return self.whole(read, lambda answers: msearch_gap(answers, target))
+
+    def chunk_ids(self, target: str, filter: Filter | None = None) -> Iterator[tuple[str, str]]:
+        """Pages of ``SCAN_PAGE`` ids sorted on ``chunk_id``, each after the last
+        (``search_after``), the filter compiled to this engine's DSL."""
+        query = {"match_all": {}} if filter is None else compile_filter(filter)
+        after: list[Any] | None = None
+        while True:
+            body: dict[str, Any] = {
+                "size": SCAN_PAGE,
+                "query": query,
+                "_source": ["chunk_id", "doc_id"],
+                "sort": [{"chunk_id": "asc"}],
+                "track_total_hits": False,
+            }
+            if after is not None:
+                body["search_after"] = after
+            (answer,) = self.msearch(target, [body])
+            hits = answer["hits"]["hits"]
+            for hit in hits:
+                source = hit.get("_source") or {}
+                yield str(source.get("chunk_id", hit.get("_id"))), str(source.get("doc_id", ""))
+            if len(hits) < SCAN_PAGE:
+                return
+            after = hits[-1]["sort"]
 
     def search(
         self,

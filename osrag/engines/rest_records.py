@@ -185,7 +185,7 @@ class RestRecords(RecordStore):
         query = {"query": {"bool": {"filter": filters}}}
         # the scroll helper checks shards only on pages with hits: a shard missing from
         # an answer with none would read as "no records"; the count checks first
-        self.engine.count(self.index, query["query"])
+        self.engine.count_query(self.index, query["query"])
         try:
             for hit in self.kit.scan(self.client, index=self.index, query=query, size=1000):
                 yield hit["_source"]["key"], hit["_source"]["record"]

@@ -42,11 +42,10 @@ from osrag.ingestion.manifest import Manifest
 from osrag.ingestion.plan import Change
 from osrag.ingestion.writer_threads import WriterThreads
 from osrag.models import ChangeRecord, DocumentRecord, IngestReport, LoadIssue
+from osrag.search.plan import Terms
 
 Progress = Callable[[int, int], None]
 """Called with (documents seen, chunks written) as an ingest advances."""
-
-SCAN_PAGE = 5000
 
 BATCH_CHUNKS = 1000
 """Chunks per bulk request at most (about :data:`BATCH_BYTES` of policy-sized chunks)."""
@@ -63,32 +62,6 @@ DELETE_BYTES = 120
 
 def _utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
-
-
-def scan_ids(
-    index: ChunkIndex, target: str, query: dict[str, Any] | None = None
-) -> Iterator[tuple[str, str]]:
-    """``(chunk_id, doc_id)`` of every chunk of ``target`` matching ``query``, in chunk-id
-    order, page by page (``search_after``): memory stays flat at any index size."""
-    after: list[Any] | None = None
-    while True:
-        body: dict[str, Any] = {
-            "size": SCAN_PAGE,
-            "query": query or {"match_all": {}},
-            "_source": ["chunk_id", "doc_id"],
-            "sort": [{"chunk_id": "asc"}],
-            "track_total_hits": False,
-        }
-        if after is not None:
-            body["search_after"] = after
-        (answer,) = index.msearch(target, [body])
-        hits = answer["hits"]["hits"]
-        for hit in hits:
-            source = hit.get("_source") or {}
-            yield str(source.get("chunk_id", hit.get("_id"))), str(source.get("doc_id", ""))
-        if len(hits) < SCAN_PAGE:
-            return
-        after = hits[-1]["sort"]
 
 
 @dataclass
@@ -184,8 +157,8 @@ class _Apply:
         if not self.fresh:
             doc_ids = sorted({c.doc_id for c in changes if c.kind in ("add", "replace")})
             if doc_ids:
-                query = {"bool": {"filter": [{"terms": {"doc_id": doc_ids}}]}}
-                for chunk_id, doc_id in scan_ids(self.index, self.generation, query):
+                present = self.index.chunk_ids(self.generation, Terms("doc_id", tuple(doc_ids)))
+                for chunk_id, doc_id in present:
                     leftovers.setdefault(doc_id, set()).add(chunk_id)
         actions: list[Action] = []
         for change in changes:

@@ -27,7 +27,6 @@ from pydantic import BaseModel, Field
 from osrag.engines.base import ChunkIndex, Delete
 from osrag.errors import IndexStateError
 from osrag.ingestion import lock as ingest_lock
-from osrag.ingestion.apply import scan_ids
 from osrag.ingestion.lock import LockRecord
 from osrag.ingestion.manifest import Manifest
 from osrag.models import AccessPolicy, GenerationRecord
@@ -181,7 +180,7 @@ def reconcile(index: ChunkIndex, manifest: Manifest, generation: str) -> RepairR
     index.refresh(generation)
     present: set[str] = set()
     orphans: list[str] = []
-    for chunk_id, _doc in scan_ids(index, generation):
+    for chunk_id, _doc in index.chunk_ids(generation):
         if chunk_id in listed:
             present.add(chunk_id)
         else:
