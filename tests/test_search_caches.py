@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from osrag.engines.embedded import EmbeddedIndex
 from osrag.models import ExtractionConfig
@@ -49,6 +50,12 @@ def test_a_caller_cannot_change_the_cached_analysis() -> None:
     again = cache.analyze(text, USD, 16)
     assert again == expected
     assert again.constraints and again.amounts
+    # the lists are the caller's own; their items cannot be changed at all
+    with pytest.raises(ValidationError):
+        again.constraints[0].currency = "EUR"  # type: ignore[misc]
+    with pytest.raises(ValidationError):
+        again.money_mentions[0].minor_units = 1  # type: ignore[misc]
+    assert cache.analyze(text, USD, 16) == expected
 
 
 def test_different_extraction_settings_do_not_share_an_entry() -> None:

@@ -24,8 +24,9 @@ dropped silently: ``amount_notes`` names it.
 removed and whitespace tidied, for callers who want to match only the words.
 
 :func:`analyze_query_cached` keeps the last :data:`ANALYSIS_CACHE_SIZE` analyses, keyed by
-the text, every extraction setting and ``max_amounts``; it hands each caller a deep copy,
-so a caller that changes its analysis changes nobody else's.
+the text, every extraction setting and ``max_amounts``; it hands each caller a copy whose
+lists are its own (their items — constraints, mentions, amounts — are frozen), so a caller
+that changes its analysis changes nobody else's.
 """
 
 from __future__ import annotations
@@ -213,7 +214,20 @@ class AnalysisCache:
                 self._entries.move_to_end(key)
                 while len(self._entries) > self.size:
                     self._entries.popitem(last=False)
-        return found.model_copy(deep=True)
+        return _copied(found)
+
+
+_LIST_FIELDS = tuple(
+    name for name, info in QueryAnalysis.model_fields.items() if info.default_factory is list
+)
+
+
+def _copied(analysis: QueryAnalysis) -> QueryAnalysis:
+    """``analysis`` with lists of its own: every item in them is immutable (frozen models,
+    dates, strings), so this is a full copy at a fraction of ``deepcopy``'s cost."""
+    return analysis.model_copy(
+        update={name: list(getattr(analysis, name)) for name in _LIST_FIELDS}
+    )
 
 
 QUERY_ANALYSES = AnalysisCache()
