@@ -69,7 +69,7 @@ def staged(searcher: Searcher, query: Query, mode: str, clock: dict[str, float])
     marks.append(time.perf_counter())
     sent = searcher.requests(plan, vector)
     marks.append(time.perf_counter())
-    answers = searcher.index.msearch(searcher.alias, sent.bodies, search_type=searcher.search_type)
+    answers = searcher.index.search(searcher.alias, sent.plans, search_type=searcher.search_type)
     marks.append(time.perf_counter())
     ran = searcher.answered(plan, sent, answers)
     marks.append(time.perf_counter())
@@ -81,7 +81,7 @@ def staged(searcher: Searcher, query: Query, mode: str, clock: dict[str, float])
     candidates = ran.candidates if plan.has_amount_filter else None
     result = shape_result(plan, ran, fallback, answered, marks[0], candidates)
     marks.append(time.perf_counter())
-    names = ["plan", "query_vector", "requests", "msearch", "answered", "fallback", "shape"]
+    names = ["plan", "query_vector", "requests", "search", "answered", "fallback", "shape"]
     for name, start, end in zip(names, marks, marks[1:], strict=False):
         clock[name] = clock.get(name, 0.0) + end - start
     return result

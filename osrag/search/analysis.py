@@ -22,12 +22,19 @@ dropped silently: ``amount_notes`` names it.
 
 ``remaining_text`` is the query with every amount, date and identifier span
 removed and whitespace tidied, for callers who want to match only the words.
+
+:func:`analyze_query_cached` keeps the last :data:`ANALYSIS_CACHE_SIZE` analyses, keyed by
+the text, every extraction setting and ``max_amounts``; it hands each caller a copy whose
+lists are its own (their items — constraints, mentions, amounts — are frozen), so a caller
+that changes its analysis changes nobody else's.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
+from collections import OrderedDict
+from threading import Lock
 from typing import TypeVar
 
 from pydantic import BaseModel, Field
@@ -159,3 +166,76 @@ def analyze_query(
         date_mentions=dates,
         identifier_mentions=identifiers,
     )
+
+
+ANALYSIS_CACHE_SIZE = 1024
+"""Query analyses :func:`analyze_query_cached` keeps (least recently used dropped first)."""
+
+AnalysisKey = tuple[str, str, tuple[str, ...], str, int]
+
+
+class AnalysisCache:
+    """A bounded LRU of :class:`QueryAnalysis` values, keyed by text, extraction settings
+    and ``max_amounts``. Stored values are never handed out: :meth:`get` returns a copy.
+    Thread-safe (the async searcher plans on the event loop and in worker threads)."""
+
+    def __init__(self, size: int = ANALYSIS_CACHE_SIZE) -> None:
+        if size < 1:
+            raise ValueError(f"analysis cache size must be at least 1, not {size}")
+        self.size = size
+        self._entries: OrderedDict[AnalysisKey, QueryAnalysis] = OrderedDict()
+        self._lock = Lock()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+    def analyze(self, text: str, config: ExtractionConfig, max_amounts: int) -> QueryAnalysis:
+        """:func:`analyze_query`'s result for these arguments: a copy of the cached one, or
+        computed and cached. A refused query (``QueryError``) is not cached."""
+        key = (
+            text,
+            config.default_currency,
+            tuple(config.identifier_patterns),
+            config.date_order,
+            max_amounts,
+        )
+        with self._lock:
+            found = self._entries.get(key)
+            if found is not None:
+                self._entries.move_to_end(key)
+        if found is None:
+            found = analyze_query(text, config, max_amounts=max_amounts)
+            with self._lock:
+                self._entries[key] = found
+                self._entries.move_to_end(key)
+                while len(self._entries) > self.size:
+                    self._entries.popitem(last=False)
+        return _copied(found)
+
+
+_LIST_FIELDS = tuple(
+    name for name, info in QueryAnalysis.model_fields.items() if info.default_factory is list
+)
+
+
+def _copied(analysis: QueryAnalysis) -> QueryAnalysis:
+    """``analysis`` with lists of its own: every item in them is immutable (frozen models,
+    dates, strings), so this is a full copy at a fraction of ``deepcopy``'s cost."""
+    return analysis.model_copy(
+        update={name: list(getattr(analysis, name)) for name in _LIST_FIELDS}
+    )
+
+
+QUERY_ANALYSES = AnalysisCache()
+"""The process's cache of query analyses (:func:`analyze_query_cached`)."""
+
+
+def analyze_query_cached(
+    text: str, config: ExtractionConfig | None = None, *, max_amounts: int = MAX_QUERY_AMOUNTS
+) -> QueryAnalysis:
+    """:func:`analyze_query`, through :data:`QUERY_ANALYSES` (the same value, a fresh copy)."""
+    return QUERY_ANALYSES.analyze(text, config or ExtractionConfig(), max_amounts)

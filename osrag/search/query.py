@@ -41,7 +41,7 @@ from osrag.engines.rest_compile import TIE_BREAK_SORT as TIE_BREAK_SORT
 from osrag.engines.rest_compile import compile_filter, from_clause
 from osrag.errors import QueryError
 from osrag.models import AmountStatus, AppliedFilter, ExtractionConfig, Money, QuerySpec
-from osrag.search.analysis import analyze_query
+from osrag.search.analysis import analyze_query_cached
 from osrag.search.constraints import AmountConstraint
 from osrag.search.plan import (
     AclGuard,
@@ -206,7 +206,7 @@ def plan_query(
     """Analyse the text and name every filter. ``overrides`` are :class:`QuerySpec` fields."""
     spec = _as_spec(text_or_spec, overrides)
     config = extraction or ExtractionConfig()
-    analysis = analyze_query(spec.text, config, max_amounts=spec.max_amounts)
+    analysis = analyze_query_cached(spec.text, config, max_amounts=spec.max_amounts)
     constraints: list[AmountConstraint] = []
     status: AmountStatus
     if not spec.amount_filter:

@@ -33,8 +33,9 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import threading
 import time
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
@@ -84,6 +85,10 @@ TENANT_PROBE = SearchPlan(
 
 GENERATION_CACHE_SECONDS = 30.0
 """How long the generation's extraction settings are reused (never access decisions)."""
+
+QUERY_VECTOR_CACHE_SIZE = 256
+"""Query vectors one Searcher keeps, keyed by (embedder id, text); least recently used
+dropped first."""
 
 
 def as_index(client_or_index: Any) -> ChunkIndex:
@@ -191,6 +196,9 @@ class Searcher:
         self._generation: GenerationRecord | None = None
         self._generation_read = -1e9
         self._multi_tenant = False
+        self._vectors: OrderedDict[tuple[str, str], tuple[float, ...]] = OrderedDict()
+        """Query vectors by (embedder id, text), at most :data:`QUERY_VECTOR_CACHE_SIZE`."""
+        self._vectors_lock = threading.Lock()
 
     def generation_stale(self) -> bool:
         """Whether the next :meth:`generation` reads the record again (not cached)."""
@@ -273,7 +281,19 @@ class Searcher:
         if plan.spec.mode in ("bm25", "auto"):
             return None
         text = plan.match_text or plan.spec.text
-        return [float(x) for x in self.embedder().embed_queries([text])[0]]
+        embedder = self.embedder()  # checked against the generation on every query
+        key = (str(embedder.id), text)
+        with self._vectors_lock:
+            found = self._vectors.get(key)
+            if found is not None:
+                self._vectors.move_to_end(key)
+        if found is None:
+            found = tuple(float(x) for x in embedder.embed_queries([text])[0])
+            with self._vectors_lock:
+                self._vectors[key] = found
+                while len(self._vectors) > QUERY_VECTOR_CACHE_SIZE:
+                    self._vectors.popitem(last=False)
+        return list(found)  # the caller's own list: the cached vector cannot change
 
     def plans(
         self, plan: QueryPlan, vector: list[float] | None = None, *, drop_amount: bool = False
