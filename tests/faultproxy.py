@@ -2,14 +2,16 @@
 
 Every request is forwarded unchanged except ``_bulk`` ones: of those, every
 ``reject_every``-th is answered 429 as a whole (``es_rejected_execution_exception``,
-nothing forwarded), and in the others the first ``throttle_items`` items' answers
-are turned into 429s (the items *were* written: a resend rewrites them, as happens
-when a node answers after a coordinating timeout) — each item at most once, so a
-client that backs off and resends converges. Counts of what it did are kept.
+nothing forwarded; the same body at most once), and in the others the first
+``throttle_items`` items' answers are turned into 429s (the items *were* written: a
+resend rewrites them, as happens when a node answers after a coordinating timeout) —
+each item at most once, so a client that backs off and resends converges. Counts of
+what it did are kept.
 """
 
 from __future__ import annotations
 
+import hashlib
 import http.client
 import json
 import threading
@@ -33,6 +35,10 @@ class Pushback:
     rejected_requests: int = 0
     throttled_items: int = 0
     seen: set[str] = field(default_factory=set)
+    rejected_bodies: set[str] = field(default_factory=set)
+    """Digests of the request bodies answered 429 as a whole: each is refused once. With
+    writer threads sending at once, "every n-th request" could otherwise refuse the
+    same resent request more times in a row than the client's retries allow."""
 
 
 def _handler(upstream: str, pushback: Pushback, lock: threading.Lock) -> type:
@@ -68,11 +74,17 @@ def _handler(upstream: str, pushback: Pushback, lock: threading.Lock) -> type:
             if "_bulk" not in urlsplit(self.path).path:
                 self._reply(*self._forward(body))
                 return
+            digest = hashlib.sha256(body).hexdigest()
             with lock:
                 pushback.bulks += 1
-                reject = pushback.reject_every and pushback.bulks % pushback.reject_every == 0
+                reject = (
+                    pushback.reject_every
+                    and pushback.bulks % pushback.reject_every == 0
+                    and digest not in pushback.rejected_bodies
+                )
                 if reject:
                     pushback.rejected_requests += 1
+                    pushback.rejected_bodies.add(digest)
             if reject:
                 data = json.dumps({"error": REJECTED, "status": 429}).encode()
                 self._reply(429, data)
