@@ -21,8 +21,8 @@ import pytest
 
 from osrag.config import Settings
 from osrag.engines import choose_backend, embedded_root
-from osrag.engines.dsl import minimum_should_match
 from osrag.engines.embedded import EmbeddedIndex
+from osrag.engines.embedded_plan import minimum_should_match
 from osrag.errors import ConfigError, IndexStateError, LockedError, QueryError
 from osrag.ingestion.ingest import IngestOptions, current_generation, ingest, rollback
 from osrag.ingestion.manifest import Manifest

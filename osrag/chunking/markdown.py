@@ -264,16 +264,8 @@ class _Scanner:
             k = 1
             empty = False
         else:
-            initial = offset = marker_end  # the marker line is indented by spaces only
-            k = 0
-            for ch in after:
-                if ch == " ":
-                    offset += 1
-                elif ch == "\t":
-                    offset += 4 - offset % 4
-                else:
-                    break
-                k += 1
+            initial = marker_end  # the marker line is indented by spaces only
+            offset, k = line_indent(after, initial)
             empty = k >= len(after)
             step = 1 if empty else offset - initial
             content_indent = initial + (1 if step > 4 else step)

@@ -61,9 +61,10 @@ HTML_BLOCKS: tuple[tuple[re.Pattern[str], re.Pattern[str] | None, bool], ...] = 
 )
 
 
-def line_indent(line: str) -> tuple[int, int]:
-    """Columns of leading indentation (tabs to the next multiple of 4) and its length."""
-    cols = 0
+def line_indent(line: str, column: int = 0) -> tuple[int, int]:
+    """The column after the leading indentation of ``line`` when it starts at ``column``
+    (tabs to the next multiple of 4), and the indentation's length in characters."""
+    cols = column
     i = 0
     for ch in line:
         if ch == " ":

@@ -28,8 +28,6 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-import re
-import struct
 from collections import defaultdict
 from typing import Any
 
@@ -37,59 +35,16 @@ import tantivy
 from tantivy import FieldType, Occur, Query
 
 from osrag.engines.analyzers import Analyzer
+from osrag.engines.embedded_plan import all_scoring, minimum_should_match
 from osrag.engines.embedded_schema import ChunkSchema, day_number
 from osrag.errors import QueryError
 
 K1 = 1.2
 B = 0.75
 
-_INTEGER_SPEC = re.compile(r"-?\d+")
-_PERCENT_SPEC = re.compile(r"-?\d+%")
-
 
 MAX_CLAUSE_COUNT = 1024
 """OpenSearch's ``indices.query.bool.max_clause_count``: a longer match is refused, not run."""
-
-
-def _float32(value: float) -> float:
-    return float(struct.unpack("f", struct.pack("f", value))[0])
-
-
-def minimum_should_match(optional: int, spec: str | int) -> int:
-    """How many of ``optional`` clauses must match under an OpenSearch spec.
-
-    OpenSearch's ``Queries.calculateMinShouldMatch``, including its float arithmetic;
-    the result is not capped at ``optional`` — asking for more than there are
-    matches nothing, as in OpenSearch.
-    """
-    text = str(spec).strip()
-    if "<" in text:
-        result = optional
-        for condition in re.sub(r"\s*<\s*", "<", text).split():
-            bound, sep, rest = condition.partition("<")
-            if not sep or not _INTEGER_SPEC.fullmatch(bound):
-                raise QueryError(f"minimum_should_match {spec!r}: expected N<SPEC conditions")
-            if optional <= int(bound):
-                return result
-            result = minimum_should_match(optional, rest)
-        return result
-    if _PERCENT_SPEC.fullmatch(text):
-        calc = _float32(_float32(optional * int(text[:-1])) * _float32(1 / 100))  # Java float
-        result = optional + math.trunc(calc) if calc < 0 else math.trunc(calc)
-    elif _INTEGER_SPEC.fullmatch(text):
-        calc_int = int(text)
-        result = optional + calc_int if calc_int < 0 else calc_int
-    else:
-        raise QueryError(
-            f"minimum_should_match {spec!r}: expected an integer, a percentage or N<SPEC"
-        )
-    return max(result, 0)
-
-
-def _all_scoring(score: float) -> Query:
-    """Every document, scoring ``score`` — also inside a bool, where tantivy drops the score
-    of a bare ``all_query`` intersected with other clauses (OpenSearch keeps its 1.0)."""
-    return Query.const_score_query(Query.all_query(), score)
 
 
 def _as_list(value: Any) -> list[Any]:
@@ -236,7 +191,7 @@ class Compiler:
 
     def _match_all(self, body: Any, scoring: bool) -> Query:
         params = self._params(body or {}, "match_all", {"boost"})
-        return _all_scoring(float(params.get("boost", 1.0)))
+        return all_scoring(float(params.get("boost", 1.0)))
 
     def _match_none(self, body: Any, scoring: bool) -> Query:
         self._params(body or {}, "match_none", set())
@@ -267,7 +222,7 @@ class Compiler:
             # every word was a stop word: OpenSearch matches nothing, or (zero_terms_query
             # "all") every document, each scoring the boost, as Lucene's match-all does
             if zero_terms == "all":
-                return _all_scoring(float(params.get("boost", 1.0)))
+                return all_scoring(float(params.get("boost", 1.0)))
             return Query.empty_query()
         if len(terms) > MAX_CLAUSE_COUNT:
             raise QueryError(
@@ -372,8 +327,8 @@ class Compiler:
         required = must + filters
         if not required and not should:
             if not must_not:
-                return _all_scoring(float(params.get("boost", 1.0)))
-            required = [_all_scoring(1.0)]  # Lucene adds match_all to a purely negative bool
+                return all_scoring(float(params.get("boost", 1.0)))
+            required = [all_scoring(1.0)]  # Lucene adds match_all to a purely negative bool
         clauses: list[tuple[Occur, Query]] = [(Occur.Must, q) for q in required]
         clauses += [(Occur.MustNot, q) for q in must_not]
         if should and needed > len(should):
