@@ -1,7 +1,7 @@
 """One engine under test, whichever it is: the same checks run on every ChunkIndex.
 
 Checks go through the :class:`~osrag.engines.base.ChunkIndex` interface (a
-filtered ``msearch`` reads chunk ids and sources), so a test says *what* it
+filter-only typed plan reads chunk ids and sources), so a test says *what* it
 expects once. The few facts only one engine can show — how many writes a
 generation saw — have one helper with an implementation per engine.
 """
@@ -25,11 +25,12 @@ from osrag.engines.elasticsearch import ElasticsearchIndex
 from osrag.engines.embedded import EmbeddedIndex
 from osrag.engines.mapping import chunk_index_body
 from osrag.engines.opensearch import OpenSearchIndex
+from osrag.engines.rest import RestIndex
 from osrag.engines.rest_compile import run_plans
 from osrag.ingestion.generations import purge
 from osrag.ingestion.layout import SINGLE_NODE, Layout
 from osrag.ingestion.manifest import Manifest
-from osrag.search.plan import Filter
+from osrag.search.plan import Filter, NamedFilter, SearchPlan, Term, TextLeg
 
 KINDS = ("opensearch", "elasticsearch", "embedded")
 CLUSTERS = ("opensearch", "elasticsearch")
@@ -68,12 +69,23 @@ def generation_body(kind: str, *, vector_dimension: int | None = None) -> dict[s
     )
 
 
-def filtered(index: ChunkIndex, target: str, clauses: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Every chunk (its ``_source``) of ``target`` passing the clauses."""
+def filtered(index: ChunkIndex, target: str, where: Filter | None = None) -> list[dict[str, Any]]:
+    """Every chunk (its whole stored source) of ``target`` passing the typed filter ``where``
+    (every chunk without one), through :meth:`~osrag.engines.base.ChunkIndex.search`."""
     index.refresh(target)
-    body = {"size": 10_000, "query": {"bool": {"filter": clauses}}}
-    (answer,) = index.msearch(target, [body])
-    return [hit["_source"] for hit in answer["hits"]["hits"]]
+    plan = SearchPlan(
+        mode="bm25",
+        text=TextLeg("", no_terms="all"),
+        vector=None,
+        guards=(),
+        filters=() if where is None else (NamedFilter("where", where),),
+        size=10_000,
+        depth=10_000,
+        count_candidates=False,
+    )
+    (answer,) = index.search(target, [plan])
+    assert answer.total == len(answer.hits), f"{answer.total} chunks, more than one page"
+    return [hit.source for hit in answer.hits]
 
 
 @dataclass
@@ -121,11 +133,11 @@ class BackendCase:
         return Manifest(self.backend.records(alias), alias)
 
     def chunk_ids(self, target: str, doc_id: str | None = None) -> set[str]:
-        clauses = [{"term": {"doc_id": doc_id}}] if doc_id else []
-        return {s["chunk_id"] for s in filtered(self.backend, target, clauses)}
+        where = Term("doc_id", doc_id) if doc_id else None
+        return {s["chunk_id"] for s in filtered(self.backend, target, where)}
 
     def source(self, target: str, chunk_id: str) -> dict[str, Any]:
-        found = filtered(self.backend, target, [{"term": {"chunk_id": chunk_id}}])
+        found = filtered(self.backend, target, Term("chunk_id", chunk_id))
         assert len(found) == 1, f"{chunk_id} found {len(found)} times in {target}"
         return found[0]
 
@@ -238,11 +250,19 @@ class Delegating(ChunkIndex):
     def data_nodes(self) -> int | None:
         return self.inner.data_nodes()
 
+    def search(self, target: str, plans: Any, *, search_type: Any = None) -> Any:
+        if isinstance(self.inner, RestIndex):  # compiled here: the legs are fused in the client
+            return run_plans(self, target, plans, search_type=search_type)
+        return self.inner.search(target, plans, search_type=search_type)
+
     def msearch(self, target: str, bodies: Any, *, search_type: Any = None) -> list[dict[str, Any]]:
+        """The REST engine's raw ``_msearch`` (what :func:`run_plans` sends through)."""
+        assert isinstance(self.inner, RestIndex)
         return self.inner.msearch(target, bodies, search_type=search_type)
 
-    def search(self, target: str, plans: Any, *, search_type: Any = None) -> Any:
-        return run_plans(self, target, plans, search_type=search_type)
+    def fusion_pipeline(self, fusion: Any) -> str | None:
+        """No search pipeline: a hybrid plan's legs come back to be fused in the client."""
+        return None
 
     def records(self, alias: str) -> Any:
         return self.inner.records(alias)

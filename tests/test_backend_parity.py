@@ -20,7 +20,8 @@ from osrag.engines.opensearch import OpenSearchIndex
 from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.models import AppliedFilter, QuerySpec
-from osrag.search.query import QueryPlan, plan_query, search_bodies
+from osrag.search.plan import EngineResult
+from osrag.search.query import QueryPlan, plan_query, search_plan
 from osrag.search.searcher import Searcher, count_unique_spans
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "insurance"
@@ -93,34 +94,24 @@ def _alike(
         assert at_edge or keys == their_keys, (score, keys, their_keys)
 
 
-def _total(answer: dict[str, Any]) -> int:
-    return int(answer["hits"]["total"]["value"])
-
-
 def _same(
-    left: list[dict[str, Any]],
-    right: list[dict[str, Any]],
-    *,
-    offset: int,
-    size: int,
-    collapse: bool,
+    left: EngineResult, right: EngineResult, *, offset: int, size: int, collapse: bool
 ) -> None:
-    """Two ``msearch`` answers (the ranked search, the candidate count) agree."""
-    assert [_total(a) for a in left] == [_total(a) for a in right]
+    """Two engines' results of one plan (the ranked page, the candidate count) agree."""
+    assert (left.total, left.candidates) == (right.total, right.candidates)
     key = "doc_id" if collapse else "chunk_id"  # collapse may keep either of two tied chunks
-    mine, theirs_hits = left[0]["hits"]["hits"], right[0]["hits"]["hits"]
-    ours = [(h["_source"][key], float(h["_score"] or 0)) for h in mine]
-    theirs = [(h["_source"][key], float(h["_score"] or 0)) for h in theirs_hits]
+    ours = [(getattr(h, key), float(h.score or 0)) for h in left.hits]
+    theirs = [(getattr(h, key), float(h.score or 0)) for h in right.hits]
     _alike(ours, theirs, offset=offset, full=len(ours) == size)
 
     def same_fields(source: dict[str, Any]) -> dict[str, Any]:
         # generation names differ: each engine's storage layout is part of the digest
         return {k: v for k, v in source.items() if k != "generation"}
 
-    sources = {h["_source"]["chunk_id"]: h["_source"] for h in theirs_hits}
-    for hit in mine:  # the same _source, field for field
-        if hit["_source"]["chunk_id"] in sources:
-            assert same_fields(hit["_source"]) == same_fields(sources[hit["_source"]["chunk_id"]])
+    sources = {h.chunk_id: h.source for h in right.hits}
+    for hit in left.hits:  # the same source, field for field
+        if hit.chunk_id in sources:
+            assert same_fields(hit.source) == same_fields(sources[hit.chunk_id])
 
 
 @settings(
@@ -173,10 +164,10 @@ def test_generated_queries_answer_alike(
         default_currency=plan.default_currency,
     )
     for drop in (False, True):
-        bodies = search_bodies(plan, drop_amount=drop)
+        typed = search_plan(plan, drop_amount=drop)
         _same(
-            embedded.msearch(alias, bodies),
-            cluster.msearch(alias, bodies),
+            embedded.search(alias, [typed])[0],
+            cluster.search(alias, [typed])[0],
             offset=offset,
             size=size,
             collapse=collapse,
@@ -192,13 +183,12 @@ def test_an_ambiguous_amount_query_scores_alike_to_the_fourth_decimal(
     cluster, embedded, alias = both
     plan = plan_query(QuerySpec(text="umbrella €300,000 $300K", size=20, unrestricted=True))
     assert plan.amount_status == "several"
-    ours, theirs = (
-        e.msearch(alias, search_bodies(plan, drop_amount=True))[0] for e in (embedded, cluster)
-    )
-    scores = {h["_id"]: h["_score"] for h in theirs["hits"]["hits"]}
+    typed = search_plan(plan, drop_amount=True)
+    ours, theirs = (e.search(alias, [typed])[0] for e in (embedded, cluster))
+    scores = {h.chunk_id: h.score for h in theirs.hits}
     assert len(scores) == 20
-    for hit in ours["hits"]["hits"]:
-        assert hit["_score"] == pytest.approx(scores[hit["_id"]], rel=1e-4), hit["_id"]
+    for hit in ours.hits:
+        assert hit.score == pytest.approx(scores[hit.chunk_id], rel=1e-4), hit.chunk_id
 
 
 def _labelled() -> list[dict[str, Any]]:
@@ -302,8 +292,8 @@ def test_tied_scores_come_in_one_order_on_both_engines(
                 plan = plan_query(" ".join(words), size=size, amount_filter=False)
                 listed = []
                 for backend in (cluster, embedded):
-                    hits = backend.msearch(alias, search_bodies(plan))[0]["hits"]["hits"]
-                    ranked = [(float(h["_score"] or 0), h["_source"]["chunk_id"]) for h in hits]
+                    (result,) = backend.search(alias, [search_plan(plan)])
+                    ranked = [(float(h.score or 0), h.chunk_id) for h in result.hits]
                     assert ranked == sorted(ranked, reverse=True)  # score, then id, descending
                     listed.append([chunk_id for _score, chunk_id in ranked])
                 assert listed[0] == listed[1], (words, size)

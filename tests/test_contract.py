@@ -2,9 +2,9 @@
 
 A new engine is added to ``ENGINES`` (see ``backend_cases.open_case``) and must pass
 all of it: generations and the alias (compare-and-swap), bulk writes with an outcome
-per item, refresh/count/msearch in OpenSearch's response shape, sort with
-``search_after``, and the record store's conditional writes, on which the manifest
-and the ingest lock rest.
+per item, refresh, ``count`` and ``chunk_ids`` under typed filters, ``search`` of
+typed plans answered as osrag's hit records, and the record store's conditional
+writes, on which the manifest and the ingest lock rest.
 """
 
 from __future__ import annotations
@@ -19,7 +19,17 @@ from backend_cases import BackendCase, generation_body, stored_chunk
 from osrag.engines.base import Delete, Put, RecordConflict
 from osrag.errors import IndexStateError, LockedError, QueryError
 from osrag.ingestion.lock import LOCK, LOCK_KEY, IngestLock, LockRecord, break_lock, holder
-from osrag.search.plan import AnyOf, Not, Range, Term, Terms
+from osrag.search.plan import (
+    AnyOf,
+    NamedFilter,
+    Not,
+    Range,
+    SearchPlan,
+    Source,
+    Term,
+    Terms,
+    TextLeg,
+)
 
 
 def _generation(case: BackendCase, n: int = 1) -> str:
@@ -95,7 +105,7 @@ def test_concurrent_swaps_from_the_same_generation_let_exactly_one_win(case: Bac
     assert case.backend.alias_target(case.alias) in (two, three)
 
 
-# --------------------------------------------------------------------------- writes, count, msearch
+# --------------------------------------------------------------------------- writes, count, search
 
 
 def test_writes_report_each_item_and_deletes_of_missing_ids_are_not_errors(
@@ -153,7 +163,19 @@ def test_chunk_ids_scan_in_chunk_id_order_page_by_page_under_a_typed_filter(
     assert case.backend.count(name, Terms("doc_id", ("nobody",))) == 0
 
 
-def test_msearch_answers_in_opensearchs_shape_one_response_per_body(case: BackendCase) -> None:
+def _everything(*filters: Any, **options: Any) -> SearchPlan:
+    """A filter-only plan (every chunk passing ``filters``, ranked by them alone)."""
+    return SearchPlan(
+        mode="bm25",
+        text=TextLeg(options.pop("text", ""), no_terms="all"),
+        vector=None,
+        guards=(),
+        filters=tuple(NamedFilter(f"f{n}", f) for n, f in enumerate(filters)),
+        **options,
+    )
+
+
+def test_search_answers_one_result_per_plan_in_one_round_trip(case: BackendCase) -> None:
     name = _generation(case)
     case.backend.write(
         name,
@@ -164,50 +186,22 @@ def test_msearch_answers_in_opensearchs_shape_one_response_per_body(case: Backen
     )
     case.backend.finish_generation(name)
     case.backend.move_alias(case.alias, name, None)
-    search = {
-        "query": {"bool": {"must": [{"match": {"text": "umbrella"}}]}},
-        "size": 2,
-        "_source": {"excludes": ["text"]},
-        "track_total_hits": True,
-    }
-    count = {
-        "size": 0,
-        "query": {"bool": {"filter": [{"term": {"amounts": 30_000_000}}]}},
-        "track_total_hits": True,
-    }
-    first, second = case.backend.msearch(case.alias, [search, count])
-    assert first["hits"]["total"]["value"] == 6 and len(first["hits"]["hits"]) == 2
-    hit = first["hits"]["hits"][0]
-    assert hit["_index"] == name and hit["_id"] == hit["_source"]["chunk_id"]
-    assert isinstance(hit["_score"], float) and "text" not in hit["_source"]
-    assert second["hits"]["total"]["value"] == 3 and second["hits"]["hits"] == []
+    ranked = _everything(text="umbrella", size=2, source=Source(excludes=("body",)))
+    counted = _everything(Term("amounts", 30_000_000), size=0)
+    first, second = case.backend.search(case.alias, [ranked, counted])
+    assert (first.total, first.candidates, len(first.hits)) == (6, 6, 2)
+    for hit in first.hits:
+        assert hit.index == name and hit.chunk_id == hit.source["chunk_id"]
+        assert hit.doc_id == hit.source["doc_id"] == hit.chunk_id.split("#")[0]
+        assert isinstance(hit.score, float) and "body" not in hit.source
+    assert (second.total, second.candidates, second.hits) == (3, 3, ())
 
 
-def test_sort_on_chunk_id_with_search_after_pages_through_every_match(case: BackendCase) -> None:
-    name = _generation(case)
-    ids = [f"doc#{n}#{n:04x}" for n in range(23)]
-    case.backend.write(name, [Put(i, _source(i)) for i in ids])
-    case.backend.finish_generation(name)
-    seen: list[str] = []
-    after: list[Any] | None = None
-    while True:
-        body: dict[str, Any] = {"size": 5, "sort": [{"chunk_id": "asc"}], "_source": ["chunk_id"]}
-        if after is not None:
-            body["search_after"] = after
-        (answer,) = case.backend.msearch(name, [body])
-        hits = answer["hits"]["hits"]
-        seen += [h["_source"]["chunk_id"] for h in hits]
-        if len(hits) < 5:
-            break
-        after = hits[-1]["sort"]
-    assert seen == sorted(ids)
-
-
-def test_a_query_the_engine_cannot_run_is_a_query_error(case: BackendCase) -> None:
+def test_a_plan_the_engine_cannot_run_is_a_query_error(case: BackendCase) -> None:
     name = _generation(case)
     case.backend.finish_generation(name)
     with pytest.raises(QueryError):
-        case.backend.msearch(name, [{"query": {"term": {"amounts": "three hundred"}}}])
+        case.backend.search(name, [_everything(Term("amounts", "three hundred"))])
 
 
 # --------------------------------------------------------------------------- the record store

@@ -14,6 +14,7 @@ import textwrap
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ from osrag.errors import ConfigError, IndexStateError, LockedError, QueryError
 from osrag.ingestion.ingest import IngestOptions, current_generation, ingest, rollback
 from osrag.ingestion.manifest import Manifest
 from osrag.models import AppliedFilter, ChunkingConfig, QuerySpec
-from osrag.search.plan import AsOfGuard, Exists, NotExists, Term
+from osrag.search.plan import AsOfGuard, Exists, NotExists, Source, Term
 from osrag.search.query import QueryPlan, plan_query, search_plan
 from osrag.search.searcher import Searcher
 
@@ -421,13 +422,6 @@ def test_a_filter_the_mapping_cannot_answer_is_refused_by_name(
         _run(small, _plan("umbrella", clause))
 
 
-def test_a_request_key_or_sort_outside_osrags_dsl_is_refused_by_name(small: EmbeddedIndex) -> None:
-    with pytest.raises(QueryError, match="does not implement aggs"):
-        small.msearch("small", [{"query": {"match_all": {}}, "aggs": {}}])
-    with pytest.raises(QueryError, match="sort on title"):
-        small.msearch("small", [{"query": {"match_all": {}}, "sort": [{"title": "asc"}]}])
-
-
 def test_filters_count_chunks_and_never_score(small: EmbeddedIndex) -> None:
     amount = {"term": {"amounts": 30_000_000}}
     hits, candidates = _run(small, _plan("umbrella", amount))
@@ -435,32 +429,17 @@ def test_filters_count_chunks_and_never_score(small: EmbeddedIndex) -> None:
     unfiltered = {h["_id"]: h["_score"] for h in _run(small, _plan("umbrella"))[0]}
     for hit in hits:
         assert hit["_score"] == pytest.approx(unfiltered[hit["_id"]])
-    collapsed = {
-        "size": 100,
-        "query": {"bool": {"filter": [amount]}},
-        "collapse": {"field": "doc_id"},
-        "_source": ["doc_id"],
-    }
-    (per_document,) = small.msearch("small", [collapsed])
-    holders = [h["_source"]["doc_id"] for h in per_document["hits"]["hits"]]
+    collapsed = replace(
+        search_plan(_plan("umbrella", amount)),
+        collapse=True,
+        size=100,
+        depth=100,
+        source=Source(includes=("doc_id",)),
+    )
+    (per_document,) = small.search("small", [collapsed])
+    holders = [h.source["doc_id"] for h in per_document.hits]
     assert sorted(holders) == sorted({h["_source"]["doc_id"] for h in hits})
     assert "text" not in hits[0]["_source"]  # _source excludes the searched copy
-
-
-def test_sorting_on_chunk_id_pages_every_match_with_search_after(small: EmbeddedIndex) -> None:
-    pages, after = [], None
-    while True:
-        body: dict[str, Any] = {"size": 7, "sort": [{"chunk_id": "asc"}], "_source": ["chunk_id"]}
-        if after is not None:
-            body["search_after"] = after
-        (answer,) = small.msearch("small", [body])
-        hits = answer["hits"]["hits"]
-        pages += [h["_source"]["chunk_id"] for h in hits]
-        if len(hits) < 7:
-            break
-        after = hits[-1]["sort"]
-    assert pages == sorted(pages) and len(pages) == small.count("small")
-    assert pages == [chunk_id for chunk_id, _doc in small.chunk_ids("small")]
 
 
 def test_a_stored_day_range_and_a_missing_field_are_oracles(small: EmbeddedIndex) -> None:

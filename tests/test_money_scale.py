@@ -17,6 +17,7 @@ from osrag.extract.tables import table_amounts
 from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.loaders.corpus import load_file
 from osrag.models import Document, ExtractionConfig
+from osrag.search.plan import Term
 from osrag.search.searcher import Searcher
 
 CONFIG = ExtractionConfig()
@@ -284,7 +285,7 @@ def test_a_hit_carries_the_evidence_of_its_scaled_amounts(
         encoding="utf-8",
     )  # fmt: skip
     ingest(corpus, backend_case.backend, IngestOptions(alias=backend_case.alias))
-    hits = filtered(backend_case.backend, backend_case.alias, [{"term": {"amounts": 310_000_000}}])
+    hits = filtered(backend_case.backend, backend_case.alias, Term("amounts", 310_000_000))
     assert len(hits) == 1
     assert 83_170_000_000 in hits[0]["amounts"] and 79_020_000_000 in hits[0]["amounts"]
     evidence = {e["text"]: e for e in hits[0]["amount_evidence"]}

@@ -182,7 +182,7 @@ def _snapshot(case: BackendCase, alias: str, report: IngestReport) -> dict[str, 
     )
     chunks = {
         s["chunk_id"]: {k: v for k, v in s.items() if k != "generation"}
-        for s in filtered(case.backend, generation, [])
+        for s in filtered(case.backend, generation)
     }
     return {
         "chunks": chunks,

@@ -16,7 +16,9 @@ from osrag.engines.mapping import VECTOR_FIELD
 from osrag.search.constraints import AmountConstraint
 from osrag.search.plan import (
     AclGuard,
+    AllOf,
     AmountFilter,
+    AnyOf,
     AsOfGuard,
     EngineResult,
     Exists,
@@ -24,7 +26,9 @@ from osrag.search.plan import (
     Fusion,
     Guard,
     Highlight,
+    MatchNone,
     NamedFilter,
+    Not,
     NotExists,
     Range,
     SearchPlan,
@@ -150,6 +154,17 @@ FILTER_CASES: dict[str, tuple[Filter, Callable[[Row], bool]]] = {
     ),
     "exists": (Exists("superseded_on"), lambda r: "superseded_on" in r),
     "not-exists": (NotExists("tenant"), lambda r: "tenant" not in r),
+    "any-of": (
+        AnyOf((Term("category", "home"), Range("amounts", gte=100_000_000))),
+        lambda r: (
+            r.get("category") == "home" or any(a >= 100_000_000 for a in r.get("amounts", []))
+        ),
+    ),
+    "all-of": (
+        AllOf((Term("category", "umbrella"), Exists("effective_from"))),
+        lambda r: r.get("category") == "umbrella" and "effective_from" in r,
+    ),
+    "not": (Not(Term("category", "umbrella")), lambda r: r.get("category") != "umbrella"),
 }
 
 
@@ -161,6 +176,11 @@ def test_each_constraint_type_selects_exactly_its_chunks(engine: BackendCase, fe
     assert expected, "a case that selects nothing proves nothing"
     assert {h.chunk_id for h in result.hits} == expected
     assert result.candidates == len(expected)
+
+
+def test_a_filter_matching_nothing_leaves_no_hit_and_no_candidate(engine: BackendCase) -> None:
+    result = _run(engine, _plan(MatchNone(), text="umbrella"))
+    assert (result.hits, result.total, result.candidates) == ((), 0, 0)
 
 
 def test_amount_filters_compile_to_the_amounts_and_money_fields(engine: BackendCase) -> None:
@@ -213,7 +233,15 @@ def test_text_k_offset_collapse_source_and_highlight(engine: BackendCase) -> Non
     collapsed = _run(engine, _plan(text="umbrella", collapse=True))
     assert sorted(h.doc_id for h in collapsed.hits) == sorted({i.split("#")[0] for i in umbrella})
     lean = _run(engine, _plan(text="umbrella", source=Source(includes=("chunk_id", "doc_id"))))
-    assert all(set(h.source) <= {"chunk_id", "doc_id"} for h in lean.hits)
+    assert [h.chunk_id for h in lean.hits] == ranked
+    assert all(h.source == {"chunk_id": h.chunk_id, "doc_id": h.doc_id} for h in lean.hits)
+    whole = {h.chunk_id: h.source for h in full.hits}
+    assert all(set(whole[h]) >= {"chunk_id", "doc_id", "body", "amounts"} for h in whole)
+    bodiless = _run(engine, _plan(text="umbrella", source=Source(excludes=("body", "amounts"))))
+    for hit in bodiless.hits:
+        assert hit.source == {
+            k: v for k, v in whole[hit.chunk_id].items() if k not in {"body", "amounts"}
+        }
     marked = _run(engine, _plan(text="flood", highlight=Highlight()))
     assert marked.hits and all(any("«flood»" in f for f in h.highlight) for h in marked.hits)
 
@@ -238,6 +266,17 @@ def test_vector_and_hybrid_modes_keep_every_filter_inside_every_leg(engine: Back
     assert not hybrid.hits and len(hybrid.legs) == 2
     assert all({h.chunk_id for h in leg} <= wanted for leg in hybrid.legs)
     assert {h.chunk_id for h in hybrid.legs[1]} == wanted
+
+
+def test_each_leg_a_client_fuses_is_depth_deep(engine: BackendCase) -> None:
+    umbrella = _where(lambda r: "umbrella" in r["body"])
+    assert len(umbrella) > 2
+    near = VectorLeg((1.0, 0.0, 0.0), k=2)
+    hybrid = _run(engine, _plan(text="umbrella", mode="hybrid", vector=near, size=2, depth=2,
+                                fusion=Fusion(in_engine=False)))  # fmt: skip
+    lexical, vector = hybrid.legs
+    assert len(lexical) == len(vector) == 2 and {h.chunk_id for h in lexical} <= umbrella
+    assert vector[0].chunk_id == _chunk_id(ROWS[0])
 
 
 def test_capabilities_are_read_once_and_name_the_engine(engine: BackendCase) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from backend_cases import filtered
 
 from osrag.ingestion.generations import status
 from osrag.ingestion.ingest import IngestOptions, ingest
@@ -28,9 +29,7 @@ def _corpus(folder: Path, long_section: bool) -> Path:
 
 def _sources(case: Any) -> list[dict[str, Any]]:
     target = case.backend.alias_target(case.alias)
-    case.backend.refresh(target)
-    (answer,) = case.backend.msearch(target, [{"size": 100, "query": {"match_all": {}}}])
-    return [hit["_source"] for hit in answer["hits"]["hits"]]
+    return filtered(case.backend, target)
 
 
 def test_chunks_fit_the_window_by_default_and_truncation_is_counted_otherwise(
