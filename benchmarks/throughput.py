@@ -31,7 +31,7 @@ queries/s, p50 and p99 (ms):
   engine's form), prepared before the clock starts. The two alternate in halves of the
   cell's time (osrag, bare, bare, osrag) so machine noise hits both alike;
 * **embedded**: the embedded index's own queries/s, threads on one Searcher, beside its
-  engine alone (``EmbeddedIndex.msearch`` of the same bodies).
+  engine alone (``EmbeddedIndex.search`` of the same typed plans).
 
 Every cell is bounded by ``--seconds`` and ``--max-queries``; loopback only. Each
 query's hits from osrag and from the bare client are compared once (same ids, same
@@ -311,13 +311,10 @@ def embedded_rows(index: ChunkIndex, queries: dict[str, list[Query]], args: Any)
 
     for workload in ("bm25", "amount"):
         texts = queries[workload]
-        bodies = [
-            compile_plans(index, searcher.requests(searcher.plan(t, **o), None).plans)[0]
-            for t, o in texts
-        ]
+        plans = [searcher.requests(searcher.plan(t, **o), None).plans for t, o in texts]
         kinds: list[Kind] = [
             ("osrag", ours, texts),
-            ("bare", lambda b: index.msearch(ALIAS, b), bodies),
+            ("bare", lambda p: index.search(ALIAS, p), plans),
         ]
         run_threads(ours, texts, 2, 0.5, 10_000)
         for clients in args.concurrency:

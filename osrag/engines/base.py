@@ -196,19 +196,6 @@ class ChunkIndex(ABC):
         failure :class:`~osrag.errors.ClusterError`.
         """
 
-    @abstractmethod
-    def msearch(
-        self,
-        target: str,
-        bodies: Sequence[dict[str, Any]],
-        *,
-        search_type: SearchType | None = None,
-    ) -> list[dict[str, Any]]:
-        """Raw access: several OpenSearch-DSL ``_search`` bodies in one round trip, one raw
-        response each. Searches go through :meth:`search`, id scans through
-        :meth:`chunk_ids`; this remains for tests of the engine itself.
-        A body the engine rejects raises :class:`~osrag.errors.QueryError`."""
-
     def capabilities(self) -> EngineCapabilities:
         """What this engine is and can do, read once per connection (then remembered)."""
         known = getattr(self, "_capabilities", None)

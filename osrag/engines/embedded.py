@@ -163,17 +163,6 @@ class EmbeddedIndex(ChunkIndex):
     def chunk_ids(self, target: str, filter: Filter | None = None) -> Iterator[tuple[str, str]]:
         return self._searcher.chunk_ids(target, filter)
 
-    def msearch(
-        self,
-        target: str,
-        bodies: Sequence[dict[str, Any]],
-        *,
-        search_type: SearchType | None = None,
-    ) -> list[dict[str, Any]]:
-        """Every body on one searcher (one point in time), answered as OpenSearch does.
-        One index, one set of term statistics: every ``search_type`` scores the same."""
-        return self._searcher.msearch(target, bodies)
-
     def search(
         self,
         target: str,

@@ -1,5 +1,5 @@
 """The response side of an embedded search: ``_source`` filtering, the id fields a hit
-is given from the index's columns, and the keyword sorts osrag pages with."""
+is given from the index's columns, and the order hits are ranked in."""
 
 from __future__ import annotations
 
@@ -10,19 +10,6 @@ from typing import Any
 import tantivy
 
 from osrag.errors import QueryError
-
-REQUEST_KEYS = {
-    "query",
-    "size",
-    "from",
-    "sort",
-    "_source",
-    "highlight",
-    "collapse",
-    "track_total_hits",
-    "search_after",
-    "terminate_after",
-}
 
 
 def source_filter(spec: Any) -> Callable[[dict[str, Any]], dict[str, Any]]:
@@ -69,50 +56,3 @@ Ranked = tuple[float, str, tantivy.DocAddress]
 """One hit in the request's order: ``(score, chunk_id, address)``. Plain tuples, so that
 sorting them in reverse is exactly the request's sort (chunk ids are unique: the address
 is never compared)."""
-
-
-def sort_keys(spec: Any) -> list[tuple[str, bool]] | None:
-    """``sort`` → [(field, descending)]; None for the default (``_score`` descending)."""
-    if spec is None:
-        return None
-    items = spec if isinstance(spec, list) else [spec]
-    keys: list[tuple[str, bool]] = []
-    for item in items:
-        if isinstance(item, str):
-            field, direction = item, "desc" if item == "_score" else "asc"
-        elif isinstance(item, dict) and len(item) == 1:
-            field, how = next(iter(item.items()))
-            direction = how.get("order", "asc") if isinstance(how, dict) else str(how)
-        else:
-            raise QueryError(f"sort {item!r}: expected a field name or {{field: order}}")
-        if direction not in ("asc", "desc"):
-            raise QueryError(f"sort on {field}: order must be asc or desc, not {direction!r}")
-        if field != "_score" and field not in SORTABLE:
-            raise QueryError(f"sort on {field}: the embedded index sorts on _score and {SORTABLE}")
-        keys.append((field, direction == "desc"))
-    if keys == [("_score", True)]:
-        return None
-    return keys
-
-
-SORTABLE = ("chunk_id", "doc_id", "source_path")
-
-
-class SortKey:
-    """Orders rows by several keys, each ascending or descending; missing values last."""
-
-    __slots__ = ("order", "values")
-
-    def __init__(self, values: list[Any], order: list[tuple[str, bool]]) -> None:
-        self.values, self.order = values, order
-
-    def __lt__(self, other: SortKey) -> bool:
-        for mine, theirs, (_, descending) in zip(
-            self.values, other.values, self.order, strict=False
-        ):
-            if mine == theirs:
-                continue
-            if mine is None or theirs is None:
-                return theirs is None
-            return bool(mine > theirs) if descending else bool(mine < theirs)
-        return False

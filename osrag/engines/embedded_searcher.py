@@ -4,52 +4,33 @@
   (:mod:`~osrag.engines.embedded_plan`) and answered as osrag's hit records
   (:mod:`~osrag.engines.embedded_plans`);
 * :meth:`EmbeddedSearcher.count` and :meth:`EmbeddedSearcher.chunk_ids`: typed plan
-  filters compiled the same way, counted or listed in chunk-id order;
-* :meth:`EmbeddedSearcher.msearch`: the raw access the interface keeps (engine
-  tests) — query-DSL bodies
-  through :mod:`~osrag.engines.dsl`, answered in OpenSearch's response shape:
-  ``collapse``, ``from``/``size``, ``sort`` (``_score`` and keyword fields) with
-  ``search_after``, ``_source`` includes/excludes and highlight fragments. Anything
-  else is refused with a :class:`~osrag.errors.QueryError` naming it.
+  filters compiled the same way, counted or listed in chunk-id order.
 
-The ranking primitives (the exact tie order, collapse, the id fields read from the
-index's columns) serve both.
+The ranking primitives the plan runner builds on live here: the exact tie order,
+collapse on ``doc_id``, stored sources fetched by chunk id, and the id fields read
+from the index's columns.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import tantivy
 from tantivy import Query
 
-from osrag.engines.analyzers import Analyzer
-from osrag.engines.dsl import Compiler
 from osrag.engines.embedded_generation import Generation, stored_source
 from osrag.engines.embedded_plan import PlanCompiler
 from osrag.engines.embedded_plans import PlanRunner
-from osrag.engines.embedded_response import (
-    REQUEST_KEYS,
-    Ranked,
-    SortKey,
-    fast_source,
-    sort_keys,
-    source_filter,
-)
+from osrag.engines.embedded_response import Ranked
 from osrag.engines.embedded_schema import ID_FIELD, ChunkSchema
-from osrag.engines.highlight import highlight
-from osrag.engines.mapping import VECTOR_FIELD
-from osrag.errors import QueryError
 from osrag.search.plan import EngineResult, Filter, SearchPlan
-from osrag.search.query import TIE_BREAK_SORT
 
 MAX_COLLAPSE_DOCS = 65_535
 
 
 class EmbeddedSearcher:
-    """Answers search bodies on the generation ``resolve`` finds for a target."""
+    """Answers typed plans and filters on the generation ``resolve`` finds for a target."""
 
     def __init__(self, schema: ChunkSchema, resolve: Callable[[str], Generation]) -> None:
         self.schema = schema
@@ -61,9 +42,6 @@ class EmbeddedSearcher:
         generation = self._resolve(target)
         runner = PlanRunner(self, generation, generation.searcher())
         return [runner.run(plan) for plan in plans]
-
-    def _compiler(self, generation: Generation, searcher: tantivy.Searcher) -> Compiler:
-        return Compiler(self.schema, generation.schema, generation.analyzer, searcher)
 
     @staticmethod
     def count_matches(searcher: tantivy.Searcher, query: Query) -> int:
@@ -100,167 +78,6 @@ class EmbeddedSearcher:
         for chunk_id in sorted(ids):
             yield chunk_id, chunk_id.rsplit("#", 2)[0]  # doc_id_of, inlined
 
-    def msearch(
-        self,
-        target: str,
-        bodies: Sequence[dict[str, Any]],
-    ) -> list[dict[str, Any]]:
-        """Every body on one searcher (one point in time), answered as OpenSearch does."""
-        generation = self._resolve(target)
-        searcher = generation.searcher()
-        answers = []
-        for body in bodies:
-            started = time.perf_counter()
-            hits, total = self._execute(generation, searcher, body)
-            answers.append(
-                {
-                    "took": round((time.perf_counter() - started) * 1000),
-                    "timed_out": False,
-                    "hits": {
-                        "total": {"value": total, "relation": "eq"},
-                        "max_score": max((h["_score"] or 0.0 for h in hits), default=None),
-                        "hits": hits,
-                    },
-                }
-            )
-        return answers
-
-    def _execute(
-        self, generation: Generation, searcher: tantivy.Searcher, body: dict[str, Any]
-    ) -> tuple[list[dict[str, Any]], int]:
-        unknown = sorted(set(body) - REQUEST_KEYS)
-        if unknown:
-            raise QueryError(f"the embedded index does not implement {', '.join(unknown)}")
-        compiler = self._compiler(generation, searcher)
-        size, offset = int(body.get("size", 10)), int(body.get("from", 0))
-        requested = body.get("query", {"match_all": {}})
-        if isinstance(requested, dict) and set(requested) == {"knn"}:
-            return self._knn(generation, searcher, compiler, body, requested["knn"], size, offset)
-        query = compiler.compile(requested)
-        collapse = body.get("collapse")
-        if collapse is not None and collapse != {"field": "doc_id"}:
-            raise QueryError(f"collapse {collapse!r}: the embedded index collapses on doc_id only")
-        sort = body.get("sort")
-        if sort is not None and sort != TIE_BREAK_SORT:
-            return self._by_fields(generation, searcher, body, query, sort, size, offset)
-        if body.get("search_after") is not None:
-            raise QueryError("search_after: the embedded index pages by a sort on keyword fields")
-        page: list[Ranked] = []
-        if size > 0 and collapse is None:
-            ranked, total = self.ranked(generation, searcher, query, offset + size)
-            page = ranked[offset:]
-        elif size > 0:
-            page, total = self.collapsed(generation, searcher, query, offset, size)
-        else:
-            total = self.count_matches(searcher, query)
-        if "terminate_after" in body:  # as OpenSearch: stop counting after that many
-            total = min(total, int(body["terminate_after"]))
-        spec = body.get("highlight")
-        fast = None if spec else fast_source(body.get("_source"))
-        name = generation.name
-        if fast is not None:
-            sources = self.fast_sources(searcher, page, fast)
-        else:
-            stored = [self._stored(searcher, address) for _score, _id, address in page]
-            shown = source_filter(body.get("_source"))
-            sources = [shown(source) for source in stored]
-        hits = []
-        for n, (score, chunk_id, _address) in enumerate(page):
-            hit: dict[str, Any] = {
-                "_index": name,
-                "_id": chunk_id,
-                "_score": float(score),
-                "_source": sources[n],
-            }
-            if spec:
-                fragments = self._highlight(spec, stored[n], compiler, generation.analyzer)
-                if fragments:
-                    hit["highlight"] = {"body": fragments}
-            if sort is not None:
-                hit["sort"] = [float(score), chunk_id]
-            hits.append(hit)
-        return hits, total
-
-    def _by_fields(
-        self,
-        generation: Generation,
-        searcher: tantivy.Searcher,
-        body: dict[str, Any],
-        query: Query,
-        sort: Any,
-        size: int,
-        offset: int,
-    ) -> tuple[list[dict[str, Any]], int]:
-        """A sort on keyword fields (with ``search_after``): how osrag pages through every
-        chunk id of a generation."""
-        order = sort_keys(sort)
-        assert order is not None
-        if body.get("collapse") is not None:
-            raise QueryError("the embedded index does not sort a collapsed search")
-        total = self.count_matches(searcher, query)
-        found = []
-        if size > 0 and total:
-            found = self._sorted(
-                searcher, query, order, body.get("search_after"), offset, size, total
-            )
-        shown = source_filter(body.get("_source"))
-        hits = [
-            {
-                "_index": generation.name,
-                "_id": source.get("chunk_id"),
-                "_score": float(score),
-                "_source": shown(source),
-                "sort": values,
-            }
-            for score, source, values in found
-        ]
-        return hits, total
-
-    def _knn(
-        self,
-        generation: Generation,
-        searcher: tantivy.Searcher,
-        compiler: Compiler,
-        body: dict[str, Any],
-        spec: Any,
-        size: int,
-        offset: int,
-    ) -> tuple[list[dict[str, Any]], int]:
-        """OpenSearch's ``knn`` query (lucene engine, efficient filtering): the ``k``
-        nearest chunks among those passing ``filter``, then ``from``/``size``."""
-        if set(body) - {"query", "size", "from", "_source", "track_total_hits"}:
-            raise QueryError("a knn query on the embedded index takes size, from and _source")
-        if not isinstance(spec, dict) or set(spec) != {VECTOR_FIELD}:
-            raise QueryError(f"knn: the embedded index searches the {VECTOR_FIELD!r} field only")
-        params = spec[VECTOR_FIELD]
-        if not isinstance(params, dict) or set(params) - {"vector", "k", "filter"}:
-            raise QueryError("knn: expected vector, k and an optional filter")
-        if generation.vectors is None:
-            raise QueryError(f"knn: generation {generation.name} holds no vectors")
-        candidates: set[str] | None = None
-        if "filter" in params:
-            query = compiler.compile(params["filter"], scoring=False)
-            matched = self.count_matches(searcher, query)
-            found = searcher.aggregate(
-                query, {"ids": {"terms": {"field": ID_FIELD, "size": max(matched, 1)}}}
-            )
-            candidates = {str(bucket["key"]) for bucket in found["ids"]["buckets"]}
-        nearest = generation.vectors.nearest(params["vector"], int(params["k"]), candidates)
-        page = nearest[offset : offset + size]
-        shown = source_filter(body.get("_source"))
-        sources = self.sources_by_id(generation, searcher, [chunk_id for chunk_id, _ in page])
-        hits = [
-            {
-                "_index": generation.name,
-                "_id": chunk_id,
-                "_score": score,
-                "_source": shown(sources[chunk_id]),
-            }
-            for chunk_id, score in page
-            if chunk_id in sources
-        ]
-        return hits, len(nearest)
-
     def sources_by_id(
         self, generation: Generation, searcher: tantivy.Searcher, chunk_ids: list[str]
     ) -> dict[str, dict[str, Any]]:
@@ -270,31 +87,6 @@ class EmbeddedSearcher:
         found = searcher.search(query, limit=len(chunk_ids))
         sources = [self._stored(searcher, address) for _, address in found.hits]
         return {str(source.get("chunk_id")): source for source in sources}
-
-    def _sorted(
-        self,
-        searcher: tantivy.Searcher,
-        query: Query,
-        order: list[tuple[str, bool]],
-        after: list[Any] | None,
-        offset: int,
-        size: int,
-        total: int,
-    ) -> list[tuple[float, dict[str, Any], list[Any] | None]]:
-        """Every match, ordered by the sort keys, from after ``search_after``."""
-        result = searcher.search(query, limit=total)
-        rows = []
-        for score, address in result.hits:
-            source = self._stored(searcher, address)
-            values = [score if field == "_score" else source.get(field) for field, _ in order]
-            rows.append((SortKey(values, order), score, source, values))
-        rows.sort(key=lambda row: row[0])
-        if after is not None:
-            bound = SortKey(list(after), order)
-            rows = [row for row in rows if bound < row[0]]
-        return [
-            (score, source, values) for _, score, source, values in rows[offset : offset + size]
-        ]
 
     def ranked(
         self, generation: Generation, searcher: tantivy.Searcher, query: Query, want: int
@@ -378,35 +170,3 @@ class EmbeddedSearcher:
             # widen by the chunks per document seen so far, at least twofold
             per_document = len(ranked) / max(len(best), 1)
             limit = max(2 * limit, int(want * per_document * 1.25) + 16)
-
-    @staticmethod
-    def _highlight(
-        spec: Any, source: dict[str, Any], compiler: Compiler, analyzer: Analyzer
-    ) -> list[str]:
-        if not spec:
-            return []
-        allowed = {"fields", "pre_tags", "post_tags", "require_field_match"}
-        if not isinstance(spec, dict) or set(spec) - allowed:
-            raise QueryError(
-                f"highlight: the embedded index implements {', '.join(sorted(allowed))}"
-            )
-        fields = spec.get("fields") or {}
-        if set(fields) - {"body"}:
-            raise QueryError("highlight: the embedded index highlights the body field only")
-        if "body" not in fields:
-            return []
-        options = fields["body"] or {}
-        # OpenSearch's default: only terms of queries on the highlighted field itself
-        if spec.get("require_field_match", True):
-            terms = compiler.match_terms.get("body", [])
-        else:
-            terms = [t for field_terms in compiler.match_terms.values() for t in field_terms]
-        return highlight(
-            str(source.get("body") or ""),
-            analyzer,
-            terms,
-            number_of_fragments=int(options.get("number_of_fragments", 5)),
-            fragment_size=int(options.get("fragment_size", 100)),
-            pre_tag=(spec.get("pre_tags") or ["<em>"])[0],
-            post_tag=(spec.get("post_tags") or ["</em>"])[0],
-        )

@@ -307,10 +307,14 @@ def read_result(
     return EngineResult(engine_hits(ranked[0]), _total(ranked[0]), candidates, (), fused)
 
 
-class MsearchEngine(Protocol):
-    """What :func:`run_plans` needs of an engine: a fusion pipeline and ``_msearch``."""
+class FusingEngine(Protocol):
+    """What :func:`compile_plans` needs of an engine: the search pipeline of a fusion."""
 
     def fusion_pipeline(self, fusion: Fusion) -> str | None: ...
+
+
+class MsearchEngine(FusingEngine, Protocol):
+    """What :func:`run_plans` needs of an engine: a fusion pipeline and ``_msearch``."""
 
     def msearch(
         self, target: str, bodies: Sequence[dict[str, Any]], *, search_type: Any = None
@@ -322,7 +326,7 @@ Sent = list[tuple[SearchPlan, str | None, int]]
 
 
 def compile_plans(
-    engine: MsearchEngine, plans: Sequence[SearchPlan]
+    engine: FusingEngine, plans: Sequence[SearchPlan]
 ) -> tuple[list[dict[str, Any]], Sent]:
     """Every plan's ``_msearch`` bodies (a hybrid plan fused on the engine where it may)."""
     sent: Sent = []
