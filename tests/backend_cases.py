@@ -12,7 +12,7 @@ import hashlib
 import os
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ import pytest
 from elasticsearch import Elasticsearch
 from opensearchpy import OpenSearch
 
-from osrag.engines.base import ChunkIndex
+from osrag.engines.base import ChunkIndex, EngineCapabilities
 from osrag.engines.elasticsearch import ElasticsearchIndex
 from osrag.engines.embedded import EmbeddedIndex
 from osrag.engines.mapping import chunk_index_body
@@ -247,8 +247,9 @@ class Delegating(ChunkIndex):
     def chunk_ids(self, target: str, filter: Filter | None = None) -> Iterator[tuple[str, str]]:
         return self.inner.chunk_ids(target, filter)
 
-    def data_nodes(self) -> int | None:
-        return self.inner.data_nodes()
+    def read_capabilities(self) -> EngineCapabilities:
+        # the legs of a hybrid plan come back to be fused here (see fusion_pipeline)
+        return replace(self.inner.capabilities(), node_fusion=frozenset())
 
     def search(self, target: str, plans: Any, *, search_type: Any = None) -> Any:
         if isinstance(self.inner, RestIndex):  # compiled here: the legs are fused in the client

@@ -67,7 +67,7 @@ def test_shards_make_a_new_generation_that_later_ingests_keep(
     opensearch_case: BackendCase, tmp_path: Path
 ) -> None:
     backend, alias = opensearch_case.backend, opensearch_case.alias
-    nodes = backend.data_nodes()
+    nodes = backend.capabilities().data_nodes
     assert nodes is not None
     default = cluster_default(nodes)
     single = ingest(DATA, backend, IngestOptions(alias=alias))

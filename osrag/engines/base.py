@@ -44,9 +44,13 @@ class EngineCapabilities:
     ``node_fusion``: the fusion methods the engine can run itself on a hybrid plan
     (OpenSearch with neural-search: ``rrf`` and ``normalization`` through a search
     pipeline; Elasticsearch with the ``rrf`` retriever: ``rrf``; otherwise none, and
-    the caller fuses the legs). ``knn``: the vector leg's syntax. ``data_nodes``: nodes
-    holding data (None: one local index, no shards). ``legacy_bm25``: a generation is
-    created with 2.x scoring (OpenSearch 3.x)."""
+    the caller fuses the legs). ``search_type``: how :meth:`ChunkIndex.search` scores a
+    sharded generation when a request does not say (None: one index, one set of term
+    statistics, or an engine that chooses itself). ``knn``: the vector leg's syntax.
+    ``data_nodes``: nodes holding data, from which :mod:`osrag.ingestion.layout` picks a
+    generation's shards and replicas (None: one local index, or an engine that places
+    shards itself). ``legacy_bm25``: a generation is created with 2.x scoring
+    (OpenSearch 3.x)."""
 
     engine: str
     version: str = ""
@@ -105,9 +109,6 @@ class ChunkIndex(ABC):
     several threads at once (an engine that writes one batch at a time serialises them)."""
     eventual_refresh: bool = False
     """True where writes become visible on the engine's own schedule (no ``_refresh``)."""
-    search_type: SearchType | None = None
-    """How :meth:`search` scores a sharded generation when a request does not say (None:
-    one index, one set of term statistics)."""
 
     @property
     def storage_version(self) -> str:
@@ -122,11 +123,6 @@ class ChunkIndex(ABC):
         answer in the generation's config, so the generation digest names the analyzer
         really used."""
         return requested
-
-    def data_nodes(self) -> int | None:
-        """Nodes that hold data, for engines whose generations have shards and replicas
-        (:mod:`osrag.ingestion.layout` picks a layout from it); None for one local index."""
-        return None
 
     @abstractmethod
     def create_generation(self, name: str, body: dict[str, Any], *, bulk_loading: bool) -> None:
@@ -206,7 +202,7 @@ class ChunkIndex(ABC):
 
     def read_capabilities(self) -> EngineCapabilities:
         """Ask the engine (:meth:`capabilities` remembers the answer)."""
-        return EngineCapabilities(engine=self.name, search_type=self.search_type)
+        return EngineCapabilities(engine=self.name)
 
     def writing(self, alias: str) -> AbstractContextManager[None]:
         """A run of writes to the generations of ``alias`` by one writer (an ingest, which

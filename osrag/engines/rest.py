@@ -184,6 +184,7 @@ class RestIndex(ChunkIndex):
     # -------------------------------------------------------------------- generations
 
     def data_nodes(self) -> int | None:
+        """Nodes that hold data, asked of the cluster (what :meth:`capabilities` reports)."""
         if self.serverless:
             return None  # Serverless places shards and replicas itself
         return int(self.client.cluster.health()["number_of_data_nodes"])

@@ -199,7 +199,7 @@ def generation_layout(
         options.shards,
         options.replicas,
         current=Layout.of_config(current.config) if current is not None else None,
-        data_nodes=index.data_nodes(),
+        data_nodes=index.capabilities().data_nodes,
     )
 
 

@@ -323,8 +323,10 @@ class Searcher:
         scored as one shard would score it; the fused order is the same as the engine's."""
         generation = self.generation()
         shards = Layout.of_config(generation.config).shards if generation is not None else 1
-        chosen = self.search_type or self.index.search_type
-        return shards > 1 and chosen == "dfs_query_then_fetch"
+        if shards <= 1:
+            return False
+        chosen = self.search_type or self.index.capabilities().search_type
+        return chosen == "dfs_query_then_fetch"
 
     def requests(
         self, plan: QueryPlan, vector: list[float] | None, *, drop_amount: bool = False
