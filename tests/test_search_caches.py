@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from osrag.engines.embedded import EmbeddedIndex
-from osrag.models import ExtractionConfig
+from osrag.models import ExtractionConfig, GenerationRecord
 from osrag.search import searcher as searcher_module
 from osrag.search.analysis import AnalysisCache, analyze_query, analyze_query_cached
 from osrag.search.searcher import Searcher
@@ -156,3 +156,39 @@ def test_query_vector_cache_is_bounded(
     assert len(searcher._vectors) == 3
     searcher.query_vector(searcher.plan("a", mode="vector", tenant="t"))
     assert searcher.chosen.texts[-1] == "a"  # dropped, so embedded again
+
+
+def test_overrides_are_validated_as_query_fields(searcher: FixedEmbedderSearcher) -> None:
+    with pytest.raises(ValidationError, match="sizee"):
+        searcher.plan("umbrella", sizee=5)
+    with pytest.raises(ValidationError, match="size"):
+        searcher.plan("umbrella", size=-1)
+    spec = searcher.plan("umbrella", tenant="t").spec
+    with pytest.raises(ValidationError, match="mode"):
+        searcher.plan(spec, mode="fuzzy")
+    assert searcher.plan(spec, size=3).spec.size == 3
+    assert searcher.plan(spec, size=3).spec.tenant == "t"
+
+
+def test_extraction_settings_are_read_once_per_generation(
+    searcher: FixedEmbedderSearcher,
+) -> None:
+    assert searcher._extraction(None) is searcher_module.DEFAULT_EXTRACTION
+    searcher.extraction = None
+
+    record = GenerationRecord.model_validate(
+        {
+            "name": "g-1",
+            "alias": "cache-test",
+            "digest": "d",
+            "number": 1,
+            "config": {"extraction": {"default_currency": "CAD"}},
+            "versions": {},
+            "created_at": "2026-01-01T00:00:00Z",
+        }
+    )
+    first = searcher._extraction(record)
+    assert first.default_currency == "CAD"
+    assert searcher._extraction(record) is first
+    other = record.model_copy(update={"config": {"extraction": {"default_currency": "EUR"}}})
+    assert searcher._extraction(other).default_currency == "EUR"

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import orjson
 
+from osrag.config import Settings
 from osrag.engines import bulk
 from osrag.engines.base import (
     Action,
@@ -46,7 +47,7 @@ from osrag.engines.base import (
 from osrag.engines.bulk import BulkStats, StreamingBulk
 from osrag.engines.refusals import describe, search_error, shard_gap
 from osrag.engines.rest_compile import compile_filter, run_plans
-from osrag.errors import ClusterError, IndexStateError, QueryError
+from osrag.errors import ClusterError, IndexStateError, OsragError, QueryError
 from osrag.ingestion.plan import generation_pattern
 from osrag.search.plan import EngineResult, Filter, SearchPlan
 
@@ -120,25 +121,50 @@ def where(client: Any) -> str:
 
 def translating(cls: type[T]) -> type[T]:
     """Every public method of ``cls`` raises osrag's errors
-    (:func:`osrag.engines.opensearch_client.cluster_errors`), never the client library's: a refused
-    connection, a timeout or an HTTP error is one :class:`~osrag.errors.ClusterError`
-    naming the cluster, for library callers as for the CLI."""
-    from osrag.engines.opensearch_client import cluster_errors
+    (:func:`osrag.engines.opensearch_client.translate_error`), never the client library's:
+    a refused connection, a timeout or an HTTP error is one
+    :class:`~osrag.errors.ClusterError` naming the cluster, for library callers as for the
+    CLI.
+
+    The wrapper is a plain ``try``: free when nothing is raised (no context manager is
+    entered per call, and methods calling each other nest at no cost), and an error is
+    translated once, where it first crosses a wrapped method."""
+    from osrag.engines.opensearch_client import translate_error
+
+    def translated(self: Any, exc: Exception) -> BaseException | None:
+        target = self.settings or where(self.client)
+        settings = target if isinstance(target, Settings) else None
+        url = settings.effective_url if settings is not None else str(target).rstrip("/")
+        return translate_error(exc, url, settings)
 
     def wrap(method: Callable[..., Any]) -> Callable[..., Any]:
         if inspect.isgeneratorfunction(method):
 
             @functools.wraps(method)
             def generator(self: Any, *args: Any, **kwargs: Any) -> Any:
-                with cluster_errors(self.settings or where(self.client)):
+                try:
                     yield from method(self, *args, **kwargs)
+                except OsragError:
+                    raise
+                except Exception as exc:
+                    error = translated(self, exc)
+                    if error is None:
+                        raise
+                    raise error from exc
 
             return generator
 
         @functools.wraps(method)
         def call(self: Any, *args: Any, **kwargs: Any) -> Any:
-            with cluster_errors(self.settings or where(self.client)):
+            try:
                 return method(self, *args, **kwargs)
+            except OsragError:
+                raise
+            except Exception as exc:
+                error = translated(self, exc)
+                if error is None:
+                    raise
+                raise error from exc
 
         return call
 

@@ -131,6 +131,7 @@ def _unique_spans(per_document: Iterable[list[tuple[str, int, int]]]) -> int:
     return total
 
 
+DEFAULT_EXTRACTION = ExtractionConfig()
 _HITS: TypeAdapter[list[SearchHit]] = TypeAdapter(list[SearchHit])
 _NO_SPAN = {"start": 0, "end": 0}
 
@@ -199,6 +200,7 @@ class Searcher:
         self._vectors: OrderedDict[tuple[str, str], tuple[float, ...]] = OrderedDict()
         """Query vectors by (embedder id, text), at most :data:`QUERY_VECTOR_CACHE_SIZE`."""
         self._vectors_lock = threading.Lock()
+        self._extraction_of: tuple[GenerationRecord, ExtractionConfig] | None = None
 
     def generation_stale(self) -> bool:
         """Whether the next :meth:`generation` reads the record again (not cached)."""
@@ -233,13 +235,22 @@ class Searcher:
         if self.extraction is not None:
             return self.extraction
         if generation is not None and "extraction" in generation.config:
-            return ExtractionConfig.model_validate(generation.config["extraction"])
-        return ExtractionConfig()
+            known = self._extraction_of
+            if known is None or known[0] is not generation:
+                # read once per generation record (it is replaced, never changed)
+                read = ExtractionConfig.model_validate(generation.config["extraction"])
+                known = (generation, read)
+                self._extraction_of = known
+            return known[1]
+        return DEFAULT_EXTRACTION
 
     def plan(self, text_or_spec: str | QuerySpec, **overrides: Any) -> QueryPlan:
-        spec = text_or_spec if isinstance(text_or_spec, QuerySpec) else QuerySpec(text=text_or_spec)
-        if overrides:
-            spec = spec.model_copy(update=overrides)
+        if not isinstance(text_or_spec, QuerySpec):
+            spec = QuerySpec(text=text_or_spec, **overrides)  # overrides validated as fields
+        elif overrides:
+            spec = QuerySpec.model_validate({**text_or_spec.model_dump(), **overrides})
+        else:
+            spec = text_or_spec
         if spec.mode == "auto":
             spec = spec.model_copy(update={"mode": self.default_mode()})
         if not self.enforce_access:
