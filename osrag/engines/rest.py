@@ -29,7 +29,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import orjson
 
@@ -131,11 +131,16 @@ def translating(cls: type[T]) -> type[T]:
     translated once, where it first crosses a wrapped method."""
     from osrag.engines.opensearch_client import translate_error
 
-    def translated(self: Any, exc: Exception) -> BaseException | None:
+    def reraise(self: Any, exc: Exception) -> NoReturn:
+        if isinstance(exc, OsragError):
+            raise exc
         target = self.settings or where(self.client)
         settings = target if isinstance(target, Settings) else None
         url = settings.effective_url if settings is not None else str(target).rstrip("/")
-        return translate_error(exc, url, settings)
+        error = translate_error(exc, url, settings)
+        if error is None:
+            raise exc
+        raise error from exc
 
     def wrap(method: Callable[..., Any]) -> Callable[..., Any]:
         if inspect.isgeneratorfunction(method):
@@ -144,13 +149,8 @@ def translating(cls: type[T]) -> type[T]:
             def generator(self: Any, *args: Any, **kwargs: Any) -> Any:
                 try:
                     yield from method(self, *args, **kwargs)
-                except OsragError:
-                    raise
                 except Exception as exc:
-                    error = translated(self, exc)
-                    if error is None:
-                        raise
-                    raise error from exc
+                    reraise(self, exc)
 
             return generator
 
@@ -158,13 +158,8 @@ def translating(cls: type[T]) -> type[T]:
         def call(self: Any, *args: Any, **kwargs: Any) -> Any:
             try:
                 return method(self, *args, **kwargs)
-            except OsragError:
-                raise
             except Exception as exc:
-                error = translated(self, exc)
-                if error is None:
-                    raise
-                raise error from exc
+                reraise(self, exc)
 
         return call
 
