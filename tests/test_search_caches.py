@@ -3,6 +3,7 @@ setting that changes the value, and never handing out the stored value itself.""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -12,9 +13,10 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from osrag.engines.embedded import EmbeddedIndex
-from osrag.models import ExtractionConfig, GenerationRecord
+from osrag.models import ExtractionConfig, GenerationRecord, QuerySpec
 from osrag.search import searcher as searcher_module
 from osrag.search.analysis import AnalysisCache, analyze_query, analyze_query_cached
+from osrag.search.query import plan_query
 from osrag.search.searcher import Searcher
 
 USD = ExtractionConfig()
@@ -192,3 +194,18 @@ def test_extraction_settings_are_read_once_per_generation(
     assert searcher._extraction(record) is first
     other = record.model_copy(update={"config": {"extraction": {"default_currency": "EUR"}}})
     assert searcher._extraction(other).default_currency == "EUR"
+
+
+def test_the_search_line_is_logged_at_info_only(caplog: pytest.LogCaptureFixture) -> None:
+    plan = plan_query(QuerySpec(text="umbrella over $300K", tenant="t"))
+    ran = searcher_module.Ran([], 0, 7, None)
+    with caplog.at_level(logging.WARNING, logger=searcher_module.log.name):
+        searcher_module.shape_result(plan, ran, False, "g-1", 0.0, 7)
+    assert caplog.records == []
+    with caplog.at_level(logging.INFO, logger=searcher_module.log.name):
+        result = searcher_module.shape_result(plan, ran, False, "g-1", 0.0, 7)
+    (record,) = caplog.records
+    message = record.getMessage()
+    assert "query='umbrella over $300K'" in message
+    assert "candidates=7 amount_candidates=7 fallback=False" in message
+    assert result.candidate_count == 7

@@ -307,7 +307,7 @@ def search_plan(
         mode=mode,
         text=None if mode == "vector" else _text_leg(plan, drop_amount),
         vector=(
-            VectorLeg(tuple(float(x) for x in vector), max(depth, 1))
+            VectorLeg(tuple(map(float, vector)), max(depth, 1))
             if vector is not None and mode != "bm25"
             else None
         ),

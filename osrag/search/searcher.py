@@ -49,6 +49,7 @@ from osrag.ingestion.layout import Layout
 from osrag.ingestion.manifest import Manifest
 from osrag.models import (
     AccessPolicy,
+    AppliedFilter,
     ExtractionConfig,
     GenerationRecord,
     QuerySpec,
@@ -134,6 +135,8 @@ def _unique_spans(per_document: Iterable[list[tuple[str, int, int]]]) -> int:
 DEFAULT_EXTRACTION = ExtractionConfig()
 _HITS: TypeAdapter[list[SearchHit]] = TypeAdapter(list[SearchHit])
 _NO_SPAN = {"start": 0, "end": 0}
+_HIT_FIELDS = tuple(SearchHit.model_fields)
+"""The stored fields a hit shows (the rest of ``_source`` is left out unvalidated)."""
 
 
 def _hits(raw_hits: Iterable[EngineHit]) -> tuple[list[SearchHit], int]:
@@ -144,7 +147,8 @@ def _hits(raw_hits: Iterable[EngineHit]) -> tuple[list[SearchHit], int]:
     rows: list[dict[str, Any]] = []
     seen: dict[str, list[tuple[str, int, int]]] = {}
     for raw in raw_hits:
-        row = dict(raw.source)  # fields a SearchHit does not have are ignored
+        source = raw.source
+        row = {name: source[name] for name in _HIT_FIELDS if name in source}
         row["chunk_id"], row["doc_id"] = raw.chunk_id, raw.doc_id
         span = row.setdefault("span", _NO_SPAN)
         start, end = span["start"], span["end"]
@@ -480,6 +484,19 @@ def shape_result(
         unique_spans=unique_spans,
         took_ms=round((time.perf_counter() - started) * 1000, 3),
     )
+    if log.isEnabledFor(logging.INFO):  # the lists below are built only to be logged
+        _log_result(result, plan, applied, amount_candidates, fallback, text_fallback)
+    return result
+
+
+def _log_result(
+    result: SearchResult,
+    plan: QueryPlan,
+    applied: list[AppliedFilter],
+    amount_candidates: int | None,
+    fallback: bool,
+    text_fallback: bool,
+) -> None:
     log.info(
         "query=%r filters=%s constraints=%s candidates=%d amount_candidates=%s fallback=%s "
         "text_fallback=%s hits=%d unique_spans=%d",
@@ -493,4 +510,3 @@ def shape_result(
         result.raw_hits,
         result.unique_spans,
     )
-    return result
