@@ -43,7 +43,8 @@ from opensearchpy import OpenSearch
 from throughput import Query, cpu_seconds, query_texts, wire_lines
 
 from osrag.engines.opensearch import OpenSearchIndex
-from osrag.search.searcher import Searcher, answering_index, needs_fallback, shape_result
+from osrag.search.results import answering_index, shape_result
+from osrag.search.searcher import Searcher, needs_fallback
 
 
 class CountingTransport:

@@ -22,7 +22,8 @@ from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.models import AppliedFilter, QuerySpec
 from osrag.search.plan import EngineResult
 from osrag.search.query import QueryPlan, plan_query, search_plan
-from osrag.search.searcher import Searcher, count_unique_spans
+from osrag.search.results import count_unique_spans
+from osrag.search.searcher import Searcher
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "insurance"
 pytestmark = pytest.mark.opensearch

@@ -24,7 +24,8 @@ from osrag.errors import QueryError
 from osrag.extract import canonicalize_money
 from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.models import ChunkingConfig, QuerySpec, SearchHit, Span
-from osrag.search.searcher import Searcher, count_unique_spans
+from osrag.search.results import count_unique_spans
+from osrag.search.searcher import Searcher
 
 DATA = Path(__file__).resolve().parent / "data" / "insurance"
 

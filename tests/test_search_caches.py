@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from osrag.engines.embedded import EmbeddedIndex
 from osrag.models import ExtractionConfig, GenerationRecord, QuerySpec
+from osrag.search import results as results_module
 from osrag.search import searcher as searcher_module
 from osrag.search.analysis import AnalysisCache, analyze_query, analyze_query_cached
 from osrag.search.query import plan_query
@@ -198,12 +199,12 @@ def test_extraction_settings_are_read_once_per_generation(
 
 def test_the_search_line_is_logged_at_info_only(caplog: pytest.LogCaptureFixture) -> None:
     plan = plan_query(QuerySpec(text="umbrella over $300K", tenant="t"))
-    ran = searcher_module.Ran([], 0, 7, None)
-    with caplog.at_level(logging.WARNING, logger=searcher_module.log.name):
-        searcher_module.shape_result(plan, ran, False, "g-1", 0.0, 7)
+    ran = results_module.Ran([], 0, 7, None)
+    with caplog.at_level(logging.WARNING, logger=results_module.log.name):
+        results_module.shape_result(plan, ran, False, "g-1", 0.0, 7)
     assert caplog.records == []
-    with caplog.at_level(logging.INFO, logger=searcher_module.log.name):
-        result = searcher_module.shape_result(plan, ran, False, "g-1", 0.0, 7)
+    with caplog.at_level(logging.INFO, logger=results_module.log.name):
+        result = results_module.shape_result(plan, ran, False, "g-1", 0.0, 7)
     (record,) = caplog.records
     message = record.getMessage()
     assert "query='umbrella over $300K'" in message

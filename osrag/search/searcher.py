@@ -35,11 +35,8 @@ import dataclasses
 import logging
 import threading
 import time
-from collections import OrderedDict, defaultdict
-from collections.abc import Iterable
+from collections import OrderedDict
 from typing import Any, NamedTuple
-
-from pydantic import TypeAdapter
 
 from osrag.config import DEFAULT_ALIAS
 from osrag.engines import rest_compile
@@ -49,16 +46,13 @@ from osrag.ingestion.layout import Layout
 from osrag.ingestion.manifest import Manifest
 from osrag.models import (
     AccessPolicy,
-    AppliedFilter,
     ExtractionConfig,
     GenerationRecord,
     QuerySpec,
-    SearchHit,
     SearchResult,
 )
 from osrag.search import fusion
 from osrag.search.plan import (
-    EngineHit,
     EngineResult,
     Exists,
     NamedFilter,
@@ -67,6 +61,7 @@ from osrag.search.plan import (
     TextLeg,
 )
 from osrag.search.query import QueryPlan, plan_query, search_plan
+from osrag.search.results import Ran, answering_index, shape_result
 
 log = logging.getLogger("osrag.search.searcher")
 
@@ -105,68 +100,7 @@ def as_index(client_or_index: Any) -> ChunkIndex:
     return OpenSearchIndex(client_or_index)
 
 
-def count_unique_spans(hits: list[SearchHit]) -> int:
-    """Merged, non-overlapping source intervals among the hits (per document).
-
-    Intervals are half-open: ``[0, 10)`` and ``[10, 20)`` touch but do not overlap,
-    so they are two spans; ``[0, 10)`` and ``[5, 20)`` are one."""
-    by_doc: dict[str, list[tuple[str, int, int]]] = defaultdict(list)
-    for hit in hits:
-        by_doc[hit.doc_id].append((hit.chunk_id, hit.span.start, hit.span.end))
-    return _unique_spans(by_doc.values())
-
-
-def _unique_spans(per_document: Iterable[list[tuple[str, int, int]]]) -> int:
-    total = 0
-    for spans in per_document:
-        if len(spans) == 1:
-            total += 1
-            continue
-        end = -1
-        for _chunk_id, start, stop in sorted(spans, key=lambda s: (s[1], s[2])):
-            if start >= end:
-                total += 1
-                end = stop
-            else:
-                end = max(end, stop)
-    return total
-
-
 DEFAULT_EXTRACTION = ExtractionConfig()
-_HITS: TypeAdapter[list[SearchHit]] = TypeAdapter(list[SearchHit])
-_NO_SPAN = {"start": 0, "end": 0}
-_HIT_FIELDS = tuple(SearchHit.model_fields)
-"""The stored fields a hit shows (the rest of ``_source`` is left out unvalidated)."""
-
-
-def _hits(raw_hits: Iterable[EngineHit]) -> tuple[list[SearchHit], int]:
-    """Engine hits → :class:`SearchHit` s, validated in one call (a page at depth 1,000 is
-    1,000 hits: one validation of a list costs about half of 1,000 model constructions).
-    Each hit lists the higher-ranked hits of its own document whose spans overlap it; the
-    number of unique spans (:func:`count_unique_spans`) comes with them."""
-    rows: list[dict[str, Any]] = []
-    seen: dict[str, list[tuple[str, int, int]]] = {}
-    for raw in raw_hits:
-        source = raw.source
-        row = {name: source[name] for name in _HIT_FIELDS if name in source}
-        row["chunk_id"], row["doc_id"] = raw.chunk_id, raw.doc_id
-        span = row.setdefault("span", _NO_SPAN)
-        start, end = span["start"], span["end"]
-        chunk_id, doc_id = raw.chunk_id, raw.doc_id
-        row["score"] = raw.score
-        if raw.highlight:
-            row["highlight"] = list(raw.highlight)
-        for name in ("amounts", "money", "pages"):
-            if name in row and row[name] is None:
-                del row[name]
-        earlier = seen.get(doc_id)
-        if earlier is None:
-            seen[doc_id] = [(chunk_id, start, end)]
-        else:
-            row["overlaps"] = [c for c, s, e in earlier if s < end and start < e]
-            earlier.append((chunk_id, start, end))
-        rows.append(row)
-    return _HITS.validate_python(rows), _unique_spans(seen.values())
 
 
 class Searcher:
@@ -411,16 +345,6 @@ class Round(NamedTuple):
     probe: bool
 
 
-class Ran(NamedTuple):
-    """What one round trip found: hits (fused where the client fuses), total hits,
-    candidates, how it fused."""
-
-    hits: list[EngineHit]
-    total: int
-    candidates: int
-    fused: str | None
-
-
 def needs_fallback(plan: QueryPlan, ran: Ran) -> bool:
     """The amount filter left zero candidates: run again without it."""
     return plan.has_amount_filter and ran.candidates == 0
@@ -442,71 +366,3 @@ def needs_text_fallback(plan: QueryPlan, ran: Ran, fallback: bool) -> bool:
 def without_words(plan: QueryPlan) -> QueryPlan:
     """``plan`` with no words to match: its filters alone select and rank (match_all)."""
     return dataclasses.replace(plan, match_text="")
-
-
-def answering_index(ran: Ran) -> str | None:
-    """The generation that answered, when a hit names it."""
-    return ran.hits[0].index if ran.hits else None
-
-
-def shape_result(
-    plan: QueryPlan,
-    ran: Ran,
-    fallback: bool,
-    index: str,
-    started: float,
-    amount_candidates: int | None = None,
-    *,
-    text_fallback: bool = False,
-) -> SearchResult:
-    """The :class:`SearchResult` of a search that started at ``started`` (perf_counter);
-    ``amount_candidates``: the candidate set with the amount constraints, before any
-    fallback (None without constraints)."""
-    hits, unique_spans = _hits(ran.hits)
-    applied = plan.applied(drop_amount=fallback)
-    result = SearchResult(
-        query=plan.spec.text,
-        mode=plan.spec.mode if plan.spec.mode != "auto" else "bm25",
-        fusion=ran.fused,
-        index=index,
-        hits=hits,
-        filters_applied=applied,
-        amount=plan.amount,
-        amount_status=plan.amount_status,
-        constraints=plan.constraints,
-        amount_notes=plan.amount_notes,
-        candidate_count=ran.candidates,
-        amount_candidates=amount_candidates,
-        fallback=fallback,
-        text_fallback=text_fallback,
-        total_hits=ran.total,
-        raw_hits=len(hits),
-        unique_spans=unique_spans,
-        took_ms=round((time.perf_counter() - started) * 1000, 3),
-    )
-    if log.isEnabledFor(logging.INFO):  # the lists below are built only to be logged
-        _log_result(result, plan, applied, amount_candidates, fallback, text_fallback)
-    return result
-
-
-def _log_result(
-    result: SearchResult,
-    plan: QueryPlan,
-    applied: list[AppliedFilter],
-    amount_candidates: int | None,
-    fallback: bool,
-    text_fallback: bool,
-) -> None:
-    log.info(
-        "query=%r filters=%s constraints=%s candidates=%d amount_candidates=%s fallback=%s "
-        "text_fallback=%s hits=%d unique_spans=%d",
-        result.query,
-        [f.name for f in applied],
-        [c.describe() for c in plan.constraints],
-        result.candidate_count,
-        amount_candidates,
-        fallback,
-        text_fallback,
-        result.raw_hits,
-        result.unique_spans,
-    )
