@@ -1,11 +1,12 @@
 """Where the ingester's CPU goes: ``ingest()`` into the embedded index under cProfile.
 
-    python benchmarks/profile_ingest.py [--corpus PATH | --chunks N] [--top 20]
+    python benchmarks/profile_ingest.py [--corpus PATH | --chunks N] [--url URL] [--top 20]
 
 Ingests a corpus (default: the synthetic policy corpus of ``--chunks`` chunks, written
 by ``benchmarks/synthetic_corpus.py`` into a temporary folder unless ``--corpus`` names
 one) end to end — load, chunk, extract, build records, serialise, write, manifest —
-into a fresh embedded index, with no embedder and one process (``workers=1``, so every
+into a fresh embedded index, or with ``--url`` into a fresh alias on that OpenSearch
+(removed afterwards), with no embedder and one process (``workers=1``, so every
 stage runs where the profiler sees it).
 
 Every Python thread has its own profiler timed by ``time.thread_time`` (CPU time of
@@ -47,8 +48,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _cluster import print_table, write_results
 
+from osrag.engines.base import ChunkIndex
 from osrag.engines.embedded import EmbeddedIndex
+from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, ingest
+
+ALIAS = "profile-ingest"
 
 Func = tuple[str, int, str]
 """pstats' key of a function: (file, line, name)."""
@@ -84,7 +89,7 @@ STAGES: list[tuple[str, tuple[str, ...]]] = [
 
 JSON = "JSON serialisation"
 OTHER = "other osrag (index, workers, config)"
-UNSEEN = "native threads (tantivy indexing, merging)"
+UNSEEN = "CPU no profiler saw (native threads: tantivy indexing, merging)"
 
 
 def module_of(func: Func) -> str | None:
@@ -163,9 +168,21 @@ def profile_threads() -> list[cProfile.Profile]:
     return profiles
 
 
-def profiled_ingest(corpus: Path, root: Path) -> tuple[pstats.Stats, dict[str, Any]]:
-    index = EmbeddedIndex(root)
-    options = IngestOptions(alias="profile-ingest", workers=1, embed_workers=1)
+def target_index(url: str | None, root: Path) -> ChunkIndex:
+    """The embedded index under ``root``, or OpenSearch at ``url`` with no alias left over."""
+    if url is None:
+        return EmbeddedIndex(root)
+    from opensearchpy import OpenSearch
+
+    from osrag.engines.opensearch import OpenSearchIndex
+
+    index = OpenSearchIndex(OpenSearch(url, timeout=300))
+    purge(index, ALIAS)
+    return index
+
+
+def profiled_ingest(corpus: Path, index: ChunkIndex) -> tuple[pstats.Stats, dict[str, Any]]:
+    options = IngestOptions(alias=ALIAS, workers=1, embed_workers=1)
     threads = profile_threads()
     main = cProfile.Profile(time.thread_time)
     cpu0, wall0 = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
@@ -188,11 +205,11 @@ def profiled_ingest(corpus: Path, root: Path) -> tuple[pstats.Stats, dict[str, A
     return stats, run
 
 
-def unprofiled_ingest(corpus: Path, root: Path) -> dict[str, Any]:
+def unprofiled_ingest(corpus: Path, index: ChunkIndex) -> dict[str, Any]:
     """The same ingest with no profiler: the CPU per chunk the shares apply to."""
-    options = IngestOptions(alias="profile-ingest", workers=1, embed_workers=1)
+    options = IngestOptions(alias=ALIAS, workers=1, embed_workers=1)
     cpu0, wall0 = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
-    report = ingest(corpus, EmbeddedIndex(root), options)
+    report = ingest(corpus, index, options)
     wall, cpu1 = time.perf_counter() - wall0, resource.getrusage(resource.RUSAGE_SELF)
     process_cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
     chunks = max(1, report.chunks_written)
@@ -246,6 +263,7 @@ def main() -> None:
     parser.add_argument(
         "--unprofiled", action="store_true", help="only the same ingest without the profiler"
     )
+    parser.add_argument("--url", help="ingest into this OpenSearch instead of the embedded index")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="osrag-profile-") as tmp:
         corpus = args.corpus
@@ -254,12 +272,18 @@ def main() -> None:
 
             corpus = Path(tmp) / "corpus"
             write_corpus(corpus, args.chunks)
-        if args.unprofiled:
-            plain = unprofiled_ingest(corpus, Path(tmp) / "embedded")
-            print(f"without the profiler: {plain}")
-            print(f"wrote {write_results('profile_ingest_unprofiled', plain)}")
-            return
-        stats, run = profiled_ingest(corpus, Path(tmp) / "embedded")
+        index = target_index(args.url, Path(tmp) / "embedded")
+        suffix = "" if args.url is None else "_opensearch"
+        try:
+            if args.unprofiled:
+                plain = unprofiled_ingest(corpus, index)
+                print(f"without the profiler: {plain}")
+                print(f"wrote {write_results('profile_ingest_unprofiled' + suffix, plain)}")
+                return
+            stats, run = profiled_ingest(corpus, index)
+        finally:
+            if args.url is not None:
+                purge(index, ALIAS)
     result = tables(stats, run, args.top)
     print(
         f"{run['documents']:,} documents, {run['chunks']:,} chunks in {run['wall_seconds']} s "
@@ -272,7 +296,7 @@ def main() -> None:
     print_table(
         "functions by self time", ["function", "calls", "self s", "cum s"], result["functions"]
     )
-    path = write_results("profile_ingest", {"run": run, **result})
+    path = write_results("profile_ingest" + suffix, {"run": run, **result})
     print(f"wrote {path}")
 
 
