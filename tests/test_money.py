@@ -77,6 +77,17 @@ SUPPORTED = [
     ("thirty million Japanese Yen (¥30,000,000)", "JPY", 30_000_000),
     ("nineteen million six hundred and forty four thousand Dollars US", "USD", 1_964_400_000),
     ("one dollar", "USD", 100),
+    ("€5,2 Mio", "EUR", 520_000_000),
+    ("EUR 1,5 Mrd", "EUR", 150_000_000_000),
+    ("CHF 3 Mia", "CHF", 300_000_000_000),
+    ("Rs. 5 lakh", "INR", 50_000_000),
+    ("Rs 2.5 lakhs", "INR", 25_000_000),
+    ("₹2 crore", "INR", 2_000_000_000),
+    ("INR 1,200 crores", "INR", 1_200_000_000_000),
+    ("Rs 3 lakh crore", "INR", 300_000_000_000_000),
+    ("Rs.5,00,000", "INR", 50_000_000),
+    ("₹12,34,567.50", "INR", 123_456_750),
+    ("1,00,000 INR", "INR", 10_000_000),
 ]
 
 
@@ -126,6 +137,10 @@ NOT_MONEY = [
     "a million reasons",
     "dollar for dollar",
     "in US Dollars",
+    "Mrs 5",
+    "HRs 40",
+    "the Mio 5",
+    "5 Mio",
 ]
 
 

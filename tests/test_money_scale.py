@@ -49,6 +49,14 @@ CAPTIONS = [
     ("(in thousands of dollars)", 3, "$"),
     ("US$’000", 3, "USD"),
     ("Expressed in US $000's except share and per share amounts", 3, "USD"),
+    ("(₹ in crore)", 7, "INR"),
+    ("(Rs. in lakhs)", 5, "INR"),
+    ("(in ₹ crore)", 7, "INR"),
+    ("(Rupees in lacs)", 5, "INR"),
+    ("(Amount in ₹ lakh)", 5, "INR"),
+    ("(in thousands of rupees)", 3, "INR"),
+    ("(INR in millions)", 6, "INR"),
+    ("₹ crore", 7, "INR"),
 ]
 
 NOT_CAPTIONS = [
@@ -60,6 +68,8 @@ NOT_CAPTIONS = [
     "2019",
     "$",
     "",
+    "(the place in lace)",
+    "(hours in Rs)",
 ]
 
 
@@ -92,13 +102,15 @@ def test_a_lead_in_sentence_states_its_caption_in_parentheses() -> None:
     assert line[caption.start - 100 : caption.end - 100] == "(in thousands)"
 
 
-SCALE_WORDS = {3: "thousands", 6: "millions", 9: "billions"}
+SCALE_WORDS = {3: "thousands", 5: "lakhs", 6: "millions", 7: "crores", 9: "billions"}
 
 
 @given(
-    exponent=st.sampled_from([3, 6, 9]),
+    exponent=st.sampled_from([3, 5, 6, 7, 9]),
     form=st.sampled_from(["({} in {})", "({} {})", "(in {1} of {0})", "{} in {}"]),
-    currency=st.sampled_from([("$", "$"), ("Dollars", "$"), ("U.S. dollars", "USD")]),
+    currency=st.sampled_from(
+        [("$", "$"), ("Dollars", "$"), ("U.S. dollars", "USD"), ("₹", "INR"), ("Rupees", "INR")]
+    ),
     capital=st.booleans(),
 )
 def test_generated_captions_give_their_scale(
@@ -115,10 +127,10 @@ def test_generated_captions_give_their_scale(
     assert caption.currency == currency[1]
 
 
-@given(st.text(alphabet=st.characters(blacklist_characters="0mM"), max_size=60))
+@given(st.text(alphabet=st.characters(blacklist_characters="0mMbB"), max_size=60))
 def test_text_without_a_scale_word_or_unit_is_never_a_caption(text: str) -> None:
     lowered = text.lower()
-    if not any(w in lowered for w in ("thousand", "million", "billion")):
+    if not any(w in lowered for w in ("thousand", "million", "billion", "lakh", "crore", "lac")):
         assert parse_caption(text) is None
 
 
@@ -155,6 +167,18 @@ def test_a_captioned_table_scales_its_money_cells_and_only_those() -> None:
     assert read["$(2.0)"] == (200_000_000, True, 6)
     for not_scaled in ("$ 1.25", "0.98", "120.4", "118.9", "41.5%", "2019", "2018"):
         assert not_scaled not in read
+
+
+def test_lakh_and_crore_captions_scale_rupee_tables() -> None:
+    rows = ["Revenue from operations | 1,234.56 | 1,100", "Net loss | (12.5) | 45"]
+    text = _table("(₹ in crore)", rows)
+    read = _read(text)
+    assert read["1,234.56"] == (1_234_560_000_000, False, 7)
+    assert read["(12.5)"] == (12_500_000_000, True, 7)
+    lakhs = "Figures as follows (Rs. in lakhs):\n\nParticulars | 2023 | 2022\n"
+    lakhs += "Revenue — 2023: 5,432; 2022: 4,321\nEmployees — 2023: 120; 2022: 110\n"
+    amounts = {m.raw: (m.currency, m.minor_units) for m in table_amounts(lakhs)}
+    assert amounts == {"5,432": ("INR", 54_320_000_000), "4,321": ("INR", 43_210_000_000)}
 
 
 def test_a_bare_cell_is_money_only_when_the_caption_or_its_column_says_so() -> None:

@@ -18,7 +18,7 @@ A number is money only when a currency is written next to it:
 
 * a sign or code before it: ``$300,000``, ``$ 300,000``, ``US$300,000``,
   ``U.S.$5``, ``€300,000``, ``£1,500``, ``¥1``, ``C$``/``A$``/``HK$``…,
-  ``USD 300,000``, ``USD300,000``, ``EUR 1.500,00``, ``RMB20,000``;
+  ``USD 300,000``, ``USD300,000``, ``EUR 1.500,00``, ``RMB20,000``, ``Rs. 5,000``, ``₹5``;
 * a code, sign or currency word after it: ``300,000 USD``, ``300.000 €``,
   ``300,000 dollars``, ``100 Dollars``, ``5 US dollars``, ``10 euros``,
   ``500 pounds sterling`` (bare "pounds" is a weight, not money). A code or
@@ -30,7 +30,8 @@ A number is money only when a currency is written next to it:
 Scales: attached ``k``/``K`` (10³), ``m``/``M`` (10⁶), ``B`` (10⁹); attached or
 spaced ``mm``/``MM``, ``mil``, ``mn``, ``mln``, ``thousand``, ``million``, ``bn``,
 ``bln``, ``billion``, ``trillion`` (any case): ``$300K``, ``$0.3M``, ``$2.5 million``,
-``$1.2bn``.
+``$1.2bn``; ``Mio``/``Mrd``/``Mia`` (capitalised: ``€5,2 Mio.``); ``lakh``/``lac`` (10⁵),
+``crore`` (10⁷), ``lakh crore`` (10¹²): ``Rs. 5 lakh``, ``₹2 crore``.
 
 Not money: bare numbers, ``300,000 miles``, ``UMB-300000``, ``15%`` (and
 ``$15%``), years, phone and section numbers, a number glued to letters
@@ -47,7 +48,8 @@ Policies (decided here, tested in ``tests/test_money.py``)
   USD. ``US$``/``USD``/"US dollars" are always USD; ``$5,000 CAD`` is CAD.
   ``¥`` is JPY. ``RMB`` is CNY.
 * **Separators.** ``1,500.00`` (US), ``1.500,00`` and ``1.500.000`` (continental),
-  ``1'500'000`` (Swiss) and no-break-space grouping are unambiguous.
+  ``1'500'000`` (Swiss), ``5,00,000`` (Indian) and no-break-space grouping are
+  unambiguous.
   ``1,500`` is always fifteen hundred. A single comma with one or two digits
   after it is a decimal comma (``300,50 €``). A lone ``.ddd`` (``1.500``) is
   ambiguous: it is a decimal point when a scale follows (``$14.575 million``)
@@ -107,6 +109,7 @@ from osrag.extract.money_patterns import (
     _OPEN_PAREN,
     _PAREN_SPELLED,
     _PREFIXED,
+    _RUPEES,
     _SIGN_CHARS,
     _SIGNED_FIGURES,
     _SUFFIXED,
@@ -209,6 +212,8 @@ def may_state_money(text: str, pos: int = 0) -> bool:
     cheap test spares most texts the full scan.
     """
     if any(sign in text for sign in _SIGN_CHARS) and _SIGNED_FIGURES.search(text, pos):
+        return True
+    if "Rs" in text and _RUPEES.search(text, pos):
         return True
     lowered = text.lower()
     if any(stem in lowered for stem in _NOUN_STEMS):

@@ -24,7 +24,8 @@ DOLLAR = "$"
 SYMBOLS: dict[str, str] = {
     "U.S.$": "USD", "US$": "USD", "CA$": "CAD", "C$": "CAD", "AU$": "AUD",
     "A$": "AUD", "NZ$": "NZD", "HK$": "HKD", "SG$": "SGD", "S$": "SGD",
-    "R$": "BRL", "$": DOLLAR, "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR",
+    "R$": "BRL", "Rs.": "INR", "Rs": "INR", "$": DOLLAR, "€": "EUR", "£": "GBP",
+    "¥": "JPY", "₹": "INR",
     "₩": "KRW", "₽": "RUB", "₪": "ILS", "₱": "PHP", "₫": "VND",
 }  # fmt: skip
 """Currency signs written before a number (longest first in the pattern)."""
@@ -41,8 +42,13 @@ QUALIFIED_DOLLARS: dict[str, str] = {
 SCALES: dict[str, int] = {
     "k": 3, "thousand": 3, "m": 6, "mm": 6, "mil": 6, "mn": 6, "mln": 6, "million": 6,
     "b": 9, "bn": 9, "bln": 9, "billion": 9, "trillion": 12,
+    "mio": 6, "mrd": 9, "mia": 9,
+    "lakh": 5, "lakhs": 5, "lac": 5, "lacs": 5, "crore": 7, "crores": 7,
+    "lakh crore": 12, "lakh crores": 12,
 }  # fmt: skip
-"""Powers of ten of each scale word or letter (looked up lower-cased)."""
+"""Powers of ten of each scale word or letter (looked up lower-cased): the English words
+and the press's abbreviations; German, Swiss and Dutch ``Mio.``/``Mrd.``/``Mia.``;
+the Indian lakh (10⁵) and crore (10⁷)."""
 
 MoneyForm = Literal["symbol", "code", "word", "spelled"]
 """How the currency was written: ``$5`` / ``USD 5`` / ``5 dollars`` / ``Five Dollars``."""
@@ -63,14 +69,22 @@ _PREFIXES = _alternation([*SYMBOLS, *MINOR_UNIT_EXPONENTS, *CODE_ALIASES])
 _SUFFIX_SYMBOLS = _alternation(list(SUFFIX_SYMBOLS))
 _HS = r"[ \t\u00a0\u202f]"
 _WS = rf"{_HS}*(?:\r?\n{_HS}*)?"  # horizontal space, at most one line break
-_NUM = r"\d{1,3}(?:[,.'’\u00a0\u202f]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?|\.\d+"
+_NUM = (
+    r"\d{1,2}(?:,\d\d)+,\d{3}(?:\.\d+)?"  # Indian grouping: 5,00,000 (five lakh)
+    r"|\d{1,3}(?:[,.'’\u00a0\u202f]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?|\.\d+"
+)
 # a number that starts a match: not inside a word, a number or an identifier (UMB-300000)
 _NUM_START = (
     r"\d(?<![\w.,'’$€£¥₹/%]\d)(?<!\w[-–]\d)(?<!\d[ \u00a0\u202f]\d)"
-    r"(?:\d{0,2}(?:[,.'’\u00a0\u202f]\d{3})+(?:[.,]\d+)?|\d*(?:[.,]\d+)?)"
+    r"(?:\d?(?:,\d\d)+,\d{3}(?:\.\d+)?|\d{0,2}(?:[,.'’\u00a0\u202f]\d{3})+(?:[.,]\d+)?"
+    r"|\d*(?:[.,]\d+)?)"
 )
 _ATTACHED_SCALE = r"[kKmMB]"
-_WORD_SCALE = r"(?i:thousand|million|billion|trillion|mil|mln|mm|mn|bln|bn)"
+_WORD_SCALE = (
+    r"(?i:thousand|million|billion|trillion|mil|mln|mm|mn|bln|bn|lakh[ \t]+crores?|lakhs?|lacs?"
+    r"|crores?)"
+    r"|(?:Mio|Mrd|Mia)(?=\.|\b)"
+)
 _END = r"(?!\w|[.,'’]\d|[.,]O|[ \t]*%)"  # not glued to letters/digits, not a percentage
 _DASH = rf"{_WS}[-–—]{_WS}"
 
@@ -172,3 +186,5 @@ _SIGNED_FIGURES = re.compile(
     rf"|\d{_WS}{_alternation(list(SUFFIX_SYMBOLS))}"
 )
 """A sign with figures (or number words) after it, or figures with a sign after them."""
+_RUPEES = re.compile(rf"(?<![A-Za-z])Rs\.?{_WS}[-−]?\d")
+"""``Rs. 5,000``: the rupee written in letters, with figures after it."""

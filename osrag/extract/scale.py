@@ -8,7 +8,8 @@ decides which cells a caption governs.
 What is a caption (the rule)
 ----------------------------
 A caption names a scale — ``thousands`` (10³), ``millions`` (10⁶), ``billions``
-(10⁹) — in one of the forms filings use, and nothing else that could be a
+(10⁹), and in Indian filings ``lakhs`` (10⁵) and ``crores`` (10⁷): ``(₹ in crore)``,
+``(Rs. in lakhs)`` — in one of the forms filings use, and nothing else that could be a
 sentence:
 
 * a parenthetical that states the scale with *in*: ``(in thousands)``,
@@ -48,6 +49,7 @@ __all__ = ["Caption", "find_caption", "parse_caption"]
 
 _SCALE_WORDS = {"thousand": 3, "thousands": 3, "million": 6, "millions": 6}
 _SCALE_WORDS |= {"billion": 9, "billions": 9}
+_SCALE_WORDS |= {"lakh": 5, "lakhs": 5, "lac": 5, "lacs": 5, "crore": 7, "crores": 7}
 
 _SIGNS = {
     "$": "$",
@@ -60,9 +62,13 @@ _SIGNS = {
 }
 _SIGNS |= {"¥": "JPY", "c$": "CAD", "a$": "AUD", "rmb": "CNY", "usd": "USD", "eur": "EUR"}
 _SIGNS |= {"gbp": "GBP", "cad": "CAD", "aud": "AUD", "chf": "CHF", "jpy": "JPY"}
-_SIGN = r"(?:U\.S\.\s?\$|US\s?\$|C\$|A\$|[$€£¥]|USD|EUR|GBP|CAD|AUD|CHF|JPY|RMB)"
-_NOUN = r"(?:(?:U\.S\.|US|United States|Canadian|Australian|NT)\s+)?(?:dollars?|euros?|pounds?)"
-_SCALE = r"(?:thousands?|millions?|billions?)"
+_SIGNS |= {"₹": "INR", "rs": "INR", "rs.": "INR", "inr": "INR"}
+_SIGN = r"(?:U\.S\.\s?\$|US\s?\$|C\$|A\$|[$€£¥₹]|\bRs\b\.?|USD|EUR|GBP|CAD|AUD|CHF|JPY|RMB|\bINR)"
+_NOUN = (
+    r"(?:(?:U\.S\.|US|United States|Canadian|Australian|NT)\s+)?"
+    r"(?:dollars?|euros?|pounds?|rupees?)"
+)
+_SCALE = r"(?:thousands?|millions?|billions?|lakhs?|lacs?|crores?)"
 _QUOTE = r"['’‘`]"
 
 # "in millions", "$ in millions", "dollars in thousands", "in thousands of U.S. dollars",
@@ -74,7 +80,7 @@ _IN_SCALE = re.compile(
 )
 # a unit on its own: "$'000", "$000", "(000s)", "€m", "$m", "£'000", "€ million"
 _UNIT = re.compile(
-    rf"(?i)(?<![\w$€£¥])(?:(?P<sign>{_SIGN})\s?(?:{_QUOTE}?000\b|(?P<m>m|bn|mn|{_SCALE})\b)"
+    rf"(?i)(?<![\w$€£¥₹])(?:(?P<sign>{_SIGN})\s?(?:{_QUOTE}?000\b|(?P<m>m|bn|mn|{_SCALE})\b)"
     rf"|\(000{_QUOTE}?s\)|\b000{_QUOTE}?s\b)"
 )
 _IN_SCALE_CORE = re.compile(
@@ -82,14 +88,15 @@ _IN_SCALE_CORE = re.compile(
 )
 """What every :data:`_IN_SCALE` match holds ("in" and what follows it): a text without it
 is spared the full pattern, whose optional lead makes every position a candidate."""
-_UNIT_CODES = ("usd", "eur", "gbp", "cad", "aud", "chf", "jpy", "rmb")
+_UNIT_CODES = ("usd", "eur", "gbp", "cad", "aud", "chf", "jpy", "rmb", "inr", "rs")
 _EXCEPT = re.compile(r"(?i)\bexcept\b(?P<what>[^)]*)")
 _HINT = re.compile(
-    r"(?i)thousand|million|billion|000|(?:[$€£¥]|\b(?:USD|EUR|GBP|CHF|CAD|AUD|JPY))\s?(?:m|bn|mn)\b"
+    r"(?i)thousand|million|billion|lakh|\blacs?\b|crore|000"
+    r"|(?:[$€£¥]|\b(?:USD|EUR|GBP|CHF|CAD|AUD|JPY))\s?(?:m|bn|mn)\b"
 )
 """Every caption holds one of these; most text holds none (a cheap first test)."""
 _SHARES_ONLY = re.compile(r"(?i)\b(?:shares|units|employees|customers)\s+in\b")
-_MONEY_SUBJECT = re.compile(r"(?i)dollars|amounts|[$€£¥]|euros|\bcurrency\b")
+_MONEY_SUBJECT = re.compile(r"(?i)dollars|amounts|[$€£¥₹]|euros|rupees|\bcurrency\b")
 _PAREN = re.compile(r"\(([^()]{1,200})\)")
 _YEARISH = re.compile(r"(?i)\b(?:fiscal\s+|fy\s*)?(?:19|20)\d\d\b|\brestated\d*\b|\bnotes?\b")
 
@@ -108,7 +115,7 @@ class Caption:
 
     @property
     def scale_word(self) -> str:
-        return {3: "thousand", 6: "million", 9: "billion"}[self.exponent]
+        return {3: "thousand", 5: "lakh", 6: "million", 7: "crore", 9: "billion"}[self.exponent]
 
 
 def _currency(token: str | None) -> str | None:
@@ -128,6 +135,8 @@ def _currency(token: str | None) -> str | None:
         return "EUR"
     if "pound" in lowered:
         return "GBP"
+    if "rupee" in lowered:
+        return "INR"
     return None
 
 

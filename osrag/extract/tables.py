@@ -41,8 +41,9 @@ from osrag.extract.scale import Caption, find_caption, parse_caption
 __all__ = ["Cell", "Table", "find_tables", "table_amounts"]
 
 _CELL_SIGN = {"$": "$", "US$": "USD", "U.S.$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
-_SIGN_RE = r"U\.S\.\s?\$|US\$|[$€£¥]"
-_CELL_SIGN_ONLY = {"$": "$", "US$": "US$", "€": "€", "£": "£", "¥": "¥"}
+_CELL_SIGN |= {"₹": "INR"}
+_SIGN_RE = r"U\.S\.\s?\$|US\$|[$€£¥₹]"
+_CELL_SIGN_ONLY = {"$": "$", "US$": "US$", "€": "€", "£": "£", "¥": "¥", "₹": "₹"}
 """A cell that is only a currency sign: it signs the number in the next cell."""
 _NUMBER_CELL = re.compile(
     rf"(?P<s1>{_SIGN_RE})?\s*(?P<open>\()?\s*(?P<s2>{_SIGN_RE})?\s*(?P<minus>[-−–])?\s*"
@@ -67,7 +68,7 @@ _PERCENT_HEADER = re.compile(r"(?i)%|percent")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _HEADING = re.compile(r"#{1,6}\s")
 _LOADER_ROW = re.compile(r"(?P<label>.*?) — (?P<rest>.+)")
-_SIGN_CHARS = re.compile(r"[$€£¥](?:[ \t]*\(?[ \t]*\d|[ \t]*(?:\||;|$))", re.MULTILINE)
+_SIGN_CHARS = re.compile(r"[$€£¥₹](?:[ \t]*\(?[ \t]*\d|[ \t]*(?:\||;|$))", re.MULTILINE)
 """A currency sign before figures, or alone in its cell: without a caption, a table
 without one states no amount."""
 _PIPE_ROW = re.compile(r"(?m)^[ \t]*\|")
@@ -80,11 +81,14 @@ def _states_a_scale(text: str, pos: int) -> bool:
     lowered = text[pos:].lower()
     if "thousand" in lowered or "million" in lowered or "billion" in lowered:
         return True
+    if "lakh" in lowered or "crore" in lowered or (" lac" in lowered and _LACS.search(lowered)):
+        return True
     if not any(unit in lowered for unit in _UNIT_PIECES):
         return False
     return _UNIT_HINT.search(text, pos) is not None
 
 
+_LACS = re.compile(r"\blacs?\b")
 _UNIT_PIECES = (
     "000",
     "$m",

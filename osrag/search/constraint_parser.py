@@ -132,17 +132,22 @@ _BARE_END = re.compile(
 
 # "between 5 and 10 million dollars": a bare first end right before an amount (its
 # opener, the number, the connector); not a year (2019), not inside a word or a number
+_SCALE_WORDS = (
+    r"thousand|million|billion|trillion|mln|mil|mn|bln|bn|mm"
+    r"|lakh[ \t]+crores?|lakhs?|lacs?|crores?|mio|mrd|mia"
+)
+"""The scale words a range's end can be written with (:data:`osrag.extract.money.SCALES`)."""
 _BARE_START = re.compile(
     r"(?:(?<![\w])(?P<opener>between|from)\s+)?(?<![\w.,'’$€£¥-])"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-    r"(?:\s*(?P<scale>thousand|million|billion|mln|mn|bln|bn|mm|[kmb])\b)?"
+    rf"(?:\s*(?P<scale>{_SCALE_WORDS}|[kmb])\b)?"
     r"\s+(?P<conn>and|to|through)\s+\Z",
     re.IGNORECASE,
 )
 _YEAR = re.compile(r"(?:19|20)\d\d")
 # the scale word a mention is written with ("$10 million", "€2.5bn")
 _MENTION_SCALE = re.compile(
-    r"\d\s*(?P<scale>thousand|million|billion|trillion|mln|mil|mn|bln|bn|mm|[kmb])\b",
+    rf"\d\s*(?P<scale>{_SCALE_WORDS}|[kmb])\b",
     re.IGNORECASE,
 )
 
