@@ -69,8 +69,11 @@ Policies (decided here, tested in ``tests/test_money.py``)
   (``$100,000–300,000``, ``$1–2 million``, ``100–300 dollars``) gives both ends
   when the second end is not smaller than the first (ranges are written low to
   high; this keeps ``$500 - 20`` from inventing a range); the first end
-  borrows the second's scale (``$1–2 million`` is one and two million).
-  ``to`` without a second currency sign is not read as a range.
+  borrows the second's scale (``$1–2 million`` is one and two million), also when the
+  second end repeats the sign (``$10–$20 million`` is ten and twenty million) unless
+  borrowing would put it above the second (``$500–$1 million``: each as written).
+  ``to`` without a second currency sign is not read as a range. A hyphen may join
+  the figures to a scale word (``a $5-million contract``).
 * **Words and figures.** ``Fifty Thousand Dollars ($50,000)`` and
   ``$10,000 (Ten Thousand Dollars)`` are one mention spanning both. If the
   words and the figures disagree, both values are kept as two mentions (the

@@ -53,11 +53,19 @@ class _Candidate:
 
 
 def _ends(
-    head: _Candidate, tail_number: str, tail_start: int, tail_scale: int | None, tail_end: int
+    head: _Candidate,
+    tail_number: str,
+    tail_start: int,
+    tail_scale: int | None,
+    tail_end: int,
+    *,
+    signed_tail: bool = False,
 ) -> list[_Candidate]:
-    """A dash range ``head–tail``: both ends if it reads low to high, else only ``head``.
+    """A dash range ``head–tail``: both ends if it reads low to high, else only ``head``
+    (and the tail, when it has a currency sign of its own: ``$3 million – $2 million``).
 
-    The head borrows the tail's scale (``$1–2 million``).
+    The head borrows the tail's scale (``$1–2 million``, ``$10–$20 million``) unless that
+    puts it above the tail (``$500–$1 million`` is $500 and $1 million).
     """
     tail = replace(head, start=tail_start, end=tail_end, number=tail_number, scale=tail_scale)
     tail.negative = False
@@ -69,7 +77,10 @@ def _ends(
         high = high.scaleb(tail_scale or 0)
     except (_Unrepresentable, InvalidOperation):
         return [head]
-    return [borrowed, tail] if high >= low and not head.negative else [head]
+    if high >= low and not head.negative:
+        return [borrowed, tail]
+    as_written = head.scale is None and high >= low.scaleb(-(tail_scale or 0))
+    return [head, tail] if signed_tail or (as_written and not head.negative) else [head]
 
 
 _PLACEHOLDER_EDGES = "`'\"[]{}/="
@@ -127,7 +138,10 @@ def _prefixed(match: re.Match[str], text: str, dollar: str) -> list[_Candidate]:
     if match.group("t_num") is None:
         return [head]
     head = replace(head, end=_scaled_end(match, "s", "num"))
-    return _ends(head, match.group("t_num"), match.start("t_num"), _scale_of(match, "t"), end)
+    signed = match.group("t_pre") is not None
+    tail_start = match.start("t_pre") if signed else match.start("t_num")
+    tail_scale = _scale_of(match, "t")
+    return _ends(head, match.group("t_num"), tail_start, tail_scale, end, signed_tail=signed)
 
 
 def _suffixed(match: re.Match[str], text: str, dollar: str) -> list[_Candidate]:

@@ -42,6 +42,7 @@ QUALIFIED_DOLLARS: dict[str, str] = {
 SCALES: dict[str, int] = {
     "k": 3, "thousand": 3, "m": 6, "mm": 6, "mil": 6, "mn": 6, "mln": 6, "million": 6,
     "b": 9, "bn": 9, "bln": 9, "billion": 9, "trillion": 12,
+    "thousands": 3, "millions": 6, "billions": 9, "trillions": 12,
     "mio": 6, "mrd": 9, "mia": 9,
     "lakh": 5, "lakhs": 5, "lac": 5, "lacs": 5, "crore": 7, "crores": 7,
     "lakh crore": 12, "lakh crores": 12,
@@ -81,8 +82,8 @@ _NUM_START = (
 )
 _ATTACHED_SCALE = r"[kKmMB]"
 _WORD_SCALE = (
-    r"(?i:thousand|million|billion|trillion|mil|mln|mm|mn|bln|bn|lakh[ \t]+crores?|lakhs?|lacs?"
-    r"|crores?)"
+    r"(?i:thousands?|millions?|billions?|trillions?|mil|mln|mm|mn|bln|bn|lakh[ \t]+crores?"
+    r"|lakhs?|lacs?|crores?)"
     r"|(?:Mio|Mrd|Mia)(?=\.|\b)"
 )
 _END = r"(?!\w|[.,'’]\d|[.,]O|[ \t]*%)"  # not glued to letters/digits, not a percentage
@@ -90,7 +91,7 @@ _DASH = rf"{_WS}[-–—]{_WS}"
 
 
 def _scale(tag: str) -> str:
-    return rf"(?:(?P<{tag}_a>{_ATTACHED_SCALE})|{_WS}(?P<{tag}_w>{_WORD_SCALE}))?"
+    return rf"(?:(?P<{tag}_a>{_ATTACHED_SCALE})|(?:{_WS}|-)(?P<{tag}_w>{_WORD_SCALE}))?"
 
 
 _QUALIFIERS = "|".join(
@@ -128,7 +129,7 @@ _PREFIXED = re.compile(
     (?:
         (?P<sign>[-−])?{_WS}
         (?P<num>{_NUM}){_scale("s")}
-        (?:{_DASH}(?P<t_num>{_NUM}){_scale("t")}{_END})?
+        (?:{_DASH}(?P<t_pre>(?P=pre){_WS})?(?P<t_num>{_NUM}){_scale("t")}{_END})?
         (?:{_WS}(?:(?P<pcode>{_CODES})(?!\w)|{_currency_word("pw")})(?!{_WS}[-−]?\d))?
         {_END}
     |
