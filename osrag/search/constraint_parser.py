@@ -11,18 +11,21 @@ Phrasings (case-insensitive; the amounts are whatever
 thousand``, ``$8.2 billion``, ``100 million dollars``):
 
 * ``gt``: over, above, more than, greater than, higher than, larger than,
-  exceeding, exceeds, exceeded, exceed, in excess of, upwards of, north of, ``>``;
+  exceeding, exceeds, exceeded, exceed, in excess of, upwards of, north of, more
+  expensive than, costlier than, pricier than, ``>``;
 * ``gte``: at least, no less than, not less than, no fewer than, not under, not
-  below, a minimum of, minimum (of), ``>=``, ``≥``; after the amount: or more,
+  below, a minimum of, minimum (of), greater (more) than or equal to, equal to or
+  greater (more) than, at or above, ``>=``, ``≥``; after the amount: or more,
   or above, or higher, or greater, or over, and up, and above, and over, and
   higher, ``+`` (``$500K+``);
 * ``lt``: under, below, less than, lower than, fewer than, smaller than, south of,
-  ``<``;
+  cheaper than, less expensive than, ``<``;
 * ``lte``: at most, no more than, not more than, no greater than, no higher
   than, up to, not exceeding, not to exceed, not over, not above, a maximum of,
-  maximum (of), ``<=``, ``≤``; after the amount: or less, or below, or lower,
-  or under, or fewer;
-* ``between``: between X and Y, from X to Y (or through/until), X to Y, X–Y
+  maximum (of), less (lower) than or equal to, equal to or less than, at or below, no
+  larger than, ``<=``, ``≤``; after the amount: or less, or below, or lower, or under,
+  or fewer, and below, and under, and less;
+* ``between``: between X and Y (or X–Y, X to Y), from X to Y (or through/until), X to Y, X–Y
   / X-Y (``$1M–$2M``, ``$1-2 million``); the ends are sorted for "between" and
   "from"; a bare "X to Y" or "X–Y" is a range only when written low to high
   (``$500 - $200`` is not); "between $1M and 2M" borrows the first end's currency;
@@ -72,17 +75,25 @@ _PREFIX_WORDS: dict[ConstraintOp, tuple[str, ...]] = {
     "gt": (
         "over", "above", "more than", "greater than", "higher than", "larger than",
         "bigger than", "exceeding", "exceeds", "exceeded", "exceed", "in excess of", "upwards of",
-        "north of",
+        "north of", "more expensive than", "costlier than", "pricier than",
     ),
     "gte": (
         "at least", "no less than", "not less than", "no fewer than", "not under",
         "not below", "a minimum of", "minimum of", "minimum", "min.",
+        "greater than or equal to", "more than or equal to", "at or above", "at or over",
+        "equal to or greater than", "equal to or more than", "equal to or above",
     ),
-    "lt": ("under", "below", "less than", "lower than", "fewer than", "smaller than", "south of"),
+    "lt": (
+        "under", "below", "less than", "lower than", "fewer than", "smaller than", "south of",
+        "cheaper than", "less expensive than", "lesser than",
+    ),
     "lte": (
         "at most", "no more than", "not more than", "no greater than", "not greater than",
         "no higher than", "up to", "not exceeding", "not to exceed", "not over",
         "not above", "a maximum of", "maximum of", "maximum", "max.", "up to and including",
+        "less than or equal to", "lower than or equal to", "at or below", "at or under",
+        "equal to or less than", "equal to or lower than", "equal to or below", "no larger than",
+        "not larger than",
     ),
 }  # fmt: skip
 _PREFIX_SIGNS: dict[ConstraintOp, tuple[str, ...]] = {
@@ -114,7 +125,7 @@ def _prefix_pattern() -> re.Pattern[str]:
 _PREFIX = _prefix_pattern()
 _SUFFIX = re.compile(
     r"(?i:(?P<gte>\+|\s+(?:or\s+(?:more|above|higher|greater|over)|and\s+(?:up|above|over|"
-    r"more|higher)))|\s+(?P<lte>or\s+(?:less|below|lower|under|fewer)))(?![\w])"
+    r"more|higher)))|\s+(?P<lte>(?:or|and)\s+(?:less|below|lower|under|fewer)))(?![\w])"
 )
 _BETWEEN = re.compile(r"(?i:(?<![\w])between)\s+\Z")
 _FROM = re.compile(r"(?i:(?<![\w])from)\s+\Z")
@@ -244,7 +255,10 @@ def _pair(text: str, mentions: Sequence[MoneyMention], i: int) -> _Found | None:
         first_units = _borrowed_low(first, second)
         low, high = sorted((first_units, second.minor_units))
         ordered = first_units <= second.minor_units
-        if (between and _full(_AND_GAP, gap)) or (from_ and _full(_TO, gap)):
+        if between and (_full(_AND_GAP, gap) or _full(_BARE_TO, gap)):
+            found = _make("between", first.currency, (low, high), text, start, second.end)
+            return _Found(found, i + 2)
+        if from_ and _full(_TO, gap):
             found = _make("between", first.currency, (low, high), text, start, second.end)
             return _Found(found, i + 2)
         if not opener and ordered and _full(_BARE_TO, gap):
