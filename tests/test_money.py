@@ -236,6 +236,28 @@ def test_a_leading_minus_flags_the_mention_and_keeps_the_magnitude() -> None:
         assert parse_money(text) == usd(50_000)  # so a query for $500 matches it
 
 
+@pytest.mark.parametrize(
+    ("text", "raw", "minor"),
+    [
+        ("a net loss of $(1.2) million", "$(1.2) million", 120_000_000),
+        ("a loss of ($3.1) million in 2019", "($3.1) million", 310_000_000),
+        ("EPS of $(0.02)", "$(0.02)", 2),
+        ("income of $ (3.1) million", "$ (3.1) million", 310_000_000),
+        ("US$(500) net", "US$(500)", 50_000),
+    ],
+)
+def test_the_accountants_parentheses_in_prose_are_a_negative_amount(
+    text: str, raw: str, minor: int
+) -> None:
+    [mention] = extract_money(text)
+    assert (mention.raw, mention.minor_units, mention.negative) == (raw, minor, True)
+
+
+def test_a_parenthesis_that_does_not_wrap_the_figures_is_not_read_as_a_sign() -> None:
+    assert extract_money("see $(VAR) in the shell") == []
+    assert [m.raw for m in extract_money("x $3.1) million")] == []
+
+
 def test_parentheses_restate_an_amount_they_do_not_negate_it() -> None:
     [mention] = extract_money("a deductible of ($500) per claim")
     assert (mention.minor_units, mention.negative) == (50_000, False)

@@ -63,7 +63,10 @@ Policies (decided here, tested in ``tests/test_money.py``)
   the magnitude is what goes into ``amounts``/``money``, so a query for
   ``$500`` matches a document stating ``-$500``. Parentheses are *not* a sign:
   in contracts ``Five Hundred Dollars ($500)`` restates an amount, it does not
-  negate it, so ``($500)`` is the positive amount 50000 (and matches too).
+  negate it, so ``($500)`` is the positive amount 50000 (and matches too). Only
+  the accountant's forms that cannot be a restatement are negative: parentheses
+  between the sign and the figures (``$(1.2) million``, ``$ (3.1)``) and a
+  parenthesis closed before the scale word (``($3.1) million``).
 * **Ranges.** ``$100,000–$300,000`` and ``$100,000 to $300,000`` give two
   mentions. A dash range whose second end has no currency of its own
   (``$100,000–300,000``, ``$1–2 million``, ``100–300 dollars``) gives both ends

@@ -116,6 +116,11 @@ def _prefixed(match: re.Match[str], text: str, dollar: str) -> list[_Candidate]:
         plain = f"{value}.{cents}" if cents else str(value)
         return [_Candidate(start, match.end(), currency, "spelled", number=plain)]
     end = match.end()
+    negative = match.group("sign") is not None or match.group("open") is not None
+    if match.group("shut") is not None:  # "($3.1) million": negative, the "(" included
+        if text[start - 1 : start] != "(":
+            return []  # a stray ")" between the figures and the scale: not one amount
+        start, negative = start - 1, True
     post = match.group("pcode")
     post_currency = CODE_ALIASES.get(post, post) if post else None
     if match.group("pw_w"):
@@ -133,7 +138,7 @@ def _prefixed(match: re.Match[str], text: str, dollar: str) -> list[_Candidate]:
         "symbol" if symbol else "code",
         number=match.group("num"),
         scale=_scale_of(match, "s"),
-        negative=match.group("sign") is not None,
+        negative=negative,
     )
     if match.group("t_num") is None:
         return [head]

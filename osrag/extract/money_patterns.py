@@ -127,8 +127,10 @@ _PREFIXED = re.compile(
     rf"""
     (?P<pre>{_PREFIXES})
     (?:
-        (?P<sign>[-−])?{_WS}
-        (?P<num>{_NUM}){_scale("s")}
+        (?:(?P<sign>[-−])|{_HS}*(?P<open>\()[ \t]*)?{_WS}
+        (?P<num>{_NUM})
+        (?(open)[ \t]*\)|(?P<shut>\)(?={_HS}*(?:{_WORD_SCALE})(?!\w)))?)
+        {_scale("s")}
         (?:{_DASH}(?P<t_pre>(?P=pre){_WS})?(?P<t_num>{_NUM}){_scale("t")}{_END})?
         (?:{_WS}(?:(?P<pcode>{_CODES})(?!\w)|{_currency_word("pw")})(?!{_WS}[-−]?\d))?
         {_END}
@@ -138,7 +140,9 @@ _PREFIXED = re.compile(
     """,
     re.VERBOSE,
 )
-"""A sign or code, then figures (``$300K``, ``USD 1'000'000``) or words (``RMB TEN THOUSAND``)."""
+"""A sign or code, then figures (``$300K``, ``USD 1'000'000``) or words (``RMB TEN THOUSAND``).
+The accountant's parentheses: ``$(1.2) million`` (``open``), and the ``)`` of
+``($3.1) million`` before its scale word (``shut``)."""
 
 _SUFFIXED = re.compile(
     rf"""
@@ -183,7 +187,7 @@ assert all(len(code) == 3 and code.isalpha() and code.isupper() for code in _COD
 
 _SIGN_CLASS = "[" + "".join(_SIGN_CHARS) + "]"
 _SIGNED_FIGURES = re.compile(
-    rf"{_SIGN_CLASS}(?:[-−]?{_WS}[\d.]|\s+(?i:{_NUMBER_WORD}))"
+    rf"{_SIGN_CLASS}(?:(?:[-−]|{_HS}*\([ \t]*)?{_WS}[\d.]|\s+(?i:{_NUMBER_WORD}))"
     rf"|\d{_WS}{_alternation(list(SUFFIX_SYMBOLS))}"
 )
 """A sign with figures (or number words) after it, or figures with a sign after them."""
