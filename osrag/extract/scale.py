@@ -91,7 +91,7 @@ is spared the full pattern, whose optional lead makes every position a candidate
 _UNIT_CODES = ("usd", "eur", "gbp", "cad", "aud", "chf", "jpy", "rmb", "inr", "rs")
 _EXCEPT = re.compile(r"(?i)\bexcept\b(?P<what>[^)]*)")
 _HINT = re.compile(
-    r"(?i)thousand|million|billion|lakh|\blacs?\b|crore|000"
+    r"(?i)thousand|million|billion|lakh|lacs?\b|crore|000"
     r"|(?:[$€£¥]|\b(?:USD|EUR|GBP|CHF|CAD|AUD|JPY))\s?(?:m|bn|mn)\b"
 )
 """Every caption holds one of these; most text holds none (a cheap first test)."""
