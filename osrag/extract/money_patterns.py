@@ -81,10 +81,22 @@ _NUM_START = (
     r"|\d*(?:[.,]\d+)?)"
 )
 _ATTACHED_SCALE = r"[kKmMB]"
+
+
+def _scale_alternation(words: list[str]) -> str:
+    """Scale words as one alternation, longest first ("millions" before "million" before
+    "mil"); a space inside one ("lakh crore") matches any run of spaces and tabs."""
+    ordered = sorted(words, key=len, reverse=True)
+    return "|".join(r"[ \t]+".join(re.escape(part) for part in w.split()) for w in ordered)
+
+
+SCALE_WORDS = _scale_alternation([w for w in SCALES if len(w) > 1])
+"""Every scale word of :data:`SCALES` (not the letters), as one alternation."""
+_CAPITALISED_SCALES = ("Mio", "Mrd", "Mia")
+"""Read as a scale only capitalised: "5 Mio." is five million, "the mio project" a name."""
+_ANY_CASE_SCALES = [w for w in SCALES if len(w) > 1 and w.title() not in _CAPITALISED_SCALES]
 _WORD_SCALE = (
-    r"(?i:thousands?|millions?|billions?|trillions?|mil|mln|mm|mn|bln|bn|lakh[ \t]+crores?"
-    r"|lakhs?|lacs?|crores?)"
-    r"|(?:Mio|Mrd|Mia)(?=\.|\b)"
+    rf"(?i:{_scale_alternation(_ANY_CASE_SCALES)})|(?:{'|'.join(_CAPITALISED_SCALES)})(?=\.|\b)"
 )
 _END = r"(?!\w|[.,'’]\d|[.,]O|[ \t]*%)"  # not glued to letters/digits, not a percentage
 _DASH = rf"{_WS}[-–—]{_WS}"

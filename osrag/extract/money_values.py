@@ -108,7 +108,10 @@ def _minor_units(plain: str, scale: int, currency: str) -> int:
 
 def _scale_of(match: re.Match[str], tag: str) -> int | None:
     token = match.group(f"{tag}_a") or match.group(f"{tag}_w")
-    return SCALES[" ".join(token.lower().split())] if token else None
+    if not token:
+        return None
+    key = token.lower()
+    return SCALES[key] if key in SCALES else SCALES[" ".join(key.split())]  # "lakh  crore"
 
 
 def _scaled_end(match: re.Match[str], tag: str, number_group: str) -> int:

@@ -68,7 +68,7 @@ _NOUN = (
     r"(?:(?:U\.S\.|US|United States|Canadian|Australian|NT)\s+)?"
     r"(?:dollars?|euros?|pounds?|rupees?)"
 )
-_SCALE = r"(?:thousands?|millions?|billions?|lakhs?|lacs?|crores?)"
+_SCALE = "(?:" + "|".join(sorted(_SCALE_WORDS, key=len, reverse=True)) + ")"
 _QUOTE = r"['’‘`]"
 
 # "in millions", "$ in millions", "dollars in thousands", "in thousands of U.S. dollars",
@@ -112,10 +112,6 @@ class Caption:
     end: int
     except_per_share: bool = False
     except_shares: bool = False
-
-    @property
-    def scale_word(self) -> str:
-        return {3: "thousand", 5: "lakh", 6: "million", 7: "crore", 9: "billion"}[self.exponent]
 
 
 def _currency(token: str | None) -> str | None:

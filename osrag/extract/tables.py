@@ -41,7 +41,7 @@ from osrag.extract.scale import Caption, find_caption, parse_caption
 __all__ = ["Cell", "Table", "find_tables", "table_amounts"]
 
 _CELL_SIGN = {"$": "$", "US$": "USD", "U.S.$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
-_CELL_SIGN |= {"₹": "INR"}
+_CELL_SIGN["₹"] = "INR"
 _SIGN_RE = r"U\.S\.\s?\$|US\$|[$€£¥₹]"
 _CELL_SIGN_ONLY = {"$": "$", "US$": "US$", "€": "€", "£": "£", "¥": "¥", "₹": "₹"}
 """A cell that is only a currency sign: it signs the number in the next cell."""

@@ -52,6 +52,7 @@ from typing import cast
 
 from osrag.errors import ExtractionError
 from osrag.extract.money import MoneyMention, parse_money
+from osrag.extract.money_patterns import SCALE_WORDS
 from osrag.search.constraints import (
     APPROXIMATE_BAND_PERCENT,
     AmountConstraint,
@@ -143,22 +144,17 @@ _BARE_END = re.compile(
 
 # "between 5 and 10 million dollars": a bare first end right before an amount (its
 # opener, the number, the connector); not a year (2019), not inside a word or a number
-_SCALE_WORDS = (
-    r"thousand|million|billion|trillion|mln|mil|mn|bln|bn|mm"
-    r"|lakh[ \t]+crores?|lakhs?|lacs?|crores?|mio|mrd|mia"
-)
-"""The scale words a range's end can be written with (:data:`osrag.extract.money.SCALES`)."""
 _BARE_START = re.compile(
     r"(?:(?<![\w])(?P<opener>between|from)\s+)?(?<![\w.,'’$€£¥-])"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-    rf"(?:\s*(?P<scale>{_SCALE_WORDS}|[kmb])\b)?"
+    rf"(?:\s*(?P<scale>{SCALE_WORDS}|[kmb])\b)?"
     r"\s+(?P<conn>and|to|through)\s+\Z",
     re.IGNORECASE,
 )
 _YEAR = re.compile(r"(?:19|20)\d\d")
 # the scale word a mention is written with ("$10 million", "€2.5bn")
 _MENTION_SCALE = re.compile(
-    rf"\d\s*(?P<scale>{_SCALE_WORDS}|[kmb])\b",
+    rf"\d\s*(?P<scale>{SCALE_WORDS}|[kmb])\b",
     re.IGNORECASE,
 )
 
@@ -255,10 +251,9 @@ def _pair(text: str, mentions: Sequence[MoneyMention], i: int) -> _Found | None:
         first_units = _borrowed_low(first, second)
         low, high = sorted((first_units, second.minor_units))
         ordered = first_units <= second.minor_units
-        if between and (_full(_AND_GAP, gap) or _full(_BARE_TO, gap)):
-            found = _make("between", first.currency, (low, high), text, start, second.end)
-            return _Found(found, i + 2)
-        if from_ and _full(_TO, gap):
+        if (between and (_full(_AND_GAP, gap) or _full(_BARE_TO, gap))) or (
+            from_ and _full(_TO, gap)
+        ):
             found = _make("between", first.currency, (low, high), text, start, second.end)
             return _Found(found, i + 2)
         if not opener and ordered and _full(_BARE_TO, gap):
