@@ -1,7 +1,7 @@
 """The ``osrag`` command line. Thin: parse, call the library, print.
 
 One module per command group (``ingest``, ``search``, ``index``, ``eval``,
-``chunks``, ``config``, ``node``, ``check-collisions``); :mod:`.common` holds
+``chunks``, ``config``, ``embedder``, ``node``, ``check-collisions``); :mod:`.common` holds
 the options every command shares. Every expected failure is an
 :class:`~osrag.errors.OsragError`; :func:`main` prints it as one line on stderr
 and exits with its code — no traceback. ``--json`` prints the library's own
@@ -20,6 +20,7 @@ from osrag.cli.chunks import chunks_command
 from osrag.cli.collisions import check_collisions_command
 from osrag.cli.common import err, out
 from osrag.cli.config import config_app
+from osrag.cli.embedder import embedder_app
 from osrag.cli.eval import eval_command, span_qrels_command
 from osrag.cli.generations import index_app
 from osrag.cli.ingest import ingest_command
@@ -84,6 +85,7 @@ app.command("span-qrels")(span_qrels_command)
 app.command("check-collisions")(check_collisions_command)
 app.add_typer(index_app, name="index")
 app.add_typer(config_app, name="config")
+app.add_typer(embedder_app, name="embedder")
 app.add_typer(node_app, name="node")
 
 

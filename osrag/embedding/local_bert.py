@@ -8,7 +8,9 @@ sentence-transformers, hence torch (about 6 GB), which these files do not
 need. Nothing is downloaded at run time.
 
 What runs: :mod:`osrag.embedding.bert_onnx` writes the encoder as an ONNX
-graph from the safetensors weights; ONNX Runtime executes it; HF
+graph from the safetensors weights, once: :mod:`osrag.embedding.graph_store`
+keeps it in the model cache folder for every later process (``osrag embedder
+warm`` or the first ingest or search builds it); ONNX Runtime executes it; HF
 ``tokenizers`` does the WordPiece; the graph does the masked mean pooling and
 L2 normalisation, as the model's sentence-transformers modules (Transformer →
 Pooling(mean) → Normalize) do. Texts are truncated at 256 tokens including
@@ -48,8 +50,8 @@ BERT directory with ``model.safetensors`` and mean pooling works
 
 from __future__ import annotations
 
-import hashlib
 import json
+import logging
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -59,6 +61,8 @@ import numpy as np
 
 from osrag.embedding.base import NamedEmbedder, Vectors
 from osrag.embedding.bert_onnx import GRAPH_VERSION, build_bert_graph, load_bert_config
+from osrag.embedding.digests import files_digest
+from osrag.embedding.graph_store import Graph, GraphStore, model_cache_dir, runtime_version
 from osrag.embedding.runtime import (
     DEFAULT_BATCH_SIZE,
     BatchedEncoder,
@@ -67,6 +71,8 @@ from osrag.embedding.runtime import (
     make_session,
 )
 from osrag.errors import ConfigError, EmbeddingError
+
+log = logging.getLogger("osrag.embedding.local_bert")
 
 DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
 DEFAULT_MAX_LENGTH = 256
@@ -93,28 +99,19 @@ def _read_json(path: Path) -> dict[str, Any]:
     return data
 
 
-def _file_digest(paths: Sequence[Path], extra: str) -> str:
-    digest = hashlib.sha256()
-    for path in paths:
-        try:
-            with path.open("rb") as fh:
-                for block in iter(lambda: fh.read(1 << 20), b""):
-                    digest.update(block)
-        except OSError as exc:
-            raise EmbeddingError(f"{path}: cannot read ({exc})") from exc
-    digest.update(extra.encode())
-    return digest.hexdigest()[:12]
-
-
 class LocalBertEmbedder(NamedEmbedder, LazyEncoder):
     """A sentence-transformers BERT directory (safetensors + tokenizer.json) on ONNX Runtime.
 
     ``version`` is the first 12 hex of SHA-256 over the weights, the
     tokenizer, the pooling configuration, the truncation length and the graph
     version: the same files give the same id on every machine, and a change to
-    any of them gives a new one. The ONNX session is built on first use (about
-    1.5 s), so reading ``id`` and ``dimension`` is cheap; instances pickle
-    without it, which is how worker processes receive them.
+    any of them gives a new one (the digest is remembered by the files' size,
+    mtime and inode: :mod:`osrag.embedding.digests`). The ONNX session is made
+    on first use, from the graph stored in the model cache folder (about 0.2 s
+    with its verification), or from weights when none is stored yet (about 2 s,
+    once: :mod:`osrag.embedding.graph_store`), so reading ``id`` and
+    ``dimension`` is cheap; instances pickle without the session, which is how
+    worker processes receive them.
     """
 
     tokenizer_path: Path
@@ -169,12 +166,13 @@ class LocalBertEmbedder(NamedEmbedder, LazyEncoder):
                 f"embedder {self._name}: {pooling_path} asks for pooling other than the mean, "
                 "which this embedder does not implement (use onnx: or sentence-transformers:)"
             )
-        self._version = _file_digest(
+        self._version = files_digest(
             [self.model_dir / "model.safetensors", self.model_dir / "tokenizer.json"],
             json.dumps(
                 [pooling, max_length, GRAPH_VERSION] + (["int8"] if int8 else []), sort_keys=True
             ),
-        )
+            memo_dir=model_cache_dir(),
+        )[:12]
         self._encoder = None
         self._lock = threading.Lock()
 
@@ -183,8 +181,22 @@ class LocalBertEmbedder(NamedEmbedder, LazyEncoder):
 
     def _build(self) -> BatchedEncoder:
         tokenizer = load_tokenizer(self.model_dir / "tokenizer.json", self.max_length, self.id)
-        graph = self._graph()
-        session = make_session(graph, threads=self.threads, model_name=self.id)
+        store = GraphStore()
+        key = self.graph_key()
+        graph = self._graph(store, key)
+        try:
+            session = self._session(graph)
+        except EmbeddingError as exc:
+            if graph.built_seconds is not None:
+                raise  # built just now: not a stale file, a real failure
+            log.warning(
+                "onnxruntime refused the stored graph %s (%s): building it again", graph.path, exc
+            )
+            store.discard(key)
+            graph = self._graph(store, key)
+            session = self._session(graph)
+        if graph.built_seconds is not None:
+            self._load_note = self._built_note(graph)
 
         def run(ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
             out = session.run(["sentence_embedding"], {"input_ids": ids, "attention_mask": mask})
@@ -194,15 +206,54 @@ class LocalBertEmbedder(NamedEmbedder, LazyEncoder):
             tokenizer, run, dimension=self.dimension, model=self.id, batch_size=self.batch_size
         )
 
-    def _graph(self) -> bytes:
-        if not self.int8:
-            return bytes(build_bert_graph(self.model_dir).SerializeToString())
-        from osrag.embedding.accel import cached_int8
+    def graph_key(self) -> str:
+        """The stored graph's name: ``name-version-ortX.Y.Z`` (see
+        :mod:`osrag.embedding.graph_store`)."""
+        return f"{self._name}-{self._version}-ort{runtime_version()}"
 
-        return cached_int8(
-            f"{self._name}-{self._version}",
-            lambda: bytes(build_bert_graph(self.model_dir).SerializeToString()),
-            self.id,
+    def _graph(self, store: GraphStore, key: str) -> Graph:
+        if not self.int8:
+            return store.get(key, self._fp32_bytes)
+        from osrag.embedding.accel import quantize_int8
+
+        def quantized() -> bytes:
+            base = self._name.removesuffix("-int8")
+            fp32_key = f"{base}-{self._fp32_version()}-ort{runtime_version()}"
+            fp32 = store.get(fp32_key, self._fp32_bytes)
+            data = fp32.model if isinstance(fp32.model, bytes) else Path(fp32.model).read_bytes()
+            return quantize_int8(data, self.id)
+
+        return store.get(key, quantized)
+
+    def _fp32_bytes(self) -> bytes:
+        return bytes(build_bert_graph(self.model_dir).SerializeToString())
+
+    def _fp32_version(self) -> str:
+        """The version of this model's fp32 embedder (whose graph the int8 one quantizes)."""
+        if not self.int8:
+            return self._version
+        return LocalBertEmbedder(self.model_dir, max_length=self.max_length)._version
+
+    def _session(self, graph: Graph) -> Any:
+        session = make_session(graph.model, threads=self.threads, model_name=self.id)
+        outputs = {o.name: o.shape for o in session.get_outputs()}
+        shape = outputs.get("sentence_embedding")
+        if shape is None or shape[-1] != self.dimension:
+            raise EmbeddingError(
+                f"embedder {self.id}: the graph's sentence_embedding output is {shape}, "
+                f"not (batch, {self.dimension})"
+            )
+        return session
+
+    def _built_note(self, graph: Graph) -> str:
+        where = (
+            f"stored in {graph.path.parent}; later processes load it"
+            if graph.path is not None
+            else "could not be stored: built again next time"
+        )
+        return (
+            f"built the ONNX graph of {self._name} from its weights once "
+            f"({graph.built_seconds:.1f} s; {where})"
         )
 
     def embed(self, texts: Sequence[str]) -> Vectors:
