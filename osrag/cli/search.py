@@ -190,7 +190,8 @@ def _print_plan(searcher: Any, spec: QuerySpec) -> None:
 
 
 def _summary_line(result: SearchResult) -> str:
-    """Mode, amount constraints, filters, candidates, hits, time and index, on one line."""
+    """Mode, amount constraints, filters, candidates, hits, time (the model load apart) and
+    index, on one line; notes under it."""
     from rich.markup import escape
 
     filters = ", ".join(f.name for f in result.filters_applied) or "none"
@@ -204,7 +205,13 @@ def _summary_line(result: SearchResult) -> str:
         f"{mode} · amount: {stated} · filters: {filters} · "
         f"candidates: {result.candidate_count:,} · "
         f"hits: {result.raw_hits} ({result.unique_spans} unique spans) · "
-        f"{result.took_ms:.1f} ms · {result.index}"
+        f"{result.took_ms:.1f} ms"
+        + (
+            f" (+ {result.embedder_load_ms:.0f} ms loading the embedder)"
+            if result.embedder_load_ms is not None
+            else ""
+        )
+        + f" · {result.index}"
     )
     if result.fallback:
         line += (
@@ -218,6 +225,8 @@ def _summary_line(result: SearchResult) -> str:
         )
     for note in result.amount_notes:
         line += f"\n  note: {escape(note)}"
+    if result.embedder_note:
+        line += f"\n  note: {escape(result.embedder_note)}"
     return line
 
 

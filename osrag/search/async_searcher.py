@@ -133,6 +133,7 @@ class AsyncSearcher:
             started,
             amount_candidates,
             text_fallback=text_fallback,
+            load=self.searcher.take_embedder_load(),
         )
 
     async def _requests(self, plan: QueryPlan) -> tuple[list[float] | None, Round]:

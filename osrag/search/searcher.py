@@ -61,7 +61,7 @@ from osrag.search.plan import (
     TextLeg,
 )
 from osrag.search.query import QueryPlan, plan_query, search_plan
-from osrag.search.results import Ran, answering_index, shape_result
+from osrag.search.results import EmbedderLoad, Ran, answering_index, shape_result
 
 log = logging.getLogger("osrag.search.searcher")
 
@@ -138,6 +138,10 @@ class Searcher:
         self._vectors: OrderedDict[tuple[str, str], tuple[float, ...]] = OrderedDict()
         """Query vectors by (embedder id, text), at most :data:`QUERY_VECTOR_CACHE_SIZE`."""
         self._vectors_lock = threading.Lock()
+        self._load_lock = threading.Lock()
+        self._embedder_loaded = False
+        self._unreported_load: EmbedderLoad | None = None
+        """The model load no result has reported yet (see :meth:`take_embedder_load`)."""
         self._extraction_of: tuple[GenerationRecord, ExtractionConfig] | None = None
 
     def generation_stale(self) -> bool:
@@ -226,11 +230,38 @@ class Searcher:
             )
         return self._embedder
 
+    def loaded_embedder(self) -> Any:
+        """:meth:`embedder`, its model loaded: the first call makes the embedder and loads
+        it (a local model's tokenizer and ONNX session) and keeps what that took for the
+        next result (:meth:`take_embedder_load`), so a search's ``took_ms`` is the search."""
+        if self._embedder_loaded:
+            return self.embedder()  # checked against the generation on every query
+        with self._load_lock:
+            if self._embedder_loaded:
+                return self.embedder()
+            started = time.perf_counter()
+            embedder = self.embedder()
+            load = getattr(embedder, "load", None)
+            report = load() if callable(load) else None
+            self._unreported_load = EmbedderLoad(
+                started,
+                (time.perf_counter() - started) * 1000,
+                getattr(report, "note", None),
+            )
+            self._embedder_loaded = True
+            return embedder
+
+    def take_embedder_load(self) -> EmbedderLoad | None:
+        """The model load no result has reported yet, once (None: nothing new)."""
+        with self._load_lock:
+            found, self._unreported_load = self._unreported_load, None
+        return found
+
     def query_vector(self, plan: QueryPlan) -> list[float] | None:
         if plan.spec.mode in ("bm25", "auto"):
             return None
         text = plan.match_text or plan.spec.text
-        embedder = self.embedder()  # checked against the generation on every query
+        embedder = self.loaded_embedder()
         key = (str(embedder.id), text)
         with self._vectors_lock:
             found = self._vectors.get(key)
@@ -334,7 +365,14 @@ class Searcher:
             ran = self._run(without_words(plan), vector)
         answered = answering_index(ran) or self.index.alias_target(self.alias) or self.alias
         return shape_result(
-            plan, ran, fallback, answered, started, amount_candidates, text_fallback=text_fallback
+            plan,
+            ran,
+            fallback,
+            answered,
+            started,
+            amount_candidates,
+            text_fallback=text_fallback,
+            load=self.take_embedder_load(),
         )
 
 
