@@ -15,6 +15,7 @@ from osrag.cli.common import (
     FollowSymlinksOpt,
     JsonOpt,
     UrlOpt,
+    cluster_guard,
     err,
     out,
     printable,
@@ -141,7 +142,6 @@ def ingest_command(
     Exit codes: 0 all went in; 3 some inputs could not be read or were refused (the rest
     went in, nothing already stored was lost); 4 cluster unreachable or refused; 6 locked.
     """
-    from osrag.engines.opensearch_client import cluster_errors
 
     if not path.exists():
         raise CorpusError(f"{path}: no such file or folder")
@@ -172,7 +172,7 @@ def ingest_command(
         batch_chunks=batch_chunks,
         follow_symlinks=follow_symlinks,
     )
-    with cluster_errors(settings):
+    with cluster_guard(settings):
         if dry_run:
             report = _dry_run(path, index, options, json_output)
         else:

@@ -14,6 +14,7 @@ from osrag.cli.common import (
     ConfigFileOpt,
     JsonOpt,
     UrlOpt,
+    cluster_guard,
     err,
     out,
     session,
@@ -102,7 +103,6 @@ def search_command(
     json_output: JsonOpt = False,
 ) -> None:
     """Search the alias: a readable table under a line with the filters and the candidate count."""
-    from osrag.engines.opensearch_client import cluster_errors
     from osrag.search.searcher import Searcher
 
     spec = _spec(
@@ -128,7 +128,7 @@ def search_command(
         embedder=embedder,
         search_type=search_type,  # type: ignore[arg-type]  # validated above
     )
-    with cluster_errors(settings):
+    with cluster_guard(settings):
         if explain:
             _print_plan(searcher, spec)
         result = searcher.search(spec)
