@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import osrag.embedding.graph_store as graph_store
 import osrag.embedding.local_bert as local_bert
 from osrag.embedding import LocalBertEmbedder, default_embedder, default_model_dir
 from osrag.embedding.digests import MEMO_FILE, files_digest, hash_files
@@ -178,12 +179,38 @@ def test_the_store_keeps_what_it_wrote_and_refuses_a_flipped_byte(tmp_path: Path
     path = store.save("k-1", b"0123456789" * 100)
     assert path == tmp_path / "k-1.onnx" and store.verified("k-1") == path
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".part")]
-    path.write_bytes(b"0123456789" * 99 + b"012345678X")  # same size, one byte off
+    written = path.stat()
+    path.write_bytes(b"0123456789" * 99 + b"012345678X")  # same size, one byte off, and
+    os.utime(path, ns=(written.st_atime_ns, written.st_mtime_ns + 10**9))  # a second later
     assert store.verified("k-1") is None
     assert not path.exists() and not store.record_path("k-1").exists()
     built = store.get("k-1", lambda: b"rebuilt")
     assert built.built_seconds is not None and Path(str(built.model)).read_bytes() == b"rebuilt"
     assert store.get("k-1", lambda: pytest.fail("built again")).built_seconds is None
+
+
+def test_the_very_file_last_verified_is_not_hashed_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file whose size, mtime, inode and device are the ones its record vouched for is
+    not read again; a copy (another inode) is hashed once, then trusted as well."""
+    store = GraphStore(tmp_path / "a")
+    path = store.save("k", b"graph bytes" * 1000)
+    assert path is not None
+
+    def unread(_: Path) -> str:
+        raise AssertionError("hashed again")
+
+    with monkeypatch.context() as patch:
+        patch.setattr("osrag.embedding.graph_store._sha256", unread)
+        assert store.verified("k") == path
+    copy = GraphStore(tmp_path / "b")
+    shutil.copytree(tmp_path / "a", tmp_path / "b")
+    hashed: list[Path] = []
+    real = graph_store._sha256
+    monkeypatch.setattr(graph_store, "_sha256", lambda p: hashed.append(p) or real(p))
+    assert copy.verified("k") == copy.path("k") and hashed == [copy.path("k")]
+    assert copy.verified("k") == copy.path("k") and len(hashed) == 1  # remembered
 
 
 def test_keys_cannot_leave_the_folder(tmp_path: Path) -> None:

@@ -15,17 +15,24 @@ each get a graph of their own. Nothing is ever found under a stale key; old file
 until the folder is removed (``rm -r ~/.cache/osrag/models`` is always safe).
 
 **Writing** is atomic: the graph goes to a temporary file in the same folder and is
-renamed over ``KEY.onnx``; then ``KEY.onnx.json`` records the key, the size and the
-SHA-256 of the graph, the same way. A process that stops half-way leaves a
-``.part`` file nobody reads.
+renamed over ``KEY.onnx``; then ``KEY.onnx.json`` records the key, the size, the
+SHA-256 of the graph and the file's identity (size, mtime in ns, inode, device), the
+same way. A process that stops half-way leaves a ``.part`` file nobody reads.
 
-**Loading** verifies: the record beside the graph must exist, name the same key and
-the file's size and SHA-256 must be the recorded ones (hashing the 90 MB file costs
-about 0.08 s); the caller then has ONNX Runtime load it, and a graph the runtime
-refuses is :meth:`GraphStore.discard`-ed like a corrupt one. Whatever fails — a
-missing or unreadable record, another size, another digest — the graph is built
-again and stored over it, with a warning; a cache folder that cannot be written is
-not an error (the graph is used from memory, built again next time).
+**Loading** verifies: the record beside the graph must exist and name the same key
+and size, and the file's bytes must have the recorded SHA-256. Hashing the 90 MB
+graph costs about 0.08 s — a tenth of a hybrid search's whole process — so it is
+done when the file is not the one the record last vouched for: a file written,
+copied, replaced or edited since has another identity and is hashed in full (then
+the record remembers the new identity); the file exactly as it was verified is not
+read twice. Only an in-place change that keeps the size and the nanosecond mtime on
+the same inode (a failing disk, a deliberate forgery) would pass that step — the
+same trust :mod:`osrag.embedding.digests` places in the weights. Then the caller has
+ONNX Runtime load the graph and checks its output; a graph the runtime refuses is
+:meth:`GraphStore.discard`-ed like a corrupt one. Whatever fails — a missing or
+unreadable record, another size, another digest — the graph is built again and
+stored over it, with a warning; a cache folder that cannot be written is not an
+error (the graph is used from memory, built again next time).
 """
 
 from __future__ import annotations
@@ -101,21 +108,26 @@ class GraphStore:
         return path.with_name(path.name + RECORD_SUFFIX)
 
     def verified(self, key: str) -> Path | None:
-        """The stored graph of ``key`` if its record vouches for every byte of it, else None
-        (nothing stored, or a stale or corrupt file: removed, with a warning)."""
+        """The stored graph of ``key`` if its record vouches for every byte of it (hashed
+        unless it is the very file last hashed), else None (nothing stored, or a stale or
+        corrupt file: removed, with a warning)."""
         path, record_path = self.path(key), self.record_path(key)
         if not path.is_file():
             return None
         problem = None
         try:
             record = json.loads(record_path.read_text(encoding="utf-8"))
-            size = path.stat().st_size
+            stat = path.stat()
             if not isinstance(record, dict) or record.get("key") != key:
                 problem = "its record names another graph"
-            elif record.get("size") != size:
-                problem = f"{size} bytes where {record.get('size')} were written"
+            elif record.get("size") != stat.st_size:
+                problem = f"{stat.st_size} bytes where {record.get('size')} were written"
+            elif record.get("verified_as") == _identity(stat):
+                pass  # the very file whose bytes were checked (see the module docstring)
             elif record.get("sha256") != _sha256(path):
                 problem = "its SHA-256 is not the one written"
+            else:
+                self._write_record(key, {**record, "verified_as": _identity(stat)})
         except FileNotFoundError:
             problem = "it has no record"
         except (OSError, ValueError) as exc:
@@ -137,12 +149,19 @@ class GraphStore:
         }
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
-            _replace(path, data)
+            written = _replace(path, data)
+            record["verified_as"] = _identity(written)
             _replace(self.record_path(key), json.dumps(record, indent=1).encode())
         except OSError as exc:
             log.info("cannot store the ONNX graph %s (%s): using it from memory", path, exc)
             return None
         return path
+
+    def _write_record(self, key: str, record: dict[str, object]) -> None:
+        """Replace the record of ``key`` (best effort: a record not rewritten only means
+        the graph is hashed again next time)."""
+        with contextlib.suppress(OSError):
+            _replace(self.record_path(key), json.dumps(record, indent=1).encode())
 
     def discard(self, key: str) -> None:
         """Remove the stored graph of ``key`` and its record (a corrupt or refused one)."""
@@ -166,13 +185,24 @@ class GraphStore:
         return Graph(str(stored) if stored else data, stored, seconds)
 
 
-def _replace(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
+def _identity(stat: os.stat_result) -> list[int]:
+    """What changes when a file is written, copied or replaced: size, mtime (ns), inode,
+    device."""
+    return [stat.st_size, stat.st_mtime_ns, stat.st_ino, stat.st_dev]
+
+
+def _replace(path: Path, data: bytes) -> os.stat_result:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename;
+    the written file's status (taken before the rename, which keeps it: a concurrent
+    writer's file renamed over it later has another inode)."""
     handle, partial = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
     try:
         with os.fdopen(handle, "wb") as fh:
             fh.write(data)
+            fh.flush()
+            written = os.fstat(fh.fileno())
         os.replace(partial, path)
+        return written
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(partial)
