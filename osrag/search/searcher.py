@@ -242,11 +242,12 @@ class Searcher:
             started = time.perf_counter()
             embedder = self.embedder()
             load = getattr(embedder, "load", None)
+            fresh = not getattr(embedder, "loaded", True)  # a caller's embedder may be loaded
             report = load() if callable(load) else None
             self._unreported_load = EmbedderLoad(
                 started,
                 (time.perf_counter() - started) * 1000,
-                getattr(report, "note", None),
+                getattr(report, "note", None) if fresh else None,
             )
             self._embedder_loaded = True
             return embedder
