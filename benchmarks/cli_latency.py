@@ -235,7 +235,7 @@ def main() -> None:
     variants = [parse_variant(v) for v in args.variant] or [Variant("this", ROOT, sys.executable)]
     if len({v.name for v in variants}) != len(variants):
         raise SystemExit("--variant: the names must differ")
-    load = {"before": os.getloadavg()}
+    load: dict[str, Any] = {"before": os.getloadavg(), "rounds": []}
     with tempfile.TemporaryDirectory(prefix="osrag-cli-latency-") as tmp:
         for variant in variants:
             prepare(variant, Path(tmp))
@@ -243,6 +243,7 @@ def main() -> None:
             order = variants if round_no % 2 == 0 else variants[::-1]
             for variant in order:
                 one_round(variant)
+            load["rounds"].append(os.getloadavg()[0])
             console.print(
                 f"[dim]round {round_no + 1}/{args.rounds}, load {os.getloadavg()[0]:.2f}[/dim]"
             )
@@ -276,8 +277,9 @@ def main() -> None:
             )
         rows.append(row)
     print_table(
-        f"osrag CLI wall time, median of {args.rounds} interleaved rounds "
-        f"(load average {load['before'][0]:.2f} before, {load['after'][0]:.2f} after)",
+        f"osrag CLI wall time, median of {args.rounds} interleaved rounds (1-minute load "
+        f"average {load['before'][0]:.2f} before, "
+        f"{', '.join(f'{x:.2f}' for x in load['rounds'])} after each round; {os.cpu_count()} CPUs)",
         columns,
         rows,
     )
