@@ -166,15 +166,20 @@ class LocalBertEmbedder(NamedEmbedder, LazyEncoder):
                 f"embedder {self._name}: {pooling_path} asks for pooling other than the mean, "
                 "which this embedder does not implement (use onnx: or sentence-transformers:)"
             )
-        self._version = files_digest(
-            [self.model_dir / "model.safetensors", self.model_dir / "tokenizer.json"],
-            json.dumps(
-                [pooling, max_length, GRAPH_VERSION] + (["int8"] if int8 else []), sort_keys=True
-            ),
-            memo_dir=model_cache_dir(),
-        )[:12]
+        self._settings: list[Any] = [pooling, max_length, GRAPH_VERSION]
+        """What, beside the weights and the tokenizer, the version digests."""
+        self._version = self._digest(self._settings + (["int8"] if int8 else []))
         self._encoder = None
         self._lock = threading.Lock()
+
+    def _digest(self, settings: list[Any]) -> str:
+        """First 12 hex of SHA-256 over the weights, the tokenizer and ``settings``
+        (remembered by the files' identity: :mod:`osrag.embedding.digests`)."""
+        return files_digest(
+            [self.model_dir / "model.safetensors", self.tokenizer_path],
+            json.dumps(settings, sort_keys=True),
+            memo_dir=model_cache_dir(),
+        )[:12]
 
     def __repr__(self) -> str:
         return f"LocalBertEmbedder({self.id}, dimension={self._dimension}, threads={self.threads})"
@@ -230,9 +235,7 @@ class LocalBertEmbedder(NamedEmbedder, LazyEncoder):
 
     def _fp32_version(self) -> str:
         """The version of this model's fp32 embedder (whose graph the int8 one quantizes)."""
-        if not self.int8:
-            return self._version
-        return LocalBertEmbedder(self.model_dir, max_length=self.max_length)._version
+        return self._digest(self._settings) if self.int8 else self._version
 
     def _session(self, graph: Graph) -> Any:
         session = make_session(graph.model, threads=self.threads, model_name=self.id)
