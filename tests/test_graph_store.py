@@ -9,13 +9,13 @@ files, records, keys) and the digest memo are tested on small files.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -68,12 +68,14 @@ def test_a_stored_graph_gives_the_same_vectors_byte_for_byte(
     report = first.load()
     assert report.note is not None and "built the ONNX graph" in report.note
     (stored,) = stored_graphs(models)
-    built_at = stored.stat().st_mtime_ns
+    weights = GraphStore(models).data_path(first.graph_key())
+    assert stored.stat().st_size < 2**20 and weights.stat().st_size > 80 * 2**20
+    built_at = weights.stat().st_mtime_ns
     from_first = first.embed(TEXTS)
 
     second = default_embedder()
     assert second.load().note is None  # read from the store: nothing built
-    assert stored.stat().st_mtime_ns == built_at
+    assert weights.stat().st_mtime_ns == built_at
     from_store = second.embed(TEXTS)
 
     fresh = fresh_vectors(tmp_path, monkeypatch)
@@ -82,14 +84,29 @@ def test_a_stored_graph_gives_the_same_vectors_byte_for_byte(
     assert from_first.tobytes() == fresh.tobytes()
 
 
-def test_a_corrupt_stored_graph_is_rebuilt_not_a_crash(
+def rerecord(store: GraphStore, key: str) -> None:
+    """Make the record vouch for the files as they are now (digest and identity)."""
+    record_path = store.record_path(key)
+    record = json.loads(record_path.read_text())
+    for role, path in (("graph", store.path(key)), ("data", store.data_path(key))):
+        stat = path.stat()
+        record["files"][role] = {
+            "size": stat.st_size,
+            "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+            "verified_as": [stat.st_size, stat.st_mtime_ns, stat.st_ino, stat.st_dev],
+        }
+    record_path.write_text(json.dumps(record))
+
+
+def test_corrupt_stored_weights_are_rebuilt_not_a_crash(
     models: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    expected = default_embedder().embed(TEXTS)
-    (stored,) = stored_graphs(models)
-    data = bytearray(stored.read_bytes())
+    first = default_embedder()
+    expected = first.embed(TEXTS)
+    weights = GraphStore(models).data_path(first.graph_key())
+    data = bytearray(weights.read_bytes())
     data[len(data) // 2 : len(data) // 2 + 64] = b"\xff" * 64  # inside the weights
-    stored.write_bytes(bytes(data))
+    weights.write_bytes(bytes(data))
 
     with caplog.at_level(logging.WARNING, logger="osrag.embedding.graph_store"):
         again = default_embedder()
@@ -97,10 +114,13 @@ def test_a_corrupt_stored_graph_is_rebuilt_not_a_crash(
     assert "not usable" in caplog.text and "SHA-256" in caplog.text
     assert report.note is not None and "built the ONNX graph" in report.note
     assert again.embed(TEXTS).tobytes() == expected.tobytes()
-    assert GraphStore(models).verified(again.graph_key()) == stored  # whole again
+    store = GraphStore(models)
+    assert store.verified(again.graph_key()) == store.path(again.graph_key())  # whole again
 
 
-@pytest.mark.parametrize("damage", ["truncated", "no record", "record of another key"])
+@pytest.mark.parametrize(
+    "damage", ["truncated weights", "no weights", "no record", "record of another key"]
+)
 def test_a_stored_graph_its_record_does_not_vouch_for_is_rebuilt(
     models: Path, damage: str, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -108,10 +128,12 @@ def test_a_stored_graph_its_record_does_not_vouch_for_is_rebuilt(
     embedder.load()
     key = embedder.graph_key()
     store = GraphStore(models)
-    stored, record = store.path(key), store.record_path(key)
-    if damage == "truncated":
-        with stored.open("r+b") as fh:
-            fh.truncate(stored.stat().st_size // 3)
+    weights, record = store.data_path(key), store.record_path(key)
+    if damage == "truncated weights":
+        with weights.open("r+b") as fh:
+            fh.truncate(weights.stat().st_size // 3)
+    elif damage == "no weights":
+        weights.unlink()
     elif damage == "no record":
         record.unlink()
     else:
@@ -119,83 +141,79 @@ def test_a_stored_graph_its_record_does_not_vouch_for_is_rebuilt(
     with caplog.at_level(logging.WARNING, logger="osrag.embedding.graph_store"):
         assert default_embedder().load().note is not None  # built again
     assert "not usable" in caplog.text
-    assert store.verified(key) == stored
+    assert store.verified(key) == store.path(key)
 
 
+@pytest.mark.parametrize("stored", ["garbage", "another model"])
 def test_a_graph_onnxruntime_refuses_is_discarded_and_rebuilt(
-    models: Path, caplog: pytest.LogCaptureFixture
+    models: Path, stored: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Bytes whose record matches them (so the digest check passes) but that are no
-    ONNX model: onnxruntime's refusal is treated like corruption."""
+    """Files whose record vouches for them (so the digest check passes) but that are no
+    ONNX model, or a model without the sentence_embedding output: onnxruntime's refusal
+    and the output check are treated like corruption."""
     embedder = default_embedder()
     key = embedder.graph_key()
-    GraphStore(models).save(key, b"not an onnx model at all")
+    store = GraphStore(models)
+    store.save(key, tiny_model())
+    if stored == "garbage":
+        store.path(key).write_bytes(b"not an onnx model at all")
+        rerecord(store, key)
     with caplog.at_level(logging.WARNING, logger="osrag.embedding.local_bert"):
         report = embedder.load()
     assert "refused the stored graph" in caplog.text
     assert report.note is not None and "built the ONNX graph" in report.note
-    assert GraphStore(models).path(key).stat().st_size > 80 * 2**20
+    assert store.data_path(key).stat().st_size > 80 * 2**20
     assert embedder.embed(TEXTS[:1]).shape == (1, 384)
-
-
-def test_another_onnxruntime_version_is_another_graph(
-    models: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    default_embedder().load()
-    monkeypatch.setattr(local_bert, "runtime_version", lambda: "0.0.0-other")
-    other = default_embedder()
-    assert other.graph_key().endswith("-ort0.0.0-other")
-    assert other.load().note is not None  # nothing stored under that key: built
-    assert len(stored_graphs(models)) == 2
-
-
-def test_embedder_warm_builds_once_then_says_it_is_ready(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("OSRAG_")}
-    env |= {"OSRAG_CACHE_DIR": str(tmp_path / "cache"), "COLUMNS": "200"}
-
-    def warm() -> str:
-        done = subprocess.run(
-            [sys.executable, "-m", "osrag.cli", "embedder", "warm"],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        assert done.returncode == 0, done.stderr
-        return done.stdout
-
-    first = warm()
-    assert first.startswith("all-MiniLM-L6-v2@") and "built the ONNX graph" in first
-    assert str(tmp_path / "cache" / "models") in first
-    assert len(stored_graphs(tmp_path / "cache" / "models")) == 1
-    assert "ready (loaded in" in warm()
 
 
 # --- the store's rules, on small files ---------------------------------------------------
 
 
+def tiny_model(fill: float = 1.0) -> Any:
+    """A valid ONNX model (y = x + w) whose 4 kB weight goes to the weights file."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    weight = numpy_helper.from_array(np.full((1024,), fill, dtype=np.float32), "w")
+    graph = helper.make_graph(
+        [helper.make_node("Add", ["x", "w"], ["y"])],
+        "tiny",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1024])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1024])],
+        [weight],
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
 def test_the_store_keeps_what_it_wrote_and_refuses_a_flipped_byte(tmp_path: Path) -> None:
     store = GraphStore(tmp_path)
-    path = store.save("k-1", b"0123456789" * 100)
+    path = store.save("k-1", tiny_model())
     assert path == tmp_path / "k-1.onnx" and store.verified("k-1") == path
-    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".part")]
-    written = path.stat()
-    path.write_bytes(b"0123456789" * 99 + b"012345678X")  # same size, one byte off, and
-    os.utime(path, ns=(written.st_atime_ns, written.st_mtime_ns + 10**9))  # a second later
+    assert store.data_path("k-1").stat().st_size == 4096
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "k-1.onnx",
+        "k-1.onnx.data",
+        "k-1.onnx.json",
+    ]  # nothing half-written left behind
+    weights = store.data_path("k-1")
+    written = weights.stat()
+    data = bytearray(weights.read_bytes())
+    data[100] ^= 1  # one bit off, same size,
+    weights.write_bytes(bytes(data))
+    os.utime(weights, ns=(written.st_atime_ns, written.st_mtime_ns + 10**9))  # a second later
     assert store.verified("k-1") is None
-    assert not path.exists() and not store.record_path("k-1").exists()
-    built = store.get("k-1", lambda: b"rebuilt")
-    assert built.built_seconds is not None and Path(str(built.model)).read_bytes() == b"rebuilt"
+    assert not any(tmp_path.iterdir())  # graph, weights and record removed
+    built = store.get("k-1", lambda: tiny_model(2.0))
+    assert built.built_seconds is not None and built.path == path
     assert store.get("k-1", lambda: pytest.fail("built again")).built_seconds is None
 
 
-def test_the_very_file_last_verified_is_not_hashed_again(
+def test_the_very_files_last_verified_are_not_hashed_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A file whose size, mtime, inode and device are the ones its record vouched for is
-    not read again; a copy (another inode) is hashed once, then trusted as well."""
+    """Files whose size, mtime, inode and device are the ones the record vouched for are
+    not read again; copies (other inodes) are hashed once, then trusted as well."""
     store = GraphStore(tmp_path / "a")
-    path = store.save("k", b"graph bytes" * 1000)
+    path = store.save("k", tiny_model())
     assert path is not None
 
     def unread(_: Path) -> str:
@@ -209,8 +227,16 @@ def test_the_very_file_last_verified_is_not_hashed_again(
     hashed: list[Path] = []
     real = graph_store._sha256
     monkeypatch.setattr(graph_store, "_sha256", lambda p: hashed.append(p) or real(p))
-    assert copy.verified("k") == copy.path("k") and hashed == [copy.path("k")]
-    assert copy.verified("k") == copy.path("k") and len(hashed) == 1  # remembered
+    assert copy.verified("k") == copy.path("k") and len(hashed) == 2  # graph and weights
+    assert copy.verified("k") == copy.path("k") and len(hashed) == 2  # remembered
+
+
+def test_a_store_that_cannot_be_written_gives_the_model_in_memory(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    graph = GraphStore(blocker / "models").get("k", tiny_model)
+    assert graph.path is None and isinstance(graph.model, bytes)
+    assert len(graph.model) > 4096  # the weights are inside
 
 
 def test_keys_cannot_leave_the_folder(tmp_path: Path) -> None:

@@ -108,10 +108,10 @@ class LocalBertEmbedder(NamedEmbedder, LazyEncoder):
     any of them gives a new one (the digest is remembered by the files' size,
     mtime and inode: :mod:`osrag.embedding.digests`). The ONNX session is made
     on first use, from the graph stored in the model cache folder (about 0.2 s
-    with its verification), or from weights when none is stored yet (about 2 s,
-    once: :mod:`osrag.embedding.graph_store`), so reading ``id`` and
-    ``dimension`` is cheap; instances pickle without the session, which is how
-    worker processes receive them.
+    with onnxruntime's import and the tokenizer), or from weights when none is
+    stored yet (about 2 s, once: :mod:`osrag.embedding.graph_store`), so reading
+    ``id`` and ``dimension`` is cheap; instances pickle without the session,
+    which is how worker processes receive them.
     """
 
     tokenizer_path: Path
@@ -218,20 +218,24 @@ class LocalBertEmbedder(NamedEmbedder, LazyEncoder):
 
     def _graph(self, store: GraphStore, key: str) -> Graph:
         if not self.int8:
-            return store.get(key, self._fp32_bytes)
+            return store.get(key, self._fp32_model)
+        import onnx
+
         from osrag.embedding.accel import quantize_int8
 
-        def quantized() -> bytes:
+        def quantized() -> Any:
             base = self._name.removesuffix("-int8")
-            fp32_key = f"{base}-{self._fp32_version()}-ort{runtime_version()}"
-            fp32 = store.get(fp32_key, self._fp32_bytes)
-            data = fp32.model if isinstance(fp32.model, bytes) else Path(fp32.model).read_bytes()
-            return quantize_int8(data, self.id)
+            fp32 = store.get(
+                f"{base}-{self._fp32_version()}-ort{runtime_version()}", self._fp32_model
+            )
+            source = fp32.model if isinstance(fp32.model, bytes) else onnx.load(fp32.model)
+            data = source if isinstance(source, bytes) else source.SerializeToString()
+            return onnx.load_from_string(quantize_int8(data, self.id))
 
         return store.get(key, quantized)
 
-    def _fp32_bytes(self) -> bytes:
-        return bytes(build_bert_graph(self.model_dir).SerializeToString())
+    def _fp32_model(self) -> Any:
+        return build_bert_graph(self.model_dir)
 
     def _fp32_version(self) -> str:
         """The version of this model's fp32 embedder (whose graph the int8 one quantizes)."""
