@@ -15,7 +15,10 @@ per variant, the variants' order alternating from round to round, so machine loa
 falls on all of them alike:
 
 * **cold**: the wall time of a new process (``python -m osrag.cli …``, what the
-  ``osrag`` script runs), beside ``python -c "import osrag"`` and ``import osrag.cli``;
+  ``osrag`` script runs), beside ``python -c "import osrag"`` and ``import osrag.cli``,
+  and its CPU time (user + system): on a shared machine the wall time follows the
+  load, the CPU time much less — it is about what the wall time would be on an idle
+  one, the command being one thread but for a few ms;
 * **warm**: the same command run again inside a process that has just run it once
   (``app(args)`` twice; the second is timed): imports and anything a process keeps are
   warm, nothing else is shared.
@@ -40,6 +43,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -105,6 +109,7 @@ class Variant:
     python: str
     work: Path = Path()
     cold: dict[str, list[float]] = field(default_factory=dict)
+    cold_cpu: dict[str, list[float]] = field(default_factory=dict)
     warm: dict[str, list[float]] = field(default_factory=dict)
     ingest_s: float = 0.0
 
@@ -133,10 +138,18 @@ class Variant:
             )
         return done
 
-    def timed(self, argv: list[str]) -> float:
+    def timed(self, label: str, argv: list[str]) -> None:
+        """Run ``argv`` in a new process: its wall time into ``cold``, its CPU time (user +
+        system, what the wall time would be on an idle machine for a one-thread process)
+        into ``cold_cpu``."""
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         self.run(argv)
-        return time.perf_counter() - started
+        wall = time.perf_counter() - started
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        self.cold.setdefault(label, []).append(wall)
+        self.cold_cpu.setdefault(label, []).append(cpu)
 
 
 def parse_variant(text: str) -> Variant:
@@ -165,11 +178,11 @@ def prepare(variant: Variant, root: Path) -> None:
 
 def one_round(variant: Variant) -> None:
     for label, code in IMPORTS.items():
-        variant.cold.setdefault(label, []).append(variant.timed(["-c", code]))
+        variant.timed(label, ["-c", code])
     for label, args in MEASURES.items():
         if label in NO_WARM:
             shutil.rmtree(variant.work / "cache" / "models", ignore_errors=True)
-        variant.cold.setdefault(label, []).append(variant.timed(["-m", "osrag.cli", *args]))
+        variant.timed(label, ["-m", "osrag.cli", *args])
         if label not in NO_WARM:
             done = variant.run(["-c", WARM_DRIVER, json.dumps(args)])
             variant.warm.setdefault(label, []).append(json.loads(done.stdout)[-1])
@@ -262,7 +275,7 @@ def main() -> None:
     labels = [*IMPORTS, *MEASURES]
     columns = ["measure"]
     for v in variants:
-        columns += [f"{v.name} cold ms", f"{v.name} warm ms"]
+        columns += [f"{v.name} cold ms", f"{v.name} cold CPU ms", f"{v.name} warm ms"]
     if len(variants) == 2:
         columns.append(f"cold {variants[1].name}/{variants[0].name}")
     rows = []
@@ -270,6 +283,7 @@ def main() -> None:
         row: list[Any] = [label]
         for v in variants:
             row.append(median_ms(v.cold[label]))
+            row.append(median_ms(v.cold_cpu[label]))
             row.append(median_ms(v.warm[label]) if label in v.warm else "—")
         if len(variants) == 2:
             row.append(
@@ -320,6 +334,10 @@ def main() -> None:
                     "cold_ms": {k: [round(x * 1000, 1) for x in xs] for k, xs in v.cold.items()},
                     "warm_ms": {k: [round(x * 1000, 1) for x in xs] for k, xs in v.warm.items()},
                     "median_cold_ms": {k: median_ms(xs) for k, xs in v.cold.items()},
+                    "cold_cpu_ms": {
+                        k: [round(x * 1000, 1) for x in xs] for k, xs in v.cold_cpu.items()
+                    },
+                    "median_cold_cpu_ms": {k: median_ms(xs) for k, xs in v.cold_cpu.items()},
                     "median_warm_ms": {k: median_ms(xs) for k, xs in v.warm.items()},
                     "reported": reported[v.name],
                     "importtime": profiles[v.name],
