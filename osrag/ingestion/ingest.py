@@ -69,6 +69,7 @@ from osrag.models import (
     ExtractionConfig,
     GenerationRecord,
     IngestReport,
+    LoadIssue,
 )
 
 __all__ = [
@@ -235,7 +236,9 @@ def _changes(path: Path, known: dict[str, Known], options: IngestOptions) -> Ite
     """The plan of an ingest, its files loaded and its documents prepared by one pool."""
     with Workers(options.workers) as workers:
 
-        def prepare(docs: Iterable[Document]) -> Iterator[tuple[Document, list[Chunk]]]:
+        def prepare(
+            docs: Iterable[Document],
+        ) -> Iterator[tuple[Document, list[Chunk] | LoadIssue]]:
             return prepare_stream(
                 docs,
                 options.chunking,

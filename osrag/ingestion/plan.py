@@ -34,8 +34,9 @@ from osrag.chunking.records import metadata_digest
 from osrag.models import Chunk, Document, DocumentRecord, GenerationRecord, LoadIssue
 
 ChangeKind = Literal["add", "replace", "unchanged", "remove", "failed"]
-Prepare = Callable[[Iterable[Document]], Iterable[tuple[Document, list[Chunk]]]]
-"""Documents → (document, its chunks), in order (may run in worker processes)."""
+Prepare = Callable[[Iterable[Document]], Iterable[tuple[Document, list[Chunk] | LoadIssue]]]
+"""Documents → (document, its chunks or why it could not be cut), in order (may run in
+worker processes)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +129,12 @@ def plan_ingest(
 
     for doc, chunks in prepare(to_prepare()):
         yield from drain()
-        yield _change(doc, chunks, pending.pop(doc.doc_id, None))
+        previous = pending.pop(doc.doc_id, None)
+        if isinstance(chunks, LoadIssue):
+            failed_paths.add(chunks.path)
+            yield Change("failed", chunks.path, issue=chunks, previous=previous)
+            continue
+        yield _change(doc, chunks, previous)
     yield from drain()
     if prune:
         for doc_id in sorted(unseen):

@@ -101,9 +101,34 @@ _YAML_KEY_LINE = re.compile(r"[ \t]*[A-Za-z_][\w.-]*[ \t]*:(?:[ \t]|\r?\n|\Z)")
 _H1 = re.compile(r"^ {0,3}#[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*\r?$", re.M)
 
 try:
-    _YamlLoader: type = yaml.CSafeLoader
+    _YamlBase: type = yaml.CSafeLoader
 except AttributeError:  # PyYAML built without libyaml
-    _YamlLoader = yaml.SafeLoader
+    _YamlBase = yaml.SafeLoader
+
+
+class _FrontMatterLoader(_YamlBase):
+    """PyYAML's safe loader whose dates, times and integers that Python cannot hold (a
+    30th of February, hour 25, year 0, 5,000 digits) are YAML errors at their line, not
+    a ``ValueError`` from deep inside the constructor."""
+
+
+def _guarded(construct: Any, what: str) -> Any:
+    def guarded(loader: Any, node: yaml.Node) -> Any:
+        try:
+            return construct(loader, node)
+        except (ValueError, OverflowError) as exc:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"{node.value!r} is not a valid {what} ({exc})", node.start_mark
+            ) from None
+
+    return guarded
+
+
+for _tag, _what in (("timestamp", "date or time"), ("int", "integer"), ("float", "number")):
+    _FrontMatterLoader.add_constructor(
+        f"tag:yaml.org,2002:{_tag}",
+        _guarded(_FrontMatterLoader.yaml_constructors[f"tag:yaml.org,2002:{_tag}"], _what),
+    )
 
 
 IGNORE_FILE = ".osragignore"
@@ -312,7 +337,21 @@ def _load_bytes(data: bytes, rel: str, options: ReadOptions) -> Iterator[Documen
     if isinstance(text, LoadIssue):
         yield text
         return
-    yield _load_text(text, hashlib.sha256(data).hexdigest(), rel)
+    yield _contained(_load_text, rel, 1, text, hashlib.sha256(data).hexdigest(), rel)
+
+
+def _contained(load: Any, rel: str, line: int | None, *args: Any) -> Document | LoadIssue:
+    """``load(*args)``, any failure of it this document's issue: a value no rule foresaw (a
+    loader bug, a library's exception) must not stop the rest of the corpus."""
+    try:
+        item: Document | LoadIssue = load(*args)
+    except RecursionError:
+        return LoadIssue(path=rel, line=line, reason="nested too deeply to read")
+    except Exception as exc:
+        return LoadIssue(
+            path=rel, line=line, reason=f"could not be read ({type(exc).__name__}: {exc})"
+        )
+    return item
 
 
 def _starts(data: bytes) -> str:
@@ -378,12 +417,14 @@ def _load_text(text: str, version: str, rel: str) -> Document | LoadIssue:
         if close is not None:
             block = text[m.end() : close.start()]
             try:
-                raw = yaml.load(block, Loader=_YamlLoader) if block.strip() else {}
+                raw = yaml.load(block, Loader=_FrontMatterLoader) if block.strip() else {}
             except yaml.YAMLError as exc:
                 mark = getattr(exc, "problem_mark", None)
                 line = 2 + mark.line if mark is not None else 1
                 problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
                 return LoadIssue(path=rel, line=line, reason=f"malformed front matter: {problem}")
+            except RecursionError:
+                return LoadIssue(path=rel, line=1, reason="front matter nested too deeply to read")
             if not isinstance(raw, dict):
                 return LoadIssue(
                     path=rel,
@@ -449,7 +490,20 @@ def _load_jsonl(
         line_bytes = raw[:-1] if raw.endswith(b"\n") else raw
         line_bytes = line_bytes[:-1] if line_bytes.endswith(b"\r") else line_bytes
         if line_bytes.strip():
-            yield _jsonl_record(line_bytes, rel, number)
+            yield _contained(_jsonl_record, rel, number, line_bytes, rel, number)
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+"""A ``\\uD800``–``\\uDFFF`` escape: the only way a JSON line's strings can hold a lone
+surrogate (checked only on lines that have one)."""
+
+
+def _lone_surrogate(record: Any) -> bool:
+    try:
+        json.dumps(record, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def _jsonl_record(line_bytes: bytes, rel: str, number: int) -> Document | LoadIssue:
@@ -460,6 +514,17 @@ def _jsonl_record(line_bytes: bytes, rel: str, number: int) -> Document | LoadIs
         record = json.loads(line)
     except json.JSONDecodeError as exc:
         return LoadIssue(path=rel, line=number, reason=f"not valid JSON: {exc.msg}")
+    except ValueError as exc:  # an integer of more digits than Python converts
+        return LoadIssue(path=rel, line=number, reason=f"a value cannot be read ({exc})")
+    except RecursionError:
+        return LoadIssue(path=rel, line=number, reason="JSON nested too deeply to read")
+    if _SURROGATE_ESCAPE.search(line) and _lone_surrogate(record):
+        return LoadIssue(
+            path=rel,
+            line=number,
+            reason="a string holds a lone UTF-16 surrogate escape (\\ud800-\\udfff without "
+            "its pair): not text",
+        )
     if not isinstance(record, dict):
         return LoadIssue(
             path=rel, line=number, reason=f"a {type(record).__name__}, not a JSON object"
