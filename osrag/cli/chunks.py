@@ -153,7 +153,9 @@ def _fit_to_embedder(
 
     window = embed_window(get_embedder(embedder), fit=fit)
     if window is None:
-        err.print(f"note: embedder {embedder} does not state its window; chunks as without it")
+        err.print(
+            f"note: embedder {printable(embedder)} does not state its window; chunks as without it"
+        )
     return {name: fit_config(c, window) for name, c in configs.items()}, window
 
 
@@ -242,8 +244,10 @@ def _print_strategy(name: str, per_doc: list[Any], show_all: bool) -> None:
                 span += f"  {_units('page', chunk.pages)}"
             elif chunk.elements:
                 span += f"  {_units('element', chunk.elements)}"
-            out.print(f"  {chunk.chunk_id}  {span}", highlight=False, soft_wrap=True)
-            out.print(f"    [dim]{chunk.breadcrumb}[/dim]", highlight=False, soft_wrap=True)
+            out.print(f"  {printable(chunk.chunk_id)}  {span}", highlight=False, soft_wrap=True)
+            out.print(
+                f"    [dim]{printable(chunk.breadcrumb)}[/dim]", highlight=False, soft_wrap=True
+            )
         if len(chunks) > len(shown):
             out.print(f"    [dim]… {len(chunks) - len(shown)} more[/dim]", highlight=False)
 

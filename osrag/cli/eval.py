@@ -17,6 +17,7 @@ from osrag.cli.common import (
     UrlOpt,
     err,
     out,
+    printable,
     session,
 )
 from osrag.cli.ingest import chunking_from_flags
@@ -172,7 +173,7 @@ def eval_command(
             chunk_run=run_out is not None and run_level == "chunk",
             permutations=permutations,
             seed=seed,
-            progress=None if json_output else (lambda m: err.print(f"[dim]{m}[/dim]")),
+            progress=None if json_output else (lambda m: err.print(f"[dim]{printable(m)}[/dim]")),
         )
     result.span_qrels_file = str(span_qrels) if span_qrels is not None else None
     _write_files(result, run_out, run_level, report)
@@ -212,25 +213,28 @@ def _write_files(
     result: EvalReport, run_out: Path | None, run_level: str, report: Path | None
 ) -> None:
     """The TREC runs and the HTML report asked for, and the warnings of the run."""
-    from rich.markup import escape
-
     from osrag.evaluation import render_html, write_trec_run
 
     if run_out is not None:
         paths = _run_paths(run_out, [c.name for c in result.configs])
         for path, c in zip(paths, result.configs, strict=True):
             write_trec_run(path, c.run, tag=c.name, level=run_level)  # type: ignore[arg-type]
-            err.print(f"{run_level} run of {c.name} written to {path}", highlight=False)
+            err.print(
+                f"{run_level} run of {printable(c.name)} written to {printable(path)}",
+                highlight=False,
+            )
     if report is not None:
         report.write_text(render_html(result), encoding="utf-8")
-        err.print(f"report written to {report}")
+        err.print(f"report written to {printable(report)}")
     for warning in result.warnings:
-        err.print(f"[yellow]warning:[/yellow] {escape(warning)}", highlight=False, soft_wrap=True)
+        err.print(
+            f"[yellow]warning:[/yellow] {printable(warning)}", highlight=False, soft_wrap=True
+        )
 
 
 def _print_tables(result: EvalReport) -> None:
     """One table a subset of the queries: a metric a row, a configuration a column."""
-    from rich.table import Table
+    from osrag.cli.render import data_table
 
     first = result.configs[0] if result.configs else None
     for title, subset in SUBSET_TABLES:
@@ -239,16 +243,21 @@ def _print_tables(result: EvalReport) -> None:
         metrics = first.subsets.get(subset, {}) if subset else first.metrics
         if not metrics or (subset in HALVES and not all(first.subsets.get(h) for h in HALVES)):
             continue  # a subset that is all the queries repeats the first table
-        table = Table(
-            "metric", *(c.name for c in result.configs), title=title, title_justify="left"
+        table = data_table(
+            "metric",
+            *(printable(c.name) for c in result.configs),
+            title=title,
+            title_justify="left",
         )
         for metric in metrics:
             table.add_row(metric, *_cells(result, subset, metric))
         out.print(table)
 
 
-def _cells(result: EvalReport, subset: str | None, metric: str) -> list[str]:
+def _cells(result: EvalReport, subset: str | None, metric: str) -> list[Any]:
     """One metric of every configuration: the best in bold, with its p-value on all queries."""
+    from rich.text import Text
+
     from osrag.evaluation.report import p_label
 
     row = [
@@ -258,9 +267,11 @@ def _cells(result: EvalReport, subset: str | None, metric: str) -> list[str]:
     best = max(row)
     cells = []
     for c, v in zip(result.configs, row, strict=True):
-        text = f"[bold]{v:.3f}[/bold]" if v == best and len(row) > 1 else f"{v:.3f}"
+        text = Text(f"{v:.3f}", style="bold" if v == best and len(row) > 1 else "")
         test = c.significance.get(metric) if subset is None else None
-        cells.append(f"{text} ({p_label(test.p_randomization)})" if test else text)
+        if test:
+            text.append(f" ({p_label(test.p_randomization)})")
+        cells.append(text)
     return cells
 
 
@@ -282,13 +293,15 @@ def _print_notes(result: EvalReport, *, with_spans: bool) -> None:
         err.print(
             f"p: paired randomisation test (two-sided, {result.significance.permutations:,} "
             f"sign patterns, seed {result.significance.seed}) of each configuration against "
-            f"{first.name if first else ''}; --json and --report add the paired t-test",
+            f"{printable(first.name) if first else ''}; --json and --report add the paired t-test",
             highlight=False,
             soft_wrap=True,
         )
     for c in result.configs:
         if c.name in BASELINE_LEGEND:
-            err.print(f"  {c.name}: {BASELINE_LEGEND[c.name]}", highlight=False, soft_wrap=True)
+            err.print(
+                f"  {printable(c.name)}: {BASELINE_LEGEND[c.name]}", highlight=False, soft_wrap=True
+            )
 
 
 def span_qrels_command(
@@ -315,11 +328,11 @@ def span_qrels_command(
     found = passages_to_spans(passages, documents, grades)
     written = write_span_qrels(out_path, found.spans)
     err.print(
-        f"{written} span judgments written to {out_path}; {len(found.missing)} passages not "
-        f"found; {found.repeated} found more than once (first occurrence used)",
+        f"{written} span judgments written to {printable(out_path)}; {len(found.missing)} "
+        f"passages not found; {found.repeated} found more than once (first occurrence used)",
         highlight=False,
     )
     for line in found.missing:
-        err.print(f"[red]not found[/red] {line}", highlight=False, soft_wrap=True)
+        err.print(f"[red]not found[/red] {printable(line)}", highlight=False, soft_wrap=True)
     if found.missing:
         raise typer.Exit(3)

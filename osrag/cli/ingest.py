@@ -266,7 +266,7 @@ def _summary(report: Any) -> None:
     verb, deleted = ("would write", "would delete") if report.dry_run else ("wrote", "deleted")
     when = "(dry run: nothing written)" if report.dry_run else f"in {report.seconds:.1f} s"
     out.print(
-        f"{report.generation}: {report.documents} documents "
+        f"{printable(report.generation)}: {report.documents} documents "
         f"({report.documents_added} added, {report.documents_changed} changed, "
         f"{report.documents_unchanged} unchanged, {report.documents_removed} removed); "
         f"{verb} {report.chunks_written} chunks, {deleted} {report.chunks_deleted} {when}",
@@ -274,7 +274,7 @@ def _summary(report: Any) -> None:
     )
     if report.alias_moved:
         was = report.previous_generation or "unset"
-        out.print(f"alias {report.alias} → {report.generation} (was {was})")
+        out.print(f"alias {printable(report.alias)} → {report.generation} (was {was})")
     if report.orphans_deleted:
         err.print(
             f"deleted {report.orphans_deleted} chunk(s) an interrupted ingest had left behind",

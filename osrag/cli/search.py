@@ -16,6 +16,7 @@ from osrag.cli.common import (
     UrlOpt,
     err,
     out,
+    printable,
     session,
 )
 from osrag.errors import ConfigError
@@ -37,7 +38,14 @@ QueryArg = Annotated[
     ),
 ]
 KOpt = Annotated[int, typer.Option("--k", help="Hits to return.")]
-TenantOpt = Annotated[str | None, typer.Option(help="Only this tenant's documents.")]
+TenantOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--tenant",
+        metavar="<str>",
+        help="Only this tenant's documents (one tenant: given twice is an error).",
+    ),
+]
 AclOpt = Annotated[
     list[str] | None, typer.Option("--acl", help="A group of the caller (repeatable).")
 ]
@@ -105,10 +113,15 @@ def search_command(
     from osrag.engines.opensearch_client import cluster_errors
     from osrag.search.searcher import Searcher
 
+    if tenant is not None and len(tenant) > 1:
+        raise ConfigError(
+            f"--tenant given {len(tenant)} times ({', '.join(map(repr, tenant))}): a search "
+            "is for one tenant"
+        )
     spec = _spec(
         query,
         k=k,
-        tenant=tenant,
+        tenant=tenant[0] if tenant else None,
         acl=acl,
         as_of=as_of,
         category=category,
@@ -181,9 +194,9 @@ def _print_plan(searcher: Any, spec: QuerySpec) -> None:
     plan = searcher.plan(spec)
     err.print(f"amount: {plan.amount_status}", highlight=False)
     for constraint in plan.constraints:
-        err.print(f"  {escape(_constraint_line(constraint))}", highlight=False)
+        err.print(f"  {printable(_constraint_line(constraint))}", highlight=False)
     for note in plan.amount_notes:
-        err.print(f"  note: {escape(note)}", highlight=False)
+        err.print(f"  note: {printable(note)}", highlight=False)
     bodies, _ = searcher.bodies(plan)
     shown = jsonlib.dumps(bodies, indent=2, ensure_ascii=False)
     err.print(escape(_abridge_vectors(shown)))
@@ -191,8 +204,6 @@ def _print_plan(searcher: Any, spec: QuerySpec) -> None:
 
 def _summary_line(result: SearchResult) -> str:
     """Mode, amount constraints, filters, candidates, hits, time and index, on one line."""
-    from rich.markup import escape
-
     filters = ", ".join(f.name for f in result.filters_applied) or "none"
     stated = (
         "; ".join(c.describe() for c in result.constraints)
@@ -201,10 +212,10 @@ def _summary_line(result: SearchResult) -> str:
     )
     mode = f"{result.mode} ({result.fusion})" if result.fusion else result.mode
     line = (
-        f"{mode} · amount: {stated} · filters: {filters} · "
+        f"{mode} · amount: {printable(stated)} · filters: {printable(filters)} · "
         f"candidates: {result.candidate_count:,} · "
         f"hits: {result.raw_hits} ({result.unique_spans} unique spans) · "
-        f"{result.took_ms:.1f} ms · {result.index}"
+        f"{result.took_ms:.1f} ms · {printable(result.index)}"
     )
     if result.fallback:
         line += (
@@ -217,25 +228,21 @@ def _summary_line(result: SearchResult) -> str:
             "words; ranked by the constraints alone[/yellow]"
         )
     for note in result.amount_notes:
-        line += f"\n  note: {escape(note)}"
+        line += f"\n  note: {printable(note)}"
     return line
 
 
 def _hits_table(result: SearchResult) -> Table:
     """A hit a row: rank, document, breadcrumb, score and the first amounts it holds."""
-    from rich.markup import escape
-    from rich.table import Table
-
+    from osrag.cli.render import data_table
     from osrag.models import Money
 
-    table = Table("#", "doc", "breadcrumb", "score", "amounts", box=None, pad_edge=False)
+    table = data_table("#", "doc", "breadcrumb", "score", "amounts", box=None, pad_edge=False)
     for rank, hit in enumerate(result.hits, 1):
         amounts = ", ".join(Money.from_token(t).display() for t in hit.money[:4]) + (
             " …" if len(hit.money) > 4 else ""
         )
-        table.add_row(
-            str(rank), escape(hit.doc_id), escape(hit.breadcrumb), f"{hit.score or 0:.2f}", amounts
-        )
+        table.add_row(str(rank), hit.doc_id, hit.breadcrumb, f"{hit.score or 0:.2f}", amounts)
     return table
 
 

@@ -10,7 +10,8 @@ the chunk id, whose text is the chunk's body and whose metadata is
 :func:`~osrag.integrations.common.hit_metadata`, with the engine's score. ``aretrieve``
 awaits ``async_searcher`` when one is given, else runs the Searcher in a thread.
 LlamaIndex's ``retrieve`` takes no per-call keywords: build another retriever (they
-are cheap) for another scope.
+are cheap) for another scope. The scope is checked on every call, as the other
+retrievers do: ``unrestricted`` is refused even when set after construction.
 """
 
 from __future__ import annotations
@@ -41,8 +42,16 @@ class OsragRetriever(BaseRetriever):
     ) -> None:
         self.searcher = searcher
         self.async_searcher = async_searcher
-        self.keywords = search_keywords(k, tenant, acl, mode, search_options)
+        self.k, self.tenant, self.acl, self.mode = k, tenant, acl, mode
+        self.search_options = dict(search_options or {})
+        search_keywords(k, tenant, acl, mode, self.search_options)  # refuses bad values now
         super().__init__(**base)
+
+    @property
+    def keywords(self) -> dict[str, Any]:
+        """The Searcher keywords of one call, checked again each time (a copy: changing
+        it changes nothing)."""
+        return search_keywords(self.k, self.tenant, self.acl, self.mode, self.search_options)
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         return nodes(self.searcher.search(query_bundle.query_str, **self.keywords))

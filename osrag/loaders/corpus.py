@@ -80,12 +80,15 @@ __all__ = [
     "unique_ids",
 ]
 
-LOADER_VERSION = "osrag-documents@3"
+LOADER_VERSION = "osrag-documents@4"
 """What a document's fields mean; part of the generation digest. 2: a document without a
 title has none (1 used the id or the file stem, which then became searched text). 3: an
 access key in another case (``Tenant:``, ``ACL:``) is the access key — a document whose
 ``Tenant`` was kept under ``meta`` is public in a generation built by 2, so the files must
-be read again, not skipped as unchanged."""
+be read again, not skipped as unchanged. 4: access values stripped (``tenant: ' a '`` is
+``a``); an empty or non-text tenant or ACL refused; date keys in another spelling
+(``Effective_From``) are the date keys — a document read by 3 may be public or undated
+where 4 scopes or dates it."""
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 TEXT_SUFFIXES = (".txt",)

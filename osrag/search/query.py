@@ -146,8 +146,24 @@ def access_guards(tenant: str | None, groups: list[str] | None) -> tuple[TenantG
       only documents that carry no tenant;
     * a caller sees documents without an ACL, and those whose ACL names one of the
       caller's groups; a caller with no groups sees only documents without an ACL.
+
+    The values are stripped of surrounding spaces, as a document's are when it is read;
+    a blank tenant or group (``''``, ``' '``) is refused (:class:`QueryError`): it names
+    no scope, and no document carries one.
     """
-    return TenantGuard(tenant), AclGuard(tuple(sorted(set(groups or []))))
+    if tenant is not None:
+        if not isinstance(tenant, str) or not tenant.strip():
+            raise QueryError(
+                f"tenant {tenant!r} is blank: pass the caller's tenant, or none (then only "
+                "documents without a tenant match)"
+            )
+        tenant = tenant.strip()
+    named = []
+    for group in groups or []:
+        if not isinstance(group, str) or not group.strip():
+            raise QueryError(f"ACL group {group!r} is blank: pass the caller's groups")
+        named.append(group.strip())
+    return TenantGuard(tenant), AclGuard(tuple(sorted(set(named))))
 
 
 def access_filters(tenant: str | None, groups: list[str] | None) -> list[AppliedFilter]:
