@@ -82,6 +82,13 @@ class EmbeddingError(OsragError):
     exit_code = 9
 
 
+class EmbeddingInputError(EmbeddingError):
+    """The embedding service refused the texts themselves (a 4xx answer such as 400 or 413,
+    a function that failed on them): other texts may go through. Any other embedding
+    error is the service's or the model's, and stops an ingest rather than being tried
+    again text by text."""
+
+
 class DimensionMismatchError(EmbeddingError):
     """Vectors have a different dimension from the one the index (or caller) expects."""
 

@@ -207,6 +207,7 @@ def _options(
         **given,
         workers=workers if workers is not None else default_workers(),
         read=settings.read_options(follow_symlinks=follow_symlinks),
+        embed_deadline=settings.embed_deadline,
         **sizing,
     )
 

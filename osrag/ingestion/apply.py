@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,10 +69,15 @@ def _utcnow() -> dt.datetime:
 class Vectors:
     """Where the vectors of written chunks come from: an embedder, and a cache keyed by
     the embedder's id and each chunk's text digest (a text embedded once is never
-    embedded again)."""
+    embedded again); ``ends_at`` (``time.monotonic()``) is when embedding must stop —
+    the ingest's ``embed_deadline``, checked before every batch (and passed to a
+    service's embedder, which stops its requests then)."""
 
     embedder: Any
     cache: Any
+    ends_at: float | None = None
+    deadline: float | None = None
+    """The ``embed_deadline`` in seconds (for the message)."""
 
 
 @dataclass
@@ -181,13 +187,27 @@ class _Apply:
         return actions
 
     def _embedded(self, changes: list[Change]) -> list[Change]:
-        """Compute the vectors of every chunk to write; the changes that still go ahead."""
+        """Compute the vectors of every chunk to write; the changes that still go ahead.
+
+        When the embedder refuses the batch's texts themselves
+        (:class:`~osrag.errors.EmbeddingInputError`), each document is tried alone and
+        the ones it refuses are reported (kept at their previous version). Any other
+        embedding error — the service is unreachable, slow, overloaded, or answers
+        what cannot be used — stops the ingest here: trying again document by
+        document would only repeat it once per document."""
         self._vectors: dict[str, list[float]] = {}
         given = self.vectors
         if given is None:
             return changes
         from osrag.embedding import embed_texts
-        from osrag.errors import EmbeddingError
+        from osrag.errors import EmbeddingError, EmbeddingInputError
+
+        if given.ends_at is not None and time.monotonic() >= given.ends_at:
+            raise EmbeddingError(
+                f"embedder {given.embedder.id}: the embed_deadline of this ingest "
+                f"({given.deadline:g} s) has passed (raise the embed_deadline setting for a "
+                "corpus that takes longer; vectors computed so far are cached)"
+            )
 
         def embed(group: list[Change]) -> None:
             chunks = [chunk for change in group for chunk in change.write]
@@ -201,13 +221,13 @@ class _Apply:
         try:
             embed(changes)
             return changes
-        except EmbeddingError:
+        except EmbeddingInputError:
             pass  # find the documents that fail, let the others through
         kept = []
         for change in changes:
             try:
                 embed([change])
-            except EmbeddingError as exc:
+            except EmbeddingInputError as exc:
                 doc = change.doc
                 with self._counts:
                     self.report.errors.append(

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from osrag.chunking.window import embed_window, fit_config
-from osrag.config import DEFAULT_ALIAS
+from osrag.config import DEFAULT_ALIAS, EMBED_DEADLINE
 from osrag.engines.base import ChunkIndex
 from osrag.engines.mapping import chunk_index_body, mapping_version
 from osrag.errors import IndexStateError
@@ -123,7 +123,11 @@ class IngestOptions:
     (``"default"``, ``"onnx:…"``, ``"http://…"``; see :func:`osrag.embedding.get_embedder`).
     Its id and dimension are part of the generation's configuration."""
     embed_workers: int = field(default_factory=default_workers)
-    """Processes that embed (1: in this process)."""
+    """Processes that embed (1: in this process). An embedder that calls a service embeds
+    in this process whatever this says."""
+    embed_deadline: float | None = EMBED_DEADLINE
+    """Seconds all the embedding of one ingest may take, from its first batch (None: no
+    limit); past it the ingest stops, what it wrote kept and its vectors cached."""
     read: ReadOptions = DEFAULT_READ
     """How the corpus is read: per-file limits, symlinks, ``require_tenant``
     (:mod:`osrag.loaders.limits`). Not part of the generation: a file over a limit is
@@ -289,17 +293,27 @@ def plan(
 
 @contextlib.contextmanager
 def _vectors(embedder: Any, options: IngestOptions) -> Iterator[Vectors | None]:
-    """The embedder (in worker processes where asked) and the vector cache of an ingest."""
+    """The embedder (in worker processes where asked, in this one for a service), the
+    vector cache and the embedding deadline of an ingest."""
     if embedder is None:
         yield None
         return
     from osrag.embedding import EmbeddingPool, SqliteVectorCache, default_cache_path
 
+    remote = bool(getattr(embedder, "remote", False))
+    ends_at = None
+    if options.embed_deadline is not None:
+        ends_at = time.monotonic() + options.embed_deadline
+    limit = getattr(embedder, "limit", None)
+    if callable(limit):
+        limit(ends_at)
     cache = SqliteVectorCache(default_cache_path())
-    pool = EmbeddingPool(embedder, workers=options.embed_workers)
+    pool = EmbeddingPool(embedder, workers=1 if remote else options.embed_workers)
     try:
-        yield Vectors(pool, cache)
+        yield Vectors(pool, cache, ends_at=ends_at, deadline=options.embed_deadline)
     finally:
+        if callable(limit):
+            limit(None)
         pool.close()
         cache.close()
 
@@ -397,6 +411,7 @@ def _choose_generation(
         )
     layout = generation_layout(options, index, current_record)
     config = generation_config(options, index, embedder, layout=layout)
+    _same_model_same_dimension(config, current_record)
     versions = generation_versions(options, index)
     choice = choose_generation(
         options.alias,
@@ -418,6 +433,27 @@ def _choose_generation(
         index.create_generation(choice.record.name, body, bulk_loading=True)
         manifest.put_generation(choice.record)
     return choice
+
+
+def _same_model_same_dimension(config: dict[str, Any], current: GenerationRecord | None) -> None:
+    """Refuse an embedder whose ``name@version`` built the current generation but whose
+    vectors now have another dimension: its model changed without a new version, so the
+    vectors it gave before (in the index, in the cache) are another model's. Left alone,
+    the change of dimension would quietly build a new generation under the same id."""
+    now = config.get("embedder")
+    before = current.config.get("embedder") if current is not None else None
+    if not isinstance(now, dict) or not isinstance(before, dict):
+        return
+    if now.get("id") == before.get("id") and now.get("dimension") != before.get("dimension"):
+        from osrag.errors import EmbeddingError
+
+        assert current is not None
+        raise EmbeddingError(
+            f"embedder {now.get('id')} now gives {now.get('dimension')}-dimensional vectors, "
+            f"but generation {current.name} was built by the same name and version with "
+            f"{before.get('dimension')}: the model behind it changed without a new version. "
+            "Give it a new version (e.g. #version=… in the spec) to build a new generation"
+        )
 
 
 def _complete(
