@@ -12,6 +12,7 @@ batches (segment merges run in the background, waited for when it ends).
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -22,12 +23,14 @@ from tantivy import Query
 
 from osrag.engines.base import Action, Delete, ItemFailure, Put, WriteOutcome
 from osrag.engines.embedded_generation import Generation
+from osrag.engines.embedded_records import storage_failure
 from osrag.engines.embedded_schema import ID_FIELD, ChunkSchema, Refused, to_document
 from osrag.engines.embedded_store import alias_of
 from osrag.engines.mapping import VECTOR_FIELD
-from osrag.errors import IndexStateError, LockedError
+from osrag.errors import IndexStateError, LockedError, no_room
 
 WRITER_HEAP = 128_000_000
+log = logging.getLogger("osrag.engines.embedded")
 
 
 class EmbeddedWriter:
@@ -47,8 +50,12 @@ class EmbeddedWriter:
         """Keep the alias's writers open until the outermost session of it ends."""
         with self._guard:
             self._sessions[alias] += 1
+        failed = False
         try:
             yield
+        except BaseException:
+            failed = True
+            raise
         finally:
             with self._guard:
                 self._sessions[alias] -= 1
@@ -56,7 +63,14 @@ class EmbeddedWriter:
                 if last:
                     del self._sessions[alias]
             if last:
-                self.close_writers(alias)
+                try:
+                    self.close_writers(alias)
+                except Exception as exc:
+                    # every batch was committed; only a background merge of segments
+                    # failed (a full disk): searches are unaffected, the next write merges
+                    if not failed and not no_room(exc):
+                        raise
+                    log.warning("alias %s: segments left unmerged (%s)", alias, exc)
 
     def finish(self, name: str) -> None:
         """Close the generation's writer, waiting for its merges (searched merged)."""
@@ -115,6 +129,7 @@ class EmbeddedWriter:
         vectors: list[tuple[str, list[float]]] = []
         try:
             added: set[str] = set()
+            refused: set[str] = set()
             for action in actions:
                 if isinstance(action, Put):
                     chunk_id = action.id
@@ -123,6 +138,7 @@ class EmbeddedWriter:
                         doc = to_document(self.schema, chunk_id, source, generation.analyzer)
                     except Refused as exc:
                         outcome.failures.append(ItemFailure(chunk_id, str(exc)))
+                        refused.add(chunk_id.rsplit("#", 2)[0])
                         continue
                     if vector is not None:
                         vectors.append((chunk_id, vector))
@@ -130,7 +146,10 @@ class EmbeddedWriter:
                     writer.add_document(doc)
                     added.add(chunk_id)
                     outcome.written += 1
-                elif action.id in existing or action.id in added:
+            for action in actions:  # after every put: see ChunkIndex.write
+                if isinstance(action, Put) or action.id.rsplit("#", 2)[0] in refused:
+                    continue
+                if action.id in existing or action.id in added:
                     writer.delete_documents_by_term(ID_FIELD, action.id)
                     existing.discard(action.id)
                     added.discard(action.id)
@@ -138,13 +157,20 @@ class EmbeddedWriter:
             if generation.vectors is not None:
                 generation.vectors.put(vectors)  # before the chunks become visible
             writer.commit()
-        except BaseException:
+        except BaseException as exc:
             with contextlib.suppress(Exception):
                 writer.rollback()
             del writer  # releases tantivy's writer lock
+            # tantivy names the OS error of a commit; a write that failed in one of its
+            # indexing threads only says the writer was killed by an io::Error
+            if isinstance(exc, Exception) and (no_room(exc) or "io::error" in str(exc).lower()):
+                raise storage_failure(exc, generation.path, "chunks") from None
             raise
         if generation.vectors is not None:
-            generation.vectors.delete(a.id for a in actions if isinstance(a, Delete))
+            try:  # the chunks are deleted: a vector left behind is never a hit
+                generation.vectors.delete(a.id for a in actions if isinstance(a, Delete))
+            except Exception as exc:
+                log.warning("%s: vectors of deleted chunks left behind (%s)", generation.path, exc)
         if keep:
             with self._guard:
                 self._writers[name] = writer

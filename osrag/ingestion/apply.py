@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from osrag.chunking.records import chunk_source
-from osrag.engines.base import Action, ChunkIndex, Delete, Put
+from osrag.engines.base import Action, ChunkIndex, Delete, Put, WriteOutcome
 from osrag.engines.mapping import VECTOR_FIELD
 from osrag.ingestion.manifest import Manifest
 from osrag.ingestion.plan import Change
@@ -101,6 +101,8 @@ class _Batch:
     number: int
     changes: list[Change]
     actions: list[Action]
+    before: dict[str, DocumentRecord] = field(default_factory=dict)
+    """The manifest records its documents had before it was announced (in place)."""
 
 
 def request_bytes(change: Change) -> int:
@@ -152,6 +154,10 @@ class _Apply:
         self._policy = manifest.policy()
         self.refusals: dict[int, list[LoadIssue]] = {}
         """Issues of refused documents by batch number (reported in batch order)."""
+        self.unsettled: dict[int, _Batch] = {}
+        """Batches sent to the index whose manifest records are not written yet."""
+        self.applied = 0
+        """Documents whose change the index and the manifest both hold."""
 
     # -------------------------------------------------------------------- preparing a batch
 
@@ -251,12 +257,71 @@ class _Apply:
     # -------------------------------------------------------------------- writing a batch
 
     def write(self, batch: _Batch) -> None:
+        if not self.fresh:
+            self._announce(batch)
+        with self._counts:
+            self.unsettled[batch.number] = batch
         outcome = self.index.write(self.generation, batch.actions)
         refused: dict[str, list[str]] = {}
         for failure in outcome.failures:
             refused.setdefault(failure.id.rsplit("#", 2)[0], []).append(
                 f"{failure.id}: {failure.reason}"
             )
+        self._take_back(batch.changes, refused)
+        self._record(batch, refused, outcome)
+        with self._counts:
+            del self.unsettled[batch.number]
+        if self.heartbeat is not None:
+            self.heartbeat()
+        if self.progress is not None:
+            self.progress(self.report.documents, self.report.chunks_written)
+
+    def _announce(self, batch: _Batch) -> None:
+        """Before a batch changes a generation searches read: record each document it
+        adds or replaces as *being written* — its new chunk ids, with no source version
+        and no metadata digest, so whatever happens next the manifest lists what the index
+        will hold, and the next ingest rewrites the document whole. If this write fails,
+        nothing has touched the index. The records it replaces are kept (in memory) to
+        put back should the index refuse the batch (:meth:`settle`)."""
+        changing = [c for c in batch.changes if c.kind in ("add", "replace") and c.doc]
+        known = [c.doc_id for c in changing if c.previous is not None]
+        batch.before = self.manifest.documents_for(self.generation, known)
+        now = _utcnow()
+        self.manifest.put_documents(
+            [
+                DocumentRecord(
+                    generation=self.generation,
+                    doc_id=c.doc_id,
+                    source_path=c.doc.source_path,
+                    source_version="",
+                    chunk_ids=[chunk.chunk_id for chunk in c.chunks],
+                    tenant=c.doc.tenant,
+                    has_acl=bool(c.doc.acl),
+                    metadata_digest="",
+                    ingested_at=now,
+                )
+                for c in changing
+                if c.doc is not None
+            ]
+        )
+
+    def _take_back(self, changes: list[Change], refused: dict[str, list[str]]) -> None:
+        """Delete the new chunks that did go in of the documents one of whose chunks was
+        refused: such a document keeps its previous version, whole (the engine did not
+        delete its old chunks: :meth:`~osrag.engines.base.ChunkIndex.write`)."""
+        stray = [
+            chunk.chunk_id
+            for change in changes
+            if change.doc_id in refused
+            for chunk in change.write
+            if change.previous is None or chunk.chunk_id not in change.previous.chunk_ids
+        ]
+        if stray:
+            self.index.write(self.generation, [Delete(i) for i in stray])
+
+    def _record(self, batch: _Batch, refused: dict[str, list[str]], outcome: Any) -> None:
+        """The manifest records, change log and counts of a batch the index holds (its
+        refused documents reported instead)."""
         now = _utcnow()
         records: list[DocumentRecord] = []
         changes: list[ChangeRecord] = []
@@ -273,7 +338,7 @@ class _Apply:
                         path=doc.source_path if doc else change.doc_id,
                         line=doc.source_line if doc else None,
                         reason=f"document {change.doc_id!r}: {len(reasons)} chunk(s) refused by "
-                        f"the index (kept its previous version in the manifest): {reasons[0]}",
+                        f"the index (kept its previous version): {reasons[0]}",
                     )
                 )
                 continue
@@ -326,10 +391,78 @@ class _Apply:
                 if record.tenant:
                     self.tally.tenants.add(record.tenant)
                 self.tally.has_acl = self.tally.has_acl or record.has_acl
-        if self.heartbeat is not None:
-            self.heartbeat()
-        if self.progress is not None:
-            self.progress(self.report.documents, self.report.chunks_written)
+            self.applied += sum(change.doc_id not in refused for change in batch.changes)
+
+    def settle(self) -> str:
+        """After a failed write, bring the manifest in line with what the index holds for
+        the documents of the batches it has no records of yet (best effort): a document
+        whose new chunks are all there, and its old ones gone, is recorded as written; one
+        that holds its old chunks and some new ones loses the new ones again. What could
+        not be settled is said in the returned note ("" when everything was)."""
+        pending = [self.unsettled.pop(n) for n in sorted(self.unsettled)]
+        if not pending:
+            return ""
+        unsure = 0
+        try:
+            self.index.refresh(self.generation)
+            for batch in pending:
+                unsure += self._settle(batch)
+        except Exception as exc:
+            return (
+                f"; the manifest could not be brought in line with the index for the "
+                f"documents being written when it stopped ({exc}): `osrag index repair` "
+                "or the next ingest does"
+            )
+        if unsure:
+            return (
+                f"; {unsure} document(s) being written when it stopped are in an unknown "
+                "state: the next ingest rewrites them"
+            )
+        return ""
+
+    def _settle(self, batch: _Batch) -> int:
+        doc_ids = tuple(sorted({c.doc_id for c in batch.changes}))
+        held: dict[str, set[str]] = {}
+        for chunk_id, doc_id in self.index.chunk_ids(self.generation, Terms("doc_id", doc_ids)):
+            held.setdefault(doc_id, set()).add(chunk_id)
+        done: list[Change] = []
+        undone: list[Change] = []
+        stray: list[str] = []
+        unsure = 0
+        for change in batch.changes:
+            now = held.get(change.doc_id, set())
+            old = set(change.previous.chunk_ids) if change.previous else set()
+            new = {c.chunk_id for c in change.chunks} if change.kind != "remove" else set()
+            if now == old and (now != new or not batch.before):
+                undone.append(change)  # not written (or indistinguishable from it)
+            elif now == new:
+                done.append(change)
+            elif old <= now:
+                stray += sorted(now - old)  # back to the old version, whole
+                undone.append(change)
+            elif new <= now:
+                stray += sorted(now - new)
+                done.append(change)
+            else:
+                unsure += 1  # its announced record lists its new chunks: rewritten next time
+        if stray:
+            self.index.write(self.generation, [Delete(i) for i in stray])
+        self._record(_Batch(batch.number, done, []), {}, WriteOutcome())
+        self._restore(batch, undone)
+        return unsure
+
+    def _restore(self, batch: _Batch, undone: list[Change]) -> None:
+        """Put back the records :meth:`_announce` replaced, of documents the index still
+        holds at their previous version (a document that was new loses its record)."""
+        if self.fresh:
+            return
+        announced = [c for c in undone if c.kind in ("add", "replace")]
+        self.manifest.put_documents(
+            [batch.before[c.doc_id] for c in announced if c.doc_id in batch.before]
+        )
+        self.manifest.delete_documents(
+            self.generation, [c.doc_id for c in announced if c.doc_id not in batch.before]
+        )
 
     def _add_truncated(self, totals: list[int]) -> None:
         """Add :func:`_count_truncated` totals to the report and the tally (under the lock)."""
@@ -434,11 +567,35 @@ def apply(
 
     threads = WriterThreads(writers or index.write_concurrency, run.write)
     try:
-        groups = batches(to_write(), max_chunks=batch_chunks, max_bytes=batch_bytes)
-        for number, group in enumerate(groups):
-            threads.put(_Batch(number, group, run.actions(group)))
-    finally:
-        threads.close()
-    threads.check()
+        try:
+            groups = batches(to_write(), max_chunks=batch_chunks, max_bytes=batch_bytes)
+            for number, group in enumerate(groups):
+                threads.put(_Batch(number, group, run.actions(group)))
+        finally:
+            threads.close()
+        threads.check()
+    except Exception as exc:
+        error = stopped(exc, run.applied, run.settle())
+        if error is exc:
+            raise
+        raise error from exc
     for number in sorted(run.refusals):
         report.errors += run.refusals[number]
+
+
+def stopped(exc: Exception, applied: int, note: str) -> Exception:
+    """``exc`` of a write that stopped an ingest, its message saying what is left: a
+    disk that refused a write becomes a :class:`~osrag.errors.StorageError`."""
+    from osrag.errors import OsragError, StorageError, no_room
+
+    left = (
+        f"the ingest stopped: {applied} changed {'document' if applied == 1 else 'documents'} "
+        f"went in, each whole; every other document keeps its previous version{note}. "
+        "Ingest again once the cause is gone"
+    )
+    if isinstance(exc, OsragError):
+        exc.args = (f"{exc}; {left}",)
+        return exc
+    if isinstance(exc, OSError) and no_room(exc):
+        return StorageError(f"cannot write ({exc}): is the disk full?; {left}")
+    return exc

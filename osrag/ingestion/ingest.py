@@ -34,6 +34,7 @@ import dataclasses
 import datetime as dt
 import hashlib
 import json
+import logging
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -71,6 +72,8 @@ from osrag.models import (
     IngestReport,
     LoadIssue,
 )
+
+log = logging.getLogger("osrag.ingestion")
 
 __all__ = [
     "GenerationView",
@@ -372,21 +375,25 @@ def _ingest_locked(
     tally.chunks_truncated = target.chunks_truncated
     tally.tokens_truncated = target.tokens_truncated
     with _vectors(embedder, options) as vectors:
-        apply(
-            _changes(path, known, options),
-            index,
-            manifest,
-            target.name,
-            report,
-            tally,
-            fresh=choice.create,
-            batch_chunks=options.batch_chunks,
-            batch_bytes=options.batch_bytes,
-            writers=options.writers,
-            heartbeat=held.renew_if_due,
-            progress=progress,
-            vectors=vectors,
-        )
+        try:
+            apply(
+                _changes(path, known, options),
+                index,
+                manifest,
+                target.name,
+                report,
+                tally,
+                fresh=choice.create,
+                batch_chunks=options.batch_chunks,
+                batch_bytes=options.batch_bytes,
+                writers=options.writers,
+                heartbeat=held.renew_if_due,
+                progress=progress,
+                vectors=vectors,
+            )
+        except Exception:
+            _record_counts(manifest, target, tally)
+            raise
     changed = report.documents_added + report.documents_changed + report.documents_removed
     if not choice.switching and not changed and not report.orphans_deleted:
         return report  # nothing was written: no refresh, no manifest update
@@ -433,6 +440,27 @@ def _choose_generation(
         index.create_generation(choice.record.name, body, bulk_loading=True)
         manifest.put_generation(choice.record)
     return choice
+
+
+def _record_counts(manifest: Manifest, target: GenerationRecord, tally: Tally) -> None:
+    """After an ingest stopped part-way: the generation's record counts what its document
+    records list (the batches that went in), so ``osrag index status`` agrees with the
+    index. Best effort: the store may refuse this write too (the error already says why)."""
+    record = target.model_copy(
+        update={
+            "documents": tally.documents,
+            "chunks": tally.chunks,
+            "tenants": sorted(set(target.tenants) | tally.tenants),
+            "has_acl": target.has_acl or tally.has_acl,
+            "chunks_truncated": tally.chunks_truncated,
+            "tokens_truncated": tally.tokens_truncated,
+            "updated_at": _utcnow(),
+        }
+    )
+    try:
+        manifest.put_generation(record)
+    except Exception as exc:
+        log.warning("could not record the counts of %s (%s)", target.name, exc)
 
 
 def _same_model_same_dimension(config: dict[str, Any], current: GenerationRecord | None) -> None:
