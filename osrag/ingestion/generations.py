@@ -144,11 +144,6 @@ def status(index: ChunkIndex, alias: str) -> IndexStatus:
         if busy:
             where = "running" if alive else "on another host, fresh"
             notes.append(f"an ingest holds the lock: {held.describe()} ({where})")
-        elif alive is False:  # its owner died on this host: the next ingest breaks it at once
-            notes.append(
-                f"the ingest lock was left by {held.describe()}, which is no longer running "
-                "(it stopped before it could release it): the next ingest breaks it"
-            )
         else:
             problems.append(
                 f"the ingest lock is held by {held.describe()}, which is "
