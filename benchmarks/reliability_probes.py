@@ -81,13 +81,7 @@ def _searched(code: Path, home: Path, text: str, **scope: Any) -> list[str]:
         "except Exception as exc:\n"
         "    print(json.dumps(['refused: ' + type(exc).__name__]))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        env=_env(code, home),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = _run([sys.executable, "-c", script], code, home)
     try:
         return list(json.loads(done.stdout.strip().splitlines()[-1]))
     except (IndexError, ValueError):
@@ -157,13 +151,7 @@ def _misattached(row: dict[str, Any]) -> str:
         "    wrong += not np.allclose(got, want, atol=1e-5)\n"
         "print(f'{wrong} of {len(texts)} chunks hold another chunk\\'s vector')\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        env=_env(row["code"], row["home"]),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = _run([sys.executable, "-c", script], row["code"], row["home"])
     return (done.stdout.strip() or done.stderr.strip()[-160:]).splitlines()[-1]
 
 
@@ -173,12 +161,10 @@ def _requests(row: dict[str, Any]) -> str:
 
 
 def _consistent(row: dict[str, Any]) -> str:
-    done = subprocess.run(
+    done = _run(
         [sys.executable, "-m", "osrag.cli", "index", "status", "--backend", "embedded"],
-        env=_env(row["code"], row["home"]),
-        capture_output=True,
-        text=True,
-        timeout=120,
+        row["code"],
+        row["home"],
     )
     counts = next((line for line in done.stdout.splitlines() if "chunks" in line), "")
     return f"status exit {done.returncode}: {' '.join(counts.split())}"
@@ -297,6 +283,13 @@ PROBES: dict[str, Probe] = {
 }  # fmt: skip
 
 
+def _run(args: list[str], code: Path, home: Path, timeout: float = 120) -> Any:
+    """A helper child: ``code``'s osrag (never the working directory's), from ``home``."""
+    return subprocess.run(
+        args, env=_env(code, home), cwd=home, capture_output=True, text=True, timeout=timeout
+    )
+
+
 def _env(code: Path, home: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("OSRAG_")}
     return env | {
@@ -324,15 +317,19 @@ def run_probe(
     for rel, text in probe.files.items():
         (corpus / rel).write_text(text)
     if probe.first:  # the corpus ingested; then the probe's edit
-        subprocess.run(
-            [sys.executable, "-m", "osrag.cli", "ingest", str(corpus), "--backend",
-             "embedded", "-q"],
-            env=_env(code, home), capture_output=True, timeout=600, check=False,
+        _run(
+            [sys.executable, "-m", "osrag.cli", "ingest", str(corpus), "--backend", "embedded",
+             "-q"],
+            code, home, timeout=600,
         )  # fmt: skip
         if probe.edit is not None:
             probe.edit(corpus)
     with _maybe_server(probe.server) as server:
-        fill = {"corpus": str(corpus), "home": str(home), "spec": server.spec() if server else ""}
+        fill = {
+            "corpus": str(corpus),
+            "home": str(home),
+            "spec": server.spec(dimension=8) if server else "",
+        }
         args = [part.format(**fill) for part in probe.command]
         if args[0] == "ingest":
             args += ["--backend", "embedded"]
@@ -341,6 +338,7 @@ def run_probe(
         child = subprocess.Popen(
             command,
             env=_env(code, home),
+            cwd=home,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             preexec_fn=lambda: _limits(int(cap_gb * 1024**3), probe.limit),

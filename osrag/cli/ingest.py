@@ -104,6 +104,15 @@ DryRunOpt = Annotated[
 PruneOpt = Annotated[
     bool, typer.Option("--prune/--no-prune", help="Delete chunks of vanished sources.")
 ]
+NewGenerationOpt = Annotated[
+    bool,
+    typer.Option(
+        "--new-generation",
+        help="Build a new generation even when the configuration is unchanged, and move the "
+        "alias to it once complete: searches switch from the old corpus to the new in one "
+        "step (an in-place ingest changes one document at a time).",
+    ),
+]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 
 
@@ -132,6 +141,7 @@ def ingest_command(
     replicas: ReplicasOpt = None,
     dry_run: DryRunOpt = False,
     prune: PruneOpt = True,
+    new_generation: NewGenerationOpt = False,
     follow_symlinks: FollowSymlinksOpt = None,
     json_output: JsonOpt = False,
     quiet: QuietOpt = False,
@@ -164,6 +174,7 @@ def ingest_command(
         keep=keep,
         lock_wait=wait,
         prune=prune,
+        new_generation=new_generation,
         workers=workers,
         writers=writers,
         shards=shards,

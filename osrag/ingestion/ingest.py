@@ -135,6 +135,11 @@ class IngestOptions:
     """How the corpus is read: per-file limits, symlinks, ``require_tenant``
     (:mod:`osrag.loaders.limits`). Not part of the generation: a file over a limit is
     reported and its previous version kept."""
+    new_generation: bool = False
+    """Build a new generation even when the configuration is the current one's, and move
+    the alias to it once it is complete: a corpus-atomic swap (searches see the old corpus
+    until the alias moves, then the new one; the old generation is kept for rollback).
+    Without it, an unchanged configuration is synced in place, one document at a time."""
     fit_window: bool = True
     """With an embedder that states its window (a local model): cut chunks so that the
     embedded text fits it, counting in the embedder's tokenizer. False keeps the
@@ -282,6 +287,7 @@ def plan(
         config=config,
         versions=versions,
         now=_utcnow(),
+        fresh=options.new_generation,
     )
     known = {} if choice.create else _known(manifest, choice.record.name)
     report = IngestReport(
@@ -429,6 +435,7 @@ def _choose_generation(
         config=config,
         versions=versions,
         now=_utcnow(),
+        fresh=options.new_generation,
     )
     if choice.create:
         body = chunk_index_body(

@@ -183,15 +183,19 @@ def choose_generation(
     config: dict[str, object],
     versions: dict[str, str],
     now: dt.datetime,
+    fresh: bool = False,
 ) -> GenerationChoice:
     """Same digest as the alias's generation → sync it in place; a recorded generation of
     the digest whose index exists → resume or reuse it (a crash mid-build, a rollback);
-    else a new ``<alias>-<digest>-<n>`` with a number no index has used."""
+    else a new ``<alias>-<digest>-<n>`` with a number no index has used. ``fresh``: a new
+    generation whatever exists (a half-built one of the digest is resumed, though)."""
     current_name = current.name if current else None
-    if current is not None and current.digest == digest:
+    if current is not None and current.digest == digest and not fresh:
         return GenerationChoice(current, False, current_name)
     for record in reversed(recorded):
         if record.digest == digest and record.name in existing:
+            if fresh and (record.name == current_name or record.state != "building"):
+                continue
             return GenerationChoice(record, False, current_name)
     number = 1 + max((r.number for r in recorded if r.digest == digest), default=0)
     while generation_name(alias, digest, number) in existing:  # an index with no record
