@@ -18,20 +18,25 @@ and, batch by batch:
    index's ``write_concurrency``; OpenSearch: two, so one bulk is indexed while
    the next is built; embedded: one). A batch is whole documents, cut when it
    reaches ``batch_chunks`` chunks or ``batch_bytes`` estimated request bytes
-   (:func:`batches`), and is sent as one ``_bulk`` request; memory is bounded by
-   two batches per writer;
+   (:func:`batches`); memory is bounded by two batches per writer. In place, the
+   batch is first *announced* in the manifest (its documents' new chunk ids, no
+   source version: :func:`~osrag.ingestion.interrupted.announced`), so whatever
+   fails next the manifest lists what the index may hold;
 4. **turns refusals into reported issues**: a document with a refused chunk
-   keeps its previous manifest record (the next run retries it); the others
-   get their new record and a change-log entry.
+   keeps its previous version, whole (the engine keeps its old chunks; the new
+   ones that went in are deleted again); the others get their new record and a
+   change-log entry.
 
-The index and the manifest agree at the end or :func:`verify_counts` says so.
+When a write fails (a full disk, a write block), the batches in flight are settled
+against what the index holds (:mod:`osrag.ingestion.interrupted`) and the error
+says what went in. The index and the manifest agree at the end or
+:func:`verify_counts` says so.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +44,8 @@ from typing import Any
 from osrag.chunking.records import chunk_source
 from osrag.engines.base import Action, ChunkIndex, Delete, Put, WriteOutcome
 from osrag.engines.mapping import VECTOR_FIELD
+from osrag.ingestion.batch_vectors import Vectors, embed_batch
+from osrag.ingestion.interrupted import announced, sort_out, stopped
 from osrag.ingestion.manifest import Manifest
 from osrag.ingestion.plan import Change
 from osrag.ingestion.writer_threads import WriterThreads
@@ -63,21 +70,6 @@ DELETE_BYTES = 120
 
 def _utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
-
-
-@dataclass
-class Vectors:
-    """Where the vectors of written chunks come from: an embedder, and a cache keyed by
-    the embedder's id and each chunk's text digest (a text embedded once is never
-    embedded again); ``ends_at`` (``time.monotonic()``) is when embedding must stop —
-    the ingest's ``embed_deadline``, checked before every batch (and passed to a
-    service's embedder, which stops its requests then)."""
-
-    embedder: Any
-    cache: Any
-    ends_at: float | None = None
-    deadline: float | None = None
-    """The ``embed_deadline`` in seconds (for the message)."""
 
 
 @dataclass
@@ -193,59 +185,16 @@ class _Apply:
         return actions
 
     def _embedded(self, changes: list[Change]) -> list[Change]:
-        """Compute the vectors of every chunk to write; the changes that still go ahead.
-
-        When the embedder refuses the batch's texts themselves
-        (:class:`~osrag.errors.EmbeddingInputError`), each document is tried alone and
-        the ones it refuses are reported (kept at their previous version). Any other
-        embedding error — the service is unreachable, slow, overloaded, or answers
-        what cannot be used — stops the ingest here: trying again document by
-        document would only repeat it once per document."""
+        """Compute the vectors of every chunk to write (:func:`embed_batch`); the changes
+        that still go ahead."""
         self._vectors: dict[str, list[float]] = {}
-        given = self.vectors
-        if given is None:
+        if self.vectors is None:
             return changes
-        from osrag.embedding import embed_texts
-        from osrag.errors import EmbeddingError, EmbeddingInputError
-
-        if given.ends_at is not None and time.monotonic() >= given.ends_at:
-            raise EmbeddingError(
-                f"embedder {given.embedder.id}: the embed_deadline of this ingest "
-                f"({given.deadline:g} s) has passed (raise the embed_deadline setting for a "
-                "corpus that takes longer; vectors computed so far are cached)"
-            )
-
-        def embed(group: list[Change]) -> None:
-            chunks = [chunk for change in group for chunk in change.write]
-            outcome = embed_texts([c.text for c in chunks], given.embedder, given.cache)
-            with self._counts:
-                self.report.chunks_embedded += outcome.computed
-                self.report.vectors_reused += outcome.cached
-            for chunk, vector in zip(chunks, outcome.vectors, strict=True):
-                self._vectors[chunk.chunk_id] = [float(x) for x in vector]
-
-        try:
-            embed(changes)
-            return changes
-        except EmbeddingInputError:
-            pass  # find the documents that fail, let the others through
-        kept = []
-        for change in changes:
-            try:
-                embed([change])
-            except EmbeddingInputError as exc:
-                doc = change.doc
-                with self._counts:
-                    self.report.errors.append(
-                        LoadIssue(
-                            path=doc.source_path if doc else change.doc_id,
-                            line=doc.source_line if doc else None,
-                            reason=f"document {change.doc_id!r}: no vectors ({exc}); its "
-                            "previous version is kept, the next ingest tries again",
-                        )
-                    )
-                continue
-            kept.append(change)
+        kept, self._vectors, computed, cached, issues = embed_batch(changes, self.vectors)
+        with self._counts:
+            self.report.chunks_embedded += computed
+            self.report.vectors_reused += cached
+            self.report.errors += issues
         return kept
 
     def _widen_policy(self, changes: list[Change]) -> None:
@@ -286,24 +235,7 @@ class _Apply:
         changing = [c for c in batch.changes if c.kind in ("add", "replace") and c.doc]
         known = [c.doc_id for c in changing if c.previous is not None]
         batch.before = self.manifest.documents_for(self.generation, known)
-        now = _utcnow()
-        self.manifest.put_documents(
-            [
-                DocumentRecord(
-                    generation=self.generation,
-                    doc_id=c.doc_id,
-                    source_path=c.doc.source_path,
-                    source_version="",
-                    chunk_ids=[chunk.chunk_id for chunk in c.chunks],
-                    tenant=c.doc.tenant,
-                    has_acl=bool(c.doc.acl),
-                    metadata_digest="",
-                    ingested_at=now,
-                )
-                for c in changing
-                if c.doc is not None
-            ]
-        )
+        self.manifest.put_documents(announced(changing, self.generation, _utcnow()))
 
     def _take_back(self, changes: list[Change], refused: dict[str, list[str]]) -> None:
         """Delete the new chunks that did go in of the documents one of whose chunks was
@@ -425,31 +357,12 @@ class _Apply:
         held: dict[str, set[str]] = {}
         for chunk_id, doc_id in self.index.chunk_ids(self.generation, Terms("doc_id", doc_ids)):
             held.setdefault(doc_id, set()).add(chunk_id)
-        done: list[Change] = []
-        undone: list[Change] = []
-        stray: list[str] = []
-        unsure = 0
-        for change in batch.changes:
-            now = held.get(change.doc_id, set())
-            old = set(change.previous.chunk_ids) if change.previous else set()
-            new = {c.chunk_id for c in change.chunks} if change.kind != "remove" else set()
-            if now == old and (now != new or not batch.before):
-                undone.append(change)  # not written (or indistinguishable from it)
-            elif now == new:
-                done.append(change)
-            elif old <= now:
-                stray += sorted(now - old)  # back to the old version, whole
-                undone.append(change)
-            elif new <= now:
-                stray += sorted(now - new)
-                done.append(change)
-            else:
-                unsure += 1  # its announced record lists its new chunks: rewritten next time
-        if stray:
-            self.index.write(self.generation, [Delete(i) for i in stray])
-        self._record(_Batch(batch.number, done, []), {}, WriteOutcome())
-        self._restore(batch, undone)
-        return unsure
+        found = sort_out(batch.changes, held)
+        if found.stray:
+            self.index.write(self.generation, [Delete(i) for i in found.stray])
+        self._record(_Batch(batch.number, found.done, []), {}, WriteOutcome())
+        self._restore(batch, found.undone)
+        return found.unsure
 
     def _restore(self, batch: _Batch, undone: list[Change]) -> None:
         """Put back the records :meth:`_announce` replaced, of documents the index still
@@ -581,21 +494,3 @@ def apply(
         raise error from exc
     for number in sorted(run.refusals):
         report.errors += run.refusals[number]
-
-
-def stopped(exc: Exception, applied: int, note: str) -> Exception:
-    """``exc`` of a write that stopped an ingest, its message saying what is left: a
-    disk that refused a write becomes a :class:`~osrag.errors.StorageError`."""
-    from osrag.errors import OsragError, StorageError, no_room
-
-    left = (
-        f"the ingest stopped: {applied} changed {'document' if applied == 1 else 'documents'} "
-        f"went in, each whole; every other document keeps its previous version{note}. "
-        "Ingest again once the cause is gone"
-    )
-    if isinstance(exc, OsragError):
-        exc.args = (f"{exc}; {left}",)
-        return exc
-    if isinstance(exc, OSError) and no_room(exc):
-        return StorageError(f"cannot write ({exc}): is the disk full?; {left}")
-    return exc

@@ -34,7 +34,6 @@ import dataclasses
 import datetime as dt
 import hashlib
 import json
-import logging
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -56,11 +55,19 @@ from osrag.ingestion.generations import (
     rollback,
     verify_counts,
 )
+from osrag.ingestion.interrupted import record_counts
 from osrag.ingestion.layout import SINGLE_NODE, Layout, choose_layout
 from osrag.ingestion.lock import IngestLock
 from osrag.ingestion.manifest import Manifest
 from osrag.ingestion.pipeline import default_workers, load_stream, pipeline_versions, prepare_stream
-from osrag.ingestion.plan import Change, GenerationChoice, Known, choose_generation, plan_ingest
+from osrag.ingestion.plan import (
+    Change,
+    GenerationChoice,
+    Known,
+    choose_generation,
+    plan_ingest,
+    same_model_same_dimension,
+)
 from osrag.ingestion.workers import Workers
 from osrag.loaders.limits import DEFAULT_READ, ReadOptions
 from osrag.models import (
@@ -72,8 +79,6 @@ from osrag.models import (
     IngestReport,
     LoadIssue,
 )
-
-log = logging.getLogger("osrag.ingestion")
 
 __all__ = [
     "GenerationView",
@@ -398,7 +403,7 @@ def _ingest_locked(
                 vectors=vectors,
             )
         except Exception:
-            _record_counts(manifest, target, tally)
+            record_counts(manifest, target, tally)
             raise
     changed = report.documents_added + report.documents_changed + report.documents_removed
     if not choice.switching and not changed and not report.orphans_deleted:
@@ -424,7 +429,7 @@ def _choose_generation(
         )
     layout = generation_layout(options, index, current_record)
     config = generation_config(options, index, embedder, layout=layout)
-    _same_model_same_dimension(config, current_record)
+    same_model_same_dimension(config, current_record)
     versions = generation_versions(options, index)
     choice = choose_generation(
         options.alias,
@@ -447,48 +452,6 @@ def _choose_generation(
         index.create_generation(choice.record.name, body, bulk_loading=True)
         manifest.put_generation(choice.record)
     return choice
-
-
-def _record_counts(manifest: Manifest, target: GenerationRecord, tally: Tally) -> None:
-    """After an ingest stopped part-way: the generation's record counts what its document
-    records list (the batches that went in), so ``osrag index status`` agrees with the
-    index. Best effort: the store may refuse this write too (the error already says why)."""
-    record = target.model_copy(
-        update={
-            "documents": tally.documents,
-            "chunks": tally.chunks,
-            "tenants": sorted(set(target.tenants) | tally.tenants),
-            "has_acl": target.has_acl or tally.has_acl,
-            "chunks_truncated": tally.chunks_truncated,
-            "tokens_truncated": tally.tokens_truncated,
-            "updated_at": _utcnow(),
-        }
-    )
-    try:
-        manifest.put_generation(record)
-    except Exception as exc:
-        log.warning("could not record the counts of %s (%s)", target.name, exc)
-
-
-def _same_model_same_dimension(config: dict[str, Any], current: GenerationRecord | None) -> None:
-    """Refuse an embedder whose ``name@version`` built the current generation but whose
-    vectors now have another dimension: its model changed without a new version, so the
-    vectors it gave before (in the index, in the cache) are another model's. Left alone,
-    the change of dimension would quietly build a new generation under the same id."""
-    now = config.get("embedder")
-    before = current.config.get("embedder") if current is not None else None
-    if not isinstance(now, dict) or not isinstance(before, dict):
-        return
-    if now.get("id") == before.get("id") and now.get("dimension") != before.get("dimension"):
-        from osrag.errors import EmbeddingError
-
-        assert current is not None
-        raise EmbeddingError(
-            f"embedder {now.get('id')} now gives {now.get('dimension')}-dimensional vectors, "
-            f"but generation {current.name} was built by the same name and version with "
-            f"{before.get('dimension')}: the model behind it changed without a new version. "
-            "Give it a new version (e.g. #version=… in the spec) to build a new generation"
-        )
 
 
 def _complete(

@@ -28,7 +28,7 @@ import datetime as dt
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from osrag.chunking.records import metadata_digest
 from osrag.models import Chunk, Document, DocumentRecord, GenerationRecord, LoadIssue
@@ -211,3 +211,24 @@ def choose_generation(
         created_at=now,
     )
     return GenerationChoice(record, True, current_name)
+
+
+def same_model_same_dimension(config: dict[str, Any], current: GenerationRecord | None) -> None:
+    """Refuse an embedder whose ``name@version`` built the current generation but whose
+    vectors now have another dimension: its model changed without a new version, so the
+    vectors it gave before (in the index, in the cache) are another model's. Left alone,
+    the change of dimension would quietly build a new generation under the same id."""
+    now = config.get("embedder")
+    before = current.config.get("embedder") if current is not None else None
+    if not isinstance(now, dict) or not isinstance(before, dict):
+        return
+    if now.get("id") == before.get("id") and now.get("dimension") != before.get("dimension"):
+        from osrag.errors import EmbeddingError
+
+        assert current is not None
+        raise EmbeddingError(
+            f"embedder {now.get('id')} now gives {now.get('dimension')}-dimensional vectors, "
+            f"but generation {current.name} was built by the same name and version with "
+            f"{before.get('dimension')}: the model behind it changed without a new version. "
+            "Give it a new version (e.g. #version=… in the spec) to build a new generation"
+        )

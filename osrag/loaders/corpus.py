@@ -57,13 +57,12 @@ from io import BufferedReader
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-import yaml
-
 from osrag.errors import CorpusError
 from osrag.ingestion.seen import SeenIds
 from osrag.loaders import EXTRACTED_SUFFIXES, UnreadableFile, extract, sniff
 from osrag.loaders.base import split_list
 from osrag.loaders.files import open_corpus_file, read_bounded
+from osrag.loaders.front_matter import front_matter
 from osrag.loaders.limits import DEFAULT_READ, OverLimit, ReadOptions
 from osrag.loaders.metadata import MetadataError, key_line, metadata
 from osrag.models import Document, LoadIssue
@@ -97,41 +96,7 @@ SUFFIXES = MARKDOWN_SUFFIXES + TEXT_SUFFIXES + JSONL_SUFFIXES + EXTRACTED_SUFFIX
 """File extensions a corpus is made of (compared case-insensitively)."""
 
 _SKIPPED_DIRS = frozenset({".git", ".hg", ".svn"})
-_FRONT_MATTER_OPEN = re.compile(r"---[ \t]*\r?\n")
-_FRONT_MATTER_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.M)
-_YAML_KEY_LINE = re.compile(r"[ \t]*[A-Za-z_][\w.-]*[ \t]*:(?:[ \t]|\r?\n|\Z)")
-"""The line after an opening ``---`` is ``key: value``: front matter, not a thematic break."""
 _H1 = re.compile(r"^ {0,3}#[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*\r?$", re.M)
-
-try:
-    _YamlBase: type = yaml.CSafeLoader
-except AttributeError:  # PyYAML built without libyaml
-    _YamlBase = yaml.SafeLoader
-
-
-class _FrontMatterLoader(_YamlBase):
-    """PyYAML's safe loader whose dates, times and integers that Python cannot hold (a
-    30th of February, hour 25, year 0, 5,000 digits) are YAML errors at their line, not
-    a ``ValueError`` from deep inside the constructor."""
-
-
-def _guarded(construct: Any, what: str) -> Any:
-    def guarded(loader: Any, node: yaml.Node) -> Any:
-        try:
-            return construct(loader, node)
-        except (ValueError, OverflowError) as exc:
-            raise yaml.constructor.ConstructorError(
-                None, None, f"{node.value!r} is not a valid {what} ({exc})", node.start_mark
-            ) from None
-
-    return guarded
-
-
-for _tag, _what in (("timestamp", "date or time"), ("int", "integer"), ("float", "number")):
-    _FrontMatterLoader.add_constructor(
-        f"tag:yaml.org,2002:{_tag}",
-        _guarded(_FrontMatterLoader.yaml_constructors[f"tag:yaml.org,2002:{_tag}"], _what),
-    )
 
 
 IGNORE_FILE = ".osragignore"
@@ -403,39 +368,10 @@ def _decode(data: bytes, rel: str, first_line: int = 1) -> str | LoadIssue:
 
 def _load_text(text: str, version: str, rel: str) -> Document | LoadIssue:
     markdown = rel.lower().endswith(MARKDOWN_SUFFIXES)
-    content_start = 0
-    fields: dict[str, Any] = {}
-    m = _FRONT_MATTER_OPEN.match(text)
-    if m:
-        close = _FRONT_MATTER_CLOSE.search(text, m.end())
-        if close is None and _YAML_KEY_LINE.match(text, m.end()):
-            # Metadata that never closes must not become searchable content: a
-            # tenant or ACL in it would otherwise silently turn into public text.
-            return LoadIssue(
-                path=rel,
-                line=1,
-                reason="front matter opened on line 1 is never closed (add a '---' line "
-                "after the metadata)",
-            )
-        if close is not None:
-            block = text[m.end() : close.start()]
-            try:
-                raw = yaml.load(block, Loader=_FrontMatterLoader) if block.strip() else {}
-            except yaml.YAMLError as exc:
-                mark = getattr(exc, "problem_mark", None)
-                line = 2 + mark.line if mark is not None else 1
-                problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-                return LoadIssue(path=rel, line=line, reason=f"malformed front matter: {problem}")
-            except RecursionError:
-                return LoadIssue(path=rel, line=1, reason="front matter nested too deeply to read")
-            if not isinstance(raw, dict):
-                return LoadIssue(
-                    path=rel,
-                    line=1,
-                    reason=f"front matter is a {type(raw).__name__}, not a mapping",
-                )
-            fields = raw
-            content_start = close.end()
+    read = front_matter(text, rel)
+    if isinstance(read, LoadIssue):
+        return read
+    fields, content_start = read
     try:
         doc_id, title, found = metadata(fields)
     except MetadataError as exc:
