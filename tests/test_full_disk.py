@@ -210,3 +210,47 @@ def test_a_flood_stage_block_mid_ingest_leaves_whole_documents_and_an_agreeing_m
     )
     assert not ingest(corpus, cluster.backend, options).errors
     assert _whole_and_agreeing(cluster) == (120, 0)
+
+
+# ---------------------------------------------------------------- sorting out (pure)
+
+
+def _change(doc_id: str, old: list[str], new: list[str], kind: str = "replace") -> Any:
+    from osrag.ingestion.plan import Change, Known
+
+    chunk = type("C", (), {})
+    chunks = []
+    for chunk_id in new:
+        item = chunk()
+        item.chunk_id = chunk_id
+        chunks.append(item)
+    previous = Known("v", f"{doc_id}.md", tuple(old)) if old else None
+    return Change(kind, doc_id, None, chunks, [], [], previous)  # type: ignore[arg-type]
+
+
+def test_unsettled_documents_are_sorted_by_what_the_index_holds() -> None:
+    from osrag.ingestion.interrupted import sort_out
+
+    changes = [
+        _change("written", ["w#0#a"], ["w#0#b"]),
+        _change("not-written", ["n#0#a"], ["n#0#b"]),
+        _change("half", ["h#0#a", "h#1#a"], ["h#0#b", "h#1#b"]),
+        _change("new-and-stale", ["s#0#a"], ["s#0#b"]),
+        _change("metadata-only", ["m#0#a"], ["m#0#a"]),
+        _change("added", [], ["a#0#b"], kind="add"),
+        _change("lost", ["l#0#a"], ["l#0#b"]),
+    ]
+    held = {
+        "written": {"w#0#b"},
+        "not-written": {"n#0#a"},
+        "half": {"h#0#a", "h#1#a", "h#0#b"},
+        "new-and-stale": {"s#0#b", "x#9#z"},
+        "metadata-only": {"m#0#a"},
+        "added": set(),
+        "lost": {"q#0#q"},
+    }
+    found = sort_out(changes, held)
+    assert [c.doc_id for c in found.done] == ["written", "new-and-stale"]
+    assert [c.doc_id for c in found.undone] == ["not-written", "half", "added"]
+    assert sorted(found.stray) == ["h#0#b", "x#9#z"]
+    assert found.unsure == 1  # "lost": neither version; its announced record says rewrite
