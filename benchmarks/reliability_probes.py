@@ -71,7 +71,7 @@ def _front(line: str) -> dict[str, str]:
 def _searched(code: Path, home: Path, text: str, **scope: Any) -> list[str]:
     """Doc ids a search of the probe's index returns (``refused`` when it is refused)."""
     script = (
-        "import json, sys\n"
+        "import datetime, json, sys\n"
         "from osrag.engines.embedded import EmbeddedIndex\n"
         "from osrag.search.searcher import Searcher\n"
         "try:\n"
@@ -160,14 +160,46 @@ def _requests(row: dict[str, Any]) -> str:
     return f"{server.requests} requests to the endpoint"
 
 
+def _agreeing(row: dict[str, Any]) -> str:
+    """Whether every document is whole (old or new) and the manifest lists the index's ids."""
+    script = (
+        "import sys\n"
+        "sys.path.insert(0, " + repr(str(ROOT / "tests")) + ")\n"
+        "from backend_cases import filtered\n"
+        "from osrag.engines.embedded import EmbeddedIndex\n"
+        "from osrag.ingestion.manifest import Manifest\n"
+        f"index = EmbeddedIndex({str(row['home'] / 'embedded')!r})\n"
+        "target = index.alias_target('osrag-chunks')\n"
+        "chunks = filtered(index, target)\n"
+        "manifest = Manifest(index.records('osrag-chunks'), 'osrag-chunks')\n"
+        "records = list(manifest.documents(target))\n"
+        "listed = {c for r in records for c in r.chunk_ids}\n"
+        "held = {c['chunk_id'] for c in chunks}\n"
+        "seen = {}\n"
+        "for c in chunks:\n"
+        "    seen.setdefault(c['doc_id'], set()).add('NEWVERSION' in c['body'])\n"
+        "mixed = sum(len(v) > 1 for v in seen.values())\n"
+        "new = sum(v == {True} for v in seen.values())\n"
+        "print(f'{new} documents new, {len(seen) - new - mixed} old, {mixed} mixed, '\n"
+        "      f'{120 - len(seen)} gone; ids only in the index {len(held - listed)}, '\n"
+        "      f'only in the manifest {len(listed - held)}')\n"
+    )
+    done = _run([sys.executable, "-c", script], row["code"], row["home"])
+    return (done.stdout.strip() or done.stderr.strip()[-160:]).splitlines()[-1]
+
+
 def _consistent(row: dict[str, Any]) -> str:
     done = _run(
         [sys.executable, "-m", "osrag.cli", "index", "status", "--backend", "embedded"],
         row["code"],
         row["home"],
     )
-    counts = next((line for line in done.stdout.splitlines() if "chunks" in line), "")
-    return f"status exit {done.returncode}: {' '.join(counts.split())}"
+    counts = next((line for line in done.stdout.splitlines() if line.startswith("documents")), "")
+    problems = [line for line in done.stderr.splitlines() if line.startswith("problem")]
+    status = (
+        f"status exit {done.returncode}: {' '.join(counts.split())}; {len(problems)} problem(s)"
+    )
+    return f"{_agreeing(row)}; {status}"
 
 
 ENDPOINT_CORPUS = {
@@ -257,8 +289,8 @@ PROBES: dict[str, Probe] = {
         check=_in_tenant,
     ),
     "tenant-empty": Probe(
-        "front matter tenant: ''",
-        {"ok.md": GOOD, "secret.md": "---\ntenant: ''\n---\nThe secret plan.\n"},
+        "front matter tenant: (empty)",
+        {"ok.md": GOOD, "secret.md": "---\ntenant:\n---\nThe secret plan.\n"},
         check=_public,
     ),
     "tenant-yes": Probe(
@@ -424,6 +456,8 @@ def main() -> None:
             shutil.rmtree(Path(tmp) / name, ignore_errors=True)
     RESULTS.mkdir(parents=True, exist_ok=True)
     out = RESULTS / f"reliability_probes-{label}.json"
+    if args.only and out.exists():  # some probes again: the others' rows are kept
+        rows = json.loads(out.read_text())["rows"] | rows
     out.write_text(json.dumps({"code": str(args.code), "rows": rows}, indent=2) + "\n")
     print(f"wrote {out}")
 

@@ -144,18 +144,20 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
     def _huge(self) -> None:
-        """A 100 MB answer sent as it is made (no Content-Length: the client cannot know)."""
+        """A 100 MB answer — valid JSON, one vector of ≈ 8 million numbers — sent as it is
+        made (no Content-Length: the client cannot know its size up front)."""
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Connection", "close")
         self.end_headers()
-        row = ("[" + ", ".join(["0.123456789"] * 1000) + "], ").encode()
+        numbers = ", ".join(["0.123456789"] * 1000).encode() + b", "
         sent = 0
         with contextlib.suppress(OSError):
-            self.wfile.write(b'{"data": [{"index": 0, "embedding": ')
+            self.wfile.write(b'{"data": [{"index": 0, "embedding": [')
             while sent < HUGE_BYTES and not self.server_state.stop.is_set():
-                self.wfile.write(row * 64)
-                sent += len(row) * 64
+                self.wfile.write(numbers * 64)
+                sent += len(numbers) * 64
+            self.wfile.write(b"0.1]}]}")
         self.close_connection = True
 
     def _trickle(self, body: bytes) -> None:

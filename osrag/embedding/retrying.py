@@ -255,7 +255,7 @@ def _timed(exc: Exception, seconds: float) -> Exception:
     import urllib3
 
     if isinstance(exc, urllib3.exceptions.ReadTimeoutError):
-        return RequestTimedOut(f"did not answer within {seconds:g} s")
+        return RequestTimedOut(f"did not answer within {round(seconds, 1):g} s")
     return exc
 
 
@@ -284,7 +284,9 @@ def _send(
         while True:
             left = ends - time.monotonic()
             if left <= 0:
-                raise RequestTimedOut(f"did not send its whole answer within {seconds:g} s")
+                raise RequestTimedOut(
+                    f"did not send its whole answer within {round(seconds, 1):g} s"
+                )
             _limit_socket(response, left)
             part = response.read1(_READ)
             if not part:
@@ -296,7 +298,9 @@ def _send(
         done = True
         return Answer(response.status, response.headers, b"".join(parts))
     except urllib3.exceptions.ReadTimeoutError:
-        raise RequestTimedOut(f"did not send its whole answer within {seconds:g} s") from None
+        raise RequestTimedOut(
+            f"did not send its whole answer within {round(seconds, 1):g} s"
+        ) from None
     finally:
         if done:
             response.release_conn()
