@@ -150,9 +150,8 @@ def ingest_command(
 
     Exit codes: 0 all went in; 3 some inputs could not be read or were refused (the rest
     went in, nothing already stored was lost); 4 cluster unreachable or refused (a write
-    block); 5 the index or its records could not be written (a full disk); 6 locked; 9
-    the embedder failed. An ingest that stops leaves every document whole, old or new,
-    and says which went in.
+    block); 5 the index could not be written (a full disk); 6 locked; 9 the embedder
+    failed. A stopped ingest leaves each document whole, old or new, and says which.
     """
     from osrag.engines.opensearch_client import cluster_errors
 
