@@ -52,9 +52,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from _paths import CORPORA, ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
-CORPORA = ROOT.parent / "shared" / "corpora"
 RESULTS = ROOT / "benchmarks" / "results" / "embedding.json"
 FIXTURE = ROOT / "tests" / "data" / "embedding_reference.json"
 ST_PYTHON = os.environ.get("OSRAG_ST_PYTHON", "")
