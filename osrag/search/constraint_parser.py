@@ -50,9 +50,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
+from osrag.currencies import SIGN_CHARACTERS
 from osrag.errors import ExtractionError
-from osrag.extract.money import MoneyMention, parse_money
-from osrag.extract.money_patterns import SCALE_WORDS
+from osrag.extract.money import SCALE_WORDS, MoneyMention, parse_money
 from osrag.search.constraints import (
     APPROXIMATE_BAND_PERCENT,
     AmountConstraint,
@@ -138,14 +138,15 @@ _COMMA = re.compile(r"\s*,\s*")
 _AND_GAP = re.compile(r"\s+(?:and|&)\s+", re.IGNORECASE)
 _BARE_END = re.compile(
     r"\s+(?i:and|to|through)\s+(?P<num>\d[\d,.']*(?:\s*(?i:[kmb]\b|thousand|million|billion|"
-    r"bn|mm)\b)?)(?![\w$€£¥])"
+    rf"bn|mm)\b)?)(?![\w{re.escape(SIGN_CHARACTERS)}])"
 )
 
 
 # "between 5 and 10 million dollars": a bare first end right before an amount (its
 # opener, the number, the connector); not a year (2019), not inside a word or a number
 _BARE_START = re.compile(
-    r"(?:(?<![\w])(?P<opener>between|from)\s+)?(?<![\w.,'’$€£¥-])"
+    r"(?:(?<![\w])(?P<opener>between|from)\s+)?"
+    rf"(?<![\w.,'’{re.escape(SIGN_CHARACTERS)}-])"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     rf"(?:\s*(?P<scale>{SCALE_WORDS}|[kmb])\b)?"
     r"\s+(?P<conn>and|to|through)\s+\Z",
