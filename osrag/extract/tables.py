@@ -45,6 +45,7 @@ from osrag.extract.money import (
     SIGN_CLASS,
     MoneyMention,
     alternation,
+    ascii_digits,
     minor_unit_exponent,
     sign_pattern,
 )
@@ -319,15 +320,19 @@ def _is_whole_table(caption: Caption) -> bool:
 
 
 def table_amounts(text: str, default_currency: str = "USD", *, pos: int = 0) -> list[MoneyMention]:
-    """Every amount stated as a table cell in ``text[pos:]``, scaled by its caption."""
+    """Every amount stated as a table cell in ``text[pos:]``, scaled by its caption.
+
+    Digits in any script are read as ASCII (:func:`~osrag.extract.money.ascii_digits`);
+    each amount's ``raw`` is the text as written."""
     if " — " not in text and ("|" not in text or _PIPE_ROW.search(text, pos) is None):
         return []  # neither a pipe-table row nor a row the loaders wrote
-    hinted = _states_a_scale(text, pos)
-    if not hinted and not _signed(text, pos):
+    read = ascii_digits(text)
+    hinted = _states_a_scale(read, pos)
+    if not hinted and not _signed(read, pos):
         return []  # no caption and no currency sign: no cell can be an amount
     found: list[MoneyMention] = []
-    for table, before in find_tables(text, pos, captions=hinted):
-        if hinted or _signed(text, table.start, table.end):
+    for table, before in find_tables(read, pos, captions=hinted):
+        if hinted or _signed(read, table.start, table.end):
             found.extend(_amounts(text, table, before if hinted else None, default_currency))
     return found
 

@@ -52,7 +52,7 @@ from typing import cast
 
 from osrag.currencies import SIGN_CHARACTERS
 from osrag.errors import ExtractionError
-from osrag.extract.money import SCALE_WORDS, MoneyMention, parse_money
+from osrag.extract.money import SCALE_WORDS, MoneyMention, ascii_digits, parse_money
 from osrag.search.constraints import (
     APPROXIMATE_BAND_PERCENT,
     AmountConstraint,
@@ -173,7 +173,7 @@ def _borrowed_low(first: MoneyMention, second: MoneyMention) -> int:
     first end written without a scale borrows the second end's when it then stays
     below it ("between $500 and $1 million" stays $500–$1M)."""
     scale = _written_scale(second)
-    figures = _FIGURES.search(first.raw)
+    figures = _FIGURES.search(ascii_digits(first.raw))
     if scale is None or figures is None or _written_scale(first) is not None:
         return first.minor_units
     try:
@@ -328,7 +328,9 @@ def _single(text: str, mention: MoneyMention) -> AmountConstraint:
 def parse_constraints(text: str, mentions: Sequence[MoneyMention]) -> list[AmountConstraint]:
     """The constraints ``text`` states about the amounts in ``mentions`` (sorted, as
     :func:`~osrag.extract.money.scan_money` returns them), in the order stated; the
-    same condition stated twice is kept once (its first statement)."""
+    same condition stated twice is kept once (its first statement). Digits in any script
+    are read as ASCII; each constraint's ``text`` is the query as written."""
+    written, text = text, ascii_digits(text)
     found: dict[tuple[str, str, tuple[int, ...]], AmountConstraint] = {}
     i = 0
     while i < len(mentions):
@@ -343,4 +345,6 @@ def parse_constraints(text: str, mentions: Sequence[MoneyMention]) -> list[Amoun
         else:
             constraint, i = _single(text, mentions[i]), i + 1
         found.setdefault(constraint.key, constraint)
+    if text is not written:
+        return [c.model_copy(update={"text": written[c.start : c.end]}) for c in found.values()]
     return list(found.values())

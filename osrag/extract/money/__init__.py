@@ -7,8 +7,8 @@ One concept per module, each stating the rule it applies:
   and the cheap pre-check;
 * :mod:`~osrag.extract.money.candidates` — how a match is read: which currency, the
   sign, ranges, placeholders and price bases;
-* :mod:`~osrag.extract.money.values` — what figures are worth: the separator policy,
-  scales, spelled numbers, exact minor units;
+* :mod:`~osrag.extract.money.values` — what figures are worth: Unicode digits,
+  the separator policy, scales, spelled numbers, exact minor units;
 * :mod:`~osrag.extract.money.scan` — the mentions and the public functions; words
   restating figures.
 
@@ -44,7 +44,7 @@ from osrag.extract.money.scan import (
     parse_money,
     scan_money,
 )
-from osrag.extract.money.values import SCALES, minor_unit_exponent
+from osrag.extract.money.values import SCALES, ascii_digits, minor_unit_exponent
 from osrag.models import Money
 
 __all__ = [
@@ -61,6 +61,7 @@ __all__ = [
     "MoneyScan",
     "RejectedMoney",
     "alternation",
+    "ascii_digits",
     "canonicalize_money",
     "dollar_currency",
     "extract_money",

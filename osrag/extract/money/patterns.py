@@ -28,7 +28,7 @@ the figures to a scale word (``a $5-million contract``).
 
 Not money: bare numbers, ``300,000 miles``, ``UMB-300000``, ``15%`` (and ``$15%``), a
 number glued to letters (``$5OO,000`` — OCR noise) or, by a separator, to more digits it
-cannot be part of (``$1,600,00.00``), and redactions: a currency sign
+cannot be part of (``$1,600,00.00``, ``$٣٠٠،٠٠٠``), and redactions: a currency sign
 followed by anything but a digit (``$[*****]``, ``$[●]``, ``$ [***]``, ``US$***``) is
 never an amount (the figures the patterns require, and what may not follow them).
 
@@ -100,9 +100,12 @@ _NUM = (
     r"\d{1,2}(?:,\d\d)+,\d{3}(?:\.\d+)?"  # Indian grouping: 5,00,000 (five lakh)
     r"|\d{1,3}(?:[,.'’\u00a0\u202f]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?|\.\d+"
 )
+_GLUE = "،，．"
+"""Separators osrag does not read (Arabic comma, full-width comma and full stop): glued
+to digits they end no amount, so ``$٣٠٠،٠٠٠`` is not read as $300."""
 # a number that starts a match: not inside a word, a number or an identifier (UMB-300000)
 _NUM_START = (
-    rf"\d(?<![\w.,'’/%{re.escape(SIGN_CHARACTERS)}]\d)(?<!\w[-–]\d)(?<!\d[ \u00a0\u202f]\d)"
+    rf"\d(?<![\w.,'’/%{_GLUE}{re.escape(SIGN_CHARACTERS)}]\d)(?<!\w[-–]\d)(?<!\d[ \u00a0\u202f]\d)"
     r"(?:\d?(?:,\d\d)+,\d{3}(?:\.\d+)?|\d{0,2}(?:[,.'’\u00a0\u202f]\d{3})+(?:[.,]\d+)?"
     r"|\d*(?:[.,]\d+)?)"
 )
@@ -117,7 +120,7 @@ _ANY_CASE_SCALES = [w for w in SCALES if len(w) > 1 and w.title() not in _CAPITA
 _WORD_SCALE = (
     rf"(?i:{_scale_alternation(_ANY_CASE_SCALES)})|(?:{'|'.join(_CAPITALISED_SCALES)})(?=\.|\b)"
 )
-_END = r"(?!\w|[.,'’]\d|[.,]O|[ \t]*%)"
+_END = rf"(?!\w|[.,'’{_GLUE}]\d|[.,]O|[ \t]*%)"
 """What may not follow an amount: letters or digits, a separator and more digits, a
 percent sign."""
 _DASH = rf"{_WS}[-–—]{_WS}"

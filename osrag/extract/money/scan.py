@@ -57,7 +57,7 @@ from osrag.extract.money.patterns import (
     MoneyForm,
     may_state_money,
 )
-from osrag.extract.money.values import Unrepresentable, minor_units, spelled_value
+from osrag.extract.money.values import Unrepresentable, ascii_digits, minor_units, spelled_value
 from osrag.models import Money
 
 __all__ = [
@@ -122,14 +122,15 @@ def scan_money(text: str, default_currency: str = "USD", *, pos: int = 0) -> Mon
 
     Mentions are sorted by ``start`` and never overlap.
     """
-    if not may_state_money(text, pos):
+    read = ascii_digits(text)
+    if not may_state_money(read, pos):
         return MoneyScan()
-    return _scan(text, text, default_currency, pos)
+    return _scan(text, read, default_currency, pos)
 
 
 def full_scan(text: str, default_currency: str = "USD", *, pos: int = 0) -> MoneyScan:
     """:func:`scan_money` without the pre-check (the tests hold the two equal)."""
-    return _scan(text, text, default_currency, pos)
+    return _scan(text, ascii_digits(text), default_currency, pos)
 
 
 _Resolved = list[tuple[Candidate, int]]
@@ -137,8 +138,8 @@ _Resolved = list[tuple[Candidate, int]]
 
 
 def _scan(text: str, read: str, default_currency: str, pos: int) -> MoneyScan:
-    """The amounts of ``read`` (``text`` as the patterns read it, offsets unchanged), their
-    ``raw`` taken from ``text``.
+    """The amounts of ``read`` (``text`` with its digits in ASCII, offsets unchanged),
+    their ``raw`` taken from ``text``.
 
     1. figures with a currency before or after them; 2. spelled amounts, one mention with
     the figures they restate; 3. one sorted, non-overlapping list, figures winning over

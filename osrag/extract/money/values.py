@@ -1,11 +1,23 @@
-"""What written figures are worth: separators, scale words and spelled numbers → exact
-minor units.
+"""What written figures are worth: digits, separators, scale words and spelled numbers →
+exact minor units.
 
 Every conversion is exact (integers, or :class:`decimal.Decimal` with traps on any
 rounding): ``$0.3M`` is exactly ``30_000_000`` cents. A value that is not a whole number
 of minor units, is beyond a ``long`` (:data:`~osrag.currencies.LONG_MAX`) or has
 ambiguous separators raises :class:`Unrepresentable` with the reason — never a rounded,
 wrapped or guessed number.
+
+Digits (the rule)
+-----------------
+Any Unicode decimal digit (``str.isdecimal``) is read as the ASCII digit of the same
+value, and the Arabic separators as their ASCII counterparts — ``٬`` (U+066C) groups
+thousands like ``,``, ``٫`` (U+066B) is the decimal point ``.``, ``٪`` and ``％`` are
+``%`` — so ``$٣٠٠٬٠٠٠`` (Arabic-Indic), ``$۳۰۰٬۰۰۰`` (Eastern Arabic-Indic), ``$३००,०००``
+(Devanagari) and ``$３００,０００`` (full-width) all read as ``$300,000``, under the
+separator policy below. :func:`ascii_digits` does it character for character, so every
+offset into the rewritten text is an offset into the original. A separator osrag
+cannot read (``،``, ``，``, ``．``) glued to more digits ends no amount: ``$٣٠٠،٠٠٠`` is
+not read at all rather than read as $300.
 
 Separators (the policy)
 -----------------------
@@ -24,7 +36,9 @@ Scales: :data:`SCALES`. Spelled numbers: :func:`spelled_value`.
 
 from __future__ import annotations
 
+import functools
 import re
+import unicodedata
 from decimal import Context, Decimal, Inexact, InvalidOperation, Rounded
 
 from osrag.currencies import LONG_MAX, MINOR_UNIT_EXPONENTS
@@ -67,6 +81,31 @@ def minor_unit_exponent(currency: str) -> int:
         return MINOR_UNIT_EXPONENTS[currency]
     except KeyError:
         raise ExtractionError(f"unknown currency {currency!r}") from None
+
+
+# --------------------------------------------------------------------------- digits
+
+_SEPARATORS = {"\u066c": ",", "\u066b": ".", "\u066a": "%", "\uff05": "%"}
+_TO_ASCII = re.compile(r"[^\D0-9]|[\u066c\u066b\u066a\uff05]")
+"""A decimal digit other than 0-9, or a separator read as its ASCII counterpart."""
+_BLOCKS = re.compile("[\u0660-\u1c59\ua620-\uabf9\uff05-\uff19\U000104a0-\U0001fbf9]")
+"""The blocks that hold every such character (the tests check it against the Unicode
+database): a plain range test, many times faster than the digit category, which spares
+the text whose only non-ASCII characters are punctuation, Latin letters or symbols."""
+
+
+@functools.lru_cache(maxsize=512)
+def _ascii(char: str) -> str:
+    return _SEPARATORS.get(char) or str(unicodedata.decimal(char))
+
+
+def ascii_digits(text: str) -> str:
+    """``text`` with every decimal digit written in ASCII and the Arabic separators as
+    ``,`` ``.`` ``%``; one character for one, so offsets are unchanged. ``text`` itself
+    when there is nothing to rewrite (every ASCII text)."""
+    if text.isascii() or _BLOCKS.search(text) is None or _TO_ASCII.search(text) is None:
+        return text
+    return _TO_ASCII.sub(lambda m: _ascii(m.group()), text)
 
 
 # --------------------------------------------------------------------------- figures
