@@ -100,7 +100,7 @@ CURRENCIES: tuple[Currency, ...] = (
     Currency(
         "INR", 2,
         signs=(Sign("₹", after=True), Sign("Rs.", ambiguous=True), Sign("Rs", ambiguous=True)),
-        nouns=("rupee", "rupees"), qualifiers=("indian",),
+        nouns=("rupee", "rupees"),
     ),
     Currency("KRW", 0, signs=(Sign("₩"),)),
     Currency("RUB", 2, signs=(Sign("₽", after=True),)),

@@ -39,7 +39,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from osrag.currencies import CODES, DOLLAR, LETTER_SIGNS, SIGN_CHARACTERS, SIGNS, dollar_currency
+from osrag.currencies import (
+    CODES,
+    DOLLAR,
+    LETTER_SIGNS,
+    LONG_MAX,
+    SIGN_CHARACTERS,
+    SIGNS,
+    dollar_currency,
+)
 from osrag.errors import ExtractionError
 from osrag.extract.money import (
     SIGN_CLASS,
@@ -419,6 +427,7 @@ def _signed_columns(table: Table) -> dict[str, str]:
     return signs
 
 
+@functools.lru_cache(maxsize=1 << 10)
 def _lone_sign(cell: str) -> str | None:
     """The sign a cell holds alone (``$``, ``U.S. $``, ``Rs.``): it signs the number in
     the next cell."""
@@ -488,8 +497,8 @@ def _cell_amount(
         )
     except ExtractionError:  # an unknown currency code
         return None
-    if value != value.to_integral_value():
-        return None
+    if value != value.to_integral_value() or value > LONG_MAX:
+        return None  # a fraction of a minor unit, or beyond a long: never rounded or wrapped
     start = cell.start + match.start()
     end = cell.start + match.end("close" if match.group("close") else "num")
     return MoneyMention(

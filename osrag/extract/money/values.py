@@ -103,7 +103,14 @@ def ascii_digits(text: str) -> str:
     """``text`` with every decimal digit written in ASCII and the Arabic separators as
     ``,`` ``.`` ``%``; one character for one, so offsets are unchanged. ``text`` itself
     when there is nothing to rewrite (every ASCII text)."""
-    if text.isascii() or _BLOCKS.search(text) is None or _TO_ASCII.search(text) is None:
+    return text if text.isascii() else _rewritten(text)
+
+
+@functools.lru_cache(maxsize=1)
+def _rewritten(text: str) -> str:
+    """:func:`ascii_digits` of a non-ASCII text, the last one kept: the money scan and the
+    table reader read the same text one after the other."""
+    if _BLOCKS.search(text) is None or _TO_ASCII.search(text) is None:
         return text
     return _TO_ASCII.sub(lambda m: _ascii(m.group()), text)
 
