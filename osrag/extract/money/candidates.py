@@ -1,9 +1,31 @@
 """Candidate amounts: what the money patterns matched, read into currency, figures,
-scale and sign before any conversion (:func:`osrag.extract.money.full_scan` resolves,
-orders and merges them).
+scale and sign before any conversion (:func:`osrag.extract.money.scan.full_scan`
+converts, orders and merges them).
 
-The rules (ranges, placeholders, signs, "in 2020 dollars") are stated in
-:mod:`osrag.extract.money`.
+The rules applied here
+----------------------
+* **Which currency.** A sign, code or noun reads as the currency table says
+  (:mod:`osrag.currencies`): ``$`` and an unqualified "dollars" are the default currency
+  when it is a dollar currency, else USD; ``US$``/``USD``/"US dollars" are always USD;
+  ``$5,000 CAD`` is CAD (a dollar code after ``$`` names which dollar). A different
+  currency after the figures is not part of the amount.
+* **Not an amount.** A sign or code inside a word (``AUSD 5``, ``X$5``); in code, a
+  single-digit ``$1`` touching a quote, backtick, bracket, brace, ``/`` or ``=``
+  (``'$2/$1/'``, ``[$1]``, ``awk '{print $1}'``) is a placeholder, not a dollar; "in
+  2020 dollars" — a year followed by "dollars" after *in*, *constant*, *real* or
+  *nominal* — is a price basis.
+* **Negatives.** A minus attached before the amount (``-$500``, ``$-500``, ``−€5``) sets
+  ``negative``; the dash of ``$100 - $200`` joins a range instead. Parentheses are *not*
+  a sign: in contracts ``Five Hundred Dollars ($500)`` restates an amount, so ``($500)``
+  is positive. Only the accountant's forms that cannot be a restatement are negative:
+  parentheses between the sign and the figures (``$(1.2) million``, ``$ (3.1)``) and a
+  parenthesis closed before the scale word (``($3.1) million``).
+* **Ranges.** ``$100,000–$300,000`` and ``$100,000 to $300,000`` give two amounts. A dash
+  range whose second end has no currency of its own (``$100,000–300,000``, ``$1–2
+  million``, ``100–300 dollars``) gives both ends when the second is not smaller than
+  the first (ranges are written low to high; this keeps ``$500 - 20`` from inventing a
+  range); ``to`` without a second currency sign is not a range. See :func:`_ends` for
+  the borrowed scale.
 """
 
 from __future__ import annotations
@@ -12,35 +34,38 @@ import re
 from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 
-from osrag.extract.money_patterns import (
-    _CURRENCY_NOUN_AT,
-    _NEXT_WORD,
-    _NOUN_FALLBACK,
-    _NOUN_STEMS,
-    _PRICE_BASIS,
-    _SPELLED_BEFORE,
-    _SPELLED_WINDOW,
-    CODE_ALIASES,
+from osrag.currencies import (
+    CODES,
     DOLLAR,
     DOLLAR_CURRENCIES,
-    SUFFIX_SYMBOLS,
-    SYMBOLS,
+    NOUN_STEMS,
+    SIGNS,
+    SIGNS_AFTER,
+    noun_currency,
+)
+from osrag.extract.money.patterns import (
+    CURRENCY_NOUN_AT,
+    NEXT_WORD,
+    NOUN_FALLBACK,
+    PRICE_BASIS,
+    SPELLED_BEFORE,
+    SPELLED_WINDOW,
     MoneyForm,
 )
-from osrag.extract.money_values import (
-    _minor_units,
-    _noun_currency,
-    _plain_decimal,
-    _scale_of,
-    _scaled_end,
-    _spelled_value,
-    _Unrepresentable,
+from osrag.extract.money.values import (
+    Unrepresentable,
     minor_unit_exponent,
+    minor_units,
+    plain_decimal,
+    scale_exponent,
+    spelled_value,
 )
 
 
 @dataclass(slots=True)
-class _Candidate:
+class Candidate:
+    """One amount as written, before conversion."""
+
     start: int
     end: int
     currency: str
@@ -53,14 +78,14 @@ class _Candidate:
 
 
 def _ends(
-    head: _Candidate,
+    head: Candidate,
     tail_number: str,
     tail_start: int,
     tail_scale: int | None,
     tail_end: int,
     *,
     signed_tail: bool = False,
-) -> list[_Candidate]:
+) -> list[Candidate]:
     """A dash range ``head–tail``: both ends if it reads low to high, else only ``head``
     (and the tail, when it has a currency sign of its own: ``$3 million – $2 million``).
 
@@ -71,16 +96,33 @@ def _ends(
     tail.negative = False
     borrowed = replace(head, scale=head.scale if head.scale is not None else tail_scale)
     try:
-        low = Decimal(_plain_decimal(head.number or "", scaled=True, currency_after=True))
-        high = Decimal(_plain_decimal(tail_number, scaled=True, currency_after=True))
+        low = Decimal(plain_decimal(head.number or "", scaled=True, currency_after=True))
+        high = Decimal(plain_decimal(tail_number, scaled=True, currency_after=True))
         low = low.scaleb(borrowed.scale or 0)
         high = high.scaleb(tail_scale or 0)
-    except (_Unrepresentable, InvalidOperation):
+    except (Unrepresentable, InvalidOperation):
         return [head]
     if high >= low and not head.negative:
         return [borrowed, tail]
     as_written = head.scale is None and high >= low.scaleb(-(tail_scale or 0))
     return [head, tail] if signed_tail or (as_written and not head.negative) else [head]
+
+
+def _scale_of(match: re.Match[str], tag: str) -> int | None:
+    token = match.group(f"{tag}_a") or match.group(f"{tag}_w")
+    return scale_exponent(token) if token else None
+
+
+def _scaled_end(match: re.Match[str], tag: str, number_group: str) -> int:
+    return max(match.end(number_group), match.end(f"{tag}_a"), match.end(f"{tag}_w"))
+
+
+def _noun(noun: str, qualifier: str | None, dollar: str) -> str:
+    """The currency a matched noun names; an unqualified dollar is ``dollar``."""
+    currency = noun_currency(noun, qualifier)
+    if currency is None:
+        raise ValueError(f"{noun!r} is no currency noun")  # the patterns match only nouns
+    return dollar if currency == DOLLAR else currency
 
 
 _PLACEHOLDER_EDGES = "`'\"[]{}/="
@@ -97,24 +139,24 @@ def _is_placeholder(match: re.Match[str], text: str) -> bool:
     )
 
 
-def _prefixed(match: re.Match[str], text: str, dollar: str) -> list[_Candidate]:
+def prefixed(match: re.Match[str], text: str, dollar: str) -> list[Candidate]:
     start = match.start()
     if start and (text[start - 1].isalnum() or text[start - 1] == "_"):
         return []  # inside a word: "AUSD 5", "X$5" ("$$5" is a typo for "$5")
     if _is_placeholder(match, text):
         return []
     pre = match.group("pre")
-    symbol = pre in SYMBOLS
-    currency = SYMBOLS[pre] if symbol else CODE_ALIASES.get(pre, pre)
+    symbol = pre in SIGNS
+    currency = SIGNS[pre] if symbol else CODES[pre]
     if currency == DOLLAR:
         currency = dollar
     if match.group("words") is not None:  # "RMB TWENTY THOUSAND"
-        value = _spelled_value(match.group("words"))
+        value = spelled_value(match.group("words"))
         if symbol or value is None:
             return []
         cents = match.group("cents")
         plain = f"{value}.{cents}" if cents else str(value)
-        return [_Candidate(start, match.end(), currency, "spelled", number=plain)]
+        return [Candidate(start, match.end(), currency, "spelled", number=plain)]
     end = match.end()
     negative = match.group("sign") is not None or match.group("open") is not None
     if match.group("shut") is not None:  # "($3.1) million": negative, the "(" included
@@ -122,16 +164,16 @@ def _prefixed(match: re.Match[str], text: str, dollar: str) -> list[_Candidate]:
             return []  # a stray ")" between the figures and the scale: not one amount
         start, negative = start - 1, True
     post = match.group("pcode")
-    post_currency = CODE_ALIASES.get(post, post) if post else None
+    post_currency = CODES[post] if post else None
     if match.group("pw_w"):
-        post_currency = _noun_currency(match.group("pw_w"), match.group("pw_q"), dollar)
+        post_currency = _noun(match.group("pw_w"), match.group("pw_q"), dollar)
     if post_currency and post_currency != currency:
         if pre == "$" and post_currency in DOLLAR_CURRENCIES:
             currency = post_currency  # "$5,000 CAD" names which dollar
         else:  # a different currency after the figures is not part of this amount
             end = _scaled_end(match, "t", "t_num") if match.group("t_num") else -1
             end = max(end, _scaled_end(match, "s", "num"))
-    head = _Candidate(
+    head = Candidate(
         start,
         end,
         currency,
@@ -149,24 +191,24 @@ def _prefixed(match: re.Match[str], text: str, dollar: str) -> list[_Candidate]:
     return _ends(head, match.group("t_num"), tail_start, tail_scale, end, signed_tail=signed)
 
 
-def _suffixed(match: re.Match[str], text: str, dollar: str) -> list[_Candidate]:
+def suffixed(match: re.Match[str], text: str, dollar: str) -> list[Candidate]:
     if match.group("code"):
-        currency, form = CODE_ALIASES.get(match.group("code"), match.group("code")), "code"
+        currency, form = CODES[match.group("code")], "code"
     elif match.group("sym"):
-        currency, form = SUFFIX_SYMBOLS[match.group("sym")], "symbol"
+        currency, form = SIGNS_AFTER[match.group("sym")], "symbol"
     else:
-        currency, form = _noun_currency(match.group("w_w"), match.group("w_q"), dollar), "word"
+        currency, form = _noun(match.group("w_w"), match.group("w_q"), dollar), "word"
         number = match.group("num")
         if (
             match.group("t_num") is None
             and len(number) == 4
             and number.isdigit()
             and 1800 <= int(number) <= 2199
-            and _PRICE_BASIS.search(text, max(0, match.start() - 20), match.start())
+            and PRICE_BASIS.search(text, max(0, match.start() - 20), match.start())
         ):
             return []  # "in 2020 dollars": a price basis, not an amount
     tail_number = match.group("t_num")
-    whole = _Candidate(
+    whole = Candidate(
         match.start(),
         match.end(),
         currency,
@@ -186,38 +228,36 @@ def _suffixed(match: re.Match[str], text: str, dollar: str) -> list[_Candidate]:
     return [replace(whole, start=tail_start, number=tail_number, scale=tail_scale)]
 
 
-def _spelled(text: str, pos: int, dollar: str) -> list[_Candidate]:
+def spelled(text: str, pos: int, dollar: str) -> list[Candidate]:
     """Number words before a currency noun: ``Fifty Thousand Dollars``."""
     lowered = text.lower()
     if len(lowered) == len(text):  # lower() kept every offset: find the nouns with str.find
         hits = sorted(
             i
-            for stem in _NOUN_STEMS
+            for stem in NOUN_STEMS
             for i in _find_all(lowered, stem, pos)
             if i == 0 or not lowered[i - 1].isalpha()
         )
     else:
-        hits = [m.start() for m in _NOUN_FALLBACK.finditer(text, pos)]
-    found: list[_Candidate] = []
+        hits = [m.start() for m in NOUN_FALLBACK.finditer(text, pos)]
+    found: list[Candidate] = []
     for hit in hits:
-        noun = _CURRENCY_NOUN_AT.match(text, hit)
+        noun = CURRENCY_NOUN_AT.match(text, hit)
         if noun is None:
             continue
-        window_start = max(pos, hit - _SPELLED_WINDOW)
-        words = _SPELLED_BEFORE.search(text, window_start, hit)
-        value = _spelled_value(words.group("words")) if words else None
+        window_start = max(pos, hit - SPELLED_WINDOW)
+        words = SPELLED_BEFORE.search(text, window_start, hit)
+        value = spelled_value(words.group("words")) if words else None
         while words is not None and value is None:  # "one Five Hundred Dollars": drop "one"
-            next_word = _NEXT_WORD.search(text, words.start() + 1, hit)
-            words = _SPELLED_BEFORE.search(text, next_word.start(), hit) if next_word else None
-            value = _spelled_value(words.group("words")) if words else None
+            next_word = NEXT_WORD.search(text, words.start() + 1, hit)
+            words = SPELLED_BEFORE.search(text, next_word.start(), hit) if next_word else None
+            value = spelled_value(words.group("words")) if words else None
         if words is None or value is None:
             continue
-        currency = _noun_currency(noun.group(0).split()[0], words.group("q"), dollar)
-        if noun.group(0).lower().startswith("pound") and "sterling" not in noun.group(0).lower():
-            continue  # "five pounds" is a weight
+        currency = _noun(noun.group("noun"), words.group("q"), dollar)
         cents = words.group("cents")
         plain = f"{value}.{cents}" if cents else str(value)
-        found.append(_Candidate(words.start(), noun.end(), currency, "spelled", number=plain))
+        found.append(Candidate(words.start(), noun.end(), currency, "spelled", number=plain))
     return found
 
 
@@ -230,23 +270,23 @@ def _find_all(haystack: str, needle: str, pos: int) -> list[int]:
     return hits
 
 
-def _resolve(candidate: _Candidate) -> int:
+def resolve(candidate: Candidate) -> int:
     if candidate.units is not None:
         return candidate.units
     if candidate.form == "spelled" and candidate.scale is None:
-        return _minor_units(candidate.number or "0", 0, candidate.currency)
-    plain = _plain_decimal(
+        return minor_units(candidate.number or "0", 0, candidate.currency)
+    plain = plain_decimal(
         candidate.number or "",
         scaled=candidate.scale is not None,
         currency_after=candidate.currency_after,
         exponent=minor_unit_exponent(candidate.currency),
     )
-    return _minor_units(plain, candidate.scale or 0, candidate.currency)
+    return minor_units(plain, candidate.scale or 0, candidate.currency)
 
 
-def _non_overlapping(candidates: list[_Candidate]) -> list[_Candidate]:
+def non_overlapping(candidates: list[Candidate]) -> list[Candidate]:
     """Earliest start wins; at the same start the longer one."""
-    kept: list[_Candidate] = []
+    kept: list[Candidate] = []
     for candidate in sorted(candidates, key=lambda c: (c.start, -c.end)):
         if kept and candidate.start < kept[-1].end:
             continue
@@ -254,7 +294,7 @@ def _non_overlapping(candidates: list[_Candidate]) -> list[_Candidate]:
     return kept
 
 
-def _apply_signs(figures: list[_Candidate], text: str) -> None:
+def apply_signs(figures: list[Candidate], text: str) -> None:
     """``-$500`` is negative; the dash of ``$100 - $200`` joins a range instead."""
     previous_end = -1
     for figure in figures:
