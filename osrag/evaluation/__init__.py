@@ -3,6 +3,8 @@ TREC run files, significance, span judgments.
 
 * :mod:`~osrag.evaluation.inputs` — query sets (JSON Lines, BEIR, TREC topics), qrels;
 * :mod:`~osrag.evaluation.metrics` — recall@k, precision@k, MRR, nDCG@k, MAP (trec_eval's rules);
+* :mod:`~osrag.evaluation.quantity` — quantity precision@k against holder gold, constraint
+  selectivity, the fallback steps;
 * :mod:`~osrag.evaluation.spans` — span judgments, span recall/precision, passages → spans;
 * :mod:`~osrag.evaluation.runs` — runs and TREC run files;
 * :mod:`~osrag.evaluation.significance` — paired randomisation test and paired t-test;
@@ -38,6 +40,13 @@ from osrag.evaluation.metrics import (
     recall_at,
     reciprocal_rank,
 )
+from osrag.evaluation.quantity import (
+    FALLBACK_STEPS,
+    FallbackStep,
+    HolderGold,
+    quantity_metrics,
+    quantity_precision_at,
+)
 from osrag.evaluation.report import Comparison, ConfigReport, EvalReport, render_html
 from osrag.evaluation.runner import run_evaluation
 from osrag.evaluation.runs import Run, RunHit, read_trec_run, write_trec_run
@@ -52,10 +61,13 @@ from osrag.evaluation.spans import (
 
 __all__ = [
     "BASELINE_LEGEND",
+    "FALLBACK_STEPS",
     "Comparison",
     "ConfigReport",
     "EvalConfig",
     "EvalReport",
+    "FallbackStep",
+    "HolderGold",
     "LabelledQuery",
     "Qrels",
     "QuerySet",
@@ -75,6 +87,8 @@ __all__ = [
     "parse_topics",
     "passages_to_spans",
     "precision_at",
+    "quantity_metrics",
+    "quantity_precision_at",
     "query_metrics",
     "randomization_test",
     "read_qrels",

@@ -15,20 +15,36 @@ and fallback a user's search gets — in the operator's view (no tenant required
   with an error (a run of zeros would measure the id mapping, not the search).
 * **Significance**: every configuration after the first is tested against the first,
   per metric, on the per-query values (:mod:`osrag.evaluation.significance`).
+* **Holding the asked quantity** is judged by the queries' holder gold
+  (:mod:`osrag.evaluation.quantity`: quantity precision@k), never by the filter. Beside
+  it, ``filter_agreement@k`` — the share of the top k that pass the query's constraints
+  as the filter reads them (a filtered search scores 1 by construction) — is a diagnostic
+  that the filter was applied; the constraint selectivity and the fallback steps say how
+  much the filter narrowed the search.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from osrag.errors import ConfigError, InputError
+from osrag.errors import ConfigError, InputError, QueryError
 from osrag.evaluation.configs import EvalConfig, label
 from osrag.evaluation.inputs import LabelledQuery, QuerySet
 from osrag.evaluation.metrics import mean_metrics, query_metrics
+from osrag.evaluation.quantity import (
+    HolderGold,
+    Selectivity,
+    count_steps,
+    fallback_step,
+    quantity_metrics,
+    summarise,
+    unjudged_in_top,
+)
 from osrag.evaluation.report import ConfigReport, EvalReport, SignificanceMethod
 from osrag.evaluation.runs import Run, RunHit, document_hits, ranking
 from osrag.evaluation.significance import PERMUTATIONS, SEED, paired_test
@@ -78,9 +94,9 @@ def _chunks(
         size = min(MAX_HITS, size * 4)
 
 
-def _amount_holders(searcher: Any, constraints: Any, cache: dict[str, set[str]]) -> set[str]:
-    """Documents with a chunk meeting every constraint (up to 10,000 documents): the
-    documents a filtered search may return, as the filter itself decides."""
+def _passing_filter(searcher: Any, constraints: Any, cache: dict[str, set[str]]) -> set[str]:
+    """Documents with a chunk passing every constraint (up to 10,000 documents): the
+    documents a filtered search may return, as the filter itself decides (not the gold)."""
     key = json.dumps([c.key for c in constraints])
     if key not in cache:
         result = searcher.search(
@@ -164,7 +180,7 @@ def _significance(reports: list[ConfigReport], permutations: int, seed: int) -> 
             )
 
 
-def _amount_precision(
+def _filter_agreement(
     query: str,
     hits: Sequence[Any],
     searcher: Any,
@@ -173,25 +189,59 @@ def _amount_precision(
     ks: Sequence[int],
 ) -> tuple[str, dict[str, float]]:
     """The query's kind ("none", "unheld", "exact", "comparative") and, when some document
-    meets its constraints, the share of the top-k documents that do."""
+    passes its constraints, the share of the top-k documents that pass them too — a
+    diagnostic of the filter measured by the filter (a filtered search scores 1 by
+    construction), not of the answer: that is quantity precision."""
     from osrag.search.analysis import analyze_query
 
     stated = analyze_query(query, extraction).constraints
     if not stated:
         return "none", {}
-    holders = _amount_holders(searcher, stated, amount_cache)
-    if not holders:
-        return "unheld", {}  # no document meets them: "holds the amount" measures nothing here
+    passing = _passing_filter(searcher, stated, amount_cache)
+    if not passing:
+        return "unheld", {}  # no document passes them: agreement measures nothing here
     top_docs = [h.doc_id for h in document_hits(hits)]
-    precision = {
-        f"amount_precision@{k}": (
-            sum(1 for d in top_docs[:k] if d in holders) / len(top_docs[:k])
+    agreement = {
+        f"filter_agreement@{k}": (
+            sum(1 for d in top_docs[:k] if d in passing) / len(top_docs[:k])
             if top_docs[:k]
             else 0.0
         )
         for k in ks
     }
-    return ("comparative" if any(c.op != "eq" for c in stated) else "exact"), precision
+    return ("comparative" if any(c.op != "eq" for c in stated) else "exact"), agreement
+
+
+class _Index(NamedTuple):
+    """What selectivity is a share of: the generation's documents and chunks."""
+
+    documents: int
+    chunks: int
+
+
+def _index_size(backend: Any, target: str) -> _Index:
+    from osrag.ingestion.manifest import Manifest
+
+    generation = backend.alias_target(target)
+    if generation is None:
+        return _Index(0, 0)
+    records = [r for r in Manifest(backend.records(target), target).documents(generation)]
+    return _Index(sum(1 for r in records if r.chunk_ids), sum(len(r.chunk_ids) for r in records))
+
+
+def _selectivity(
+    result: SearchResult, searcher: Any, size: _Index, amount_cache: dict[str, set[str]]
+) -> Selectivity | None:
+    """The share of the index the amount filter of ``result`` left (None: it applied none)."""
+    if result.amount_candidates is None or not size.documents or not size.chunks:
+        return None
+    if result.fallback:
+        return Selectivity(documents=0.0, chunks=0.0)
+    passing = _passing_filter(searcher, result.constraints, amount_cache)
+    return Selectivity(
+        documents=round(len(passing) / size.documents, 6),
+        chunks=round(result.amount_candidates / size.chunks, 6),
+    )
 
 
 def _config_report(
@@ -205,6 +255,7 @@ def _config_report(
     chunk_run: bool,
     extraction: Any,
     amount_cache: dict[str, set[str]],
+    index_size: _Index,
     short: list[str],
 ) -> ConfigReport:
     from osrag.extract import canonicalize_money
@@ -214,7 +265,13 @@ def _config_report(
     per_query: dict[str, dict[str, float]] = {}
     run: Run = {}
     skipped = fallbacks = text_fallbacks = empty = amount_queries = span_queries = unheld = 0
+    without_gold = unjudged_skipped = 0
     comparative: set[str] = set()
+    with_gold: set[str] = set()
+    steps: list[str | None] = []
+    selectivity: dict[str, Selectivity] = {}
+    refused: dict[str, str] = {}
+    refused_analysis: set[str] = set()  # the query states what the analysis refuses
     for q in queries:
         if not q.judged:
             skipped += 1
@@ -226,30 +283,59 @@ def _config_report(
         mode = params.get("mode") or searcher.default_mode()
         by_chunks = chunk_run or spans or mode != "bm25"
         fetch = _chunks if by_chunks else _documents
-        hits, filled, last = fetch(searcher, text, depth, overrides)
+        try:
+            hits, filled, last = fetch(searcher, text, depth, overrides)
+        except QueryError as exc:  # e.g. a range in a currency the index cannot compare
+            refused[q.id] = str(exc)
+            hits, filled, last = [], True, None
         if not filled:
             short.append(q.id)
-        fallbacks += int(last.fallback)
-        text_fallbacks += int(last.text_fallback)
+        if last is not None:
+            fallbacks += int(last.fallback)
+            steps.append(fallback_step(last))
+            text_fallbacks += int(last.text_fallback)
         empty += int(not hits)
         run[q.id] = hits
-        metrics = query_metrics(ranking(hits), q.relevant, ks)
+        ranked = ranking(hits)
+        metrics = query_metrics(ranked, q.relevant, ks)
+        gold = HolderGold.of(q.holders or (), q.unjudged)
+        if gold.holders:
+            with_gold.add(q.id)
+            metrics |= quantity_metrics(ranked, gold, ks)
+            unjudged_skipped += unjudged_in_top(ranked, gold, max(ks))
+        else:
+            without_gold += 1
         if spans:
             span_queries += 1
             metrics |= span_metrics([(h.doc_id, h.start, h.end) for h in hits], spans, ks)
-        kind, precision = _amount_precision(q.query, hits, searcher, extraction, amount_cache, ks)
+        kind, agreement = "refused", dict[str, float]()
+        if last is not None:
+            share = _selectivity(last, searcher, index_size, amount_cache)
+            if share is not None:
+                selectivity[q.id] = share
+            with contextlib.suppress(QueryError):  # the analysis refuses what the search did
+                kind, agreement = _filter_agreement(
+                    q.query, hits, searcher, extraction, amount_cache, ks
+                )
+        if kind == "refused":
+            refused_analysis.add(q.id)
         unheld += int(kind == "unheld")
         amount_queries += int(kind in ("exact", "comparative"))
         if kind == "comparative":
             comparative.add(q.id)
-        per_query[q.id] = metrics | precision
-    one = [m for m in per_query.values() if any(n.startswith("amount_precision") for n in m)]
-    rest = [m for m in per_query.values() if not any(n.startswith("amount_precision") for n in m)]
+        per_query[q.id] = metrics | agreement
+    one = [m for m in per_query.values() if any(n.startswith("filter_agreement") for n in m)]
+    rest = [
+        m
+        for q, m in per_query.items()
+        if q not in refused_analysis and not any(n.startswith("filter_agreement") for n in m)
+    ]
     return ConfigReport(
         name=config.name,
         params=config.params,
         metrics=mean_metrics(list(per_query.values())),
         subsets={
+            "holder gold": mean_metrics([m for q, m in per_query.items() if q in with_gold]),
             "amount constraints": mean_metrics(one),
             "no amount constraint": mean_metrics(rest),
             "comparative constraints": mean_metrics(
@@ -258,12 +344,24 @@ def _config_report(
         },
         queries=len(per_query),
         skipped_queries=skipped,
+        quantity_queries=len(with_gold),
+        quantity_queries_without_gold=without_gold,
+        unjudged_skipped=unjudged_skipped,
         amount_queries=amount_queries,
         amount_queries_unheld=unheld,
         span_queries=span_queries,
         fallbacks=fallbacks,
+        fallback_steps=count_steps(steps),
         text_fallbacks=text_fallbacks,
         empty_results=empty,
+        refused=refused,
+        selectivity=selectivity,
+        selectivity_summary=summarise(
+            selectivity,
+            capped=sum(
+                1 for s in selectivity.values() if s.documents * index_size.documents >= MAX_HITS
+            ),
+        ),
         per_query=per_query,
         run=run,
     )
@@ -422,6 +520,7 @@ def _run_group(
         searcher = Searcher(backend, target, extraction=base.extraction, enforce_access=False)
         amount_cache: dict[str, set[str]] = {}
         generation = backend.alias_target(target)
+        size = _index_size(backend, target)
         for config in members:
             if progress:
                 progress(f"running {len(labelled)} queries for {config.name}")
@@ -431,6 +530,7 @@ def _run_group(
                 searcher,
                 extraction=base.extraction,
                 amount_cache=amount_cache,
+                index_size=size,
                 **run,
             )
             report.generation = generation
