@@ -3,9 +3,11 @@
     .venv/bin/python benchmarks/tatqa_analyst.py [--out benchmarks/results/tatqa]
 
 Writes ``analyst_queries.jsonl`` (the questions, in the format ``osrag eval`` reads, each
-with its ``holders``) and ``analyst_tables.jsonl`` (every table as read: its scale, its
-currency, its periods, and why it was left out). ``benchmarks/tatqa_corpus.py`` calls it
-when it converts the dataset, so the questions always match the corpus beside them.
+with its ``holders``; ``relevant`` is the same list), ``analyst_holders.qrels`` (the holder
+gold as TREC qrels, for ``osrag eval --holders``) and ``analyst_tables.jsonl`` (every
+table as read: its scale, its currency, its periods, and why it or a row was left out).
+``benchmarks/tatqa_corpus.py`` calls it when it converts the dataset, so the questions
+always match the corpus beside them.
 
 The gold is the dataset's own: nothing here imports osrag, its extraction, its constraint
 parser or its filter. A question names a line item, a round threshold and sometimes a
@@ -39,6 +41,19 @@ Rules, each one counted in the summary:
   own header cells naming another scale: the scale is not determinable and the table is
   left out (its documents are **unjudged** for every question whose label its table has,
   listed apart so a metric can leave them out rather than count a guess).
+* **Tables that cannot be judged** (their documents unjudged, the reason recorded): no
+  determinable scale (above); quarterly columns ("First Quarter", "Three months ended")
+  with no annual period; columns of changes with no period; Australian reporting
+  conventions ("$'000", "$ MILLION" over F19, NPAT), where the dollar may not be the US
+  dollar.
+* **Rows that are not the line item** (dropped, the reason recorded): in a tax table
+  (deferred tax assets and liabilities, a rate reconciliation) only the tax subjects are
+  read — its "Deferred revenue" row is a tax effect; in an allocation table (expense lines,
+  no revenue, and stock-based compensation or depreciation among the rows or in the
+  paragraph introducing the table) only the allocated quantity is read — its "Research and
+  development" row is compensation; a table about discontinued operations, assets held for
+  sale or an acquisition's purchase price is not the company's and holds nothing; and
+  :data:`NOT_THE_LINE_ITEM` lists the rows read by hand that the rules miss.
 * **Currency.** TAT-QA does not annotate it. A context whose table or paragraphs name a
   currency other than the US dollar (£, €, ¥, RMB, sterling, euro, yen, HK$, A$, S$, C$,
   NT$, R$, or a code other than USD) is taken as reported in that currency: it holds no
@@ -56,6 +71,8 @@ Rules, each one counted in the summary:
   "net income under $X" is never asked: whether a loss is "net income under $X" is a matter
   of reading, not of the data. For the same reason an "under" question on a ``signed``
   subject without a sign word is asked only when none of the values it covers is negative.
+* **Subjects and periods asked.** A subject is asked about when at least three judged
+  documents in dollars have it; a period when at least three of them have a value for it.
 * **Thresholds.** Round numbers only — 1, 2 and 5 × 10ⁿ dollars (``$20 million``, ``$5
   billion``, ``$500,000``) — chosen near the values the subject's documents hold (the
   ladder steps nearest the 25th, 50th and 75th percentile), so that the number of holders
@@ -294,6 +311,9 @@ class Table:
     """column → year."""
     value_columns: list[int]
     rows: list[Row]
+    dropped: list[tuple[int, str, str]] = field(default_factory=list)
+    """(row, subject, why) of the rows whose label names a subject but which are not read
+    as it (a component in a tax or allocation table, a hand-checked exception)."""
 
     @property
     def judged(self) -> bool:
@@ -319,22 +339,24 @@ def table_scale(context: dict[str, Any], header_text: str) -> tuple[str | None, 
     return None, "no table answer carries a thousand/million/billion scale"
 
 
-def _readable_subjects(labels: Sequence[str], header: str, lead: str) -> frozenset[str] | None:
-    """The subjects a table's rows may be read as (None: all): none in a table about
-    discontinued operations or an acquisition; only the tax subjects in a tax table; only
-    the allocated quantity in an allocation table (expense lines, no revenue, and the
+def _readable_subjects(
+    labels: Sequence[str], header: str, lead: str
+) -> tuple[frozenset[str] | None, str]:
+    """The subjects a table's rows may be read as (None: all), and why: none in a table
+    about discontinued operations or an acquisition; only the tax subjects in a tax table;
+    only the allocated quantity in an allocation table (expense lines, no revenue, and the
     allocated quantity among its rows or in the paragraph that introduces it)."""
     text = " ".join(labels) + " " + normalise(header)
     if _NOT_THE_COMPANY.search(text):
-        return frozenset()
+        return frozenset(), "a table of discontinued operations or an acquisition"
     if any(_TAX_TABLE.search(label) for label in labels):
-        return TAX_SUBJECTS
+        return TAX_SUBJECTS, "a tax table: the row is a tax effect"
     named = {_BY_LABEL[label][0].name for label in labels if label in _BY_LABEL}
     allocated = named & ALLOCATED
     expenses_only = bool(named & EXPENSE_LINES) and "revenue" not in named
     if expenses_only and (allocated or _ALLOCATION_TOPIC.search(lead)):
-        return frozenset(allocated)
-    return None
+        return frozenset(allocated), "an allocation table: the row is a share of another"
+    return None, ""
 
 
 def _lead(context: dict[str, Any]) -> str:
@@ -404,14 +426,17 @@ def read_table(context: dict[str, Any]) -> Table:
         header_rows, periods, value_columns, [],
     )  # fmt: skip
     labels = [normalise(row[0]) for row in grid]
-    readable = _readable_subjects(labels[header_rows:], header_text, _lead(context))
+    readable, why = _readable_subjects(labels[header_rows:], header_text, _lead(context))
     for r in range(header_rows, len(grid)):
         if labels[r] not in _BY_LABEL:
             continue
         subject, loss = _BY_LABEL[labels[r]]
         if readable is not None and subject.name not in readable:
-            continue  # a component of another quantity (a deferred tax asset, an allocation)
+            # a component of another quantity (a deferred tax asset, an allocation)
+            table.dropped.append((r, subject.name, why))
+            continue
         if (doc_id, subject.name) in NOT_THE_LINE_ITEM:
+            table.dropped.append((r, subject.name, NOT_THE_LINE_ITEM[doc_id, subject.name]))
             continue
         row = Row(r, grid[r][0], subject.name, loss)
         for c in value_columns:
@@ -784,11 +809,16 @@ def read_tables(contexts: Iterable[dict[str, Any]]) -> list[Table]:
 
 
 def write(out: Path, tables: Sequence[Table], found: Sequence[Question]) -> None:
-    """``analyst_queries.jsonl`` and ``analyst_tables.jsonl`` in ``out``."""
+    """``analyst_queries.jsonl``, ``analyst_holders.qrels`` (the same holders as TREC qrels,
+    for ``osrag eval --holders``) and ``analyst_tables.jsonl`` in ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     with (out / "analyst_queries.jsonl").open("w", encoding="utf-8") as f:
         for q in found:
             f.write(json.dumps(q.record()) + "\n")
+    with (out / "analyst_holders.qrels").open("w", encoding="utf-8") as f:
+        for q in found:  # TREC qrels for --holders: 1 holds, -1 cannot be judged
+            f.writelines(f"{q.id} 0 {doc} 1\n" for doc in q.holders)
+            f.writelines(f"{q.id} 0 {doc} -1\n" for doc in q.unjudged)
     with (out / "analyst_tables.jsonl").open("w", encoding="utf-8") as f:
         for t in tables:
             record = asdict(t)
@@ -797,6 +827,9 @@ def write(out: Path, tables: Sequence[Table], found: Sequence[Question]) -> None
                  "cells": [[c.column, c.text, c.period] for c in r.cells]}
                 for r in t.rows
             ]  # fmt: skip
+            record["dropped"] = [
+                {"row": row, "subject": subject, "why": why} for row, subject, why in t.dropped
+            ]
             f.write(json.dumps(record, default=str) + "\n")
 
 
