@@ -292,7 +292,10 @@ def _cells(result: EvalReport, subset: str | None, metric: str) -> list[str]:
     cells = []
     for c, v in zip(result.configs, row, strict=True):
         text = f"[bold]{v:.3f}[/bold]" if v == best and len(row) > 1 else f"{v:.3f}"
-        test = c.significance.get(metric) if subset is None else None
+        # significance is over the queries that have the metric: quantity precision's are
+        # exactly the holder-gold subset
+        on_its_queries = subset is None or metric.startswith(GOLD_ONLY)
+        test = c.significance.get(metric) if on_its_queries else None
         cells.append(f"{text} ({p_label(test.p_randomization)})" if test else text)
     return cells
 
