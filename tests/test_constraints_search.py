@@ -5,8 +5,8 @@ scripts/comparative_labels.py from the policies' amounts) run in bm25, vector an
 hybrid mode on OpenSearch, Elasticsearch and the embedded index: each top-5
 document holds an amount meeting every constraint (the filter agrees with itself,
 filter agreement@5 = 1.00 — whether it is the asked quantity is quantity precision's
-question, tests/test_eval_quantity.py), without the fallback. Then the fallback of several amounts, and the labels
-themselves, recomputed.
+question, tests/test_eval_quantity.py), without the fallback. Then the fallback of
+several amounts, and the labels themselves, recomputed.
 """
 
 from __future__ import annotations

@@ -134,7 +134,8 @@ def test_the_selectivity_summary_is_the_median_and_p90_over_the_queries() -> Non
     shares = {f"q{i}": Selectivity(documents=i / 10, chunks=i / 100) for i in range(1, 11)}
     summary = summarise(shares)
     assert summary is not None and summary.queries == 10
-    assert summary.documents_median == pytest.approx(statistics.median(i / 10 for i in range(1, 11)))
+    median = statistics.median(i / 10 for i in range(1, 11))
+    assert summary.documents_median == pytest.approx(median)
     assert summary.documents_p90 == pytest.approx(0.91)  # position 8.1 between 0.9 and 1.0
     assert summary.chunks_p90 == pytest.approx(0.091)
     assert summarise({}) is None

@@ -35,7 +35,7 @@ from osrag.embedding import CallableEmbedder
 from osrag.engines.base import Put
 from osrag.engines.mapping import VECTOR_FIELD, chunk_index_body
 from osrag.errors import DimensionMismatchError, EmbeddingError, QueryError
-from osrag.evaluation.runner import _passing_filter as passing_filter
+from osrag.evaluation.filtering import passing_filter
 from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.ingestion.pipeline import prepare_chunks
 from osrag.loaders.corpus import load_corpus

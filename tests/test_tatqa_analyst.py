@@ -26,9 +26,9 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
-import tatqa_analyst as analyst  # noqa: E402
+import tatqa_analyst as analyst
 
-from osrag.evaluation import load_query_set  # noqa: E402
+from osrag.evaluation import load_query_set
 
 # --------------------------------------------------------------------------- units
 
@@ -116,9 +116,7 @@ def _value(cell: str) -> Decimal:
     return -number if negative else number
 
 
-def _expected(
-    ctxs: list[dict[str, Any]], q: analyst.Question
-) -> tuple[set[str], set[str]]:
+def _expected(ctxs: list[dict[str, Any]], q: analyst.Question) -> tuple[set[str], set[str]]:
     """The holders and unjudged documents of ``q``, read from the raw generated tables."""
     held, unjudged = set(), set()
     for ctx in ctxs:
@@ -157,12 +155,14 @@ def _expected(
         if ambiguous:
             unjudged.add(doc)
             continue
-        low, high = Decimal(q.low), Decimal(q.high or 0)
-        test = {"gt": lambda v: v > low, "gte": lambda v: v >= low, "lt": lambda v: v < low,
-                "between": lambda v: low <= v <= high}[q.op]  # fmt: skip
-        if any(test(v) for v in readings):
+        if any(_meets_bound(q.op, v, Decimal(q.low), Decimal(q.high or 0)) for v in readings):
             held.add(doc)
     return held, unjudged
+
+
+def _meets_bound(op: str, value: Decimal, low: Decimal, high: Decimal) -> bool:
+    return {"gt": value > low, "gte": value >= low, "lt": value < low,
+            "between": low <= value <= high}[op]  # fmt: skip
 
 
 @settings(max_examples=60, deadline=None)
@@ -188,9 +188,7 @@ def generated(corpora: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[s
     out = tmp_path_factory.mktemp("analyst")
     dataset = corpora / "tatqa-dev" / "tatqa_dataset_dev.json"
     summary = analyst.generate(dataset, out)
-    contexts = {
-        "tatqa-" + c["table"]["uid"][:8]: c for c in json.loads(dataset.read_text("utf-8"))
-    }
+    contexts = {"tatqa-" + c["table"]["uid"][:8]: c for c in json.loads(dataset.read_text("utf-8"))}
     tables = {
         t["doc_id"]: t
         for t in map(json.loads, (out / "analyst_tables.jsonl").read_text().splitlines())

@@ -9,6 +9,9 @@ TREC run files, significance, span judgments.
 * :mod:`~osrag.evaluation.runs` — runs and TREC run files;
 * :mod:`~osrag.evaluation.significance` — paired randomisation test and paired t-test;
 * :mod:`~osrag.evaluation.configs` — what ``--compare`` and ``--baselines`` compare;
+* :mod:`~osrag.evaluation.filtering` — what the amount filter did, counted by the filter
+  (filter agreement, a diagnostic; selectivity);
+* :mod:`~osrag.evaluation.measure` — one configuration's queries, run and judged;
 * :mod:`~osrag.evaluation.runner` — the queries through the Searcher, per configuration;
 * :mod:`~osrag.evaluation.report` — the report model (``--json``) and the HTML page.
 """

@@ -1,7 +1,8 @@
 """Run labelled queries under each configuration and measure them side by side.
 
 Retrieval goes through :class:`~osrag.search.searcher.Searcher` — the same planning, filters
-and fallback a user's search gets — in the operator's view (no tenant required).
+and fallback a user's search gets — in the operator's view (no tenant required); each
+configuration's queries are run and judged by :mod:`osrag.evaluation.measure`.
 
 * **Depth is in documents.** Each query asks for ``depth`` documents, one hit per
   document (``collapse`` on ``doc_id``: a document's best chunk gives its rank and
@@ -25,93 +26,22 @@ and fallback a user's search gets — in the operator's view (no tenant required
 
 from __future__ import annotations
 
-import contextlib
 import json
 import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
-from osrag.errors import ConfigError, InputError, QueryError
+from osrag.errors import ConfigError, InputError
 from osrag.evaluation.configs import EvalConfig, label
+from osrag.evaluation.filtering import MAX_HITS, index_size
 from osrag.evaluation.inputs import LabelledQuery, QuerySet
-from osrag.evaluation.metrics import mean_metrics, query_metrics
-from osrag.evaluation.quantity import (
-    HolderGold,
-    Selectivity,
-    count_steps,
-    fallback_step,
-    quantity_metrics,
-    summarise,
-    unjudged_in_top,
-)
+from osrag.evaluation.measure import config_report
 from osrag.evaluation.report import ConfigReport, EvalReport, SignificanceMethod
-from osrag.evaluation.runs import Run, RunHit, document_hits, ranking
 from osrag.evaluation.significance import PERMUTATIONS, SEED, paired_test
-from osrag.evaluation.spans import SpanJudgment, span_metrics
-from osrag.models import QuerySpec, SearchResult
+from osrag.evaluation.spans import SpanJudgment
 
-MAX_HITS = 10_000
-"""The most hits one request may ask for (OpenSearch's ``index.max_result_window``)."""
 Progress = Callable[[str], None]
-
-
-def _run_hits(result: SearchResult) -> list[RunHit]:
-    return [
-        RunHit(h.chunk_id, h.doc_id, float(h.score or 0.0), h.span.start, h.span.end)
-        for h in result.hits
-    ]
-
-
-def _documents(
-    searcher: Any, text: str, depth: int, params: dict[str, Any]
-) -> tuple[list[RunHit], bool, SearchResult]:
-    """The best hit of each of the first ``depth`` documents; (hits, filled, the result)."""
-    result = searcher.search(
-        text, size=depth, collapse=True, highlight=False, source_fields=[], **params
-    )
-    return _run_hits(result), True, result
-
-
-def _chunks(
-    searcher: Any, text: str, depth: int, params: dict[str, Any]
-) -> tuple[list[RunHit], bool, SearchResult]:
-    """Ranked chunks until ``depth`` documents are covered; (hits, filled, last result) —
-    not filled when 10,000 hits did not cover them and more matched."""
-    size = min(MAX_HITS, 2 * depth + 10)
-    while True:
-        result = searcher.search(text, size=size, highlight=False, source_fields=[], **params)
-        hits = _run_hits(result)
-        seen: set[str] = set()
-        for i, hit in enumerate(hits):
-            seen.add(hit.doc_id)
-            if len(seen) > depth:
-                return hits[:i], True, result
-        if len(hits) < size or result.total_hits <= size:
-            return hits, True, result
-        if size >= MAX_HITS:
-            return hits, False, result
-        size = min(MAX_HITS, size * 4)
-
-
-def _passing_filter(searcher: Any, constraints: Any, cache: dict[str, set[str]]) -> set[str]:
-    """Documents with a chunk passing every constraint (up to 10,000 documents): the
-    documents a filtered search may return, as the filter itself decides (not the gold)."""
-    key = json.dumps([c.key for c in constraints])
-    if key not in cache:
-        result = searcher.search(
-            QuerySpec(
-                text="",
-                constraints=list(constraints),
-                mode="bm25",  # the filter alone decides; no vector leg (k would exceed 10,000)
-                collapse=True,
-                size=MAX_HITS,
-                highlight=False,
-                source_fields=[],
-            )
-        )
-        cache[key] = set() if result.fallback else {h.doc_id for h in result.hits}
-    return cache[key]
 
 
 def _check_judged_documents(
@@ -178,193 +108,6 @@ def _significance(reports: list[ConfigReport], permutations: int, seed: int) -> 
                 p_t_test=test.p_t_test,
                 queries=test.queries,
             )
-
-
-def _filter_agreement(
-    query: str,
-    hits: Sequence[Any],
-    searcher: Any,
-    extraction: Any,
-    amount_cache: dict[str, set[str]],
-    ks: Sequence[int],
-) -> tuple[str, dict[str, float]]:
-    """The query's kind ("none", "unheld", "exact", "comparative") and, when some document
-    passes its constraints, the share of the top-k documents that pass them too — a
-    diagnostic of the filter measured by the filter (a filtered search scores 1 by
-    construction), not of the answer: that is quantity precision."""
-    from osrag.search.analysis import analyze_query
-
-    stated = analyze_query(query, extraction).constraints
-    if not stated:
-        return "none", {}
-    passing = _passing_filter(searcher, stated, amount_cache)
-    if not passing:
-        return "unheld", {}  # no document passes them: agreement measures nothing here
-    top_docs = [h.doc_id for h in document_hits(hits)]
-    agreement = {
-        f"filter_agreement@{k}": (
-            sum(1 for d in top_docs[:k] if d in passing) / len(top_docs[:k])
-            if top_docs[:k]
-            else 0.0
-        )
-        for k in ks
-    }
-    return ("comparative" if any(c.op != "eq" for c in stated) else "exact"), agreement
-
-
-class _Index(NamedTuple):
-    """What selectivity is a share of: the generation's documents and chunks."""
-
-    documents: int
-    chunks: int
-
-
-def _index_size(backend: Any, target: str) -> _Index:
-    from osrag.ingestion.manifest import Manifest
-
-    generation = backend.alias_target(target)
-    if generation is None:
-        return _Index(0, 0)
-    records = [r for r in Manifest(backend.records(target), target).documents(generation)]
-    return _Index(sum(1 for r in records if r.chunk_ids), sum(len(r.chunk_ids) for r in records))
-
-
-def _selectivity(
-    result: SearchResult, searcher: Any, size: _Index, amount_cache: dict[str, set[str]]
-) -> Selectivity | None:
-    """The share of the index the amount filter of ``result`` left (None: it applied none)."""
-    if result.amount_candidates is None or not size.documents or not size.chunks:
-        return None
-    if result.fallback:
-        return Selectivity(documents=0.0, chunks=0.0)
-    passing = _passing_filter(searcher, result.constraints, amount_cache)
-    return Selectivity(
-        documents=round(len(passing) / size.documents, 6),
-        chunks=round(result.amount_candidates / size.chunks, 6),
-    )
-
-
-def _config_report(
-    config: EvalConfig,
-    queries: Sequence[LabelledQuery],
-    searcher: Any,
-    *,
-    ks: Sequence[int],
-    depth: int,
-    span_qrels: dict[str, list[SpanJudgment]],
-    chunk_run: bool,
-    extraction: Any,
-    amount_cache: dict[str, set[str]],
-    index_size: _Index,
-    short: list[str],
-) -> ConfigReport:
-    from osrag.extract import canonicalize_money
-
-    canonical = bool(config.index_params.get("canonical_tokens", False))
-    params = dict(config.query_params)
-    per_query: dict[str, dict[str, float]] = {}
-    run: Run = {}
-    skipped = fallbacks = text_fallbacks = empty = amount_queries = span_queries = unheld = 0
-    without_gold = unjudged_skipped = 0
-    comparative: set[str] = set()
-    with_gold: set[str] = set()
-    steps: list[str | None] = []
-    selectivity: dict[str, Selectivity] = {}
-    refused: dict[str, str] = {}
-    refused_analysis: set[str] = set()  # the query states what the analysis refuses
-    for q in queries:
-        if not q.judged:
-            skipped += 1
-            continue
-        text = canonicalize_money(q.query) if canonical else q.query
-        overrides = {**params, "tenant": q.tenant, "acl": q.acl}
-        spans = span_qrels.get(q.id)
-        # collapse is a bm25-mode request: vector and hybrid rank chunks, deduplicated here
-        mode = params.get("mode") or searcher.default_mode()
-        by_chunks = chunk_run or spans or mode != "bm25"
-        fetch = _chunks if by_chunks else _documents
-        try:
-            hits, filled, last = fetch(searcher, text, depth, overrides)
-        except QueryError as exc:  # e.g. a range in a currency the index cannot compare
-            refused[q.id] = str(exc)
-            hits, filled, last = [], True, None
-        if not filled:
-            short.append(q.id)
-        if last is not None:
-            fallbacks += int(last.fallback)
-            steps.append(fallback_step(last))
-            text_fallbacks += int(last.text_fallback)
-        empty += int(not hits)
-        run[q.id] = hits
-        ranked = ranking(hits)
-        metrics = query_metrics(ranked, q.relevant, ks)
-        gold = HolderGold.of(q.holders or (), q.unjudged)
-        if gold.holders:
-            with_gold.add(q.id)
-            metrics |= quantity_metrics(ranked, gold, ks)
-            unjudged_skipped += unjudged_in_top(ranked, gold, max(ks))
-        else:
-            without_gold += 1
-        if spans:
-            span_queries += 1
-            metrics |= span_metrics([(h.doc_id, h.start, h.end) for h in hits], spans, ks)
-        kind, agreement = "refused", dict[str, float]()
-        if last is not None:
-            share = _selectivity(last, searcher, index_size, amount_cache)
-            if share is not None:
-                selectivity[q.id] = share
-            with contextlib.suppress(QueryError):  # the analysis refuses what the search did
-                kind, agreement = _filter_agreement(
-                    q.query, hits, searcher, extraction, amount_cache, ks
-                )
-        if kind == "refused":
-            refused_analysis.add(q.id)
-        unheld += int(kind == "unheld")
-        amount_queries += int(kind in ("exact", "comparative"))
-        if kind == "comparative":
-            comparative.add(q.id)
-        per_query[q.id] = metrics | agreement
-    one = [m for m in per_query.values() if any(n.startswith("filter_agreement") for n in m)]
-    rest = [
-        m
-        for q, m in per_query.items()
-        if q not in refused_analysis and not any(n.startswith("filter_agreement") for n in m)
-    ]
-    return ConfigReport(
-        name=config.name,
-        params=config.params,
-        metrics=mean_metrics(list(per_query.values())),
-        subsets={
-            "holder gold": mean_metrics([m for q, m in per_query.items() if q in with_gold]),
-            "amount constraints": mean_metrics(one),
-            "no amount constraint": mean_metrics(rest),
-            "comparative constraints": mean_metrics(
-                [m for q, m in per_query.items() if q in comparative]
-            ),
-        },
-        queries=len(per_query),
-        skipped_queries=skipped,
-        quantity_queries=len(with_gold),
-        quantity_queries_without_gold=without_gold,
-        unjudged_skipped=unjudged_skipped,
-        amount_queries=amount_queries,
-        amount_queries_unheld=unheld,
-        span_queries=span_queries,
-        fallbacks=fallbacks,
-        fallback_steps=count_steps(steps),
-        text_fallbacks=text_fallbacks,
-        empty_results=empty,
-        refused=refused,
-        selectivity=selectivity,
-        selectivity_summary=summarise(
-            selectivity,
-            capped=sum(
-                1 for s in selectivity.values() if s.documents * index_size.documents >= MAX_HITS
-            ),
-        ),
-        per_query=per_query,
-        run=run,
-    )
 
 
 def run_evaluation(
@@ -520,11 +263,11 @@ def _run_group(
         searcher = Searcher(backend, target, extraction=base.extraction, enforce_access=False)
         amount_cache: dict[str, set[str]] = {}
         generation = backend.alias_target(target)
-        size = _index_size(backend, target)
+        size = index_size(backend, target)
         for config in members:
             if progress:
                 progress(f"running {len(labelled)} queries for {config.name}")
-            report = _config_report(
+            report = config_report(
                 config,
                 labelled,
                 searcher,
