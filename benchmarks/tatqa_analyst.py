@@ -97,6 +97,8 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, Literal
 
+from _paths import CORPORA
+
 SCALE_EXPONENTS = {"thousand": 3, "million": 6, "billion": 9}
 Op = Literal["gt", "gte", "lt", "between"]
 Sign = Literal["loss"]
@@ -868,8 +870,8 @@ def generate(dataset: Path, out: Path) -> dict[str, Any]:
     return describe(summary)
 
 
-DATASET = Path(__file__).resolve().parents[2] / "shared/corpora/tatqa-dev/tatqa_dataset_dev.json"
-"""The dev split in the shared corpora beside the checkout (``../shared/corpora``)."""
+DATASET = CORPORA / "tatqa-dev" / "tatqa_dataset_dev.json"
+"""The whole dev split, in the shared corpora beside the checkout (``benchmarks/_paths.py``)."""
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,15 +5,15 @@ re-derived by an independent path.
   subject each row is, its values, its scale — and recomputes the holders of every
   question with its own reading of the rules (the sign policy, periods, scales, an
   unannotated scale making a document unjudged, another currency holding nothing).
-* On the real dev split every holder's evidence is re-read from the dataset's raw cells
-  (label, period header, annotated scale, sign) and must meet the question; and every raw
-  row that meets a question without its document being a holder must be accounted for by
-  a reason the generator recorded (an unjudged table, a dropped row).
+* On the TAT-QA slice (``tests/data/corpora/tatqa-dev``; the whole dev split in
+  ``benchmarks/corpus_checks.py --only analyst``) every holder's evidence is re-read from
+  the dataset's raw cells and must meet the question, and every raw row that meets a
+  question without its document being a holder must be accounted for by a reason the
+  generator recorded (``tests/analyst_oracle.py``).
 """
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from decimal import Decimal
@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
+import analyst_oracle
 import tatqa_analyst as analyst
 
 from osrag.evaluation import load_query_set
@@ -185,78 +186,17 @@ def test_every_question_holds_where_the_raw_cells_say(ctxs: tuple[dict[str, Any]
 
 @pytest.fixture(scope="module")
 def generated(corpora: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The questions of the TAT-QA slice (tests/data/corpora/tatqa-dev)."""
     out = tmp_path_factory.mktemp("analyst")
     dataset = corpora / "tatqa-dev" / "tatqa_dataset_dev.json"
-    summary = analyst.generate(dataset, out)
-    contexts = {"tatqa-" + c["table"]["uid"][:8]: c for c in json.loads(dataset.read_text("utf-8"))}
-    tables = {
-        t["doc_id"]: t
-        for t in map(json.loads, (out / "analyst_tables.jsonl").read_text().splitlines())
-    }
-    return {"out": out, "summary": summary, "contexts": contexts, "tables": tables}
-
-
-def _raw_scale(context: dict[str, Any]) -> str | None:
-    for source in ("table", "table-text"):
-        given_ = {
-            q["scale"] for q in context["questions"]
-            if q["answer_from"] == source and q["scale"] in SCALES
-        }  # fmt: skip
-        if given_:
-            return given_.pop() if len(given_) == 1 else None
-    return None
-
-
-def _raw_number(cell: str) -> Decimal:
-    match = re.fullmatch(
-        r"[\s$]*(\()?[\s$]*([-−–])?[\s$]*((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)\s*\)?\s*", cell
-    )
-    assert match, cell
-    number = Decimal(match.group(3).replace(",", ""))
-    return -number if match.group(1) or match.group(2) else number
-
-
-def _meets(q: dict[str, Any], dollars: Decimal) -> bool:
-    c = q["constraint"]
-    low, high = Decimal(c["low"]), Decimal(c["high"] or 0)
-    return {"gt": dollars > low, "gte": dollars >= low, "lt": dollars < low,
-            "between": low <= dollars <= high}[c["op"]]  # fmt: skip
-
-
-def _header_rows(rows: list[list[str]]) -> int:
-    """Rows above the first with a number (not a bare year) after the first column."""
-    number = re.compile(r"[\s$]*\(?[\s$]*[-−–]?[\s$]*(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s*\)?\s*")
-    for i, row in enumerate(rows):
-        cells = [c for c in row[1:] if number.fullmatch(c) and not re.fullmatch(r"(19|20)\d\d", c)]
-        if cells:
-            return i
-    return len(rows)
-
-
-def _reading(q: dict[str, Any], label: str, dollars: Decimal) -> Decimal | None:
-    """The value the question reads from a cell of a row so labelled (None: not one)."""
-    subject = analyst.subject_named(q["constraint"]["subject"])
-    words = re.sub(r"\((?:\d+|[a-z])\)", " ", label.lower().replace("&", " and "))
-    words = " ".join(re.sub(r"[^a-z0-9]+", " ", words).split())
-    loss = words in subject.loss_labels
-    if q["constraint"]["sign"] == "loss":
-        if loss:
-            return abs(dollars)
-        return -dollars if dollars < 0 else None
-    if loss:
-        return -abs(dollars)
-    return dollars if subject.kind == "signed" else abs(dollars)
+    return {"out": out, "dataset": dataset, "summary": analyst.generate(dataset, out)}
 
 
 @pytest.mark.corpus
-def test_the_dev_split_gives_a_few_hundred_questions_of_varied_reach(
-    generated: dict[str, Any],
-) -> None:
+def test_the_questions_reach_one_to_many_documents_and_parse(generated: dict[str, Any]) -> None:
     summary = generated["summary"]
-    assert summary["questions"] >= 300
-    assert summary["holders_min"] == 1 and summary["holders_max"] >= 10
-    histogram = summary["holders_histogram"]
-    assert histogram["1"] >= 30 and histogram["4-7"] + histogram["8-15"] + histogram["16+"] >= 50
+    assert summary["questions"] >= 20
+    assert summary["holders_min"] == 1 and summary["holders_max"] >= 4
     assert summary["holders_max"] <= summary["tables"] / 2
     query_set = load_query_set(generated["out"] / "analyst_queries.jsonl")
     assert all(q.holders and set(q.holders) == set(q.relevant) for q in query_set.queries)
@@ -272,68 +212,13 @@ def test_the_dev_split_gives_a_few_hundred_questions_of_varied_reach(
 
 @pytest.mark.corpus
 def test_every_holder_is_held_by_its_raw_cells(generated: dict[str, Any]) -> None:
-    contexts = generated["contexts"]
-    lines = (generated["out"] / "analyst_queries.jsonl").read_text().splitlines()
-    for q in map(json.loads, lines):
-        period = q["constraint"]["period"]
-        assert q["holders"] and set(q["evidence"]) == set(q["holders"])
-        for doc, cells in q["evidence"].items():
-            context = contexts[doc]
-            rows = context["table"]["table"]
-            scale = _raw_scale(context)
-            assert scale is not None and all(c["scale"] == scale for c in cells), (q["id"], doc)
-            text = " ".join(" ".join(r) for r in rows) + " ".join(
-                p["text"] for p in context["paragraphs"]
-            )
-            assert not re.search(r"£|€|¥|RMB", text), (q["id"], doc)
-            met = False
-            for cell in cells:
-                raw = rows[cell["row"]][cell["column"]]
-                assert raw == cell["cell"], (q["id"], doc)
-                if period is not None:
-                    above = rows[: _header_rows(rows)]
-                    header = " ".join(r[cell["column"]] for r in above)
-                    assert str(period) in header, (q["id"], doc, header)
-                dollars = _raw_number(raw).scaleb(SCALES[scale])
-                reading = _reading(q, rows[cell["row"]][0], dollars)
-                met |= reading is not None and _meets(q, reading)
-            assert met, (q["id"], doc, cells)
+    checked, failures = analyst_oracle.unsound_holders(generated["dataset"], generated["out"])
+    assert checked >= 50 and failures == []
 
 
 @pytest.mark.corpus
 def test_a_raw_row_meeting_a_question_is_a_holder_or_has_a_recorded_reason(
     generated: dict[str, Any],
 ) -> None:
-    contexts, tables = generated["contexts"], generated["tables"]
-    lines = (generated["out"] / "analyst_queries.jsonl").read_text().splitlines()
-    unexplained = []
-    for q in map(json.loads, lines):
-        subject = analyst.subject_named(q["constraint"]["subject"])
-        names = {*subject.labels, *subject.loss_labels}
-        period = q["constraint"]["period"]
-        for doc, context in contexts.items():
-            if doc in q["holders"] or doc in q["unjudged"]:
-                continue
-            table = tables[doc]
-            if table["unjudged"] or table["currency"] != "USD":
-                continue  # recorded: the table is not judged, or not in dollars
-            dropped = {d["row"] for d in table["dropped"]}
-            scale = _raw_scale(context)
-            rows = context["table"]["table"]
-            top = _header_rows(rows)
-            for r, row in enumerate(rows[top:], top):
-                if analyst.normalise(row[0]) not in names or r in dropped:
-                    continue
-                for c, cell in enumerate(row[1:], 1):
-                    header = " ".join(x[c] for x in rows[:top] if c < len(x))
-                    years = set(re.findall(r"(?:19|20)\d\d", header))
-                    if period is not None and years != {str(period)}:
-                        continue
-                    if c not in table["value_columns"] or analyst.cell_value(cell) is None:
-                        continue
-                    assert scale is not None
-                    dollars = _raw_number(cell).scaleb(SCALES[scale])
-                    reading = _reading(q, row[0], dollars)
-                    if reading is not None and _meets(q, reading):
-                        unexplained.append((q["id"], doc, r, cell))
-    assert unexplained == []
+    checked, failures = analyst_oracle.unexplained_rows(generated["dataset"], generated["out"])
+    assert checked >= 50 and failures == []
