@@ -1,0 +1,86 @@
+"""The part of a table a hit inside it needs: the header row and the caption above it.
+
+A table is found in a run's text in either shape osrag meets
+(:func:`osrag.extract.tables.find_tables`): a Markdown pipe table, or the loaders' table
+lines (a header line of cells joined by `` | ``, then a line per row). For the first table
+that meets a hit, the wanted parts are
+
+* its **header**: the table's first line, with the separator row under it in a pipe
+  table (``|---|---|``);
+* its **caption**: the block right before the table (the lead-in "…as follows (in
+  thousands):", a "Table 3" line), when it is text of the document (not a heading
+  restored between two chunks, which the breadcrumb names, and not another table);
+
+each only when the hit's own text does not hold it already. A hit that starts inside a
+table (a long table cut into several chunks) gets both; a hit that starts with its table
+gets the caption; a hit outside any table gets nothing (its passage is itself).
+"""
+
+from __future__ import annotations
+
+import re
+
+from osrag.extract.tables import find_tables
+from osrag.search.passages.runs import Interval, Run
+
+_SEPARATOR_ROW = re.compile(r"\s*\|?(?:\s*:?-{2,}:?\s*\|)+\s*:?-*:?\s*\|?\s*")
+_BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n")
+
+
+def table_parts(run: Run, position: int) -> list[Interval]:
+    """Header first, then caption: intervals of ``run.text`` the chunk at ``position``
+    needs and does not hold (empty when it is not inside a table)."""
+    p, q = run.places[position]
+    text = run.text
+    for table, _ in find_tables(text, 0, captions=False):
+        if table.end <= p:
+            continue
+        if table.start >= q:
+            break
+        wanted: list[Interval] = []
+        header = _header(text, table.start, table.end)
+        if not _inside(header, p, q):
+            wanted.append(header)
+        caption = _caption(run, table.start)
+        if caption is not None and not _inside(caption, p, q):
+            wanted.append(caption)
+        return wanted
+    return []
+
+
+def _inside(part: Interval, p: int, q: int) -> bool:
+    return p <= part[0] and part[1] <= q
+
+
+def _line_end(text: str, at: int, limit: int) -> int:
+    end = text.find("\n", at, limit)
+    return limit if end < 0 else end
+
+
+def _header(text: str, start: int, end: int) -> Interval:
+    """The table's first line, and the separator row under it in a pipe table."""
+    first = _line_end(text, start, end)
+    if first < end:
+        second = _line_end(text, first + 1, end)
+        if _SEPARATOR_ROW.fullmatch(text[first + 1 : second]):
+            return start, second
+    return start, first
+
+
+def _caption(run: Run, table_start: int) -> Interval | None:
+    """The block right before the table, when it is the document's text and not a table."""
+    text = run.text
+    end = table_start
+    while end > 0 and text[end - 1].isspace():
+        end -= 1
+    if end == 0:
+        return None
+    start = max((m.end() for m in _BLANK_LINE.finditer(text, 0, end)), default=0)
+    while start < end and text[start].isspace():
+        start += 1
+    for a, b in run.joints:
+        if a < end and start < b and text[a:b].strip():
+            return None  # a heading restored between two chunks: the breadcrumb names it
+    if next(find_tables(text[start:end], 0, captions=False), None) is not None:
+        return None
+    return start, end
