@@ -37,6 +37,7 @@ from osrag.search.searcher import (
     needs_fallback,
     needs_text_fallback,
     shape_result,
+    with_passages,
     without_words,
 )
 
@@ -125,7 +126,7 @@ class AsyncSearcher:
                 wordless, await self._request(wordless, vector, drop_amount=False)
             )
         answered = answering_index(ran) or await self.transport.alias_target(self.alias)
-        return shape_result(
+        result = shape_result(
             plan,
             ran,
             fallback,
@@ -134,6 +135,15 @@ class AsyncSearcher:
             amount_candidates,
             text_fallback=text_fallback,
         )
+        if plan.spec.context is not None:
+            expansion = self.searcher.expansion(plan, vector, ran)
+            answer = None
+            if expansion.plan is not None:
+                bodies, compiled = compile_plans(self.searcher.index, [expansion.plan])
+                answers = await self.transport.msearch(result.index, bodies)
+                (answer,) = read_plans(compiled, answers)
+            with_passages(result, expansion, answer, started)
+        return result
 
     async def _requests(self, plan: QueryPlan) -> tuple[list[float] | None, Round]:
         """The query's vector and the first round trip's bodies (in a thread where a

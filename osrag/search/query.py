@@ -43,6 +43,7 @@ from osrag.errors import QueryError
 from osrag.models import AmountStatus, AppliedFilter, ExtractionConfig, Money, QuerySpec
 from osrag.search.analysis import analyze_query_cached
 from osrag.search.constraints import AmountConstraint
+from osrag.search.passages.records import CONTEXT_FIELDS
 from osrag.search.plan import (
     AclGuard,
     AmountFilter,
@@ -303,6 +304,7 @@ def search_plan(
     if spec.collapse and mode != "bm25":  # the client keeps each document's best chunk
         depth *= COLLAPSE_DEPTH
     amounts, guards, named = _grouped(plan, drop_amount)
+    context = CONTEXT_FIELDS if spec.context is not None else ()  # what passages are made of
     return SearchPlan(
         mode=mode,
         text=None if mode == "vector" else _text_leg(plan, drop_amount),
@@ -320,7 +322,7 @@ def search_plan(
         collapse=spec.collapse,
         highlight=Highlight() if spec.highlight and plan.match_text else None,
         source=(
-            Source(includes=tuple(sorted({*ALWAYS_RETURNED, *spec.source_fields})))
+            Source(includes=tuple(sorted({*ALWAYS_RETURNED, *spec.source_fields, *context})))
             if spec.source_fields is not None
             else Source(excludes=tuple(SOURCE_EXCLUDES))
         ),

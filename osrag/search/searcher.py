@@ -52,6 +52,7 @@ from osrag.models import (
     SearchResult,
 )
 from osrag.search import fusion
+from osrag.search.passages.expand import Expansion
 from osrag.search.plan import (
     EngineResult,
     Exists,
@@ -333,9 +334,23 @@ class Searcher:
         if text_fallback:
             ran = self._run(without_words(plan), vector)
         answered = answering_index(ran) or self.index.alias_target(self.alias) or self.alias
-        return shape_result(
+        result = shape_result(
             plan, ran, fallback, answered, started, amount_candidates, text_fallback=text_fallback
         )
+        if plan.spec.context is not None:
+            expansion = self.expansion(plan, vector, ran)
+            sent = [expansion.plan] if expansion.plan is not None else []
+            answers = self.index.search(answered, sent) if sent else [None]
+            with_passages(result, expansion, answers[0], started)
+        return result
+
+    def expansion(self, plan: QueryPlan, vector: list[float] | None, ran: Ran) -> Expansion:
+        """The expansion of a search's hits (``plan.spec.context``): the one extra request,
+        under the guards of the search's own plan, to the generation that answered."""
+        assert plan.spec.context is not None
+        generation = self.generation()
+        config = generation.config if generation is not None else None
+        return Expansion.of(ran.hits, self.plans(plan, vector), plan.spec.context, config)
 
 
 class Round(NamedTuple):
@@ -343,6 +358,14 @@ class Round(NamedTuple):
 
     plans: list[SearchPlan]
     probe: bool
+
+
+def with_passages(
+    result: SearchResult, expansion: Expansion, answer: EngineResult | None, started: float
+) -> None:
+    """Put the expansion's passages and report on ``result``; ``took_ms`` covers both."""
+    result.passages, result.context = expansion.passages(answer)
+    result.took_ms = round((time.perf_counter() - started) * 1000, 3)
 
 
 def needs_fallback(plan: QueryPlan, ran: Ran) -> bool:

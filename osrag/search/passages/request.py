@@ -9,8 +9,9 @@ hit (in document version ``doc_id`` + ``source_version``, chunk index ``j``):
 * ``section``: ``[j − reach, j + reach]`` among chunks whose heading path holds every
   heading of the hit's parent section (each a ``term`` on the ``heading_path`` keyword;
   that the path *starts* with them is checked on the chunks that come back);
-* ``table``: ``[j − reach, j]``, only for a hit whose text starts inside a table (the
-  header and caption lie before it); other hits need nothing.
+* ``table``: ``[j − reach, j]``, only for a hit whose first line may be a table's (a cell
+  border ``|``, or a loaders' row): the header and caption lie before it; other hits need
+  nothing.
 
 Ranges of one version that overlap or touch are merged; the filter is
 ``AnyOf(AllOf(Term doc_id, Term source_version, Range chunk_index[, Term heading_path…]) …)``.
@@ -25,7 +26,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from osrag.extract.tables import find_tables
 from osrag.schema.passages import ContextRequest
 from osrag.search.passages.records import CONTEXT_FIELDS, ChunkRecord
 from osrag.search.plan import (
@@ -60,13 +60,11 @@ class Region:
 
 
 def starts_in_table(body: str) -> bool:
-    """Whether a chunk's text opens inside (or with) a table: a table's first row, a pipe
-    row or a loaders' row (``label — Header: value; …``) as its first line."""
+    """Whether a chunk's text may open inside a table, so that the table's header and
+    caption lie before it: its first line holds a cell border (``|``, a pipe row or a piece
+    of one cut where the chunk begins) or a loaders' row (``label — Header: value; …``)."""
     first = body.lstrip().partition("\n")[0]
-    if first.startswith("|") or " — " in first:
-        return True
-    found = next(find_tables(body, 0, captions=False), None)
-    return found is not None and found[0].start == len(body) - len(body.lstrip())
+    return "|" in first or " — " in first or "; " in first
 
 
 def regions(hits: Sequence[ChunkRecord], request: ContextRequest) -> list[Region]:

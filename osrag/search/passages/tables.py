@@ -5,8 +5,9 @@ A table is found in a run's text in either shape osrag meets
 lines (a header line of cells joined by `` | ``, then a line per row). For the first table
 that meets a hit, the wanted parts are
 
-* its **header**: the table's first line, with the separator row under it in a pipe
-  table (``|---|---|``);
+* its **header**: the table's first line; in a pipe table also the separator row under
+  it (``|---|---|``) and the rows after that state no figure — a second header row of
+  years or dates, as annual reports write them (at most four lines in all);
 * its **caption**: the block right before the table (the lead-in "…as follows (in
   thousands):", a "Table 3" line), when it is text of the document (not a heading
   restored between two chunks, which the breadcrumb names, and not another table);
@@ -25,6 +26,10 @@ from osrag.search.passages.runs import Interval, Run
 
 _SEPARATOR_ROW = re.compile(r"\s*\|?(?:\s*:?-{2,}:?\s*\|)+\s*:?-*:?\s*\|?\s*")
 _BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n")
+_FIGURE = re.compile(r"[$€£¥(\s-]*[-−–]?\s*\d[\d,.]*\s*\)?\s*%?")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+HEADER_ROWS = 4
+"""A pipe table's header holds at most this many lines (the separator row included)."""
 
 
 def table_parts(run: Run, position: int) -> list[Interval]:
@@ -58,13 +63,29 @@ def _line_end(text: str, at: int, limit: int) -> int:
 
 
 def _header(text: str, start: int, end: int) -> Interval:
-    """The table's first line, and the separator row under it in a pipe table."""
-    first = _line_end(text, start, end)
-    if first < end:
-        second = _line_end(text, first + 1, end)
-        if _SEPARATOR_ROW.fullmatch(text[first + 1 : second]):
-            return start, second
-    return start, first
+    """The table's header (module rule): its first line; in a pipe table also the separator
+    row under it and the rows after that state no figure (a second header row of years or
+    dates, as annual reports write them), at most :data:`HEADER_ROWS` lines in all."""
+    stop = _line_end(text, start, end)
+    if not text[start:stop].lstrip().startswith("|"):
+        return start, stop  # the loaders' header line
+    for _ in range(HEADER_ROWS - 1):
+        if stop >= end:
+            break
+        following = _line_end(text, stop + 1, end)
+        line = text[stop + 1 : following]
+        if not (_SEPARATOR_ROW.fullmatch(line) or _names_only(line)):
+            break
+        stop = following
+    return start, stop
+
+
+def _names_only(row: str) -> bool:
+    """A pipe row none of whose cells is a figure (a year or a date is a name here)."""
+    cells = [c.strip() for c in row.strip().strip("|").split("|")]
+    return row.lstrip().startswith("|") and not any(
+        _FIGURE.fullmatch(c) and not _YEAR.fullmatch(c) for c in cells
+    )
 
 
 def _caption(run: Run, table_start: int) -> Interval | None:
