@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -13,9 +14,11 @@ from typing import Any
 import pytest
 from async_cases import async_searcher
 from backend_cases import BackendCase, generation_body, open_case
+from typer.testing import CliRunner
 
 from osrag.chunking import chunk_document
 from osrag.chunking.records import chunk_source
+from osrag.cli import app
 from osrag.engines.base import ChunkIndex, Put
 from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, ingest
@@ -305,3 +308,34 @@ def test_the_async_searcher_gives_the_same_passages(
         awaited = asyncio.run(run())
         assert _view(awaited) == _view(sync), kind
         assert awaited.context is not None and awaited.context.requests == 1
+
+
+# --------------------------------------------------------------------------- the command
+
+
+@pytest.mark.opensearch
+@pytest.mark.elasticsearch
+def test_the_search_command_prints_passages_beside_hits(
+    engines: dict[str, tuple[BackendCase, str]],
+) -> None:
+    for kind in ENGINES:
+        case, alias = engines[f"{kind}/structural"]
+        args, env = case.cli()
+        common = ["search", QUERIES[0], "--alias", alias, "--k", "3", *args]
+        shown = CliRunner().invoke(
+            app, [*common, "--context", "neighbours", "--budget", "40", "--json"], env=env
+        )
+        assert shown.exit_code == 0, shown.output
+        payload = json.loads(shown.output)
+        assert payload["hits"] and payload["passages"]
+        for passage in payload["passages"]:
+            assert {"doc_id", "text", "span", "breadcrumb", "pages", "hits"} <= set(passage)
+        assert sum(p["tokens"] for p in payload["passages"]) <= 40
+        assert payload["context"]["budget"] == 40
+        table = CliRunner().invoke(
+            app, [*common, "--context", "section", "--budget", "30"], env=env
+        )
+        assert table.exit_code == 0, table.output
+        assert "passages:" in table.output and "of 30 tokens" in table.output
+        refused = CliRunner().invoke(app, [*common, "--context", "chapter"], env=env)
+        assert refused.exit_code != 0 and "--context" in str(refused.exception)
