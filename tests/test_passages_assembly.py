@@ -322,6 +322,17 @@ def test_expansion_around_the_better_hit_is_filled_first() -> None:
     assert report.tokens == 40
 
 
+def test_the_first_hit_that_does_not_fit_is_cut_and_the_rest_left_out() -> None:
+    records = _records(_long_doc(), ChunkingConfig(strategy="structural", max_tokens=10))
+    hits = [records[5], records[1], records[3]]
+    passages, report = assemble_passages(hits, records, ContextRequest(budget=14), WHITESPACE)
+    first, second = passages
+    assert first.text == records[5].body and not first.truncated
+    assert second.text == "p1w0 p1w1 p1w2 p1w3" and second.truncated
+    assert report.truncated == [records[1].chunk_id] and report.left_out == [records[3].chunk_id]
+    assert report.tokens == 14
+
+
 def test_a_hit_longer_than_the_budget_is_cut_at_its_last_token() -> None:
     records = _records(_long_doc(2), ChunkingConfig(strategy="fixed", size=10))
     passages, report = assemble_passages(records, records, ContextRequest(budget=4), WHITESPACE)
@@ -493,3 +504,19 @@ def test_a_table_request_reads_only_for_hits_that_start_inside_a_table() -> None
     outside = records[0]
     found = regions([outside, inside], ContextRequest(kind="table", reach=4))
     assert [(r.lo, r.hi) for r in found] == [(max(inside.chunk_index - 4, 0), inside.chunk_index)]
+
+
+def test_a_second_header_row_of_dates_comes_with_the_header() -> None:
+    source = (
+        "Results were as follows (in millions):\n\n"
+        "|  | Year ended |  |\n|---|---|---|\n|  | December 31, 2019 | December 31, 2018 |\n"
+        "| Revenue | 10.5 | 9.1 |\n| Cost | 5.2 | 4.4 |\n| Profit | 5.3 | 4.7 |\n"
+    )
+    records = _records(source, ChunkingConfig(strategy="fixed", size=6))
+    hit = next(r for r in records if "Profit" in r.body)
+    (run,) = build_runs(records)
+    header, caption = table_parts(run, run.position(hit.chunk_id) or 0)
+    assert run.text[header[0] : header[1]] == (
+        "|  | Year ended |  |\n|---|---|---|\n|  | December 31, 2019 | December 31, 2018 |"
+    )
+    assert run.text[caption[0] : caption[1]] == "Results were as follows (in millions):"

@@ -102,6 +102,21 @@ SpanQrelsOpt = Annotated[
         "--span-qrels", help="Span judgments (query_id doc_id start end grade): span metrics."
     ),
 ]
+ContextsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--context",
+        help="With --span-qrels: evidence recall at each --budget, plain hits against these "
+        "expansions (comma-separated: neighbours,section,table).",
+        show_default=False,
+    ),
+]
+BudgetsOpt = Annotated[
+    str, typer.Option("--budget", help="--context: token budgets, comma-separated.")
+]
+ContextKOpt = Annotated[
+    int, typer.Option("--context-k", help="--context: hits each expansion starts from.")
+]
 PermutationsOpt = Annotated[int, typer.Option(help="Randomisation test: sign patterns drawn.")]
 SeedOpt = Annotated[int, typer.Option(help="Randomisation test: seed.")]
 ReportOpt = Annotated[
@@ -140,6 +155,9 @@ def eval_command(
     run_out: RunOutOpt = None,
     run_level: RunLevelOpt = "document",
     span_qrels: SpanQrelsOpt = None,
+    context: ContextsOpt = None,
+    budget: BudgetsOpt = "512,1024",
+    context_k: ContextKOpt = 3,
     permutations: PermutationsOpt = 10_000,
     seed: SeedOpt = 0,
     url: UrlOpt = None,
@@ -163,6 +181,7 @@ def eval_command(
     from osrag.ingestion.ingest import IngestOptions
 
     ks = _check_flags(k, qrels_format, topic_field, run_level)
+    evidence = _evidence_flags(context, budget, context_k, span_qrels)
     query_set = load_query_set(
         queries,
         qrels,
@@ -193,6 +212,10 @@ def eval_command(
             seed=seed,
             progress=None if json_output else (lambda m: err.print(f"[dim]{m}[/dim]")),
         )
+        if evidence is not None and spans is not None:
+            result.evidence = _run_evidence(
+                query_set, index, alias_name, spans, evidence, json_output
+            )
     result.span_qrels_file = str(span_qrels) if span_qrels is not None else None
     result.holders_file = str(holders) if holders is not None else None
     _write_files(result, run_out, run_level, report)
@@ -201,6 +224,68 @@ def eval_command(
         return
     _print_tables(result)
     _print_notes(result, with_spans=spans is not None)
+    if result.evidence is not None:
+        _print_evidence(result.evidence)
+
+
+def _evidence_flags(
+    context: str | None, budget: str, context_k: int, span_qrels: Path | None
+) -> dict[str, Any] | None:
+    """The kinds, budgets and hits of ``--context`` (None without it); a wrong value is a
+    ConfigError naming its flag."""
+    from osrag.schema.passages import CONTEXT_KINDS
+
+    if context is None:
+        return None
+    kinds = [part.strip() for part in context.split(",") if part.strip()]
+    unknown = [kind for kind in kinds if kind not in CONTEXT_KINDS]
+    if unknown or not kinds:
+        raise ConfigError(f"--context {context!r}: choose from {', '.join(CONTEXT_KINDS)}")
+    try:
+        budgets = sorted({int(part) for part in budget.split(",") if part.strip()})
+    except ValueError as exc:
+        raise ConfigError(f"--budget {budget!r}: expected integers such as 512,1024") from exc
+    if not budgets or budgets[0] < 1:
+        raise ConfigError(f"--budget {budget!r}: expected positive integers")
+    if context_k < 1:
+        raise ConfigError(f"--context-k {context_k}: expected at least 1")
+    if span_qrels is None:
+        raise ConfigError("--context measures evidence recall: pass the answers' --span-qrels")
+    return {"kinds": kinds, "budgets": budgets, "k": context_k}
+
+
+def _run_evidence(
+    query_set: Any, index: Any, alias: str, spans: Any, evidence: dict[str, Any], quiet: bool
+) -> Any:
+    """Evidence recall on the alias as it is (the operator's view)."""
+    from osrag.evaluation.evidence_runner import run_evidence
+    from osrag.search.searcher import Searcher
+
+    searcher = Searcher(index, alias, enforce_access=False)
+    progress = None if quiet else (lambda m: err.print(f"[dim]{m}[/dim]"))
+    return run_evidence(query_set.queries, searcher, spans, progress=progress, **evidence)
+
+
+def _print_evidence(evidence: Any) -> None:
+    """Evidence recall: a row per kind, a column per budget; then each query note's."""
+    from rich.table import Table
+
+    title = (
+        f"evidence recall ({evidence.queries} queries with judged spans; plain: up to "
+        f"{evidence.plain_k} hits, the others from {evidence.k}; {evidence.tokenizer})"
+    )
+    groups = [("", evidence.recall), *((f" — {n}", v) for n, v in evidence.subsets.items())]
+    for suffix, recall in groups:
+        table = Table(
+            "shown",
+            *(f"@{b}" for b in evidence.budgets),
+            title=title + suffix,
+            title_justify="left",
+        )
+        for kind in evidence.kinds:
+            values = recall.get(kind, {})
+            table.add_row(kind, *(f"{values.get(b, 0.0):.3f}" for b in evidence.budgets))
+        out.print(table)
 
 
 def _check_flags(k: str, qrels_format: str, topic_field: str, run_level: str) -> list[int]:

@@ -2,11 +2,10 @@
 
 Rule, in order:
 
-1. **Every hit first.** Each hit, best first, claims its own chunk's text; a hit that
-   does not fit in what is left of the budget is left out (a later, shorter one may
-   still fit) — except the best hit when it alone is longer than the whole budget: it is
-   cut after the budget's last token and marked ``truncated``, so a search with a budget
-   never comes back empty.
+1. **Every hit first.** Each hit, best first, claims its own chunk's text; the first hit
+   that does not fit in what is left of the budget is cut after the last token that
+   fits and marked ``truncated`` (as plain hits are cut at a budget), and the hits after
+   it are left out: there is no room left for them or for any expansion.
 2. **Then the expansion, best hit first.** Each hit's expansion is filled as far as the
    budget allows before the next hit's begins: ``neighbours`` adds the next chunk, then
    the previous one, then the ones after those, up to ``neighbours`` on each side;
@@ -92,11 +91,12 @@ class _Ledger:
         self.used += added
         return True
 
-    def force(self, claim: _Claim, tokens: int) -> None:
-        """Admit a claim whose tokens are already known (a truncated hit)."""
+    def force(self, claim: _Claim) -> None:
+        """Admit a claim known to fit (a hit cut to what is left of the budget)."""
+        after, added = self.cost(claim.run, claim.a, claim.b)
         self.claims.append(claim)
-        self.covered[claim.run] = _closure(self.runs[claim.run], [(claim.a, claim.b)])
-        self.used += tokens
+        self.covered[claim.run] = after
+        self.used += added
 
 
 def _closure(run: Run, intervals: Iterable[Interval]) -> list[Interval]:
@@ -168,13 +168,28 @@ def _place_hits(ledger: _Ledger, hits: list[_Hit]) -> set[int]:
         a, b = ledger.runs[hit.run].places[hit.position]
         if ledger.take(_Claim(hit.run, a, b, hit.rank, expansion=False)):
             continue
-        if not ledger.claims:  # the best hit alone is longer than the budget
-            run = ledger.runs[hit.run]
-            tokens = ledger.tokenizer.intervals(run.text, a, b)[: ledger.budget]
-            end = tokens[-1][1] if tokens else a
-            ledger.force(_Claim(hit.run, a, end, hit.rank, expansion=False), len(tokens))
-            return {hit.rank}
+        end = _longest_prefix(ledger, hit.run, a, b)
+        if end is None:
+            return set()
+        ledger.force(_Claim(hit.run, a, end, hit.rank, expansion=False))
+        return {hit.rank}  # no room is left for the hits after it
     return set()
+
+
+def _longest_prefix(ledger: _Ledger, run_no: int, a: int, b: int) -> int | None:
+    """The end of the longest prefix of ``text[a:b]``, cut after a token, whose text fits
+    what is left of the budget (None: not even its first token fits)."""
+    run = ledger.runs[run_no]
+    ends = [end for _, end in ledger.tokenizer.intervals(run.text, a, b)]
+    room = ledger.budget - ledger.used
+    lo, hi, best = 0, min(len(ends), room) - 1, None
+    while lo <= hi:  # the cost grows with the prefix: the last end that fits
+        mid = (lo + hi) // 2
+        if ledger.used + ledger.cost(run_no, a, ends[mid])[1] <= ledger.budget:
+            best, lo = ends[mid], mid + 1
+        else:
+            hi = mid - 1
+    return best
 
 
 def _expand(ledger: _Ledger, hits: list[_Hit], request: ContextRequest) -> set[int]:

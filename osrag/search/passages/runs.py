@@ -37,6 +37,8 @@ from osrag.search.passages.records import ChunkRecord
 
 Interval = tuple[int, int]
 
+_NEAR = 2000
+"""Code points either side of a gap whose whole lines say how wide a table row is."""
 _LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s")
 """A line that is a list item: a single code point before it is a line break."""
 
@@ -144,7 +146,7 @@ def _append(run: Run, record: ChunkRecord) -> bool:
     crlf = run.crlf or record.line_breaks_removed > 0
     text = run.text
     if record.start >= run.source_end:
-        joint = _joint(previous, record, record.start - run.source_end, crlf)
+        joint = _joint(previous, record, record.start - run.source_end, crlf, text)
         at = len(text) + len(joint)
         run.joints.append((len(text), at))
         run.text = text + joint + record.body
@@ -177,8 +179,9 @@ def _overlap(text: str, record: ChunkRecord, length: int) -> tuple[int, str] | N
     return None
 
 
-def _joint(previous: ChunkRecord, record: ChunkRecord, gap: int, crlf: bool) -> str:
-    """What stands for the ``gap`` source code points between two chunks (module rule)."""
+def _joint(previous: ChunkRecord, record: ChunkRecord, gap: int, crlf: bool, before: str) -> str:
+    """What stands for the ``gap`` source code points between two chunks (module rule);
+    ``before`` is the run's text so far."""
     if gap <= 0:
         return ""
     opened = _opened_headings(previous.heading_path, record.heading_path)
@@ -187,20 +190,22 @@ def _joint(previous: ChunkRecord, record: ChunkRecord, gap: int, crlf: bool) -> 
     line_break = 2 if crlf else 1
     if gap > line_break:
         return "\n\n"
-    if gap == line_break and _new_line(previous.body, record.body):
+    if gap == line_break and _new_line(before, record.body):
         return "\n"
     return " " if gap == 1 else "\n"
 
 
 def _new_line(before: str, after: str) -> bool:
     """Whether one whitespace character between two chunks is a line break: the text before
-    ends a whole table row (``| … |``, as many cells as the widest row around it), or the
-    text after starts a list item."""
+    it ends a whole table row (``| … |``, as many cells as the widest whole row near the
+    gap), or the text after starts a list item."""
     last = before.rpartition("\n")[2].strip()
     if last.startswith("|"):
+        near = before[-_NEAR:].split("\n") + after[:_NEAR].split("\n")  # a piece of a row
+        # has fewer borders than the whole row: pieces at either end cannot raise the width
         rows = [
             line.strip()
-            for line in (*before.split("\n"), *after.split("\n"))
+            for line in near
             if line.strip().startswith("|") and line.strip().endswith("|")
         ]
         widest = max((row.count("|") for row in rows), default=0)
