@@ -36,10 +36,12 @@ _WORDS = st.lists(
 
 
 @st.composite
-def _documents(draw: st.DrawFn) -> str:
-    """Markdown: unique headings, each followed by text; paragraphs and pipe tables."""
+def _documents(draw: st.DrawFn, first_heading: int = 0) -> str:
+    """Markdown: unique headings (numbered from ``first_heading``), each followed by text;
+    paragraphs and pipe tables. (Two sections in a row under the same heading path are one
+    section to a reader of the chunks: the heading between them is not restored.)"""
     blocks: list[str] = []
-    headings = 0
+    headings = first_heading
     for kind in draw(
         st.lists(st.sampled_from(["h1", "h2", "h3", "p", "p", "table"]), min_size=1, max_size=14)
     ):
@@ -108,7 +110,7 @@ def _cases(
     chunks the caller may see, those it may not, the ranked hits, and a request."""
     texts = {"v1": draw(_documents())}
     if draw(st.booleans()):
-        texts["v2"] = texts["v1"] + "\n\n" + draw(_documents())  # an edited version
+        texts["v2"] = texts["v1"] + "\n\n" + draw(_documents(100))  # an edited version
     config = draw(_CONFIGS)
     records: list[ChunkRecord] = []
     for version in texts:

@@ -125,7 +125,8 @@ class PassageReport(BaseModel):
     )
     chunks_read: int = Field(default=0, description="chunks the extra request returned")
     requests: int = Field(default=0, description="extra requests sent (0 or 1)")
-    took_ms: float = 0.0
+    took_ms: float = Field(default=0.0, description="the expansion: the request and the assembly")
+    assembly_ms: float = Field(default=0.0, description="of which the assembly (no I/O)")
 
     def notes(self) -> list[str]:
         """One line per thing the budget or the index left out."""

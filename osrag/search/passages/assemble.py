@@ -22,8 +22,8 @@ Rule, in order:
 4. **Count exactly.** Steps are admitted on the tokens of the text they add (for a
    tokenizer that splits at whitespace first, as BERT's and the whitespace tokenizer do,
    the tokens of joined text are the sum); the passages' real texts are then counted, and
-   if they exceed the budget after all (text joined inside a word), the last steps are
-   taken back until they do not. The budget is never exceeded.
+   if they exceed the budget after all (text joined or cut inside a word), the last steps
+   are taken back until they do not. The budget is never exceeded.
 
 Text comes from :mod:`osrag.search.passages.runs`; nothing here reads a file or an index.
 """
@@ -74,7 +74,9 @@ class _Ledger:
         self.used = 0
 
     def cost(self, run: int, a: int, b: int) -> tuple[list[Interval], int]:
-        """The run's coverage with ``[a, b)`` added, and the tokens of the text it adds."""
+        """The run's coverage with ``[a, b)`` added, and the tokens of the text it adds
+        (only that text is counted: the work stays within the budget however long the
+        document is)."""
         before = self.covered.get(run, [])
         after = _closure(self.runs[run], [*before, (a, b)])
         text = self.runs[run].text
@@ -180,8 +182,8 @@ def _longest_prefix(ledger: _Ledger, run_no: int, a: int, b: int) -> int | None:
     """The end of the longest prefix of ``text[a:b]``, cut after a token, whose text fits
     what is left of the budget (None: not even its first token fits)."""
     run = ledger.runs[run_no]
-    ends = [end for _, end in ledger.tokenizer.intervals(run.text, a, b)]
     room = ledger.budget - ledger.used
+    ends = [end for _, end in ledger.tokenizer.intervals(run.text, a, b)[:room]]
     lo, hi, best = 0, min(len(ends), room) - 1, None
     while lo <= hi:  # the cost grows with the prefix: the last end that fits
         mid = (lo + hi) // 2

@@ -81,15 +81,15 @@ class ChunkRecord:
         path = source.get("heading_path") or ()
         pages = source.get("pages") or ()
         return cls(
-            chunk_id=str(chunk_id),
-            doc_id=str(doc_id),
-            source_version=version,
-            chunk_index=index,
-            start=start,
-            end=end,
-            body=body,
-            title=str(source.get("title") or ""),
-            breadcrumb=str(source.get("breadcrumb") or ""),
-            heading_path=tuple(str(h) for h in path) if isinstance(path, list | tuple) else (),
-            pages=tuple(int(p) for p in pages) if isinstance(pages, list | tuple) else (),
+            str(chunk_id),
+            str(doc_id),
+            version,
+            index,
+            start,
+            end,
+            body,
+            str(source.get("title") or ""),
+            str(source.get("breadcrumb") or ""),
+            tuple(map(str, path)) if isinstance(path, list | tuple) else (),
+            tuple(map(int, pages)) if isinstance(pages, list | tuple) else (),
         )

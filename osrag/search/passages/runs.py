@@ -60,6 +60,8 @@ class Run:
     """The end of the source the run covers."""
     crlf: bool = False
     """Some chunk's span holds ``\\r\\n`` line breaks."""
+    tables: list[Interval] | None = None
+    """Where the tables of ``text`` lie, once asked (:mod:`.tables`)."""
 
     def position(self, chunk_id: str) -> int | None:
         for i, chunk in enumerate(self.chunks):

@@ -37,20 +37,47 @@ def table_parts(run: Run, position: int) -> list[Interval]:
     needs and does not hold (empty when it is not inside a table)."""
     p, q = run.places[position]
     text = run.text
-    for table, _ in find_tables(text, 0, captions=False):
-        if table.end <= p:
+    if run.tables is None:
+        run.tables = _tables(text, len(text))
+    for start, end in run.tables:
+        if end <= p:
             continue
-        if table.start >= q:
+        if start >= q:
             break
         wanted: list[Interval] = []
-        header = _header(text, table.start, table.end)
+        header = _header(text, start, end)
         if not _inside(header, p, q):
             wanted.append(header)
-        caption = _caption(run, table.start)
+        caption = _caption(run, start)
         if caption is not None and not _inside(caption, p, q):
             wanted.append(caption)
         return wanted
     return []
+
+
+def _tables(text: str, before: int) -> list[Interval]:
+    """``[start, end)`` of each table that starts before ``before``, in order. A block of
+    pipe rows is found here, without reading a cell; a block that may be in the loaders'
+    shape is left to :func:`~osrag.extract.tables.find_tables`."""
+    found: list[Interval] = []
+    start = 0
+    for gap in [*_BLANK_LINE.finditer(text), None]:
+        end = gap.start() if gap is not None else len(text)
+        block = text[start:end]
+        first = start + len(block) - len(block.lstrip())
+        if first >= before:
+            break
+        lines = block.strip().split("\n")
+        if len(lines) >= 2 and all(line.lstrip().startswith("|") for line in lines):
+            found.append((first, start + len(block.rstrip())))
+        elif " — " in block:
+            found += [
+                (start + t.start, start + t.end) for t, _ in find_tables(block, 0, captions=False)
+            ]
+        if gap is None:
+            break
+        start = gap.end()
+    return found
 
 
 def _inside(part: Interval, p: int, q: int) -> bool:
