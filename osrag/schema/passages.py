@@ -50,7 +50,7 @@ class ContextRequest(BaseModel):
         "chunks were counted in",
     )
     reach: int = Field(
-        default=16,
+        default=8,
         ge=1,
         le=256,
         description="section and table: chunks on each side of a hit the one extra "
