@@ -64,8 +64,8 @@ STAGES: list[tuple[str, tuple[str, ...]]] = [
         (
             "osrag.loaders.corpus",
             "osrag.loaders",
-            "osrag.ingestion.seen",
-            "osrag.loaders.locations",
+            "osrag.loaders.seen",
+            "osrag.schema.locations",
         ),
     ),
     ("chunking", ("osrag.chunking",)),

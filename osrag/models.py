@@ -11,6 +11,7 @@ import surface; the models live one concept a module in :mod:`osrag.schema`
 
 from __future__ import annotations
 
+from osrag.schema.constraints import AmountConstraint
 from osrag.schema.documents import (
     BREADCRUMB_SEPARATOR,
     SPAN_COORDINATES,
@@ -44,7 +45,6 @@ from osrag.schema.search import (
     SearchHit,
     SearchResult,
 )
-from osrag.search.constraints import AmountConstraint
 
 __all__ = [
     "BREADCRUMB_SEPARATOR",

@@ -30,7 +30,8 @@ from osrag.engines.rest_compile import run_plans
 from osrag.ingestion.generations import purge
 from osrag.ingestion.layout import SINGLE_NODE, Layout
 from osrag.ingestion.manifest import Manifest
-from osrag.search.plan import Filter, NamedFilter, SearchPlan, Term, TextLeg
+from osrag.schema.filters import Filter, NamedFilter, Term
+from osrag.schema.plan import SearchPlan, TextLeg
 
 KINDS = ("opensearch", "elasticsearch", "embedded")
 CLUSTERS = ("opensearch", "elasticsearch")

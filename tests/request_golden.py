@@ -28,11 +28,10 @@ from typing import Any
 from osrag import add_osrag_clauses, build_query, to_search
 from osrag.engines.elasticsearch import ElasticsearchIndex
 from osrag.engines.elasticsearch_requests import RRF_PIPELINE
-from osrag.engines.opensearch import OpenSearchIndex
+from osrag.engines.opensearch import OpenSearchIndex, pipeline_definition
 from osrag.engines.rest_compile import compile_filter, search_bodies
 from osrag.errors import OsragError
 from osrag.models import QuerySpec
-from osrag.search.fusion import pipeline_definition
 from osrag.search.query import plan_query, search_plan
 from osrag.search.searcher import TENANT_PROBE
 

@@ -20,7 +20,7 @@ from osrag.engines.opensearch import OpenSearchIndex
 from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.models import AppliedFilter, QuerySpec
-from osrag.search.plan import EngineResult
+from osrag.schema.plan import EngineResult
 from osrag.search.query import QueryPlan, plan_query, search_plan
 from osrag.search.results import count_unique_spans
 from osrag.search.searcher import Searcher

@@ -22,7 +22,7 @@ from backend_cases import BACKEND_PARAMS, BackendCase, open_case
 from osrag.errors import QueryError
 from osrag.evaluation import baseline_configs, read_queries, run_evaluation
 from osrag.ingestion.ingest import IngestOptions, ingest
-from osrag.models import Money, SearchResult
+from osrag.models import AmountConstraint, Money, SearchResult
 from osrag.search.searcher import Searcher
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,9 +51,25 @@ def insurance(
     case.purge()
 
 
+def _holds(c: AmountConstraint, currency: str, units: int) -> bool:
+    """Whether one amount meets the constraint, read from its operator here (not osrag's)."""
+    b = c.bounds
+    if currency != c.currency:
+        return False
+    return {
+        "eq": lambda: units == b[0],
+        "in": lambda: units in b,
+        "between": lambda: b[0] <= units <= b[-1],
+        "gt": lambda: units > b[0],
+        "gte": lambda: units >= b[0],
+        "lt": lambda: units < b[0],
+        "lte": lambda: units <= b[0],
+    }[c.op]()
+
+
 def _meets_all(result: SearchResult, money: list[str]) -> bool:
     held = [Money.from_token(t) for t in money]
-    return all(any(c.accepts(m.currency, m.minor_units) for m in held) for c in result.constraints)
+    return all(any(_holds(c, m.currency, m.minor_units) for m in held) for c in result.constraints)
 
 
 @pytest.mark.parametrize("mode", ["bm25", "vector", "hybrid"])

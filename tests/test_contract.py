@@ -19,17 +19,8 @@ from backend_cases import BackendCase, generation_body, stored_chunk
 from osrag.engines.base import Delete, Put, RecordConflict
 from osrag.errors import IndexStateError, LockedError, QueryError
 from osrag.ingestion.lock import LOCK, LOCK_KEY, IngestLock, LockRecord, break_lock, holder
-from osrag.search.plan import (
-    AnyOf,
-    NamedFilter,
-    Not,
-    Range,
-    SearchPlan,
-    Source,
-    Term,
-    Terms,
-    TextLeg,
-)
+from osrag.schema.filters import AnyOf, NamedFilter, Not, Range, Term, Terms
+from osrag.schema.plan import SearchPlan, Source, TextLeg
 
 
 def _generation(case: BackendCase, n: int = 1) -> str:

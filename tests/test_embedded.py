@@ -28,7 +28,8 @@ from osrag.errors import ConfigError, IndexStateError, LockedError, QueryError
 from osrag.ingestion.ingest import IngestOptions, current_generation, ingest, rollback
 from osrag.ingestion.manifest import Manifest
 from osrag.models import AppliedFilter, ChunkingConfig, QuerySpec
-from osrag.search.plan import AsOfGuard, Exists, NotExists, Source, Term
+from osrag.schema.filters import AsOfGuard, Exists, NotExists, Term
+from osrag.schema.plan import Source
 from osrag.search.query import QueryPlan, plan_query, search_plan
 from osrag.search.searcher import Searcher
 

@@ -34,7 +34,7 @@ from osrag.ingestion.ingest import (
 )
 from osrag.ingestion.lock import IngestLock
 from osrag.models import ChunkingConfig
-from osrag.search.plan import Filter
+from osrag.schema.filters import Filter
 from osrag.search.searcher import Searcher
 
 DATA = Path(__file__).resolve().parent / "data" / "insurance"

@@ -8,8 +8,8 @@ evaluation — is written once, against these two small interfaces:
   created from a mapping, an alias moved atomically, bulk writes and deletes
   by id with an outcome per item, refresh, ``count`` and ``chunk_ids`` under a typed
   plan filter, and ``search`` of typed
-  :class:`~osrag.search.plan.SearchPlan` s, each compiled by the engine and
-  answered with osrag's own hit records (:class:`~osrag.search.plan.EngineResult`).
+  :class:`~osrag.schema.plan.SearchPlan` s, each compiled by the engine and
+  answered with osrag's own hit records (:class:`~osrag.schema.plan.EngineResult`).
   What the engine is and can do is one :class:`EngineCapabilities`, read once.
   No query planning, no fallback policy, no evaluation hook lives here.
 * :class:`RecordStore` keeps small JSON records by ``(kind, key)`` for one
@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from osrag.errors import IndexStateError
-from osrag.search.plan import EngineResult, Filter, Fusion, SearchPlan
+from osrag.schema.filters import Filter
+from osrag.schema.plan import EngineResult, Fusion, SearchPlan
 
 SearchType = Literal["query_then_fetch", "dfs_query_then_fetch"]
 KnnFlavour = Literal["opensearch", "elasticsearch", "embedded"]
@@ -180,7 +181,7 @@ class ChunkIndex(ABC):
     ) -> list[EngineResult]:
         """Run several typed plans in one round trip; one :class:`EngineResult` each.
 
-        Each engine compiles a :class:`~osrag.search.plan.SearchPlan` to its own queries
+        Each engine compiles a :class:`~osrag.schema.plan.SearchPlan` to its own queries
         (the REST engines through :mod:`osrag.engines.rest_compile`). ``search_type`` (a
         request parameter, not part of a plan): how a sharded engine scores —
         ``query_then_fetch`` (each shard's own term statistics) or

@@ -39,7 +39,7 @@ from osrag.engines.elasticsearch_mapping import requested_analyzer, to_elasticse
 from osrag.engines.elasticsearch_requests import RRF_PIPELINE, translate
 from osrag.engines.rest import ClientKit, RestIndex, translating
 from osrag.errors import ClusterError
-from osrag.search.plan import Fusion
+from osrag.schema.plan import Fusion
 
 log = logging.getLogger("osrag.engines.elasticsearch")
 

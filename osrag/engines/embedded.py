@@ -45,8 +45,9 @@ from osrag.engines.embedded_store import ALIAS_NAME, FORMAT, EmbeddedStore
 from osrag.engines.embedded_writer import EmbeddedWriter
 from osrag.engines.mapping import vector_dimension
 from osrag.errors import ConfigError, IndexStateError
-from osrag.ingestion.plan import GENERATION_NAME
-from osrag.search.plan import EngineResult, Filter, SearchPlan
+from osrag.schema.filters import Filter
+from osrag.schema.ingest import GENERATION_NAME
+from osrag.schema.plan import EngineResult, SearchPlan
 
 
 class EmbeddedIndex(ChunkIndex):

@@ -26,7 +26,7 @@ from osrag.engines.embedded_response import Ranked, fast_source, source_filter
 from osrag.engines.embedded_schema import ID_FIELD
 from osrag.engines.highlight import highlight
 from osrag.errors import QueryError
-from osrag.search.plan import EngineHit, EngineResult, SearchPlan
+from osrag.schema.plan import EngineHit, EngineResult, SearchPlan
 
 if TYPE_CHECKING:
     from osrag.engines.embedded_searcher import EmbeddedSearcher

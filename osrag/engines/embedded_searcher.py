@@ -24,7 +24,8 @@ from osrag.engines.embedded_plan import PlanCompiler
 from osrag.engines.embedded_plans import PlanRunner
 from osrag.engines.embedded_response import Ranked
 from osrag.engines.embedded_schema import ID_FIELD, ChunkSchema
-from osrag.search.plan import EngineResult, Filter, SearchPlan
+from osrag.schema.filters import Filter
+from osrag.schema.plan import EngineResult, SearchPlan
 
 MAX_COLLAPSE_DOCS = 65_535
 

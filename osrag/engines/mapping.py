@@ -23,6 +23,47 @@ from typing import Any
 
 from osrag.errors import ConfigError
 
+ENGLISH_STOP_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "but",
+        "by",
+        "for",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "no",
+        "not",
+        "of",
+        "on",
+        "or",
+        "such",
+        "that",
+        "the",
+        "their",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "to",
+        "was",
+        "will",
+        "with",
+    ]
+)
+"""Lucene's ``EnglishAnalyzer.ENGLISH_STOP_WORDS_SET``: the stop words of the mapping's
+``english`` analyzer (OpenSearch's ``_english_``), which the embedded engine's analyzer
+and the query planner's no-terms check use too."""
+
 _REPO_MAPPINGS = Path(__file__).resolve().parents[2] / "mappings"
 
 

@@ -16,6 +16,7 @@ query scores the same on every engine osrag supports.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from opensearchpy import OpenSearch
@@ -34,7 +35,7 @@ from osrag.engines.rest import (
     translating,
 )
 from osrag.engines.rest_records import RestRecords
-from osrag.search.plan import Fusion
+from osrag.schema.plan import Fusion
 
 __all__ = [
     "BULK_ACTIONS",
@@ -88,6 +89,45 @@ def _keyword_scored(mapping: dict[str, Any]) -> dict[str, Any]:
             for name, rule in template.items()
         ]
     return out
+
+
+PIPELINE_VERSION = 1
+"""Bumped when the pipelines osrag creates change (the version is part of their names)."""
+
+
+def pipeline_definition(
+    fusion: str, *, rank_constant: int = 60, weights: Sequence[float] | None = None
+) -> tuple[str, dict[str, Any]]:
+    """The name and body of the OpenSearch search pipeline that fuses a ``hybrid`` query
+    as :func:`osrag.search.fusion.reciprocal_rank_fusion` or
+    :func:`osrag.search.fusion.normalized_fusion` does in the client."""
+    if fusion == "rrf":
+        name = f"osrag-rrf-{rank_constant}-v{PIPELINE_VERSION}"
+        processor = {
+            "score-ranker-processor": {
+                "combination": {"technique": "rrf", "rank_constant": rank_constant}
+            }
+        }
+    elif fusion == "normalization":
+        weights = list(weights) if weights is not None else [0.5, 0.5]
+        label = "-".join(f"{w:g}" for w in weights)
+        name = f"osrag-minmax-mean-{label}-v{PIPELINE_VERSION}"
+        processor = {
+            "normalization-processor": {
+                "normalization": {"technique": "min_max"},
+                "combination": {
+                    "technique": "arithmetic_mean",
+                    "parameters": {"weights": weights},
+                },
+            }
+        }
+    else:
+        raise ValueError(f"unknown fusion {fusion!r}")
+    body = {
+        "description": f"osrag hybrid search: {fusion} fusion of the lexical and vector legs",
+        "phase_results_processors": [processor],
+    }
+    return name, body
 
 
 OpenSearchRecords = RestRecords
@@ -151,8 +191,6 @@ class OpenSearchIndex(RestIndex):
         (created once, by a versioned name); None on Serverless or without the plugin."""
         if self.serverless or not self._neural_search():
             return None
-        from osrag.search.fusion import pipeline_definition
-
         name, body = pipeline_definition(
             fusion.method, rank_constant=fusion.rank_constant, weights=fusion.weights
         )

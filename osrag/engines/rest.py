@@ -48,8 +48,9 @@ from osrag.engines.bulk import BulkStats, StreamingBulk
 from osrag.engines.refusals import describe, search_error, shard_gap
 from osrag.engines.rest_compile import compile_filter, run_plans
 from osrag.errors import ClusterError, IndexStateError, OsragError, QueryError
-from osrag.ingestion.plan import generation_pattern
-from osrag.search.plan import EngineResult, Filter, SearchPlan
+from osrag.schema.filters import Filter
+from osrag.schema.ingest import generation_pattern
+from osrag.schema.plan import EngineResult, SearchPlan
 
 if TYPE_CHECKING:
     from osrag.engines.rest_records import RestRecords

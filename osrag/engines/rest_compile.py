@@ -1,4 +1,4 @@
-"""A :class:`~osrag.search.plan.SearchPlan` → OpenSearch query DSL, and the answers back.
+"""A :class:`~osrag.schema.plan.SearchPlan` → OpenSearch query DSL, and the answers back.
 
 One compiler for both REST engines. It writes OpenSearch's DSL; Elasticsearch's
 differences (a top-level ``knn`` section with ``num_candidates``, an ``rrf``
@@ -25,23 +25,19 @@ from typing import Any, Protocol
 
 from osrag.engines.mapping import VECTOR_FIELD
 from osrag.errors import QueryError
-from osrag.search.plan import (
+from osrag.schema.filters import (
     AllOf,
     AnyOf,
-    EngineHit,
-    EngineResult,
     Exists,
     Filter,
-    Fusion,
     MatchNone,
     Not,
     NotExists,
     Range,
-    SearchPlan,
     Term,
     Terms,
-    TextLeg,
 )
+from osrag.schema.plan import EngineHit, EngineResult, Fusion, SearchPlan, TextLeg
 
 TIE_BREAK_SORT: list[dict[str, str]] = [{"_score": "desc"}, {"chunk_id": "desc"}]
 """Every request's order: score, then the chunk id. Tied scores are common (short texts,

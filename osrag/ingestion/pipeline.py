@@ -26,7 +26,6 @@ from osrag.loaders.corpus import (
     unique_ids,
 )
 from osrag.loaders.limits import DEFAULT_READ, ReadOptions
-from osrag.loaders.locations import EXTRACTED_COORDINATES
 from osrag.models import (
     EXTRACTION_VERSION,
     SPAN_COORDINATES,
@@ -36,6 +35,7 @@ from osrag.models import (
     ExtractionConfig,
     LoadIssue,
 )
+from osrag.schema.locations import EXTRACTED_COORDINATES
 
 PARSERS = (fixed.PARSER, markdown.PARSER, plaintext.PARSER, sentences.PARSER)
 

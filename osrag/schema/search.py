@@ -14,8 +14,8 @@ from pydantic import (
 )
 
 from osrag.currencies import LONG_MAX, MINOR_UNIT_EXPONENTS
+from osrag.schema.constraints import AmountConstraint
 from osrag.schema.documents import Span
-from osrag.search.constraints import AmountConstraint
 
 
 class QuerySpec(BaseModel):

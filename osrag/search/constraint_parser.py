@@ -53,7 +53,7 @@ from typing import cast
 from osrag.errors import ExtractionError
 from osrag.extract.money import MoneyMention, parse_money
 from osrag.extract.money_patterns import SCALE_WORDS
-from osrag.search.constraints import (
+from osrag.schema.constraints import (
     APPROXIMATE_BAND_PERCENT,
     AmountConstraint,
     ConstraintOp,

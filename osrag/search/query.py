@@ -10,7 +10,7 @@ clause inside ``bool.filter``: ``$300K`` (``$0.3M``, ``USD 300,000``: all
 of one chunk. An exact amount in another currency than the default filters on
 the ``money`` keyword (``EUR:30000000``), so a euro amount never matches dollar
 documents; a comparison in another currency is refused (see
-:mod:`osrag.search.constraints`).
+:mod:`osrag.schema.constraints`).
 
 The user's text only ever goes into ``match`` queries — never ``query_string``
 — so OpenSearch query syntax in it (``"``, ``:``, ``*``, ``AND``, ``\\``) is
@@ -35,33 +35,26 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from osrag.engines import rest_compile
-from osrag.engines.analyzers import ENGLISH_STOP_WORDS
-from osrag.engines.mapping import VECTOR_FIELD
+from osrag.engines.mapping import ENGLISH_STOP_WORDS, VECTOR_FIELD
 from osrag.engines.rest_compile import TIE_BREAK_SORT as TIE_BREAK_SORT
 from osrag.engines.rest_compile import compile_filter, from_clause
 from osrag.errors import QueryError
 from osrag.models import AmountStatus, AppliedFilter, ExtractionConfig, Money, QuerySpec
-from osrag.search.analysis import analyze_query_cached
-from osrag.search.constraints import AmountConstraint
-from osrag.search.plan import (
+from osrag.schema.constraints import AmountConstraint
+from osrag.schema.filters import (
     AclGuard,
     AmountFilter,
     AsOfGuard,
-    Fusion,
     Guard,
-    Highlight,
-    Mode,
     NamedFilter,
     Range,
     Scored,
-    SearchPlan,
-    Source,
     TenantGuard,
     Terms,
-    TextLeg,
-    VectorLeg,
     amount_filter,
 )
+from osrag.schema.plan import Fusion, Highlight, Mode, SearchPlan, Source, TextLeg, VectorLeg
+from osrag.search.analysis import analyze_query_cached
 
 SOURCE_EXCLUDES = ["text", VECTOR_FIELD]
 """``text`` repeats breadcrumb and body (results show ``body``); nobody reads the vector."""
@@ -122,11 +115,6 @@ def _as_spec(text_or_spec: str | QuerySpec, overrides: dict[str, Any]) -> QueryS
     if isinstance(text_or_spec, QuerySpec):
         return text_or_spec.model_copy(update=overrides) if overrides else text_or_spec
     return QuerySpec(text=text_or_spec, **overrides)
-
-
-def amount_clause(amount: Money, default_currency: str) -> dict[str, Any]:
-    """The exact-amount filter (``term`` on ``amounts``, or on ``money`` for another currency)."""
-    return exact(amount).clause(default_currency)
 
 
 def exact(amount: Money, text: str = "") -> AmountConstraint:
@@ -289,7 +277,7 @@ def search_plan(
     vector: Sequence[float] | None = None,
     in_engine: bool = True,
 ) -> SearchPlan:
-    """The typed :class:`~osrag.search.plan.SearchPlan` of an analysed query.
+    """The typed :class:`~osrag.schema.plan.SearchPlan` of an analysed query.
 
     ``drop_amount``: the fallback plan — every amount filter out of every leg together,
     each constraint a boost instead; the guards stay (they are a group of their own).

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from pydantic import TypeAdapter
 
 from osrag.models import AppliedFilter, SearchHit, SearchResult
-from osrag.search.plan import EngineHit
+from osrag.schema.plan import EngineHit
 from osrag.search.query import QueryPlan
 
 log = logging.getLogger("osrag.search.searcher")

@@ -51,15 +51,9 @@ from osrag.models import (
     QuerySpec,
     SearchResult,
 )
+from osrag.schema.filters import Exists, NamedFilter
+from osrag.schema.plan import EngineResult, SearchPlan, Source, TextLeg
 from osrag.search import fusion
-from osrag.search.plan import (
-    EngineResult,
-    Exists,
-    NamedFilter,
-    SearchPlan,
-    Source,
-    TextLeg,
-)
 from osrag.search.query import QueryPlan, plan_query, search_plan
 from osrag.search.results import Ran, answering_index, shape_result
 
