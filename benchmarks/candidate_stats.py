@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _cluster import ROOT, client, cluster_url, console, print_table, write_results
 
 from osrag.engines.mapping import chunk_index_body
-from osrag.engines.opensearch import OpenSearchIndex
+from osrag.engines.opensearch.index import OpenSearchIndex
 from osrag.evaluation import dedupe_docs, mean_metrics, query_metrics, read_queries
 from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, ingest

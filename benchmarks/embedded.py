@@ -43,8 +43,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _cluster import CORPORA, client, cluster_url, console, print_table, summary, write_results
 
 from osrag.engines.base import ChunkIndex
-from osrag.engines.embedded import EmbeddedIndex
-from osrag.engines.opensearch import OpenSearchIndex
+from osrag.engines.embedded.index import EmbeddedIndex
+from osrag.engines.opensearch.index import OpenSearchIndex
 from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.ingestion.pipeline import prepare_chunks

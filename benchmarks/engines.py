@@ -59,11 +59,12 @@ from parity import DATASETS, overlap
 
 from osrag.chunking.records import chunk_source
 from osrag.engines.base import ChunkIndex
-from osrag.engines.elasticsearch import ElasticsearchIndex
-from osrag.engines.embedded import EmbeddedIndex
+from osrag.engines.elasticsearch.index import ElasticsearchIndex
+from osrag.engines.embedded.index import EmbeddedIndex
 from osrag.engines.mapping import chunk_index_body
-from osrag.engines.opensearch import BULK_ACTIONS, OpenSearchIndex
-from osrag.engines.rest import RestIndex, dumps
+from osrag.engines.opensearch.index import OpenSearchIndex
+from osrag.engines.rest.bulk import dumps
+from osrag.engines.rest.index import BULK_ACTIONS, RestIndex
 from osrag.evaluation import EvalConfig, read_queries, run_evaluation
 from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, current_generation, ingest

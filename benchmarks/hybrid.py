@@ -39,7 +39,7 @@ from _cluster import (
 )
 
 from osrag.embedding import default_embedder
-from osrag.engines.opensearch import OpenSearchIndex
+from osrag.engines.opensearch.index import OpenSearchIndex
 from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.models import QuerySpec

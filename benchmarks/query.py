@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _cluster import CORPORA, client, cluster_url, console, print_table, summary, write_results
 from _concurrency import in_flight
 
-from osrag.engines.opensearch import OpenSearchIndex
+from osrag.engines.opensearch.index import OpenSearchIndex
 from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.models import QuerySpec

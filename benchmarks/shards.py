@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _cluster import CORPORA, ROOT, client, console, print_table, write_results
 
 from osrag.engines.base import SearchType
-from osrag.engines.opensearch import OpenSearchIndex
+from osrag.engines.opensearch.index import OpenSearchIndex
 from osrag.evaluation import LabelledQuery, dedupe_docs, mean_metrics, query_metrics, read_queries
 from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, ingest

@@ -62,7 +62,7 @@ def windows(text: str, tokenizer: Any, width: int) -> list[str]:
 
 def chunks_of(corpus: Path, fit: bool, embedder: Any) -> list[Any]:
     """The chunks a fresh ingest writes (``plan`` on an empty index)."""
-    from osrag.engines.embedded import EmbeddedIndex
+    from osrag.engines.embedded.index import EmbeddedIndex
     from osrag.ingestion.ingest import IngestOptions, plan
 
     with tempfile.TemporaryDirectory(prefix="osrag-plan-") as tmp:
@@ -97,7 +97,7 @@ def vector_scores(
 
 def bm25_legs(corpus: Path, fit: bool, embedder: Any, texts: list[str]) -> list[list[Any]]:
     """The engine's bm25 hits (chunk id, doc id) per query, on a generation of the chunks."""
-    from osrag.engines.embedded import EmbeddedIndex
+    from osrag.engines.embedded.index import EmbeddedIndex
     from osrag.ingestion.ingest import IngestOptions, ingest
     from osrag.search.searcher import Searcher
 

@@ -33,7 +33,7 @@ METRICS = ("ndcg@10", "recall@10")
 
 
 def evaluate(derived: Path, permutations: int) -> dict[str, Any]:
-    from osrag.engines.embedded import EmbeddedIndex
+    from osrag.engines.embedded.index import EmbeddedIndex
     from osrag.evaluation import load_query_set, run_evaluation
     from osrag.evaluation.configs import EvalConfig, label
     from osrag.evaluation.significance import paired_test

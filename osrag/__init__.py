@@ -49,8 +49,8 @@ _EXPORTS: dict[str, str] = {
     "analyze_query": "osrag.search.analysis",
     "build_query": "osrag.search.query",
     "chunk_document": "osrag.chunking",
-    "cluster_errors": "osrag.engines.opensearch_client",
-    "connect": "osrag.engines.opensearch_client",
+    "cluster_errors": "osrag.engines.rest.errors",
+    "connect": "osrag.engines.rest.clients",
     "enrich_chunks": "osrag.extract.enrich",
     "extract_money": "osrag.extract.money",
     "ingest": "osrag.ingestion.ingest",
@@ -121,7 +121,8 @@ if TYPE_CHECKING:
     from osrag.config import Settings, load_settings
     from osrag.engines import open_index
     from osrag.engines.base import ChunkIndex
-    from osrag.engines.opensearch_client import cluster_errors, connect
+    from osrag.engines.rest.clients import connect
+    from osrag.engines.rest.errors import cluster_errors
     from osrag.errors import (
         AuthError,
         ClusterError,

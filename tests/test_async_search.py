@@ -155,8 +155,8 @@ def test_from_settings_reaches_the_engine_the_settings_name(indexed: Indexed) ->
 
 
 def test_the_async_client_is_refused_where_it_cannot_serve(tmp_path: Path) -> None:
-    from osrag.engines.embedded import EmbeddedIndex
-    from osrag.engines.rest_async import connect_async
+    from osrag.engines.embedded.index import EmbeddedIndex
+    from osrag.engines.rest.async_search import connect_async
     from osrag.errors import ConfigError
 
     signed = Settings(url="https://search.example.com", aws_region="eu-west-1")

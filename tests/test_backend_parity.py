@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from opensearchpy import OpenSearch
 
 from osrag.engines.base import ChunkIndex
-from osrag.engines.embedded import EmbeddedIndex
-from osrag.engines.opensearch import OpenSearchIndex
+from osrag.engines.embedded.index import EmbeddedIndex
+from osrag.engines.opensearch.index import OpenSearchIndex
 from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.models import AppliedFilter, QuerySpec

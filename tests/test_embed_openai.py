@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 from osrag.embedding import get_embedder
 from osrag.embedding.openai_compat import OpenAIEmbedder, endpoint_for, retry_delay
-from osrag.engines.embedded import EmbeddedIndex
+from osrag.engines.embedded.index import EmbeddedIndex
 from osrag.errors import ConfigError, EmbeddingError
 from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.search.searcher import Searcher

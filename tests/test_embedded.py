@@ -22,8 +22,8 @@ import pytest
 
 from osrag.config import Settings
 from osrag.engines import choose_backend, embedded_root
-from osrag.engines.embedded import EmbeddedIndex
-from osrag.engines.embedded_plan import minimum_should_match
+from osrag.engines.embedded.compiler import minimum_should_match
+from osrag.engines.embedded.index import EmbeddedIndex
 from osrag.errors import ConfigError, IndexStateError, LockedError, QueryError
 from osrag.ingestion.ingest import IngestOptions, current_generation, ingest, rollback
 from osrag.ingestion.manifest import Manifest
@@ -140,7 +140,7 @@ def test_a_second_process_is_refused_the_lock_and_a_killed_owner_is_broken_at_on
     holder = _spawn(
         f"""
         import datetime as dt, time
-        from osrag.engines.embedded import EmbeddedIndex
+        from osrag.engines.embedded.index import EmbeddedIndex
         from osrag.ingestion.lock import IngestLock
         index = EmbeddedIndex({str(root)!r})
         records = index.records("osrag-chunks")
@@ -201,7 +201,7 @@ def test_a_process_killed_mid_build_leaves_the_previous_generation_readable(
     code = f"""
         import os, signal
         from pathlib import Path
-        from osrag.engines.embedded import EmbeddedIndex
+        from osrag.engines.embedded.index import EmbeddedIndex
         from osrag.ingestion.ingest import IngestOptions, ingest
         from osrag.models import ChunkingConfig
 

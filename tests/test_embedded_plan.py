@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from osrag.engines.embedded import EmbeddedIndex
-from osrag.engines.embedded_plan import minimum_should_match
+from osrag.engines.embedded.compiler import minimum_should_match
+from osrag.engines.embedded.index import EmbeddedIndex
 from osrag.errors import QueryError
 from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.schema.filters import (

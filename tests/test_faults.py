@@ -15,9 +15,8 @@ from clirun import osrag
 from faultproxy import Pushback, pushing_back
 from opensearchpy import OpenSearch
 
-from osrag.engines.mapping import manifest_index_body
-from osrag.engines.opensearch import OpenSearchIndex
-from osrag.engines.rest import manifest_index
+from osrag.engines.mapping import manifest_index, manifest_index_body
+from osrag.engines.opensearch.index import OpenSearchIndex
 from osrag.errors import ClusterError, QueryError
 from osrag.ingestion.ingest import IngestOptions, current_generation, ingest
 from osrag.models import ChunkingConfig
@@ -127,8 +126,8 @@ _KILLED_AFTER_WRITE = """
 import os, signal, sys
 from pathlib import Path
 from backend_cases import Delegating
-from osrag.engines.embedded import EmbeddedIndex
-from osrag.engines.opensearch import OpenSearchIndex
+from osrag.engines.embedded.index import EmbeddedIndex
+from osrag.engines.opensearch.index import OpenSearchIndex
 from osrag.ingestion.ingest import IngestOptions, ingest
 from opensearchpy import OpenSearch
 
@@ -137,7 +136,7 @@ if kind == "opensearch":
     engine = OpenSearchIndex(OpenSearch(where))
 elif kind == "elasticsearch":
     from elasticsearch import Elasticsearch
-    from osrag.engines.elasticsearch import ElasticsearchIndex
+    from osrag.engines.elasticsearch.index import ElasticsearchIndex
     engine = ElasticsearchIndex(Elasticsearch(where))
 elif kind == "embedded":
     engine = EmbeddedIndex(where)

@@ -290,7 +290,7 @@ def test_a_sharded_generation_ranks_as_one_shard_in_every_mode(
     every mode gives the one-shard scores; hybrid is fused in the client there, because
     the engine's hybrid query answers dfs with raw, duplicated hits. Asked for
     query_then_fetch, the engine fuses the 3-shard generation itself, with sane scores."""
-    from osrag.engines.opensearch import OpenSearchIndex
+    from osrag.engines.opensearch.index import OpenSearchIndex
 
     engine = OpenSearchIndex(os_client)
     neural = _engine_fuses(engine)  # OpenSearch 3.x as osrag runs it: the client fuses
@@ -439,7 +439,7 @@ def test_a_query_embedder_of_another_dimension_or_model_is_refused_by_name(
 
 
 def test_elasticsearch_gets_the_same_filters_in_its_own_knn_and_rrf_forms() -> None:
-    from osrag.engines.elasticsearch_requests import RRF_PIPELINE, translate
+    from osrag.engines.elasticsearch.requests import RRF_PIPELINE, translate
 
     plan = plan_query(QuerySpec(text="umbrella $300K", mode="hybrid", tenant="acme", size=5))
     expected = plan.filter_clauses()

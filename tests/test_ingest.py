@@ -22,8 +22,8 @@ from typer.testing import CliRunner
 
 from osrag.cli import app
 from osrag.engines.base import Put, WriteOutcome
-from osrag.engines.embedded import EmbeddedIndex
-from osrag.engines.opensearch import OpenSearchIndex
+from osrag.engines.embedded.index import EmbeddedIndex
+from osrag.engines.opensearch.index import OpenSearchIndex
 from osrag.errors import IndexStateError, LockedError
 from osrag.ingestion.ingest import (
     IngestOptions,

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from osrag.engines.rest_compile import compile_filter, from_clause
+from osrag.engines.rest.compiler import compile_filter, from_clause
 from osrag.models import QuerySpec
 from osrag.schema.constraints import AmountConstraint
 from osrag.schema.filters import Range, amount_filter

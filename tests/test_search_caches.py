@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from osrag.engines.embedded import EmbeddedIndex
+from osrag.engines.embedded.index import EmbeddedIndex
 from osrag.models import ExtractionConfig, GenerationRecord, QuerySpec
 from osrag.search import results as results_module
 from osrag.search import searcher as searcher_module

@@ -102,7 +102,7 @@ def search_command(
     json_output: JsonOpt = False,
 ) -> None:
     """Search the alias: a readable table under a line with the filters and the candidate count."""
-    from osrag.engines.opensearch_client import cluster_errors
+    from osrag.engines.rest.errors import cluster_errors
     from osrag.search.searcher import Searcher
 
     spec = _spec(

@@ -3,7 +3,7 @@
 :func:`choose_backend` picks one from the settings — a cluster (``--url`` /
 ``OSRAG_URL`` / a config file, or an Elastic Cloud ID) → that cluster's engine,
 OpenSearch or Elasticsearch, told apart by asking it
-(:func:`osrag.engines.opensearch_client.detect_engine`); none → the embedded index, in ``.osrag``
+(:func:`osrag.engines.rest.cluster.detect_engine`); none → the embedded index, in ``.osrag``
 in the working directory or ``$OSRAG_HOME/embedded`` (``OSRAG_HOME`` also
 holds the local node's files; the subfolder keeps the two apart).
 ``--backend opensearch|elasticsearch|embedded`` (or ``backend = …`` in the
@@ -46,7 +46,7 @@ def embedded_root(settings: Settings) -> Path:
 
 
 def _detect(settings: Settings) -> Literal["opensearch", "elasticsearch"]:
-    from osrag.engines.opensearch_client import detect_engine
+    from osrag.engines.rest.cluster import detect_engine
 
     return detect_engine(settings)
 
@@ -82,20 +82,20 @@ def open_index(
     settings: Settings, *, backend: str | None = None, choice: BackendChoice | None = None
 ) -> ChunkIndex:
     """The engine the settings name (clients from
-    :func:`osrag.engines.opensearch_client.connect` and
-    :func:`osrag.engines.elasticsearch_client.connect_elasticsearch`). ``choice``: one already
+    :func:`osrag.engines.rest.clients.connect` and
+    :func:`osrag.engines.rest.clients.connect_elasticsearch`). ``choice``: one already
     made."""
     choice = choice or choose_backend(settings, backend)
     if choice.name == "embedded":
-        from osrag.engines.embedded import EmbeddedIndex
+        from osrag.engines.embedded.index import EmbeddedIndex
 
         assert choice.root is not None
         return EmbeddedIndex(choice.root)
     if choice.name == "elasticsearch":
-        from osrag.engines.elasticsearch_client import client_library, connect_elasticsearch
+        from osrag.engines.rest.clients import client_library, connect_elasticsearch
 
         client_library()  # a clear ConfigError when the extra is not installed
-        from osrag.engines.elasticsearch import ElasticsearchIndex
+        from osrag.engines.elasticsearch.index import ElasticsearchIndex
 
         engine = ElasticsearchIndex(
             connect_elasticsearch(settings), settings=settings, search_type=settings.search_type
@@ -104,8 +104,8 @@ def open_index(
             engine.verify()
         return engine
 
-    from osrag.engines.opensearch import OpenSearchIndex
-    from osrag.engines.opensearch_client import connect
+    from osrag.engines.opensearch.index import OpenSearchIndex
+    from osrag.engines.rest.clients import connect
 
     return OpenSearchIndex(
         connect(settings),

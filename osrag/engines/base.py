@@ -182,7 +182,7 @@ class ChunkIndex(ABC):
         """Run several typed plans in one round trip; one :class:`EngineResult` each.
 
         Each engine compiles a :class:`~osrag.schema.plan.SearchPlan` to its own queries
-        (the REST engines through :mod:`osrag.engines.rest_compile`). ``search_type`` (a
+        (the REST engines through :mod:`osrag.engines.rest.compiler`). ``search_type`` (a
         request parameter, not part of a plan): how a sharded engine scores —
         ``query_then_fetch`` (each shard's own term statistics) or
         ``dfs_query_then_fetch`` (statistics gathered from every shard first, as one

@@ -128,3 +128,8 @@ def mapping_version() -> int:
 def chunk_fields() -> frozenset[str]:
     """Top-level fields the mapping declares (``dynamic: strict`` refuses any other)."""
     return frozenset(_load("chunks.json")["mappings"]["properties"])
+
+
+def manifest_index(alias: str) -> str:
+    """The index holding the records (manifest, lock) of ``alias`` on a REST engine."""
+    return f"{alias}.manifest"

@@ -3,7 +3,7 @@
 Every filter is a tree of the primitive constraints :class:`Term`, :class:`Terms`,
 :class:`Range`, :class:`Exists`, :class:`NotExists`, :class:`MatchNone`, negated by
 :class:`Not`, joined by :class:`AnyOf` / :class:`AllOf`. A compiler that handles these
-nine node types handles every filter (:mod:`osrag.engines.rest.compile` writes them as
+nine node types handles every filter (:mod:`osrag.engines.rest.compiler` writes them as
 query DSL, the embedded engine as tantivy queries).
 
 A search's filters come in three groups, kept apart so that the one policy that may drop a

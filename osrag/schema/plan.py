@@ -6,7 +6,7 @@ A :class:`SearchPlan` holds the legs (:class:`TextLeg`, :class:`VectorLeg`), the
 filters as typed constraints (:mod:`osrag.schema.filters`, in three groups: amounts,
 guards, the rest), and how many hits, how deep, collapsed or not, highlighted or not and
 fused how. Each engine **compiles** it: the REST engines to their query DSL
-(:mod:`osrag.engines.rest_compile`; :func:`osrag.build_query` is the OpenSearch
+(:mod:`osrag.engines.rest.compiler`; :func:`osrag.build_query` is the OpenSearch
 compilation), the embedded engine to its own queries. An engine answers with an
 :class:`EngineResult` of :class:`EngineHit` s.
 

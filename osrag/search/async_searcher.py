@@ -26,7 +26,7 @@ from typing import Any
 from osrag.config import DEFAULT_ALIAS, Settings, load_settings
 from osrag.engines import choose_backend, open_index
 from osrag.engines.base import ChunkIndex
-from osrag.engines.rest_compile import compile_plans, read_plans
+from osrag.engines.rest.compiler import compile_plans, read_plans
 from osrag.models import QuerySpec, SearchResult
 from osrag.search.query import QueryPlan
 from osrag.search.searcher import (
@@ -62,8 +62,8 @@ class AsyncSearcher:
         """The sync searcher whose plan, guards and fusion every search runs."""
         self.transport: Any = None
         if client is not None:
-            from osrag.engines.rest import RestIndex
-            from osrag.engines.rest_async import AsyncRestSearch
+            from osrag.engines.rest.async_search import AsyncRestSearch
+            from osrag.engines.rest.index import RestIndex
 
             if not isinstance(self.searcher.index, RestIndex):
                 raise TypeError(
@@ -83,7 +83,7 @@ class AsyncSearcher:
     ) -> AsyncSearcher:
         """The engine ``settings`` name (as :func:`osrag.engines.open_index` chooses it) with
         an asyncio client beside it when it is a cluster."""
-        from osrag.engines.rest_async import connect_async
+        from osrag.engines.rest.async_search import connect_async
 
         settings = settings if settings is not None else load_settings()
         choice = choose_backend(settings, backend)

@@ -34,10 +34,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from osrag.engines import rest_compile
 from osrag.engines.mapping import ENGLISH_STOP_WORDS, VECTOR_FIELD
-from osrag.engines.rest_compile import TIE_BREAK_SORT as TIE_BREAK_SORT
-from osrag.engines.rest_compile import compile_filter, from_clause
+from osrag.engines.rest import compiler as rest_compile
+from osrag.engines.rest.compiler import TIE_BREAK_SORT as TIE_BREAK_SORT
+from osrag.engines.rest.compiler import compile_filter, from_clause
 from osrag.errors import QueryError
 from osrag.models import AmountStatus, AppliedFilter, ExtractionConfig, Money, QuerySpec
 from osrag.schema.constraints import AmountConstraint
@@ -368,7 +368,7 @@ def search_bodies(
     pipeline: str | None = None,
 ) -> list[dict[str, Any]]:
     """The bodies of one ``_msearch`` for a plan, the candidate count always last
-    (:func:`osrag.engines.rest_compile.search_bodies` of :func:`search_plan`).
+    (:func:`osrag.engines.rest.compiler.search_bodies` of :func:`search_plan`).
 
     * ``bm25``: the ranked search, the count. The count costs no extra round trip
       (measured in ``benchmarks/query.py`` against a ``global`` aggregation and a

@@ -39,8 +39,8 @@ from collections import OrderedDict
 from typing import Any, NamedTuple
 
 from osrag.config import DEFAULT_ALIAS
-from osrag.engines import rest_compile
 from osrag.engines.base import ChunkIndex, SearchType
+from osrag.engines.rest import compiler as rest_compile
 from osrag.errors import EmbeddingError, QueryError
 from osrag.ingestion.layout import Layout
 from osrag.ingestion.manifest import Manifest
@@ -86,10 +86,10 @@ def as_index(client_or_index: Any) -> ChunkIndex:
     if isinstance(client_or_index, ChunkIndex):
         return client_or_index
     if type(client_or_index).__module__.split(".")[0] == "elasticsearch":
-        from osrag.engines.elasticsearch import ElasticsearchIndex
+        from osrag.engines.elasticsearch.index import ElasticsearchIndex
 
         return ElasticsearchIndex(client_or_index)
-    from osrag.engines.opensearch import OpenSearchIndex
+    from osrag.engines.opensearch.index import OpenSearchIndex
 
     return OpenSearchIndex(client_or_index)
 
@@ -262,7 +262,7 @@ class Searcher:
         """Whether the legs must be fused here to keep one set of term statistics: the
         generation has several shards and searches use ``dfs_query_then_fetch``, which
         the engine's ``hybrid`` query does not run under (see
-        :meth:`~osrag.engines.rest.RestIndex.takes_search_type`). Fused here, each leg is
+        :meth:`~osrag.engines.rest.index.RestIndex.takes_search_type`). Fused here, each leg is
         scored as one shard would score it; the fused order is the same as the engine's."""
         generation = self.generation()
         shards = Layout.of_config(generation.config).shards if generation is not None else 1

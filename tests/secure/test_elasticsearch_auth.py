@@ -19,7 +19,8 @@ from tlsproxy import TLSProxy
 
 from osrag.config import Settings, load_settings
 from osrag.engines import choose_backend, open_index
-from osrag.engines.opensearch_client import check_connection, cluster_errors, detect_engine
+from osrag.engines.rest.cluster import check_connection, detect_engine
+from osrag.engines.rest.errors import cluster_errors
 from osrag.errors import AuthError, ConfigError, TLSError
 
 pytestmark = pytest.mark.elasticsearch

@@ -26,12 +26,9 @@ from cryptography.hazmat.primitives.serialization import (
 from tlsproxy import TLSProxy
 
 from osrag.config import Settings, load_settings
-from osrag.engines.opensearch_client import (
-    InsecureTLSWarning,
-    check_connection,
-    cluster_errors,
-    connect,
-)
+from osrag.engines.rest.clients import InsecureTLSWarning, connect
+from osrag.engines.rest.cluster import check_connection
+from osrag.engines.rest.errors import cluster_errors
 from osrag.errors import AuthError, ClusterError, ConfigError, TLSError
 
 pytestmark = pytest.mark.opensearch

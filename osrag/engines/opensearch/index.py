@@ -1,7 +1,7 @@
 """The reference engine: an OpenSearch cluster through opensearch-py.
 
 Everything but the client library is shared with Elasticsearch
-(:mod:`osrag.engines.rest`: generations, the alias compare-and-swap, bulk
+(:mod:`osrag.engines.rest.index`: generations, the alias compare-and-swap, bulk
 writes with back-off, ``_msearch``, the record store in ``<alias>.manifest``).
 What is OpenSearch's own: Amazon OpenSearch Serverless (``serverless=True``)
 takes no shard, replica or refresh settings and has no ``_refresh``; and
@@ -16,7 +16,6 @@ query scores the same on every engine osrag supports.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from opensearchpy import OpenSearch
@@ -24,28 +23,14 @@ from opensearchpy.exceptions import ConflictError, NotFoundError, TransportError
 from opensearchpy.helpers import ScanError, scan, streaming_bulk
 
 from osrag.engines.base import EngineCapabilities, SearchType
-from osrag.engines.rest import (
-    BULK_ACTIONS,
-    BULK_BYTES,
-    BULK_RESPONSE,
-    BULK_RETRIES,
-    ClientKit,
-    RestIndex,
-    manifest_index,
-    translating,
-)
-from osrag.engines.rest_records import RestRecords
+from osrag.engines.opensearch.pipelines import pipeline_definition
+from osrag.engines.rest.clients import ClientKit
+from osrag.engines.rest.errors import translating
+from osrag.engines.rest.index import RestIndex
+from osrag.engines.rest.records import RestRecords
 from osrag.schema.plan import Fusion
 
-__all__ = [
-    "BULK_ACTIONS",
-    "BULK_BYTES",
-    "BULK_RESPONSE",
-    "BULK_RETRIES",
-    "OpenSearchIndex",
-    "OpenSearchRecords",
-    "manifest_index",
-]
+__all__ = ["OpenSearchIndex", "OpenSearchRecords"]
 
 OPENSEARCH_PY = ClientKit(
     streaming_bulk=streaming_bulk,
@@ -89,45 +74,6 @@ def _keyword_scored(mapping: dict[str, Any]) -> dict[str, Any]:
             for name, rule in template.items()
         ]
     return out
-
-
-PIPELINE_VERSION = 1
-"""Bumped when the pipelines osrag creates change (the version is part of their names)."""
-
-
-def pipeline_definition(
-    fusion: str, *, rank_constant: int = 60, weights: Sequence[float] | None = None
-) -> tuple[str, dict[str, Any]]:
-    """The name and body of the OpenSearch search pipeline that fuses a ``hybrid`` query
-    as :func:`osrag.search.fusion.reciprocal_rank_fusion` or
-    :func:`osrag.search.fusion.normalized_fusion` does in the client."""
-    if fusion == "rrf":
-        name = f"osrag-rrf-{rank_constant}-v{PIPELINE_VERSION}"
-        processor = {
-            "score-ranker-processor": {
-                "combination": {"technique": "rrf", "rank_constant": rank_constant}
-            }
-        }
-    elif fusion == "normalization":
-        weights = list(weights) if weights is not None else [0.5, 0.5]
-        label = "-".join(f"{w:g}" for w in weights)
-        name = f"osrag-minmax-mean-{label}-v{PIPELINE_VERSION}"
-        processor = {
-            "normalization-processor": {
-                "normalization": {"technique": "min_max"},
-                "combination": {
-                    "technique": "arithmetic_mean",
-                    "parameters": {"weights": weights},
-                },
-            }
-        }
-    else:
-        raise ValueError(f"unknown fusion {fusion!r}")
-    body = {
-        "description": f"osrag hybrid search: {fusion} fusion of the lexical and vector legs",
-        "phase_results_processors": [processor],
-    }
-    return name, body
 
 
 OpenSearchRecords = RestRecords

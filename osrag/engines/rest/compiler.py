@@ -3,8 +3,8 @@
 One compiler for both REST engines. It writes OpenSearch's DSL; Elasticsearch's
 differences (a top-level ``knn`` section with ``num_candidates``, an ``rrf``
 retriever instead of a ``hybrid`` query with a search pipeline) are applied to
-each body by :meth:`~osrag.engines.rest.RestIndex.request_body`
-(:mod:`osrag.engines.elasticsearch_requests`). :func:`osrag.build_query` is
+each body by :meth:`~osrag.engines.rest.index.RestIndex.request_body`
+(:mod:`osrag.engines.elasticsearch.requests`). :func:`osrag.build_query` is
 :func:`request_body` of a plan.
 
 One plan becomes one to three ``_msearch`` bodies, the candidate count last:

@@ -32,8 +32,8 @@ from typing import Any
 import tantivy
 from tantivy import FieldType, Occur, Query
 
-from osrag.engines.analyzers import Analyzer
-from osrag.engines.embedded_schema import ChunkSchema, day_number
+from osrag.engines.embedded.analyzers import Analyzer
+from osrag.engines.embedded.schema import ChunkSchema, day_number
 from osrag.errors import QueryError
 from osrag.schema.filters import (
     AllOf,
