@@ -145,7 +145,7 @@ def test_from_settings_reaches_the_engine_the_settings_name(indexed: Indexed) ->
 
     async def run() -> SearchResult:
         searcher = AsyncSearcher.from_settings(settings, indexed.alias, backend=case.kind)
-        assert (searcher.transport is None) == (case.kind == "embedded")
+        assert searcher.index.native_async == (case.kind != "embedded")
         try:
             return await searcher.search(QUERIES[0][0], **QUERIES[0][1])
         finally:

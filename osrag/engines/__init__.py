@@ -79,13 +79,27 @@ def choose_backend(
 
 
 def open_index(
-    settings: Settings, *, backend: str | None = None, choice: BackendChoice | None = None
+    settings: Settings,
+    *,
+    backend: str | None = None,
+    choice: BackendChoice | None = None,
+    asynchronous: bool = False,
 ) -> ChunkIndex:
     """The engine the settings name (clients from
     :func:`osrag.engines.rest.clients.connect` and
     :func:`osrag.engines.rest.clients.connect_elasticsearch`). ``choice``: one already
-    made."""
-    choice = choice or choose_backend(settings, backend)
+    made. ``asynchronous``: a cluster's engine also gets an asyncio client
+    (:func:`osrag.engines.rest.async_search.connect_async`) for
+    :meth:`~osrag.engines.base.ChunkIndex.asearch`."""
+    engine = _open(settings, choice or choose_backend(settings, backend))
+    if asynchronous and engine.name != "embedded":
+        from osrag.engines.rest.async_search import connect_async
+
+        engine.attach_async(connect_async(settings, engine.name))
+    return engine
+
+
+def _open(settings: Settings, choice: BackendChoice) -> ChunkIndex:
     if choice.name == "embedded":
         from osrag.engines.embedded.index import EmbeddedIndex
 

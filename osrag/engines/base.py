@@ -9,7 +9,8 @@ evaluation — is written once, against these two small interfaces:
   by id with an outcome per item, refresh, ``count`` and ``chunk_ids`` under a typed
   plan filter, and ``search`` of typed
   :class:`~osrag.schema.plan.SearchPlan` s, each compiled by the engine and
-  answered with osrag's own hit records (:class:`~osrag.schema.plan.EngineResult`).
+  answered with osrag's own hit records (:class:`~osrag.schema.plan.EngineResult`),
+  and awaited (``asearch``) where the caller runs on asyncio.
   What the engine is and can do is one :class:`EngineCapabilities`, read once.
   No query planning, no fallback policy, no evaluation hook lives here.
 * :class:`RecordStore` keeps small JSON records by ``(kind, key)`` for one
@@ -24,6 +25,7 @@ never silently answers something else.
 
 from __future__ import annotations
 
+import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
@@ -192,6 +194,40 @@ class ChunkIndex(ABC):
         A plan the engine cannot run raises :class:`~osrag.errors.QueryError`; another
         failure :class:`~osrag.errors.ClusterError`.
         """
+
+    async def asearch(
+        self,
+        target: str,
+        plans: Sequence[SearchPlan],
+        *,
+        search_type: SearchType | None = None,
+    ) -> list[EngineResult]:
+        """:meth:`search`, awaited: on the engine's asyncio client where one is attached
+        (:meth:`attach_async`), else the sync search in a worker thread (the event loop
+        never blocks)."""
+        return await asyncio.to_thread(self.search, target, plans, search_type=search_type)
+
+    async def aalias_target(self, alias: str) -> str | None:
+        """:meth:`alias_target`, awaited (as :meth:`asearch`)."""
+        return await asyncio.to_thread(self.alias_target, alias)
+
+    def attach_async(self, client: Any) -> None:
+        """Await :meth:`asearch` and :meth:`aalias_target` on ``client``, an asyncio client
+        of the same cluster. An engine without one refuses with a :class:`TypeError`."""
+        raise TypeError(
+            "an async client goes with an OpenSearch or Elasticsearch engine, not "
+            f"{type(self).__name__}"
+        )
+
+    @property
+    def native_async(self) -> bool:
+        """Whether :meth:`asearch` awaits the engine's own asyncio client (False: the sync
+        search in a worker thread)."""
+        return False
+
+    async def aclose(self) -> None:
+        """:meth:`close`, and the asyncio client where one is attached."""
+        await asyncio.to_thread(self.close)
 
     def capabilities(self) -> EngineCapabilities:
         """What this engine is and can do, read once per connection (then remembered)."""

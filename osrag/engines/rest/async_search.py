@@ -1,11 +1,12 @@
 """The search round trip of a REST engine on an asyncio client (``AsyncOpenSearch``,
-``AsyncElasticsearch``).
+``AsyncElasticsearch``): what :meth:`RestIndex.asearch
+<osrag.engines.rest.index.RestIndex.asearch>` awaits once a client is attached.
 
 Only the transport is new: the ``_msearch`` request lines, the refusal of a malformed
 search and the check that every shard answered are the sync engine's own
 (:meth:`~osrag.engines.rest.index.RestIndex.msearch_lines`,
 :meth:`~osrag.engines.rest.index.RestIndex.rejected`,
-:func:`~osrag.engines.rest.index.msearch_gap`),
+:func:`~osrag.engines.rest.refusals.msearch_gap`),
 and a read some shard did not answer is sent again after the same pauses, awaited
 instead of slept. Errors are osrag's (:func:`osrag.engines.rest.errors.cluster_errors`).
 """
@@ -15,12 +16,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from osrag.config import Settings
 from osrag.engines.base import SearchType
+from osrag.engines.rest.clients import ClientKit
 from osrag.engines.rest.errors import cluster_errors, where
-from osrag.engines.rest.index import RestIndex, msearch_gap
+from osrag.engines.rest.refusals import msearch_gap
 from osrag.errors import ClusterError, ConfigError, IndexStateError, QueryError
 
 log = logging.getLogger("osrag.engines.rest_async")
@@ -55,11 +57,29 @@ async def whole(
     raise AssertionError("unreachable: the last pause is None")
 
 
+class AwaitedEngine(Protocol):
+    """What the async round trip uses of its sync engine
+    (:class:`~osrag.engines.rest.index.RestIndex`)."""
+
+    client: Any
+    settings: Any
+    kit: ClientKit
+    shard_retry_pauses: Sequence[float]
+
+    def msearch_lines(
+        self, bodies: Sequence[dict[str, Any]], search_type: SearchType | None = None
+    ) -> list[dict[str, Any]]: ...
+
+    def rejected(self, exc: BaseException, target: str) -> QueryError | None: ...
+
+    def alias_target(self, alias: str) -> str | None: ...
+
+
 class AsyncRestSearch:
     """``_msearch`` and the alias lookup of ``engine``'s cluster, through ``client``, an
     asyncio client of the same library and cluster."""
 
-    def __init__(self, engine: RestIndex, client: Any) -> None:
+    def __init__(self, engine: AwaitedEngine, client: Any) -> None:
         self.engine = engine
         self.client = client
 

@@ -22,6 +22,7 @@ managed serverless offerings lack.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import time
@@ -38,12 +39,13 @@ from osrag.engines.base import (
     WriteOutcome,
 )
 from osrag.engines.rest import bulk
+from osrag.engines.rest.async_search import AsyncRestSearch
 from osrag.engines.rest.bulk import BulkStats
 from osrag.engines.rest.clients import ClientKit
-from osrag.engines.rest.compiler import compile_filter, run_plans
+from osrag.engines.rest.compiler import compile_filter, compile_plans, read_plans, run_plans
 from osrag.engines.rest.errors import translating
 from osrag.engines.rest.records import RestRecords
-from osrag.engines.rest.refusals import describe, search_error, shard_gap
+from osrag.engines.rest.refusals import describe, msearch_gap, shard_gap
 from osrag.errors import ClusterError, IndexStateError, QueryError
 from osrag.schema.filters import Filter
 from osrag.schema.ingest import generation_pattern
@@ -102,6 +104,7 @@ class RestIndex(ChunkIndex):
         """Seconds before the first resend of a throttled bulk (doubling up to 30 s)."""
         self.shard_retry_pauses: Sequence[float] = SHARD_RETRY_PAUSES
         self._records: dict[str, RestRecords] = {}
+        self._async: AsyncRestSearch | None = None
 
     # -------------------------------------------------------------------- generations
 
@@ -355,6 +358,46 @@ class RestIndex(ChunkIndex):
         """The plans compiled to this engine's DSL, sent in one ``_msearch``."""
         return run_plans(self, target, plans, search_type=search_type)
 
+    def attach_async(self, client: Any) -> None:
+        """Await searches on ``client`` (``AsyncOpenSearch``, ``AsyncElasticsearch``: the
+        same library and cluster as this engine's client)."""
+        self._async = AsyncRestSearch(self, client)
+
+    @property
+    def native_async(self) -> bool:
+        return self._async is not None
+
+    async def asearch(
+        self,
+        target: str,
+        plans: Sequence[SearchPlan],
+        *,
+        search_type: SearchType | None = None,
+    ) -> list[EngineResult]:
+        """The plans compiled as :meth:`search` compiles them, the ``_msearch`` awaited on
+        the asyncio client (a hybrid plan is compiled in a worker thread: its fusion
+        pipeline may be looked up, once)."""
+        transport = self._async
+        if transport is None:
+            return await super().asearch(target, plans, search_type=search_type)
+        if any(p.mode == "hybrid" for p in plans):
+            bodies, sent = await asyncio.to_thread(compile_plans, self, plans)
+        else:
+            bodies, sent = compile_plans(self, plans)
+        answers = await transport.msearch(target, bodies, search_type=search_type)
+        return read_plans(sent, answers)
+
+    async def aalias_target(self, alias: str) -> str | None:
+        transport = self._async
+        if transport is None:
+            return await super().aalias_target(alias)
+        return await transport.alias_target(alias)
+
+    async def aclose(self) -> None:
+        if self._async is not None:
+            await self._async.close()
+        await super().aclose()
+
     def records(self, alias: str) -> RecordStore:
         store = self._records.get(alias)
         if store is None:
@@ -363,15 +406,3 @@ class RestIndex(ChunkIndex):
 
     def close(self) -> None:
         self.client.close()
-
-
-def msearch_gap(answers: list[dict[str, Any]], target: str) -> ClusterError | QueryError | None:
-    """The first search of an ``_msearch`` answer that failed or that some shard did not
-    answer, as an error (None: every search answered whole)."""
-    for answer in answers:
-        if "error" in answer:
-            return search_error(int(answer.get("status", 500)), answer["error"], target)
-        missing = shard_gap(answer, target)
-        if missing is not None:
-            return missing
-    return None
