@@ -19,9 +19,21 @@ from osrag.engines.embedded.index import EmbeddedIndex
 from osrag.engines.opensearch.index import OpenSearchIndex
 from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, ingest
-from osrag.models import AppliedFilter, QuerySpec
+from osrag.models import QuerySpec
+from osrag.schema.filters import (
+    AnyOf,
+    Exists,
+    Filter,
+    MatchNone,
+    NamedFilter,
+    Not,
+    NotExists,
+    Range,
+    Term,
+    Terms,
+)
 from osrag.schema.plan import EngineResult
-from osrag.search.query import QueryPlan, plan_query, search_plan
+from osrag.search.query import AnalyzedQuery, plan_query, search_plan
 from osrag.search.results import count_unique_spans
 from osrag.search.searcher import Searcher
 
@@ -34,27 +46,19 @@ WORDS = [
     "occurrence", "aggregate", "$300,000", "$300K", "€300,000", "$1,000,000", "300,000",
     "landlord", "cross-border", "excess", "travel", "cyber", "UMB-300000", "2024", "what",
 ]  # fmt: skip
-FILTERS: list[dict[str, Any]] = [
-    {"term": {"tenant": "acme"}},
-    {"term": {"tenant": "globex"}},
-    {"terms": {"category": ["umbrella", "home"]}},
-    {"term": {"amounts": 30_000_000}},
-    {"term": {"money": "EUR:30000000"}},
-    {"range": {"amounts": {"gte": 100_000_000}}},
-    {"range": {"amounts": {"gt": 1_000_000, "lt": 50_000_000}}},
-    {"range": {"effective_from": {"lte": "2024-06-30"}}},
-    {"exists": {"field": "superseded_on"}},
-    {
-        "bool": {
-            "should": [
-                {"terms": {"acl": ["underwriters"]}},
-                {"bool": {"must_not": {"exists": {"field": "acl"}}}},
-            ],
-            "minimum_should_match": 1,
-        }
-    },
-    {"bool": {"must_not": [{"term": {"category": "umbrella"}}]}},
-    {"match_none": {}},
+FILTERS: list[Filter] = [
+    Term("tenant", "acme"),
+    Term("tenant", "globex"),
+    Terms("category", ("umbrella", "home")),
+    Term("amounts", 30_000_000),
+    Term("money", "EUR:30000000"),
+    Range("amounts", gte=100_000_000),
+    Range("amounts", gt=1_000_000, lt=50_000_000),
+    Range("effective_from", lte="2024-06-30"),
+    Exists("superseded_on"),
+    AnyOf((Terms("acl", ("underwriters",)), NotExists("acl"))),
+    Not(Term("category", "umbrella")),
+    MatchNone(),
 ]
 
 
@@ -155,12 +159,12 @@ def test_generated_queries_answer_alike(
         source_fields=source_fields,
     )
     plan = plan_query(spec)  # amounts in the words: filtered (one) or boosted (several)
-    plan = QueryPlan(
+    plan = AnalyzedQuery(
         spec=plan.spec,
         match_text=plan.match_text,
         amount=plan.amount,
         amount_status=plan.amount_status,
-        filters=plan.filters + [AppliedFilter(name=f"f{i}", clause=FILTERS[i]) for i in filters],
+        filters=plan.filters + tuple(NamedFilter(f"f{i}", FILTERS[i]) for i in filters),
         stated=plan.stated,
         default_currency=plan.default_currency,
     )

@@ -185,6 +185,11 @@ class NamedFilter:
     filter: Filter
 
 
+FilterItem = AmountFilter | Guard | NamedFilter
+"""One filter of a search, with the name a result shows it by: an amount filter
+(droppable), a guard, or another named filter."""
+
+
 def amount_filter(
     constraint: AmountConstraint, default_currency: str, *, boost: float | None = None
 ) -> Scored:

@@ -1,6 +1,6 @@
 """The typed search plan: what one search asks of an engine, before any engine's syntax.
 
-``QuerySpec ─analyse─▶ QueryPlan ─plan─▶ SearchPlan ─engine compiles─▶ its own request``
+``QuerySpec ─analyse─▶ AnalyzedQuery ─plan─▶ SearchPlan ─engine compiles─▶ its own request``
 
 A :class:`SearchPlan` holds the legs (:class:`TextLeg`, :class:`VectorLeg`), the
 filters as typed constraints (:mod:`osrag.schema.filters`, in three groups: amounts,

@@ -27,7 +27,7 @@ from osrag.config import DEFAULT_ALIAS, Settings, load_settings
 from osrag.engines import open_index
 from osrag.engines.base import ChunkIndex
 from osrag.models import QuerySpec, SearchResult
-from osrag.search.query import QueryPlan
+from osrag.search.query import AnalyzedQuery
 from osrag.search.searcher import (
     Ran,
     Round,
@@ -86,7 +86,7 @@ class AsyncSearcher:
     def alias(self) -> str:
         return self.searcher.alias
 
-    async def plan(self, text_or_spec: str | QuerySpec, **overrides: Any) -> QueryPlan:
+    async def plan(self, text_or_spec: str | QuerySpec, **overrides: Any) -> AnalyzedQuery:
         """The Searcher's plan (the generation record read in a thread when not cached)."""
         if self.searcher.generation_stale():
             await asyncio.to_thread(self.searcher.generation)
@@ -120,7 +120,7 @@ class AsyncSearcher:
             text_fallback=text_fallback,
         )
 
-    async def _requests(self, plan: QueryPlan) -> tuple[list[float] | None, Round]:
+    async def _requests(self, plan: AnalyzedQuery) -> tuple[list[float] | None, Round]:
         """The query's vector and the first round trip's bodies (in a thread where a
         vector is computed, or the engine's fusion pipeline may be looked up)."""
         if plan.spec.mode in ("bm25", "auto"):
@@ -133,7 +133,7 @@ class AsyncSearcher:
         return await asyncio.to_thread(prepare)
 
     async def _request(
-        self, plan: QueryPlan, vector: list[float] | None, *, drop_amount: bool
+        self, plan: AnalyzedQuery, vector: list[float] | None, *, drop_amount: bool
     ) -> Round:
         if plan.spec.mode in ("bm25", "auto"):
             return self.searcher.requests(plan, vector, drop_amount=drop_amount)
@@ -141,7 +141,7 @@ class AsyncSearcher:
             self.searcher.requests, plan, vector, drop_amount=drop_amount
         )
 
-    async def _run(self, plan: QueryPlan, sent: Round) -> Ran:
+    async def _run(self, plan: AnalyzedQuery, sent: Round) -> Ran:
         answers = await self.index.asearch(
             self.alias, sent.plans, search_type=self.searcher.search_type
         )

@@ -37,14 +37,14 @@ from typing import Any, Literal
 from osrag.engines.mapping import ENGLISH_STOP_WORDS, VECTOR_FIELD
 from osrag.engines.rest import compiler as rest_compile
 from osrag.engines.rest.compiler import TIE_BREAK_SORT as TIE_BREAK_SORT
-from osrag.engines.rest.compiler import compile_filter, from_clause
 from osrag.errors import QueryError
-from osrag.models import AmountStatus, AppliedFilter, ExtractionConfig, Money, QuerySpec
+from osrag.models import AmountStatus, ExtractionConfig, Money, QuerySpec
 from osrag.schema.constraints import AmountConstraint
 from osrag.schema.filters import (
     AclGuard,
     AmountFilter,
     AsOfGuard,
+    FilterItem,
     Guard,
     NamedFilter,
     Range,
@@ -62,53 +62,38 @@ WORD = re.compile(r"\w+")
 ALWAYS_RETURNED = ("chunk_id", "doc_id", "span", "chunk_index")
 
 
-PlanItem = AmountFilter | Guard | NamedFilter
-"""A filter of a plan, typed: droppable (amount), a guard, or another named one."""
-
-
 @dataclass(frozen=True)
-class QueryPlan:
-    """A spec after analysis: the match text and every filter, named."""
+class AnalyzedQuery:
+    """A spec after analysis: the words to match and every filter, typed and named —
+    the amount filters first, then the access guards, then the rest
+    (:mod:`osrag.schema.filters`). :func:`search_plan` makes it a
+    :class:`~osrag.schema.plan.SearchPlan`; each engine compiles that."""
 
     spec: QuerySpec
     match_text: str
     amount: Money | None
     amount_status: AmountStatus
-    filters: list[AppliedFilter] = field(default_factory=list)
+    filters: tuple[FilterItem, ...] = ()
     stated: list[Money] = field(default_factory=list)
     """Every distinct amount the text states."""
     default_currency: str = "USD"
     constraints: list[AmountConstraint] = field(default_factory=list)
     """The amount constraints that filter (empty when the amount filter is off)."""
     amount_notes: list[str] = field(default_factory=list)
-    typed: tuple[PlanItem, ...] = ()
-    """``filters`` as typed plan items, in the same order (a filter beyond them is read
-    back from its clause)."""
     no_terms: Literal["all", "none"] = "none"
     """What the text leg does when the analysed match text has no terms: ``all`` once
     the amount's words were taken out (the filters alone rank), else ``none``."""
 
-    def filter_clauses(self, *, drop_amount: bool = False) -> list[dict[str, Any]]:
-        return [f.clause for f in self.filters if not (drop_amount and f.droppable)]
-
-    def applied(self, *, drop_amount: bool = False) -> list[AppliedFilter]:
-        return [f for f in self.filters if not (drop_amount and f.droppable)]
+    def kept(self, *, drop_amount: bool = False) -> tuple[FilterItem, ...]:
+        """The filters a search applies: every one, or — the fallback — all but the amount
+        filters."""
+        if not drop_amount:
+            return self.filters
+        return tuple(f for f in self.filters if not isinstance(f, AmountFilter))
 
     @property
     def has_amount_filter(self) -> bool:
-        return any(f.droppable for f in self.filters)
-
-    def items(self) -> list[PlanItem]:
-        """Every filter as a typed plan item."""
-        out: list[PlanItem] = list(self.typed[: len(self.filters)])
-        for f in self.filters[len(out) :]:
-            if f.droppable and f.constraint is not None:
-                out.append(
-                    AmountFilter(f.constraint, amount_filter(f.constraint, self.default_currency))
-                )
-            else:
-                out.append(NamedFilter(f.name, from_clause(f.clause)))
-        return out
+        return any(isinstance(f, AmountFilter) for f in self.filters)
 
 
 def _as_spec(text_or_spec: str | QuerySpec, overrides: dict[str, Any]) -> QuerySpec:
@@ -138,27 +123,10 @@ def access_guards(tenant: str | None, groups: list[str] | None) -> tuple[TenantG
     return TenantGuard(tenant), AclGuard(tuple(sorted(set(groups or []))))
 
 
-def access_filters(tenant: str | None, groups: list[str] | None) -> list[AppliedFilter]:
-    """:func:`access_guards` as named ``bool.filter`` clauses."""
-    return [_applied(g) for g in access_guards(tenant, groups)]
-
-
-def _applied(item: PlanItem) -> AppliedFilter:
-    if isinstance(item, AmountFilter):
-        return AppliedFilter(
-            name=item.name,
-            clause=compile_filter(item.filter),
-            droppable=True,
-            constraint=item.constraint,
-        )
-    node = item.filter if isinstance(item, NamedFilter) else item.filter()
-    return AppliedFilter(name=item.name, clause=compile_filter(node))
-
-
 def _typed_filters(
     spec: QuerySpec, constraints: list[AmountConstraint], default_currency: str
-) -> list[PlanItem]:
-    items: list[PlanItem] = [
+) -> list[FilterItem]:
+    items: list[FilterItem] = [
         AmountFilter(c, amount_filter(c, default_currency)) for c in constraints
     ]
     if not spec.unrestricted:
@@ -190,7 +158,7 @@ def plan_query(
     *,
     extraction: ExtractionConfig | None = None,
     **overrides: Any,
-) -> QueryPlan:
+) -> AnalyzedQuery:
     """Analyse the text and name every filter. ``overrides`` are :class:`QuerySpec` fields."""
     spec = _as_spec(text_or_spec, overrides)
     config = extraction or ExtractionConfig()
@@ -212,18 +180,16 @@ def plan_query(
         amount = Money(currency=only.currency, minor_units=only.bounds[0])
     kept = spec.keep_amount_text or not constraints
     match_text = spec.text if kept else analysis.remaining_text
-    typed = _typed_filters(spec, constraints, config.default_currency)
-    return QueryPlan(
+    return AnalyzedQuery(
         spec=spec,
         match_text=match_text.strip(),
         amount=amount,
         amount_status=status,
-        filters=[_applied(item) for item in typed],
+        filters=tuple(_typed_filters(spec, constraints, config.default_currency)),
         stated=analysis.amounts,  # distinct already (a dict's keys: linear)
         default_currency=config.default_currency,
         constraints=constraints,
         amount_notes=analysis.amount_notes,
-        typed=tuple(typed),
         no_terms="none" if kept else _no_terms(match_text),
     )
 
@@ -232,7 +198,7 @@ COLLAPSE_DEPTH = 4
 """Chunks fetched per document wanted when the client collapses a vector or hybrid search."""
 
 
-def _text_leg(plan: QueryPlan, drop_amount: bool) -> TextLeg:
+def _text_leg(plan: AnalyzedQuery, drop_amount: bool) -> TextLeg:
     spec = plan.spec
     boosts: tuple[Scored, ...] = ()
     if drop_amount and plan.has_amount_filter and spec.ambiguous_amount_boost > 0:
@@ -254,15 +220,14 @@ def _text_leg(plan: QueryPlan, drop_amount: bool) -> TextLeg:
 
 
 def _grouped(
-    plan: QueryPlan, drop_amount: bool
+    plan: AnalyzedQuery, drop_amount: bool
 ) -> tuple[tuple[AmountFilter, ...], tuple[Guard, ...], tuple[NamedFilter, ...]]:
     amounts: list[AmountFilter] = []
     guards: list[Guard] = []
     named: list[NamedFilter] = []
-    for item in plan.items():
+    for item in plan.kept(drop_amount=drop_amount):
         if isinstance(item, AmountFilter):
-            if not drop_amount:
-                amounts.append(item)
+            amounts.append(item)
         elif isinstance(item, NamedFilter):
             named.append(item)
         else:
@@ -271,7 +236,7 @@ def _grouped(
 
 
 def search_plan(
-    plan: QueryPlan,
+    plan: AnalyzedQuery,
     *,
     drop_amount: bool = False,
     vector: Sequence[float] | None = None,
@@ -318,50 +283,29 @@ def search_plan(
     )
 
 
-def bool_query(plan: QueryPlan, *, drop_amount: bool = False) -> dict[str, Any]:
+def bool_query(plan: AnalyzedQuery, *, drop_amount: bool = False) -> dict[str, Any]:
     """The ``bool`` query alone (``must`` match, ``should`` boosts, ``filter`` clauses)."""
     return rest_compile.bool_query(search_plan(_as_bm25(plan), drop_amount=drop_amount))
 
 
-def candidate_query(plan: QueryPlan, *, drop_amount: bool = False) -> dict[str, Any]:
+def candidate_query(plan: AnalyzedQuery, *, drop_amount: bool = False) -> dict[str, Any]:
     """Only the filters: the candidate set BM25 ranks inside."""
     return rest_compile.candidate_query(search_plan(_as_bm25(plan), drop_amount=drop_amount))
 
 
-def request_body(plan: QueryPlan, *, drop_amount: bool = False) -> dict[str, Any]:
+def request_body(plan: AnalyzedQuery, *, drop_amount: bool = False) -> dict[str, Any]:
     """The full ``_search`` body for a plan."""
     return rest_compile.request_body(search_plan(_as_bm25(plan), drop_amount=drop_amount))
 
 
-def _as_bm25(plan: QueryPlan) -> QueryPlan:
+def _as_bm25(plan: AnalyzedQuery) -> AnalyzedQuery:
     if plan.spec.mode in ("bm25", "auto"):
         return plan
     return replace(plan, spec=plan.spec.model_copy(update={"mode": "bm25"}))
 
 
-def count_body(plan: QueryPlan, *, drop_amount: bool = False) -> dict[str, Any]:
-    """The size of the candidate set: the filters alone, counted exactly."""
-    return rest_compile.count_body(search_plan(_as_bm25(plan), drop_amount=drop_amount))
-
-
-def knn_clause(
-    plan: QueryPlan, vector: Sequence[float], k: int, *, drop_amount: bool = False
-) -> dict[str, Any]:
-    """The vector leg: ``k`` nearest neighbours **among the chunks passing every filter**.
-
-    The filters go into ``knn.filter`` (the lucene engine's efficient filtering: the
-    candidate set is chosen first, then the neighbours inside it), never into a
-    ``post_filter`` or a ``bool`` around ``knn`` — both pick the neighbours first
-    and filter afterwards, returning fewer than ``k`` hits, or none, under a
-    restrictive filter such as one amount or one tenant.
-    """
-    typed = search_plan(_as_bm25(plan), drop_amount=drop_amount)
-    leg = VectorLeg(tuple(float(x) for x in vector), k)
-    return rest_compile.knn_clause(replace(typed, mode="vector", text=None, vector=leg))
-
-
 def search_bodies(
-    plan: QueryPlan,
+    plan: AnalyzedQuery,
     *,
     drop_amount: bool = False,
     vector: Sequence[float] | None = None,

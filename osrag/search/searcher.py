@@ -12,7 +12,7 @@
   with the constraints alone — the user's hard condition — ranked by them alone
   (constant score, the tie-break order), and the result says ``text_fallback: true``.
 * **Fail closed**: the tenant and ACL guards come from the caller's arguments
-  on every request (:func:`osrag.search.query.access_filters`), never from what the
+  on every request (:func:`osrag.search.query.access_guards`), never from what the
   index is believed to hold: without a tenant only untenanted documents match,
   without groups only documents without an ACL. An alias known to be
   multi-tenant (its access policy, read fresh on every request without a
@@ -54,7 +54,7 @@ from osrag.models import (
 from osrag.schema.filters import Exists, NamedFilter
 from osrag.schema.plan import EngineResult, SearchPlan, Source, TextLeg
 from osrag.search import fusion
-from osrag.search.query import QueryPlan, plan_query, search_plan
+from osrag.search.query import AnalyzedQuery, plan_query, search_plan
 from osrag.search.results import Ran, answering_index, shape_result
 
 log = logging.getLogger("osrag.search.searcher")
@@ -176,7 +176,7 @@ class Searcher:
             return known[1]
         return DEFAULT_EXTRACTION
 
-    def plan(self, text_or_spec: str | QuerySpec, **overrides: Any) -> QueryPlan:
+    def plan(self, text_or_spec: str | QuerySpec, **overrides: Any) -> AnalyzedQuery:
         if not isinstance(text_or_spec, QuerySpec):
             spec = QuerySpec(text=text_or_spec, **overrides)  # overrides validated as fields
         elif overrides:
@@ -220,7 +220,7 @@ class Searcher:
             )
         return self._embedder
 
-    def query_vector(self, plan: QueryPlan) -> list[float] | None:
+    def query_vector(self, plan: AnalyzedQuery) -> list[float] | None:
         if plan.spec.mode in ("bm25", "auto"):
             return None
         text = plan.match_text or plan.spec.text
@@ -239,7 +239,7 @@ class Searcher:
         return list(found)  # the caller's own list: the cached vector cannot change
 
     def plans(
-        self, plan: QueryPlan, vector: list[float] | None = None, *, drop_amount: bool = False
+        self, plan: AnalyzedQuery, vector: list[float] | None = None, *, drop_amount: bool = False
     ) -> SearchPlan:
         """The typed plan this searcher sends for ``plan`` (the fallback's, with
         ``drop_amount``)."""
@@ -249,7 +249,7 @@ class Searcher:
         return search_plan(plan, drop_amount=drop_amount, vector=vector, in_engine=in_engine)
 
     def bodies(
-        self, plan: QueryPlan, vector: list[float] | None = None, *, drop_amount: bool = False
+        self, plan: AnalyzedQuery, vector: list[float] | None = None, *, drop_amount: bool = False
     ) -> tuple[list[dict[str, Any]], str | None]:
         """The plan as OpenSearch DSL (``--explain`` prints it), and the search pipeline
         that fuses it on the engine, if any."""
@@ -272,7 +272,7 @@ class Searcher:
         return chosen == "dfs_query_then_fetch"
 
     def requests(
-        self, plan: QueryPlan, vector: list[float] | None, *, drop_amount: bool = False
+        self, plan: AnalyzedQuery, vector: list[float] | None, *, drop_amount: bool = False
     ) -> Round:
         """The typed plans of one round trip (the tenant probe last, when asked)."""
         typed = self.plans(plan, vector, drop_amount=drop_amount)
@@ -283,7 +283,7 @@ class Searcher:
         probe = self.enforce_access and spec.tenant is None and not spec.unrestricted
         return Round([typed, TENANT_PROBE] if probe else [typed], probe)
 
-    def answered(self, plan: QueryPlan, sent: Round, answers: list[EngineResult]) -> Ran:
+    def answered(self, plan: AnalyzedQuery, sent: Round, answers: list[EngineResult]) -> Ran:
         """Hits (fused where the client fuses), total hits, candidates, how it fused."""
         spec = plan.spec
         if sent.probe and answers.pop().total > 0:
@@ -307,7 +307,7 @@ class Searcher:
         return Ran(page, len(ranked), result.candidates, fused)
 
     def _run(
-        self, plan: QueryPlan, vector: list[float] | None, *, drop_amount: bool = False
+        self, plan: AnalyzedQuery, vector: list[float] | None, *, drop_amount: bool = False
     ) -> Ran:
         sent = self.requests(plan, vector, drop_amount=drop_amount)
         answers = self.index.search(self.alias, sent.plans, search_type=self.search_type)
@@ -339,12 +339,12 @@ class Round(NamedTuple):
     probe: bool
 
 
-def needs_fallback(plan: QueryPlan, ran: Ran) -> bool:
+def needs_fallback(plan: AnalyzedQuery, ran: Ran) -> bool:
     """The amount filter left zero candidates: run again without it."""
     return plan.has_amount_filter and ran.candidates == 0
 
 
-def needs_text_fallback(plan: QueryPlan, ran: Ran, fallback: bool) -> bool:
+def needs_text_fallback(plan: AnalyzedQuery, ran: Ran, fallback: bool) -> bool:
     """Chunks meet the amount constraints, but the words matched none of them (on the
     first page): run again ranked by the constraints alone."""
     return (
@@ -357,6 +357,6 @@ def needs_text_fallback(plan: QueryPlan, ran: Ran, fallback: bool) -> bool:
     )
 
 
-def without_words(plan: QueryPlan) -> QueryPlan:
+def without_words(plan: AnalyzedQuery) -> AnalyzedQuery:
     """``plan`` with no words to match: its filters alone select and rank (match_all)."""
     return dataclasses.replace(plan, match_text="")
