@@ -25,15 +25,15 @@ import random
 from pathlib import Path
 from typing import Any
 
-from osrag.engines.opensearch.pipelines import pipeline_definition
-
-from osrag import add_osrag_clauses, build_query, to_search
+from osrag import build_query
 from osrag.engines.elasticsearch.index import ElasticsearchIndex
 from osrag.engines.elasticsearch.requests import RRF_PIPELINE
 from osrag.engines.opensearch.index import OpenSearchIndex
+from osrag.engines.opensearch.pipelines import pipeline_definition
 from osrag.engines.rest.compiler import compile_filter, search_bodies
 from osrag.errors import OsragError
 from osrag.models import QuerySpec
+from osrag.opensearch import add_osrag_clauses, to_search
 from osrag.search.query import plan_query, search_plan
 from osrag.search.searcher import TENANT_PROBE
 

@@ -9,8 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from osrag.models import QuerySpec
+from osrag.opensearch import add_osrag_clauses, to_search
 from osrag.schema.filters import AmountFilter
-from osrag.search.query import add_osrag_clauses, build_query, plan_query, to_search
+from osrag.search.query import build_query, plan_query
 
 NO_ACL = {"bool": {"must_not": [{"exists": {"field": "acl"}}]}}
 PUBLIC_ONLY = [

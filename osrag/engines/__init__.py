@@ -16,13 +16,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from osrag.config import BACKENDS, Backend, Settings
 from osrag.engines.base import ChunkIndex
 from osrag.errors import ConfigError
 
-BackendName = Backend
+if TYPE_CHECKING:  # the settings are read when an engine is chosen, not on import
+    from osrag.config import Settings
+
 EngineName = Literal["opensearch", "elasticsearch", "embedded"]
 
 EMBEDDED_DIR = ".osrag"
@@ -61,6 +62,8 @@ def choose_backend(
 
     ``auto`` with a cluster asks it which engine it is (``detect``: one request).
     """
+    from osrag.config import BACKENDS
+
     backend = backend if backend is not None else settings.backend
     if backend not in BACKENDS:
         raise ConfigError(f"--backend {backend!r}: choose {', '.join(BACKENDS[:-1])} or embedded")
@@ -132,7 +135,6 @@ def _open(settings: Settings, choice: BackendChoice) -> ChunkIndex:
 __all__ = [
     "EMBEDDED_DIR",
     "BackendChoice",
-    "BackendName",
     "ChunkIndex",
     "EngineName",
     "choose_backend",

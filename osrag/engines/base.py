@@ -25,7 +25,6 @@ never silently answers something else.
 
 from __future__ import annotations
 
-import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
@@ -205,10 +204,14 @@ class ChunkIndex(ABC):
         """:meth:`search`, awaited: on the engine's asyncio client where one is attached
         (:meth:`attach_async`), else the sync search in a worker thread (the event loop
         never blocks)."""
+        import asyncio  # on first use: a caller on asyncio has it loaded already
+
         return await asyncio.to_thread(self.search, target, plans, search_type=search_type)
 
     async def aalias_target(self, alias: str) -> str | None:
         """:meth:`alias_target`, awaited (as :meth:`asearch`)."""
+        import asyncio
+
         return await asyncio.to_thread(self.alias_target, alias)
 
     def attach_async(self, client: Any) -> None:
@@ -227,6 +230,8 @@ class ChunkIndex(ABC):
 
     async def aclose(self) -> None:
         """:meth:`close`, and the asyncio client where one is attached."""
+        import asyncio
+
         await asyncio.to_thread(self.close)
 
     def capabilities(self) -> EngineCapabilities:
