@@ -54,10 +54,10 @@ def main() -> None:
     index_metrics, candidate_metrics = [], []
     try:
         for q in read_queries(args.queries):
-            plan = searcher.plan(q.query, size=100, highlight=False)
+            plan = searcher.plan(q.query, k=100, highlight=False)
             if plan.amount is None:
                 continue
-            with_index_stats = searcher.search(q.query, size=100, highlight=False)
+            with_index_stats = searcher.search(q.query, k=100, highlight=False)
             if with_index_stats.fallback:
                 continue
             candidates = es.search(

@@ -108,7 +108,7 @@ def _quality_run(
         )
         searcher = Searcher(variant.engine, alias, enforce_access=False)
         candidates = {
-            q.id: searcher.search(q.query, size=1, highlight=False).candidate_count
+            q.id: searcher.search(q.query, k=1, highlight=False).candidate_count
             for q in queries
             if analyze_query(q.query).amount is not None
         }

@@ -85,7 +85,7 @@ def _evaluate(
         candidates: dict[str, int] = {}
         for q in queries:
             if analyze_query(q.query).amount is not None:
-                result = searcher.search(q.query, size=1, highlight=False)
+                result = searcher.search(q.query, k=1, highlight=False)
                 candidates[q.id] = result.candidate_count
         return {
             "chunks": report.chunks_written,

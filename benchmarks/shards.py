@@ -86,7 +86,7 @@ def run(searcher: Searcher, queries: list[LabelledQuery], depth: int) -> dict[st
     for q in queries:
         started = time.perf_counter()
         result = searcher.search(
-            q.query, size=depth, tenant=q.tenant, acl=q.acl, highlight=False, source_fields=[]
+            q.query, k=depth, tenant=q.tenant, acl=q.acl, highlight=False, source_fields=[]
         )
         seconds = time.perf_counter() - started
         # equal scores come back in the order of the copy that answered (a primary and its

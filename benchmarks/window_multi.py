@@ -109,7 +109,7 @@ def bm25_legs(corpus: Path, fit: bool, embedder: Any, texts: list[str]) -> list[
         legs = []
         for text in texts:
             result = searcher.search(
-                text, mode="bm25", size=LEG_DEPTH, highlight=False, source_fields=[]
+                text, mode="bm25", k=LEG_DEPTH, highlight=False, source_fields=[]
             )
             legs.append([{"_id": h.chunk_id, "_source": {"doc_id": h.doc_id}} for h in result.hits])
         index.close()

@@ -39,7 +39,7 @@ from osrag.search.searcher import TENANT_PROBE
 
 FIXTURE = Path(__file__).resolve().parent / "golden" / "request_bodies.json"
 VECTOR = [0.25, -1.0, 0.5]
-RESULTS = "size"
+RESULTS = "k"
 """The QuerySpec field that holds the number of results."""
 
 NAMED: dict[str, dict[str, Any]] = {

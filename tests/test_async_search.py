@@ -28,10 +28,10 @@ ACME = {"tenant": "acme", "acl": ["agents"]}
 
 QUERIES: list[tuple[str, dict[str, Any]]] = [
     ("What coverage does the $300,000 umbrella policy provide?", ACME),
-    ("What does the $300K umbrella cover?", ACME | {"size": 3}),
+    ("What does the $300K umbrella cover?", ACME | {"k": 3}),
     ("umbrella over $1 million", ACME),
     ("umbrella policy limits", ACME | {"collapse": True}),
-    ("umbrella policy limits", ACME | {"size": 2, "offset": 2}),
+    ("umbrella policy limits", ACME | {"k": 2, "offset": 2}),
     ("umbrella with a $123,456 limit", ACME),  # nobody wrote it: the fallback
     ("umbrella with a $300,000 limit", {"tenant": "acme"}),  # no groups: every document has an ACL
     ("umbrella $300,000", {"tenant": "globex", "acl": ["agents", "underwriters"]}),
@@ -40,7 +40,7 @@ QUERIES: list[tuple[str, dict[str, Any]]] = [
 VECTOR_QUERIES: list[tuple[str, dict[str, Any]]] = [
     ("What does the $300K umbrella cover?", ACME | {"mode": "hybrid"}),
     ("umbrella with a $123,456 limit", ACME | {"mode": "hybrid"}),
-    ("umbrella policy limits", ACME | {"mode": "vector", "size": 4}),
+    ("umbrella policy limits", ACME | {"mode": "vector", "k": 4}),
     ("umbrella policy limits", ACME | {"mode": "hybrid", "fusion": "normalization"}),
     ("umbrella policy limits", ACME | {"mode": "hybrid", "collapse": True}),
 ]

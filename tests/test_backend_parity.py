@@ -148,7 +148,7 @@ def test_generated_queries_answer_alike(
     cluster, embedded, alias = both
     spec = QuerySpec(
         text=" ".join(words),
-        size=size,
+        k=size,
         offset=offset,
         operator=operator,  # type: ignore[arg-type]
         minimum_should_match=msm if operator == "or" else None,  # refused with "and"
@@ -186,7 +186,7 @@ def test_an_ambiguous_amount_query_scores_alike_to_the_fourth_decimal(
     keyword term's BM25 without norms on the embedded engine). Any change to those scores
     shows here."""
     cluster, embedded, alias = both
-    plan = plan_query(QuerySpec(text="umbrella €300,000 $300K", size=20, unrestricted=True))
+    plan = plan_query(QuerySpec(text="umbrella €300,000 $300K", k=20, unrestricted=True))
     assert plan.amount_status == "several"
     typed = search_plan(plan, drop_amount=True)
     ours, theirs = (e.search(alias, [typed])[0] for e in (embedded, cluster))
@@ -208,8 +208,8 @@ def test_every_labelled_query_ranks_alike(
     both: tuple[ChunkIndex, ChunkIndex, str], query: dict[str, Any]
 ) -> None:
     cluster, embedded, alias = both
-    ours = Searcher(embedded, alias, enforce_access=False).search(query["query"], size=20)
-    theirs = Searcher(cluster, alias, enforce_access=False).search(query["query"], size=20)
+    ours = Searcher(embedded, alias, enforce_access=False).search(query["query"], k=20)
+    theirs = Searcher(cluster, alias, enforce_access=False).search(query["query"], k=20)
     assert (ours.candidate_count, ours.fallback, ours.total_hits, ours.amount_status) == (
         theirs.candidate_count,
         theirs.fallback,
@@ -294,7 +294,7 @@ def test_tied_scores_come_in_one_order_on_both_engines(
             ingest(corpus, backend, IngestOptions(alias=alias))
         for words in (["wing"], ["flow", "pressure"], ["boundary", "layer", "heat"]):
             for size in (4, 7, 20):
-                plan = plan_query(" ".join(words), size=size, amount_filter=False)
+                plan = plan_query(" ".join(words), k=size, amount_filter=False)
                 listed = []
                 for backend in (cluster, embedded):
                     (result,) = backend.search(alias, [search_plan(plan)])

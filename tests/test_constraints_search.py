@@ -79,7 +79,7 @@ def test_comparative_queries_return_only_documents_meeting_the_constraint(
     searcher = Searcher(insurance.backend, insurance.alias, enforce_access=False)
     assert len(COMPARATIVE) >= 10
     for query in COMPARATIVE:
-        result = searcher.search(query["query"], mode=mode, size=20, highlight=False)
+        result = searcher.search(query["query"], mode=mode, k=20, highlight=False)
         assert result.constraints and not result.fallback, query["id"]
         assert result.amount_candidates == result.candidate_count > 0
         assert result.hits, query["id"]
@@ -95,7 +95,7 @@ def test_several_amounts_no_chunk_holds_together_fall_back_together(
     insurance: BackendCase,
 ) -> None:
     searcher = Searcher(insurance.backend, insurance.alias, enforce_access=False)
-    result = searcher.search("travel cover of £2,000,000 and a $300,000,000 limit", size=10)
+    result = searcher.search("travel cover of £2,000,000 and a $300,000,000 limit", k=10)
     assert result.amount_status == "several" and len(result.constraints) == 2
     assert result.fallback and result.amount_candidates == 0 and result.candidate_count > 0
     assert not any(f.droppable for f in result.filters_applied)
@@ -107,7 +107,7 @@ def test_several_amounts_no_chunk_holds_together_fall_back_together(
 def test_guards_stay_when_the_amount_constraints_are_dropped(insurance: BackendCase) -> None:
     searcher = Searcher(insurance.backend, insurance.alias)
     result = searcher.search(
-        "umbrella over $900,000,000,000", tenant="globex", acl=["agents"], size=10
+        "umbrella over $900,000,000,000", tenant="globex", acl=["agents"], k=10
     )
     assert result.fallback
     assert [f.name for f in result.filters_applied] == ["tenant", "acl"]
@@ -118,10 +118,10 @@ def test_a_range_in_another_currency_is_refused_not_dropped(insurance: BackendCa
     searcher = Searcher(insurance.backend, insurance.alias, enforce_access=False)
     with pytest.raises(QueryError, match="EUR"):
         searcher.search("travel medical cover over €50,000")
-    exact = searcher.search("travel medical cover of €30,000", size=5)
+    exact = searcher.search("travel medical cover of €30,000", k=5)
     assert exact.filters_applied[0].clause == {"term": {"money": "EUR:3000000"}}
     assert exact.hits and not exact.fallback
-    off = searcher.search("travel medical cover over €50,000", amount_filter=False, size=5)
+    off = searcher.search("travel medical cover over €50,000", amount_filter=False, k=5)
     assert off.amount_status == "off" and off.hits
 
 
@@ -195,7 +195,7 @@ def test_stop_words_alone_leave_the_constraints_to_decide(
     # there, so "Is it" are terms; punctuation alone has no terms on every engine)
     searcher = Searcher(insurance.backend, insurance.alias, enforce_access=False)
     for text in ("Is it over $1,000,000?", "over $1,000,000?"):
-        result = searcher.search(text, mode=mode, size=20, highlight=False)
+        result = searcher.search(text, mode=mode, k=20, highlight=False)
         assert result.constraints and not result.fallback and not result.text_fallback
         assert result.candidate_count > 0
         assert _meets_each(result)
@@ -207,12 +207,12 @@ def test_words_no_candidate_holds_fall_back_to_the_constraints_alone(
     insurance: BackendCase,
 ) -> None:
     searcher = Searcher(insurance.backend, insurance.alias, enforce_access=False)
-    result = searcher.search("zyxwvut over $1,000,000", mode="bm25", size=20, highlight=False)
+    result = searcher.search("zyxwvut over $1,000,000", mode="bm25", k=20, highlight=False)
     assert result.text_fallback and not result.fallback
     assert result.amount_candidates == result.candidate_count > 0
     assert _meets_each(result)
     # a word some candidate holds keeps the words' ranking: no text fallback
-    worded = searcher.search("umbrella over $1,000,000", mode="bm25", size=20, highlight=False)
+    worded = searcher.search("umbrella over $1,000,000", mode="bm25", k=20, highlight=False)
     assert worded.hits and not worded.text_fallback
     assert _meets_each(worded)
 
@@ -221,5 +221,5 @@ def test_a_text_without_terms_and_without_a_constraint_still_matches_nothing(
     insurance: BackendCase,
 ) -> None:
     searcher = Searcher(insurance.backend, insurance.alias, enforce_access=False)
-    result = searcher.search("? !", mode="bm25", size=5, highlight=False)
+    result = searcher.search("? !", mode="bm25", k=5, highlight=False)
     assert not result.hits and not result.text_fallback and result.total_hits == 0

@@ -208,7 +208,7 @@ def test_an_ingest_killed_after_its_bulk_then_a_second_edit_leaves_no_stale_chun
         == record.chunks
         == sum(len(r.chunk_ids) for r in backend_case.manifest().documents(record.name))
     )
-    hits = Searcher(index, alias, enforce_access=False).search("fee edition", size=500).hits
+    hits = Searcher(index, alias, enforce_access=False).search("fee edition", k=500).hits
     assert hits and not any("edition one" in h.body for h in hits)
     assert any("edition two" in h.body for h in hits)
     assert blocked < 120  # the dead owner's lock was broken at once, not after its TTL

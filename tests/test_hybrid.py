@@ -99,7 +99,7 @@ def _filters_of(leg: dict[str, Any]) -> list[dict[str, Any]]:
 
 def test_every_leg_carries_the_same_filters_and_none_filters_after_the_fact() -> None:
     plan = plan_query(
-        QuerySpec(text="umbrella $300K", mode="hybrid", tenant="acme", acl=["agents"], size=7)
+        QuerySpec(text="umbrella $300K", mode="hybrid", tenant="acme", acl=["agents"], k=7)
     )
     client = search_bodies(plan, vector=[0.1] * 4)
     lexical, vector, count = client
@@ -184,7 +184,7 @@ def test_a_stated_amount_is_a_constraint_in_every_mode(
 ) -> None:
     case = embedded_insurance
     searcher = Searcher(case.backend, case.alias)
-    result = searcher.search("umbrella $300K", mode=mode, tenant="acme", acl=["agents"], size=10)
+    result = searcher.search("umbrella $300K", mode=mode, tenant="acme", acl=["agents"], k=10)
     assert result.mode == mode and result.amount_status == "one" and not result.fallback
     assert [f.name for f in result.filters_applied] == ["amount", "tenant", "acl"]
     assert result.hits and all(THREE_HUNDRED_K in h.amounts for h in result.hits)
@@ -256,8 +256,8 @@ def test_fusion_on_the_engine_and_in_the_client_give_the_same_order(
     queries = [json.loads(line)["query"] for line in (EXAMPLES / "queries.jsonl").open()]
     identical = 0
     for text in queries:
-        ours = server.search(text, mode="hybrid", size=10, highlight=False)
-        theirs = client.search(text, mode="hybrid", size=10, highlight=False)
+        ours = server.search(text, mode="hybrid", k=10, highlight=False)
+        theirs = client.search(text, mode="hybrid", k=10, highlight=False)
         assert ours.fusion and ours.fusion.startswith("server:") and theirs.fusion == "client:rrf"
         assert [h.score for h in ours.hits] == pytest.approx([h.score for h in theirs.hits])
         groups = [_by_score(r.hits) for r in (ours, theirs)]
@@ -287,7 +287,7 @@ def test_the_engine_fuses_exactly_where_it_runs_neural_search(
         enforce_access=False,
         search_type="query_then_fetch",
     )
-    result = searcher.search("umbrella liability coverage", mode="hybrid", size=5)
+    result = searcher.search("umbrella liability coverage", mode="hybrid", k=5)
     assert result.hits and result.fusion is not None
     assert result.fusion.startswith("server:" if neural else "client:"), result.fusion
 
@@ -318,8 +318,8 @@ def test_a_sharded_generation_ranks_as_one_shard_in_every_mode(
     queries = [json.loads(line)["query"] for line in (EXAMPLES / "queries.jsonl").open()]
     for text in queries[:12]:
         for mode in ("bm25", "vector", "hybrid"):
-            ours = three.search(text, mode=mode, size=10, highlight=False)
-            single = one.search(text, mode=mode, size=10, highlight=False)
+            ours = three.search(text, mode=mode, k=10, highlight=False)
+            single = one.search(text, mode=mode, k=10, highlight=False)
             if mode == "hybrid":
                 assert ours.fusion == "client:rrf"
                 assert (single.fusion or "").startswith("server:" if neural else "client:")
@@ -330,7 +330,7 @@ def test_a_sharded_generation_ranks_as_one_shard_in_every_mode(
         engine, aliases[3], enforce_access=False, embedder=embedder, search_type="query_then_fetch"
     )
     for text in queries[:12]:
-        fused = per_shard.search(text, mode="hybrid", size=10, highlight=False)
+        fused = per_shard.search(text, mode="hybrid", k=10, highlight=False)
         assert (fused.fusion or "").startswith("server:" if neural else "client:")
         ids = [h.chunk_id for h in fused.hits]
         assert len(ids) == len(set(ids)) and all(0 < (h.score or 0) <= 1 for h in fused.hits)
@@ -364,7 +364,7 @@ def test_a_restrictive_filter_returns_every_candidate_not_fewer(
         assert not case.backend.write(name, actions[start : start + 1000]).failures
     case.backend.finish_generation(name)
     case.backend.move_alias(case.alias, name, None)
-    plan = plan_query(QuerySpec(text="umbrella $300K", mode="vector", size=10, unrestricted=True))
+    plan = plan_query(QuerySpec(text="umbrella $300K", mode="vector", k=10, unrestricted=True))
     typed = search_plan(plan, vector=[float(x) for x in rng.random(8)])
     (result,) = case.backend.search(case.alias, [typed])
     assert result.candidates == 3
@@ -451,7 +451,7 @@ def test_a_query_embedder_of_another_dimension_or_model_is_refused_by_name(
 def test_elasticsearch_gets_the_same_filters_in_its_own_knn_and_rrf_forms() -> None:
     from osrag.engines.elasticsearch.requests import RRF_PIPELINE, translate
 
-    plan = plan_query(QuerySpec(text="umbrella $300K", mode="hybrid", tenant="acme", size=5))
+    plan = plan_query(QuerySpec(text="umbrella $300K", mode="hybrid", tenant="acme", k=5))
     expected = [AMOUNT, TENANT, ACL_NONE]
     lexical, vector, count = (translate(b) for b in search_bodies(plan, vector=[0.5] * 4))
     assert "query" not in vector and vector["knn"]["field"] == VECTOR_FIELD
@@ -499,9 +499,9 @@ def test_collapse_keeps_each_documents_best_chunk_in_every_mode(
             return None
 
     searcher = Searcher(ClientFusion(case.backend), case.alias)
-    full = searcher.search("umbrella $300K", mode=mode, tenant="acme", acl=["agents"], size=50)
+    full = searcher.search("umbrella $300K", mode=mode, tenant="acme", acl=["agents"], k=50)
     one = searcher.search(
-        "umbrella $300K", mode=mode, tenant="acme", acl=["agents"], size=3, collapse=True
+        "umbrella $300K", mode=mode, tenant="acme", acl=["agents"], k=3, collapse=True
     )
     docs = [h.doc_id for h in one.hits]
     assert len(docs) == len(set(docs)) == 3

@@ -29,7 +29,7 @@ days = st.dates(min_value=dt.date(2000, 1, 1), max_value=dt.date(2030, 12, 31))
 specs = st.builds(
     QuerySpec,
     text=st.lists(st.sampled_from(WORDS), min_size=0, max_size=5).map(" ".join),
-    size=st.integers(0, 30),
+    k=st.integers(0, 30),
     offset=st.integers(0, 30),
     amount_filter=st.booleans(),
     keep_amount_text=st.booleans(),
@@ -90,7 +90,7 @@ def test_every_leg_carries_the_same_filters_and_the_count_comes_last(
     if mode == "hybrid" and not fused_here:
         assert ranked[0]["search_pipeline"] == pipeline
     if not fused_here and not (spec.collapse and mode == "vector"):
-        assert (ranked[0]["size"], ranked[0]["from"]) == (spec.size, spec.offset)
+        assert (ranked[0]["size"], ranked[0]["from"]) == (spec.k, spec.offset)
     texts = json.dumps(ranked)
     assert ("zero_terms_query" in texts) == (
         plan.no_terms == "all" and bool(plan.match_text) and mode != "vector"

@@ -170,11 +170,9 @@ def test_an_amount_only_query_matches_all_within_the_filter() -> None:
     assert _filters(body) == [{"term": {"amounts": 30_000_000}}]
 
 
-def test_size_from_highlight_collapse_and_boosts() -> None:
+def test_k_from_highlight_collapse_and_boosts() -> None:
     body = build_query(
-        QuerySpec(
-            text="flood", size=3, offset=6, collapse=True, breadcrumb_boost=2.0, title_boost=1.5
-        )
+        QuerySpec(text="flood", k=3, offset=6, collapse=True, breadcrumb_boost=2.0, title_boost=1.5)
     )
     assert body["size"] == 3 and body["from"] == 6
     assert body["collapse"] == {"field": "doc_id"}
@@ -244,3 +242,21 @@ def test_operator_and_with_minimum_should_match_is_refused() -> None:
 
     with pytest.raises(ValidationError, match="minimum_should_match only applies"):
         QuerySpec(text="a b", operator="and", minimum_should_match="50%")
+
+
+def test_size_is_the_deprecated_name_of_k_and_still_works() -> None:
+    import pytest
+    from pydantic import ValidationError
+
+    with pytest.warns(DeprecationWarning, match="use k="):
+        spec = QuerySpec(text="umbrella", size=5)
+    assert spec.k == 5
+    with pytest.warns(DeprecationWarning, match="use k"):
+        assert spec.size == 5
+    with pytest.warns(DeprecationWarning, match="use k="):
+        assert build_query("umbrella", size=3)["size"] == 3
+    with pytest.warns(DeprecationWarning, match="use k="):
+        assert plan_query(QuerySpec(text="umbrella"), size=4).spec.k == 4
+    assert build_query("umbrella", k=3) == build_query(QuerySpec(text="umbrella", k=3))
+    with pytest.warns(DeprecationWarning), pytest.raises(ValidationError, match="not both"):
+        QuerySpec(text="umbrella", k=3, size=4)

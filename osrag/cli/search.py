@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     from osrag.models import QuerySpec, SearchResult
 
-_FLAGS = {"size": "k", "as_of": "as-of", "amount_filter": "no-amount-filter"}
+_FLAGS = {"as_of": "as-of", "amount_filter": "no-amount-filter"}
 """The flag that sets each :class:`~osrag.models.QuerySpec` field (where the names differ)."""
 
 
@@ -158,7 +158,7 @@ def _spec(
     try:
         return QuerySpec(
             text=query,
-            size=given.pop("k"),
+            k=given.pop("k"),
             acl=acl or None,
             as_of=when,
             category=category or None,

@@ -28,7 +28,7 @@ def search_keywords(
     extra = dict(options or {})
     if extra.get("unrestricted"):
         raise ValueError("a retriever never searches unrestricted (it answers an end user)")
-    return extra | {"size": k, "tenant": tenant, "acl": acl, "mode": mode}
+    return extra | {"k": k, "tenant": tenant, "acl": acl, "mode": mode}
 
 
 def hit_metadata(hit: SearchHit, result: SearchResult) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import warnings
 from decimal import Decimal
 from typing import Any, Literal
 
@@ -18,6 +19,21 @@ from osrag.schema.constraints import AmountConstraint
 from osrag.schema.documents import Span
 
 
+def k_for_size(fields: dict[str, Any]) -> dict[str, Any]:
+    """``fields`` (of a :class:`QuerySpec`) with ``size``, the old name of ``k``, given as
+    ``k``: still taken, with a ``DeprecationWarning``, for one release."""
+    if "size" not in fields:
+        return fields
+    warnings.warn(
+        "size= is deprecated: use k= (the number of hits)", DeprecationWarning, stacklevel=3
+    )
+    out = dict(fields)
+    size = out.pop("size")
+    if out.setdefault("k", size) != size:
+        raise ValueError("give k, or its deprecated name size, not both")
+    return out
+
+
 class QuerySpec(BaseModel):
     """What a caller asks for. :func:`osrag.search.query.build_query` turns it into a request
     body."""
@@ -25,7 +41,7 @@ class QuerySpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     text: str
-    size: int = Field(default=10, ge=0, le=10_000)
+    k: int = Field(default=10, ge=0, le=10_000, description="how many hits to return")
     offset: int = Field(default=0, ge=0, description="the request's `from`")
     amount_filter: bool = Field(
         default=True,
@@ -105,6 +121,17 @@ class QuerySpec(BaseModel):
         description="return only these stored fields (chunk_id, doc_id, span always come); "
         "e.g. an evaluation at depth 1000 needs no bodies",
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _size_is_k(cls, data: Any) -> Any:
+        return k_for_size(data) if isinstance(data, dict) else data
+
+    @property
+    def size(self) -> int:
+        """Deprecated: :attr:`k`."""
+        warnings.warn("QuerySpec.size is deprecated: use k", DeprecationWarning, stacklevel=2)
+        return self.k
 
     @model_validator(mode="after")
     def _operator_fits(self) -> QuerySpec:

@@ -94,7 +94,7 @@ class AsyncSearcher:
 
     async def search(self, text_or_spec: str | QuerySpec, **overrides: Any) -> SearchResult:
         """:meth:`Searcher.search <osrag.search.searcher.Searcher.search>`, awaited: the same
-        keywords (``tenant=``, ``acl=``, ``size=``, ``mode=``, …), the same result."""
+        keywords (``tenant=``, ``acl=``, ``k=``, ``mode=``, …), the same result."""
         started = time.perf_counter()
         plan = await self.plan(text_or_spec, **overrides)
         vector, sent = await self._requests(plan)

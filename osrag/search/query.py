@@ -54,6 +54,7 @@ from osrag.schema.filters import (
     amount_filter,
 )
 from osrag.schema.plan import Fusion, Highlight, Mode, SearchPlan, Source, TextLeg, VectorLeg
+from osrag.schema.search import k_for_size
 from osrag.search.analysis import analyze_query_cached
 
 SOURCE_EXCLUDES = ["text", VECTOR_FIELD]
@@ -98,7 +99,9 @@ class AnalyzedQuery:
 
 def _as_spec(text_or_spec: str | QuerySpec, overrides: dict[str, Any]) -> QuerySpec:
     if isinstance(text_or_spec, QuerySpec):
-        return text_or_spec.model_copy(update=overrides) if overrides else text_or_spec
+        if not overrides:
+            return text_or_spec
+        return text_or_spec.model_copy(update=k_for_size(overrides))
     return QuerySpec(text=text_or_spec, **overrides)
 
 
@@ -252,7 +255,7 @@ def search_plan(
     mode: Mode = "bm25" if spec.mode == "auto" else spec.mode
     if mode != "bm25" and vector is None:
         raise QueryError(f"mode {spec.mode!r} needs the query's embedding")
-    depth = spec.offset + spec.size
+    depth = spec.offset + spec.k
     if spec.collapse and mode != "bm25":  # the client keeps each document's best chunk
         depth *= COLLAPSE_DEPTH
     amounts, guards, named = _grouped(plan, drop_amount)
@@ -267,7 +270,7 @@ def search_plan(
         guards=guards,
         amounts=amounts,
         filters=named,
-        size=spec.size,
+        size=spec.k,
         offset=spec.offset,
         depth=depth,
         collapse=spec.collapse,

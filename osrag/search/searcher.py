@@ -180,7 +180,8 @@ class Searcher:
         if not isinstance(text_or_spec, QuerySpec):
             spec = QuerySpec(text=text_or_spec, **overrides)  # overrides validated as fields
         elif overrides:
-            spec = QuerySpec.model_validate({**text_or_spec.model_dump(), **overrides})
+            fields = text_or_spec.model_dump(exclude={"k"} if "size" in overrides else None)
+            spec = QuerySpec.model_validate({**fields, **overrides})
         else:
             spec = text_or_spec
         if spec.mode == "auto":
@@ -303,7 +304,7 @@ class Searcher:
             fused = f"client:{spec.fusion}"
         if spec.collapse:
             ranked = fusion.best_per_document(ranked)
-        page = ranked[spec.offset : spec.offset + spec.size]
+        page = ranked[spec.offset : spec.offset + spec.k]
         return Ran(page, len(ranked), result.candidates, fused)
 
     def _run(

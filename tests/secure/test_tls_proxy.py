@@ -94,7 +94,7 @@ def test_ingest_and_search_through_tls_proxy(tls_proxy: TLSProxy, clean_env: Pat
             report = ingest(data, backend, IngestOptions(alias=alias))
             assert report.documents >= 10 and report.alias_moved
             result = Searcher(backend, alias).search(
-                "umbrella $300K", tenant="acme", acl=["agents", "underwriters"], size=20
+                "umbrella $300K", tenant="acme", acl=["agents", "underwriters"], k=20
             )
         assert {h.doc_id for h in result.hits} == {
             "umb-300k-classic",
