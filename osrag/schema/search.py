@@ -35,8 +35,10 @@ def k_for_size(fields: dict[str, Any]) -> dict[str, Any]:
 
 
 class QuerySpec(BaseModel):
-    """What a caller asks for. :func:`osrag.search.query.build_query` turns it into a request
-    body."""
+    """What a caller asks for: the text, ``k`` hits from ``offset``, the caller's scope
+    (tenant, groups) and how to search. :meth:`Searcher.search
+    <osrag.search.searcher.Searcher.search>` runs it; :func:`osrag.build_query` gives the
+    OpenSearch request body of it."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -103,9 +105,8 @@ class QuerySpec(BaseModel):
     mode: Literal["auto", "bm25", "vector", "hybrid"] = Field(
         default="auto",
         description="bm25: words only; vector: nearest neighbours of the query's embedding; "
-        "hybrid: both legs, fused; auto: hybrid where the alias holds vectors, else bm25 "
-        "(measured: hybrid ranks better on both evaluation sets). Every filter is inside "
-        "every leg",
+        "hybrid: both legs, fused; auto: hybrid where the alias holds vectors, else bm25. "
+        "Every filter is inside every leg",
     )
     fusion: Literal["rrf", "normalization"] = Field(
         default="rrf",

@@ -1,8 +1,10 @@
-"""``QuerySpec`` → OpenSearch request body. Pure: no client, no I/O.
+"""``QuerySpec`` → :class:`AnalyzedQuery` → :class:`~osrag.schema.plan.SearchPlan`, and
+:func:`build_query`, the OpenSearch request body of it. Pure: no client, no I/O.
 
 The rule: a stated amount is a **constraint**, not a hint. Every amount
 constraint the query text states (:mod:`osrag.search.constraint_parser`) becomes one
-clause inside ``bool.filter``: ``$300K`` (``$0.3M``, ``USD 300,000``: all
+typed filter (:class:`~osrag.schema.filters.AmountFilter`), which the REST compiler
+writes as one clause inside ``bool.filter``: ``$300K`` (``$0.3M``, ``USD 300,000``: all
 30,000,000 cents) is ``{"term": {"amounts": 30000000}}``, ``over $500,000`` is
 ``{"range": {"amounts": {"gt": 50000000}}}``, ``$1M–$2M`` a ``range`` with
 ``gte``/``lte``, ``$300K or $3M`` a ``terms``; the words go to a ``match`` on
@@ -35,8 +37,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from osrag.engines.mapping import ENGLISH_STOP_WORDS, VECTOR_FIELD
-from osrag.engines.rest import compiler as rest_compile
-from osrag.engines.rest.compiler import TIE_BREAK_SORT as TIE_BREAK_SORT
+from osrag.engines.rest import compiler
 from osrag.errors import QueryError
 from osrag.models import AmountStatus, ExtractionConfig, Money, QuerySpec
 from osrag.schema.constraints import AmountConstraint
@@ -288,17 +289,17 @@ def search_plan(
 
 def bool_query(plan: AnalyzedQuery, *, drop_amount: bool = False) -> dict[str, Any]:
     """The ``bool`` query alone (``must`` match, ``should`` boosts, ``filter`` clauses)."""
-    return rest_compile.bool_query(search_plan(_as_bm25(plan), drop_amount=drop_amount))
+    return compiler.bool_query(search_plan(_as_bm25(plan), drop_amount=drop_amount))
 
 
 def candidate_query(plan: AnalyzedQuery, *, drop_amount: bool = False) -> dict[str, Any]:
     """Only the filters: the candidate set BM25 ranks inside."""
-    return rest_compile.candidate_query(search_plan(_as_bm25(plan), drop_amount=drop_amount))
+    return compiler.candidate_query(search_plan(_as_bm25(plan), drop_amount=drop_amount))
 
 
 def request_body(plan: AnalyzedQuery, *, drop_amount: bool = False) -> dict[str, Any]:
     """The full ``_search`` body for a plan."""
-    return rest_compile.request_body(search_plan(_as_bm25(plan), drop_amount=drop_amount))
+    return compiler.request_body(search_plan(_as_bm25(plan), drop_amount=drop_amount))
 
 
 def _as_bm25(plan: AnalyzedQuery) -> AnalyzedQuery:
@@ -317,10 +318,9 @@ def search_bodies(
     """The bodies of one ``_msearch`` for a plan, the candidate count always last
     (:func:`osrag.engines.rest.compiler.search_bodies` of :func:`search_plan`).
 
-    * ``bm25``: the ranked search, the count. The count costs no extra round trip
-      (measured in ``benchmarks/query.py`` against a ``global`` aggregation and a
-      second request).
-    * ``vector``: the vector leg (:func:`knn_clause`), the count.
+    * ``bm25``: the ranked search, the count (in the same ``_msearch``: no extra round
+      trip, see ``docs/scale.md``).
+    * ``vector``: the vector leg (:func:`osrag.engines.rest.compiler.knn_clause`), the count.
     * ``hybrid`` with a search ``pipeline`` (OpenSearch's neural-search): one ``hybrid``
       query — it must be the top-level query — holding both legs, the count.
     * ``hybrid`` without one: the lexical leg, the vector leg (each ``from + size``
@@ -334,7 +334,7 @@ def search_bodies(
     """
     typed = search_plan(plan, drop_amount=drop_amount, vector=vector)
     on_engine = pipeline if typed.fusion.in_engine else None
-    return rest_compile.search_bodies(typed, on_engine)
+    return compiler.search_bodies(typed, on_engine)
 
 
 def build_query(

@@ -40,7 +40,7 @@ from typing import Any, NamedTuple
 
 from osrag.config import DEFAULT_ALIAS
 from osrag.engines.base import ChunkIndex, SearchType
-from osrag.engines.rest import compiler as rest_compile
+from osrag.engines.rest import compiler
 from osrag.errors import EmbeddingError, QueryError
 from osrag.ingestion.layout import Layout
 from osrag.ingestion.manifest import Manifest
@@ -257,7 +257,7 @@ class Searcher:
         typed = self.plans(plan, vector, drop_amount=drop_amount)
         on_engine = typed.mode == "hybrid" and typed.fusion.in_engine
         pipeline = self.index.fusion_pipeline(typed.fusion) if on_engine else None
-        return rest_compile.search_bodies(typed, pipeline), pipeline
+        return compiler.search_bodies(typed, pipeline), pipeline
 
     def _scored_apart(self) -> bool:
         """Whether the legs must be fused here to keep one set of term statistics: the

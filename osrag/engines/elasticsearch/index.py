@@ -22,7 +22,7 @@ What is Elasticsearch's own:
   really used. A full distribution (Docker, Elastic Cloud, a user's cluster)
   gets ``english`` from the same mapping.
 * **The mapping** is translated where the engines differ
-  (:mod:`.elasticsearch_mapping`: ``knn_vector`` → ``dense_vector``).
+  (:mod:`.mapping`: ``knn_vector`` → ``dense_vector``).
 """
 
 from __future__ import annotations
