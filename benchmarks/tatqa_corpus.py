@@ -52,7 +52,9 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-DATASET = Path("/work/shared/corpora/tatqa-dev/tatqa_dataset_dev.json")
+from _paths import CORPORA
+
+DATASET = CORPORA / "tatqa-dev" / "tatqa_dataset_dev.json"
 SCALES = {"": 0, "thousand": 3, "million": 6, "billion": 9}
 _NUMBER = re.compile(
     r"\s*(?P<sign>[$€£])?\s*(?P<open>\()?\s*(?P<sign2>[$€£])?\s*(?P<minus>-)?"
