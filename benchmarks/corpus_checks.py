@@ -28,6 +28,10 @@ clone runs every test); these checks run the same oracles over the whole corpora
 * **cuad** — the CUAD manifest's regex counts against osrag's amounts with figures
   (within 10 %, ``tests/test_extract_cuad.py``) over all 45 contracts, and no amount
   inside a redaction.
+* **analyst** — the TAT-QA analyst questions of all 278 contexts re-derived from the raw
+  cells (``tests/analyst_oracle.py``, as ``tests/test_tatqa_analyst.py`` does on the slice):
+  every holder's cells meet its question, every raw row that meets one is a holder or has
+  a recorded reason.
 
 Elsewhere: TAT-QA money extraction over all 278 contexts is
 ``benchmarks/tatqa_extraction.py``; the embedded engine against OpenSearch on all of
@@ -218,6 +222,20 @@ def cuad(args: argparse.Namespace) -> tuple[int, list[str]]:
     return len(rows), failures
 
 
+def analyst(args: argparse.Namespace) -> tuple[int, list[str]]:
+    import tempfile
+
+    import analyst_oracle
+    import tatqa_analyst
+
+    dataset = CORPORA / "tatqa-dev" / "tatqa_dataset_dev.json"
+    with tempfile.TemporaryDirectory() as tmp:
+        tatqa_analyst.generate(dataset, Path(tmp))
+        held, unsound = analyst_oracle.unsound_holders(dataset, Path(tmp))
+        pairs, unexplained = analyst_oracle.unexplained_rows(dataset, Path(tmp))
+    return held + pairs, unsound + unexplained
+
+
 CHECKS: dict[str, Check] = {
     "golden": golden,
     "headings": headings,
@@ -225,6 +243,7 @@ CHECKS: dict[str, Check] = {
     "coverage": coverage,
     "scans": scans,
     "cuad": cuad,
+    "analyst": analyst,
 }
 
 

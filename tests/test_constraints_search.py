@@ -3,9 +3,10 @@
 The comparative queries of examples/insurance (ids ``c…``, labelled by
 scripts/comparative_labels.py from the policies' amounts) run in bm25, vector and
 hybrid mode on OpenSearch, Elasticsearch and the embedded index: each top-5
-document holds an amount meeting every constraint (amount precision@5 = 1.00),
-without the fallback. Then the fallback of several amounts, and the labels
-themselves, recomputed.
+document holds an amount meeting every constraint (the filter agrees with itself,
+filter agreement@5 = 1.00 — whether it is the asked quantity is quantity precision's
+question, tests/test_eval_quantity.py), without the fallback. Then the fallback of
+several amounts, and the labels themselves, recomputed.
 """
 
 from __future__ import annotations
@@ -140,9 +141,9 @@ def test_the_evaluation_counts_a_document_meeting_the_constraint(
     by_name = {c.name: c for c in report.configs}
     filtered = by_name["amount-filter"]
     assert filtered.amount_queries == len(queries) and filtered.fallbacks == 0
-    assert filtered.subsets["comparative constraints"]["amount_precision@5"] == 1.0
+    assert filtered.subsets["comparative constraints"]["filter_agreement@5"] == 1.0
     # plain BM25 reads "over $500,000" as words: it returns the $300K umbrellas too
-    assert by_name["bm25"].subsets["comparative constraints"]["amount_precision@5"] < 1.0
+    assert by_name["bm25"].subsets["comparative constraints"]["filter_agreement@5"] < 1.0
 
 
 def test_the_labels_are_the_policies_meeting_each_constraint() -> None:

@@ -49,6 +49,14 @@ QrelsOpt = Annotated[
     Path | None, typer.Option(help="TREC qrels (qid iter docno rel) or BEIR qrels.tsv.")
 ]
 QrelsFormatOpt = Annotated[str, typer.Option(help="auto (from the content), trec or beir.")]
+HoldersOpt = Annotated[
+    Path | None,
+    typer.Option(
+        help="Holder gold of quantity precision, as qrels (TREC or BEIR): grade > 0 holds the "
+        "asked quantity meeting the constraint, 0 does not, < 0 cannot be judged. Default: "
+        "the queries' own `holders` and `unjudged`."
+    ),
+]
 TopicFieldOpt = Annotated[
     str, typer.Option(help="TREC topics: title, description or title+description.")
 ]
@@ -103,17 +111,23 @@ ReportOpt = Annotated[
 
 SUBSET_TABLES = (
     ("all judged queries", None),
+    ("queries with holder gold", "holder gold"),
     ("amount constraints", "amount constraints"),
     ("no amount constraint", "no amount constraint"),
     ("comparative constraints", "comparative constraints"),
 )
 """The metric tables printed: title and subset (None: every judged query)."""
 HALVES = ("amount constraints", "no amount constraint")
+DIAGNOSTIC = "filter_agreement@"
+"""Shown only in the amount subsets: it measures the filter by the filter."""
+GOLD_ONLY = "quantity_precision@"
+"""Shown only over the queries with holder gold (their mean is over those queries)."""
 
 
 def eval_command(
     queries: QueriesArg,
     qrels: QrelsOpt = None,
+    holders: HoldersOpt = None,
     qrels_format: QrelsFormatOpt = "auto",
     topic_field: TopicFieldOpt = "title",
     corpus: CorpusOpt = None,
@@ -135,7 +149,11 @@ def eval_command(
     report: ReportOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
-    """Recall@k, precision@k, MRR, nDCG@k, MAP and amount precision, side by side, with p-values.
+    """Recall@k, precision@k, MRR, nDCG@k, MAP and quantity precision, side by side, with p-values.
+
+    Quantity precision@k counts a returned document only when the holder gold (the queries'
+    `holders`, or --holders) says it holds the asked quantity meeting the constraint; the
+    constraint selectivity and the fallback steps are printed below the tables.
 
     Exit codes: 2 a flag is wrong or missing (e.g. BEIR queries without --qrels); 3 an
     input cannot be read, or its judgments match nothing in the index; 4 cluster; 5 index.
@@ -150,6 +168,7 @@ def eval_command(
         qrels,
         qrels_format=qrels_format,  # type: ignore[arg-type]
         topic_field=topic_field,  # type: ignore[arg-type]
+        holders=holders,
     )
     spans = read_span_qrels(span_qrels) if span_qrels is not None else None
     settings, index, alias_name = session(url, config, alias, backend)
@@ -175,6 +194,7 @@ def eval_command(
             progress=None if json_output else (lambda m: err.print(f"[dim]{m}[/dim]")),
         )
     result.span_qrels_file = str(span_qrels) if span_qrels is not None else None
+    result.holders_file = str(holders) if holders is not None else None
     _write_files(result, run_out, run_level, report)
     if json_output:
         sys.stdout.write(result.model_dump_json(indent=2) + "\n")
@@ -239,10 +259,23 @@ def _print_tables(result: EvalReport) -> None:
         metrics = first.subsets.get(subset, {}) if subset else first.metrics
         if not metrics or (subset in HALVES and not all(first.subsets.get(h) for h in HALVES)):
             continue  # a subset that is all the queries repeats the first table
+        all_gold = first.quantity_queries == first.queries
+        if subset == "holder gold":
+            if all_gold:
+                continue  # every judged query has holder gold: the first table shows it
+            title = f"{title} ({first.quantity_queries})"
         table = Table(
             "metric", *(c.name for c in result.configs), title=title, title_justify="left"
         )
         for metric in metrics:
+            gold_table = subset == "holder gold" or (subset is None and all_gold)
+            if metric.startswith(GOLD_ONLY) and not gold_table:
+                continue
+            if metric.startswith(DIAGNOSTIC):
+                if subset not in ("amount constraints", "comparative constraints"):
+                    continue
+                table.add_row(f"{metric} (diagnostic)", *_cells(result, subset, metric))
+                continue
             table.add_row(metric, *_cells(result, subset, metric))
         out.print(table)
 
@@ -259,7 +292,10 @@ def _cells(result: EvalReport, subset: str | None, metric: str) -> list[str]:
     cells = []
     for c, v in zip(result.configs, row, strict=True):
         text = f"[bold]{v:.3f}[/bold]" if v == best and len(row) > 1 else f"{v:.3f}"
-        test = c.significance.get(metric) if subset is None else None
+        # significance is over the queries that have the metric: quantity precision's are
+        # exactly the holder-gold subset
+        on_its_queries = subset is None or metric.startswith(GOLD_ONLY)
+        test = c.significance.get(metric) if on_its_queries else None
         cells.append(f"{text} ({p_label(test.p_randomization)})" if test else text)
     return cells
 
@@ -271,13 +307,32 @@ def _print_notes(result: EvalReport, *, with_spans: bool) -> None:
     first = result.configs[0] if result.configs else None
     if first is not None:
         err.print(
-            f"{first.queries} judged queries ({first.amount_queries} state amount constraints "
-            f"a document meets, {first.amount_queries_unheld} ones nobody meets"
+            f"{first.queries} judged queries ({first.quantity_queries} with holder gold, "
+            f"{first.amount_queries} state amount constraints the filter finds, "
+            f"{first.amount_queries_unheld} ones it finds nowhere"
             + (f", {first.span_queries} with span judgments" if with_spans else "")
             + f"); {first.skipped_queries} without relevant documents left out; "
             f"depth {result.depth} documents",
             highlight=False,
         )
+        if first.quantity_queries:
+            err.print(
+                "quantity precision: a returned document counts when the holder gold says it "
+                "holds the asked quantity; documents the gold cannot judge are skipped "
+                f"({first.unjudged_skipped} in the top {max(result.ks)} of {first.name})",
+                highlight=False,
+                soft_wrap=True,
+            )
+    for c in result.configs:
+        err.print(f"  {c.name}: {_selectivity_line(c)}", highlight=False, soft_wrap=True)
+        if c.refused:
+            ids = ", ".join(sorted(c.refused)[:5]) + (" …" if len(c.refused) > 5 else "")
+            err.print(
+                f"  {c.name}: {len(c.refused)} queries refused by the search, counted as "
+                f"returning nothing ({ids}): {next(iter(c.refused.values()))}",
+                highlight=False,
+                soft_wrap=True,
+            )
     if len(result.configs) > 1 and result.significance is not None:
         err.print(
             f"p: paired randomisation test (two-sided, {result.significance.permutations:,} "
@@ -289,6 +344,20 @@ def _print_notes(result: EvalReport, *, with_spans: bool) -> None:
     for c in result.configs:
         if c.name in BASELINE_LEGEND:
             err.print(f"  {c.name}: {BASELINE_LEGEND[c.name]}", highlight=False, soft_wrap=True)
+
+
+def _selectivity_line(config: Any) -> str:
+    """Selectivity (median, p90) and the fallback steps of one configuration, in a line."""
+    steps = ", ".join(f"{name} {n}" for name, n in config.fallback_steps.items()) or "none"
+    summary = config.selectivity_summary
+    if summary is None:
+        return f"no amount filter applied; fallbacks: {steps}"
+    capped = f" ({summary.capped} counted up to 10,000)" if summary.capped else ""
+    return (
+        f"amount filter leaves a median {summary.documents_median:.1%} of the documents "
+        f"(p90 {summary.documents_p90:.1%}; chunks {summary.chunks_median:.1%} / "
+        f"{summary.chunks_p90:.1%}) over {summary.queries} queries{capped}; fallbacks: {steps}"
+    )
 
 
 def span_qrels_command(
