@@ -42,7 +42,7 @@ import formats_corpus as fc
 from _cluster import CORPORA, ROOT, client, cluster_url, console, print_table, write_results
 
 from osrag.engines.base import ChunkIndex
-from osrag.engines.embedded import EmbeddedIndex
+from osrag.engines.embedded.index import EmbeddedIndex
 from osrag.evaluation import EvalConfig, read_queries, run_evaluation
 from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, ingest
@@ -238,7 +238,7 @@ def main() -> None:
             folders[fmt] = fc.write_corpus(work, fmt)
         backend: ChunkIndex
         if args.backend == "opensearch":
-            from osrag.engines.opensearch import OpenSearchIndex
+            from osrag.engines.opensearch.index import OpenSearchIndex
 
             backend = OpenSearchIndex(client(cluster_url()))
         else:

@@ -45,7 +45,7 @@ def _time(
     searcher: Searcher, text: str, k: int, context: ContextRequest | None
 ) -> tuple[float, Any]:
     started = time.perf_counter()
-    result = searcher.search(text, size=k, mode="bm25", context=context)
+    result = searcher.search(text, k=k, mode="bm25", context=context)
     return (time.perf_counter() - started) * 1000, result
 
 

@@ -1,16 +1,19 @@
 """The typed values that flow between osrag's stages.
 
 ``files ─load─▶ Document ─chunk─▶ Chunk ─extract─▶ Chunk(+amounts,…) ─index─▶ generation``
-``text ─analyze─▶ QuerySpec ─build─▶ dict ─execute─▶ SearchResult``
+``QuerySpec ─analyse─▶ AnalyzedQuery ─plan─▶ SearchPlan ─engine─▶ SearchResult``
 
 The ``--json`` output of every command is the ``model_dump_json()`` of one of
 these models, so the library and the CLI share one shape. This module is the
 import surface; the models live one concept a module in :mod:`osrag.schema`
-(documents and chunks, search, ingest records, extraction settings).
+(documents and chunks, search, ingest records, extraction settings; the plan types and
+filters, which are not pydantic models, in :mod:`osrag.schema.plan` and
+:mod:`osrag.schema.filters`).
 """
 
 from __future__ import annotations
 
+from osrag.schema.constraints import AmountConstraint
 from osrag.schema.documents import (
     BREADCRUMB_SEPARATOR,
     SPAN_COORDINATES,
@@ -44,7 +47,6 @@ from osrag.schema.search import (
     SearchHit,
     SearchResult,
 )
-from osrag.search.constraints import AmountConstraint
 
 __all__ = [
     "BREADCRUMB_SEPARATOR",

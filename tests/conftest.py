@@ -184,7 +184,7 @@ def index_prefix(os_client: OpenSearch, request: pytest.FixtureRequest) -> Itera
 
 def _check_layouts(client: OpenSearch, prefix: str) -> None:
     """Every generation index the test built has the layout under test."""
-    from osrag.ingestion.plan import GENERATION_NAME
+    from osrag.schema.ingest import GENERATION_NAME
 
     assert LAYOUT_UNDER_TEST is not None
     found = client.indices.get_settings(

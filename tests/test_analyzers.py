@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from opensearchpy import OpenSearch
 from paths import CORPORA
 
-from osrag.engines.analyzers import _EXACT, _FAST, _SAFE, get_analyzer, porter_stem
-from osrag.engines.highlight import highlight
+from osrag.engines.embedded.analyzers import _EXACT, _FAST, _SAFE, get_analyzer, porter_stem
+from osrag.engines.embedded.highlight import highlight
 from osrag.errors import ConfigError
 
 ENGLISH = get_analyzer("english")

@@ -168,7 +168,7 @@ def test_with_a_context_every_retriever_returns_the_searchers_passages(
 ) -> None:
     context = ContextRequest(kind="section", budget=300)
     found = RETRIEVERS[framework](indexed, ACME | {"context": context})
-    direct = indexed.searcher().search(QUESTION, size=8, context=context, **ACME)
+    direct = indexed.searcher().search(QUESTION, k=8, context=context, **ACME)
     assert found and [text for text, _ in found] == [p.text for p in direct.passages]
     assert sum(meta["tokens"] for _, meta in found) <= 300
     for text, meta in found:

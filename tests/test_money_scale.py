@@ -17,7 +17,7 @@ from osrag.extract.tables import table_amounts
 from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.loaders.corpus import load_file
 from osrag.models import Document, ExtractionConfig
-from osrag.search.plan import Term
+from osrag.schema.filters import Term
 from osrag.search.searcher import Searcher
 
 CONFIG = ExtractionConfig()

@@ -20,11 +20,11 @@ from osrag.chunking.normalize import normalize
 from osrag.chunking.records import chunk_source
 from osrag.chunking.tokenizers import get_tokenizer
 from osrag.models import ChunkingConfig, Document
+from osrag.schema.filters import AllOf, AnyOf, Range, Term
 from osrag.schema.passages import ContextRequest
 from osrag.search.passages import ChunkRecord, assemble_passages, build_runs
 from osrag.search.passages.request import region_filter, regions, starts_in_table
 from osrag.search.passages.tables import table_parts
-from osrag.search.plan import AllOf, AnyOf, Range, Term
 
 WHITESPACE = get_tokenizer("whitespace")
 

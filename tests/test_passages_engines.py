@@ -24,7 +24,7 @@ from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.models import ChunkingConfig, Document, SearchResult
 from osrag.schema.passages import ContextRequest
-from osrag.search.plan import EngineResult, SearchPlan
+from osrag.schema.plan import EngineResult, SearchPlan
 from osrag.search.searcher import Searcher
 
 DOCS = {
@@ -134,7 +134,7 @@ def test_the_same_plan_gives_the_same_passages_on_every_engine(
             for kind in ENGINES:
                 case, alias = engines[f"{kind}/{config}"]
                 searcher = Searcher(case.backend, alias)
-                result = searcher.search(query, size=3, mode="bm25", context=context)
+                result = searcher.search(query, k=3, mode="bm25", context=context)
                 assert result.context is not None and result.context.tokens <= context.budget
                 assert result.passages, f"{kind}: no passage for {query!r}"
                 seen[kind] = _view(result)
@@ -150,7 +150,7 @@ def test_passages_are_the_documents_text_over_their_span(
     for key, (case, alias) in engines.items():
         searcher = Searcher(case.backend, alias)
         for query in QUERIES:
-            result = searcher.search(query, size=3, mode="bm25", context="neighbours")
+            result = searcher.search(query, k=3, mode="bm25", context="neighbours")
             for passage in result.passages:
                 source = DOCS[passage.doc_id]
                 shown = "".join(source[s.start : s.end] for s in passage.segments)
@@ -185,10 +185,10 @@ def test_a_search_with_a_context_sends_one_extra_request_to_the_generation_that_
         case, alias = engines[f"{kind}/structural"]
         counting, sent = _counting(case.backend)
         searcher = Searcher(counting, alias, enforce_access=False)
-        plain = searcher.search(QUERIES[0], size=3, mode="bm25")
+        plain = searcher.search(QUERIES[0], k=3, mode="bm25")
         assert len(sent) == 1 and not plain.passages and plain.context is None
         sent.clear()
-        result = searcher.search(QUERIES[0], size=3, mode="bm25", context="section")
+        result = searcher.search(QUERIES[0], k=3, mode="bm25", context="section")
         assert len(sent) == 2, kind  # the search, then the one context request
         (context_plan,) = sent[1]
         assert context_plan.guards == sent[0][0].guards
@@ -196,7 +196,7 @@ def test_a_search_with_a_context_sends_one_extra_request_to_the_generation_that_
         assert result.index == case.backend.alias_target(alias)
         sent.clear()
         request = ContextRequest(kind="neighbours", neighbours=0)
-        searcher.search(QUERIES[0], size=3, mode="bm25", context=request)
+        searcher.search(QUERIES[0], k=3, mode="bm25", context=request)
         assert len(sent) == 1  # nothing to read around the hits: no request
 
 
@@ -294,14 +294,12 @@ def test_the_async_searcher_gives_the_same_passages(
 ) -> None:
     for kind in ENGINES:
         case, alias = engines[f"{kind}/structural"]
-        sync = Searcher(case.backend, alias).search(
-            QUERIES[1], size=3, mode="bm25", context="section"
-        )
+        sync = Searcher(case.backend, alias).search(QUERIES[1], k=3, mode="bm25", context="section")
 
         async def run(case: BackendCase = case, alias: str = alias) -> SearchResult:
             searcher = async_searcher(case, alias)
             try:
-                return await searcher.search(QUERIES[1], size=3, mode="bm25", context="section")
+                return await searcher.search(QUERIES[1], k=3, mode="bm25", context="section")
             finally:
                 await searcher.close()
 

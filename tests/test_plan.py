@@ -17,8 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from osrag.chunking.records import make_chunk, metadata_digest
-from osrag.ingestion.plan import Known, choose_generation, generation_name, plan_ingest
+from osrag.ingestion.plan import Known, choose_generation, plan_ingest
 from osrag.models import Chunk, Document, GenerationRecord, LoadIssue
+from osrag.schema.ingest import generation_name
 
 
 def _doc(doc_id: str, paragraphs: list[str], acl: list[str] | None = None) -> Document:

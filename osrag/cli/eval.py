@@ -176,7 +176,7 @@ def eval_command(
     Exit codes: 2 a flag is wrong or missing (e.g. BEIR queries without --qrels); 3 an
     input cannot be read, or its judgments match nothing in the index; 4 cluster; 5 index.
     """
-    from osrag.engines.opensearch_client import cluster_errors
+    from osrag.engines.rest.errors import cluster_errors
     from osrag.evaluation import load_query_set, read_span_qrels, run_evaluation
     from osrag.ingestion.ingest import IngestOptions
 

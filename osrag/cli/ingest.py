@@ -141,7 +141,7 @@ def ingest_command(
     Exit codes: 0 all went in; 3 some inputs could not be read or were refused (the rest
     went in, nothing already stored was lost); 4 cluster unreachable or refused; 6 locked.
     """
-    from osrag.engines.opensearch_client import cluster_errors
+    from osrag.engines.rest.errors import cluster_errors
 
     if not path.exists():
         raise CorpusError(f"{path}: no such file or folder")

@@ -25,11 +25,7 @@ if TYPE_CHECKING:
 
     from osrag.models import QuerySpec, SearchResult
 
-_FLAGS = {
-    "size": "k",
-    "as_of": "as-of",
-    "amount_filter": "no-amount-filter",
-}
+_FLAGS = {"as_of": "as-of", "amount_filter": "no-amount-filter"}
 """The flag that sets each :class:`~osrag.models.QuerySpec` field (where the names differ)."""
 
 
@@ -136,7 +132,7 @@ def search_command(
 ) -> None:
     """Search the alias: a readable table under a line with the filters and the candidate count;
     with --context, the passages (--json: a `passages` list beside `hits`)."""
-    from osrag.engines.opensearch_client import cluster_errors
+    from osrag.engines.rest.errors import cluster_errors
     from osrag.search.searcher import Searcher
 
     spec = _spec(
@@ -231,7 +227,7 @@ def _spec(
     try:
         return QuerySpec(
             text=query,
-            size=given.pop("k"),
+            k=given.pop("k"),
             acl=acl or None,
             as_of=when,
             category=category or None,

@@ -99,7 +99,7 @@ def run_evidence(
             for budget in report.budgets:
                 request = ContextRequest(kind=kind, budget=budget, tokenizer=counter.id)  # type: ignore[arg-type]
                 result = searcher.search(
-                    query.query, size=k, highlight=False, context=request, **scope
+                    query.query, k=k, highlight=False, context=request, **scope
                 )
                 key = f"{kind}@{budget}"
                 found[key] = evidence_found(span_qrels[query.id], passages_shown(result.passages))
@@ -123,7 +123,7 @@ def _plain(
     """``plain`` and ``plain-k`` at every budget, from one search."""
     result = searcher.search(
         query.query,
-        size=report.plain_k,
+        k=report.plain_k,
         highlight=False,
         source_fields=list(CONTEXT_FIELDS),
         **scope,

@@ -33,7 +33,7 @@ def passing_filter(searcher: Any, constraints: Any, cache: dict[str, set[str]]) 
                 constraints=list(constraints),
                 mode="bm25",  # the filter alone decides; no vector leg (k would exceed 10,000)
                 collapse=True,
-                size=MAX_HITS,
+                k=MAX_HITS,
                 highlight=False,
                 source_fields=[],
             )

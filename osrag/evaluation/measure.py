@@ -47,7 +47,7 @@ def _documents(
 ) -> tuple[list[RunHit], bool, SearchResult]:
     """The best hit of each of the first ``depth`` documents; (hits, filled, the result)."""
     result = searcher.search(
-        text, size=depth, collapse=True, highlight=False, source_fields=[], **params
+        text, k=depth, collapse=True, highlight=False, source_fields=[], **params
     )
     return _run_hits(result), True, result
 
@@ -59,7 +59,7 @@ def _chunks(
     not filled when 10,000 hits did not cover them and more matched."""
     size = min(MAX_HITS, 2 * depth + 10)
     while True:
-        result = searcher.search(text, size=size, highlight=False, source_fields=[], **params)
+        result = searcher.search(text, k=size, highlight=False, source_fields=[], **params)
         hits = _run_hits(result)
         seen: set[str] = set()
         for i, hit in enumerate(hits):

@@ -25,13 +25,13 @@ configuration writes into, also without I/O.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
 from osrag.chunking.records import metadata_digest
 from osrag.models import Chunk, Document, DocumentRecord, GenerationRecord, LoadIssue
+from osrag.schema.ingest import generation_name
 
 ChangeKind = Literal["add", "replace", "unchanged", "remove", "failed"]
 Prepare = Callable[[Iterable[Document]], Iterable[tuple[Document, list[Chunk]]]]
@@ -152,19 +152,6 @@ class GenerationChoice:
     def switching(self) -> bool:
         """The alias will move when this generation is complete."""
         return self.record.name != self.current
-
-
-def generation_name(alias: str, digest: str, number: int) -> str:
-    return f"{alias}-{digest}-{number}"
-
-
-GENERATION_NAME = re.compile(r"(?P<alias>.+)-(?P<digest>[0-9a-f]{8})-(?P<number>\d+)")
-"""``<alias>-<digest>-<n>``: how :func:`generation_name` names generations."""
-
-
-def generation_pattern(alias: str) -> re.Pattern[str]:
-    """The names of the generations of ``alias`` (and of no other alias)."""
-    return re.compile(re.escape(alias) + r"-[0-9a-f]{8}-\d+")
 
 
 def choose_generation(

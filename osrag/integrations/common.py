@@ -35,7 +35,7 @@ def search_keywords(
         raise ValueError("a retriever never searches unrestricted (it answers an end user)")
     if context is not None:
         extra["context"] = context
-    return extra | {"size": k, "tenant": tenant, "acl": acl, "mode": mode}
+    return extra | {"k": k, "tenant": tenant, "acl": acl, "mode": mode}
 
 
 def hit_metadata(hit: SearchHit, result: SearchResult) -> dict[str, Any]:

@@ -41,7 +41,7 @@ def origin(searcher: Any) -> dict[str, Any]:
     if index.name == "elasticsearch":  # elastic-transport's node configuration
         url = str(index.client.transport.node_pool.all()[0].base_url)
     else:
-        from osrag.engines.rest import where
+        from osrag.engines.rest.errors import where
 
         url = where(index.client)
     return {"backend": index.name, "url": url}
@@ -52,7 +52,7 @@ def reopen(where: dict[str, Any], alias: str) -> Any:
     from osrag.search.searcher import Searcher
 
     if where["backend"] == "embedded":
-        from osrag.engines.embedded import EmbeddedIndex
+        from osrag.engines.embedded.index import EmbeddedIndex
 
         return Searcher(EmbeddedIndex(Path(where["root"])), alias)
     from osrag.config import load_settings

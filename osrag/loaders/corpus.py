@@ -60,12 +60,12 @@ from typing import Any
 import yaml
 
 from osrag.errors import CorpusError
-from osrag.ingestion.seen import SeenIds
 from osrag.loaders import EXTRACTED_SUFFIXES, UnreadableFile, extract, sniff
 from osrag.loaders.base import split_list
 from osrag.loaders.files import open_corpus_file, read_bounded
 from osrag.loaders.limits import DEFAULT_READ, OverLimit, ReadOptions
 from osrag.loaders.metadata import MetadataError, key_line, metadata
+from osrag.loaders.seen import SeenIds
 from osrag.models import Document, LoadIssue
 
 __all__ = [
@@ -223,7 +223,7 @@ def load_files(
 
 def unique_ids(items: Iterable[Document | LoadIssue]) -> Iterator[Document | LoadIssue]:
     """``items`` in order, a second document with an id already seen turned into an issue.
-    The ids met are kept off the heap (:class:`osrag.ingestion.seen.SeenIds`): memory stays flat."""
+    The ids met are kept off the heap (:class:`osrag.loaders.seen.SeenIds`): memory stays flat."""
     seen = SeenIds()
     try:
         for item in items:

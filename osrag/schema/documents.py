@@ -12,7 +12,7 @@ from pydantic import (
     Field,
 )
 
-from osrag.loaders.locations import LocationMap
+from osrag.schema.locations import LocationMap
 
 BREADCRUMB_SEPARATOR = " › "
 """Joins the heading path into a breadcrumb: ``Title › Section › Subsection``."""
@@ -73,7 +73,7 @@ class Document(DocumentMetadata):
     format: Literal["markdown", "text"] = "markdown"
     locations: LocationMap | None = None
     """Pages (PDF) or elements (DOCX, HTML) → intervals of ``text``, for text a loader
-    extracted from such a file (:mod:`osrag.loaders.locations`); ``None`` for Markdown and text."""
+    extracted from such a file (:mod:`osrag.schema.locations`); ``None`` for Markdown and text."""
 
 
 class LoadIssue(BaseModel):

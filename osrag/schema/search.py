@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import warnings
 from decimal import Decimal
 from typing import Any, Literal
 
@@ -15,19 +16,36 @@ from pydantic import (
 )
 
 from osrag.currencies import LONG_MAX, MINOR_UNIT_EXPONENTS
+from osrag.schema.constraints import AmountConstraint
 from osrag.schema.documents import Span
 from osrag.schema.passages import CONTEXT_KINDS, ContextRequest, Passage, PassageReport
-from osrag.search.constraints import AmountConstraint
+
+
+def k_for_size(fields: dict[str, Any]) -> dict[str, Any]:
+    """``fields`` (of a :class:`QuerySpec`) with ``size``, the old name of ``k``, given as
+    ``k``: still taken, with a ``DeprecationWarning``, for one release."""
+    if "size" not in fields:
+        return fields
+    warnings.warn(
+        "size= is deprecated: use k= (the number of hits)", DeprecationWarning, stacklevel=3
+    )
+    out = dict(fields)
+    size = out.pop("size")
+    if out.setdefault("k", size) != size:
+        raise ValueError("give k, or its deprecated name size, not both")
+    return out
 
 
 class QuerySpec(BaseModel):
-    """What a caller asks for. :func:`osrag.search.query.build_query` turns it into a request
-    body."""
+    """What a caller asks for: the text, ``k`` hits from ``offset``, the caller's scope
+    (tenant, groups) and how to search. :meth:`Searcher.search
+    <osrag.search.searcher.Searcher.search>` runs it; :func:`osrag.build_query` gives the
+    OpenSearch request body of it."""
 
     model_config = ConfigDict(extra="forbid")
 
     text: str
-    size: int = Field(default=10, ge=0, le=10_000)
+    k: int = Field(default=10, ge=0, le=10_000, description="how many hits to return")
     offset: int = Field(default=0, ge=0, description="the request's `from`")
     amount_filter: bool = Field(
         default=True,
@@ -89,9 +107,8 @@ class QuerySpec(BaseModel):
     mode: Literal["auto", "bm25", "vector", "hybrid"] = Field(
         default="auto",
         description="bm25: words only; vector: nearest neighbours of the query's embedding; "
-        "hybrid: both legs, fused; auto: hybrid where the alias holds vectors, else bm25 "
-        "(measured: hybrid ranks better on both evaluation sets). Every filter is inside "
-        "every leg",
+        "hybrid: both legs, fused; auto: hybrid where the alias holds vectors, else bm25. "
+        "Every filter is inside every leg",
     )
     fusion: Literal["rrf", "normalization"] = Field(
         default="rrf",
@@ -121,6 +138,17 @@ class QuerySpec(BaseModel):
                 raise ValueError(f"context {value!r}: choose one of {', '.join(CONTEXT_KINDS)}")
             return ContextRequest(kind=value)  # type: ignore[arg-type]  # checked above
         return value
+
+    @model_validator(mode="before")
+    @classmethod
+    def _size_is_k(cls, data: Any) -> Any:
+        return k_for_size(data) if isinstance(data, dict) else data
+
+    @property
+    def size(self) -> int:
+        """Deprecated: :attr:`k`."""
+        warnings.warn("QuerySpec.size is deprecated: use k", DeprecationWarning, stacklevel=2)
+        return self.k
 
     @model_validator(mode="after")
     def _operator_fits(self) -> QuerySpec:

@@ -53,7 +53,7 @@ from typing import cast
 from osrag.currencies import SIGN_CHARACTERS
 from osrag.errors import ExtractionError
 from osrag.extract.money import SCALE_WORDS, MoneyMention, ascii_digits, parse_money
-from osrag.search.constraints import (
+from osrag.schema.constraints import (
     APPROXIMATE_BAND_PERCENT,
     AmountConstraint,
     ConstraintOp,

@@ -21,10 +21,10 @@ from typing import Any
 
 from osrag.chunking.tokenizers import DEFAULT_TOKENIZER, Tokenizer, get_tokenizer
 from osrag.schema.passages import ContextRequest, Passage, PassageReport
+from osrag.schema.plan import EngineHit, EngineResult, SearchPlan
 from osrag.search.passages.assemble import assemble_passages
 from osrag.search.passages.records import ChunkRecord
 from osrag.search.passages.request import context_plan, regions
-from osrag.search.plan import EngineHit, EngineResult, SearchPlan
 
 
 def budget_tokenizer(request: ContextRequest, config: Mapping[str, Any] | None) -> Tokenizer:

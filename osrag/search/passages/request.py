@@ -26,19 +26,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from osrag.schema.filters import AllOf, AnyOf, Filter, NamedFilter, Range, Term
 from osrag.schema.passages import ContextRequest
+from osrag.schema.plan import SearchPlan, Source, TextLeg
 from osrag.search.passages.records import CONTEXT_FIELDS, ChunkRecord
-from osrag.search.plan import (
-    AllOf,
-    AnyOf,
-    Filter,
-    NamedFilter,
-    Range,
-    SearchPlan,
-    Source,
-    Term,
-    TextLeg,
-)
 
 MAX_CHUNKS = 10_000
 """The most chunks one request reads (OpenSearch's ``index.max_result_window``)."""

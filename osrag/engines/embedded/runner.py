@@ -3,7 +3,7 @@
 Every plan of a call runs on one searcher (one point in time). A plan becomes, as on
 the REST engines without a fusion pipeline (the embedded engine fuses nothing itself):
 
-* ``bm25``: the lexical query (:class:`~osrag.engines.embedded_plan.PlanCompiler`)
+* ``bm25``: the lexical query (:class:`~osrag.engines.embedded.compiler.PlanCompiler`)
   ranked by score, then chunk id descending; ``size`` hits from ``offset``; one hit per
   document where ``collapse`` asks (its best chunk); highlighted where asked;
 * ``vector``: the ``k`` nearest chunks among the candidate set (the filters choose the
@@ -16,20 +16,18 @@ chunks the ranked query matched (at most ``stop_after``, where given).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import tantivy
 
-from osrag.engines.embedded_generation import Generation, stored_source
-from osrag.engines.embedded_plan import PlanCompiler
-from osrag.engines.embedded_response import Ranked, fast_source, source_filter
-from osrag.engines.embedded_schema import ID_FIELD
-from osrag.engines.highlight import highlight
+from osrag.engines.embedded.compiler import PlanCompiler
+from osrag.engines.embedded.generation import Generation, stored_source
+from osrag.engines.embedded.highlight import highlight
+from osrag.engines.embedded.ranking import Ranking
+from osrag.engines.embedded.response import Ranked, fast_source, source_filter
+from osrag.engines.embedded.schema import ID_FIELD
 from osrag.errors import QueryError
-from osrag.search.plan import EngineHit, EngineResult, SearchPlan
-
-if TYPE_CHECKING:
-    from osrag.engines.embedded_searcher import EmbeddedSearcher
+from osrag.schema.plan import EngineHit, EngineResult, SearchPlan
 
 
 def _source_spec(plan: SearchPlan) -> dict[str, list[str]]:
@@ -53,13 +51,13 @@ class PlanRunner:
     """Answers plans on one generation's searcher (see the module docstring)."""
 
     def __init__(
-        self, engine: EmbeddedSearcher, generation: Generation, searcher: tantivy.Searcher
+        self, ranking: Ranking, generation: Generation, searcher: tantivy.Searcher
     ) -> None:
-        self.engine, self.generation, self.searcher = engine, generation, searcher
+        self.ranking, self.generation, self.searcher = ranking, generation, searcher
 
     def run(self, plan: SearchPlan) -> EngineResult:
         compiler = PlanCompiler(
-            self.engine.schema, self.generation.schema, self.generation.analyzer, self.searcher
+            self.ranking.schema, self.generation.schema, self.generation.analyzer, self.searcher
         )
         candidates = compiler.candidates(plan)
         counted = -1
@@ -79,7 +77,7 @@ class PlanRunner:
     def _count(self, query: tantivy.Query | None) -> int:
         if query is None:
             return int(self.searcher.num_docs)
-        return self.engine.count_matches(self.searcher, query)
+        return self.ranking.count_matches(self.searcher, query)
 
     def _lexical(
         self, plan: SearchPlan, compiler: PlanCompiler, size: int, offset: int, collapse: bool
@@ -87,12 +85,16 @@ class PlanRunner:
         query = compiler.lexical(plan)
         page: list[Ranked] = []
         if size > 0 and not collapse:
-            ranked, total = self.engine.ranked(self.generation, self.searcher, query, offset + size)
+            ranked, total = self.ranking.ranked(
+                self.generation, self.searcher, query, offset + size
+            )
             page = ranked[offset:]
         elif size > 0:
-            page, total = self.engine.collapsed(self.generation, self.searcher, query, offset, size)
+            page, total = self.ranking.collapsed(
+                self.generation, self.searcher, query, offset, size
+            )
         else:
-            total = self.engine.count_matches(self.searcher, query)
+            total = self.ranking.count_matches(self.searcher, query)
         if plan.stop_after is not None:
             total = min(total, plan.stop_after)
         marks = plan.highlight if plan.mode == "bm25" else None
@@ -100,7 +102,7 @@ class PlanRunner:
         fast = None if marks else fast_source(spec)
         name = self.generation.name
         if fast is not None:
-            sources = self.engine.fast_sources(self.searcher, page, fast)
+            sources = self.ranking.fast_sources(self.searcher, page, fast)
             return tuple(
                 _hit(chunk_id, score, sources[n], name)
                 for n, (score, chunk_id, _) in enumerate(page)
@@ -141,7 +143,7 @@ class PlanRunner:
         nearest = vectors.nearest(list(leg.vector), leg.k, allowed)
         page = nearest[offset : offset + size]
         shown = source_filter(_source_spec(plan))
-        found = self.engine.sources_by_id(
+        found = self.ranking.sources_by_id(
             self.generation, self.searcher, [chunk_id for chunk_id, _ in page]
         )
         hits = tuple(
@@ -153,7 +155,7 @@ class PlanRunner:
 
     def _candidate_ids(self, query: tantivy.Query) -> set[str]:
         """The chunk ids passing the filters (the vector leg ranks inside them)."""
-        matched = self.engine.count_matches(self.searcher, query)
+        matched = self.ranking.count_matches(self.searcher, query)
         if not matched:
             return set()
         found = self.searcher.aggregate(

@@ -1,29 +1,48 @@
 """The manifest and the ingest lock of a REST engine: records of one alias in the index
 ``<alias>.manifest`` (``mappings/manifest.json``), one document per record with the id
 ``<kind>::<key>``; conditional writes use ``op_type=create`` and
-``if_seq_no``/``if_primary_term`` (see :mod:`osrag.engines.rest`)."""
+``if_seq_no``/``if_primary_term`` (see :mod:`osrag.engines.rest.index`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Protocol, TypeVar
 
 from osrag.engines.base import Record, RecordConflict, RecordStore
-from osrag.engines.bulk import BulkStats
-from osrag.engines.mapping import manifest_index_body, manifest_version
-from osrag.engines.refusals import describe
-from osrag.engines.rest import dumps, manifest_index, translating
-from osrag.errors import ClusterError, IndexStateError
+from osrag.engines.mapping import manifest_index, manifest_index_body, manifest_version
+from osrag.engines.rest.bulk import BulkStats, ItemResult, dumps
+from osrag.engines.rest.clients import ClientKit
+from osrag.engines.rest.errors import translating
+from osrag.engines.rest.refusals import describe
+from osrag.errors import ClusterError, IndexStateError, QueryError
 
-if TYPE_CHECKING:
-    from osrag.engines.rest import RestIndex
+T = TypeVar("T")
+
+
+class RecordsEngine(Protocol):
+    """What the record store uses of its engine (:class:`~osrag.engines.rest.index.RestIndex`)."""
+
+    client: Any
+    settings: Any
+    kit: ClientKit
+    serverless: bool
+
+    def whole(
+        self, read: Callable[[], T], gap: Callable[[T], ClusterError | QueryError | None]
+    ) -> T: ...
+
+    def send(self, actions: list[dict[str, Any]], stats: BulkStats) -> Iterator[ItemResult]: ...
+
+    def count_query(self, target: str, query: dict[str, Any] | None = None) -> int: ...
+
+    def drop_index(self, name: str) -> None: ...
 
 
 @translating
 class RestRecords(RecordStore):
     """Records of one alias in the index ``<alias>.manifest`` (see the module docstring)."""
 
-    def __init__(self, engine: RestIndex, alias: str) -> None:
+    def __init__(self, engine: RecordsEngine, alias: str) -> None:
         self.engine = engine
         self.client = engine.client
         self.settings = engine.settings

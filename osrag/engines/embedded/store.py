@@ -34,7 +34,7 @@ except ImportError:  # pragma: no cover - Windows: the pointer is swapped withou
     fcntl = None  # type: ignore[assignment]
 
 from osrag.errors import ConfigError, IndexStateError
-from osrag.ingestion.plan import GENERATION_NAME, generation_pattern
+from osrag.schema.ingest import GENERATION_NAME, generation_pattern
 
 FORMAT = 1
 MARKER = "OSRAG_EMBEDDED"

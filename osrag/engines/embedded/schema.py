@@ -6,7 +6,7 @@ multi-valued i64, indexed and fast; ``date`` (``strict_date``) → the day's
 number (days since 1970-01-01) as i64, indexed and fast — tantivy's own date
 type stops at 1677–2262, OpenSearch's does not, and real text names years
 like 4322; ``text`` → terms from the field's analyzer
-(:mod:`osrag.engines.analyzers`), with frequencies and lengths for BM25.
+(:mod:`osrag.engines.embedded.analyzers`), with frequencies and lengths for BM25.
 Object properties become dotted fields (``span.start``); a ``keyword``
 sub-field becomes ``breadcrumb.keyword``; ``enabled: false`` objects live in
 ``_source`` only. Two more fields: ``_id`` (the chunk id) and ``_source`` (the
@@ -32,7 +32,7 @@ from typing import Any, Literal
 import pydantic_core
 import tantivy
 
-from osrag.engines.analyzers import Analyzer
+from osrag.engines.embedded.analyzers import Analyzer
 from osrag.engines.mapping import chunk_index_body
 
 Kind = Literal["keyword", "long", "integer", "date", "text"]

@@ -1,13 +1,13 @@
 """Elasticsearch 8 as an engine: the same generations, alias, manifest and queries as OpenSearch.
 
 Everything but the client library is shared with OpenSearch
-(:mod:`osrag.engines.rest`): generations behind an alias moved with
+(:mod:`osrag.engines.rest.index`): generations behind an alias moved with
 ``must_exist`` (Elasticsearch 8.15 refuses the move with
 ``aliases_not_found_exception`` when the alias left the previous generation),
 ``_bulk`` with the same back-off, ``_msearch`` answering in the same shape,
 and the record store in ``<alias>.manifest`` with the same conditional
 writes. The client is elasticsearch-py 8 (``pip install 'osrag[elasticsearch]'``;
-:func:`osrag.engines.elasticsearch_client.connect_elasticsearch` builds it from the settings).
+:func:`osrag.engines.rest.clients.connect_elasticsearch` builds it from the settings).
 
 What is Elasticsearch's own:
 
@@ -22,7 +22,7 @@ What is Elasticsearch's own:
   really used. A full distribution (Docker, Elastic Cloud, a user's cluster)
   gets ``english`` from the same mapping.
 * **The mapping** is translated where the engines differ
-  (:mod:`.elasticsearch_mapping`: ``knn_vector`` → ``dense_vector``).
+  (:mod:`.mapping`: ``knn_vector`` → ``dense_vector``).
 """
 
 from __future__ import annotations
@@ -35,11 +35,13 @@ from elasticsearch import ApiError, ConflictError, Elasticsearch, NotFoundError
 from elasticsearch.helpers import ScanError, scan, streaming_bulk
 
 from osrag.engines.base import EngineCapabilities, SearchType
-from osrag.engines.elasticsearch_mapping import requested_analyzer, to_elasticsearch
-from osrag.engines.elasticsearch_requests import RRF_PIPELINE, translate
-from osrag.engines.rest import ClientKit, RestIndex, translating
+from osrag.engines.elasticsearch.mapping import requested_analyzer, to_elasticsearch
+from osrag.engines.elasticsearch.requests import RRF_PIPELINE, translate
+from osrag.engines.rest.clients import ClientKit
+from osrag.engines.rest.errors import translating
+from osrag.engines.rest.index import RestIndex
 from osrag.errors import ClusterError
-from osrag.search.plan import Fusion
+from osrag.schema.plan import Fusion
 
 log = logging.getLogger("osrag.engines.elasticsearch")
 
@@ -93,7 +95,7 @@ class ElasticsearchIndex(RestIndex):
 
     def request_body(self, body: dict[str, Any]) -> dict[str, Any]:
         """The body with its vector parts in Elasticsearch's form
-        (:mod:`osrag.engines.elasticsearch_requests`)."""
+        (:mod:`osrag.engines.elasticsearch.requests`)."""
         return translate(body)
 
     def takes_search_type(self, body: dict[str, Any]) -> bool:

@@ -1,10 +1,10 @@
-"""A :class:`~osrag.search.plan.SearchPlan` → OpenSearch query DSL, and the answers back.
+"""A :class:`~osrag.schema.plan.SearchPlan` → OpenSearch query DSL, and the answers back.
 
 One compiler for both REST engines. It writes OpenSearch's DSL; Elasticsearch's
 differences (a top-level ``knn`` section with ``num_candidates``, an ``rrf``
 retriever instead of a ``hybrid`` query with a search pipeline) are applied to
-each body by :meth:`~osrag.engines.rest.RestIndex.request_body`
-(:mod:`osrag.engines.elasticsearch_requests`). :func:`osrag.build_query` is
+each body by :meth:`~osrag.engines.rest.index.RestIndex.request_body`
+(:mod:`osrag.engines.elasticsearch.requests`). :func:`osrag.build_query` is
 :func:`request_body` of a plan.
 
 One plan becomes one to three ``_msearch`` bodies, the candidate count last:
@@ -24,24 +24,19 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from osrag.engines.mapping import VECTOR_FIELD
-from osrag.errors import QueryError
-from osrag.search.plan import (
+from osrag.schema.filters import (
     AllOf,
     AnyOf,
-    EngineHit,
-    EngineResult,
     Exists,
     Filter,
-    Fusion,
     MatchNone,
     Not,
     NotExists,
     Range,
-    SearchPlan,
     Term,
     Terms,
-    TextLeg,
 )
+from osrag.schema.plan import EngineHit, EngineResult, Fusion, SearchPlan, TextLeg
 
 TIE_BREAK_SORT: list[dict[str, str]] = [{"_score": "desc"}, {"chunk_id": "desc"}]
 """Every request's order: score, then the chunk id. Tied scores are common (short texts,
@@ -86,56 +81,6 @@ def compile_filter(node: Filter) -> dict[str, Any]:
     if isinstance(node, AllOf):
         return {"bool": {"filter": [compile_filter(i) for i in node.items]}}
     raise TypeError(f"not a plan filter: {node!r}")
-
-
-def _listed(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else [value]
-
-
-def from_clause(clause: dict[str, Any]) -> Filter:
-    """A DSL filter clause as a constraint tree (the inverse of :func:`compile_filter`, for
-    the clauses it writes and the plain forms of them); anything else is refused."""
-    if len(clause) != 1:
-        raise QueryError(f"a filter clause has one key, not {sorted(clause)}")
-    ((kind, value),) = clause.items()
-    if kind == "match_none":
-        return MatchNone()
-    if kind == "exists":
-        return Exists(str(value["field"]))
-    if kind in ("term", "terms", "range"):
-        ((name, inner),) = value.items()
-        if kind == "term":
-            if not isinstance(inner, dict):
-                return Term(name, inner)
-            _only(kind, name, inner, {"value"})
-            return Term(name, inner["value"])
-        if kind == "terms":
-            return Terms(name, tuple(inner))
-        _only(kind, name, inner, {"gt", "gte", "lt", "lte"})
-        return Range(name, **inner)
-    if kind == "bool":
-        return _from_bool(value)
-    raise QueryError(f"osrag's plan does not implement the {kind!r} query: {clause}")
-
-
-def _only(kind: str, name: str, options: dict[str, Any], allowed: set[str]) -> None:
-    extra = sorted(set(options) - allowed)
-    if extra:
-        raise QueryError(f"{kind} on {name!r}: osrag's plan does not take {', '.join(extra)}")
-
-
-def _from_bool(body: dict[str, Any]) -> Filter:
-    if set(body) == {"must_not"}:
-        negated = _listed(body["must_not"])
-        if len(negated) == 1 and set(negated[0]) == {"exists"}:
-            return NotExists(str(negated[0]["exists"]["field"]))
-        items = tuple(from_clause(c) for c in negated)
-        return Not(items[0] if len(items) == 1 else AnyOf(items))
-    if set(body) == {"should", "minimum_should_match"} and body["minimum_should_match"] == 1:
-        return AnyOf(tuple(from_clause(c) for c in _listed(body["should"])))
-    if set(body) <= {"filter", "must"}:
-        return AllOf(tuple(from_clause(c) for k in body for c in _listed(body[k])))
-    raise QueryError(f"a bool filter osrag cannot plan: {body}")
 
 
 def filter_clauses(plan: SearchPlan) -> list[dict[str, Any]]:

@@ -2,16 +2,16 @@
 
 :class:`EmbeddedIndex` composes three parts, one job each:
 
-* the store (:mod:`~osrag.engines.embedded_store`): the folder layout, the marker, the
+* the store (:mod:`~osrag.engines.embedded.store`): the folder layout, the marker, the
   atomic alias pointer;
-* the writer (:mod:`~osrag.engines.embedded_writer`): bulk writes and deletes, one
+* the writer (:mod:`~osrag.engines.embedded.writer`): bulk writes and deletes, one
   tantivy commit a batch;
-* the searcher (:mod:`~osrag.engines.embedded_searcher`): queries, with the same
-  mapping (:mod:`~osrag.engines.embedded_schema`) and analyzer
-  (:mod:`~osrag.engines.analyzers`) as OpenSearch.
+* the searcher (:mod:`~osrag.engines.embedded.searcher`): queries, with the same
+  mapping (:mod:`~osrag.engines.embedded.schema`) and analyzer
+  (:mod:`~osrag.engines.embedded.analyzers`) as OpenSearch.
 
 The record store of an alias (manifest and ingest lock) is SQLite
-(:mod:`~osrag.engines.embedded_records`). The engine does not know the ingest lock: an
+(:mod:`~osrag.engines.embedded.records`). The engine does not know the ingest lock: an
 ingest holding it opens :meth:`EmbeddedIndex.writing` for the alias, during which the
 writers stay open between batches. A folder that is not osrag's, a corrupt pointer,
 manifest or index raises :class:`~osrag.errors.IndexStateError` naming the path, never
@@ -28,7 +28,6 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from osrag.engines.analyzers import get_analyzer
 from osrag.engines.base import (
     Action,
     ChunkIndex,
@@ -37,16 +36,18 @@ from osrag.engines.base import (
     SearchType,
     WriteOutcome,
 )
-from osrag.engines.embedded_generation import Generation, open_generation
-from osrag.engines.embedded_records import SQLiteRecords
-from osrag.engines.embedded_schema import ChunkSchema, chunk_schema
-from osrag.engines.embedded_searcher import EmbeddedSearcher
-from osrag.engines.embedded_store import ALIAS_NAME, FORMAT, EmbeddedStore
-from osrag.engines.embedded_writer import EmbeddedWriter
+from osrag.engines.embedded.analyzers import get_analyzer
+from osrag.engines.embedded.generation import Generation, open_generation
+from osrag.engines.embedded.records import SQLiteRecords
+from osrag.engines.embedded.schema import ChunkSchema, chunk_schema
+from osrag.engines.embedded.searcher import EmbeddedSearcher
+from osrag.engines.embedded.store import ALIAS_NAME, FORMAT, EmbeddedStore
+from osrag.engines.embedded.writer import EmbeddedWriter
 from osrag.engines.mapping import vector_dimension
 from osrag.errors import ConfigError, IndexStateError
-from osrag.ingestion.plan import GENERATION_NAME
-from osrag.search.plan import EngineResult, Filter, SearchPlan
+from osrag.schema.filters import Filter
+from osrag.schema.ingest import GENERATION_NAME
+from osrag.schema.plan import EngineResult, SearchPlan
 
 
 class EmbeddedIndex(ChunkIndex):

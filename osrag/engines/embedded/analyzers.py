@@ -42,49 +42,11 @@ from functools import cache
 import regex
 import Stemmer
 
+from osrag.engines.mapping import ENGLISH_STOP_WORDS
 from osrag.errors import ConfigError
 
 MAX_TOKEN_LENGTH = 255
 """Lucene's ``StandardTokenizer`` default: longer tokens are cut at this length."""
-
-ENGLISH_STOP_WORDS = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "but",
-        "by",
-        "for",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "no",
-        "not",
-        "of",
-        "on",
-        "or",
-        "such",
-        "that",
-        "the",
-        "their",
-        "then",
-        "there",
-        "these",
-        "they",
-        "this",
-        "to",
-        "was",
-        "will",
-        "with",
-    ]
-)
-"""Lucene's ``EnglishAnalyzer.ENGLISH_STOP_WORDS_SET``."""
 
 # UAX #29 word-break classes (the parts that occur in real text).
 _SINGLE = r"\p{Han}\p{Hiragana}"

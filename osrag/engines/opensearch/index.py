@@ -1,7 +1,7 @@
 """The reference engine: an OpenSearch cluster through opensearch-py.
 
 Everything but the client library is shared with Elasticsearch
-(:mod:`osrag.engines.rest`: generations, the alias compare-and-swap, bulk
+(:mod:`osrag.engines.rest.index`: generations, the alias compare-and-swap, bulk
 writes with back-off, ``_msearch``, the record store in ``<alias>.manifest``).
 What is OpenSearch's own: Amazon OpenSearch Serverless (``serverless=True``)
 takes no shard, replica or refresh settings and has no ``_refresh``; and
@@ -23,28 +23,14 @@ from opensearchpy.exceptions import ConflictError, NotFoundError, TransportError
 from opensearchpy.helpers import ScanError, scan, streaming_bulk
 
 from osrag.engines.base import EngineCapabilities, SearchType
-from osrag.engines.rest import (
-    BULK_ACTIONS,
-    BULK_BYTES,
-    BULK_RESPONSE,
-    BULK_RETRIES,
-    ClientKit,
-    RestIndex,
-    manifest_index,
-    translating,
-)
-from osrag.engines.rest_records import RestRecords
-from osrag.search.plan import Fusion
+from osrag.engines.opensearch.pipelines import pipeline_definition
+from osrag.engines.rest.clients import ClientKit
+from osrag.engines.rest.errors import translating
+from osrag.engines.rest.index import RestIndex
+from osrag.engines.rest.records import RestRecords
+from osrag.schema.plan import Fusion
 
-__all__ = [
-    "BULK_ACTIONS",
-    "BULK_BYTES",
-    "BULK_RESPONSE",
-    "BULK_RETRIES",
-    "OpenSearchIndex",
-    "OpenSearchRecords",
-    "manifest_index",
-]
+__all__ = ["OpenSearchIndex", "OpenSearchRecords"]
 
 OPENSEARCH_PY = ClientKit(
     streaming_bulk=streaming_bulk,
@@ -151,8 +137,6 @@ class OpenSearchIndex(RestIndex):
         (created once, by a versioned name); None on Serverless or without the plugin."""
         if self.serverless or not self._neural_search():
             return None
-        from osrag.search.fusion import pipeline_definition
-
         name, body = pipeline_definition(
             fusion.method, rank_constant=fusion.rank_constant, weights=fusion.weights
         )

@@ -14,19 +14,18 @@ between ``(low, high)``        ``low <= a <= high`` (both ends included)
 in      ``(v1, v2, …)``        ``a`` is one of them
 ======= ====================== ======================================================
 
-The filter (:meth:`AmountConstraint.clause`) is one clause on the ``long`` field
-``amounts`` for the default currency — ``term``, ``range`` or ``terms``. Another
-currency's amounts are stored only as ``CUR:minor`` tokens of the ``money``
-keyword field, so ``eq`` and ``in`` filter those tokens, and a comparison or
-range in another currency is refused with a :class:`~osrag.errors.QueryError`
-(a keyword cannot be compared numerically; a range that is not applied must not
-look applied).
+The filter a constraint becomes (:func:`osrag.schema.filters.amount_filter`) is on the
+``long`` field ``amounts`` for the default currency. Another currency's amounts are stored
+only as ``CUR:minor`` tokens of the ``money`` keyword field, so ``eq`` and ``in`` filter
+those tokens, and a comparison or range in another currency is refused with a
+:class:`~osrag.errors.QueryError` (:meth:`AmountConstraint.refusal`: a keyword cannot be
+compared numerically; a range that is not applied must not look applied).
 """
 
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -35,7 +34,6 @@ from osrag.errors import QueryError
 
 ConstraintOp = Literal["eq", "gt", "gte", "lt", "lte", "between", "in"]
 
-RANGE_KEYS: dict[str, str] = {"gt": "gt", "gte": "gte", "lt": "lt", "lte": "lte"}
 SYMBOLS: dict[str, str] = {"eq": "=", "gt": ">", "gte": "≥", "lt": "<", "lte": "≤"}
 
 APPROXIMATE_BAND_PERCENT = 10
@@ -95,60 +93,16 @@ class AmountConstraint(BaseModel):
         """What makes two constraints the same condition (the phrase aside)."""
         return (self.op, self.currency, self.bounds)
 
-    def accepts(self, currency: str, minor_units: int) -> bool:
-        """Whether one amount meets this constraint."""
-        if currency != self.currency:
-            return False
-        b = self.bounds
-        if self.op == "eq":
-            return minor_units == b[0]
-        if self.op == "in":
-            return minor_units in b
-        if self.op == "between":
-            return b[0] <= minor_units <= b[1]
-        return {
-            "gt": minor_units > b[0],
-            "gte": minor_units >= b[0],
-            "lt": minor_units < b[0],
-            "lte": minor_units <= b[0],
-        }[self.op]
-
-    def clause(self, default_currency: str, *, boost: float | None = None) -> dict[str, Any]:
-        """The filter clause (or, with ``boost``, the same condition as a scoring boost)."""
-        if self.currency != default_currency:
-            return self._money_clause(default_currency, boost)
-        if self.op == "eq":
-            value: Any = self.bounds[0] if boost is None else {"value": self.bounds[0]}
-            if boost is not None:
-                value["boost"] = boost
-            return {"term": {"amounts": value}}
-        if self.op == "in":
-            terms: dict[str, Any] = {"amounts": list(self.bounds)}
-            return {"terms": terms if boost is None else {**terms, "boost": boost}}
-        if self.op == "between":
-            bounds: dict[str, Any] = {"gte": self.bounds[0], "lte": self.bounds[1]}
-        else:
-            bounds = {RANGE_KEYS[self.op]: self.bounds[0]}
-        if boost is not None:
-            bounds["boost"] = boost
-        return {"range": {"amounts": bounds}}
-
-    def _money_clause(self, default_currency: str, boost: float | None) -> dict[str, Any]:
-        if self.is_range:
-            raise QueryError(
-                f"{self.text or self.describe()!r}: a comparison or range in {self.currency} "
-                f"cannot be filtered — only {default_currency} amounts are stored as numbers "
-                f"(the `amounts` field); {self.currency} amounts are `money` keyword tokens, "
-                "which match exactly. State an exact amount, or search without the amount "
-                "filter (--no-amount-filter)"
-            )
-        tokens = [f"{self.currency}:{b}" for b in self.bounds]
-        if self.op == "eq":
-            if boost is None:
-                return {"term": {"money": tokens[0]}}
-            return {"term": {"money": {"value": tokens[0], "boost": boost}}}
-        terms: dict[str, Any] = {"money": tokens}
-        return {"terms": terms if boost is None else {**terms, "boost": boost}}
+    def refusal(self, default_currency: str) -> QueryError:
+        """Why this constraint cannot filter when ``default_currency`` is the one stored as
+        numbers (a comparison or range in another currency)."""
+        return QueryError(
+            f"{self.text or self.describe()!r}: a comparison or range in {self.currency} "
+            f"cannot be filtered — only {default_currency} amounts are stored as numbers "
+            f"(the `amounts` field); {self.currency} amounts are `money` keyword tokens, "
+            "which match exactly. State an exact amount, or search without the amount "
+            "filter (--no-amount-filter)"
+        )
 
     def describe(self) -> str:
         """``amount > USD 500,000.00`` — for ``--explain`` and logs."""

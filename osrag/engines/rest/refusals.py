@@ -121,3 +121,15 @@ def search_error(status: int, error: Any, target: str) -> ClusterError | QueryEr
     if status == 400 or kind in _QUERY_FAULTS or top in _QUERY_FAULTS or every_shard:
         return QueryError(f"{target} rejected the query: {kind}: {reason}")
     return ClusterError(f"search on {target} failed (HTTP {status}): {kind}: {reason}")
+
+
+def msearch_gap(answers: list[dict[str, Any]], target: str) -> ClusterError | QueryError | None:
+    """The first search of an ``_msearch`` answer that failed or that some shard did not
+    answer, as an error (None: every search answered whole)."""
+    for answer in answers:
+        if "error" in answer:
+            return search_error(int(answer.get("status", 500)), answer["error"], target)
+        missing = shard_gap(answer, target)
+        if missing is not None:
+            return missing
+    return None

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from osrag.engines.analyzers import Analyzer
+from osrag.engines.embedded.analyzers import Analyzer
 
 _SENTENCE = re.compile(r"[^\n]*?(?:[.!?]+(?=\s)|\n|$)")
 

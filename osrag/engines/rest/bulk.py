@@ -27,7 +27,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from osrag.engines.refusals import block_error
+import orjson
+
+from osrag.engines.rest.refusals import block_error
 from osrag.errors import ClusterError
 
 StreamingBulk = Callable[..., Iterable[tuple[bool, dict[str, Any]]]]
@@ -112,3 +114,8 @@ def send(
         sleep(delay)
         delay = min(delay * 2, max_backoff)
         pending = again
+
+
+def dumps(source: dict[str, Any]) -> str:
+    """Serialise once on the hot path (orjson writes dates as ISO days)."""
+    return orjson.dumps(source, option=orjson.OPT_NON_STR_KEYS).decode()

@@ -21,9 +21,9 @@ import tantivy
 from tantivy import Query
 
 from osrag.engines.base import Action, Delete, ItemFailure, Put, WriteOutcome
-from osrag.engines.embedded_generation import Generation
-from osrag.engines.embedded_schema import ID_FIELD, ChunkSchema, Refused, to_document
-from osrag.engines.embedded_store import alias_of
+from osrag.engines.embedded.generation import Generation
+from osrag.engines.embedded.schema import ID_FIELD, ChunkSchema, Refused, to_document
+from osrag.engines.embedded.store import alias_of
 from osrag.engines.mapping import VECTOR_FIELD
 from osrag.errors import IndexStateError, LockedError
 

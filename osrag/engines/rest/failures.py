@@ -1,7 +1,7 @@
 """Plain-language failures for both engines' clients: one sentence a user can act on.
 
-:func:`osrag.engines.opensearch_client.translate_error` (opensearch-py) and
-:func:`osrag.engines.elasticsearch_client.translate_elastic_error` (elasticsearch-py) sort what
+:func:`osrag.engines.rest.errors.translate_error` (opensearch-py) and
+:func:`osrag.engines.rest.errors.translate_elastic_error` (elasticsearch-py) sort what
 their
 library raised into the cases below; the messages are written once, here.
 

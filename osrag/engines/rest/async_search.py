@@ -1,12 +1,14 @@
 """The search round trip of a REST engine on an asyncio client (``AsyncOpenSearch``,
-``AsyncElasticsearch``).
+``AsyncElasticsearch``): what :meth:`RestIndex.asearch
+<osrag.engines.rest.index.RestIndex.asearch>` awaits once a client is attached.
 
 Only the transport is new: the ``_msearch`` request lines, the refusal of a malformed
 search and the check that every shard answered are the sync engine's own
-(:meth:`~osrag.engines.rest.RestIndex.msearch_lines`,
-:meth:`~osrag.engines.rest.RestIndex.rejected`, :func:`~osrag.engines.rest.msearch_gap`),
+(:meth:`~osrag.engines.rest.index.RestIndex.msearch_lines`,
+:meth:`~osrag.engines.rest.index.RestIndex.rejected`,
+:func:`~osrag.engines.rest.refusals.msearch_gap`),
 and a read some shard did not answer is sent again after the same pauses, awaited
-instead of slept. Errors are osrag's (:func:`osrag.engines.opensearch_client.cluster_errors`).
+instead of slept. Errors are osrag's (:func:`osrag.engines.rest.errors.cluster_errors`).
 """
 
 from __future__ import annotations
@@ -14,12 +16,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from osrag.config import Settings
 from osrag.engines.base import SearchType
-from osrag.engines.opensearch_client import cluster_errors
-from osrag.engines.rest import RestIndex, msearch_gap, where
+from osrag.engines.rest.clients import ClientKit
+from osrag.engines.rest.errors import cluster_errors, where
+from osrag.engines.rest.refusals import msearch_gap
 from osrag.errors import ClusterError, ConfigError, IndexStateError, QueryError
 
 log = logging.getLogger("osrag.engines.rest_async")
@@ -36,7 +39,7 @@ async def whole(
     gap: Callable[[T], ClusterError | QueryError | None],
     pauses: Sequence[float],
 ) -> T:
-    """:meth:`RestIndex.whole <osrag.engines.rest.RestIndex.whole>`, awaited."""
+    """:meth:`RestIndex.whole <osrag.engines.rest.index.RestIndex.whole>`, awaited."""
     waited = 0.0
     for pause in (*pauses, None):
         answer = await read()
@@ -54,11 +57,29 @@ async def whole(
     raise AssertionError("unreachable: the last pause is None")
 
 
+class AwaitedEngine(Protocol):
+    """What the async round trip uses of its sync engine
+    (:class:`~osrag.engines.rest.index.RestIndex`)."""
+
+    client: Any
+    settings: Any
+    kit: ClientKit
+    shard_retry_pauses: Sequence[float]
+
+    def msearch_lines(
+        self, bodies: Sequence[dict[str, Any]], search_type: SearchType | None = None
+    ) -> list[dict[str, Any]]: ...
+
+    def rejected(self, exc: BaseException, target: str) -> QueryError | None: ...
+
+    def alias_target(self, alias: str) -> str | None: ...
+
+
 class AsyncRestSearch:
     """``_msearch`` and the alias lookup of ``engine``'s cluster, through ``client``, an
     asyncio client of the same library and cluster."""
 
-    def __init__(self, engine: RestIndex, client: Any) -> None:
+    def __init__(self, engine: AwaitedEngine, client: Any) -> None:
         self.engine = engine
         self.client = client
 
@@ -120,7 +141,7 @@ def connect_async(settings: Settings, engine: str) -> Any:
     if engine == "elasticsearch":
         from elasticsearch import AsyncElasticsearch
 
-        from osrag.engines.elasticsearch_client import client_library, elasticsearch_options
+        from osrag.engines.rest.clients import client_library, elasticsearch_options
 
         client_library()  # a clear ConfigError when the extra is not installed
         options = elasticsearch_options(settings) | {"connections_per_node": POOL}
@@ -132,6 +153,6 @@ def connect_async(settings: Settings, engine: str) -> Any:
         )
     from opensearchpy import AsyncOpenSearch
 
-    from osrag.engines.opensearch_client import client_options
+    from osrag.engines.rest.clients import client_options
 
     return AsyncOpenSearch(**client_options(settings), maxsize=POOL)

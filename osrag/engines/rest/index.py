@@ -22,19 +22,13 @@ managed serverless offerings lack.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-import functools
-import inspect
 import logging
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
 
-import orjson
-
-from osrag.config import Settings
-from osrag.engines import bulk
 from osrag.engines.base import (
     Action,
     ChunkIndex,
@@ -44,15 +38,18 @@ from osrag.engines.base import (
     SearchType,
     WriteOutcome,
 )
-from osrag.engines.bulk import BulkStats, StreamingBulk
-from osrag.engines.refusals import describe, search_error, shard_gap
-from osrag.engines.rest_compile import compile_filter, run_plans
-from osrag.errors import ClusterError, IndexStateError, OsragError, QueryError
-from osrag.ingestion.plan import generation_pattern
-from osrag.search.plan import EngineResult, Filter, SearchPlan
-
-if TYPE_CHECKING:
-    from osrag.engines.rest_records import RestRecords
+from osrag.engines.rest import bulk
+from osrag.engines.rest.async_search import AsyncRestSearch
+from osrag.engines.rest.bulk import BulkStats
+from osrag.engines.rest.clients import ClientKit
+from osrag.engines.rest.compiler import compile_filter, compile_plans, read_plans, run_plans
+from osrag.engines.rest.errors import translating
+from osrag.engines.rest.records import RestRecords
+from osrag.engines.rest.refusals import describe, msearch_gap, shard_gap
+from osrag.errors import ClusterError, IndexStateError, QueryError
+from osrag.schema.filters import Filter
+from osrag.schema.ingest import generation_pattern
+from osrag.schema.plan import EngineResult, SearchPlan
 
 BULK_ACTIONS = 10_000
 BULK_BYTES = 64 * 2**20
@@ -67,111 +64,17 @@ BULK_RETRIES = 6  # 429s are resent with exponential back-off (1 s … 30 s)
 SHARD_RETRY_PAUSES = (0.2, 0.5, 1.0, 2.0)
 """Seconds between the tries of a read some shard did not answer. When a node dies, the
 engine moves its copies' work to the others within a second or two; a read that is
-still short after the last pause fails (:func:`~osrag.engines.refusals.shard_gap`)."""
+still short after the last pause fails (:func:`~osrag.engines.rest.refusals.shard_gap`)."""
 SCAN_PAGE = 5000
 """Ids per page of :meth:`RestIndex.chunk_ids` (two short fields each)."""
 BULK_RESPONSE = "errors,items.*._id,items.*._index,items.*.status,items.*.error"
 """What a ``_bulk`` answer needs to carry back: per item its id, index, status and error."""
 
 
-@dataclass(frozen=True)
-class ClientKit:
-    """The parts of one client library the shared code needs."""
-
-    streaming_bulk: StreamingBulk
-    scan: Callable[..., Iterable[dict[str, Any]]]
-    not_found: type[Exception]
-    """Raised for a 404 answer."""
-    conflict: type[Exception]
-    """Raised for a 409 answer (a conditional write lost)."""
-    http_error: type[Exception]
-    """Raised for any HTTP error answer; carries ``status_code`` and ``error``."""
-    scan_error: type[Exception]
-    """Raised by :attr:`scan` when a shard did not answer a page."""
-
-    def status(self, exc: BaseException) -> int | None:
-        """The HTTP status of an error answer, None for anything else."""
-        if isinstance(exc, self.http_error):
-            code = getattr(exc, "status_code", None)
-            return code if isinstance(code, int) else None
-        return None
-
-
 log = logging.getLogger("osrag.engines.rest")
 
 
-def manifest_index(alias: str) -> str:
-    return f"{alias}.manifest"
-
-
 T = TypeVar("T")
-
-
-def where(client: Any) -> str:
-    """The URL of the first host a client talks to (for error messages)."""
-    try:
-        host = client.transport.hosts[0]
-    except (AttributeError, IndexError, TypeError, KeyError):
-        return "the cluster"
-    if not isinstance(host, dict):
-        return str(getattr(host, "base_url", host))  # elastic-transport's node config
-    scheme = "https" if host.get("use_ssl") or host.get("scheme") == "https" else "http"
-    return f"{scheme}://{host.get('host')}:{host.get('port')}"
-
-
-def translating(cls: type[T]) -> type[T]:
-    """Every public method of ``cls`` raises osrag's errors
-    (:func:`osrag.engines.opensearch_client.translate_error`), never the client library's:
-    a refused connection, a timeout or an HTTP error is one
-    :class:`~osrag.errors.ClusterError` naming the cluster, for library callers as for the
-    CLI.
-
-    The wrapper is a plain ``try``: free when nothing is raised (no context manager is
-    entered per call, and methods calling each other nest at no cost), and an error is
-    translated once, where it first crosses a wrapped method."""
-    from osrag.engines.opensearch_client import translate_error
-
-    def reraise(self: Any, exc: Exception) -> NoReturn:
-        if isinstance(exc, OsragError):
-            raise exc
-        target = self.settings or where(self.client)
-        settings = target if isinstance(target, Settings) else None
-        url = settings.effective_url if settings is not None else str(target).rstrip("/")
-        error = translate_error(exc, url, settings)
-        if error is None:
-            raise exc
-        raise error from exc
-
-    def wrap(method: Callable[..., Any]) -> Callable[..., Any]:
-        if inspect.isgeneratorfunction(method):
-
-            @functools.wraps(method)
-            def generator(self: Any, *args: Any, **kwargs: Any) -> Any:
-                try:
-                    yield from method(self, *args, **kwargs)
-                except Exception as exc:
-                    reraise(self, exc)
-
-            return generator
-
-        @functools.wraps(method)
-        def call(self: Any, *args: Any, **kwargs: Any) -> Any:
-            try:
-                return method(self, *args, **kwargs)
-            except Exception as exc:
-                reraise(self, exc)
-
-        return call
-
-    for name, member in list(vars(cls).items()):
-        if callable(member) and not name.startswith("_") and not isinstance(member, type):
-            setattr(cls, name, wrap(member))
-    return cls
-
-
-def dumps(source: dict[str, Any]) -> str:
-    """Serialise once on the hot path (orjson writes dates as ISO days)."""
-    return orjson.dumps(source, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 @translating
@@ -201,6 +104,7 @@ class RestIndex(ChunkIndex):
         """Seconds before the first resend of a throttled bulk (doubling up to 30 s)."""
         self.shard_retry_pauses: Sequence[float] = SHARD_RETRY_PAUSES
         self._records: dict[str, RestRecords] = {}
+        self._async: AsyncRestSearch | None = None
 
     # -------------------------------------------------------------------- generations
 
@@ -289,7 +193,7 @@ class RestIndex(ChunkIndex):
                 "_op_type": "index",
                 "_index": index,
                 "_id": action.id,
-                "_source": dumps(action.source),
+                "_source": bulk.dumps(action.source),
             }
         return {"_op_type": "delete", "_index": index, "_id": action.id}
 
@@ -298,7 +202,7 @@ class RestIndex(ChunkIndex):
         return self.kit.status(exc) == 429
 
     def send(self, actions: list[dict[str, Any]], stats: BulkStats) -> Iterator[bulk.ItemResult]:
-        """``_bulk`` with osrag's back-off (:mod:`osrag.engines.bulk`)."""
+        """``_bulk`` with osrag's back-off (:mod:`osrag.engines.rest.bulk`)."""
         return bulk.send(
             self.kit.streaming_bulk,
             self.client,
@@ -454,25 +358,51 @@ class RestIndex(ChunkIndex):
         """The plans compiled to this engine's DSL, sent in one ``_msearch``."""
         return run_plans(self, target, plans, search_type=search_type)
 
+    def attach_async(self, client: Any) -> None:
+        """Await searches on ``client`` (``AsyncOpenSearch``, ``AsyncElasticsearch``: the
+        same library and cluster as this engine's client)."""
+        self._async = AsyncRestSearch(self, client)
+
+    @property
+    def native_async(self) -> bool:
+        return self._async is not None
+
+    async def asearch(
+        self,
+        target: str,
+        plans: Sequence[SearchPlan],
+        *,
+        search_type: SearchType | None = None,
+    ) -> list[EngineResult]:
+        """The plans compiled as :meth:`search` compiles them, the ``_msearch`` awaited on
+        the asyncio client (a hybrid plan is compiled in a worker thread: its fusion
+        pipeline may be looked up, once)."""
+        transport = self._async
+        if transport is None:
+            return await super().asearch(target, plans, search_type=search_type)
+        if any(p.mode == "hybrid" for p in plans):
+            bodies, sent = await asyncio.to_thread(compile_plans, self, plans)
+        else:
+            bodies, sent = compile_plans(self, plans)
+        answers = await transport.msearch(target, bodies, search_type=search_type)
+        return read_plans(sent, answers)
+
+    async def aalias_target(self, alias: str) -> str | None:
+        transport = self._async
+        if transport is None:
+            return await super().aalias_target(alias)
+        return await transport.alias_target(alias)
+
+    async def aclose(self) -> None:
+        if self._async is not None:
+            await self._async.close()
+        await super().aclose()
+
     def records(self, alias: str) -> RecordStore:
         store = self._records.get(alias)
         if store is None:
-            from osrag.engines.rest_records import RestRecords
-
             store = self._records[alias] = RestRecords(self, alias)
         return store
 
     def close(self) -> None:
         self.client.close()
-
-
-def msearch_gap(answers: list[dict[str, Any]], target: str) -> ClusterError | QueryError | None:
-    """The first search of an ``_msearch`` answer that failed or that some shard did not
-    answer, as an error (None: every search answered whole)."""
-    for answer in answers:
-        if "error" in answer:
-            return search_error(int(answer.get("status", 500)), answer["error"], target)
-        missing = shard_gap(answer, target)
-        if missing is not None:
-            return missing
-    return None

@@ -1,4 +1,4 @@
-"""A typed :class:`~osrag.search.plan.SearchPlan` compiled straight to tantivy queries.
+"""A typed :class:`~osrag.schema.plan.SearchPlan` compiled straight to tantivy queries.
 
 Rule: OpenSearch's matching *and* scoring for every node of a plan —
 
@@ -32,10 +32,10 @@ from typing import Any
 import tantivy
 from tantivy import FieldType, Occur, Query
 
-from osrag.engines.analyzers import Analyzer
-from osrag.engines.embedded_schema import ChunkSchema, day_number
+from osrag.engines.embedded.analyzers import Analyzer
+from osrag.engines.embedded.schema import ChunkSchema, day_number
 from osrag.errors import QueryError
-from osrag.search.plan import (
+from osrag.schema.filters import (
     AllOf,
     AnyOf,
     Exists,
@@ -45,11 +45,10 @@ from osrag.search.plan import (
     NotExists,
     Range,
     Scored,
-    SearchPlan,
     Term,
     Terms,
-    TextLeg,
 )
+from osrag.schema.plan import SearchPlan, TextLeg
 
 K1 = 1.2
 B = 0.75

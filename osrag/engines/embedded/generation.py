@@ -11,8 +11,8 @@ from typing import Any, cast
 import tantivy
 from tantivy import FieldType, Query
 
-from osrag.engines.analyzers import Analyzer, get_analyzer
-from osrag.engines.embedded_schema import (
+from osrag.engines.embedded.analyzers import Analyzer, get_analyzer
+from osrag.engines.embedded.schema import (
     ID_FIELD,
     KEY_FIELD,
     SOURCE_FIELD,
@@ -20,8 +20,8 @@ from osrag.engines.embedded_schema import (
     ChunkSchema,
     chunk_key,
 )
-from osrag.engines.embedded_store import GENERATION_META
-from osrag.engines.embedded_vectors import VectorStore
+from osrag.engines.embedded.store import GENERATION_META
+from osrag.engines.embedded.vectors import VectorStore
 from osrag.errors import ConfigError, IndexStateError
 
 

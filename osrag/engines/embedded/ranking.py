@@ -1,82 +1,36 @@
-"""Searches of the embedded index, on one searcher per call (one point in time).
-
-* :meth:`EmbeddedSearcher.search`: typed plans, compiled straight to tantivy
-  (:mod:`~osrag.engines.embedded_plan`) and answered as osrag's hit records
-  (:mod:`~osrag.engines.embedded_plans`);
-* :meth:`EmbeddedSearcher.count` and :meth:`EmbeddedSearcher.chunk_ids`: typed plan
-  filters compiled the same way, counted or listed in chunk-id order.
-
-The ranking primitives the plan runner builds on live here: the exact tie order,
-collapse on ``doc_id``, stored sources fetched by chunk id, and the id fields read
-from the index's columns.
-"""
+"""The ranking primitives of the embedded engine, on one tantivy searcher: the exact tie
+order (score, then chunk id, both descending, as OpenSearch sorts osrag's requests),
+collapse on ``doc_id``, stored sources fetched by chunk id, and the id fields read from the
+index's columns instead of stored documents."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import tantivy
 from tantivy import Query
 
-from osrag.engines.embedded_generation import Generation, stored_source
-from osrag.engines.embedded_plan import PlanCompiler
-from osrag.engines.embedded_plans import PlanRunner
-from osrag.engines.embedded_response import Ranked
-from osrag.engines.embedded_schema import ID_FIELD, ChunkSchema
-from osrag.search.plan import EngineResult, Filter, SearchPlan
+from osrag.engines.embedded.generation import Generation, stored_source
+from osrag.engines.embedded.response import Ranked
+from osrag.engines.embedded.schema import ID_FIELD, ChunkSchema
 
 MAX_COLLAPSE_DOCS = 65_535
 
 
-class EmbeddedSearcher:
-    """Answers typed plans and filters on the generation ``resolve`` finds for a target."""
+def count_matches(searcher: tantivy.Searcher, query: Query) -> int:
+    """How many documents ``query`` matches."""
+    found = searcher.search(query, limit=1, count=True)
+    return int(found.count or 0)  # type: ignore[attr-defined]  # not in tantivy's stubs
 
-    def __init__(self, schema: ChunkSchema, resolve: Callable[[str], Generation]) -> None:
+
+class Ranking:
+    """Ranked hits and their sources on the generations of one chunk schema."""
+
+    def __init__(self, schema: ChunkSchema) -> None:
         self.schema = schema
-        self._tantivy_schema = schema.tantivy_schema()
-        self._resolve = resolve
+        self.tantivy_schema = schema.tantivy_schema()
 
-    def search(self, target: str, plans: Sequence[SearchPlan]) -> list[EngineResult]:
-        """Every plan on one searcher (one point in time), compiled straight to tantivy."""
-        generation = self._resolve(target)
-        runner = PlanRunner(self, generation, generation.searcher())
-        return [runner.run(plan) for plan in plans]
-
-    @staticmethod
-    def count_matches(searcher: tantivy.Searcher, query: Query) -> int:
-        found = searcher.search(query, limit=1, count=True)
-        return int(found.count or 0)  # type: ignore[attr-defined]  # not in tantivy's stubs
-
-    def filtered(
-        self, generation: Generation, searcher: tantivy.Searcher, node: Filter | None
-    ) -> Query:
-        """A typed filter as a tantivy query (every chunk without one)."""
-        if node is None:
-            return Query.all_query()
-        return PlanCompiler(self.schema, generation.schema, generation.analyzer, searcher).filter(
-            node
-        )
-
-    def count(self, target: str, node: Filter | None = None) -> int:
-        generation = self._resolve(target)
-        searcher = generation.searcher()
-        return self.count_matches(searcher, self.filtered(generation, searcher, node))
-
-    def chunk_ids(self, target: str, node: Filter | None = None) -> Iterator[tuple[str, str]]:
-        """Every matching ``(chunk_id, doc_id)`` in chunk-id order, on one searcher. The
-        ids are read from the index's id column (no stored document is read) and sorted
-        here: memory holds the matching ids, not their chunks."""
-        generation = self._resolve(target)
-        searcher = generation.searcher()
-        query = self.filtered(generation, searcher, node)
-        matched = self.count_matches(searcher, query)
-        if not matched:
-            return
-        addresses = [address for _score, address in searcher.search(query, limit=matched).hits]
-        ids = generation.chunk_ids.resolve(searcher, self._tantivy_schema, addresses)
-        for chunk_id in sorted(ids):
-            yield chunk_id, chunk_id.rsplit("#", 2)[0]  # doc_id_of, inlined
+    count_matches = staticmethod(count_matches)
 
     def sources_by_id(
         self, generation: Generation, searcher: tantivy.Searcher, chunk_ids: list[str]
@@ -113,7 +67,7 @@ class EmbeddedSearcher:
             grown = limit + max(64, want // 8) if limit == want + 1 else limit * 4
             limit = min(grown, max(total, limit + 1))
         addresses = [address for _score, address in scored]
-        ids = generation.chunk_ids.resolve(searcher, self._tantivy_schema, addresses)
+        ids = generation.chunk_ids.resolve(searcher, self.tantivy_schema, addresses)
         ranked = sorted(
             zip([score for score, _address in scored], ids, addresses, strict=True), reverse=True
         )
