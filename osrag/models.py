@@ -38,6 +38,7 @@ from osrag.schema.ingest import (
     GenerationRecord,
     IngestReport,
 )
+from osrag.schema.passages import ContextRequest, Passage, PassageReport
 from osrag.schema.search import (
     AmountEvidence,
     AmountStatus,
@@ -61,6 +62,7 @@ __all__ = [
     "ChangeRecord",
     "Chunk",
     "ChunkingConfig",
+    "ContextRequest",
     "Document",
     "DocumentMetadata",
     "DocumentRecord",
@@ -70,6 +72,8 @@ __all__ = [
     "IngestReport",
     "LoadIssue",
     "Money",
+    "Passage",
+    "PassageReport",
     "QuerySpec",
     "SearchHit",
     "SearchResult",

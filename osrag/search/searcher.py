@@ -27,6 +27,10 @@
 * **Overlapping chunks are one piece of evidence**: ``raw_hits`` counts hits,
   ``unique_spans`` counts the merged source intervals per document, and each
   hit lists the higher-ranked hits of its document it overlaps.
+* **Passages**: with a context (``QuerySpec.context``) one more request reads the chunks
+  around the hits — a typed filter under the search's own guards, sent to the generation
+  that answered — and :mod:`osrag.search.passages` makes them passages within a token
+  budget (``SearchResult.passages``, ``SearchResult.context``).
 """
 
 from __future__ import annotations
