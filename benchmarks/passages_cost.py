@@ -31,8 +31,8 @@ import synthetic_corpus
 from _cluster import RESULTS, client, cluster_url, print_table, summary, write_results
 from scale import queries
 
-from osrag.engines.embedded import EmbeddedIndex
-from osrag.engines.opensearch import OpenSearchIndex
+from osrag.engines.embedded.index import EmbeddedIndex
+from osrag.engines.opensearch.index import OpenSearchIndex
 from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.schema.passages import ContextRequest

@@ -54,7 +54,7 @@ def _converted(folder: Path) -> Path:
 
 def _engine(url: str | None, home: Path) -> Any:
     if url is None:
-        from osrag.engines.embedded import EmbeddedIndex
+        from osrag.engines.embedded.index import EmbeddedIndex
 
         return EmbeddedIndex(home / "embedded")
     from osrag.config import load_settings

@@ -23,7 +23,7 @@ from osrag.models import ChunkingConfig, Document
 from osrag.schema.filters import AllOf, AnyOf, Range, Term
 from osrag.schema.passages import ContextRequest
 from osrag.search.passages import ChunkRecord, assemble_passages, build_runs
-from osrag.search.passages.request import region_filter, regions, starts_in_table
+from osrag.search.passages.request import region_filter, regions, starts_in_table, usable_chunks
 from osrag.search.passages.tables import table_parts
 
 WHITESPACE = get_tokenizer("whitespace")
@@ -522,3 +522,17 @@ def test_a_second_header_row_of_dates_comes_with_the_header() -> None:
         "|  | Year ended |  |\n|---|---|---|\n|  | December 31, 2019 | December 31, 2018 |"
     )
     assert run.text[caption[0] : caption[1]] == "Results were as follows (in millions):"
+
+
+def test_the_request_reads_only_what_the_budget_can_use() -> None:
+    assert usable_chunks([100, 100, 100], 300) == 0  # the hits fill it: nothing to read
+    assert usable_chunks([100, 100, 100], 1024) == 15  # twice 724 / 100, rounded up
+    assert usable_chunks([100, 90, 120], 320) == 1  # at least one
+    assert usable_chunks([], 100) == 1
+    records = _records(_long_doc(), ChunkingConfig(strategy="structural", max_tokens=10))
+    hits = [records[3], records[5]]
+    assert regions(hits, ContextRequest(kind="neighbours", neighbours=3), usable=0) == []
+    narrow = regions(hits, ContextRequest(kind="section", reach=8), usable=1)
+    assert [(r.lo, r.hi) for r in narrow] == [(2, 6)]
+    wide = regions(hits, ContextRequest(kind="neighbours", neighbours=1), usable=5)
+    assert [(r.lo, r.hi) for r in wide] == [(2, 6)]

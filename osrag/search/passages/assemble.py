@@ -219,14 +219,18 @@ def _expand(ledger: _Ledger, hits: list[_Hit], request: ContextRequest) -> set[i
 
 
 def _grow_neighbours(run: Run, j: int, n: int, take: Take) -> bool:
-    """The next chunk, the previous one, the ones after those…; each side stops at the
-    first that does not fit."""
+    """The next chunk, the previous one, the ones after those…, up to ``n`` chunk indexes
+    away; each side stops at the first that does not fit."""
     open_side = {1: True, -1: True}
     complete = True
+    index = run.chunks[j].chunk_index
     for distance in range(1, n + 1):
         for side in (1, -1):
             k = j + side * distance
             if not open_side[side] or not 0 <= k < len(run.chunks):
+                continue
+            if abs(run.chunks[k].chunk_index - index) > n:  # past a chunk not read
+                open_side[side] = False
                 continue
             if not take(run.places[k]):
                 open_side[side] = False

@@ -24,7 +24,7 @@ from osrag.schema.passages import ContextRequest, Passage, PassageReport
 from osrag.schema.plan import EngineHit, EngineResult, SearchPlan
 from osrag.search.passages.assemble import assemble_passages
 from osrag.search.passages.records import ChunkRecord
-from osrag.search.passages.request import context_plan, regions
+from osrag.search.passages.request import context_plan, regions, usable_chunks
 
 
 def budget_tokenizer(request: ContextRequest, config: Mapping[str, Any] | None) -> Tokenizer:
@@ -64,8 +64,10 @@ class Expansion:
             record = ChunkRecord.from_source(hit.source, hit.chunk_id, hit.doc_id)
             records.append(record if record is not None else hit.chunk_id)
         known = [r for r in records if isinstance(r, ChunkRecord)]
-        plan = context_plan(search, regions(known, request))
-        return cls(request, budget_tokenizer(request, config), records, plan, started)
+        tokenizer = budget_tokenizer(request, config)
+        usable = usable_chunks([tokenizer.count(r.body) for r in known], request.budget)
+        plan = context_plan(search, regions(known, request, usable))
+        return cls(request, tokenizer, records, plan, started)
 
     def passages(self, answer: EngineResult | None) -> tuple[list[Passage], PassageReport]:
         """The passages, given the extra request's answer (None when none was sent)."""

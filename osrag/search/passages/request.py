@@ -13,6 +13,10 @@ hit (in document version ``doc_id`` + ``source_version``, chunk index ``j``):
   border ``|``, or a loaders' row): the header and caption lie before it; other hits need
   nothing.
 
+Only what the budget can use is read: when the hits' own text fills the budget nothing is
+(no request at all); else the neighbours and section ranges are cut to twice the chunks
+the room left would hold at the hits' median size (:func:`usable_chunks`).
+
 Ranges of one version that overlap or touch are merged; the filter is
 ``AnyOf(AllOf(Term doc_id, Term source_version, Range chunk_index[, Term heading_path…]) …)``.
 The plan carries the search's own **guards** (tenant, ACL, as-of), unchanged: a chunk the
@@ -58,26 +62,45 @@ def starts_in_table(body: str) -> bool:
     return "|" in first or " — " in first or "; " in first
 
 
-def regions(hits: Sequence[ChunkRecord], request: ContextRequest) -> list[Region]:
+def regions(
+    hits: Sequence[ChunkRecord], request: ContextRequest, usable: int | None = None
+) -> list[Region]:
     """The chunk ranges the expansion of ``hits`` (best first) reads, merged, at most
-    :data:`MAX_CHUNKS` chunks (the best hits' first)."""
+    :data:`MAX_CHUNKS` chunks (the best hits' first). ``usable``: chunks on each side of a
+    hit the budget can use (:func:`usable_chunks`; 0: none, nothing is read)."""
     limit = len(hits) if request.hits is None else request.hits
+    side = request.reach if usable is None else min(request.reach, usable)
+    if usable == 0:
+        return []
     wanted: list[Region] = []
     for hit in hits[:limit]:
         j = hit.chunk_index
         headings: tuple[str, ...] = ()
         if request.kind == "neighbours":
-            if request.neighbours == 0:
+            n = request.neighbours if usable is None else min(request.neighbours, usable)
+            if n == 0:
                 continue
-            lo, hi = j - request.neighbours, j + request.neighbours
+            lo, hi = j - n, j + n
         elif request.kind == "section":
-            lo, hi, headings = j - request.reach, j + request.reach, hit.heading_path[:-1]
+            lo, hi, headings = j - side, j + side, hit.heading_path[:-1]
         elif starts_in_table(hit.body):
             lo, hi = j - request.reach, j
         else:
             continue
         wanted.append(Region(hit.doc_id, hit.source_version, max(lo, 0), hi, headings))
     return _merged(_within(wanted))
+
+
+def usable_chunks(sizes: Sequence[int], budget: int) -> int:
+    """How many chunks on each side of a hit the budget can use, read from the hits' own
+    sizes in the budget's tokens: none when the hits fill it, else twice the room they
+    leave over their median size (at least one). A neighbourhood of chunks much shorter
+    than its hits may hold more: the expansion then stops at what was read."""
+    room = budget - sum(sizes)
+    if not sizes or room <= 0:
+        return 0 if sizes else 1
+    typical = max(sorted(sizes)[len(sizes) // 2], 1)
+    return max(1, -(-2 * room // typical))
 
 
 def _within(wanted: list[Region]) -> list[Region]:
