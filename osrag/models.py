@@ -31,6 +31,7 @@ from osrag.schema.extraction import (
     EXTRACTION_VERSION,
     ExtractionConfig,
 )
+from osrag.schema.facts import AmountFact
 from osrag.schema.ingest import (
     AccessPolicy,
     ChangeRecord,
@@ -57,6 +58,7 @@ __all__ = [
     "AccessPolicy",
     "AmountConstraint",
     "AmountEvidence",
+    "AmountFact",
     "AmountStatus",
     "AppliedFilter",
     "ChangeRecord",

@@ -68,6 +68,19 @@ class AmountConstraint(BaseModel):
     approximate: bool = Field(
         default=False, description="stated as approximate ('about $500K'): a ±10 % band"
     )
+    label: str | None = Field(
+        default=None,
+        description="the quantity the question names ('deductible', 'net income'): one "
+        "fact with a matching label must meet the constraint; None: any amount (role-free)",
+    )
+    year: int | None = Field(
+        default=None, description="the period the question names ('in 2019'), as a year"
+    )
+    signed: bool = Field(
+        default=False,
+        description="compare the signed value (a result that can be a loss: income, "
+        "earnings, profit) instead of the magnitude",
+    )
 
     @model_validator(mode="after")
     def _bounds_fit(self) -> AmountConstraint:
@@ -89,9 +102,9 @@ class AmountConstraint(BaseModel):
         return self.op not in ("eq", "in")
 
     @property
-    def key(self) -> tuple[str, str, tuple[int, ...]]:
+    def key(self) -> tuple[object, ...]:
         """What makes two constraints the same condition (the phrase aside)."""
-        return (self.op, self.currency, self.bounds)
+        return (self.op, self.currency, self.bounds, self.label, self.year, self.signed)
 
     def refusal(self, default_currency: str) -> QueryError:
         """Why this constraint cannot filter when ``default_currency`` is the one stored as

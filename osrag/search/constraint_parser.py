@@ -331,7 +331,7 @@ def parse_constraints(text: str, mentions: Sequence[MoneyMention]) -> list[Amoun
     same condition stated twice is kept once (its first statement). Digits in any script
     are read as ASCII; each constraint's ``text`` is the query as written."""
     written, text = text, ascii_digits(text)
-    found: dict[tuple[str, str, tuple[int, ...]], AmountConstraint] = {}
+    found: dict[tuple[object, ...], AmountConstraint] = {}
     i = 0
     while i < len(mentions):
         bare = _bare_start(text, mentions[i])
