@@ -159,21 +159,23 @@ def test_passages_are_the_documents_text_over_their_span(
                 assert set(passage.hits) <= {h.chunk_id for h in result.hits}
 
 
-def _counting(engine: ChunkIndex) -> tuple[ChunkIndex, list[list[SearchPlan]]]:
+def _counting(engine: ChunkIndex) -> tuple[ChunkIndex, list[list[SearchPlan]], list[str]]:
     """The engine under test, on the same connection, noting the plans each search sends
-    (nothing else changes)."""
+    and where (nothing else changes)."""
     sent: list[list[SearchPlan]] = []
+    targets: list[str] = []
 
     class Counting(type(engine)):  # type: ignore[misc]
         def search(
             self, target: str, plans: Sequence[SearchPlan], **options: Any
         ) -> list[EngineResult]:
             sent.append(list(plans))
+            targets.append(target)
             return super().search(target, plans, **options)
 
     twin = copy.copy(engine)
     twin.__class__ = Counting
-    return twin, sent
+    return twin, sent, targets
 
 
 @pytest.mark.opensearch
@@ -183,17 +185,19 @@ def test_a_search_with_a_context_sends_one_extra_request_to_the_generation_that_
 ) -> None:
     for kind in ENGINES:
         case, alias = engines[f"{kind}/structural"]
-        counting, sent = _counting(case.backend)
+        counting, sent, targets = _counting(case.backend)
         searcher = Searcher(counting, alias, enforce_access=False)
         plain = searcher.search(QUERIES[0], k=3, mode="bm25")
         assert len(sent) == 1 and not plain.passages and plain.context is None
         sent.clear()
+        targets.clear()
         result = searcher.search(QUERIES[0], k=3, mode="bm25", context="section")
         assert len(sent) == 2, kind  # the search, then the one context request
         (context_plan,) = sent[1]
         assert context_plan.guards == sent[0][0].guards
         assert result.context is not None and result.context.requests == 1
-        assert result.index == case.backend.alias_target(alias)
+        assert result.index == case.backend.alias_target(alias) != alias
+        assert targets == [alias, result.index]  # the generation that answered, not the alias
         sent.clear()
         request = ContextRequest(kind="neighbours", neighbours=0)
         searcher.search(QUERIES[0], k=3, mode="bm25", context=request)
