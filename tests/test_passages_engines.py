@@ -12,14 +12,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from async_cases import async_searcher
-from backend_cases import BackendCase, generation_body, open_case
+from async_cases import async_searcher, hashed
+from backend_cases import BACKEND_PARAMS, BackendCase, generation_body, open_case
 from typer.testing import CliRunner
 
 from osrag.chunking import chunk_document
 from osrag.chunking.records import chunk_source
 from osrag.cli import app
 from osrag.engines.base import ChunkIndex, Put
+from osrag.engines.embedded.index import EmbeddedIndex
 from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.models import ChunkingConfig, Document, SearchResult
@@ -230,12 +231,10 @@ SCOPED = (
 )
 
 
-@pytest.mark.parametrize("kind", ENGINES)
+@pytest.mark.parametrize("kind", BACKEND_PARAMS)
 def test_a_neighbour_the_caller_may_not_see_never_appears(
     request: pytest.FixtureRequest, tmp_path: Path, kind: str
 ) -> None:
-    if kind != "embedded":
-        request.applymarker(getattr(pytest.mark, kind))
     case = open_case(request, kind, tmp_path)
     generation = f"{case.alias}-0123abcd-1"
     case.backend.create_generation(generation, generation_body(kind), bulk_loading=False)
@@ -263,12 +262,10 @@ def test_a_neighbour_the_caller_may_not_see_never_appears(
         purge(case.backend, case.alias)
 
 
-@pytest.mark.parametrize("kind", ENGINES)
+@pytest.mark.parametrize("kind", BACKEND_PARAMS)
 def test_a_neighbour_of_another_tenant_never_appears(
     request: pytest.FixtureRequest, tmp_path: Path, kind: str
 ) -> None:
-    if kind != "embedded":
-        request.applymarker(getattr(pytest.mark, kind))
     case = open_case(request, kind, tmp_path)
     generation = f"{case.alias}-0123abcd-1"
     case.backend.create_generation(generation, generation_body(kind), bulk_loading=False)
@@ -341,3 +338,19 @@ def test_the_search_command_prints_passages_beside_hits(
         assert "passages:" in table.output and "of 30 tokens" in table.output
         refused = CliRunner().invoke(app, [*common, "--context", "chapter"], env=env)
         assert refused.exit_code != 0 and "--context" in str(refused.exception)
+
+
+def test_hybrid_hits_are_expanded_as_lexical_ones(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for name, text in DOCS.items():
+        (corpus / f"{name}.md").write_text(text, encoding="utf-8")
+    engine = EmbeddedIndex(tmp_path / "index")
+    embedder = hashed()
+    options = IngestOptions(alias="hybrid", chunking=CONFIGS["structural"], embedder=embedder)
+    ingest(corpus, engine, options)
+    searcher = Searcher(engine, "hybrid", embedder=embedder)
+    result = searcher.search(QUERIES[1], k=3, mode="hybrid", context="neighbours")
+    assert result.mode == "hybrid" and result.passages and result.context is not None
+    assert {h for p in result.passages for h in p.hits} == {h.chunk_id for h in result.hits}
+    assert result.context.requests == 1 and result.context.chunks_read > 0
