@@ -9,8 +9,9 @@ document, in corpus order, then the removals:
 kind           when, and what it carries
 =============  ==========================================================================
 ``add``        a document the manifest does not know: every chunk to write
-``replace``    its source changed: the chunks whose id is new (all of them if the
-               document-level metadata changed), and the ids that vanished
+``replace``    its source changed: every chunk (a chunk whose text, and so id, is
+               unchanged still moves to the new source version, and its span may
+               have moved), and the ids that vanished
 ``unchanged``  same source version: nothing to write
 ``remove``     known, not in the corpus any more, and not a file that failed to load
                (``prune``): every id to delete
@@ -81,12 +82,12 @@ def _change(doc: Document, chunks: list[Chunk], previous: Known | None) -> Chang
     digest = metadata_digest(doc)
     if previous is None:
         return Change("add", doc.doc_id, doc, chunks, list(chunks), [], None, None, digest)
-    before = set(previous.chunk_ids)
-    now = {c.chunk_id for c in chunks}
-    rewrite_all = digest != previous.metadata_digest
-    write = [c for c in chunks if rewrite_all or c.chunk_id not in before]
-    delete = sorted(before - now)
-    return Change("replace", doc.doc_id, doc, chunks, write, delete, previous, None, digest)
+    # Every chunk is written, not only those with a new id: an unchanged id means unchanged
+    # text, but the record also holds the source version and the span, which an edit
+    # earlier in the document moves; a stale record would point at the wrong text and
+    # leave the document's chunks split across two versions.
+    delete = sorted(set(previous.chunk_ids) - {c.chunk_id for c in chunks})
+    return Change("replace", doc.doc_id, doc, chunks, list(chunks), delete, previous, None, digest)
 
 
 def plan_ingest(
