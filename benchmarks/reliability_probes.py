@@ -68,12 +68,32 @@ def _front(line: str) -> dict[str, str]:
     return {"ok.md": GOOD, "rider.md": f"---\ntitle: Rider\n{line}\n---\n# Rider\n\nPays $9,000.\n"}
 
 
+PRELUDE = """
+try:  # the engines as packages
+    from osrag.engines.embedded.index import EmbeddedIndex
+    from osrag.schema.plan import SearchPlan, TextLeg
+except ImportError:  # a checkout from before
+    from osrag.engines.embedded import EmbeddedIndex
+    from osrag.search.plan import SearchPlan, TextLeg
+
+
+def all_chunks(index, target):
+    index.refresh(target)
+    plan = SearchPlan(mode="bm25", text=TextLeg("", no_terms="all"), vector=None, guards=(),
+                      filters=(), size=10_000, depth=10_000, count_candidates=False)
+    (answer,) = index.search(target, [plan])
+    return [hit.source for hit in answer.hits]
+"""
+"""What the checks' scripts share; it runs on this checkout's osrag and an older one."""
+
+
 def _searched(code: Path, home: Path, text: str, **scope: Any) -> list[str]:
     """Doc ids a search of the probe's index returns (``refused`` when it is refused)."""
     script = (
-        "import datetime, json, sys\n"
-        "from osrag.engines.embedded import EmbeddedIndex\n"
-        "from osrag.search.searcher import Searcher\n"
+        "import datetime, json, sys, warnings\n"
+        "warnings.simplefilter('ignore')\n"
+        + PRELUDE
+        + "from osrag.search.searcher import Searcher\n"
         "try:\n"
         f"    r = Searcher(EmbeddedIndex({str(home / 'embedded')!r}), 'osrag-chunks')"
         f".search({text!r}, size=50, **{scope!r})\n"
@@ -130,16 +150,14 @@ def _misattached(row: dict[str, Any]) -> str:
     """Whether a stored vector belongs to another chunk's text."""
     script = (
         "import sqlite3, glob, json, hashlib, array\n"
-        "import numpy as np\n"
-        "from osrag.engines.embedded import EmbeddedIndex\n"
-        "import sys; sys.path.insert(0, " + repr(str(ROOT / "tests")) + ")\n"
+        "import numpy as np\n" + PRELUDE + "import sys\n"
+        "sys.path.insert(0, " + repr(str(ROOT / "tests")) + ")\n"
         "from embedding_server import toy_vector\n"
-        "from backend_cases import filtered\n"
         f"index = EmbeddedIndex({str(row['home'] / 'embedded')!r})\n"
         "target = index.alias_target('osrag-chunks')\n"
         "if target is None:\n"
         "    print('nothing written'); raise SystemExit\n"
-        "texts = {s['chunk_id']: s['text'] for s in filtered(index, target)}\n"
+        "texts = {s['chunk_id']: s['text'] for s in all_chunks(index, target)}\n"
         "db = glob.glob("
         + repr(str(row["home"] / "embedded"))
         + " + '/*/generations/*/vectors.sqlite')[0]\n"
@@ -163,14 +181,10 @@ def _requests(row: dict[str, Any]) -> str:
 def _agreeing(row: dict[str, Any]) -> str:
     """Whether every document is whole (old or new) and the manifest lists the index's ids."""
     script = (
-        "import sys\n"
-        "sys.path.insert(0, " + repr(str(ROOT / "tests")) + ")\n"
-        "from backend_cases import filtered\n"
-        "from osrag.engines.embedded import EmbeddedIndex\n"
-        "from osrag.ingestion.manifest import Manifest\n"
+        PRELUDE + "from osrag.ingestion.manifest import Manifest\n"
         f"index = EmbeddedIndex({str(row['home'] / 'embedded')!r})\n"
         "target = index.alias_target('osrag-chunks')\n"
-        "chunks = filtered(index, target)\n"
+        "chunks = all_chunks(index, target)\n"
         "manifest = Manifest(index.records('osrag-chunks'), 'osrag-chunks')\n"
         "records = list(manifest.documents(target))\n"
         "listed = {c for r in records for c in r.chunk_ids}\n"

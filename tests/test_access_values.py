@@ -58,7 +58,7 @@ def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BackendCa
 
 def _visible(case: BackendCase, text: str, **scope: Any) -> list[str]:
     try:
-        found = Searcher(case.backend, case.alias).search(text, size=50, **scope)
+        found = Searcher(case.backend, case.alias).search(text, k=50, **scope)
     except QueryError:
         return []
     return [hit.doc_id for hit in found.hits]

@@ -71,7 +71,7 @@ def _errors(stderr: str) -> list[str]:
 
 def _bodies(case: BackendCase, text: str) -> list[str]:
     try:
-        found = Searcher(case.backend, case.alias).search(text, size=50)
+        found = Searcher(case.backend, case.alias).search(text, k=50)
     except QueryError:
         return []
     return [hit.body for hit in found.hits]

@@ -40,7 +40,7 @@ class Watched(Delegating):
 
     def write(self, generation: str, actions: Any) -> Any:
         self.inner.refresh(self.inner.alias_target(self.alias) or generation)
-        hits = Searcher(self.inner, self.alias, enforce_access=False).search("policy", size=100)
+        hits = Searcher(self.inner, self.alias, enforce_access=False).search("policy", k=100)
         self.seen.append({"new" if "edited" in h.body else "old" for h in hits.hits})
         return self.inner.write(generation, actions)
 

@@ -151,7 +151,7 @@ def test_a_trickling_answer_times_out_as_a_whole() -> None:
 def test_retry_after_nan_at_query_time_is_an_embedding_error_not_a_value_error(
     tmp_path: Path,
 ) -> None:
-    from osrag.engines.embedded import EmbeddedIndex
+    from osrag.engines.embedded.index import EmbeddedIndex
 
     index = EmbeddedIndex(tmp_path / "index")
     corpus = _corpus(tmp_path, 2)
@@ -176,7 +176,7 @@ def test_the_ingest_deadline_ends_a_slow_endpoint(engine: BackendCase, tmp_path:
 
 
 def test_a_flaky_endpoint_gets_a_bounded_number_of_retries(tmp_path: Path) -> None:
-    from osrag.engines.embedded import EmbeddedIndex
+    from osrag.engines.embedded.index import EmbeddedIndex
 
     corpus = _corpus(tmp_path, 40)
     with serving("ok") as server:

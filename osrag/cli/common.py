@@ -124,7 +124,7 @@ def session(
     """Settings, engine and alias for a command (flags > env > file > defaults)."""
     from osrag.config import load_settings
     from osrag.engines import choose_backend, open_index
-    from osrag.engines.opensearch_client import cluster_errors
+    from osrag.engines.rest.errors import cluster_errors
 
     settings = load_settings(config=config, url=url, alias=alias, backend=backend)
     with cluster_errors(settings):  # auto asks the cluster which engine it is

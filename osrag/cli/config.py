@@ -41,7 +41,7 @@ def config_check(*, connection: dict[str, Any], json_output: JsonOpt = False) ->
     import warnings
 
     from osrag.config import load_settings
-    from osrag.engines.opensearch_client import check_connection
+    from osrag.engines.rest.cluster import check_connection
 
     settings = load_settings(**connection)
     with warnings.catch_warnings(record=True) as caught:

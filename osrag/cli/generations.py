@@ -42,7 +42,7 @@ def index_status(
     json_output: JsonOpt = False,
 ) -> None:
     """The alias, its generation, counts, lock and problems. Exit 5 when something is wrong."""
-    from osrag.engines.opensearch_client import cluster_errors
+    from osrag.engines.rest.errors import cluster_errors
     from osrag.ingestion.generations import status
 
     settings, index, alias_name = session(url, config, alias, backend)
@@ -95,7 +95,7 @@ def index_list(
 ) -> None:
     """Every generation kept for the alias; the current one is marked."""
     from osrag.cli.render import data_table
-    from osrag.engines.opensearch_client import cluster_errors
+    from osrag.engines.rest.errors import cluster_errors
     from osrag.ingestion.generations import list_generations
 
     settings, index, alias_name = session(url, config, alias, backend)
@@ -131,7 +131,7 @@ def index_rollback(
     backend: BackendOpt = None,
 ) -> None:
     """Point the alias back at the previous ready generation (one atomic alias move)."""
-    from osrag.engines.opensearch_client import cluster_errors
+    from osrag.engines.rest.errors import cluster_errors
     from osrag.ingestion.generations import rollback
 
     settings, index, alias_name = session(url, config, alias, backend)
@@ -152,7 +152,7 @@ def index_repair(
     """Make the index hold exactly the chunks the manifest lists (under the ingest lock):
     delete chunks an interrupted ingest left behind; forget documents whose chunks are
     missing, so the next ingest writes them again."""
-    from osrag.engines.opensearch_client import cluster_errors
+    from osrag.engines.rest.errors import cluster_errors
     from osrag.ingestion.generations import repair
 
     settings, index, alias_name = session(url, config, alias, backend)
@@ -187,7 +187,7 @@ def index_unlock(
     backend: BackendOpt = None,
 ) -> None:
     """Break the ingest lock of an ingest that is gone (dead process, or past its TTL)."""
-    from osrag.engines.opensearch_client import cluster_errors
+    from osrag.engines.rest.errors import cluster_errors
     from osrag.ingestion.lock import break_lock
 
     settings, index, alias_name = session(url, config, alias, backend)

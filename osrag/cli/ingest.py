@@ -153,7 +153,7 @@ def ingest_command(
     block); 5 the index could not be written (a full disk); 6 locked; 9 the embedder
     failed. A stopped ingest leaves each document whole, old or new, and says which.
     """
-    from osrag.engines.opensearch_client import cluster_errors
+    from osrag.engines.rest.errors import cluster_errors
 
     if not path.exists():
         raise CorpusError(f"{path}: no such file or folder")

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
     from osrag.models import QuerySpec, SearchResult
 
-_FLAGS = {"size": "k", "as_of": "as-of", "amount_filter": "no-amount-filter"}
+_FLAGS = {"as_of": "as-of", "amount_filter": "no-amount-filter"}
 """The flag that sets each :class:`~osrag.models.QuerySpec` field (where the names differ)."""
 
 
@@ -87,6 +87,31 @@ SearchTypeOpt = Annotated[
     ),
 ]
 ExplainOpt = Annotated[bool, typer.Option("--explain", help="Show the plan and the request body.")]
+ContextOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--context",
+        help="Expand the hits into passages of the document's own text: neighbours (the "
+        "chunks around each hit), section (the enclosing section) or table (a table's caption "
+        "and header with the hit's rows). One more request.",
+        show_default=False,
+    ),
+]
+BudgetOpt = Annotated[
+    int,
+    typer.Option(help="--context: tokens all passages hold together (never exceeded)."),
+]
+NeighboursOpt = Annotated[
+    int, typer.Option(help="--context neighbours: chunks on each side of a hit.")
+]
+TokenizerOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="--context: the tokenizer that counts the budget (default: the embedder's, else "
+        "the one the chunks were counted in).",
+        show_default=False,
+    ),
+]
 
 
 def search_command(
@@ -107,10 +132,15 @@ def search_command(
     embedder: EmbedderOpt = None,
     search_type: SearchTypeOpt = None,
     explain: ExplainOpt = False,
+    context: ContextOpt = None,
+    budget: BudgetOpt = 1024,
+    neighbours: NeighboursOpt = 1,
+    tokenizer: TokenizerOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
-    """Search the alias: a readable table under a line with the filters and the candidate count."""
-    from osrag.engines.opensearch_client import cluster_errors
+    """Search the alias: a readable table under a line with the filters and the candidate count;
+    with --context, the passages (--json: a `passages` list beside `hits`)."""
+    from osrag.engines.rest.errors import cluster_errors
     from osrag.search.searcher import Searcher
 
     if tenant is not None and len(tenant) > 1:
@@ -129,6 +159,7 @@ def search_command(
         collapse=collapse,
         mode=mode,
         fusion=fusion,
+        context=_context(context, budget, neighbours, tokenizer),
     )
     if search_type not in (None, "query_then_fetch", "dfs_query_then_fetch"):
         raise ConfigError(
@@ -150,6 +181,44 @@ def search_command(
         return
     err.print(_summary_line(result), highlight=False)
     out.print(_hits_table(result))
+    if result.context is not None:
+        _print_passages(result)
+
+
+def _context(
+    kind: str | None, budget: int, neighbours: int, tokenizer: str | None
+) -> dict[str, Any] | None:
+    """``--context`` and its options as the ContextRequest the library takes (validated with
+    the rest of the query: a bad value names its flag)."""
+    if kind is None:
+        return None
+    return {"kind": kind, "budget": budget, "neighbours": neighbours, "tokenizer": tokenizer}
+
+
+def _print_passages(result: SearchResult) -> None:
+    """Each passage under a line naming its document, span, breadcrumb and hits; then a note
+    for whatever the budget left out."""
+    from rich.markup import escape
+
+    report = result.context
+    assert report is not None
+    for passage in result.passages:
+        where = f"[{passage.span.start}, {passage.span.end})"
+        pages = f" · pages {', '.join(map(str, passage.pages))}" if passage.pages else ""
+        out.print(
+            f"\n[bold]{passage.rank}. {escape(passage.doc_id)}[/bold] {where}{pages} · "
+            f"{escape(passage.breadcrumb)} · {passage.tokens} tokens · "
+            f"hits {len(passage.hits)}",
+            highlight=False,
+        )
+        out.print(escape(passage.text), highlight=False, markup=False)
+    line = (
+        f"passages: {len(result.passages)} · {report.kind} · {report.tokens} of "
+        f"{report.budget} tokens ({report.tokenizer}) · {report.chunks_read} chunks read"
+    )
+    err.print(line, highlight=False)
+    for note in report.notes():
+        err.print(f"  note: {escape(note)}", highlight=False)
 
 
 def _spec(
@@ -171,7 +240,7 @@ def _spec(
     try:
         return QuerySpec(
             text=query,
-            size=given.pop("k"),
+            k=given.pop("k"),
             acl=acl or None,
             as_of=when,
             category=category or None,
@@ -180,7 +249,10 @@ def _spec(
         )
     except ValidationError as exc:
         first = exc.errors()[0]
-        field = str(first["loc"][0]) if first["loc"] else "query"
+        loc = [str(part) for part in first["loc"]]
+        if loc[:1] == ["context"] and loc[1:2] != ["kind"]:
+            loc = loc[1:]  # --budget, --neighbours, --tokenizer
+        field = loc[0] if loc else "query"
         flag = _FLAGS.get(field, field.replace("_", "-"))
         raise ConfigError(f"--{flag}: {first['msg']}") from None
 

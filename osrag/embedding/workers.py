@@ -35,7 +35,7 @@ import numpy as np
 from osrag.embedding.base import Embedder, Vectors
 from osrag.embedding.runtime import require_text
 from osrag.errors import ConfigError, EmbeddingError
-from osrag.ingestion.workers import die_with_parent
+from osrag.pids import die_with_parent
 
 _worker_embedder: Any = None
 

@@ -50,7 +50,7 @@ from osrag.ingestion.manifest import Manifest
 from osrag.ingestion.plan import Change
 from osrag.ingestion.writer_threads import WriterThreads
 from osrag.models import ChangeRecord, DocumentRecord, IngestReport, LoadIssue
-from osrag.search.plan import Terms
+from osrag.schema.filters import Terms
 
 Progress = Callable[[int, int], None]
 """Called with (documents seen, chunks written) as an ingest advances."""

@@ -27,7 +27,6 @@ from osrag.loaders.corpus import (
     unique_ids,
 )
 from osrag.loaders.limits import DEFAULT_READ, ReadOptions
-from osrag.loaders.locations import EXTRACTED_COORDINATES
 from osrag.models import (
     EXTRACTION_VERSION,
     SPAN_COORDINATES,
@@ -37,6 +36,7 @@ from osrag.models import (
     ExtractionConfig,
     LoadIssue,
 )
+from osrag.schema.locations import EXTRACTED_COORDINATES
 
 PARSERS = (fixed.PARSER, markdown.PARSER, plaintext.PARSER, sentences.PARSER)
 
@@ -109,9 +109,8 @@ def default_workers() -> int:
     bulk writers and this process's planning need one), at most 8; so on 2 cores
     everything stays in this process.
 
-    Measured with ``benchmarks/scale.py`` (see ``docs/scale.md``): on 2 shared cores a
-    pool of 2 beside a local node was no faster than none — the node needs a core of its
-    own, and the documents and chunks cross process boundaries.
+    The node needs a core of its own, and documents and chunks handed to a worker cross
+    a process boundary: a pool on 2 cores does not pay for itself (``docs/scale.md``).
     """
     return max(1, min(usable_cores() - 1, 8))
 

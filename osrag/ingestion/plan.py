@@ -9,8 +9,9 @@ document, in corpus order, then the removals:
 kind           when, and what it carries
 =============  ==========================================================================
 ``add``        a document the manifest does not know: every chunk to write
-``replace``    its source changed: the chunks whose id is new (all of them if the
-               document-level metadata changed), and the ids that vanished
+``replace``    its source changed: every chunk (a chunk whose text, and so id, is
+               unchanged still moves to the new source version, and its span may
+               have moved), and the ids that vanished
 ``unchanged``  same source version: nothing to write
 ``remove``     known, not in the corpus any more, and not a file that failed to load
                (``prune``): every id to delete
@@ -25,13 +26,13 @@ configuration writes into, also without I/O.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from osrag.chunking.records import metadata_digest
 from osrag.models import Chunk, Document, DocumentRecord, GenerationRecord, LoadIssue
+from osrag.schema.ingest import generation_name
 
 ChangeKind = Literal["add", "replace", "unchanged", "remove", "failed"]
 Prepare = Callable[[Iterable[Document]], Iterable[tuple[Document, list[Chunk] | LoadIssue]]]
@@ -82,12 +83,12 @@ def _change(doc: Document, chunks: list[Chunk], previous: Known | None) -> Chang
     digest = metadata_digest(doc)
     if previous is None:
         return Change("add", doc.doc_id, doc, chunks, list(chunks), [], None, None, digest)
-    before = set(previous.chunk_ids)
-    now = {c.chunk_id for c in chunks}
-    rewrite_all = digest != previous.metadata_digest
-    write = [c for c in chunks if rewrite_all or c.chunk_id not in before]
-    delete = sorted(before - now)
-    return Change("replace", doc.doc_id, doc, chunks, write, delete, previous, None, digest)
+    # Every chunk is written, not only those with a new id: an unchanged id means unchanged
+    # text, but the record also holds the source version and the span, which an edit
+    # earlier in the document moves; a stale record would point at the wrong text and
+    # leave the document's chunks split across two versions.
+    delete = sorted(set(previous.chunk_ids) - {c.chunk_id for c in chunks})
+    return Change("replace", doc.doc_id, doc, chunks, list(chunks), delete, previous, None, digest)
 
 
 def plan_ingest(
@@ -158,19 +159,6 @@ class GenerationChoice:
     def switching(self) -> bool:
         """The alias will move when this generation is complete."""
         return self.record.name != self.current
-
-
-def generation_name(alias: str, digest: str, number: int) -> str:
-    return f"{alias}-{digest}-{number}"
-
-
-GENERATION_NAME = re.compile(r"(?P<alias>.+)-(?P<digest>[0-9a-f]{8})-(?P<number>\d+)")
-"""``<alias>-<digest>-<n>``: how :func:`generation_name` names generations."""
-
-
-def generation_pattern(alias: str) -> re.Pattern[str]:
-    """The names of the generations of ``alias`` (and of no other alias)."""
-    return re.compile(re.escape(alias) + r"-[0-9a-f]{8}-\d+")
 
 
 def choose_generation(

@@ -58,13 +58,13 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from osrag.errors import CorpusError
-from osrag.ingestion.seen import SeenIds
 from osrag.loaders import EXTRACTED_SUFFIXES, UnreadableFile, extract, sniff
 from osrag.loaders.base import split_list
 from osrag.loaders.files import open_corpus_file, read_bounded
 from osrag.loaders.front_matter import front_matter
 from osrag.loaders.limits import DEFAULT_READ, OverLimit, ReadOptions
 from osrag.loaders.metadata import MetadataError, key_line, metadata
+from osrag.loaders.seen import SeenIds
 from osrag.models import Document, LoadIssue
 
 __all__ = [
@@ -216,7 +216,7 @@ def load_files(
 
 def unique_ids(items: Iterable[Document | LoadIssue]) -> Iterator[Document | LoadIssue]:
     """``items`` in order, a second document with an id already seen turned into an issue.
-    The ids met are kept off the heap (:class:`osrag.ingestion.seen.SeenIds`): memory stays flat."""
+    The ids met are kept off the heap (:class:`osrag.loaders.seen.SeenIds`): memory stays flat."""
     seen = SeenIds()
     try:
         for item in items:

@@ -14,9 +14,11 @@ from typing import Any, NamedTuple
 
 from pydantic import TypeAdapter
 
+from osrag.engines.rest.compiler import compile_filter
 from osrag.models import AppliedFilter, SearchHit, SearchResult
-from osrag.search.plan import EngineHit
-from osrag.search.query import QueryPlan
+from osrag.schema.filters import AmountFilter, NamedFilter
+from osrag.schema.plan import EngineHit
+from osrag.search.query import AnalyzedQuery
 
 log = logging.getLogger("osrag.search.searcher")
 
@@ -94,13 +96,31 @@ def _hits(raw_hits: Iterable[EngineHit]) -> tuple[list[SearchHit], int]:
     return _HITS.validate_python(rows), _unique_spans(seen.values())
 
 
+def applied_filters(query: AnalyzedQuery, *, drop_amount: bool = False) -> list[AppliedFilter]:
+    """The filters a search applied, as its result names them, each with the clause the
+    REST compiler writes for it (shown to the caller, not sent from here)."""
+    out: list[AppliedFilter] = []
+    for item in query.kept(drop_amount=drop_amount):
+        if isinstance(item, AmountFilter):
+            clause = compile_filter(item.filter)
+            out.append(
+                AppliedFilter(
+                    name=item.name, clause=clause, droppable=True, constraint=item.constraint
+                )
+            )
+        else:
+            node = item.filter if isinstance(item, NamedFilter) else item.filter()
+            out.append(AppliedFilter(name=item.name, clause=compile_filter(node)))
+    return out
+
+
 def answering_index(ran: Ran) -> str | None:
     """The generation that answered, when a hit names it."""
     return ran.hits[0].index if ran.hits else None
 
 
 def shape_result(
-    plan: QueryPlan,
+    plan: AnalyzedQuery,
     ran: Ran,
     fallback: bool,
     index: str,
@@ -113,7 +133,7 @@ def shape_result(
     ``amount_candidates``: the candidate set with the amount constraints, before any
     fallback (None without constraints)."""
     hits, unique_spans = _hits(ran.hits)
-    applied = plan.applied(drop_amount=fallback)
+    applied = applied_filters(plan, drop_amount=fallback)
     result = SearchResult(
         query=plan.spec.text,
         mode=plan.spec.mode if plan.spec.mode != "auto" else "bm25",
@@ -141,7 +161,7 @@ def shape_result(
 
 def _log_result(
     result: SearchResult,
-    plan: QueryPlan,
+    plan: AnalyzedQuery,
     applied: list[AppliedFilter],
     amount_candidates: int | None,
     fallback: bool,
