@@ -72,6 +72,11 @@ def test_search_writes_every_cell_as_text_on_its_own_row(engine: BackendCase, co
     assert "[bold red]x umbrella" in shown.stdout  # markup shown as text
     assert "x\\nerror forged" in shown.stdout and "\\x1b[2J" in shown.stdout
     assert not any(row.startswith("error forged") for row in rows)
+    passages = osrag("search", "umbrella", *flags, *alias, "--context", "section", env=env)
+    assert passages.returncode == 0, passages.stderr
+    _clean(passages.stdout)
+    _clean(passages.stderr)
+    assert "[bold red]x umbrella" in passages.stdout and "x\\nerror forged" in passages.stdout
 
 
 def test_chunks_and_a_dry_run_write_names_and_headings_as_text(

@@ -198,27 +198,26 @@ def _context(
 def _print_passages(result: SearchResult) -> None:
     """Each passage under a line naming its document, span, breadcrumb and hits; then a note
     for whatever the budget left out."""
-    from rich.markup import escape
-
     report = result.context
     assert report is not None
     for passage in result.passages:
-        where = f"[{passage.span.start}, {passage.span.end})"
+        where = f"\\[{passage.span.start}, {passage.span.end})"
         pages = f" · pages {', '.join(map(str, passage.pages))}" if passage.pages else ""
         out.print(
-            f"\n[bold]{passage.rank}. {escape(passage.doc_id)}[/bold] {where}{pages} · "
-            f"{escape(passage.breadcrumb)} · {passage.tokens} tokens · "
+            f"\n[bold]{passage.rank}. {printable(passage.doc_id)}[/bold] {where}{pages} · "
+            f"{printable(passage.breadcrumb)} · {passage.tokens} tokens · "
             f"hits {len(passage.hits)}",
             highlight=False,
         )
-        out.print(escape(passage.text), highlight=False, markup=False)
+        # the passage's own lines, as text: markup not applied, control characters escaped
+        out.print(passage.text, highlight=False, markup=False)
     line = (
         f"passages: {len(result.passages)} · {report.kind} · {report.tokens} of "
         f"{report.budget} tokens ({report.tokenizer}) · {report.chunks_read} chunks read"
     )
     err.print(line, highlight=False)
     for note in report.notes():
-        err.print(f"  note: {escape(note)}", highlight=False)
+        err.print(f"  note: {printable(note)}", highlight=False)
 
 
 def _spec(
