@@ -10,12 +10,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+from _paths import CORPORA as CORPORA  # re-exported: benchmarks import it from here
+from _paths import ROOT
 from opensearchpy import OpenSearch
 from rich.console import Console
 from rich.table import Table
 
-ROOT = Path(__file__).resolve().parents[1]
-CORPORA = ROOT.parent / "shared" / "corpora"
 RESULTS = ROOT / "benchmarks" / "results"
 console = Console()
 

@@ -12,7 +12,7 @@ from typing import Any
 from _cluster import client, summary
 from opensearchpy import AsyncOpenSearch, OpenSearch
 
-from osrag.engines.opensearch import OpenSearchIndex
+from osrag.engines.opensearch.index import OpenSearchIndex
 from osrag.models import QuerySpec
 from osrag.search.async_searcher import AsyncSearcher
 from osrag.search.searcher import Searcher

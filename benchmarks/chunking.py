@@ -41,8 +41,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-CORPUS = ROOT.parent / "shared" / "corpora" / "opensearch-docs"
+from _paths import CORPORA, ROOT
+
+CORPUS = CORPORA / "opensearch-docs"
 RESULTS = ROOT / "benchmarks" / "results" / "chunking.json"
 
 CONTENDERS = (

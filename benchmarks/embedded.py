@@ -43,8 +43,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _cluster import CORPORA, client, cluster_url, console, print_table, summary, write_results
 
 from osrag.engines.base import ChunkIndex
-from osrag.engines.embedded import EmbeddedIndex
-from osrag.engines.opensearch import OpenSearchIndex
+from osrag.engines.embedded.index import EmbeddedIndex
+from osrag.engines.opensearch.index import OpenSearchIndex
 from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.ingestion.pipeline import prepare_chunks
@@ -124,11 +124,11 @@ def _depth(es: Any, url: str, copies: int, depth: int, rounds: int) -> dict[str,
             }
             variants = {
                 "ranked chunks": lambda t: QuerySpec(
-                    text=t, size=depth, amount_filter=False, highlight=False, source_fields=[]
+                    text=t, k=depth, amount_filter=False, highlight=False, source_fields=[]
                 ),
                 "one per document": lambda t: QuerySpec(
                     text=t,
-                    size=depth,
+                    k=depth,
                     amount_filter=False,
                     highlight=False,
                     source_fields=[],
@@ -141,7 +141,7 @@ def _depth(es: Any, url: str, copies: int, depth: int, rounds: int) -> dict[str,
             }
             for text in texts[:20]:
                 for searcher in searchers.values():
-                    searcher.search(text, size=depth, highlight=False, source_fields=[])
+                    searcher.search(text, k=depth, highlight=False, source_fields=[])
             # the four measurements of a query run in a shuffled order: a JVM collecting
             # after a large response must not always land on the same one
             rng = random.Random(11)

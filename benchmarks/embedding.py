@@ -3,11 +3,9 @@
     python benchmarks/embedding.py [--texts 300] [--timing-texts 128] [--repeat 3]
     OSRAG_ST_PYTHON=../st-venv/bin/python python benchmarks/embedding.py
     OSRAG_ST_PYTHON=… python benchmarks/embedding.py --write-fixture  # the test fixture
-    BENCH_VENV/bin/python benchmarks/embedding.py --race [--race-texts 2000] [--threads 1]
 
-``--race`` runs only the side-by-side with fastembed on the same ONNX graph
-(``benchmarks/_fastembed_race.py``; fastembed lives in a benchmark-only venv)
-and writes ``benchmarks/results/embedding_race.json``.
+The side-by-side with fastembed on the same ONNX graph (``--race``) was a one-time
+comparison; its method and numbers are in ``docs/decisions.md``.
 
 What it does, in one run on one machine:
 
@@ -52,9 +50,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from _paths import CORPORA, ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
-CORPORA = ROOT.parent / "shared" / "corpora"
 RESULTS = ROOT / "benchmarks" / "results" / "embedding.json"
 FIXTURE = ROOT / "tests" / "data" / "embedding_reference.json"
 ST_PYTHON = os.environ.get("OSRAG_ST_PYTHON", "")
@@ -234,22 +231,6 @@ def _time(
     return out
 
 
-def run_race(args: argparse.Namespace) -> None:
-    from _fastembed_race import print_race, race, race_texts
-
-    load_start = os.getloadavg()
-    texts = race_texts(args.race_corpus, args.race_texts)
-    result = race(texts, args.threads, args.slices)
-    result["corpus"] = str(args.race_corpus.relative_to(ROOT.parent))
-    result["loadavg"] = [load_start, os.getloadavg()]
-    print_race(result)
-    print(f"load average {load_start[0]:.1f} at start, {os.getloadavg()[0]:.1f} at end")
-    out = RESULTS.with_name("embedding_race.json")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    print(f"wrote {out.relative_to(ROOT)}")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--texts", type=int, default=300, help="real texts for the agreement")
@@ -257,16 +238,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--batch-sizes", default="4,8,16,32,64")
     parser.add_argument("--write-fixture", action="store_true")
-    parser.add_argument("--race", action="store_true", help="osrag against fastembed only")
-    parser.add_argument("--race-texts", type=int, default=2000)
-    parser.add_argument("--race-corpus", type=Path, default=CORPORA / "cuad-contracts")
-    parser.add_argument("--threads", type=int, default=1, help="race: threads per contender")
-    parser.add_argument("--slices", type=int, default=8, help="race: interleaved slices")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT / "benchmarks"))
-    if args.race:
-        run_race(args)
-        return
     if args.write_fixture:
         if not ST_PYTHON:
             raise SystemExit(

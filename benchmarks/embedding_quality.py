@@ -24,8 +24,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-CORPORA = ROOT.parent / "shared" / "corpora"
+from _paths import CORPORA, ROOT
+
 RESULTS = ROOT / "benchmarks" / "results" / "embedding_quality.json"
 EMBEDDERS = ("default", "default-int8")
 THRESHOLD = 0.005

@@ -59,11 +59,12 @@ from parity import DATASETS, overlap
 
 from osrag.chunking.records import chunk_source
 from osrag.engines.base import ChunkIndex
-from osrag.engines.elasticsearch import ElasticsearchIndex
-from osrag.engines.embedded import EmbeddedIndex
+from osrag.engines.elasticsearch.index import ElasticsearchIndex
+from osrag.engines.embedded.index import EmbeddedIndex
 from osrag.engines.mapping import chunk_index_body
-from osrag.engines.opensearch import BULK_ACTIONS, OpenSearchIndex
-from osrag.engines.rest import RestIndex, dumps
+from osrag.engines.opensearch.index import OpenSearchIndex
+from osrag.engines.rest.bulk import dumps
+from osrag.engines.rest.index import BULK_ACTIONS, RestIndex
 from osrag.evaluation import EvalConfig, read_queries, run_evaluation
 from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, current_generation, ingest
@@ -107,7 +108,7 @@ def _quality_run(
         )
         searcher = Searcher(variant.engine, alias, enforce_access=False)
         candidates = {
-            q.id: searcher.search(q.query, size=1, highlight=False).candidate_count
+            q.id: searcher.search(q.query, k=1, highlight=False).candidate_count
             for q in queries
             if analyze_query(q.query).amount is not None
         }

@@ -8,8 +8,9 @@ In one run:
    HTML (``tests/formats_corpus.py``: reportlab, python-docx, markdown-it) and
    each version is ingested and evaluated with osrag's own evaluation
    (``run_evaluation``, the default query with the amount filter) on the same
-   37 labelled queries: nDCG@10, amount precision@5, recall@5 per format, and
-   the difference to Markdown (goal: within 0.02).
+   labelled queries: nDCG@10, quantity precision@5 (over the role-bound queries,
+   whose holders were read by hand), recall@5 per format, and the difference to
+   Markdown (goal: within 0.02).
 2. **Loader throughput** — every file of ``shared/corpora/real-docs`` and of the
    generated corpora through its loader: files, pages (PDF), MB and seconds,
    pages/s and MB/s per format.
@@ -41,7 +42,7 @@ import formats_corpus as fc
 from _cluster import CORPORA, ROOT, client, cluster_url, console, print_table, write_results
 
 from osrag.engines.base import ChunkIndex
-from osrag.engines.embedded import EmbeddedIndex
+from osrag.engines.embedded.index import EmbeddedIndex
 from osrag.evaluation import EvalConfig, read_queries, run_evaluation
 from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, ingest
@@ -69,7 +70,7 @@ def evaluate_formats(backend: ChunkIndex, folders: dict[str, Path]) -> dict[str,
             "chunks": report.chunks_written,
             "errors": [str(e) for e in report.errors],
             "ndcg@10": metrics["ndcg@10"],
-            "amount_precision@5": metrics.get("amount_precision@5"),
+            "quantity_precision@5": metrics.get("quantity_precision@5"),
             "recall@5": metrics["recall@5"],
             "mrr": metrics["mrr"],
         }
@@ -237,7 +238,7 @@ def main() -> None:
             folders[fmt] = fc.write_corpus(work, fmt)
         backend: ChunkIndex
         if args.backend == "opensearch":
-            from osrag.engines.opensearch import OpenSearchIndex
+            from osrag.engines.opensearch.index import OpenSearchIndex
 
             backend = OpenSearchIndex(client(cluster_url()))
         else:
@@ -253,14 +254,14 @@ def main() -> None:
                     m["chunks"],
                     m["ndcg@10"],
                     m["ndcg@10"] - base["ndcg@10"],
-                    m["amount_precision@5"],
-                    m["amount_precision@5"] - base["amount_precision@5"],
+                    m["quantity_precision@5"],
+                    m["quantity_precision@5"] - base["quantity_precision@5"],
                     m["recall@5"],
                 ]
             )
         print_table(
-            f"insurance evaluation per format ({args.backend}, 37 queries)",
-            ["format", "docs", "chunks", "nDCG@10", "Δ md", "amount P@5", "Δ md", "recall@5"],
+            f"insurance per format ({args.backend}, {len(read_queries(QUERIES))} queries)",
+            ["format", "docs", "chunks", "nDCG@10", "Δ md", "quantity P@5", "Δ md", "recall@5"],
             rows,
         )
 

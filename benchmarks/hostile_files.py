@@ -14,7 +14,7 @@ instead of taking the machine.
 Peak RSS is the child's own (``wait4``).
 
     python benchmarks/hostile_files.py                      # this checkout
-    python benchmarks/hostile_files.py --code /work/main    # another checkout's code
+    python benchmarks/hostile_files.py --code ../other-checkout   # another checkout's code
     python benchmarks/hostile_files.py --only docx-24mb-xml,fifo
 
 Prints a table; writes ``benchmarks/results/hostile_files-<label>.json``.

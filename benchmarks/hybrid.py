@@ -39,7 +39,7 @@ from _cluster import (
 )
 
 from osrag.embedding import default_embedder
-from osrag.engines.opensearch import OpenSearchIndex
+from osrag.engines.opensearch.index import OpenSearchIndex
 from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.models import QuerySpec
@@ -123,7 +123,7 @@ def _query_costs(url: str, rounds: int) -> dict[str, Any]:
                 vector = [float(x) for x in embedder.embed_queries([text])[0]]
                 for name in rng.sample(list(variants), len(variants)):
                     searcher, mode = variants[name]
-                    spec = QuerySpec(text=text, mode=mode, size=10, highlight=False)
+                    spec = QuerySpec(text=text, mode=mode, k=10, highlight=False)
                     plan = searcher.plan(spec)
                     bodies, _pipeline = searcher.bodies(plan, vector)
                     started = time.perf_counter()

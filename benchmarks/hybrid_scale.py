@@ -81,7 +81,7 @@ def make_embedder(spec: str) -> Any:
 
 def child(corpus: Path, root: Path, alias: str, spec: str) -> None:
     """One ingest in this process; prints its report and resource use as one JSON line."""
-    from osrag.engines.embedded import EmbeddedIndex
+    from osrag.engines.embedded.index import EmbeddedIndex
     from osrag.ingestion.ingest import IngestOptions, ingest
 
     options = IngestOptions(alias=alias, embedder=make_embedder(spec), embed_workers=1)
@@ -168,7 +168,7 @@ def run_killed(
 
 def expected_chunks(corpus: Path, spec: str) -> dict[str, str]:
     """chunk id → embedded text of the chunks a fresh ingest writes (``plan``, no writes)."""
-    from osrag.engines.embedded import EmbeddedIndex
+    from osrag.engines.embedded.index import EmbeddedIndex
     from osrag.ingestion.ingest import IngestOptions, plan
 
     with tempfile.TemporaryDirectory(prefix="osrag-plan-") as tmp:
@@ -179,7 +179,7 @@ def expected_chunks(corpus: Path, spec: str) -> dict[str, str]:
 
 def stored_state(root: Path, alias: str) -> dict[str, Any]:
     """What the index and the manifest hold for the alias's current generation."""
-    from osrag.engines.embedded import EmbeddedIndex
+    from osrag.engines.embedded.index import EmbeddedIndex
     from osrag.ingestion.manifest import Manifest
 
     index = EmbeddedIndex(root)

@@ -47,7 +47,7 @@ from _cluster import (
 
 from osrag.chunking.records import chunk_source
 from osrag.engines.mapping import chunk_index_body
-from osrag.engines.opensearch import OpenSearchIndex
+from osrag.engines.opensearch.index import OpenSearchIndex
 from osrag.ingestion.apply import BATCH_CHUNKS
 from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, ingest
@@ -172,7 +172,7 @@ import resource, threading, time
 from pathlib import Path
 import psutil
 from opensearchpy import OpenSearch
-from osrag.engines.opensearch import OpenSearchIndex
+from osrag.engines.opensearch.index import OpenSearchIndex
 from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, ingest
 {TREE_RSS_SAMPLER}

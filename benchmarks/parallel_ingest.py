@@ -29,7 +29,7 @@ import synthetic_corpus
 from _cluster import client, cluster_url, console, print_table, write_results
 from scale import ingest_child
 
-from osrag.engines.opensearch import OpenSearchIndex
+from osrag.engines.opensearch.index import OpenSearchIndex
 from osrag.ingestion.apply import BATCH_BYTES, BATCH_CHUNKS
 from osrag.ingestion.generations import purge
 from osrag.ingestion.workers import usable_cores

@@ -35,8 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _cluster import CORPORA, ROOT, client, cluster_url, console, print_table, write_results
 
 from osrag.engines.base import ChunkIndex
-from osrag.engines.embedded import EmbeddedIndex
-from osrag.engines.opensearch import OpenSearchIndex
+from osrag.engines.embedded.index import EmbeddedIndex
+from osrag.engines.opensearch.index import OpenSearchIndex
 from osrag.evaluation import EvalConfig, LabelledQuery, read_queries, run_evaluation
 from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, ingest
@@ -85,7 +85,7 @@ def _evaluate(
         candidates: dict[str, int] = {}
         for q in queries:
             if analyze_query(q.query).amount is not None:
-                result = searcher.search(q.query, size=1, highlight=False)
+                result = searcher.search(q.query, k=1, highlight=False)
                 candidates[q.id] = result.candidate_count
         return {
             "chunks": report.chunks_written,

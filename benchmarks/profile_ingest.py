@@ -49,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _cluster import print_table, write_results
 
 from osrag.engines.base import ChunkIndex
-from osrag.engines.embedded import EmbeddedIndex
+from osrag.engines.embedded.index import EmbeddedIndex
 from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, ingest
 
@@ -64,8 +64,8 @@ STAGES: list[tuple[str, tuple[str, ...]]] = [
         (
             "osrag.loaders.corpus",
             "osrag.loaders",
-            "osrag.ingestion.seen",
-            "osrag.loaders.locations",
+            "osrag.loaders.seen",
+            "osrag.schema.locations",
         ),
     ),
     ("chunking", ("osrag.chunking",)),
@@ -174,7 +174,7 @@ def target_index(url: str | None, root: Path) -> ChunkIndex:
         return EmbeddedIndex(root)
     from opensearchpy import OpenSearch
 
-    from osrag.engines.opensearch import OpenSearchIndex
+    from osrag.engines.opensearch.index import OpenSearchIndex
 
     index = OpenSearchIndex(OpenSearch(url, timeout=300))
     purge(index, ALIAS)

@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _cluster import CORPORA, client, cluster_url, console, print_table, summary, write_results
 from _concurrency import in_flight
 
-from osrag.engines.opensearch import OpenSearchIndex
+from osrag.engines.opensearch.index import OpenSearchIndex
 from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.models import QuerySpec
@@ -137,9 +137,9 @@ def main() -> None:
                     sent = [line for body in search_bodies(plan) for line in ({}, body)]
                     no_count = request_body(plan)
                     no_highlight = {k: v for k, v in no_count.items() if k != "highlight"}
-                    raw = {"query": bool_query(plan), "size": spec.size}
+                    raw = {"query": bool_query(plan), "size": spec.k}
                     if not label:
-                        raw = {"query": {"match": {"text": text}}, "size": spec.size}
+                        raw = {"query": {"match": {"text": text}}, "size": spec.k}
                     timed(f"raw match{label}", es.search, index=alias, body=raw)
                     timed(
                         f"osrag body, no highlight, no count{label}",

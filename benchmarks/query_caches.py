@@ -33,7 +33,7 @@ from _cluster import cluster_url, console, print_table, summary, write_results
 from opensearchpy import OpenSearch
 from throughput import Query, query_texts, run_threads, wire_lines
 
-from osrag.engines.opensearch import OpenSearchIndex
+from osrag.engines.opensearch.index import OpenSearchIndex
 from osrag.search.searcher import Searcher
 
 

@@ -57,7 +57,8 @@ from _cluster import (
     write_results,
 )
 
-from osrag.engines.opensearch import OpenSearchIndex, manifest_index
+from osrag.engines.mapping import manifest_index
+from osrag.engines.opensearch.index import OpenSearchIndex
 from osrag.ingestion.apply import BATCH_BYTES, BATCH_CHUNKS
 from osrag.ingestion.generations import current_generation, purge, status
 from osrag.ingestion.pipeline import default_workers
@@ -74,7 +75,7 @@ import json, resource, sys, threading, time
 from pathlib import Path
 import psutil
 from opensearchpy import OpenSearch
-from osrag.engines.opensearch import OpenSearchIndex
+from osrag.engines.opensearch.index import OpenSearchIndex
 from osrag.ingestion.ingest import IngestOptions, ingest
 url, corpus, alias, workers, writers = sys.argv[1:6]
 """

@@ -3,9 +3,12 @@
     .venv/bin/python benchmarks/tatqa_corpus.py [--out benchmarks/results/tatqa]
 
 Writes ``corpus/<doc>.md`` (one document per context), ``gold.jsonl`` (one line per
-annotated number: where it is, what it must be read as) and ``queries.jsonl`` (labelled
-amount queries in the format ``osrag evaluate`` reads). Everything comes from the
-dataset file and its annotations; nothing is hand-picked.
+annotated number: where it is, what it must be read as), ``queries.jsonl`` (labelled
+amount queries in the format ``osrag eval`` reads: one exact amount and a ±1 % band around
+it per document — they test that an amount is read, not that a question is answered) and,
+from ``benchmarks/tatqa_analyst.py``, ``analyst_queries.jsonl`` (analyst questions with
+round thresholds, each with the documents that hold its answer) and
+``analyst_tables.jsonl``. Everything comes from the dataset file and its annotations.
 
 Rendering: the paragraphs in their ``order``, one block each, and the table as a Markdown
 pipe table (its first row the header row) right after the first paragraph that introduces
@@ -38,6 +41,10 @@ number (``1,496.5``, ``$ 831.7``, ``(3.1)``, ``-5``) is located in the rendered 
   or the document (no scale on an answer from a captioned document, or a paragraph
   answer whose own text names another scale). Recall is measured on money items where
   both hold; the others are reported apart.
+
+The conversion also writes the questions whose answer is written in the document, with
+where it is written (``evidence_queries.jsonl``, ``evidence_spans.jsonl``: see
+``benchmarks/tatqa_evidence.py``), for evidence recall at a token budget.
 """
 
 from __future__ import annotations
@@ -52,7 +59,10 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-DATASET = Path("/work/shared/corpora/tatqa-dev/tatqa_dataset_dev.json")
+import tatqa_analyst as analyst
+from _paths import CORPORA
+
+DATASET = CORPORA / "tatqa-dev" / "tatqa_dataset_dev.json"
 SCALES = {"": 0, "thousand": 3, "million": 6, "billion": 9}
 _NUMBER = re.compile(
     r"\s*(?P<sign>[$€£])?\s*(?P<open>\()?\s*(?P<sign2>[$€£])?\s*(?P<minus>-)?"
@@ -425,9 +435,18 @@ def convert(
     with (out / "gold.jsonl").open("w", encoding="utf-8") as f:
         for item in gold:
             f.write(json.dumps(asdict(item)) + "\n")
+    from tatqa_evidence import write_evidence  # imports this module: imported here
+
+    write_evidence(contexts, out)
     with (out / "queries.jsonl").open("w", encoding="utf-8") as f:
         for query in queries(gold):
             f.write(json.dumps(query) + "\n")
+    tables = analyst.read_tables(contexts)
+    found, summary = analyst.questions(tables)
+    analyst.write(out, tables, found)
+    (out / "analyst_summary.json").write_text(
+        json.dumps(analyst.describe(summary), indent=2) + "\n", encoding="utf-8"
+    )
     return docs, gold
 
 
@@ -447,6 +466,12 @@ def main(argv: list[str] | None = None) -> int:
     for g in gold:
         kinds[g.kind] = kinds.get(g.kind, 0) + 1
     print(f"{len(docs)} documents, {len(gold)} annotated numbers {kinds} → {args.out}")
+    summary = json.loads((args.out / "analyst_summary.json").read_text(encoding="utf-8"))
+    print(
+        f"{summary['questions']} analyst questions (holders {summary['holders_min']}–"
+        f"{summary['holders_max']}, median {summary['holders_median']}) → "
+        f"{args.out / 'analyst_queries.jsonl'}"
+    )
     return 0
 
 

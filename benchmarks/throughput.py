@@ -61,9 +61,9 @@ from opensearchpy import AsyncOpenSearch, OpenSearch
 from synthetic_corpus import CATEGORIES, LIMITS, VOCABULARY, write_corpus
 
 from osrag.engines.base import ChunkIndex
-from osrag.engines.embedded import EmbeddedIndex
-from osrag.engines.opensearch import OpenSearchIndex
-from osrag.engines.rest_compile import compile_plans
+from osrag.engines.embedded.index import EmbeddedIndex
+from osrag.engines.opensearch.index import OpenSearchIndex
+from osrag.engines.rest.compiler import compile_plans
 from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.search.async_searcher import AsyncSearcher

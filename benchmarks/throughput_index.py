@@ -36,7 +36,7 @@ from opensearchpy import OpenSearch
 from synthetic_corpus import FILES_PER_FOLDER, policies, relative_path
 
 from osrag.chunking.records import chunk_source
-from osrag.engines.opensearch import OpenSearchIndex
+from osrag.engines.opensearch.index import OpenSearchIndex
 from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.ingestion.pipeline import prepare_chunks

@@ -42,7 +42,7 @@ from _cluster import cluster_url, console, write_results
 from opensearchpy import OpenSearch
 from throughput import Query, cpu_seconds, query_texts, wire_lines
 
-from osrag.engines.opensearch import OpenSearchIndex
+from osrag.engines.opensearch.index import OpenSearchIndex
 from osrag.search.results import answering_index, shape_result
 from osrag.search.searcher import Searcher, needs_fallback
 

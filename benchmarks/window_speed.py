@@ -24,8 +24,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-CORPUS = Path("/work/shared/corpora/opensearch-docs")
+from _paths import CORPORA, ROOT
+
+CORPUS = CORPORA / "opensearch-docs"
 RESULTS = ROOT / "benchmarks" / "results" / "window_speed.json"
 
 

@@ -1,16 +1,19 @@
 """The typed values that flow between osrag's stages.
 
 ``files ─load─▶ Document ─chunk─▶ Chunk ─extract─▶ Chunk(+amounts,…) ─index─▶ generation``
-``text ─analyze─▶ QuerySpec ─build─▶ dict ─execute─▶ SearchResult``
+``QuerySpec ─analyse─▶ AnalyzedQuery ─plan─▶ SearchPlan ─engine─▶ SearchResult``
 
 The ``--json`` output of every command is the ``model_dump_json()`` of one of
 these models, so the library and the CLI share one shape. This module is the
 import surface; the models live one concept a module in :mod:`osrag.schema`
-(documents and chunks, search, ingest records, extraction settings).
+(documents and chunks, search, ingest records, extraction settings; the plan types and
+filters, which are not pydantic models, in :mod:`osrag.schema.plan` and
+:mod:`osrag.schema.filters`).
 """
 
 from __future__ import annotations
 
+from osrag.schema.constraints import AmountConstraint
 from osrag.schema.documents import (
     BREADCRUMB_SEPARATOR,
     SPAN_COORDINATES,
@@ -28,6 +31,7 @@ from osrag.schema.extraction import (
     EXTRACTION_VERSION,
     ExtractionConfig,
 )
+from osrag.schema.facts import AmountFact
 from osrag.schema.ingest import (
     AccessPolicy,
     ChangeRecord,
@@ -35,6 +39,7 @@ from osrag.schema.ingest import (
     GenerationRecord,
     IngestReport,
 )
+from osrag.schema.passages import ContextRequest, Passage, PassageReport
 from osrag.schema.search import (
     AmountEvidence,
     AmountStatus,
@@ -44,7 +49,6 @@ from osrag.schema.search import (
     SearchHit,
     SearchResult,
 )
-from osrag.search.constraints import AmountConstraint
 
 __all__ = [
     "BREADCRUMB_SEPARATOR",
@@ -54,11 +58,13 @@ __all__ = [
     "AccessPolicy",
     "AmountConstraint",
     "AmountEvidence",
+    "AmountFact",
     "AmountStatus",
     "AppliedFilter",
     "ChangeRecord",
     "Chunk",
     "ChunkingConfig",
+    "ContextRequest",
     "Document",
     "DocumentMetadata",
     "DocumentRecord",
@@ -68,6 +74,8 @@ __all__ = [
     "IngestReport",
     "LoadIssue",
     "Money",
+    "Passage",
+    "PassageReport",
     "QuerySpec",
     "SearchHit",
     "SearchResult",

@@ -20,6 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 from osrag.extract import extract_money  # noqa: E402
 from osrag.loaders.corpus import Document, load_corpus  # noqa: E402
+from osrag.models import AmountConstraint  # noqa: E402
 from osrag.search.analysis import analyze_query  # noqa: E402
 
 CORPUS = ROOT / "examples" / "insurance"
@@ -51,6 +52,22 @@ def documents() -> list[Document]:
     return [d for d in load_corpus(CORPUS) if isinstance(d, Document)]
 
 
+def meets(c: AmountConstraint, currency: str, units: int) -> bool:
+    """Whether one amount meets the constraint, by its operator."""
+    b = c.bounds
+    if currency != c.currency:
+        return False
+    if c.op == "eq":
+        return units == b[0]
+    if c.op == "in":
+        return units in b
+    if c.op == "between":
+        return b[0] <= units <= b[1]
+    return {"gt": units > b[0], "gte": units >= b[0], "lt": units < b[0], "lte": units <= b[0]}[
+        c.op
+    ]
+
+
 def relevant(query: str, category: str | None, docs: list[Document]) -> list[str]:
     """The documents of ``category`` holding an amount that meets every constraint."""
     constraints = analyze_query(query).constraints
@@ -61,7 +78,7 @@ def relevant(query: str, category: str | None, docs: list[Document]) -> list[str
         if category is not None and doc.category != category:
             continue
         held = [(m.currency, m.minor_units) for m in extract_money(doc.text)]
-        if all(any(c.accepts(cur, units) for cur, units in held) for c in constraints):
+        if all(any(meets(c, cur, units) for cur, units in held) for c in constraints):
             found.append(doc.doc_id)
     return sorted(found)
 

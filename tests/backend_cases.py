@@ -21,16 +21,17 @@ from elasticsearch import Elasticsearch
 from opensearchpy import OpenSearch
 
 from osrag.engines.base import ChunkIndex, EngineCapabilities
-from osrag.engines.elasticsearch import ElasticsearchIndex
-from osrag.engines.embedded import EmbeddedIndex
+from osrag.engines.elasticsearch.index import ElasticsearchIndex
+from osrag.engines.embedded.index import EmbeddedIndex
 from osrag.engines.mapping import chunk_index_body
-from osrag.engines.opensearch import OpenSearchIndex
-from osrag.engines.rest import RestIndex
-from osrag.engines.rest_compile import run_plans
+from osrag.engines.opensearch.index import OpenSearchIndex
+from osrag.engines.rest.compiler import run_plans
+from osrag.engines.rest.index import RestIndex
 from osrag.ingestion.generations import purge
 from osrag.ingestion.layout import SINGLE_NODE, Layout
 from osrag.ingestion.manifest import Manifest
-from osrag.search.plan import Filter, NamedFilter, SearchPlan, Term, TextLeg
+from osrag.schema.filters import Filter, NamedFilter, Term
+from osrag.schema.plan import SearchPlan, TextLeg
 
 KINDS = ("opensearch", "elasticsearch", "embedded")
 CLUSTERS = ("opensearch", "elasticsearch")

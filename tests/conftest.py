@@ -184,7 +184,7 @@ def index_prefix(os_client: OpenSearch, request: pytest.FixtureRequest) -> Itera
 
 def _check_layouts(client: OpenSearch, prefix: str) -> None:
     """Every generation index the test built has the layout under test."""
-    from osrag.ingestion.plan import GENERATION_NAME
+    from osrag.schema.ingest import GENERATION_NAME
 
     assert LAYOUT_UNDER_TEST is not None
     found = client.indices.get_settings(
@@ -240,23 +240,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker("corpus")
 
 
-def pytest_runtest_setup(item: pytest.Item) -> None:
-    """One rule for the shared corpora: a test marked ``corpus`` skips when they are absent,
-    and fails under CI."""
-    if item.get_closest_marker("corpus") is not None and not CORPORA.is_dir():
-        message = f"shared corpora not found at {CORPORA}"
-        if IN_CI:
-            pytest.fail(message + " (CI=true: a missing corpus fails the test)")
-        pytest.skip(message)  # outside CI only
-
-
 @pytest.fixture(scope="session")
 def corpora() -> Path:
-    if not CORPORA.is_dir():
-        message = f"shared corpora not found at {CORPORA}"
-        if IN_CI:
-            pytest.fail(message)
-        pytest.skip(message)  # outside CI only
+    """The corpus slices in ``tests/data/corpora``: part of the checkout, so never skipped."""
+    assert CORPORA.is_dir(), f"the corpus slices are missing from the checkout: {CORPORA}"
     return CORPORA
 
 

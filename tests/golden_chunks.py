@@ -1,4 +1,4 @@
-"""The golden chunk digests: what a fixed slice of the real corpora chunks into, exactly.
+"""The golden chunk digests: what a fixed selection of the real corpora chunks into, exactly.
 
 Each case is one corpus slice and one chunking configuration; its digest per file is the
 SHA-256 over the canonical JSON (sorted keys, dates as ISO days) of every chunk record
@@ -11,6 +11,12 @@ extractor that changes one byte of one record changes that file's digest.
 
 Rewrite the fixture only for a change that is meant to change chunks (and bump the
 version of the stage that changed them); an optimisation must leave it as it is.
+
+The selection was made on the whole corpora (every 8th Markdown file of opensearch-docs,
+every 3rd text of cuad-contracts, every real document, the TAT-QA contexts); the fixture
+holds the files of that selection that the in-repository slices (``tests/data/corpora``)
+kept, and the tests compare those. ``benchmarks/corpus_checks.py`` takes the same
+digests over the whole selection in ``../shared/corpora``.
 """
 
 from __future__ import annotations
@@ -22,6 +28,8 @@ import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+
+from paths import CORPORA
 
 from osrag.chunking.records import chunk_source
 from osrag.ingestion.pipeline import prepare_chunks
@@ -37,13 +45,21 @@ FIXED = ChunkingConfig(strategy="fixed", size=48, overlap=8)
 SENTENCES = ChunkingConfig(strategy="sentences", max_tokens=120, overlap_sentences=1)
 
 
-def _every(files: list[Path], step: int) -> list[Path]:
-    return files[::step]
-
-
 def _files(corpora: Path, corpus: str, pattern: str, step: int) -> list[Path]:
+    """Every ``step``-th file of a whole corpus, in path order; of a slice (which keeps some
+    of those beside files that other tests need), the ones with golden digests."""
     root = corpora / corpus
-    return _every(sorted(p for p in root.rglob(pattern) if p.is_file()), step)
+    files = sorted(p for p in root.rglob(pattern) if p.is_file())
+    if corpora != CORPORA:
+        return files[::step]
+    fixture = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    named = {
+        key.split(":")[0]
+        for case, digests in fixture.items()
+        if case.startswith(f"{corpus}/")
+        for key in digests
+    }
+    return [p for p in files if p.relative_to(root).as_posix() in named]
 
 
 def _load(base: Path, paths: list[Path]) -> Iterator[tuple[str, Document]]:
@@ -134,8 +150,7 @@ def case_digests(corpora: Path, case: str) -> dict[str, dict[str, Any]]:
 
 
 def main() -> None:
-    corpora = HERE.parent.parent / "shared" / "corpora"
-    golden = {case: case_digests(corpora, case) for case in CASES}
+    golden = {case: case_digests(CORPORA, case) for case in CASES}
     FIXTURE.write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     total = sum(d["chunks"] for files in golden.values() for d in files.values())
     print(f"{FIXTURE}: {sum(len(f) for f in golden.values())} documents, {total} chunks")

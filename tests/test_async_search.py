@@ -28,10 +28,10 @@ ACME = {"tenant": "acme", "acl": ["agents"]}
 
 QUERIES: list[tuple[str, dict[str, Any]]] = [
     ("What coverage does the $300,000 umbrella policy provide?", ACME),
-    ("What does the $300K umbrella cover?", ACME | {"size": 3}),
+    ("What does the $300K umbrella cover?", ACME | {"k": 3}),
     ("umbrella over $1 million", ACME),
     ("umbrella policy limits", ACME | {"collapse": True}),
-    ("umbrella policy limits", ACME | {"size": 2, "offset": 2}),
+    ("umbrella policy limits", ACME | {"k": 2, "offset": 2}),
     ("umbrella with a $123,456 limit", ACME),  # nobody wrote it: the fallback
     ("umbrella with a $300,000 limit", {"tenant": "acme"}),  # no groups: every document has an ACL
     ("umbrella $300,000", {"tenant": "globex", "acl": ["agents", "underwriters"]}),
@@ -40,7 +40,7 @@ QUERIES: list[tuple[str, dict[str, Any]]] = [
 VECTOR_QUERIES: list[tuple[str, dict[str, Any]]] = [
     ("What does the $300K umbrella cover?", ACME | {"mode": "hybrid"}),
     ("umbrella with a $123,456 limit", ACME | {"mode": "hybrid"}),
-    ("umbrella policy limits", ACME | {"mode": "vector", "size": 4}),
+    ("umbrella policy limits", ACME | {"mode": "vector", "k": 4}),
     ("umbrella policy limits", ACME | {"mode": "hybrid", "fusion": "normalization"}),
     ("umbrella policy limits", ACME | {"mode": "hybrid", "collapse": True}),
 ]
@@ -145,7 +145,7 @@ def test_from_settings_reaches_the_engine_the_settings_name(indexed: Indexed) ->
 
     async def run() -> SearchResult:
         searcher = AsyncSearcher.from_settings(settings, indexed.alias, backend=case.kind)
-        assert (searcher.transport is None) == (case.kind == "embedded")
+        assert searcher.index.native_async == (case.kind != "embedded")
         try:
             return await searcher.search(QUERIES[0][0], **QUERIES[0][1])
         finally:
@@ -155,8 +155,8 @@ def test_from_settings_reaches_the_engine_the_settings_name(indexed: Indexed) ->
 
 
 def test_the_async_client_is_refused_where_it_cannot_serve(tmp_path: Path) -> None:
-    from osrag.engines.embedded import EmbeddedIndex
-    from osrag.engines.rest_async import connect_async
+    from osrag.engines.embedded.index import EmbeddedIndex
+    from osrag.engines.rest.async_search import connect_async
     from osrag.errors import ConfigError
 
     signed = Settings(url="https://search.example.com", aws_region="eu-west-1")

@@ -15,13 +15,26 @@ from hypothesis import strategies as st
 from opensearchpy import OpenSearch
 
 from osrag.engines.base import ChunkIndex
-from osrag.engines.embedded import EmbeddedIndex
-from osrag.engines.opensearch import OpenSearchIndex
+from osrag.engines.embedded.index import EmbeddedIndex
+from osrag.engines.opensearch.index import OpenSearchIndex
+from osrag.errors import QueryError
 from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, ingest
-from osrag.models import AppliedFilter, QuerySpec
-from osrag.search.plan import EngineResult
-from osrag.search.query import QueryPlan, plan_query, search_plan
+from osrag.models import QuerySpec
+from osrag.schema.filters import (
+    AnyOf,
+    Exists,
+    Filter,
+    MatchNone,
+    NamedFilter,
+    Not,
+    NotExists,
+    Range,
+    Term,
+    Terms,
+)
+from osrag.schema.plan import EngineResult
+from osrag.search.query import AnalyzedQuery, plan_query, search_plan
 from osrag.search.results import count_unique_spans
 from osrag.search.searcher import Searcher
 
@@ -34,27 +47,19 @@ WORDS = [
     "occurrence", "aggregate", "$300,000", "$300K", "€300,000", "$1,000,000", "300,000",
     "landlord", "cross-border", "excess", "travel", "cyber", "UMB-300000", "2024", "what",
 ]  # fmt: skip
-FILTERS: list[dict[str, Any]] = [
-    {"term": {"tenant": "acme"}},
-    {"term": {"tenant": "globex"}},
-    {"terms": {"category": ["umbrella", "home"]}},
-    {"term": {"amounts": 30_000_000}},
-    {"term": {"money": "EUR:30000000"}},
-    {"range": {"amounts": {"gte": 100_000_000}}},
-    {"range": {"amounts": {"gt": 1_000_000, "lt": 50_000_000}}},
-    {"range": {"effective_from": {"lte": "2024-06-30"}}},
-    {"exists": {"field": "superseded_on"}},
-    {
-        "bool": {
-            "should": [
-                {"terms": {"acl": ["underwriters"]}},
-                {"bool": {"must_not": {"exists": {"field": "acl"}}}},
-            ],
-            "minimum_should_match": 1,
-        }
-    },
-    {"bool": {"must_not": [{"term": {"category": "umbrella"}}]}},
-    {"match_none": {}},
+FILTERS: list[Filter] = [
+    Term("tenant", "acme"),
+    Term("tenant", "globex"),
+    Terms("category", ("umbrella", "home")),
+    Term("amounts", 30_000_000),
+    Term("money", "EUR:30000000"),
+    Range("amounts", gte=100_000_000),
+    Range("amounts", gt=1_000_000, lt=50_000_000),
+    Range("effective_from", lte="2024-06-30"),
+    Exists("superseded_on"),
+    AnyOf((Terms("acl", ("underwriters",)), NotExists("acl"))),
+    Not(Term("category", "umbrella")),
+    MatchNone(),
 ]
 
 
@@ -144,7 +149,7 @@ def test_generated_queries_answer_alike(
     cluster, embedded, alias = both
     spec = QuerySpec(
         text=" ".join(words),
-        size=size,
+        k=size,
         offset=offset,
         operator=operator,  # type: ignore[arg-type]
         minimum_should_match=msm if operator == "or" else None,  # refused with "and"
@@ -155,12 +160,12 @@ def test_generated_queries_answer_alike(
         source_fields=source_fields,
     )
     plan = plan_query(spec)  # amounts in the words: filtered (one) or boosted (several)
-    plan = QueryPlan(
+    plan = AnalyzedQuery(
         spec=plan.spec,
         match_text=plan.match_text,
         amount=plan.amount,
         amount_status=plan.amount_status,
-        filters=plan.filters + [AppliedFilter(name=f"f{i}", clause=FILTERS[i]) for i in filters],
+        filters=plan.filters + tuple(NamedFilter(f"f{i}", FILTERS[i]) for i in filters),
         stated=plan.stated,
         default_currency=plan.default_currency,
     )
@@ -182,7 +187,7 @@ def test_an_ambiguous_amount_query_scores_alike_to_the_fourth_decimal(
     keyword term's BM25 without norms on the embedded engine). Any change to those scores
     shows here."""
     cluster, embedded, alias = both
-    plan = plan_query(QuerySpec(text="umbrella €300,000 $300K", size=20, unrestricted=True))
+    plan = plan_query(QuerySpec(text="umbrella €300,000 $300K", k=20, unrestricted=True))
     assert plan.amount_status == "several"
     typed = search_plan(plan, drop_amount=True)
     ours, theirs = (e.search(alias, [typed])[0] for e in (embedded, cluster))
@@ -204,8 +209,14 @@ def test_every_labelled_query_ranks_alike(
     both: tuple[ChunkIndex, ChunkIndex, str], query: dict[str, Any]
 ) -> None:
     cluster, embedded, alias = both
-    ours = Searcher(embedded, alias, enforce_access=False).search(query["query"], size=20)
-    theirs = Searcher(cluster, alias, enforce_access=False).search(query["query"], size=20)
+    try:
+        ours = Searcher(embedded, alias, enforce_access=False).search(query["query"], k=20)
+    except QueryError as refused:  # a range in a non-default currency: refused alike by both
+        with pytest.raises(QueryError) as also:
+            Searcher(cluster, alias, enforce_access=False).search(query["query"], k=20)
+        assert str(also.value) == str(refused)
+        return
+    theirs = Searcher(cluster, alias, enforce_access=False).search(query["query"], k=20)
     assert (ours.candidate_count, ours.fallback, ours.total_hits, ours.amount_status) == (
         theirs.candidate_count,
         theirs.fallback,
@@ -262,7 +273,7 @@ def test_cranfield_meets_the_parity_targets(
         return len(set(a) & set(b)) / max(len(a), len(b)) if a or b else 1.0
 
     judged = sorted(theirs.rankings)
-    assert len(judged) >= 200
+    assert len(judged) == 40  # every query of the slice
     assert sum(overlap(q, 5) for q in judged) / len(judged) >= 0.8
     assert abs(ours.metrics["ndcg@10"] - theirs.metrics["ndcg@10"]) <= 0.02
 
@@ -290,7 +301,7 @@ def test_tied_scores_come_in_one_order_on_both_engines(
             ingest(corpus, backend, IngestOptions(alias=alias))
         for words in (["wing"], ["flow", "pressure"], ["boundary", "layer", "heat"]):
             for size in (4, 7, 20):
-                plan = plan_query(" ".join(words), size=size, amount_filter=False)
+                plan = plan_query(" ".join(words), k=size, amount_filter=False)
                 listed = []
                 for backend in (cluster, embedded):
                     (result,) = backend.search(alias, [search_plan(plan)])

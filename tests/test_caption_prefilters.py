@@ -1,12 +1,15 @@
-"""The cheap tests that spare a text the caption patterns never turn one away that the
-patterns would match (so captions are found exactly as before)."""
+"""The cheap tests that spare a text the caption and money patterns never turn one away
+that the patterns would match (so captions and amounts are found exactly as before), over
+every sign, code and noun of the currency table."""
 
 from __future__ import annotations
 
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from osrag.extract.scale import _IN_SCALE, _IN_SCALE_CORE, _UNIT, _may_state_unit
+from osrag.currencies import CAPTION_NOUNS, CODES, QUALIFIERS, SIGNS
+from osrag.extract.money import full_scan, may_state_money
+from osrag.extract.scale import _IN_SCALE, _IN_SCALE_CORE, _UNIT, _hinted, _may_state_unit
 
 PIECES = [
     "in", "In", "IN", " ", "  ", "\n", "thousands", "Millions", "billion", "000", "'000",
@@ -14,7 +17,8 @@ PIECES = [
     "dollars", "U.S. dollars", "of", "m", "bn", "mn", "2019", "except per share", "ſ", "K",
     "revenue", ",", ".",
 ]  # fmt: skip
-texts = st.lists(st.sampled_from(PIECES), max_size=12).map("".join)
+VOCABULARY = sorted({*SIGNS, *CODES, *(c.lower() for c in CODES), *CAPTION_NOUNS, *QUALIFIERS})
+texts = st.lists(st.sampled_from(PIECES + VOCABULARY), max_size=12).map("".join)
 
 
 @given(texts)
@@ -27,3 +31,28 @@ def test_no_in_scale_caption_is_missed_by_its_prefilter(text: str) -> None:
 @given(texts)
 def test_no_unit_is_missed_by_its_prefilter(text: str) -> None:
     assert _UNIT.search(text) is None or _may_state_unit(text)
+
+
+@given(texts)
+@example("EUR m")
+@example("Rs.bn")
+@example("(₩ in millions)")
+def test_no_caption_is_missed_by_the_hint(text: str) -> None:
+    found = _IN_SCALE.search(text) is not None or _UNIT.search(text) is not None
+    assert not found or _hinted(text)
+
+
+MONEY_PIECES = [
+    *PIECES, "5", "0", "12", ",", ".", "-", "–", " to ", "Five", "Thousand", "and 00/100",
+    " k", "M", "B", " lakh", " crore", "Mio.", "(", ")", "\n", "%", "'", "’", "Mrs",
+]  # fmt: skip
+money_texts = st.lists(st.sampled_from(MONEY_PIECES + VOCABULARY), max_size=14).map("".join)
+
+
+@given(money_texts)
+@example("5 million €")
+@example("5–6bn ₽")
+@example("Rs.5")
+def test_no_amount_is_missed_by_the_money_pre_check(text: str) -> None:
+    full = full_scan(text)
+    assert may_state_money(text) or (not full.mentions and not full.rejected)

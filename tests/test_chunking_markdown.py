@@ -178,7 +178,7 @@ def test_headings_match_markdown_it_on_every_opensearch_docs_file() -> None:
     docs = [d for d in load_corpus(root) if isinstance(d, Document) and d.format == "markdown"]
     files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.md"))
     assert [d.source_path for d in docs] == files  # every file loaded, none skipped
-    assert len(files) == 1818
+    assert len(files) == 36
     mismatched = []
     total = 0
     for doc in docs:
@@ -187,4 +187,4 @@ def test_headings_match_markdown_it_on_every_opensearch_docs_file() -> None:
         if mine != reference_headings(doc.text[doc.content_start :]):
             mismatched.append(doc.source_path)
     assert mismatched == []
-    assert total > 15000  # the corpus has about 16k headings
+    assert total > 250  # the slice has 267 headings (the whole corpus about 16k)

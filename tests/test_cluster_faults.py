@@ -30,7 +30,8 @@ from conftest import IN_CI
 from opensearchpy import OpenSearch
 
 from osrag import node
-from osrag.engines.opensearch import OpenSearchIndex, manifest_index
+from osrag.engines.mapping import manifest_index
+from osrag.engines.opensearch.index import OpenSearchIndex
 from osrag.ingestion.generations import current_generation
 from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.ingestion.layout import Layout

@@ -19,17 +19,8 @@ from backend_cases import BackendCase, generation_body, stored_chunk
 from osrag.engines.base import Delete, Put, RecordConflict
 from osrag.errors import IndexStateError, LockedError, QueryError
 from osrag.ingestion.lock import LOCK, LOCK_KEY, IngestLock, LockRecord, break_lock, holder
-from osrag.search.plan import (
-    AnyOf,
-    NamedFilter,
-    Not,
-    Range,
-    SearchPlan,
-    Source,
-    Term,
-    Terms,
-    TextLeg,
-)
+from osrag.schema.filters import AnyOf, NamedFilter, Not, Range, Term, Terms
+from osrag.schema.plan import SearchPlan, Source, TextLeg
 
 
 def _generation(case: BackendCase, n: int = 1) -> str:
@@ -136,9 +127,9 @@ def test_writes_report_each_item_and_deletes_of_missing_ids_are_not_errors(
 def test_chunk_ids_scan_in_chunk_id_order_page_by_page_under_a_typed_filter(
     case: BackendCase, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import osrag.engines.rest
+    import osrag.engines.rest.index
 
-    monkeypatch.setattr(osrag.engines.rest, "SCAN_PAGE", 3)  # several pages on REST engines
+    monkeypatch.setattr(osrag.engines.rest.index, "SCAN_PAGE", 3)  # several pages on REST engines
     name = _generation(case)
     ids = [f"d{n % 4}#{n}#{'zyxwvutsrqpo'[n]}" for n in range(12)]
     written = [

@@ -18,11 +18,12 @@ from elasticsearch import Elasticsearch
 
 from osrag.config import Settings, load_settings
 from osrag.engines import choose_backend
-from osrag.engines.elasticsearch import ElasticsearchIndex, probe_index
-from osrag.engines.elasticsearch_mapping import dense_vector, to_elasticsearch
-from osrag.engines.embedded import EmbeddedIndex
+from osrag.engines.elasticsearch.index import ElasticsearchIndex, probe_index
+from osrag.engines.elasticsearch.mapping import dense_vector, to_elasticsearch
+from osrag.engines.embedded.index import EmbeddedIndex
 from osrag.engines.mapping import chunk_index_body
-from osrag.engines.opensearch_client import check_connection, detect_engine, translate_error
+from osrag.engines.rest.cluster import check_connection, detect_engine
+from osrag.engines.rest.errors import translate_error
 from osrag.errors import ConfigError, IndexStateError
 from osrag.evaluation import EvalConfig, read_queries, run_evaluation
 from osrag.ingestion.generations import purge, status

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 from osrag.embedding import get_embedder
 from osrag.embedding.openai_compat import OpenAIEmbedder, endpoint_for, retry_delay
-from osrag.engines.embedded import EmbeddedIndex
+from osrag.engines.embedded.index import EmbeddedIndex
 from osrag.errors import ConfigError, EmbeddingError
 from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.search.searcher import Searcher
@@ -295,7 +295,7 @@ def test_ingest_and_hybrid_search_on_the_embedded_index(
     texts = [t for batch in script.inputs for t in batch if t != "dimension probe"]
     assert len(texts) == report.chunks_embedded
     searcher = Searcher(backend, "svc")  # the query embedder comes from the recorded spec
-    result = searcher.search("umbrella $300K", mode="hybrid", tenant="acme", acl=["agents"], size=5)
+    result = searcher.search("umbrella $300K", mode="hybrid", tenant="acme", acl=["agents"], k=5)
     assert result.mode == "hybrid" and result.hits
     assert all(30_000_000 in hit.amounts for hit in result.hits)
     queries = [b for b in script.inputs[sent:] if b != ["dimension probe"]]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from osrag.engines.embedded import EmbeddedIndex
+from osrag.engines.embedded.index import EmbeddedIndex
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))

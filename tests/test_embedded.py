@@ -22,14 +22,15 @@ import pytest
 
 from osrag.config import Settings
 from osrag.engines import choose_backend, embedded_root
-from osrag.engines.embedded import EmbeddedIndex
-from osrag.engines.embedded_plan import minimum_should_match
+from osrag.engines.embedded.compiler import minimum_should_match
+from osrag.engines.embedded.index import EmbeddedIndex
 from osrag.errors import ConfigError, IndexStateError, LockedError, QueryError
 from osrag.ingestion.ingest import IngestOptions, current_generation, ingest, rollback
 from osrag.ingestion.manifest import Manifest
-from osrag.models import AppliedFilter, ChunkingConfig, QuerySpec
-from osrag.search.plan import AsOfGuard, Exists, NotExists, Source, Term
-from osrag.search.query import QueryPlan, plan_query, search_plan
+from osrag.models import ChunkingConfig, QuerySpec
+from osrag.schema.filters import AsOfGuard, Exists, Filter, NamedFilter, NotExists, Range, Term
+from osrag.schema.plan import Source
+from osrag.search.query import AnalyzedQuery, plan_query, search_plan
 from osrag.search.searcher import Searcher
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -139,7 +140,7 @@ def test_a_second_process_is_refused_the_lock_and_a_killed_owner_is_broken_at_on
     holder = _spawn(
         f"""
         import datetime as dt, time
-        from osrag.engines.embedded import EmbeddedIndex
+        from osrag.engines.embedded.index import EmbeddedIndex
         from osrag.ingestion.lock import IngestLock
         index = EmbeddedIndex({str(root)!r})
         records = index.records("osrag-chunks")
@@ -200,7 +201,7 @@ def test_a_process_killed_mid_build_leaves_the_previous_generation_readable(
     code = f"""
         import os, signal
         from pathlib import Path
-        from osrag.engines.embedded import EmbeddedIndex
+        from osrag.engines.embedded.index import EmbeddedIndex
         from osrag.ingestion.ingest import IngestOptions, ingest
         from osrag.models import ChunkingConfig
 
@@ -388,18 +389,18 @@ def small(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedIndex:
     return backend
 
 
-def _plan(text: str, *clauses: dict[str, Any]) -> QueryPlan:
+def _plan(text: str, *filters: Filter) -> AnalyzedQuery:
     plan = plan_query(QuerySpec(text=text, amount_filter=False, unrestricted=True))
-    return QueryPlan(
+    return AnalyzedQuery(
         spec=plan.spec,
         match_text=plan.match_text,
         amount=None,
         amount_status="off",
-        filters=[AppliedFilter(name=f"f{i}", clause=c) for i, c in enumerate(clauses)],
+        filters=tuple(NamedFilter(f"f{i}", f) for i, f in enumerate(filters)),
     )
 
 
-def _run(index: EmbeddedIndex, plan: QueryPlan) -> tuple[list[dict[str, Any]], int]:
+def _run(index: EmbeddedIndex, plan: AnalyzedQuery) -> tuple[list[dict[str, Any]], int]:
     """The ranked hits and the candidate count, as the Searcher asks for them."""
     (result,) = index.search("small", [search_plan(plan)])
     hits = [{"_id": h.chunk_id, "_score": h.score, "_source": h.source} for h in result.hits]
@@ -409,21 +410,21 @@ def _run(index: EmbeddedIndex, plan: QueryPlan) -> tuple[list[dict[str, Any]], i
 @pytest.mark.parametrize(
     ("clause", "message"),
     [
-        ({"term": {"nope": "x"}}, "no field 'nope'"),
-        ({"range": {"tenant": {"gte": "a"}}}, "'tenant' is keyword"),
-        ({"term": {"amounts": "three hundred"}}, "not an integer"),
-        ({"range": {"effective_from": {"gte": "yesterday"}}}, "not a day"),
+        (Term("nope", "x"), "no field 'nope'"),
+        (Range("tenant", gte="a"), "'tenant' is keyword"),
+        (Term("amounts", "three hundred"), "not an integer"),
+        (Range("effective_from", gte="yesterday"), "not a day"),
     ],
 )
 def test_a_filter_the_mapping_cannot_answer_is_refused_by_name(
-    small: EmbeddedIndex, clause: dict[str, object], message: str
+    small: EmbeddedIndex, clause: Filter, message: str
 ) -> None:
     with pytest.raises(QueryError, match=message):
         _run(small, _plan("umbrella", clause))
 
 
 def test_filters_count_chunks_and_never_score(small: EmbeddedIndex) -> None:
-    amount = {"term": {"amounts": 30_000_000}}
+    amount = Term("amounts", 30_000_000)
     hits, candidates = _run(small, _plan("umbrella", amount))
     assert candidates == small.count("small", Term("amounts", 30_000_000)) == len(hits) > 0
     unfiltered = {h["_id"]: h["_score"] for h in _run(small, _plan("umbrella"))[0]}

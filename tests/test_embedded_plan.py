@@ -11,11 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from osrag.engines.embedded import EmbeddedIndex
-from osrag.engines.embedded_plan import minimum_should_match
+from osrag.engines.embedded.compiler import minimum_should_match
+from osrag.engines.embedded.index import EmbeddedIndex
 from osrag.errors import QueryError
 from osrag.ingestion.ingest import IngestOptions, ingest
-from osrag.search.plan import (
+from osrag.schema.filters import (
     AllOf,
     AnyOf,
     Exists,
@@ -25,12 +25,10 @@ from osrag.search.plan import (
     Not,
     NotExists,
     Range,
-    SearchPlan,
-    Source,
     Term,
     Terms,
-    TextLeg,
 )
+from osrag.schema.plan import SearchPlan, Source, TextLeg
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "insurance"
 ALIAS = "plan-oracle"

@@ -1,4 +1,4 @@
-"""Extraction over all 45 CUAD contracts: no crash, counts per format, no redaction parsed.
+"""Extraction over the CUAD contracts: no crash, counts per format, no redaction parsed.
 
 ``manifest.jsonl`` counts money formats per file with regular expressions. It
 is a regex count, not a gold standard, and it differs from osrag by design:
@@ -26,12 +26,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from paths import CORPORA
 
 from osrag.extract.enrich import extract_values
 from osrag.extract.money import MoneyMention
 from osrag.models import ExtractionConfig
 
-CUAD = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / "cuad-contracts"
+CUAD = CORPORA / "cuad-contracts"
 
 FIGURE_CATEGORIES = (
     "dollar_commas",
@@ -73,7 +74,6 @@ pytestmark = pytest.mark.corpus
 
 @pytest.fixture(scope="module")
 def manifest(corpora: Path) -> dict[str, dict[str, object]]:
-    # the `corpora` fixture fails under CI=true when the shared corpora are missing
     assert corpora / "cuad-contracts" == CUAD
     lines = (CUAD / "manifest.jsonl").read_text(encoding="utf-8").splitlines()
     return {row["file"]: row for row in map(json.loads, lines)}
@@ -89,7 +89,7 @@ def test_all_cuad_contracts_extract_without_crash_and_match_the_manifest_counts(
     totals = Counter()
     seconds = 0.0
     size = 0
-    assert len(manifest) == 45
+    assert len(manifest) == 8
     for rel, row in manifest.items():
         text = (CUAD / rel).read_text(encoding="utf-8")
         size += len(text.encode())
@@ -123,6 +123,6 @@ def test_all_cuad_contracts_extract_without_crash_and_match_the_manifest_counts(
     print(f"{'amounts with figures':<20}{figures_ours:>8}{figures_theirs:>10}")
     print(dict(totals))
 
-    assert totals["mentions"] > 400
+    assert totals["mentions"] > 100  # 125 in the 8 contracts of the slice
     assert abs(figures_ours - figures_theirs) <= 0.1 * figures_theirs
     assert ours["spelled_dollars"] > 0 and ours["other_currency"] > 0

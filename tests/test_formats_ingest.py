@@ -111,7 +111,7 @@ def test_a_folder_mixing_the_four_formats_is_ingested_and_pdf_hits_carry_pages(
         ("USD 300,000 each occurrence limit", "umbrella-300k-cross-border"),  # HTML
         ("umbrella $300,000", "umbrella-300k-standard"),  # Markdown
     ):
-        result = searcher.search(query, size=20)
+        result = searcher.search(query, k=20)
         assert not result.fallback
         assert expected in {h.doc_id for h in result.hits}, query
         for hit in result.hits:

@@ -35,7 +35,7 @@ from osrag.embedding import CallableEmbedder
 from osrag.engines.base import Put
 from osrag.engines.mapping import VECTOR_FIELD, chunk_index_body
 from osrag.errors import DimensionMismatchError, EmbeddingError, QueryError
-from osrag.evaluation.runner import _amount_holders as amount_holders
+from osrag.evaluation.filtering import passing_filter
 from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.ingestion.pipeline import prepare_chunks
 from osrag.loaders.corpus import load_corpus
@@ -80,6 +80,16 @@ def _engine_fuses(backend: Any) -> bool:
     return "opensearch-neural-search" in {p["component"] for p in plugins}
 
 
+NO_ACL = {"bool": {"must_not": [{"exists": {"field": "acl"}}]}}
+AMOUNT = {"term": {"amounts": 30_000_000}}
+TENANT = {"term": {"tenant": "acme"}}
+ACL_AGENTS = {
+    "bool": {"should": [{"terms": {"acl": ["agents"]}}, NO_ACL], "minimum_should_match": 1}
+}
+ACL_NONE = {"bool": {"should": [{"match_none": {}}, NO_ACL], "minimum_should_match": 1}}
+"""The filter clauses of the queries below, written out."""
+
+
 def _filters_of(leg: dict[str, Any]) -> list[dict[str, Any]]:
     query = leg["query"]
     if "knn" in query:
@@ -89,11 +99,11 @@ def _filters_of(leg: dict[str, Any]) -> list[dict[str, Any]]:
 
 def test_every_leg_carries_the_same_filters_and_none_filters_after_the_fact() -> None:
     plan = plan_query(
-        QuerySpec(text="umbrella $300K", mode="hybrid", tenant="acme", acl=["agents"], size=7)
+        QuerySpec(text="umbrella $300K", mode="hybrid", tenant="acme", acl=["agents"], k=7)
     )
     client = search_bodies(plan, vector=[0.1] * 4)
     lexical, vector, count = client
-    expected = plan.filter_clauses()
+    expected = [AMOUNT, TENANT, ACL_AGENTS]
     assert [f.name for f in plan.filters] == ["amount", "tenant", "acl"]
     assert _filters_of(lexical) == _filters_of(vector) == expected
     assert count["query"] == {"bool": {"filter": expected}} and count["size"] == 0
@@ -111,7 +121,7 @@ def test_every_leg_carries_the_same_filters_and_none_filters_after_the_fact() ->
 def test_the_fallback_drops_the_amount_from_both_legs_and_keeps_the_rest() -> None:
     plan = plan_query(QuerySpec(text="umbrella $123,456", mode="hybrid", tenant="acme"))
     lexical, vector, _ = search_bodies(plan, vector=[0.1] * 4, drop_amount=True)
-    assert _filters_of(lexical) == _filters_of(vector) == plan.filter_clauses(drop_amount=True)
+    assert _filters_of(lexical) == _filters_of(vector) == [TENANT, ACL_NONE]
     assert all("amounts" not in json.dumps(f) for f in _filters_of(vector))
     assert {"term": {"tenant": "acme"}} in _filters_of(vector)
 
@@ -174,7 +184,7 @@ def test_a_stated_amount_is_a_constraint_in_every_mode(
 ) -> None:
     case = embedded_insurance
     searcher = Searcher(case.backend, case.alias)
-    result = searcher.search("umbrella $300K", mode=mode, tenant="acme", acl=["agents"], size=10)
+    result = searcher.search("umbrella $300K", mode=mode, tenant="acme", acl=["agents"], k=10)
     assert result.mode == mode and result.amount_status == "one" and not result.fallback
     assert [f.name for f in result.filters_applied] == ["amount", "tenant", "acl"]
     assert result.hits and all(THREE_HUNDRED_K in h.amounts for h in result.hits)
@@ -207,12 +217,13 @@ def test_hybrid_falls_back_from_both_legs_only_when_the_amount_matches_nothing(
 def test_the_documents_meeting_a_constraint_are_counted_on_an_alias_with_vectors(
     embedded_insurance: BackendCase,
 ) -> None:
-    # amount precision's holders are read with the filter alone: on an alias with vectors
-    # the default mode is hybrid, whose vector leg cannot take k = 10,000 on OpenSearch
+    # the documents passing a filter (filter agreement, selectivity) are read with the filter
+    # alone: on an alias with vectors the default mode is hybrid, whose vector leg cannot
+    # take k = 10,000 on OpenSearch
     case = embedded_insurance
     stated = analyze_query("umbrella limits over $500,000").constraints
     searcher = Searcher(case.backend, case.alias, enforce_access=False)
-    holders = amount_holders(searcher, stated, {})
+    holders = passing_filter(searcher, stated, {})
     expected = {
         doc.doc_id
         for doc in load_corpus(EXAMPLES)
@@ -246,8 +257,13 @@ def test_fusion_on_the_engine_and_in_the_client_give_the_same_order(
     queries = [json.loads(line)["query"] for line in (EXAMPLES / "queries.jsonl").open()]
     identical = 0
     for text in queries:
-        ours = server.search(text, mode="hybrid", size=10, highlight=False)
-        theirs = client.search(text, mode="hybrid", size=10, highlight=False)
+        try:
+            ours = server.search(text, mode="hybrid", k=10, highlight=False)
+        except QueryError:  # a range in a non-default currency: refused before any fusion
+            with pytest.raises(QueryError):
+                client.search(text, mode="hybrid", k=10, highlight=False)
+            continue
+        theirs = client.search(text, mode="hybrid", k=10, highlight=False)
         assert ours.fusion and ours.fusion.startswith("server:") and theirs.fusion == "client:rrf"
         assert [h.score for h in ours.hits] == pytest.approx([h.score for h in theirs.hits])
         groups = [_by_score(r.hits) for r in (ours, theirs)]
@@ -277,7 +293,7 @@ def test_the_engine_fuses_exactly_where_it_runs_neural_search(
         enforce_access=False,
         search_type="query_then_fetch",
     )
-    result = searcher.search("umbrella liability coverage", mode="hybrid", size=5)
+    result = searcher.search("umbrella liability coverage", mode="hybrid", k=5)
     assert result.hits and result.fusion is not None
     assert result.fusion.startswith("server:" if neural else "client:"), result.fusion
 
@@ -290,7 +306,7 @@ def test_a_sharded_generation_ranks_as_one_shard_in_every_mode(
     every mode gives the one-shard scores; hybrid is fused in the client there, because
     the engine's hybrid query answers dfs with raw, duplicated hits. Asked for
     query_then_fetch, the engine fuses the 3-shard generation itself, with sane scores."""
-    from osrag.engines.opensearch import OpenSearchIndex
+    from osrag.engines.opensearch.index import OpenSearchIndex
 
     engine = OpenSearchIndex(os_client)
     neural = _engine_fuses(engine)  # OpenSearch 3.x as osrag runs it: the client fuses
@@ -308,8 +324,8 @@ def test_a_sharded_generation_ranks_as_one_shard_in_every_mode(
     queries = [json.loads(line)["query"] for line in (EXAMPLES / "queries.jsonl").open()]
     for text in queries[:12]:
         for mode in ("bm25", "vector", "hybrid"):
-            ours = three.search(text, mode=mode, size=10, highlight=False)
-            single = one.search(text, mode=mode, size=10, highlight=False)
+            ours = three.search(text, mode=mode, k=10, highlight=False)
+            single = one.search(text, mode=mode, k=10, highlight=False)
             if mode == "hybrid":
                 assert ours.fusion == "client:rrf"
                 assert (single.fusion or "").startswith("server:" if neural else "client:")
@@ -320,7 +336,7 @@ def test_a_sharded_generation_ranks_as_one_shard_in_every_mode(
         engine, aliases[3], enforce_access=False, embedder=embedder, search_type="query_then_fetch"
     )
     for text in queries[:12]:
-        fused = per_shard.search(text, mode="hybrid", size=10, highlight=False)
+        fused = per_shard.search(text, mode="hybrid", k=10, highlight=False)
         assert (fused.fusion or "").startswith("server:" if neural else "client:")
         ids = [h.chunk_id for h in fused.hits]
         assert len(ids) == len(set(ids)) and all(0 < (h.score or 0) <= 1 for h in fused.hits)
@@ -354,7 +370,7 @@ def test_a_restrictive_filter_returns_every_candidate_not_fewer(
         assert not case.backend.write(name, actions[start : start + 1000]).failures
     case.backend.finish_generation(name)
     case.backend.move_alias(case.alias, name, None)
-    plan = plan_query(QuerySpec(text="umbrella $300K", mode="vector", size=10, unrestricted=True))
+    plan = plan_query(QuerySpec(text="umbrella $300K", mode="vector", k=10, unrestricted=True))
     typed = search_plan(plan, vector=[float(x) for x in rng.random(8)])
     (result,) = case.backend.search(case.alias, [typed])
     assert result.candidates == 3
@@ -439,10 +455,10 @@ def test_a_query_embedder_of_another_dimension_or_model_is_refused_by_name(
 
 
 def test_elasticsearch_gets_the_same_filters_in_its_own_knn_and_rrf_forms() -> None:
-    from osrag.engines.elasticsearch_requests import RRF_PIPELINE, translate
+    from osrag.engines.elasticsearch.requests import RRF_PIPELINE, translate
 
-    plan = plan_query(QuerySpec(text="umbrella $300K", mode="hybrid", tenant="acme", size=5))
-    expected = plan.filter_clauses()
+    plan = plan_query(QuerySpec(text="umbrella $300K", mode="hybrid", tenant="acme", k=5))
+    expected = [AMOUNT, TENANT, ACL_NONE]
     lexical, vector, count = (translate(b) for b in search_bodies(plan, vector=[0.5] * 4))
     assert "query" not in vector and vector["knn"]["field"] == VECTOR_FIELD
     assert vector["knn"]["filter"]["bool"]["filter"] == expected == _filters_of(lexical)
@@ -489,9 +505,9 @@ def test_collapse_keeps_each_documents_best_chunk_in_every_mode(
             return None
 
     searcher = Searcher(ClientFusion(case.backend), case.alias)
-    full = searcher.search("umbrella $300K", mode=mode, tenant="acme", acl=["agents"], size=50)
+    full = searcher.search("umbrella $300K", mode=mode, tenant="acme", acl=["agents"], k=50)
     one = searcher.search(
-        "umbrella $300K", mode=mode, tenant="acme", acl=["agents"], size=3, collapse=True
+        "umbrella $300K", mode=mode, tenant="acme", acl=["agents"], k=3, collapse=True
     )
     docs = [h.doc_id for h in one.hits]
     assert len(docs) == len(set(docs)) == 3

@@ -22,8 +22,8 @@ from typer.testing import CliRunner
 
 from osrag.cli import app
 from osrag.engines.base import Put, WriteOutcome
-from osrag.engines.embedded import EmbeddedIndex
-from osrag.engines.opensearch import OpenSearchIndex
+from osrag.engines.embedded.index import EmbeddedIndex
+from osrag.engines.opensearch.index import OpenSearchIndex
 from osrag.errors import IndexStateError, LockedError
 from osrag.ingestion.ingest import (
     IngestOptions,
@@ -34,7 +34,7 @@ from osrag.ingestion.ingest import (
 )
 from osrag.ingestion.lock import IngestLock
 from osrag.models import ChunkingConfig
-from osrag.search.plan import Filter
+from osrag.schema.filters import Filter
 from osrag.search.searcher import Searcher
 
 DATA = Path(__file__).resolve().parent / "data" / "insurance"
@@ -67,7 +67,7 @@ def test_first_ingest_then_a_rerun_writes_nothing(corpus: Path, backend_case: Ba
     assert backend_case.writes_seen(first.generation) == before  # the index saw zero writes
 
 
-def test_editing_one_file_rewrites_only_its_changed_chunks(
+def test_editing_one_file_rewrites_only_its_chunks_each_at_the_new_version(
     corpus: Path, backend_case: BackendCase
 ) -> None:
     backend, alias = backend_case.backend, backend_case.alias
@@ -87,7 +87,19 @@ def test_editing_one_file_rewrites_only_its_changed_chunks(
     after_ids = backend_case.chunk_ids(generation, "umb-300k-plus")
     vanished, added = before_ids - after_ids, after_ids - before_ids
     assert vanished and added
-    assert second.chunks_written == len(added) and second.chunks_deleted == len(vanished)
+    # every chunk of the edited file is written, the kept ids too: the heading inserted
+    # above them moved their spans, and each record carries the new source version
+    assert second.chunks_written == len(after_ids) and second.chunks_deleted == len(vanished)
+    edited = path.read_text()
+    versions = set()
+    for chunk_id in after_ids:
+        stored = backend_case.source(generation, chunk_id)
+        versions.add(stored["source_version"])
+        start, end = stored["span"]["start"], stored["span"]["end"]
+        assert edited[start:end].strip() == stored["body"]
+    assert len(versions) == 1 and versions != {
+        backend_case.source(generation, c)["source_version"] for c in others_before
+    }
     all_after = backend_case.chunk_ids(generation)
     assert all_after - after_ids == others_before  # nobody else touched
     for stale in vanished:
@@ -379,7 +391,7 @@ def test_days_far_from_now_are_stored_and_filtered(corpus: Path, backend_case: B
     searcher = Searcher(backend_case.backend, backend_case.alias, enforce_access=False)
 
     def docs(day: dt.date) -> set[str]:
-        hits = searcher.search("umbrella policy", as_of=day, tenant=None, size=100).hits
+        hits = searcher.search("umbrella policy", as_of=day, tenant=None, k=100).hits
         return {h.doc_id for h in hits}
 
     assert "far-future" not in docs(dt.date(2024, 1, 1))
@@ -398,11 +410,11 @@ def test_the_analyzer_is_part_of_the_generation(corpus: Path, backend_case: Back
     def words(hit: Any) -> str:
         return f"{hit.breadcrumb} {hit.body}".lower()
 
-    unstemmed = searcher.search("policies", amount_filter=False, size=50)
+    unstemmed = searcher.search("policies", amount_filter=False, k=50)
     assert all("policies" in words(h) for h in unstemmed.hits)
     rollback(backend, alias)
     stemmed = Searcher(backend, alias, enforce_access=False).search(
-        "policies", amount_filter=False, size=50
+        "policies", amount_filter=False, k=50
     )
     assert any("policies" not in words(h) and "policy" in words(h) for h in stemmed.hits)
 
@@ -472,7 +484,7 @@ def test_a_metadata_only_edit_rewrites_the_chunks_so_access_follows_it(
     assert backend_case.chunk_ids(first.generation, "umb-300k-plus") == ids  # same ids
     for chunk_id in ids:
         assert backend_case.source(first.generation, chunk_id)["acl"] == ["underwriters"]
-    agents = Searcher(backend, alias).search("umbrella", tenant="acme", acl=["agents"], size=50)
+    agents = Searcher(backend, alias).search("umbrella", tenant="acme", acl=["agents"], k=50)
     assert "umb-300k-plus" not in {h.doc_id for h in agents.hits}
 
 

@@ -86,7 +86,7 @@ def test_shards_make_a_new_generation_that_later_ingests_keep(
 
 
 def test_the_embedded_index_refuses_shards(tmp_path: Path) -> None:
-    from osrag.engines.embedded import EmbeddedIndex
+    from osrag.engines.embedded.index import EmbeddedIndex
 
     index = EmbeddedIndex(tmp_path / "embedded")
     with pytest.raises(ConfigError, match="no shards or replicas"):

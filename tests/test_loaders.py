@@ -1,4 +1,4 @@
-"""PDF, Word and HTML loaders: real files from shared/corpora/real-docs, files generated from
+"""PDF, Word and HTML loaders: real files from the real-docs slice, files generated from
 examples/insurance, and every kind of bad input (each one a LoadIssue naming the file)."""
 
 from __future__ import annotations
@@ -283,7 +283,7 @@ def test_a_pdf_that_needs_a_password_is_reported(tmp_path: Path) -> None:
 
 
 def test_truncated_and_corrupt_pdfs_are_reported(real: Path, tmp_path: Path) -> None:
-    data = (real / "pdf" / "irs-fw4-2024-form.pdf").read_bytes()
+    data = (real / "pdf" / "senate-expenditures-2019-table.pdf").read_bytes()
     (tmp_path / "truncated.pdf").write_bytes(data[: len(data) // 3])
     (tmp_path / "corrupt.pdf").write_bytes(b"%PDF-1.7\n" + bytes(range(256)) * 20)
     for name in ("truncated.pdf", "corrupt.pdf"):

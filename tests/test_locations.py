@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from osrag.loaders.locations import LocationMap, unit_ranges, units_in_span
+from osrag.schema.locations import LocationMap, unit_ranges, units_in_span
 
 
 @st.composite

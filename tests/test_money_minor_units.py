@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from osrag.currencies import LONG_MAX
-from osrag.extract.money_values import _minor_units, _Unrepresentable
+from osrag.extract.money.values import Unrepresentable, minor_units
 
 
 def _reference(plain: str, scale: int, currency: str) -> int | str:
@@ -30,8 +30,8 @@ def _reference(plain: str, scale: int, currency: str) -> int | str:
 
 def _converted(plain: str, scale: int, currency: str) -> int | str:
     try:
-        return _minor_units(plain, scale, currency)
-    except _Unrepresentable as exc:
+        return minor_units(plain, scale, currency)
+    except Unrepresentable as exc:
         return next(r for r in ("beyond", "not exactly", "not a whole") if str(exc).startswith(r))
 
 
@@ -53,11 +53,11 @@ def test_the_fast_path_equals_exact_decimal_arithmetic(plain: str, scale: int, c
     ],
 )
 def test_common_amounts_convert_exactly(plain: str, scale: int, expected: int) -> None:
-    assert _minor_units(plain, scale, "USD") == expected
+    assert minor_units(plain, scale, "USD") == expected
 
 
 def test_one_past_a_long_and_a_fraction_of_a_cent_are_refused() -> None:
-    with pytest.raises(_Unrepresentable, match="beyond a long"):
-        _minor_units("92233720368547758.08", 0, "USD")
-    with pytest.raises(_Unrepresentable, match="not a whole number"):
-        _minor_units("1.005", 0, "USD")
+    with pytest.raises(Unrepresentable, match="beyond a long"):
+        minor_units("92233720368547758.08", 0, "USD")
+    with pytest.raises(Unrepresentable, match="not a whole number"):
+        minor_units("1.005", 0, "USD")

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from osrag import node
 from osrag.cli import app
 from osrag.engines.mapping import chunk_index_body
-from osrag.engines.opensearch import scored_as_2x
+from osrag.engines.opensearch.index import scored_as_2x
 from osrag.errors import NodeError
 from osrag.node import java, launch, opensearch
 

@@ -13,32 +13,34 @@ from backend_cases import BackendCase, generation_body, stored_chunk
 
 from osrag.engines.base import Put
 from osrag.engines.mapping import VECTOR_FIELD
-from osrag.search.constraints import AmountConstraint
-from osrag.search.plan import (
+from osrag.schema.constraints import AmountConstraint
+from osrag.schema.filters import (
     AclGuard,
     AllOf,
     AmountFilter,
     AnyOf,
     AsOfGuard,
-    EngineResult,
     Exists,
     Filter,
-    Fusion,
     Guard,
-    Highlight,
     MatchNone,
     NamedFilter,
     Not,
     NotExists,
     Range,
-    SearchPlan,
-    Source,
     TenantGuard,
     Term,
     Terms,
+    amount_filter,
+)
+from osrag.schema.plan import (
+    EngineResult,
+    Fusion,
+    Highlight,
+    SearchPlan,
+    Source,
     TextLeg,
     VectorLeg,
-    amount_filter,
 )
 
 Row = dict[str, Any]

@@ -9,9 +9,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from osrag.models import QuerySpec
-from osrag.search.query import access_filters, add_osrag_clauses, build_query, plan_query, to_search
+from osrag.opensearch import add_osrag_clauses, to_search
+from osrag.schema.filters import AmountFilter
+from osrag.search.query import build_query, plan_query
 
-PUBLIC_ONLY = [f.clause for f in access_filters(None, None)]
+NO_ACL = {"bool": {"must_not": [{"exists": {"field": "acl"}}]}}
+PUBLIC_ONLY = [
+    {"bool": {"must_not": [{"exists": {"field": "tenant"}}]}},
+    {"bool": {"should": [{"match_none": {}}, NO_ACL], "minimum_should_match": 1}},
+]
 """The guards of a caller who states neither a tenant nor groups."""
 
 
@@ -47,7 +53,7 @@ def test_two_amounts_are_two_constraints_both_required() -> None:
         {"term": {"amounts": 30_000_000}},
         {"term": {"amounts": 300_000_000}},
     ]
-    assert [f.name for f in plan.filters if f.droppable] == ["amount", "amount"]
+    assert [f.name for f in plan.filters if isinstance(f, AmountFilter)] == ["amount", "amount"]
 
 
 def test_the_same_amount_twice_is_one_amount() -> None:
@@ -85,8 +91,8 @@ def test_only_the_amount_filter_is_droppable() -> None:
         as_of=dt.date(2024, 6, 1),
         category=["umbrella"],
     )
-    assert [f.name for f in plan.filters if f.droppable] == ["amount"]
-    kept = [f.name for f in plan.applied(drop_amount=True)]
+    assert [f.name for f in plan.filters if isinstance(f, AmountFilter)] == ["amount"]
+    kept = [f.name for f in plan.kept(drop_amount=True)]
     assert kept == ["tenant", "acl", "as_of", "category"]
 
 
@@ -164,11 +170,9 @@ def test_an_amount_only_query_matches_all_within_the_filter() -> None:
     assert _filters(body) == [{"term": {"amounts": 30_000_000}}]
 
 
-def test_size_from_highlight_collapse_and_boosts() -> None:
+def test_k_from_highlight_collapse_and_boosts() -> None:
     body = build_query(
-        QuerySpec(
-            text="flood", size=3, offset=6, collapse=True, breadcrumb_boost=2.0, title_boost=1.5
-        )
+        QuerySpec(text="flood", k=3, offset=6, collapse=True, breadcrumb_boost=2.0, title_boost=1.5)
     )
     assert body["size"] == 3 and body["from"] == 6
     assert body["collapse"] == {"field": "doc_id"}
@@ -238,3 +242,21 @@ def test_operator_and_with_minimum_should_match_is_refused() -> None:
 
     with pytest.raises(ValidationError, match="minimum_should_match only applies"):
         QuerySpec(text="a b", operator="and", minimum_should_match="50%")
+
+
+def test_size_is_the_deprecated_name_of_k_and_still_works() -> None:
+    import pytest
+    from pydantic import ValidationError
+
+    with pytest.warns(DeprecationWarning, match="use k="):
+        spec = QuerySpec(text="umbrella", size=5)
+    assert spec.k == 5
+    with pytest.warns(DeprecationWarning, match="use k"):
+        assert spec.size == 5
+    with pytest.warns(DeprecationWarning, match="use k="):
+        assert build_query("umbrella", size=3)["size"] == 3
+    with pytest.warns(DeprecationWarning, match="use k="):
+        assert plan_query(QuerySpec(text="umbrella"), size=4).spec.k == 4
+    assert build_query("umbrella", k=3) == build_query(QuerySpec(text="umbrella", k=3))
+    with pytest.warns(DeprecationWarning), pytest.raises(ValidationError, match="not both"):
+        QuerySpec(text="umbrella", k=3, size=4)

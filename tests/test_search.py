@@ -72,7 +72,7 @@ def test_reference_story_canonical_tokens_rank_the_3m_policy_the_filter_never_do
     backend, alias, canonical_alias, _ = indexed
     question = "What coverage does the $300,000 umbrella policy provide?"
     canonical = Searcher(backend, canonical_alias, enforce_access=False).search(
-        canonicalize_money(question), amount_filter=False, size=10
+        canonicalize_money(question), amount_filter=False, k=10
     )
     ranked = _docs(canonical)
     # a hint, not a constraint: the ten-times policy still ranks, and money:30000000
@@ -80,7 +80,7 @@ def test_reference_story_canonical_tokens_rank_the_3m_policy_the_filter_never_do
     assert "umb-3m-classic" in ranked
     assert "umb-eur-300k" in ranked[:5]
 
-    filtered = Searcher(backend, alias, enforce_access=False).search(question, size=50)
+    filtered = Searcher(backend, alias, enforce_access=False).search(question, k=50)
     assert filtered.amount_status == "one" and not filtered.fallback
     assert set(_docs(filtered)) == THREE_HUNDRED_K  # at any depth: never the $3M or € policy
     assert all(30_000_000 in h.amounts for h in filtered.hits)
@@ -89,7 +89,7 @@ def test_reference_story_canonical_tokens_rank_the_3m_policy_the_filter_never_do
 @pytest.mark.parametrize("stated", ["$300K", "$0.3M", "$300,000", "USD 300,000", "300,000 dollars"])
 def test_every_format_of_300k_returns_the_same_set(indexed: Indexed, stated: str) -> None:
     backend, alias, _, _ = indexed
-    result = Searcher(backend, alias, enforce_access=False).search(f"umbrella {stated}", size=50)
+    result = Searcher(backend, alias, enforce_access=False).search(f"umbrella {stated}", k=50)
     assert set(_docs(result)) == THREE_HUNDRED_K
     assert [f.name for f in result.filters_applied] == ["amount"]
     assert result.candidate_count >= len(THREE_HUNDRED_K)
@@ -97,7 +97,7 @@ def test_every_format_of_300k_returns_the_same_set(indexed: Indexed, stated: str
 
 def test_30k_does_not_return_300k_documents(indexed: Indexed) -> None:
     backend, alias, _, _ = indexed
-    result = Searcher(backend, alias, enforce_access=False).search("renters $30,000", size=50)
+    result = Searcher(backend, alias, enforce_access=False).search("renters $30,000", k=50)
     assert set(_docs(result)) == {"renters-30k"}
 
 
@@ -105,7 +105,7 @@ def test_euro_amount_does_not_return_dollar_documents(
     indexed: Indexed,
 ) -> None:
     backend, alias, _, _ = indexed
-    result = Searcher(backend, alias, enforce_access=False).search("umbrella €300,000", size=50)
+    result = Searcher(backend, alias, enforce_access=False).search("umbrella €300,000", k=50)
     assert set(_docs(result)) == {"umb-eur-300k"}
 
 
@@ -113,7 +113,7 @@ def test_an_amount_nobody_wrote_falls_back_and_says_so(
     indexed: Indexed,
 ) -> None:
     backend, alias, _, _ = indexed
-    result = Searcher(backend, alias, enforce_access=False).search("$123,456 umbrella", size=10)
+    result = Searcher(backend, alias, enforce_access=False).search("$123,456 umbrella", k=10)
     assert result.fallback is True
     assert [f.name for f in result.filters_applied] == []
     assert result.hits  # plain BM25 still answers
@@ -123,7 +123,7 @@ def test_an_amount_nobody_wrote_falls_back_and_says_so(
 def test_two_amounts_no_chunk_holds_together_fall_back_together(indexed: Indexed) -> None:
     backend, alias, _, _ = indexed
     result = Searcher(backend, alias, enforce_access=False).search(
-        "compare the $300,000 and $3,000,000 umbrellas", size=50
+        "compare the $300,000 and $3,000,000 umbrellas", k=50
     )
     assert result.amount_status == "several" and len(result.constraints) == 2
     assert result.fallback and result.amount_candidates == 0
@@ -176,7 +176,7 @@ def test_no_hit_ever_comes_from_another_tenant_or_a_group_the_caller_lacks(
     indexed: Indexed, tenant: str, groups: list[str], words: list[str]
 ) -> None:
     backend, alias, _, case = indexed
-    result = Searcher(backend, alias).search(" ".join(words), tenant=tenant, acl=groups, size=50)
+    result = Searcher(backend, alias).search(" ".join(words), tenant=tenant, acl=groups, k=50)
     for hit in result.hits:
         source = case.source(alias, hit.chunk_id)
         assert source["tenant"] == tenant
@@ -212,7 +212,7 @@ def test_overlapping_fixed_windows_are_not_independent_evidence(
     )
     ingest(DATA, backend, options)
     result = Searcher(backend, alias, enforce_access=False).search(
-        QuerySpec(text="umbrella limit occurrence defense costs", size=40, amount_filter=False)
+        QuerySpec(text="umbrella limit occurrence defense costs", k=40, amount_filter=False)
     )
     assert result.raw_hits > result.unique_spans
     flagged = [h for h in result.hits if h.overlaps]
@@ -263,7 +263,7 @@ def test_search_cli_without_tenant_on_a_multi_tenant_alias_is_a_clear_error(
 
 def test_hits_carry_highlighted_fragments_of_the_body(indexed: Indexed) -> None:
     result = Searcher(indexed.backend, indexed.alias, enforce_access=False).search(
-        "lead paint exclusion", amount_filter=False, size=3
+        "lead paint exclusion", amount_filter=False, k=3
     )
     assert result.hits
     top = result.hits[0]

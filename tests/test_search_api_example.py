@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 from opensearchpy import AsyncOpenSearch, OpenSearch
 
-from osrag.engines.opensearch import OpenSearchIndex
+from osrag.engines.opensearch.index import OpenSearchIndex
 from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.search.async_searcher import AsyncSearcher
 

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from osrag.engines.embedded import EmbeddedIndex
+from osrag.engines.embedded.index import EmbeddedIndex
 from osrag.models import ExtractionConfig, GenerationRecord, QuerySpec
 from osrag.search import results as results_module
 from osrag.search import searcher as searcher_module
@@ -164,13 +164,13 @@ def test_query_vector_cache_is_bounded(
 def test_overrides_are_validated_as_query_fields(searcher: FixedEmbedderSearcher) -> None:
     with pytest.raises(ValidationError, match="sizee"):
         searcher.plan("umbrella", sizee=5)
-    with pytest.raises(ValidationError, match="size"):
-        searcher.plan("umbrella", size=-1)
+    with pytest.raises(ValidationError, match="k"):
+        searcher.plan("umbrella", k=-1)
     spec = searcher.plan("umbrella", tenant="t").spec
     with pytest.raises(ValidationError, match="mode"):
         searcher.plan(spec, mode="fuzzy")
-    assert searcher.plan(spec, size=3).spec.size == 3
-    assert searcher.plan(spec, size=3).spec.tenant == "t"
+    assert searcher.plan(spec, k=3).spec.k == 3
+    assert searcher.plan(spec, k=3).spec.tenant == "t"
 
 
 def test_extraction_settings_are_read_once_per_generation(

@@ -50,7 +50,7 @@ def create_app(searcher: Callable[[], AsyncSearcher] = _from_environment) -> Fas
         groups = [g.strip() for g in (x_groups or "").split(",") if g.strip()]
         try:
             result = await request.app.state.searcher.search(
-                q, size=k, tenant=x_tenant or None, acl=groups or None
+                q, k=k, tenant=x_tenant or None, acl=groups or None
             )
         except QueryError as exc:
             raise HTTPException(status_code=400, detail=str(exc)) from None

@@ -9,7 +9,7 @@ token span, ``make_chunk`` derives everything else:
 - ``text = breadcrumb + "\n" + body`` (what is searched), or ``body`` alone when the
   breadcrumb is empty (a document without a title or headings: nothing is prepended);
 - ``pages`` / ``elements``: the PDF pages or DOCX/HTML elements the span
-  touches, from the document's location map (:func:`osrag.loaders.locations.units_in_span`);
+  touches, from the document's location map (:func:`osrag.schema.locations.units_in_span`);
 - ``content_digest = sha256(text)`` (hex) and
   ``chunk_id = f"{doc_id}#{chunk_index}#{content_digest[:16]}"``;
 - ``tokens``: the chunk's length in its tokenizer's tokens; ``embedder_tokens`` and
@@ -33,8 +33,8 @@ import json
 from typing import Any
 
 from osrag.chunking.normalize import normalize
-from osrag.loaders.locations import units_in_span
 from osrag.models import Chunk, Document, Span, TokenSpan
+from osrag.schema.locations import units_in_span
 
 __all__ = ["chunk_source", "make_chunk", "metadata_digest"]
 

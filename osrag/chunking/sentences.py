@@ -40,6 +40,7 @@ from osrag.chunking.normalize import trim_span
 from osrag.chunking.records import make_chunk
 from osrag.chunking.tokenizers import Tokenizer, TokenPositions
 from osrag.chunking.window import Budgets
+from osrag.currencies import SIGN_CHARACTERS
 from osrag.models import Chunk, ChunkingConfig, Document
 
 __all__ = [
@@ -64,10 +65,12 @@ _ABBREVIATIONS = frozenset(
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 
-# A stop, optional closers, whitespace, then something that can open a sentence.
+# A stop, optional closers, whitespace, then something that can open a sentence (quotes,
+# brackets and currency signs before a capital or a digit).
 # (A candidate: :func:`is_sentence_end` decides.)
 CANDIDATE = re.compile(
-    r"[.!?]+[\"'”’)\]]*(?=\s+(?:[\"'“‘(\[`*_<$€£]*[A-Z0-9\u00c0-\u00de\u0391-\u03a9\u0410-\u042f]"
+    rf"[.!?]+[\"'”’)\]]*(?=\s+(?:[\"'“‘(\[`*_<{re.escape(SIGN_CHARACTERS)}]*"
+    r"[A-Z0-9\u00c0-\u00de\u0391-\u03a9\u0410-\u042f]"
     r"|\([a-z0-9]{1,4}\)))"
 )
 _BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n")

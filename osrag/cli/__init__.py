@@ -26,7 +26,7 @@ import typer
 from typer.core import TyperGroup
 
 from osrag import __version__
-from osrag.cli.common import err, out
+from osrag.cli.common import err, out, printable
 from osrag.errors import OsragError
 
 __all__ = ["COMMANDS", "app", "main"]
@@ -150,9 +150,9 @@ def _root(
     """osrag: retrieval on OpenSearch that does not lie to you."""
     import logging
 
-    from rich.logging import RichHandler
+    from osrag.cli.render import log_handler
 
-    handler = RichHandler(console=err, show_time=False, show_path=False)
+    handler = log_handler(err)
     if verbose:
         logging.basicConfig(level=logging.WARNING, handlers=[handler], format="%(message)s")
         logging.getLogger("osrag").setLevel(logging.INFO)
@@ -166,9 +166,7 @@ def _root(
 def _warning_line(
     message: Warning | str, category: type[Warning], *_args: object, **_kwargs: object
 ) -> None:
-    from rich.markup import escape
-
-    err.print(f"[yellow]warning:[/yellow] {escape(str(message))}", highlight=False, soft_wrap=True)
+    err.print(f"[yellow]warning:[/yellow] {printable(message)}", highlight=False, soft_wrap=True)
 
 
 def _command_of(args: list[str]) -> str | None:
@@ -180,8 +178,6 @@ def _command_of(args: list[str]) -> str | None:
 def main() -> None:
     import warnings
 
-    from rich.markup import escape
-
     if _command_of(sys.argv[1:]) in SHORT_LIVED:
         import gc
 
@@ -189,10 +185,8 @@ def main() -> None:
     warnings.showwarning = _warning_line
     try:
         app()
-    except OsragError as exc:
-        err.print(
-            f"[bold red]error:[/bold red] {escape(str(exc))}", highlight=False, soft_wrap=True
-        )
+    except OsragError as exc:  # one line of text, whatever the message holds
+        err.print(f"[bold red]error:[/bold red] {printable(exc)}", highlight=False, soft_wrap=True)
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         err.print("interrupted")

@@ -5,17 +5,18 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
-import re
 import typing
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
-from rich.console import Console
 
-out = Console()
-err = Console(stderr=True)
+from osrag.cli.render import SafeConsole
+from osrag.cli.render import printable as printable  # the escape every command uses
+
+out = SafeConsole()
+err = SafeConsole(stderr=True)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -47,24 +48,6 @@ FollowSymlinksOpt = Annotated[
         show_default=False,
     ),
 ]
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-
-
-def printable(text: object) -> str:
-    """``text`` safe for one line of the terminal: control characters (a newline in a file
-    name, an escape sequence) written as ``\\n``, ``\\x1b``…, Rich markup escaped — so a
-    file name can neither forge a line of output nor restyle it."""
-    from rich.markup import escape
-
-    def visible(m: re.Match[str]) -> str:
-        char = m.group()
-        return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(
-            char, f"\\x{ord(char):02x}" if ord(char) < 256 else f"\\u{ord(char):04x}"
-        )
-
-    return escape(_CONTROL.sub(visible, str(text)))
-
 
 CONNECTION: dict[str, Any] = {
     "config": ConfigFileOpt,
@@ -146,12 +129,12 @@ def uses_cluster(settings: Any) -> bool:
 
 
 def cluster_guard(settings: Any) -> contextlib.AbstractContextManager[None]:
-    """:func:`~osrag.engines.opensearch_client.cluster_errors` where a cluster is used;
+    """:func:`~osrag.engines.rest.errors.cluster_errors` where a cluster is used;
     nothing on the embedded index, which has no cluster to fail — so a command on it
     does not import the cluster clients (opensearch-py, aiohttp: ~0.3 s)."""
     if not uses_cluster(settings):
         return contextlib.nullcontext()
-    from osrag.engines.opensearch_client import cluster_errors
+    from osrag.engines.rest.errors import cluster_errors
 
     return cluster_errors(settings)
 

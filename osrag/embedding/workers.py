@@ -35,7 +35,7 @@ import numpy as np
 from osrag.embedding.base import Embedder, Vectors
 from osrag.embedding.runtime import require_text
 from osrag.errors import ConfigError, EmbeddingError
-from osrag.ingestion.workers import die_with_parent
+from osrag.pids import die_with_parent
 
 _worker_embedder: Any = None
 
@@ -126,6 +126,12 @@ class EmbeddingPool:
     @property
     def dimension(self) -> int:
         return self.embedder.dimension
+
+    @property
+    def cache_key(self) -> str:
+        from osrag.embedding.batching import cache_key
+
+        return cache_key(self.embedder)
 
     def __repr__(self) -> str:
         return f"EmbeddingPool({self.embedder!r}, workers={self.workers})"

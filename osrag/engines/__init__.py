@@ -3,7 +3,7 @@
 :func:`choose_backend` picks one from the settings — a cluster (``--url`` /
 ``OSRAG_URL`` / a config file, or an Elastic Cloud ID) → that cluster's engine,
 OpenSearch or Elasticsearch, told apart by asking it
-(:func:`osrag.engines.opensearch_client.detect_engine`); none → the embedded index, in ``.osrag``
+(:func:`osrag.engines.rest.cluster.detect_engine`); none → the embedded index, in ``.osrag``
 in the working directory or ``$OSRAG_HOME/embedded`` (``OSRAG_HOME`` also
 holds the local node's files; the subfolder keeps the two apart).
 ``--backend opensearch|elasticsearch|embedded`` (or ``backend = …`` in the
@@ -16,13 +16,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from osrag.config import BACKENDS, Backend, Settings
 from osrag.engines.base import ChunkIndex
 from osrag.errors import ConfigError
 
-BackendName = Backend
+if TYPE_CHECKING:  # the settings are read when an engine is chosen, not on import
+    from osrag.config import Settings
+
 EngineName = Literal["opensearch", "elasticsearch", "embedded"]
 
 EMBEDDED_DIR = ".osrag"
@@ -46,7 +47,7 @@ def embedded_root(settings: Settings) -> Path:
 
 
 def _detect(settings: Settings) -> Literal["opensearch", "elasticsearch"]:
-    from osrag.engines.opensearch_client import detect_engine
+    from osrag.engines.rest.cluster import detect_engine
 
     return detect_engine(settings)
 
@@ -61,6 +62,8 @@ def choose_backend(
 
     ``auto`` with a cluster asks it which engine it is (``detect``: one request).
     """
+    from osrag.config import BACKENDS
+
     backend = backend if backend is not None else settings.backend
     if backend not in BACKENDS:
         raise ConfigError(f"--backend {backend!r}: choose {', '.join(BACKENDS[:-1])} or embedded")
@@ -79,23 +82,37 @@ def choose_backend(
 
 
 def open_index(
-    settings: Settings, *, backend: str | None = None, choice: BackendChoice | None = None
+    settings: Settings,
+    *,
+    backend: str | None = None,
+    choice: BackendChoice | None = None,
+    asynchronous: bool = False,
 ) -> ChunkIndex:
     """The engine the settings name (clients from
-    :func:`osrag.engines.opensearch_client.connect` and
-    :func:`osrag.engines.elasticsearch_client.connect_elasticsearch`). ``choice``: one already
-    made."""
-    choice = choice or choose_backend(settings, backend)
+    :func:`osrag.engines.rest.clients.connect` and
+    :func:`osrag.engines.rest.clients.connect_elasticsearch`). ``choice``: one already
+    made. ``asynchronous``: a cluster's engine also gets an asyncio client
+    (:func:`osrag.engines.rest.async_search.connect_async`) for
+    :meth:`~osrag.engines.base.ChunkIndex.asearch`."""
+    engine = _open(settings, choice or choose_backend(settings, backend))
+    if asynchronous and engine.name != "embedded":
+        from osrag.engines.rest.async_search import connect_async
+
+        engine.attach_async(connect_async(settings, engine.name))
+    return engine
+
+
+def _open(settings: Settings, choice: BackendChoice) -> ChunkIndex:
     if choice.name == "embedded":
-        from osrag.engines.embedded import EmbeddedIndex
+        from osrag.engines.embedded.index import EmbeddedIndex
 
         assert choice.root is not None
         return EmbeddedIndex(choice.root)
     if choice.name == "elasticsearch":
-        from osrag.engines.elasticsearch_client import client_library, connect_elasticsearch
+        from osrag.engines.rest.clients import client_library, connect_elasticsearch
 
         client_library()  # a clear ConfigError when the extra is not installed
-        from osrag.engines.elasticsearch import ElasticsearchIndex
+        from osrag.engines.elasticsearch.index import ElasticsearchIndex
 
         engine = ElasticsearchIndex(
             connect_elasticsearch(settings), settings=settings, search_type=settings.search_type
@@ -104,8 +121,8 @@ def open_index(
             engine.verify()
         return engine
 
-    from osrag.engines.opensearch import OpenSearchIndex
-    from osrag.engines.opensearch_client import connect
+    from osrag.engines.opensearch.index import OpenSearchIndex
+    from osrag.engines.rest.clients import connect
 
     return OpenSearchIndex(
         connect(settings),
@@ -118,7 +135,6 @@ def open_index(
 __all__ = [
     "EMBEDDED_DIR",
     "BackendChoice",
-    "BackendName",
     "ChunkIndex",
     "EngineName",
     "choose_backend",

@@ -8,8 +8,9 @@ evaluation — is written once, against these two small interfaces:
   created from a mapping, an alias moved atomically, bulk writes and deletes
   by id with an outcome per item, refresh, ``count`` and ``chunk_ids`` under a typed
   plan filter, and ``search`` of typed
-  :class:`~osrag.search.plan.SearchPlan` s, each compiled by the engine and
-  answered with osrag's own hit records (:class:`~osrag.search.plan.EngineResult`).
+  :class:`~osrag.schema.plan.SearchPlan` s, each compiled by the engine and
+  answered with osrag's own hit records (:class:`~osrag.schema.plan.EngineResult`),
+  and awaited (``asearch``) where the caller runs on asyncio.
   What the engine is and can do is one :class:`EngineCapabilities`, read once.
   No query planning, no fallback policy, no evaluation hook lives here.
 * :class:`RecordStore` keeps small JSON records by ``(kind, key)`` for one
@@ -31,7 +32,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from osrag.errors import IndexStateError
-from osrag.search.plan import EngineResult, Filter, Fusion, SearchPlan
+from osrag.schema.filters import Filter
+from osrag.schema.plan import EngineResult, Fusion, SearchPlan
 
 SearchType = Literal["query_then_fetch", "dfs_query_then_fetch"]
 KnnFlavour = Literal["opensearch", "elasticsearch", "embedded"]
@@ -154,7 +156,12 @@ class ChunkIndex(ABC):
     @abstractmethod
     def write(self, generation: str, actions: Sequence[Action]) -> WriteOutcome:
         """Apply the actions in bulk; refused items are returned, not raised. A refusal of
-        the whole index (a write block) raises :class:`~osrag.errors.ClusterError`."""
+        the whole index (a write block) raises :class:`~osrag.errors.ClusterError`.
+
+        The puts go first. The deletes of a document (chunk ids ``<doc_id>#…``) one of
+        whose puts was refused, or that were not sent because the write stopped, are not
+        applied: a document loses its old chunks only once its new ones are in, so a
+        failed write never leaves it half old and half gone."""
 
     @abstractmethod
     def refresh(self, target: str) -> None:
@@ -180,8 +187,8 @@ class ChunkIndex(ABC):
     ) -> list[EngineResult]:
         """Run several typed plans in one round trip; one :class:`EngineResult` each.
 
-        Each engine compiles a :class:`~osrag.search.plan.SearchPlan` to its own queries
-        (the REST engines through :mod:`osrag.engines.rest_compile`). ``search_type`` (a
+        Each engine compiles a :class:`~osrag.schema.plan.SearchPlan` to its own queries
+        (the REST engines through :mod:`osrag.engines.rest.compiler`). ``search_type`` (a
         request parameter, not part of a plan): how a sharded engine scores —
         ``query_then_fetch`` (each shard's own term statistics) or
         ``dfs_query_then_fetch`` (statistics gathered from every shard first, as one
@@ -191,6 +198,46 @@ class ChunkIndex(ABC):
         A plan the engine cannot run raises :class:`~osrag.errors.QueryError`; another
         failure :class:`~osrag.errors.ClusterError`.
         """
+
+    async def asearch(
+        self,
+        target: str,
+        plans: Sequence[SearchPlan],
+        *,
+        search_type: SearchType | None = None,
+    ) -> list[EngineResult]:
+        """:meth:`search`, awaited: on the engine's asyncio client where one is attached
+        (:meth:`attach_async`), else the sync search in a worker thread (the event loop
+        never blocks)."""
+        import asyncio  # on first use: a caller on asyncio has it loaded already
+
+        return await asyncio.to_thread(self.search, target, plans, search_type=search_type)
+
+    async def aalias_target(self, alias: str) -> str | None:
+        """:meth:`alias_target`, awaited (as :meth:`asearch`)."""
+        import asyncio
+
+        return await asyncio.to_thread(self.alias_target, alias)
+
+    def attach_async(self, client: Any) -> None:
+        """Await :meth:`asearch` and :meth:`aalias_target` on ``client``, an asyncio client
+        of the same cluster. An engine without one refuses with a :class:`TypeError`."""
+        raise TypeError(
+            "an async client goes with an OpenSearch or Elasticsearch engine, not "
+            f"{type(self).__name__}"
+        )
+
+    @property
+    def native_async(self) -> bool:
+        """Whether :meth:`asearch` awaits the engine's own asyncio client (False: the sync
+        search in a worker thread)."""
+        return False
+
+    async def aclose(self) -> None:
+        """:meth:`close`, and the asyncio client where one is attached."""
+        import asyncio
+
+        await asyncio.to_thread(self.close)
 
     def capabilities(self) -> EngineCapabilities:
         """What this engine is and can do, read once per connection (then remembered)."""

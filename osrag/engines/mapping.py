@@ -23,6 +23,47 @@ from typing import Any
 
 from osrag.errors import ConfigError
 
+ENGLISH_STOP_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "but",
+        "by",
+        "for",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "no",
+        "not",
+        "of",
+        "on",
+        "or",
+        "such",
+        "that",
+        "the",
+        "their",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "to",
+        "was",
+        "will",
+        "with",
+    ]
+)
+"""Lucene's ``EnglishAnalyzer.ENGLISH_STOP_WORDS_SET``: the stop words of the mapping's
+``english`` analyzer (OpenSearch's ``_english_``), which the embedded engine's analyzer
+and the query planner's no-terms check use too."""
+
 _REPO_MAPPINGS = Path(__file__).resolve().parents[2] / "mappings"
 
 
@@ -87,3 +128,8 @@ def mapping_version() -> int:
 def chunk_fields() -> frozenset[str]:
     """Top-level fields the mapping declares (``dynamic: strict`` refuses any other)."""
     return frozenset(_load("chunks.json")["mappings"]["properties"])
+
+
+def manifest_index(alias: str) -> str:
+    """The index holding the records (manifest, lock) of ``alias`` on a REST engine."""
+    return f"{alias}.manifest"

@@ -3,10 +3,15 @@ TREC run files, significance, span judgments.
 
 * :mod:`~osrag.evaluation.inputs` — query sets (JSON Lines, BEIR, TREC topics), qrels;
 * :mod:`~osrag.evaluation.metrics` — recall@k, precision@k, MRR, nDCG@k, MAP (trec_eval's rules);
+* :mod:`~osrag.evaluation.quantity` — quantity precision@k against holder gold, constraint
+  selectivity, the fallback steps;
 * :mod:`~osrag.evaluation.spans` — span judgments, span recall/precision, passages → spans;
 * :mod:`~osrag.evaluation.runs` — runs and TREC run files;
 * :mod:`~osrag.evaluation.significance` — paired randomisation test and paired t-test;
 * :mod:`~osrag.evaluation.configs` — what ``--compare`` and ``--baselines`` compare;
+* :mod:`~osrag.evaluation.filtering` — what the amount filter did, counted by the filter
+  (filter agreement, a diagnostic; selectivity);
+* :mod:`~osrag.evaluation.measure` — one configuration's queries, run and judged;
 * :mod:`~osrag.evaluation.runner` — the queries through the Searcher, per configuration;
 * :mod:`~osrag.evaluation.report` — the report model (``--json``) and the HTML page.
 """
@@ -38,6 +43,13 @@ from osrag.evaluation.metrics import (
     recall_at,
     reciprocal_rank,
 )
+from osrag.evaluation.quantity import (
+    FALLBACK_STEPS,
+    FallbackStep,
+    HolderGold,
+    quantity_metrics,
+    quantity_precision_at,
+)
 from osrag.evaluation.report import Comparison, ConfigReport, EvalReport, render_html
 from osrag.evaluation.runner import run_evaluation
 from osrag.evaluation.runs import Run, RunHit, read_trec_run, write_trec_run
@@ -52,10 +64,13 @@ from osrag.evaluation.spans import (
 
 __all__ = [
     "BASELINE_LEGEND",
+    "FALLBACK_STEPS",
     "Comparison",
     "ConfigReport",
     "EvalConfig",
     "EvalReport",
+    "FallbackStep",
+    "HolderGold",
     "LabelledQuery",
     "Qrels",
     "QuerySet",
@@ -75,6 +90,8 @@ __all__ = [
     "parse_topics",
     "passages_to_spans",
     "precision_at",
+    "quantity_metrics",
+    "quantity_precision_at",
     "query_metrics",
     "randomization_test",
     "read_qrels",

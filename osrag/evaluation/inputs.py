@@ -4,9 +4,12 @@ Query sets (the format is told from the content):
 
 * **JSON Lines** — one object a line: ``{"id", "query", "relevant"}``; ``relevant`` is
   a list of document ids (grade 1) or an object of grades; optional ``tenant``,
-  ``acl``, ``note``. BEIR's ``queries.jsonl`` (``{"_id", "text"}``) is the same format
-  without ``relevant``: its judgments come from a qrels file, and without one it is an
-  error, never "0 judged queries".
+  ``acl``, ``note``, and the holder gold of quantity precision: ``holders`` (the
+  documents that hold the asked quantity meeting the constraint) and ``unjudged`` (the
+  documents the gold cannot judge), lists of document ids
+  (:mod:`osrag.evaluation.quantity`). BEIR's ``queries.jsonl`` (``{"_id", "text"}``) is
+  the same format without ``relevant``: its judgments come from a qrels file, and
+  without one it is an error, never "0 judged queries".
 * **TREC topics** — ``<top> <num> Number: 401 <title> … <desc> Description: …
   <narr> Narrative: … </top>``, tags closed or not (as NIST distributes them, and as
   Anserini reads them). The query text is the title (default), the description, or
@@ -20,6 +23,9 @@ Qrels:
 * **BEIR** — ``qrels/*.tsv`` with a header naming ``query-id``, ``corpus-id`` and
   ``score`` (other columns are ignored, e.g. Cranfield's ``cleverdon_code``); three
   columns without a header are read as ``query-id corpus-id score``.
+
+Holders files (``--holders``) are qrels in either format: grade > 0 holds the quantity,
+0 does not, < 0 cannot be judged; a query absent from the file has no holder gold.
 
 Rules: a line repeated exactly is counted and reported; the same (query, document)
 judged twice with different grades is an error naming both lines (trec_eval would
@@ -60,6 +66,10 @@ class LabelledQuery(BaseModel):
     tenant: str | None = None
     acl: list[str] | None = None
     note: str | None = None
+    holders: list[str] | None = None
+    """The documents holding the asked quantity meeting the constraint (None: no gold)."""
+    unjudged: list[str] = Field(default_factory=list)
+    """Documents the holder gold cannot judge: left out of quantity precision."""
 
     @property
     def judged(self) -> bool:
@@ -291,6 +301,16 @@ def _grades(raw: Any, where: str) -> Grades:
     raise InputError(f"{where}: `relevant` must be a list of doc ids or an object of grades")
 
 
+def _ids(record: dict[str, Any], name: str, where: str) -> list[str] | None:
+    """A list of document ids (``holders``, ``unjudged``), or None when absent."""
+    raw = record.get(name)
+    if raw is None:
+        return None
+    if not isinstance(raw, list) or not all(isinstance(d, str) for d in raw):
+        raise InputError(f"{where}: `{name}` must be a list of document ids")
+    return list(raw)
+
+
 def _jsonl_queries(path: Path) -> tuple[list[LabelledQuery], int]:
     """The queries, and how many lines carried ``relevant``."""
     queries: list[LabelledQuery] = []
@@ -318,6 +338,8 @@ def _jsonl_queries(path: Path) -> tuple[list[LabelledQuery], int]:
                 tenant=record.get("tenant"),
                 acl=[str(group) for group in acl] if isinstance(acl, list) else None,
                 note=record.get("note"),
+                holders=_ids(record, "holders", where) if "holders" in record else None,
+                unjudged=_ids(record, "unjudged", where) or [],
             )
         )
     if not queries:
@@ -348,8 +370,10 @@ def load_query_set(
     *,
     qrels_format: QrelsFormat = "auto",
     topic_field: TopicField = "title",
+    holders: Path | None = None,
 ) -> QuerySet:
-    """Queries and judgments from ``path`` (JSON Lines, BEIR or TREC topics) and ``qrels``.
+    """Queries and judgments from ``path`` (JSON Lines, BEIR or TREC topics) and ``qrels``;
+    the holder gold of quantity precision from the queries or from ``holders``.
 
     Raises :class:`ConfigError` when judgments are needed and no qrels file was given,
     :class:`InputError` for unreadable input or when no query has a relevant document.
@@ -388,6 +412,8 @@ def load_query_set(
             f"{path} holds queries without judgments (no `relevant`; BEIR's queries.jsonl is "
             "like this): pass --qrels FILE"
         )
+    if holders is not None:
+        warnings += _read_holders(holders, queries, path, qrels_format)
     unjudged = [q.id for q in queries if not q.judged]
     if len(unjudged) == len(queries):
         where = f" in {qrels}" if qrels is not None else ""
@@ -401,6 +427,31 @@ def load_query_set(
             f"are left out of the means (ids {_sample(unjudged)})"
         )
     return QuerySet(str(path), fmt, queries, judged_by, warnings)  # type: ignore[arg-type]
+
+
+def _read_holders(
+    path: Path, queries: list[LabelledQuery], source: Path, fmt: QrelsFormat
+) -> list[str]:
+    """Set each query's holder gold from a holders qrels file (grade > 0 holds, < 0 cannot be
+    judged); warnings with counts."""
+    judged = load_qrels(path, fmt)
+    warnings = []
+    carried = sum(1 for q in queries if q.holders is not None)
+    if carried:
+        warnings.append(
+            f"{carried} queries in {source} carry `holders`; those of {path} replace them"
+        )
+    for q in queries:
+        grades = judged.judgments.get(q.id)
+        q.holders = None if grades is None else sorted(d for d, g in grades.items() if g > 0)
+        q.unjudged = [] if grades is None else sorted(d for d, g in grades.items() if g < 0)
+    unknown = sorted(set(judged.judgments) - {q.id for q in queries})
+    if unknown:
+        warnings.append(
+            f"{path} gives holders for {len(unknown)} queries that are not in {source} "
+            f"(ids {_sample(unknown)})"
+        )
+    return warnings
 
 
 def read_queries(

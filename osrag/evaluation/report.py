@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SkipValidation
 
+from osrag.evaluation.evidence_runner import EvidenceReport
+from osrag.evaluation.quantity import Selectivity, SelectivitySummary
 from osrag.evaluation.runs import Run
 
 
@@ -34,24 +36,47 @@ class ConfigReport(BaseModel):
     metrics: dict[str, float]
     subsets: dict[str, dict[str, float]] = Field(
         default_factory=dict,
-        description="the same means over queries that state amount constraints, over the "
-        "others, and over those with a comparison or range",
+        description="the same means over the queries with holder gold, over queries that "
+        "state amount constraints, over the others, and over those with a comparison or range",
     )
     queries: int = 0
     skipped_queries: int = 0
+    quantity_queries: int = 0
+    """Queries with holder gold: ``quantity_precision@k`` is their mean (a returned document
+    counts only when the gold says it holds the asked quantity meeting the constraint)."""
+    quantity_queries_without_gold: int = 0
+    """Judged queries with no holder gold, or gold listing no holder: left out of quantity
+    precision."""
+    unjudged_skipped: int = 0
+    """Documents the holder gold cannot judge, skipped in the top-k rankings (largest k)."""
     amount_queries: int = 0
-    """Queries stating amount constraints some document meets (amount precision is over these:
-    a returned document counts when a chunk of it meets every constraint)."""
+    """Queries stating amount constraints some document's chunk meets, as the filter reads it
+    (``filter_agreement@k`` is over these)."""
     amount_queries_unheld: int = 0
-    """Queries stating amount constraints no document meets: they fall back, and are left out
-    of amount precision (there is nothing to be precise about)."""
+    """Queries stating amount constraints the filter finds in no chunk: they fall back, and are
+    left out of filter agreement."""
     span_queries: int = 0
     fallbacks: int = 0
     """Queries whose amount constraints together matched nothing and were dropped."""
+    fallback_steps: dict[str, int] = Field(
+        default_factory=dict,
+        description="queries per fallback step, every step listed, in ladder order",
+    )
     text_fallbacks: int = 0
     """Queries whose words matched no chunk meeting the constraints: ranked by them alone."""
     empty_results: int = 0
-    """Queries that returned no hit at all (each counts 0 in amount precision)."""
+    """Queries that returned no hit at all (each counts 0 in quantity precision)."""
+    refused: dict[str, str] = Field(
+        default_factory=dict,
+        description="query id → why the search refused it (e.g. a range in a currency the "
+        "index cannot compare); it counts as returning nothing",
+    )
+    selectivity: dict[str, Selectivity] = Field(
+        default_factory=dict,
+        description="query id → the share of the index its amount filter leaves "
+        "(queries whose search applied one)",
+    )
+    selectivity_summary: SelectivitySummary | None = None
     generation: str | None = None
     per_query: dict[str, dict[str, float]] = Field(default_factory=dict)
     significance: dict[str, Comparison] = Field(
@@ -78,6 +103,7 @@ class SignificanceMethod(BaseModel):
 class EvalReport(BaseModel):
     queries_file: str
     qrels_file: str | None = None
+    holders_file: str | None = None
     span_qrels_file: str | None = None
     ks: list[int]
     depth: int = Field(description="documents retrieved per query (MAP is computed over them)")
@@ -85,6 +111,11 @@ class EvalReport(BaseModel):
     warnings: list[str] = Field(default_factory=list)
     significance: SignificanceMethod | None = None
     configs: list[ConfigReport]
+    evidence: EvidenceReport | None = Field(
+        default=None,
+        description="with --context: evidence recall at each budget, plain hits against "
+        "each expansion (on the alias as it is)",
+    )
 
     def metric_names(self) -> list[str]:
         names: list[str] = []

@@ -1,7 +1,8 @@
 """Run labelled queries under each configuration and measure them side by side.
 
 Retrieval goes through :class:`~osrag.search.searcher.Searcher` — the same planning, filters
-and fallback a user's search gets — in the operator's view (no tenant required).
+and fallback a user's search gets — in the operator's view (no tenant required); each
+configuration's queries are run and judged by :mod:`osrag.evaluation.measure`.
 
 * **Depth is in documents.** Each query asks for ``depth`` documents, one hit per
   document (``collapse`` on ``doc_id``: a document's best chunk gives its rank and
@@ -15,6 +16,12 @@ and fallback a user's search gets — in the operator's view (no tenant required
   with an error (a run of zeros would measure the id mapping, not the search).
 * **Significance**: every configuration after the first is tested against the first,
   per metric, on the per-query values (:mod:`osrag.evaluation.significance`).
+* **Holding the asked quantity** is judged by the queries' holder gold
+  (:mod:`osrag.evaluation.quantity`: quantity precision@k), never by the filter. Beside
+  it, ``filter_agreement@k`` — the share of the top k that pass the query's constraints
+  as the filter reads them (a filtered search scores 1 by construction) — is a diagnostic
+  that the filter was applied; the constraint selectivity and the fallback steps say how
+  much the filter narrowed the search.
 """
 
 from __future__ import annotations
@@ -27,75 +34,14 @@ from typing import Any
 
 from osrag.errors import ConfigError, InputError
 from osrag.evaluation.configs import EvalConfig, label
+from osrag.evaluation.filtering import MAX_HITS, index_size
 from osrag.evaluation.inputs import LabelledQuery, QuerySet
-from osrag.evaluation.metrics import mean_metrics, query_metrics
+from osrag.evaluation.measure import config_report
 from osrag.evaluation.report import ConfigReport, EvalReport, SignificanceMethod
-from osrag.evaluation.runs import Run, RunHit, document_hits, ranking
 from osrag.evaluation.significance import PERMUTATIONS, SEED, paired_test
-from osrag.evaluation.spans import SpanJudgment, span_metrics
-from osrag.models import QuerySpec, SearchResult
+from osrag.evaluation.spans import SpanJudgment
 
-MAX_HITS = 10_000
-"""The most hits one request may ask for (OpenSearch's ``index.max_result_window``)."""
 Progress = Callable[[str], None]
-
-
-def _run_hits(result: SearchResult) -> list[RunHit]:
-    return [
-        RunHit(h.chunk_id, h.doc_id, float(h.score or 0.0), h.span.start, h.span.end)
-        for h in result.hits
-    ]
-
-
-def _documents(
-    searcher: Any, text: str, depth: int, params: dict[str, Any]
-) -> tuple[list[RunHit], bool, SearchResult]:
-    """The best hit of each of the first ``depth`` documents; (hits, filled, the result)."""
-    result = searcher.search(
-        text, size=depth, collapse=True, highlight=False, source_fields=[], **params
-    )
-    return _run_hits(result), True, result
-
-
-def _chunks(
-    searcher: Any, text: str, depth: int, params: dict[str, Any]
-) -> tuple[list[RunHit], bool, SearchResult]:
-    """Ranked chunks until ``depth`` documents are covered; (hits, filled, last result) —
-    not filled when 10,000 hits did not cover them and more matched."""
-    size = min(MAX_HITS, 2 * depth + 10)
-    while True:
-        result = searcher.search(text, size=size, highlight=False, source_fields=[], **params)
-        hits = _run_hits(result)
-        seen: set[str] = set()
-        for i, hit in enumerate(hits):
-            seen.add(hit.doc_id)
-            if len(seen) > depth:
-                return hits[:i], True, result
-        if len(hits) < size or result.total_hits <= size:
-            return hits, True, result
-        if size >= MAX_HITS:
-            return hits, False, result
-        size = min(MAX_HITS, size * 4)
-
-
-def _amount_holders(searcher: Any, constraints: Any, cache: dict[str, set[str]]) -> set[str]:
-    """Documents with a chunk meeting every constraint (up to 10,000 documents): the
-    documents a filtered search may return, as the filter itself decides."""
-    key = json.dumps([c.key for c in constraints])
-    if key not in cache:
-        result = searcher.search(
-            QuerySpec(
-                text="",
-                constraints=list(constraints),
-                mode="bm25",  # the filter alone decides; no vector leg (k would exceed 10,000)
-                collapse=True,
-                size=MAX_HITS,
-                highlight=False,
-                source_fields=[],
-            )
-        )
-        cache[key] = set() if result.fallback else {h.doc_id for h in result.hits}
-    return cache[key]
 
 
 def _check_judged_documents(
@@ -162,111 +108,6 @@ def _significance(reports: list[ConfigReport], permutations: int, seed: int) -> 
                 p_t_test=test.p_t_test,
                 queries=test.queries,
             )
-
-
-def _amount_precision(
-    query: str,
-    hits: Sequence[Any],
-    searcher: Any,
-    extraction: Any,
-    amount_cache: dict[str, set[str]],
-    ks: Sequence[int],
-) -> tuple[str, dict[str, float]]:
-    """The query's kind ("none", "unheld", "exact", "comparative") and, when some document
-    meets its constraints, the share of the top-k documents that do."""
-    from osrag.search.analysis import analyze_query
-
-    stated = analyze_query(query, extraction).constraints
-    if not stated:
-        return "none", {}
-    holders = _amount_holders(searcher, stated, amount_cache)
-    if not holders:
-        return "unheld", {}  # no document meets them: "holds the amount" measures nothing here
-    top_docs = [h.doc_id for h in document_hits(hits)]
-    precision = {
-        f"amount_precision@{k}": (
-            sum(1 for d in top_docs[:k] if d in holders) / len(top_docs[:k])
-            if top_docs[:k]
-            else 0.0
-        )
-        for k in ks
-    }
-    return ("comparative" if any(c.op != "eq" for c in stated) else "exact"), precision
-
-
-def _config_report(
-    config: EvalConfig,
-    queries: Sequence[LabelledQuery],
-    searcher: Any,
-    *,
-    ks: Sequence[int],
-    depth: int,
-    span_qrels: dict[str, list[SpanJudgment]],
-    chunk_run: bool,
-    extraction: Any,
-    amount_cache: dict[str, set[str]],
-    short: list[str],
-) -> ConfigReport:
-    from osrag.extract import canonicalize_money
-
-    canonical = bool(config.index_params.get("canonical_tokens", False))
-    params = dict(config.query_params)
-    per_query: dict[str, dict[str, float]] = {}
-    run: Run = {}
-    skipped = fallbacks = text_fallbacks = empty = amount_queries = span_queries = unheld = 0
-    comparative: set[str] = set()
-    for q in queries:
-        if not q.judged:
-            skipped += 1
-            continue
-        text = canonicalize_money(q.query) if canonical else q.query
-        overrides = {**params, "tenant": q.tenant, "acl": q.acl}
-        spans = span_qrels.get(q.id)
-        # collapse is a bm25-mode request: vector and hybrid rank chunks, deduplicated here
-        mode = params.get("mode") or searcher.default_mode()
-        by_chunks = chunk_run or spans or mode != "bm25"
-        fetch = _chunks if by_chunks else _documents
-        hits, filled, last = fetch(searcher, text, depth, overrides)
-        if not filled:
-            short.append(q.id)
-        fallbacks += int(last.fallback)
-        text_fallbacks += int(last.text_fallback)
-        empty += int(not hits)
-        run[q.id] = hits
-        metrics = query_metrics(ranking(hits), q.relevant, ks)
-        if spans:
-            span_queries += 1
-            metrics |= span_metrics([(h.doc_id, h.start, h.end) for h in hits], spans, ks)
-        kind, precision = _amount_precision(q.query, hits, searcher, extraction, amount_cache, ks)
-        unheld += int(kind == "unheld")
-        amount_queries += int(kind in ("exact", "comparative"))
-        if kind == "comparative":
-            comparative.add(q.id)
-        per_query[q.id] = metrics | precision
-    one = [m for m in per_query.values() if any(n.startswith("amount_precision") for n in m)]
-    rest = [m for m in per_query.values() if not any(n.startswith("amount_precision") for n in m)]
-    return ConfigReport(
-        name=config.name,
-        params=config.params,
-        metrics=mean_metrics(list(per_query.values())),
-        subsets={
-            "amount constraints": mean_metrics(one),
-            "no amount constraint": mean_metrics(rest),
-            "comparative constraints": mean_metrics(
-                [m for q, m in per_query.items() if q in comparative]
-            ),
-        },
-        queries=len(per_query),
-        skipped_queries=skipped,
-        amount_queries=amount_queries,
-        amount_queries_unheld=unheld,
-        span_queries=span_queries,
-        fallbacks=fallbacks,
-        text_fallbacks=text_fallbacks,
-        empty_results=empty,
-        per_query=per_query,
-        run=run,
-    )
 
 
 def run_evaluation(
@@ -422,15 +263,17 @@ def _run_group(
         searcher = Searcher(backend, target, extraction=base.extraction, enforce_access=False)
         amount_cache: dict[str, set[str]] = {}
         generation = backend.alias_target(target)
+        size = index_size(backend, target)
         for config in members:
             if progress:
                 progress(f"running {len(labelled)} queries for {config.name}")
-            report = _config_report(
+            report = config_report(
                 config,
                 labelled,
                 searcher,
                 extraction=base.extraction,
                 amount_cache=amount_cache,
+                index_size=size,
                 **run,
             )
             report.generation = generation

@@ -7,7 +7,7 @@ rank and score); the **chunk run** lists the hits themselves. Lines are
 ``qid Q0 docno rank score tag``, the score written exactly (``repr`` of the float the
 engine returned), so two runs of the same index are byte-identical and a tool that
 re-sorts by score sees osrag's order: ties are broken by descending id in every
-request (:data:`osrag.search.query.TIE_BREAK_SORT`) — trec_eval's own tie-break.
+request (:data:`osrag.engines.rest.compiler.TIE_BREAK_SORT`) — trec_eval's own tie-break.
 """
 
 from __future__ import annotations

@@ -46,7 +46,7 @@ from pydantic import BaseModel, Field
 from osrag.errors import ExtractionError
 from osrag.extract.dates import DateMention, extract_dates
 from osrag.extract.identifiers import IdentifierMention, extract_identifiers
-from osrag.extract.money import MoneyMention, RejectedMoney, scan_money
+from osrag.extract.money import MoneyMention, RejectedMoney, may_state_money, scan_money
 from osrag.extract.tables import table_amounts
 from osrag.models import BREADCRUMB_SEPARATOR, Chunk, Document, ExtractionConfig
 
@@ -63,15 +63,12 @@ class ExtractedValues(BaseModel):
 
 
 _DIGIT = re.compile(r"\d")
-_CURRENCY_NOUNS = ("dollar", "euro", "pound", "yen", "yuan", "renminbi", "franc")
 
 
 def _may_state_money_or_date(text: str, start: int) -> bool:
-    """Every amount and date has a digit or a currency noun; most headings have neither."""
-    if _DIGIT.search(text, start):
-        return True
-    lowered = text[start:].lower()
-    return any(noun in lowered for noun in _CURRENCY_NOUNS)
+    """Every date has a digit; an amount without one is spelled out with a currency noun or
+    code (:func:`~osrag.extract.money.may_state_money`); most headings have neither."""
+    return _DIGIT.search(text, start) is not None or may_state_money(text, start)
 
 
 def extract_values(text: str, config: ExtractionConfig, *, start: int = 0) -> ExtractedValues:

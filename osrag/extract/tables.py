@@ -8,21 +8,25 @@ A table is found in the text in either of the two shapes osrag meets:
   ``Revenue — 2019: 831.7; 2018: 790.2`` (the text before `` — `` is the row's label,
   each ``Header: value`` one cell of that header's column).
 
-Which caption governs a cell (nearest first): the cell's column header when it is a
-unit (``2019 €m``, ``$'000``); a caption cell or line of the table itself above the
-cell (``(in millions, except per share amounts)``); the block right before the table
-(the lead-in, "…as follows (in thousands):"); the section's caption — a heading or a
-short title-like block stating one ("NOTES TO FINANCIAL STATEMENTS (in thousands, except
-per share data)"), which governs every later table until the next heading. A lead-in
-ending with ``:`` governs only the table after it. No caption → nothing is scaled.
+Which caption governs a cell (nearest first): its row's own caption, stated in the row
+label ("Optus (in A$ million)"); the cell's column header when it is a unit
+(``2019 €m``, ``$'000``, ``(S$ million)``); a caption cell or line of the table itself
+above the cell (``(in millions, except per share amounts)``); the block right before the
+table (the lead-in, "…as follows (in thousands):"); the section's caption — a heading or
+a short title-like block stating one ("NOTES TO FINANCIAL STATEMENTS (in thousands,
+except per share data)"), which governs every later table until the next heading. A
+lead-in ending with ``:`` governs only the table after it. No caption → nothing is
+scaled.
 
 Which cells are amounts: a cell that is one number — ``831.7``, ``$ 1,234``, ``(3.1)``,
 ``$(3.1)``, ``-5`` — and not a year (``2019`` written without grouping), not in a
 percentage column or row, not in a per-share row ("per share", "EPS"), not in a count
 row ("shares", "employees", "number of", …), not a row the caption excepts. Under a
 caption, a bare cell (no currency sign) is money only when the caption names a
-currency or a currency sign appears in the cell's row or column. A cell with a sign
-and no caption is its face value (``$(3.1)`` → −$3.10). Parentheses around a cell's
+currency or a currency sign appears in the cell's row or column. The signs are those of
+the currency table (:mod:`osrag.currencies`), also alone in a cell before the number
+(``$ | 1,234``) and with a space before a lettered sign's ``$`` (``U.S. $ 5``). A cell
+with a sign and no caption is its face value (``$(3.1)`` → −$3.10). Parentheses around a cell's
 number are the accountant's minus: the amount is negative (``negative=True``; the
 stored value stays the magnitude, as for every amount).
 """
@@ -35,16 +39,30 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from osrag.extract.money import MoneyMention, dollar_currency, minor_unit_exponent
+from osrag.currencies import (
+    CODES,
+    DOLLAR,
+    LETTER_SIGNS,
+    LONG_MAX,
+    SIGN_CHARACTERS,
+    SIGNS,
+    dollar_currency,
+)
+from osrag.errors import ExtractionError
+from osrag.extract.money import (
+    SIGN_CLASS,
+    MoneyMention,
+    alternation,
+    ascii_digits,
+    minor_unit_exponent,
+    sign_pattern,
+)
 from osrag.extract.scale import Caption, find_caption, parse_caption
 
 __all__ = ["Cell", "Table", "find_tables", "table_amounts"]
 
-_CELL_SIGN = {"$": "$", "US$": "USD", "U.S.$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
-_CELL_SIGN["₹"] = "INR"
-_SIGN_RE = r"U\.S\.\s?\$|US\$|[$€£¥₹]"
-_CELL_SIGN_ONLY = {"$": "$", "US$": "US$", "€": "€", "£": "£", "¥": "¥", "₹": "₹"}
-"""A cell that is only a currency sign: it signs the number in the next cell."""
+_SIGN_RE = sign_pattern(spaced=True)
+"""Every sign of the currency table (``$``, ``US$``, ``U.S. $``, ``€``, ``Rs.``, ``₩``…)."""
 _NUMBER_CELL = re.compile(
     rf"(?P<s1>{_SIGN_RE})?\s*(?P<open>\()?\s*(?P<s2>{_SIGN_RE})?\s*(?P<minus>[-−–])?\s*"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(?P<close>\))?"
@@ -68,42 +86,62 @@ _PERCENT_HEADER = re.compile(r"(?i)%|percent")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _HEADING = re.compile(r"#{1,6}\s")
 _LOADER_ROW = re.compile(r"(?P<label>.*?) — (?P<rest>.+)")
-_SIGN_CHARS = re.compile(r"[$€£¥₹](?:[ \t]*\(?[ \t]*\d|[ \t]*(?:\||;|$))", re.MULTILINE)
+_SIGN_CHARS = re.compile(rf"{SIGN_CLASS}(?:[ \t]*\(?[ \t]*\d|[ \t]*(?:\||;|$))", re.MULTILINE)
 """A currency sign before figures, or alone in its cell: without a caption, a table
 without one states no amount."""
+_LETTER_STEMS = [s for s in LETTER_SIGNS if not any(o != s and o in s for o in LETTER_SIGNS)]
+_LETTER_SIGNED = re.compile(
+    rf"(?<![A-Za-z])(?:{alternation(list(LETTER_SIGNS))})(?:[ \t]*\(?[ \t]*\d|[ \t]*(?:\||;|$))",
+    re.MULTILINE,
+)
+"""The same for a lettered sign (``Rs. 5``), looked for only where its letters are."""
 _PIPE_ROW = re.compile(r"(?m)^[ \t]*\|")
-_UNIT_HINT = re.compile(r"[$€£¥'’(][ \t]?(?:000|m\b|M\b|bn\b|mn\b)|000['’]?s\b")
+_UNIT_HINT = re.compile(
+    rf"[{re.escape(SIGN_CHARACTERS)}'’(][ \t]?(?:000|m\b|M\b|bn\b|mn\b)|000['’]?s\b"
+)
+"""A unit: a sign, quote or parenthesis before ``000``, ``m``, ``bn``, ``mn``."""
+_LETTERED_UNIT = re.compile(r"[A-Z](?P<rest>[A-Za-z]{2}|s\.?)[ \t]?(?:000|m\b|M\b|bn\b|mn\b)")
+"""A unit after letters that may be a code or a lettered sign, capitalised (``EUR m``,
+``Eur m``, ``Rs. mn``; :data:`_LETTERED` says which are): a table whose only unit is a
+lower-case code ("eur m") states no scale to :func:`_states_a_scale`."""
+_LETTERED = frozenset(
+    [*(code.title() for code in CODES), *CODES, *(s.rstrip(".") for s in LETTER_SIGNS)]
+)
+
+
+def _signed(text: str, start: int, end: int | None = None) -> bool:
+    """A currency sign before figures or alone in its cell in ``text[start:end]``."""
+    stop = len(text) if end is None else end
+    if _SIGN_CHARS.search(text, start, stop) is not None:
+        return True
+    return (
+        any(s in text for s in _LETTER_STEMS)
+        and _LETTER_SIGNED.search(text, start, stop) is not None
+    )
 
 
 def _states_a_scale(text: str, pos: int) -> bool:
-    """False when ``text[pos:]`` holds no caption: no scale word, no ``$'000``/``€m`` unit.
-    (``str.lower`` and ``in`` are many times faster here than a case-blind regex.)"""
+    """False when ``text[pos:]`` holds no caption: no scale word, no ``$'000``/``€m``/
+    ``EUR m`` unit. (``str.lower`` and ``in`` are many times faster here than a case-blind
+    regex; the unit patterns run only where a piece of a unit is found.)"""
     lowered = text[pos:].lower()
     if "thousand" in lowered or "million" in lowered or "billion" in lowered:
         return True
     if "lakh" in lowered or "crore" in lowered or (" lac" in lowered and _LACS.search(lowered)):
         return True
-    if not any(unit in lowered for unit in _UNIT_PIECES):
-        return False
-    return _UNIT_HINT.search(text, pos) is not None
+    if ("000" in lowered or _SIGN_UNIT.search(lowered)) and _UNIT_HINT.search(text, pos):
+        return True
+    for unit in _LETTERED_UNIT.finditer(text, pos):
+        start = unit.start()
+        letters = text[start] + unit.group("rest").rstrip(".")
+        if letters in _LETTERED and not (start and text[start - 1].isalpha()):
+            return True
+    return False
 
 
 _LACS = re.compile(r"\blacs?\b")
-_UNIT_PIECES = (
-    "000",
-    "$m",
-    "€m",
-    "£m",
-    "¥m",
-    "$ m",
-    "€ m",
-    "£ m",
-    "$bn",
-    "€bn",
-    "£bn",
-    "$mn",
-    "€mn",
-)
+_SIGN_UNIT = re.compile(rf"{SIGN_CLASS}[ \t]?(?:m|bn|mn)")
+"""A sign before a unit (in lower case): ``$m``, ``€ bn``."""
 
 
 @dataclass(slots=True)
@@ -290,15 +328,19 @@ def _is_whole_table(caption: Caption) -> bool:
 
 
 def table_amounts(text: str, default_currency: str = "USD", *, pos: int = 0) -> list[MoneyMention]:
-    """Every amount stated as a table cell in ``text[pos:]``, scaled by its caption."""
-    hinted = _states_a_scale(text, pos)
-    if not hinted and _SIGN_CHARS.search(text, pos) is None:
-        return []  # no caption and no currency sign: no cell can be an amount
+    """Every amount stated as a table cell in ``text[pos:]``, scaled by its caption.
+
+    Digits in any script are read as ASCII (:func:`~osrag.extract.money.ascii_digits`);
+    each amount's ``raw`` is the text as written."""
     if " — " not in text and ("|" not in text or _PIPE_ROW.search(text, pos) is None):
         return []  # neither a pipe-table row nor a row the loaders wrote
+    read = ascii_digits(text)
+    hinted = _states_a_scale(read, pos)
+    if not hinted and not _signed(read, pos):
+        return []  # no caption and no currency sign: no cell can be an amount
     found: list[MoneyMention] = []
-    for table, before in find_tables(text, pos, captions=hinted):
-        if hinted or _SIGN_CHARS.search(text, table.start, table.end):
+    for table, before in find_tables(read, pos, captions=hinted):
+        if hinted or _signed(read, table.start, table.end):
             found.extend(_amounts(text, table, before if hinted else None, default_currency))
     return found
 
@@ -334,11 +376,11 @@ def _amounts(
                 cell,
                 f"{label} {group}" if group else label,
                 headers.get(cell.column, named),
-                columns.get(cell.column) or own or caption,
+                own or columns.get(cell.column) or caption,
                 nearby_sign=row_sign or signs.get(cell.column),
                 column_sign=signs.get(cell.column),
                 default_currency=default_currency,
-                split=(_CELL_SIGN_ONLY.get(left), right.startswith(")")),
+                split=(_lone_sign(left), right.startswith(")")),
             )
             if mention is not None:
                 yield mention
@@ -378,17 +420,26 @@ def _signed_columns(table: Table) -> dict[str, str]:
     for _, cells in table.rows:
         for i, cell in enumerate(cells):
             sign = _sign_of(cell.text)
-            if sign is not None and cell.text.strip() in _CELL_SIGN_ONLY and i + 1 < len(cells):
+            if sign is not None and _lone_sign(cell.text) and i + 1 < len(cells):
                 signs.setdefault(cells[i + 1].column, sign)  # "$ | 1,234": the next column
             elif sign is not None:
                 signs.setdefault(cell.column, sign)
     return signs
 
 
+@functools.lru_cache(maxsize=1 << 10)
+def _lone_sign(cell: str) -> str | None:
+    """The sign a cell holds alone (``$``, ``U.S. $``, ``Rs.``): it signs the number in
+    the next cell."""
+    compact = "".join(cell.split())
+    return compact if compact in SIGNS else None
+
+
 @functools.lru_cache(maxsize=1 << 13)
 def _sign_of(cell: str) -> str | None:
-    if cell.strip() in _CELL_SIGN_ONLY:
-        return cell.strip()
+    lone = _lone_sign(cell)
+    if lone is not None:
+        return lone
     match = _number_cell(cell)
     if match is None:
         return None
@@ -444,10 +495,10 @@ def _cell_amount(
         value = Decimal(match.group("num").replace(",", "")).scaleb(
             exponent + minor_unit_exponent(currency)
         )
-    except Exception:  # an unknown currency code
+    except ExtractionError:  # an unknown currency code
         return None
-    if value != value.to_integral_value():
-        return None
+    if value != value.to_integral_value() or value > LONG_MAX:
+        return None  # a fraction of a minor unit, or beyond a long: never rounded or wrapped
     start = cell.start + match.start()
     end = cell.start + match.end("close" if match.group("close") else "num")
     return MoneyMention(
@@ -469,5 +520,5 @@ def _currency(
     token = sign or (caption.currency if caption is not None else None) or nearby_sign
     if token is None:
         return None
-    token = _CELL_SIGN.get(token, token)
-    return dollar_currency(default_currency) if token == "$" else token
+    token = SIGNS.get(token, token)
+    return dollar_currency(default_currency) if token == DOLLAR else token

@@ -11,10 +11,11 @@ import functools
 import hashlib
 import itertools
 from collections import deque
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from pathlib import Path
 
 from osrag.chunking import chunk_document, fixed, get_tokenizer, markdown, plaintext, sentences
+from osrag.errors import ConfigError
 from osrag.extract import canonicalize_money, enrich_chunks
 from osrag.ingestion.workers import POOL_AFTER, Workers, usable_cores
 from osrag.loaders import LOADERS
@@ -26,7 +27,6 @@ from osrag.loaders.corpus import (
     unique_ids,
 )
 from osrag.loaders.limits import DEFAULT_READ, ReadOptions
-from osrag.loaders.locations import EXTRACTED_COORDINATES
 from osrag.models import (
     EXTRACTION_VERSION,
     SPAN_COORDINATES,
@@ -36,6 +36,7 @@ from osrag.models import (
     ExtractionConfig,
     LoadIssue,
 )
+from osrag.schema.locations import EXTRACTED_COORDINATES
 
 PARSERS = (fixed.PARSER, markdown.PARSER, plaintext.PARSER, sentences.PARSER)
 
@@ -84,6 +85,21 @@ def prepare_chunks(
     return chunks
 
 
+def prepared(doc: Document, prepare: Callable[[Document], list[Chunk]]) -> list[Chunk] | LoadIssue:
+    """``prepare(doc)``, or the document's :class:`LoadIssue` when it fails: a document no
+    chunking or extraction rule foresaw must not stop the rest of the corpus. A
+    :class:`~osrag.errors.ConfigError` (the configuration, not the document) still raises."""
+    try:
+        return prepare(doc)
+    except ConfigError:
+        raise
+    except RecursionError:
+        reason = "could not be cut: nested too deeply"
+    except Exception as exc:
+        reason = f"could not be cut or its values extracted ({type(exc).__name__}: {exc})"
+    return LoadIssue(path=doc.source_path, line=doc.source_line, reason=reason)
+
+
 FILES_PER_TASK = 4
 """Files one loading task reads (amortises the hand-over of small files to a worker)."""
 
@@ -93,9 +109,8 @@ def default_workers() -> int:
     bulk writers and this process's planning need one), at most 8; so on 2 cores
     everything stays in this process.
 
-    Measured with ``benchmarks/scale.py`` (see ``docs/scale.md``): on 2 shared cores a
-    pool of 2 beside a local node was no faster than none — the node needs a core of its
-    own, and the documents and chunks cross process boundaries.
+    The node needs a core of its own, and documents and chunks handed to a worker cross
+    a process boundary: a pool on 2 cores does not pay for itself (``docs/scale.md``).
     """
     return max(1, min(usable_cores() - 1, 8))
 
@@ -118,8 +133,10 @@ def _prepare_one(
     chunking: ChunkingConfig,
     extraction: ExtractionConfig,
     canonical_tokens: bool,
-) -> list[Chunk]:
-    return prepare_chunks(doc, chunking, extraction, canonical_tokens=canonical_tokens)
+) -> list[Chunk] | LoadIssue:
+    return prepared(
+        doc, lambda d: prepare_chunks(d, chunking, extraction, canonical_tokens=canonical_tokens)
+    )
 
 
 def prepare_stream(
@@ -130,8 +147,9 @@ def prepare_stream(
     canonical_tokens: bool = False,
     workers: int | Workers = 1,
     pool_after: int = POOL_AFTER,
-) -> Generator[tuple[Document, list[Chunk]], None, None]:
-    """``(doc, prepare_chunks(doc, …))`` for every document, in order.
+) -> Generator[tuple[Document, list[Chunk] | LoadIssue], None, None]:
+    """``(doc, prepare_chunks(doc, …))`` for every document, in order; a document that
+    cannot be prepared comes with its :class:`LoadIssue` instead (:func:`prepared`).
 
     ``workers``: a process count (a pool is started for this stream and stopped at its
     end) or a shared :class:`~osrag.ingestion.workers.Workers`. Chunking and extraction are

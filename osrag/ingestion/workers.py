@@ -16,7 +16,7 @@ flat whatever the corpus size, and the output is the same for any ``count``
 
 * Workers die with the process that started them: each one exits within
   about a second of that process's death, even a SIGKILL that runs no clean-up
-  (:func:`die_with_parent`), so no worker, fork server or resource tracker
+  (:func:`osrag.pids.die_with_parent`), so no worker, fork server or resource tracker
   outlives a killed ingest.
 
 Why not ``Executor.map``: it submits the whole input up front (memory grows
@@ -25,21 +25,15 @@ with the corpus); ``imap`` of :mod:`multiprocessing` bounds nothing either.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import multiprocessing
 import os
-import signal
-import sys
-import threading
-import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from types import TracebackType
 from typing import TypeVar
 
-from osrag.pids import pid_alive
+from osrag.pids import die_with_parent
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -142,38 +136,3 @@ def _process_pool(count: int) -> Executor:
         initializer=die_with_parent,
         initargs=(os.getpid(),),
     )
-
-
-WATCH_SECONDS = 0.5
-"""How often a worker checks that the process that started it is alive."""
-_PR_SET_PDEATHSIG = 1
-
-
-def die_with_parent(owner: int) -> None:
-    """In a worker process: exit as soon as ``owner`` (the process that started the pool)
-    or this process's parent (a fork server) is gone.
-
-    On Linux the kernel is asked to SIGKILL this process when its parent exits
-    (``prctl(PR_SET_PDEATHSIG)``); everywhere a daemon thread also polls, every
-    :data:`WATCH_SECONDS`, whether the parent changed (this process was re-parented) or
-    ``owner`` no longer exists, and then ends the process without clean-up."""
-    parent = os.getppid()
-    if sys.platform.startswith("linux"):
-        try:
-            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        except (OSError, AttributeError):
-            pass  # the polling thread below still covers it
-    if os.getppid() != parent:  # the parent died before the death signal was armed
-        os._exit(1)
-    watcher = threading.Thread(
-        target=_watch, args=(owner, parent), name="osrag-parent-watch", daemon=True
-    )
-    watcher.start()
-
-
-def _watch(owner: int, parent: int) -> None:
-    while True:
-        time.sleep(WATCH_SECONDS)
-        if os.getppid() != parent or not pid_alive(owner):
-            os._exit(1)

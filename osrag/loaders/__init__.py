@@ -20,7 +20,7 @@ file whose name promises PDF, Word or HTML but whose bytes are none of them.
 Markdown and text files are never sniffed as HTML (HTML is valid Markdown).
 
 Each loader returns an :class:`~osrag.loaders.base.Extracted` (Markdown-like
-text, a :class:`~osrag.loaders.locations.LocationMap`, title, properties) or raises
+text, a :class:`~osrag.schema.locations.LocationMap`, title, properties) or raises
 :class:`~osrag.loaders.base.UnreadableFile` naming the page where there is one.
 A loader whose library is missing says which extra to install.
 """

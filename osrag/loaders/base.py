@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from osrag.loaders.locations import LocationMap
+from osrag.schema.locations import LocationMap
 
 __all__ = ["PROPERTY_KEYS", "Extracted", "MissingExtra", "UnreadableFile", "split_list"]
 

@@ -21,7 +21,7 @@ the text the structural chunker already understands:
 
 Each block is written while a *unit* is open (a PDF page, a DOCX/HTML
 element); the writer records the ``[start, end)`` of each unit's text, which
-becomes the :class:`~osrag.loaders.locations.LocationMap` (offsets in code points of
+becomes the :class:`~osrag.schema.locations.LocationMap` (offsets in code points of
 the extracted text).
 
 Why Markdown rather than a second chunker: headings, tables kept whole,
@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from osrag.loaders.limits import OverLimit
-from osrag.loaders.locations import LocationMap
+from osrag.schema.locations import LocationMap
 
 __all__ = ["TextWriter", "clean_inline", "escape_line", "table_lines"]
 

@@ -12,7 +12,8 @@ from pydantic import (
     Field,
 )
 
-from osrag.loaders.locations import LocationMap
+from osrag.schema.facts import AmountFact
+from osrag.schema.locations import LocationMap
 
 BREADCRUMB_SEPARATOR = " › "
 """Joins the heading path into a breadcrumb: ``Title › Section › Subsection``."""
@@ -73,7 +74,7 @@ class Document(DocumentMetadata):
     format: Literal["markdown", "text"] = "markdown"
     locations: LocationMap | None = None
     """Pages (PDF) or elements (DOCX, HTML) → intervals of ``text``, for text a loader
-    extracted from such a file (:mod:`osrag.loaders.locations`); ``None`` for Markdown and text."""
+    extracted from such a file (:mod:`osrag.schema.locations`); ``None`` for Markdown and text."""
 
 
 class LoadIssue(BaseModel):
@@ -208,6 +209,9 @@ class Chunk:
     """How each amount a caption scaled or a sign negated was read: ``minor_units``,
     ``currency``, ``text`` (as written), ``span`` ([start, end) in the source),
     ``scale`` (power of ten), ``caption``, ``negative``. Stored, never indexed."""
+    facts: list[AmountFact] = field(default_factory=list)
+    """Every amount in the span as a fact: signed value, currency, label, period, evidence
+    (:mod:`osrag.schema.facts`); a nested field, so one fact can meet every condition."""
     tokens: int = 0
     """The chunk's length in its tokenizer's tokens (``token_span.end - token_span.start``)."""
     embedder_tokens: int | None = None

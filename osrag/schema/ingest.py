@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any, Literal
 
 from pydantic import (
@@ -129,3 +130,17 @@ class IngestReport(BaseModel):
     seconds: float = Field(
         default=0.0, description="time of the ingest itself (lock wait excluded)"
     )
+
+
+def generation_name(alias: str, digest: str, number: int) -> str:
+    """``<alias>-<digest>-<n>``: the index of generation ``n`` of ``alias`` for ``digest``."""
+    return f"{alias}-{digest}-{number}"
+
+
+GENERATION_NAME = re.compile(r"(?P<alias>.+)-(?P<digest>[0-9a-f]{8})-(?P<number>\d+)")
+"""``<alias>-<digest>-<n>``: how :func:`generation_name` names generations."""
+
+
+def generation_pattern(alias: str) -> re.Pattern[str]:
+    """The names of the generations of ``alias`` (and of no other alias)."""
+    return re.compile(re.escape(alias) + r"-[0-9a-f]{8}-\d+")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import warnings
 from decimal import Decimal
 from typing import Any, Literal
 
@@ -10,22 +11,41 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    field_validator,
     model_validator,
 )
 
 from osrag.currencies import LONG_MAX, MINOR_UNIT_EXPONENTS
+from osrag.schema.constraints import AmountConstraint
 from osrag.schema.documents import Span
-from osrag.search.constraints import AmountConstraint
+from osrag.schema.passages import CONTEXT_KINDS, ContextRequest, Passage, PassageReport
+
+
+def k_for_size(fields: dict[str, Any]) -> dict[str, Any]:
+    """``fields`` (of a :class:`QuerySpec`) with ``size``, the old name of ``k``, given as
+    ``k``: still taken, with a ``DeprecationWarning``, for one release."""
+    if "size" not in fields:
+        return fields
+    warnings.warn(
+        "size= is deprecated: use k= (the number of hits)", DeprecationWarning, stacklevel=3
+    )
+    out = dict(fields)
+    size = out.pop("size")
+    if out.setdefault("k", size) != size:
+        raise ValueError("give k, or its deprecated name size, not both")
+    return out
 
 
 class QuerySpec(BaseModel):
-    """What a caller asks for. :func:`osrag.search.query.build_query` turns it into a request
-    body."""
+    """What a caller asks for: the text, ``k`` hits from ``offset``, the caller's scope
+    (tenant, groups) and how to search. :meth:`Searcher.search
+    <osrag.search.searcher.Searcher.search>` runs it; :func:`osrag.build_query` gives the
+    OpenSearch request body of it."""
 
     model_config = ConfigDict(extra="forbid")
 
     text: str
-    size: int = Field(default=10, ge=0, le=10_000)
+    k: int = Field(default=10, ge=0, le=10_000, description="how many hits to return")
     offset: int = Field(default=0, ge=0, description="the request's `from`")
     amount_filter: bool = Field(
         default=True,
@@ -87,9 +107,8 @@ class QuerySpec(BaseModel):
     mode: Literal["auto", "bm25", "vector", "hybrid"] = Field(
         default="auto",
         description="bm25: words only; vector: nearest neighbours of the query's embedding; "
-        "hybrid: both legs, fused; auto: hybrid where the alias holds vectors, else bm25 "
-        "(measured: hybrid ranks better on both evaluation sets). Every filter is inside "
-        "every leg",
+        "hybrid: both legs, fused; auto: hybrid where the alias holds vectors, else bm25. "
+        "Every filter is inside every leg",
     )
     fusion: Literal["rrf", "normalization"] = Field(
         default="rrf",
@@ -105,6 +124,31 @@ class QuerySpec(BaseModel):
         description="return only these stored fields (chunk_id, doc_id, span always come); "
         "e.g. an evaluation at depth 1000 needs no bodies",
     )
+    context: ContextRequest | None = Field(
+        default=None,
+        description="expand the hits into passages (the Searcher's one extra request): "
+        "a kind (neighbours, section, table) or a ContextRequest with its budget",
+    )
+
+    @field_validator("context", mode="before")
+    @classmethod
+    def _context_kind(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            if value not in CONTEXT_KINDS:
+                raise ValueError(f"context {value!r}: choose one of {', '.join(CONTEXT_KINDS)}")
+            return ContextRequest(kind=value)  # type: ignore[arg-type]  # checked above
+        return value
+
+    @model_validator(mode="before")
+    @classmethod
+    def _size_is_k(cls, data: Any) -> Any:
+        return k_for_size(data) if isinstance(data, dict) else data
+
+    @property
+    def size(self) -> int:
+        """Deprecated: :attr:`k`."""
+        warnings.warn("QuerySpec.size is deprecated: use k", DeprecationWarning, stacklevel=2)
+        return self.k
 
     @model_validator(mode="after")
     def _operator_fits(self) -> QuerySpec:
@@ -241,6 +285,14 @@ class SearchResult(BaseModel):
     total_hits: int = 0
     raw_hits: int = 0
     unique_spans: int = Field(default=0, description="non-overlapping source spans among hits")
+    passages: list[Passage] = Field(
+        default_factory=list,
+        description="with a context: the hits expanded into the document's own text, within "
+        "the budget, best first",
+    )
+    context: PassageReport | None = Field(
+        default=None, description="with a context: what the budget held and left out"
+    )
     took_ms: float = Field(
         default=0.0,
         description="the search: planning, embedding the query, requests, fusion — not "

@@ -1,5 +1,4 @@
-"""Search: the query's analysis (amount constraints), the plan, fusion, and the
-:class:`~osrag.search.searcher.searcher.Searcher` /
-:class:`~osrag.search.searcher.async_searcher.AsyncSearcher`
-that run it on an engine.
+"""Search: the query's analysis (amount constraints), the analysed query and its typed
+plan, fusion, and the :class:`~osrag.search.searcher.Searcher` /
+:class:`~osrag.search.async_searcher.AsyncSearcher` that run it on an engine.
 """

@@ -1,7 +1,7 @@
 """Query text → the structured values it states, and the amount constraints.
 
 The rule: a stated amount is a constraint, not a hint. Every amount the query
-states becomes an :class:`~osrag.search.constraints.AmountConstraint` —
+states becomes an :class:`~osrag.schema.constraints.AmountConstraint` —
 exact, a comparison (``over $500,000``), a range (``$1M–$2M``) or a choice
 (``$300K or $3M``), as :mod:`osrag.search.constraint_parser` reads it — and a chunk
 must meet all of them. ``amount_status`` says how many there are (``none``,
@@ -44,8 +44,8 @@ from osrag.extract.dates import DateMention, extract_dates
 from osrag.extract.identifiers import IdentifierMention, extract_identifiers
 from osrag.extract.money import MoneyMention, RejectedMoney, scan_money
 from osrag.models import AmountStatus, ExtractionConfig, Money
+from osrag.schema.constraints import AmountConstraint
 from osrag.search.constraint_parser import parse_constraints
-from osrag.search.constraints import AmountConstraint
 
 T = TypeVar("T")
 

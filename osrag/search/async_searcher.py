@@ -5,15 +5,15 @@ planning, the alias's access policy, the fail-closed tenant and ACL guards, the 
 fallback and fusion are the Searcher's own methods, called in the same order. What
 differs is who waits:
 
-* on OpenSearch and Elasticsearch every search's ``_msearch`` (and the alias lookup of
-  a search without hits) is awaited on the library's asyncio client
-  (``AsyncOpenSearch``, ``AsyncElasticsearch``; both need ``aiohttp``);
+* every round trip is the engine's :meth:`~osrag.engines.base.ChunkIndex.asearch`: on
+  OpenSearch and Elasticsearch the ``_msearch`` (and the alias lookup of a search without
+  hits) is awaited on the library's asyncio client (``AsyncOpenSearch``,
+  ``AsyncElasticsearch``; both need ``aiohttp``); the embedded index, with no network to
+  wait on, searches in a worker thread;
 * the reads that are cached — the generation record (every
   :data:`~osrag.search.searcher.GENERATION_CACHE_SECONDS`), the engine's fusion capability
   (once) — and the query's embedding (CPU work) run in a worker thread
-  (:func:`asyncio.to_thread`) on the sync engine, so the event loop never blocks;
-* the embedded index has no network to wait on: each search is the sync Searcher's,
-  in a worker thread.
+  (:func:`asyncio.to_thread`) on the sync engine, so the event loop never blocks.
 """
 
 from __future__ import annotations
@@ -24,11 +24,10 @@ from types import TracebackType
 from typing import Any
 
 from osrag.config import DEFAULT_ALIAS, Settings, load_settings
-from osrag.engines import choose_backend, open_index
+from osrag.engines import open_index
 from osrag.engines.base import ChunkIndex
-from osrag.engines.rest_compile import compile_plans, read_plans
 from osrag.models import QuerySpec, SearchResult
-from osrag.search.query import QueryPlan
+from osrag.search.query import AnalyzedQuery
 from osrag.search.searcher import (
     Ran,
     Round,
@@ -37,6 +36,7 @@ from osrag.search.searcher import (
     needs_fallback,
     needs_text_fallback,
     shape_result,
+    with_passages,
     without_words,
 )
 
@@ -45,8 +45,10 @@ class AsyncSearcher:
     """``await AsyncSearcher.from_settings(settings, "osrag-chunks").search("$300K umbrella")``.
 
     ``index`` is the sync engine (:func:`osrag.engines.open_index`, or an opensearch-py /
-    elasticsearch-py client); ``client`` an asyncio client of the same cluster, or None to
-    run every search in a worker thread (the embedded index). The other keywords are the
+    elasticsearch-py client); ``client`` an asyncio client of the same cluster (attached to
+    the engine: :meth:`~osrag.engines.base.ChunkIndex.attach_async`), or None: the engine
+    awaits as it is (a worker thread for each search where it has no asyncio client, as
+    the embedded index). The other keywords are the
     :class:`~osrag.search.searcher.Searcher`'s.
     """
 
@@ -60,17 +62,8 @@ class AsyncSearcher:
     ) -> None:
         self.searcher = Searcher(index, alias, **options)
         """The sync searcher whose plan, guards and fusion every search runs."""
-        self.transport: Any = None
         if client is not None:
-            from osrag.engines.rest import RestIndex
-            from osrag.engines.rest_async import AsyncRestSearch
-
-            if not isinstance(self.searcher.index, RestIndex):
-                raise TypeError(
-                    f"an async client goes with an OpenSearch or Elasticsearch engine, not "
-                    f"{type(self.searcher.index).__name__}"
-                )
-            self.transport = AsyncRestSearch(self.searcher.index, client)
+            self.searcher.index.attach_async(client)
 
     @classmethod
     def from_settings(
@@ -83,13 +76,8 @@ class AsyncSearcher:
     ) -> AsyncSearcher:
         """The engine ``settings`` name (as :func:`osrag.engines.open_index` chooses it) with
         an asyncio client beside it when it is a cluster."""
-        from osrag.engines.rest_async import connect_async
-
         settings = settings if settings is not None else load_settings()
-        choice = choose_backend(settings, backend)
-        index = open_index(settings, choice=choice)
-        client = connect_async(settings, choice.name) if choice.name != "embedded" else None
-        return cls(index, alias, client=client, **options)
+        return cls(open_index(settings, backend=backend, asynchronous=True), alias, **options)
 
     @property
     def index(self) -> ChunkIndex:
@@ -99,7 +87,7 @@ class AsyncSearcher:
     def alias(self) -> str:
         return self.searcher.alias
 
-    async def plan(self, text_or_spec: str | QuerySpec, **overrides: Any) -> QueryPlan:
+    async def plan(self, text_or_spec: str | QuerySpec, **overrides: Any) -> AnalyzedQuery:
         """The Searcher's plan (the generation record read in a thread when not cached)."""
         if self.searcher.generation_stale():
             await asyncio.to_thread(self.searcher.generation)
@@ -107,9 +95,7 @@ class AsyncSearcher:
 
     async def search(self, text_or_spec: str | QuerySpec, **overrides: Any) -> SearchResult:
         """:meth:`Searcher.search <osrag.search.searcher.Searcher.search>`, awaited: the same
-        keywords (``tenant=``, ``acl=``, ``size=``, ``mode=``, …), the same result."""
-        if self.transport is None:
-            return await asyncio.to_thread(self.searcher.search, text_or_spec, **overrides)
+        keywords (``tenant=``, ``acl=``, ``k=``, ``mode=``, …), the same result."""
         started = time.perf_counter()
         plan = await self.plan(text_or_spec, **overrides)
         vector, sent = await self._requests(plan)
@@ -124,8 +110,9 @@ class AsyncSearcher:
             ran = await self._run(
                 wordless, await self._request(wordless, vector, drop_amount=False)
             )
-        answered = answering_index(ran) or await self.transport.alias_target(self.alias)
-        return shape_result(
+        answered = answering_index(ran) or await self.index.aalias_target(self.alias)
+        load = self.searcher.take_embedder_load()
+        result = shape_result(
             plan,
             ran,
             fallback,
@@ -133,10 +120,17 @@ class AsyncSearcher:
             started,
             amount_candidates,
             text_fallback=text_fallback,
-            load=self.searcher.take_embedder_load(),
+            load=load,
         )
+        if plan.spec.context is not None:
+            expansion = self.searcher.expansion(plan, vector, ran)
+            answer = None
+            if expansion.plan is not None:
+                (answer,) = await self.index.asearch(result.index, [expansion.plan])
+            with_passages(result, expansion, answer, started, load)
+        return result
 
-    async def _requests(self, plan: QueryPlan) -> tuple[list[float] | None, Round]:
+    async def _requests(self, plan: AnalyzedQuery) -> tuple[list[float] | None, Round]:
         """The query's vector and the first round trip's bodies (in a thread where a
         vector is computed, or the engine's fusion pipeline may be looked up)."""
         if plan.spec.mode in ("bm25", "auto"):
@@ -149,7 +143,7 @@ class AsyncSearcher:
         return await asyncio.to_thread(prepare)
 
     async def _request(
-        self, plan: QueryPlan, vector: list[float] | None, *, drop_amount: bool
+        self, plan: AnalyzedQuery, vector: list[float] | None, *, drop_amount: bool
     ) -> Round:
         if plan.spec.mode in ("bm25", "auto"):
             return self.searcher.requests(plan, vector, drop_amount=drop_amount)
@@ -157,22 +151,15 @@ class AsyncSearcher:
             self.searcher.requests, plan, vector, drop_amount=drop_amount
         )
 
-    async def _run(self, plan: QueryPlan, sent: Round) -> Ran:
-        engine = self.searcher.index
-        if any(p.mode == "hybrid" for p in sent.plans):  # may look the fusion pipeline up
-            bodies, compiled = await asyncio.to_thread(compile_plans, engine, sent.plans)
-        else:
-            bodies, compiled = compile_plans(engine, sent.plans)
-        answers = await self.transport.msearch(
-            self.alias, bodies, search_type=self.searcher.search_type
+    async def _run(self, plan: AnalyzedQuery, sent: Round) -> Ran:
+        answers = await self.index.asearch(
+            self.alias, sent.plans, search_type=self.searcher.search_type
         )
-        return self.searcher.answered(plan, sent, read_plans(compiled, answers))
+        return self.searcher.answered(plan, sent, answers)
 
     async def close(self) -> None:
-        """Close the asyncio client and the sync engine."""
-        if self.transport is not None:
-            await self.transport.close()
-        await asyncio.to_thread(self.searcher.index.close)
+        """Close the engine (and its asyncio client)."""
+        await self.index.aclose()
 
     async def __aenter__(self) -> AsyncSearcher:
         return self

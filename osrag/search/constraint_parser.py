@@ -50,10 +50,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
+from osrag.currencies import SIGN_CHARACTERS
 from osrag.errors import ExtractionError
-from osrag.extract.money import MoneyMention, parse_money
-from osrag.extract.money_patterns import SCALE_WORDS
-from osrag.search.constraints import (
+from osrag.extract.money import SCALE_WORDS, MoneyMention, ascii_digits, parse_money
+from osrag.schema.constraints import (
     APPROXIMATE_BAND_PERCENT,
     AmountConstraint,
     ConstraintOp,
@@ -138,14 +138,15 @@ _COMMA = re.compile(r"\s*,\s*")
 _AND_GAP = re.compile(r"\s+(?:and|&)\s+", re.IGNORECASE)
 _BARE_END = re.compile(
     r"\s+(?i:and|to|through)\s+(?P<num>\d[\d,.']*(?:\s*(?i:[kmb]\b|thousand|million|billion|"
-    r"bn|mm)\b)?)(?![\w$€£¥])"
+    rf"bn|mm)\b)?)(?![\w{re.escape(SIGN_CHARACTERS)}])"
 )
 
 
 # "between 5 and 10 million dollars": a bare first end right before an amount (its
 # opener, the number, the connector); not a year (2019), not inside a word or a number
 _BARE_START = re.compile(
-    r"(?:(?<![\w])(?P<opener>between|from)\s+)?(?<![\w.,'’$€£¥-])"
+    r"(?:(?<![\w])(?P<opener>between|from)\s+)?"
+    rf"(?<![\w.,'’{re.escape(SIGN_CHARACTERS)}-])"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     rf"(?:\s*(?P<scale>{SCALE_WORDS}|[kmb])\b)?"
     r"\s+(?P<conn>and|to|through)\s+\Z",
@@ -172,7 +173,7 @@ def _borrowed_low(first: MoneyMention, second: MoneyMention) -> int:
     first end written without a scale borrows the second end's when it then stays
     below it ("between $500 and $1 million" stays $500–$1M)."""
     scale = _written_scale(second)
-    figures = _FIGURES.search(first.raw)
+    figures = _FIGURES.search(ascii_digits(first.raw))
     if scale is None or figures is None or _written_scale(first) is not None:
         return first.minor_units
     try:
@@ -327,8 +328,10 @@ def _single(text: str, mention: MoneyMention) -> AmountConstraint:
 def parse_constraints(text: str, mentions: Sequence[MoneyMention]) -> list[AmountConstraint]:
     """The constraints ``text`` states about the amounts in ``mentions`` (sorted, as
     :func:`~osrag.extract.money.scan_money` returns them), in the order stated; the
-    same condition stated twice is kept once (its first statement)."""
-    found: dict[tuple[str, str, tuple[int, ...]], AmountConstraint] = {}
+    same condition stated twice is kept once (its first statement). Digits in any script
+    are read as ASCII; each constraint's ``text`` is the query as written."""
+    written, text = text, ascii_digits(text)
+    found: dict[tuple[object, ...], AmountConstraint] = {}
     i = 0
     while i < len(mentions):
         bare = _bare_start(text, mentions[i])
@@ -342,4 +345,6 @@ def parse_constraints(text: str, mentions: Sequence[MoneyMention]) -> list[Amoun
         else:
             constraint, i = _single(text, mentions[i]), i + 1
         found.setdefault(constraint.key, constraint)
+    if text is not written:
+        return [c.model_copy(update={"text": written[c.start : c.end]}) for c in found.values()]
     return list(found.values())

@@ -1,6 +1,6 @@
 """Fusing ranked legs in the client, for engines without server-side hybrid search.
 
-Pure functions over engine hits (:class:`~osrag.search.plan.EngineHit` lists, best first):
+Pure functions over engine hits (:class:`~osrag.schema.plan.EngineHit` lists, best first):
 
 * **Reciprocal rank fusion** (the default, as OpenSearch's ``score-ranker-processor``
   with ``technique: rrf``): a document's score is ``Σ 1 / (rank_constant + rank)``
@@ -18,9 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
-from osrag.search.plan import EngineHit
+from osrag.schema.plan import EngineHit
 
 Hit = EngineHit
 
@@ -80,41 +79,3 @@ def best_per_document(hits: Sequence[Hit]) -> list[Hit]:
             seen.add(hit.doc_id)
             kept.append(hit)
     return kept
-
-
-PIPELINE_VERSION = 1
-"""Bumped when the pipelines osrag creates change (the version is part of their names)."""
-
-
-def pipeline_definition(
-    fusion: str, *, rank_constant: int = 60, weights: Sequence[float] | None = None
-) -> tuple[str, dict[str, Any]]:
-    """The name and body of the OpenSearch search pipeline that fuses a ``hybrid`` query
-    as :func:`reciprocal_rank_fusion` or :func:`normalized_fusion` does."""
-    if fusion == "rrf":
-        name = f"osrag-rrf-{rank_constant}-v{PIPELINE_VERSION}"
-        processor = {
-            "score-ranker-processor": {
-                "combination": {"technique": "rrf", "rank_constant": rank_constant}
-            }
-        }
-    elif fusion == "normalization":
-        weights = list(weights) if weights is not None else [0.5, 0.5]
-        label = "-".join(f"{w:g}" for w in weights)
-        name = f"osrag-minmax-mean-{label}-v{PIPELINE_VERSION}"
-        processor = {
-            "normalization-processor": {
-                "normalization": {"technique": "min_max"},
-                "combination": {
-                    "technique": "arithmetic_mean",
-                    "parameters": {"weights": weights},
-                },
-            }
-        }
-    else:
-        raise ValueError(f"unknown fusion {fusion!r}")
-    body = {
-        "description": f"osrag hybrid search: {fusion} fusion of the lexical and vector legs",
-        "phase_results_processors": [processor],
-    }
-    return name, body

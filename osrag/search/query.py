@@ -1,8 +1,10 @@
-"""``QuerySpec`` → OpenSearch request body. Pure: no client, no I/O.
+"""``QuerySpec`` → :class:`AnalyzedQuery` → :class:`~osrag.schema.plan.SearchPlan`, and
+:func:`build_query`, the OpenSearch request body of it. Pure: no client, no I/O.
 
 The rule: a stated amount is a **constraint**, not a hint. Every amount
 constraint the query text states (:mod:`osrag.search.constraint_parser`) becomes one
-clause inside ``bool.filter``: ``$300K`` (``$0.3M``, ``USD 300,000``: all
+typed filter (:class:`~osrag.schema.filters.AmountFilter`), which the REST compiler
+writes as one clause inside ``bool.filter``: ``$300K`` (``$0.3M``, ``USD 300,000``: all
 30,000,000 cents) is ``{"term": {"amounts": 30000000}}``, ``over $500,000`` is
 ``{"range": {"amounts": {"gt": 50000000}}}``, ``$1M–$2M`` a ``range`` with
 ``gte``/``lte``, ``$300K or $3M`` a ``terms``; the words go to a ``match`` on
@@ -10,7 +12,7 @@ clause inside ``bool.filter``: ``$300K`` (``$0.3M``, ``USD 300,000``: all
 of one chunk. An exact amount in another currency than the default filters on
 the ``money`` keyword (``EUR:30000000``), so a euro amount never matches dollar
 documents; a comparison in another currency is refused (see
-:mod:`osrag.search.constraints`).
+:mod:`osrag.schema.constraints`).
 
 The user's text only ever goes into ``match`` queries — never ``query_string``
 — so OpenSearch query syntax in it (``"``, ``:``, ``*``, ``AND``, ``\\``) is
@@ -34,34 +36,28 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from osrag.engines import rest_compile
-from osrag.engines.analyzers import ENGLISH_STOP_WORDS
-from osrag.engines.mapping import VECTOR_FIELD
-from osrag.engines.rest_compile import TIE_BREAK_SORT as TIE_BREAK_SORT
-from osrag.engines.rest_compile import compile_filter, from_clause
+from osrag.engines.mapping import ENGLISH_STOP_WORDS, VECTOR_FIELD
+from osrag.engines.rest import compiler
 from osrag.errors import QueryError
-from osrag.models import AmountStatus, AppliedFilter, ExtractionConfig, Money, QuerySpec
-from osrag.search.analysis import analyze_query_cached
-from osrag.search.constraints import AmountConstraint
-from osrag.search.plan import (
+from osrag.models import AmountStatus, ExtractionConfig, Money, QuerySpec
+from osrag.schema.constraints import AmountConstraint
+from osrag.schema.filters import (
     AclGuard,
     AmountFilter,
     AsOfGuard,
-    Fusion,
+    FilterItem,
     Guard,
-    Highlight,
-    Mode,
     NamedFilter,
     Range,
     Scored,
-    SearchPlan,
-    Source,
     TenantGuard,
     Terms,
-    TextLeg,
-    VectorLeg,
     amount_filter,
 )
+from osrag.schema.plan import Fusion, Highlight, Mode, SearchPlan, Source, TextLeg, VectorLeg
+from osrag.schema.search import k_for_size
+from osrag.search.analysis import analyze_query_cached
+from osrag.search.passages.records import CONTEXT_FIELDS
 
 SOURCE_EXCLUDES = ["text", VECTOR_FIELD]
 """``text`` repeats breadcrumb and body (results show ``body``); nobody reads the vector."""
@@ -69,64 +65,46 @@ WORD = re.compile(r"\w+")
 ALWAYS_RETURNED = ("chunk_id", "doc_id", "span", "chunk_index")
 
 
-PlanItem = AmountFilter | Guard | NamedFilter
-"""A filter of a plan, typed: droppable (amount), a guard, or another named one."""
-
-
 @dataclass(frozen=True)
-class QueryPlan:
-    """A spec after analysis: the match text and every filter, named."""
+class AnalyzedQuery:
+    """A spec after analysis: the words to match and every filter, typed and named —
+    the amount filters first, then the access guards, then the rest
+    (:mod:`osrag.schema.filters`). :func:`search_plan` makes it a
+    :class:`~osrag.schema.plan.SearchPlan`; each engine compiles that."""
 
     spec: QuerySpec
     match_text: str
     amount: Money | None
     amount_status: AmountStatus
-    filters: list[AppliedFilter] = field(default_factory=list)
+    filters: tuple[FilterItem, ...] = ()
     stated: list[Money] = field(default_factory=list)
     """Every distinct amount the text states."""
     default_currency: str = "USD"
     constraints: list[AmountConstraint] = field(default_factory=list)
     """The amount constraints that filter (empty when the amount filter is off)."""
     amount_notes: list[str] = field(default_factory=list)
-    typed: tuple[PlanItem, ...] = ()
-    """``filters`` as typed plan items, in the same order (a filter beyond them is read
-    back from its clause)."""
     no_terms: Literal["all", "none"] = "none"
     """What the text leg does when the analysed match text has no terms: ``all`` once
     the amount's words were taken out (the filters alone rank), else ``none``."""
 
-    def filter_clauses(self, *, drop_amount: bool = False) -> list[dict[str, Any]]:
-        return [f.clause for f in self.filters if not (drop_amount and f.droppable)]
-
-    def applied(self, *, drop_amount: bool = False) -> list[AppliedFilter]:
-        return [f for f in self.filters if not (drop_amount and f.droppable)]
+    def kept(self, *, drop_amount: bool = False) -> tuple[FilterItem, ...]:
+        """The filters a search applies: every one, or — the fallback — all but the amount
+        filters."""
+        if not drop_amount:
+            return self.filters
+        return tuple(f for f in self.filters if not isinstance(f, AmountFilter))
 
     @property
     def has_amount_filter(self) -> bool:
-        return any(f.droppable for f in self.filters)
-
-    def items(self) -> list[PlanItem]:
-        """Every filter as a typed plan item."""
-        out: list[PlanItem] = list(self.typed[: len(self.filters)])
-        for f in self.filters[len(out) :]:
-            if f.droppable and f.constraint is not None:
-                out.append(
-                    AmountFilter(f.constraint, amount_filter(f.constraint, self.default_currency))
-                )
-            else:
-                out.append(NamedFilter(f.name, from_clause(f.clause)))
-        return out
+        return any(isinstance(f, AmountFilter) for f in self.filters)
 
 
 def _as_spec(text_or_spec: str | QuerySpec, overrides: dict[str, Any]) -> QuerySpec:
     if isinstance(text_or_spec, QuerySpec):
-        return text_or_spec.model_copy(update=overrides) if overrides else text_or_spec
+        if not overrides:
+            return text_or_spec
+        return text_or_spec.model_copy(update=k_for_size(overrides))
     return QuerySpec(text=text_or_spec, **overrides)
-
-
-def amount_clause(amount: Money, default_currency: str) -> dict[str, Any]:
-    """The exact-amount filter (``term`` on ``amounts``, or on ``money`` for another currency)."""
-    return exact(amount).clause(default_currency)
 
 
 def exact(amount: Money, text: str = "") -> AmountConstraint:
@@ -146,31 +124,30 @@ def access_guards(tenant: str | None, groups: list[str] | None) -> tuple[TenantG
       only documents that carry no tenant;
     * a caller sees documents without an ACL, and those whose ACL names one of the
       caller's groups; a caller with no groups sees only documents without an ACL.
+
+    The values are stripped of surrounding spaces, as a document's are when it is read;
+    a blank tenant or group (``''``, ``' '``) is refused (:class:`QueryError`): it names
+    no scope, and no document carries one.
     """
-    return TenantGuard(tenant), AclGuard(tuple(sorted(set(groups or []))))
-
-
-def access_filters(tenant: str | None, groups: list[str] | None) -> list[AppliedFilter]:
-    """:func:`access_guards` as named ``bool.filter`` clauses."""
-    return [_applied(g) for g in access_guards(tenant, groups)]
-
-
-def _applied(item: PlanItem) -> AppliedFilter:
-    if isinstance(item, AmountFilter):
-        return AppliedFilter(
-            name=item.name,
-            clause=compile_filter(item.filter),
-            droppable=True,
-            constraint=item.constraint,
-        )
-    node = item.filter if isinstance(item, NamedFilter) else item.filter()
-    return AppliedFilter(name=item.name, clause=compile_filter(node))
+    if tenant is not None:
+        if not isinstance(tenant, str) or not tenant.strip():
+            raise QueryError(
+                f"tenant {tenant!r} is blank: pass the caller's tenant, or none (then only "
+                "documents without a tenant match)"
+            )
+        tenant = tenant.strip()
+    named = []
+    for group in groups or []:
+        if not isinstance(group, str) or not group.strip():
+            raise QueryError(f"ACL group {group!r} is blank: pass the caller's groups")
+        named.append(group.strip())
+    return TenantGuard(tenant), AclGuard(tuple(sorted(set(named))))
 
 
 def _typed_filters(
     spec: QuerySpec, constraints: list[AmountConstraint], default_currency: str
-) -> list[PlanItem]:
-    items: list[PlanItem] = [
+) -> list[FilterItem]:
+    items: list[FilterItem] = [
         AmountFilter(c, amount_filter(c, default_currency)) for c in constraints
     ]
     if not spec.unrestricted:
@@ -202,7 +179,7 @@ def plan_query(
     *,
     extraction: ExtractionConfig | None = None,
     **overrides: Any,
-) -> QueryPlan:
+) -> AnalyzedQuery:
     """Analyse the text and name every filter. ``overrides`` are :class:`QuerySpec` fields."""
     spec = _as_spec(text_or_spec, overrides)
     config = extraction or ExtractionConfig()
@@ -224,18 +201,16 @@ def plan_query(
         amount = Money(currency=only.currency, minor_units=only.bounds[0])
     kept = spec.keep_amount_text or not constraints
     match_text = spec.text if kept else analysis.remaining_text
-    typed = _typed_filters(spec, constraints, config.default_currency)
-    return QueryPlan(
+    return AnalyzedQuery(
         spec=spec,
         match_text=match_text.strip(),
         amount=amount,
         amount_status=status,
-        filters=[_applied(item) for item in typed],
+        filters=tuple(_typed_filters(spec, constraints, config.default_currency)),
         stated=analysis.amounts,  # distinct already (a dict's keys: linear)
         default_currency=config.default_currency,
         constraints=constraints,
         amount_notes=analysis.amount_notes,
-        typed=tuple(typed),
         no_terms="none" if kept else _no_terms(match_text),
     )
 
@@ -244,7 +219,7 @@ COLLAPSE_DEPTH = 4
 """Chunks fetched per document wanted when the client collapses a vector or hybrid search."""
 
 
-def _text_leg(plan: QueryPlan, drop_amount: bool) -> TextLeg:
+def _text_leg(plan: AnalyzedQuery, drop_amount: bool) -> TextLeg:
     spec = plan.spec
     boosts: tuple[Scored, ...] = ()
     if drop_amount and plan.has_amount_filter and spec.ambiguous_amount_boost > 0:
@@ -266,15 +241,14 @@ def _text_leg(plan: QueryPlan, drop_amount: bool) -> TextLeg:
 
 
 def _grouped(
-    plan: QueryPlan, drop_amount: bool
+    plan: AnalyzedQuery, drop_amount: bool
 ) -> tuple[tuple[AmountFilter, ...], tuple[Guard, ...], tuple[NamedFilter, ...]]:
     amounts: list[AmountFilter] = []
     guards: list[Guard] = []
     named: list[NamedFilter] = []
-    for item in plan.items():
+    for item in plan.kept(drop_amount=drop_amount):
         if isinstance(item, AmountFilter):
-            if not drop_amount:
-                amounts.append(item)
+            amounts.append(item)
         elif isinstance(item, NamedFilter):
             named.append(item)
         else:
@@ -283,13 +257,13 @@ def _grouped(
 
 
 def search_plan(
-    plan: QueryPlan,
+    plan: AnalyzedQuery,
     *,
     drop_amount: bool = False,
     vector: Sequence[float] | None = None,
     in_engine: bool = True,
 ) -> SearchPlan:
-    """The typed :class:`~osrag.search.plan.SearchPlan` of an analysed query.
+    """The typed :class:`~osrag.schema.plan.SearchPlan` of an analysed query.
 
     ``drop_amount``: the fallback plan — every amount filter out of every leg together,
     each constraint a boost instead; the guards stay (they are a group of their own).
@@ -299,10 +273,11 @@ def search_plan(
     mode: Mode = "bm25" if spec.mode == "auto" else spec.mode
     if mode != "bm25" and vector is None:
         raise QueryError(f"mode {spec.mode!r} needs the query's embedding")
-    depth = spec.offset + spec.size
+    depth = spec.offset + spec.k
     if spec.collapse and mode != "bm25":  # the client keeps each document's best chunk
         depth *= COLLAPSE_DEPTH
     amounts, guards, named = _grouped(plan, drop_amount)
+    context = CONTEXT_FIELDS if spec.context is not None else ()  # what passages are made of
     return SearchPlan(
         mode=mode,
         text=None if mode == "vector" else _text_leg(plan, drop_amount),
@@ -314,13 +289,13 @@ def search_plan(
         guards=guards,
         amounts=amounts,
         filters=named,
-        size=spec.size,
+        size=spec.k,
         offset=spec.offset,
         depth=depth,
         collapse=spec.collapse,
         highlight=Highlight() if spec.highlight and plan.match_text else None,
         source=(
-            Source(includes=tuple(sorted({*ALWAYS_RETURNED, *spec.source_fields})))
+            Source(includes=tuple(sorted({*ALWAYS_RETURNED, *spec.source_fields, *context})))
             if spec.source_fields is not None
             else Source(excludes=tuple(SOURCE_EXCLUDES))
         ),
@@ -330,62 +305,40 @@ def search_plan(
     )
 
 
-def bool_query(plan: QueryPlan, *, drop_amount: bool = False) -> dict[str, Any]:
+def bool_query(plan: AnalyzedQuery, *, drop_amount: bool = False) -> dict[str, Any]:
     """The ``bool`` query alone (``must`` match, ``should`` boosts, ``filter`` clauses)."""
-    return rest_compile.bool_query(search_plan(_as_bm25(plan), drop_amount=drop_amount))
+    return compiler.bool_query(search_plan(_as_bm25(plan), drop_amount=drop_amount))
 
 
-def candidate_query(plan: QueryPlan, *, drop_amount: bool = False) -> dict[str, Any]:
+def candidate_query(plan: AnalyzedQuery, *, drop_amount: bool = False) -> dict[str, Any]:
     """Only the filters: the candidate set BM25 ranks inside."""
-    return rest_compile.candidate_query(search_plan(_as_bm25(plan), drop_amount=drop_amount))
+    return compiler.candidate_query(search_plan(_as_bm25(plan), drop_amount=drop_amount))
 
 
-def request_body(plan: QueryPlan, *, drop_amount: bool = False) -> dict[str, Any]:
+def request_body(plan: AnalyzedQuery, *, drop_amount: bool = False) -> dict[str, Any]:
     """The full ``_search`` body for a plan."""
-    return rest_compile.request_body(search_plan(_as_bm25(plan), drop_amount=drop_amount))
+    return compiler.request_body(search_plan(_as_bm25(plan), drop_amount=drop_amount))
 
 
-def _as_bm25(plan: QueryPlan) -> QueryPlan:
+def _as_bm25(plan: AnalyzedQuery) -> AnalyzedQuery:
     if plan.spec.mode in ("bm25", "auto"):
         return plan
     return replace(plan, spec=plan.spec.model_copy(update={"mode": "bm25"}))
 
 
-def count_body(plan: QueryPlan, *, drop_amount: bool = False) -> dict[str, Any]:
-    """The size of the candidate set: the filters alone, counted exactly."""
-    return rest_compile.count_body(search_plan(_as_bm25(plan), drop_amount=drop_amount))
-
-
-def knn_clause(
-    plan: QueryPlan, vector: Sequence[float], k: int, *, drop_amount: bool = False
-) -> dict[str, Any]:
-    """The vector leg: ``k`` nearest neighbours **among the chunks passing every filter**.
-
-    The filters go into ``knn.filter`` (the lucene engine's efficient filtering: the
-    candidate set is chosen first, then the neighbours inside it), never into a
-    ``post_filter`` or a ``bool`` around ``knn`` — both pick the neighbours first
-    and filter afterwards, returning fewer than ``k`` hits, or none, under a
-    restrictive filter such as one amount or one tenant.
-    """
-    typed = search_plan(_as_bm25(plan), drop_amount=drop_amount)
-    leg = VectorLeg(tuple(float(x) for x in vector), k)
-    return rest_compile.knn_clause(replace(typed, mode="vector", text=None, vector=leg))
-
-
 def search_bodies(
-    plan: QueryPlan,
+    plan: AnalyzedQuery,
     *,
     drop_amount: bool = False,
     vector: Sequence[float] | None = None,
     pipeline: str | None = None,
 ) -> list[dict[str, Any]]:
     """The bodies of one ``_msearch`` for a plan, the candidate count always last
-    (:func:`osrag.engines.rest_compile.search_bodies` of :func:`search_plan`).
+    (:func:`osrag.engines.rest.compiler.search_bodies` of :func:`search_plan`).
 
-    * ``bm25``: the ranked search, the count. The count costs no extra round trip
-      (measured in ``benchmarks/query.py`` against a ``global`` aggregation and a
-      second request).
-    * ``vector``: the vector leg (:func:`knn_clause`), the count.
+    * ``bm25``: the ranked search, the count (in the same ``_msearch``: no extra round
+      trip, see ``docs/scale.md``).
+    * ``vector``: the vector leg (:func:`osrag.engines.rest.compiler.knn_clause`), the count.
     * ``hybrid`` with a search ``pipeline`` (OpenSearch's neural-search): one ``hybrid``
       query — it must be the top-level query — holding both legs, the count.
     * ``hybrid`` without one: the lexical leg, the vector leg (each ``from + size``
@@ -399,7 +352,7 @@ def search_bodies(
     """
     typed = search_plan(plan, drop_amount=drop_amount, vector=vector)
     on_engine = pipeline if typed.fusion.in_engine else None
-    return rest_compile.search_bodies(typed, on_engine)
+    return compiler.search_bodies(typed, on_engine)
 
 
 def build_query(
@@ -418,40 +371,3 @@ def build_query(
     return request_body(
         plan_query(text_or_spec, extraction=extraction, **overrides), drop_amount=drop_amount
     )
-
-
-def add_osrag_clauses(
-    bool_body: dict[str, Any],
-    text_or_spec: str | QuerySpec,
-    *,
-    extraction: ExtractionConfig | None = None,
-    **overrides: Any,
-) -> dict[str, Any]:
-    """Add osrag's match and filters to a caller's own ``{"bool": {...}}`` (a new dict).
-
-    The caller's clauses are kept; osrag's ``must``/``should``/``filter`` are appended.
-    """
-    plan = plan_query(text_or_spec, extraction=extraction, **overrides)
-    ours = bool_query(plan)["bool"]
-    theirs = dict(bool_body.get("bool", bool_body))
-    merged: dict[str, Any] = {k: v for k, v in theirs.items()}
-    for key in ("must", "should", "filter"):
-        if key in ours:
-            existing = theirs.get(key, [])
-            existing = existing if isinstance(existing, list) else [existing]
-            merged[key] = [*existing, *ours[key]]
-    return {"bool": merged}
-
-
-def to_search(
-    text_or_spec: str | QuerySpec,
-    *,
-    index: str | None = None,
-    extraction: ExtractionConfig | None = None,
-    **overrides: Any,
-) -> Any:
-    """The same request as an opensearch-py DSL ``Search`` object (``Q`` inside)."""
-    from opensearchpy import Search
-
-    body = build_query(text_or_spec, extraction=extraction, **overrides)
-    return Search(index=index).update_from_dict(body)

@@ -14,9 +14,11 @@ from typing import Any, NamedTuple
 
 from pydantic import TypeAdapter
 
+from osrag.engines.rest.compiler import compile_filter
 from osrag.models import AppliedFilter, SearchHit, SearchResult
-from osrag.search.plan import EngineHit
-from osrag.search.query import QueryPlan
+from osrag.schema.filters import AmountFilter, NamedFilter
+from osrag.schema.plan import EngineHit
+from osrag.search.query import AnalyzedQuery
 
 log = logging.getLogger("osrag.search.searcher")
 
@@ -104,13 +106,31 @@ def _hits(raw_hits: Iterable[EngineHit]) -> tuple[list[SearchHit], int]:
     return _HITS.validate_python(rows), _unique_spans(seen.values())
 
 
+def applied_filters(query: AnalyzedQuery, *, drop_amount: bool = False) -> list[AppliedFilter]:
+    """The filters a search applied, as its result names them, each with the clause the
+    REST compiler writes for it (shown to the caller, not sent from here)."""
+    out: list[AppliedFilter] = []
+    for item in query.kept(drop_amount=drop_amount):
+        if isinstance(item, AmountFilter):
+            clause = compile_filter(item.filter)
+            out.append(
+                AppliedFilter(
+                    name=item.name, clause=clause, droppable=True, constraint=item.constraint
+                )
+            )
+        else:
+            node = item.filter if isinstance(item, NamedFilter) else item.filter()
+            out.append(AppliedFilter(name=item.name, clause=compile_filter(node)))
+    return out
+
+
 def answering_index(ran: Ran) -> str | None:
     """The generation that answered, when a hit names it."""
     return ran.hits[0].index if ran.hits else None
 
 
 def shape_result(
-    plan: QueryPlan,
+    plan: AnalyzedQuery,
     ran: Ran,
     fallback: bool,
     index: str,
@@ -125,7 +145,7 @@ def shape_result(
     fallback (None without constraints); ``load``: the embedder's model load not yet
     reported, left out of ``took_ms`` where it fell inside this search."""
     hits, unique_spans = _hits(ran.hits)
-    applied = plan.applied(drop_amount=fallback)
+    applied = applied_filters(plan, drop_amount=fallback)
     result = SearchResult(
         query=plan.spec.text,
         mode=plan.spec.mode if plan.spec.mode != "auto" else "bm25",
@@ -144,7 +164,7 @@ def shape_result(
         total_hits=ran.total,
         raw_hits=len(hits),
         unique_spans=unique_spans,
-        took_ms=round(_took_ms(started, load), 3),
+        took_ms=round(took_ms(started, load), 3),
         embedder_load_ms=round(load.ms, 3) if load else None,
         embedder_note=load.note if load else None,
     )
@@ -153,7 +173,7 @@ def shape_result(
     return result
 
 
-def _took_ms(started: float, load: EmbedderLoad | None) -> float:
+def took_ms(started: float, load: EmbedderLoad | None) -> float:
     """Milliseconds since ``started``, less the model load that happened meanwhile."""
     elapsed = (time.perf_counter() - started) * 1000
     if load is not None and load.started >= started:
@@ -163,7 +183,7 @@ def _took_ms(started: float, load: EmbedderLoad | None) -> float:
 
 def _log_result(
     result: SearchResult,
-    plan: QueryPlan,
+    plan: AnalyzedQuery,
     applied: list[AppliedFilter],
     amount_candidates: int | None,
     fallback: bool,

@@ -12,7 +12,7 @@
   with the constraints alone — the user's hard condition — ranked by them alone
   (constant score, the tie-break order), and the result says ``text_fallback: true``.
 * **Fail closed**: the tenant and ACL guards come from the caller's arguments
-  on every request (:func:`osrag.search.query.access_filters`), never from what the
+  on every request (:func:`osrag.search.query.access_guards`), never from what the
   index is believed to hold: without a tenant only untenanted documents match,
   without groups only documents without an ACL. An alias known to be
   multi-tenant (its access policy, read fresh on every request without a
@@ -27,6 +27,10 @@
 * **Overlapping chunks are one piece of evidence**: ``raw_hits`` counts hits,
   ``unique_spans`` counts the merged source intervals per document, and each
   hit lists the higher-ranked hits of its document it overlaps.
+* **Passages**: with a context (``QuerySpec.context``) one more request reads the chunks
+  around the hits — a typed filter under the search's own guards, sent to the generation
+  that answered — and :mod:`osrag.search.passages` makes them passages within a token
+  budget (``SearchResult.passages``, ``SearchResult.context``).
 """
 
 from __future__ import annotations
@@ -39,8 +43,8 @@ from collections import OrderedDict
 from typing import Any, NamedTuple
 
 from osrag.config import DEFAULT_ALIAS
-from osrag.engines import rest_compile
 from osrag.engines.base import ChunkIndex, SearchType
+from osrag.engines.rest import compiler
 from osrag.errors import EmbeddingError, QueryError
 from osrag.ingestion.layout import Layout
 from osrag.ingestion.manifest import Manifest
@@ -51,17 +55,12 @@ from osrag.models import (
     QuerySpec,
     SearchResult,
 )
+from osrag.schema.filters import Exists, NamedFilter
+from osrag.schema.plan import EngineResult, SearchPlan, Source, TextLeg
 from osrag.search import fusion
-from osrag.search.plan import (
-    EngineResult,
-    Exists,
-    NamedFilter,
-    SearchPlan,
-    Source,
-    TextLeg,
-)
-from osrag.search.query import QueryPlan, plan_query, search_plan
-from osrag.search.results import EmbedderLoad, Ran, answering_index, shape_result
+from osrag.search.passages.expand import Expansion
+from osrag.search.query import AnalyzedQuery, plan_query, search_plan
+from osrag.search.results import EmbedderLoad, Ran, answering_index, shape_result, took_ms
 
 log = logging.getLogger("osrag.search.searcher")
 
@@ -92,10 +91,10 @@ def as_index(client_or_index: Any) -> ChunkIndex:
     if isinstance(client_or_index, ChunkIndex):
         return client_or_index
     if type(client_or_index).__module__.split(".")[0] == "elasticsearch":
-        from osrag.engines.elasticsearch import ElasticsearchIndex
+        from osrag.engines.elasticsearch.index import ElasticsearchIndex
 
         return ElasticsearchIndex(client_or_index)
-    from osrag.engines.opensearch import OpenSearchIndex
+    from osrag.engines.opensearch.index import OpenSearchIndex
 
     return OpenSearchIndex(client_or_index)
 
@@ -186,11 +185,12 @@ class Searcher:
             return known[1]
         return DEFAULT_EXTRACTION
 
-    def plan(self, text_or_spec: str | QuerySpec, **overrides: Any) -> QueryPlan:
+    def plan(self, text_or_spec: str | QuerySpec, **overrides: Any) -> AnalyzedQuery:
         if not isinstance(text_or_spec, QuerySpec):
             spec = QuerySpec(text=text_or_spec, **overrides)  # overrides validated as fields
         elif overrides:
-            spec = QuerySpec.model_validate({**text_or_spec.model_dump(), **overrides})
+            fields = text_or_spec.model_dump(exclude={"k"} if "size" in overrides else None)
+            spec = QuerySpec.model_validate({**fields, **overrides})
         else:
             spec = text_or_spec
         if spec.mode == "auto":
@@ -258,7 +258,7 @@ class Searcher:
             found, self._unreported_load = self._unreported_load, None
         return found
 
-    def query_vector(self, plan: QueryPlan) -> list[float] | None:
+    def query_vector(self, plan: AnalyzedQuery) -> list[float] | None:
         if plan.spec.mode in ("bm25", "auto"):
             return None
         text = plan.match_text or plan.spec.text
@@ -277,7 +277,7 @@ class Searcher:
         return list(found)  # the caller's own list: the cached vector cannot change
 
     def plans(
-        self, plan: QueryPlan, vector: list[float] | None = None, *, drop_amount: bool = False
+        self, plan: AnalyzedQuery, vector: list[float] | None = None, *, drop_amount: bool = False
     ) -> SearchPlan:
         """The typed plan this searcher sends for ``plan`` (the fallback's, with
         ``drop_amount``)."""
@@ -287,20 +287,20 @@ class Searcher:
         return search_plan(plan, drop_amount=drop_amount, vector=vector, in_engine=in_engine)
 
     def bodies(
-        self, plan: QueryPlan, vector: list[float] | None = None, *, drop_amount: bool = False
+        self, plan: AnalyzedQuery, vector: list[float] | None = None, *, drop_amount: bool = False
     ) -> tuple[list[dict[str, Any]], str | None]:
         """The plan as OpenSearch DSL (``--explain`` prints it), and the search pipeline
         that fuses it on the engine, if any."""
         typed = self.plans(plan, vector, drop_amount=drop_amount)
         on_engine = typed.mode == "hybrid" and typed.fusion.in_engine
         pipeline = self.index.fusion_pipeline(typed.fusion) if on_engine else None
-        return rest_compile.search_bodies(typed, pipeline), pipeline
+        return compiler.search_bodies(typed, pipeline), pipeline
 
     def _scored_apart(self) -> bool:
         """Whether the legs must be fused here to keep one set of term statistics: the
         generation has several shards and searches use ``dfs_query_then_fetch``, which
         the engine's ``hybrid`` query does not run under (see
-        :meth:`~osrag.engines.rest.RestIndex.takes_search_type`). Fused here, each leg is
+        :meth:`~osrag.engines.rest.index.RestIndex.takes_search_type`). Fused here, each leg is
         scored as one shard would score it; the fused order is the same as the engine's."""
         generation = self.generation()
         shards = Layout.of_config(generation.config).shards if generation is not None else 1
@@ -310,7 +310,7 @@ class Searcher:
         return chosen == "dfs_query_then_fetch"
 
     def requests(
-        self, plan: QueryPlan, vector: list[float] | None, *, drop_amount: bool = False
+        self, plan: AnalyzedQuery, vector: list[float] | None, *, drop_amount: bool = False
     ) -> Round:
         """The typed plans of one round trip (the tenant probe last, when asked)."""
         typed = self.plans(plan, vector, drop_amount=drop_amount)
@@ -321,7 +321,7 @@ class Searcher:
         probe = self.enforce_access and spec.tenant is None and not spec.unrestricted
         return Round([typed, TENANT_PROBE] if probe else [typed], probe)
 
-    def answered(self, plan: QueryPlan, sent: Round, answers: list[EngineResult]) -> Ran:
+    def answered(self, plan: AnalyzedQuery, sent: Round, answers: list[EngineResult]) -> Ran:
         """Hits (fused where the client fuses), total hits, candidates, how it fused."""
         spec = plan.spec
         if sent.probe and answers.pop().total > 0:
@@ -341,11 +341,11 @@ class Searcher:
             fused = f"client:{spec.fusion}"
         if spec.collapse:
             ranked = fusion.best_per_document(ranked)
-        page = ranked[spec.offset : spec.offset + spec.size]
+        page = ranked[spec.offset : spec.offset + spec.k]
         return Ran(page, len(ranked), result.candidates, fused)
 
     def _run(
-        self, plan: QueryPlan, vector: list[float] | None, *, drop_amount: bool = False
+        self, plan: AnalyzedQuery, vector: list[float] | None, *, drop_amount: bool = False
     ) -> Ran:
         sent = self.requests(plan, vector, drop_amount=drop_amount)
         answers = self.index.search(self.alias, sent.plans, search_type=self.search_type)
@@ -365,7 +365,8 @@ class Searcher:
         if text_fallback:
             ran = self._run(without_words(plan), vector)
         answered = answering_index(ran) or self.index.alias_target(self.alias) or self.alias
-        return shape_result(
+        load = self.take_embedder_load()
+        result = shape_result(
             plan,
             ran,
             fallback,
@@ -373,8 +374,22 @@ class Searcher:
             started,
             amount_candidates,
             text_fallback=text_fallback,
-            load=self.take_embedder_load(),
+            load=load,
         )
+        if plan.spec.context is not None:
+            expansion = self.expansion(plan, vector, ran)
+            sent = [expansion.plan] if expansion.plan is not None else []
+            answers = self.index.search(answered, sent) if sent else [None]
+            with_passages(result, expansion, answers[0], started, load)
+        return result
+
+    def expansion(self, plan: AnalyzedQuery, vector: list[float] | None, ran: Ran) -> Expansion:
+        """The expansion of a search's hits (``plan.spec.context``): the one extra request,
+        under the guards of the search's own plan, to the generation that answered."""
+        assert plan.spec.context is not None
+        generation = self.generation()
+        config = generation.config if generation is not None else None
+        return Expansion.of(ran.hits, self.plans(plan, vector), plan.spec.context, config)
 
 
 class Round(NamedTuple):
@@ -384,12 +399,25 @@ class Round(NamedTuple):
     probe: bool
 
 
-def needs_fallback(plan: QueryPlan, ran: Ran) -> bool:
+def with_passages(
+    result: SearchResult,
+    expansion: Expansion,
+    answer: EngineResult | None,
+    started: float,
+    load: EmbedderLoad | None = None,
+) -> None:
+    """Put the expansion's passages and report on ``result``; ``took_ms`` covers both (and,
+    as ever, not the embedder's model ``load``)."""
+    result.passages, result.context = expansion.passages(answer)
+    result.took_ms = round(took_ms(started, load), 3)
+
+
+def needs_fallback(plan: AnalyzedQuery, ran: Ran) -> bool:
     """The amount filter left zero candidates: run again without it."""
     return plan.has_amount_filter and ran.candidates == 0
 
 
-def needs_text_fallback(plan: QueryPlan, ran: Ran, fallback: bool) -> bool:
+def needs_text_fallback(plan: AnalyzedQuery, ran: Ran, fallback: bool) -> bool:
     """Chunks meet the amount constraints, but the words matched none of them (on the
     first page): run again ranked by the constraints alone."""
     return (
@@ -402,6 +430,6 @@ def needs_text_fallback(plan: QueryPlan, ran: Ran, fallback: bool) -> bool:
     )
 
 
-def without_words(plan: QueryPlan) -> QueryPlan:
+def without_words(plan: AnalyzedQuery) -> AnalyzedQuery:
     """``plan`` with no words to match: its filters alone select and rank (match_all)."""
     return dataclasses.replace(plan, match_text="")

@@ -19,7 +19,8 @@ from tlsproxy import TLSProxy
 
 from osrag.config import Settings, load_settings
 from osrag.engines import choose_backend, open_index
-from osrag.engines.opensearch_client import check_connection, cluster_errors, detect_engine
+from osrag.engines.rest.cluster import check_connection, detect_engine
+from osrag.engines.rest.errors import cluster_errors
 from osrag.errors import AuthError, ConfigError, TLSError
 
 pytestmark = pytest.mark.elasticsearch
@@ -80,7 +81,7 @@ def test_an_api_key_ingests_and_searches_through_tls(
             report = ingest(DATA, backend, IngestOptions(alias=alias))
             assert report.documents >= 10 and report.alias_moved
             result = Searcher(backend, alias).search(
-                "umbrella $300K", tenant="acme", acl=["agents", "underwriters"], size=20
+                "umbrella $300K", tenant="acme", acl=["agents", "underwriters"], k=20
             )
         assert {h.doc_id for h in result.hits} == THREE_HUNDRED_K
         assert [f.name for f in result.filters_applied] == ["amount", "tenant", "acl"]

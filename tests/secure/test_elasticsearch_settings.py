@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from osrag.cli import app
 from osrag.config import cloud_url, load_settings
-from osrag.engines.elasticsearch_client import connect_elasticsearch
+from osrag.engines.rest.clients import connect_elasticsearch
 from osrag.errors import ConfigError
 
 KEY = base64.b64encode(b"VuaCfGcBCdbkQm-e5aOx:ui2lp2axTNmsyakw9tvNnw").decode()

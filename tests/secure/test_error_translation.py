@@ -15,7 +15,7 @@ import pytest
 from opensearchpy import exceptions as os_exc
 
 from osrag.config import load_settings
-from osrag.engines.opensearch_client import cluster_errors, translate_error
+from osrag.engines.rest.errors import cluster_errors, translate_error
 from osrag.errors import AuthError, ClusterError, ConfigError, TLSError
 
 URL = "https://search.example:9200"

@@ -26,7 +26,9 @@ from sigv4server import AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, SigV4Server
 from tlsproxy import TLSProxy
 
 from osrag.config import load_settings
-from osrag.engines.opensearch_client import check_connection, cluster_errors, connect
+from osrag.engines.rest.clients import connect
+from osrag.engines.rest.cluster import check_connection
+from osrag.engines.rest.errors import cluster_errors
 from osrag.errors import OsragError
 
 # Runs the CLI with every logger at DEBUG, the way a user debugging a failure would.
@@ -45,7 +47,8 @@ main()
 UNCAUGHT_LIBRARY_FAILURE = """
 import logging
 logging.basicConfig(level=logging.DEBUG)
-from osrag.engines.opensearch_client import cluster_errors, connect
+from osrag.engines.rest.clients import connect
+from osrag.engines.rest.errors import cluster_errors
 from osrag.config import load_settings
 settings = load_settings()
 with cluster_errors(settings):

@@ -12,7 +12,9 @@ import pytest
 from sigv4server import AWS_ACCESS_KEY_ID, AWS_SESSION_TOKEN, SigV4Server
 
 from osrag.config import load_settings
-from osrag.engines.opensearch_client import check_connection, cluster_errors, connect
+from osrag.engines.rest.clients import connect
+from osrag.engines.rest.cluster import check_connection
+from osrag.engines.rest.errors import cluster_errors
 from osrag.errors import ConfigError
 
 

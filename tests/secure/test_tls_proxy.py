@@ -26,12 +26,9 @@ from cryptography.hazmat.primitives.serialization import (
 from tlsproxy import TLSProxy
 
 from osrag.config import Settings, load_settings
-from osrag.engines.opensearch_client import (
-    InsecureTLSWarning,
-    check_connection,
-    cluster_errors,
-    connect,
-)
+from osrag.engines.rest.clients import InsecureTLSWarning, connect
+from osrag.engines.rest.cluster import check_connection
+from osrag.engines.rest.errors import cluster_errors
 from osrag.errors import AuthError, ClusterError, ConfigError, TLSError
 
 pytestmark = pytest.mark.opensearch
@@ -97,7 +94,7 @@ def test_ingest_and_search_through_tls_proxy(tls_proxy: TLSProxy, clean_env: Pat
             report = ingest(data, backend, IngestOptions(alias=alias))
             assert report.documents >= 10 and report.alias_moved
             result = Searcher(backend, alias).search(
-                "umbrella $300K", tenant="acme", acl=["agents", "underwriters"], size=20
+                "umbrella $300K", tenant="acme", acl=["agents", "underwriters"], k=20
             )
         assert {h.doc_id for h in result.hits} == {
             "umb-300k-classic",

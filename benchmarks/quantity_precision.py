@@ -1,0 +1,199 @@
+"""Does the search return documents that hold the asked quantity? Every mode on every engine.
+
+    .venv/bin/python benchmarks/quantity_precision.py [--label before] \
+        [--sets tatqa,insurance] [--engines opensearch,elasticsearch,embedded] \
+        [--modes bm25,vector,hybrid]
+
+Two query sets whose gold is independent of osrag (nothing here judges with osrag's
+extraction, constraint parser or filter):
+
+* ``tatqa`` — the analyst questions ``benchmarks/tatqa_analyst.py`` writes from the TAT-QA
+  dev tables ("companies whose revenue exceeded $500 million in 2019", "net loss under
+  $20 million"), on the corpus ``benchmarks/tatqa_corpus.py`` renders; holders read from
+  the dataset's own cells and annotated scales;
+* ``insurance`` — the role-bound queries of ``examples/insurance`` (``r01``–``r24``:
+  "deductible under $1,000", "premium below $500 a year", "over €250,000"), holders read
+  by hand from the policies.
+
+For each engine the corpus is ingested once with the default offline embedder (MiniLM,
+so vector and hybrid run too) under a temporary alias, and :func:`osrag.evaluation.
+run_evaluation` runs the queries that carry holder gold in each mode. Reported per set,
+engine and mode: quantity precision@5 and @10, nDCG@10 (relevant = the holders), the
+constraint selectivity (median and p90 share of the index's documents the amount filter
+leaves), the fallback steps, the queries the search refused, and the unjudged documents
+skipped. The table is printed and the JSON written to
+``benchmarks/results/quantity_precision[-LABEL].json`` — the same command gives the
+numbers before and after a change to the filter.
+
+Engines: OpenSearch at ``OSRAG_BENCH_URL`` (else a local node), Elasticsearch at
+``OSRAG_BENCH_ES_URL`` (else a local node on :9400), the embedded index in a temporary
+folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import uuid
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _cluster import ROOT, cluster_url, console, elasticsearch_url, write_results
+
+from osrag.config import load_settings
+from osrag.engines import open_index
+from osrag.engines.base import ChunkIndex
+from osrag.evaluation import EvalConfig, load_query_set, run_evaluation
+from osrag.evaluation.inputs import QuerySet
+from osrag.ingestion.generations import purge
+from osrag.ingestion.ingest import IngestOptions, ingest
+
+INSURANCE = ROOT / "examples" / "insurance"
+KS = (5, 10)
+
+
+def _with_gold(query_set: QuerySet) -> QuerySet:
+    """Only the queries whose holder gold lists a holder."""
+    kept = [q for q in query_set.queries if q.holders]
+    return QuerySet(query_set.path, query_set.format, kept, query_set.qrels, [])
+
+
+def tatqa_set(work: Path) -> tuple[Path, QuerySet]:
+    """The TAT-QA corpus and analyst questions, converted into ``work``."""
+    import tatqa_corpus
+
+    tatqa_corpus.convert(tatqa_corpus.DATASET, work)
+    return work / "corpus", _with_gold(load_query_set(work / "analyst_queries.jsonl"))
+
+
+def insurance_set() -> tuple[Path, QuerySet]:
+    return INSURANCE, _with_gold(load_query_set(INSURANCE / "queries.jsonl"))
+
+
+def engine(name: str, home: Path) -> ChunkIndex:
+    """An engine by name: the benchmark cluster, Elasticsearch, or an embedded index."""
+    if name == "opensearch":
+        settings = load_settings(url=cluster_url(), backend="opensearch")
+    elif name == "elasticsearch":
+        settings = load_settings(url=elasticsearch_url(), backend="elasticsearch")
+    else:
+        settings = load_settings(backend="embedded", home=home)
+    return open_index(settings)
+
+
+def measure(
+    index: ChunkIndex, corpus: Path, queries: QuerySet, modes: list[str]
+) -> dict[str, dict[str, Any]]:
+    """One ingest (with vectors), every mode: the row of each mode."""
+    alias = f"osrag-qp-{uuid.uuid4().hex[:8]}"
+    try:
+        ingest(corpus, index, IngestOptions(alias=alias, embedder="default"))
+        report = run_evaluation(
+            queries,
+            index,
+            alias=alias,
+            configs=[EvalConfig(f"mode={m}", {"mode": m}) for m in modes],
+            ks=KS,
+            permutations=1000,
+        )
+    finally:
+        purge(index, alias)
+    rows: dict[str, dict[str, Any]] = {}
+    for config in report.configs:
+        gold = config.subsets.get("holder gold", {})
+        summary = config.selectivity_summary
+        rows[config.name.removeprefix("mode=")] = {
+            "queries": config.quantity_queries,
+            **{f"quantity_precision@{k}": gold.get(f"quantity_precision@{k}") for k in KS},
+            "ndcg@10": gold.get("ndcg@10"),
+            "selectivity": summary.model_dump() if summary else None,
+            "fallback_steps": config.fallback_steps,
+            "text_fallbacks": config.text_fallbacks,
+            "refused": len(config.refused),
+            "empty_results": config.empty_results,
+            "unjudged_skipped@10": config.unjudged_skipped,
+            "per_query": {
+                q: {k: v for k, v in m.items() if k.startswith("quantity_precision")}
+                for q, m in config.per_query.items()
+            },
+            "selectivity_per_query": {
+                q: s.model_dump() for q, s in config.selectivity.items()
+            },
+            "significance_vs_first": {
+                m: c.model_dump() for m, c in config.significance.items()
+                if m.startswith("quantity_precision") or m == "ndcg@10"
+            },
+        }  # fmt: skip
+    return rows
+
+
+def table(results: dict[str, Any]) -> str:
+    """The results as a Markdown table (the form docs/amounts.md records)."""
+    first = next(r for e in results["sets"].values() for m in e.values() for r in m.values())
+    steps = " / ".join(first["fallback_steps"])
+    lines = [
+        "| set | engine | mode | queries | QP@5 | QP@10 | nDCG@10 | selectivity median "
+        f"| p90 | fallbacks ({steps}) | refused | empty |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for set_name, engines in results["sets"].items():
+        for engine_name, modes in engines.items():
+            for mode, row in modes.items():
+                sel = row["selectivity"] or {}
+                steps = " / ".join(str(v) for v in row["fallback_steps"].values())
+                lines.append(
+                    f"| {set_name} | {engine_name} | {mode} | {row['queries']} "
+                    f"| {row['quantity_precision@5']:.3f} | {row['quantity_precision@10']:.3f} "
+                    f"| {row['ndcg@10']:.3f} | {sel.get('documents_median', 0):.1%} "
+                    f"| {sel.get('documents_p90', 0):.1%} | {steps} | {row['refused']} "
+                    f"| {row['empty_results']} |"
+                )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--label", default="before", help="names the results file")
+    parser.add_argument("--sets", default="tatqa,insurance")
+    parser.add_argument("--engines", default="opensearch,elasticsearch,embedded")
+    parser.add_argument("--modes", default="bm25,vector,hybrid")
+    args = parser.parse_args(argv)
+    sets, engines = args.sets.split(","), args.engines.split(",")
+    modes = args.modes.split(",")
+    results: dict[str, Any] = {
+        "label": args.label,
+        "definitions": "osrag/evaluation/quantity.py; docs/evaluation.md#quantity-precision",
+        "sets": {},
+    }
+    with tempfile.TemporaryDirectory(prefix="osrag-qp-") as tmp:
+        work = Path(tmp)
+        loaded = {
+            name: tatqa_set(work / "tatqa") if name == "tatqa" else insurance_set() for name in sets
+        }
+        for engine_name in engines:
+            index = engine(engine_name, work / "home")
+            try:
+                for set_name, (corpus, queries) in loaded.items():
+                    console.print(
+                        f"[bold]{set_name}[/bold] on {engine_name}: {len(queries.queries)} "
+                        f"queries with holder gold, modes {', '.join(modes)}"
+                    )
+                    measured = measure(index, corpus, queries, modes)
+                    results["sets"].setdefault(set_name, {})[engine_name] = measured
+            finally:
+                close = getattr(index, "close", None)
+                if close is not None:
+                    close()
+    print(f"quantity precision ({results['label']})\n{table(results)}")
+    path = write_results(f"quantity_precision-{args.label}", results)
+    console.print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,129 @@
+"""An amount constraint: what a query says an amount must be, and the filter that says it.
+
+A constraint is an operator, bounds in integer minor units and a currency:
+
+======= ====================== ======================================================
+op      bounds                 a chunk passes when it holds an amount ``a`` with …
+======= ====================== ======================================================
+eq      ``(v,)``               ``a == v``
+gt      ``(v,)``               ``a > v``
+gte     ``(v,)``               ``a >= v``
+lt      ``(v,)``               ``a < v``
+lte     ``(v,)``               ``a <= v``
+between ``(low, high)``        ``low <= a <= high`` (both ends included)
+in      ``(v1, v2, …)``        ``a`` is one of them
+======= ====================== ======================================================
+
+The filter a constraint becomes (:func:`osrag.schema.filters.amount_filter`) is on the
+``long`` field ``amounts`` for the default currency. Another currency's amounts are stored
+only as ``CUR:minor`` tokens of the ``money`` keyword field, so ``eq`` and ``in`` filter
+those tokens, and a comparison or range in another currency is refused with a
+:class:`~osrag.errors.QueryError` (:meth:`AmountConstraint.refusal`: a keyword cannot be
+compared numerically; a range that is not applied must not look applied).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from osrag.currencies import LONG_MAX, MINOR_UNIT_EXPONENTS
+from osrag.errors import QueryError
+
+ConstraintOp = Literal["eq", "gt", "gte", "lt", "lte", "between", "in"]
+
+SYMBOLS: dict[str, str] = {"eq": "=", "gt": ">", "gte": "≥", "lt": "<", "lte": "≤"}
+
+APPROXIMATE_BAND_PERCENT = 10
+"""An approximate amount ("about $500K") is the band ±10 % around it, both ends included."""
+
+
+def display(currency: str, minor_units: int) -> str:
+    """``USD 500,000.00``: minor units as the currency writes them."""
+    exponent = MINOR_UNIT_EXPONENTS.get(currency, 2)
+    major = Decimal(minor_units).scaleb(-exponent)
+    return f"{currency} {major:,.{exponent}f}"
+
+
+def approximate_band(minor_units: int) -> tuple[int, int]:
+    """``(low, high)`` of the ±10 % band, in integers: low rounded down, high up, capped."""
+    low = minor_units * (100 - APPROXIMATE_BAND_PERCENT) // 100
+    high = -(-minor_units * (100 + APPROXIMATE_BAND_PERCENT) // 100)
+    return low, min(high, LONG_MAX)
+
+
+class AmountConstraint(BaseModel):
+    """One amount condition a chunk must meet (several are all required)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    op: ConstraintOp
+    currency: str
+    bounds: tuple[int, ...] = Field(description="minor units; see the table in the module")
+    text: str = Field(default="", description="the phrase that states it, as written")
+    start: int = Field(default=0, ge=0, description="where the phrase starts in the query")
+    end: int = Field(default=0, ge=0, description="where it ends (exclusive)")
+    approximate: bool = Field(
+        default=False, description="stated as approximate ('about $500K'): a ±10 % band"
+    )
+    label: str | None = Field(
+        default=None,
+        description="the quantity the question names ('deductible', 'net income'): one "
+        "fact with a matching label must meet the constraint; None: any amount (role-free)",
+    )
+    year: int | None = Field(
+        default=None, description="the period the question names ('in 2019'), as a year"
+    )
+    signed: bool = Field(
+        default=False,
+        description="compare the signed value (a result that can be a loss: income, "
+        "earnings, profit) instead of the magnitude",
+    )
+
+    @model_validator(mode="after")
+    def _bounds_fit(self) -> AmountConstraint:
+        if self.currency not in MINOR_UNIT_EXPONENTS:
+            raise ValueError(f"currency {self.currency!r} is not one osrag knows")
+        if any(not 0 <= b <= LONG_MAX for b in self.bounds):
+            raise ValueError(f"bounds {self.bounds}: each must be within 0 … {LONG_MAX}")
+        wanted = {"between": 2, "in": None}.get(self.op, 1)
+        if wanted is None and len(self.bounds) < 2:
+            raise ValueError("op 'in' needs two or more values")
+        if wanted is not None and len(self.bounds) != wanted:
+            raise ValueError(f"op {self.op!r} needs {wanted} bound(s), not {len(self.bounds)}")
+        if self.op == "between" and self.bounds[0] > self.bounds[1]:
+            raise ValueError(f"between: low {self.bounds[0]} is above high {self.bounds[1]}")
+        return self
+
+    @property
+    def is_range(self) -> bool:
+        return self.op not in ("eq", "in")
+
+    @property
+    def key(self) -> tuple[object, ...]:
+        """What makes two constraints the same condition (the phrase aside)."""
+        return (self.op, self.currency, self.bounds, self.label, self.year, self.signed)
+
+    def refusal(self, default_currency: str) -> QueryError:
+        """Why this constraint cannot filter when ``default_currency`` is the one stored as
+        numbers (a comparison or range in another currency)."""
+        return QueryError(
+            f"{self.text or self.describe()!r}: a comparison or range in {self.currency} "
+            f"cannot be filtered — only {default_currency} amounts are stored as numbers "
+            f"(the `amounts` field); {self.currency} amounts are `money` keyword tokens, "
+            "which match exactly. State an exact amount, or search without the amount "
+            "filter (--no-amount-filter)"
+        )
+
+    def describe(self) -> str:
+        """``amount > USD 500,000.00`` — for ``--explain`` and logs."""
+        shown = [display(self.currency, b) for b in self.bounds]
+        if self.op == "between":
+            text = f"amount between {shown[0]} and {shown[1]}"
+        elif self.op == "in":
+            text = f"amount in {{{', '.join(shown)}}}"
+        else:
+            text = f"amount {SYMBOLS[self.op]} {shown[0]}"
+        return text + (" (approximate: ±10 %)" if self.approximate else "")

@@ -1,0 +1,94 @@
+"""Amount facts: what one money mention measures, stored so a filter can ask for it.
+
+A fact is one amount as the document states it: a signed value in minor units, its
+currency, the **label** of the quantity it measures (a table row, a key, the noun phrase
+it belongs to), the **period** it refers to, and the evidence it was read from. A chunk
+carries the facts of every amount in its span; the engines store them in one nested
+field, so a filter can require that ONE fact meets label, value, currency and period at
+once ("deductible under $1,000" constrains a deductible, not any number in the chunk).
+
+Signs (one policy, docs/amounts.md): parentheses or a minus make a value negative; a
+loss is a negative result however it is written — a figure under a label that names a
+loss and not its counterpart ("Net loss", "Operating loss", prose "a net loss of $3.1
+million") is stored negative, and never flipped twice; every other figure keeps the sign
+it is written with. ``magnitude`` is what a constraint compares unless the quantity it
+names is a result that can go either way (income, earnings, profit, loss).
+
+A frozen slotted dataclass, not a pydantic model: facts are built for every amount on
+the ingest hot path and never cross an edge unvalidated (:meth:`AmountFact.source_dict`
+is their one stored shape).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+FactSource = Literal["table", "key", "prose", "heading"]
+"""Where the label came from: a table cell's row (and column), a key of key–value text,
+the noun phrase in prose, or no label at all for an amount in a heading (``heading``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AmountFact:
+    """One amount and what it measures (see the module docstring)."""
+
+    currency: str
+    """ISO 4217 code."""
+    value: int
+    """Signed minor units: the amount as a result (a loss is negative)."""
+    label: str | None
+    """What the text says the amount measures, as written (white space collapsed); None
+    where the text does not say. Never guessed."""
+    period: str | None
+    """The period as written ("2019", "Fiscal 2019", "December 31, 2019"), or None."""
+    year: int | None
+    """The year ``period`` names (the filterable part), or None."""
+    source: FactSource
+    raw: str
+    """The figures as written (``(3.1)``, ``$500``)."""
+    start: int
+    """``[start, end)`` of ``raw`` in the document text (code points)."""
+    end: int
+    scale: int = 0
+    """Power of ten a caption multiplied the written figures by (0: none)."""
+    caption: str | None = None
+    """The caption that scaled the figures, when one did."""
+
+    @property
+    def magnitude(self) -> int:
+        return abs(self.value)
+
+    def source_dict(self) -> dict[str, Any]:
+        """The stored shape (one object of a chunk's nested ``facts`` field)."""
+        return {
+            "currency": self.currency,
+            "value": self.value,
+            "magnitude": self.magnitude,
+            "label": self.label,
+            "period": self.period,
+            "year": self.year,
+            "source": self.source,
+            "raw": self.raw,
+            "span": [self.start, self.end],
+            "scale": self.scale,
+            "caption": self.caption,
+        }
+
+    @classmethod
+    def from_source(cls, stored: dict[str, Any]) -> AmountFact:
+        """The fact back from :meth:`source_dict` (``magnitude`` is derived, not read)."""
+        start, end = stored["span"]
+        return cls(
+            currency=stored["currency"],
+            value=int(stored["value"]),
+            label=stored.get("label"),
+            period=stored.get("period"),
+            year=stored.get("year"),
+            source=stored["source"],
+            raw=stored["raw"],
+            start=int(start),
+            end=int(end),
+            scale=int(stored.get("scale") or 0),
+            caption=stored.get("caption"),
+        )

@@ -1,0 +1,221 @@
+"""The filters of a search, typed: what a chunk must meet, before any engine's syntax.
+
+Every filter is a tree of the primitive constraints :class:`Term`, :class:`Terms`,
+:class:`Range`, :class:`Exists`, :class:`NotExists`, :class:`MatchNone`, negated by
+:class:`Not`, joined by :class:`AnyOf` / :class:`AllOf`. A compiler that handles these
+nine node types handles every filter (:mod:`osrag.engines.rest.compiler` writes them as
+query DSL, the embedded engine as tantivy queries).
+
+A search's filters come in three groups, kept apart so that the one policy that may drop a
+filter can only drop the droppable ones:
+
+* :class:`AmountFilter` s, the only droppable filters (the zero-candidate fallback drops
+  all of them together: a second plan, built by the Searcher);
+* the access guards :class:`TenantGuard`, :class:`AclGuard`, :class:`AsOfGuard`, never
+  dropped; a guard says what it means through its ``filter()``;
+* :class:`NamedFilter` s: other named filters (category, identifiers, dates).
+
+Frozen slotted dataclasses, not pydantic models: a filter is built on every search and
+never crosses a file or HTTP edge, so it needs no validation beyond the few invariants
+checked in ``__post_init__``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from osrag.errors import QueryError
+from osrag.schema.constraints import AmountConstraint
+
+FieldValue = str | int | float | bool
+"""A value a term filter compares with (a keyword, a long, a date as ISO text …)."""
+Bound = int | float | str
+"""A range bound: a number, or an ISO date."""
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """``field`` holds ``value`` (one of its values). With ``boost``: a scoring clause."""
+
+    field: str
+    value: FieldValue
+    boost: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Terms:
+    """``field`` holds one of ``values``."""
+
+    field: str
+    values: tuple[FieldValue, ...]
+    boost: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Range:
+    """One value of ``field`` lies within every given bound (``gt``/``gte``/``lt``/``lte``)."""
+
+    field: str
+    gt: Bound | None = None
+    gte: Bound | None = None
+    lt: Bound | None = None
+    lte: Bound | None = None
+    boost: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.gt is None and self.gte is None and self.lt is None and self.lte is None:
+            raise QueryError(f"range on {self.field!r}: give at least one bound")
+
+    def bounds(self) -> dict[str, Bound]:
+        """The given bounds, in the order ``gt``, ``gte``, ``lt``, ``lte``."""
+        found = (("gt", self.gt), ("gte", self.gte), ("lt", self.lt), ("lte", self.lte))
+        return {name: value for name, value in found if value is not None}
+
+
+@dataclass(frozen=True, slots=True)
+class Exists:
+    """``field`` has a value."""
+
+    field: str
+
+
+@dataclass(frozen=True, slots=True)
+class NotExists:
+    """``field`` has no value (missing or empty)."""
+
+    field: str
+
+
+@dataclass(frozen=True, slots=True)
+class MatchNone:
+    """No chunk passes."""
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    """``item`` does not hold."""
+
+    item: Filter
+
+
+@dataclass(frozen=True, slots=True)
+class AnyOf:
+    """At least one of ``items`` holds."""
+
+    items: tuple[Filter, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AllOf:
+    """Every one of ``items`` holds."""
+
+    items: tuple[Filter, ...]
+
+
+Filter = Term | Terms | Range | Exists | NotExists | MatchNone | Not | AnyOf | AllOf
+"""A constraint tree; the nine node types a compiler handles."""
+Scored = Term | Terms | Range
+"""A constraint usable as a constant-score boost (its ``boost`` set)."""
+
+
+def present_or_missing(present: Filter, field_name: str) -> AnyOf:
+    """``present``, or ``field_name`` missing: a document that says nothing is not excluded."""
+    return AnyOf((present, NotExists(field_name)))
+
+
+@dataclass(frozen=True, slots=True)
+class TenantGuard:
+    """The caller's tenant: its documents; without one, only documents without a tenant."""
+
+    tenant: str | None
+    name: str = field(default="tenant", init=False)
+
+    def filter(self) -> Filter:
+        return Term("tenant", self.tenant) if self.tenant is not None else NotExists("tenant")
+
+
+@dataclass(frozen=True, slots=True)
+class AclGuard:
+    """Documents without an ACL, and those whose ACL names one of the caller's groups."""
+
+    groups: tuple[str, ...]
+    """Sorted, distinct; empty: only documents without an ACL."""
+    name: str = field(default="acl", init=False)
+
+    def filter(self) -> Filter:
+        present: Filter = Terms("acl", self.groups) if self.groups else MatchNone()
+        return present_or_missing(present, "acl")
+
+
+@dataclass(frozen=True, slots=True)
+class AsOfGuard:
+    """Documents in force on ``day``: effective by then (or undated), not yet superseded."""
+
+    day: dt.date
+    name: str = field(default="as_of", init=False)
+
+    def filter(self) -> Filter:
+        day = self.day.isoformat()
+        return AllOf(
+            (
+                present_or_missing(Range("effective_from", lte=day), "effective_from"),
+                present_or_missing(Range("superseded_on", gt=day), "superseded_on"),
+            )
+        )
+
+
+Guard = TenantGuard | AclGuard | AsOfGuard
+
+
+@dataclass(frozen=True, slots=True)
+class AmountFilter:
+    """One amount constraint and the filter it compiles to (on ``amounts`` or ``money``)."""
+
+    constraint: AmountConstraint
+    filter: Scored
+    name: str = field(default="amount", init=False)
+
+
+@dataclass(frozen=True, slots=True)
+class NamedFilter:
+    """Another filter the result names (``category``, ``identifiers``, ``dates``)."""
+
+    name: str
+    filter: Filter
+
+
+FilterItem = AmountFilter | Guard | NamedFilter
+"""One filter of a search, with the name a result shows it by: an amount filter
+(droppable), a guard, or another named filter."""
+
+
+def amount_filter(
+    constraint: AmountConstraint, default_currency: str, *, boost: float | None = None
+) -> Scored:
+    """The constraint as a filter: ``Term``/``Terms``/``Range`` on the ``long`` field
+    ``amounts`` for the default currency; ``Term``/``Terms`` on the ``money`` keyword
+    (``EUR:30000000``) for another — a comparison in another currency is refused
+    (:meth:`~osrag.schema.constraints.AmountConstraint.refusal` says why)."""
+    b = constraint.bounds
+    if constraint.currency != default_currency:
+        if constraint.is_range:
+            raise constraint.refusal(default_currency)
+        tokens = tuple(f"{constraint.currency}:{v}" for v in b)
+        if constraint.op == "eq":
+            return Term("money", tokens[0], boost)
+        return Terms("money", tokens, boost)
+    op = constraint.op
+    if op == "eq":
+        return Term("amounts", b[0], boost)
+    if op == "in":
+        return Terms("amounts", tuple(b), boost)
+    if op == "between":
+        return Range("amounts", gte=b[0], lte=b[1], boost=boost)
+    if op == "gt":
+        return Range("amounts", gt=b[0], boost=boost)
+    if op == "gte":
+        return Range("amounts", gte=b[0], boost=boost)
+    if op == "lt":
+        return Range("amounts", lt=b[0], boost=boost)
+    return Range("amounts", lte=b[0], boost=boost)
