@@ -130,39 +130,3 @@ def test_every_command_is_listed_and_each_loads(tmp_path: Path) -> None:
         assert shown.exit_code == 0, (name, shown.output)
     typo = CliRunner().invoke(app, ["serch"], prog_name="osrag")
     assert typo.exit_code != 0 and "Did you mean 'search'?" in typo.output
-
-
-@pytest.mark.parametrize(
-    ("args", "collector"),
-    [
-        (["search", "--help"], False),
-        (["-v", "index", "--help"], False),
-        (["embedder", "--help"], False),
-        (["ingest", "--help"], True),
-        (["chunks", "--help"], True),
-        (["--version"], True),
-    ],
-)
-def test_short_commands_run_without_the_cyclic_collector(
-    tmp_path: Path, args: list[str], collector: bool
-) -> None:
-    """search, index, config and embedder end in about a second: no cyclic collection;
-    commands that can run long keep it."""
-    code = (
-        "import atexit, gc, sys\n"
-        "atexit.register(lambda: print('collector', gc.isenabled(), file=sys.stderr))\n"
-        "sys.argv[0] = 'osrag'\n"
-        "from osrag.cli import main\n"
-        "main()\n"
-    )
-    env = {k: v for k, v in os.environ.items() if not k.startswith("OSRAG_")}
-    done = subprocess.run(
-        [sys.executable, "-c", code, *args],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    assert f"collector {collector}" in done.stderr

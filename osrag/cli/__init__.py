@@ -46,14 +46,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
 """Every command, in ``--help`` order: the module that defines it and the name of its
 function (a command) or of its ``typer.Typer`` (a group of subcommands)."""
 
-SHORT_LIVED = frozenset({"search", "index", "config", "embedder"})
-"""Commands that finish in about a second and allocate little: they run without Python's
-cyclic garbage collector, whose young-generation passes over the objects their imports
-create cost a search 5–8 % of its CPU time (112 collections, 50 ms of 960 ms, on the
-shared machine); the process ends before cyclic garbage could matter. Reference counting
-still frees everything else. Commands that can run long (ingest, eval, chunks of a
-corpus) keep the collector."""
-
 
 def _load_command(name: str) -> Any:
     """The click command typer builds for ``COMMANDS[name]``, its module imported now."""
@@ -169,19 +161,9 @@ def _warning_line(
     err.print(f"[yellow]warning:[/yellow] {printable(message)}", highlight=False, soft_wrap=True)
 
 
-def _command_of(args: list[str]) -> str | None:
-    """The command named on the command line: the first argument that is not an option
-    (the root's options take no value)."""
-    return next((arg for arg in args if not arg.startswith("-")), None)
-
-
 def main() -> None:
     import warnings
 
-    if _command_of(sys.argv[1:]) in SHORT_LIVED:
-        import gc
-
-        gc.disable()
     warnings.showwarning = _warning_line
     try:
         app()
