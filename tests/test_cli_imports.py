@@ -130,3 +130,79 @@ def test_every_command_is_listed_and_each_loads(tmp_path: Path) -> None:
         assert shown.exit_code == 0, (name, shown.output)
     typo = CliRunner().invoke(app, ["serch"], prog_name="osrag")
     assert typo.exit_code != 0 and "Did you mean 'search'?" in typo.output
+
+
+@pytest.mark.parametrize(
+    ("args", "young"),
+    [
+        (["search", "--help"], 50_000),
+        (["-v", "index", "--help"], 50_000),
+        (["embedder", "--help"], 50_000),
+        (["ingest", "--help"], 700),
+        (["chunks", "--help"], 700),
+        (["--version"], 700),
+    ],
+)
+def test_short_commands_collect_cyclic_garbage_at_a_slower_pace(
+    tmp_path: Path, args: list[str], young: int
+) -> None:
+    """search, index, config and embedder pass over the young generation every 50,000 new
+    objects; every command keeps the collector on, and the long ones its default pace."""
+    code = (  # at exit, ordinary or quick (os._exit), say how the collector ran
+        "import atexit, gc, os, sys\n"
+        "say = lambda: print('collector', gc.isenabled(), gc.get_threshold()[0],"
+        " file=sys.stderr, flush=True)\n"
+        "atexit.register(say)\n"
+        "real_exit = os._exit\n"
+        "os._exit = lambda code: (say(), real_exit(code))\n"
+        "sys.argv[0] = 'osrag'\n"
+        "from osrag.cli import main\n"
+        "main()\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OSRAG_")}
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"collector True {young}" in done.stderr
+
+
+def test_a_search_ends_without_teardown_but_with_its_output_and_exit_code(
+    embedded: tuple[Path, dict[str, str]],
+) -> None:
+    """search skips the interpreter's teardown (os._exit): its whole answer still reaches
+    a pipe, and a failure still has its message and exit code."""
+    work, env = embedded
+    code = (  # an exit handler prints only if the interpreter's teardown runs
+        "import atexit, sys\n"
+        "atexit.register(lambda: print('teardown ran', file=sys.stderr))\n"
+        "sys.argv[0] = 'osrag'\n"
+        "from osrag.cli import main\n"
+        "main()\n"
+    )
+
+    def osrag(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-c", code, *args],
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    found = osrag(*SEARCH, "--mode", "bm25", "--json", "--k", "50")
+    assert found.returncode == 0, found.stderr
+    result = json.loads(found.stdout)  # complete: it parses
+    assert result["hits"] and result["mode"] == "bm25"
+    assert "teardown ran" not in found.stderr
+    refused = osrag(*SEARCH, "--as-of", "yesterday")
+    assert refused.returncode == 2
+    assert "--as-of 'yesterday': expected YYYY-MM-DD" in refused.stderr
+    assert osrag("search", "--no-such-flag").returncode == 2  # a usage error, as click says
+    assert "teardown ran" in osrag("index", "status").stderr  # other commands end as ever
