@@ -110,3 +110,24 @@ def test_a_load_before_the_search_is_reported_but_not_subtracted(
     finally:
         index.close()
     assert result.embedder_load_ms is not None and result.took_ms > 0
+
+
+def test_a_first_search_with_passages_leaves_the_load_out_too(
+    embedded: tuple[Path, dict[str, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A context's extra request is inside ``took_ms``; the model load still is not."""
+    work, env = embedded
+    monkeypatch.chdir(work)
+    monkeypatch.setenv("OSRAG_CACHE_DIR", env["OSRAG_CACHE_DIR"])
+    settings = load_settings(backend="embedded")
+    index = open_index(settings)
+    try:
+        searcher = Searcher(index, settings.alias)
+        started = time.perf_counter()
+        first = searcher.search(QUERY, mode="hybrid", context="neighbours", **ACCESS)
+        wall_ms = (time.perf_counter() - started) * 1000
+    finally:
+        index.close()
+    assert first.passages and first.context is not None
+    assert first.embedder_load_ms is not None and first.embedder_load_ms > 0
+    assert first.took_ms + first.embedder_load_ms <= wall_ms + 1.0
