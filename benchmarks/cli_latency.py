@@ -328,8 +328,8 @@ def main() -> None:
             "load_average": load,
             "variants": {
                 v.name: {
-                    "path": str(v.path),
-                    "python": v.python,
+                    "checkout": v.path.name,  # no machine paths in results
+                    "python": Path(v.python).name,
                     "ingest_s": round(v.ingest_s, 2),
                     "cold_ms": {k: [round(x * 1000, 1) for x in xs] for k, xs in v.cold.items()},
                     "warm_ms": {k: [round(x * 1000, 1) for x in xs] for k, xs in v.warm.items()},
