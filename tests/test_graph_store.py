@@ -14,6 +14,8 @@ import json
 import logging
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -326,3 +328,31 @@ def test_the_model_folder_is_beside_the_vector_cache_unless_named(
     assert model_cache_dir() == tmp_path / "cache" / "models"
     monkeypatch.setenv("OSRAG_MODEL_CACHE_DIR", str(tmp_path / "graphs"))
     assert model_cache_dir() == tmp_path / "graphs"
+
+
+def test_osrag_embedder_warm_builds_the_graph_once_then_finds_it(tmp_path: Path) -> None:
+    """The command a user runs after installing: the first run builds and stores the
+    graph and says so; the next finds it ready; a remote embedder has nothing to do."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OSRAG_")}
+    env["OSRAG_MODEL_CACHE_DIR"] = str(tmp_path / "models")
+
+    def warm(*spec: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "osrag.cli", "embedder", "warm", *spec],
+            cwd=tmp_path,
+            env=env | {"COLUMNS": "250"},
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    first = warm()
+    assert first.returncode == 0, first.stderr
+    assert "built the ONNX graph of all-MiniLM-L6-v2" in first.stdout
+    assert len(stored_graphs(tmp_path / "models")) == 1
+    again = warm("default")
+    assert again.returncode == 0, again.stderr
+    assert "ready (loaded in" in again.stdout and "built" not in again.stdout
+    remote = warm("openai:text-embedding-3-small@http://127.0.0.1:9/v1")  # nothing listens
+    assert remote.returncode == 0, remote.stderr
+    assert "nothing to prepare" in remote.stdout
