@@ -265,3 +265,14 @@ def backend_case(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[obj
     yield case
     if case.kind == "embedded":
         case.backend.close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _one_model_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """One folder of stored ONNX graphs for the whole session: a test that gives itself a
+    private vector cache (``OSRAG_CACHE_DIR``) does not build and store the default
+    embedder's 90 MB graph again; the user's own cache is never touched. Tests of the
+    graph store point ``OSRAG_MODEL_CACHE_DIR`` at their own folder."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("OSRAG_MODEL_CACHE_DIR", str(tmp_path_factory.mktemp("models")))
+        yield

@@ -12,10 +12,10 @@ from osrag.embedding.accel import (
     CPU,
     CUDA,
     choose_providers,
-    model_cache_dir,
     requested_device,
     session_providers,
 )
+from osrag.embedding.graph_store import model_cache_dir
 from osrag.errors import ConfigError
 
 TEXTS = [
@@ -60,6 +60,7 @@ def test_int8_is_its_own_model_close_to_fp32_and_quantized_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("OSRAG_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("OSRAG_MODEL_CACHE_DIR", str(tmp_path / "models"))
     fp32 = get_embedder("default")
     int8 = get_embedder("default-int8")
     assert int8.id.startswith("all-MiniLM-L6-v2-int8@") and int8.id != fp32.id
@@ -70,7 +71,7 @@ def test_int8_is_its_own_model_close_to_fp32_and_quantized_once(
     assert cosine.min() > 0.95 and not np.allclose(a, b, atol=1e-4)
     # the paraphrase pair is still closer than the unrelated texts
     assert float(b[0] @ b[1]) > max(float(b[0] @ b[2]), float(b[0] @ b[3]))
-    stored = list(model_cache_dir().glob("*.int8.onnx"))
+    stored = list(model_cache_dir().glob("*-int8-*.onnx"))
     assert len(stored) == 1 and stored[0].stat().st_size < 30 * 2**20
     again = get_embedder("minilm-int8")
     stamp = stored[0].stat().st_mtime_ns

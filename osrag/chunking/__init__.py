@@ -15,19 +15,36 @@ empty document gives no chunks (see :func:`is_empty`).
 With an embedder window (:attr:`ChunkingConfig.window`, :mod:`.window`) every chunk
 also counts the tokens its embedded text costs the embedder, and by default the size
 bound is that window.
+
+The strategies are imported when a document is first cut, and the names below on
+first use: a module that needs one piece (the search reads the chunk record's
+digest helpers through the ingest plan) does not import every strategy.
 """
 
 from __future__ import annotations
 
-from osrag.chunking.fixed import fixed_chunks
-from osrag.chunking.normalize import normalize
-from osrag.chunking.records import make_chunk
-from osrag.chunking.sentences import sentence_chunks
-from osrag.chunking.structural import breadcrumb, structural_chunks
-from osrag.chunking.tokenizers import Tokenizer, get_tokenizer
-from osrag.chunking.window import annotate, embed_text, embed_window, fit_config
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+from osrag.chunking.normalize import normalize  # eager: the function, not its module's name
 from osrag.errors import ConfigError
-from osrag.models import Chunk, ChunkingConfig, Document
+
+if TYPE_CHECKING:
+    from osrag.chunking.records import make_chunk
+    from osrag.chunking.structural import breadcrumb
+    from osrag.chunking.tokenizers import Tokenizer, get_tokenizer
+    from osrag.chunking.window import embed_text, embed_window, fit_config
+    from osrag.models import Chunk, ChunkingConfig, Document
+
+_EXPORTS: dict[str, str] = {
+    "Tokenizer": "osrag.chunking.tokenizers",
+    "breadcrumb": "osrag.chunking.structural",
+    "embed_text": "osrag.chunking.window",
+    "embed_window": "osrag.chunking.window",
+    "fit_config": "osrag.chunking.window",
+    "get_tokenizer": "osrag.chunking.tokenizers",
+    "make_chunk": "osrag.chunking.records",
+}
 
 __all__ = [
     "Tokenizer",
@@ -52,6 +69,9 @@ def chunk_document(doc: Document, config: ChunkingConfig) -> list[Chunk]:
     """Cut ``doc`` by ``config`` into chunk records (``[]`` for an empty document)."""
     if is_empty(doc):
         return []
+    from osrag.chunking.tokenizers import get_tokenizer
+    from osrag.chunking.window import annotate
+
     tokenizer = get_tokenizer(config.tokenizer)
     window = config.window
     if window is not None and window.fit and get_tokenizer(window.tokenizer).id != tokenizer.id:
@@ -83,7 +103,26 @@ _REFITS = 3
 
 def _cut(doc: Document, config: ChunkingConfig, tokenizer: Tokenizer) -> list[Chunk]:
     if config.strategy == "fixed":
+        from osrag.chunking.fixed import fixed_chunks
+
         return fixed_chunks(doc, config, tokenizer)
     if config.strategy == "sentences":
+        from osrag.chunking.sentences import sentence_chunks
+
         return sentence_chunks(doc, config, tokenizer)
+    from osrag.chunking.structural import structural_chunks
+
     return structural_chunks(doc, config, tokenizer)
+
+
+def __getattr__(name: str) -> object:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'osrag.chunking' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__

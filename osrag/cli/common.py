@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import typing
@@ -118,16 +119,35 @@ def connection_flags(command: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def uses_cluster(settings: Any) -> bool:
+    """Whether the settings name a cluster the command will talk to: ``opensearch`` or
+    ``elasticsearch``, or ``auto`` with a URL or Cloud ID (as
+    :func:`~osrag.engines.choose_backend` decides); not the embedded index."""
+    return settings.backend in ("opensearch", "elasticsearch") or (
+        settings.backend == "auto" and settings.has_cluster
+    )
+
+
+def cluster_guard(settings: Any) -> contextlib.AbstractContextManager[None]:
+    """:func:`~osrag.engines.rest.errors.cluster_errors` where a cluster is used;
+    nothing on the embedded index, which has no cluster to fail — so a command on it
+    does not import the cluster clients (opensearch-py, aiohttp: ~0.3 s)."""
+    if not uses_cluster(settings):
+        return contextlib.nullcontext()
+    from osrag.engines.rest.errors import cluster_errors
+
+    return cluster_errors(settings)
+
+
 def session(
     url: str | None, config: Path | None, alias: str | None, backend: str | None
 ) -> tuple[Any, Any, str]:
     """Settings, engine and alias for a command (flags > env > file > defaults)."""
     from osrag.config import load_settings
     from osrag.engines import choose_backend, open_index
-    from osrag.engines.rest.errors import cluster_errors
 
     settings = load_settings(config=config, url=url, alias=alias, backend=backend)
-    with cluster_errors(settings):  # auto asks the cluster which engine it is
+    with cluster_guard(settings):  # auto asks the cluster which engine it is
         choice = choose_backend(settings)
         if choice.notice:
             err.print(choice.notice, highlight=False, soft_wrap=True)

@@ -15,6 +15,7 @@ from osrag.cli.common import (
     ConfigFileOpt,
     JsonOpt,
     UrlOpt,
+    cluster_guard,
     err,
     out,
     printable,
@@ -177,7 +178,6 @@ def eval_command(
     Exit codes: 2 a flag is wrong or missing (e.g. BEIR queries without --qrels); 3 an
     input cannot be read, or its judgments match nothing in the index; 4 cluster; 5 index.
     """
-    from osrag.engines.rest.errors import cluster_errors
     from osrag.evaluation import load_query_set, read_span_qrels, run_evaluation
     from osrag.ingestion.ingest import IngestOptions
 
@@ -197,7 +197,7 @@ def eval_command(
         chunking=chunking_from_flags(strategy=strategy),
         embedder=embedder or settings.embedder,
     )
-    with cluster_errors(settings):
+    with cluster_guard(settings):
         result = run_evaluation(
             query_set,
             index,

@@ -13,6 +13,7 @@ from osrag.cli.common import (
     ConfigFileOpt,
     JsonOpt,
     UrlOpt,
+    cluster_guard,
     err,
     out,
     print_model,
@@ -42,11 +43,10 @@ def index_status(
     json_output: JsonOpt = False,
 ) -> None:
     """The alias, its generation, counts, lock and problems. Exit 5 when something is wrong."""
-    from osrag.engines.rest.errors import cluster_errors
     from osrag.ingestion.generations import status
 
     settings, index, alias_name = session(url, config, alias, backend)
-    with cluster_errors(settings):
+    with cluster_guard(settings):
         found = status(index, alias_name)
     if json_output:
         print_model(found)
@@ -95,11 +95,10 @@ def index_list(
 ) -> None:
     """Every generation kept for the alias; the current one is marked."""
     from osrag.cli.render import data_table
-    from osrag.engines.rest.errors import cluster_errors
     from osrag.ingestion.generations import list_generations
 
     settings, index, alias_name = session(url, config, alias, backend)
-    with cluster_errors(settings):
+    with cluster_guard(settings):
         views = list_generations(index, alias_name)
     if json_output:
         print_model(views)
@@ -131,11 +130,10 @@ def index_rollback(
     backend: BackendOpt = None,
 ) -> None:
     """Point the alias back at the previous ready generation (one atomic alias move)."""
-    from osrag.engines.rest.errors import cluster_errors
     from osrag.ingestion.generations import rollback
 
     settings, index, alias_name = session(url, config, alias, backend)
-    with cluster_errors(settings):
+    with cluster_guard(settings):
         before, after = rollback(index, alias_name, to)
     out.print(f"alias {printable(alias_name)} → {after} (was {before})")
 
@@ -152,11 +150,10 @@ def index_repair(
     """Make the index hold exactly the chunks the manifest lists (under the ingest lock):
     delete chunks an interrupted ingest left behind; forget documents whose chunks are
     missing, so the next ingest writes them again."""
-    from osrag.engines.rest.errors import cluster_errors
     from osrag.ingestion.generations import repair
 
     settings, index, alias_name = session(url, config, alias, backend)
-    with cluster_errors(settings):
+    with cluster_guard(settings):
         report = repair(index, alias_name, wait=wait)
     if json_output:
         print_model(report)
@@ -187,11 +184,10 @@ def index_unlock(
     backend: BackendOpt = None,
 ) -> None:
     """Break the ingest lock of an ingest that is gone (dead process, or past its TTL)."""
-    from osrag.engines.rest.errors import cluster_errors
     from osrag.ingestion.lock import break_lock
 
     settings, index, alias_name = session(url, config, alias, backend)
-    with cluster_errors(settings):
+    with cluster_guard(settings):
         removed = break_lock(index.records(alias_name), force=force)
     if removed is None:
         out.print(f"alias {printable(repr(alias_name))} is not locked")

@@ -15,6 +15,7 @@ from osrag.cli.common import (
     FollowSymlinksOpt,
     JsonOpt,
     UrlOpt,
+    cluster_guard,
     err,
     out,
     printable,
@@ -153,7 +154,6 @@ def ingest_command(
     block); 5 the index could not be written (a full disk); 6 locked; 9 the embedder
     failed. A stopped ingest leaves each document whole, old or new, and says which.
     """
-    from osrag.engines.rest.errors import cluster_errors
 
     if not path.exists():
         raise CorpusError(f"{path}: no such file or folder")
@@ -185,7 +185,7 @@ def ingest_command(
         batch_chunks=batch_chunks,
         follow_symlinks=follow_symlinks,
     )
-    with cluster_errors(settings):
+    with cluster_guard(settings):
         if dry_run:
             report = _dry_run(path, index, options, json_output)
         else:

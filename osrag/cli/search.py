@@ -14,6 +14,7 @@ from osrag.cli.common import (
     ConfigFileOpt,
     JsonOpt,
     UrlOpt,
+    cluster_guard,
     err,
     out,
     printable,
@@ -140,7 +141,6 @@ def search_command(
 ) -> None:
     """Search the alias: a readable table under a line with the filters and the candidate count;
     with --context, the passages (--json: a `passages` list beside `hits`)."""
-    from osrag.engines.rest.errors import cluster_errors
     from osrag.search.searcher import Searcher
 
     if tenant is not None and len(tenant) > 1:
@@ -172,7 +172,7 @@ def search_command(
         embedder=embedder,
         search_type=search_type,  # type: ignore[arg-type]  # validated above
     )
-    with cluster_errors(settings):
+    with cluster_guard(settings):
         if explain:
             _print_plan(searcher, spec)
         result = searcher.search(spec)
@@ -274,7 +274,8 @@ def _print_plan(searcher: Any, spec: QuerySpec) -> None:
 
 
 def _summary_line(result: SearchResult) -> str:
-    """Mode, amount constraints, filters, candidates, hits, time and index, on one line."""
+    """Mode, amount constraints, filters, candidates, hits, time (the model load apart) and
+    index, on one line; notes under it."""
     filters = ", ".join(f.name for f in result.filters_applied) or "none"
     stated = (
         "; ".join(c.describe() for c in result.constraints)
@@ -286,7 +287,13 @@ def _summary_line(result: SearchResult) -> str:
         f"{mode} · amount: {printable(stated)} · filters: {printable(filters)} · "
         f"candidates: {result.candidate_count:,} · "
         f"hits: {result.raw_hits} ({result.unique_spans} unique spans) · "
-        f"{result.took_ms:.1f} ms · {printable(result.index)}"
+        f"{result.took_ms:.1f} ms"
+        + (
+            f" (+ {result.embedder_load_ms:.0f} ms loading the embedder)"
+            if result.embedder_load_ms is not None
+            else ""
+        )
+        + f" · {printable(result.index)}"
     )
     if result.fallback:
         line += (
@@ -300,6 +307,8 @@ def _summary_line(result: SearchResult) -> str:
         )
     for note in result.amount_notes:
         line += f"\n  note: {printable(note)}"
+    if result.embedder_note:
+        line += f"\n  note: {printable(result.embedder_note)}"
     return line
 
 

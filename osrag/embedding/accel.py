@@ -17,8 +17,9 @@ quantized per batch at run time). It is about 4× smaller and about 1.7× as
 fast per CPU-second here (on 2,000 contract chunks), and its vectors differ
 from fp32 ones (cosine ≈ 0.994 on average), so a quantized embedder has its
 own id. Quantizing
-takes about 10 s; :func:`cached_int8` keeps the result in the osrag cache
-directory, keyed by the fp32 embedder's version, so it is done once.
+takes about 10 s; the local embedder keeps the result with its other graphs
+(:mod:`osrag.embedding.graph_store`), keyed by the int8 embedder's version, so it
+is done once.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -98,31 +99,3 @@ def quantize_int8(model: bytes, model_name: str) -> bytes:
         finally:
             logging.disable(logging.NOTSET)
         return target.read_bytes()
-
-
-def model_cache_dir() -> Path:
-    """``models/`` beside the vector cache (``$OSRAG_CACHE_DIR``, else the XDG cache)."""
-    from osrag.embedding.cache import default_cache_path
-
-    return default_cache_path().parent / "models"
-
-
-def cached_int8(key: str, build_fp32: Callable[[], bytes], model_name: str) -> bytes:
-    """The int8 graph stored under ``key`` in :func:`model_cache_dir`, made once.
-
-    ``key`` must change whenever the fp32 graph does (the embedder's version
-    does). A cache directory that cannot be written is not an error: the
-    graph is quantized in memory each time instead.
-    """
-    path = model_cache_dir() / f"{key}.int8.onnx"
-    if path.is_file():
-        return path.read_bytes()
-    data = quantize_int8(build_fp32(), model_name)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(f".{os.getpid()}.part")
-        partial.write_bytes(data)
-        partial.replace(path)  # atomic: a concurrent reader sees all of it or nothing
-    except OSError:
-        pass
-    return data

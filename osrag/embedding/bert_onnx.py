@@ -6,8 +6,9 @@ mean of the last hidden states over the attention mask → L2 normalisation.
 This module writes that computation as a plain ONNX graph (standard opset-17
 operators only, so any ONNX runtime can execute it) with the weights as
 initializers, read from ``model.safetensors`` by the ``safetensors`` package's
-numpy loader. The graph is built in memory at load time (about a second) and
-never written to disk.
+numpy loader. Building takes 1.5–2 s (and imports ``onnx``), so the local
+embedder stores the result (:mod:`osrag.embedding.graph_store`) and builds it
+once per weights, builder version and onnxruntime.
 
 Graph inputs: ``input_ids`` and ``attention_mask``, int64 ``(batch, seq)``,
 right-padded. Outputs: ``token_embeddings`` ``(batch, seq, hidden)`` and

@@ -8,7 +8,9 @@ sentence-transformers, hence torch (about 6 GB), which these files do not
 need. Nothing is downloaded at run time.
 
 What runs: :mod:`osrag.embedding.bert_onnx` writes the encoder as an ONNX
-graph from the safetensors weights; ONNX Runtime executes it; HF
+graph from the safetensors weights, once: :mod:`osrag.embedding.graph_store`
+keeps it in the model cache folder for every later process (``osrag embedder
+warm`` or the first ingest or search builds it); ONNX Runtime executes it; HF
 ``tokenizers`` does the WordPiece; the graph does the masked mean pooling and
 L2 normalisation, as the model's sentence-transformers modules (Transformer →
 Pooling(mean) → Normalize) do. Texts are truncated at 256 tokens including
@@ -29,8 +31,8 @@ BERT directory with ``model.safetensors`` and mean pooling works
 
 from __future__ import annotations
 
-import hashlib
 import json
+import logging
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -40,6 +42,8 @@ import numpy as np
 
 from osrag.embedding.base import NamedEmbedder, Vectors
 from osrag.embedding.bert_onnx import GRAPH_VERSION, build_bert_graph, load_bert_config
+from osrag.embedding.digests import files_digest
+from osrag.embedding.graph_store import Graph, GraphStore, model_cache_dir, runtime_version
 from osrag.embedding.runtime import (
     DEFAULT_BATCH_SIZE,
     BatchedEncoder,
@@ -48,6 +52,8 @@ from osrag.embedding.runtime import (
     make_session,
 )
 from osrag.errors import ConfigError, EmbeddingError
+
+log = logging.getLogger("osrag.embedding.local_bert")
 
 DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
 DEFAULT_MAX_LENGTH = 256
@@ -74,28 +80,19 @@ def _read_json(path: Path) -> dict[str, Any]:
     return data
 
 
-def _file_digest(paths: Sequence[Path], extra: str) -> str:
-    digest = hashlib.sha256()
-    for path in paths:
-        try:
-            with path.open("rb") as fh:
-                for block in iter(lambda: fh.read(1 << 20), b""):
-                    digest.update(block)
-        except OSError as exc:
-            raise EmbeddingError(f"{path}: cannot read ({exc})") from exc
-    digest.update(extra.encode())
-    return digest.hexdigest()[:12]
-
-
 class LocalBertEmbedder(NamedEmbedder, LazyEncoder):
     """A sentence-transformers BERT directory (safetensors + tokenizer.json) on ONNX Runtime.
 
     ``version`` is the first 12 hex of SHA-256 over the weights, the
     tokenizer, the pooling configuration, the truncation length and the graph
     version: the same files give the same id on every machine, and a change to
-    any of them gives a new one. The ONNX session is built on first use (about
-    1.5 s), so reading ``id`` and ``dimension`` is cheap; instances pickle
-    without it, which is how worker processes receive them.
+    any of them gives a new one (the digest is remembered by the files' size,
+    mtime and inode: :mod:`osrag.embedding.digests`). The ONNX session is made
+    on first use, from the graph stored in the model cache folder (about 0.2 s
+    with onnxruntime's import and the tokenizer), or from weights when none is
+    stored yet (about 2 s, once: :mod:`osrag.embedding.graph_store`), so reading
+    ``id`` and ``dimension`` is cheap; instances pickle without the session,
+    which is how worker processes receive them.
     """
 
     tokenizer_path: Path
@@ -150,22 +147,42 @@ class LocalBertEmbedder(NamedEmbedder, LazyEncoder):
                 f"embedder {self._name}: {pooling_path} asks for pooling other than the mean, "
                 "which this embedder does not implement (use onnx: or sentence-transformers:)"
             )
-        self._version = _file_digest(
-            [self.model_dir / "model.safetensors", self.model_dir / "tokenizer.json"],
-            json.dumps(
-                [pooling, max_length, GRAPH_VERSION] + (["int8"] if int8 else []), sort_keys=True
-            ),
-        )
+        self._settings: list[Any] = [pooling, max_length, GRAPH_VERSION]
+        """What, beside the weights and the tokenizer, the version digests."""
+        self._version = self._digest(self._settings + (["int8"] if int8 else []))
         self._encoder = None
         self._lock = threading.Lock()
+
+    def _digest(self, settings: list[Any]) -> str:
+        """First 12 hex of SHA-256 over the weights, the tokenizer and ``settings``
+        (remembered by the files' identity: :mod:`osrag.embedding.digests`)."""
+        return files_digest(
+            [self.model_dir / "model.safetensors", self.tokenizer_path],
+            json.dumps(settings, sort_keys=True),
+            memo_dir=model_cache_dir(),
+        )[:12]
 
     def __repr__(self) -> str:
         return f"LocalBertEmbedder({self.id}, dimension={self._dimension}, threads={self.threads})"
 
     def _build(self) -> BatchedEncoder:
         tokenizer = load_tokenizer(self.model_dir / "tokenizer.json", self.max_length, self.id)
-        graph = self._graph()
-        session = make_session(graph, threads=self.threads, model_name=self.id)
+        store = GraphStore()
+        key = self.graph_key()
+        graph = self._graph(store, key)
+        try:
+            session = self._session(graph)
+        except EmbeddingError as exc:
+            if graph.built_seconds is not None:
+                raise  # built just now: not a stale file, a real failure
+            log.warning(
+                "onnxruntime refused the stored graph %s (%s): building it again", graph.path, exc
+            )
+            store.discard(key)
+            graph = self._graph(store, key)
+            session = self._session(graph)
+        if graph.built_seconds is not None:
+            self._load_note = self._built_note(graph)
 
         def run(ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
             out = session.run(["sentence_embedding"], {"input_ids": ids, "attention_mask": mask})
@@ -175,15 +192,56 @@ class LocalBertEmbedder(NamedEmbedder, LazyEncoder):
             tokenizer, run, dimension=self.dimension, model=self.id, batch_size=self.batch_size
         )
 
-    def _graph(self) -> bytes:
-        if not self.int8:
-            return bytes(build_bert_graph(self.model_dir).SerializeToString())
-        from osrag.embedding.accel import cached_int8
+    def graph_key(self) -> str:
+        """The stored graph's name: ``name-version-ortX.Y.Z`` (see
+        :mod:`osrag.embedding.graph_store`)."""
+        return f"{self._name}-{self._version}-ort{runtime_version()}"
 
-        return cached_int8(
-            f"{self._name}-{self._version}",
-            lambda: bytes(build_bert_graph(self.model_dir).SerializeToString()),
-            self.id,
+    def _graph(self, store: GraphStore, key: str) -> Graph:
+        if not self.int8:
+            return store.get(key, self._fp32_model)
+        import onnx
+
+        from osrag.embedding.accel import quantize_int8
+
+        def quantized() -> Any:
+            base = self._name.removesuffix("-int8")
+            fp32 = store.get(
+                f"{base}-{self._fp32_version()}-ort{runtime_version()}", self._fp32_model
+            )
+            source = fp32.model if isinstance(fp32.model, bytes) else onnx.load(fp32.model)
+            data = source if isinstance(source, bytes) else source.SerializeToString()
+            return onnx.load_from_string(quantize_int8(data, self.id))
+
+        return store.get(key, quantized)
+
+    def _fp32_model(self) -> Any:
+        return build_bert_graph(self.model_dir)
+
+    def _fp32_version(self) -> str:
+        """The version of this model's fp32 embedder (whose graph the int8 one quantizes)."""
+        return self._digest(self._settings) if self.int8 else self._version
+
+    def _session(self, graph: Graph) -> Any:
+        session = make_session(graph.model, threads=self.threads, model_name=self.id)
+        outputs = {o.name: o.shape for o in session.get_outputs()}
+        shape = outputs.get("sentence_embedding")
+        if shape is None or shape[-1] != self.dimension:
+            raise EmbeddingError(
+                f"embedder {self.id}: the graph's sentence_embedding output is {shape}, "
+                f"not (batch, {self.dimension})"
+            )
+        return session
+
+    def _built_note(self, graph: Graph) -> str:
+        where = (
+            f"stored in {graph.path.parent}; later processes load it"
+            if graph.path is not None
+            else "could not be stored: built again next time"
+        )
+        return (
+            f"built the ONNX graph of {self._name} from its weights once "
+            f"({graph.built_seconds:.1f} s; {where})"
         )
 
     def embed(self, texts: Sequence[str]) -> Vectors:

@@ -16,7 +16,9 @@ should be avoided at chunking time, not discovered here.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -176,13 +178,25 @@ class BatchedEncoder:
         return out
 
 
+@dataclass(frozen=True)
+class LoadReport:
+    """What loading a local model took."""
+
+    seconds: float
+    note: str | None = None
+    """One line for the user when the load did something done once, not every time
+    (the default embedder built its ONNX graph and stored it)."""
+
+
 class LazyEncoder:
     """One :class:`BatchedEncoder`, built by :meth:`_build` on first use (under
     ``_lock``, which the subclass creates) and left out when pickled: a worker process
-    builds its own."""
+    builds its own. :meth:`_build` may set ``_load_note``."""
 
     _encoder: BatchedEncoder | None = None
     _lock: threading.Lock
+    _load_report: LoadReport | None = None
+    _load_note: str | None = None
 
     def _build(self) -> BatchedEncoder:
         raise NotImplementedError
@@ -190,16 +204,28 @@ class LazyEncoder:
     def _get_encoder(self) -> BatchedEncoder:
         with self._lock:
             if self._encoder is None:
+                started = time.perf_counter()
+                self._load_note = None
                 self._encoder = self._build()
+                self._load_report = LoadReport(time.perf_counter() - started, self._load_note)
             return self._encoder
 
-    def load(self) -> None:
-        """Build the tokenizer and the ONNX session now rather than on first use."""
+    @property
+    def loaded(self) -> bool:
+        """Whether the tokenizer and the ONNX session are built."""
+        return self._encoder is not None
+
+    def load(self) -> LoadReport:
+        """Build the tokenizer and the ONNX session now rather than on first use; what
+        that took (the first load's report again when it was already done)."""
         self._get_encoder()
+        assert self._load_report is not None
+        return self._load_report
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         state["_encoder"] = None
+        state.pop("_load_report", None)
         del state["_lock"]
         return state
 

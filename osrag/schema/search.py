@@ -293,4 +293,18 @@ class SearchResult(BaseModel):
     context: PassageReport | None = Field(
         default=None, description="with a context: what the budget held and left out"
     )
-    took_ms: float = 0.0
+    took_ms: float = Field(
+        default=0.0,
+        description="the search: planning, embedding the query, requests, fusion — not "
+        "loading the embedder's model (embedder_load_ms)",
+    )
+    embedder_load_ms: float | None = Field(
+        default=None,
+        description="making the query embedder and loading its model, when this search "
+        "did it (a searcher's first vector or hybrid search); None: it was loaded already",
+    )
+    embedder_note: str | None = Field(
+        default=None,
+        description="what that load did once and will not do again (built and stored the "
+        "embedder's ONNX graph)",
+    )

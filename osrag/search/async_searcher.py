@@ -111,6 +111,7 @@ class AsyncSearcher:
                 wordless, await self._request(wordless, vector, drop_amount=False)
             )
         answered = answering_index(ran) or await self.index.aalias_target(self.alias)
+        load = self.searcher.take_embedder_load()
         result = shape_result(
             plan,
             ran,
@@ -119,13 +120,14 @@ class AsyncSearcher:
             started,
             amount_candidates,
             text_fallback=text_fallback,
+            load=load,
         )
         if plan.spec.context is not None:
             expansion = self.searcher.expansion(plan, vector, ran)
             answer = None
             if expansion.plan is not None:
                 (answer,) = await self.index.asearch(result.index, [expansion.plan])
-            with_passages(result, expansion, answer, started)
+            with_passages(result, expansion, answer, started, load)
         return result
 
     async def _requests(self, plan: AnalyzedQuery) -> tuple[list[float] | None, Round]:

@@ -33,6 +33,16 @@ class Ran(NamedTuple):
     fused: str | None
 
 
+class EmbedderLoad(NamedTuple):
+    """Making and loading the query embedder's model, done once per searcher."""
+
+    started: float
+    """When it began (``time.perf_counter()``)."""
+    ms: float
+    note: str | None
+    """The embedder's own line about it (a graph built and stored), if any."""
+
+
 def count_unique_spans(hits: list[SearchHit]) -> int:
     """Merged, non-overlapping source intervals among the hits (per document).
 
@@ -128,10 +138,12 @@ def shape_result(
     amount_candidates: int | None = None,
     *,
     text_fallback: bool = False,
+    load: EmbedderLoad | None = None,
 ) -> SearchResult:
     """The :class:`SearchResult` of a search that started at ``started`` (perf_counter);
     ``amount_candidates``: the candidate set with the amount constraints, before any
-    fallback (None without constraints)."""
+    fallback (None without constraints); ``load``: the embedder's model load not yet
+    reported, left out of ``took_ms`` where it fell inside this search."""
     hits, unique_spans = _hits(ran.hits)
     applied = applied_filters(plan, drop_amount=fallback)
     result = SearchResult(
@@ -152,11 +164,21 @@ def shape_result(
         total_hits=ran.total,
         raw_hits=len(hits),
         unique_spans=unique_spans,
-        took_ms=round((time.perf_counter() - started) * 1000, 3),
+        took_ms=round(took_ms(started, load), 3),
+        embedder_load_ms=round(load.ms, 3) if load else None,
+        embedder_note=load.note if load else None,
     )
     if log.isEnabledFor(logging.INFO):  # the lists below are built only to be logged
         _log_result(result, plan, applied, amount_candidates, fallback, text_fallback)
     return result
+
+
+def took_ms(started: float, load: EmbedderLoad | None) -> float:
+    """Milliseconds since ``started``, less the model load that happened meanwhile."""
+    elapsed = (time.perf_counter() - started) * 1000
+    if load is not None and load.started >= started:
+        elapsed -= load.ms
+    return max(elapsed, 0.0)
 
 
 def _log_result(

@@ -60,7 +60,7 @@ from osrag.schema.plan import EngineResult, SearchPlan, Source, TextLeg
 from osrag.search import fusion
 from osrag.search.passages.expand import Expansion
 from osrag.search.query import AnalyzedQuery, plan_query, search_plan
-from osrag.search.results import Ran, answering_index, shape_result
+from osrag.search.results import EmbedderLoad, Ran, answering_index, shape_result, took_ms
 
 log = logging.getLogger("osrag.search.searcher")
 
@@ -137,6 +137,10 @@ class Searcher:
         self._vectors: OrderedDict[tuple[str, str], tuple[float, ...]] = OrderedDict()
         """Query vectors by (embedder id, text), at most :data:`QUERY_VECTOR_CACHE_SIZE`."""
         self._vectors_lock = threading.Lock()
+        self._load_lock = threading.Lock()
+        self._embedder_loaded = False
+        self._unreported_load: EmbedderLoad | None = None
+        """The model load no result has reported yet (see :meth:`take_embedder_load`)."""
         self._extraction_of: tuple[GenerationRecord, ExtractionConfig] | None = None
 
     def generation_stale(self) -> bool:
@@ -226,11 +230,39 @@ class Searcher:
             )
         return self._embedder
 
+    def loaded_embedder(self) -> Any:
+        """:meth:`embedder`, its model loaded: the first call makes the embedder and loads
+        it (a local model's tokenizer and ONNX session) and keeps what that took for the
+        next result (:meth:`take_embedder_load`), so a search's ``took_ms`` is the search."""
+        if self._embedder_loaded:
+            return self.embedder()  # checked against the generation on every query
+        with self._load_lock:
+            if self._embedder_loaded:
+                return self.embedder()
+            started = time.perf_counter()
+            embedder = self.embedder()
+            load = getattr(embedder, "load", None)
+            fresh = not getattr(embedder, "loaded", True)  # a caller's embedder may be loaded
+            report = load() if callable(load) else None
+            self._unreported_load = EmbedderLoad(
+                started,
+                (time.perf_counter() - started) * 1000,
+                getattr(report, "note", None) if fresh else None,
+            )
+            self._embedder_loaded = True
+            return embedder
+
+    def take_embedder_load(self) -> EmbedderLoad | None:
+        """The model load no result has reported yet, once (None: nothing new)."""
+        with self._load_lock:
+            found, self._unreported_load = self._unreported_load, None
+        return found
+
     def query_vector(self, plan: AnalyzedQuery) -> list[float] | None:
         if plan.spec.mode in ("bm25", "auto"):
             return None
         text = plan.match_text or plan.spec.text
-        embedder = self.embedder()  # checked against the generation on every query
+        embedder = self.loaded_embedder()
         key = (str(embedder.id), text)
         with self._vectors_lock:
             found = self._vectors.get(key)
@@ -333,14 +365,22 @@ class Searcher:
         if text_fallback:
             ran = self._run(without_words(plan), vector)
         answered = answering_index(ran) or self.index.alias_target(self.alias) or self.alias
+        load = self.take_embedder_load()
         result = shape_result(
-            plan, ran, fallback, answered, started, amount_candidates, text_fallback=text_fallback
+            plan,
+            ran,
+            fallback,
+            answered,
+            started,
+            amount_candidates,
+            text_fallback=text_fallback,
+            load=load,
         )
         if plan.spec.context is not None:
             expansion = self.expansion(plan, vector, ran)
             sent = [expansion.plan] if expansion.plan is not None else []
             answers = self.index.search(answered, sent) if sent else [None]
-            with_passages(result, expansion, answers[0], started)
+            with_passages(result, expansion, answers[0], started, load)
         return result
 
     def expansion(self, plan: AnalyzedQuery, vector: list[float] | None, ran: Ran) -> Expansion:
@@ -360,11 +400,16 @@ class Round(NamedTuple):
 
 
 def with_passages(
-    result: SearchResult, expansion: Expansion, answer: EngineResult | None, started: float
+    result: SearchResult,
+    expansion: Expansion,
+    answer: EngineResult | None,
+    started: float,
+    load: EmbedderLoad | None = None,
 ) -> None:
-    """Put the expansion's passages and report on ``result``; ``took_ms`` covers both."""
+    """Put the expansion's passages and report on ``result``; ``took_ms`` covers both (and,
+    as ever, not the embedder's model ``load``)."""
     result.passages, result.context = expansion.passages(answer)
-    result.took_ms = round((time.perf_counter() - started) * 1000, 3)
+    result.took_ms = round(took_ms(started, load), 3)
 
 
 def needs_fallback(plan: AnalyzedQuery, ran: Ran) -> bool:
