@@ -42,11 +42,13 @@ from osrag.schema.ingest import (
 from osrag.schema.search import (
     AmountEvidence,
     AmountStatus,
+    AmountStep,
     AppliedFilter,
     Money,
     QuerySpec,
     SearchHit,
     SearchResult,
+    StepCount,
 )
 
 __all__ = [
@@ -59,6 +61,7 @@ __all__ = [
     "AmountEvidence",
     "AmountFact",
     "AmountStatus",
+    "AmountStep",
     "AppliedFilter",
     "ChangeRecord",
     "Chunk",
@@ -76,5 +79,6 @@ __all__ = [
     "SearchHit",
     "SearchResult",
     "Span",
+    "StepCount",
     "TokenSpan",
 ]

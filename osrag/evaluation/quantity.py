@@ -30,8 +30,8 @@ default) over the queries.
 
 **Fallback steps**: :data:`FALLBACK_STEPS` names each step a search may take when a
 filter leaves no candidates, and how to tell from a result that it took it; the report
-counts the queries per step (every step listed, zeros included). Adding a step (a bound
-filter relaxed to a role-free one) is one more entry here, not a change to the report.
+counts the queries per step (every step listed, zeros included); a query is counted at
+the last step it took.
 """
 
 from __future__ import annotations
@@ -115,11 +115,18 @@ class FallbackStep:
     took: Callable[[SearchResult], bool]
 
 
+def _relaxed_to_role_free(result: SearchResult) -> bool:
+    """Bound constraints left no candidate: the search stepped down to role-free ones."""
+    return result.amount_step != "bound" and any(s.step == "bound" for s in result.amount_steps)
+
+
 FALLBACK_STEPS: tuple[FallbackStep, ...] = (
+    FallbackStep("role-free", _relaxed_to_role_free),
     FallbackStep("no amount filter", lambda result: result.fallback),
 )
-"""The steps in ladder order. Today one: the amount constraints together left no candidate
-and were dropped (``SearchResult.fallback``)."""
+"""The steps in ladder order: the constraints bound to a named quantity left no candidate
+and were relaxed to any amount (``role-free``); the amount constraints together left no
+candidate and were dropped (``SearchResult.fallback``)."""
 
 
 def fallback_step(

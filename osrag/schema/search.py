@@ -161,6 +161,19 @@ several (each a filter, all required), only amounts that cannot be stored (named
 so results written by older versions still read."""
 
 
+AmountStep = Literal["bound", "role-free", "none"]
+"""A step of the amount ladder: every constraint as stated (``bound`` to the quantity it
+names where it names one), every constraint on any amount (``role-free``), or no amount
+filter (``none``, the fallback)."""
+
+
+class StepCount(BaseModel):
+    """One step of the amount ladder a search tried, and the candidates it left."""
+
+    step: AmountStep
+    candidates: int = Field(description="chunks passing every filter at this step")
+
+
 class Money(BaseModel):
     """An amount: a currency and a non-negative integer of its minor units."""
 
@@ -259,7 +272,19 @@ class SearchResult(BaseModel):
     )
     fallback: bool = Field(
         default=False,
-        description="the amount constraints together left zero candidates and were dropped",
+        description="the amount constraints together left zero candidates and were dropped "
+        "(the ladder's last step, `none`, answered)",
+    )
+    amount_step: AmountStep | None = Field(
+        default=None,
+        description="the step of the amount ladder that answered: bound (the constraints as "
+        "stated), role-free (bound constraints on any amount: no fact with the named "
+        "quantity met them) or none (no amount filter); None without amount constraints",
+    )
+    amount_steps: list[StepCount] = Field(
+        default_factory=list,
+        description="every step tried, in order, with the candidates it left (a step "
+        "leaving none is followed by the next)",
     )
     text_fallback: bool = Field(
         default=False,

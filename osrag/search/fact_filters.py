@@ -1,0 +1,117 @@
+"""A bound amount constraint as ONE nested filter on the chunk's amount facts. Pure.
+
+"deductible under $1,000" passes a chunk when one of its facts (:mod:`osrag.schema.facts`)
+meets every condition at once — one :class:`~osrag.schema.filters.Nested` filter on
+``facts`` holding, in this order:
+
+* **label**: every word of the label, or of one of its alternatives
+  (:func:`~osrag.search.labels.label_alternatives`), in the fact's analysed ``label``
+  (``Match`` with ``operator="and"``; an ``AnyOf`` of them when there are several);
+* **value**: ``magnitude`` compared as the constraint says — or, for a result that can be
+  a loss (``signed``), the signed ``value`` on the side the label names: "net income
+  above $100M" is ``value > 100M`` (a loss never passes); "net loss under $20M" is
+  ``-20M < value < 0``; "net loss over $5M" ``value < -5M``; "net income under $20M"
+  ``0 < value < 20M``; "net loss of $3.1M" ``value = -3.1M``;
+* **currency**: the constraint's (any currency: every fact has its own);
+* **year**: the year the question names, when it names one.
+
+In JSON, as the REST engines receive it (``"deductible under $1,000"``)::
+
+    {"nested": {"path": "facts", "query": {"bool": {"filter": [
+        {"bool": {"should": [
+            {"match": {"facts.label": {"query": "deductible", "operator": "and"}}},
+            {"match": {"facts.label": {"query": "deductibles", "operator": "and"}}}],
+          "minimum_should_match": 1}},
+        {"range": {"facts.magnitude": {"lt": 100000}}},
+        {"term": {"facts.currency": "USD"}}]}}}}
+"""
+
+from __future__ import annotations
+
+from osrag.schema.constraints import AmountConstraint
+from osrag.schema.filters import (
+    FACTS,
+    AllOf,
+    AnyOf,
+    Filter,
+    Match,
+    MatchNone,
+    Nested,
+    Range,
+    Term,
+    Terms,
+)
+from osrag.search.labels import label_alternatives, names_loss
+
+LABEL = f"{FACTS}.label"
+VALUE = f"{FACTS}.value"
+MAGNITUDE = f"{FACTS}.magnitude"
+CURRENCY = f"{FACTS}.currency"
+YEAR = f"{FACTS}.year"
+
+
+def label_filter(label: str) -> Filter:
+    """A fact's label holds every word of ``label`` or of one of its alternatives."""
+    names = label_alternatives(label)
+    if not names:
+        return MatchNone()
+    matches = tuple(Match(LABEL, name, "and") for name in names)
+    return matches[0] if len(matches) == 1 else AnyOf(matches)
+
+
+def magnitude_filter(c: AmountConstraint) -> Filter:
+    """The fact's magnitude as the constraint's operator and bounds say."""
+    b = c.bounds
+    if c.op == "eq":
+        return Term(MAGNITUDE, b[0])
+    if c.op == "in":
+        return Terms(MAGNITUDE, tuple(b))
+    if c.op == "between":
+        return Range(MAGNITUDE, gte=b[0], lte=b[1])
+    return Range(MAGNITUDE, **{c.op: b[0]})
+
+
+def signed_filter(c: AmountConstraint, negative: bool) -> Filter:
+    """The fact's signed value: an exact amount is that value (negated for a label that
+    names a loss); a comparison or range holds for the values strictly on the label's side
+    of zero (below it for a loss) whose magnitude meets it."""
+    b = c.bounds
+    if c.op == "eq":
+        return Term(VALUE, -b[0] if negative else b[0])
+    if c.op == "in":
+        return Terms(VALUE, tuple(sorted(-v if negative else v for v in b)))
+    low, high = {
+        "gt": ((">", b[0]), None),
+        "gte": ((">=", b[0]), None),
+        "lt": (None, ("<", b[0])),
+        "lte": (None, ("<=", b[0])),
+        "between": ((">=", b[0]), ("<=", b[-1])),
+    }[c.op]
+    if low is None or low == (">=", 0):
+        low = (">", 0)  # strictly on the side: zero is neither a gain nor a loss
+    bounds: dict[str, int] = {}
+    if not negative:
+        bounds["gt" if low[0] == ">" else "gte"] = low[1]
+        if high is not None:
+            bounds["lt" if high[0] == "<" else "lte"] = high[1]
+        return Range(VALUE, **bounds)
+    # mirrored: a magnitude above ``low`` is a value below ``-low``
+    bounds["lt" if low[0] == ">" else "lte"] = -low[1]
+    if high is not None:
+        bounds["gt" if high[0] == "<" else "gte"] = -high[1]
+    return Range(VALUE, **bounds)
+
+
+def fact_filter(c: AmountConstraint) -> Filter:
+    """The bound constraint ``c`` as one nested filter (see the module docstring)."""
+    items: list[Filter] = []
+    if c.label is not None:
+        items.append(label_filter(c.label))
+    if c.signed:
+        items.append(signed_filter(c, c.label is not None and names_loss(c.label)))
+    else:
+        items.append(magnitude_filter(c))
+    items.append(Term(CURRENCY, c.currency))
+    if c.year is not None:
+        items.append(Term(YEAR, c.year))
+    return Nested(FACTS, AllOf(tuple(items)))
