@@ -49,6 +49,7 @@ from osrag.currencies import (
     dollar_currency,
 )
 from osrag.errors import ExtractionError
+from osrag.extract.facts.labels import is_dependent
 from osrag.extract.money import (
     SIGN_CLASS,
     MoneyMention,
@@ -59,7 +60,15 @@ from osrag.extract.money import (
 )
 from osrag.extract.scale import Caption, find_caption, parse_caption
 
-__all__ = ["Cell", "Table", "find_tables", "table_amounts"]
+__all__ = [
+    "Cell",
+    "CellAmount",
+    "Table",
+    "find_tables",
+    "is_value_cell",
+    "table_amounts",
+    "table_cells",
+]
 
 _SIGN_RE = sign_pattern(spaced=True)
 """Every sign of the currency table (``$``, ``US$``, ``U.S. $``, ``€``, ``Rs.``, ``₩``…)."""
@@ -83,7 +92,14 @@ _COUNT_HEADER = re.compile(
 )
 """Column headers of counts and ratios ("Total number of shares purchased")."""
 _PERCENT_HEADER = re.compile(r"(?i)%|percent")
-_YEAR = re.compile(r"(?:19|20)\d\d")
+_YEAR = re.compile(r"(?:19|20)\d\d(?:\s*\((?:\d{1,2}|[a-z])\)|\s*[*†‡]+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)?")
+"""A year, with a footnote marker if one follows it (``2019 (1)``, ``2019*``, ``2019¹``):
+never money."""
+_VALUE_LIKE = re.compile(
+    r"(?i)[-–—]+|nil|n/?a|n\.m\.|\(?[-−–]?\d[\d,]*(?:\.\d+)?\)?\s*%|"
+    rf"{SIGN_CLASS}\s*[-–—]+"
+)
+"""Cells that stand where values stand without being one (a dash, ``nil``, ``12.5%``)."""
 _HEADING = re.compile(r"#{1,6}\s")
 _LOADER_ROW = re.compile(r"(?P<label>.*?) — (?P<rest>.+)")
 _SIGN_CHARS = re.compile(rf"{SIGN_CLASS}(?:[ \t]*\(?[ \t]*\d|[ \t]*(?:\||;|$))", re.MULTILINE)
@@ -332,13 +348,29 @@ def table_amounts(text: str, default_currency: str = "USD", *, pos: int = 0) -> 
 
     Digits in any script are read as ASCII (:func:`~osrag.extract.money.ascii_digits`);
     each amount's ``raw`` is the text as written."""
+    return [found.mention for found in table_cells(text, default_currency, pos=pos)]
+
+
+@dataclass(frozen=True, slots=True)
+class CellAmount:
+    """An amount read from a table cell, with where it stands: ``table.rows[row]``'s
+    ``cell``-th cell (what its label and period are read from)."""
+
+    mention: MoneyMention
+    table: Table
+    row: int
+    cell: int
+
+
+def table_cells(text: str, default_currency: str = "USD", *, pos: int = 0) -> list[CellAmount]:
+    """:func:`table_amounts` with the table, row and cell of each amount."""
     if " — " not in text and ("|" not in text or _PIPE_ROW.search(text, pos) is None):
         return []  # neither a pipe-table row nor a row the loaders wrote
     read = ascii_digits(text)
     hinted = _states_a_scale(read, pos)
     if not hinted and not _signed(read, pos):
         return []  # no caption and no currency sign: no cell can be an amount
-    found: list[MoneyMention] = []
+    found: list[CellAmount] = []
     for table, before in find_tables(read, pos, captions=hinted):
         if hinted or _signed(read, table.start, table.end):
             found.extend(_amounts(text, table, before if hinted else None, default_currency))
@@ -347,13 +379,13 @@ def table_amounts(text: str, default_currency: str = "USD", *, pos: int = 0) -> 
 
 def _amounts(
     text: str, table: Table, before: Caption | None, default_currency: str
-) -> Iterator[MoneyMention]:
+) -> Iterator[CellAmount]:
     columns = _column_captions(table)
     signs = _signed_columns(table)
     headers = _column_headers(table)
     caption = before
-    group = ""  # "Weighted-average shares outstanding:" names the rows under it
-    for label, cells in table.rows:
+    group = ""  # "Weighted-average shares outstanding:" names the dependent rows under it
+    for r, (label, cells) in enumerate(table.rows):
         row_caption = _row_caption(cells, label)
         if row_caption is not None:
             caption = row_caption
@@ -366,6 +398,7 @@ def _amounts(
         own = _label_caption(label)
         named = ""  # a loader row names a merged header's first column only: the rest inherit
         row_sign = next((s for c in cells if (s := _sign_of(c.text))), None)
+        quantity = f"{label} {group}" if group and _governs(group, label) else label
         for i, cell in enumerate(cells):
             named = cell.column or named
             left, right = _neighbours(cells, i)
@@ -374,7 +407,7 @@ def _amounts(
             mention = _cell_amount(
                 text,
                 cell,
-                f"{label} {group}" if group else label,
+                quantity,
                 headers.get(cell.column, named),
                 own or columns.get(cell.column) or caption,
                 nearby_sign=row_sign or signs.get(cell.column),
@@ -383,7 +416,25 @@ def _amounts(
                 split=(_lone_sign(left), right.startswith(")")),
             )
             if mention is not None:
-                yield mention
+                yield CellAmount(mention, table, r, i)
+
+
+_HEAD_END = re.compile(
+    r"(?i)\s(?:of|at|in|for|used|to|from|by|under|with|on|as|related|relating|attributable)\s"
+)
+
+
+def _governs(group: str, label: str) -> bool:
+    """Whether a group row's words reach the row under it for the count, percentage and
+    per-share rules: always for a row label that names nothing alone ("Basic" under
+    "Weighted-average shares:"); for any row when the group names what its rows count
+    ("Calendar-ship-days", "Shares used in computing …:", "Percentage of revenue:",
+    "Per share data:") — not when shares are only its topic ("Repurchases of common
+    shares:", "Share repurchases:": its rows may be money)."""
+    if is_dependent(label) or _PER_SHARE.search(group):
+        return True
+    head = _HEAD_END.split(group, maxsplit=1)[0]
+    return bool(_COUNT.search(head)) or group.lower().lstrip().startswith("number of")
 
 
 def _neighbours(cells: list[Cell], i: int) -> tuple[str, str]:
@@ -454,6 +505,16 @@ def _is_year_row(cells: list[Cell]) -> bool:
 
 def _is_year(cell: str) -> bool:
     return _YEAR.fullmatch(cell.strip()) is not None
+
+
+def is_value_cell(cell: str) -> bool:
+    """A cell that holds a value: a number that is not a year, a percentage, a dash."""
+    stripped = cell.strip()
+    if not stripped:
+        return False
+    if _number_cell(stripped):
+        return not _is_year(stripped)
+    return _VALUE_LIKE.fullmatch(stripped) is not None
 
 
 def _cell_amount(
