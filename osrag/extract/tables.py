@@ -88,9 +88,19 @@ _COUNT = re.compile(
 )
 """Row labels of counts and ratios: their bare cells are not money."""
 _COUNT_HEADER = re.compile(
-    r"(?i)\bshares\b|\bnumber of\b|\bemployees\b|\bheadcount\b|\bratio\b|\bpercent|%"
+    r"(?i)\bshares\b|\bnumber of\b|\bemployees\b|\bheadcount\b|\bratio\b|\bpercent|%|"
+    r"\((?:in\s+)?(?:years?|months?|days?|weeks?|hours?|#|no\.)\)|"
+    r"\b(?:useful|remaining|estimated|average|weighted[- ]average|contractual)\s+"
+    r"(?:useful\s+|contractual\s+)?(?:lives?|life|terms?)\b|\blife\s*\(|"
+    r"\byears?\s+(?:remaining|to\s+maturity|outstanding)\b|\bduration\b|^\s*(?:years?|months?|days?)\s*$"
 )
-"""Column headers of counts and ratios ("Total number of shares purchased")."""
+"""Column headers of counts, durations and ratios ("Total number of shares purchased",
+"Term (years)", "Remaining useful life", "Shares (#)")."""
+_HEADER_CURRENCY = re.compile(
+    rf"\((?:in\s+)?(?P<sign>{sign_pattern(spaced=True)}|\b(?:{alternation(list(CODES))})\b)\)\s*$"
+)
+"""A column header that states its currency and no scale: ``Target ($)``, ``Fee (USD)``,
+``Amount (in €)``."""
 _PERCENT_HEADER = re.compile(r"(?i)%|percent")
 _YEAR = re.compile(r"(?:19|20)\d\d(?:\s*\((?:\d{1,2}|[a-z])\)|\s*[*†‡]+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)?")
 """A year, with a footnote marker if one follows it (``2019 (1)``, ``2019*``, ``2019¹``):
@@ -102,9 +112,13 @@ _VALUE_LIKE = re.compile(
 """Cells that stand where values stand without being one (a dash, ``nil``, ``12.5%``)."""
 _HEADING = re.compile(r"#{1,6}\s")
 _LOADER_ROW = re.compile(r"(?P<label>.*?) — (?P<rest>.+)")
-_SIGN_CHARS = re.compile(rf"{SIGN_CLASS}(?:[ \t]*\(?[ \t]*\d|[ \t]*(?:\||;|$))", re.MULTILINE)
-"""A currency sign before figures, or alone in its cell: without a caption, a table
-without one states no amount."""
+_SIGN_CHARS = re.compile(
+    rf"{SIGN_CLASS}(?:[ \t]*\(?[ \t]*\d|[ \t]*(?:\||;|$)|\)[ \t]*(?:\||:|$))", re.MULTILINE
+)
+"""A currency sign before figures, alone in its cell, or alone in a header's parentheses
+(``Target ($)``): without a caption, a table without one states no amount."""
+_HEADER_CODE = re.compile(rf"\((?:in\s+)?(?:{alternation(list(CODES))})\)[ \t]*(?:\||:|$)", re.M)
+"""A currency code alone in a header's parentheses (``Fee (USD)``)."""
 _LETTER_STEMS = [s for s in LETTER_SIGNS if not any(o != s and o in s for o in LETTER_SIGNS)]
 _LETTER_SIGNED = re.compile(
     rf"(?<![A-Za-z])(?:{alternation(list(LETTER_SIGNS))})(?:[ \t]*\(?[ \t]*\d|[ \t]*(?:\||;|$))",
@@ -129,6 +143,8 @@ def _signed(text: str, start: int, end: int | None = None) -> bool:
     """A currency sign before figures or alone in its cell in ``text[start:end]``."""
     stop = len(text) if end is None else end
     if _SIGN_CHARS.search(text, start, stop) is not None:
+        return True
+    if ")" in text and _HEADER_CODE.search(text, start, stop) is not None:
         return True
     return (
         any(s in text for s in _LETTER_STEMS)
@@ -307,6 +323,11 @@ def _row_caption(cells: list[Cell], label: str) -> Caption | None:
     units = [parse_caption(t) for t in texts]
     if texts and all(units) and len({u.text for u in units if u}) == 1:
         return units[0]  # a row of units alone ("€m", "US$'000" in every column)
+    if label and units[0] is not None:
+        return units[0]  # the stub header states the unit ("| £m | 2019 | 2018 |")
+    loader_header = not label and cells and not cells[0].column
+    if loader_header and units[0] is not None and _YEAR.search(cells[0].text) is None:
+        return units[0]  # a loader's header line starting with the unit: "£m | 2019 | 2018"
     for candidate in [label, *(c.text for c in cells)]:
         caption = find_caption(candidate) if candidate else None
         if caption is not None and _is_whole_table(caption):
@@ -315,11 +336,15 @@ def _row_caption(cells: list[Cell], label: str) -> Caption | None:
 
 
 def _label_caption(label: str) -> Caption | None:
-    """A data row's own caption: "Net income - (in thousands) | $54,229 | …"."""
+    """A data row's own caption: "Net income - (in thousands) | $54,229 | …", "Revenue
+    (£m) | 1,234 | …"."""
     if "(" not in label:
         return None
     caption = find_caption(label)
-    return caption if caption is not None and _is_whole_table(caption) else None
+    if caption is None and (sign := _header_sign(label)) is not None:
+        at = label.rfind("(")
+        return Caption(0, sign, label[at:].strip(), at, len(label.rstrip()))  # "Price ($)"
+    return caption
 
 
 def _column_captions(table: Table) -> dict[str, Caption]:
@@ -453,7 +478,7 @@ def _column_headers(table: Table) -> dict[str, str]:
             break
         left = ""  # a merged header cell leaves its right neighbours empty: they inherit it
         for cell in cells:
-            words = re.search(r"[^\W\d]", cell.text) is not None  # "1%" is a value, not a header
+            words = re.search(r"[^\W\d]", cell.text) is not None or cell.text in ("%", "(%)")
             if not cell.column.isdigit() or (cell.text and not words):
                 continue
             if cell.text and find_caption(cell.text) is not None:
@@ -470,12 +495,26 @@ def _signed_columns(table: Table) -> dict[str, str]:
     signs: dict[str, str] = {}
     for _, cells in table.rows:
         for i, cell in enumerate(cells):
+            stated = _header_sign(cell.column) if cell.column else None
+            if stated is not None:
+                signs.setdefault(cell.column, stated)  # a loader cell under "Target ($)"
+            if _number_cell(cell.text) is None and (stated := _header_sign(cell.text)):
+                signs.setdefault(cell.column, stated)  # a header cell "Target ($)"
             sign = _sign_of(cell.text)
             if sign is not None and _lone_sign(cell.text) and i + 1 < len(cells):
                 signs.setdefault(cells[i + 1].column, sign)  # "$ | 1,234": the next column
             elif sign is not None:
                 signs.setdefault(cell.column, sign)
     return signs
+
+
+@functools.lru_cache(maxsize=1 << 10)
+def _header_sign(header: str) -> str | None:
+    """The currency a column header states alone in parentheses (``Target ($)``)."""
+    if ")" not in header:
+        return None
+    match = _HEADER_CURRENCY.search(header)
+    return None if match is None else "".join(match.group("sign").split())
 
 
 @functools.lru_cache(maxsize=1 << 10)
