@@ -3,6 +3,7 @@ and evidence (:mod:`osrag.extract.facts`)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from osrag.extract.facts.signs import signed_value
@@ -69,7 +70,8 @@ def _text_fact(
     text: str, mention: MoneyMention, where: TextPlace, earlier: list[AmountFact]
 ) -> AmountFact:
     label, source = where.label, where.source
-    if where.inherits and earlier:
+    listed = label is None and earlier and _LISTED.fullmatch(text, earlier[-1].end, mention.start)
+    if (where.inherits or listed) and earlier:
         label = earlier[-1].label
         source = earlier[-1].source if earlier[-1].source != "heading" else "prose"
     elif label is None and source == "prose" and earlier and earlier[-1].source == "key":
@@ -77,6 +79,13 @@ def _text_fact(
         if key is not None:
             label, source = key, "key"  # a later amount on a key's line
     return fact(mention, label, where.period, where.year, source)  # type: ignore[arg-type]
+
+
+_LISTED = re.compile(
+    r"(?i)(?:\s+(?:per|each|a|an)\s+[a-z]+(?:\s+[a-z]+)?)?\s*(?:,\s*(?:and|or)?|and|or|/|to|[-–])\s*"
+)
+"""What stands between two amounts of one list or range ("$250, $500 or $1,000", "$250,000
+each person and $500,000 each accident", "$1,000-$2,000"): the second is the same quantity."""
 
 
 def _sentence_ended(text: str, previous_end: int, start: int) -> bool:

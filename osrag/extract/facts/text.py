@@ -47,17 +47,23 @@ import functools
 import re
 from dataclasses import dataclass
 
-from osrag.extract.facts.labels import clean_label, word_set
+from osrag.extract.facts.labels import COLUMN_JOIN, clean_label, word_set
+from osrag.extract.facts.periods import split_period
 
 __all__ = ["TextPlace", "read_text_place"]
 
 _HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t]")
+_MARKUP_END = re.compile(r"[*_`]+\s*$")
+_MARKUP_START = re.compile(r"^[*_`]+")
+_GENERIC = frozenset(["amount", "amounts", "value", "values", "balance", "total amount"])
 _KEY_SEPARATOR = re.compile(
     r"^(?P<key>.{1,80}?)[ \t]*(?::|\.{2,}|…+|[ \t][-–—]{1,2}|=|\|)[ \t]*"
     r"(?P<lead>(?:(?:up\s+to|of|at|approximately|about|maximum|minimum|max\.?|min\.?|"
     r"per\s+\w+)\s+)*)$",
     re.IGNORECASE,
 )
+_KEY_PREFIX = re.compile(r"(?P<key>[^:\n]{1,80}?)[ \t]*(?::|\.{2,}|…+|[ \t][-–—]{1,2}|=)[ \t]")
+"""The key at the start of a key–value line (its later amounts take it)."""
 _DEFINITION = re.compile(
     r"^\s*(?:the\s+term\s+)?[\"“]?(?P<key>[^\"”\n]{1,60}?)[\"”]?\s+"
     r"(?:means|shall\s+mean|is\s+defined\s+as|refers\s+to)\b(?P<rest>[^.;]*)$",
@@ -65,13 +71,13 @@ _DEFINITION = re.compile(
 )
 _QUALIFIER_AFTER = re.compile(
     r"(?i)^\s*(?:(?:per|each|every|a|an)\s+[\w-]+(?:\s+[\w-]+)?|annually|monthly|yearly|"
-    r"/\s*[\w-]+|\([^)]{0,60}\)|aggregate|in\s+(?:total|aggregate))?\s*[.;,]?\s*$"
+    r"/\s*[\w-]+|\([^)]{0,60}\)|aggregate|in\s+(?:total|aggregate))?\s*[;,]?\s*$"
 )
 _BULLET = re.compile(r"^\s*(?:[-*+•◦▪]|\d{1,2}[.)]|\(?[a-z]\)|\([ivx]{1,4}\))\s+")
 _WORD = re.compile(r"[A-Za-z][\w'’&/-]*")
 
 _DETERMINERS = word_set(
-    "a an the our its their his her this that these those such any each every your my no"
+    "a an the our its their his her this that these those such any each every your my no one"
 )
 _BOUNDARY_WORDS = word_set(
     """and but or while whereas which who whom whose that because since although though if
@@ -94,12 +100,13 @@ _CHANGE = re.compile(
 """An amount of a change ("an increase in payroll of $4.1 million") measures the change."""
 _PRONOUNS = word_set("it this that they them these those which what one ones")
 _LINK = re.compile(
-    r"(?i)(?:\s|^)(?P<link>of|was|were|is|are|be|been|will\s+be|would\s+be|remains?|remained|"
+    r"(?i)(?:(?:\s|^)|(?=:))(?P<link>of|was|were|is|are|be|been|will\s+be|would\s+be|remains?|remained|"
     r"totall?ed|totall?ing|totals?|amounted\s+to|amounting\s+to|amounts\s+to|came\s+to|"
     r"comes\s+to|reached|reaches|stood\s+at|stands\s+at|equals?|equall?ed\s+to|equal\s+to|"
-    r"(?:rose|increased|decreased|fell|declined|grew|climbed|dropped|improved|jumped|"
-    r"reduced|decreasing|increasing|rising|falling|growing|declining|was\s+reduced|"
-    r"was\s+increased)(?:\s+(?:by\s+)?[^\s,;]+){0,3}?\s+to|:)"
+    r"(?:rose|rises|increased|increases|decreased|decreases|fell|falls|declined|declines|"
+    r"grew|grows|climbed|dropped|drops|improved|jumped|reduced|decreasing|increasing|rising|"
+    r"falling|growing|declining|was\s+reduced|was\s+increased)"
+    r"(?:(?:\s+(?:by\s+)?[^\s,;]+){0,3}?\s+to|\s+from)|:)"
     r"(?P<hedge>(?:\s+(?:approximately|about|around|nearly|almost|roughly|some|over|"
     r"more\s+than|less\s+than|under|up\s+to|just\s+over|just\s+under|a\s+total\s+of|"
     r"an\s+aggregate\s+of|an\s+estimated|a\s+record|a|an|of))*)\s*$"
@@ -158,8 +165,10 @@ def read_text_place(text: str, start: int, end: int, amounts_before: int) -> Tex
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
     line_end = len(text) if line_end < 0 else line_end
-    before = text[line_start:start]
-    after = text[end:line_end]
+    before = _MARKUP_END.sub("", text[line_start:start])
+    after = _MARKUP_START.sub("", text[end:line_end])
+    if before.lstrip().startswith("|"):
+        return _pipe_row_place(text, line_start, before)
     if _HEADING.match(before):
         key = _key_of(before[_HEADING.match(before).end() :], after)  # type: ignore[union-attr]
         return TextPlace("heading", key, None, None)
@@ -178,11 +187,46 @@ def read_text_place(text: str, start: int, end: int, amounts_before: int) -> Tex
     return TextPlace("prose", label, period, year)
 
 
+def _pipe_row_place(text: str, line_start: int, before: str) -> TextPlace:
+    """An amount written among words in a Markdown table's cell (``| Medical payments |
+    $5,000 each person |``): the row's first cell is its label, the column's header
+    qualifies it or names its period (:mod:`osrag.extract.facts.table`'s rule)."""
+    cells = before.lstrip().removeprefix("|").split("|")
+    column = len(cells) - 1
+    if column == 0:
+        return TextPlace("table", None, None, None)
+    label = clean_label(cells[0])
+    header = _pipe_header(text, line_start, column)
+    found, rest = split_period(header) if header else (None, "")
+    qualifier = clean_label(rest) if rest and rest.strip().lower() not in _GENERIC else None
+    if qualifier is not None and label is not None:
+        label = f"{label}{COLUMN_JOIN}{qualifier}"
+    period, year = found if found else (None, None)
+    return TextPlace("table", label, period, year)
+
+
+def _pipe_header(text: str, line_start: int, column: int) -> str | None:
+    """The text of column ``column`` in the first line of the pipe table holding
+    ``line_start`` (its header row), or None."""
+    start = line_start
+    while start > 0:
+        previous = text.rfind("\n", 0, start - 1) + 1
+        if not text[previous:start].lstrip().startswith("|"):
+            break
+        start = previous
+    if start == line_start:
+        return None
+    first = text[start : text.find("\n", start)].strip().strip("|").split("|")
+    return first[column].strip() if column < len(first) else None
+
+
 def line_key(text: str, start: int) -> str | None:
     """The key of the key–value line holding ``start`` (for later amounts on it), or None."""
     line_start = text.rfind("\n", 0, start) + 1
-    match = _KEY_SEPARATOR.match(text, line_start, start)
-    return None if match is None else _clean_key(match.group("key"))
+    match = _KEY_PREFIX.match(_BULLET.sub("", text[line_start:start]))
+    if match is None or not _may_be_key(match.group("key")):
+        return None
+    return _clean_key(match.group("key"))
 
 
 def _year(match: re.Match[str] | None) -> int | None:
@@ -207,6 +251,8 @@ def _key_of(before: str, after: str) -> str | None:
         and not re.search(r"[.;!?,]\s", stripped)
         and words[-1].lower() not in _BOUNDARY_WORDS
         and words[-1].lower() not in _DETERMINERS
+        and words[-1].lower() not in _NP_PREPOSITIONS
+        and words[-1].lower() not in ("by", "with", "than", "about")
         and _may_be_key(stripped)
         and _LINK.search(stripped) is None
         and _QUALIFIER_AFTER.match(after)
@@ -274,7 +320,7 @@ def _label_before(clause: str) -> str | None:
 
 def _label_after(after: str) -> str | None:
     """``deductible`` in "$500 deductible", ``revenue`` in "$5.2 million in revenue"."""
-    lead = re.match(r"\s+(?:(?P<prep>in|of)\s+(?:the\s+)?)?", after)
+    lead = re.match(r"\s+(?:(?P<prep>in|of)\s+)?", after)
     if lead is None:
         return None
     words: list[str] = []
