@@ -241,7 +241,14 @@ def _loader_table(block: list[tuple[int, str]]) -> Table:
         if lone and not (_number_cell(line.strip()) or parse_caption(line)):
             table.rows.append((line, []))  # a row with only its label: a group header
             continue
-        label, rest_at = (row.group("label"), row.start("rest")) if row else ("", 0)
+        label, rest_at = ("", 0)
+        if row is not None:  # a label may hold " — " itself: the last one before the cells
+            cells_at = min(
+                (i for i in (line.find(": "), line.find("; ")) if i >= 0), default=len(line)
+            )
+            cut = line.rfind(" — ", 0, cells_at)
+            cut = cut if cut >= 0 else row.start("rest") - 3
+            label, rest_at = line[:cut], cut + 3
         cells = []
         for at, part in _split_keep(line[rest_at:], "; "):
             name, colon, value = part.rpartition(": ")

@@ -52,6 +52,10 @@ from osrag.extract.facts.periods import split_period
 
 __all__ = ["TextPlace", "read_text_place"]
 
+_MONTHS = (
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+)
 _HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t]")
 _MARKUP_END = re.compile(r"[*_`]+\s*$")
 _MARKUP_START = re.compile(r"^[*_`]+")
@@ -115,8 +119,7 @@ _TIME_TAIL = re.compile(
     r"(?i)\s+(?:(?:in|for|during|as\s+of|as\s+at|at|on|by|through|from|since|over|ended|"
     r"ending|of)\s+)+(?:the\s+)?(?:(?:fiscal|financial|calendar)\s+|fy\s*|\d{1,2}\s+)?"
     r"(?:(?:19|20)\d\d|years?|quarters?|periods?|months?|q[1-4]|h[12]|first|second|third|"
-    r"fourth|full|prior|previous|last|current|same|jan\w*|feb\w*|mar\w*|apr\w*|may|jun\w*|"
-    r"jul\w*|aug\w*|sep\w*|oct\w*|nov\w*|dec\w*)\b.*$"
+    rf"fourth|full|prior|previous|last|current|same|{_MONTHS})\b.*$"
 )
 _FORWARD_STOP = word_set(
     """per a an the each every in of for to and or was is are were will would may can could
@@ -126,9 +129,9 @@ _FORWARD_STOP = word_set(
     pays paid remains remained also net"""
 )
 _TEMPORAL = re.compile(
-    r"(?i)^(?:(?:19|20)\d\d|years?|quarters?|periods?|months?|days?|weeks?|q[1-4]|fiscal|"
-    r"jan\w*|feb\w*|mar\w*|apr\w*|may|jun\w*|jul\w*|aug\w*|sep\w*|oct\w*|nov\w*|dec\w*|"
-    r"cash|total|aggregate|addition|connection|respect|part|which|that|this|these|those)$"
+    rf"(?i)^(?:(?:19|20)\d\d|years?|quarters?|periods?|months?|days?|weeks?|q[1-4]|fiscal|"
+    rf"{_MONTHS}|cash|total|aggregate|addition|connection|respect|part|which|that|this|these|"
+    r"those)$"
 )
 _COMPARED = re.compile(
     r"(?i)(?:compared\s+(?:with|to)|as\s+compared\s+(?:with|to)|versus|vs\.?|"
@@ -354,6 +357,9 @@ def _period(
         clause_start = match.end()
     split = _CLAUSE_SPLIT.search(text, end, sentence_end)
     clause_end = split.start() if split else sentence_end
+    own = _YEAR_AFTER.match(text, end, line_end)
+    if own is not None:
+        return _as_period(own)
     paired = _respectively(text, start, sentence_start, sentence_end)
     if paired is not None:
         return paired
@@ -369,6 +375,12 @@ def _period(
     if intro_years and not _MONEY_BETWEEN.search(intro):
         return _as_period(intro_years[-1])
     return None, None
+
+
+_YEAR_AFTER = re.compile(
+    r"\s*\(\s*(?:(?:fiscal|financial)\s+(?:year\s+)?|fy\s*)?(?P<year>(?:19|20)\d\d)\s*\)", re.I
+)
+"""A year in parentheses right after the amount: ``$450 (2019)``."""
 
 
 def _respectively(
