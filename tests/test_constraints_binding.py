@@ -287,10 +287,45 @@ def test_a_bound_constraint_is_one_nested_filter_of_label_value_currency_and_yea
     assert isinstance(node, Nested) and node.path == "facts"
     assert isinstance(node.item, AllOf)
     label, value, currency, year = node.item.items
-    assert isinstance(label, AnyOf) and Match("facts.label", "net income", "and") in label.items
+    assert isinstance(label, AnyOf) and Match("facts.label", "net income", "phrase") in label.items
     assert value == Range("facts.value", gt=-2_000_000_000, lt=0)
     assert currency == Term("facts.currency", "USD") and year == Term("facts.year", 2019)
     (deductible,) = analyze_query("deductible under $1,000").constraints
     node = fact_filter(deductible)
     assert isinstance(node, Nested) and isinstance(node.item, AllOf)
     assert Range("facts.magnitude", lt=100_000) in node.item.items
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "context"),
+    [
+        ("umbrella policies with limits over $500,000", "limits", "umbrella"),
+        ("home insurance with personal liability of at least $500,000", "personal liability",
+         "home"),
+        ("auto policies with bodily injury limits of $100,000 or more", "bodily injury limits",
+         "auto"),
+        ("umbrella with a self-insured retention under $1,000", "self-insured retention",
+         "umbrella"),
+        ("companies whose revenue exceeded $500 million", "revenue", None),
+        ("policies with a deductible under $1,000", "deductible", None),
+        ("which reports show total assets between $1 billion and $5 billion", "total assets",
+         None),
+    ],
+)  # fmt: skip
+def test_the_kind_of_document_before_with_is_the_context(
+    text: str, label: str, context: str | None
+) -> None:
+    (c,) = analyze_query(text).constraints
+    assert (c.label, c.context) == (label, context)
+
+
+def test_a_label_of_a_document_kind_and_a_quantity_narrows_on_the_ladder() -> None:
+    from osrag.search.fact_filters import narrowed_constraint
+
+    (c,) = analyze_query("umbrella premium under $200 a year").constraints
+    narrower = narrowed_constraint(c)
+    assert narrower is not None and (narrower.label, narrower.context) == ("premium", "umbrella")
+    for whole in ("total assets over $1 billion", "net income above $5 million",
+                  "deductible under $500", "cost of revenue under $1 million"):  # fmt: skip
+        (c,) = analyze_query(whole).constraints
+        assert narrowed_constraint(c) is None, whole

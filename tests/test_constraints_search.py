@@ -81,7 +81,7 @@ def test_comparative_queries_return_only_documents_meeting_the_constraint(
     for query in COMPARATIVE:
         result = searcher.search(query["query"], mode=mode, k=20, highlight=False)
         assert result.constraints and not result.fallback, query["id"]
-        assert result.amount_step in ("bound", "role-free") and result.candidate_count > 0
+        assert result.amount_step != "none" and result.candidate_count > 0
         assert result.hits, query["id"]
         first_hits = {h.doc_id: h for h in reversed(result.hits)}  # each document's best hit
         top = list(dict.fromkeys(h.doc_id for h in result.hits))[:5]
@@ -178,7 +178,8 @@ def test_the_cli_shows_each_constraint_its_quantity_and_the_ladder(
     explained = osrag("search", query, *common, "--mode", "bm25", "--explain", env=env)
     assert explained.returncode == 0, explained.stderr
     assert (
-        "'over $500,000' → limits > USD 500,000.00 [op gt, bounds [50000000], label 'limits']"
+        "'over $500,000' → limits > USD 500,000.00 (umbrella) [op gt, bounds [50000000], "
+        "label 'limits']"
     ) in explained.stderr
     assert "amount ladder: bound → role-free → none" in explained.stderr
     assert '"nested"' in explained.stderr and '"gt": 50000000' in explained.stderr

@@ -169,8 +169,10 @@ def test_every_fallback_step_is_counted_and_listed_with_zeros() -> None:
     ]
     taken = [fallback_step(r) for r in results]
     assert taken == [None, "role-free", None, "no amount filter", "no amount filter", None]
-    assert count_steps(taken) == {"role-free": 1, "no amount filter": 2}
-    assert count_steps([]) == {"role-free": 0, "no amount filter": 0}
+    assert count_steps(taken) == {"narrowed": 0, "role-free": 1, "no amount filter": 2}
+    assert count_steps([]) == {"narrowed": 0, "role-free": 0, "no amount filter": 0}
+    narrowed = _stepped("bound", "narrowed")
+    assert fallback_step(narrowed) == "narrowed"
 
 
 def test_a_new_step_is_one_more_entry_not_a_change_to_the_report() -> None:
@@ -289,7 +291,7 @@ def test_the_evaluation_reports_quantity_precision_selectivity_and_fallbacks(
     # without the filter, plain BM25 ranks other documents among the holders
     assert plain.selectivity == {} and plain.selectivity_summary is None
     assert plain.per_query["q01"]["quantity_precision@5"] < 1.0
-    assert plain.fallback_steps == {"role-free": 0, "no amount filter": 0}
+    assert plain.fallback_steps == {"narrowed": 0, "role-free": 0, "no amount filter": 0}
     # the diagnostic keeps its name for what it measures: the filter agrees with itself
     assert filtered.subsets["amount constraints"]["filter_agreement@5"] == 1.0
     assert not any(m.startswith("amount_precision") for m in filtered.metrics)

@@ -115,18 +115,33 @@ class FallbackStep:
     took: Callable[[SearchResult], bool]
 
 
-def _relaxed_to_role_free(result: SearchResult) -> bool:
-    """Bound constraints left no candidate: the search stepped down to role-free ones."""
-    return result.amount_step != "bound" and any(s.step == "bound" for s in result.amount_steps)
+LADDER = ("bound", "narrowed", "role-free", "none")
+"""The amount ladder's steps, in order (:mod:`osrag.search.ladder`)."""
+
+
+def _stepped_to(step: str) -> Callable[[SearchResult], bool]:
+    """Whether a search stepped down its amount ladder to ``step`` or past it: it started
+    at an earlier step and answered at ``step`` or a later one."""
+    at = LADDER.index(step)
+
+    def took(result: SearchResult) -> bool:
+        if not result.amount_steps or result.amount_step is None:
+            return False
+        started = LADDER.index(result.amount_steps[0].step)
+        return started < at <= LADDER.index(result.amount_step)
+
+    return took
 
 
 FALLBACK_STEPS: tuple[FallbackStep, ...] = (
-    FallbackStep("role-free", _relaxed_to_role_free),
+    FallbackStep("narrowed", _stepped_to("narrowed")),
+    FallbackStep("role-free", _stepped_to("role-free")),
     FallbackStep("no amount filter", lambda result: result.fallback),
 )
-"""The steps in ladder order: the constraints bound to a named quantity left no candidate
-and were relaxed to any amount (``role-free``); the amount constraints together left no
-candidate and were dropped (``SearchResult.fallback``)."""
+"""The steps in ladder order: a named quantity matched no fact and was read with its first
+word as the kind of document it is in (``narrowed``); the constraints bound to named
+quantities left no candidate and were relaxed to any amount (``role-free``); the amount
+constraints together left no candidate and were dropped (``SearchResult.fallback``)."""
 
 
 def fallback_step(

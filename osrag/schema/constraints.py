@@ -73,6 +73,12 @@ class AmountConstraint(BaseModel):
         description="the quantity the question names ('deductible', 'net income'): one "
         "fact with a matching label must meet the constraint; None: any amount (role-free)",
     )
+    context: str | None = Field(
+        default=None,
+        description="words naming the kind of document the quantity is in ('umbrella' in "
+        "'umbrella policies with limits over $500,000'): each in the fact's label or the "
+        "chunk's breadcrumb (bound constraints only)",
+    )
     year: int | None = Field(
         default=None, description="the period the question names ('in 2019'), as a year"
     )
@@ -104,7 +110,15 @@ class AmountConstraint(BaseModel):
     @property
     def key(self) -> tuple[object, ...]:
         """What makes two constraints the same condition (the phrase aside)."""
-        return (self.op, self.currency, self.bounds, self.label, self.year, self.signed)
+        return (
+            self.op,
+            self.currency,
+            self.bounds,
+            self.label,
+            self.context,
+            self.year,
+            self.signed,
+        )
 
     @property
     def is_bound(self) -> bool:
@@ -115,11 +129,14 @@ class AmountConstraint(BaseModel):
         """The same amounts without the quantity, year and sign: any amount of a chunk."""
         if not self.is_bound:
             return self
-        return self.model_copy(update={"label": None, "year": None, "signed": False})
+        return self.model_copy(
+            update={"label": None, "context": None, "year": None, "signed": False}
+        )
 
     def describe(self) -> str:
         """``amount > USD 500,000.00`` (role-free), ``deductible < USD 1,000.00``,
-        ``net income > USD 100,000,000.00 in 2019 (signed)`` — for ``--explain`` and logs."""
+        ``net income > USD 100,000,000.00 in 2019 (signed)``, ``limits > USD 500,000.00
+        (umbrella)`` — for ``--explain`` and logs."""
         shown = [display(self.currency, b) for b in self.bounds]
         subject = self.label or "amount"
         if self.op == "between":
@@ -130,6 +147,8 @@ class AmountConstraint(BaseModel):
             text = f"{subject} {SYMBOLS[self.op]} {shown[0]}"
         if self.year is not None:
             text += f" in {self.year}"
+        if self.context is not None:
+            text += f" ({self.context})"
         if self.signed:
             text += " (signed)"
         return text + (" (approximate: ±10 %)" if self.approximate else "")

@@ -98,12 +98,14 @@ class MatchNone:
 @dataclass(frozen=True, slots=True)
 class Match:
     """The text ``field``, analysed as it was indexed, holds the words of ``text``: every
-    one (``operator="and"``) or at least one (``"or"``). A text with no term left after
+    one (``operator="and"``), at least one (``"or"``), or every one in order, next to each
+    other (``"phrase"``; the embedded index keeps positions only for the text fields of
+    nested objects, and refuses a phrase elsewhere). A text with no term left after
     analysis (only stop words) matches nothing."""
 
     field: str
     text: str
-    operator: Literal["and", "or"] = "and"
+    operator: Literal["and", "or", "phrase"] = "and"
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,12 +203,15 @@ class AmountFilter:
 
     ``filter``: as stated — for a bound constraint one fact of the nested ``facts`` field
     (:mod:`osrag.search.fact_filters`), for a role-free one any amount of the chunk
-    (:func:`amount_filter`). ``relaxed``: the role-free filter the fallback ladder's second
-    step applies instead (None: the constraint is role-free already, ``filter`` is it)."""
+    (:func:`amount_filter`). ``relaxed``: the role-free filter the fallback ladder's
+    role-free step applies instead (None: the constraint is role-free already, ``filter``
+    is it). ``narrowed``: the constraint and filter of the ladder's narrowed step — the
+    quantity named with its first word read as context (None: nothing to narrow)."""
 
     constraint: AmountConstraint
     filter: Filter
     relaxed: Filter | None = None
+    narrowed: tuple[AmountConstraint, Filter] | None = None
     name: str = field(default="amount", init=False)
 
     @property

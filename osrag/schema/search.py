@@ -161,10 +161,12 @@ several (each a filter, all required), only amounts that cannot be stored (named
 so results written by older versions still read."""
 
 
-AmountStep = Literal["bound", "role-free", "none"]
+AmountStep = Literal["bound", "narrowed", "role-free", "none"]
 """A step of the amount ladder: every constraint as stated (``bound`` to the quantity it
-names where it names one), every constraint on any amount (``role-free``), or no amount
-filter (``none``, the fallback)."""
+names where it names one), the named quantities with their first word read as the kind of
+document they are in (``narrowed``: "umbrella premium" → a premium in an umbrella
+policy), every constraint on any amount (``role-free``), or no amount filter (``none``,
+the fallback)."""
 
 
 class StepCount(BaseModel):
@@ -278,8 +280,9 @@ class SearchResult(BaseModel):
     amount_step: AmountStep | None = Field(
         default=None,
         description="the step of the amount ladder that answered: bound (the constraints as "
-        "stated), role-free (bound constraints on any amount: no fact with the named "
-        "quantity met them) or none (no amount filter); None without amount constraints",
+        "stated), narrowed (a named quantity's first word read as the kind of document), "
+        "role-free (bound constraints on any amount: no fact with the named quantity met "
+        "them) or none (no amount filter); None without amount constraints",
     )
     amount_steps: list[StepCount] = Field(
         default_factory=list,

@@ -39,6 +39,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from osrag.currencies import CODES, NOUNS, SIGNS
 from osrag.schema.constraints import AmountConstraint
 from osrag.search.labels import DOCUMENT_NOUNS, QUANTITY_NOUNS, is_signed, normalised
 
@@ -90,11 +91,23 @@ _YEAR = re.compile(
 _WORDS = re.compile(r"[A-Za-z][\w'’&-]*|,|[^\w\s]")
 _DIGIT = re.compile(r"\d")
 _EDGE = frozenset({",", "and", "&", "of", "by", "from", "before", "after"})
+_ARTICLES = frozenset({"a", "an", "the", "its", "their"})
+_CONTEXT_LINKS = frozenset({"with", "whose", "having", "where"})
 """Words that join a phrase's parts, never its first or last word."""
-_GOVERNED = re.compile(r"[^\W\d]|[<>≤≥~≈=]")
-"""A constraint phrase that starts with a word or a sign states a comparison ("over $5",
-"between $1 and $2", "≥ $5"), as one with a comparison after the amount does ("$5 or
-more"); an amount, a bare range or a choice does not ("$1M–$2M", "$300K or $3M")."""
+_LEADING_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _governed(phrase: str) -> bool:
+    """Whether a constraint's phrase starts with a word or a sign that states a comparison
+    ("over $5", "between $1 and $2", "about $5", "≥ $5"); an amount does not, however its
+    currency is written ("$1M–$2M", "USD 300,000", "$300K or $3M")."""
+    if phrase[:1] in "<>≤≥~≈=":
+        return bool(phrase)
+    word = _LEADING_WORD.match(phrase)
+    if word is None:
+        return False
+    lead = word.group(0)
+    return lead.upper() not in CODES and lead not in SIGNS and lead.lower() not in NOUNS
 
 
 def _years(text: str, taken: Sequence[tuple[int, int]]) -> list[tuple[int, int, int]]:
@@ -124,41 +137,60 @@ def _strip_links(before: str, years: Sequence[tuple[int, int, int]], offset: int
         return trimmed
 
 
-def _tail_phrase(words: list[str]) -> list[str]:
-    """The noun phrase at the end of ``words`` (back to the first word that stops it)."""
+def _tail_phrase(words: list[str]) -> tuple[list[str], int]:
+    """The noun phrase at the end of ``words`` (back to the first word that stops it), and
+    the index of that word (-1: the start)."""
     phrase: list[str] = []
-    for word in reversed(words):
+    at = len(words) - 1
+    while at >= 0:
+        word = words[at]
         lower = word.lower()
         if lower in _STOP or (not word[0].isalpha() and word != ",") or _DIGIT.search(word):
             break  # a function word, a mark, or an identifier ("UMB-300000")
         if lower.endswith(("'s", "’s")):
             break  # a possessive: "the policy's deductible" — the owner is not the quantity
         phrase.insert(0, word)
+        at -= 1
         if len(phrase) >= MAX_LABEL_WORDS:
             break
     while phrase and phrase[0].lower() in _EDGE:
         phrase.pop(0)
-    return phrase
+    return phrase, at
 
 
 def _joined(words: list[str]) -> str:
     return re.sub(r"\s+,", ",", " ".join(words))
 
 
+def _context(words: list[str], stopped: int) -> str | None:
+    """ "umbrella policies with limits": the words naming the kind of document before
+    "with" (or "whose", "having", "where"; an article between allowed), what holds the
+    amount left out — None when nothing is left."""
+    at = stopped
+    if at >= 0 and words[at].lower() in _ARTICLES:
+        at -= 1
+    if at < 0 or words[at].lower() not in _CONTEXT_LINKS:
+        return None
+    phrase, _ = _tail_phrase(words[:at])
+    kept = [w for w in phrase if w != "," and normalised(w) not in DOCUMENT_NOUNS]
+    return _joined(kept) if kept else None
+
+
 def _label_before(
     text: str, c: AmountConstraint, floor: int, years: Sequence[tuple[int, int, int]]
-) -> str | None:
+) -> tuple[str, str | None] | None:
     start = max(floor, c.start - WINDOW)
     raw = text[start : c.start]
     before = _strip_links(raw, years, start)
     linked = len(before) < len(raw.rstrip())
-    phrase = _tail_phrase(_WORDS.findall(before))
+    words = _WORDS.findall(before)
+    phrase, stopped = _tail_phrase(words)
     if not phrase:
         return None
-    governed = c.op in ("gt", "gte", "lt", "lte") or _GOVERNED.match(c.text or "$") is not None
+    governed = c.op in ("gt", "gte", "lt", "lte") or _governed(c.text)
     if not governed and not linked and phrase[-1].lower() not in QUANTITY_NOUNS:
         return None  # "umbrella coverage $300K": an amount beside a name, not its value
-    return _joined(phrase)
+    return _joined(phrase), _context(words, stopped)
 
 
 def _label_after(text: str, c: AmountConstraint, ceiling: int) -> str | None:
@@ -222,12 +254,19 @@ def bind_constraints(text: str, constraints: Sequence[AmountConstraint]) -> list
         c = constraints[i]
         floor = constraints[order[position - 1]].end if position else 0
         ceiling = constraints[order[position + 1]].start if position + 1 < len(order) else len(text)
-        label = _names_a_quantity(_label_before(text, c, floor, years))
+        before = _label_before(text, c, floor, years)
+        label, context = (None, None) if before is None else before
+        label = _names_a_quantity(label)
         if label is None:
-            label = _names_a_quantity(_label_after(text, c, ceiling))
+            label, context = _names_a_quantity(_label_after(text, c, ceiling)), None
         if label is None:
             continue
         bound[i] = c.model_copy(
-            update={"label": label, "year": _nearest_year(c, years), "signed": is_signed(label)}
+            update={
+                "label": label,
+                "context": context,
+                "year": _nearest_year(c, years),
+                "signed": is_signed(label),
+            }
         )
     return bound

@@ -4,9 +4,10 @@
 meets every condition at once — one :class:`~osrag.schema.filters.Nested` filter on
 ``facts`` holding, in this order:
 
-* **label**: every word of the label, or of one of its alternatives
-  (:func:`~osrag.search.labels.label_alternatives`), in the fact's analysed ``label``
-  (``Match`` with ``operator="and"``; an ``AnyOf`` of them when there are several);
+* **label**: the words of the label, or of one of its alternatives
+  (:func:`~osrag.search.labels.label_alternatives`), as a phrase in the fact's analysed
+  ``label`` (``Match`` with ``operator="phrase"``; an ``AnyOf`` of them when there are
+  several);
 * **value**: ``magnitude`` compared as the constraint says — or, for a result that can be
   a loss (``signed``), the signed ``value`` on the side the label names: "net income
   above $100M" is ``value > 100M`` (a loss never passes); "net loss under $20M" is
@@ -15,12 +16,16 @@ meets every condition at once — one :class:`~osrag.schema.filters.Nested` filt
 * **currency**: the constraint's (any currency: every fact has its own);
 * **year**: the year the question names, when it names one.
 
+A constraint with a **context** (the kind of document the question names: "umbrella" in
+"umbrella policies with limits over $500,000") also needs the context's words — in the
+same fact's label, or in the chunk's breadcrumb (the document's title and headings).
+
 In JSON, as the REST engines receive it (``"deductible under $1,000"``)::
 
     {"nested": {"path": "facts", "query": {"bool": {"filter": [
         {"bool": {"should": [
-            {"match": {"facts.label": {"query": "deductible", "operator": "and"}}},
-            {"match": {"facts.label": {"query": "deductibles", "operator": "and"}}}],
+            {"match_phrase": {"facts.label": {"query": "deductible"}}},
+            {"match_phrase": {"facts.label": {"query": "deductibles"}}}],
           "minimum_should_match": 1}},
         {"range": {"facts.magnitude": {"lt": 100000}}},
         {"term": {"facts.currency": "USD"}}]}}}}
@@ -41,21 +46,23 @@ from osrag.schema.filters import (
     Term,
     Terms,
 )
-from osrag.search.labels import label_alternatives, names_loss
+from osrag.search.labels import label_alternatives, names_loss, narrowed
 
 LABEL = f"{FACTS}.label"
 VALUE = f"{FACTS}.value"
 MAGNITUDE = f"{FACTS}.magnitude"
 CURRENCY = f"{FACTS}.currency"
 YEAR = f"{FACTS}.year"
+BREADCRUMB = "breadcrumb"
 
 
 def label_filter(label: str) -> Filter:
-    """A fact's label holds every word of ``label`` or of one of its alternatives."""
+    """A fact's label holds the words of ``label``, or of one of its alternatives, as a
+    phrase (in order, next to each other)."""
     names = label_alternatives(label)
     if not names:
         return MatchNone()
-    matches = tuple(Match(LABEL, name, "and") for name in names)
+    matches = tuple(Match(LABEL, name, "phrase") for name in names)
     return matches[0] if len(matches) == 1 else AnyOf(matches)
 
 
@@ -102,16 +109,40 @@ def signed_filter(c: AmountConstraint, negative: bool) -> Filter:
     return Range(VALUE, **bounds)
 
 
+def _value_filter(c: AmountConstraint) -> Filter:
+    if c.signed:
+        return signed_filter(c, c.label is not None and names_loss(c.label))
+    return magnitude_filter(c)
+
+
 def fact_filter(c: AmountConstraint) -> Filter:
-    """The bound constraint ``c`` as one nested filter (see the module docstring)."""
+    """The bound constraint ``c`` as one nested filter (see the module docstring); with a
+    context ("umbrella"), the context's words in that fact's label or in the chunk's
+    breadcrumb as well."""
     items: list[Filter] = []
     if c.label is not None:
         items.append(label_filter(c.label))
-    if c.signed:
-        items.append(signed_filter(c, c.label is not None and names_loss(c.label)))
-    else:
-        items.append(magnitude_filter(c))
+    items.append(_value_filter(c))
     items.append(Term(CURRENCY, c.currency))
     if c.year is not None:
         items.append(Term(YEAR, c.year))
-    return Nested(FACTS, AllOf(tuple(items)))
+    one = Nested(FACTS, AllOf(tuple(items)))
+    if c.context is None:
+        return one
+    in_label = Nested(FACTS, AllOf((items[0], Match(LABEL, c.context, "and"), *items[1:])))
+    in_breadcrumb = AllOf((one, Match(BREADCRUMB, c.context, "and")))
+    return AnyOf((in_breadcrumb, in_label))
+
+
+def narrowed_constraint(c: AmountConstraint) -> AmountConstraint | None:
+    """``c`` with its label's first word moved to its context ("umbrella premium" →
+    "premium" in an umbrella policy), or None when the label cannot be narrowed
+    (:func:`~osrag.search.labels.narrowed`): the amount ladder's narrowed step."""
+    if c.label is None:
+        return None
+    found = narrowed(c.label)
+    if found is None:
+        return None
+    rest, first = found
+    context = first if c.context is None else f"{c.context} {first}"
+    return c.model_copy(update={"label": rest, "context": context})

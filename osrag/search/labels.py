@@ -3,9 +3,10 @@
 A constraint bound to a label ("deductible under $1,000") passes a chunk when one of its
 amount facts has a matching label (:mod:`osrag.search.fact_filters`). A fact's label is
 analysed text (the index's analyzer: stemming, stop words), and a question's label
-matches it when **every word** of the label — or of one of its alternatives — is in the
-fact's label: "limits" matches "Each occurrence limit", "net income" matches "Net income
-attributable to Acme". The alternatives of a label (:func:`label_alternatives`):
+matches it when **the words of the label** — or of one of its alternatives — **are in the
+fact's label, in order, next to each other** (a phrase): "limits" matches "Each occurrence
+limit", "net income" matches "Net income attributable to Acme", "total assets" does not
+match "Total deferred tax assets". The alternatives of a label (:func:`label_alternatives`):
 
 * the label itself, and the label with its last word in the other grammatical number
   ("limits" → "limit"): an index analysed without stemming (Elasticsearch's ``standard``
@@ -35,6 +36,8 @@ from __future__ import annotations
 
 import re
 from functools import cache
+
+from osrag.extract.facts import signs
 
 SYNONYMS: tuple[tuple[str, ...], ...] = (
     # financial statements
@@ -93,6 +96,14 @@ GENERIC_HEADS = frozenset({"coverage", "cover", "amount", "amounts", "value", "f
 """A label's last word that only says the figure is a coverage or an amount: a fact's
 label may leave it out ("personal property coverage" matches "Personal property")."""
 
+LINE_ITEM_MODIFIERS = frozenset({
+    "total", "net", "gross", "operating", "consolidated", "deferred", "current",
+    "noncurrent", "non", "accumulated", "other", "adjusted", "diluted", "basic", "annual",
+    "quarterly", "unearned", "accrued", "prepaid", "long", "short", "capital", "cash",
+})  # fmt: skip
+"""A label's first word that is part of the line item, never the kind of document it is
+in: a label starting with one is not narrowed ("total assets" stays whole)."""
+
 QUANTITY_NOUNS = frozenset({
     "deductible", "deductibles", "premium", "premiums", "limit", "limits", "retention",
     "retentions", "copay", "copays", "copayment", "coinsurance", "excess", "benefit",
@@ -112,7 +123,7 @@ DOCUMENT_NOUNS = frozenset({
     "filing", "filings", "document", "documents", "contract", "contracts", "agreement",
     "agreements", "insurer", "insurers", "business", "businesses", "entity", "entities",
     "organisation", "organisations", "organization", "organizations", "plan", "plans",
-    "statement", "statements", "one", "ones",
+    "statement", "statements", "one", "ones", "insurance", "insurances",
 })  # fmt: skip
 """Nouns that name what holds an amount, not what it measures: a phrase ending in one
 names no quantity ("flood policy over $500,000" is role-free)."""
@@ -177,10 +188,17 @@ def _numbers(name: str) -> list[str]:
     return [name, " ".join([*words[:-1], _other_number(words[-1])])]
 
 
+def _contains(whole: list[str], part: list[str]) -> bool:
+    """Whether ``part`` is a run of consecutive words of ``whole``."""
+    n = len(part)
+    return any(whole[i : i + n] == part for i in range(len(whole) - n + 1))
+
+
 def label_alternatives(label: str) -> tuple[str, ...]:
     """The names a fact's label may match ``label`` by (see the module docstring), the
-    label's own first; each is matched word for word (every word in the fact's label), so
-    a name holding every word of another is left out (it matches nothing more)."""
+    label's own first; each is matched as a phrase (its words in the fact's label, in
+    order), so a name that holds another as a run of its words is left out (it matches
+    nothing more)."""
     name = normalised(label)
     if not name:
         return ()
@@ -190,12 +208,27 @@ def label_alternatives(label: str) -> tuple[str, ...]:
         own += _numbers(" ".join(words[:-1]))
     group = _groups().get(_key(name), ())
     names = list(dict.fromkeys([*own, *(normalised(member) for member in group)]))
-    sets = [frozenset(n.split(" ")) for n in names]
+    split = [n.split(" ") for n in names]
     kept = [
-        n for n, words_of in zip(names, sets, strict=True)
-        if not any(other < words_of for other in sets)
+        n for n, words_of in zip(names, split, strict=True)
+        if not any(other != words_of and _contains(words_of, other) for other in split)
     ]  # fmt: skip
     return tuple(kept)
+
+
+def narrowed(label: str) -> tuple[str, str] | None:
+    """``(the rest, its first word)`` of a label of two words or more — "umbrella premium"
+    → ("premium", "umbrella"), "travel medical cover" → ("medical cover", "travel") — read
+    as the quantity and the kind of document it is in; None for one word, and for a name
+    in :data:`SYNONYMS` (a line item whose words belong together: "net income", "gross
+    profit")."""
+    name = normalised(label)
+    words = name.split(" ")
+    if len(words) < 2 or _key(name) in _groups() or words[1] in ("of", "and", "&"):
+        return None
+    if words[0] in LINE_ITEM_MODIFIERS:
+        return None
+    return " ".join(words[1:]), words[0]
 
 
 def result_family(label: str) -> tuple[str, ...] | None:
@@ -209,15 +242,12 @@ def result_family(label: str) -> tuple[str, ...] | None:
     return None
 
 
-_INCOME_TAX = re.compile(r"\bincome tax(?:es)?\b")
-
-
 def names_loss(label: str) -> bool:
-    """Whether ``label`` names a loss and not its counterpart: "net loss", "operating
-    loss", "loss before income taxes" (the income of "income taxes" is the tax's base, not
-    a gain); not "net income (loss)", which names the result either way."""
-    words = set(_INCOME_TAX.sub(" ", normalised(label)).split())
-    return bool(words & LOSS_WORDS) and not words & GAIN_WORDS
+    """Whether ``label`` names a loss and not its counterpart — "net loss", "operating
+    loss", "loss before income taxes"; not "net income (loss)", which names the result
+    either way: the ingest's sign policy (:func:`osrag.extract.facts.signs.names_loss`),
+    so a question and a fact read one label the same way."""
+    return signs.names_loss(label)
 
 
 def is_signed(label: str) -> bool:

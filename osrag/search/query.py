@@ -25,11 +25,13 @@ The user's text only ever goes into ``match`` queries — never ``query_string``
 searched literally and cannot inject anything.
 
 Only amount filters are *droppable*, down a ladder (:data:`AMOUNT_STEPS`), one step each
-time the filters leave zero candidates: **bound** → **role-free** (every constraint on any
-amount: no fact carries a matching label) → **none** (no amount filter: ``fallback:
-true``; the dropped constraints then become constant-score boosts,
-``ambiguous_amount_boost``, so chunks meeting some of them rank first). Each step relaxes
-every constraint together, in every leg. Tenant, ACL and date filters are never dropped.
+time the filters leave zero candidates: **bound** → **narrowed** (a named quantity's first
+word read as the kind of document it is in: "umbrella premium" → a premium in an umbrella
+policy) → **role-free** (every constraint on any amount: no fact carries a matching
+label) → **none** (no amount filter: ``fallback: true``; the dropped constraints then
+become constant-score boosts, ``ambiguous_amount_boost``, so chunks meeting some of them
+rank first). Each step relaxes every constraint together, in every leg. Tenant, ACL and
+date filters are never dropped.
 
 Scoring note: inside the filtered candidate set BM25 uses the index's own term
 statistics (OpenSearch's behaviour), not statistics recomputed over the
@@ -65,7 +67,7 @@ from osrag.schema.filters import (
 from osrag.schema.plan import Fusion, Highlight, Mode, SearchPlan, Source, TextLeg, VectorLeg
 from osrag.schema.search import k_for_size
 from osrag.search.analysis import analyze_query_cached
-from osrag.search.fact_filters import fact_filter
+from osrag.search.fact_filters import fact_filter, narrowed_constraint
 
 SOURCE_EXCLUDES = ["text", VECTOR_FIELD]
 """``text`` repeats breadcrumb and body (results show ``body``); nobody reads the vector."""
@@ -103,14 +105,21 @@ class AnalyzedQuery:
         all but the amount filters (``none``; ``drop_amount`` says the same)."""
         if drop_amount or step == "none":
             return tuple(f for f in self.filters if not isinstance(f, AmountFilter))
-        if step != "role-free":
-            return self.filters
-        return tuple(
-            AmountFilter(f.constraint.role_free(), f.role_free)
-            if isinstance(f, AmountFilter) and f.relaxed is not None
-            else f
-            for f in self.filters
-        )
+        if step == "role-free":
+            return tuple(
+                AmountFilter(f.constraint.role_free(), f.role_free)
+                if isinstance(f, AmountFilter) and f.relaxed is not None
+                else f
+                for f in self.filters
+            )
+        if step == "narrowed":
+            return tuple(
+                AmountFilter(*f.narrowed, relaxed=f.relaxed)
+                if isinstance(f, AmountFilter) and f.narrowed is not None
+                else f
+                for f in self.filters
+            )
+        return self.filters
 
     @property
     def has_amount_filter(self) -> bool:
@@ -119,14 +128,18 @@ class AnalyzedQuery:
     @property
     def amount_steps(self) -> tuple[AmountStep, ...]:
         """The steps of the amount ladder this query may take, in order: ``bound``,
-        ``role-free``, ``none`` — without ``bound`` when no constraint is bound, none at
-        all without an amount filter."""
+        ``narrowed``, ``role-free``, ``none`` — without ``bound`` when no constraint is
+        bound, without ``narrowed`` when no label can be narrowed, none at all without an
+        amount filter."""
         amounts = [f for f in self.filters if isinstance(f, AmountFilter)]
         if not amounts:
             return ()
+        steps: list[AmountStep] = []
         if any(f.relaxed is not None for f in amounts):
-            return AMOUNT_STEPS
-        return AMOUNT_STEPS[1:]
+            steps.append("bound")
+        if any(f.narrowed is not None for f in amounts):
+            steps.append("narrowed")
+        return (*steps, "role-free", "none")
 
 
 def _as_spec(text_or_spec: str | QuerySpec, overrides: dict[str, Any]) -> QuerySpec:
@@ -158,16 +171,18 @@ def access_guards(tenant: str | None, groups: list[str] | None) -> tuple[TenantG
     return TenantGuard(tenant), AclGuard(tuple(sorted(set(groups or []))))
 
 
-AMOUNT_STEPS: tuple[AmountStep, ...] = ("bound", "role-free", "none")
+AMOUNT_STEPS: tuple[AmountStep, ...] = ("bound", "narrowed", "role-free", "none")
 """The amount ladder, in order (see the module docstring)."""
 
 
 def typed_amount_filter(constraint: AmountConstraint, default_currency: str) -> AmountFilter:
-    """The filter of one constraint: bound (one fact), with its role-free relaxation; or
-    role-free."""
+    """The filter of one constraint: bound (one fact), with its narrowed form and its
+    role-free relaxation; or role-free."""
     if constraint.is_bound:
         relaxed = amount_filter(constraint.role_free(), default_currency)
-        return AmountFilter(constraint, fact_filter(constraint), relaxed)
+        narrower = narrowed_constraint(constraint)
+        narrowed = None if narrower is None else (narrower, fact_filter(narrower))
+        return AmountFilter(constraint, fact_filter(constraint), relaxed, narrowed)
     return AmountFilter(constraint, amount_filter(constraint, default_currency))
 
 

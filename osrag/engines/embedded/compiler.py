@@ -262,11 +262,22 @@ class PlanCompiler:
         raise QueryError(f"not a plan filter: {node!r}")
 
     def _match_filter(self, node: Match) -> Query:
-        """Every (or any) analysed term of ``node.text`` in the text field; none left: nothing."""
+        """Every (or any) analysed term of ``node.text`` in the text field, or all of them
+        in order (a phrase: the field must keep positions); none left: nothing."""
         field = self._field(node.field, ("text",), "match")
         terms = self.analyzer.terms(node.text)
         if not terms:
             return Query.empty_query()
+        if node.operator == "phrase" and len(terms) > 1:
+            spec = self.schema.fields.get(field)
+            if spec is None or not spec.positions:
+                raise QueryError(
+                    f"match_phrase on {field!r}: the embedded index keeps no positions for "
+                    "it (only the text fields of nested objects have them)"
+                )
+            return Query.phrase_query(
+                self.tantivy_schema, field, list[str | tuple[int, str]](terms)
+            )
         queries = [self._term(field, term) for term in dict.fromkeys(terms)]
         if len(queries) == 1:
             return queries[0]

@@ -66,6 +66,9 @@ class FieldSpec:
     ignore_above: int | None = None
     indexed: bool = True
     """False: ``index: false`` — checked as the mapping checks it, kept in ``_source`` only."""
+    positions: bool = False
+    """A text field indexed with term positions (phrase queries): the nested objects' text
+    fields (short labels); the chunk's own text fields keep frequencies only."""
 
 
 class Refused(ValueError):
@@ -104,8 +107,9 @@ class NestedSchema:
         return builder.build()
 
     def field_names(self) -> list[str]:
+        stored = {**_STORED, "text": "terms+positions"}
         return [f"{self.path}:nested"] + [
-            f"{n}:{_STORED.get(s.kind, 'terms')}" for n, s in self.fields.items() if s.indexed
+            f"{n}:{stored[s.kind]}" for n, s in self.fields.items() if s.indexed
         ]
 
 
@@ -123,7 +127,8 @@ def _add_fields(builder: tantivy.SchemaBuilder, specs: Any) -> None:
         elif spec.kind == "date":
             builder.add_integer_field(spec.name, indexed=True, fast=True)  # day numbers
         else:
-            builder.add_text_field(spec.name, tokenizer_name=TERMS_TOKENIZER, index_option="freq")
+            option = "position" if spec.positions else "freq"
+            builder.add_text_field(spec.name, tokenizer_name=TERMS_TOKENIZER, index_option=option)
 
 
 @cache
@@ -190,12 +195,14 @@ def _nested(path: str, properties: dict[str, Any]) -> NestedSchema:
     fields: dict[str, FieldSpec] = {}
     for sub, mapping in properties.items():
         dotted = f"{path}.{sub}"
+        kind = _kind(mapping, dotted)
         fields[dotted] = FieldSpec(
             dotted,
-            _kind(mapping, dotted),
+            kind,
             (sub,),
             coerce=mapping.get("coerce", True),
             indexed=mapping.get("index", True) is not False,
+            positions=kind == "text",
         )
         for inner, inner_mapping in mapping.get("fields", {}).items():
             name = f"{dotted}.{inner}"

@@ -72,6 +72,8 @@ def compile_filter(node: Filter) -> dict[str, Any]:
     if isinstance(node, MatchNone):
         return {"match_none": {}}
     if isinstance(node, Match):
+        if node.operator == "phrase":
+            return {"match_phrase": {node.field: {"query": node.text}}}
         return {"match": {node.field: {"query": node.text, "operator": node.operator}}}
     if isinstance(node, Nested):
         # in filter context: no score (a nested query's score mode would not matter)
