@@ -56,10 +56,14 @@ YEAR = f"{FACTS}.year"
 BREADCRUMB = "breadcrumb"
 
 
-def label_filter(label: str) -> Filter:
+def label_filter(label: str, *, gains_only: bool = False) -> Filter:
     """A fact's label holds the words of ``label``, or of one of its alternatives, as a
-    phrase (in order, next to each other)."""
+    phrase (in order, next to each other); ``gains_only``: not the alternatives that name a
+    loss (a result asked on its positive side: "operating income above $1 billion" is no
+    "Net operating loss carryforwards")."""
     names = label_alternatives(label)
+    if gains_only:
+        names = tuple(n for n in names if not names_loss(n))
     if not names:
         return MatchNone()
     matches = tuple(Match(LABEL, name, "phrase") for name in names)
@@ -121,7 +125,7 @@ def fact_filter(c: AmountConstraint) -> Filter:
     breadcrumb as well."""
     items: list[Filter] = []
     if c.label is not None:
-        items.append(label_filter(c.label))
+        items.append(label_filter(c.label, gains_only=c.signed and not names_loss(c.label)))
     items.append(_value_filter(c))
     items.append(Term(CURRENCY, c.currency))
     if c.year is not None:
