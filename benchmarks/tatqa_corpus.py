@@ -41,6 +41,10 @@ number (``1,496.5``, ``$ 831.7``, ``(3.1)``, ``-5``) is located in the rendered 
   or the document (no scale on an answer from a captioned document, or a paragraph
   answer whose own text names another scale). Recall is measured on money items where
   both hold; the others are reported apart.
+
+The conversion also writes the questions whose answer is written in the document, with
+where it is written (``evidence_queries.jsonl``, ``evidence_spans.jsonl``: see
+``benchmarks/tatqa_evidence.py``), for evidence recall at a token budget.
 """
 
 from __future__ import annotations
@@ -431,6 +435,9 @@ def convert(
     with (out / "gold.jsonl").open("w", encoding="utf-8") as f:
         for item in gold:
             f.write(json.dumps(asdict(item)) + "\n")
+    from tatqa_evidence import write_evidence  # imports this module: imported here
+
+    write_evidence(contexts, out)
     with (out / "queries.jsonl").open("w", encoding="utf-8") as f:
         for query in queries(gold):
             f.write(json.dumps(query) + "\n")

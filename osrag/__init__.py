@@ -49,6 +49,8 @@ _API: dict[str, str] = {
     "AmountConstraint": "osrag.models",
     "SearchResult": "osrag.models",
     "SearchHit": "osrag.models",
+    "ContextRequest": "osrag.models",
+    "Passage": "osrag.models",
     "Money": "osrag.models",
     "Document": "osrag.models",
     "Chunk": "osrag.models",
@@ -120,10 +122,12 @@ if TYPE_CHECKING:  # `X as X`: re-exported, for type checkers
     from osrag.models import AmountConstraint as AmountConstraint
     from osrag.models import Chunk as Chunk
     from osrag.models import ChunkingConfig as ChunkingConfig
+    from osrag.models import ContextRequest as ContextRequest
     from osrag.models import Document as Document
     from osrag.models import ExtractionConfig as ExtractionConfig
     from osrag.models import IngestReport as IngestReport
     from osrag.models import Money as Money
+    from osrag.models import Passage as Passage
     from osrag.models import QuerySpec as QuerySpec
     from osrag.models import SearchHit as SearchHit
     from osrag.models import SearchResult as SearchResult

@@ -73,6 +73,10 @@ MASK = "****"
 SECRET_FIELDS = frozenset({"password", "api_key"})
 #: Settings that say how a corpus is read (:class:`~osrag.loaders.limits.ReadOptions`).
 READ_FIELDS = ("follow_symlinks", "require_tenant", *LIMIT_FIELDS)
+EMBED_DEADLINE = 4 * 3600.0
+"""The default seconds all the embedding of one ingest may take (4 hours): the
+``embed_deadline`` setting."""
+
 #: The engines ``backend`` names (``auto``: the embedded index without a URL, else the
 #: engine that answers at the URL).
 BACKENDS = ("auto", "opensearch", "elasticsearch", "embedded")
@@ -139,6 +143,12 @@ class Settings(BaseSettings):
     embedder: str | None = Field(
         default=None,
         description="the embedder of new generations (`osrag ingest --embedder`; e.g. default)",
+    )
+    embed_deadline: float = Field(
+        default=EMBED_DEADLINE,
+        gt=0,
+        description="seconds all the embedding of one ingest may take (then it stops; what "
+        "it wrote is kept, its vectors cached)",
     )
     config: Path | None = Field(default=None, description="configuration file to read")
     follow_symlinks: bool = Field(

@@ -6,6 +6,8 @@ a traceback for these; library callers can catch the base class.
 
 from __future__ import annotations
 
+import errno
+
 
 class OsragError(Exception):
     """Base of every error osrag raises on purpose."""
@@ -58,6 +60,12 @@ class IndexStateError(OsragError):
     exit_code = 5
 
 
+class StorageError(IndexStateError):
+    """The index or its records could not be written: a full disk, a file grown past what
+    the system allows, an I/O error. What was written before stays consistent; the
+    message names the cause and where."""
+
+
 class LockedError(IndexStateError):
     """Another ingest holds the lock on this alias."""
 
@@ -82,6 +90,13 @@ class EmbeddingError(OsragError):
     exit_code = 9
 
 
+class EmbeddingInputError(EmbeddingError):
+    """The embedding service refused the texts themselves (a 4xx answer such as 400 or 413,
+    a function that failed on them): other texts may go through. Any other embedding
+    error is the service's or the model's, and stops an ingest rather than being tried
+    again text by text."""
+
+
 class DimensionMismatchError(EmbeddingError):
     """Vectors have a different dimension from the one the index (or caller) expects."""
 
@@ -89,3 +104,20 @@ class DimensionMismatchError(EmbeddingError):
         super().__init__(message)
         self.expected = expected
         self.actual = actual
+
+
+_NO_ROOM = ("disk is full", "disk i/o error", "file too large", "no space left", "quota exceeded")
+"""How SQLite and the OS say that a write did not fit (SQLITE_FULL, SQLITE_IOERR on
+ENOSPC or EFBIG, EDQUOT)."""
+
+
+def no_room(exc: BaseException) -> bool:
+    """Whether ``exc`` is a write refused for lack of room (a full disk, a file over the
+    size limit, a quota) or an I/O error, rather than bad data."""
+    if getattr(exc, "errno", None) in (errno.EFBIG, errno.ENOSPC, errno.EDQUOT, errno.EIO):
+        return True
+    text = str(exc).lower()  # a Rust library's io::Error says "(os error 28)"
+    codes = (errno.EFBIG, errno.ENOSPC, errno.EDQUOT, errno.EIO)
+    return any(marker in text for marker in _NO_ROOM) or any(
+        f"os error {code})" in text for code in codes
+    )

@@ -39,6 +39,7 @@ from osrag.schema.ingest import (
     GenerationRecord,
     IngestReport,
 )
+from osrag.schema.passages import ContextRequest, Passage, PassageReport
 from osrag.schema.search import (
     AmountEvidence,
     AmountStatus,
@@ -66,6 +67,7 @@ __all__ = [
     "ChangeRecord",
     "Chunk",
     "ChunkingConfig",
+    "ContextRequest",
     "Document",
     "DocumentMetadata",
     "DocumentRecord",
@@ -75,6 +77,8 @@ __all__ = [
     "IngestReport",
     "LoadIssue",
     "Money",
+    "Passage",
+    "PassageReport",
     "QuerySpec",
     "SearchHit",
     "SearchResult",

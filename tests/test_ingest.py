@@ -67,7 +67,7 @@ def test_first_ingest_then_a_rerun_writes_nothing(corpus: Path, backend_case: Ba
     assert backend_case.writes_seen(first.generation) == before  # the index saw zero writes
 
 
-def test_editing_one_file_rewrites_only_its_changed_chunks(
+def test_editing_one_file_rewrites_only_its_chunks_each_at_the_new_version(
     corpus: Path, backend_case: BackendCase
 ) -> None:
     backend, alias = backend_case.backend, backend_case.alias
@@ -87,7 +87,19 @@ def test_editing_one_file_rewrites_only_its_changed_chunks(
     after_ids = backend_case.chunk_ids(generation, "umb-300k-plus")
     vanished, added = before_ids - after_ids, after_ids - before_ids
     assert vanished and added
-    assert second.chunks_written == len(added) and second.chunks_deleted == len(vanished)
+    # every chunk of the edited file is written, the kept ids too: the heading inserted
+    # above them moved their spans, and each record carries the new source version
+    assert second.chunks_written == len(after_ids) and second.chunks_deleted == len(vanished)
+    edited = path.read_text()
+    versions = set()
+    for chunk_id in after_ids:
+        stored = backend_case.source(generation, chunk_id)
+        versions.add(stored["source_version"])
+        start, end = stored["span"]["start"], stored["span"]["end"]
+        assert edited[start:end].strip() == stored["body"]
+    assert len(versions) == 1 and versions != {
+        backend_case.source(generation, c)["source_version"] for c in others_before
+    }
     all_after = backend_case.chunk_ids(generation)
     assert all_after - after_ids == others_before  # nobody else touched
     for stale in vanished:

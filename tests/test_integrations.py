@@ -25,6 +25,7 @@ from llama_index.core.response_synthesizers.no_text import NoText
 from osrag.errors import QueryError
 from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.integrations import haystack, langchain, llama_index
+from osrag.schema.passages import ContextRequest
 from osrag.search.searcher import Searcher
 
 DATA = Path(__file__).resolve().parent / "data" / "insurance"
@@ -161,6 +162,21 @@ def test_a_caller_gets_nothing_outside_its_tenant(indexed: Indexed, framework: s
         RETRIEVERS[framework](indexed, {"acl": ["agents"]})
 
 
+@pytest.mark.parametrize("framework", sorted(RETRIEVERS))
+def test_with_a_context_every_retriever_returns_the_searchers_passages(
+    indexed: Indexed, framework: str
+) -> None:
+    context = ContextRequest(kind="section", budget=300)
+    found = RETRIEVERS[framework](indexed, ACME | {"context": context})
+    direct = indexed.searcher().search(QUESTION, k=8, context=context, **ACME)
+    assert found and [text for text, _ in found] == [p.text for p in direct.passages]
+    assert sum(meta["tokens"] for _, meta in found) <= 300
+    for text, meta in found:
+        assert meta["doc_id"] in ACME_DOCS and meta["context"] == "section" and text
+        assert meta["hits"] and all(h.startswith(meta["doc_id"] + "#") for h in meta["hits"])
+        assert meta["span"]["start"] == meta["segments"][0]["start"]
+
+
 def test_per_call_overrides_narrow_a_langchain_search(indexed: Indexed) -> None:
     retriever = langchain.OsragRetriever(searcher=indexed.searcher(), k=8, **ACME)
     assert len(retriever.invoke("umbrella policy", k=2)) == 2
@@ -220,6 +236,11 @@ def test_a_haystack_retriever_survives_serialisation_and_runs_in_a_pipeline(
 ) -> None:
     original = haystack.OsragRetriever(indexed.searcher(), k=3, **ACME)
     data = original.to_dict()
+    with_context = haystack.OsragRetriever(
+        indexed.searcher(), k=3, context=ContextRequest(kind="table", budget=99), **ACME
+    )
+    restored = haystack.OsragRetriever.from_dict(with_context.to_dict())
+    assert restored.context == {**ContextRequest(kind="table", budget=99).model_dump()}
     assert data["init_parameters"]["where"]["backend"] == indexed.case.kind
     again = haystack.OsragRetriever.from_dict(data)
     assert again.to_dict() == data

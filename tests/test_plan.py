@@ -95,7 +95,8 @@ def test_applying_the_plan_to_the_manifest_gives_the_new_corpus(
             before_ids = manifest.get(change.doc_id, set())
             now = {c.chunk_id for c in change.chunks}
             assert set(change.delete) == before_ids - now
-            assert {c.chunk_id for c in change.write} == now - before_ids
+            # every chunk is written: a kept id still moves to the new version and span
+            assert {c.chunk_id for c in change.write} == now
             manifest[change.doc_id] = now
         elif change.kind == "remove":
             assert set(change.delete) == manifest.pop(change.doc_id)
@@ -119,6 +120,20 @@ def test_an_unchanged_source_version_plans_nothing_and_a_rerun_is_a_no_op() -> N
     changes = list(plan_ingest(docs, _known(docs), _prepare))
     assert [c.kind for c in changes] == ["unchanged", "unchanged"]
     assert all(not c.write and not c.delete for c in changes)
+
+
+def test_an_edit_rewrites_the_chunks_it_did_not_change_with_their_new_version_and_span() -> None:
+    before = _doc("a", ["alpha", "beta"])
+    after = _doc("a", ["alpha alpha alpha", "beta"])
+    (change,) = plan_ingest([after], _known([before]), _prepare)
+    kept = [c for c in change.write if c.chunk_id in _known([before])["a"].chunk_ids]
+    assert kept, "the unchanged paragraph keeps its id"
+    (_, old), (_, new) = next(iter(_prepare([before]))), next(iter(_prepare([after])))
+    old_spans = {c.chunk_id: c.span for c in old}
+    for chunk in kept:
+        assert chunk.source_version == after.source_version != before.source_version
+        assert chunk.span != old_spans[chunk.chunk_id]  # moved by the longer first paragraph
+    assert {c.chunk_id for c in change.write} == {c.chunk_id for c in new}
 
 
 def test_a_metadata_change_rewrites_every_chunk_with_the_same_ids() -> None:

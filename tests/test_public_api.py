@@ -19,13 +19,14 @@ INIT = Path(osrag.__file__)
 
 PUBLIC = [
     "AmountConstraint", "AsyncSearcher", "AuthError", "Chunk", "ChunkIndex", "ChunkingConfig",
-    "ClusterError", "ConfigError", "CorpusError", "DimensionMismatchError", "Document",
-    "EmbeddingError", "ExtractionConfig", "ExtractionError", "IndexStateError", "IngestOptions",
-    "IngestReport", "InputError", "LockedError", "Money", "MoneyMention", "NodeError",
-    "OsragError", "QueryAnalysis", "QueryError", "QuerySpec", "SearchHit", "SearchResult",
-    "Searcher", "Settings", "Span", "TLSError", "TokenSpan", "analyze_query", "build_query",
-    "chunk_document", "enrich_chunks", "extract_money", "ingest", "load_corpus", "load_settings",
-    "open_index", "parse_money", "prepare_chunks", "rollback", "run_evaluation",
+    "ClusterError", "ConfigError", "ContextRequest", "CorpusError", "DimensionMismatchError",
+    "Document", "EmbeddingError", "ExtractionConfig", "ExtractionError", "IndexStateError",
+    "IngestOptions", "IngestReport", "InputError", "LockedError", "Money", "MoneyMention",
+    "NodeError", "OsragError", "Passage", "QueryAnalysis", "QueryError", "QuerySpec",
+    "SearchHit", "SearchResult", "Searcher", "Settings", "Span", "TLSError", "TokenSpan",
+    "analyze_query", "build_query", "chunk_document", "enrich_chunks", "extract_money",
+    "ingest", "load_corpus", "load_settings", "open_index", "parse_money", "prepare_chunks",
+    "rollback", "run_evaluation",
 ]  # fmt: skip
 """Every name ``from osrag import …`` offers (beside ``__version__``)."""
 

@@ -18,7 +18,7 @@ import typer
 from osrag import __version__
 from osrag.cli.chunks import chunks_command
 from osrag.cli.collisions import check_collisions_command
-from osrag.cli.common import err, out
+from osrag.cli.common import err, out, printable
 from osrag.cli.config import config_app
 from osrag.cli.eval import eval_command, span_qrels_command
 from osrag.cli.generations import index_app
@@ -63,9 +63,9 @@ def _root(
     """osrag: retrieval on OpenSearch that does not lie to you."""
     import logging
 
-    from rich.logging import RichHandler
+    from osrag.cli.render import log_handler
 
-    handler = RichHandler(console=err, show_time=False, show_path=False)
+    handler = log_handler(err)
     if verbose:
         logging.basicConfig(level=logging.WARNING, handlers=[handler], format="%(message)s")
         logging.getLogger("osrag").setLevel(logging.INFO)
@@ -90,23 +90,17 @@ app.add_typer(node_app, name="node")
 def _warning_line(
     message: Warning | str, category: type[Warning], *_args: object, **_kwargs: object
 ) -> None:
-    from rich.markup import escape
-
-    err.print(f"[yellow]warning:[/yellow] {escape(str(message))}", highlight=False, soft_wrap=True)
+    err.print(f"[yellow]warning:[/yellow] {printable(message)}", highlight=False, soft_wrap=True)
 
 
 def main() -> None:
     import warnings
 
-    from rich.markup import escape
-
     warnings.showwarning = _warning_line
     try:
         app()
-    except OsragError as exc:
-        err.print(
-            f"[bold red]error:[/bold red] {escape(str(exc))}", highlight=False, soft_wrap=True
-        )
+    except OsragError as exc:  # one line of text, whatever the message holds
+        err.print(f"[bold red]error:[/bold red] {printable(exc)}", highlight=False, soft_wrap=True)
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         err.print("interrupted")

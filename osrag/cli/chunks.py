@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -104,7 +105,7 @@ def chunks_command(
         configs, window = _fit_to_embedder(configs, embedder, fit_window)
     docs, issues = _load(path, follow_symlinks)
     if json_output:
-        _write_json(docs, configs[strategies[0]], window)
+        _write_json(docs, configs[strategies[0]], window, issues)
         for issue in issues:
             err.print(f"load error: {printable(issue)}", highlight=False)
         if issues:
@@ -116,9 +117,10 @@ def chunks_command(
         "min_tokens": min_tokens,
         "overlap_sentences": overlap_sentences,
     }
+    cut = {name: _cut(docs, configs[name], issues) for name in strategies}
     empty = _print_header(path, docs, issues, tokenizer_id, window, configs, bounds)
     for name in strategies:
-        _print_strategy(name, docs, configs[name], show_all)
+        _print_strategy(name, cut[name], show_all)
     _print_problems(issues, empty)
     if issues:
         raise typer.Exit(3)
@@ -151,7 +153,9 @@ def _fit_to_embedder(
 
     window = embed_window(get_embedder(embedder), fit=fit)
     if window is None:
-        err.print(f"note: embedder {embedder} does not state its window; chunks as without it")
+        err.print(
+            f"note: embedder {printable(embedder)} does not state its window; chunks as without it"
+        )
     return {name: fit_config(c, window) for name, c in configs.items()}, window
 
 
@@ -207,15 +211,30 @@ def _print_header(
     return empty
 
 
-def _print_strategy(
-    name: str, docs: list[Document], config: ChunkingConfig, show_all: bool
-) -> None:
-    """One strategy's chunks: id, span, pages or elements, breadcrumb."""
+def _cut(docs: list[Document], config: ChunkingConfig, issues: list[LoadIssue]) -> list[Any]:
+    """Each document's chunks by ``config``; a document that cannot be cut is added to
+    ``issues`` (once) instead, as ingest reports it."""
+    return list(_each_cut(docs, config, issues))
+
+
+def _each_cut(
+    docs: list[Document], config: ChunkingConfig, issues: list[LoadIssue]
+) -> Iterator[list[Any]]:
+    """:func:`_cut` one document at a time."""
     # document → chunks with their amounts, money, dates and identifiers: the same
     # call ingest makes, so the preview is what gets indexed
-    from osrag.ingestion.pipeline import prepare_chunks as document_chunks
+    from osrag.ingestion.pipeline import prepare_chunks, prepared
 
-    per_doc = [document_chunks(doc, config) for doc in docs]
+    for doc in docs:
+        chunks = prepared(doc, lambda d: prepare_chunks(d, config))
+        if isinstance(chunks, list):
+            yield chunks
+        elif chunks not in issues:
+            issues.append(chunks)
+
+
+def _print_strategy(name: str, per_doc: list[Any], show_all: bool) -> None:
+    """One strategy's chunks: id, span, pages or elements, breadcrumb."""
     out.print(f"\n[bold]{name}[/bold]: {sum(map(len, per_doc))} chunks", highlight=False)
     for chunks in per_doc:
         shown = chunks if show_all else chunks[:SHOWN_PER_DOCUMENT]
@@ -225,8 +244,10 @@ def _print_strategy(
                 span += f"  {_units('page', chunk.pages)}"
             elif chunk.elements:
                 span += f"  {_units('element', chunk.elements)}"
-            out.print(f"  {chunk.chunk_id}  {span}", highlight=False, soft_wrap=True)
-            out.print(f"    [dim]{chunk.breadcrumb}[/dim]", highlight=False, soft_wrap=True)
+            out.print(f"  {printable(chunk.chunk_id)}  {span}", highlight=False, soft_wrap=True)
+            out.print(
+                f"    [dim]{printable(chunk.breadcrumb)}[/dim]", highlight=False, soft_wrap=True
+            )
         if len(chunks) > len(shown):
             out.print(f"    [dim]… {len(chunks) - len(shown)} more[/dim]", highlight=False)
 
@@ -243,17 +264,17 @@ def _print_problems(issues: list[LoadIssue], empty: list[Document]) -> None:
             out.print(f"  {printable(doc.source_path)}", highlight=False)
 
 
-def _write_json(docs: list[Any], config: Any, window: Any) -> None:
-    """One chunk record per line; with an embedder window, what the embedder receives."""
+def _write_json(docs: list[Any], config: Any, window: Any, issues: list[LoadIssue]) -> None:
+    """One chunk record per line; with an embedder window, what the embedder receives. A
+    document that cannot be cut is added to ``issues``."""
     import orjson
 
     from osrag.chunking import embed_text
     from osrag.chunking.records import chunk_source
-    from osrag.ingestion.pipeline import prepare_chunks
 
     write = sys.stdout.write
-    for doc in docs:
-        for chunk in prepare_chunks(doc, config):
+    for chunks in _each_cut(docs, config, issues):
+        for chunk in chunks:
             record = chunk_source(chunk)
             if window is not None:
                 embedded = embed_text(chunk, window)

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from osrag.cli.common import err, out
+from osrag.cli.common import err, out, printable
 
 
 def check_collisions_command(
@@ -24,8 +24,7 @@ def check_collisions_command(
     Exit 0 when the integer representation (what osrag stores) has no collision,
     1 otherwise; string collisions are the baseline's bug, reported, not fatal.
     """
-    from rich.table import Table
-
+    from osrag.cli.render import data_table
     from osrag.extract.collisions import collision_report
     from osrag.loaders.corpus import load_corpus
     from osrag.models import ExtractionConfig
@@ -37,16 +36,16 @@ def check_collisions_command(
         sys.stdout.write(report.model_dump_json() + "\n")
     else:
         for issue in report.issues:
-            err.print(f"load error: {issue}", highlight=False)
+            err.print(f"load error: {printable(issue)}", highlight=False)
         out.print(
-            f"{path}: {report.documents} documents, {report.mentions} amounts, "
+            f"{printable(path)}: {report.documents} documents, {report.mentions} amounts, "
             f"{report.distinct_amounts} distinct; {len(report.string_collisions)} pairs whose "
             "money:<n> tokens contain one another",
             highlight=False,
         )
         shown = report.string_collisions[: limit or None]
         if shown:
-            table = Table("contained", "in", "e.g. stated in", "and in")
+            table = data_table("contained", "in", "e.g. stated in", "and in")
             for c in shown:
                 table.add_row(
                     c.contained_token, c.container_token, c.contained_docs[0], c.container_docs[0]

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import functools
 import inspect
-import re
 import typing
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
-from rich.console import Console
 
-out = Console()
-err = Console(stderr=True)
+from osrag.cli.render import SafeConsole
+from osrag.cli.render import printable as printable  # the escape every command uses
+
+out = SafeConsole()
+err = SafeConsole(stderr=True)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -46,24 +47,6 @@ FollowSymlinksOpt = Annotated[
         show_default=False,
     ),
 ]
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-
-
-def printable(text: object) -> str:
-    """``text`` safe for one line of the terminal: control characters (a newline in a file
-    name, an escape sequence) written as ``\\n``, ``\\x1b``…, Rich markup escaped — so a
-    file name can neither forge a line of output nor restyle it."""
-    from rich.markup import escape
-
-    def visible(m: re.Match[str]) -> str:
-        char = m.group()
-        return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(
-            char, f"\\x{ord(char):02x}" if ord(char) < 256 else f"\\u{ord(char):04x}"
-        )
-
-    return escape(_CONTROL.sub(visible, str(text)))
-
 
 CONNECTION: dict[str, Any] = {
     "config": ConfigFileOpt,

@@ -17,6 +17,7 @@ from osrag.cli.common import (
     UrlOpt,
     err,
     out,
+    printable,
     session,
 )
 from osrag.cli.ingest import chunking_from_flags
@@ -102,6 +103,21 @@ SpanQrelsOpt = Annotated[
         "--span-qrels", help="Span judgments (query_id doc_id start end grade): span metrics."
     ),
 ]
+ContextsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--context",
+        help="With --span-qrels: evidence recall at each --budget, plain hits against these "
+        "expansions (comma-separated: neighbours,section,table).",
+        show_default=False,
+    ),
+]
+BudgetsOpt = Annotated[
+    str, typer.Option("--budget", help="--context: token budgets, comma-separated.")
+]
+ContextKOpt = Annotated[
+    int, typer.Option("--context-k", help="--context: hits each expansion starts from.")
+]
 PermutationsOpt = Annotated[int, typer.Option(help="Randomisation test: sign patterns drawn.")]
 SeedOpt = Annotated[int, typer.Option(help="Randomisation test: seed.")]
 ReportOpt = Annotated[
@@ -140,6 +156,9 @@ def eval_command(
     run_out: RunOutOpt = None,
     run_level: RunLevelOpt = "document",
     span_qrels: SpanQrelsOpt = None,
+    context: ContextsOpt = None,
+    budget: BudgetsOpt = "512,1024",
+    context_k: ContextKOpt = 3,
     permutations: PermutationsOpt = 10_000,
     seed: SeedOpt = 0,
     url: UrlOpt = None,
@@ -163,6 +182,7 @@ def eval_command(
     from osrag.ingestion.ingest import IngestOptions
 
     ks = _check_flags(k, qrels_format, topic_field, run_level)
+    evidence = _evidence_flags(context, budget, context_k, span_qrels)
     query_set = load_query_set(
         queries,
         qrels,
@@ -191,8 +211,12 @@ def eval_command(
             chunk_run=run_out is not None and run_level == "chunk",
             permutations=permutations,
             seed=seed,
-            progress=None if json_output else (lambda m: err.print(f"[dim]{m}[/dim]")),
+            progress=None if json_output else (lambda m: err.print(f"[dim]{printable(m)}[/dim]")),
         )
+        if evidence is not None and spans is not None:
+            result.evidence = _run_evidence(
+                query_set, index, alias_name, spans, evidence, json_output
+            )
     result.span_qrels_file = str(span_qrels) if span_qrels is not None else None
     result.holders_file = str(holders) if holders is not None else None
     _write_files(result, run_out, run_level, report)
@@ -201,6 +225,68 @@ def eval_command(
         return
     _print_tables(result)
     _print_notes(result, with_spans=spans is not None)
+    if result.evidence is not None:
+        _print_evidence(result.evidence)
+
+
+def _evidence_flags(
+    context: str | None, budget: str, context_k: int, span_qrels: Path | None
+) -> dict[str, Any] | None:
+    """The kinds, budgets and hits of ``--context`` (None without it); a wrong value is a
+    ConfigError naming its flag."""
+    from osrag.schema.passages import CONTEXT_KINDS
+
+    if context is None:
+        return None
+    kinds = [part.strip() for part in context.split(",") if part.strip()]
+    unknown = [kind for kind in kinds if kind not in CONTEXT_KINDS]
+    if unknown or not kinds:
+        raise ConfigError(f"--context {context!r}: choose from {', '.join(CONTEXT_KINDS)}")
+    try:
+        budgets = sorted({int(part) for part in budget.split(",") if part.strip()})
+    except ValueError as exc:
+        raise ConfigError(f"--budget {budget!r}: expected integers such as 512,1024") from exc
+    if not budgets or budgets[0] < 1:
+        raise ConfigError(f"--budget {budget!r}: expected positive integers")
+    if context_k < 1:
+        raise ConfigError(f"--context-k {context_k}: expected at least 1")
+    if span_qrels is None:
+        raise ConfigError("--context measures evidence recall: pass the answers' --span-qrels")
+    return {"kinds": kinds, "budgets": budgets, "k": context_k}
+
+
+def _run_evidence(
+    query_set: Any, index: Any, alias: str, spans: Any, evidence: dict[str, Any], quiet: bool
+) -> Any:
+    """Evidence recall on the alias as it is (the operator's view)."""
+    from osrag.evaluation.evidence_runner import run_evidence
+    from osrag.search.searcher import Searcher
+
+    searcher = Searcher(index, alias, enforce_access=False)
+    progress = None if quiet else (lambda m: err.print(f"[dim]{m}[/dim]"))
+    return run_evidence(query_set.queries, searcher, spans, progress=progress, **evidence)
+
+
+def _print_evidence(evidence: Any) -> None:
+    """Evidence recall: a row per kind, a column per budget; then each query note's."""
+    from rich.table import Table
+
+    title = (
+        f"evidence recall ({evidence.queries} queries with judged spans; plain: up to "
+        f"{evidence.plain_k} hits, the others from {evidence.k}; {evidence.tokenizer})"
+    )
+    groups = [("", evidence.recall), *((f" — {n}", v) for n, v in evidence.subsets.items())]
+    for suffix, recall in groups:
+        table = Table(
+            "shown",
+            *(f"@{b}" for b in evidence.budgets),
+            title=title + suffix,
+            title_justify="left",
+        )
+        for kind in evidence.kinds:
+            values = recall.get(kind, {})
+            table.add_row(kind, *(f"{values.get(b, 0.0):.3f}" for b in evidence.budgets))
+        out.print(table)
 
 
 def _check_flags(k: str, qrels_format: str, topic_field: str, run_level: str) -> list[int]:
@@ -232,25 +318,28 @@ def _write_files(
     result: EvalReport, run_out: Path | None, run_level: str, report: Path | None
 ) -> None:
     """The TREC runs and the HTML report asked for, and the warnings of the run."""
-    from rich.markup import escape
-
     from osrag.evaluation import render_html, write_trec_run
 
     if run_out is not None:
         paths = _run_paths(run_out, [c.name for c in result.configs])
         for path, c in zip(paths, result.configs, strict=True):
             write_trec_run(path, c.run, tag=c.name, level=run_level)  # type: ignore[arg-type]
-            err.print(f"{run_level} run of {c.name} written to {path}", highlight=False)
+            err.print(
+                f"{run_level} run of {printable(c.name)} written to {printable(path)}",
+                highlight=False,
+            )
     if report is not None:
         report.write_text(render_html(result), encoding="utf-8")
-        err.print(f"report written to {report}")
+        err.print(f"report written to {printable(report)}")
     for warning in result.warnings:
-        err.print(f"[yellow]warning:[/yellow] {escape(warning)}", highlight=False, soft_wrap=True)
+        err.print(
+            f"[yellow]warning:[/yellow] {printable(warning)}", highlight=False, soft_wrap=True
+        )
 
 
 def _print_tables(result: EvalReport) -> None:
     """One table a subset of the queries: a metric a row, a configuration a column."""
-    from rich.table import Table
+    from osrag.cli.render import data_table
 
     first = result.configs[0] if result.configs else None
     for title, subset in SUBSET_TABLES:
@@ -264,8 +353,11 @@ def _print_tables(result: EvalReport) -> None:
             if all_gold:
                 continue  # every judged query has holder gold: the first table shows it
             title = f"{title} ({first.quantity_queries})"
-        table = Table(
-            "metric", *(c.name for c in result.configs), title=title, title_justify="left"
+        table = data_table(
+            "metric",
+            *(printable(c.name) for c in result.configs),
+            title=title,
+            title_justify="left",
         )
         for metric in metrics:
             gold_table = subset == "holder gold" or (subset is None and all_gold)
@@ -280,8 +372,10 @@ def _print_tables(result: EvalReport) -> None:
         out.print(table)
 
 
-def _cells(result: EvalReport, subset: str | None, metric: str) -> list[str]:
+def _cells(result: EvalReport, subset: str | None, metric: str) -> list[Any]:
     """One metric of every configuration: the best in bold, with its p-value on all queries."""
+    from rich.text import Text
+
     from osrag.evaluation.report import p_label
 
     row = [
@@ -291,12 +385,14 @@ def _cells(result: EvalReport, subset: str | None, metric: str) -> list[str]:
     best = max(row)
     cells = []
     for c, v in zip(result.configs, row, strict=True):
-        text = f"[bold]{v:.3f}[/bold]" if v == best and len(row) > 1 else f"{v:.3f}"
+        text = Text(f"{v:.3f}", style="bold" if v == best and len(row) > 1 else "")
         # significance is over the queries that have the metric: quantity precision's are
         # exactly the holder-gold subset
         on_its_queries = subset is None or metric.startswith(GOLD_ONLY)
         test = c.significance.get(metric) if on_its_queries else None
-        cells.append(f"{text} ({p_label(test.p_randomization)})" if test else text)
+        if test:
+            text.append(f" ({p_label(test.p_randomization)})")
+        cells.append(text)
     return cells
 
 
@@ -337,13 +433,15 @@ def _print_notes(result: EvalReport, *, with_spans: bool) -> None:
         err.print(
             f"p: paired randomisation test (two-sided, {result.significance.permutations:,} "
             f"sign patterns, seed {result.significance.seed}) of each configuration against "
-            f"{first.name if first else ''}; --json and --report add the paired t-test",
+            f"{printable(first.name) if first else ''}; --json and --report add the paired t-test",
             highlight=False,
             soft_wrap=True,
         )
     for c in result.configs:
         if c.name in BASELINE_LEGEND:
-            err.print(f"  {c.name}: {BASELINE_LEGEND[c.name]}", highlight=False, soft_wrap=True)
+            err.print(
+                f"  {printable(c.name)}: {BASELINE_LEGEND[c.name]}", highlight=False, soft_wrap=True
+            )
 
 
 def _selectivity_line(config: Any) -> str:
@@ -384,11 +482,11 @@ def span_qrels_command(
     found = passages_to_spans(passages, documents, grades)
     written = write_span_qrels(out_path, found.spans)
     err.print(
-        f"{written} span judgments written to {out_path}; {len(found.missing)} passages not "
-        f"found; {found.repeated} found more than once (first occurrence used)",
+        f"{written} span judgments written to {printable(out_path)}; {len(found.missing)} "
+        f"passages not found; {found.repeated} found more than once (first occurrence used)",
         highlight=False,
     )
     for line in found.missing:
-        err.print(f"[red]not found[/red] {line}", highlight=False, soft_wrap=True)
+        err.print(f"[red]not found[/red] {printable(line)}", highlight=False, soft_wrap=True)
     if found.missing:
         raise typer.Exit(3)

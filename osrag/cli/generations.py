@@ -16,6 +16,7 @@ from osrag.cli.common import (
     err,
     out,
     print_model,
+    printable,
     session,
 )
 
@@ -52,31 +53,34 @@ def index_status(
     else:
         record = found.generation
         if record is not None:
-            out.print(f"alias       {alias_name} → {record.name} ({record.state})")
+            out.print(f"alias       {printable(alias_name)} → {record.name} ({record.state})")
             out.print(
                 f"documents   {record.documents}   chunks {record.chunks} "
                 f"(index: {found.chunks_in_index})"
             )
             out.print(f"updated     {record.updated_at or record.created_at:%Y-%m-%d %H:%M:%S} UTC")
             out.print(
-                f"tenants     {', '.join(record.tenants) or '-'}   "
+                f"tenants     {printable(', '.join(record.tenants) or '-')}   "
                 f"acl: {'yes' if found.policy.acl else 'no'}"
             )
-            out.print(f"config      {record.config['chunking']}", highlight=False)
+            out.print(f"config      {printable(record.config['chunking'])}", highlight=False)
             if "embedder" in record.config:
                 vectors = record.config["embedder"]
                 out.print(
-                    f"embedder    {vectors.get('id')}  window {vectors.get('window', '?')}  "
+                    f"embedder    {printable(vectors.get('id'))}  "
+                    f"window {vectors.get('window', '?')}  "
                     f"truncated {record.chunks_truncated} chunk(s), "
                     f"{record.tokens_truncated} token(s) lost",
                     highlight=False,
                 )
-            out.print(f"analyzer    {analyzer_line(record.config)}", highlight=False)
-            out.print(f"versions    {record.versions}", highlight=False)
+            out.print(f"analyzer    {printable(analyzer_line(record.config))}", highlight=False)
+            out.print(f"versions    {printable(record.versions)}", highlight=False)
         for note in found.notes:
-            err.print(f"note: {note}", highlight=False, soft_wrap=True)
+            err.print(f"note: {printable(note)}", highlight=False, soft_wrap=True)
         for problem in found.problems:
-            err.print(f"[yellow]problem[/yellow] {problem}", highlight=False, soft_wrap=True)
+            err.print(
+                f"[yellow]problem[/yellow] {printable(problem)}", highlight=False, soft_wrap=True
+            )
     if found.problems:
         raise typer.Exit(5)
 
@@ -90,8 +94,7 @@ def index_list(
     json_output: JsonOpt = False,
 ) -> None:
     """Every generation kept for the alias; the current one is marked."""
-    from rich.table import Table
-
+    from osrag.cli.render import data_table
     from osrag.engines.rest.errors import cluster_errors
     from osrag.ingestion.generations import list_generations
 
@@ -101,7 +104,7 @@ def index_list(
     if json_output:
         print_model(views)
         return
-    table = Table(
+    table = data_table(
         "", "generation", "state", "strategy", "documents", "chunks", "created (UTC)", box=None
     )
     for v in views:
@@ -134,7 +137,7 @@ def index_rollback(
     settings, index, alias_name = session(url, config, alias, backend)
     with cluster_errors(settings):
         before, after = rollback(index, alias_name, to)
-    out.print(f"alias {alias_name} → {after} (was {before})")
+    out.print(f"alias {printable(alias_name)} → {after} (was {before})")
 
 
 @index_app.command("repair")
@@ -166,7 +169,8 @@ def index_repair(
     if report.documents_forgotten:
         err.print(
             f"{len(report.documents_forgotten)} document(s) had chunks missing and will be "
-            f"written again by the next ingest: {', '.join(report.documents_forgotten[:10])}",
+            "written again by the next ingest: "
+            f"{printable(', '.join(report.documents_forgotten[:10]))}",
             highlight=False,
         )
 
@@ -190,6 +194,9 @@ def index_unlock(
     with cluster_errors(settings):
         removed = break_lock(index.records(alias_name), force=force)
     if removed is None:
-        out.print(f"alias {alias_name!r} is not locked")
+        out.print(f"alias {printable(repr(alias_name))} is not locked")
     else:
-        out.print(f"broke the ingest lock of {alias_name!r}: {removed.describe()}")
+        out.print(
+            f"broke the ingest lock of {printable(repr(alias_name))}: "
+            f"{printable(removed.describe())}"
+        )

@@ -104,6 +104,15 @@ DryRunOpt = Annotated[
 PruneOpt = Annotated[
     bool, typer.Option("--prune/--no-prune", help="Delete chunks of vanished sources.")
 ]
+NewGenerationOpt = Annotated[
+    bool,
+    typer.Option(
+        "--new-generation",
+        help="Build a new generation even when the configuration is unchanged, and move the "
+        "alias to it once complete: searches switch from the old corpus to the new in one "
+        "step (an in-place ingest changes one document at a time).",
+    ),
+]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 
 
@@ -132,6 +141,7 @@ def ingest_command(
     replicas: ReplicasOpt = None,
     dry_run: DryRunOpt = False,
     prune: PruneOpt = True,
+    new_generation: NewGenerationOpt = False,
     follow_symlinks: FollowSymlinksOpt = None,
     json_output: JsonOpt = False,
     quiet: QuietOpt = False,
@@ -139,7 +149,9 @@ def ingest_command(
     """Chunk, extract and index PATH into the alias's generation (incremental, idempotent).
 
     Exit codes: 0 all went in; 3 some inputs could not be read or were refused (the rest
-    went in, nothing already stored was lost); 4 cluster unreachable or refused; 6 locked.
+    went in, nothing already stored was lost); 4 cluster unreachable or refused (a write
+    block); 5 the index could not be written (a full disk); 6 locked; 9 the embedder
+    failed. A stopped ingest leaves each document whole, old or new, and says which.
     """
     from osrag.engines.rest.errors import cluster_errors
 
@@ -164,6 +176,7 @@ def ingest_command(
         keep=keep,
         lock_wait=wait,
         prune=prune,
+        new_generation=new_generation,
         workers=workers,
         writers=writers,
         shards=shards,
@@ -207,6 +220,7 @@ def _options(
         **given,
         workers=workers if workers is not None else default_workers(),
         read=settings.read_options(follow_symlinks=follow_symlinks),
+        embed_deadline=settings.embed_deadline,
         **sizing,
     )
 
@@ -266,7 +280,7 @@ def _summary(report: Any) -> None:
     verb, deleted = ("would write", "would delete") if report.dry_run else ("wrote", "deleted")
     when = "(dry run: nothing written)" if report.dry_run else f"in {report.seconds:.1f} s"
     out.print(
-        f"{report.generation}: {report.documents} documents "
+        f"{printable(report.generation)}: {report.documents} documents "
         f"({report.documents_added} added, {report.documents_changed} changed, "
         f"{report.documents_unchanged} unchanged, {report.documents_removed} removed); "
         f"{verb} {report.chunks_written} chunks, {deleted} {report.chunks_deleted} {when}",
@@ -274,7 +288,7 @@ def _summary(report: Any) -> None:
     )
     if report.alias_moved:
         was = report.previous_generation or "unset"
-        out.print(f"alias {report.alias} → {report.generation} (was {was})")
+        out.print(f"alias {printable(report.alias)} → {report.generation} (was {was})")
     if report.orphans_deleted:
         err.print(
             f"deleted {report.orphans_deleted} chunk(s) an interrupted ingest had left behind",

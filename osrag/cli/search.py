@@ -16,6 +16,7 @@ from osrag.cli.common import (
     UrlOpt,
     err,
     out,
+    printable,
     session,
 )
 from osrag.errors import ConfigError
@@ -37,7 +38,14 @@ QueryArg = Annotated[
     ),
 ]
 KOpt = Annotated[int, typer.Option("--k", help="Hits to return.")]
-TenantOpt = Annotated[str | None, typer.Option(help="Only this tenant's documents.")]
+TenantOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--tenant",
+        metavar="<str>",
+        help="Only this tenant's documents (one tenant: given twice is an error).",
+    ),
+]
 AclOpt = Annotated[
     list[str] | None, typer.Option("--acl", help="A group of the caller (repeatable).")
 ]
@@ -79,6 +87,31 @@ SearchTypeOpt = Annotated[
     ),
 ]
 ExplainOpt = Annotated[bool, typer.Option("--explain", help="Show the plan and the request body.")]
+ContextOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--context",
+        help="Expand the hits into passages of the document's own text: neighbours (the "
+        "chunks around each hit), section (the enclosing section) or table (a table's caption "
+        "and header with the hit's rows). One more request.",
+        show_default=False,
+    ),
+]
+BudgetOpt = Annotated[
+    int,
+    typer.Option(help="--context: tokens all passages hold together (never exceeded)."),
+]
+NeighboursOpt = Annotated[
+    int, typer.Option(help="--context neighbours: chunks on each side of a hit.")
+]
+TokenizerOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="--context: the tokenizer that counts the budget (default: the embedder's, else "
+        "the one the chunks were counted in).",
+        show_default=False,
+    ),
+]
 
 
 def search_command(
@@ -99,16 +132,26 @@ def search_command(
     embedder: EmbedderOpt = None,
     search_type: SearchTypeOpt = None,
     explain: ExplainOpt = False,
+    context: ContextOpt = None,
+    budget: BudgetOpt = 1024,
+    neighbours: NeighboursOpt = 1,
+    tokenizer: TokenizerOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
-    """Search the alias: a readable table under a line with the filters and the candidate count."""
+    """Search the alias: a readable table under a line with the filters and the candidate count;
+    with --context, the passages (--json: a `passages` list beside `hits`)."""
     from osrag.engines.rest.errors import cluster_errors
     from osrag.search.searcher import Searcher
 
+    if tenant is not None and len(tenant) > 1:
+        raise ConfigError(
+            f"--tenant given {len(tenant)} times ({', '.join(map(repr, tenant))}): a search "
+            "is for one tenant"
+        )
     spec = _spec(
         query,
         k=k,
-        tenant=tenant,
+        tenant=tenant[0] if tenant else None,
         acl=acl,
         as_of=as_of,
         category=category,
@@ -116,6 +159,7 @@ def search_command(
         collapse=collapse,
         mode=mode,
         fusion=fusion,
+        context=_context(context, budget, neighbours, tokenizer),
     )
     if search_type not in (None, "query_then_fetch", "dfs_query_then_fetch"):
         raise ConfigError(
@@ -137,6 +181,43 @@ def search_command(
         return
     err.print(_summary_line(result), highlight=False)
     out.print(_hits_table(result))
+    if result.context is not None:
+        _print_passages(result)
+
+
+def _context(
+    kind: str | None, budget: int, neighbours: int, tokenizer: str | None
+) -> dict[str, Any] | None:
+    """``--context`` and its options as the ContextRequest the library takes (validated with
+    the rest of the query: a bad value names its flag)."""
+    if kind is None:
+        return None
+    return {"kind": kind, "budget": budget, "neighbours": neighbours, "tokenizer": tokenizer}
+
+
+def _print_passages(result: SearchResult) -> None:
+    """Each passage under a line naming its document, span, breadcrumb and hits; then a note
+    for whatever the budget left out."""
+    report = result.context
+    assert report is not None
+    for passage in result.passages:
+        where = f"\\[{passage.span.start}, {passage.span.end})"
+        pages = f" · pages {', '.join(map(str, passage.pages))}" if passage.pages else ""
+        out.print(
+            f"\n[bold]{passage.rank}. {printable(passage.doc_id)}[/bold] {where}{pages} · "
+            f"{printable(passage.breadcrumb)} · {passage.tokens} tokens · "
+            f"hits {len(passage.hits)}",
+            highlight=False,
+        )
+        # the passage's own lines, as text: markup not applied, control characters escaped
+        out.print(passage.text, highlight=False, markup=False)
+    line = (
+        f"passages: {len(result.passages)} · {report.kind} · {report.tokens} of "
+        f"{report.budget} tokens ({report.tokenizer}) · {report.chunks_read} chunks read"
+    )
+    err.print(line, highlight=False)
+    for note in report.notes():
+        err.print(f"  note: {printable(note)}", highlight=False)
 
 
 def _spec(
@@ -167,7 +248,10 @@ def _spec(
         )
     except ValidationError as exc:
         first = exc.errors()[0]
-        field = str(first["loc"][0]) if first["loc"] else "query"
+        loc = [str(part) for part in first["loc"]]
+        if loc[:1] == ["context"] and loc[1:2] != ["kind"]:
+            loc = loc[1:]  # --budget, --neighbours, --tokenizer
+        field = loc[0] if loc else "query"
         flag = _FLAGS.get(field, field.replace("_", "-"))
         raise ConfigError(f"--{flag}: {first['msg']}") from None
 
@@ -181,9 +265,9 @@ def _print_plan(searcher: Any, spec: QuerySpec) -> None:
     plan = searcher.plan(spec)
     err.print(f"amount: {plan.amount_status}", highlight=False)
     for constraint in plan.constraints:
-        err.print(f"  {escape(_constraint_line(constraint))}", highlight=False)
+        err.print(f"  {printable(_constraint_line(constraint))}", highlight=False)
     for note in plan.amount_notes:
-        err.print(f"  note: {escape(note)}", highlight=False)
+        err.print(f"  note: {printable(note)}", highlight=False)
     if plan.amount_steps:
         steps = " → ".join(plan.amount_steps)
         err.print(
@@ -198,8 +282,6 @@ def _print_plan(searcher: Any, spec: QuerySpec) -> None:
 
 def _summary_line(result: SearchResult) -> str:
     """Mode, amount constraints, filters, candidates, hits, time and index, on one line."""
-    from rich.markup import escape
-
     filters = ", ".join(f.name for f in result.filters_applied) or "none"
     stated = (
         "; ".join(c.describe() for c in result.constraints)
@@ -208,10 +290,10 @@ def _summary_line(result: SearchResult) -> str:
     )
     mode = f"{result.mode} ({result.fusion})" if result.fusion else result.mode
     line = (
-        f"{mode} · amount: {stated} · filters: {filters} · "
+        f"{mode} · amount: {printable(stated)} · filters: {printable(filters)} · "
         f"candidates: {result.candidate_count:,} · "
         f"hits: {result.raw_hits} ({result.unique_spans} unique spans) · "
-        f"{result.took_ms:.1f} ms · {result.index}"
+        f"{result.took_ms:.1f} ms · {printable(result.index)}"
     )
     if result.amount_step == "role-free" and len(result.amount_steps) > 1:
         line += (
@@ -225,32 +307,28 @@ def _summary_line(result: SearchResult) -> str:
         )
     if len(result.amount_steps) > 1:
         tried = ", ".join(f"{s.step} {s.candidates:,}" for s in result.amount_steps)
-        line += f" · amount steps (candidates): {escape(tried)}"
+        line += f" · amount steps (candidates): {printable(tried)}"
     if result.text_fallback:
         line += (
             " · [yellow]text fallback: no chunk meeting the amount constraints matched the "
             "words; ranked by the constraints alone[/yellow]"
         )
     for note in result.amount_notes:
-        line += f"\n  note: {escape(note)}"
+        line += f"\n  note: {printable(note)}"
     return line
 
 
 def _hits_table(result: SearchResult) -> Table:
     """A hit a row: rank, document, breadcrumb, score and the first amounts it holds."""
-    from rich.markup import escape
-    from rich.table import Table
-
+    from osrag.cli.render import data_table
     from osrag.models import Money
 
-    table = Table("#", "doc", "breadcrumb", "score", "amounts", box=None, pad_edge=False)
+    table = data_table("#", "doc", "breadcrumb", "score", "amounts", box=None, pad_edge=False)
     for rank, hit in enumerate(result.hits, 1):
         amounts = ", ".join(Money.from_token(t).display() for t in hit.money[:4]) + (
             " …" if len(hit.money) > 4 else ""
         )
-        table.add_row(
-            str(rank), escape(hit.doc_id), escape(hit.breadcrumb), f"{hit.score or 0:.2f}", amounts
-        )
+        table.add_row(str(rank), hit.doc_id, hit.breadcrumb, f"{hit.score or 0:.2f}", amounts)
     return table
 
 

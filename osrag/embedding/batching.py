@@ -53,12 +53,13 @@ def embed_missing(
         raise ConfigError(f"embed_missing: batch_size must be at least 1, not {batch_size}")
     dimension = embedder.dimension
     model = embedder.id
+    key = cache_key(embedder)
     first_text: dict[str, str] = {}
     for text, digest in items:
         first_text.setdefault(digest, text)
     found: dict[str, Vector] = {
         digest: vector
-        for digest, vector in cache.get_many(model, list(first_text)).items()
+        for digest, vector in cache.get_many(key, list(first_text)).items()
         if vector.shape == (dimension,)
     }
     missing = [digest for digest in first_text if digest not in found]
@@ -71,7 +72,7 @@ def embed_missing(
             dimension=dimension,
         )
         pairs = list(zip(batch, vectors, strict=True))
-        cache.put_many(model, pairs)
+        cache.put_many(key, pairs)
         found.update(pairs)
         if on_batch is not None:
             on_batch(len(batch))
@@ -79,6 +80,14 @@ def embed_missing(
     for row, (_, digest) in enumerate(items):
         out[row] = found[digest]
     return EmbedOutcome(vectors=out, computed=len(missing), cached=len(items) - len(missing))
+
+
+def cache_key(embedder: Embedder) -> str:
+    """What the vector cache keys an embedder's vectors by: its ``cache_key`` where it has
+    one (a service's names its endpoint, so two servers of one name and version never
+    share vectors), else its id."""
+    key = getattr(embedder, "cache_key", None)
+    return key if isinstance(key, str) and key else embedder.id
 
 
 def embed_texts(

@@ -1,10 +1,12 @@
-"""Vector caches keyed by ``(embedder id, content digest)``.
+"""Vector caches keyed by ``(embedder key, content digest)``.
 
 The key is the digest of the exact text that was embedded, never the chunk
 id: a chunk whose text is unchanged but whose id moved (a section inserted
 above it shifts every ``chunk_index``) finds its vector again, and an edited
-chunk does not. The embedder's ``name@version`` is the other half of the key,
-so vectors of different models never mix.
+chunk does not. The embedder's key is the other half
+(:func:`~osrag.embedding.batching.cache_key`): its ``name@version``, and for a
+service also a fingerprint of the endpoint (``name@version#3f2a…``), so vectors of
+different models — or of two servers that claim the same model — never mix.
 
 Two implementations of the small :class:`VectorCache` protocol:
 

@@ -11,9 +11,20 @@ go to ``BASE_URL/embeddings`` with ``{"model", "input": [...],
   connection pool); vectors come back in input order.
 - **Retries**: a 408, 409, 429 or 5xx answer, a timeout or a refused
   connection is retried up to ``retries`` times, waiting what the server's
-  ``Retry-After`` says (seconds or an HTTP date, capped at ``max_wait``) or
-  else an exponential back-off with jitter (:func:`retry_delay`). Other 4xx
-  answers are not retried: they will not get better.
+  ``Retry-After`` says (seconds or an HTTP date, capped at ``max_wait``; ``nan``,
+  a negative number or garbage is ignored) or else an exponential back-off with
+  jitter (:func:`retry_delay`). Other 4xx answers are not retried: they will not
+  get better. Retries are throttled: at most 10, plus one for every 10 requests
+  that succeeded (:class:`~osrag.embedding.retrying.Allowance`).
+- **Bounds** (:mod:`osrag.embedding.retrying`): ``timeout`` (30 s) is for the
+  whole request, the answer's last byte included; ``deadline`` (120 s) for one
+  batch, every try and wait included; ``max_answer_bytes`` (32 MiB) for one
+  answer, read as a stream and cut off there. :meth:`OpenAIEmbedder.limit` adds a
+  caller's deadline (an ingest's ``embed_deadline``).
+- **Answers are checked** (:func:`~osrag.embedding.service.answer_vectors`): the
+  ``index`` of every item is one of 0…n−1 and each appears once; every number is
+  a JSON number (not a string, a boolean or NaN); the dimension is the one the
+  embedder has (a server that changes it is refused).
 - **Dimension**: given, or found by one request on first use.
 - **Token window** (:attr:`OpenAIEmbedder.window`): given, or probed once from
   what the server says — TEI's ``GET /info`` (``max_input_length``), vLLM's
@@ -22,13 +33,16 @@ go to ``BASE_URL/embeddings`` with ``{"model", "input": [...],
   ``Authorization: Bearer …``, never written into a message.
 
 Every failure is an :class:`~osrag.errors.EmbeddingError` naming the embedder
-and the endpoint; vectors are validated and L2-normalised
-(:func:`~osrag.embedding.base.checked_vectors`).
+and the endpoint (an :class:`~osrag.errors.EmbeddingInputError` when the server
+refused the texts themselves with a 4xx); vectors are validated and
+L2-normalised (:func:`~osrag.embedding.base.checked_vectors`). The vector cache
+keys its vectors by :attr:`OpenAIEmbedder.cache_key`, which names the endpoint.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -38,11 +52,17 @@ from urllib.parse import urlsplit, urlunsplit
 import numpy as np
 
 from osrag.embedding.base import NamedEmbedder, Vectors, checked_vectors
-from osrag.embedding.retrying import RetryPolicy, post_with_retries
+from osrag.embedding.retrying import (
+    DEADLINE,
+    MAX_ANSWER_BYTES,
+    Allowance,
+    RetryPolicy,
+    post_with_retries,
+)
 from osrag.embedding.retrying import retry_delay as retry_delay  # the public name here
 from osrag.embedding.runtime import require_text
-from osrag.embedding.service import answer_vectors
-from osrag.errors import ConfigError, EmbeddingError
+from osrag.embedding.service import answer_vectors, endpoint_fingerprint, request_failure
+from osrag.errors import ConfigError
 
 RETRIED_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
 
@@ -80,6 +100,8 @@ class OpenAIEmbedder(NamedEmbedder):
         retries: int = 4,
         backoff: float = 0.5,
         max_wait: float = 30.0,
+        deadline: float = DEADLINE,
+        max_answer_bytes: int = MAX_ANSWER_BYTES,
         concurrency: int = 4,
         batch_size: int = 32,
         query_prefix: str = "",
@@ -88,11 +110,19 @@ class OpenAIEmbedder(NamedEmbedder):
         self.url = endpoint_for(base_url)
         if not model:
             raise ConfigError(f"embedding endpoint {self.url}: a model name is needed")
-        if batch_size < 1 or concurrency < 1 or timeout <= 0 or retries < 0 or backoff < 0:
+        numbers = (timeout, backoff, max_wait, deadline)
+        if not all(math.isfinite(n) for n in numbers) or min(timeout, deadline) <= 0:
             raise ConfigError(
-                f"embedding endpoint {self.url}: batch_size, concurrency and timeout must be "
-                "positive, retries and backoff not negative"
+                f"embedding endpoint {self.url}: timeout and deadline must be positive numbers "
+                "of seconds, backoff and max_wait finite"
             )
+        if batch_size < 1 or concurrency < 1 or retries < 0 or backoff < 0 or max_wait < 0:
+            raise ConfigError(
+                f"embedding endpoint {self.url}: batch_size and concurrency must be "
+                "positive, retries, backoff and max_wait not negative"
+            )
+        if max_answer_bytes < 1:
+            raise ConfigError(f"embedding endpoint {self.url}: max_answer_bytes must be positive")
         if window is not None and window < 1:
             raise ConfigError(f"embedding endpoint {self.url}: window must be positive")
         self.model = model
@@ -103,7 +133,10 @@ class OpenAIEmbedder(NamedEmbedder):
         self._window_probed = window is not None
         self.timeout, self.retries = timeout, retries
         self.backoff, self.max_wait = backoff, max_wait
+        self.deadline, self.max_answer_bytes = deadline, max_answer_bytes
         self.concurrency, self.batch_size = concurrency, batch_size
+        self.allowance = Allowance()
+        """The retry budget of this embedder, and a caller's deadline (:meth:`limit`)."""
         self.query_prefix, self.passage_prefix = query_prefix, passage_prefix
         self._headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if api_key:
@@ -113,6 +146,21 @@ class OpenAIEmbedder(NamedEmbedder):
 
     def __repr__(self) -> str:
         return f"OpenAIEmbedder({self.id}, {self.url})"
+
+    @property
+    def cache_key(self) -> str:
+        """What the vector cache keys this embedder's vectors by: its id and the endpoint
+        (another server of the same name and version gets vectors of its own)."""
+        return f"{self.id}#{endpoint_fingerprint(self.url)}"
+
+    remote = True
+    """Requests go to a service: embed in this process (worker processes would only
+    multiply the connections and split the retry budget)."""
+
+    def limit(self, ends_at: float | None) -> None:
+        """Stop sending requests at ``ends_at`` (a ``time.monotonic()`` value; None: no
+        limit beyond the batch ``deadline``): an ingest's ``embed_deadline``."""
+        self.allowance.ends_at = ends_at
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
@@ -133,7 +181,7 @@ class OpenAIEmbedder(NamedEmbedder):
                     maxsize=self.concurrency,
                     block=True,
                     timeout=urllib3.Timeout(connect=min(self.timeout, 10.0), read=self.timeout),
-                    retries=False,  # retried below, where Retry-After and 500 are handled
+                    retries=False,  # retried by post_with_retries, within its bounds
                 )
             return self._pool
 
@@ -155,13 +203,17 @@ class OpenAIEmbedder(NamedEmbedder):
         for path, pick in ((f"{server_root}/info", _tei_window), (f"{root}/models", _vllm_window)):
             url = urlunsplit((parts.scheme, parts.netloc, path, "", ""))
             try:
-                response = self._http().request("GET", url, headers=self._headers, timeout=5.0)
+                response = self._http().request(
+                    "GET", url, headers=self._headers, timeout=5.0, preload_content=False
+                )
+                data = response.read(64 * 1024 + 1) if response.status == 200 else b""
+                response.release_conn()
             except Exception:  # a server without the route, or gone: the window stays unknown
                 continue
-            if response.status == 200:
+            if 0 < len(data) <= 64 * 1024:
                 try:
-                    found = pick(json.loads(response.data), self.model)
-                except ValueError:
+                    found = pick(json.loads(data), self.model)
+                except (ValueError, RecursionError):
                     found = None
                 if found:
                     return found
@@ -176,20 +228,19 @@ class OpenAIEmbedder(NamedEmbedder):
             backoff=self.backoff,
             max_wait=self.max_wait,
             jitter=0.25,
+            timeout=self.timeout,
+            deadline=self.deadline,
+            max_bytes=self.max_answer_bytes,
         )
-        outcome = post_with_retries(self._http(), self.url, body.encode(), self._headers, policy)
+        outcome = post_with_retries(
+            self._http(), self.url, body.encode(), self._headers, policy, self.allowance
+        )
         response = outcome.response
         if response is not None and response.status == 200:
             return answer_vectors(
                 response.data, "openai", len(texts), self.id, self._dimension, self.url
             )
-        if outcome.error is not None:
-            problem = _transport_problem(outcome.error, self.timeout)
-        else:
-            snippet = " ".join(response.data.decode("utf-8", "replace").split())[:200]
-            problem = f"answered HTTP {response.status}" + (f": {snippet}" if snippet else "")
-        tries = f" after {outcome.attempts} attempts" if outcome.attempts > 1 else ""
-        raise EmbeddingError(f"embedder {self.id}: {self.url} {problem}{tries}")
+        raise request_failure(outcome, self.id, self.url, policy, RETRIED_STATUSES)
 
     def _encode(self, texts: Sequence[str], prefix: str) -> Vectors:
         items = require_text(texts, self.id)
@@ -215,18 +266,6 @@ class OpenAIEmbedder(NamedEmbedder):
     def embed_queries(self, texts: Sequence[str]) -> Vectors:
         """Query vectors (``query_prefix`` prepended); the same as :meth:`embed` without one."""
         return self._encode(texts, self.query_prefix)
-
-
-def _transport_problem(exc: Exception, timeout: float) -> str:
-    import urllib3
-
-    errors = urllib3.exceptions
-    # NewConnectionError subclasses ConnectTimeoutError in urllib3 2: test it first
-    if isinstance(exc, errors.NewConnectionError):
-        return f"cannot be reached ({exc})"
-    if isinstance(exc, errors.TimeoutError):
-        return f"did not answer within {timeout:g} s"
-    return f"request failed ({exc})"
 
 
 def _tei_window(payload: Any, model: str) -> int | None:

@@ -14,26 +14,42 @@ the vector cache and the index generation.
 - ``tei`` — Hugging Face text-embeddings-inference ``POST …/embed`` with
   ``{"inputs": [...], "truncate": true}``, answer ``[[...], ...]``.
 
-Both are sent with urllib3 (already installed with opensearch-py), with a
-connect/read timeout, and retried with back-off on connection errors and on
-429/502/503/504 (not on a read timeout: a slow service gets no extra load).
-A failure is an :class:`~osrag.errors.EmbeddingError` naming the embedder,
-the URL and the HTTP status with the start of the body; the API key never
-appears in a message. Vectors are validated (count,
-dimension, finite) and L2-normalised whatever the service returns.
+Both are sent with urllib3 (already installed with opensearch-py) within the
+bounds of :mod:`osrag.embedding.retrying` — ``timeout`` for the whole request,
+``deadline`` for a batch's tries, ``max_answer_bytes`` for the answer, a retry
+budget — and retried with back-off on connection errors and on 429/502/503/504
+(not on a read timeout: a slow service gets no extra load). A failure is an
+:class:`~osrag.errors.EmbeddingError` naming the embedder, the URL and the HTTP
+status with the start of the body (:class:`~osrag.errors.EmbeddingInputError`
+for a 4xx that refuses the texts); the API key never appears in a message.
+
+Answers are checked strictly (:func:`answer_vectors`): one vector per text, each
+OpenAI ``index`` in 0…n−1 exactly once (a duplicate would attach vectors to the
+wrong texts), every number a JSON number — not a string, a boolean, ``NaN`` or
+``Infinity`` —, one dimension; then L2-normalised.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from osrag.embedding.base import NamedEmbedder, Vectors, checked_vectors
-from osrag.embedding.retrying import RetryPolicy, post_with_retries
+from osrag.embedding.retrying import (
+    DEADLINE,
+    MAX_ANSWER_BYTES,
+    Allowance,
+    AnswerTooLarge,
+    Outcome,
+    RetryPolicy,
+    post_with_retries,
+)
 from osrag.embedding.runtime import require_text
-from osrag.errors import ConfigError, EmbeddingError
+from osrag.errors import ConfigError, EmbeddingError, EmbeddingInputError
 
 Api = Literal["openai", "tei"]
 
@@ -88,7 +104,7 @@ class CallableEmbedder(NamedEmbedder):
             except EmbeddingError:
                 raise
             except Exception as exc:
-                raise EmbeddingError(
+                raise EmbeddingInputError(
                     f"embedder {self.id}: the embedding function failed on {len(batch)} texts "
                     f"({type(exc).__name__}: {exc})"
                 ) from exc
@@ -146,6 +162,8 @@ class HttpEmbedder(NamedEmbedder):
         headers: Mapping[str, str] | None = None,
         timeout: float = 30.0,
         retries: int = 2,
+        deadline: float = DEADLINE,
+        max_answer_bytes: int = MAX_ANSWER_BYTES,
         batch_size: int = 64,
         query_prefix: str = "",
         passage_prefix: str = "",
@@ -159,10 +177,12 @@ class HttpEmbedder(NamedEmbedder):
             raise ConfigError(f"embedding URL {url}: api must be openai or tei, not {self.api!r}")
         if self.api == "openai" and not model:
             raise ConfigError(f"embedding URL {url}: an OpenAI-compatible API needs a model name")
-        if batch_size < 1 or timeout <= 0 or retries < 0:
+        if batch_size < 1 or retries < 0 or max_answer_bytes < 1:
             raise ConfigError(
-                f"embedding URL {url}: batch_size, timeout and retries must be positive"
+                f"embedding URL {url}: batch_size, retries and max_answer_bytes must be positive"
             )
+        if not (math.isfinite(timeout) and math.isfinite(deadline)) or min(timeout, deadline) <= 0:
+            raise ConfigError(f"embedding URL {url}: timeout and deadline must be positive")
         self.model = model
         self._name = name or model or parts.netloc
         self._version = version
@@ -177,14 +197,37 @@ class HttpEmbedder(NamedEmbedder):
             self._headers["Authorization"] = f"Bearer {api_key}"
         self._headers.update(headers or {})
         self._pool: Any = None
+        self.deadline, self.max_answer_bytes = deadline, max_answer_bytes
         # a slow answer is not retried: that would only add load
-        self._policy = RetryPolicy(retries, RETRIED_STATUSES, retry_reads=False, max_wait=120.0)
+        self._policy = RetryPolicy(
+            retries,
+            RETRIED_STATUSES,
+            retry_reads=False,
+            max_wait=120.0,
+            timeout=timeout,
+            deadline=deadline,
+            max_bytes=max_answer_bytes,
+        )
+        self.allowance = Allowance()
+        """The retry budget of this embedder, and a caller's deadline (:meth:`limit`)."""
+
+    remote = True
+    """Requests go to a service: embed in this process."""
 
     def _find_dimension(self) -> int:
         return int(self._request(["dimension probe"]).shape[1])
 
     def __repr__(self) -> str:
         return f"HttpEmbedder({self.id}, {self.url}, api={self.api})"
+
+    @property
+    def cache_key(self) -> str:
+        """What the vector cache keys this embedder's vectors by: its id and the endpoint."""
+        return f"{self.id}#{endpoint_fingerprint(self.url)}"
+
+    def limit(self, ends_at: float | None) -> None:
+        """Stop sending requests at ``ends_at`` (a ``time.monotonic()`` value, or None)."""
+        self.allowance.ends_at = ends_at
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
@@ -197,7 +240,7 @@ class HttpEmbedder(NamedEmbedder):
 
             self._pool = urllib3.PoolManager(
                 timeout=urllib3.Timeout(connect=min(self.timeout, 10.0), read=self.timeout),
-                retries=False,  # retried by post_with_retries
+                retries=False,  # retried by post_with_retries, within its bounds
             )
         return self._pool
 
@@ -207,35 +250,20 @@ class HttpEmbedder(NamedEmbedder):
             body = {"model": self.model, "input": texts, "encoding_format": "float"}
         else:
             body = {"inputs": texts, "truncate": True}
-        where = f"{self.url}"
         outcome = post_with_retries(
-            self._http(), self.url, json.dumps(body).encode(), self._headers, self._policy
+            self._http(),
+            self.url,
+            json.dumps(body).encode(),
+            self._headers,
+            self._policy,
+            self.allowance,
         )
-        if outcome.error is not None:
-            raise self._failure(outcome.error, where) from outcome.error
         response = outcome.response
-        text = response.data.decode("utf-8", "replace")
-        if response.status != 200:
-            snippet = " ".join(text.split())[:200]
-            raise EmbeddingError(
-                f"embedder {self.id}: {where} answered HTTP {response.status}"
-                + (f": {snippet}" if snippet else "")
+        if response is not None and response.status == 200:
+            return answer_vectors(
+                response.data, self.api, len(texts), self.id, self._dimension, self.url
             )
-        return answer_vectors(text, self.api, len(texts), self.id, self._dimension, where)
-
-    def _failure(self, exc: Exception, where: str) -> EmbeddingError:
-        import urllib3
-
-        errors = urllib3.exceptions
-        reason = exc.reason if isinstance(exc, errors.MaxRetryError) else exc
-        # NewConnectionError subclasses ConnectTimeoutError in urllib3 2: test it first
-        if isinstance(reason, errors.NewConnectionError):
-            return EmbeddingError(f"embedder {self.id}: cannot reach {where} ({reason})")
-        if isinstance(reason, errors.TimeoutError):
-            return EmbeddingError(
-                f"embedder {self.id}: {where} did not answer within {self.timeout:g} s"
-            )
-        return EmbeddingError(f"embedder {self.id}: request to {where} failed ({reason})")
+        raise request_failure(outcome, self.id, self.url, self._policy, RETRIED_STATUSES)
 
     def _encode(self, texts: Sequence[str], prefix: str) -> Vectors:
         items = require_text(texts, self.id)
@@ -263,26 +291,99 @@ class HttpEmbedder(NamedEmbedder):
         return self._encode(texts, self.query_prefix)
 
 
+def endpoint_fingerprint(url: str) -> str:
+    """12 hex of SHA-256 of an endpoint's scheme, host, port and path (no query, no
+    fragment, never a credential): part of the vector cache's key."""
+    parts = urlsplit(url.strip())
+    host = (parts.hostname or "").lower()
+    netloc = host if parts.port is None else f"{host}:{parts.port}"
+    normal = urlunsplit((parts.scheme.lower(), netloc, parts.path.rstrip("/"), "", ""))
+    return hashlib.sha256(normal.encode()).hexdigest()[:12]
+
+
+def request_failure(
+    outcome: Outcome, model: str, where: str, policy: RetryPolicy, retried: frozenset[int]
+) -> EmbeddingError:
+    """The error for a request that gave no usable answer: what happened on the last try,
+    how many tries ran, and which bound stopped them."""
+    import urllib3
+
+    errors = urllib3.exceptions
+    exc, response = outcome.error, outcome.response
+    kind: type[EmbeddingError] = EmbeddingError
+    if isinstance(exc, AnswerTooLarge):
+        problem = (
+            f"answered with {exc}: over the max_answer_bytes limit ({policy.max_bytes:,} "
+            "bytes; raise max_answer_bytes if the batches really need more)"
+        )
+    elif exc is not None:
+        reason = exc.reason if isinstance(exc, errors.MaxRetryError) else exc
+        # NewConnectionError subclasses ConnectTimeoutError in urllib3 2: test it first
+        if isinstance(reason, errors.NewConnectionError):
+            problem = f"cannot be reached ({reason})"
+        elif isinstance(reason, errors.TimeoutError):
+            problem = f"did not answer within {policy.timeout:g} s"
+        else:
+            problem = str(reason) if "within" in str(reason) else f"request failed ({reason})"
+    elif response is not None:
+        snippet = " ".join(response.data[:400].decode("utf-8", "replace").split())[:200]
+        problem = f"answered HTTP {response.status}" + (f": {snippet}" if snippet else "")
+        if 400 <= response.status < 500 and response.status not in retried:
+            kind = EmbeddingInputError  # the texts were refused: others may go through
+    else:
+        problem = "was not asked"
+    tries = f" after {outcome.attempts} attempts" if outcome.attempts > 1 else ""
+    if outcome.stopped:
+        tries += f" in {outcome.seconds:.1f} s; no more tries: {outcome.stopped}"
+    return kind(f"embedder {model}: {where} {problem}{tries}")
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number")
+
+
 def answer_vectors(
     body: str | bytes, api: Api, count: int, model: str, dimension: int | None, where: str
 ) -> Vectors:
-    """The checked, unit-length vectors of a service's answer ``body``, in input order."""
+    """The checked, unit-length vectors of a service's answer ``body``, in input order
+    (see the module docstring for what is checked)."""
     try:
-        payload = json.loads(body)
+        payload = json.loads(body, parse_constant=_no_constant)
     except ValueError as exc:
+        if "is not a number" in str(exc):
+            raise EmbeddingError(
+                f"embedder {model}: {where} answered a vector holding {exc} (NaN or Infinity)"
+            ) from None
         raise EmbeddingError(
             f"embedder {model}: {where} answered with something that is not JSON ({body[:80]!r})"
         ) from exc
-    return checked_vectors(
-        _vectors_from(payload, api, count, model, where),
-        count=count,
-        model=model,
-        dimension=dimension,
-        source=where,
-    )
+    except RecursionError:
+        raise EmbeddingError(f"embedder {model}: {where} answered JSON nested too deeply") from None
+    rows = _vectors_from(payload, api, count, model, where)
+    _numbers_only(rows, model, where)
+    return checked_vectors(rows, count=count, model=model, dimension=dimension, source=where)
 
 
-def _vectors_from(payload: Any, api: Api, count: int, model: str, where: str) -> Any:
+_NUMBER_TYPES = (int, float)
+
+
+def _numbers_only(rows: list[Any], model: str, where: str) -> None:
+    """Every row a list of JSON numbers: ``"0.5"`` and ``true`` would otherwise pass as 0.5
+    and 1.0 through numpy."""
+    for n, row in enumerate(rows):
+        if not isinstance(row, list):
+            raise EmbeddingError(
+                f"embedder {model}: {where} answered vector {n} as a {type(row).__name__}, "
+                "not a list of numbers"
+            )
+        for value in row:
+            if type(value) not in _NUMBER_TYPES:
+                raise EmbeddingError(
+                    f"embedder {model}: {where} answered vector {n} holding {value!r}: not a number"
+                )
+
+
+def _vectors_from(payload: Any, api: Api, count: int, model: str, where: str) -> list[Any]:
     """The list of vectors in an answer, in input order, or an error saying what was wrong."""
     if api == "tei":
         if isinstance(payload, list):
@@ -294,10 +395,26 @@ def _vectors_from(payload: Any, api: Api, count: int, model: str, where: str) ->
     data = payload.get("data") if isinstance(payload, dict) else None
     if not isinstance(data, list):
         raise EmbeddingError(f"embedder {model}: {where} answered without a 'data' list")
-    try:
-        ordered = sorted(data, key=lambda item: int(item.get("index", 0)))
-        return [item["embedding"] for item in ordered]
-    except (AttributeError, KeyError, TypeError, ValueError) as exc:
+    if len(data) != count:
         raise EmbeddingError(
-            f"embedder {model}: {where} answered 'data' items without an 'embedding' ({exc})"
-        ) from exc
+            f"embedder {model}: {where} answered {len(data)} vectors, expected {count} vectors"
+        )
+    placed: list[Any] = [None] * count
+    for item in data:
+        index = item.get("index") if isinstance(item, dict) else None
+        if type(index) is not int or not 0 <= index < count:
+            raise EmbeddingError(
+                f"embedder {model}: {where} answered an item whose index is {index!r}, not one "
+                f"of 0…{count - 1}"
+            )
+        if placed[index] is not None:
+            raise EmbeddingError(
+                f"embedder {model}: {where} answered index {index} twice (and so missed "
+                "another): its vectors cannot be matched to the texts"
+            )
+        if "embedding" not in item:
+            raise EmbeddingError(
+                f"embedder {model}: {where} answered item {index} without an 'embedding'"
+            )
+        placed[index] = item["embedding"]
+    return placed

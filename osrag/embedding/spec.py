@@ -31,9 +31,12 @@ spec                                      embedder
 
 For ``openai:``, options go in the URL's fragment:
 ``#version=…&name=…&dimension=…&window=N&concurrency=4&batch_size=32&timeout=30``
-``&retries=4&query_prefix=…&passage_prefix=…``.
+``&retries=4&deadline=120&max_answer_bytes=33554432&query_prefix=…&passage_prefix=…``
+(``timeout``: seconds for a whole request; ``deadline``: for one batch, every try
+included; ``max_answer_bytes``: the longest answer read).
 For URLs, options go in the fragment (never sent to the server):
-``#model=…&name=…&version=…&dimension=…&api=openai|tei&timeout=…``
+``#model=…&name=…&version=…&dimension=…&api=openai|tei&timeout=…&deadline=…``
+``&max_answer_bytes=…``
 ``&query_prefix=…&passage_prefix=…`` (percent-encoded: ``query_prefix=query:%20``
 for E5's ``"query: "``; the same for ``onnx:`` options). The API key is read from the environment
 variable ``OSRAG_EMBEDDER_API_KEY`` (never from the spec, which ends up in
@@ -49,6 +52,7 @@ from __future__ import annotations
 import importlib
 import os
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from osrag.embedding.base import Embedder
@@ -90,6 +94,8 @@ _OPENAI_OPTIONS = {
     "batch_size",
     "timeout",
     "retries",
+    "deadline",
+    "max_answer_bytes",
     "query_prefix",
     "passage_prefix",
 }
@@ -100,6 +106,8 @@ _HTTP_OPTIONS = {
     "dimension",
     "api",
     "timeout",
+    "deadline",
+    "max_answer_bytes",
     "query_prefix",
     "passage_prefix",
     "batch_size",
@@ -193,11 +201,7 @@ def _http(spec: str) -> Embedder:
     api = options.get("api")
     if api is not None and api not in ("openai", "tei"):
         raise ConfigError(f"embedder {spec!r}: api must be openai or tei, not {api!r}")
-    timeout = options.get("timeout")
-    try:
-        timeout_s = float(timeout) if timeout is not None else 30.0
-    except ValueError:
-        raise ConfigError(f"embedder {spec!r}: timeout must be a number of seconds") from None
+    bounds = _bounds(options, spec)
     return HttpEmbedder(
         url,
         api="tei" if api == "tei" else "openai" if api == "openai" else None,
@@ -206,7 +210,7 @@ def _http(spec: str) -> Embedder:
         version=options.get("version", "unversioned"),
         dimension=_int(options, "dimension", spec),
         api_key=os.environ.get(API_KEY_VARIABLE) or None,
-        timeout=timeout_s,
+        **bounds,
         batch_size=_int(options, "batch_size", spec) or 64,
         query_prefix=options.get("query_prefix", ""),
         passage_prefix=options.get("passage_prefix", ""),
@@ -225,11 +229,7 @@ def _openai(spec: str, rest: str) -> Embedder:
     model, url = rest[:at], rest[at + 1 :]
     parts = urlsplit(url)
     options = _options(parts.fragment, _OPENAI_OPTIONS, spec)
-    timeout = options.get("timeout")
-    try:
-        timeout_s = float(timeout) if timeout is not None else 30.0
-    except ValueError:
-        raise ConfigError(f"embedder {spec!r}: timeout must be a number of seconds") from None
+    bounds = _bounds(options, spec)
     numbers = {k: _int(options, k, spec) for k in ("concurrency", "batch_size", "retries")}
     return OpenAIEmbedder(
         urlunsplit((parts.scheme, parts.netloc, parts.path, parts.query, "")),
@@ -239,11 +239,27 @@ def _openai(spec: str, rest: str) -> Embedder:
         dimension=_int(options, "dimension", spec),
         window=_int(options, "window", spec),
         api_key=os.environ.get(API_KEY_VARIABLE) or None,
-        timeout=timeout_s,
+        **bounds,
         **{k: v for k, v in numbers.items() if v is not None},
         query_prefix=options.get("query_prefix", ""),
         passage_prefix=options.get("passage_prefix", ""),
     )
+
+
+def _bounds(options: dict[str, str], spec: str) -> dict[str, Any]:
+    """``timeout`` and ``deadline`` (seconds) and ``max_answer_bytes`` of a service's spec,
+    the embedder's defaults where not given."""
+    found: dict[str, Any] = {}
+    for key in ("timeout", "deadline"):
+        if key in options:
+            try:
+                found[key] = float(options[key])
+            except ValueError:
+                raise ConfigError(f"embedder {spec!r}: {key} must be a number of seconds") from None
+    limit = _int(options, "max_answer_bytes", spec)
+    if limit is not None:
+        found["max_answer_bytes"] = limit
+    return found
 
 
 def _factory(spec: str, target: str) -> Embedder:

@@ -127,6 +127,12 @@ class EmbeddingPool:
     def dimension(self) -> int:
         return self.embedder.dimension
 
+    @property
+    def cache_key(self) -> str:
+        from osrag.embedding.batching import cache_key
+
+        return cache_key(self.embedder)
+
     def __repr__(self) -> str:
         return f"EmbeddingPool({self.embedder!r}, workers={self.workers})"
 

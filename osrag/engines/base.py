@@ -156,7 +156,12 @@ class ChunkIndex(ABC):
     @abstractmethod
     def write(self, generation: str, actions: Sequence[Action]) -> WriteOutcome:
         """Apply the actions in bulk; refused items are returned, not raised. A refusal of
-        the whole index (a write block) raises :class:`~osrag.errors.ClusterError`."""
+        the whole index (a write block) raises :class:`~osrag.errors.ClusterError`.
+
+        The puts go first. The deletes of a document (chunk ids ``<doc_id>#…``) one of
+        whose puts was refused, or that were not sent because the write stopped, are not
+        applied: a document loses its old chunks only once its new ones are in, so a
+        failed write never leaves it half old and half gone."""
 
     @abstractmethod
     def refresh(self, target: str) -> None:

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SkipValidation
 
+from osrag.evaluation.evidence_runner import EvidenceReport
 from osrag.evaluation.quantity import Selectivity, SelectivitySummary
 from osrag.evaluation.runs import Run
 
@@ -110,6 +111,11 @@ class EvalReport(BaseModel):
     warnings: list[str] = Field(default_factory=list)
     significance: SignificanceMethod | None = None
     configs: list[ConfigReport]
+    evidence: EvidenceReport | None = Field(
+        default=None,
+        description="with --context: evidence recall at each budget, plain hits against "
+        "each expansion (on the alias as it is)",
+    )
 
     def metric_names(self) -> list[str]:
         names: list[str] = []

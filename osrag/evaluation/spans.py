@@ -5,8 +5,10 @@ A span judgment is ``(query_id, doc_id, start, end, grade)``: the half-open inte
 ``[start, end)`` in code points of the document's decoded source text — the same
 coordinates as every chunk's span (``Document.text``, front matter included). Files:
 JSON Lines ``{"query_id", "doc_id", "start", "end", "grade"}`` (``grade`` defaults to 1;
-``qid``/``query-id`` are accepted for ``query_id``) or five white-space separated
-columns ``query_id doc_id start end grade`` (a header line is skipped).
+``qid``/``query-id`` are accepted for ``query_id``; an optional ``text``, the judged text as
+the document writes it, lets evidence recall check the text it was shown) or five
+white-space separated columns ``query_id doc_id start end grade`` (a header line is
+skipped).
 
 Metrics over the top k **hits** (chunks, in rank order), per query with judged spans:
 
@@ -26,6 +28,7 @@ and further ones are counted.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections import defaultdict
@@ -47,6 +50,8 @@ class SpanJudgment:
     start: int
     end: int
     grade: int = 1
+    text: str | None = None
+    """The judged text as the document writes it, when the judgments give it (``text``)."""
 
 
 # --------------------------------------------------------------------------- interval arithmetic
@@ -163,6 +168,11 @@ def read_span_qrels(path: Path) -> dict[str, list[SpanJudgment]]:
                 record.get("grade", 1),
                 where,
             )
+            text = record.get("text")
+            if text is not None:
+                if not isinstance(text, str):
+                    raise InputError(f"{where}: `text` must be a string, not {text!r}")
+                span = dataclasses.replace(span, text=text)
         else:
             parts = line.split()
             if len(parts) != 5:
@@ -188,6 +198,8 @@ def write_span_qrels(path: Path, spans: Iterable[SpanJudgment]) -> int:
                 "end": span.end,
                 "grade": span.grade,
             }
+            if span.text is not None:
+                record["text"] = span.text
             handle.write(json.dumps(record, ensure_ascii=False) + "\n")
             count += 1
     return count

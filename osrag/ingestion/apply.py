@@ -18,13 +18,19 @@ and, batch by batch:
    index's ``write_concurrency``; OpenSearch: two, so one bulk is indexed while
    the next is built; embedded: one). A batch is whole documents, cut when it
    reaches ``batch_chunks`` chunks or ``batch_bytes`` estimated request bytes
-   (:func:`batches`), and is sent as one ``_bulk`` request; memory is bounded by
-   two batches per writer;
+   (:func:`batches`); memory is bounded by two batches per writer. In place, the
+   batch is first *announced* in the manifest (its documents' new chunk ids, no
+   source version: :func:`~osrag.ingestion.interrupted.announced`), so whatever
+   fails next the manifest lists what the index may hold;
 4. **turns refusals into reported issues**: a document with a refused chunk
-   keeps its previous manifest record (the next run retries it); the others
-   get their new record and a change-log entry.
+   keeps its previous version, whole (the engine keeps its old chunks; the new
+   ones that went in are deleted again); the others get their new record and a
+   change-log entry.
 
-The index and the manifest agree at the end or :func:`verify_counts` says so.
+When a write fails (a full disk, a write block), the batches in flight are settled
+against what the index holds (:mod:`osrag.ingestion.interrupted`) and the error
+says what went in. The index and the manifest agree at the end or
+:func:`verify_counts` says so.
 """
 
 from __future__ import annotations
@@ -36,8 +42,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from osrag.chunking.records import chunk_source
-from osrag.engines.base import Action, ChunkIndex, Delete, Put
+from osrag.engines.base import Action, ChunkIndex, Delete, Put, WriteOutcome
 from osrag.engines.mapping import VECTOR_FIELD
+from osrag.ingestion.batch_vectors import Vectors, embed_batch
+from osrag.ingestion.interrupted import announced, sort_out, stopped
 from osrag.ingestion.manifest import Manifest
 from osrag.ingestion.plan import Change
 from osrag.ingestion.writer_threads import WriterThreads
@@ -65,16 +73,6 @@ def _utcnow() -> dt.datetime:
 
 
 @dataclass
-class Vectors:
-    """Where the vectors of written chunks come from: an embedder, and a cache keyed by
-    the embedder's id and each chunk's text digest (a text embedded once is never
-    embedded again)."""
-
-    embedder: Any
-    cache: Any
-
-
-@dataclass
 class Tally:
     """Running totals of an apply (the report is filled from them)."""
 
@@ -95,6 +93,8 @@ class _Batch:
     number: int
     changes: list[Change]
     actions: list[Action]
+    before: dict[str, DocumentRecord] = field(default_factory=dict)
+    """The manifest records its documents had before it was announced (in place)."""
 
 
 def request_bytes(change: Change) -> int:
@@ -146,6 +146,10 @@ class _Apply:
         self._policy = manifest.policy()
         self.refusals: dict[int, list[LoadIssue]] = {}
         """Issues of refused documents by batch number (reported in batch order)."""
+        self.unsettled: dict[int, _Batch] = {}
+        """Batches sent to the index whose manifest records are not written yet."""
+        self.applied = 0
+        """Documents whose change the index and the manifest both hold."""
 
     # -------------------------------------------------------------------- preparing a batch
 
@@ -181,45 +185,16 @@ class _Apply:
         return actions
 
     def _embedded(self, changes: list[Change]) -> list[Change]:
-        """Compute the vectors of every chunk to write; the changes that still go ahead."""
+        """Compute the vectors of every chunk to write (:func:`embed_batch`); the changes
+        that still go ahead."""
         self._vectors: dict[str, list[float]] = {}
-        given = self.vectors
-        if given is None:
+        if self.vectors is None:
             return changes
-        from osrag.embedding import embed_texts
-        from osrag.errors import EmbeddingError
-
-        def embed(group: list[Change]) -> None:
-            chunks = [chunk for change in group for chunk in change.write]
-            outcome = embed_texts([c.text for c in chunks], given.embedder, given.cache)
-            with self._counts:
-                self.report.chunks_embedded += outcome.computed
-                self.report.vectors_reused += outcome.cached
-            for chunk, vector in zip(chunks, outcome.vectors, strict=True):
-                self._vectors[chunk.chunk_id] = [float(x) for x in vector]
-
-        try:
-            embed(changes)
-            return changes
-        except EmbeddingError:
-            pass  # find the documents that fail, let the others through
-        kept = []
-        for change in changes:
-            try:
-                embed([change])
-            except EmbeddingError as exc:
-                doc = change.doc
-                with self._counts:
-                    self.report.errors.append(
-                        LoadIssue(
-                            path=doc.source_path if doc else change.doc_id,
-                            line=doc.source_line if doc else None,
-                            reason=f"document {change.doc_id!r}: no vectors ({exc}); its "
-                            "previous version is kept, the next ingest tries again",
-                        )
-                    )
-                continue
-            kept.append(change)
+        kept, self._vectors, computed, cached, issues = embed_batch(changes, self.vectors)
+        with self._counts:
+            self.report.chunks_embedded += computed
+            self.report.vectors_reused += cached
+            self.report.errors += issues
         return kept
 
     def _widen_policy(self, changes: list[Change]) -> None:
@@ -231,12 +206,54 @@ class _Apply:
     # -------------------------------------------------------------------- writing a batch
 
     def write(self, batch: _Batch) -> None:
+        if not self.fresh:
+            self._announce(batch)
+        with self._counts:
+            self.unsettled[batch.number] = batch
         outcome = self.index.write(self.generation, batch.actions)
         refused: dict[str, list[str]] = {}
         for failure in outcome.failures:
             refused.setdefault(failure.id.rsplit("#", 2)[0], []).append(
                 f"{failure.id}: {failure.reason}"
             )
+        self._take_back(batch.changes, refused)
+        self._record(batch, refused, outcome)
+        with self._counts:
+            del self.unsettled[batch.number]
+        if self.heartbeat is not None:
+            self.heartbeat()
+        if self.progress is not None:
+            self.progress(self.report.documents, self.report.chunks_written)
+
+    def _announce(self, batch: _Batch) -> None:
+        """Before a batch changes a generation searches read: record each document it
+        adds or replaces as *being written* — its new chunk ids, with no source version
+        and no metadata digest, so whatever happens next the manifest lists what the index
+        will hold, and the next ingest rewrites the document whole. If this write fails,
+        nothing has touched the index. The records it replaces are kept (in memory) to
+        put back should the index refuse the batch (:meth:`settle`)."""
+        changing = [c for c in batch.changes if c.kind in ("add", "replace") and c.doc]
+        known = [c.doc_id for c in changing if c.previous is not None]
+        batch.before = self.manifest.documents_for(self.generation, known)
+        self.manifest.put_documents(announced(changing, self.generation, _utcnow()))
+
+    def _take_back(self, changes: list[Change], refused: dict[str, list[str]]) -> None:
+        """Delete the new chunks that did go in of the documents one of whose chunks was
+        refused: such a document keeps its previous version, whole (the engine did not
+        delete its old chunks: :meth:`~osrag.engines.base.ChunkIndex.write`)."""
+        stray = [
+            chunk.chunk_id
+            for change in changes
+            if change.doc_id in refused
+            for chunk in change.write
+            if change.previous is None or chunk.chunk_id not in change.previous.chunk_ids
+        ]
+        if stray:
+            self.index.write(self.generation, [Delete(i) for i in stray])
+
+    def _record(self, batch: _Batch, refused: dict[str, list[str]], outcome: Any) -> None:
+        """The manifest records, change log and counts of a batch the index holds (its
+        refused documents reported instead)."""
         now = _utcnow()
         records: list[DocumentRecord] = []
         changes: list[ChangeRecord] = []
@@ -253,7 +270,7 @@ class _Apply:
                         path=doc.source_path if doc else change.doc_id,
                         line=doc.source_line if doc else None,
                         reason=f"document {change.doc_id!r}: {len(reasons)} chunk(s) refused by "
-                        f"the index (kept its previous version in the manifest): {reasons[0]}",
+                        f"the index (kept its previous version): {reasons[0]}",
                     )
                 )
                 continue
@@ -306,10 +323,59 @@ class _Apply:
                 if record.tenant:
                     self.tally.tenants.add(record.tenant)
                 self.tally.has_acl = self.tally.has_acl or record.has_acl
-        if self.heartbeat is not None:
-            self.heartbeat()
-        if self.progress is not None:
-            self.progress(self.report.documents, self.report.chunks_written)
+            self.applied += sum(change.doc_id not in refused for change in batch.changes)
+
+    def settle(self) -> str:
+        """After a failed write, bring the manifest in line with what the index holds for
+        the documents of the batches it has no records of yet (best effort): a document
+        whose new chunks are all there, and its old ones gone, is recorded as written; one
+        that holds its old chunks and some new ones loses the new ones again. What could
+        not be settled is said in the returned note ("" when everything was)."""
+        pending = [self.unsettled.pop(n) for n in sorted(self.unsettled)]
+        if not pending:
+            return ""
+        unsure = 0
+        try:
+            self.index.refresh(self.generation)
+            for batch in pending:
+                unsure += self._settle(batch)
+        except Exception as exc:
+            return (
+                f"; the manifest could not be brought in line with the index for the "
+                f"documents being written when it stopped ({exc}): `osrag index repair` "
+                "or the next ingest does"
+            )
+        if unsure:
+            return (
+                f"; {unsure} document(s) being written when it stopped are in an unknown "
+                "state: the next ingest rewrites them"
+            )
+        return ""
+
+    def _settle(self, batch: _Batch) -> int:
+        doc_ids = tuple(sorted({c.doc_id for c in batch.changes}))
+        held: dict[str, set[str]] = {}
+        for chunk_id, doc_id in self.index.chunk_ids(self.generation, Terms("doc_id", doc_ids)):
+            held.setdefault(doc_id, set()).add(chunk_id)
+        found = sort_out(batch.changes, held)
+        if found.stray:
+            self.index.write(self.generation, [Delete(i) for i in found.stray])
+        self._record(_Batch(batch.number, found.done, []), {}, WriteOutcome())
+        self._restore(batch, found.undone)
+        return found.unsure
+
+    def _restore(self, batch: _Batch, undone: list[Change]) -> None:
+        """Put back the records :meth:`_announce` replaced, of documents the index still
+        holds at their previous version (a document that was new loses its record)."""
+        if self.fresh:
+            return
+        announced = [c for c in undone if c.kind in ("add", "replace")]
+        self.manifest.put_documents(
+            [batch.before[c.doc_id] for c in announced if c.doc_id in batch.before]
+        )
+        self.manifest.delete_documents(
+            self.generation, [c.doc_id for c in announced if c.doc_id not in batch.before]
+        )
 
     def _add_truncated(self, totals: list[int]) -> None:
         """Add :func:`_count_truncated` totals to the report and the tally (under the lock)."""
@@ -414,11 +480,17 @@ def apply(
 
     threads = WriterThreads(writers or index.write_concurrency, run.write)
     try:
-        groups = batches(to_write(), max_chunks=batch_chunks, max_bytes=batch_bytes)
-        for number, group in enumerate(groups):
-            threads.put(_Batch(number, group, run.actions(group)))
-    finally:
-        threads.close()
-    threads.check()
+        try:
+            groups = batches(to_write(), max_chunks=batch_chunks, max_bytes=batch_bytes)
+            for number, group in enumerate(groups):
+                threads.put(_Batch(number, group, run.actions(group)))
+        finally:
+            threads.close()
+        threads.check()
+    except Exception as exc:
+        error = stopped(exc, run.applied, run.settle())
+        if error is exc:
+            raise
+        raise error from exc
     for number in sorted(run.refusals):
         report.errors += run.refusals[number]

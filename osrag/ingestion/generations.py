@@ -104,15 +104,35 @@ def status(index: ChunkIndex, alias: str) -> IndexStatus:
         problems.append(f"alias {alias!r} does not point to a generation yet")
     elif record is None:
         problems.append(f"alias {alias!r} points to {current!r}, which the manifest does not know")
-    else:
+    notes: list[str] = []
+    if record is not None and current is not None:
         index.refresh(current)
         in_index = index.count(current)
         if in_index != record.chunks:
-            problems.append(
-                f"{current} holds {in_index} chunks but the manifest lists {record.chunks}: "
-                "run `osrag index repair` (or ingest again)"
+            # an ingest that stopped part-way may not have written the generation's counts;
+            # the document records are what the manifest really lists
+            documents = list(manifest.documents(current))
+            listed = sum(len(d.chunk_ids) for d in documents)
+            if listed == in_index:
+                record = record.model_copy(update={"chunks": listed, "documents": len(documents)})
+                notes.append(
+                    f"{current}: its record's counts are those before an ingest that stopped "
+                    "part-way; its documents' records agree with the index (the next ingest "
+                    "writes the counts)"
+                )
+            else:
+                problems.append(
+                    f"{current} holds {in_index} chunks but the manifest lists {listed}: "
+                    "run `osrag index repair` (or ingest again)"
+                )
+        else:
+            documents = []
+        pending = [d.doc_id for d in documents if not d.source_version]
+        if pending:
+            notes.append(
+                f"{len(pending)} document(s) were being written when an ingest stopped "
+                f"(e.g. {pending[0]!r}): the next ingest rewrites them"
             )
-    notes: list[str] = []
     if record is not None and record.config.get("analyzer_requested"):
         notes.append(
             f"{record.name} analyses text with {record.config.get('analyzer')!r}: the engine "

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from osrag.chunking.window import embed_window, fit_config
-from osrag.config import DEFAULT_ALIAS
+from osrag.config import DEFAULT_ALIAS, EMBED_DEADLINE
 from osrag.engines.base import ChunkIndex
 from osrag.engines.mapping import chunk_index_body, mapping_version
 from osrag.errors import IndexStateError
@@ -55,11 +55,19 @@ from osrag.ingestion.generations import (
     rollback,
     verify_counts,
 )
+from osrag.ingestion.interrupted import record_counts
 from osrag.ingestion.layout import SINGLE_NODE, Layout, choose_layout
 from osrag.ingestion.lock import IngestLock
 from osrag.ingestion.manifest import Manifest
 from osrag.ingestion.pipeline import default_workers, load_stream, pipeline_versions, prepare_stream
-from osrag.ingestion.plan import Change, GenerationChoice, Known, choose_generation, plan_ingest
+from osrag.ingestion.plan import (
+    Change,
+    GenerationChoice,
+    Known,
+    choose_generation,
+    plan_ingest,
+    same_model_same_dimension,
+)
 from osrag.ingestion.workers import Workers
 from osrag.loaders.limits import DEFAULT_READ, ReadOptions
 from osrag.models import (
@@ -69,6 +77,7 @@ from osrag.models import (
     ExtractionConfig,
     GenerationRecord,
     IngestReport,
+    LoadIssue,
 )
 
 __all__ = [
@@ -122,11 +131,20 @@ class IngestOptions:
     (``"default"``, ``"onnx:…"``, ``"http://…"``; see :func:`osrag.embedding.get_embedder`).
     Its id and dimension are part of the generation's configuration."""
     embed_workers: int = field(default_factory=default_workers)
-    """Processes that embed (1: in this process)."""
+    """Processes that embed (1: in this process). An embedder that calls a service embeds
+    in this process whatever this says."""
+    embed_deadline: float | None = EMBED_DEADLINE
+    """Seconds all the embedding of one ingest may take, from its first batch (None: no
+    limit); past it the ingest stops, what it wrote kept and its vectors cached."""
     read: ReadOptions = DEFAULT_READ
     """How the corpus is read: per-file limits, symlinks, ``require_tenant``
     (:mod:`osrag.loaders.limits`). Not part of the generation: a file over a limit is
     reported and its previous version kept."""
+    new_generation: bool = False
+    """Build a new generation even when the configuration is the current one's, and move
+    the alias to it once it is complete: a corpus-atomic swap (searches see the old corpus
+    until the alias moves, then the new one; the old generation is kept for rollback).
+    Without it, an unchanged configuration is synced in place, one document at a time."""
     fit_window: bool = True
     """With an embedder that states its window (a local model): cut chunks so that the
     embedded text fits it, counting in the embedder's tokenizer. False keeps the
@@ -235,7 +253,9 @@ def _changes(path: Path, known: dict[str, Known], options: IngestOptions) -> Ite
     """The plan of an ingest, its files loaded and its documents prepared by one pool."""
     with Workers(options.workers) as workers:
 
-        def prepare(docs: Iterable[Document]) -> Iterator[tuple[Document, list[Chunk]]]:
+        def prepare(
+            docs: Iterable[Document],
+        ) -> Iterator[tuple[Document, list[Chunk] | LoadIssue]]:
             return prepare_stream(
                 docs,
                 options.chunking,
@@ -272,6 +292,7 @@ def plan(
         config=config,
         versions=versions,
         now=_utcnow(),
+        fresh=options.new_generation,
     )
     known = {} if choice.create else _known(manifest, choice.record.name)
     report = IngestReport(
@@ -286,17 +307,27 @@ def plan(
 
 @contextlib.contextmanager
 def _vectors(embedder: Any, options: IngestOptions) -> Iterator[Vectors | None]:
-    """The embedder (in worker processes where asked) and the vector cache of an ingest."""
+    """The embedder (in worker processes where asked, in this one for a service), the
+    vector cache and the embedding deadline of an ingest."""
     if embedder is None:
         yield None
         return
     from osrag.embedding import EmbeddingPool, SqliteVectorCache, default_cache_path
 
+    remote = bool(getattr(embedder, "remote", False))
+    ends_at = None
+    if options.embed_deadline is not None:
+        ends_at = time.monotonic() + options.embed_deadline
+    limit = getattr(embedder, "limit", None)
+    if callable(limit):
+        limit(ends_at)
     cache = SqliteVectorCache(default_cache_path())
-    pool = EmbeddingPool(embedder, workers=options.embed_workers)
+    pool = EmbeddingPool(embedder, workers=1 if remote else options.embed_workers)
     try:
-        yield Vectors(pool, cache)
+        yield Vectors(pool, cache, ends_at=ends_at, deadline=options.embed_deadline)
     finally:
+        if callable(limit):
+            limit(None)
         pool.close()
         cache.close()
 
@@ -355,21 +386,25 @@ def _ingest_locked(
     tally.chunks_truncated = target.chunks_truncated
     tally.tokens_truncated = target.tokens_truncated
     with _vectors(embedder, options) as vectors:
-        apply(
-            _changes(path, known, options),
-            index,
-            manifest,
-            target.name,
-            report,
-            tally,
-            fresh=choice.create,
-            batch_chunks=options.batch_chunks,
-            batch_bytes=options.batch_bytes,
-            writers=options.writers,
-            heartbeat=held.renew_if_due,
-            progress=progress,
-            vectors=vectors,
-        )
+        try:
+            apply(
+                _changes(path, known, options),
+                index,
+                manifest,
+                target.name,
+                report,
+                tally,
+                fresh=choice.create,
+                batch_chunks=options.batch_chunks,
+                batch_bytes=options.batch_bytes,
+                writers=options.writers,
+                heartbeat=held.renew_if_due,
+                progress=progress,
+                vectors=vectors,
+            )
+        except Exception:
+            record_counts(manifest, target, tally)
+            raise
     changed = report.documents_added + report.documents_changed + report.documents_removed
     if not choice.switching and not changed and not report.orphans_deleted:
         return report  # nothing was written: no refresh, no manifest update
@@ -394,6 +429,7 @@ def _choose_generation(
         )
     layout = generation_layout(options, index, current_record)
     config = generation_config(options, index, embedder, layout=layout)
+    same_model_same_dimension(config, current_record)
     versions = generation_versions(options, index)
     choice = choose_generation(
         options.alias,
@@ -404,6 +440,7 @@ def _choose_generation(
         config=config,
         versions=versions,
         now=_utcnow(),
+        fresh=options.new_generation,
     )
     if choice.create:
         body = chunk_index_body(

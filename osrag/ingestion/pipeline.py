@@ -11,10 +11,11 @@ import functools
 import hashlib
 import itertools
 from collections import deque
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from pathlib import Path
 
 from osrag.chunking import chunk_document, fixed, get_tokenizer, markdown, plaintext, sentences
+from osrag.errors import ConfigError
 from osrag.extract import canonicalize_money, enrich_chunks
 from osrag.ingestion.workers import POOL_AFTER, Workers, usable_cores
 from osrag.loaders import LOADERS
@@ -84,6 +85,21 @@ def prepare_chunks(
     return chunks
 
 
+def prepared(doc: Document, prepare: Callable[[Document], list[Chunk]]) -> list[Chunk] | LoadIssue:
+    """``prepare(doc)``, or the document's :class:`LoadIssue` when it fails: a document no
+    chunking or extraction rule foresaw must not stop the rest of the corpus. A
+    :class:`~osrag.errors.ConfigError` (the configuration, not the document) still raises."""
+    try:
+        return prepare(doc)
+    except ConfigError:
+        raise
+    except RecursionError:
+        reason = "could not be cut: nested too deeply"
+    except Exception as exc:
+        reason = f"could not be cut or its values extracted ({type(exc).__name__}: {exc})"
+    return LoadIssue(path=doc.source_path, line=doc.source_line, reason=reason)
+
+
 FILES_PER_TASK = 4
 """Files one loading task reads (amortises the hand-over of small files to a worker)."""
 
@@ -117,8 +133,10 @@ def _prepare_one(
     chunking: ChunkingConfig,
     extraction: ExtractionConfig,
     canonical_tokens: bool,
-) -> list[Chunk]:
-    return prepare_chunks(doc, chunking, extraction, canonical_tokens=canonical_tokens)
+) -> list[Chunk] | LoadIssue:
+    return prepared(
+        doc, lambda d: prepare_chunks(d, chunking, extraction, canonical_tokens=canonical_tokens)
+    )
 
 
 def prepare_stream(
@@ -129,8 +147,9 @@ def prepare_stream(
     canonical_tokens: bool = False,
     workers: int | Workers = 1,
     pool_after: int = POOL_AFTER,
-) -> Generator[tuple[Document, list[Chunk]], None, None]:
-    """``(doc, prepare_chunks(doc, …))`` for every document, in order.
+) -> Generator[tuple[Document, list[Chunk] | LoadIssue], None, None]:
+    """``(doc, prepare_chunks(doc, …))`` for every document, in order; a document that
+    cannot be prepared comes with its :class:`LoadIssue` instead (:func:`prepared`).
 
     ``workers``: a process count (a pool is started for this stream and stopped at its
     end) or a shared :class:`~osrag.ingestion.workers.Workers`. Chunking and extraction are

@@ -9,8 +9,9 @@ document, in corpus order, then the removals:
 kind           when, and what it carries
 =============  ==========================================================================
 ``add``        a document the manifest does not know: every chunk to write
-``replace``    its source changed: the chunks whose id is new (all of them if the
-               document-level metadata changed), and the ids that vanished
+``replace``    its source changed: every chunk (a chunk whose text, and so id, is
+               unchanged still moves to the new source version, and its span may
+               have moved), and the ids that vanished
 ``unchanged``  same source version: nothing to write
 ``remove``     known, not in the corpus any more, and not a file that failed to load
                (``prune``): every id to delete
@@ -27,15 +28,16 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from osrag.chunking.records import metadata_digest
 from osrag.models import Chunk, Document, DocumentRecord, GenerationRecord, LoadIssue
 from osrag.schema.ingest import generation_name
 
 ChangeKind = Literal["add", "replace", "unchanged", "remove", "failed"]
-Prepare = Callable[[Iterable[Document]], Iterable[tuple[Document, list[Chunk]]]]
-"""Documents → (document, its chunks), in order (may run in worker processes)."""
+Prepare = Callable[[Iterable[Document]], Iterable[tuple[Document, list[Chunk] | LoadIssue]]]
+"""Documents → (document, its chunks or why it could not be cut), in order (may run in
+worker processes)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,12 +83,12 @@ def _change(doc: Document, chunks: list[Chunk], previous: Known | None) -> Chang
     digest = metadata_digest(doc)
     if previous is None:
         return Change("add", doc.doc_id, doc, chunks, list(chunks), [], None, None, digest)
-    before = set(previous.chunk_ids)
-    now = {c.chunk_id for c in chunks}
-    rewrite_all = digest != previous.metadata_digest
-    write = [c for c in chunks if rewrite_all or c.chunk_id not in before]
-    delete = sorted(before - now)
-    return Change("replace", doc.doc_id, doc, chunks, write, delete, previous, None, digest)
+    # Every chunk is written, not only those with a new id: an unchanged id means unchanged
+    # text, but the record also holds the source version and the span, which an edit
+    # earlier in the document moves; a stale record would point at the wrong text and
+    # leave the document's chunks split across two versions.
+    delete = sorted(set(previous.chunk_ids) - {c.chunk_id for c in chunks})
+    return Change("replace", doc.doc_id, doc, chunks, list(chunks), delete, previous, None, digest)
 
 
 def plan_ingest(
@@ -128,7 +130,12 @@ def plan_ingest(
 
     for doc, chunks in prepare(to_prepare()):
         yield from drain()
-        yield _change(doc, chunks, pending.pop(doc.doc_id, None))
+        previous = pending.pop(doc.doc_id, None)
+        if isinstance(chunks, LoadIssue):
+            failed_paths.add(chunks.path)
+            yield Change("failed", chunks.path, issue=chunks, previous=previous)
+            continue
+        yield _change(doc, chunks, previous)
     yield from drain()
     if prune:
         for doc_id in sorted(unseen):
@@ -164,15 +171,19 @@ def choose_generation(
     config: dict[str, object],
     versions: dict[str, str],
     now: dt.datetime,
+    fresh: bool = False,
 ) -> GenerationChoice:
     """Same digest as the alias's generation → sync it in place; a recorded generation of
     the digest whose index exists → resume or reuse it (a crash mid-build, a rollback);
-    else a new ``<alias>-<digest>-<n>`` with a number no index has used."""
+    else a new ``<alias>-<digest>-<n>`` with a number no index has used. ``fresh``: a new
+    generation whatever exists (a half-built one of the digest is resumed, though)."""
     current_name = current.name if current else None
-    if current is not None and current.digest == digest:
+    if current is not None and current.digest == digest and not fresh:
         return GenerationChoice(current, False, current_name)
     for record in reversed(recorded):
         if record.digest == digest and record.name in existing:
+            if fresh and (record.name == current_name or record.state != "building"):
+                continue
             return GenerationChoice(record, False, current_name)
     number = 1 + max((r.number for r in recorded if r.digest == digest), default=0)
     while generation_name(alias, digest, number) in existing:  # an index with no record
@@ -188,3 +199,24 @@ def choose_generation(
         created_at=now,
     )
     return GenerationChoice(record, True, current_name)
+
+
+def same_model_same_dimension(config: dict[str, Any], current: GenerationRecord | None) -> None:
+    """Refuse an embedder whose ``name@version`` built the current generation but whose
+    vectors now have another dimension: its model changed without a new version, so the
+    vectors it gave before (in the index, in the cache) are another model's. Left alone,
+    the change of dimension would quietly build a new generation under the same id."""
+    now = config.get("embedder")
+    before = current.config.get("embedder") if current is not None else None
+    if not isinstance(now, dict) or not isinstance(before, dict):
+        return
+    if now.get("id") == before.get("id") and now.get("dimension") != before.get("dimension"):
+        from osrag.errors import EmbeddingError
+
+        assert current is not None
+        raise EmbeddingError(
+            f"embedder {now.get('id')} now gives {now.get('dimension')}-dimensional vectors, "
+            f"but generation {current.name} was built by the same name and version with "
+            f"{before.get('dimension')}: the model behind it changed without a new version. "
+            "Give it a new version (e.g. #version=… in the spec) to build a new generation"
+        )

@@ -1,5 +1,6 @@
-"""What the framework retrievers share: the search keywords of a call, and the metadata
-of a hit. Pure: no framework is imported here."""
+"""What the framework retrievers share: the search keywords of a call, and what each
+retrieved document holds — a hit, or with a context a passage. Pure: no framework is
+imported here."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import asyncio
 from typing import Any
 
 from osrag.models import SearchHit, SearchResult
+from osrag.schema.passages import Passage
 
 MODES = ("auto", "bm25", "vector", "hybrid")
 
@@ -17,10 +19,13 @@ def search_keywords(
     acl: list[str] | None,
     mode: str,
     options: dict[str, Any] | None = None,
+    context: Any = None,
 ) -> dict[str, Any]:
-    """The Searcher keywords of one call: ``k`` hits in the caller's scope, ``mode``, and
-    any other :class:`~osrag.models.QuerySpec` field in ``options``. The operator's view
-    (``unrestricted``) is refused: a retriever answers an end user."""
+    """The Searcher keywords of one call: ``k`` hits in the caller's scope, ``mode``, with
+    a ``context`` (a kind, or a :class:`~osrag.schema.passages.ContextRequest` or its dict)
+    the passages around them, and any other :class:`~osrag.models.QuerySpec` field in
+    ``options``. The operator's view (``unrestricted``) is refused: a retriever answers an
+    end user."""
     if mode not in MODES:
         raise ValueError(f"mode {mode!r}: choose one of {', '.join(MODES)}")
     if k < 1:
@@ -28,6 +33,8 @@ def search_keywords(
     extra = dict(options or {})
     if extra.get("unrestricted"):
         raise ValueError("a retriever never searches unrestricted (it answers an end user)")
+    if context is not None:
+        extra["context"] = context
     return extra | {"k": k, "tenant": tenant, "acl": acl, "mode": mode}
 
 
@@ -54,6 +61,56 @@ def hit_metadata(hit: SearchHit, result: SearchResult) -> dict[str, Any]:
         "amount_step": result.amount_step,
         "index": result.index,
     }
+
+
+def passage_id(passage: Passage) -> str:
+    """``doc_id@start-end``: a passage's id (its document and source interval)."""
+    return f"{passage.doc_id}@{passage.span.start}-{passage.span.end}"
+
+
+def passage_metadata(passage: Passage, result: SearchResult) -> dict[str, Any]:
+    """Where a passage comes from: its document and version, breadcrumb, span and segments
+    (code points of the source), pages, the hits it covers and the chunks it holds, its
+    tokens; and the search's amount constraint, filters, fallback and budget."""
+    report = result.context
+    return {
+        "doc_id": passage.doc_id,
+        "source_version": passage.source_version,
+        "breadcrumb": passage.breadcrumb,
+        "span": {"start": passage.span.start, "end": passage.span.end},
+        "segments": [{"start": s.start, "end": s.end} for s in passage.segments],
+        "pages": list(passage.pages),
+        "hits": list(passage.hits),
+        "chunks": list(passage.chunks),
+        "rank": passage.rank,
+        "tokens": passage.tokens,
+        "truncated": passage.truncated,
+        "context": report.kind if report else None,
+        "budget": report.budget if report else None,
+        "amount": result.amount.model_dump(mode="json") if result.amount else None,
+        "amount_status": result.amount_status,
+        "constraints": [c.model_dump(mode="json") for c in result.constraints],
+        "filters": [f.name for f in result.filters_applied],
+        "fallback": result.fallback,
+        "index": result.index,
+    }
+
+
+def retrieved(result: SearchResult) -> list[tuple[str, str, float | None, dict[str, Any]]]:
+    """``(id, text, score, metadata)`` of each document a retriever returns: the passages
+    of a search with a context (scored by their best hit), else the hits."""
+    if result.context is None:
+        return [(h.chunk_id, h.body, h.score, hit_metadata(h, result)) for h in result.hits]
+    scores = {h.chunk_id: h.score for h in result.hits}
+    return [
+        (
+            passage_id(p),
+            p.text,
+            scores.get(p.hits[0]) if p.hits else None,
+            passage_metadata(p, result),
+        )
+        for p in result.passages
+    ]
 
 
 async def search_async(

@@ -8,7 +8,10 @@
 
 ``run(query, top_k=, tenant=, acl=)`` returns ``{"documents": [Document, …]}``: each
 ``Document``'s id is the chunk id, its content the chunk's body, its score the
-engine's, its ``meta`` :func:`~osrag.integrations.common.hit_metadata`.
+engine's, its ``meta`` :func:`~osrag.integrations.common.hit_metadata`; with ``context``
+(a kind or a :class:`~osrag.schema.passages.ContextRequest`) a passage instead — its text,
+:func:`~osrag.integrations.common.passage_metadata`, id ``doc_id@start-end``, the score of
+its best hit.
 ``run_async`` awaits ``async_searcher`` when one is given, else runs the Searcher in a
 thread. ``to_dict`` records where the alias lives (the engine and its URL, or the
 embedded index's folder) — never credentials: ``from_dict`` connects with the settings
@@ -21,8 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from haystack import Document, component, default_from_dict, default_to_dict
+from pydantic import BaseModel
 
-from osrag.integrations.common import hit_metadata, search_async, search_keywords
+from osrag.integrations.common import retrieved, search_async, search_keywords
 from osrag.models import SearchResult
 
 
@@ -71,12 +75,14 @@ class OsragRetriever:
         mode: str = "auto",
         async_searcher: Any = None,
         search_options: dict[str, Any] | None = None,
+        context: Any = None,
     ) -> None:
-        search_keywords(k, tenant, acl, mode, search_options)  # refuses bad values now
+        search_keywords(k, tenant, acl, mode, search_options, context)  # refuses bad values
         self.searcher = searcher
         self.async_searcher = async_searcher
         self.k, self.tenant, self.acl, self.mode = k, tenant, acl, mode
         self.search_options = dict(search_options or {})
+        self.context = context.model_dump() if isinstance(context, BaseModel) else context
 
     def _keywords(
         self, top_k: int | None, tenant: str | None, acl: list[str] | None
@@ -87,6 +93,7 @@ class OsragRetriever:
             acl if acl is not None else self.acl,
             self.mode,
             self.search_options,
+            self.context,
         )
 
     @component.output_types(documents=list[Document])
@@ -122,6 +129,7 @@ class OsragRetriever:
             acl=self.acl,
             mode=self.mode,
             search_options=self.search_options,
+            context=self.context,
         )
 
     @classmethod
@@ -136,6 +144,6 @@ class OsragRetriever:
 
 def documents(result: SearchResult) -> list[Document]:
     return [
-        Document(id=hit.chunk_id, content=hit.body, score=hit.score, meta=hit_metadata(hit, result))
-        for hit in result.hits
+        Document(id=key, content=text, score=score, meta=metadata)
+        for key, text, score, metadata in retrieved(result)
     ]

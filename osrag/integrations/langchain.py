@@ -7,7 +7,10 @@
 
 Each :class:`~langchain_core.documents.Document` holds the chunk's body as its
 ``page_content`` and :func:`~osrag.integrations.common.hit_metadata` as its metadata;
-its ``id`` is the chunk id. ``ainvoke`` awaits ``async_searcher`` (an
+its ``id`` is the chunk id. With ``context`` (``"neighbours"``, ``"section"``, ``"table"``
+or a :class:`~osrag.schema.passages.ContextRequest` with its budget) each Document is a
+passage instead: its text, :func:`~osrag.integrations.common.passage_metadata`, and the id
+``doc_id@start-end``. ``ainvoke`` awaits ``async_searcher`` (an
 :class:`~osrag.AsyncSearcher`) when one is given, else runs the Searcher in a thread.
 """
 
@@ -23,10 +26,10 @@ from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict, Field
 
-from osrag.integrations.common import hit_metadata, search_async, search_keywords
+from osrag.integrations.common import retrieved, search_async, search_keywords
 from osrag.models import SearchResult
 
-OVERRIDES = ("k", "tenant", "acl", "mode")
+OVERRIDES = ("k", "tenant", "acl", "mode", "context")
 
 
 class OsragRetriever(BaseRetriever):
@@ -42,6 +45,8 @@ class OsragRetriever(BaseRetriever):
     tenant: str | None = None
     acl: list[str] | None = None
     mode: str = "auto"
+    context: Any = None
+    """Passages instead of chunks: a kind or a ContextRequest (None: the hits)."""
     search_options: dict[str, Any] = Field(default_factory=dict)
     """Other :class:`~osrag.models.QuerySpec` fields (``as_of``, ``collapse``, …)."""
 
@@ -67,6 +72,6 @@ class OsragRetriever(BaseRetriever):
 
 def documents(result: SearchResult) -> list[Document]:
     return [
-        Document(id=hit.chunk_id, page_content=hit.body, metadata=hit_metadata(hit, result))
-        for hit in result.hits
+        Document(id=key, page_content=text, metadata=metadata)
+        for key, text, _, metadata in retrieved(result)
     ]

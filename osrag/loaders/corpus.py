@@ -57,12 +57,11 @@ from io import BufferedReader
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-import yaml
-
 from osrag.errors import CorpusError
 from osrag.loaders import EXTRACTED_SUFFIXES, UnreadableFile, extract, sniff
 from osrag.loaders.base import split_list
 from osrag.loaders.files import open_corpus_file, read_bounded
+from osrag.loaders.front_matter import front_matter
 from osrag.loaders.limits import DEFAULT_READ, OverLimit, ReadOptions
 from osrag.loaders.metadata import MetadataError, key_line, metadata
 from osrag.loaders.seen import SeenIds
@@ -80,12 +79,15 @@ __all__ = [
     "unique_ids",
 ]
 
-LOADER_VERSION = "osrag-documents@3"
+LOADER_VERSION = "osrag-documents@4"
 """What a document's fields mean; part of the generation digest. 2: a document without a
 title has none (1 used the id or the file stem, which then became searched text). 3: an
 access key in another case (``Tenant:``, ``ACL:``) is the access key — a document whose
 ``Tenant`` was kept under ``meta`` is public in a generation built by 2, so the files must
-be read again, not skipped as unchanged."""
+be read again, not skipped as unchanged. 4: access values stripped (``tenant: ' a '`` is
+``a``); an empty or non-text tenant or ACL refused; date keys in another spelling
+(``Effective_From``) are the date keys — a document read by 3 may be public or undated
+where 4 scopes or dates it."""
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 TEXT_SUFFIXES = (".txt",)
@@ -94,16 +96,7 @@ SUFFIXES = MARKDOWN_SUFFIXES + TEXT_SUFFIXES + JSONL_SUFFIXES + EXTRACTED_SUFFIX
 """File extensions a corpus is made of (compared case-insensitively)."""
 
 _SKIPPED_DIRS = frozenset({".git", ".hg", ".svn"})
-_FRONT_MATTER_OPEN = re.compile(r"---[ \t]*\r?\n")
-_FRONT_MATTER_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.M)
-_YAML_KEY_LINE = re.compile(r"[ \t]*[A-Za-z_][\w.-]*[ \t]*:(?:[ \t]|\r?\n|\Z)")
-"""The line after an opening ``---`` is ``key: value``: front matter, not a thematic break."""
 _H1 = re.compile(r"^ {0,3}#[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*\r?$", re.M)
-
-try:
-    _YamlLoader: type = yaml.CSafeLoader
-except AttributeError:  # PyYAML built without libyaml
-    _YamlLoader = yaml.SafeLoader
 
 
 IGNORE_FILE = ".osragignore"
@@ -312,7 +305,21 @@ def _load_bytes(data: bytes, rel: str, options: ReadOptions) -> Iterator[Documen
     if isinstance(text, LoadIssue):
         yield text
         return
-    yield _load_text(text, hashlib.sha256(data).hexdigest(), rel)
+    yield _contained(_load_text, rel, 1, text, hashlib.sha256(data).hexdigest(), rel)
+
+
+def _contained(load: Any, rel: str, line: int | None, *args: Any) -> Document | LoadIssue:
+    """``load(*args)``, any failure of it this document's issue: a value no rule foresaw (a
+    loader bug, a library's exception) must not stop the rest of the corpus."""
+    try:
+        item: Document | LoadIssue = load(*args)
+    except RecursionError:
+        return LoadIssue(path=rel, line=line, reason="nested too deeply to read")
+    except Exception as exc:
+        return LoadIssue(
+            path=rel, line=line, reason=f"could not be read ({type(exc).__name__}: {exc})"
+        )
+    return item
 
 
 def _starts(data: bytes) -> str:
@@ -361,37 +368,10 @@ def _decode(data: bytes, rel: str, first_line: int = 1) -> str | LoadIssue:
 
 def _load_text(text: str, version: str, rel: str) -> Document | LoadIssue:
     markdown = rel.lower().endswith(MARKDOWN_SUFFIXES)
-    content_start = 0
-    fields: dict[str, Any] = {}
-    m = _FRONT_MATTER_OPEN.match(text)
-    if m:
-        close = _FRONT_MATTER_CLOSE.search(text, m.end())
-        if close is None and _YAML_KEY_LINE.match(text, m.end()):
-            # Metadata that never closes must not become searchable content: a
-            # tenant or ACL in it would otherwise silently turn into public text.
-            return LoadIssue(
-                path=rel,
-                line=1,
-                reason="front matter opened on line 1 is never closed (add a '---' line "
-                "after the metadata)",
-            )
-        if close is not None:
-            block = text[m.end() : close.start()]
-            try:
-                raw = yaml.load(block, Loader=_YamlLoader) if block.strip() else {}
-            except yaml.YAMLError as exc:
-                mark = getattr(exc, "problem_mark", None)
-                line = 2 + mark.line if mark is not None else 1
-                problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-                return LoadIssue(path=rel, line=line, reason=f"malformed front matter: {problem}")
-            if not isinstance(raw, dict):
-                return LoadIssue(
-                    path=rel,
-                    line=1,
-                    reason=f"front matter is a {type(raw).__name__}, not a mapping",
-                )
-            fields = raw
-            content_start = close.end()
+    read = front_matter(text, rel)
+    if isinstance(read, LoadIssue):
+        return read
+    fields, content_start = read
     try:
         doc_id, title, found = metadata(fields)
     except MetadataError as exc:
@@ -449,7 +429,20 @@ def _load_jsonl(
         line_bytes = raw[:-1] if raw.endswith(b"\n") else raw
         line_bytes = line_bytes[:-1] if line_bytes.endswith(b"\r") else line_bytes
         if line_bytes.strip():
-            yield _jsonl_record(line_bytes, rel, number)
+            yield _contained(_jsonl_record, rel, number, line_bytes, rel, number)
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+"""A ``\\uD800``–``\\uDFFF`` escape: the only way a JSON line's strings can hold a lone
+surrogate (checked only on lines that have one)."""
+
+
+def _lone_surrogate(record: Any) -> bool:
+    try:
+        json.dumps(record, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def _jsonl_record(line_bytes: bytes, rel: str, number: int) -> Document | LoadIssue:
@@ -460,6 +453,17 @@ def _jsonl_record(line_bytes: bytes, rel: str, number: int) -> Document | LoadIs
         record = json.loads(line)
     except json.JSONDecodeError as exc:
         return LoadIssue(path=rel, line=number, reason=f"not valid JSON: {exc.msg}")
+    except ValueError as exc:  # an integer of more digits than Python converts
+        return LoadIssue(path=rel, line=number, reason=f"a value cannot be read ({exc})")
+    except RecursionError:
+        return LoadIssue(path=rel, line=number, reason="JSON nested too deeply to read")
+    if _SURROGATE_ESCAPE.search(line) and _lone_surrogate(record):
+        return LoadIssue(
+            path=rel,
+            line=number,
+            reason="a string holds a lone UTF-16 surrogate escape (\\ud800-\\udfff without "
+            "its pair): not text",
+        )
     if not isinstance(record, dict):
         return LoadIssue(
             path=rel, line=number, reason=f"a {type(record).__name__}, not a JSON object"

@@ -57,9 +57,9 @@ from collections.abc import Iterator
 from typing import Any
 from xml.etree import ElementTree
 
-from osrag.loaders.base import PROPERTY_KEYS, Extracted, MissingExtra, UnreadableFile, split_list
+from osrag.loaders.base import Extracted, MissingExtra, UnreadableFile, split_list
 from osrag.loaders.limits import DEFAULT_READ, OverLimit, ReadOptions
-from osrag.loaders.metadata import access_like
+from osrag.loaders.metadata import property_key
 from osrag.loaders.text import TextWriter, clean_inline
 
 __all__ = ["LOADER", "MAX_RATIO", "MAX_UNZIPPED", "check_zip", "load_docx"]
@@ -284,10 +284,10 @@ def _custom_properties(archive: zipfile.ZipFile) -> dict[str, str]:
         return {}
     found: dict[str, str] = {}
     for prop in root.findall(f"{_CUSTOM_NS}property"):
-        name = (prop.get("name") or "").strip().lower()
         value = "".join(prop.itertext()).strip()
-        if (name in PROPERTY_KEYS or access_like(name)) and value:  # refused as in front matter
-            found[name] = value
+        key = property_key(prop.get("name") or "", value)
+        if key is not None:  # an access- or date-like name is refused as in front matter
+            found[key] = value
     return found
 
 

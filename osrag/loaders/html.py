@@ -45,9 +45,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from osrag.loaders.base import PROPERTY_KEYS, Extracted, MissingExtra, UnreadableFile
+from osrag.loaders.base import Extracted, MissingExtra, UnreadableFile
 from osrag.loaders.limits import DEFAULT_READ, OverLimit, ReadOptions
-from osrag.loaders.metadata import access_like
+from osrag.loaders.metadata import property_key
 from osrag.loaders.text import TextWriter, clean_inline
 
 __all__ = ["LOADER", "decode_html", "load_html"]
@@ -336,12 +336,13 @@ def _span(value: str | None) -> int:
 def _properties(tree: Any) -> tuple[str | None, dict[str, Any]]:
     found: dict[str, Any] = {}
     for meta in tree.css("meta[name]"):
-        name = (meta.attributes.get("name") or "").strip().lower()
+        name = (meta.attributes.get("name") or "").strip()
         content = clean_inline(meta.attributes.get("content") or "")
-        if name == "dc.title":
+        if name.lower() == "dc.title":
             name = "title"
-        if (name in PROPERTY_KEYS or access_like(name)) and content and name not in found:
-            found[name] = content  # an access-like name is refused as front matter is
+        key = property_key(name, content)
+        if key is not None and key not in found:
+            found[key] = content  # an access- or date-like name is refused as front matter is
     title = found.pop("title", None)
     return title, found
 

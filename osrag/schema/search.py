@@ -11,12 +11,14 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    field_validator,
     model_validator,
 )
 
 from osrag.currencies import LONG_MAX, MINOR_UNIT_EXPONENTS
 from osrag.schema.constraints import AmountConstraint
 from osrag.schema.documents import Span
+from osrag.schema.passages import CONTEXT_KINDS, ContextRequest, Passage, PassageReport
 
 
 def k_for_size(fields: dict[str, Any]) -> dict[str, Any]:
@@ -122,6 +124,20 @@ class QuerySpec(BaseModel):
         description="return only these stored fields (chunk_id, doc_id, span always come); "
         "e.g. an evaluation at depth 1000 needs no bodies",
     )
+    context: ContextRequest | None = Field(
+        default=None,
+        description="expand the hits into passages (the Searcher's one extra request): "
+        "a kind (neighbours, section, table) or a ContextRequest with its budget",
+    )
+
+    @field_validator("context", mode="before")
+    @classmethod
+    def _context_kind(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            if value not in CONTEXT_KINDS:
+                raise ValueError(f"context {value!r}: choose one of {', '.join(CONTEXT_KINDS)}")
+            return ContextRequest(kind=value)  # type: ignore[arg-type]  # checked above
+        return value
 
     @model_validator(mode="before")
     @classmethod
@@ -297,4 +313,12 @@ class SearchResult(BaseModel):
     total_hits: int = 0
     raw_hits: int = 0
     unique_spans: int = Field(default=0, description="non-overlapping source spans among hits")
+    passages: list[Passage] = Field(
+        default_factory=list,
+        description="with a context: the hits expanded into the document's own text, within "
+        "the budget, best first",
+    )
+    context: PassageReport | None = Field(
+        default=None, description="with a context: what the budget held and left out"
+    )
     took_ms: float = 0.0

@@ -37,6 +37,7 @@ from osrag.search.searcher import (
     answering_index,
     needs_text_fallback,
     shape_result,
+    with_passages,
     without_words,
 )
 
@@ -108,9 +109,16 @@ class AsyncSearcher:
             wordless = without_words(plan)
             ran = await self._run(wordless, await self._request(wordless, vector, step=ladder.step))
         answered = answering_index(ran) or await self.index.aalias_target(self.alias)
-        return shape_result(
+        result = shape_result(
             plan, ran, ladder, answered or self.alias, started, text_fallback=text_fallback
         )
+        if plan.spec.context is not None:
+            expansion = self.searcher.expansion(plan, vector, ran, step=ladder.step)
+            answer = None
+            if expansion.plan is not None:
+                (answer,) = await self.index.asearch(result.index, [expansion.plan])
+            with_passages(result, expansion, answer, started)
+        return result
 
     async def _requests(
         self, plan: AnalyzedQuery, step: AmountStep | None

@@ -68,6 +68,7 @@ from osrag.schema.plan import Fusion, Highlight, Mode, SearchPlan, Source, TextL
 from osrag.schema.search import k_for_size
 from osrag.search.analysis import analyze_query_cached
 from osrag.search.fact_filters import fact_filter, narrowed_constraint
+from osrag.search.passages.records import CONTEXT_FIELDS
 
 SOURCE_EXCLUDES = ["text", VECTOR_FIELD]
 """``text`` repeats breadcrumb and body (results show ``body``); nobody reads the vector."""
@@ -167,8 +168,24 @@ def access_guards(tenant: str | None, groups: list[str] | None) -> tuple[TenantG
       only documents that carry no tenant;
     * a caller sees documents without an ACL, and those whose ACL names one of the
       caller's groups; a caller with no groups sees only documents without an ACL.
+
+    The values are stripped of surrounding spaces, as a document's are when it is read;
+    a blank tenant or group (``''``, ``' '``) is refused (:class:`QueryError`): it names
+    no scope, and no document carries one.
     """
-    return TenantGuard(tenant), AclGuard(tuple(sorted(set(groups or []))))
+    if tenant is not None:
+        if not isinstance(tenant, str) or not tenant.strip():
+            raise QueryError(
+                f"tenant {tenant!r} is blank: pass the caller's tenant, or none (then only "
+                "documents without a tenant match)"
+            )
+        tenant = tenant.strip()
+    named = []
+    for group in groups or []:
+        if not isinstance(group, str) or not group.strip():
+            raise QueryError(f"ACL group {group!r} is blank: pass the caller's groups")
+        named.append(group.strip())
+    return TenantGuard(tenant), AclGuard(tuple(sorted(set(named))))
 
 
 AMOUNT_STEPS: tuple[AmountStep, ...] = ("bound", "narrowed", "role-free", "none")
@@ -324,6 +341,7 @@ def search_plan(
     if spec.collapse and mode != "bm25":  # the client keeps each document's best chunk
         depth *= COLLAPSE_DEPTH
     amounts, guards, named = _grouped(plan, step)
+    context = CONTEXT_FIELDS if spec.context is not None else ()  # what passages are made of
     return SearchPlan(
         mode=mode,
         text=None if mode == "vector" else _text_leg(plan, drop_amount),
@@ -341,7 +359,7 @@ def search_plan(
         collapse=spec.collapse,
         highlight=Highlight() if spec.highlight and plan.match_text else None,
         source=(
-            Source(includes=tuple(sorted({*ALWAYS_RETURNED, *spec.source_fields})))
+            Source(includes=tuple(sorted({*ALWAYS_RETURNED, *spec.source_fields, *context})))
             if spec.source_fields is not None
             else Source(excludes=tuple(SOURCE_EXCLUDES))
         ),

@@ -30,6 +30,10 @@
 * **Overlapping chunks are one piece of evidence**: ``raw_hits`` counts hits,
   ``unique_spans`` counts the merged source intervals per document, and each
   hit lists the higher-ranked hits of its document it overlaps.
+* **Passages**: with a context (``QuerySpec.context``) one more request reads the chunks
+  around the hits — a typed filter under the search's own guards, sent to the generation
+  that answered — and :mod:`osrag.search.passages` makes them passages within a token
+  budget (``SearchResult.passages``, ``SearchResult.context``).
 """
 
 from __future__ import annotations
@@ -59,6 +63,7 @@ from osrag.schema.filters import Exists, NamedFilter
 from osrag.schema.plan import EngineResult, SearchPlan, Source, TextLeg
 from osrag.search import fusion
 from osrag.search.ladder import Ladder
+from osrag.search.passages.expand import Expansion
 from osrag.search.query import AnalyzedQuery, plan_query, search_plan
 from osrag.search.results import Ran, answering_index, shape_result
 
@@ -355,7 +360,31 @@ class Searcher:
         if text_fallback:
             ran = self._run(without_words(plan), vector, step=ladder.step)
         answered = answering_index(ran) or self.index.alias_target(self.alias) or self.alias
-        return shape_result(plan, ran, ladder, answered, started, text_fallback=text_fallback)
+        result = shape_result(plan, ran, ladder, answered, started, text_fallback=text_fallback)
+        if plan.spec.context is not None:
+            expansion = self.expansion(plan, vector, ran, step=ladder.step)
+            sent = [expansion.plan] if expansion.plan is not None else []
+            answers = self.index.search(answered, sent) if sent else [None]
+            with_passages(result, expansion, answers[0], started)
+        return result
+
+    def expansion(
+        self,
+        plan: AnalyzedQuery,
+        vector: list[float] | None,
+        ran: Ran,
+        *,
+        step: AmountStep | None = None,
+    ) -> Expansion:
+        """The expansion of a search's hits (``plan.spec.context``): the one extra request,
+        under the guards of the search's own plan (at the amount step that answered), to
+        the generation that answered."""
+        assert plan.spec.context is not None
+        generation = self.generation()
+        config = generation.config if generation is not None else None
+        return Expansion.of(
+            ran.hits, self.plans(plan, vector, step=step), plan.spec.context, config
+        )
 
 
 class Round(NamedTuple):
@@ -363,6 +392,14 @@ class Round(NamedTuple):
 
     plans: list[SearchPlan]
     probe: bool
+
+
+def with_passages(
+    result: SearchResult, expansion: Expansion, answer: EngineResult | None, started: float
+) -> None:
+    """Put the expansion's passages and report on ``result``; ``took_ms`` covers both."""
+    result.passages, result.context = expansion.passages(answer)
+    result.took_ms = round((time.perf_counter() - started) * 1000, 3)
 
 
 def needs_text_fallback(plan: AnalyzedQuery, ran: Ran, fallback: bool) -> bool:

@@ -10,7 +10,11 @@ lock's one atomic step.
 Invariant: every call is one transaction, durable when it returns; a crash
 leaves the table as it was before or after a call. A file that is not such a
 database (corrupt, foreign, from another osrag) raises
-:class:`~osrag.errors.IndexStateError` naming it, never a traceback.
+:class:`~osrag.errors.IndexStateError` naming it, never a traceback. A write the
+disk refuses (full, a file grown past what the system allows, an I/O error) is
+tried once more after the write-ahead log is checkpointed and truncated (which
+gives back its space), then raises :class:`~osrag.errors.StorageError` naming the
+cause — not a corrupt store: nothing in it was lost.
 """
 
 from __future__ import annotations
@@ -20,12 +24,23 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from osrag.engines.base import Record, RecordConflict, RecordStore
-from osrag.errors import IndexStateError
+from osrag.errors import IndexStateError, StorageError, no_room
+
+T = TypeVar("T")
+
+
+def storage_failure(exc: BaseException, where: Path | str | None, what: str) -> StorageError:
+    """The :class:`StorageError` of a write to ``where`` that failed with ``exc``."""
+    return StorageError(
+        f"cannot write {what} to {where} ({exc}): is its disk full, or a file over the "
+        "system's size limit? What was written before is intact"
+    )
+
 
 FORMAT = 2
 PAGE = 1000
@@ -125,8 +140,31 @@ class SQLiteRecords(RecordStore):
             try:
                 with connection:
                     yield connection
+            except sqlite3.OperationalError as exc:
+                if no_room(exc):
+                    raise storage_failure(exc, self.path, "osrag's records") from None
+                raise self._broken(exc) from None
             except sqlite3.Error as exc:
                 raise self._broken(exc) from None
+
+    def _write(self, work: Callable[[sqlite3.Connection], T], *, create: bool = True) -> T | None:
+        """``work`` in one transaction; a write the disk refused is tried once more after
+        the write-ahead log is checkpointed and truncated (its space given back)."""
+        for attempt in (1, 2):
+            try:
+                with self._transaction(create=create) as db:
+                    return None if db is None else work(db)
+            except StorageError:
+                if attempt == 2:
+                    raise
+                self._checkpoint()
+        raise AssertionError("unreachable")
+
+    def _checkpoint(self) -> None:
+        with self._guard:
+            if self._connection is not None:
+                with suppress(sqlite3.Error):
+                    self._connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def _data(self, raw: str) -> dict[str, Any]:
         try:
@@ -177,8 +215,8 @@ class SQLiteRecords(RecordStore):
         version: Any = None,
     ) -> None:
         payload = json.dumps(data, ensure_ascii=False)
-        with self._transaction(create=True) as db:
-            assert db is not None
+
+        def work(db: sqlite3.Connection) -> None:
             if create:
                 try:
                     db.execute(
@@ -204,23 +242,23 @@ class SQLiteRecords(RecordStore):
                 (kind, key, payload),
             )
 
+        self._write(work)
+
     def put_many(self, kind: str, items: Sequence[tuple[str, dict[str, Any]]]) -> None:
         if not items:
             return
         rows = [(kind, key, json.dumps(data, ensure_ascii=False)) for key, data in items]
-        with self._transaction(create=True) as db:
-            assert db is not None
-            db.executemany(
+        self._write(
+            lambda db: db.executemany(
                 "INSERT INTO records (kind, key, data, version) VALUES (?, ?, ?, 1) "
                 "ON CONFLICT (kind, key) DO UPDATE SET data = excluded.data, "
                 "version = records.version + 1",
                 rows,
             )
+        )
 
     def delete(self, kind: str, key: str, *, version: Any = None) -> bool:
-        with self._transaction() as db:
-            if db is None:
-                return False
+        def work(db: sqlite3.Connection) -> bool:
             if version is None:
                 gone = db.execute(
                     "DELETE FROM records WHERE kind = ? AND key = ?", (kind, key)
@@ -232,14 +270,18 @@ class SQLiteRecords(RecordStore):
                 ).rowcount
                 if not gone and self.get(kind, key) is not None:
                     raise RecordConflict(f"{kind} {key!r} changed meanwhile")
-        return bool(gone)
+            return bool(gone)
+
+        return bool(self._write(work, create=False))
 
     def delete_many(self, kind: str, keys: Sequence[str]) -> None:
-        with self._transaction() as db:
-            if db is not None and keys:
-                db.executemany(
+        if keys:
+            self._write(
+                lambda db: db.executemany(
                     "DELETE FROM records WHERE kind = ? AND key = ?", [(kind, k) for k in keys]
-                )
+                ),
+                create=False,
+            )
 
     def scan(self, kind: str, prefix: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
         """A page at a time, by key (a range on the primary key, not ``LIKE``)."""
@@ -268,6 +310,4 @@ class SQLiteRecords(RecordStore):
         """Nothing to do: a SQLite transaction is visible when it commits."""
 
     def drop(self) -> None:
-        with self._transaction() as db:
-            if db is not None:
-                db.execute("DELETE FROM records")
+        self._write(lambda db: db.execute("DELETE FROM records"), create=False)

@@ -13,6 +13,7 @@ batches (segment merges run in the background, waited for when it ends).
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -23,6 +24,7 @@ from tantivy import Query
 
 from osrag.engines.base import Action, Delete, ItemFailure, Put, WriteOutcome
 from osrag.engines.embedded.generation import Generation
+from osrag.engines.embedded.records import storage_failure
 from osrag.engines.embedded.schema import (
     CHUNK_FIELD,
     ID_FIELD,
@@ -33,10 +35,11 @@ from osrag.engines.embedded.schema import (
 )
 from osrag.engines.embedded.store import alias_of
 from osrag.engines.mapping import VECTOR_FIELD
-from osrag.errors import IndexStateError, LockedError
+from osrag.errors import IndexStateError, LockedError, no_room
 
 WRITER_HEAP = 128_000_000
 NESTED_WRITER_HEAP = 32_000_000
+log = logging.getLogger("osrag.engines.embedded")
 
 
 class EmbeddedWriter:
@@ -58,8 +61,12 @@ class EmbeddedWriter:
         """Keep the alias's writers open until the outermost session of it ends."""
         with self._guard:
             self._sessions[alias] += 1
+        failed = False
         try:
             yield
+        except BaseException:
+            failed = True
+            raise
         finally:
             with self._guard:
                 self._sessions[alias] -= 1
@@ -67,7 +74,14 @@ class EmbeddedWriter:
                 if last:
                     del self._sessions[alias]
             if last:
-                self.close_writers(alias)
+                try:
+                    self.close_writers(alias)
+                except Exception as exc:
+                    # every batch was committed; only a background merge of segments
+                    # failed (a full disk): searches are unaffected, the next write merges
+                    if not failed and not no_room(exc):
+                        raise
+                    log.warning("alias %s: segments left unmerged (%s)", alias, exc)
 
     def finish(self, name: str) -> None:
         """Close the generation's writers, waiting for their merges (searched merged)."""
@@ -135,29 +149,14 @@ class EmbeddedWriter:
         vectors: list[tuple[str, list[float]]] = []
         try:
             added: set[str] = set()
+            refused: set[str] = set()
             for action in actions:
                 if isinstance(action, Put):
-                    chunk_id = action.id
-                    try:
-                        source, vector = self._split_vector(generation, action.source)
-                        doc = to_document(self.schema, chunk_id, source, generation.analyzer)
-                        objects = nested_documents(
-                            self.schema, chunk_id, source, generation.analyzer
-                        )
-                    except Refused as exc:
-                        outcome.failures.append(ItemFailure(chunk_id, str(exc)))
-                        continue
-                    if vector is not None:
-                        vectors.append((chunk_id, vector))
-                    for path, docs in objects.items():
-                        nested[path].delete_documents_by_term(CHUNK_FIELD, chunk_id)
-                        for sub_doc in docs:
-                            nested[path].add_document(sub_doc)
-                    writer.delete_documents_by_term(ID_FIELD, chunk_id)  # "index" overwrites
-                    writer.add_document(doc)
-                    added.add(chunk_id)
-                    outcome.written += 1
-                elif action.id in existing or action.id in added:
+                    self._put(generation, writer, nested, action, outcome, added, refused, vectors)
+            for action in actions:  # after every put: see ChunkIndex.write
+                if isinstance(action, Put) or action.id.rsplit("#", 2)[0] in refused:
+                    continue
+                if action.id in existing or action.id in added:
                     for sub_writer in nested.values():
                         sub_writer.delete_documents_by_term(CHUNK_FIELD, action.id)
                     writer.delete_documents_by_term(ID_FIELD, action.id)
@@ -169,14 +168,21 @@ class EmbeddedWriter:
             for sub_writer in nested.values():
                 sub_writer.commit()  # before the chunks become visible
             writer.commit()
-        except BaseException:
+        except BaseException as exc:
             for each in [*nested.values(), writer]:
                 with contextlib.suppress(Exception):
                     each.rollback()
             del writer, nested  # releases tantivy's writer locks
+            # tantivy names the OS error of a commit; a write that failed in one of its
+            # indexing threads only says the writer was killed by an io::Error
+            if isinstance(exc, Exception) and (no_room(exc) or "io::error" in str(exc).lower()):
+                raise storage_failure(exc, generation.path, "chunks") from None
             raise
         if generation.vectors is not None:
-            generation.vectors.delete(a.id for a in actions if isinstance(a, Delete))
+            try:  # the chunks are deleted: a vector left behind is never a hit
+                generation.vectors.delete(a.id for a in actions if isinstance(a, Delete))
+            except Exception as exc:
+                log.warning("%s: vectors of deleted chunks left behind (%s)", generation.path, exc)
         if keep:
             with self._guard:
                 self._writers[name] = writer
@@ -187,6 +193,38 @@ class EmbeddedWriter:
         generation.index.reload()
         for sub in generation.nested.values():
             sub.index.reload()
+
+    def _put(
+        self,
+        generation: Generation,
+        writer: tantivy.IndexWriter,
+        nested: dict[str, tantivy.IndexWriter],
+        action: Put,
+        outcome: WriteOutcome,
+        added: set[str],
+        refused: set[str],
+        vectors: list[tuple[str, list[float]]],
+    ) -> None:
+        """One chunk written (its nested objects replaced), or refused as the mapping would."""
+        chunk_id = action.id
+        try:
+            source, vector = self._split_vector(generation, action.source)
+            doc = to_document(self.schema, chunk_id, source, generation.analyzer)
+            objects = nested_documents(self.schema, chunk_id, source, generation.analyzer)
+        except Refused as exc:
+            outcome.failures.append(ItemFailure(chunk_id, str(exc)))
+            refused.add(chunk_id.rsplit("#", 2)[0])
+            return
+        if vector is not None:
+            vectors.append((chunk_id, vector))
+        for path, docs in objects.items():
+            nested[path].delete_documents_by_term(CHUNK_FIELD, chunk_id)
+            for sub_doc in docs:
+                nested[path].add_document(sub_doc)
+        writer.delete_documents_by_term(ID_FIELD, chunk_id)  # "index" overwrites
+        writer.add_document(doc)
+        added.add(chunk_id)
+        outcome.written += 1
 
     @staticmethod
     def _split_vector(

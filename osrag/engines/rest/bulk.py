@@ -78,6 +78,7 @@ def send(
         again: list[dict[str, Any]] = []
         answered: set[tuple[str, str]] = set()
         by_key = {(a.get("_op_type", "index"), str(a["_id"])): a for a in pending}
+        answers: Any = None
         try:
             answers = streaming_bulk(
                 client,
@@ -107,6 +108,12 @@ def send(
                 raise
             # a whole request was refused: what was not answered yet goes again
             again += [a for k, a in by_key.items() if k not in answered]
+        finally:
+            # a helper left half-read (a block raised above) is closed here, in this
+            # thread, not by the garbage collector at some later moment in another
+            close = getattr(answers, "close", None)
+            if close is not None:
+                close()
         if not again:
             return
         stats.throttled += len(again)

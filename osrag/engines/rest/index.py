@@ -221,14 +221,28 @@ class RestIndex(ChunkIndex):
         if not actions:
             return outcome
         stats = BulkStats()
-        for item in self.send([self._bulk_action(generation, a) for a in actions], stats):
-            ok = 200 <= item.status < 300
-            if item.op_type == "delete":
-                if ok or item.status == 404:
-                    outcome.deleted += 1 if ok else 0
-                    continue
-            elif ok:
+        # the puts first, then the deletes of the documents whose puts all went in (see
+        # ChunkIndex.write): a write block refuses puts but lets deletes through, and the
+        # two in one request would take a document's old chunks away without its new
+        puts = [a for a in actions if isinstance(a, Put)]
+        refused: set[str] = set()
+        sent = self.send([self._bulk_action(generation, a) for a in puts], stats) if puts else []
+        for item in sent:
+            if 200 <= item.status < 300:
                 outcome.written += 1
+                continue
+            refused.add(item.id.rsplit("#", 2)[0])
+            outcome.failures.append(ItemFailure(item.id, describe(item.error, item.status)))
+        deletes = [
+            a for a in actions if not isinstance(a, Put) and a.id.rsplit("#", 2)[0] not in refused
+        ]
+        sent = (
+            self.send([self._bulk_action(generation, a) for a in deletes], stats) if deletes else []
+        )
+        for item in sent:
+            ok = 200 <= item.status < 300
+            if ok or item.status == 404:
+                outcome.deleted += 1 if ok else 0
                 continue
             outcome.failures.append(ItemFailure(item.id, describe(item.error, item.status)))
         outcome.throttled, outcome.retries = stats.throttled, stats.retries

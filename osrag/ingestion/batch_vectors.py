@@ -1,0 +1,87 @@
+"""The vectors of a batch of an ingest: from the vector cache, else from the embedder.
+
+:func:`embed_batch` embeds the chunks a batch writes. When the embedder refuses the
+batch's texts themselves (:class:`~osrag.errors.EmbeddingInputError`: a 4xx from a
+service, a function that failed on them), each document is tried alone and the ones
+it refuses are reported — kept at their previous version, the next ingest tries again.
+Any other embedding error (the service is unreachable, slow, overloaded, over a
+deadline or its retry budget, or answers what cannot be used) is raised: it stops the
+ingest once, where trying again document by document would repeat it per document.
+The ingest's ``embed_deadline`` is checked before every batch.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from osrag.ingestion.plan import Change
+from osrag.models import LoadIssue
+
+__all__ = ["Vectors", "embed_batch"]
+
+
+@dataclass
+class Vectors:
+    """Where the vectors of written chunks come from: an embedder, and a cache keyed by
+    the embedder's id and each chunk's text digest (a text embedded once is never
+    embedded again); ``ends_at`` (``time.monotonic()``) is when embedding must stop —
+    the ingest's ``embed_deadline``, checked before every batch (and passed to a
+    service's embedder, which stops its requests then)."""
+
+    embedder: Any
+    cache: Any
+    ends_at: float | None = None
+    deadline: float | None = None
+    """The ``embed_deadline`` in seconds (for the message)."""
+
+
+def embed_batch(
+    changes: list[Change], given: Vectors
+) -> tuple[list[Change], dict[str, list[float]], int, int, list[LoadIssue]]:
+    """``(the changes that go ahead, their chunks' vectors by chunk id, vectors computed,
+    vectors from the cache, the documents refused)`` (see the module docstring)."""
+    from osrag.embedding import embed_texts
+    from osrag.errors import EmbeddingError, EmbeddingInputError
+
+    if given.ends_at is not None and time.monotonic() >= given.ends_at:
+        raise EmbeddingError(
+            f"embedder {given.embedder.id}: the embed_deadline of this ingest "
+            f"({given.deadline:g} s) has passed (raise the embed_deadline setting for a "
+            "corpus that takes longer; vectors computed so far are cached)"
+        )
+    vectors: dict[str, list[float]] = {}
+    counts = [0, 0]
+
+    def embed(group: list[Change]) -> None:
+        chunks = [chunk for change in group for chunk in change.write]
+        outcome = embed_texts([c.text for c in chunks], given.embedder, given.cache)
+        counts[0] += outcome.computed
+        counts[1] += outcome.cached
+        for chunk, vector in zip(chunks, outcome.vectors, strict=True):
+            vectors[chunk.chunk_id] = [float(x) for x in vector]
+
+    try:
+        embed(changes)
+        return changes, vectors, counts[0], counts[1], []
+    except EmbeddingInputError:
+        pass  # find the documents that fail, let the others through
+    kept: list[Change] = []
+    issues: list[LoadIssue] = []
+    for change in changes:
+        try:
+            embed([change])
+        except EmbeddingInputError as exc:
+            doc = change.doc
+            issues.append(
+                LoadIssue(
+                    path=doc.source_path if doc else change.doc_id,
+                    line=doc.source_line if doc else None,
+                    reason=f"document {change.doc_id!r}: no vectors ({exc}); its previous "
+                    "version is kept, the next ingest tries again",
+                )
+            )
+            continue
+        kept.append(change)
+    return kept, vectors, counts[0], counts[1], issues
