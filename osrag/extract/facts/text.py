@@ -113,6 +113,9 @@ _LINK = re.compile(
     r"more\s+than|less\s+than|under|up\s+to|just\s+over|just\s+under|a\s+total\s+of|"
     r"an\s+aggregate\s+of|an\s+estimated|a\s+record|a|an|of))*)\s*$"
 )
+_LINK_REACH = 72
+"""How far before the amount a linking word and its hedges can start ("increased 12.5%
+to approximately")."""
 _TIME_TAIL = re.compile(
     r"(?i)\s+(?:(?:in|for|during|as\s+of|as\s+at|at|on|by|through|from|since|over|ended|"
     r"ending|of)\s+)+(?:the\s+)?(?:(?:fiscal|financial|calendar)\s+|fy\s*|\d{1,2}\s+)?"
@@ -314,7 +317,7 @@ def _clause_before(before: str) -> str:
 
 def _label_before(clause: str) -> str | None:
     """``deductible`` in "a deductible of " (the phrase before a linking word)."""
-    link = _LINK.search(clause)
+    link = _LINK.search(clause, max(0, len(clause) - _LINK_REACH))
     if link is None:
         return None
     head = _TIME_TAIL.sub("", clause[: link.start()])
@@ -369,6 +372,8 @@ def _period(
     text: str, start: int, end: int, line_start: int, line_end: int
 ) -> tuple[str | None, int | None]:
     """The year stated in the amount's clause (module docstring)."""
+    if _ANY_YEAR.search(text, line_start, line_end) is None:
+        return None, None  # most amounts: no year anywhere near
     last = _LAST_SENTENCE_END.match(text, line_start, start)
     sentence_start = last.end() if last else line_start
     stop = _SENTENCE_END.search(text, end, line_end)
@@ -397,6 +402,7 @@ def _period(
     return None, None
 
 
+_ANY_YEAR = re.compile(r"(?:19|20)\d\d")
 _YEAR_AFTER = re.compile(
     r"\s*\(\s*(?:(?:fiscal|financial)\s+(?:year\s+)?|fy\s*)?(?P<year>(?:19|20)\d\d)\s*\)", re.I
 )
