@@ -72,8 +72,9 @@ def test_a_caption_in_the_second_header_row_governs_the_table(shape: str) -> Non
     ]
 
 
-def test_a_percentage_column_marked_in_a_sub_header_is_not_money() -> None:
-    table = SHAPES["pipe"](
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_a_percentage_column_marked_in_a_sub_header_is_not_money(shape: str) -> None:
+    table = SHAPES[shape](
         [
             ["(in millions of dollars)", "2019", "2019", "2018", "2018"],
             ["", "$", "%", "$", "%"],

@@ -151,3 +151,26 @@ def test_a_caption_never_scales_prose_under_it() -> None:
     text = "## Notes (in thousands)\n\nRevenue was $250 in the quarter.\n"
     (fact,) = facts(text)
     assert (fact.value, fact.scale, fact.label) == (25_000, 0, "Revenue")
+
+
+def test_chunks_carry_the_facts_of_their_span_and_of_their_breadcrumb() -> None:
+    from osrag.chunking import chunk_document
+    from osrag.extract import enrich_chunks
+    from osrag.models import ChunkingConfig, Document
+
+    text = (
+        "# Umbrella policy\n\n## Deductible: $500\n\n"
+        + "The deductible applies to every claim under the policy. " * 30
+        + "\n\nA limit of $1,000,000 applies to each occurrence.\n"
+    )
+    doc = Document(doc_id="d", source_path="d.md", source_version="1", title="t", text=text)
+    chunks = enrich_chunks(doc, chunk_document(doc, ChunkingConfig(size=64, overlap=0)))
+    with_limit = [c for c in chunks if "$1,000,000" in c.body]
+    assert with_limit
+    for chunk in with_limit:
+        described = [(f.raw, f.label, f.source) for f in chunk.facts]
+        assert ("$1,000,000", "limit", "prose") in described
+        assert ("$500", "Deductible", "heading") in described  # from the breadcrumb
+        heading_fact = next(f for f in chunk.facts if f.source == "heading")
+        assert text[heading_fact.start : heading_fact.end] == "$500"
+        assert set(chunk.money) == {f"{f.currency}:{f.magnitude}" for f in chunk.facts}

@@ -245,19 +245,32 @@ def _heading_facts(heading: str, currency: str) -> tuple[AmountFact, ...]:
     )
 
 
-def _breadcrumb_facts(doc: Document, chunk: Chunk, heading: str, currency: str) -> list[AmountFact]:
+def _breadcrumb_facts(
+    doc: Document, chunk: Chunk, heading: str, currency: str, seen: dict[str, list[int]]
+) -> list[AmountFact]:
     """A breadcrumb heading's facts, their spans moved to where the heading is written in
-    the document (its last occurrence before the chunk, else its first anywhere); a heading
-    the text does not hold (a title from a file name) keeps its spans into itself."""
+    the document (its last occurrence at or before the chunk's start, else its first);
+    a heading the text does not hold (a title from a file name) keeps its spans into
+    itself. ``seen``: each heading's occurrences, found once per document."""
     facts = _heading_facts(heading, currency)
     if not facts:
         return []
-    at = doc.text.rfind(heading, 0, chunk.span.start + len(heading))
-    if at < 0:
-        at = doc.text.find(heading)
-    if at < 0:
+    at = seen.get(heading)
+    if at is None:
+        at = seen[heading] = _occurrences(doc.text, heading)
+    if not at:
         return list(facts)
-    return [dataclasses.replace(f, start=f.start + at, end=f.end + at) for f in facts]
+    i = bisect.bisect_right(at, chunk.span.start)
+    base = at[i - 1] if i else at[0]
+    return [dataclasses.replace(f, start=f.start + base, end=f.end + base) for f in facts]
+
+
+def _occurrences(text: str, needle: str) -> list[int]:
+    found, i = [], text.find(needle)
+    while i >= 0:
+        found.append(i)
+        i = text.find(needle, i + 1)
+    return found
 
 
 def _stale(chunk: Chunk) -> bool:
@@ -298,6 +311,7 @@ def enrich_chunks(
         )
     money_ends = [m.end for m in values.money]
     facts = values.facts
+    seen: dict[str, list[int]] = {}  # where each breadcrumb heading is written
     date_ends = [d.end for d in values.dates]
     identifier_ends = [i.end for i in values.identifiers]
     key = (config.default_currency, tuple(config.identifier_patterns), config.date_order)
@@ -327,7 +341,7 @@ def enrich_chunks(
             for heading in chunk.breadcrumb.split(BREADCRUMB_SEPARATOR):
                 heading_values = _heading_values(heading, *key)
                 if heading_values[0]:
-                    heading_facts = _breadcrumb_facts(doc, chunk, heading, key[0])
+                    heading_facts = _breadcrumb_facts(doc, chunk, heading, key[0], seen)
                     found.add_values(heading_values, heading_facts)
                 else:
                     found.add_values(heading_values, ())

@@ -189,6 +189,9 @@ class Table:
     end: int
     rows: list[tuple[str, list[Cell]]] = field(default_factory=list)
     """Each row: its label (first cell) and its other cells."""
+    pipe: bool = True
+    """A Markdown pipe table (cells keyed by column number); else a loader's table (cells
+    keyed by their header's text)."""
 
 
 def _blocks(text: str, pos: int) -> Iterator[list[tuple[int, str]]]:
@@ -231,7 +234,7 @@ def _pipe_table(block: list[tuple[int, str]]) -> Table:
 
 
 def _loader_table(block: list[tuple[int, str]]) -> Table:
-    table = Table(block[0][0], block[-1][0] + len(block[-1][1]))
+    table = Table(block[0][0], block[-1][0] + len(block[-1][1]), pipe=False)
     first_offset, first = block[0]
     header = [Cell(c.strip(), first_offset + m, "") for m, c in _split_keep(first, " | ")]
     table.rows.append(("", header))
@@ -414,7 +417,8 @@ def _amounts(
 ) -> Iterator[CellAmount]:
     columns = _column_captions(table)
     signs = _signed_columns(table)
-    headers = _column_headers(table)
+    headers = _column_headers(table) if table.pipe else {}
+    subheaders = {} if table.pipe else _loader_subheaders(table)
     caption = before
     group = ""  # "Weighted-average shares outstanding:" names the dependent rows under it
     for r, (label, cells) in enumerate(table.rows):
@@ -431,16 +435,22 @@ def _amounts(
         named = ""  # a loader row names a merged header's first column only: the rest inherit
         row_sign = next((s for c in cells if (s := _sign_of(c.text))), None)
         quantity = f"{label} {group}" if group and _governs(group, label) else label
+        seen: dict[str, int] = {}  # a loader row's cells of each header name so far
         for i, cell in enumerate(cells):
             named = cell.column or named
             left, right = _neighbours(cells, i)
             if right.startswith("%"):
                 continue  # "12.5 | %": the percent sign in a cell of its own
+            if table.pipe:
+                header = headers.get(cell.column, named)
+            else:
+                k = seen[named] = seen.get(named, -1) + 1
+                header = f"{named} {subheaders.get((named, k), '')}".strip()
             mention = _cell_amount(
                 text,
                 cell,
                 quantity,
-                headers.get(cell.column, named),
+                header,
                 own or columns.get(cell.column) or caption,
                 nearby_sign=row_sign or signs.get(cell.column),
                 column_sign=signs.get(cell.column),
@@ -495,6 +505,21 @@ def _column_headers(table: Table) -> dict[str, str]:
             if cell.text or left:
                 headers.setdefault(cell.column, []).append(cell.text or left)
     return {key: " ".join(words) for key, words in headers.items()}
+
+
+def _loader_subheaders(table: Table) -> dict[tuple[str, int], str]:
+    """A loader table's second header rows (``2019: $m; 2019: %``), by header name and
+    the cell's place among the cells of that name in its row."""
+    found: dict[tuple[str, int], list[str]] = {}
+    for _, cells in table.rows[1:]:
+        if any(is_value_cell(c.text) for c in cells):
+            break
+        seen: dict[str, int] = {}
+        for cell in cells:
+            k = seen[cell.column] = seen.get(cell.column, -1) + 1
+            if cell.text and (re.search(r"[^\W\d]", cell.text) or cell.text in ("%", "(%)")):
+                found.setdefault((cell.column, k), []).append(cell.text)
+    return {key: " ".join(words) for key, words in found.items()}
 
 
 def _signed_columns(table: Table) -> dict[str, str]:

@@ -57,8 +57,6 @@ _MONTHS = (
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
 )
 _HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t]")
-_MARKUP_END = re.compile(r"[*_`]+\s*$")
-_MARKUP_START = re.compile(r"^[*_`]+")
 _GENERIC = frozenset(["amount", "amounts", "value", "values", "balance", "total amount"])
 _KEY_SEPARATOR = re.compile(
     r"^(?P<key>.{1,80}?)[ \t]*(?::|\.{2,}|…+|[ \t][-–—]{1,2}|=|\|)[ \t]*"
@@ -115,6 +113,9 @@ _LINK = re.compile(
     r"more\s+than|less\s+than|under|up\s+to|just\s+over|just\s+under|a\s+total\s+of|"
     r"an\s+aggregate\s+of|an\s+estimated|a\s+record|a|an|of))*)\s*$"
 )
+_LINK_REACH = 72
+"""How far before the amount a linking word and its hedges can start ("increased 12.5%
+to approximately")."""
 _TIME_TAIL = re.compile(
     r"(?i)\s+(?:(?:in|for|during|as\s+of|as\s+at|at|on|by|through|from|since|over|ended|"
     r"ending|of)\s+)+(?:the\s+)?(?:(?:fiscal|financial|calendar)\s+|fy\s*|\d{1,2}\s+)?"
@@ -148,6 +149,9 @@ _PERIOD_IN_TEXT = re.compile(
 )
 _SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z(“\"])|[;\n]")
 _CLAUSE_SPLIT = re.compile(r",(?!\s*(?:19|20)\d\d)|\s[–—]\s|\(|\)")
+_LAST_SENTENCE_END = re.compile(r".*(?:[.!?](?=\s+[A-Z(“\"])|;)", re.S)
+"""Up to the last sentence boundary (one match instead of a loop over them all)."""
+_LAST_CLAUSE_SPLIT = re.compile(r".*(?:,(?!\s*(?:19|20)\d\d)|\s[–—]\s|\(|\))", re.S)
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,26 +172,47 @@ def read_text_place(text: str, start: int, end: int, amounts_before: int) -> Tex
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
     line_end = len(text) if line_end < 0 else line_end
-    before = _MARKUP_END.sub("", text[line_start:start])
-    after = _MARKUP_START.sub("", text[end:line_end])
-    if before.lstrip().startswith("|"):
+    # every rule reads a bounded window around the amount: a long paragraph costs no more
+    window_start = max(line_start, start - _WINDOW)
+    whole_line = window_start == line_start  # a key or a cell needs its line's start
+    before = _unmarked_end(text[window_start:start])
+    after = _unmarked_start(text[end : min(line_end, end + _WINDOW)])
+    if whole_line and before.lstrip().startswith("|"):
         return _pipe_row_place(text, line_start, before)
-    if _HEADING.match(before):
-        key = _key_of(before[_HEADING.match(before).end() :], after)  # type: ignore[union-attr]
-        return TextPlace("heading", key, None, None)
-    period, year = _period(text, start, end, line_start, line_end)
-    prior = _PRIOR_YEAR.search(before)
+    heading = _HEADING.match(before) if whole_line else None
+    if heading is not None:
+        return TextPlace("heading", _key_of(before[heading.end() :], after), None, None)
+    period, year = _period(text, start, end, window_start, min(line_end, end + _WINDOW))
+    prior = _PRIOR_YEAR.search(before, max(0, len(before) - 16))
     if prior is not None and amounts_before:
         found = _PERIOD_IN_TEXT.search(prior.group("period"))
         return TextPlace("prose", None, prior.group("period"), _year(found), inherits=True)
-    key = _key_of(before, after)
+    key = _key_of(before, after) if whole_line and len(before) <= _KEY_LINE else None
     if key is not None:
         return TextPlace("key", key, period, year)
     clause = _clause_before(before)
-    label = _label_before(clause) or _label_after(after)
-    if label is None and amounts_before and _COMPARED.search(clause):
+    label = _label_before(clause[-_PHRASE:]) or _label_after(after)
+    if label is None and amounts_before and _COMPARED.search(clause, max(0, len(clause) - 40)):
         return TextPlace("prose", None, period, year, inherits=True)
     return TextPlace("prose", label, period, year)
+
+
+_WINDOW = 300
+"""Characters either side of an amount that its rules read (a sentence's worth)."""
+_KEY_LINE = 160
+"""The longest line prefix that can still be a key and its separator."""
+_PHRASE = 160
+"""The end of a clause a noun phrase and its linking word are read from."""
+
+
+def _unmarked_end(before: str) -> str:
+    """``before`` without the Markdown emphasis that opens the amount (``**$3M**``)."""
+    stripped = before.rstrip()
+    return stripped.rstrip("*_`") if stripped.endswith(("*", "_", "`")) else before
+
+
+def _unmarked_start(after: str) -> str:
+    return after.lstrip("*_`") if after.startswith(("*", "_", "`")) else after
 
 
 def _pipe_row_place(text: str, line_start: int, before: str) -> TextPlace:
@@ -292,7 +317,7 @@ def _clause_before(before: str) -> str:
 
 def _label_before(clause: str) -> str | None:
     """``deductible`` in "a deductible of " (the phrase before a linking word)."""
-    link = _LINK.search(clause)
+    link = _LINK.search(clause, max(0, len(clause) - _LINK_REACH))
     if link is None:
         return None
     head = _TIME_TAIL.sub("", clause[: link.start()])
@@ -347,14 +372,14 @@ def _period(
     text: str, start: int, end: int, line_start: int, line_end: int
 ) -> tuple[str | None, int | None]:
     """The year stated in the amount's clause (module docstring)."""
-    sentence_start = line_start
-    for match in _SENTENCE_END.finditer(text, line_start, start):
-        sentence_start = match.end()
+    if _ANY_YEAR.search(text, line_start, line_end) is None:
+        return None, None  # most amounts: no year anywhere near
+    last = _LAST_SENTENCE_END.match(text, line_start, start)
+    sentence_start = last.end() if last else line_start
     stop = _SENTENCE_END.search(text, end, line_end)
     sentence_end = stop.start() if stop else line_end
-    clause_start = sentence_start
-    for match in _CLAUSE_SPLIT.finditer(text, sentence_start, start):
-        clause_start = match.end()
+    last = _LAST_CLAUSE_SPLIT.match(text, sentence_start, start)
+    clause_start = last.end() if last else sentence_start
     split = _CLAUSE_SPLIT.search(text, end, sentence_end)
     clause_end = split.start() if split else sentence_end
     own = _YEAR_AFTER.match(text, end, line_end)
@@ -377,6 +402,7 @@ def _period(
     return None, None
 
 
+_ANY_YEAR = re.compile(r"(?:19|20)\d\d")
 _YEAR_AFTER = re.compile(
     r"\s*\(\s*(?:(?:fiscal|financial)\s+(?:year\s+)?|fy\s*)?(?P<year>(?:19|20)\d\d)\s*\)", re.I
 )
