@@ -47,7 +47,8 @@ main()
 UNCAUGHT_LIBRARY_FAILURE = """
 import logging
 logging.basicConfig(level=logging.DEBUG)
-from osrag.engines.rest.clients import cluster_errors, connect
+from osrag.engines.rest.clients import connect
+from osrag.engines.rest.errors import cluster_errors
 from osrag.config import load_settings
 settings = load_settings()
 with cluster_errors(settings):
