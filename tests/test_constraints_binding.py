@@ -281,6 +281,20 @@ def test_loss_labels_name_the_negative_side_of_their_family() -> None:
     assert not is_signed("loss of use") and not is_signed("deductible")
 
 
+def test_a_label_matches_without_its_generic_or_section_word() -> None:
+    # a phrase holding another matches nothing more: the shorter name stands for both
+    assert label_alternatives("personal property coverage") == (
+        "personal property", "personal properties",
+    )  # fmt: skip
+    # the section a schedule lists the line under, when two words or more are left
+    assert label_alternatives("property damage liability") == (
+        "property damage", "property damages",
+    )  # fmt: skip
+    assert label_alternatives("personal liability") == (
+        "personal liability", "personal liabilities",
+    )  # fmt: skip
+
+
 def test_a_bound_constraint_is_one_nested_filter_of_label_value_currency_and_year() -> None:
     (c,) = analyze_query("net loss under $20 million in 2019").constraints
     node = fact_filter(c)

@@ -17,7 +17,11 @@ match "Total deferred tax assets". The alternatives of a label (:func:`label_alt
   gets every member;
 * the label without a trailing word of :data:`GENERIC_HEADS` ("personal property
   coverage" → "personal property"): words that say an amount is a coverage or an amount,
-  which a table row or a key usually leaves out.
+  which a table row or a key usually leaves out; and without a trailing word of
+  :data:`SECTION_HEADS` when two words or more are left ("property damage liability" →
+  "property damage"): the section a schedule lists the line under ("Liability:
+  Property damage, each accident $25,000"), never the line itself ("personal liability"
+  stays whole — "personal" alone names nothing).
 
 **Results that can be a loss** (:data:`RESULT_FAMILIES`: net income, operating income,
 income before taxes, gross profit, and the names of their losses) are compared by their
@@ -95,6 +99,10 @@ names the result, not a loss)."""
 GENERIC_HEADS = frozenset({"coverage", "cover", "amount", "amounts", "value", "figure", "sum"})
 """A label's last word that only says the figure is a coverage or an amount: a fact's
 label may leave it out ("personal property coverage" matches "Personal property")."""
+
+SECTION_HEADS = frozenset({"liability"})
+"""A label's last word that names the section of a schedule the line is in: a fact's label
+may leave it out when the rest still names a quantity of two words or more."""
 
 LINE_ITEM_MODIFIERS = frozenset({
     "total", "net", "gross", "operating", "consolidated", "deferred", "current",
@@ -205,6 +213,8 @@ def label_alternatives(label: str) -> tuple[str, ...]:
     words = name.split(" ")
     own = _numbers(name)
     if len(words) > 1 and words[-1] in GENERIC_HEADS:
+        own += _numbers(" ".join(words[:-1]))
+    if len(words) > 2 and words[-1] in SECTION_HEADS:
         own += _numbers(" ".join(words[:-1]))
     group = _groups().get(_key(name), ())
     names = list(dict.fromkeys([*own, *(normalised(member) for member in group)]))
