@@ -182,6 +182,8 @@ def test_the_cli_shows_each_constraint_its_quantity_and_the_ladder(
         "label 'limits']"
     ) in explained.stderr
     assert "amount ladder: bound → role-free → none" in explained.stderr
+    # the step that answered, and the candidates each step tried left
+    assert "amount step: bound (candidates per step tried: bound " in explained.stderr
     assert '"nested"' in explained.stderr and '"gt": 50000000' in explained.stderr
     as_json = osrag("search", query, *common, "--mode", "bm25", "--json", env=env)
     result = json.loads(as_json.stdout)

@@ -305,9 +305,9 @@ def _summary_line(result: SearchResult) -> str:
             " · [yellow]fallback: the amount constraints together matched nothing and were "
             "dropped (boosts instead)[/yellow]"
         )
-    if len(result.amount_steps) > 1:
+    if result.amount_steps:
         tried = ", ".join(f"{s.step} {s.candidates:,}" for s in result.amount_steps)
-        line += f" · amount steps (candidates): {printable(tried)}"
+        line += f" · amount step: {result.amount_step} (candidates per step tried: {tried})"
     if result.text_fallback:
         line += (
             " · [yellow]text fallback: no chunk meeting the amount constraints matched the "
