@@ -33,22 +33,28 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from tatqa_corpus import DATASET, GoldItem, convert, core
+from tatqa_corpus import DATASET, GoldItem, Rendered, convert, core
 
 from osrag.extract import extract_values
 from osrag.extract.money import MoneyMention
 from osrag.loaders.corpus import load_corpus
 from osrag.models import Document, ExtractionConfig
+from osrag.schema.facts import AmountFact
+
+FACTS: dict[str, list[AmountFact]] = {}
+"""doc id → the facts read with the amounts of :func:`extracted` (for the label measures)."""
 
 
 def extracted(root: Path) -> dict[str, tuple[str, list[MoneyMention]]]:
-    """doc id → (text, amounts), read as ingest reads them."""
+    """doc id → (text, amounts), read as ingest reads them (the facts go to ``FACTS``)."""
     config = ExtractionConfig()
     out: dict[str, tuple[str, list[MoneyMention]]] = {}
+    FACTS.clear()
     for doc in load_corpus(root):
         if isinstance(doc, Document):
             values = extract_values(doc.text, config, start=doc.content_start)
             out[Path(doc.source_path).stem] = (doc.text, values.money)
+            FACTS[Path(doc.source_path).stem] = values.facts
     return out
 
 
@@ -174,6 +180,118 @@ def _example(g: GoldItem, text: str, near: list[MoneyMention], outcome: str) -> 
     }
 
 
+_GOLD_NUMBER = re.compile(r"\s*[$€£]?\s*\(?\s*[$€£]?\s*[-–]?\d[\d,]*(?:\.\d+)?\s*\)?\s*%?\s*")
+_GOLD_BARE_YEAR = re.compile(r"\s*(?:19|20)\d\d\s*(?:\(\w{1,2}\)|\*+)?\s*")
+_GOLD_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+
+
+def _norm(text: str | None) -> str:
+    """The one normalisation of both sides: white space collapsed, lower case, a trailing
+    colon dropped."""
+    return " ".join((text or "").split()).lower().removesuffix(":").strip()
+
+
+def _gold_header(rows: list[list[str]], r: int, c: int) -> str | None:
+    """The dataset's column header of cell (r, c) that names a year: of the rows above the
+    table's first row with a number (not a bare year) after its first cell, the lowest
+    cell of column c holding a year; None when there is none."""
+    first = next(
+        (
+            i
+            for i, row in enumerate(rows)
+            if any(_GOLD_NUMBER.fullmatch(x) and not _GOLD_BARE_YEAR.fullmatch(x) for x in row[1:])
+        ),
+        len(rows),
+    )
+    for i in range(min(r, first) - 1, -1, -1):
+        cell = rows[i][c] if c < len(rows[i]) else ""
+        if _GOLD_YEAR.search(cell):
+            return cell
+    return None
+
+
+def labels(dataset: Path, docs: list[Rendered], gold: list[GoldItem]) -> dict[str, Any]:
+    """Label and period agreement on the gold table amounts: every table cell a core money
+    answer was found in (each cell once), its fact compared with the dataset's row label
+    (the cell's first cell in its row) and with its column header where that names a
+    year. ``label exact``: the stored label equals the row label; ``label row``: it equals
+    it, or is it joined with a column qualifier (``row — qualifier``) or under a group
+    (``group: row``), the documented joins; ``period text``: the stored period equals the
+    header; ``year``: the stored year is the header's year. Both sides normalised only by
+    :func:`_norm`. Gold from the dataset's cells; the facts from the ingest code."""
+    contexts = json.loads(dataset.read_text(encoding="utf-8"))
+    tables = {"tatqa-" + c["table"]["uid"][:8]: c["table"]["table"] for c in contexts}
+    cells_of = {d.doc_id: {(a, b): (r, c) for r, c, a, b in d.cells} for d in docs}
+    seen: set[tuple[str, int, int]] = set()
+    counts: Counter[str] = Counter()
+    misses: list[dict[str, Any]] = []
+    for g in gold:
+        if not core(g) or g.source != "table":
+            continue
+        for start, end in g.spans:
+            r, c = cells_of[g.doc_id].get((start, end), (-1, -1))
+            if r < 0 or (g.doc_id, r, c) in seen:
+                continue
+            seen.add((g.doc_id, r, c))
+            rows = tables[g.doc_id]
+            fact = next(
+                (f for f in FACTS.get(g.doc_id, []) if f.start < end and start < f.end), None
+            )
+            _judge_label(counts, misses, g.doc_id, rows, r, c, fact)
+    total = counts["cells"]
+    with_header = counts["with year header"]
+    return {
+        "cells": total,
+        "with_fact": counts["with fact"],
+        "label_exact": counts["label exact"] / total if total else 1.0,
+        "label_row": counts["label row"] / total if total else 1.0,
+        "cells_with_year_header": with_header,
+        "period_text": counts["period text"] / with_header if with_header else 1.0,
+        "year": counts["year"] / with_header if with_header else 1.0,
+        "disagreements": misses,
+    }
+
+
+def _judge_label(
+    counts: Counter[str],
+    misses: list[dict[str, Any]],
+    doc: str,
+    rows: list[list[str]],
+    r: int,
+    c: int,
+    fact: AmountFact | None,
+) -> None:
+    counts["cells"] += 1
+    row = _norm(rows[r][0])
+    header = _gold_header(rows, r, c)
+    label = _norm(fact.label if fact else None)
+    exact = fact is not None and label == row
+    row_part = label.split(" — ", 1)[0]  # the column join, then the group join
+    joined = exact or (fact is not None and (row_part == row or row_part.endswith(": " + row)))
+    counts["with fact"] += fact is not None
+    counts["label exact"] += exact
+    counts["label row"] += joined
+    period_ok = year_ok = True
+    if header is not None:
+        counts["with year header"] += 1
+        year = int(_GOLD_YEAR.search(header).group())  # type: ignore[union-attr]
+        period_ok = fact is not None and _norm(fact.period) == _norm(header)
+        year_ok = fact is not None and fact.year == year
+        counts["period text"] += period_ok
+        counts["year"] += year_ok
+    if not (exact and period_ok and year_ok):
+        misses.append(
+            {
+                "doc": doc,
+                "row": rows[r][0],
+                "header": header,
+                "label": fact.label if fact else None,
+                "period": fact.period if fact else None,
+                "year": fact.year if fact else None,
+            }
+        )
+
+
 def report(result: dict[str, Any]) -> str:
     lines = [
         f"precision {result['precision']:.4f}   recall {result['recall']:.4f}   "
@@ -196,6 +314,21 @@ def report(result: dict[str, Any]) -> str:
         "| --- | ---: |",
         *(f"| {k} | {v} |" for k, v in result["outcomes_by_kind"].items()),
     ]
+    if "labels" in result:
+        got = result["labels"]
+        lines += [
+            "",
+            f"labels of the gold table amounts ({got['cells']} cells, {got['with_fact']} with "
+            f"a fact; {got['cells_with_year_header']} under a year header):",
+            "",
+            "| measure | agreement |",
+            "| --- | ---: |",
+            f"| label equals the row label | {got['label_exact']:.4f} |",
+            f"| label is the row label (or it joined: row — column, group: row) | "
+            f"{got['label_row']:.4f} |",
+            f"| period equals the column header | {got['period_text']:.4f} |",
+            f"| year equals the column header's year | {got['year']:.4f} |",
+        ]
     for example in result["examples"]:
         lines.append(
             f"  {example['outcome']}: {example['doc']} {example['answer']!r} "
@@ -207,8 +340,11 @@ def report(result: dict[str, Any]) -> str:
 def run(dataset: Path, out: Path, form: str = "markdown") -> dict[str, Any]:
     """Convert, extract and judge; ``form="html"`` has the HTML loader write the tables
     (amounts are then matched to the gold by their figures, not by span)."""
-    _, gold = convert(dataset, out, form)
-    return judge(gold, extracted(out / "corpus"), by_value=form == "html")
+    docs, gold = convert(dataset, out, form)
+    result = judge(gold, extracted(out / "corpus"), by_value=form == "html")
+    if form == "markdown":  # the loader rewrites the HTML tables: no cell offsets to compare
+        result["labels"] = labels(dataset, docs, gold)
+    return result
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -222,9 +358,15 @@ def main(argv: list[str] | None = None) -> int:
         default="markdown",
         help="documents as Markdown pipe tables, or as HTML read by the HTML loader",
     )
+    parser.add_argument(
+        "--disagreements", action="store_true", help="list the cells whose label or period differs"
+    )
     args = parser.parse_args(argv)
     result = run(args.dataset, args.out, args.form)
     print(report(result))
+    if args.disagreements and "labels" in result:
+        for miss in result["labels"]["disagreements"]:
+            print("  label/period:", json.dumps(miss, ensure_ascii=False))
     if args.json:
         args.json.write_text(json.dumps(result, indent=1), encoding="utf-8")
     return 0

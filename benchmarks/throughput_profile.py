@@ -43,8 +43,9 @@ from opensearchpy import OpenSearch
 from throughput import Query, cpu_seconds, query_texts, wire_lines
 
 from osrag.engines.opensearch.index import OpenSearchIndex
+from osrag.search.ladder import Ladder
 from osrag.search.results import answering_index, shape_result
-from osrag.search.searcher import Searcher, needs_fallback
+from osrag.search.searcher import Searcher
 
 
 class CountingTransport:
@@ -68,19 +69,18 @@ def staged(searcher: Searcher, query: Query, mode: str, clock: dict[str, float])
     marks.append(time.perf_counter())
     vector = searcher.query_vector(plan)
     marks.append(time.perf_counter())
-    sent = searcher.requests(plan, vector)
+    ladder = Ladder(plan)
+    sent = searcher.requests(plan, vector, step=ladder.step)
     marks.append(time.perf_counter())
     answers = searcher.index.search(searcher.alias, sent.plans, search_type=searcher.search_type)
     marks.append(time.perf_counter())
     ran = searcher.answered(plan, sent, answers)
     marks.append(time.perf_counter())
-    fallback = needs_fallback(plan, ran)
-    if fallback:
-        ran = searcher._run(plan, vector, drop_amount=True)
+    while (step := ladder.after(ran.candidates)) is not None:
+        ran = searcher._run(plan, vector, step=step)
     marks.append(time.perf_counter())
     answered = answering_index(ran) or searcher.index.alias_target(searcher.alias) or ""
-    candidates = ran.candidates if plan.has_amount_filter else None
-    result = shape_result(plan, ran, fallback, answered, marks[0], candidates)
+    result = shape_result(plan, ran, ladder, answered, marks[0])
     marks.append(time.perf_counter())
     names = ["plan", "query_vector", "requests", "search", "answered", "fallback", "shape"]
     for name, start, end in zip(names, marks, marks[1:], strict=False):

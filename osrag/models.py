@@ -43,11 +43,13 @@ from osrag.schema.passages import ContextRequest, Passage, PassageReport
 from osrag.schema.search import (
     AmountEvidence,
     AmountStatus,
+    AmountStep,
     AppliedFilter,
     Money,
     QuerySpec,
     SearchHit,
     SearchResult,
+    StepCount,
 )
 
 __all__ = [
@@ -60,6 +62,7 @@ __all__ = [
     "AmountEvidence",
     "AmountFact",
     "AmountStatus",
+    "AmountStep",
     "AppliedFilter",
     "ChangeRecord",
     "Chunk",
@@ -80,5 +83,6 @@ __all__ = [
     "SearchHit",
     "SearchResult",
     "Span",
+    "StepCount",
     "TokenSpan",
 ]

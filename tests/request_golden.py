@@ -11,8 +11,10 @@ where the mode needs one, answered four ways:
 * ``elasticsearch``: the lines the Elasticsearch engine sends (its ``knn`` section and
   ``rrf`` retriever);
 
-and, for the fallback, each of them with every amount filter dropped. A case the
-builders refuse records the error's class and message. Written once by
+and, for the fallback, each of them with every amount filter dropped; a case whose
+constraints are bound to a named quantity also records ``build`` and ``opensearch`` at the
+amount ladder's role-free step. A case the builders refuse records the error's class and
+message. Written once by
 ``python tests/request_golden.py`` from the code as it was before a refactor; every
 later change must reproduce it.
 """
@@ -56,6 +58,10 @@ NAMED: dict[str, dict[str, Any]] = {
     "euro_exact": {"text": "umbrella €300,000"},
     "euro_in": {"text": "€300,000 or €3M"},
     "euro_over": {"text": "flood over €500,000"},
+    "euro_over_role_free": {"text": "the flood policies over €500,000"},
+    "bound_year_loss": {"text": "net loss under $20 million in 2019", "mode": "hybrid"},
+    "bound_after": {"text": "the $500 deductible", "tenant": "acme"},
+    "too_many_amounts": {"text": " ".join(f"${i}" for i in range(1, 20))},
     "yen": {"text": "premium ¥30,000"},
     "two_amounts": {"text": "deductible $1,000 and limit $300K"},
     "keep_amount_text": {"text": "umbrella $300K", "keep_amount_text": True},
@@ -177,11 +183,11 @@ def _error(exc: Exception) -> dict[str, str]:
     return {"error": type(exc).__name__, "message": str(exc)}
 
 
-def _lines(engine: Any, spec: QuerySpec, drop: bool, *, pipeline: bool) -> Any:
+def _lines(engine: Any, spec: QuerySpec, drop: bool, *, pipeline: bool, step: Any = None) -> Any:
     try:
         plan = plan_query(spec)
         vector = VECTOR if spec.mode in ("vector", "hybrid") else None
-        typed = search_plan(plan, drop_amount=drop, vector=vector)
+        typed = search_plan(plan, drop_amount=drop, vector=vector, step=step)
         chosen = None
         if pipeline and typed.mode == "hybrid" and typed.fusion.in_engine:
             fusion = typed.fusion
@@ -198,11 +204,18 @@ def _lines(engine: Any, spec: QuerySpec, drop: bool, *, pipeline: bool) -> Any:
         return _error(exc)
 
 
-def _built(spec: QuerySpec, drop: bool) -> Any:
+def _built(spec: QuerySpec, drop: bool, step: Any = None) -> Any:
     try:
-        return build_query(spec, drop_amount=drop)
+        return build_query(spec, drop_amount=drop, step=step)
     except OsragError as exc:
         return _error(exc)
+
+
+def _bound(spec: QuerySpec) -> bool:
+    try:
+        return plan_query(spec).amount_steps[:1] == ("bound",)
+    except OsragError:
+        return False
 
 
 def case_bodies(fields: dict[str, Any]) -> dict[str, Any]:
@@ -219,6 +232,11 @@ def case_bodies(fields: dict[str, Any]) -> dict[str, Any]:
         out["opensearch" + suffix] = _lines(opensearch, spec, drop, pipeline=True)
         out["opensearch_client_fusion" + suffix] = _lines(opensearch, spec, drop, pipeline=False)
         out["elasticsearch" + suffix] = _lines(elasticsearch, spec, drop, pipeline=True)
+    if _bound(spec):
+        out["build_role_free"] = _built(spec, False, "role-free")
+        out["opensearch_role_free"] = _lines(
+            opensearch, spec, False, pipeline=True, step="role-free"
+        )
     return _json(out)
 
 

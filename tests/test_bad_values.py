@@ -219,6 +219,17 @@ def test_no_generated_front_matter_escapes_its_document(pairs: list[tuple[str, A
         _loaded_and_prepared(path)
 
 
+def test_a_front_matter_number_too_long_to_write_is_a_clear_error() -> None:
+    # YAML reads 0x followed by 4,000 f's as an integer of 16,000 bits: more digits than
+    # Python writes; the document is refused naming the key, the next one still loads
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "doc.md"
+        path.write_text("---\nreviewed: 0x" + "f" * 4000 + "\n---\nBody $300.\n")
+        (issue,) = _loaded_and_prepared(path)
+    assert isinstance(issue, LoadIssue) and "'reviewed'" in issue.reason
+    assert "too long" in issue.reason
+
+
 _JSON = st.recursive(
     st.one_of(
         st.none(), st.booleans(), st.floats(), st.text(max_size=10),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 import subprocess
@@ -13,7 +14,7 @@ from pydantic import TypeAdapter
 from typer.testing import CliRunner
 
 from osrag.cli import app
-from osrag.models import Chunk
+from osrag.models import AmountFact, Chunk
 
 DATA = Path(__file__).resolve().parent / "data" / "chunking"
 
@@ -43,18 +44,27 @@ def test_preview_shows_counts_step_multiplier_ids_breadcrumbs_errors_and_empties
     assert "empty.txt" in out
 
 
+def _chunk(line: str) -> Chunk:
+    """A record of ``--json`` read back as a Chunk (facts in their stored shape)."""
+    record = json.loads(line)
+    facts = [AmountFact.from_source(f) for f in record.pop("facts")]
+    return dataclasses.replace(TypeAdapter(Chunk).validate_python(record), facts=facts)
+
+
 def test_json_writes_one_chunk_record_per_line(corpus: Path) -> None:
     result = CliRunner().invoke(
         app, ["chunks", str(corpus), "--strategy", "fixed", "--size", "10", "--json"]
     )
     assert result.exit_code == 3, result.output  # broken.md is a load error
     lines = [line for line in result.stdout.splitlines() if line.startswith("{")]
-    chunks = [TypeAdapter(Chunk).validate_json(line) for line in lines]
+    chunks = [_chunk(line) for line in lines]
     assert len(chunks) > 3
     assert {c.strategy for c in chunks} == {"fixed"}
     assert [c.chunk_index for c in chunks] == list(range(len(chunks)))
     # the records are the ones ingest writes: extracted values included
     assert any("$15" in c.body and 1500 in c.amounts for c in chunks)
+    # and every amount's fact, in the shape the engines store
+    assert any(f.magnitude == 1500 and f.currency == "USD" for c in chunks for f in c.facts)
 
 
 def test_bad_flags_are_one_line_errors_with_an_exit_code(corpus: Path) -> None:

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import csv
 import gc
+import json
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from osrag.engines.rest.compiler import compile_filter
 from osrag.errors import QueryError
 from osrag.schema.constraints import AmountConstraint, approximate_band
 from osrag.schema.filters import AmountFilter
@@ -194,17 +197,30 @@ def test_each_operator_compiles_to_one_filter_on_the_long_field() -> None:
 def test_the_filters_sit_in_bool_filter_and_in_the_knn_filter() -> None:
     from osrag.search.query import search_bodies
 
-    plan = plan_query("umbrella over $500,000", tenant="acme", mode="hybrid")
+    plan = plan_query("the umbrella policies over $500,000", tenant="acme", mode="hybrid")
     lexical, knn, _count = search_bodies(plan, vector=[0.1, 0.2])
     clause = {"range": {"amounts": {"gt": 50_000_000}}}
     assert clause in lexical["query"]["bool"]["filter"]
     assert clause in knn["query"]["knn"]["vector"]["filter"]["bool"]["filter"]
-    assert build_query("umbrella over $500,000")["query"]["bool"]["filter"][0] == clause
+    assert build_query("the policies over $500,000")["query"]["bool"]["filter"][0] == clause
+    bound = plan_query("umbrella limits over $500,000", mode="hybrid")
+    lexical, knn, _count = search_bodies(bound, vector=[0.1, 0.2])
+    (nested,) = [f for f in lexical["query"]["bool"]["filter"] if "nested" in f]
+    assert nested in knn["query"]["knn"]["vector"]["filter"]["bool"]["filter"]
+    assert {"range": {"facts.magnitude": {"gt": 50_000_000}}} in json_filters(nested)
 
 
-def test_a_range_in_another_currency_is_refused_with_its_phrase() -> None:
-    with pytest.raises(QueryError, match=r"'over €50,000'.*EUR"):
-        plan_query("travel cover over €50,000")
+def json_filters(nested: dict[str, Any]) -> list[Any]:
+    found: list[Any] = nested["nested"]["query"]["bool"]["filter"]
+    return found
+
+
+def test_a_range_in_another_currency_filters_that_currency_s_facts() -> None:
+    """The refusal is gone: a comparison in euros is a fact in euros meeting it."""
+    plan = plan_query("the travel policies over €50,000")
+    (amount,) = [f for f in plan.filters if isinstance(f, AmountFilter)]
+    assert amount.constraint.label is None
+    assert "facts.currency" in json.dumps(compile_filter(amount.filter))
     assert plan_query("travel cover over €50,000", amount_filter=False).amount_status == "off"
 
 

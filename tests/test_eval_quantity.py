@@ -151,11 +151,28 @@ def _result(**fields: object) -> SearchResult:
     )
 
 
+def _stepped(*steps: str, fallback: bool = False) -> SearchResult:
+    tried = [{"step": s, "candidates": 0} for s in steps[:-1]] + [
+        {"step": steps[-1], "candidates": 0 if fallback else 3}
+    ]
+    return _result(amount_step=steps[-1], amount_steps=tried, fallback=fallback)
+
+
 def test_every_fallback_step_is_counted_and_listed_with_zeros() -> None:
-    taken = [fallback_step(_result(fallback=True)), fallback_step(_result())]
-    assert taken == ["no amount filter", None]
-    assert count_steps(taken) == {"no amount filter": 1}
-    assert count_steps([]) == {"no amount filter": 0}
+    results = [
+        _stepped("bound"),  # answered as stated
+        _stepped("bound", "role-free"),  # no fact with the quantity: any amount
+        _stepped("role-free"),  # role-free as stated: no step taken
+        _stepped("bound", "role-free", "none", fallback=True),
+        _stepped("role-free", "none", fallback=True),
+        _result(),  # no amount at all
+    ]
+    taken = [fallback_step(r) for r in results]
+    assert taken == [None, "role-free", None, "no amount filter", "no amount filter", None]
+    assert count_steps(taken) == {"narrowed": 0, "role-free": 1, "no amount filter": 2}
+    assert count_steps([]) == {"narrowed": 0, "role-free": 0, "no amount filter": 0}
+    narrowed = _stepped("bound", "narrowed")
+    assert fallback_step(narrowed) == "narrowed"
 
 
 def test_a_new_step_is_one_more_entry_not_a_change_to_the_report() -> None:
@@ -233,17 +250,17 @@ def test_the_evaluation_reports_quantity_precision_selectivity_and_fallbacks(
     backend_case: BackendCase, tmp_path: Path
 ) -> None:
     """Hand-written holder gold for three queries of the miniature corpus (read from its
-    files: the $300,000, $30,000 and $3,000,000 limits), a query the search refuses, one
-    that falls back and one without gold."""
+    files: the $300,000, $30,000 and $3,000,000 limits), a range in euros (filtered by the
+    euro amounts' facts: it used to be refused), one that falls back and one without gold."""
     path = tmp_path / "queries.jsonl"
     rows = [json.loads(line) for line in (DATA / "queries.jsonl").read_text().splitlines()]
     keep = {r["id"]: r for r in rows if r["id"] in {"q01", "q06", "q07", "q11", "q14"}}
     for qid, held in HOLDERS.items():
         keep[qid]["holders"] = held
     keep["q06"]["unjudged"] = ["home-2024"]
-    refused = {"id": "eur", "query": "umbrella over €250,000", "relevant": ["umb-eur-300k"],
-               "holders": ["umb-eur-300k"]}  # fmt: skip
-    path.write_text("\n".join(json.dumps(r) for r in [*keep.values(), refused]) + "\n")
+    euros = {"id": "eur", "query": "the umbrella policy over €250,000",
+             "relevant": ["umb-eur-300k"], "holders": ["umb-eur-300k"]}  # fmt: skip
+    path.write_text("\n".join(json.dumps(r) for r in [*keep.values(), euros]) + "\n")
     report = run_evaluation(
         load_query_set(path),
         backend_case.backend,
@@ -258,22 +275,23 @@ def test_the_evaluation_reports_quantity_precision_selectivity_and_fallbacks(
     per = filtered.per_query
     # the $300,000, $30,000 and $3,000,000 filters leave exactly the holders
     assert [per[q]["quantity_precision@5"] for q in HOLDERS] == [1.0, 1.0, 1.0]
-    assert per["eur"]["quantity_precision@5"] == 0.0 and "eur" in filtered.refused
+    # a range in euros filters the euro amounts (it used to be refused)
+    assert per["eur"]["quantity_precision@5"] == 1.0 and not filtered.refused
     assert "quantity_precision@5" not in per["q11"]  # no gold: left out, counted
-    assert filtered.subsets["holder gold"]["quantity_precision@5"] == pytest.approx(3 / 4)
+    assert filtered.subsets["holder gold"]["quantity_precision@5"] == 1.0
     # $123,456 is stated nowhere: the one fallback, and a filter that left nothing
-    assert filtered.fallback_steps == {"no amount filter": 1} and filtered.fallbacks == 1
+    assert filtered.fallback_steps["no amount filter"] == 1 and filtered.fallbacks == 1
     assert filtered.selectivity["q11"] == Selectivity(documents=0.0, chunks=0.0)
     # 4 of the 10 documents hold $300,000; 1 holds $30,000 (documents of one chunk each)
     assert filtered.selectivity["q01"].documents == pytest.approx(0.4)
     assert filtered.selectivity["q06"].documents == pytest.approx(0.1)
     summary = filtered.selectivity_summary
-    assert summary is not None and summary.queries == 4  # q01, q06, q07, q11
+    assert summary is not None and summary.queries == 5  # q01, q06, q07, q11, eur
     assert summary.documents_median == pytest.approx(0.1)
     # without the filter, plain BM25 ranks other documents among the holders
     assert plain.selectivity == {} and plain.selectivity_summary is None
     assert plain.per_query["q01"]["quantity_precision@5"] < 1.0
-    assert plain.fallback_steps == {"no amount filter": 0}
+    assert plain.fallback_steps == {"narrowed": 0, "role-free": 0, "no amount filter": 0}
     # the diagnostic keeps its name for what it measures: the filter agrees with itself
     assert filtered.subsets["amount constraints"]["filter_agreement@5"] == 1.0
     assert not any(m.startswith("amount_precision") for m in filtered.metrics)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from osrag.engines.rest.compiler import compile_filter
 from osrag.models import QuerySpec
 from osrag.schema.constraints import AmountConstraint
-from osrag.schema.filters import Range, amount_filter
+from osrag.schema.filters import Range, amount_boost, amount_filter
 from osrag.search.query import plan_query, search_bodies
 
 WORDS = ["umbrella", "coverage", "limits", "the", "of", "what", "flood", "policy", "UMB-300000",
@@ -79,9 +79,11 @@ def test_every_leg_carries_the_same_filters_and_the_count_comes_last(
     for body in ranked:
         assert _filters_of(body) == counted  # never a post-filter, never a bool around knn
         assert "post_filter" not in body
-    amounts = [f for f in counted if "amounts" in str(f) or "money" in str(f)]
+    amounts = [f for f in counted if "amounts" in str(f) or "money" in str(f) or "nested" in f]
     if drop or not plan.constraints:
-        assert not any("amounts" in json.dumps(f) for f in counted if "bool" not in f)
+        assert not any(
+            "amounts" in json.dumps(f) for f in counted if "bool" not in f and "nested" not in f
+        )
     else:
         assert len(amounts) >= len(plan.constraints)
     mode = "bm25" if spec.mode == "auto" else spec.mode
@@ -157,9 +159,32 @@ def _expected(c: AmountConstraint, boost: float | None) -> dict[str, Any]:
 def test_an_amount_filter_compiles_to_one_clause_on_the_long_field_or_the_money_tokens(
     constraint: AmountConstraint, boost: float | None
 ) -> None:
-    assert compile_filter(amount_filter(constraint, "USD", boost=boost)) == _expected(
-        constraint, boost
+    node = (
+        amount_filter(constraint, "USD")
+        if boost is None
+        else amount_boost(constraint, "USD", boost)
     )
+    assert node is not None and compile_filter(node) == _expected(constraint, boost)
+
+
+def test_a_range_in_another_currency_filters_one_fact_in_that_currency() -> None:
+    """Role-free in every currency: a comparison in euros is one fact in euros whose
+    magnitude meets it (the money keyword only matches exactly). It is no boost."""
+    over = AmountConstraint(op="gt", currency="EUR", bounds=(5_000_000,))
+    assert compile_filter(amount_filter(over, "USD")) == {
+        "nested": {
+            "path": "facts",
+            "query": {
+                "bool": {
+                    "filter": [
+                        {"term": {"facts.currency": "EUR"}},
+                        {"range": {"facts.magnitude": {"gt": 5_000_000}}},
+                    ]
+                }
+            },
+        }
+    }
+    assert amount_boost(over, "USD", 2.0) is None
 
 
 def test_a_range_needs_a_bound() -> None:

@@ -1,6 +1,7 @@
 """Every feature of a typed SearchPlan, run on every engine: each returns exactly the chunks
 the plan's constraints describe (computed here from the written data), so all three
-engines return the same hit ids."""
+engines return the same hit ids. Every node type of a filter is one case (the amount
+facts' nested field included; tests/test_fact_filters.py has the bound constraints)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from backend_cases import BackendCase, generation_body, stored_chunk
 
 from osrag.engines.base import Put
 from osrag.engines.mapping import VECTOR_FIELD
+from osrag.models import AmountFact
 from osrag.schema.constraints import AmountConstraint
 from osrag.schema.filters import (
     AclGuard,
@@ -23,8 +25,10 @@ from osrag.schema.filters import (
     Exists,
     Filter,
     Guard,
+    Match,
     MatchNone,
     NamedFilter,
+    Nested,
     Not,
     NotExists,
     Range,
@@ -47,13 +51,16 @@ Row = dict[str, Any]
 
 ROWS: list[Row] = [
     {"doc": "a", "n": 0, "body": "umbrella liability coverage", "amounts": [30_000_000],
-     "category": "umbrella", "vec": [1.0, 0.0, 0.0]},
+     "category": "umbrella", "vec": [1.0, 0.0, 0.0], "facts": [("Liability limit", 30_000_000)]},
     {"doc": "a", "n": 1, "body": "umbrella excess limits", "amounts": [100_000_000],
-     "tenant": "acme", "acl": ["agents"], "vec": [0.9, 0.1, 0.0]},
+     "tenant": "acme", "acl": ["agents"], "vec": [0.9, 0.1, 0.0],
+     "facts": [("Excess limit", 100_000_000)]},
     {"doc": "b", "n": 0, "body": "home flood deductible", "amounts": [50_000_000, 2_000_000],
-     "acl": ["underwriters"], "category": "home", "vec": [0.0, 1.0, 0.0]},
+     "acl": ["underwriters"], "category": "home", "vec": [0.0, 1.0, 0.0],
+     "facts": [("Flood limit", 50_000_000), ("Deductible", 2_000_000)]},
     {"doc": "c", "n": 0, "body": "renters claims coverage", "money": ["EUR:30000000"],
-     "effective_from": "2025-01-01", "vec": [0.0, 0.9, 0.1]},
+     "effective_from": "2025-01-01", "vec": [0.0, 0.9, 0.1],
+     "facts": [("Personal property", 30_000_000, "EUR")]},
     {"doc": "d", "n": 0, "body": "umbrella travel coverage", "amounts": [5_000_000],
      "superseded_on": "2024-01-01", "vec": [0.0, 0.0, 1.0]},
     {"doc": "e", "n": 0, "body": "cyber coverage limits", "tenant": "globex",
@@ -67,12 +74,22 @@ def _chunk_id(row: Row) -> str:
     return f"{row['doc']}#{row['n']}#{row['doc'] * 4}{row['n']:012x}"
 
 
+def _fact(label: str, units: int, currency: str = "USD") -> AmountFact:
+    return AmountFact(currency, units, label, None, None, "key", str(units), 0, 1)
+
+
+def _facts(test: Callable[[str, int, str], bool]) -> Callable[[Row], bool]:
+    """A row has one fact ``(label, minor units, currency)`` meeting ``test``."""
+    return lambda r: any(test(*(*f, "USD")[:3]) for f in r.get("facts", []))
+
+
 def _source(row: Row) -> dict[str, Any]:
     fields: dict[str, Any] = {
         "chunk_id": _chunk_id(row),
         "amounts": row.get("amounts", []),
         "money": row.get("money", [f"USD:{a}" for a in row.get("amounts", [])]),
         "acl": row.get("acl", []),
+        "facts": [_fact(*f).source_dict() for f in row.get("facts", [])],
         VECTOR_FIELD: row["vec"],
     }
     for name in ("tenant", "category", "effective_from", "superseded_on"):
@@ -167,6 +184,25 @@ FILTER_CASES: dict[str, tuple[Filter, Callable[[Row], bool]]] = {
         lambda r: r.get("category") == "umbrella" and "effective_from" in r,
     ),
     "not": (Not(Term("category", "umbrella")), lambda r: r.get("category") != "umbrella"),
+    "match-and": (
+        Match("body", "umbrella coverage"),
+        lambda r: "umbrella" in r["body"] and "coverage" in r["body"],
+    ),
+    "match-or": (
+        Match("body", "flood excess", "or"),
+        lambda r: "flood" in r["body"] or "excess" in r["body"],
+    ),
+    "nested": (
+        Nested(
+            "facts",
+            AllOf((Match("facts.label", "limit"), Range("facts.magnitude", gte=40_000_000))),
+        ),
+        _facts(lambda label, units, _: "limit" in label.lower() and units >= 40_000_000),
+    ),
+    "nested-currency": (
+        Nested("facts", Term("facts.currency", "EUR")),
+        _facts(lambda _label, _units, currency: currency == "EUR"),
+    ),
 }
 
 

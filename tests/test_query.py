@@ -68,7 +68,13 @@ def test_no_amount_means_no_amount_filter() -> None:
 
 
 def test_euro_amount_filters_the_money_keyword_not_the_dollar_long() -> None:
-    assert _filters(build_query("umbrella with a €300,000 limit")) == [
+    assert _filters(build_query("the €300,000 umbrella policy")) == [
+        {"term": {"money": "EUR:30000000"}}
+    ]
+    # bound to the limit it names: one fact in euros; role-free, the money keyword again
+    bound = _filters(build_query("umbrella with a €300,000 limit"))[0]["nested"]
+    assert {"term": {"facts.currency": "EUR"}} in bound["query"]["bool"]["filter"]
+    assert _filters(build_query("umbrella with a €300,000 limit", step="role-free")) == [
         {"term": {"money": "EUR:30000000"}}
     ]
 

@@ -2,8 +2,8 @@
 (see :mod:`request_golden`): every query spec of the fixed set, through
 :func:`osrag.build_query` and through each REST engine's ``_msearch`` lines (OpenSearch
 with and without its fusion pipeline, Elasticsearch), with and without the amount
-fallback; and the requests beside them (a caller's ``bool``, the tenant probe, the
-fusion pipelines)."""
+fallback (and at the role-free step where a constraint is bound); and the requests beside
+them (a caller's ``bool``, the tenant probe, the fusion pipelines)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,9 @@ def test_the_golden_covers_every_case() -> None:
         '"dfs_query_then_fetch"',
         '"money"',
         '"error"',
+        '"nested": {"path": "facts"',
+        '"facts.value"',
+        '"build_role_free"',
     ):
         assert shape in text, f"no case sends {shape}"
 

@@ -17,6 +17,7 @@ from osrag.models import ExtractionConfig, GenerationRecord, QuerySpec
 from osrag.search import results as results_module
 from osrag.search import searcher as searcher_module
 from osrag.search.analysis import AnalysisCache, analyze_query, analyze_query_cached
+from osrag.search.ladder import Ladder
 from osrag.search.query import plan_query
 from osrag.search.searcher import Searcher
 
@@ -200,13 +201,20 @@ def test_extraction_settings_are_read_once_per_generation(
 def test_the_search_line_is_logged_at_info_only(caplog: pytest.LogCaptureFixture) -> None:
     plan = plan_query(QuerySpec(text="umbrella over $300K", tenant="t"))
     ran = results_module.Ran([], 0, 7, None)
+
+    def answered() -> Ladder:
+        ladder = Ladder(plan)
+        assert ladder.after(7) is None  # the first step answers
+        return ladder
+
     with caplog.at_level(logging.WARNING, logger=results_module.log.name):
-        results_module.shape_result(plan, ran, False, "g-1", 0.0, 7)
+        results_module.shape_result(plan, ran, answered(), "g-1", 0.0)
     assert caplog.records == []
     with caplog.at_level(logging.INFO, logger=results_module.log.name):
-        result = results_module.shape_result(plan, ran, False, "g-1", 0.0, 7)
+        result = results_module.shape_result(plan, ran, answered(), "g-1", 0.0)
     (record,) = caplog.records
     message = record.getMessage()
     assert "query='umbrella over $300K'" in message
-    assert "candidates=7 amount_candidates=7 fallback=False" in message
+    assert "candidates=7 amount_candidates=7 amount_step=bound" in message
+    assert "fallback=False" in message
     assert result.candidate_count == 7

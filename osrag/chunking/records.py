@@ -132,6 +132,7 @@ def chunk_source(chunk: Chunk, generation: str | None = None) -> dict[str, Any]:
         "dates": chunk.dates,
         "identifiers": chunk.identifiers,
         "amount_evidence": chunk.amount_evidence,
+        "facts": [fact.source_dict() for fact in chunk.facts],
     }
     if generation is not None:
         source["generation"] = generation

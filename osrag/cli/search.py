@@ -268,7 +268,14 @@ def _print_plan(searcher: Any, spec: QuerySpec) -> None:
         err.print(f"  {printable(_constraint_line(constraint))}", highlight=False)
     for note in plan.amount_notes:
         err.print(f"  note: {printable(note)}", highlight=False)
-    bodies, _ = searcher.bodies(plan)
+    if plan.amount_steps:
+        steps = " → ".join(plan.amount_steps)
+        err.print(
+            f"amount ladder: {steps} (a step down when the filters leave no candidate); "
+            f"the {plan.amount_steps[0]} step's request:",
+            highlight=False,
+        )
+    bodies, _ = searcher.bodies(plan, step=plan.amount_steps[0] if plan.amount_steps else None)
     shown = jsonlib.dumps(bodies, indent=2, ensure_ascii=False)
     err.print(escape(_abridge_vectors(shown)))
 
@@ -295,11 +302,19 @@ def _summary_line(result: SearchResult) -> str:
         )
         + f" · {printable(result.index)}"
     )
+    if result.amount_step == "role-free" and len(result.amount_steps) > 1:
+        line += (
+            " · [yellow]role-free: no amount of the named quantity met the constraints; "
+            "any amount did[/yellow]"
+        )
     if result.fallback:
         line += (
             " · [yellow]fallback: the amount constraints together matched nothing and were "
             "dropped (boosts instead)[/yellow]"
         )
+    if result.amount_steps:
+        tried = ", ".join(f"{s.step} {s.candidates:,}" for s in result.amount_steps)
+        line += f" · amount step: {result.amount_step} (candidates per step tried: {tried})"
     if result.text_fallback:
         line += (
             " · [yellow]text fallback: no chunk meeting the amount constraints matched the "
@@ -327,9 +342,19 @@ def _hits_table(result: SearchResult) -> Table:
 
 
 def _constraint_line(constraint: Any) -> str:
-    """``over $500,000 → amount > USD 500,000.00 → {"range": …}`` for ``--explain``."""
+    """``'deductible under $1,000' → deductible < USD 1,000.00 [op lt, bounds [100000],
+    label 'deductible']`` for ``--explain``."""
     phrase = f"{constraint.text!r} → " if constraint.text else ""
-    return f"{phrase}{constraint.describe()} [op {constraint.op}, bounds {list(constraint.bounds)}]"
+    parts = [f"op {constraint.op}", f"bounds {list(constraint.bounds)}"]
+    if constraint.label is not None:
+        parts.append(f"label {constraint.label!r}")
+    else:
+        parts.append("role-free")
+    if constraint.year is not None:
+        parts.append(f"year {constraint.year}")
+    if constraint.signed:
+        parts.append("signed")
+    return f"{phrase}{constraint.describe()} [{', '.join(parts)}]"
 
 
 def _abridge_vectors(text: str) -> str:

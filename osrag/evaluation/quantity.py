@@ -30,8 +30,8 @@ default) over the queries.
 
 **Fallback steps**: :data:`FALLBACK_STEPS` names each step a search may take when a
 filter leaves no candidates, and how to tell from a result that it took it; the report
-counts the queries per step (every step listed, zeros included). Adding a step (a bound
-filter relaxed to a role-free one) is one more entry here, not a change to the report.
+counts the queries per step (every step listed, zeros included); a query is counted at
+the last step it took.
 """
 
 from __future__ import annotations
@@ -115,11 +115,33 @@ class FallbackStep:
     took: Callable[[SearchResult], bool]
 
 
+LADDER = ("bound", "narrowed", "role-free", "none")
+"""The amount ladder's steps, in order (:mod:`osrag.search.ladder`)."""
+
+
+def _stepped_to(step: str) -> Callable[[SearchResult], bool]:
+    """Whether a search stepped down its amount ladder to ``step`` or past it: it started
+    at an earlier step and answered at ``step`` or a later one."""
+    at = LADDER.index(step)
+
+    def took(result: SearchResult) -> bool:
+        if not result.amount_steps or result.amount_step is None:
+            return False
+        started = LADDER.index(result.amount_steps[0].step)
+        return started < at <= LADDER.index(result.amount_step)
+
+    return took
+
+
 FALLBACK_STEPS: tuple[FallbackStep, ...] = (
+    FallbackStep("narrowed", _stepped_to("narrowed")),
+    FallbackStep("role-free", _stepped_to("role-free")),
     FallbackStep("no amount filter", lambda result: result.fallback),
 )
-"""The steps in ladder order. Today one: the amount constraints together left no candidate
-and were dropped (``SearchResult.fallback``)."""
+"""The steps in ladder order: a named quantity matched no fact and was read with its first
+word as the kind of document it is in (``narrowed``); the constraints bound to named
+quantities left no candidate and were relaxed to any amount (``role-free``); the amount
+constraints together left no candidate and were dropped (``SearchResult.fallback``)."""
 
 
 def fallback_step(

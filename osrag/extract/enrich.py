@@ -21,7 +21,11 @@ enrichment never changes an id):
 * ``identifiers`` — distinct upper-cased identifiers, sorted;
 * ``amount_evidence`` — for each amount in the chunk's span that a table caption scaled
   or a sign made negative, how it was read (:func:`evidence`), in text order; stored in
-  ``_source``, not indexed, so a hit can show why ``$831.7`` is $831,700,000.
+  ``_source``, not indexed, so a hit can show why ``$831.7`` is $831,700,000;
+* ``facts`` — every amount in the chunk's span as an
+  :class:`~osrag.schema.facts.AmountFact` (signed value, label, period, evidence;
+  :mod:`osrag.extract.facts`), in text order, then those of its breadcrumb's headings
+  (source ``heading``): the same amounts as ``money``, one fact per mention.
 
 Table cells are read by :mod:`osrag.extract.tables` (the caption that governs each
 cell scales it) and replace the plain scan's reading of the same figures.
@@ -39,16 +43,18 @@ import functools
 import logging
 import re
 from collections.abc import Sequence
-from typing import Protocol, TypeVar
+from typing import Annotated, Protocol, TypeVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, SkipValidation
 
 from osrag.errors import ExtractionError
 from osrag.extract.dates import DateMention, extract_dates
+from osrag.extract.facts.build import amount_facts
 from osrag.extract.identifiers import IdentifierMention, extract_identifiers
 from osrag.extract.money import MoneyMention, RejectedMoney, may_state_money, scan_money
-from osrag.extract.tables import table_amounts
+from osrag.extract.tables import table_cells
 from osrag.models import BREADCRUMB_SEPARATOR, Chunk, Document, ExtractionConfig
+from osrag.schema.facts import AmountFact
 
 log = logging.getLogger("osrag.extract")
 
@@ -57,6 +63,8 @@ class ExtractedValues(BaseModel):
     """Every structured value stated in one text, with spans into it."""
 
     money: list[MoneyMention] = Field(default_factory=list)
+    facts: Annotated[list[AmountFact], SkipValidation] = Field(default_factory=list)
+    """One fact per amount of ``money``, in the same order (:mod:`osrag.extract.facts`)."""
     rejected_money: list[RejectedMoney] = Field(default_factory=list)
     dates: list[DateMention] = Field(default_factory=list)
     identifiers: list[IdentifierMention] = Field(default_factory=list)
@@ -77,9 +85,13 @@ def extract_values(text: str, config: ExtractionConfig, *, start: int = 0) -> Ex
     if not _may_state_money_or_date(text, start):
         return ExtractedValues(identifiers=identifiers)
     scan = scan_money(text, config.default_currency, pos=start)
-    cells = table_amounts(text, config.default_currency, pos=start)
+    cells = table_cells(text, config.default_currency, pos=start)
+    money = scan.mentions
+    if cells:
+        money = merge_table_amounts(money, [c.mention for c in cells])
     return ExtractedValues(
-        money=merge_table_amounts(scan.mentions, cells) if cells else scan.mentions,
+        money=money,
+        facts=amount_facts(text, money, cells) if money else [],
         rejected_money=scan.rejected,
         dates=extract_dates(text, config.date_order, pos=start),
         identifiers=identifiers,
@@ -128,26 +140,31 @@ class _Values:
         self.dates: set[dt.date] = set()
         self.identifiers: set[str] = set()
         self.evidence: list[dict[str, object]] = []
+        self.facts: list[AmountFact] = []
 
     def add(
         self,
         money: Sequence[MoneyMention],
+        facts: Sequence[AmountFact],
         dates: Sequence[DateMention],
         identifiers: Sequence[IdentifierMention],
     ) -> _Values:
         if money:
             self.money.update([(m.currency, m.minor_units) for m in money])
             self.evidence.extend(evidence(m) for m in money if m.scale or m.negative)
+            self.facts.extend(facts)
         if dates:
             self.dates.update([d.date for d in dates])
         if identifiers:
             self.identifiers.update([i.value for i in identifiers])
         return self
 
-    def add_values(self, values: _HeadingValues) -> _Values:
+    def add_values(self, values: _HeadingValues, facts: Sequence[AmountFact]) -> _Values:
         money, dates, identifiers = values
         if money:
             self.money.update(money)
+            spans = {(f.start, f.end) for f in self.facts}
+            self.facts.extend(f for f in facts if (f.start, f.end) not in spans)
         if dates:
             self.dates.update(dates)
         if identifiers:
@@ -163,10 +180,11 @@ class _Values:
             "dates": sorted(self.dates),
             "identifiers": sorted(self.identifiers),
             "amount_evidence": self.evidence,
+            "facts": self.facts,
         }
 
 
-_NO_EVIDENCE: dict[str, object] = {"amount_evidence": []}
+_NO_EVIDENCE: dict[str, object] = {"amount_evidence": [], "facts": []}
 
 
 def evidence(mention: MoneyMention) -> dict[str, object]:
@@ -215,10 +233,55 @@ def _heading_values(
     )
 
 
+@functools.lru_cache(maxsize=1 << 10)
+def _heading_facts(heading: str, currency: str) -> tuple[AmountFact, ...]:
+    """The facts of the amounts one heading states, their spans into ``heading``: source
+    ``heading``, labelled only where the heading is written ``Key: $500``."""
+    config = ExtractionConfig(default_currency=currency)
+    found = extract_values("# " + heading, config)
+    return tuple(
+        dataclasses.replace(f, start=f.start - 2, end=f.end - 2, source="heading")
+        for f in found.facts
+    )
+
+
+def _breadcrumb_facts(
+    doc: Document, chunk: Chunk, heading: str, currency: str, seen: dict[str, list[int]]
+) -> list[AmountFact]:
+    """A breadcrumb heading's facts, their spans moved to where the heading is written in
+    the document (its last occurrence at or before the chunk's start, else its first);
+    a heading the text does not hold (a title from a file name) keeps its spans into
+    itself. ``seen``: each heading's occurrences, found once per document."""
+    facts = _heading_facts(heading, currency)
+    if not facts:
+        return []
+    at = seen.get(heading)
+    if at is None:
+        at = seen[heading] = _occurrences(doc.text, heading)
+    if not at:
+        return list(facts)
+    i = bisect.bisect_right(at, chunk.span.start)
+    base = at[i - 1] if i else at[0]
+    return [dataclasses.replace(f, start=f.start + base, end=f.end + base) for f in facts]
+
+
+def _occurrences(text: str, needle: str) -> list[int]:
+    found, i = [], text.find(needle)
+    while i >= 0:
+        found.append(i)
+        i = text.find(needle, i + 1)
+    return found
+
+
 def _stale(chunk: Chunk) -> bool:
     """A chunk that already carries values (enriched before) must have them replaced."""
     return bool(
-        chunk.amounts or chunk.money or chunk.dates or chunk.identifiers or chunk.amount_evidence
+        chunk.amounts
+        or chunk.money
+        or chunk.dates
+        or chunk.identifiers
+        or chunk.amount_evidence
+        or chunk.facts
     )
 
 
@@ -247,6 +310,8 @@ def enrich_chunks(
             problem.reason,
         )
     money_ends = [m.end for m in values.money]
+    facts = values.facts
+    seen: dict[str, list[int]] = {}  # where each breadcrumb heading is written
     date_ends = [d.end for d in values.dates]
     identifier_ends = [i.end for i in values.identifiers]
     key = (config.default_currency, tuple(config.identifier_patterns), config.date_order)
@@ -264,14 +329,22 @@ def enrich_chunks(
                 f"{doc.source_path}: chunk {chunk.chunk_id} span [{start}, {end}) "
                 f"is outside the document ({len(doc.text)} code points)"
             )
+        lo = bisect.bisect_right(money_ends, start)
+        money = _overlapping(values.money, money_ends, start, end)
         found = _Values(config.default_currency).add(
-            _overlapping(values.money, money_ends, start, end),
+            money,
+            facts[lo : lo + len(money)],
             _overlapping(values.dates, date_ends, start, end),
             _overlapping(values.identifiers, identifier_ends, start, end),
         )
         if chunk.breadcrumb:
             for heading in chunk.breadcrumb.split(BREADCRUMB_SEPARATOR):
-                found.add_values(_heading_values(heading, *key))
+                heading_values = _heading_values(heading, *key)
+                if heading_values[0]:
+                    heading_facts = _breadcrumb_facts(doc, chunk, heading, key[0], seen)
+                    found.add_values(heading_values, heading_facts)
+                else:
+                    found.add_values(heading_values, ())
         if found.money or found.dates or found.identifiers or _stale(chunk):
             enriched.append(dataclasses.replace(chunk, **found.update()))  # type: ignore[arg-type]
         else:

@@ -49,6 +49,7 @@ from osrag.currencies import (
     dollar_currency,
 )
 from osrag.errors import ExtractionError
+from osrag.extract.facts.labels import is_dependent
 from osrag.extract.money import (
     SIGN_CLASS,
     MoneyMention,
@@ -59,7 +60,15 @@ from osrag.extract.money import (
 )
 from osrag.extract.scale import Caption, find_caption, parse_caption
 
-__all__ = ["Cell", "Table", "find_tables", "table_amounts"]
+__all__ = [
+    "Cell",
+    "CellAmount",
+    "Table",
+    "find_tables",
+    "is_value_cell",
+    "table_amounts",
+    "table_cells",
+]
 
 _SIGN_RE = sign_pattern(spaced=True)
 """Every sign of the currency table (``$``, ``US$``, ``U.S. $``, ``€``, ``Rs.``, ``₩``…)."""
@@ -79,16 +88,37 @@ _COUNT = re.compile(
 )
 """Row labels of counts and ratios: their bare cells are not money."""
 _COUNT_HEADER = re.compile(
-    r"(?i)\bshares\b|\bnumber of\b|\bemployees\b|\bheadcount\b|\bratio\b|\bpercent|%"
+    r"(?i)\bshares\b|\bnumber of\b|\bemployees\b|\bheadcount\b|\bratio\b|\bpercent|%|"
+    r"\((?:in\s+)?(?:years?|months?|days?|weeks?|hours?|#|no\.)\)|"
+    r"\b(?:useful|remaining|estimated|average|weighted[- ]average|contractual)\s+"
+    r"(?:useful\s+|contractual\s+)?(?:lives?|life|terms?)\b|\blife\s*\(|"
+    r"\byears?\s+(?:remaining|to\s+maturity|outstanding)\b|\bduration\b|^\s*(?:years?|months?|days?)\s*$"
 )
-"""Column headers of counts and ratios ("Total number of shares purchased")."""
+"""Column headers of counts, durations and ratios ("Total number of shares purchased",
+"Term (years)", "Remaining useful life", "Shares (#)")."""
+_HEADER_CURRENCY = re.compile(
+    rf"\((?:in\s+)?(?P<sign>{sign_pattern(spaced=True)}|\b(?:{alternation(list(CODES))})\b)\)\s*$"
+)
+"""A column header that states its currency and no scale: ``Target ($)``, ``Fee (USD)``,
+``Amount (in €)``."""
 _PERCENT_HEADER = re.compile(r"(?i)%|percent")
-_YEAR = re.compile(r"(?:19|20)\d\d")
+_YEAR = re.compile(r"(?:19|20)\d\d(?:\s*\((?:\d{1,2}|[a-z])\)|\s*[*†‡]+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)?")
+"""A year, with a footnote marker if one follows it (``2019 (1)``, ``2019*``, ``2019¹``):
+never money."""
+_VALUE_LIKE = re.compile(
+    r"(?i)[-–—]+|nil|n/?a|n\.m\.|\(?[-−–]?\d[\d,]*(?:\.\d+)?\)?\s*%|"
+    rf"{SIGN_CLASS}\s*[-–—]+"
+)
+"""Cells that stand where values stand without being one (a dash, ``nil``, ``12.5%``)."""
 _HEADING = re.compile(r"#{1,6}\s")
 _LOADER_ROW = re.compile(r"(?P<label>.*?) — (?P<rest>.+)")
-_SIGN_CHARS = re.compile(rf"{SIGN_CLASS}(?:[ \t]*\(?[ \t]*\d|[ \t]*(?:\||;|$))", re.MULTILINE)
-"""A currency sign before figures, or alone in its cell: without a caption, a table
-without one states no amount."""
+_SIGN_CHARS = re.compile(
+    rf"{SIGN_CLASS}(?:[ \t]*\(?[ \t]*\d|[ \t]*(?:\||;|$)|\)[ \t]*(?:\||:|$))", re.MULTILINE
+)
+"""A currency sign before figures, alone in its cell, or alone in a header's parentheses
+(``Target ($)``): without a caption, a table without one states no amount."""
+_HEADER_CODE = re.compile(rf"\((?:in\s+)?(?:{alternation(list(CODES))})\)[ \t]*(?:\||:|$)", re.M)
+"""A currency code alone in a header's parentheses (``Fee (USD)``)."""
 _LETTER_STEMS = [s for s in LETTER_SIGNS if not any(o != s and o in s for o in LETTER_SIGNS)]
 _LETTER_SIGNED = re.compile(
     rf"(?<![A-Za-z])(?:{alternation(list(LETTER_SIGNS))})(?:[ \t]*\(?[ \t]*\d|[ \t]*(?:\||;|$))",
@@ -113,6 +143,8 @@ def _signed(text: str, start: int, end: int | None = None) -> bool:
     """A currency sign before figures or alone in its cell in ``text[start:end]``."""
     stop = len(text) if end is None else end
     if _SIGN_CHARS.search(text, start, stop) is not None:
+        return True
+    if ")" in text and _HEADER_CODE.search(text, start, stop) is not None:
         return True
     return (
         any(s in text for s in _LETTER_STEMS)
@@ -157,6 +189,9 @@ class Table:
     end: int
     rows: list[tuple[str, list[Cell]]] = field(default_factory=list)
     """Each row: its label (first cell) and its other cells."""
+    pipe: bool = True
+    """A Markdown pipe table (cells keyed by column number); else a loader's table (cells
+    keyed by their header's text)."""
 
 
 def _blocks(text: str, pos: int) -> Iterator[list[tuple[int, str]]]:
@@ -199,7 +234,7 @@ def _pipe_table(block: list[tuple[int, str]]) -> Table:
 
 
 def _loader_table(block: list[tuple[int, str]]) -> Table:
-    table = Table(block[0][0], block[-1][0] + len(block[-1][1]))
+    table = Table(block[0][0], block[-1][0] + len(block[-1][1]), pipe=False)
     first_offset, first = block[0]
     header = [Cell(c.strip(), first_offset + m, "") for m, c in _split_keep(first, " | ")]
     table.rows.append(("", header))
@@ -209,7 +244,14 @@ def _loader_table(block: list[tuple[int, str]]) -> Table:
         if lone and not (_number_cell(line.strip()) or parse_caption(line)):
             table.rows.append((line, []))  # a row with only its label: a group header
             continue
-        label, rest_at = (row.group("label"), row.start("rest")) if row else ("", 0)
+        label, rest_at = ("", 0)
+        if row is not None:  # a label may hold " — " itself: the last one before the cells
+            cells_at = min(
+                (i for i in (line.find(": "), line.find("; ")) if i >= 0), default=len(line)
+            )
+            cut = line.rfind(" — ", 0, cells_at)
+            cut = cut if cut >= 0 else row.start("rest") - 3
+            label, rest_at = line[:cut], cut + 3
         cells = []
         for at, part in _split_keep(line[rest_at:], "; "):
             name, colon, value = part.rpartition(": ")
@@ -291,6 +333,11 @@ def _row_caption(cells: list[Cell], label: str) -> Caption | None:
     units = [parse_caption(t) for t in texts]
     if texts and all(units) and len({u.text for u in units if u}) == 1:
         return units[0]  # a row of units alone ("€m", "US$'000" in every column)
+    if label and units[0] is not None:
+        return units[0]  # the stub header states the unit ("| £m | 2019 | 2018 |")
+    loader_header = not label and cells and not cells[0].column
+    if loader_header and units[0] is not None and _YEAR.search(cells[0].text) is None:
+        return units[0]  # a loader's header line starting with the unit: "£m | 2019 | 2018"
     for candidate in [label, *(c.text for c in cells)]:
         caption = find_caption(candidate) if candidate else None
         if caption is not None and _is_whole_table(caption):
@@ -299,11 +346,15 @@ def _row_caption(cells: list[Cell], label: str) -> Caption | None:
 
 
 def _label_caption(label: str) -> Caption | None:
-    """A data row's own caption: "Net income - (in thousands) | $54,229 | …"."""
+    """A data row's own caption: "Net income - (in thousands) | $54,229 | …", "Revenue
+    (£m) | 1,234 | …"."""
     if "(" not in label:
         return None
     caption = find_caption(label)
-    return caption if caption is not None and _is_whole_table(caption) else None
+    if caption is None and (sign := _header_sign(label)) is not None:
+        at = label.rfind("(")
+        return Caption(0, sign, label[at:].strip(), at, len(label.rstrip()))  # "Price ($)"
+    return caption
 
 
 def _column_captions(table: Table) -> dict[str, Caption]:
@@ -332,13 +383,29 @@ def table_amounts(text: str, default_currency: str = "USD", *, pos: int = 0) -> 
 
     Digits in any script are read as ASCII (:func:`~osrag.extract.money.ascii_digits`);
     each amount's ``raw`` is the text as written."""
+    return [found.mention for found in table_cells(text, default_currency, pos=pos)]
+
+
+@dataclass(frozen=True, slots=True)
+class CellAmount:
+    """An amount read from a table cell, with where it stands: ``table.rows[row]``'s
+    ``cell``-th cell (what its label and period are read from)."""
+
+    mention: MoneyMention
+    table: Table
+    row: int
+    cell: int
+
+
+def table_cells(text: str, default_currency: str = "USD", *, pos: int = 0) -> list[CellAmount]:
+    """:func:`table_amounts` with the table, row and cell of each amount."""
     if " — " not in text and ("|" not in text or _PIPE_ROW.search(text, pos) is None):
         return []  # neither a pipe-table row nor a row the loaders wrote
     read = ascii_digits(text)
     hinted = _states_a_scale(read, pos)
     if not hinted and not _signed(read, pos):
         return []  # no caption and no currency sign: no cell can be an amount
-    found: list[MoneyMention] = []
+    found: list[CellAmount] = []
     for table, before in find_tables(read, pos, captions=hinted):
         if hinted or _signed(read, table.start, table.end):
             found.extend(_amounts(text, table, before if hinted else None, default_currency))
@@ -347,13 +414,14 @@ def table_amounts(text: str, default_currency: str = "USD", *, pos: int = 0) -> 
 
 def _amounts(
     text: str, table: Table, before: Caption | None, default_currency: str
-) -> Iterator[MoneyMention]:
+) -> Iterator[CellAmount]:
     columns = _column_captions(table)
     signs = _signed_columns(table)
-    headers = _column_headers(table)
+    headers = _column_headers(table) if table.pipe else {}
+    subheaders = {} if table.pipe else _loader_subheaders(table)
     caption = before
-    group = ""  # "Weighted-average shares outstanding:" names the rows under it
-    for label, cells in table.rows:
+    group = ""  # "Weighted-average shares outstanding:" names the dependent rows under it
+    for r, (label, cells) in enumerate(table.rows):
         row_caption = _row_caption(cells, label)
         if row_caption is not None:
             caption = row_caption
@@ -366,16 +434,23 @@ def _amounts(
         own = _label_caption(label)
         named = ""  # a loader row names a merged header's first column only: the rest inherit
         row_sign = next((s for c in cells if (s := _sign_of(c.text))), None)
+        quantity = f"{label} {group}" if group and _governs(group, label) else label
+        seen: dict[str, int] = {}  # a loader row's cells of each header name so far
         for i, cell in enumerate(cells):
             named = cell.column or named
             left, right = _neighbours(cells, i)
             if right.startswith("%"):
                 continue  # "12.5 | %": the percent sign in a cell of its own
+            if table.pipe:
+                header = headers.get(cell.column, named)
+            else:
+                k = seen[named] = seen.get(named, -1) + 1
+                header = f"{named} {subheaders.get((named, k), '')}".strip()
             mention = _cell_amount(
                 text,
                 cell,
-                f"{label} {group}" if group else label,
-                headers.get(cell.column, named),
+                quantity,
+                header,
                 own or columns.get(cell.column) or caption,
                 nearby_sign=row_sign or signs.get(cell.column),
                 column_sign=signs.get(cell.column),
@@ -383,7 +458,25 @@ def _amounts(
                 split=(_lone_sign(left), right.startswith(")")),
             )
             if mention is not None:
-                yield mention
+                yield CellAmount(mention, table, r, i)
+
+
+_HEAD_END = re.compile(
+    r"(?i)\s(?:of|at|in|for|used|to|from|by|under|with|on|as|related|relating|attributable)\s"
+)
+
+
+def _governs(group: str, label: str) -> bool:
+    """Whether a group row's words reach the row under it for the count, percentage and
+    per-share rules: always for a row label that names nothing alone ("Basic" under
+    "Weighted-average shares:"); for any row when the group names what its rows count
+    ("Calendar-ship-days", "Shares used in computing …:", "Percentage of revenue:",
+    "Per share data:") — not when shares are only its topic ("Repurchases of common
+    shares:", "Share repurchases:": its rows may be money)."""
+    if is_dependent(label) or _PER_SHARE.search(group):
+        return True
+    head = _HEAD_END.split(group, maxsplit=1)[0]
+    return bool(_COUNT.search(head)) or group.lower().lstrip().startswith("number of")
 
 
 def _neighbours(cells: list[Cell], i: int) -> tuple[str, str]:
@@ -402,7 +495,7 @@ def _column_headers(table: Table) -> dict[str, str]:
             break
         left = ""  # a merged header cell leaves its right neighbours empty: they inherit it
         for cell in cells:
-            words = re.search(r"[^\W\d]", cell.text) is not None  # "1%" is a value, not a header
+            words = re.search(r"[^\W\d]", cell.text) is not None or cell.text in ("%", "(%)")
             if not cell.column.isdigit() or (cell.text and not words):
                 continue
             if cell.text and find_caption(cell.text) is not None:
@@ -414,17 +507,46 @@ def _column_headers(table: Table) -> dict[str, str]:
     return {key: " ".join(words) for key, words in headers.items()}
 
 
+def _loader_subheaders(table: Table) -> dict[tuple[str, int], str]:
+    """A loader table's second header rows (``2019: $m; 2019: %``), by header name and
+    the cell's place among the cells of that name in its row."""
+    found: dict[tuple[str, int], list[str]] = {}
+    for _, cells in table.rows[1:]:
+        if any(is_value_cell(c.text) for c in cells):
+            break
+        seen: dict[str, int] = {}
+        for cell in cells:
+            k = seen[cell.column] = seen.get(cell.column, -1) + 1
+            if cell.text and (re.search(r"[^\W\d]", cell.text) or cell.text in ("%", "(%)")):
+                found.setdefault((cell.column, k), []).append(cell.text)
+    return {key: " ".join(words) for key, words in found.items()}
+
+
 def _signed_columns(table: Table) -> dict[str, str]:
     """The first currency sign written in each column's cells."""
     signs: dict[str, str] = {}
     for _, cells in table.rows:
         for i, cell in enumerate(cells):
+            stated = _header_sign(cell.column) if cell.column else None
+            if stated is not None:
+                signs.setdefault(cell.column, stated)  # a loader cell under "Target ($)"
+            if _number_cell(cell.text) is None and (stated := _header_sign(cell.text)):
+                signs.setdefault(cell.column, stated)  # a header cell "Target ($)"
             sign = _sign_of(cell.text)
             if sign is not None and _lone_sign(cell.text) and i + 1 < len(cells):
                 signs.setdefault(cells[i + 1].column, sign)  # "$ | 1,234": the next column
             elif sign is not None:
                 signs.setdefault(cell.column, sign)
     return signs
+
+
+@functools.lru_cache(maxsize=1 << 10)
+def _header_sign(header: str) -> str | None:
+    """The currency a column header states alone in parentheses (``Target ($)``)."""
+    if ")" not in header:
+        return None
+    match = _HEADER_CURRENCY.search(header)
+    return None if match is None else "".join(match.group("sign").split())
 
 
 @functools.lru_cache(maxsize=1 << 10)
@@ -454,6 +576,16 @@ def _is_year_row(cells: list[Cell]) -> bool:
 
 def _is_year(cell: str) -> bool:
     return _YEAR.fullmatch(cell.strip()) is not None
+
+
+def is_value_cell(cell: str) -> bool:
+    """A cell that holds a value: a number that is not a year, a percentage, a dash."""
+    stripped = cell.strip()
+    if not stripped:
+        return False
+    if _number_cell(stripped):
+        return not _is_year(stripped)
+    return _VALUE_LIKE.fullmatch(stripped) is not None
 
 
 def _cell_amount(

@@ -41,7 +41,8 @@ def search_keywords(
 def hit_metadata(hit: SearchHit, result: SearchResult) -> dict[str, Any]:
     """Where a hit comes from and why it matched: its chunk and document ids, breadcrumb,
     span (code points of the source), pages, the amounts it holds (integer minor units),
-    and the search's amount constraint, filters and fallback."""
+    and the search's amount constraint, filters, fallback and the amount-ladder step that
+    answered."""
     return {
         "chunk_id": hit.chunk_id,
         "doc_id": hit.doc_id,
@@ -57,6 +58,7 @@ def hit_metadata(hit: SearchHit, result: SearchResult) -> dict[str, Any]:
         "constraints": [c.model_dump(mode="json") for c in result.constraints],
         "filters": [f.name for f in result.filters_applied],
         "fallback": result.fallback,
+        "amount_step": result.amount_step,
         "index": result.index,
     }
 

@@ -290,6 +290,16 @@ def _plain(value: Any, key: str, budget: list[int], depth: int, path: set[int]) 
         )
     if isinstance(value, (dt.date, dt.datetime, dt.time)):
         return value.isoformat()
+    if isinstance(value, int) and not isinstance(value, bool):
+        try:
+            str(value)  # a number too long to write (beyond Python's digit limit) cannot be sent
+        except ValueError:
+            raise MetadataError(
+                f"{key!r} is a number too long to store ({value.bit_length():,} bits): "
+                "quote it to keep it as text",
+                key,
+            ) from None
+        return value
     if not isinstance(value, (dict, list, tuple)):
         return value
     if depth >= MAX_DEPTH:

@@ -14,12 +14,13 @@ between ``(low, high)``        ``low <= a <= high`` (both ends included)
 in      ``(v1, v2, …)``        ``a`` is one of them
 ======= ====================== ======================================================
 
-The filter a constraint becomes (:func:`osrag.schema.filters.amount_filter`) is on the
-``long`` field ``amounts`` for the default currency. Another currency's amounts are stored
-only as ``CUR:minor`` tokens of the ``money`` keyword field, so ``eq`` and ``in`` filter
-those tokens, and a comparison or range in another currency is refused with a
-:class:`~osrag.errors.QueryError` (:meth:`AmountConstraint.refusal`: a keyword cannot be
-compared numerically; a range that is not applied must not look applied).
+A constraint may be **bound** to the quantity the question names (``label``: "deductible
+under $1,000" constrains a deductible), to the year it names (``year``) and to the sign of
+a result (``signed``: income, earnings, profit and their losses): a chunk then passes only
+when ONE of its amount facts (:mod:`osrag.schema.facts`) meets label, value, currency and
+year at once. Without a label it is **role-free**: any amount of the chunk in the currency.
+Where each becomes a filter: :func:`osrag.schema.filters.amount_filter` (role-free, any
+currency, ranges included) and :mod:`osrag.search.fact_filters` (bound).
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from osrag.currencies import LONG_MAX, MINOR_UNIT_EXPONENTS
-from osrag.errors import QueryError
 
 ConstraintOp = Literal["eq", "gt", "gte", "lt", "lte", "between", "in"]
 
@@ -73,6 +73,12 @@ class AmountConstraint(BaseModel):
         description="the quantity the question names ('deductible', 'net income'): one "
         "fact with a matching label must meet the constraint; None: any amount (role-free)",
     )
+    context: str | None = Field(
+        default=None,
+        description="words naming the kind of document the quantity is in ('umbrella' in "
+        "'umbrella policies with limits over $500,000'): each in the fact's label or the "
+        "chunk's breadcrumb (bound constraints only)",
+    )
     year: int | None = Field(
         default=None, description="the period the question names ('in 2019'), as a year"
     )
@@ -104,26 +110,45 @@ class AmountConstraint(BaseModel):
     @property
     def key(self) -> tuple[object, ...]:
         """What makes two constraints the same condition (the phrase aside)."""
-        return (self.op, self.currency, self.bounds, self.label, self.year, self.signed)
+        return (
+            self.op,
+            self.currency,
+            self.bounds,
+            self.label,
+            self.context,
+            self.year,
+            self.signed,
+        )
 
-    def refusal(self, default_currency: str) -> QueryError:
-        """Why this constraint cannot filter when ``default_currency`` is the one stored as
-        numbers (a comparison or range in another currency)."""
-        return QueryError(
-            f"{self.text or self.describe()!r}: a comparison or range in {self.currency} "
-            f"cannot be filtered — only {default_currency} amounts are stored as numbers "
-            f"(the `amounts` field); {self.currency} amounts are `money` keyword tokens, "
-            "which match exactly. State an exact amount, or search without the amount "
-            "filter (--no-amount-filter)"
+    @property
+    def is_bound(self) -> bool:
+        """Bound to a quantity, a year or a sign: one amount fact must meet all of it."""
+        return self.label is not None or self.year is not None or self.signed
+
+    def role_free(self) -> AmountConstraint:
+        """The same amounts without the quantity, year and sign: any amount of a chunk."""
+        if not self.is_bound:
+            return self
+        return self.model_copy(
+            update={"label": None, "context": None, "year": None, "signed": False}
         )
 
     def describe(self) -> str:
-        """``amount > USD 500,000.00`` — for ``--explain`` and logs."""
+        """``amount > USD 500,000.00`` (role-free), ``deductible < USD 1,000.00``,
+        ``net income > USD 100,000,000.00 in 2019 (signed)``, ``limits > USD 500,000.00
+        (umbrella)`` — for ``--explain`` and logs."""
         shown = [display(self.currency, b) for b in self.bounds]
+        subject = self.label or "amount"
         if self.op == "between":
-            text = f"amount between {shown[0]} and {shown[1]}"
+            text = f"{subject} between {shown[0]} and {shown[1]}"
         elif self.op == "in":
-            text = f"amount in {{{', '.join(shown)}}}"
+            text = f"{subject} in {{{', '.join(shown)}}}"
         else:
-            text = f"amount {SYMBOLS[self.op]} {shown[0]}"
+            text = f"{subject} {SYMBOLS[self.op]} {shown[0]}"
+        if self.year is not None:
+            text += f" in {self.year}"
+        if self.context is not None:
+            text += f" ({self.context})"
+        if self.signed:
+            text += " (signed)"
         return text + (" (approximate: ±10 %)" if self.approximate else "")

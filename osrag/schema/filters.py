@@ -1,10 +1,12 @@
 """The filters of a search, typed: what a chunk must meet, before any engine's syntax.
 
 Every filter is a tree of the primitive constraints :class:`Term`, :class:`Terms`,
-:class:`Range`, :class:`Exists`, :class:`NotExists`, :class:`MatchNone`, negated by
-:class:`Not`, joined by :class:`AnyOf` / :class:`AllOf`. A compiler that handles these
-nine node types handles every filter (:mod:`osrag.engines.rest.compiler` writes them as
-query DSL, the embedded engine as tantivy queries).
+:class:`Range`, :class:`Exists`, :class:`NotExists`, :class:`MatchNone` and
+:class:`Match` (analysed words), negated by :class:`Not`, joined by :class:`AnyOf` /
+:class:`AllOf`, and scoped to one object of a nested field by :class:`Nested`. A compiler
+that handles these eleven node types handles every filter
+(:mod:`osrag.engines.rest.compiler` writes them as query DSL, the embedded engine as
+tantivy queries).
 
 A search's filters come in three groups, kept apart so that the one policy that may drop a
 filter can only drop the droppable ones:
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+from typing import Literal
 
 from osrag.errors import QueryError
 from osrag.schema.constraints import AmountConstraint
@@ -93,6 +96,30 @@ class MatchNone:
 
 
 @dataclass(frozen=True, slots=True)
+class Match:
+    """The text ``field``, analysed as it was indexed, holds the words of ``text``: every
+    one (``operator="and"``), at least one (``"or"``), or every one in order, next to each
+    other (``"phrase"``; the embedded index keeps positions only for the text fields of
+    nested objects, and refuses a phrase elsewhere). A text with no term left after
+    analysis (only stop words) matches nothing."""
+
+    field: str
+    text: str
+    operator: Literal["and", "or", "phrase"] = "and"
+
+
+@dataclass(frozen=True, slots=True)
+class Nested:
+    """ONE object of the nested field ``path`` meets ``item`` — every condition of it on
+    the same object (``facts``: one amount fact meets label, value, currency and year at
+    once). ``item`` names the object's fields by their full path (``facts.label``); it
+    holds no other :class:`Nested`."""
+
+    path: str
+    item: Filter
+
+
+@dataclass(frozen=True, slots=True)
 class Not:
     """``item`` does not hold."""
 
@@ -113,8 +140,10 @@ class AllOf:
     items: tuple[Filter, ...]
 
 
-Filter = Term | Terms | Range | Exists | NotExists | MatchNone | Not | AnyOf | AllOf
-"""A constraint tree; the nine node types a compiler handles."""
+Filter = (
+    Term | Terms | Range | Exists | NotExists | MatchNone | Match | Nested | Not | AnyOf | AllOf
+)
+"""A constraint tree; the eleven node types a compiler handles."""
 Scored = Term | Terms | Range
 """A constraint usable as a constant-score boost (its ``boost`` set)."""
 
@@ -170,11 +199,25 @@ Guard = TenantGuard | AclGuard | AsOfGuard
 
 @dataclass(frozen=True, slots=True)
 class AmountFilter:
-    """One amount constraint and the filter it compiles to (on ``amounts`` or ``money``)."""
+    """One amount constraint and the filter it compiles to.
+
+    ``filter``: as stated — for a bound constraint one fact of the nested ``facts`` field
+    (:mod:`osrag.search.fact_filters`), for a role-free one any amount of the chunk
+    (:func:`amount_filter`). ``relaxed``: the role-free filter the fallback ladder's
+    role-free step applies instead (None: the constraint is role-free already, ``filter``
+    is it). ``narrowed``: the constraint and filter of the ladder's narrowed step — the
+    quantity named with its first word read as context (None: nothing to narrow)."""
 
     constraint: AmountConstraint
-    filter: Scored
+    filter: Filter
+    relaxed: Filter | None = None
+    narrowed: tuple[AmountConstraint, Filter] | None = None
     name: str = field(default="amount", init=False)
+
+    @property
+    def role_free(self) -> Filter:
+        """The filter of the role-free step: ``relaxed``, or ``filter`` when there is none."""
+        return self.filter if self.relaxed is None else self.relaxed
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,32 +233,69 @@ FilterItem = AmountFilter | Guard | NamedFilter
 (droppable), a guard, or another named filter."""
 
 
-def amount_filter(
-    constraint: AmountConstraint, default_currency: str, *, boost: float | None = None
+FACTS = "facts"
+"""The nested field of amount facts (:mod:`osrag.schema.facts`)."""
+
+
+def _compared(
+    field_name: str, op: str, b: tuple[int, ...] | tuple[str, ...], boost: float | None
 ) -> Scored:
-    """The constraint as a filter: ``Term``/``Terms``/``Range`` on the ``long`` field
-    ``amounts`` for the default currency; ``Term``/``Terms`` on the ``money`` keyword
-    (``EUR:30000000``) for another — a comparison in another currency is refused
-    (:meth:`~osrag.schema.constraints.AmountConstraint.refusal` says why)."""
-    b = constraint.bounds
-    if constraint.currency != default_currency:
-        if constraint.is_range:
-            raise constraint.refusal(default_currency)
-        tokens = tuple(f"{constraint.currency}:{v}" for v in b)
-        if constraint.op == "eq":
-            return Term("money", tokens[0], boost)
-        return Terms("money", tokens, boost)
-    op = constraint.op
+    """``field_name`` compared as a constraint's ``op`` with bounds ``b`` says."""
     if op == "eq":
-        return Term("amounts", b[0], boost)
+        return Term(field_name, b[0], boost)
     if op == "in":
-        return Terms("amounts", tuple(b), boost)
+        return Terms(field_name, tuple(b), boost)
     if op == "between":
-        return Range("amounts", gte=b[0], lte=b[1], boost=boost)
+        return Range(field_name, gte=b[0], lte=b[1], boost=boost)
     if op == "gt":
-        return Range("amounts", gt=b[0], boost=boost)
+        return Range(field_name, gt=b[0], boost=boost)
     if op == "gte":
-        return Range("amounts", gte=b[0], boost=boost)
+        return Range(field_name, gte=b[0], boost=boost)
     if op == "lt":
-        return Range("amounts", lt=b[0], boost=boost)
-    return Range("amounts", lte=b[0], boost=boost)
+        return Range(field_name, lt=b[0], boost=boost)
+    return Range(field_name, lte=b[0], boost=boost)
+
+
+def amount_filter(constraint: AmountConstraint, default_currency: str) -> Filter:
+    """The constraint as a **role-free** filter — any amount of a chunk, whatever it
+    measures, in the constraint's currency (its label, year and sign are not read):
+
+    * the default currency: ``Term``/``Terms``/``Range`` on the ``long`` field ``amounts``
+      (the magnitudes of the chunk's default-currency amounts);
+    * another currency, exact (``eq``/``in``): ``Term``/``Terms`` on the ``money`` keyword
+      (``EUR:30000000``);
+    * another currency, a comparison or range: one fact of the nested ``facts`` field in
+      that currency whose ``magnitude`` meets it.
+
+    The three read the same amounts: every amount of a chunk is a fact, and its magnitude
+    is in ``amounts`` (default currency) and in ``money`` (every currency) too."""
+    b = constraint.bounds
+    if constraint.currency == default_currency:
+        return _compared("amounts", constraint.op, b, None)
+    if not constraint.is_range:
+        tokens = tuple(f"{constraint.currency}:{v}" for v in b)
+        return _compared("money", constraint.op, tokens, None)
+    return Nested(
+        FACTS,
+        AllOf(
+            (
+                Term(f"{FACTS}.currency", constraint.currency),
+                _compared(f"{FACTS}.magnitude", constraint.op, b, None),
+            )
+        ),
+    )
+
+
+def amount_boost(
+    constraint: AmountConstraint, default_currency: str, boost: float
+) -> Scored | None:
+    """The role-free constraint as a constant-score clause (a dropped constraint still
+    ranks a chunk meeting it first), where it is one field's condition: every constraint
+    but a comparison in another currency (a nested condition; None)."""
+    b = constraint.bounds
+    if constraint.currency == default_currency:
+        return _compared("amounts", constraint.op, b, boost)
+    if constraint.is_range:
+        return None
+    tokens = tuple(f"{constraint.currency}:{v}" for v in b)
+    return _compared("money", constraint.op, tokens, boost)

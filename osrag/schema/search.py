@@ -177,6 +177,21 @@ several (each a filter, all required), only amounts that cannot be stored (named
 so results written by older versions still read."""
 
 
+AmountStep = Literal["bound", "narrowed", "role-free", "none"]
+"""A step of the amount ladder: every constraint as stated (``bound`` to the quantity it
+names where it names one), the named quantities with their first word read as the kind of
+document they are in (``narrowed``: "umbrella premium" → a premium in an umbrella
+policy), every constraint on any amount (``role-free``), or no amount filter (``none``,
+the fallback)."""
+
+
+class StepCount(BaseModel):
+    """One step of the amount ladder a search tried, and the candidates it left."""
+
+    step: AmountStep
+    candidates: int = Field(description="chunks passing every filter at this step")
+
+
 class Money(BaseModel):
     """An amount: a currency and a non-negative integer of its minor units."""
 
@@ -275,7 +290,20 @@ class SearchResult(BaseModel):
     )
     fallback: bool = Field(
         default=False,
-        description="the amount constraints together left zero candidates and were dropped",
+        description="the amount constraints together left zero candidates and were dropped "
+        "(the ladder's last step, `none`, answered)",
+    )
+    amount_step: AmountStep | None = Field(
+        default=None,
+        description="the step of the amount ladder that answered: bound (the constraints as "
+        "stated), narrowed (a named quantity's first word read as the kind of document), "
+        "role-free (bound constraints on any amount: no fact with the named quantity met "
+        "them) or none (no amount filter); None without amount constraints",
+    )
+    amount_steps: list[StepCount] = Field(
+        default_factory=list,
+        description="every step tried, in order, with the candidates it left (a step "
+        "leaving none is followed by the next)",
     )
     text_fallback: bool = Field(
         default=False,

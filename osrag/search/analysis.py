@@ -3,14 +3,16 @@
 The rule: a stated amount is a constraint, not a hint. Every amount the query
 states becomes an :class:`~osrag.schema.constraints.AmountConstraint` —
 exact, a comparison (``over $500,000``), a range (``$1M–$2M``) or a choice
-(``$300K or $3M``), as :mod:`osrag.search.constraint_parser` reads it — and a chunk
-must meet all of them. ``amount_status`` says how many there are (``none``,
+(``$300K or $3M``), as :mod:`osrag.search.constraint_parser` reads it, bound to the
+quantity, year and sign the question names where it names one
+(:mod:`osrag.search.binding`: "deductible under $1,000" constrains a deductible) — and a
+chunk must meet all of them. ``amount_status`` says how many there are (``none``,
 ``one``, ``several``; ``unrepresentable`` when the only amounts stated cannot
 be stored), ``amount`` is the one exact amount when that is all the query
 states (kept for callers of the single-amount filter). Repeating the same
 amount in two forms (``$300K ($300,000)``) is one constraint. Amounts are
-compared by ``(currency, minor units)``; the sign is ignored, as it is at ingest
-(see :mod:`osrag.extract.money`).
+compared by ``(currency, minor units)``; a role-free constraint compares magnitudes, a
+bound one the quantity's sign where it is a result (income, and its loss).
 
 Bounded cost: the scan, the constraint parser and the span removal are each
 linear in the query's length; a query stating more than ``max_amounts``
@@ -42,9 +44,10 @@ from pydantic import BaseModel, Field
 from osrag.errors import QueryError
 from osrag.extract.dates import DateMention, extract_dates
 from osrag.extract.identifiers import IdentifierMention, extract_identifiers
-from osrag.extract.money import MoneyMention, RejectedMoney, scan_money
+from osrag.extract.money import MoneyMention, RejectedMoney, ascii_digits, scan_money
 from osrag.models import AmountStatus, ExtractionConfig, Money
 from osrag.schema.constraints import AmountConstraint
+from osrag.search.binding import bind_constraints
 from osrag.search.constraint_parser import parse_constraints
 
 T = TypeVar("T")
@@ -140,7 +143,7 @@ def analyze_query(
     money = scan.mentions
     if len(money) + len(scan.rejected) > max_amounts:
         raise _too_many(len(money) + len(scan.rejected), "amounts:", max_amounts)
-    constraints = parse_constraints(text, money)
+    constraints = bind_constraints(ascii_digits(text), parse_constraints(text, money))
     dates = extract_dates(text, config.date_order)
     identifiers = extract_identifiers(text, config.identifier_patterns)
     amounts = _distinct([m.money for m in money])

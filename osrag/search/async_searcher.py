@@ -2,7 +2,8 @@
 
 It is a :class:`~osrag.search.searcher.Searcher` with another transport, not a second searcher:
 planning, the alias's access policy, the fail-closed tenant and ACL guards, the amount
-fallback and fusion are the Searcher's own methods, called in the same order. What
+ladder (:mod:`osrag.search.ladder`) and fusion are the Searcher's own, called in the same
+order. What
 differs is who waits:
 
 * every round trip is the engine's :meth:`~osrag.engines.base.ChunkIndex.asearch`: on
@@ -26,14 +27,14 @@ from typing import Any
 from osrag.config import DEFAULT_ALIAS, Settings, load_settings
 from osrag.engines import open_index
 from osrag.engines.base import ChunkIndex
-from osrag.models import QuerySpec, SearchResult
+from osrag.models import AmountStep, QuerySpec, SearchResult
+from osrag.search.ladder import Ladder
 from osrag.search.query import AnalyzedQuery
 from osrag.search.searcher import (
     Ran,
     Round,
     Searcher,
     answering_index,
-    needs_fallback,
     needs_text_fallback,
     shape_result,
     with_passages,
@@ -98,58 +99,54 @@ class AsyncSearcher:
         keywords (``tenant=``, ``acl=``, ``k=``, ``mode=``, …), the same result."""
         started = time.perf_counter()
         plan = await self.plan(text_or_spec, **overrides)
-        vector, sent = await self._requests(plan)
+        ladder = Ladder(plan)
+        vector, sent = await self._requests(plan, ladder.step)
         ran = await self._run(plan, sent)
-        amount_candidates = ran.candidates if plan.has_amount_filter else None
-        fallback = needs_fallback(plan, ran)
-        if fallback:
-            ran = await self._run(plan, await self._request(plan, vector, drop_amount=True))
-        text_fallback = needs_text_fallback(plan, ran, fallback)
+        while (step := ladder.after(ran.candidates)) is not None:
+            ran = await self._run(plan, await self._request(plan, vector, step=step))
+        text_fallback = needs_text_fallback(plan, ran, ladder.fallback)
         if text_fallback:
             wordless = without_words(plan)
-            ran = await self._run(
-                wordless, await self._request(wordless, vector, drop_amount=False)
-            )
+            ran = await self._run(wordless, await self._request(wordless, vector, step=ladder.step))
         answered = answering_index(ran) or await self.index.aalias_target(self.alias)
         load = self.searcher.take_embedder_load()
         result = shape_result(
             plan,
             ran,
-            fallback,
+            ladder,
             answered or self.alias,
             started,
-            amount_candidates,
             text_fallback=text_fallback,
             load=load,
         )
         if plan.spec.context is not None:
-            expansion = self.searcher.expansion(plan, vector, ran)
+            expansion = self.searcher.expansion(plan, vector, ran, step=ladder.step)
             answer = None
             if expansion.plan is not None:
                 (answer,) = await self.index.asearch(result.index, [expansion.plan])
             with_passages(result, expansion, answer, started, load)
         return result
 
-    async def _requests(self, plan: AnalyzedQuery) -> tuple[list[float] | None, Round]:
+    async def _requests(
+        self, plan: AnalyzedQuery, step: AmountStep | None
+    ) -> tuple[list[float] | None, Round]:
         """The query's vector and the first round trip's bodies (in a thread where a
         vector is computed, or the engine's fusion pipeline may be looked up)."""
         if plan.spec.mode in ("bm25", "auto"):
-            return None, self.searcher.requests(plan, None)
+            return None, self.searcher.requests(plan, None, step=step)
 
         def prepare() -> tuple[list[float] | None, Round]:
             vector = self.searcher.query_vector(plan)
-            return vector, self.searcher.requests(plan, vector)
+            return vector, self.searcher.requests(plan, vector, step=step)
 
         return await asyncio.to_thread(prepare)
 
     async def _request(
-        self, plan: AnalyzedQuery, vector: list[float] | None, *, drop_amount: bool
+        self, plan: AnalyzedQuery, vector: list[float] | None, *, step: AmountStep | None
     ) -> Round:
         if plan.spec.mode in ("bm25", "auto"):
-            return self.searcher.requests(plan, vector, drop_amount=drop_amount)
-        return await asyncio.to_thread(
-            self.searcher.requests, plan, vector, drop_amount=drop_amount
-        )
+            return self.searcher.requests(plan, vector, step=step)
+        return await asyncio.to_thread(self.searcher.requests, plan, vector, step=step)
 
     async def _run(self, plan: AnalyzedQuery, sent: Round) -> Ran:
         answers = await self.index.asearch(

@@ -1,28 +1,37 @@
 """``QuerySpec`` → :class:`AnalyzedQuery` → :class:`~osrag.schema.plan.SearchPlan`, and
 :func:`build_query`, the OpenSearch request body of it. Pure: no client, no I/O.
 
-The rule: a stated amount is a **constraint**, not a hint. Every amount
-constraint the query text states (:mod:`osrag.search.constraint_parser`) becomes one
-typed filter (:class:`~osrag.schema.filters.AmountFilter`), which the REST compiler
-writes as one clause inside ``bool.filter``: ``$300K`` (``$0.3M``, ``USD 300,000``: all
-30,000,000 cents) is ``{"term": {"amounts": 30000000}}``, ``over $500,000`` is
-``{"range": {"amounts": {"gt": 50000000}}}``, ``$1M–$2M`` a ``range`` with
-``gte``/``lte``, ``$300K or $3M`` a ``terms``; the words go to a ``match`` on
-``text`` (BM25, the index's own analyzer). Several constraints are all required
-of one chunk. An exact amount in another currency than the default filters on
-the ``money`` keyword (``EUR:30000000``), so a euro amount never matches dollar
-documents; a comparison in another currency is refused (see
-:mod:`osrag.schema.constraints`).
+The rule: a stated amount is a **constraint**, not a hint, on the quantity the question
+names. Every amount constraint the query text states (:mod:`osrag.search.constraint_parser`),
+bound to the quantity, year and sign it names (:mod:`osrag.search.binding`), becomes one
+typed filter (:class:`~osrag.schema.filters.AmountFilter`), which the REST compiler writes
+as one clause inside ``bool.filter``:
+
+* **bound** ("deductible under $1,000"): one ``nested`` filter on the amount facts — one
+  fact must meet label, value, currency and year at once (:mod:`osrag.search.fact_filters`);
+* **role-free** ("the $300,000 umbrella policy", "over $500,000"): any amount of the
+  chunk — ``$300K`` (``$0.3M``, ``USD 300,000``: all 30,000,000 cents) is ``{"term":
+  {"amounts": 30000000}}``, ``over $500,000`` is ``{"range": {"amounts": {"gt":
+  50000000}}}``, ``$1M–$2M`` a ``range`` with ``gte``/``lte``, ``$300K or $3M`` a
+  ``terms``; in another currency an exact amount filters the ``money`` keyword
+  (``EUR:30000000``) and a comparison the facts of that currency
+  (:func:`~osrag.schema.filters.amount_filter`).
+
+The words go to a ``match`` on ``text`` (BM25, the index's own analyzer). Several
+constraints are all required of one chunk.
 
 The user's text only ever goes into ``match`` queries — never ``query_string``
 — so OpenSearch query syntax in it (``"``, ``:``, ``*``, ``AND``, ``\\``) is
 searched literally and cannot inject anything.
 
-Only amount filters are *droppable*: if together they leave zero candidates the
-searcher runs the query again without any of them and says ``fallback: true``;
-the dropped constraints then become constant-score boosts
-(``ambiguous_amount_boost``), so chunks meeting some of them rank first. Tenant,
-ACL and date filters are never dropped.
+Only amount filters are *droppable*, down a ladder (:data:`AMOUNT_STEPS`), one step each
+time the filters leave zero candidates: **bound** → **narrowed** (a named quantity's first
+word read as the kind of document it is in: "umbrella premium" → a premium in an umbrella
+policy) → **role-free** (every constraint on any amount: no fact carries a matching
+label) → **none** (no amount filter: ``fallback: true``; the dropped constraints then
+become constant-score boosts, ``ambiguous_amount_boost``, so chunks meeting some of them
+rank first). Each step relaxes every constraint together, in every leg. Tenant, ACL and
+date filters are never dropped.
 
 Scoring note: inside the filtered candidate set BM25 uses the index's own term
 statistics (OpenSearch's behaviour), not statistics recomputed over the
@@ -39,7 +48,7 @@ from typing import Any, Literal
 from osrag.engines.mapping import ENGLISH_STOP_WORDS, VECTOR_FIELD
 from osrag.engines.rest import compiler
 from osrag.errors import QueryError
-from osrag.models import AmountStatus, ExtractionConfig, Money, QuerySpec
+from osrag.models import AmountStatus, AmountStep, ExtractionConfig, Money, QuerySpec
 from osrag.schema.constraints import AmountConstraint
 from osrag.schema.filters import (
     AclGuard,
@@ -52,11 +61,13 @@ from osrag.schema.filters import (
     Scored,
     TenantGuard,
     Terms,
+    amount_boost,
     amount_filter,
 )
 from osrag.schema.plan import Fusion, Highlight, Mode, SearchPlan, Source, TextLeg, VectorLeg
 from osrag.schema.search import k_for_size
 from osrag.search.analysis import analyze_query_cached
+from osrag.search.fact_filters import fact_filter, narrowed_constraint
 from osrag.search.passages.records import CONTEXT_FIELDS
 
 SOURCE_EXCLUDES = ["text", VECTOR_FIELD]
@@ -87,16 +98,49 @@ class AnalyzedQuery:
     """What the text leg does when the analysed match text has no terms: ``all`` once
     the amount's words were taken out (the filters alone rank), else ``none``."""
 
-    def kept(self, *, drop_amount: bool = False) -> tuple[FilterItem, ...]:
-        """The filters a search applies: every one, or — the fallback — all but the amount
-        filters."""
-        if not drop_amount:
-            return self.filters
-        return tuple(f for f in self.filters if not isinstance(f, AmountFilter))
+    def kept(
+        self, *, drop_amount: bool = False, step: AmountStep | None = None
+    ) -> tuple[FilterItem, ...]:
+        """The filters a search applies at a step of the amount ladder: every one as
+        stated (``bound``, the default), every amount filter role-free (``role-free``), or
+        all but the amount filters (``none``; ``drop_amount`` says the same)."""
+        if drop_amount or step == "none":
+            return tuple(f for f in self.filters if not isinstance(f, AmountFilter))
+        if step == "role-free":
+            return tuple(
+                AmountFilter(f.constraint.role_free(), f.role_free)
+                if isinstance(f, AmountFilter) and f.relaxed is not None
+                else f
+                for f in self.filters
+            )
+        if step == "narrowed":
+            return tuple(
+                AmountFilter(*f.narrowed, relaxed=f.relaxed)
+                if isinstance(f, AmountFilter) and f.narrowed is not None
+                else f
+                for f in self.filters
+            )
+        return self.filters
 
     @property
     def has_amount_filter(self) -> bool:
         return any(isinstance(f, AmountFilter) for f in self.filters)
+
+    @property
+    def amount_steps(self) -> tuple[AmountStep, ...]:
+        """The steps of the amount ladder this query may take, in order: ``bound``,
+        ``narrowed``, ``role-free``, ``none`` — without ``bound`` when no constraint is
+        bound, without ``narrowed`` when no label can be narrowed, none at all without an
+        amount filter."""
+        amounts = [f for f in self.filters if isinstance(f, AmountFilter)]
+        if not amounts:
+            return ()
+        steps: list[AmountStep] = []
+        if any(f.relaxed is not None for f in amounts):
+            steps.append("bound")
+        if any(f.narrowed is not None for f in amounts):
+            steps.append("narrowed")
+        return (*steps, "role-free", "none")
 
 
 def _as_spec(text_or_spec: str | QuerySpec, overrides: dict[str, Any]) -> QuerySpec:
@@ -144,12 +188,25 @@ def access_guards(tenant: str | None, groups: list[str] | None) -> tuple[TenantG
     return TenantGuard(tenant), AclGuard(tuple(sorted(set(named))))
 
 
+AMOUNT_STEPS: tuple[AmountStep, ...] = ("bound", "narrowed", "role-free", "none")
+"""The amount ladder, in order (see the module docstring)."""
+
+
+def typed_amount_filter(constraint: AmountConstraint, default_currency: str) -> AmountFilter:
+    """The filter of one constraint: bound (one fact), with its narrowed form and its
+    role-free relaxation; or role-free."""
+    if constraint.is_bound:
+        relaxed = amount_filter(constraint.role_free(), default_currency)
+        narrower = narrowed_constraint(constraint)
+        narrowed = None if narrower is None else (narrower, fact_filter(narrower))
+        return AmountFilter(constraint, fact_filter(constraint), relaxed, narrowed)
+    return AmountFilter(constraint, amount_filter(constraint, default_currency))
+
+
 def _typed_filters(
     spec: QuerySpec, constraints: list[AmountConstraint], default_currency: str
 ) -> list[FilterItem]:
-    items: list[FilterItem] = [
-        AmountFilter(c, amount_filter(c, default_currency)) for c in constraints
-    ]
+    items: list[FilterItem] = [typed_amount_filter(c, default_currency) for c in constraints]
     if not spec.unrestricted:
         items += access_guards(spec.tenant, spec.acl)
     if spec.as_of is not None:
@@ -226,9 +283,10 @@ def _text_leg(plan: AnalyzedQuery, drop_amount: bool) -> TextLeg:
         # The constraints together matched nothing and were dropped: meeting one of them
         # (as integers — no prefix collisions) is still evidence. Constant-score boosts.
         weight = spec.ambiguous_amount_boost
-        boosts = tuple(
-            amount_filter(c, plan.default_currency, boost=weight) for c in plan.constraints
+        found = (
+            amount_boost(c.role_free(), plan.default_currency, weight) for c in plan.constraints
         )
+        boosts = tuple(b for b in found if b is not None)
     return TextLeg(
         text=plan.match_text,
         operator=spec.operator,
@@ -241,12 +299,12 @@ def _text_leg(plan: AnalyzedQuery, drop_amount: bool) -> TextLeg:
 
 
 def _grouped(
-    plan: AnalyzedQuery, drop_amount: bool
+    plan: AnalyzedQuery, step: AmountStep | None
 ) -> tuple[tuple[AmountFilter, ...], tuple[Guard, ...], tuple[NamedFilter, ...]]:
     amounts: list[AmountFilter] = []
     guards: list[Guard] = []
     named: list[NamedFilter] = []
-    for item in plan.kept(drop_amount=drop_amount):
+    for item in plan.kept(step=step):
         if isinstance(item, AmountFilter):
             amounts.append(item)
         elif isinstance(item, NamedFilter):
@@ -262,13 +320,19 @@ def search_plan(
     drop_amount: bool = False,
     vector: Sequence[float] | None = None,
     in_engine: bool = True,
+    step: AmountStep | None = None,
 ) -> SearchPlan:
     """The typed :class:`~osrag.schema.plan.SearchPlan` of an analysed query.
 
-    ``drop_amount``: the fallback plan — every amount filter out of every leg together,
-    each constraint a boost instead; the guards stay (they are a group of their own).
-    ``vector``: the query's embedding (a vector or hybrid mode needs it). ``in_engine``:
-    whether the engine may fuse a hybrid plan."""
+    ``step``: the step of the amount ladder — ``bound`` (the default: every constraint as
+    stated), ``role-free`` (every amount filter on any amount), ``none`` (the fallback
+    plan: every amount filter out of every leg together, each constraint a boost
+    instead; ``drop_amount`` says the same); the guards stay at every step (they are a
+    group of their own). ``vector``: the query's embedding (a vector or hybrid mode needs
+    it). ``in_engine``: whether the engine may fuse a hybrid plan."""
+    if drop_amount:
+        step = "none"
+    drop_amount = step == "none"
     spec = plan.spec
     mode: Mode = "bm25" if spec.mode == "auto" else spec.mode
     if mode != "bm25" and vector is None:
@@ -276,7 +340,7 @@ def search_plan(
     depth = spec.offset + spec.k
     if spec.collapse and mode != "bm25":  # the client keeps each document's best chunk
         depth *= COLLAPSE_DEPTH
-    amounts, guards, named = _grouped(plan, drop_amount)
+    amounts, guards, named = _grouped(plan, step)
     context = CONTEXT_FIELDS if spec.context is not None else ()  # what passages are made of
     return SearchPlan(
         mode=mode,
@@ -305,19 +369,28 @@ def search_plan(
     )
 
 
-def bool_query(plan: AnalyzedQuery, *, drop_amount: bool = False) -> dict[str, Any]:
+def bool_query(
+    plan: AnalyzedQuery, *, drop_amount: bool = False, step: AmountStep | None = None
+) -> dict[str, Any]:
     """The ``bool`` query alone (``must`` match, ``should`` boosts, ``filter`` clauses)."""
-    return compiler.bool_query(search_plan(_as_bm25(plan), drop_amount=drop_amount))
+    typed = search_plan(_as_bm25(plan), drop_amount=drop_amount, step=step)
+    return compiler.bool_query(typed)
 
 
-def candidate_query(plan: AnalyzedQuery, *, drop_amount: bool = False) -> dict[str, Any]:
+def candidate_query(
+    plan: AnalyzedQuery, *, drop_amount: bool = False, step: AmountStep | None = None
+) -> dict[str, Any]:
     """Only the filters: the candidate set BM25 ranks inside."""
-    return compiler.candidate_query(search_plan(_as_bm25(plan), drop_amount=drop_amount))
+    typed = search_plan(_as_bm25(plan), drop_amount=drop_amount, step=step)
+    return compiler.candidate_query(typed)
 
 
-def request_body(plan: AnalyzedQuery, *, drop_amount: bool = False) -> dict[str, Any]:
-    """The full ``_search`` body for a plan."""
-    return compiler.request_body(search_plan(_as_bm25(plan), drop_amount=drop_amount))
+def request_body(
+    plan: AnalyzedQuery, *, drop_amount: bool = False, step: AmountStep | None = None
+) -> dict[str, Any]:
+    """The full ``_search`` body for a plan (at a step of the amount ladder)."""
+    typed = search_plan(_as_bm25(plan), drop_amount=drop_amount, step=step)
+    return compiler.request_body(typed)
 
 
 def _as_bm25(plan: AnalyzedQuery) -> AnalyzedQuery:
@@ -332,6 +405,7 @@ def search_bodies(
     drop_amount: bool = False,
     vector: Sequence[float] | None = None,
     pipeline: str | None = None,
+    step: AmountStep | None = None,
 ) -> list[dict[str, Any]]:
     """The bodies of one ``_msearch`` for a plan, the candidate count always last
     (:func:`osrag.engines.rest.compiler.search_bodies` of :func:`search_plan`).
@@ -347,10 +421,10 @@ def search_bodies(
       chunk, so the legs are fetched ``COLLAPSE_DEPTH`` times deeper and fused in the
       client (OpenSearch 2.19's ``hybrid`` query does not collapse).
 
-    The same filter list is inside every leg; the amount fallback drops every amount
-    filter from every leg together.
+    The same filter list is inside every leg; each step of the amount ladder relaxes every
+    amount filter of every leg together.
     """
-    typed = search_plan(plan, drop_amount=drop_amount, vector=vector)
+    typed = search_plan(plan, drop_amount=drop_amount, vector=vector, step=step)
     on_engine = pipeline if typed.fusion.in_engine else None
     return compiler.search_bodies(typed, on_engine)
 
@@ -359,15 +433,19 @@ def build_query(
     text_or_spec: str | QuerySpec,
     *,
     drop_amount: bool = False,
+    step: AmountStep | None = None,
     extraction: ExtractionConfig | None = None,
     **overrides: Any,
 ) -> dict[str, Any]:
-    """The OpenSearch request body for a query text or :class:`QuerySpec`.
+    """The OpenSearch request body for a query text or :class:`QuerySpec` (at ``step`` of
+    the amount ladder: ``bound``, the default, ``role-free`` or ``none``).
 
     >>> body = build_query("umbrella coverage $300K", tenant="acme")
     >>> body["query"]["bool"]["filter"][0]
     {'term': {'amounts': 30000000}}
+    >>> bound = build_query("deductible under $1,000")["query"]["bool"]["filter"][0]
+    >>> bound["nested"]["query"]["bool"]["filter"][1]
+    {'range': {'facts.magnitude': {'lt': 100000}}}
     """
-    return request_body(
-        plan_query(text_or_spec, extraction=extraction, **overrides), drop_amount=drop_amount
-    )
+    plan = plan_query(text_or_spec, extraction=extraction, **overrides)
+    return request_body(plan, drop_amount=drop_amount, step=step)

@@ -15,9 +15,10 @@ from typing import Any, NamedTuple
 from pydantic import TypeAdapter
 
 from osrag.engines.rest.compiler import compile_filter
-from osrag.models import AppliedFilter, SearchHit, SearchResult
+from osrag.models import AmountStep, AppliedFilter, SearchHit, SearchResult
 from osrag.schema.filters import AmountFilter, NamedFilter
 from osrag.schema.plan import EngineHit
+from osrag.search.ladder import Ladder
 from osrag.search.query import AnalyzedQuery
 
 log = logging.getLogger("osrag.search.searcher")
@@ -106,11 +107,14 @@ def _hits(raw_hits: Iterable[EngineHit]) -> tuple[list[SearchHit], int]:
     return _HITS.validate_python(rows), _unique_spans(seen.values())
 
 
-def applied_filters(query: AnalyzedQuery, *, drop_amount: bool = False) -> list[AppliedFilter]:
-    """The filters a search applied, as its result names them, each with the clause the
-    REST compiler writes for it (shown to the caller, not sent from here)."""
+def applied_filters(
+    query: AnalyzedQuery, *, drop_amount: bool = False, step: AmountStep | None = None
+) -> list[AppliedFilter]:
+    """The filters a search applied (at ``step`` of the amount ladder), as its result
+    names them, each with the clause the REST compiler writes for it (shown to the
+    caller, not sent from here)."""
     out: list[AppliedFilter] = []
-    for item in query.kept(drop_amount=drop_amount):
+    for item in query.kept(drop_amount=drop_amount, step=step):
         if isinstance(item, AmountFilter):
             clause = compile_filter(item.filter)
             out.append(
@@ -132,20 +136,18 @@ def answering_index(ran: Ran) -> str | None:
 def shape_result(
     plan: AnalyzedQuery,
     ran: Ran,
-    fallback: bool,
+    ladder: Ladder,
     index: str,
     started: float,
-    amount_candidates: int | None = None,
     *,
     text_fallback: bool = False,
     load: EmbedderLoad | None = None,
 ) -> SearchResult:
-    """The :class:`SearchResult` of a search that started at ``started`` (perf_counter);
-    ``amount_candidates``: the candidate set with the amount constraints, before any
-    fallback (None without constraints); ``load``: the embedder's model load not yet
-    reported, left out of ``took_ms`` where it fell inside this search."""
+    """The :class:`SearchResult` of a search that started at ``started`` (perf_counter)
+    and answered at the ``ladder`` 's current step; ``load``: the embedder's model load
+    not yet reported, left out of ``took_ms`` where it fell inside this search."""
     hits, unique_spans = _hits(ran.hits)
-    applied = applied_filters(plan, drop_amount=fallback)
+    applied = applied_filters(plan, step=ladder.step)
     result = SearchResult(
         query=plan.spec.text,
         mode=plan.spec.mode if plan.spec.mode != "auto" else "bm25",
@@ -158,8 +160,10 @@ def shape_result(
         constraints=plan.constraints,
         amount_notes=plan.amount_notes,
         candidate_count=ran.candidates,
-        amount_candidates=amount_candidates,
-        fallback=fallback,
+        amount_candidates=ladder.amount_candidates,
+        fallback=ladder.fallback,
+        amount_step=ladder.step,
+        amount_steps=ladder.tried,
         text_fallback=text_fallback,
         total_hits=ran.total,
         raw_hits=len(hits),
@@ -169,7 +173,7 @@ def shape_result(
         embedder_note=load.note if load else None,
     )
     if log.isEnabledFor(logging.INFO):  # the lists below are built only to be logged
-        _log_result(result, plan, applied, amount_candidates, fallback, text_fallback)
+        _log_result(result, plan, applied)
     return result
 
 
@@ -181,24 +185,19 @@ def took_ms(started: float, load: EmbedderLoad | None) -> float:
     return max(elapsed, 0.0)
 
 
-def _log_result(
-    result: SearchResult,
-    plan: AnalyzedQuery,
-    applied: list[AppliedFilter],
-    amount_candidates: int | None,
-    fallback: bool,
-    text_fallback: bool,
-) -> None:
+def _log_result(result: SearchResult, plan: AnalyzedQuery, applied: list[AppliedFilter]) -> None:
     log.info(
-        "query=%r filters=%s constraints=%s candidates=%d amount_candidates=%s fallback=%s "
-        "text_fallback=%s hits=%d unique_spans=%d",
+        "query=%r filters=%s constraints=%s candidates=%d amount_candidates=%s "
+        "amount_step=%s amount_steps=%s fallback=%s text_fallback=%s hits=%d unique_spans=%d",
         result.query,
         [f.name for f in applied],
         [c.describe() for c in plan.constraints],
         result.candidate_count,
-        amount_candidates,
-        fallback,
-        text_fallback,
+        result.amount_candidates,
+        result.amount_step,
+        [f"{s.step}:{s.candidates}" for s in result.amount_steps],
+        result.fallback,
+        result.text_fallback,
         result.raw_hits,
         result.unique_spans,
     )

@@ -2,11 +2,14 @@
 
 * One round trip normally (a typed plan, ``ChunkIndex.search``): the ranked hits and
   the size of the filtered **candidate set** (the filters alone), logged at INFO.
-* **Fallback**: if the amount constraints together leave zero candidates (an
-  amount nobody wrote, a typo, two amounts no single chunk holds) the query runs
-  again without any of them — each becomes a boost instead — and the result says
-  ``fallback: true``, with ``amount_candidates`` (0) and ``candidate_count``
-  (without them). Tenant, ACL and date filters are never dropped.
+* **The amount ladder** (:mod:`osrag.search.ladder`): if the amount constraints bound to
+  a named quantity leave zero candidates (no fact with that label meets them) the query
+  runs again with every constraint on any amount (role-free); if those leave none (an
+  amount nobody wrote, a typo, two amounts no single chunk holds) again without any of
+  them — each becomes a boost instead — and the result says ``fallback: true``.
+  ``amount_step`` names the step that answered, ``amount_steps`` every step tried with
+  its candidates; ``amount_candidates`` is the first step's, ``candidate_count`` the
+  answering step's. Tenant, ACL and date filters are never dropped.
 * **Text fallback**: if chunks meet the constraints but none of them matches the
   words (a term no such chunk uses, "amount of $8.5 million"), the query runs again
   with the constraints alone — the user's hard condition — ranked by them alone
@@ -20,8 +23,8 @@
 * **Three modes, one set of filters**: ``bm25`` (words), ``vector`` (the query's
   embedding against the chunks' vectors) and ``hybrid`` (both legs fused). The
   filter list — amount, tenant, ACL, dates — is inside every leg
-  (:func:`osrag.search.query.search_plan`); the amount fallback drops the amount from
-  every leg together. Fusion runs on the engine where it can (OpenSearch's
+  (:func:`osrag.search.query.search_plan`); each step of the amount ladder relaxes the
+  amount filters of every leg together. Fusion runs on the engine where it can (OpenSearch's
   ``hybrid`` query with osrag's search pipeline), else in the client
   (:mod:`osrag.search.fusion`), with the same order.
 * **Overlapping chunks are one piece of evidence**: ``raw_hits`` counts hits,
@@ -50,6 +53,7 @@ from osrag.ingestion.layout import Layout
 from osrag.ingestion.manifest import Manifest
 from osrag.models import (
     AccessPolicy,
+    AmountStep,
     ExtractionConfig,
     GenerationRecord,
     QuerySpec,
@@ -58,6 +62,7 @@ from osrag.models import (
 from osrag.schema.filters import Exists, NamedFilter
 from osrag.schema.plan import EngineResult, SearchPlan, Source, TextLeg
 from osrag.search import fusion
+from osrag.search.ladder import Ladder
 from osrag.search.passages.expand import Expansion
 from osrag.search.query import AnalyzedQuery, plan_query, search_plan
 from osrag.search.results import EmbedderLoad, Ran, answering_index, shape_result, took_ms
@@ -277,21 +282,33 @@ class Searcher:
         return list(found)  # the caller's own list: the cached vector cannot change
 
     def plans(
-        self, plan: AnalyzedQuery, vector: list[float] | None = None, *, drop_amount: bool = False
+        self,
+        plan: AnalyzedQuery,
+        vector: list[float] | None = None,
+        *,
+        drop_amount: bool = False,
+        step: AmountStep | None = None,
     ) -> SearchPlan:
-        """The typed plan this searcher sends for ``plan`` (the fallback's, with
-        ``drop_amount``)."""
+        """The typed plan this searcher sends for ``plan`` at ``step`` of the amount ladder
+        (the fallback's with ``drop_amount``, step ``none``)."""
         if vector is None:
             vector = self.query_vector(plan)
         in_engine = not self._scored_apart()
-        return search_plan(plan, drop_amount=drop_amount, vector=vector, in_engine=in_engine)
+        return search_plan(
+            plan, drop_amount=drop_amount, vector=vector, in_engine=in_engine, step=step
+        )
 
     def bodies(
-        self, plan: AnalyzedQuery, vector: list[float] | None = None, *, drop_amount: bool = False
+        self,
+        plan: AnalyzedQuery,
+        vector: list[float] | None = None,
+        *,
+        drop_amount: bool = False,
+        step: AmountStep | None = None,
     ) -> tuple[list[dict[str, Any]], str | None]:
         """The plan as OpenSearch DSL (``--explain`` prints it), and the search pipeline
         that fuses it on the engine, if any."""
-        typed = self.plans(plan, vector, drop_amount=drop_amount)
+        typed = self.plans(plan, vector, drop_amount=drop_amount, step=step)
         on_engine = typed.mode == "hybrid" and typed.fusion.in_engine
         pipeline = self.index.fusion_pipeline(typed.fusion) if on_engine else None
         return compiler.search_bodies(typed, pipeline), pipeline
@@ -310,10 +327,15 @@ class Searcher:
         return chosen == "dfs_query_then_fetch"
 
     def requests(
-        self, plan: AnalyzedQuery, vector: list[float] | None, *, drop_amount: bool = False
+        self,
+        plan: AnalyzedQuery,
+        vector: list[float] | None,
+        *,
+        drop_amount: bool = False,
+        step: AmountStep | None = None,
     ) -> Round:
         """The typed plans of one round trip (the tenant probe last, when asked)."""
-        typed = self.plans(plan, vector, drop_amount=drop_amount)
+        typed = self.plans(plan, vector, drop_amount=drop_amount, step=step)
         # a caller without a tenant: does the alias hold any tenant's documents? Asked of
         # the index itself, in the same round trip, on every request (never remembered
         # as "no": only as "yes", which cannot become untrue for a refusal to matter)
@@ -345,51 +367,59 @@ class Searcher:
         return Ran(page, len(ranked), result.candidates, fused)
 
     def _run(
-        self, plan: AnalyzedQuery, vector: list[float] | None, *, drop_amount: bool = False
+        self,
+        plan: AnalyzedQuery,
+        vector: list[float] | None,
+        *,
+        drop_amount: bool = False,
+        step: AmountStep | None = None,
     ) -> Ran:
-        sent = self.requests(plan, vector, drop_amount=drop_amount)
+        sent = self.requests(plan, vector, drop_amount=drop_amount, step=step)
         answers = self.index.search(self.alias, sent.plans, search_type=self.search_type)
         return self.answered(plan, sent, answers)
 
     def search(self, text_or_spec: str | QuerySpec, **overrides: Any) -> SearchResult:
-        """Plan, run, fall back if the amount filter empties the candidate set, shape."""
+        """Plan, run, step down the amount ladder while the filters leave no candidate
+        (:mod:`osrag.search.ladder`), shape."""
         started = time.perf_counter()
         plan = self.plan(text_or_spec, **overrides)
         vector = self.query_vector(plan)
-        ran = self._run(plan, vector)
-        amount_candidates = ran.candidates if plan.has_amount_filter else None
-        fallback = needs_fallback(plan, ran)
-        if fallback:
-            ran = self._run(plan, vector, drop_amount=True)
-        text_fallback = needs_text_fallback(plan, ran, fallback)
+        ladder = Ladder(plan)
+        ran = self._run(plan, vector, step=ladder.step)
+        while (step := ladder.after(ran.candidates)) is not None:
+            ran = self._run(plan, vector, step=step)
+        text_fallback = needs_text_fallback(plan, ran, ladder.fallback)
         if text_fallback:
-            ran = self._run(without_words(plan), vector)
+            ran = self._run(without_words(plan), vector, step=ladder.step)
         answered = answering_index(ran) or self.index.alias_target(self.alias) or self.alias
         load = self.take_embedder_load()
         result = shape_result(
-            plan,
-            ran,
-            fallback,
-            answered,
-            started,
-            amount_candidates,
-            text_fallback=text_fallback,
-            load=load,
+            plan, ran, ladder, answered, started, text_fallback=text_fallback, load=load
         )
         if plan.spec.context is not None:
-            expansion = self.expansion(plan, vector, ran)
+            expansion = self.expansion(plan, vector, ran, step=ladder.step)
             sent = [expansion.plan] if expansion.plan is not None else []
             answers = self.index.search(answered, sent) if sent else [None]
             with_passages(result, expansion, answers[0], started, load)
         return result
 
-    def expansion(self, plan: AnalyzedQuery, vector: list[float] | None, ran: Ran) -> Expansion:
+    def expansion(
+        self,
+        plan: AnalyzedQuery,
+        vector: list[float] | None,
+        ran: Ran,
+        *,
+        step: AmountStep | None = None,
+    ) -> Expansion:
         """The expansion of a search's hits (``plan.spec.context``): the one extra request,
-        under the guards of the search's own plan, to the generation that answered."""
+        under the guards of the search's own plan (at the amount step that answered), to
+        the generation that answered."""
         assert plan.spec.context is not None
         generation = self.generation()
         config = generation.config if generation is not None else None
-        return Expansion.of(ran.hits, self.plans(plan, vector), plan.spec.context, config)
+        return Expansion.of(
+            ran.hits, self.plans(plan, vector, step=step), plan.spec.context, config
+        )
 
 
 class Round(NamedTuple):
@@ -410,11 +440,6 @@ def with_passages(
     as ever, not the embedder's model ``load``)."""
     result.passages, result.context = expansion.passages(answer)
     result.took_ms = round(took_ms(started, load), 3)
-
-
-def needs_fallback(plan: AnalyzedQuery, ran: Ran) -> bool:
-    """The amount filter left zero candidates: run again without it."""
-    return plan.has_amount_filter and ran.candidates == 0
 
 
 def needs_text_fallback(plan: AnalyzedQuery, ran: Ran, fallback: bool) -> bool:

@@ -10,9 +10,12 @@ Rule: OpenSearch's matching *and* scoring for every node of a plan —
   with score 1, as an empty text. Breadcrumb and title boosts, and the leg's boost
   constraints, are optional clauses that raise a chunk meeting them;
 * filters (amounts, guards, the rest): the constraint trees — ``Term``, ``Terms``,
-  ``Range``, ``Exists``, ``NotExists``, ``MatchNone``, ``Not``, ``AnyOf``, ``AllOf`` —
-  as tantivy term, term-set, range, exists and boolean queries, required and scoring
-  nothing;
+  ``Range``, ``Exists``, ``NotExists``, ``MatchNone``, ``Match``, ``Not``, ``AnyOf``,
+  ``AllOf`` — as tantivy term, term-set, range, exists and boolean queries (``Match``: the
+  text through the generation's analyzer, every term or any), required and scoring
+  nothing; ``Nested``: its condition compiled the same way against the nested field's
+  sub-index, whose matching objects' chunk keys select the chunks
+  (:mod:`~osrag.engines.embedded.nested`);
 * a scored constraint (a boost): ``Terms``, ``Range`` and a numeric ``Term`` score a
   constant boost; a keyword ``Term`` scores OpenSearch's BM25 for a field without norms
   (length 1 against the field's average number of terms) times the boost.
@@ -33,14 +36,17 @@ import tantivy
 from tantivy import FieldType, Occur, Query
 
 from osrag.engines.embedded.analyzers import Analyzer
-from osrag.engines.embedded.schema import ChunkSchema, day_number
+from osrag.engines.embedded.nested import NestedSearcher, chunk_keys
+from osrag.engines.embedded.schema import KEY_FIELD, ChunkSchema, Kind, NestedSchema, day_number
 from osrag.errors import QueryError
 from osrag.schema.filters import (
     AllOf,
     AnyOf,
     Exists,
     Filter,
+    Match,
     MatchNone,
+    Nested,
     Not,
     NotExists,
     Range,
@@ -124,18 +130,23 @@ class PlanCompiler:
 
     def __init__(
         self,
-        schema: ChunkSchema,
+        schema: ChunkSchema | NestedSchema,
         tantivy_schema: tantivy.Schema,
         analyzer: Analyzer,
         searcher: tantivy.Searcher,
+        nested: dict[str, NestedSearcher] | None = None,
     ) -> None:
         self.schema = schema
         self.tantivy_schema = tantivy_schema
         self.analyzer = analyzer
         self.searcher = searcher
+        self.nested = nested or {}
+        """The sub-index of each nested field, at the searcher's point in time."""
         self.text_terms: list[str] = []
         """The analysed terms of every text query compiled (for highlighting)."""
         self._keyword_stats: dict[str, tuple[int, int]] = {}
+        self._chunks_of: dict[Nested, Query] = {}
+        """Each nested filter's chunks (the legs of a plan share one filter list)."""
 
     # -------------------------------------------------------------------- the plan
 
@@ -234,6 +245,10 @@ class PlanCompiler:
             return _without(Query.exists_query(self._field(node.field, _FILTERABLE, "exists")))
         if isinstance(node, MatchNone):
             return Query.empty_query()
+        if isinstance(node, Match):
+            return self._match_filter(node)
+        if isinstance(node, Nested):
+            return self._nested(node)
         if isinstance(node, Not):
             return _without(self.filter(node.item))
         if isinstance(node, AnyOf):
@@ -245,6 +260,48 @@ class PlanCompiler:
                 return Query.all_query()
             return Query.boolean_query([(Occur.Must, self.filter(i)) for i in node.items])
         raise QueryError(f"not a plan filter: {node!r}")
+
+    def _match_filter(self, node: Match) -> Query:
+        """Every (or any) analysed term of ``node.text`` in the text field, or all of them
+        in order (a phrase: the field must keep positions); none left: nothing."""
+        field = self._field(node.field, ("text",), "match")
+        terms = self.analyzer.terms(node.text)
+        if not terms:
+            return Query.empty_query()
+        if node.operator == "phrase" and len(terms) > 1:
+            spec = self.schema.fields.get(field)
+            if spec is None or not spec.positions:
+                raise QueryError(
+                    f"match_phrase on {field!r}: the embedded index keeps no positions for "
+                    "it (only the text fields of nested objects have them)"
+                )
+            return Query.phrase_query(
+                self.tantivy_schema, field, list[str | tuple[int, str]](terms)
+            )
+        queries = [self._term(field, term) for term in dict.fromkeys(terms)]
+        if len(queries) == 1:
+            return queries[0]
+        occur = Occur.Must if node.operator == "and" else Occur.Should
+        return Query.boolean_query([(occur, q) for q in queries])
+
+    def _nested(self, node: Nested) -> Query:
+        """The chunks with one object of ``node.path`` meeting ``node.item``."""
+        if isinstance(self.schema, NestedSchema):
+            raise QueryError(f"nested {node.path!r}: a nested filter inside a nested filter")
+        found = self._chunks_of.get(node)
+        if found is None:
+            sub = self.nested.get(node.path)
+            if sub is None:
+                raise QueryError(f"nested: no nested field {node.path!r} in osrag's mapping")
+            inner = PlanCompiler(sub.schema, sub.tantivy_schema, self.analyzer, sub.searcher)
+            keys = chunk_keys(sub.searcher, inner.filter(node.item))
+            found = (
+                Query.term_set_query(self.tantivy_schema, KEY_FIELD, keys)
+                if keys
+                else Query.empty_query()
+            )
+            self._chunks_of[node] = found
+        return found
 
     def scored(self, node: Scored) -> Query:
         """A constraint as a constant-score clause, scored as OpenSearch scores it."""
@@ -281,8 +338,14 @@ class PlanCompiler:
     # -------------------------------------------------------------------- fields and values
 
     def _field(self, name: str, kinds: tuple[str, ...], query: str) -> str:
-        kind = self.schema.kind(name)
+        kind: Kind | None = self.schema.kind(name)
         if kind is None:
+            head = name.split(".")[0]
+            if isinstance(self.schema, ChunkSchema) and head in self.schema.nested:
+                raise QueryError(
+                    f"{query}: field {name!r} is inside the nested field {head!r}: only a "
+                    "nested filter reaches it"
+                )
             raise QueryError(f"{query}: no field {name!r} in osrag's mapping")
         if kind not in kinds:
             raise QueryError(f"{query}: field {name!r} is {kind}, expected {' or '.join(kinds)}")

@@ -1,5 +1,6 @@
-"""One open generation of the embedded index: its tantivy index, analyzer and vectors,
-and the table that names hits by chunk id without opening stored documents."""
+"""One open generation of the embedded index: its tantivy index, analyzer, vectors and
+nested sub-indexes, and the table that names hits by chunk id without opening stored
+documents."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import tantivy
 from tantivy import FieldType, Query
 
 from osrag.engines.embedded.analyzers import Analyzer, get_analyzer
+from osrag.engines.embedded.nested import NestedIndex
 from osrag.engines.embedded.schema import (
     ID_FIELD,
     KEY_FIELD,
@@ -37,6 +39,8 @@ class Generation:
     vectors: VectorStore | None = None
     """The generation's vectors (a generation built with an embedder)."""
     chunk_ids: ChunkIds = field(default_factory=lambda: ChunkIds())
+    nested: dict[str, NestedIndex] = field(default_factory=dict)
+    """The sub-index of each nested field (``facts``)."""
 
     def searcher(self) -> tantivy.Searcher:
         self.index.reload()  # ~40 µs: every search sees every commit, from any process
@@ -150,4 +154,5 @@ def open_generation(name: str, path: Path, schema: ChunkSchema) -> Generation:
         TERMS_TOKENIZER, tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace()).build()
     )
     vectors = VectorStore(path, int(dimension)) if dimension else None
-    return Generation(name, path, index, analyzer, index.schema, vectors)
+    nested = {p: NestedIndex.open(path, n) for p, n in schema.nested.items()}
+    return Generation(name, path, index, analyzer, index.schema, vectors, nested=nested)

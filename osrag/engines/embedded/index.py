@@ -121,7 +121,9 @@ class EmbeddedIndex(ChunkIndex):
             "fields": self.schema.field_names(),
             "vector_dimension": vector_dimension(body),
         }
-        self._store.build_generation(name, meta, self._tantivy_schema)
+        self._store.build_generation(
+            name, meta, self._tantivy_schema, list(self.schema.nested.values())
+        )
 
     def finish_generation(self, name: str) -> None:
         self._writer.finish(name)

@@ -23,6 +23,7 @@ import tantivy
 from osrag.engines.embedded.compiler import PlanCompiler
 from osrag.engines.embedded.generation import Generation, stored_source
 from osrag.engines.embedded.highlight import highlight
+from osrag.engines.embedded.nested import nested_searchers
 from osrag.engines.embedded.ranking import Ranking
 from osrag.engines.embedded.response import Ranked, fast_source, source_filter
 from osrag.engines.embedded.schema import ID_FIELD
@@ -54,10 +55,16 @@ class PlanRunner:
         self, ranking: Ranking, generation: Generation, searcher: tantivy.Searcher
     ) -> None:
         self.ranking, self.generation, self.searcher = ranking, generation, searcher
+        self.nested = nested_searchers(generation.nested)
+        """The nested sub-indexes, at the same point in time as ``searcher``."""
 
     def run(self, plan: SearchPlan) -> EngineResult:
         compiler = PlanCompiler(
-            self.ranking.schema, self.generation.schema, self.generation.analyzer, self.searcher
+            self.ranking.schema,
+            self.generation.schema,
+            self.generation.analyzer,
+            self.searcher,
+            self.nested,
         )
         candidates = compiler.candidates(plan)
         counted = -1

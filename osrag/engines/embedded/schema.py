@@ -10,7 +10,11 @@ like 4322; ``text`` → terms from the field's analyzer
 Object properties become dotted fields (``span.start``); a ``keyword``
 sub-field becomes ``breadcrumb.keyword``; ``enabled: false`` objects live in
 ``_source`` only. Two more fields: ``_id`` (the chunk id) and ``_source`` (the
-whole document as JSON, returned by searches).
+whole document as JSON, returned by searches). A ``nested`` field (``facts``) is a
+:class:`NestedSchema`: its objects are documents of a tantivy index of their own beside
+the generation's (:mod:`~osrag.engines.embedded.nested`), each carrying its chunk's id
+and ``_key``, with the same field kinds (``index: false`` properties are checked, not
+indexed).
 
 Invariant: a document the OpenSearch mapping would refuse is refused here too,
 with the same kind of reason — ``dynamic: strict`` (an unknown field), a
@@ -24,7 +28,7 @@ import datetime as dt
 import hashlib
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal
@@ -60,10 +64,76 @@ class FieldSpec:
     """Where the value is in ``_source``."""
     coerce: bool = True
     ignore_above: int | None = None
+    indexed: bool = True
+    """False: ``index: false`` — checked as the mapping checks it, kept in ``_source`` only."""
+    positions: bool = False
+    """A text field indexed with term positions (phrase queries): the nested objects' text
+    fields (short labels); the chunk's own text fields keep frequencies only."""
 
 
 class Refused(ValueError):
     """The mapping refuses this document (the message is the reason, OpenSearch-style)."""
+
+
+CHUNK_FIELD = "_chunk"
+"""A nested object's chunk id (raw, fast): the term its chunk's objects are deleted by."""
+
+
+@dataclass(frozen=True, eq=False)
+class NestedSchema:
+    """A ``nested`` field of the mapping: each of its objects is one document of the
+    generation's sub-index for it, named by the full path of its fields (``facts.label``),
+    with its chunk's ``_key`` and id (``_chunk``)."""
+
+    path: str
+    fields: dict[str, FieldSpec]
+    """Every property and sub-field (``facts.label.raw``); ``FieldSpec.path`` is within
+    one object."""
+    declared: frozenset[str]
+    """The object's properties (``dynamic: strict`` applies inside)."""
+
+    def kind(self, field: str) -> Kind | None:
+        spec = self.fields.get(field)
+        return spec.kind if spec is not None and spec.indexed else None
+
+    def tantivy_schema(self) -> tantivy.Schema:
+        return _nested_tantivy_schema(self)
+
+    def build_tantivy_schema(self) -> tantivy.Schema:
+        builder = tantivy.SchemaBuilder()
+        builder.add_integer_field(KEY_FIELD, indexed=True, fast=True)
+        builder.add_text_field(CHUNK_FIELD, stored=False, fast=True, tokenizer_name="raw")
+        _add_fields(builder, self.fields.values())
+        return builder.build()
+
+    def field_names(self) -> list[str]:
+        stored = {**_STORED, "text": "terms+positions"}
+        return [f"{self.path}:nested"] + [
+            f"{n}:{stored[s.kind]}" for n, s in self.fields.items() if s.indexed
+        ]
+
+
+_STORED = {"keyword": "raw", "long": "i64", "integer": "i64", "date": "i64-days"}
+
+
+def _add_fields(builder: tantivy.SchemaBuilder, specs: Any) -> None:
+    for spec in specs:
+        if not spec.indexed:
+            continue
+        if spec.kind == "keyword":
+            builder.add_text_field(spec.name, fast=True, tokenizer_name="raw")
+        elif spec.kind in ("long", "integer"):
+            builder.add_integer_field(spec.name, indexed=True, fast=True)
+        elif spec.kind == "date":
+            builder.add_integer_field(spec.name, indexed=True, fast=True)  # day numbers
+        else:
+            option = "position" if spec.positions else "freq"
+            builder.add_text_field(spec.name, tokenizer_name=TERMS_TOKENIZER, index_option=option)
+
+
+@cache
+def _nested_tantivy_schema(schema: NestedSchema) -> tantivy.Schema:
+    return schema.build_tantivy_schema()
 
 
 @dataclass(frozen=True, eq=False)
@@ -77,6 +147,8 @@ class ChunkSchema:
     opaque: frozenset[str]
     """``enabled: false`` objects: stored in ``_source``, never indexed."""
     mapping_version: int
+    nested: dict[str, NestedSchema]
+    """``nested`` fields (``facts``), each a sub-index of its own."""
 
     def kind(self, field: str) -> Kind | None:
         spec = self.fields.get(field)
@@ -90,25 +162,15 @@ class ChunkSchema:
         builder.add_text_field(ID_FIELD, stored=False, fast=True, tokenizer_name="raw")
         builder.add_integer_field(KEY_FIELD, indexed=True, fast=True)
         builder.add_bytes_field(SOURCE_FIELD, stored=True)
-        for spec in self.fields.values():
-            if spec.kind == "keyword":
-                builder.add_text_field(spec.name, fast=True, tokenizer_name="raw")
-            elif spec.kind in ("long", "integer"):
-                builder.add_integer_field(spec.name, indexed=True, fast=True)
-            elif spec.kind == "date":
-                builder.add_integer_field(spec.name, indexed=True, fast=True)  # day numbers
-            else:
-                builder.add_text_field(
-                    spec.name, tokenizer_name=TERMS_TOKENIZER, index_option="freq"
-                )
+        _add_fields(builder, self.fields.values())
         return builder.build()
 
     def field_names(self) -> list[str]:
         """Every tantivy field with how it is stored (recorded with each generation)."""
-        stored = {"keyword": "raw", "long": "i64", "integer": "i64", "date": "i64-days"}
         return sorted(
             [f"{ID_FIELD}:raw", f"{KEY_FIELD}:i64", f"{SOURCE_FIELD}:bytes"]
-            + [f"{n}:{stored.get(s.kind, 'terms')}" for n, s in self.fields.items()]
+            + [f"{n}:{_STORED.get(s.kind, 'terms')}" for n, s in self.fields.items()]
+            + [name for nested in self.nested.values() for name in nested.field_names()]
         )
 
 
@@ -129,6 +191,30 @@ def _kind(mapping: dict[str, Any], where: str) -> Kind:
     raise ValueError(f"the embedded index cannot mirror field {where} of type {kind!r}")
 
 
+def _nested(path: str, properties: dict[str, Any]) -> NestedSchema:
+    fields: dict[str, FieldSpec] = {}
+    for sub, mapping in properties.items():
+        dotted = f"{path}.{sub}"
+        kind = _kind(mapping, dotted)
+        fields[dotted] = FieldSpec(
+            dotted,
+            kind,
+            (sub,),
+            coerce=mapping.get("coerce", True),
+            indexed=mapping.get("index", True) is not False,
+            positions=kind == "text",
+        )
+        for inner, inner_mapping in mapping.get("fields", {}).items():
+            name = f"{dotted}.{inner}"
+            fields[name] = FieldSpec(
+                name,
+                _kind(inner_mapping, name),
+                (sub,),
+                ignore_above=inner_mapping.get("ignore_above"),
+            )
+    return NestedSchema(path, fields, frozenset(properties))
+
+
 @cache
 def chunk_schema() -> ChunkSchema:
     """The schema of ``mappings/chunks.json`` (the single source of truth)."""
@@ -136,7 +222,11 @@ def chunk_schema() -> ChunkSchema:
     fields: dict[str, FieldSpec] = {}
     objects: dict[str, frozenset[str]] = {}
     opaque: set[str] = set()
+    nested: dict[str, NestedSchema] = {}
     for name, mapping in mappings["properties"].items():
+        if mapping.get("type") == "nested":
+            nested[name] = _nested(name, mapping["properties"])
+            continue
         if "properties" in mapping:
             objects[name] = frozenset(mapping["properties"])
             for sub, sub_mapping in mapping["properties"].items():
@@ -163,6 +253,7 @@ def chunk_schema() -> ChunkSchema:
         objects=objects,
         opaque=frozenset(opaque),
         mapping_version=int(mappings["_meta"]["osrag_mapping_version"]),
+        nested=nested,
     )
 
 
@@ -278,7 +369,7 @@ def to_document(
         check_strict(schema, source)
     values: dict[str, Any] = {ID_FIELD: chunk_id, KEY_FIELD: chunk_key(chunk_id)}
     texts: dict[str, list[str]] = {}
-    _collect(schema, source, values, texts)
+    _collect(schema.fields.values(), source, values, texts)
     for name, joined in _text_terms(texts, analyzer).items():
         if joined:
             values[name] = joined
@@ -294,13 +385,20 @@ def _all(raw: list[Any], kind: type) -> bool:
 
 
 def _collect(
-    schema: ChunkSchema, source: dict[str, Any], values: dict[str, Any], texts: dict[str, list[str]]
+    specs: Iterable[FieldSpec],
+    source: dict[str, Any],
+    values: dict[str, Any],
+    texts: dict[str, list[str]],
 ) -> None:
-    """Each indexed field's values, checked as the mapping checks them (fast paths first)."""
-    for spec in schema.fields.values():
+    """Each indexed field's values, checked as the mapping checks them (fast paths first);
+    a field that is not indexed is checked, and left out."""
+    for spec in specs:
         path = spec.path
         raw = source.get(path[0]) if len(path) == 1 else _lookup(source, path)
         if raw is None or raw == []:
+            continue
+        if not spec.indexed:
+            _check(spec, raw)
             continue
         kind = spec.kind
         if kind == "keyword":
@@ -329,6 +427,54 @@ def _collect(
             texts[spec.name] = [raw]
         else:
             texts[spec.name] = [v if type(v) is str else _string(spec, v) for v in _values(raw)]
+
+
+def _check(spec: FieldSpec, raw: Any) -> None:
+    """A value of a field that is not indexed, checked as the mapping would."""
+    for value in _values(raw):
+        if spec.kind in ("long", "integer"):
+            _integer(spec, value, _LONG if spec.kind == "long" else _INTEGER)
+        elif spec.kind == "date":
+            _date(spec, value)
+        else:
+            _string(spec, value)
+
+
+def nested_documents(
+    schema: ChunkSchema, chunk_id: str, source: dict[str, Any], analyzer: Analyzer
+) -> dict[str, list[tantivy.Document]]:
+    """The documents of each nested field's sub-index for one chunk's ``_source`` (one
+    per object, each with the chunk's ``_key`` and id); :class:`Refused` if the mapping
+    would refuse an object (not an object, a property it does not declare, a bad value)."""
+    out: dict[str, list[tantivy.Document]] = {}
+    key = chunk_key(chunk_id)
+    for path, nested in schema.nested.items():
+        docs: list[tantivy.Document] = []
+        for item in _values(source.get(path)):
+            if not isinstance(item, dict):
+                raise Refused(
+                    f"mapper_parsing_exception: object mapping for [{path}] tried to parse "
+                    "field as object, but found a concrete value"
+                )
+            unknown = set(item) - nested.declared
+            if unknown:
+                raise Refused(
+                    "strict_dynamic_mapping_exception: mapping set to strict, dynamic "
+                    f"introduction of [{sorted(unknown)[0]}] within [{path}] is not allowed"
+                )
+            values: dict[str, Any] = {KEY_FIELD: key, CHUNK_FIELD: chunk_id}
+            texts: dict[str, list[str]] = {}
+            _collect(nested.fields.values(), item, values, texts)
+            for name, texts_of in texts.items():
+                joined = " ".join(filter(None, map(analyzer.indexed, texts_of)))
+                if joined:
+                    values[name] = joined
+            try:
+                docs.append(tantivy.Document.from_dict(values, nested.tantivy_schema()))
+            except (ValueError, OverflowError, TypeError) as exc:
+                raise Refused(f"mapper_parsing_exception: {exc}") from None
+        out[path] = docs
+    return out
 
 
 def _text_terms(texts: dict[str, list[str]], analyzer: Analyzer) -> dict[str, str]:

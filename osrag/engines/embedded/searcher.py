@@ -20,6 +20,7 @@ from tantivy import Query
 
 from osrag.engines.embedded.compiler import PlanCompiler
 from osrag.engines.embedded.generation import Generation
+from osrag.engines.embedded.nested import nested_searchers
 from osrag.engines.embedded.ranking import Ranking, count_matches
 from osrag.engines.embedded.runner import PlanRunner
 from osrag.engines.embedded.schema import ChunkSchema
@@ -47,9 +48,11 @@ class EmbeddedSearcher:
         """A typed filter as a tantivy query (every chunk without one)."""
         if node is None:
             return Query.all_query()
-        return PlanCompiler(self.schema, generation.schema, generation.analyzer, searcher).filter(
-            node
+        nested = nested_searchers(generation.nested)
+        compiler = PlanCompiler(
+            self.schema, generation.schema, generation.analyzer, searcher, nested
         )
+        return compiler.filter(node)
 
     def count(self, target: str, node: Filter | None = None) -> int:
         generation = self._resolve(target)

@@ -22,7 +22,7 @@ import os
 import re
 import shutil
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,8 @@ try:
 except ImportError:  # pragma: no cover - Windows: the pointer is swapped without a lock
     fcntl = None  # type: ignore[assignment]
 
+from osrag.engines.embedded.nested import create_nested
+from osrag.engines.embedded.schema import NestedSchema
 from osrag.errors import ConfigError, IndexStateError
 from osrag.schema.ingest import GENERATION_NAME, generation_pattern
 
@@ -222,9 +224,15 @@ class EmbeddedStore:
                     f"cannot move the alias pointer {folder / POINTER}: {exc}"
                 ) from None
 
-    def build_generation(self, name: str, meta: dict[str, Any], schema: tantivy.Schema) -> None:
-        """Create the empty tantivy index of generation ``name`` with its metadata file,
-        built aside and renamed into place."""
+    def build_generation(
+        self,
+        name: str,
+        meta: dict[str, Any],
+        schema: tantivy.Schema,
+        nested: Sequence[NestedSchema] = (),
+    ) -> None:
+        """Create the empty tantivy index of generation ``name`` with its metadata file and
+        the sub-index of each ``nested`` field, built aside and renamed into place."""
         path = self.require_generation_dir(name)
         alias = GENERATION_NAME.fullmatch(name)["alias"]  # type: ignore[index]
         self.alias_dir(alias, create=True)
@@ -235,6 +243,8 @@ class EmbeddedStore:
             building.mkdir(parents=True)
             (building / GENERATION_META).write_text(json.dumps(meta, indent=1), encoding="utf-8")
             tantivy.Index(schema, path=str(building))
+            for field in nested:
+                create_nested(building, field)
             os.replace(building, path)
             fsync_dir(path.parent)
         except (OSError, ValueError) as exc:

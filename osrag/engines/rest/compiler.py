@@ -29,7 +29,9 @@ from osrag.schema.filters import (
     AnyOf,
     Exists,
     Filter,
+    Match,
     MatchNone,
+    Nested,
     Not,
     NotExists,
     Range,
@@ -69,6 +71,13 @@ def compile_filter(node: Filter) -> dict[str, Any]:
         return {"bool": {"must_not": [{"exists": {"field": node.field}}]}}
     if isinstance(node, MatchNone):
         return {"match_none": {}}
+    if isinstance(node, Match):
+        if node.operator == "phrase":
+            return {"match_phrase": {node.field: {"query": node.text}}}
+        return {"match": {node.field: {"query": node.text, "operator": node.operator}}}
+    if isinstance(node, Nested):
+        # in filter context: no score (a nested query's score mode would not matter)
+        return {"nested": {"path": node.path, "query": compile_filter(node.item)}}
     if isinstance(node, Not):
         return {"bool": {"must_not": [compile_filter(node.item)]}}
     if isinstance(node, AnyOf):

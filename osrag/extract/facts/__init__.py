@@ -1,0 +1,18 @@
+"""Amount facts: what each money mention measures — its label, period and signed value.
+
+Every amount the money readers find becomes one :class:`~osrag.schema.facts.AmountFact`
+(:func:`osrag.extract.facts.build.amount_facts`), so the flat fields (``amounts``,
+``money``, ``amount_evidence``) and the facts describe the same amounts. One concept a
+module:
+
+* :mod:`~osrag.extract.facts.labels` — how a label is cleaned; which row labels need the
+  group row above them;
+* :mod:`~osrag.extract.facts.periods` — which text names a period, and its year;
+* :mod:`~osrag.extract.facts.signs` — the sign policy (a loss is negative);
+* :mod:`~osrag.extract.facts.table` — a table cell's label and period;
+* :mod:`~osrag.extract.facts.text` — a heading's, a key–value line's and prose's;
+* :mod:`~osrag.extract.facts.build` — one fact per mention.
+
+The package's ``__init__`` imports nothing: :mod:`osrag.extract.tables` reads
+:mod:`~osrag.extract.facts.labels`, and :mod:`~osrag.extract.facts.build` reads the tables.
+"""

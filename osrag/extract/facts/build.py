@@ -1,0 +1,93 @@
+"""One fact per money mention: the mention's value signed by the policy, its label, period
+and evidence (:mod:`osrag.extract.facts`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from osrag.extract.facts.signs import signed_value
+from osrag.extract.facts.table import TableReading, read_table
+from osrag.extract.facts.text import TextPlace, line_key, read_text_place
+from osrag.extract.money import MoneyMention
+from osrag.extract.tables import CellAmount
+from osrag.schema.facts import AmountFact, FactSource
+
+__all__ = ["amount_facts", "fact"]
+
+
+def fact(
+    mention: MoneyMention,
+    label: str | None,
+    period: str | None,
+    year: int | None,
+    source: FactSource,
+) -> AmountFact:
+    """The fact of one mention, its value signed by the policy (:mod:`.signs`)."""
+    return AmountFact(
+        currency=mention.currency,
+        value=signed_value(mention.minor_units, mention.negative, label),
+        label=label,
+        period=period,
+        year=year,
+        source=source,
+        raw=mention.raw,
+        start=mention.start,
+        end=mention.end,
+        scale=mention.scale,
+        caption=mention.caption,
+    )
+
+
+def amount_facts(
+    text: str, mentions: Sequence[MoneyMention], cells: Sequence[CellAmount]
+) -> list[AmountFact]:
+    """The facts of ``mentions`` (sorted, as :func:`~osrag.extract.extract_values` gives
+    them), in the same order; ``cells``: the table cells among them, with their tables."""
+    by_start = {c.mention.start: c for c in cells}
+    readings: dict[int, TableReading] = {}
+    facts: list[AmountFact] = []
+    sentence_facts: list[AmountFact] = []  # the facts earlier in the current sentence
+    for mention in mentions:
+        cell = by_start.get(mention.start)
+        if cell is not None and cell.mention is mention:
+            reading = readings.get(id(cell.table))
+            if reading is None:
+                reading = readings[id(cell.table)] = read_table(cell.table)
+            place = reading.place(cell.row, cell.cell)
+            facts.append(fact(mention, place.label, place.period, place.year, "table"))
+            sentence_facts = []
+            continue
+        if sentence_facts and _sentence_ended(text, sentence_facts[-1].end, mention.start):
+            sentence_facts = []
+        where = read_text_place(text, mention.start, mention.end, len(sentence_facts))
+        facts.append(_text_fact(text, mention, where, sentence_facts))
+        sentence_facts.append(facts[-1])
+    return facts
+
+
+def _text_fact(
+    text: str, mention: MoneyMention, where: TextPlace, earlier: list[AmountFact]
+) -> AmountFact:
+    label, source = where.label, where.source
+    listed = label is None and earlier and _LISTED.fullmatch(text, earlier[-1].end, mention.start)
+    if (where.inherits or listed) and earlier:
+        label = earlier[-1].label
+        source = earlier[-1].source if earlier[-1].source != "heading" else "prose"
+    elif label is None and source == "prose" and earlier and earlier[-1].source == "key":
+        key = line_key(text, mention.start)
+        if key is not None:
+            label, source = key, "key"  # a later amount on a key's line
+    return fact(mention, label, where.period, where.year, source)  # type: ignore[arg-type]
+
+
+_LISTED = re.compile(
+    r"(?i)(?:\s+(?:per|each|a|an)\s+[a-z]+(?:\s+[a-z]+)?)?\s*(?:,\s*(?:and|or)?|and|or|/|to|[-–])\s*"
+)
+"""What stands between two amounts of one list or range ("$250, $500 or $1,000", "$250,000
+each person and $500,000 each accident", "$1,000-$2,000"): the second is the same quantity."""
+
+
+def _sentence_ended(text: str, previous_end: int, start: int) -> bool:
+    between = text[previous_end:start]
+    return "\n" in between or ". " in between or "; " in between

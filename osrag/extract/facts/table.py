@@ -1,0 +1,229 @@
+"""What a table cell's amount measures: its label and period, read from the table around it.
+
+The rule, for the amount in row *r*, column *c* (:class:`~osrag.extract.tables.Table`):
+
+* **Header rows** are the rows above the first row that holds a value (a number that is
+  not a year, a percentage, a dash): the header line of a loader's table, the rows of a
+  Markdown table above its first figures. Each header cell of column *c* is one of:
+  a **period** (:func:`~osrag.extract.facts.periods.period_of`: ``2019``, ``Fiscal
+  2019``, ``December 31, 2019``, ``2019 (1)``, ``2019 €m``); **period words** without a
+  year (``Years Ended December 31,``, ``Fiscal``, ``As of``) — neither period nor
+  label; a **unit** (``£m``, ``$'000``, ``(in millions)``, ``%``, ``$``) — it scales the
+  figures, it names nothing; or a **qualifier** — any other words (``Americas``, ``Net
+  Sales``, ``Acquisitions``, ``Carrying amount``, ``2019 vs 2018``), cleaned
+  (:func:`~osrag.extract.facts.labels.clean_label`); ``Amount``/``Amounts``/``Value``
+  alone qualify nothing.
+* A merged header cell is written once and its neighbours left empty: in a header row
+  that holds two or more different qualifiers or periods, an empty cell takes the
+  nearest one to its left (``Domestic | | International |`` over four columns). A row
+  that holds a single header over several value columns is a title
+  (``| | Combined Pension Plan | |``): it qualifies no column, and when it is a period
+  (``December 31, 2019`` over ``Carrying amount | Fair value``) it is the period of every
+  column that has none of its own. A table with one value column has no title: its one
+  header is that column's.
+* The **period** is the lowest period above the cell in its column, else the title's,
+  else the nearest **period row** above (a label-only row naming a period: ``2019`` over
+  the quarters of that year), else the row label itself when it is a period (a table
+  whose rows are years), else none.
+* The **label** is the row label, joined with the column's qualifiers by `` — ``
+  (``Operating income — Americas``). A label-only row that is not a period is a **group**
+  (``Weighted-average shares:``); it joins the label — ``Group: Row`` — only when the row
+  label names no quantity without it (:func:`~osrag.extract.facts.labels.is_dependent`:
+  ``Total``, ``Basic``, ``Federal``, ``Granted``…); a row label that names its own
+  quantity (``Cost of sales`` under ``Operating expenses:``) stands alone. A row whose
+  label is a period, or empty, is labelled by the qualifiers alone — none: no label.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from osrag.extract.facts.labels import COLUMN_JOIN, GROUP_JOIN, clean_label, is_dependent
+from osrag.extract.facts.periods import is_period_words, period_of, split_period
+from osrag.extract.scale import parse_caption
+from osrag.extract.tables import Cell, Table, is_value_cell
+
+__all__ = ["CellPlace", "TableReading", "read_table"]
+
+_GENERIC = frozenset(["amount", "amounts", "value", "values", "balance", "total amount"])
+
+
+_NAMING = frozenset(["qualifier", "period", "period and qualifier"])
+"""Header cells that tell one column from another."""
+
+
+@dataclass(frozen=True, slots=True)
+class CellPlace:
+    """What a cell's amount measures: its label and period (with the year it names)."""
+
+    label: str | None
+    period: str | None
+    year: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Header:
+    qualifiers: tuple[str, ...]
+    period: tuple[str, int] | None
+
+
+_NO_HEADER = _Header((), None)
+
+
+class TableReading:
+    """The labels and periods of one table's cells, read once for all its amounts."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.header_rows = _header_rows(table)
+        self.loader = bool(table.rows) and not table.rows[0][0] and _is_loader(table)
+        self.title: tuple[str, int] | None = None
+        self.headers = self._headers()
+        self.rows = self._rows()
+
+    def place(self, row: int, cell: int) -> CellPlace:
+        label, row_period = self.rows[row]
+        cells = self.table.rows[row][1]
+        header = self.headers.get(_key(cells, cell, self.loader), _NO_HEADER)
+        if self.loader and not header.qualifiers and header.period is None:
+            header = _classify([cells[cell].column])
+        period = header.period or row_period
+        full = label
+        if header.qualifiers:
+            full = COLUMN_JOIN.join([p for p in (label, *header.qualifiers) if p])
+        return CellPlace(full or None, *(period if period else (None, None)))
+
+    def _headers(self) -> dict[tuple[str, int], _Header]:
+        grid: dict[tuple[str, int], list[str]] = {}
+        titles: list[tuple[str, int]] = []
+        values = _value_columns(self.table, self.header_rows)
+        for r in range(self.header_rows):
+            cells = self.table.rows[r][1]
+            keyed = [(_key(cells, i, self.loader), c.text) for i, c in enumerate(cells)]
+            if self.loader and r == 0:
+                keyed = [((c.text, 0), c.text) for c in cells]
+            texts = {t for _, t in keyed if t and _kind(t) in _NAMING}
+            if len(texts) == 1 and values > 1 and not self.loader:
+                (only,) = texts
+                found = period_of(only)
+                if found is not None:
+                    titles.append(found)
+                continue  # a title over several columns
+            left = ""
+            for key, text in keyed:
+                left = text or (left if len(texts) > 1 else "")
+                if left:
+                    grid.setdefault(key, []).append(left)
+        self.title = titles[-1] if titles else None
+        headers: dict[tuple[str, int], _Header] = {}
+        for key, parts in grid.items():
+            header = _classify(parts)
+            if header.period is None and self.title is not None:
+                header = _Header(header.qualifiers, self.title)
+            headers[key] = header
+        return headers
+
+    def _rows(self) -> list[tuple[str | None, tuple[str, int] | None]]:
+        """Each row's label (with its group where it needs one) and the period it states
+        or sits under."""
+        out: list[tuple[str | None, tuple[str, int] | None]] = []
+        top_left = self.table.rows[0][0] if self.header_rows and self.table.rows else ""
+        group = clean_label(top_left) if _kind(top_left) == "qualifier" else None
+        period_row = self.title
+        for raw, cells in self.table.rows:
+            own_period = period_of(raw.strip()) if raw else None
+            if not any(c.text for c in cells) and raw.strip():
+                if own_period is not None:
+                    period_row = own_period
+                elif parse_caption(raw) is None:
+                    group = clean_label(raw)
+                out.append((None, None))
+                continue
+            if own_period is not None:
+                out.append((None, own_period))
+                continue
+            if not raw and len(cells) == 1 and period_of(cells[0].text.strip()) is not None:
+                period_row = period_of(cells[0].text.strip())  # a loader's "2019" line
+                out.append((None, None))
+                continue
+            label = clean_label(raw) if raw else None
+            if label and group and is_dependent(label):
+                label = f"{group}{GROUP_JOIN}{label}"
+            out.append((label, period_row))
+        return out
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _kind(text: str) -> str:
+    stripped = text.strip()
+    if not stripped:
+        return "empty"
+    if period_of(stripped) is not None:
+        return "period"
+    if is_period_words(stripped):
+        return "period words"
+    if split_period(stripped)[0] is not None:
+        return "period and qualifier"
+    label = clean_label(stripped)
+    if label is None or parse_caption(stripped) is not None:
+        return "unit"
+    if label.lower() in _GENERIC:
+        return "generic"
+    return "qualifier"
+
+
+def _classify(parts: list[str]) -> _Header:
+    """A column's header cells, top to bottom → its qualifiers and its lowest period."""
+    qualifiers: list[str] = []
+    period: tuple[str, int] | None = None
+    for part in parts:
+        kind = _kind(part)
+        rest = part.strip()
+        if kind == "period":
+            period = period_of(rest)
+            continue
+        if kind == "period and qualifier":
+            period, rest = split_period(rest)
+            kind = _kind(rest)
+        if kind == "qualifier":
+            label = clean_label(rest)
+            if label and label not in qualifiers:
+                qualifiers.append(label)
+    return _Header(tuple(qualifiers), period)
+
+
+def _key(cells: list[Cell], i: int, loader: bool) -> tuple[str, int]:
+    """A cell's column: a Markdown table's column number; a loader row's header name and
+    how many cells of that name come before it in the row."""
+    column = cells[i].column
+    if not loader:
+        return column, 0
+    return column, sum(1 for c in cells[:i] if c.column == column)
+
+
+def _is_loader(table: Table) -> bool:
+    return all(not c.column for c in table.rows[0][1]) and any(
+        c.column for _, cells in table.rows[1:] for c in cells
+    )
+
+
+def _header_rows(table: Table) -> int:
+    """How many rows stand above the first row holding a value."""
+    for r, (_, cells) in enumerate(table.rows):
+        if any(is_value_cell(c.text) for c in cells):
+            return r
+    return len(table.rows)
+
+
+def _value_columns(table: Table, header_rows: int) -> int:
+    """How many columns hold a value in some row below the header."""
+    columns = {
+        c.column for _, cells in table.rows[header_rows:] for c in cells if is_value_cell(c.text)
+    }
+    return len(columns)
+
+
+def read_table(table: Table) -> TableReading:
+    """The reading of ``table`` (see the module docstring)."""
+    return TableReading(table)

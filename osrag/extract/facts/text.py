@@ -1,0 +1,438 @@
+"""What an amount written outside a table measures: a heading, a key–value line, prose.
+
+Read from the amount's line and sentence, in this order (the first that applies):
+
+1. **Heading** (a Markdown ``#`` line): source ``heading``; the label is the key when the
+   heading is written ``Key: $500`` / ``Key — $500``, else none.
+2. **Key–value** (source ``key``): the line before the amount is a key and a separator —
+   ``Deductible: $500``, ``- Deductible: $500``, ``**Annual premium:** $450``, ``Annual
+   premium ..... $450``, ``Limit — $1,000,000``, ``Deductible = $500`` — or a short key with
+   nothing after the amount but a qualifier (``Each occurrence limit $1,000,000``,
+   ``Deductible $500 per claim``); or a definition (``“Deductible” means $500``). Later
+   amounts on a key's line take the key unless the prose rule names their own quantity.
+3. **Prose** (source ``prose``), the noun phrase the amount measures, where the sentence
+   says it:
+
+   * *before* the amount, joined by a linking word — ``a deductible of $500``, ``total
+     revenues were $5.2 million``, ``revenue rose to $5.2 million``, ``revenue increased
+     12% to $5.2 million``, ``net loss of $3.1 million``, ``premiums of $450 per year``,
+     ``with a limit of liability of $1,000,000``, ``Revenue for fiscal 2019 totaled …``
+     (the phrase runs back to a determiner, a verb or a clause boundary; a trailing
+     time phrase — ``for fiscal 2019``, ``in 2019``, ``at December 31, 2019`` — is the
+     period, not the label);
+   * right *after* it — ``a $500 deductible``, ``a $1,000,000 limit``;
+   * after it with *in*/*of* — ``$5.2 million in revenue``, ``$1.2 million of impairment
+     charges``;
+   * the same quantity restated for a comparison — ``compared with $4.8 million``,
+     ``from $4.8 million``, ``(2018: £56.5m)``, ``$5.2 million and $4.8 million …
+     respectively``: the label of the amount it is compared with, in the same sentence.
+
+   No label where none of these holds: an amount *by* which something changed
+   (``increased by $0.3 million``: the change, not the quantity), an amount *for*
+   something (``pays up to $250 a day for lost earnings``, ``$2 million for the
+   acquisition``: what it pays for, not what it measures), a pronoun (``it was $5``).
+   Never guessed.
+
+**Period** (prose and key): a year stated in the amount's own clause (the comma-separated
+part of its sentence; ``in 2019``, ``fiscal 2019``, ``December 31, 2019``, ``Q3 2019``) — the
+one right after the amount first, else the nearest before it in the clause, else an
+introductory clause of the sentence that states a year and no amount (``In 2019, revenue
+was $5.2 million``); ``$5.2 million and $4.8 million in 2019 and 2018, respectively`` pairs
+them in order; ``(2018: £56.5m)`` is 2018. A heading's amount has no period.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from osrag.extract.facts.labels import COLUMN_JOIN, clean_label, word_set
+from osrag.extract.facts.periods import split_period
+
+__all__ = ["TextPlace", "read_text_place"]
+
+_MONTHS = (
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+)
+_HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t]")
+_GENERIC = frozenset(["amount", "amounts", "value", "values", "balance", "total amount"])
+_KEY_SEPARATOR = re.compile(
+    r"^(?P<key>.{1,80}?)[ \t]*(?::|\.{2,}|…+|[ \t][-–—]{1,2}|=|\|)[ \t]*"
+    r"(?P<lead>(?:(?:up\s+to|of|at|approximately|about|maximum|minimum|max\.?|min\.?|"
+    r"per\s+\w+)\s+)*)$",
+    re.IGNORECASE,
+)
+_KEY_PREFIX = re.compile(r"(?P<key>[^:\n]{1,80}?)[ \t]*(?::|\.{2,}|…+|[ \t][-–—]{1,2}|=)[ \t]")
+"""The key at the start of a key–value line (its later amounts take it)."""
+_DEFINITION = re.compile(
+    r"^\s*(?:the\s+term\s+)?[\"“]?(?P<key>[^\"”\n]{1,60}?)[\"”]?\s+"
+    r"(?:means|shall\s+mean|is\s+defined\s+as|refers\s+to)\b(?P<rest>[^.;]*)$",
+    re.IGNORECASE,
+)
+_QUALIFIER_AFTER = re.compile(
+    r"(?i)^\s*(?:(?:per|each|every|a|an)\s+[\w-]+(?:\s+[\w-]+)?|annually|monthly|yearly|"
+    r"/\s*[\w-]+|\([^)]{0,60}\)|aggregate|in\s+(?:total|aggregate))?\s*[;,]?\s*$"
+)
+_BULLET = re.compile(r"^\s*(?:[-*+•◦▪]|\d{1,2}[.)]|\(?[a-z]\)|\([ivx]{1,4}\))\s+")
+_WORD = re.compile(r"[A-Za-z][\w'’&/-]*")
+
+_DETERMINERS = word_set(
+    "a an the our its their his her this that these those such any each every your my no one"
+)
+_BOUNDARY_WORDS = word_set(
+    """and but or while whereas which who whom whose that because since although though if
+    when where as than compared versus vs with without including include includes
+    included reported recorded record records had has have having incurred incur
+    generated generate posted paid pay pays received receive recognized recognised
+    recognize recognise spent spend earned earn made make achieved delivered provides
+    provide provided offers offer offered carries carry carried requires require
+    required there it they we he she you i us them also only approximately about nearly
+    almost roughly be been being is was were are will would shall should may might can
+    could must do does did up down"""
+)
+"""Words a noun phrase read backwards never crosses (verbs of reporting, clause words)."""
+_NP_PREPOSITIONS = word_set("of from to for on in under over into at between")
+"""A determiner after one of these is inside the phrase ("proceeds from the sale")."""
+_CHANGE = re.compile(
+    r"(?i)\b(?:increases?|decreases?|changes?|reductions?|growth|declines?|rises?|falls?|"
+    r"drops?|improvements?|savings?|impact|effect)\s+(?:in|of|to)\b"
+)
+"""An amount of a change ("an increase in payroll of $4.1 million") measures the change."""
+_PRONOUNS = word_set("it this that they them these those which what one ones")
+_LINK = re.compile(
+    r"(?i)(?:(?:\s|^)|(?=:))(?P<link>of|was|were|is|are|be|been|will\s+be|would\s+be|remains?|remained|"
+    r"totall?ed|totall?ing|totals?|amounted\s+to|amounting\s+to|amounts\s+to|came\s+to|"
+    r"comes\s+to|reached|reaches|stood\s+at|stands\s+at|equals?|equall?ed\s+to|equal\s+to|"
+    r"(?:rose|rises|increased|increases|decreased|decreases|fell|falls|declined|declines|"
+    r"grew|grows|climbed|dropped|drops|improved|jumped|reduced|decreasing|increasing|rising|"
+    r"falling|growing|declining|was\s+reduced|was\s+increased)"
+    r"(?:(?:\s+(?:by\s+)?[^\s,;]+){0,3}?\s+to|\s+from)|:)"
+    r"(?P<hedge>(?:\s+(?:approximately|about|around|nearly|almost|roughly|some|over|"
+    r"more\s+than|less\s+than|under|up\s+to|just\s+over|just\s+under|a\s+total\s+of|"
+    r"an\s+aggregate\s+of|an\s+estimated|a\s+record|a|an|of))*)\s*$"
+)
+_LINK_REACH = 72
+"""How far before the amount a linking word and its hedges can start ("increased 12.5%
+to approximately")."""
+_TIME_TAIL = re.compile(
+    r"(?i)\s+(?:(?:in|for|during|as\s+of|as\s+at|at|on|by|through|from|since|over|ended|"
+    r"ending|of)\s+)+(?:the\s+)?(?:(?:fiscal|financial|calendar)\s+|fy\s*|\d{1,2}\s+)?"
+    r"(?:(?:19|20)\d\d|years?|quarters?|periods?|months?|q[1-4]|h[12]|first|second|third|"
+    rf"fourth|full|prior|previous|last|current|same|{_MONTHS})\b.*$"
+)
+_FORWARD_STOP = word_set(
+    """per a an the each every in of for to and or was is are were will would may can could
+    should shall must has have had that which who compared versus vs than from by with
+    at on as into million billion thousand during since over under up down after before
+    plus less including included respectively applies apply applied covers cover covered
+    pays paid remains remained also net"""
+)
+_TEMPORAL = re.compile(
+    rf"(?i)^(?:(?:19|20)\d\d|years?|quarters?|periods?|months?|days?|weeks?|q[1-4]|fiscal|"
+    rf"{_MONTHS}|cash|total|aggregate|addition|connection|respect|part|which|that|this|these|"
+    r"those)$"
+)
+_COMPARED = re.compile(
+    r"(?i)(?:compared\s+(?:with|to)|as\s+compared\s+(?:with|to)|versus|vs\.?|"
+    r"(?:up|down)?\s*from|against|and)\s+(?:approximately\s+|about\s+)?$"
+)
+_PRIOR_YEAR = re.compile(r"\(\s*(?P<period>(?:fy\s*)?(?:19|20)\d\d)\s*:\s*$", re.IGNORECASE)
+_PERIOD_IN_TEXT = re.compile(
+    r"(?i)(?<![\w$€£.,])(?:(?:fiscal|financial)\s+(?:year\s+)?|fy\s*|q[1-4]\s+(?:of\s+)?|"
+    r"(?:first|second|third|fourth)\s+quarter\s+(?:of\s+)?(?:fiscal\s+)?|"
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+(?:\d{1,2},?\s+)?|"
+    r"\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+)?"
+    r"(?P<year>(?:19|20)\d\d)(?![\d,.]\d|\s*%|\s*(?:million|billion|thousand)\b)"
+)
+_SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z(“\"])|[;\n]")
+_CLAUSE_SPLIT = re.compile(r",(?!\s*(?:19|20)\d\d)|\s[–—]\s|\(|\)")
+_LAST_SENTENCE_END = re.compile(r".*(?:[.!?](?=\s+[A-Z(“\"])|;)", re.S)
+"""Up to the last sentence boundary (one match instead of a loop over them all)."""
+_LAST_CLAUSE_SPLIT = re.compile(r".*(?:,(?!\s*(?:19|20)\d\d)|\s[–—]\s|\(|\))", re.S)
+
+
+@dataclass(frozen=True, slots=True)
+class TextPlace:
+    """What an amount outside a table measures, and where its label came from."""
+
+    source: str
+    label: str | None
+    period: str | None
+    year: int | None
+    inherits: bool = False
+    """The label is the previous amount's in the sentence (a comparison, a restatement)."""
+
+
+def read_text_place(text: str, start: int, end: int, amounts_before: int) -> TextPlace:
+    """The place of the amount ``text[start:end]``; ``amounts_before``: how many amounts
+    stand earlier in its sentence (a comparison refers to one of them)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    # every rule reads a bounded window around the amount: a long paragraph costs no more
+    window_start = max(line_start, start - _WINDOW)
+    whole_line = window_start == line_start  # a key or a cell needs its line's start
+    before = _unmarked_end(text[window_start:start])
+    after = _unmarked_start(text[end : min(line_end, end + _WINDOW)])
+    if whole_line and before.lstrip().startswith("|"):
+        return _pipe_row_place(text, line_start, before)
+    heading = _HEADING.match(before) if whole_line else None
+    if heading is not None:
+        return TextPlace("heading", _key_of(before[heading.end() :], after), None, None)
+    period, year = _period(text, start, end, window_start, min(line_end, end + _WINDOW))
+    prior = _PRIOR_YEAR.search(before, max(0, len(before) - 16))
+    if prior is not None and amounts_before:
+        found = _PERIOD_IN_TEXT.search(prior.group("period"))
+        return TextPlace("prose", None, prior.group("period"), _year(found), inherits=True)
+    key = _key_of(before, after) if whole_line and len(before) <= _KEY_LINE else None
+    if key is not None:
+        return TextPlace("key", key, period, year)
+    clause = _clause_before(before)
+    label = _label_before(clause[-_PHRASE:]) or _label_after(after)
+    if label is None and amounts_before and _COMPARED.search(clause, max(0, len(clause) - 40)):
+        return TextPlace("prose", None, period, year, inherits=True)
+    return TextPlace("prose", label, period, year)
+
+
+_WINDOW = 300
+"""Characters either side of an amount that its rules read (a sentence's worth)."""
+_KEY_LINE = 160
+"""The longest line prefix that can still be a key and its separator."""
+_PHRASE = 160
+"""The end of a clause a noun phrase and its linking word are read from."""
+
+
+def _unmarked_end(before: str) -> str:
+    """``before`` without the Markdown emphasis that opens the amount (``**$3M**``)."""
+    stripped = before.rstrip()
+    return stripped.rstrip("*_`") if stripped.endswith(("*", "_", "`")) else before
+
+
+def _unmarked_start(after: str) -> str:
+    return after.lstrip("*_`") if after.startswith(("*", "_", "`")) else after
+
+
+def _pipe_row_place(text: str, line_start: int, before: str) -> TextPlace:
+    """An amount written among words in a Markdown table's cell (``| Medical payments |
+    $5,000 each person |``): the row's first cell is its label, the column's header
+    qualifies it or names its period (:mod:`osrag.extract.facts.table`'s rule)."""
+    cells = before.lstrip().removeprefix("|").split("|")
+    column = len(cells) - 1
+    if column == 0:
+        return TextPlace("table", None, None, None)
+    label = clean_label(cells[0])
+    header = _pipe_header(text, line_start, column)
+    found, rest = split_period(header) if header else (None, "")
+    qualifier = clean_label(rest) if rest and rest.strip().lower() not in _GENERIC else None
+    if qualifier is not None and label is not None:
+        label = f"{label}{COLUMN_JOIN}{qualifier}"
+    period, year = found if found else (None, None)
+    return TextPlace("table", label, period, year)
+
+
+def _pipe_header(text: str, line_start: int, column: int) -> str | None:
+    """The text of column ``column`` in the first line of the pipe table holding
+    ``line_start`` (its header row), or None."""
+    start = line_start
+    while start > 0:
+        previous = text.rfind("\n", 0, start - 1) + 1
+        if not text[previous:start].lstrip().startswith("|"):
+            break
+        start = previous
+    if start == line_start:
+        return None
+    first = text[start : text.find("\n", start)].strip().strip("|").split("|")
+    return first[column].strip() if column < len(first) else None
+
+
+def line_key(text: str, start: int) -> str | None:
+    """The key of the key–value line holding ``start`` (for later amounts on it), or None."""
+    line_start = text.rfind("\n", 0, start) + 1
+    match = _KEY_PREFIX.match(_BULLET.sub("", text[line_start:start]))
+    if match is None or not _may_be_key(match.group("key")):
+        return None
+    return _clean_key(match.group("key"))
+
+
+def _year(match: re.Match[str] | None) -> int | None:
+    return int(match.group("year")) if match else None
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _key_of(before: str, after: str) -> str | None:
+    stripped = _BULLET.sub("", before)
+    if not stripped.strip():
+        return None
+    match = _KEY_SEPARATOR.match(stripped)
+    if match is not None and _may_be_key(match.group("key")):
+        return _clean_key(match.group("key"))
+    definition = _DEFINITION.match(stripped)
+    if definition is not None and len(definition.group("rest").split()) <= 8:
+        return _clean_key(definition.group("key"))
+    words = stripped.split()
+    if (
+        1 <= len(words) <= 6
+        and stripped.lstrip()[:1].isupper()
+        and not re.search(r"[.;!?,]\s", stripped)
+        and words[-1].lower() not in _BOUNDARY_WORDS
+        and words[-1].lower() not in _DETERMINERS
+        and words[-1].lower() not in _NP_PREPOSITIONS
+        and words[-1].lower() not in ("by", "with", "than", "about")
+        and _may_be_key(stripped)
+        and _LINK.search(stripped) is None
+        and _QUALIFIER_AFTER.match(after)
+    ):
+        return _clean_key(stripped)
+    return None
+
+
+def _may_be_key(key: str) -> bool:
+    """A key is a name, not a sentence: at most ten words, its parentheses closed, no
+    amount and no verb of a sentence in it."""
+    if len(key.split()) > 10 or key.count("(") != key.count(")"):
+        return False
+    if _MONEY_BETWEEN.search(key):
+        return False
+    return not any(w.lower() in _SENTENCE_VERBS for w in _WORD.findall(key))
+
+
+_SENTENCE_VERBS = word_set("was were is are paid pays has have had will would")
+
+
+def _clean_key(key: str) -> str | None:
+    label = clean_label(key)
+    if label is None or len(label) > 80 or _WORD.search(label) is None:
+        return None
+    return label
+
+
+def _clause_before(before: str) -> str:
+    """The part of the sentence before the amount, from the last clause boundary."""
+    cut = max(before.rfind(". "), before.rfind("; "), before.rfind("? "), before.rfind("! "))
+    return before[cut + 1 :] if cut >= 0 else before
+
+
+def _label_before(clause: str) -> str | None:
+    """``deductible`` in "a deductible of " (the phrase before a linking word)."""
+    link = _LINK.search(clause, max(0, len(clause) - _LINK_REACH))
+    if link is None:
+        return None
+    head = _TIME_TAIL.sub("", clause[: link.start()])
+    head = re.split(r"[,;:()\[\]]", head)[-1]
+    if _CHANGE.search(head):
+        return None
+    words = _WORD.findall(head)[-8:]
+    phrase: list[str] = []
+    for i in range(len(words) - 1, -1, -1):
+        lower = words[i].lower()
+        if lower in _BOUNDARY_WORDS:
+            break
+        if lower in _DETERMINERS:
+            if i and words[i - 1].lower() in _NP_PREPOSITIONS and phrase:
+                phrase.append(words[i])
+                continue
+            break
+        phrase.append(words[i])
+    phrase.reverse()
+    while phrase and phrase[0].lower() in ("of", "for", "in", "on", "at"):
+        phrase.pop(0)
+    if not phrase or (len(phrase) == 1 and phrase[0].lower() in _PRONOUNS):
+        return None
+    if _TEMPORAL.match(phrase[-1]):
+        return None
+    return clean_label(" ".join(phrase))
+
+
+def _label_after(after: str) -> str | None:
+    """``deductible`` in "$500 deductible", ``revenue`` in "$5.2 million in revenue"."""
+    lead = re.match(r"\s+(?:(?P<prep>in|of)\s+)?", after)
+    if lead is None:
+        return None
+    words: list[str] = []
+    at = lead.end()
+    for word in _WORD.finditer(after, lead.end()):
+        if after[at : word.start()].strip():
+            break  # punctuation or figures between: the phrase ended
+        lower = word.group().lower()
+        if lower in _FORWARD_STOP or lower.endswith("ly") or len(words) == 3:
+            break
+        if lower.endswith("ed") and not lead.group("prep"):
+            break
+        words.append(word.group())
+        at = word.end()
+    if not words or _TEMPORAL.match(words[0]) or _TEMPORAL.match(words[-1]):
+        return None
+    return clean_label(" ".join(words))
+
+
+def _period(
+    text: str, start: int, end: int, line_start: int, line_end: int
+) -> tuple[str | None, int | None]:
+    """The year stated in the amount's clause (module docstring)."""
+    if _ANY_YEAR.search(text, line_start, line_end) is None:
+        return None, None  # most amounts: no year anywhere near
+    last = _LAST_SENTENCE_END.match(text, line_start, start)
+    sentence_start = last.end() if last else line_start
+    stop = _SENTENCE_END.search(text, end, line_end)
+    sentence_end = stop.start() if stop else line_end
+    last = _LAST_CLAUSE_SPLIT.match(text, sentence_start, start)
+    clause_start = last.end() if last else sentence_start
+    split = _CLAUSE_SPLIT.search(text, end, sentence_end)
+    clause_end = split.start() if split else sentence_end
+    own = _YEAR_AFTER.match(text, end, line_end)
+    if own is not None:
+        return _as_period(own)
+    paired = _respectively(text, start, sentence_start, sentence_end)
+    if paired is not None:
+        return paired
+    years = list(_PERIOD_IN_TEXT.finditer(text, clause_start, clause_end))
+    after = [y for y in years if y.start() >= end]
+    before = [y for y in years if y.end() <= start]
+    if after and not _MONEY_BETWEEN.search(text, end, after[0].start()):
+        return _as_period(after[0])
+    if before:
+        return _as_period(before[-1])
+    intro = text[sentence_start:clause_start]
+    intro_years = list(_PERIOD_IN_TEXT.finditer(intro))
+    if intro_years and not _MONEY_BETWEEN.search(intro):
+        return _as_period(intro_years[-1])
+    return None, None
+
+
+_ANY_YEAR = re.compile(r"(?:19|20)\d\d")
+_YEAR_AFTER = re.compile(
+    r"\s*\(\s*(?:(?:fiscal|financial)\s+(?:year\s+)?|fy\s*)?(?P<year>(?:19|20)\d\d)\s*\)", re.I
+)
+"""A year in parentheses right after the amount: ``$450 (2019)``."""
+
+
+def _respectively(
+    text: str, start: int, sentence_start: int, sentence_end: int
+) -> tuple[str | None, int | None] | None:
+    """``$5.2 million and $4.8 million in 2019 and 2018, respectively``: the i-th amount
+    of the sentence takes the i-th year written after the last of them."""
+    sentence = text[sentence_start:sentence_end]
+    if "respectively" not in sentence:
+        return None
+    amounts = list(_MONEY_BETWEEN.finditer(text, sentence_start, sentence_end))
+    if len(amounts) < 2:
+        return None
+    years = list(_PERIOD_IN_TEXT.finditer(text, amounts[-1].end(), sentence_end))
+    index = sum(1 for a in amounts if a.start() < start)
+    if len(years) != len(amounts) or index >= len(years):
+        return None
+    return _as_period(years[index])
+
+
+_MONEY_BETWEEN = re.compile(
+    r"[$€£¥₹]\s?\(?\d[\d,.]*\)?(?:\s?(?:million|billion|thousand|m|bn|k)\b)?"
+    r"|\d[\d,.]*\s?(?:million|billion|thousand)\b"
+)
+"""Figures written as money, roughly (to count the amounts of a sentence)."""
+
+
+def _as_period(match: re.Match[str]) -> tuple[str, int]:
+    return " ".join(match.group(0).split()), int(match.group("year"))

@@ -1,0 +1,272 @@
+"""Each amount constraint of a question bound to the quantity, year and sign it names. Pure.
+
+The rule: a constraint constrains the quantity the question names — "deductible under
+$1,000" constrains a deductible, not any amount of a chunk. Its ``label`` is
+
+1. the **noun phrase before it** that governs it: the words right before the constraint's
+   phrase (a comparison word is part of the phrase: "revenue exceeded $500 million"),
+   after a linking word or two ("of", "is", "was", "at", "in the range", "that was": "a
+   deductible of $2,000 or more", "interest income in the range $1 million to $5
+   million") and a stated year ("revenue in 2019 exceeded …"), back to the first word
+   that cannot be part of it — an article or determiner, a pronoun, a preposition other
+   than "of" and "by", a verb of having, showing or reporting, the end of an earlier
+   constraint, a punctuation mark other than a comma, a word with a digit (an identifier,
+   "UMB-300000"), or the start of the text ("companies
+   whose **revenue** exceeded", "which reports show **total assets** between", "umbrella
+   policies with **limits** over", "**property, plant and equipment, net** of more than").
+   An amount right after the phrase with no comparison word of its own ("deductible
+   $1,000", "umbrella $1M–$2M") binds only when the phrase ends in a quantity noun
+   (:data:`~osrag.search.labels.QUANTITY_NOUNS`): "umbrella coverage $300K" names the
+   coverage of an umbrella policy, not a quantity the index labels;
+2. else the **noun phrase after it**: introduced by "of" ("$20 billion of **revenue**"),
+   or starting with a quantity noun ("$500 **deductible**"). "the $300,000 umbrella
+   policy" names no quantity: the constraint stays role-free;
+3. no phrase, or one that ends in a noun naming what holds the amount rather than what it
+   measures (:data:`~osrag.search.labels.DOCUMENT_NOUNS`: "flood policy over $500,000"):
+   role-free.
+
+Its ``year`` is the year the question states ("in 2019", "for fiscal 2019", "FY2019",
+"December 31, 2019") when a bound constraint is in the question: the one year when there
+is one, else the year nearest to the constraint (after it first). Its ``signed`` is set
+when the label names a result that can be a loss
+(:func:`~osrag.search.labels.is_signed`). A role-free constraint gets neither.
+
+Every step looks at a bounded window around each constraint (linear in the query).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from osrag.currencies import CODES, NOUNS, SIGNS
+from osrag.schema.constraints import AmountConstraint
+from osrag.search.labels import DOCUMENT_NOUNS, QUANTITY_NOUNS, is_signed, normalised
+
+WINDOW = 120
+"""Characters before and after a constraint searched for its noun phrase."""
+MAX_LABEL_WORDS = 8
+"""The longest noun phrase taken as a label ("net cash provided by operating activities")."""
+
+_STOP = frozenset({
+    # articles, determiners, pronouns
+    "a", "an", "the", "this", "that", "these", "those", "each", "every", "any", "all",
+    "some", "no", "its", "their", "his", "her", "our", "my", "your", "whose", "which", "who",
+    "whom", "what", "where", "when", "why", "how", "it", "they", "we", "i", "you", "there",
+    # prepositions (not "of", "by", "from", "before", "after": "cost of revenue", "provided
+    # by operating activities", "income from operations", "income before income taxes")
+    "with", "without", "within", "for", "in", "on", "at", "to", "into", "than",
+    "as", "per", "over", "under", "above", "below", "between", "about", "across", "among",
+    "during", "since", "until", "while", "if", "whether",
+    # verbs of being, having, showing, reporting, asking
+    "is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "having",
+    "do", "does", "did", "show", "shows", "showed", "shown", "showing", "report",
+    "reported", "reporting", "list", "lists", "listing", "find", "give", "gives", "get",
+    "gets", "got", "hold", "holds", "held", "holding", "state", "states", "stated",
+    "disclose", "discloses", "disclosed", "disclosing", "carry", "carries", "carrying",
+    "offer", "offers", "offering", "provide", "provides", "include", "includes",
+    "including", "need", "needs", "want", "wants", "pay", "pays", "paid",
+    # conjunctions and the like
+    "or", "but", "nor", "so", "yet", "not", "only", "also", "just", "then",
+    "please", "me", "us",
+})  # fmt: skip
+"""Words a noun phrase before a constraint stops at (not part of it)."""
+
+_LINK = re.compile(
+    r"(?:\s+|^)(?:of|is|was|were|are|be|been|at|equal(?:s|led|ed)?(?:\s+to)?|"
+    r"total(?:l?ing|l?ed)|amount(?:ing|ed)\s+to|came\s+to|comes?\s+to|reach(?:ed|ing)?|"
+    r"stood\s+at|worth|in\s+the\s+range(?:\s+of|\s+from)?|ranging(?:\s+from)?|"
+    r"(?:that|which)(?:\s+(?:is|was|were|are))?|costs?)\s*\Z|\s*[:=]\s*\Z",
+    re.IGNORECASE,
+)
+"""A linking word (or two) between a noun phrase and its constraint."""
+
+_YEAR = re.compile(
+    r"(?<![\w$€£¥.,])(?:(?:in|for|during|of|at|as\s+of)\s+)?(?:(?:the\s+)?(?:fiscal|financial)"
+    r"(?:\s+year)?\s+|fy\s?'?)?(?P<year>(?:19|20)\d\d)(?![\w%])|(?<![\w$])fy\s?'?(?P<short>\d\d)"
+    r"(?![\w%])",
+    re.IGNORECASE,
+)
+"""A stated year: "2019", "in 2019", "for fiscal 2019", "FY2019", "FY19"."""
+_WORDS = re.compile(r"[A-Za-z][\w'’&-]*|,|[^\w\s]")
+_DIGIT = re.compile(r"\d")
+_EDGE = frozenset({",", "and", "&", "of", "by", "from", "before", "after"})
+_ARTICLES = frozenset({"a", "an", "the", "its", "their"})
+_CONTEXT_LINKS = frozenset({"with", "whose", "having", "where"})
+"""Words that join a phrase's parts, never its first or last word."""
+_LEADING_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _governed(phrase: str) -> bool:
+    """Whether a constraint's phrase starts with a word or a sign that states a comparison
+    ("over $5", "between $1 and $2", "about $5", "≥ $5"); an amount does not, however its
+    currency is written ("$1M–$2M", "USD 300,000", "$300K or $3M")."""
+    if phrase[:1] in "<>≤≥~≈=":
+        return bool(phrase)
+    word = _LEADING_WORD.match(phrase)
+    if word is None:
+        return False
+    lead = word.group(0)
+    return lead.upper() not in CODES and lead not in SIGNS and lead.lower() not in NOUNS
+
+
+def _years(text: str, taken: Sequence[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """``(year, start, end)`` of every stated year outside the amounts' phrases."""
+    found = []
+    for match in _YEAR.finditer(text):
+        if any(s < match.end() and match.start() < e for s, e in taken):
+            continue
+        short = match.group("short")
+        year = int(match.group("year")) if short is None else 2000 + int(short)
+        found.append((year, match.start(), match.end()))
+    return found
+
+
+def _strip_links(before: str, years: Sequence[tuple[int, int, int]], offset: int) -> str:
+    """``before`` without the linking words and stated years at its end."""
+    while True:
+        trimmed = before.rstrip()
+        link = _LINK.search(trimmed)
+        if link is not None and link.start() < len(trimmed):
+            before = trimmed[: link.start()]
+            continue
+        year = next((y for y in years if y[2] - offset == len(trimmed)), None)
+        if year is not None and year[1] >= offset:
+            before = trimmed[: year[1] - offset]
+            continue
+        return trimmed
+
+
+def _tail_phrase(words: list[str]) -> tuple[list[str], int]:
+    """The noun phrase at the end of ``words`` (back to the first word that stops it), and
+    the index of that word (-1: the start)."""
+    phrase: list[str] = []
+    at = len(words) - 1
+    while at >= 0:
+        word = words[at]
+        lower = word.lower()
+        if lower in _STOP or (not word[0].isalpha() and word != ",") or _DIGIT.search(word):
+            break  # a function word, a mark, or an identifier ("UMB-300000")
+        if lower.endswith(("'s", "’s")):
+            break  # a possessive: "the policy's deductible" — the owner is not the quantity
+        phrase.insert(0, word)
+        at -= 1
+        if len(phrase) >= MAX_LABEL_WORDS:
+            break
+    while phrase and phrase[0].lower() in _EDGE:
+        phrase.pop(0)
+    return phrase, at
+
+
+def _joined(words: list[str]) -> str:
+    return re.sub(r"\s+,", ",", " ".join(words))
+
+
+def _context(words: list[str], stopped: int) -> str | None:
+    """ "umbrella policies with limits": the words naming the kind of document before
+    "with" (or "whose", "having", "where"; an article between allowed), what holds the
+    amount left out — None when nothing is left."""
+    at = stopped
+    if at >= 0 and words[at].lower() in _ARTICLES:
+        at -= 1
+    if at < 0 or words[at].lower() not in _CONTEXT_LINKS:
+        return None
+    phrase, _ = _tail_phrase(words[:at])
+    kept = [w for w in phrase if w != "," and normalised(w) not in DOCUMENT_NOUNS]
+    return _joined(kept) if kept else None
+
+
+def _label_before(
+    text: str, c: AmountConstraint, floor: int, years: Sequence[tuple[int, int, int]]
+) -> tuple[str, str | None] | None:
+    start = max(floor, c.start - WINDOW)
+    raw = text[start : c.start]
+    before = _strip_links(raw, years, start)
+    linked = len(before) < len(raw.rstrip())
+    words = _WORDS.findall(before)
+    phrase, stopped = _tail_phrase(words)
+    if not phrase:
+        return None
+    governed = c.op in ("gt", "gte", "lt", "lte") or _governed(c.text)
+    if not governed and not linked and phrase[-1].lower() not in QUANTITY_NOUNS:
+        return None  # "umbrella coverage $300K": an amount beside a name, not its value
+    return _joined(phrase), _context(words, stopped)
+
+
+def _label_after(text: str, c: AmountConstraint, ceiling: int) -> str | None:
+    after = text[c.end : min(ceiling, c.end + WINDOW)]
+    introduced = re.match(r"\s+of\s+", after, re.IGNORECASE)
+    rest = after[introduced.end() :] if introduced else after
+    phrase: list[str] = []
+    for word in _WORDS.findall(rest):
+        lower = word.lower()
+        if (lower in _STOP and lower != "of") or not word[0].isalpha() or _DIGIT.search(word):
+            break
+        phrase.append(word)
+        if len(phrase) >= MAX_LABEL_WORDS:
+            break
+    while phrase and phrase[-1].lower() in _EDGE:
+        phrase.pop()
+    if not phrase or (not introduced and phrase[0].lower() not in QUANTITY_NOUNS):
+        return None
+    if not introduced:
+        # "$500 deductible applies": the quantity nouns that start the phrase
+        kept = [w for w in phrase[:1]]
+        for word in phrase[1:]:
+            if word.lower() not in QUANTITY_NOUNS:
+                break
+            kept.append(word)
+        phrase = kept
+    return _joined(phrase)
+
+
+def _names_a_quantity(label: str | None) -> str | None:
+    if label is None:
+        return None
+    words = normalised(label).split(" ")
+    if not words or not words[-1] or words[-1] in DOCUMENT_NOUNS:
+        return None
+    return label.strip(" ,")
+
+
+def _nearest_year(c: AmountConstraint, years: Sequence[tuple[int, int, int]]) -> int | None:
+    distinct = {y for y, _, _ in years}
+    if len(distinct) == 1:
+        return next(iter(distinct))
+    after = [y for y in years if y[1] >= c.end]
+    if after:
+        return min(after, key=lambda y: y[1] - c.end)[0]
+    before = [y for y in years if y[2] <= c.start]
+    return max(before, key=lambda y: y[2])[0] if before else None
+
+
+def bind_constraints(text: str, constraints: Sequence[AmountConstraint]) -> list[AmountConstraint]:
+    """``constraints`` (as :func:`~osrag.search.constraint_parser.parse_constraints` read
+    them from ``text``, in order) with the label, year and sign ``text`` binds each to
+    (see the module docstring); a constraint that names none is returned as it is."""
+    if not constraints:
+        return []
+    spans = [(c.start, c.end) for c in constraints]
+    years = _years(text, spans)
+    order = sorted(range(len(constraints)), key=lambda i: constraints[i].start)
+    bound: list[AmountConstraint] = list(constraints)
+    for position, i in enumerate(order):
+        c = constraints[i]
+        floor = constraints[order[position - 1]].end if position else 0
+        ceiling = constraints[order[position + 1]].start if position + 1 < len(order) else len(text)
+        before = _label_before(text, c, floor, years)
+        label, context = (None, None) if before is None else before
+        label = _names_a_quantity(label)
+        if label is None:
+            label, context = _names_a_quantity(_label_after(text, c, ceiling)), None
+        if label is None:
+            continue
+        bound[i] = c.model_copy(
+            update={
+                "label": label,
+                "context": context,
+                "year": _nearest_year(c, years),
+                "signed": is_signed(label),
+            }
+        )
+    return bound

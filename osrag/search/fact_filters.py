@@ -1,0 +1,152 @@
+"""A bound amount constraint as ONE nested filter on the chunk's amount facts. Pure.
+
+"deductible under $1,000" passes a chunk when one of its facts (:mod:`osrag.schema.facts`)
+meets every condition at once — one :class:`~osrag.schema.filters.Nested` filter on
+``facts`` holding, in this order:
+
+* **label**: the words of the label, or of one of its alternatives
+  (:func:`~osrag.search.labels.label_alternatives`), as a phrase in the fact's analysed
+  ``label`` (``Match`` with ``operator="phrase"``; an ``AnyOf`` of them when there are
+  several);
+* **value**: ``magnitude`` compared as the constraint says — or, for a result that can be
+  a loss (``signed``), the signed ``value`` on the side the label names: "net income
+  above $100M" is ``value > 100M`` (a loss never passes); "net loss under $20M" is
+  ``-20M < value < 0``; "net loss over $5M" ``value < -5M``; "net income under $20M"
+  ``0 < value < 20M``; "net loss of $3.1M" ``value = -3.1M``;
+* **currency**: the constraint's (any currency: every fact has its own);
+* **year**: the year the question names, when it names one.
+
+A constraint with a **context** (the kind of document the question names: "umbrella" in
+"umbrella policies with limits over $500,000") also needs the context's words — in the
+same fact's label, or in the chunk's breadcrumb (the document's title and headings).
+
+In JSON, as the REST engines receive it (``"deductible under $1,000"``)::
+
+    {"nested": {"path": "facts", "query": {"bool": {"filter": [
+        {"bool": {"should": [
+            {"match_phrase": {"facts.label": {"query": "deductible"}}},
+            {"match_phrase": {"facts.label": {"query": "deductibles"}}}],
+          "minimum_should_match": 1}},
+        {"range": {"facts.magnitude": {"lt": 100000}}},
+        {"term": {"facts.currency": "USD"}}]}}}}
+"""
+
+from __future__ import annotations
+
+from osrag.schema.constraints import AmountConstraint
+from osrag.schema.filters import (
+    FACTS,
+    AllOf,
+    AnyOf,
+    Filter,
+    Match,
+    MatchNone,
+    Nested,
+    Range,
+    Term,
+    Terms,
+)
+from osrag.search.labels import label_alternatives, names_loss, narrowed
+
+LABEL = f"{FACTS}.label"
+VALUE = f"{FACTS}.value"
+MAGNITUDE = f"{FACTS}.magnitude"
+CURRENCY = f"{FACTS}.currency"
+YEAR = f"{FACTS}.year"
+BREADCRUMB = "breadcrumb"
+
+
+def label_filter(label: str, *, gains_only: bool = False) -> Filter:
+    """A fact's label holds the words of ``label``, or of one of its alternatives, as a
+    phrase (in order, next to each other); ``gains_only``: not the alternatives that name a
+    loss (a result asked on its positive side: "operating income above $1 billion" is no
+    "Net operating loss carryforwards")."""
+    names = label_alternatives(label)
+    if gains_only:
+        names = tuple(n for n in names if not names_loss(n))
+    if not names:
+        return MatchNone()
+    matches = tuple(Match(LABEL, name, "phrase") for name in names)
+    return matches[0] if len(matches) == 1 else AnyOf(matches)
+
+
+def magnitude_filter(c: AmountConstraint) -> Filter:
+    """The fact's magnitude as the constraint's operator and bounds say."""
+    b = c.bounds
+    if c.op == "eq":
+        return Term(MAGNITUDE, b[0])
+    if c.op == "in":
+        return Terms(MAGNITUDE, tuple(b))
+    if c.op == "between":
+        return Range(MAGNITUDE, gte=b[0], lte=b[1])
+    return Range(MAGNITUDE, **{c.op: b[0]})
+
+
+def signed_filter(c: AmountConstraint, negative: bool) -> Filter:
+    """The fact's signed value: an exact amount is that value (negated for a label that
+    names a loss); a comparison or range holds for the values strictly on the label's side
+    of zero (below it for a loss) whose magnitude meets it."""
+    b = c.bounds
+    if c.op == "eq":
+        return Term(VALUE, -b[0] if negative else b[0])
+    if c.op == "in":
+        return Terms(VALUE, tuple(sorted(-v if negative else v for v in b)))
+    low, high = {
+        "gt": ((">", b[0]), None),
+        "gte": ((">=", b[0]), None),
+        "lt": (None, ("<", b[0])),
+        "lte": (None, ("<=", b[0])),
+        "between": ((">=", b[0]), ("<=", b[-1])),
+    }[c.op]
+    if low is None or low == (">=", 0):
+        low = (">", 0)  # strictly on the side: zero is neither a gain nor a loss
+    bounds: dict[str, int] = {}
+    if not negative:
+        bounds["gt" if low[0] == ">" else "gte"] = low[1]
+        if high is not None:
+            bounds["lt" if high[0] == "<" else "lte"] = high[1]
+        return Range(VALUE, **bounds)
+    # mirrored: a magnitude above ``low`` is a value below ``-low``
+    bounds["lt" if low[0] == ">" else "lte"] = -low[1]
+    if high is not None:
+        bounds["gt" if high[0] == "<" else "gte"] = -high[1]
+    return Range(VALUE, **bounds)
+
+
+def _value_filter(c: AmountConstraint) -> Filter:
+    if c.signed:
+        return signed_filter(c, c.label is not None and names_loss(c.label))
+    return magnitude_filter(c)
+
+
+def fact_filter(c: AmountConstraint) -> Filter:
+    """The bound constraint ``c`` as one nested filter (see the module docstring); with a
+    context ("umbrella"), the context's words in that fact's label or in the chunk's
+    breadcrumb as well."""
+    items: list[Filter] = []
+    if c.label is not None:
+        items.append(label_filter(c.label, gains_only=c.signed and not names_loss(c.label)))
+    items.append(_value_filter(c))
+    items.append(Term(CURRENCY, c.currency))
+    if c.year is not None:
+        items.append(Term(YEAR, c.year))
+    one = Nested(FACTS, AllOf(tuple(items)))
+    if c.context is None:
+        return one
+    in_label = Nested(FACTS, AllOf((items[0], Match(LABEL, c.context, "and"), *items[1:])))
+    in_breadcrumb = AllOf((one, Match(BREADCRUMB, c.context, "and")))
+    return AnyOf((in_breadcrumb, in_label))
+
+
+def narrowed_constraint(c: AmountConstraint) -> AmountConstraint | None:
+    """``c`` with its label's first word moved to its context ("umbrella premium" →
+    "premium" in an umbrella policy), or None when the label cannot be narrowed
+    (:func:`~osrag.search.labels.narrowed`): the amount ladder's narrowed step."""
+    if c.label is None:
+        return None
+    found = narrowed(c.label)
+    if found is None:
+        return None
+    rest, first = found
+    context = first if c.context is None else f"{c.context} {first}"
+    return c.model_copy(update={"label": rest, "context": context})

@@ -1,0 +1,68 @@
+"""The amount ladder of one search: bound → role-free → none, a step down each time the
+filters leave zero candidates.
+
+A query whose constraints are bound to a named quantity ("deductible under $1,000") is
+run with them as stated; if no chunk passes (no fact with that label meets them), with
+every constraint on any amount (role-free); if still none, without any amount filter
+(``fallback``). A query with role-free constraints only starts at the second step.
+Every step relaxes the amount filters of every leg together; tenant, ACL and date guards
+are never relaxed (they are not amount filters). Each step tried is recorded with the
+candidates it left (``SearchResult.amount_steps``) and logged at INFO on
+``osrag.search.searcher``.
+
+The Searcher and the AsyncSearcher climb it the same way::
+
+    ladder = Ladder(plan)
+    ran = run(ladder.step)
+    while (step := ladder.after(ran.candidates)) is not None:
+        ran = run(step)
+"""
+
+from __future__ import annotations
+
+import logging
+
+from osrag.models import AmountStep, StepCount
+from osrag.search.query import AnalyzedQuery
+
+log = logging.getLogger("osrag.search.searcher")
+
+
+class Ladder:
+    """Where one search is on its amount ladder (see the module docstring)."""
+
+    def __init__(self, plan: AnalyzedQuery) -> None:
+        self.query = plan.spec.text
+        self.steps = plan.amount_steps
+        self.at = 0
+        self.tried: list[StepCount] = []
+
+    @property
+    def step(self) -> AmountStep | None:
+        """The step to run now (None: the query has no amount filter)."""
+        return self.steps[self.at] if self.steps else None
+
+    def after(self, candidates: int) -> AmountStep | None:
+        """Record that the current step left ``candidates``; the next step to run when it
+        left none and there is one, else None (the current step answers)."""
+        step = self.step
+        if step is None:
+            return None
+        self.tried.append(StepCount(step=step, candidates=candidates))
+        if candidates != 0 or self.at + 1 >= len(self.steps):
+            return None
+        self.at += 1
+        log.info(
+            "query=%r amount step %s left no candidate: trying %s", self.query, step, self.step
+        )
+        return self.step
+
+    @property
+    def fallback(self) -> bool:
+        """Whether the last step (no amount filter) answered."""
+        return self.step == "none"
+
+    @property
+    def amount_candidates(self) -> int | None:
+        """The candidates of the first step (the constraints as stated), None without."""
+        return self.tried[0].candidates if self.tried else None

@@ -1,0 +1,265 @@
+"""Amount facts of table cells: label (row, group, column qualifier), period, sign.
+
+Every table is written in both shapes osrag reads: a Markdown pipe table and the loaders'
+``label — Header: cell; …`` lines (:func:`osrag.loaders.text.table_lines`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from osrag.extract import extract_values
+from osrag.loaders.text import table_lines
+from osrag.models import ExtractionConfig
+from osrag.schema.facts import AmountFact
+
+CONFIG = ExtractionConfig()
+
+
+def pipe(rows: list[list[str]]) -> str:
+    width = max(len(r) for r in rows)
+    lines = []
+    for i, row in enumerate(rows):
+        cells = [*row, *[""] * (width - len(row))]
+        lines.append("| " + " | ".join(cells) + " |")
+        if i == 0:
+            lines.append("|" + "---|" * width)
+    return "\n".join(lines) + "\n"
+
+
+def loader(rows: list[list[str]]) -> str:
+    return "\n".join(table_lines(rows)) + "\n"
+
+
+SHAPES = {"pipe": pipe, "loader": loader}
+
+
+def facts(text: str) -> list[AmountFact]:
+    return extract_values(text, CONFIG).facts
+
+
+def described(text: str) -> list[tuple[str, int, str | None, str | None, int | None]]:
+    return [(f.raw, f.value, f.label, f.period, f.year) for f in facts(text)]
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_a_year_column_is_the_period_and_the_row_the_label(shape: str) -> None:
+    table = SHAPES[shape](
+        [
+            ["($ in millions)", "2019", "2018"],
+            ["Revenue", "$ 1,234.5", "$ 1,100.0"],
+            ["Cost of sales", "(500.0)", "(450.0)"],
+        ]
+    )
+    assert described(table) == [
+        ("$ 1,234.5", 123_450_000_000, "Revenue", "2019", 2019),
+        ("$ 1,100.0", 110_000_000_000, "Revenue", "2018", 2018),
+        ("(500.0)", -50_000_000_000, "Cost of sales", "2019", 2019),
+        ("(450.0)", -45_000_000_000, "Cost of sales", "2018", 2018),
+    ]
+    assert all(f.source == "table" for f in facts(table))
+
+
+def test_a_column_header_that_is_not_a_period_joins_the_label() -> None:
+    table = pipe(
+        [
+            ["(in millions)", "Americas", "EMEA", "Total"],
+            ["Operating income", "$ 120", "$ 80", "$ 200"],
+        ]
+    )
+    assert [f.label for f in facts(table)] == [
+        "Operating income — Americas",
+        "Operating income — EMEA",
+        "Operating income — Total",
+    ]
+
+
+def test_merged_headers_qualify_each_column_they_span_and_periods_stay_periods() -> None:
+    table = pipe(
+        [
+            ["", "Domestic", "", "International", ""],
+            ["", "September 30,", "", "September 30,", ""],
+            ["(in thousands)", "2019", "2018", "2019", "2018"],
+            ["Net sales", "$ 10", "$ 9", "$ 7", "$ 6"],
+        ]
+    )
+    assert [(f.label, f.period) for f in facts(table)] == [
+        ("Net sales — Domestic", "2019"),
+        ("Net sales — Domestic", "2018"),
+        ("Net sales — International", "2019"),
+        ("Net sales — International", "2018"),
+    ]
+
+
+def test_a_title_over_every_column_qualifies_none_of_them() -> None:
+    table = pipe(
+        [
+            ["", "", "Combined Pension Plan", ""],
+            ["", "Years Ended December 31,", "", ""],
+            ["($ in millions)", "2019", "2018", "2017"],
+            ["Service cost", "12", "11", "10"],
+        ]
+    )
+    assert [(f.label, f.year) for f in facts(table)] == [
+        ("Service cost", 2019),
+        ("Service cost", 2018),
+        ("Service cost", 2017),
+    ]
+
+
+def test_a_title_period_over_several_columns_is_the_period_of_each() -> None:
+    table = pipe(
+        [
+            ["", "December 31, 2019", ""],
+            ["($ in millions)", "Carrying amount", "Fair value"],
+            ["Senior notes", "500", "520"],
+        ]
+    )
+    assert [(f.label, f.period, f.year) for f in facts(table)] == [
+        ("Senior notes — Carrying amount", "December 31, 2019", 2019),
+        ("Senior notes — Fair value", "December 31, 2019", 2019),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("header", "period", "year"),
+    [
+        ("2019", "2019", 2019),
+        ("Fiscal 2019", "Fiscal 2019", 2019),
+        ("December 31, 2019", "December 31, 2019", 2019),
+        ("FY19", "FY19", 2019),
+        ("2019 (1)", "2019", 2019),
+        ("2019*", "2019", 2019),
+        ("2019¹", "2019", 2019),
+        ("Q3 2019", "Q3 2019", 2019),
+        ("31 March 2019", "31 March 2019", 2019),
+        ("Year ended 30 June 2019", "Year ended 30 June 2019", 2019),
+    ],
+)
+def test_period_headers_as_filings_write_them(header: str, period: str, year: int) -> None:
+    table = pipe([["($ in millions)", header, "Prior"], ["Revenue", "10", "9"]])
+    first = facts(table)[0]
+    assert (first.raw, first.label, first.period, first.year) == ("10", "Revenue", period, year)
+
+
+@pytest.mark.parametrize("marker", ["(1)", "*", "¹", "(a)"])
+def test_header_years_with_footnote_markers_are_never_money(marker: str) -> None:
+    table = pipe(
+        [
+            ["($ in millions)", f"2019 {marker}".replace(" ¹", "¹"), "2018", f"2017 {marker}"],
+            ["Revenue", "1,234", "1,100", "900"],
+        ]
+    )
+    assert [(f.raw, f.year) for f in facts(table)] == [
+        ("1,234", 2019),
+        ("1,100", 2018),
+        ("900", 2017),
+    ]
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_a_group_row_names_only_the_rows_that_need_it(shape: str) -> None:
+    table = SHAPES[shape](
+        [
+            ["(in thousands of dollars)", "2019", "2018"],
+            ["Operating expenses:", "", ""],
+            ["Research and development", "1,000", "900"],
+            ["Total", "3,000", "2,800"],
+            ["Income taxes, federal:", "", ""],
+            ["Current", "40", "30"],
+        ]
+    )
+    assert [f.label for f in facts(table)][::2] == [
+        "Research and development",
+        "Operating expenses: Total",
+        "Income taxes, federal: Current",
+    ]
+
+
+def test_a_label_only_row_naming_a_year_is_the_period_of_the_rows_under_it() -> None:
+    table = loader(
+        [
+            ["(in thousands)", "First", "Second"],
+            ["2019", "", ""],
+            ["Net sales", "$117,625", "$120,684"],
+            ["2018", "", ""],
+            ["Net sales", "$113,530", "$118,021"],
+        ]
+    )
+    assert [(f.label, f.year) for f in facts(table)] == [
+        ("Net sales — First", 2019),
+        ("Net sales — Second", 2019),
+        ("Net sales — First", 2018),
+        ("Net sales — Second", 2018),
+    ]
+
+
+def test_rows_that_are_years_give_the_period_and_columns_the_label() -> None:
+    table = pipe(
+        [["", "Revenue", "Net income"], ["2019", "$ 500", "$ 50"], ["2018", "$ 450", "$ 40"]]
+    )
+    assert [(f.label, f.year) for f in facts(table)] == [
+        ("Revenue", 2019),
+        ("Net income", 2019),
+        ("Revenue", 2018),
+        ("Net income", 2018),
+    ]
+
+
+def test_labels_are_cleaned_of_footnotes_units_and_colons() -> None:
+    table = pipe(
+        [
+            ["", "2019"],
+            ["Operating leases (1)", "$ 12"],
+            ["Order intake1", "$ 13"],
+            ["Revenue (in millions)", "$ 14"],
+            ["  Adjusted   EBITDA*:", "$ 15"],
+        ]
+    )
+    assert [f.label for f in facts(table)] == [
+        "Operating leases",
+        "Order intake",
+        "Revenue",
+        "Adjusted EBITDA",
+    ]
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_signs_follow_the_one_policy(shape: str) -> None:
+    table = SHAPES[shape](
+        [
+            ["($ in millions)", "2019", "2018"],
+            ["Net loss", "(3.1)", "2.0"],
+            ["Operating loss", "4.0", "(1.0)"],
+            ["Net income (loss)", "(6.6)", "7.0"],
+            ["Net operating loss carryforwards", "12.0", "11.0"],
+            ["Allowance for credit losses", "(1.5)", "1.4"],
+        ]
+    )
+    assert [(f.label, f.value) for f in facts(table)] == [
+        ("Net loss", -310_000_000),  # written negative: stays negative (never flipped twice)
+        ("Net loss", -200_000_000),  # a loss written positive is a negative result
+        ("Operating loss", -400_000_000),
+        ("Operating loss", -100_000_000),
+        ("Net income (loss)", -660_000_000),  # a both-ways label: the sign as written
+        ("Net income (loss)", 700_000_000),
+        ("Net operating loss carryforwards", 1_200_000_000),  # "loss" qualifies: an asset
+        ("Net operating loss carryforwards", 1_100_000_000),
+        ("Allowance for credit losses", -150_000_000),  # the object of "for": as written
+        ("Allowance for credit losses", 140_000_000),
+    ]
+    assert all(f.magnitude == abs(f.value) for f in facts(table))
+
+
+def test_every_flat_amount_has_its_fact() -> None:
+    table = pipe(
+        [
+            ["(€ in millions)", "2019", "2018"],
+            ["Revenue", "1,234", "1,100"],
+            ["Net loss", "(12)", "(10)"],
+        ]
+    )
+    values = extract_values("Revenue was €5 million in 2019.\n\n" + table, CONFIG)
+    assert [(m.raw, m.minor_units, m.currency) for m in values.money] == [
+        (f.raw, f.magnitude, f.currency) for f in values.facts
+    ]
+    assert [(m.start, m.end) for m in values.money] == [(f.start, f.end) for f in values.facts]
