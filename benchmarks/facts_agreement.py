@@ -22,9 +22,11 @@ of column ≥ 1 is a gold money cell when
   the context (table and paragraphs) names one in a caption ("$ in millions", "in
   thousands of dollars", "$'000", "€m");
 * nothing says it is not money: its row label, its column's header cells and the
-  label-only row above it name no percentage, ratio, rate, per-share or per-unit
-  figure, count (shares, employees, number of, units, days, months, years) or change
-  in percent (:data:`_NOT_MONEY`).
+  label-only row above it name no percentage, ratio, rate, margin, price, per-share or
+  per-unit figure ("per"), count (shares, employees, number, units, days, months,
+  years, customers), tonnes or a note reference column (``Note``) (:data:`_NOT_MONEY`),
+  and at most half of its column's cells are percentages (none, in a column headed
+  "change": its bare numbers are percentage changes too).
 
 **Gold label.** The row label (the row's first cell), cleaned of what is not part of a
 name: footnote markers (``(1)``, ``(a)``, ``[2]``, ``*``, a digit glued to the end of
@@ -48,31 +50,41 @@ A qualifier or group the table does not write there is a disagreement. ``label e
 counts only the first case.
 
 **Gold period.** The column's period: of the header cells of the cell's column, the
-lowest that names a year (a merged header cell left of an empty one counts for the
-empty one); else a label-only row above the cell's row that is a year; else the row
-label when it is a period. **Period agreement**: the fact's ``year`` is that year
+lowest that names one year (a merged header cell left of an empty one counts for the
+empty one; a year letter-spaced by a PDF, ``2 0 1 8``, is a year); else the table's
+title — a header row with a single cell after the first, or a top-left cell that is a
+date, naming one year (``December 31, 2019`` over ``Level 1 | Level 2 | Total``); else a
+row label that ends with the date it is stated at (``Balance payable as at June 30,
+2017``, ``Reassignment on April 1, 2019``); else a label-only row above that is a year
+(``2019:`` over quarters); else the row label when it is a period. A column naming a span
+of two years (``2017/2018``, ``2021-2022``) is not judged for its period (which year
+names it is a filer's convention). **Period agreement**: the fact's ``year`` is that year
 (``year``); ``period text``: the fact's ``period``, normalised, occurs in the gold
 header text, normalised (``2019`` in ``2019 (1)``, ``June 30, 2019`` in ``Estimated at
-June 30, 2019``). Cells without a gold period are not counted in either.
+June 30, 2019``). Cells without a gold period count for ``no year where the table names
+none`` (the fact has no year) instead.
 
-**Sign agreement.** Gold negative: the cell is written with parentheses or a minus, or
-its gold label names a loss (has ``loss``/``losses``/``deficit`` and none of income,
-profit, earnings, gain: the documented policy, checked by this module's own words).
-Zero cells are not counted.
+**Sign agreement.** Gold negative: the cell is written with parentheses or a minus.
+Cells whose row label or column header says ``loss``/``losses``/``deficit`` are counted
+apart (the sign policy turns a loss negative however it is written: the share of them
+stored negative is reported, not judged). Zero cells are not counted.
 
 **Value agreement.** The expected magnitude is the number × the table's scale × 100
 (cents): the scale is the one the questions answered from the table annotate
 (thousand, million, billion; one given, else none decidable) and it counts only when the
-document states it (a caption of that scale in the table or in the text before it); a
-table with no scale annotated and no scale word anywhere in the context is read at face
-value. Other cells: value not judged (counted apart).
+document states it as a caption before the table's end ("(in thousands)", "$ in
+millions", "thousands of dollars", "$'000", "$m", "RMB'million" — a scale word in a
+sentence is not a caption); a table with no scale annotated and no scale word anywhere
+in the document is read at face value. Other cells: value not judged (counted apart).
 
-**Prose** (the dataset annotates answers, not every amount): each ``span`` answer that
-is one number with a currency sign, found in a ``rel_paragraphs`` paragraph, is a gold
-prose amount; coverage (a fact there) and value agreement (its annotated scale, when the
-paragraph states that scale right after the number) are measured; a prose fact's label
-is judged only as "has a label", and its year against the one year the question names,
-when it names exactly one.
+**Prose** (the dataset annotates answers, not every amount): each ``span`` /
+``multi-span`` answer from the text that is an amount with a currency sign (``$5.2
+million``, ``$88,848``), found in one of its ``rel_paragraphs``, is a gold prose amount:
+coverage (a fact overlaps it), value (its scale word × the number, where that agrees with
+the annotated scale), whether the fact has a label, whether every word of that label
+(casefolded, a plural ``s`` dropped) occurs in the question — a proxy: the question names
+the quantity — and the fact's year against the one year the question names, when it names
+exactly one.
 
 Prints a table and writes ``<out>/facts_agreement.json`` (``--json`` elsewhere), with
 every disagreement listed by category.
@@ -134,7 +146,6 @@ _UNIT_PAREN = re.compile(
     r"billions?|['’]?000s?|m|bn)?(?:\s+of\s+[\w.$ ]+)?\)|\s*\([$€£]\)"
 )
 _LOSS = re.compile(r"(?i)\b(?:loss|losses|deficit)\b")
-_GAIN = re.compile(r"(?i)\b(?:income|profits?|earnings|gains?)\b")
 _PERIOD_LABEL = re.compile(
     r"(?i)^\s*(?:(?:balances?|balance)\s*,?\s*(?:at|as\s+of)?|as\s+(?:of|at)|at|"
     r"(?:fiscal\s+)?(?:year|years)\s+ended|fiscal|fy)?\s*"
@@ -144,7 +155,7 @@ _PERIOD_LABEL = re.compile(
 )
 """A row label that is a period: ``2019``, ``Fiscal 2019``, ``Balance at December 31, 2018``."""
 _DATED_ROW = re.compile(
-    r"(?i)\b(?:as\s+(?:at|of)|at|ended|ending)\s+(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|"
+    r"(?i)\b(?:as\s+(?:at|of)|at|on|ended|ending)\s+(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|"
     r"nov|dec)[a-z]*\.?\s+\d{1,2},?\s+|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|"
     r"dec)[a-z]*,?\s+)?(?P<year>(?:19|20)\d\d)\s*:?\s*$"
 )
@@ -179,11 +190,6 @@ def cell_number(text: str) -> re.Match[str] | None:
     if _BARE_YEAR.fullmatch(text):
         return None
     return match
-
-
-def names_loss(label: str) -> bool:
-    """The label names a loss and not its counterpart (the sign policy, worded here)."""
-    return bool(_LOSS.search(label)) and not _GAIN.search(label)
 
 
 @dataclass
@@ -234,11 +240,11 @@ def _header_rows(grid: list[list[str]]) -> int:
     return len(grid)
 
 
-def _column_header(grid: list[list[str]], header_rows: int, c: int) -> list[str]:
+def _column_header(grid: list[list[str]], header_rows: range, c: int) -> list[str]:
     """Column ``c``'s header cells, top to bottom; an empty cell takes a merged header cell
     written to its left in the same row (only across empty cells)."""
     out = []
-    for r in range(header_rows):
+    for r in header_rows:
         text = grid[r][c].strip()
         if not text:
             left = c - 1
@@ -312,10 +318,20 @@ def read_context(context: dict[str, Any], rendered: Rendered) -> tuple[Context, 
     spans = {(r, c): (s, e) for r, c, s, e in rendered.cells}
     top_left = grid[0][0].strip() if header_rows else ""
     groups: list[str] = []
-    title = _title_year(grid, header_rows)
+    block = range(header_rows)  # the header rows the rows below read their columns from
+    title = _title_year(grid, block)
     period_row: tuple[int, str] | None = None
     for r in range(len(grid)):
         row = grid[r]
+        if r < block.stop and r >= header_rows:
+            continue  # a repeated header, read below
+        if r > header_rows and _repeats_header(grid, r):
+            end = r + 1
+            while end < len(grid) and _header_like(grid[end]):
+                end += 1
+            block = range(r, end)
+            title = _title_year(grid, block)
+            continue
         if r < header_rows and (not row[0].strip() or r == 0):
             continue
         if not any(x.strip() for x in row[1:]):
@@ -333,7 +349,7 @@ def read_context(context: dict[str, Any], rendered: Rendered) -> tuple[Context, 
             match = cell_number(row[c])
             if match is None:
                 continue
-            header = _column_header(grid, header_rows, c)
+            header = _column_header(grid, block, c)
             header_text = " ".join(header)
             column_signed = any(_SIGN.search(grid[i][c]) for i in range(len(grid)))
             if not (row_signed or column_signed or out.currency_caption):
@@ -412,15 +428,28 @@ _SPACED = re.compile(r"\b(?:1 9|2 0) \d \d\b")
 _SPAN = re.compile(r"(?:19|20)\d\d\s*[/-]\s*(?:(?:19|20)?\d\d)\b")
 
 
-def _title_year(grid: list[list[str]], header_rows: int) -> tuple[int, str] | None:
+def _header_like(row: list[str]) -> bool:
+    """No number after the first cell, and some cell after it written (not a dash)."""
+    rest = [x.strip() for x in row[1:]]
+    return not any(cell_number(x) for x in rest) and any(
+        x and not re.fullmatch(r"[-–—]+|[$€£]\s*[-–—]+|nil|n/?a", x, re.I) for x in rest
+    )
+
+
+def _repeats_header(grid: list[list[str]], r: int) -> bool:
+    """A row below the figures that repeats the header: header-like, naming a year."""
+    return _header_like(grid[r]) and any(_YEAR.search(x) for x in grid[r][1:])
+
+
+def _title_year(grid: list[list[str]], header_rows: range) -> tuple[int, str] | None:
     """A header row with one cell after the first, naming one year, or a top-left cell
     naming one: the title of the whole table (``As of December 31, 2019`` over ``Level 1 |
     Level 2 | Total``)."""
-    if header_rows and _PERIOD_LABEL.match(grid[0][0]):
-        year, text = _column_year([grid[0][0]])
+    if header_rows and _PERIOD_LABEL.match(grid[header_rows.start][0]):
+        year, text = _column_year([grid[header_rows.start][0]])
         if year:
             return year, text or ""
-    for r in range(header_rows - 1, -1, -1):
+    for r in reversed(header_rows):
         cells = [x for x in grid[r][1:] if x.strip()]
         if len(cells) == 1 and len(grid[r]) > 2:
             year, text = _column_year(cells)
@@ -432,7 +461,9 @@ def _title_year(grid: list[list[str]], header_rows: int) -> tuple[int, str] | No
 def _percent_column(grid: list[list[str]], header_rows: int, c: int) -> bool:
     """A column whose values are mostly percentages: its bare numbers are percentages too."""
     cells = [grid[r][c] for r in range(header_rows, len(grid)) if grid[r][c].strip()]
-    return sum("%" in x for x in cells) * 2 >= len(cells) > 0
+    percents = sum("%" in x for x in cells)
+    change = any(re.search(r"(?i)change", grid[r][c]) for r in range(header_rows))
+    return percents * 2 >= len(cells) > 0 or (change and percents > 0)
 
 
 # --------------------------------------------------------------------------- judging
@@ -513,6 +544,9 @@ def judge(contexts: list[Context], facts: dict[str, list[AmountFact]]) -> dict[s
             exact, joined = label_agrees(fact.label, cell)
             counts["label exact"] += exact
             counts["label"] += joined
+            if joined and not exact and fact.label:
+                counts["label with a column qualifier"] += COLUMN_JOIN in fact.label
+                counts["label with its group"] += GROUP_JOIN in fact.label.split(COLUMN_JOIN)[0]
             if not joined:
                 note(f"label: {_category(fact, cell)}", cell, fact)
             if cell.year is not None:
@@ -527,7 +561,7 @@ def judge(contexts: list[Context], facts: dict[str, list[AmountFact]]) -> dict[s
                 counts["no year"] += fact.year is None
                 if fact.year is not None:
                     note("period: a year where the table names none", cell, fact)
-            if not cell.zero and _LOSS.search(cell.label):
+            if not cell.zero and _LOSS.search(f"{cell.label} {cell.header}"):
                 counts["loss labels"] += 1  # the sign policy decides: counted apart
                 counts["loss labels negative"] += fact.value < 0
             elif not cell.zero:
@@ -708,6 +742,8 @@ def report(result: dict[str, Any], listed: int) -> str:
         f"| coverage (a fact at the cell) | {t['gold_cells']} | {_pct(t['coverage'])} |",
         f"| label (row, or its documented joins) | {c.get('with fact', 0)} | {_pct(t['label'])} |",
         f"| label exact | {c.get('with fact', 0)} | {_pct(t['label_exact'])} |",
+        f"| (agreeing with a column qualifier / with its group) | {c.get('with fact', 0)} | "
+        f"{c.get('label with a column qualifier', 0)} / {c.get('label with its group', 0)} |",
         f"| year (period) | {t['cells_with_year']} | {_pct(t['year'])} |",
         f"| period text in the header | {t['cells_with_year']} | {_pct(t['period_text'])} |",
         f"| no year where the table names none | {t['cells_without_year']} | "
