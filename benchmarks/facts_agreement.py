@@ -97,6 +97,7 @@ import json
 import re
 import sys
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -104,7 +105,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from tatqa_corpus import DATASET, Rendered, render
+from tatqa_corpus import DATASET, Rendered, html, render
 
 from osrag.extract import extract_values
 from osrag.loaders.corpus import load_corpus
@@ -510,7 +511,73 @@ def _category(fact: AmountFact | None, cell: GoldCell) -> str:
     return "other label"
 
 
-def judge(contexts: list[Context], facts: dict[str, list[AmountFact]]) -> dict[str, Any]:
+Locate = Callable[[GoldCell], "AmountFact | None"]
+
+
+def by_span(facts: dict[str, list[AmountFact]]) -> Locate:
+    """The fact whose evidence overlaps the cell's text (a Markdown document: the
+    conversion knows where it wrote every cell)."""
+
+    def locate(cell: GoldCell) -> AmountFact | None:
+        start, end = cell.span
+        return next(
+            (f for f in facts.get(cell.doc_id, []) if f.start < end and start < f.end), None
+        )
+
+    return locate
+
+
+def by_row_line(
+    contexts: list[Context], texts: dict[str, str], facts: dict[str, list[AmountFact]]
+) -> Locate:
+    """For a document the HTML loader rewrote: the row's line is the one the loader
+    starts with the row label and `` — `` (the n-th such line for the n-th row of that
+    label); on it, the cells' figures are matched to the facts' in order."""
+    found: dict[tuple[str, int, int], AmountFact] = {}
+    for context in contexts:
+        text = texts.get(context.doc_id, "")
+        doc_facts = facts.get(context.doc_id, [])
+        seen: Counter[str] = Counter()
+        by_row: dict[int, list[GoldCell]] = {}
+        for cell in context.cells:
+            by_row.setdefault(cell.row, []).append(cell)
+        for r, row in enumerate(context.rows):
+            label = " ".join(row[0].split())
+            if not any(x.strip() for x in row[1:]):
+                continue
+            first = next(" ".join(x.split()) for x in row[1:] if x.strip())
+            nth = seen[label or first]
+            seen[label or first] += 1
+            if r not in by_row:
+                continue
+            if label:
+                line = rf"(?m)^{re.escape(label)} — "
+            else:  # a row with no label: the loader writes its cells alone
+                line = rf"(?m)^(?!.* — )(?=(?:.*?(?:: |; ))?{re.escape(first)}(?:;|$))"
+            starts = [m.start() for m in re.finditer(line, text)]
+            if nth >= len(starts):
+                continue
+            line_end = text.find("\n", starts[nth])
+            line_end = len(text) if line_end < 0 else line_end
+            on_line = [f for f in doc_facts if starts[nth] <= f.start < line_end]
+            for cell in by_row[r]:
+                figures = _digits(cell.text)
+                fact = next((f for f in on_line if _digits(f.raw) == figures), None)
+                if fact is not None:
+                    on_line.remove(fact)
+                    found[(cell.doc_id, cell.row, cell.column)] = fact
+
+    def locate(cell: GoldCell) -> AmountFact | None:
+        return found.get((cell.doc_id, cell.row, cell.column))
+
+    return locate
+
+
+def _digits(text: str) -> str:
+    return re.sub(r"\D", "", text)
+
+
+def judge(contexts: list[Context], locate: Locate) -> dict[str, Any]:
     counts: Counter[str] = Counter()
     disagreements: dict[str, list[dict[str, Any]]] = {}
 
@@ -532,10 +599,8 @@ def judge(contexts: list[Context], facts: dict[str, list[AmountFact]]) -> dict[s
         )
 
     for context in contexts:
-        doc_facts = facts.get(context.doc_id, [])
         for cell in context.cells:
-            start, end = cell.span
-            fact = next((f for f in doc_facts if f.start < end and start < f.end), None)
+            fact = locate(cell)
             counts["cells"] += 1
             counts["with fact"] += fact is not None
             if fact is None:
@@ -696,9 +761,12 @@ def extracted(root: Path) -> dict[str, tuple[str, list[AmountFact]]]:
     return out
 
 
-def run(dataset: Path, out: Path) -> dict[str, Any]:
+def run(dataset: Path, out: Path, form: str = "markdown") -> dict[str, Any]:
+    """Convert, extract and judge; ``form="html"``: the documents are written as HTML and
+    read by the HTML loader, which writes tables its own way (``label — Header: cell``
+    lines): cells are then matched on their row's line (:func:`by_row_line`)."""
     contexts = json.loads(dataset.read_text(encoding="utf-8"))
-    corpus = out / "corpus"
+    corpus = out / f"corpus-{form}"
     corpus.mkdir(parents=True, exist_ok=True)
     rendered: dict[str, Rendered] = {}
     gold: list[Context] = []
@@ -706,18 +774,33 @@ def run(dataset: Path, out: Path) -> dict[str, Any]:
     for context in contexts:
         doc = render(context)
         rendered[doc.doc_id] = doc
-        (corpus / f"{doc.doc_id}.md").write_text(doc.text, encoding="utf-8")
+        if form == "html":
+            (corpus / f"{doc.doc_id}.html").write_text(html(context), encoding="utf-8")
+        else:
+            (corpus / f"{doc.doc_id}.md").write_text(doc.text, encoding="utf-8")
         found, why = read_context(context, doc)
         gold.append(found)
         skipped.update(why)
     read = extracted(corpus)
+    facts = {doc_id: f for doc_id, (_, f) in read.items()}
+    if form == "html":
+        result = judge(gold, by_row_line(gold, {d: t for d, (t, _) in read.items()}, facts))
+        return {
+            "dataset": dataset.name,
+            "form": form,
+            "documents": len(contexts),
+            "tables": summary(result["counts"]),
+            "counts": result["counts"],
+            "number_cells_not_gold": dict(skipped),
+            "disagreements": {k: v for k, v in sorted(result["disagreements"].items())},
+        }
     for doc_id, (text, _) in read.items():
         if text != rendered[doc_id].text:
             raise SystemExit(f"{doc_id}: the loaded text differs from the written one")
-    facts = {doc_id: f for doc_id, (_, f) in read.items()}
-    result = judge(gold, facts)
+    result = judge(gold, by_span(facts))
     return {
         "dataset": dataset.name,
+        "form": form,
         "documents": len(contexts),
         "tables": summary(result["counts"]),
         "counts": result["counts"],
@@ -731,11 +814,23 @@ def _pct(value: float | None) -> str:
     return "—" if value is None else f"{value:.4f}"
 
 
+def _prose_lines(p: dict[str, Any]) -> list[str]:
+    return [
+        f"| prose: coverage | {p['amounts']} | {_pct(p['coverage'])} |",
+        f"| prose: has a label | {p['with_fact']} | {_pct(p['labelled'])} |",
+        f"| prose: label's words in the question | {p['labelled_count']} | "
+        f"{_pct(p['label_in_question'])} |",
+        f"| prose: value | {p['valued']} | {_pct(p['value'])} |",
+        f"| prose: year (question names one) | {p['with_year']} | {_pct(p['year'])} |",
+    ]
+
+
 def report(result: dict[str, Any], listed: int) -> str:
-    t, p, c = result["tables"], result["prose"], result["counts"]
+    t, c = result["tables"], result["counts"]
+    p = result.get("prose")
     lines = [
         f"TAT-QA {result['dataset']}: {result['documents']} documents, "
-        f"{t['gold_cells']} gold money cells",
+        f"{t['gold_cells']} gold money cells ({result['form']})",
         "",
         "| measure | over | agreement |",
         "| --- | ---: | ---: |",
@@ -752,12 +847,7 @@ def report(result: dict[str, Any], listed: int) -> str:
         f"| (loss-word labels stored negative) | {c.get('loss labels', 0)} | "
         f"{_pct(rate(c, 'loss labels negative', 'loss labels'))} |",
         f"| value (scale stated) | {t['cells_valued']} | {_pct(t['value'])} |",
-        f"| prose: coverage | {p['amounts']} | {_pct(p['coverage'])} |",
-        f"| prose: has a label | {p['with_fact']} | {_pct(p['labelled'])} |",
-        f"| prose: label's words in the question | {p['labelled_count']} | "
-        f"{_pct(p['label_in_question'])} |",
-        f"| prose: value | {p['valued']} | {_pct(p['value'])} |",
-        f"| prose: year (question names one) | {p['with_year']} | {_pct(p['year'])} |",
+        *(_prose_lines(p) if p else []),
         "",
         "number cells not gold: "
         + ", ".join(f"{k} {v}" for k, v in sorted(result["number_cells_not_gold"].items())),
@@ -780,10 +870,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--disagreements", type=int, default=0, help="list up to N cells of each kind"
     )
+    parser.add_argument(
+        "--form",
+        choices=["markdown", "html"],
+        default="markdown",
+        help="documents as Markdown pipe tables, or as HTML read by the HTML loader",
+    )
     args = parser.parse_args(argv)
-    result = run(args.dataset, args.out)
+    result = run(args.dataset, args.out, args.form)
     print(report(result, args.disagreements))
-    target = args.json or Path("benchmarks/results/facts_agreement.json")
+    suffix = "" if args.form == "markdown" else f"-{args.form}"
+    target = args.json or Path(f"benchmarks/results/facts_agreement{suffix}.json")
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps(result, indent=1, ensure_ascii=False), encoding="utf-8")
     return 0

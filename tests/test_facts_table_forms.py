@@ -177,9 +177,12 @@ def test_a_restated_column_keeps_its_period_and_adds_no_words_to_the_label() -> 
     ]
 
 
+@pytest.mark.parametrize("shape", sorted(SHAPES))
 @pytest.mark.parametrize("unit", ["£m", "RMB’Million", "RMB'000", "US$'000"])
-def test_a_unit_ending_a_header_among_words_scales_and_names_its_column(unit: str) -> None:
-    table = pipe(
+def test_a_unit_ending_a_header_among_words_scales_and_names_its_column(
+    unit: str, shape: str
+) -> None:
+    table = SHAPES[shape](
         [
             ["", f"52 weeks ended 30 Mar 2019 {unit}", f"Financial assets 2018 {unit}"],
             ["Profit before taxation", "(42.7)", "20.9"],
@@ -266,3 +269,20 @@ def test_a_year_with_a_unit_in_a_header_is_never_money(header: str) -> None:
 
 def test_a_year_before_a_code_in_prose_without_a_unit_is_still_read_as_written() -> None:
     assert [f.raw for f in facts("The fee was 2019 USD in total.")] == ["2019 USD"]
+
+
+def test_a_loader_table_whose_first_line_names_no_column_reads_columns_by_place() -> None:
+    text = (
+        "($ in millions)\n"
+        "For the year ended December 31: — 2019; 2018; 2017\n"
+        "Cost — $100; $82; $91\n"
+        "Income tax benefits — (155); (116); (131)\n"
+    )
+    assert [(f.raw, f.label, f.year) for f in facts(text)] == [
+        ("$100", "Cost", 2019),
+        ("$82", "Cost", 2018),
+        ("$91", "Cost", 2017),
+        ("(155)", "Income tax benefits", 2019),
+        ("(116)", "Income tax benefits", 2018),
+        ("(131)", "Income tax benefits", 2017),
+    ]

@@ -11,9 +11,10 @@ A table is found in the text in either of the two shapes osrag meets:
 Which caption governs a cell (nearest first): its row's own caption, stated in the row
 label ("Optus (in A$ million)"); the cell's column header when it is a unit
 (``2019 €m``, ``$'000``, ``(S$ million)``) or ends with a unit that names a currency
-(``52 weeks ended 30 Mar 2019 £m``, ``USD denominated RMB’Million``); a caption cell or line of the table itself
-above the cell (``(in millions, except per share amounts)``); the block right before the
-table (the lead-in, "…as follows (in thousands):"); the section's caption — a heading or
+(``52 weeks ended 30 Mar 2019 £m``, ``USD denominated RMB’Million``); a caption cell or
+line of the table itself above the cell (``(in millions, except per share amounts)``);
+the block right before the table (the lead-in, "…as follows (in thousands):"); the
+section's caption — a heading or
 a short title-like block stating one ("NOTES TO FINANCIAL STATEMENTS (in thousands,
 except per share data)"), which governs every later table until the next heading. A
 lead-in ending with ``:`` governs only the table after it. No caption → nothing is
@@ -368,31 +369,31 @@ def _column_captions(table: Table) -> dict[str, Caption]:
     for _, cells in table.rows:
         for cell in cells:
             if cell.column and cell.column not in found:  # a loader row names its column
-                caption = parse_caption(cell.column)
+                caption = parse_caption(cell.column) or _trailing_unit(cell.column, 0)
                 if caption is not None and "in" not in cell.column.lower().split():
                     found[cell.column] = caption
             if _number_cell(cell.text) is None and cell.text:
-                caption = parse_caption(cell.text, cell.start) or _trailing_unit(cell)
+                caption = parse_caption(cell.text, cell.start) or _trailing_unit(
+                    cell.text, cell.start
+                )
                 key = cell.column  # a pipe table's column number, or the loader's header
                 if caption is not None and key and not _is_whole_table(caption):
                     found.setdefault(key, caption)
     return found
 
 
-def _trailing_unit(cell: Cell) -> Caption | None:
+def _trailing_unit(text: str, start: int) -> Caption | None:
     """A currency unit that ends a header among words: ``52 weeks ended 30 Mar 2019 £m``,
     ``USD denominated RMB'Million``, ``Financial assets 2019 RMB'000`` (a unit naming no
     currency, ``000s``, may be a count's: not read here)."""
-    words = cell.text.split()
+    words = text.split()
     if len(words) < 2 or not _states_a_scale(words[-1], 0):
         return None
     caption = parse_caption(words[-1])
     if caption is None or caption.currency is None:
         return None
-    at = cell.text.rfind(words[-1])
-    return Caption(
-        caption.exponent, caption.currency, words[-1], cell.start + at, cell.start + len(cell.text)
-    )
+    at = text.rfind(words[-1])
+    return Caption(caption.exponent, caption.currency, words[-1], start + at, start + len(text))
 
 
 def _is_whole_table(caption: Caption) -> bool:

@@ -122,7 +122,7 @@ class TableReading:
         """The headers of each column read from ``header_rows``, and the title among them."""
         grid: dict[tuple[str, int], list[str]] = {}
         titles: list[tuple[str, int]] = []
-        values = _value_columns(self.table, self.header_rows)
+        values = _value_columns(self.table, self.header_rows, self.loader)
         for r in header_rows:
             cells = self.table.rows[r][1]
             keyed = [(_key(cells, i, self.loader), c.text) for i, c in enumerate(cells)]
@@ -226,10 +226,11 @@ def _classify(parts: list[str]) -> _Header:
 
 def _key(cells: list[Cell], i: int, loader: bool) -> tuple[str, int]:
     """A cell's column: a Markdown table's column number; a loader row's header name and
-    how many cells of that name come before it in the row."""
+    how many cells of that name come before it in the row; a loader row's cell with no
+    header name (a table whose first line names no column): its place in the row."""
     column = cells[i].column
     if not loader:
-        return column, 0
+        return (column or f"#{i}"), 0
     return column, sum(1 for c in cells[:i] if c.column == column)
 
 
@@ -280,10 +281,13 @@ def _header_rows(table: Table) -> int:
     return len(table.rows)
 
 
-def _value_columns(table: Table, header_rows: int) -> int:
+def _value_columns(table: Table, header_rows: int, loader: bool) -> int:
     """How many columns hold a value in some row below the header."""
     columns = {
-        c.column for _, cells in table.rows[header_rows:] for c in cells if is_value_cell(c.text)
+        _key(cells, i, loader)
+        for _, cells in table.rows[header_rows:]
+        for i, c in enumerate(cells)
+        if is_value_cell(c.text)
     }
     return len(columns)
 
