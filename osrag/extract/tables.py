@@ -116,6 +116,7 @@ _VALUE_LIKE = re.compile(
 """Cells that stand where values stand without being one (a dash, ``nil``, ``12.5%``)."""
 _SIGNED_NIL = re.compile(rf"\s*(?P<sign>{_SIGN_RE})\s*[-–—]+\s*")
 """A currency sign before a dash (``$—``: nil, in dollars): it signs its column."""
+_DASHES = frozenset("-–—")
 _HEADING = re.compile(r"#{1,6}\s")
 _LOADER_ROW = re.compile(r"(?P<label>.*?) — (?P<rest>.+)")
 _SIGN_CHARS = re.compile(
@@ -555,12 +556,13 @@ def _signed_columns(table: Table) -> dict[str, str]:
             if _number_cell(cell.text) is None and (stated := _header_sign(cell.text)):
                 signs.setdefault(cell.column, stated)  # a header cell "Target ($)"
             sign = _sign_of(cell.text)
-            next_is_number = i + 1 < len(cells) and _number_cell(cells[i + 1].text)
-            if sign is not None and _lone_sign(cell.text) and next_is_number:
-                signs.setdefault(cells[i + 1].column, sign)  # "$ | 1,234": the next column
-            elif sign is not None:
-                signs.setdefault(cell.column, sign)
-            elif (nil := _SIGNED_NIL.fullmatch(cell.text)) is not None:
+            if sign is not None:
+                lone = _lone_sign(cell.text) and i + 1 < len(cells)
+                if lone and _number_cell(cells[i + 1].text):
+                    signs.setdefault(cells[i + 1].column, sign)  # "$ | 1,234": the next column
+                else:
+                    signs.setdefault(cell.column, sign)
+            elif cell.text[-1:] in _DASHES and (nil := _SIGNED_NIL.fullmatch(cell.text)):
                 signs.setdefault(cell.column, "".join(nil.group("sign").split()))  # "$—"
     return signs
 

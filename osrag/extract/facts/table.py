@@ -234,13 +234,14 @@ def _key(cells: list[Cell], i: int, loader: bool) -> tuple[str, int]:
     return column, sum(1 for c in cells[:i] if c.column == column)
 
 
+_ENDS_WITH_YEAR = re.compile(r"(?:19|20)\d\d[\s:]*$")
 _STATED_AT = re.compile(r"(?i)\b(?:as\s+(?:at|of)|at|on|ended|ending)\s*,?\s*$")
 
 
 def _dated(label: str) -> tuple[str, int] | None:
     """The date a row label ends with when the row is stated at it ("Balance payable as
     at June 30, 2017", "Outstanding at December 31, 2019"): the row's period."""
-    if not label or not any(ch.isdigit() for ch in label):
+    if not label or _ENDS_WITH_YEAR.search(label) is None:
         return None
     found, _ = split_period(label)
     if found is None:
@@ -283,12 +284,13 @@ def _header_rows(table: Table) -> int:
 
 def _value_columns(table: Table, header_rows: int, loader: bool) -> int:
     """How many columns hold a value in some row below the header."""
-    columns = {
-        _key(cells, i, loader)
-        for _, cells in table.rows[header_rows:]
-        for i, c in enumerate(cells)
-        if is_value_cell(c.text)
-    }
+    columns: set[tuple[str, int]] = set()
+    for _, cells in table.rows[header_rows:]:
+        seen: dict[str, int] = {}  # a loader row's cells of each header name so far
+        for i, c in enumerate(cells):
+            k = seen[c.column] = seen.get(c.column, -1) + 1
+            if is_value_cell(c.text):
+                columns.add((c.column, k) if loader else (c.column or f"#{i}", 0))
     return len(columns)
 
 
