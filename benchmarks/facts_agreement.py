@@ -143,7 +143,7 @@ _FOOTNOTE = re.compile(
     r"(?:\s*\((?:\d{1,2}|[a-z]|[ivx]{1,4})\)|\s*\[\d{1,2}\]|\s*[*†‡]+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|(?<=[a-z])\d)$"
 )
 _UNIT_PAREN = re.compile(
-    r"(?i)\s*\((?:in\s+)?(?:[$€£]|us\$|usd|eur|gbp|dollars|euros)?\s*(?:in\s+)?(?:thousands?|millions?|"
+    r"(?i)\s*\((?:in\s+)?(?:[$€£]|[a-z]{1,2}\$|usd|eur|gbp|dollars|euros)?\s*(?:in\s+)?(?:thousands?|millions?|"
     r"billions?|['’]?000s?|m|bn)?(?:\s+of\s+[\w.$ ]+)?\)|\s*\([$€£]\)"
 )
 _LOSS = re.compile(r"(?i)\b(?:loss|losses|deficit)\b")
