@@ -79,7 +79,7 @@ _IN_SCALE = re.compile(
 )
 # a unit on its own: "$'000", "$000", "(000s)", "€m", "$m", "£'000", "€ million"
 _UNIT = re.compile(
-    rf"(?i)(?<![\w{re.escape(SIGN_CHARACTERS)}])(?:(?P<sign>{_SIGN})\s?(?:{_QUOTE}?000\b|(?P<m>m|bn|mn|{_SCALE})\b)"
+    rf"(?i)(?<![\w{re.escape(SIGN_CHARACTERS)}])(?:(?P<sign>{_SIGN})\s?{_QUOTE}?(?:000\b|(?P<m>m|bn|mn|{_SCALE})\b)"
     rf"|\(000{_QUOTE}?s\)|\b000{_QUOTE}?s\b)"
 )
 _IN_SCALE_CORE = re.compile(

@@ -10,9 +10,11 @@ A table is found in the text in either of the two shapes osrag meets:
 
 Which caption governs a cell (nearest first): its row's own caption, stated in the row
 label ("Optus (in A$ million)"); the cell's column header when it is a unit
-(``2019 €m``, ``$'000``, ``(S$ million)``); a caption cell or line of the table itself
-above the cell (``(in millions, except per share amounts)``); the block right before the
-table (the lead-in, "…as follows (in thousands):"); the section's caption — a heading or
+(``2019 €m``, ``$'000``, ``(S$ million)``) or ends with a unit that names a currency
+(``52 weeks ended 30 Mar 2019 £m``, ``USD denominated RMB’Million``); a caption cell or
+line of the table itself above the cell (``(in millions, except per share amounts)``);
+the block right before the table (the lead-in, "…as follows (in thousands):"); the
+section's caption — a heading or
 a short title-like block stating one ("NOTES TO FINANCIAL STATEMENTS (in thousands,
 except per share data)"), which governs every later table until the next heading. A
 lead-in ending with ``:`` governs only the table after it. No caption → nothing is
@@ -25,7 +27,9 @@ row ("shares", "employees", "number of", …), not a row the caption excepts. Un
 caption, a bare cell (no currency sign) is money only when the caption names a
 currency or a currency sign appears in the cell's row or column. The signs are those of
 the currency table (:mod:`osrag.currencies`), also alone in a cell before the number
-(``$ | 1,234``) and with a space before a lettered sign's ``$`` (``U.S. $ 5``). A cell
+(``$ | 1,234``) and with a space before a lettered sign's ``$`` (``U.S. $ 5``); a sign
+alone in a cell that no number follows (a ``$`` row under the years) or before a dash
+(``$—``, nil) signs its own column. A cell
 with a sign and no caption is its face value (``$(3.1)`` → −$3.10). Parentheses around a cell's
 number are the accountant's minus: the amount is negative (``negative=True``; the
 stored value stays the magnitude, as for every amount).
@@ -110,6 +114,9 @@ _VALUE_LIKE = re.compile(
     rf"{SIGN_CLASS}\s*[-–—]+"
 )
 """Cells that stand where values stand without being one (a dash, ``nil``, ``12.5%``)."""
+_SIGNED_NIL = re.compile(rf"\s*(?P<sign>{_SIGN_RE})\s*[-–—]+\s*")
+"""A currency sign before a dash (``$—``: nil, in dollars): it signs its column."""
+_DASHES = frozenset("-–—")
 _HEADING = re.compile(r"#{1,6}\s")
 _LOADER_ROW = re.compile(r"(?P<label>.*?) — (?P<rest>.+)")
 _SIGN_CHARS = re.compile(
@@ -363,15 +370,31 @@ def _column_captions(table: Table) -> dict[str, Caption]:
     for _, cells in table.rows:
         for cell in cells:
             if cell.column and cell.column not in found:  # a loader row names its column
-                caption = parse_caption(cell.column)
+                caption = parse_caption(cell.column) or _trailing_unit(cell.column, 0)
                 if caption is not None and "in" not in cell.column.lower().split():
                     found[cell.column] = caption
             if _number_cell(cell.text) is None and cell.text:
-                caption = parse_caption(cell.text, cell.start)
+                caption = parse_caption(cell.text, cell.start) or _trailing_unit(
+                    cell.text, cell.start
+                )
                 key = cell.column  # a pipe table's column number, or the loader's header
                 if caption is not None and key and not _is_whole_table(caption):
                     found.setdefault(key, caption)
     return found
+
+
+def _trailing_unit(text: str, start: int) -> Caption | None:
+    """A currency unit that ends a header among words: ``52 weeks ended 30 Mar 2019 £m``,
+    ``USD denominated RMB'Million``, ``Financial assets 2019 RMB'000`` (a unit naming no
+    currency, ``000s``, may be a count's: not read here)."""
+    words = text.split()
+    if len(words) < 2 or not _states_a_scale(words[-1], 0):
+        return None
+    caption = parse_caption(words[-1])
+    if caption is None or caption.currency is None:
+        return None
+    at = text.rfind(words[-1])
+    return Caption(caption.exponent, caption.currency, words[-1], start + at, start + len(text))
 
 
 def _is_whole_table(caption: Caption) -> bool:
@@ -533,10 +556,14 @@ def _signed_columns(table: Table) -> dict[str, str]:
             if _number_cell(cell.text) is None and (stated := _header_sign(cell.text)):
                 signs.setdefault(cell.column, stated)  # a header cell "Target ($)"
             sign = _sign_of(cell.text)
-            if sign is not None and _lone_sign(cell.text) and i + 1 < len(cells):
-                signs.setdefault(cells[i + 1].column, sign)  # "$ | 1,234": the next column
-            elif sign is not None:
-                signs.setdefault(cell.column, sign)
+            if sign is not None:
+                lone = _lone_sign(cell.text) and i + 1 < len(cells)
+                if lone and _number_cell(cells[i + 1].text):
+                    signs.setdefault(cells[i + 1].column, sign)  # "$ | 1,234": the next column
+                else:
+                    signs.setdefault(cell.column, sign)
+            elif cell.text[-1:] in _DASHES and (nil := _SIGNED_NIL.fullmatch(cell.text)):
+                signs.setdefault(cell.column, "".join(nil.group("sign").split()))  # "$—"
     return signs
 
 

@@ -47,7 +47,8 @@ GROUP_JOIN = ": "
 
 _MARKUP = re.compile(r"\*\*|__|`|(?<!\w)_(?=\w)|(?<=\w)_(?!\w)")
 _BULLET = re.compile(r"^\s*(?:[-*+•◦▪·–]|\d{1,2}[.)]|\(?[a-z]\)|\([ivx]{1,4}\))\s+")
-_QUOTES = re.compile(r"[\"“”‘’«»]")
+_QUOTES = re.compile(r"[\"“”«»]|(?<!\w)[‘’]|[‘’](?!\w)")
+"""Quotes around a term; an apostrophe inside a word stays (``RMB’Million``, ``Owner's``)."""
 _PAREN = re.compile(r"\s*\(([^()]{0,60})\)")
 _FOOTNOTE = re.compile(
     r"(?:\s*\((?:\d{1,2}|[a-z]|[ivx]{1,4})\)|\s*\[\d{1,2}\]|\s*[*†‡§]+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|(?<=[a-z])[1-9])$"
@@ -55,7 +56,7 @@ _FOOTNOTE = re.compile(
 _LEADER = re.compile(r"(?:\s*[.…·_]{2,}\s*|\s*[:=]\s*|\s+[-–—.]+\s*|\s*\|\s*)$")
 _UNIT_WORDS = frozenset([*SIGNS, *CODES, "%", "percent", "per cent"])
 """A sign or code alone (``$``, ``US$``, ``€``, ``EUR``) or a percent sign: a unit."""
-_TRAILING_UNIT = re.compile(r"\s+(\S{1,6}|in\s+\S+(?:\s+of\s+\S+){0,2})$")
+_TRAILING_UNIT = re.compile(r"\s+(\S{1,12}|in\s+\S+(?:\s+of\s+\S+){0,2})$")
 _NO_WORDS = re.compile(r"^[\W\d_]*$")
 
 DEPENDENT_WORDS = word_set(

@@ -31,6 +31,8 @@ from __future__ import annotations
 import functools
 import re
 
+from osrag.extract.scale import parse_caption
+
 __all__ = ["YEAR_IN_TEXT", "is_period_words", "period_of", "split_period", "year_of"]
 
 _MONTH = (
@@ -126,8 +128,10 @@ _JOINER = re.compile(r"(?i)\s*(?:\b(?:as\s+of|as\s+at|at|for|ended|ending|in|on)
 def split_period(text: str) -> tuple[tuple[str, int] | None, str]:
     """A header that names one period among other words, split: ``Estimated at June 30,
     2019`` → (``June 30, 2019``, ``Estimated``), ``Fiscal 2019 Net Sales`` → (``Fiscal
-    2019``, ``Net Sales``); a whole period → (it, ""); no period, or two years (``2019 vs
-    2018``) → (None, ``text``)."""
+    2019``, ``Net Sales``), ``Year-ended 31 March 2018 Restated See note 2`` →
+    (``Year-ended 31 March 2018``, "": a restatement, a note reference or a unit after a
+    period names nothing); a whole period → (it, ""); no period, or two years (``2019 vs 2018``) →
+    (None, ``text``)."""
     whole = period_of(text.strip())
     if whole is not None:
         return whole, ""
@@ -143,9 +147,23 @@ def split_period(text: str) -> tuple[tuple[str, int] | None, str]:
         return None, text
     before = _JOINER.sub("", text[: match.start()])
     after = text[match.end() :].strip(" ,;:")
+    if _NOTED.fullmatch(after) or (after and parse_caption(after) is not None):
+        after = ""  # "Restated, see note 2", "£m": said of the figures, not a name
+    if before.strip():
+        led = period_of(text[: match.end()].strip())  # "Year-ended 31 March 2018"
+        if led is not None:
+            found, before = led, ""
     if before.strip() and after:
         return None, text  # a period between words of a name ("Plan 2018 Series B")
     return found, (before or after).strip()
+
+
+_NOTED = re.compile(
+    r"(?i)(?:\s*(?:\(\s*)?(?:restated|unaudited|audited|actual|as\s+reported|pro\s+forma|"
+    r"(?:see\s+)?notes?\s+\d{1,3}[a-z]?)(?:\s*\))?|\s*[,;*†‡]|\s*\(\d{1,2}\)|\s*\d{1,2})+"
+)
+"""What may follow a period in a header and names nothing: ``Restated``, ``See note 2``,
+``(Unaudited)``, a footnote marker."""
 
 
 def year_of(text: str) -> int | None:

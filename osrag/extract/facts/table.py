@@ -37,6 +37,7 @@ The rule, for the amount in row *r*, column *c* (:class:`~osrag.extract.tables.T
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 
 from osrag.extract.facts.labels import COLUMN_JOIN, GROUP_JOIN, clean_label, is_dependent
@@ -78,14 +79,16 @@ class TableReading:
         self.table = table
         self.header_rows = _header_rows(table)
         self.loader = bool(table.rows) and not table.rows[0][0] and _is_loader(table)
-        self.title: tuple[str, int] | None = None
-        self.headers = self._headers()
+        self.headers, self.title = self._headers(range(self.header_rows), top=True)
         self.rows = self._rows()
+        self.blocks = [(0, self.headers), *self._repeated_headers()]
+        """(first row, headers) of each block of rows under its own header rows."""
 
     def place(self, row: int, cell: int) -> CellPlace:
         label, row_period = self.rows[row]
         cells = self.table.rows[row][1]
-        header = self.headers.get(_key(cells, cell, self.loader), _NO_HEADER)
+        headers = next(h for start, h in reversed(self.blocks) if start <= row)
+        header = headers.get(_key(cells, cell, self.loader), _NO_HEADER)
         if self.loader and not header.qualifiers and header.period is None:
             header = _classify([cells[cell].column])
         period = header.period or row_period
@@ -94,11 +97,33 @@ class TableReading:
             full = COLUMN_JOIN.join([p for p in (label, *header.qualifiers) if p])
         return CellPlace(full or None, *(period if period else (None, None)))
 
-    def _headers(self) -> dict[tuple[str, int], _Header]:
+    def _repeated_headers(self) -> list[tuple[int, dict[tuple[str, int], _Header]]]:
+        """Header rows repeated below the first figures, naming another period ("Dec 30,
+        2017 | Acquisitions | …", "As of December 31, 2018" over the same columns): the
+        rows under them, to the next such block, read their columns from them."""
+        blocks: list[tuple[int, dict[tuple[str, int], _Header]]] = []
+        rows = self.table.rows
+        r = self.header_rows + 1
+        while r < len(rows):
+            if not _names_a_period(rows[r][1]):
+                r += 1
+                continue
+            end = r + 1
+            while end < len(rows) and _is_header_like(rows[end][1]):
+                end += 1
+            headers, _ = self._headers(range(r, end), top=False)
+            blocks.append((end, headers))
+            r = end + 1
+        return blocks
+
+    def _headers(
+        self, header_rows: range, *, top: bool
+    ) -> tuple[dict[tuple[str, int], _Header], tuple[str, int] | None]:
+        """The headers of each column read from ``header_rows``, and the title among them."""
         grid: dict[tuple[str, int], list[str]] = {}
         titles: list[tuple[str, int]] = []
-        values = _value_columns(self.table, self.header_rows)
-        for r in range(self.header_rows):
+        values = _value_columns(self.table, self.header_rows, self.loader)
+        for r in header_rows:
             cells = self.table.rows[r][1]
             keyed = [(_key(cells, i, self.loader), c.text) for i, c in enumerate(cells)]
             if self.loader and r == 0:
@@ -106,7 +131,7 @@ class TableReading:
             texts = {t for _, t in keyed if t and _kind(t) in _NAMING}
             if len(texts) == 1 and values > 1 and not self.loader:
                 (only,) = texts
-                found = period_of(only)
+                found = period_of(only) or split_period(only)[0]  # "Price Range 2018"
                 if found is not None:
                     titles.append(found)
                 continue  # a title over several columns
@@ -115,14 +140,20 @@ class TableReading:
                 left = text or (left if len(texts) > 1 else "")
                 if left:
                     grid.setdefault(key, []).append(left)
-        self.title = titles[-1] if titles else None
+        stub = self.table.rows[header_rows.start][0].strip() if len(header_rows) else ""
+        if not titles and stub and (found := period_of(stub)) is not None:
+            titles.append(found)  # the stub header names the table's period: "30 June 2019"
+        title = titles[-1] if titles else None
         headers: dict[tuple[str, int], _Header] = {}
         for key, parts in grid.items():
             header = _classify(parts)
-            if header.period is None and self.title is not None:
-                header = _Header(header.qualifiers, self.title)
+            if header.period is None and title is not None:
+                header = _Header(header.qualifiers, title)
             headers[key] = header
-        return headers
+        if not top and title is not None:  # a repeated title alone: every column's period
+            for key in {k for _, cells in self.table.rows for k in _keys(cells, self.loader)}:
+                headers.setdefault(key, _Header((), title))
+        return headers, title
 
     def _rows(self) -> list[tuple[str | None, tuple[str, int] | None]]:
         """Each row's label (with its group where it needs one) and the period it states
@@ -132,7 +163,7 @@ class TableReading:
         group = clean_label(top_left) if _kind(top_left) == "qualifier" else None
         period_row = self.title
         for raw, cells in self.table.rows:
-            own_period = period_of(raw.strip()) if raw else None
+            own_period = period_of(raw.strip().rstrip(":").rstrip()) if raw else None
             if not any(c.text for c in cells) and raw.strip():
                 if own_period is not None:
                     period_row = own_period
@@ -150,7 +181,7 @@ class TableReading:
             label = clean_label(raw) if raw else None
             if label and group and is_dependent(label):
                 label = f"{group}{GROUP_JOIN}{label}"
-            out.append((label, period_row))
+            out.append((label, _dated(raw) or period_row))
         return out
 
 
@@ -195,11 +226,46 @@ def _classify(parts: list[str]) -> _Header:
 
 def _key(cells: list[Cell], i: int, loader: bool) -> tuple[str, int]:
     """A cell's column: a Markdown table's column number; a loader row's header name and
-    how many cells of that name come before it in the row."""
+    how many cells of that name come before it in the row; a loader row's cell with no
+    header name (a table whose first line names no column): its place in the row."""
     column = cells[i].column
     if not loader:
-        return column, 0
+        return (column or f"#{i}"), 0
     return column, sum(1 for c in cells[:i] if c.column == column)
+
+
+_ENDS_WITH_YEAR = re.compile(r"(?:19|20)\d\d[\s:]*$")
+_STATED_AT = re.compile(r"(?i)\b(?:as\s+(?:at|of)|at|on|ended|ending)\s*,?\s*$")
+
+
+def _dated(label: str) -> tuple[str, int] | None:
+    """The date a row label ends with when the row is stated at it ("Balance payable as
+    at June 30, 2017", "Outstanding at December 31, 2019"): the row's period."""
+    if not label or _ENDS_WITH_YEAR.search(label) is None:
+        return None
+    found, _ = split_period(label)
+    if found is None:
+        return None
+    stripped = label.rstrip(" :")
+    if not stripped.endswith(found[0]):
+        return None
+    return found if _STATED_AT.search(stripped[: -len(found[0])]) else None
+
+
+def _keys(cells: list[Cell], loader: bool) -> list[tuple[str, int]]:
+    return [_key(cells, i, loader) for i in range(len(cells))]
+
+
+def _names_a_period(cells: list[Cell]) -> bool:
+    """A row below the figures that repeats the header: no value, a period among its cells."""
+    return _is_header_like(cells) and any(
+        _kind(c.text) in ("period", "period and qualifier") for c in cells if c.text
+    )
+
+
+def _is_header_like(cells: list[Cell]) -> bool:
+    """No value in any cell, and some cell after the first written."""
+    return any(c.text for c in cells) and not any(is_value_cell(c.text) for c in cells)
 
 
 def _is_loader(table: Table) -> bool:
@@ -216,11 +282,15 @@ def _header_rows(table: Table) -> int:
     return len(table.rows)
 
 
-def _value_columns(table: Table, header_rows: int) -> int:
+def _value_columns(table: Table, header_rows: int, loader: bool) -> int:
     """How many columns hold a value in some row below the header."""
-    columns = {
-        c.column for _, cells in table.rows[header_rows:] for c in cells if is_value_cell(c.text)
-    }
+    columns: set[tuple[str, int]] = set()
+    for _, cells in table.rows[header_rows:]:
+        seen: dict[str, int] = {}  # a loader row's cells of each header name so far
+        for i, c in enumerate(cells):
+            k = seen[c.column] = seen.get(c.column, -1) + 1
+            if is_value_cell(c.text):
+                columns.add((c.column, k) if loader else (c.column or f"#{i}", 0))
     return len(columns)
 
 

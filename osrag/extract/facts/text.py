@@ -320,8 +320,21 @@ def _label_before(clause: str) -> str | None:
     link = _LINK.search(clause, max(0, len(clause) - _LINK_REACH))
     if link is None:
         return None
-    head = _TIME_TAIL.sub("", clause[: link.start()])
-    head = re.split(r"[,;:()\[\]]", head)[-1]
+    before = clause[: link.start()]
+    head = re.split(r"[,;:()\[\]]", _TIME_TAIL.sub("", before))[-1]
+    label = _phrase(head)
+    if label is None:
+        # a time phrase opened the clause ("As of December 31, 2019, total assets were"):
+        # the phrase is the part after its last comma, a time tail of its own taken off
+        last = _TIME_TAIL.sub("", re.split(r"[,;:()\[\]]", before)[-1])
+        label = _phrase(last) if last != head else None
+    return label
+
+
+def _phrase(head: str) -> str | None:
+    """The noun phrase that ends ``head``, run back to a determiner, a verb or a
+    boundary word; None for a change ("an increase in payroll of"), a pronoun alone or a
+    time word."""
     if _CHANGE.search(head):
         return None
     words = _WORD.findall(head)[-8:]
@@ -385,7 +398,7 @@ def _period(
     own = _YEAR_AFTER.match(text, end, line_end)
     if own is not None:
         return _as_period(own)
-    paired = _respectively(text, start, sentence_start, sentence_end)
+    paired = _respectively(text, start, end, sentence_start, sentence_end)
     if paired is not None:
         return paired
     years = list(_PERIOD_IN_TEXT.finditer(text, clause_start, clause_end))
@@ -410,18 +423,23 @@ _YEAR_AFTER = re.compile(
 
 
 def _respectively(
-    text: str, start: int, sentence_start: int, sentence_end: int
+    text: str, start: int, end: int, sentence_start: int, sentence_end: int
 ) -> tuple[str | None, int | None] | None:
     """``$5.2 million and $4.8 million in 2019 and 2018, respectively``: the i-th amount
-    of the sentence takes the i-th year written after the last of them."""
+    of the sentence takes the i-th year written after the last of them — or, when none
+    is written after them, the i-th of the years written before the first ("As of
+    December 31, 2019 and 2018, total assets were $5.2 million and $4.1 million,
+    respectively"). The counts must agree."""
     sentence = text[sentence_start:sentence_end]
     if "respectively" not in sentence:
         return None
     amounts = list(_MONEY_BETWEEN.finditer(text, sentence_start, sentence_end))
     if len(amounts) < 2:
         return None
+    index = sum(1 for a in amounts if a.start() < start and a.end() <= end)
     years = list(_PERIOD_IN_TEXT.finditer(text, amounts[-1].end(), sentence_end))
-    index = sum(1 for a in amounts if a.start() < start)
+    if not years:
+        years = list(_PERIOD_IN_TEXT.finditer(text, sentence_start, amounts[0].start()))
     if len(years) != len(amounts) or index >= len(years):
         return None
     return _as_period(years[index])

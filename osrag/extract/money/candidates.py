@@ -13,7 +13,8 @@ The rules applied here
   single-digit ``$1`` touching a quote, backtick, bracket, brace, ``/`` or ``=``
   (``'$2/$1/'``, ``[$1]``, ``awk '{print $1}'``) is a placeholder, not a dollar; "in
   2020 dollars" — a year followed by "dollars" after *in*, *constant*, *real* or
-  *nominal* — is a price basis.
+  *nominal* — is a price basis; a year followed by a code or sign that a unit follows
+  (``2019 RMB’Million``, ``2019 RMB'000``) is a column header.
 * **Negatives.** A minus attached before the amount (``-$500``, ``$-500``, ``−€5``) sets
   ``negative``; the dash of ``$100 - $200`` joins a range instead. Parentheses are *not*
   a sign: in contracts ``Five Hundred Dollars ($500)`` restates an amount, so ``($500)``
@@ -191,7 +192,20 @@ def prefixed(match: re.Match[str], text: str, dollar: str) -> list[Candidate]:
     return _ends(head, match.group("t_num"), tail_start, tail_scale, end, signed_tail=signed)
 
 
+_BARE_YEAR = re.compile(r"(?:19|20)\d\d")
+_UNIT_AFTER = re.compile(r"(?i)[ \t]?['’‘`]?[ \t]?(?:000|m|mn|bn|million|billion|thousand)\b")
+"""A scale unit glued to the code or sign after a figure (``RMB’Million``, ``€m``)."""
+
+
 def suffixed(match: re.Match[str], text: str, dollar: str) -> list[Candidate]:
+    if match.group("code") or match.group("sym"):
+        number = match.group("num")
+        if (
+            match.group("t_num") is None
+            and _BARE_YEAR.fullmatch(number)
+            and _UNIT_AFTER.match(text, match.end())
+        ):
+            return []  # "2019 RMB’Million", "2019 RMB'000": a column's year and unit
     if match.group("code"):
         currency, form = CODES[match.group("code")], "code"
     elif match.group("sym"):
