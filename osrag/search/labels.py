@@ -204,9 +204,9 @@ def _contains(whole: list[str], part: list[str]) -> bool:
 
 def label_alternatives(label: str, *, every: bool = False) -> tuple[str, ...]:
     """The names a fact's label may match ``label`` by (see the module docstring), the
-    label's own first; each is matched as a phrase (its words in the fact's label, in
-    order), so a name that holds another as a run of its words is left out (it matches
-    nothing more) — unless ``every`` (each name matched as a whole key)."""
+    label's own first; a name that holds another as a run of its words is left out (as a
+    phrase it would match nothing more) — unless ``every``: each name is then asked as a
+    whole key (:mod:`osrag.search.asked_keys`), where the longer one is not redundant."""
     name = normalised(label)
     if not name:
         return ()
