@@ -19,8 +19,9 @@ allowance".
    row's core followed by the group's (``Income taxes: Federal`` → "federal income
    tax"); each column's core is read alone and after the row reading (``Property damage,
    each accident — Limit`` → "property damage limit", "limit"); a column holding a
-   modifier leaves the row no keys of its own (``Auto bodily injury — Minimum limit`` is
-   no bodily injury limit).
+   modifier or a change (:data:`CHANGES`) leaves the row no keys of its own (``Auto
+   bodily injury — Minimum limit`` is no bodily injury limit, ``Revenue — Variance in
+   Dollars`` no revenue).
 2. **Core of a part.** Parenthesised words go (``Net income (loss)`` → "net income");
    the part is cut at its first comma (``Revenue, net``, ``Property damage, each
    accident``) — unless the comma starts a list closed by *and* / *or*, which is one
@@ -61,6 +62,7 @@ from functools import lru_cache
 
 __all__ = [
     "ASKED_GENERIC_HEADS",
+    "CHANGES",
     "COMPLEMENTS",
     "GENERIC_HEADS",
     "MODIFIERS",
@@ -101,6 +103,13 @@ MODIFIERS = frozenset({
 })  # fmt: skip
 """Words that change what the head measures: no key leaves one out ("deferred revenue"
 is never "revenue", "other assets" never "assets")."""
+
+CHANGES = frozenset({
+    "change", "variance", "increase", "decrease", "growth", "difference", "effect",
+    "adjustment",
+})  # fmt: skip
+"""Words of a column header whose cells hold a change of the row's quantity, not the
+quantity ("Net revenues — Increase/(decrease)", "Total assets — Effect of Change")."""
 
 OPTIONAL_LEADS = frozenset({"total", "net", "consolidated"})
 """A first word that sums or nets the quantity the rest names ("Total revenue" is the
@@ -297,9 +306,10 @@ def label_keys(label: str | None) -> tuple[str, ...]:
         keys += _keys_of(column_core, column_whole, column_listed)
         if row_core and column_core:
             keys += _core_keys(row_core + column_core, listed or column_listed)
-        qualified = qualified or bool(MODIFIERS & set(column_whole))
+        qualified = qualified or bool((MODIFIERS | CHANGES) & set(column_whole))
     # a column that changes the quantity ("Auto bodily injury — Minimum limit", "… —
-    # Deferred") leaves the row no keys of its own: only read with the column
+    # Deferred") or holds a change of it ("Revenue — Variance in Dollars", "… —
+    # Increase/(decrease)") leaves the row no keys of its own: only read with the column
     return tuple(dict.fromkeys(k for k in ([] if qualified else row) + keys if k))
 
 
