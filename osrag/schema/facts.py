@@ -24,6 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from osrag.schema.label_keys import label_keys
+
 FactSource = Literal["table", "key", "prose", "heading"]
 """Where the label came from: a table cell's row (and column), a key of key–value text,
 the noun phrase in prose, or no label at all for an amount in a heading (``heading``)."""
@@ -66,6 +68,7 @@ class AmountFact:
             "value": self.value,
             "magnitude": self.magnitude,
             "label": self.label,
+            "label_keys": list(label_keys(self.label)),
             "period": self.period,
             "year": self.year,
             "source": self.source,

@@ -200,7 +200,11 @@ def _label_after(text: str, c: AmountConstraint, ceiling: int) -> str | None:
     phrase: list[str] = []
     for word in _WORDS.findall(rest):
         lower = word.lower()
-        if (lower in _STOP and lower != "of") or not word[0].isalpha() or _DIGIT.search(word):
+        if (
+            (lower in _STOP and lower != "of")
+            or (not word[0].isalpha() and word != ",")
+            or _DIGIT.search(word)
+        ):
             break
         phrase.append(word)
         if len(phrase) >= MAX_LABEL_WORDS:

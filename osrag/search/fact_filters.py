@@ -4,10 +4,11 @@
 meets every condition at once — one :class:`~osrag.schema.filters.Nested` filter on
 ``facts`` holding, in this order:
 
-* **label**: the words of the label, or of one of its alternatives
-  (:func:`~osrag.search.labels.label_alternatives`), as a phrase in the fact's analysed
-  ``label`` (``Match`` with ``operator="phrase"``; an ``AnyOf`` of them when there are
-  several);
+* **label**: the key of the label, or of one of its alternatives
+  (:func:`~osrag.search.asked_keys.asked_keys`), among the fact's ``label_keys`` — the
+  asked name at the head of what the fact measures (:mod:`osrag.schema.label_keys`:
+  "revenue" is "Total revenue", not "Deferred revenue" nor "Cost of revenues"); a
+  ``Term``, or ``Terms`` for several;
 * **value**: ``magnitude`` compared as the constraint says — or, for a result that can be
   a loss (``signed``), the signed ``value`` on the side the label names: "net income
   above $100M" is ``value > 100M`` (a loss never passes); "net loss under $20M" is
@@ -23,10 +24,7 @@ same fact's label, or in the chunk's breadcrumb (the document's title and headin
 In JSON, as the REST engines receive it (``"deductible under $1,000"``)::
 
     {"nested": {"path": "facts", "query": {"bool": {"filter": [
-        {"bool": {"should": [
-            {"match_phrase": {"facts.label": {"query": "deductible"}}},
-            {"match_phrase": {"facts.label": {"query": "deductibles"}}}],
-          "minimum_should_match": 1}},
+        {"term": {"facts.label_keys": "deductible"}},
         {"range": {"facts.magnitude": {"lt": 100000}}},
         {"term": {"facts.currency": "USD"}}]}}}}
 """
@@ -46,9 +44,11 @@ from osrag.schema.filters import (
     Term,
     Terms,
 )
-from osrag.search.labels import label_alternatives, names_loss, narrowed
+from osrag.search.asked_keys import asked_keys
+from osrag.search.labels import names_loss, narrowed
 
 LABEL = f"{FACTS}.label"
+LABEL_KEYS = f"{FACTS}.label_keys"
 VALUE = f"{FACTS}.value"
 MAGNITUDE = f"{FACTS}.magnitude"
 CURRENCY = f"{FACTS}.currency"
@@ -57,17 +57,14 @@ BREADCRUMB = "breadcrumb"
 
 
 def label_filter(label: str, *, gains_only: bool = False) -> Filter:
-    """A fact's label holds the words of ``label``, or of one of its alternatives, as a
-    phrase (in order, next to each other); ``gains_only``: not the alternatives that name a
-    loss (a result asked on its positive side: "operating income above $1 billion" is no
-    "Net operating loss carryforwards")."""
-    names = label_alternatives(label)
-    if gains_only:
-        names = tuple(n for n in names if not names_loss(n))
-    if not names:
+    """A fact's label keys hold the key of ``label`` or of one of its alternatives
+    (:func:`~osrag.search.asked_keys.asked_keys`: the asked name at the head of what the
+    fact measures); ``gains_only``: not the alternatives that name a loss (a result asked
+    on its positive side: "operating income above $1 billion" is no "Operating loss")."""
+    keys = asked_keys(label, gains_only=gains_only)
+    if not keys:
         return MatchNone()
-    matches = tuple(Match(LABEL, name, "phrase") for name in names)
-    return matches[0] if len(matches) == 1 else AnyOf(matches)
+    return Term(LABEL_KEYS, keys[0]) if len(keys) == 1 else Terms(LABEL_KEYS, keys)
 
 
 def magnitude_filter(c: AmountConstraint) -> Filter:

@@ -1,12 +1,12 @@
 """The words of a question that name a quantity: which labels of amount facts it means. Pure.
 
 A constraint bound to a label ("deductible under $1,000") passes a chunk when one of its
-amount facts has a matching label (:mod:`osrag.search.fact_filters`). A fact's label is
-analysed text (the index's analyzer: stemming, stop words), and a question's label
-matches it when **the words of the label** — or of one of its alternatives — **are in the
-fact's label, in order, next to each other** (a phrase): "limits" matches "Each occurrence
-limit", "net income" matches "Net income attributable to Acme", "total assets" does not
-match "Total deferred tax assets". The alternatives of a label (:func:`label_alternatives`):
+amount facts has a matching label (:mod:`osrag.search.fact_filters`): the label — or one
+of its alternatives — **names the head of what the fact measures** (an exact key of the
+fact's label, :mod:`osrag.schema.label_keys` and :mod:`osrag.search.asked_keys`): "limits"
+matches "Each occurrence limit", "revenue" matches "Total revenue" and not "Deferred
+revenue", "total assets" does not match "Total deferred tax assets". The alternatives of
+a label (:func:`label_alternatives`):
 
 * the label itself, and the label with its last word in the other grammatical number
   ("limits" → "limit"): an index analysed without stemming (Elasticsearch's ``standard``
@@ -202,11 +202,11 @@ def _contains(whole: list[str], part: list[str]) -> bool:
     return any(whole[i : i + n] == part for i in range(len(whole) - n + 1))
 
 
-def label_alternatives(label: str) -> tuple[str, ...]:
+def label_alternatives(label: str, *, every: bool = False) -> tuple[str, ...]:
     """The names a fact's label may match ``label`` by (see the module docstring), the
-    label's own first; each is matched as a phrase (its words in the fact's label, in
-    order), so a name that holds another as a run of its words is left out (it matches
-    nothing more)."""
+    label's own first; a name that holds another as a run of its words is left out (as a
+    phrase it would match nothing more) — unless ``every``: each name is then asked as a
+    whole key (:mod:`osrag.search.asked_keys`), where the longer one is not redundant."""
     name = normalised(label)
     if not name:
         return ()
@@ -218,6 +218,8 @@ def label_alternatives(label: str) -> tuple[str, ...]:
         own += _numbers(" ".join(words[:-1]))
     group = _groups().get(_key(name), ())
     names = list(dict.fromkeys([*own, *(normalised(member) for member in group)]))
+    if every:
+        return tuple(names)
     split = [n.split(" ") for n in names]
     kept = [
         n for n, words_of in zip(names, split, strict=True)

@@ -1,0 +1,190 @@
+"""The keys of a fact's label: the asked name matches at the head of what the fact measures.
+
+Unit cases from annual reports and insurance schedules (each with what it must and must
+not answer), and properties over generated labels: the head of a simple label is a key and
+ends every key of it; no key leaves out a listed modifier; "total X" / "net X" have every
+key of X; a question's name meets the same label written as a label.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from osrag.schema.label_keys import (
+    COMPLEMENTS,
+    GENERIC_HEADS,
+    MODIFIERS,
+    NON_HEAD_STARTS,
+    OPTIONAL_LEADS,
+    SPECIFYING,
+    asked_key,
+    label_keys,
+    singular,
+)
+from osrag.search.asked_keys import asked_keys
+
+# (fact label, names it answers, names it must not answer)
+CASES: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
+    # financial: the head, after total / net
+    ("Total revenue", ("revenue", "revenues", "total revenue"), ("total revenues net",)),
+    ("Net revenues", ("revenue", "net revenue"), ("net sales",)),
+    ("Revenue, net", ("revenue",), ("net",)),
+    # another line item holding the name after other words
+    ("Deferred revenue", ("deferred revenue",), ("revenue",)),
+    ("Cost of revenues", ("cost of revenue", "cost of revenues"), ("revenue",)),
+    ("Net operating loss carryforwards", ("operating loss carryforwards",), ("operating loss",)),
+    ("Total deferred tax assets before valuation allowance",
+     ("total deferred tax assets before valuation allowance",),
+     ("deferred tax assets", "total deferred tax assets", "valuation allowance", "assets")),
+    ("Accumulated depreciation and amortization", (),
+     ("depreciation and amortization", "amortization")),
+    ("Unearned premiums", ("unearned premium",), ("premium",)),
+    ("Other income, net", ("other income",), ("income",)),
+    ("Total current assets", ("current assets",), ("total assets", "assets")),
+    # the name followed by other words
+    ("Total assets as reported", ("total assets as reported",), ("total assets", "assets")),
+    ("Revenues from data centre services", (), ("revenue",)),
+    ("Net losses on sales or disposals of assets", (), ("net loss",)),
+    ("Interest expense, interest income and other income, net",
+     ("interest expense, interest income and other income",),
+     ("interest expense", "interest income", "other income")),
+    ("Cash, cash equivalents and restricted cash",
+     ("cash, cash equivalents and restricted cash",), ("cash",)),
+    ("Receivables, net of allowances and returns", ("receivables",), ("returns",)),
+    ("Net income attributable to Acme Corp.", ("net income attributable to Acme Corp",),
+     ("net income", "acme corp")),
+    ("Typical premium for a frame house", ("premium", "typical premium"), ("frame house",)),
+    ("Net income (loss)", ("net income",), ("loss",)),
+    ("Income (loss) before income taxes", ("income before income taxes",),
+     ("income", "income taxes")),
+    ("Net operating loss and credit carryforwards", (), ("operating loss", "credit")),
+    ("Provision for income taxes", ("provision for income taxes",), ("income taxes",)),
+    # a list is one name
+    ("Property, plant and equipment, net", ("property plant and equipment",),
+     ("equipment", "plant and equipment")),
+    ("Selling, general and administrative", ("selling general and administrative",),
+     ("administrative", "general and administrative")),
+    ("Total shareholders’ equity", ("shareholders equity", "total shareholders' equity"),
+     ("total",)),
+    # table parts: a dependent row under its group, a column qualifier
+    ("Deferred tax assets: Total", ("deferred tax assets", "total deferred tax assets"),
+     ("assets",)),
+    ("Income taxes: Current", ("current income taxes",), ("income taxes",)),
+    ("Operating income — Americas", ("operating income",), ("americas operating income",)),
+    # insurance: the name last
+    ("Each occurrence limit", ("limit", "occurrence limit", "each occurrence limit"),
+     ("each",)),
+    ("Collision deductible", ("deductible", "collision deductible"), ("collision coverage",)),
+    ("Property damage, each accident — Limit",
+     ("property damage", "limit", "property damage limit"), ("each accident",)),
+    ("Limit of liability", ("limit", "limit of liability"), ("liability",)),
+    ("Auto bodily injury — Minimum limit", ("minimum limit",),
+     ("bodily injury", "bodily injury limit", "limit")),
+    ("Dwelling limit", ("dwelling", "dwelling limit", "limit"), ()),
+    ("Net revenues — Increase/(decrease)", (), ("revenue", "net revenue")),
+    ("Revenue: Total — Variance in Dollars", (), ("revenue", "total revenue")),
+    ("Revenue: Total — 2019", ("revenue", "total revenue"), ()),
+    ("Personal property coverage", ("personal property", "personal property coverage"),
+     ("personal",)),
+    ("Bodily injury per person", ("bodily injury",), ("person",)),
+    ("Basic net income (loss) per common share", (), ("net income", "net loss")),
+    ("Adjusted operating income (non-GAAP)", ("adjusted operating income",),
+     ("operating income",)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("label", "answers", "refuses"), CASES, ids=[c[0] for c in CASES])
+def test_a_label_answers_the_names_at_its_head(
+    label: str, answers: tuple[str, ...], refuses: tuple[str, ...]
+) -> None:
+    keys = set(label_keys(label))
+    for name in answers:
+        assert asked_key(name) in keys, (label, name, keys)
+    for name in refuses:
+        assert asked_key(name) not in keys, (label, name, keys)
+
+
+def test_no_label_has_no_key() -> None:
+    assert label_keys(None) == () and label_keys("") == () and label_keys("(1)") == ()
+
+
+def test_the_question_side_asks_for_synonyms_and_section_words_left_out() -> None:
+    # "net sales" is a name of revenue: its key is asked with revenue's
+    assert {"revenue", "net sale", "turnover"} <= set(asked_keys("revenue"))
+    # "liability" inside a name with two words before it may be left out
+    assert "property damage limit" in asked_keys("property damage liability limit")
+    assert "personal limit" not in asked_keys("personal liability limit")
+    # a result asked on its positive side asks for no loss name
+    assert not {"net loss", "loss for the year"} & set(asked_keys("net income", gains_only=True))
+
+
+# -------------------------------------------------------------------------- properties
+
+PLAIN = st.sampled_from([
+    "revenue", "income", "interest", "tax", "asset", "property", "damage", "occurrence",
+    "deductible", "collision", "premium", "cost", "goodwill", "equity", "lease",
+    "inventory", "margin", "benefit", "retention", "payment", "compensation", "operating",
+    "medical", "dwelling", "contents", "liabilities",
+])  # fmt: skip
+"""Words that are none of the listed kinds (no modifier, lead, complement, generic head)."""
+CASED = PLAIN.flatmap(lambda w: st.sampled_from([w, w.capitalize(), w.upper()]))
+SIMPLE = st.lists(CASED, min_size=1, max_size=4).map(" ".join)
+
+
+def _head(label: str) -> str:
+    return singular(label.split()[-1].casefold())
+
+
+@given(SIMPLE)
+def test_the_head_of_a_simple_label_is_a_key_and_ends_every_key(label: str) -> None:
+    keys = label_keys(label)
+    assert _head(label) in keys
+    assert all(k.split()[-1] == _head(label) for k in keys)
+    assert asked_key(label) in keys  # a question naming the label as written meets it
+
+
+@given(SIMPLE, st.sampled_from(sorted(MODIFIERS - {"non", "pro"})), SIMPLE)
+def test_no_key_leaves_out_a_modifier(before: str, modifier: str, after: str) -> None:
+    label = f"{before} {modifier} {after}"
+    for key in label_keys(label):
+        assert modifier in key.split(), (label, key)
+
+
+@given(SIMPLE, st.sampled_from(sorted(GENERIC_HEADS)))
+def test_a_generic_last_word_may_be_left_out(name: str, generic: str) -> None:
+    keys = set(label_keys(f"{name} {generic}"))
+    assert set(label_keys(name)) <= keys and _head(generic) in keys
+
+
+@given(st.sampled_from(sorted(OPTIONAL_LEADS)), SIMPLE)
+def test_total_or_net_x_has_every_key_of_x(lead: str, rest: str) -> None:
+    assert set(label_keys(rest)) <= set(label_keys(f"{lead.capitalize()} {rest}"))
+
+
+@given(SIMPLE, st.sampled_from(sorted(COMPLEMENTS)), SIMPLE)
+def test_no_key_is_a_tail_of_a_complement(core: str, word: str, complement: str) -> None:
+    keys = label_keys(f"{core} {word} {complement}")
+    # the head before a specifying complement is a key; before another, only the whole
+    assert (_head(core) in keys) == (word in SPECIFYING)
+    assert all(k.split()[-1] == _head(core) or word in k.split() for k in keys)
+
+
+@given(SIMPLE, st.sampled_from(["(1)", "(loss)", "*", ", net", " (in millions)"]))
+def test_footnotes_parentheses_and_a_trailing_clause_change_no_key(label: str, tail: str) -> None:
+    assert set(label_keys(label)) <= set(label_keys(f"{label}{tail}"))
+
+
+def test_the_lists_do_not_overlap() -> None:
+    # a word is one kind only, or the rules would contradict each other
+    kinds = [
+        MODIFIERS,
+        OPTIONAL_LEADS,
+        GENERIC_HEADS,
+        COMPLEMENTS - {"per"},
+        NON_HEAD_STARTS - {"per", "of"},
+    ]
+    for i, a in enumerate(kinds):
+        for b in kinds[i + 1 :]:
+            assert not a & b, a & b
