@@ -126,13 +126,17 @@ def test_an_unlabelled_amount_takes_its_section_heading_when_it_names_a_quantity
     text = (
         "# Umbrella\n\n## Limits\n\nUmbrella coverage pays no more than USD 300,000 for any "
         "one occurrence.\n\n## Coverage\n\nThe tower provides $300 million each occurrence.\n"
-        "\n## Retention\n\nThe insured pays the first $500 of each claim, and a $250 fee.\n"
+        "\n## Retention\n\nThe insured pays the first $500 of each claim.\n"
+        "\n## Premiums\n\nThe premium is $185 a year; each extra car adds $45.\n"
+        "\n## Rates\n\nPremium is rated at 12 cents per $100.\n"
     )
     assert [(f.raw, f.label, f.source) for f in facts(text)] == [
         ("USD 300,000", "Limits", "heading"),
         ("$300 million", None, "prose"),  # "Coverage" names no quantity
         ("$500", "Retention", "heading"),
-        ("$250", "fee", "prose"),  # the sentence's own label wins
+        ("$185", "premium", "prose"),  # the sentence's own label
+        ("$45", None, "prose"),  # two figures in the section: which is the premium?
+        ("$100", None, "prose"),  # per $100: a unit of the rate, not the rate
     ]
 
 

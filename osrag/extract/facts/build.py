@@ -66,8 +66,9 @@ def amount_facts(
         found = _text_fact(text, mention, where, sentence_facts)
         if found.label is None and found.source == "prose":
             if sections is None:
-                sections = SectionHeadings(text)
-            heading = sections.label_at(mention.start)
+                sections = SectionHeadings(text, [m.start for m in mentions])
+            per = _PER_BEFORE.search(text, max(0, mention.start - 8), mention.start)
+            heading = None if per else sections.label_at(mention.start)
             if heading is not None:
                 found = fact(mention, heading, found.period, found.year, "heading")
         facts.append(found)
@@ -95,6 +96,10 @@ _LISTED = re.compile(
 )
 """What stands between two amounts of one list or range ("$250, $500 or $1,000", "$250,000
 each person and $500,000 each accident", "$1,000-$2,000"): the second is the same quantity."""
+
+
+_PER_BEFORE = re.compile(r"(?i)\b(?:per|each|every)\s*$")
+"""An amount after *per* is the unit of a rate ("rated per $100 of insured value")."""
 
 
 def _sentence_ended(text: str, previous_end: int, start: int) -> bool:

@@ -14,7 +14,10 @@ that heading is a name of a quantity:
   retentions, premiums, prices, fees …). ``## Coverage``, ``## Exclusions``,
   ``## Overview`` name no quantity, and topic headings of long texts (``Income``,
   ``Compensation``) name no single one: figures under them stay unlabelled;
-* and the amount stands within :data:`REACH` characters below the heading.
+* and the amount is the **only** figure of its section (from the heading to the next
+  one; a table's cells count): a section that states several figures says what they are
+  about, not which one each is ("## Premiums: $185 a year, $45 per additional car").
+  It stands within :data:`REACH` characters below the heading.
 
 A label the text gives (a table cell's row, a key, a noun phrase in the sentence) always
 wins over the heading's.
@@ -25,6 +28,8 @@ from __future__ import annotations
 import bisect
 import functools
 import re
+from collections import Counter
+from collections.abc import Sequence
 
 from osrag.extract.facts.labels import clean_label, word_set
 
@@ -71,16 +76,19 @@ def names_a_quantity(title: str) -> str | None:
 
 
 class SectionHeadings:
-    """The Markdown headings of one text, found once, looked up by position."""
+    """The Markdown headings of one text, found once, and how many amounts each section
+    holds; looked up by position."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, amount_starts: Sequence[int]) -> None:
         found = [(m.start(), m.group("title")) for m in _HEADING_LINE.finditer(text)]
         self._starts = [start for start, _ in found]
         self._titles = [title for _, title in found]
+        self._amounts = Counter(bisect.bisect_right(self._starts, a) for a in amount_starts)
 
     def label_at(self, position: int) -> str | None:
-        """The label of the nearest heading above ``position``, when it names a quantity."""
+        """The label of the nearest heading above ``position``, when it names a quantity
+        and the amount at ``position`` is its section's only one."""
         i = bisect.bisect_right(self._starts, position)
-        if not i or position - self._starts[i - 1] > REACH:
+        if not i or position - self._starts[i - 1] > REACH or self._amounts[i] != 1:
             return None
         return names_a_quantity(self._titles[i - 1])

@@ -132,8 +132,12 @@ _TIME_TAIL = re.compile(
     r"(?i)\s+(?:(?:in|for|during|as\s+of|as\s+at|at|on|by|through|from|since|over|ended|"
     r"ending|of)\s+)+(?:the\s+)?(?:(?:fiscal|financial|calendar)\s+|fy\s*|\d{1,2}\s+)?"
     r"(?:(?:19|20)\d\d|years?|quarters?|periods?|months?|q[1-4]|h[12]|first|second|third|"
-    rf"fourth|full|prior|previous|last|current|same|{_MONTHS})\b.*$"
+    rf"fourth|full|prior|previous|last|current|same|{_MONTHS})\b"
+    r"(?:[^,;:()\[\]]|,(?=\s*(?:and\s+)?(?:19|20)\d\d|\s*$))*$"
 )
+"""A time phrase between a noun and its linking word ("Revenue for fiscal 2019 totaled"):
+it runs to the link, never over a clause's comma ("born in 1989, applying for …, pays an
+annual premium of": the phrase is after the comma)."""
 _FORWARD_STOP = word_set(
     """per a an the each every in of for to and or was is are were will would may can could
     should shall must has have had that which who compared versus vs than from by with
@@ -403,8 +407,8 @@ def _list_item(clause: str, amounts_before: int) -> str | None:
             w.lower() in _BOUNDARY_WORDS or w.lower() in _DETERMINERS or w.lower() in _PRONOUNS
             for w in words
         )
-        or words[-1].lower() in _NP_PREPOSITIONS
-        or words[-1].lower() in ("per", "by")
+        or words[0].lower() in _FORWARD_STOP
+        or words[-1].lower() in _FORWARD_STOP
     ):
         return None
     name = clean_label(item.group("item"))
