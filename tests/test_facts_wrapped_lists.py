@@ -171,3 +171,22 @@ def test_a_label_never_takes_the_verb_after_the_noun() -> None:
         "premium discount"
     ]
     assert [f.label for f in facts("The $2 million charge reflects a write-down.\n")] == ["charge"]
+
+
+def test_a_time_phrase_before_the_link_never_runs_over_a_clause_comma() -> None:
+    # the year of an earlier clause is not the label, on one line or wrapped
+    for wrap in (" ", "\n"):
+        text = (
+            f"A 35-year-old non-smoker, born in 1989, applying for a{wrap}"
+            "$500,000 face amount, pays an annual premium of $1,000.50.\n"
+        )
+        assert [(f.raw, f.label) for f in facts(text)] == [
+            ("$500,000", "face amount"),
+            ("$1,000.50", "annual premium"),
+        ]
+    # a date's own commas are part of the time phrase
+    text = (
+        "The total intrinsic value of options exercised during the fiscal years ended "
+        "September 30, 2019, 2018, and 2017 was $11.1 million.\n"
+    )
+    assert [f.label for f in facts(text)] == ["total intrinsic value of options exercised"]
