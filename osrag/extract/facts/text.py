@@ -133,7 +133,7 @@ _TIME_TAIL = re.compile(
     r"ending|of)\s+)+(?:the\s+)?(?:(?:fiscal|financial|calendar)\s+|fy\s*|\d{1,2}\s+)?"
     r"(?:(?:19|20)\d\d|years?|quarters?|periods?|months?|q[1-4]|h[12]|first|second|third|"
     rf"fourth|full|prior|previous|last|current|same|{_MONTHS})\b"
-    r"(?:[^,;:()\[\]]|,(?=\s*(?:and\s+)?(?:19|20)\d\d|\s*$))*$"
+    r"(?:[^,;:]|,(?=\s*(?:and\s+)?(?:19|20)\d\d|\s*$))*$"
 )
 """A time phrase between a noun and its linking word ("Revenue for fiscal 2019 totaled"):
 it runs to the link, never over a clause's comma ("born in 1989, applying for …, pays an
@@ -452,7 +452,7 @@ def _phrase(head: str) -> str | None:
             break
         phrase.append(words[i])
     phrase.reverse()
-    while phrase and phrase[0].lower() in ("of", "for", "in", "on", "at"):
+    while phrase and phrase[0].lower() in ("of", "for", "in", "on", "at", "to", "from"):
         phrase.pop(0)
     while phrase and phrase[-1].lower() in _NP_PREPOSITIONS:
         phrase.pop()  # "the cost per operator to be $7,650": a phrase never ends so
