@@ -190,3 +190,16 @@ def test_a_time_phrase_before_the_link_never_runs_over_a_clause_comma() -> None:
         "September 30, 2019, 2018, and 2017 was $11.1 million.\n"
     )
     assert [f.label for f in facts(text)] == ["total intrinsic value of options exercised"]
+
+
+def test_a_time_phrase_may_hold_parentheses_and_a_compared_phrase_drops_its_preposition() -> None:
+    text = (
+        "Pinnacle Foods net sales for fiscal 2019 (reflecting 213 days of ownership) were "
+        "$1.73 billion.\n"
+    )
+    assert [f.label for f in facts(text)] == ["Pinnacle Foods net sales"]
+    text = (
+        "Gross profit in the fiscal year ended March 31, 2019 was $482.9 million, compared "
+        "to gross profit of $318.9 million in the prior year.\n"
+    )
+    assert [f.label for f in facts(text)] == ["Gross profit", "gross profit"]
