@@ -11,6 +11,7 @@ module:
 * :mod:`~osrag.extract.facts.signs` — the sign policy (a loss is negative);
 * :mod:`~osrag.extract.facts.table` — a table cell's label and period;
 * :mod:`~osrag.extract.facts.text` — a heading's, a key–value line's and prose's;
+* :mod:`~osrag.extract.facts.sections` — the section heading that labels unlabelled prose;
 * :mod:`~osrag.extract.facts.build` — one fact per mention.
 
 The package's ``__init__`` imports nothing: :mod:`osrag.extract.tables` reads

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from osrag.extract.facts.sections import SectionHeadings
 from osrag.extract.facts.signs import signed_value
 from osrag.extract.facts.table import TableReading, read_table
 from osrag.extract.facts.text import TextPlace, line_key, read_text_place
@@ -48,6 +49,7 @@ def amount_facts(
     readings: dict[int, TableReading] = {}
     facts: list[AmountFact] = []
     sentence_facts: list[AmountFact] = []  # the facts earlier in the current sentence
+    sections: SectionHeadings | None = None  # found when an amount first needs them
     for mention in mentions:
         cell = by_start.get(mention.start)
         if cell is not None and cell.mention is mention:
@@ -61,7 +63,15 @@ def amount_facts(
         if sentence_facts and _sentence_ended(text, sentence_facts[-1].end, mention.start):
             sentence_facts = []
         where = read_text_place(text, mention.start, mention.end, len(sentence_facts))
-        facts.append(_text_fact(text, mention, where, sentence_facts))
+        found = _text_fact(text, mention, where, sentence_facts)
+        if found.label is None and found.source == "prose":
+            if sections is None:
+                sections = SectionHeadings(text, [m.start for m in mentions])
+            per = _PER_BEFORE.search(text, max(0, mention.start - 8), mention.start)
+            heading = None if per else sections.label_at(mention.start)
+            if heading is not None:
+                found = fact(mention, heading, found.period, found.year, "heading")
+        facts.append(found)
         sentence_facts.append(facts[-1])
     return facts
 
@@ -88,6 +98,19 @@ _LISTED = re.compile(
 each person and $500,000 each accident", "$1,000-$2,000"): the second is the same quantity."""
 
 
+_PER_BEFORE = re.compile(r"(?i)\b(?:per|each|every)\s*$")
+"""An amount after *per* is the unit of a rate ("rated per $100 of insured value")."""
+
+
 def _sentence_ended(text: str, previous_end: int, start: int) -> bool:
+    """A sentence boundary between two amounts: a full stop or a semicolon, or a line
+    break that opens a block (a blank line, a heading, a list item …); a line break
+    inside a wrapped sentence is not one."""
     between = text[previous_end:start]
-    return "\n" in between or ". " in between or "; " in between
+    if ". " in between or "; " in between:
+        return True
+    return "\n" in between and _BLOCK_BREAK.search(text, previous_end, start + 2) is not None
+
+
+_BLOCK_BREAK = re.compile(r"\n[ \t]*(?:\n|#|\||>|[-*+•◦▪][ \t]|\d{1,2}[.)][ \t])")
+"""A line break that opens a block."""

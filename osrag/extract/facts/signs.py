@@ -8,11 +8,16 @@
    debt``, prose "a net loss of $3.1 million". A figure written negative under such a
    label stays negative: never flipped twice.
 3. A label that names both ("Net income (loss)", "Profit/(loss)", "Gain (loss) on
-   sale", "Income or loss", "Gains and losses") keeps the sign as written; so does a
-   label in which the loss word only qualifies another noun ("Net operating loss
-   carryforwards" — a tax asset; "Loss reserves", "Loss ratio") or is the object of
-   *for*/*against*/*from*/*on* after another noun ("Allowance for credit losses",
-   "Provision for loan losses", "Protection against losses").
+   sale", "Income or loss", "Gains and losses") keeps the sign as written. So does a
+   label whose loss is not the quantity it measures: the loss word qualifies the noun
+   after it ("Loss ratio", "Loss payee", "Loss assessment", "Loss adjustment
+   expenses", "Net operating loss carryforwards" — a tax asset), is complemented by
+   *of* ("Loss of use", "Loss of income": what is lost — an insurance coverage), ends
+   a compound name ("Stop loss", "stop-loss limit"), or is the object of
+   *for*/*against*/*from*/*on* after another noun ("Allowance for credit losses").
+   The loss stays the quantity before a preposition or a participle ("Loss before
+   income taxes", "Loss from operations", "Net loss per share", "Net loss
+   attributable to …"), a conjunction, or at the end.
 4. Everything else keeps the sign as written.
 
 :func:`names_loss` decides 2–3; :func:`signed_value` applies the policy.
@@ -22,6 +27,8 @@ from __future__ import annotations
 
 import functools
 import re
+
+from osrag.extract.facts.labels import word_set
 
 __all__ = ["names_loss", "signed_value"]
 
@@ -33,11 +40,17 @@ _PAIRED = re.compile(
     r"|(?:income|profits?|earnings|gains?|surplus)\s*(?:/|\bor\b|\band\b|&)\s*\(?\s*(?:net\s+)?(?:loss|losses|deficit)"
     r"|(?:loss|losses|deficit)\s*\)?\s*(?:/|\bor\b|\band\b|&)\s*\(?(?:income|profits?|earnings|gains?|surplus)"
 )
-_QUALIFIER = re.compile(
-    r"(?i)\b(?:loss|losses)\s+(?:carry[\s-]?forwards?|carry[\s-]?overs?|carry[\s-]?backs?|"
-    r"reserves?|ratios?|contingenc(?:y|ies)|allowances?|provisions?|adjustment\s+expenses?|"
-    r"experience|history|exposures?|given\s+default|limits?|payments?\s+pattern)\b"
+_AFTER_LOSS = re.compile(r"(?i)\b(?:loss(?:es)?|deficits?)\b(?P<hyphen>-)?[ \t]*(?P<next>[a-z]+)?")
+_COMPLEMENTS = word_set(
+    """before after from on per for in at to with within under over during since through
+    attributable applicable available allocated allocable related relating due arising
+    resulting recognized recognised recorded incurred realized realised reported excluding
+    including net as and or versus vs plus less adjusted"""
 )
+"""Words after a loss word that leave the loss the quantity ("Loss before income taxes",
+"Loss from operations", "Net loss per share", "Net loss attributable to …")."""
+_COMPOUND_BEFORE = re.compile(r"(?i)\bstop[\s-]+loss(?:es)?\b|\w-loss(?:es)?\b")
+"""A loss word that ends a compound name ("Stop loss", "stop-loss", "non-loss")."""
 _OBJECT = re.compile(
     r"(?i)\b(?:allowances?|provisions?|reserves?|protection|insurance|coverage|"
     r"estimates?|accruals?|liabilit(?:y|ies))\b[^.;]{0,40}?\b(?:for|against|from|of|on)\b"
@@ -52,12 +65,24 @@ def names_loss(label: str | None) -> bool:
         return False
     if _PAIRED.search(label) is not None:
         return False
-    if _QUALIFIER.search(label) is not None or _OBJECT.search(label) is not None:
+    if _OBJECT.search(label) is not None or _COMPOUND_BEFORE.search(label) is not None:
+        return False
+    if any(_qualifies(m) for m in _AFTER_LOSS.finditer(label)):
         return False
     before = _LOSS.search(label)
     assert before is not None
     # "Income before loss on disposal": a counterpart named first is the quantity
     return _COUNTERPART.search(label, 0, before.start()) is None
+
+
+def _qualifies(match: re.Match[str]) -> bool:
+    """The loss word of ``match`` qualifies the word after it ("Loss ratio", "Loss payee",
+    "Loss adjustment expenses", "Net operating loss carryforwards", "loss-sensitive") or
+    is complemented by *of* ("Loss of use", "Loss of income": what is lost)."""
+    following = match.group("next")
+    if following is None:
+        return False
+    return match.group("hyphen") is not None or following.lower() not in _COMPLEMENTS
 
 
 def signed_value(magnitude: int, negative: bool, label: str | None) -> int:

@@ -27,6 +27,17 @@ Read from the amount's line and sentence, in this order (the first that applies)
      ``from $4.8 million``, ``(2018: £56.5m)``, ``$5.2 million and $4.8 million …
      respectively``: the label of the amount it is compared with, in the same sentence.
 
+   * the name right before it in a list a colon opens — ``Special limits: jewelry
+     theft $2,500, firearms $2,500`` (the words before the colon, when a name, are its
+     group: ``Special limits: jewelry theft``);
+   * ``limited to $X`` / ``capped at $X``: ``limit`` / ``cap``.
+
+   A sentence wrapped over lines is read as one (a line break inside a paragraph is a
+   space). A label read after the amount stops before a verb (a word *the* or a
+   possessive follows: "the $1,000 deductible reduces the claim"). An amount still
+   unlabelled takes its section heading when the heading names a quantity
+   (:mod:`osrag.extract.facts.sections`, applied by :mod:`~osrag.extract.facts.build`).
+
    No label where none of these holds: an amount *by* which something changed
    (``increased by $0.3 million``: the change, not the quantity), an amount *for*
    something (``pays up to $250 a day for lost earnings``, ``$2 million for the
@@ -47,7 +58,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from osrag.extract.facts.labels import COLUMN_JOIN, clean_label, word_set
+from osrag.extract.facts.labels import COLUMN_JOIN, GROUP_JOIN, clean_label, word_set
 from osrag.extract.facts.periods import split_period
 
 __all__ = ["TextPlace", "read_text_place"]
@@ -90,7 +101,8 @@ _BOUNDARY_WORDS = word_set(
     provide provided offers offer offered carries carry carried requires require
     required there it they we he she you i us them also only approximately about nearly
     almost roughly be been being is was were are will would shall should may might can
-    could must do does did up down"""
+    could must do does did up down can't can’t cannot won't won’t isn't isn’t aren't
+    aren’t wasn't wasn’t doesn't doesn’t don't don’t didn't didn’t"""
 )
 """Words a noun phrase read backwards never crosses (verbs of reporting, clause words)."""
 _NP_PREPOSITIONS = word_set("of from to for on in under over into at between")
@@ -120,8 +132,12 @@ _TIME_TAIL = re.compile(
     r"(?i)\s+(?:(?:in|for|during|as\s+of|as\s+at|at|on|by|through|from|since|over|ended|"
     r"ending|of)\s+)+(?:the\s+)?(?:(?:fiscal|financial|calendar)\s+|fy\s*|\d{1,2}\s+)?"
     r"(?:(?:19|20)\d\d|years?|quarters?|periods?|months?|q[1-4]|h[12]|first|second|third|"
-    rf"fourth|full|prior|previous|last|current|same|{_MONTHS})\b.*$"
+    rf"fourth|full|prior|previous|last|current|same|{_MONTHS})\b"
+    r"(?:[^,;:]|,(?=\s*(?:and\s+)?(?:19|20)\d\d|\s*$))*$"
 )
+"""A time phrase between a noun and its linking word ("Revenue for fiscal 2019 totaled"):
+it runs to the link, never over a clause's comma ("born in 1989, applying for …, pays an
+annual premium of": the phrase is after the comma)."""
 _FORWARD_STOP = word_set(
     """per a an the each every in of for to and or was is are were will would may can could
     should shall must has have had that which who compared versus vs than from by with
@@ -190,8 +206,14 @@ def read_text_place(text: str, start: int, end: int, amounts_before: int) -> Tex
     key = _key_of(before, after) if whole_line and len(before) <= _KEY_LINE else None
     if key is not None:
         return TextPlace("key", key, period, year)
+    if whole_line:
+        before = _paragraph_before(text, line_start, before)
     clause = _clause_before(before)
-    label = _label_before(clause[-_PHRASE:]) or _label_after(after)
+    label = (
+        _label_before(clause[-_PHRASE:])
+        or _label_after(after)
+        or _list_item(clause[-_PHRASE:], amounts_before)
+    )
     if label is None and amounts_before and _COMPARED.search(clause, max(0, len(clause) - 40)):
         return TextPlace("prose", None, period, year, inherits=True)
     return TextPlace("prose", label, period, year)
@@ -203,6 +225,32 @@ _KEY_LINE = 160
 """The longest line prefix that can still be a key and its separator."""
 _PHRASE = 160
 """The end of a clause a noun phrase and its linking word are read from."""
+
+
+_BLOCK_START = re.compile(r"\n(?=[ \t]*(?:\n|#|\||>|[-*+•◦▪][ \t]|\d{1,2}[.)][ \t]))")
+"""A line break before a line that opens a block — a blank line, a heading, a table row,
+a quote, a list item: the lines before it are not the sentence of an amount after it."""
+_OWN_LINE = re.compile(r"[ \t]*(?:#|\|)")
+"""A heading or a table row: a line that is never part of a sentence after it."""
+
+
+def _paragraph_before(text: str, line_start: int, before: str) -> str:
+    """``before`` (the amount's line up to it) with the earlier lines of its paragraph in
+    front, line breaks read as spaces: a sentence wrapped over lines ("a self-insured
+    retention of\n$500 applies") reads as one. The paragraph starts after a blank line or
+    a heading or table row, or at a list item or a quote (a wrapped item is one)."""
+    if line_start == 0 or _BLOCK_START.match(text, line_start - 1):
+        return before
+    start = max(0, line_start - _WINDOW)
+    last = None
+    for block in _BLOCK_START.finditer(text, start, line_start):
+        last = block
+    if last is not None or start == 0:
+        start = last.end() if last is not None else 0  # the block's first line
+        if _OWN_LINE.match(text, start) or not text[start : text.find("\n", start)].strip():
+            start = text.find("\n", start) + 1  # a heading, a table row, a blank line
+    joined = " ".join(text[start:line_start].split())
+    return f"{joined} {before}" if joined else before
 
 
 def _unmarked_end(before: str) -> str:
@@ -317,6 +365,9 @@ def _clause_before(before: str) -> str:
 
 def _label_before(clause: str) -> str | None:
     """``deductible`` in "a deductible of " (the phrase before a linking word)."""
+    limited = _LIMITED.search(clause, max(0, len(clause) - _LINK_REACH))
+    if limited is not None:
+        return _NOUN_OF[limited.group("word").lower()]
     link = _LINK.search(clause, max(0, len(clause) - _LINK_REACH))
     if link is None:
         return None
@@ -329,6 +380,57 @@ def _label_before(clause: str) -> str | None:
         last = _TIME_TAIL.sub("", re.split(r"[,;:()\[\]]", before)[-1])
         label = _phrase(last) if last != head else None
     return label
+
+
+_LIMITED = re.compile(
+    r"(?i)\b(?P<word>limited|capped)\s+(?:to|at)(?:\s+(?:a\s+)?(?:maximum|total)\s+of)?\s*$"
+)
+"""``limited to $X`` / ``capped at $X``: the amount is a limit (a cap) of what the clause
+names; the label is the noun the verb is made from."""
+_NOUN_OF = {"limited": "limit", "capped": "cap"}
+
+
+def _list_item(clause: str, amounts_before: int) -> str | None:
+    """``jewelry theft`` in "Special limits inside Coverage C: jewelry theft $2,500,
+    firearms $2,500": an amount right after a short name in a list that a colon opens
+    measures that name; the words before the colon, when they are a name themselves,
+    are its group ("Special limits inside Coverage C: jewelry theft")."""
+    colon = clause.rfind(": ")
+    if colon < 0:
+        return None
+    item = _LIST_ITEM.search(clause, colon + 1)
+    if item is None or (amounts_before == 0 and item.start() > colon + 2):
+        return None  # the first amount must follow the colon's own item
+    words = item.group("item").split()
+    if (
+        any(
+            w.lower() in _BOUNDARY_WORDS or w.lower() in _DETERMINERS or w.lower() in _PRONOUNS
+            for w in words
+        )
+        or words[0].lower() in _FORWARD_STOP
+        or words[-1].lower() in _FORWARD_STOP
+    ):
+        return None
+    name = clean_label(item.group("item"))
+    if name is None:
+        return None
+    group_text = _BULLET.sub("", clause[:colon])
+    group = _clean_key(group_text) if _is_name(group_text) else None
+    return f"{group}{GROUP_JOIN}{name}" if group else name
+
+
+def _is_name(text: str) -> bool:
+    """A key that is a name: no clause word, pronoun or verb of a sentence in it."""
+    return _may_be_key(text) and not any(
+        w.lower() in _BOUNDARY_WORDS or w.lower() in _PRONOUNS for w in _WORD.findall(text)
+    )
+
+
+_LIST_ITEM = re.compile(
+    r"(?:(?<=:)|,|;)\s*(?:(?:and|or)\s+)?(?P<item>[A-Za-z][\w'’&/-]*(?:\s+[A-Za-z][\w'’&/-]*){0,5})\s*$"
+)
+"""The last item of a list before an amount: after the colon, a comma or a semicolon (and
+an *and*/*or*), a name of one to six words."""
 
 
 def _phrase(head: str) -> str | None:
@@ -350,13 +452,41 @@ def _phrase(head: str) -> str | None:
             break
         phrase.append(words[i])
     phrase.reverse()
-    while phrase and phrase[0].lower() in ("of", "for", "in", "on", "at"):
+    while phrase and phrase[0].lower() in ("of", "for", "in", "on", "at", "to", "from"):
         phrase.pop(0)
+    while phrase and phrase[-1].lower() in _NP_PREPOSITIONS:
+        phrase.pop()  # "the cost per operator to be $7,650": a phrase never ends so
     if not phrase or (len(phrase) == 1 and phrase[0].lower() in _PRONOUNS):
         return None
     if _TEMPORAL.match(phrase[-1]):
         return None
     return clean_label(" ".join(phrase))
+
+
+_NEXT_WORD = re.compile(r"[ \t]+([A-Za-z]+)\b")
+_DEFINITE = word_set("the its their his her your our my")
+"""Words that open a noun phrase and never follow a noun inside one: the word before one
+is a verb ("$1,000 deductible reduces the claim")."""
+_INDEFINITE = word_set("a an")
+"""An indefinite article may follow a noun phrase as a rate ("$450 premium a year"): the
+word before it is a verb only when it reads as one (a present-tense *-s* after a noun)."""
+
+
+def _is_verb(after: str, word: re.Match[str], index: int) -> bool:
+    """``word`` (the ``index``-th after the amount) is the verb after the noun phrase."""
+    following = _NEXT_WORD.match(after, word.end())
+    if following is None:
+        return False
+    article = following.group(1).lower()
+    if article in _DEFINITE:
+        return True
+    lower = word.group().lower()
+    return (
+        article in _INDEFINITE
+        and index > 0
+        and lower.endswith("s")
+        and not lower.endswith(("ss", "us", "is"))
+    )
 
 
 def _label_after(after: str) -> str | None:
@@ -374,6 +504,8 @@ def _label_after(after: str) -> str | None:
             break
         if lower.endswith("ed") and not lead.group("prep"):
             break
+        if _is_verb(after, word, len(words)):
+            break  # "deductible reduces the claim": the verb is not part of the label
         words.append(word.group())
         at = word.end()
     if not words or _TEMPORAL.match(words[0]) or _TEMPORAL.match(words[-1]):

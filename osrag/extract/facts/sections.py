@@ -1,0 +1,94 @@
+"""Section labels: the heading a figure stands under, when it names the quantity.
+
+A Markdown section headed ``## Limits`` or ``### Annual premium`` says what the figures
+in it are; prose inside it often does not repeat it ("Umbrella coverage pays no more than
+USD 300,000 for any one occurrence"). An amount outside a table for which its own line
+and sentence give no label takes the label of the nearest heading above it — only when
+that heading is a name of a quantity:
+
+* a short noun phrase (at most five words), no figure in it, no verb of a sentence, no
+  conjunction (``Deductibles and limits`` would be a guess between two quantities);
+* whose head noun — its last word, or the word before ``of`` / ``per`` / ``for``
+  (``Limits of liability``) — is one of :data:`QUANTITY_NOUNS`: a short, closed list of
+  the nouns that name the amounts of a contract or a price list (limits, deductibles,
+  retentions, premiums, prices, fees …). ``## Coverage``, ``## Exclusions``,
+  ``## Overview`` name no quantity, and topic headings of long texts (``Income``,
+  ``Compensation``) name no single one: figures under them stay unlabelled;
+* and the amount is the **only** figure of its section (from the heading to the next
+  one; a table's cells count): a section that states several figures says what they are
+  about, not which one each is ("## Premiums: $185 a year, $45 per additional car").
+  It stands within :data:`REACH` characters below the heading.
+
+A label the text gives (a table cell's row, a key, a noun phrase in the sentence) always
+wins over the heading's.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from osrag.extract.facts.labels import clean_label, word_set
+
+__all__ = ["QUANTITY_NOUNS", "REACH", "SectionHeadings", "names_a_quantity"]
+
+QUANTITY_NOUNS = word_set(
+    """limit limits sublimit sublimits deductible deductibles retention retentions
+    premium premiums price prices pricing cost costs fee fees charge charges rate rates
+    payout payouts copay copays copayment copayments coinsurance budget budgets"""
+)
+"""Head nouns of a heading that names the amounts a section states: the terms of a
+contract or a price list. Topics under which a long text discusses many kinds of figure
+("Income", "Compensation", "Revenue", "Assets") are not among them."""
+REACH = 1500
+"""How far below its heading (characters) an amount still takes the heading's label: the
+figures of the section's first paragraphs, not of a long section's later topics."""
+
+_HEADING_LINE = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(?P<title>.*?)[ \t#]*$", re.MULTILINE)
+_CONJUNCTION = re.compile(r"(?i)\b(?:and|or)\b|[&,/;]")
+_FIGURE = re.compile(r"\d|[$€£¥₹]")
+_NOT_A_NAME = word_set(
+    """is are was were be been has have had will would pays paid apply applies which who
+    what when where why how that this these those we you it they"""
+)
+"""Words of a sentence or a question, not of a name."""
+_HEAD_BEFORE = word_set("of per for")
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def names_a_quantity(title: str) -> str | None:
+    """``title`` cleaned as a label when it names a quantity (module docstring), else None."""
+    if _FIGURE.search(title) or _CONJUNCTION.search(title):
+        return None
+    label = clean_label(title)
+    if label is None:
+        return None
+    words = label.lower().split()
+    if len(words) > 5 or any(w in _NOT_A_NAME for w in words):
+        return None
+    cut = next((i for i, w in enumerate(words) if w in _HEAD_BEFORE), len(words))
+    if cut == 0 or words[cut - 1] not in QUANTITY_NOUNS:
+        return None
+    return label
+
+
+class SectionHeadings:
+    """The Markdown headings of one text, found once, and how many amounts each section
+    holds; looked up by position."""
+
+    def __init__(self, text: str, amount_starts: Sequence[int]) -> None:
+        found = [(m.start(), m.group("title")) for m in _HEADING_LINE.finditer(text)]
+        self._starts = [start for start, _ in found]
+        self._titles = [title for _, title in found]
+        self._amounts = Counter(bisect.bisect_right(self._starts, a) for a in amount_starts)
+
+    def label_at(self, position: int) -> str | None:
+        """The label of the nearest heading above ``position``, when it names a quantity
+        and the amount at ``position`` is its section's only one."""
+        i = bisect.bisect_right(self._starts, position)
+        if not i or position - self._starts[i - 1] > REACH or self._amounts[i] != 1:
+            return None
+        return names_a_quantity(self._titles[i - 1])
