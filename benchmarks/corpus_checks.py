@@ -8,7 +8,7 @@ The tests read slices of the real corpora (``tests/data/corpora``: a few files e
 clone runs every test); these checks run the same oracles over the whole corpora in
 ``../shared/corpora`` (``OSRAG_SHARED`` names another folder) and count the failures:
 
-* **golden** — the chunk digests of every case of ``tests/golden_chunks.py`` over the
+* **golden** — the chunk digests of every case of ``tests/support/golden_chunks.py`` over the
   whole selection they were made from (every 8th opensearch-docs file, every 3rd
   cuad-contracts text, every real document, the TAT-QA contexts, the synthetic policies).
   The files the slices kept must have the digests of ``tests/golden/chunks.json``; with
@@ -18,18 +18,19 @@ clone runs every test); these checks run the same oracles over the whole corpora
   purpose changes some); ``--write FILE`` takes one from any checkout, to compare a
   change against.
 * **headings** — the heading scanner against markdown-it (the oracle of
-  ``tests/test_chunking_markdown.py``) on every opensearch-docs file.
-* **spans** — the span invariant of ``tests/test_chunking_records.py`` on every chunk of
+  ``tests/chunking/test_chunking_markdown.py``) on every opensearch-docs file.
+* **spans** — the span invariant of ``tests/chunking/test_chunking_records.py`` on every chunk of
   opensearch-docs, cuad-contracts and Cranfield, with each chunking strategy.
-* **coverage** — every content line inside a chunk (``tests/test_chunking_structural.py``)
+* **coverage** — every content line inside a chunk (``tests/chunking/test_chunking_structural.py``)
   for every opensearch-docs file and contract.
 * **scans** — the fast month-first date scan and the money pre-check against the full
-  scans (``tests/test_dates.py``) on every text of the three corpora.
+  scans (``tests/extract/test_dates.py``) on every text of the three corpora.
 * **cuad** — the CUAD manifest's regex counts against osrag's amounts with figures
-  (within 10 %, ``tests/test_extract_cuad.py``) over all 45 contracts, and no amount
+  (within 10 %, ``tests/extract/test_extract_cuad.py``) over all 45 contracts, and no amount
   inside a redaction.
 * **analyst** — the TAT-QA analyst questions of all 278 contexts re-derived from the raw
-  cells (``tests/analyst_oracle.py``, as ``tests/test_tatqa_analyst.py`` does on the slice):
+  cells (``tests/support/analyst_oracle.py``, as ``tests/evaluation/test_tatqa_analyst.py``
+  does on the slice):
   every holder's cells meet its question, every raw row that meets one is a holder or has
   a recorded reason.
 
@@ -109,7 +110,7 @@ def headings(args: argparse.Namespace) -> tuple[int, list[str]]:
 
 
 def _span_failures(doc: Any, chunks: list[Any], limit: int) -> list[str]:
-    """The span invariant (``tests/test_chunking_records.py``), one line per broken rule."""
+    """The span invariant (``tests/chunking/test_chunking_records.py``), a line per broken rule."""
     from osrag.chunking import is_empty, normalize
     from osrag.models import BREADCRUMB_SEPARATOR
 

@@ -5,7 +5,7 @@
 In one run:
 
 1. **Quality per format** — ``examples/insurance`` is written as PDF, DOCX and
-   HTML (``tests/formats_corpus.py``: reportlab, python-docx, markdown-it) and
+   HTML (``tests/support/formats_corpus.py``: reportlab, python-docx, markdown-it) and
    each version is ingested and evaluated with osrag's own evaluation
    (``run_evaluation``, the default query with the amount filter) on the same
    labelled queries: nDCG@10, quantity precision@5 (over the role-bound queries,

@@ -19,7 +19,7 @@ Peak RSS is the child's own (``wait4``).
 
 Prints a table; writes ``benchmarks/results/hostile_files-<label>.json``.
 The generators (:func:`write_docx`, :func:`make_probe`) are what
-``tests/test_hostile_corpus.py`` builds its files with.
+``tests/loaders/test_hostile_corpus.py`` builds its files with.
 """
 
 from __future__ import annotations

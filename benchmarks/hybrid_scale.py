@@ -27,7 +27,7 @@ without a model. ``default`` is MiniLM (real embedding throughput). Writes
 ``benchmarks/results/hybrid_scale_<embedder>_<chunks>.json``.
 
 ``--child`` runs one ingest and prints its report as JSON (used by the steps above and
-by ``tests/test_embed_resume.py``).
+by ``tests/ingestion/test_embed_resume.py``).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 One probe per case of docs/reliability.md's table: front matter and JSONL values that
 used to stop an ingest, an embedding endpoint that lies or stalls (the misbehaving
-loopback server of ``tests/embedding_server.py``, at the embedder's default settings),
+loopback server of ``tests/support/embedding_server.py``, at the embedder's default settings),
 control codes in a heading, a full disk (``RLIMIT_FSIZE``), empty access values, date
 keys in another spelling, a repeated ``--tenant``. Each probe runs ``osrag`` (or a few
 lines of the library) in a fresh child process against an embedded index, with

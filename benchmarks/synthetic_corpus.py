@@ -6,7 +6,7 @@ Each file is a Markdown policy: YAML front matter (id, title, category,
 effective dates, a form number), a level-1 title with an introduction, then
 level-2 and level-3 sections of prose, bullet lists and pipe tables. Every
 section is small enough to be one chunk under the default structural chunker,
-so the generator knows how many chunks it writes (``tests/test_synthetic_corpus.py``
+so the generator knows how many chunks it writes (``tests/benchmarks/test_synthetic_corpus.py``
 checks that count, and every amount, against osrag's own chunker and extractor).
 
 What the text holds, so ingest and queries meet what real policies hold:

@@ -6,7 +6,7 @@
     python scripts/cli_reference.py --stdout  # print the page instead
 
 The help is rendered at a fixed width with colour and terminal detection off, so the
-page is the same on every machine; tests/test_cli_reference.py fails when the committed
+page is the same on every machine; tests/cli/test_cli_reference.py fails when the committed
 page differs from a fresh generation.
 """
 

@@ -11,7 +11,7 @@ one loads the files.
 weights, as ONNX *external data*: ONNX Runtime maps the weights file instead of
 parsing 90 MB of protobuf, which makes a session about 3× cheaper to create (0.05 s
 against 0.17 s of CPU for MiniLM, measured side by side) and gives the same vectors
-to the bit (``tests/test_graph_store.py``).
+to the bit (``tests/embedding/test_graph_store.py``).
 
 **Key.** The caller names the graph: the local embedders use their ``name-version``
 (the version digests the weights, the tokenizer, the pooling, the window and

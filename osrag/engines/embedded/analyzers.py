@@ -27,7 +27,7 @@ are not OpenSearch's (docs/benchmarks.md has how often they differ). This
 module gives tantivy already-analysed terms (joined by spaces, indexed with its
 whitespace tokenizer), so both engines see the same terms.
 
-Invariant (``tests/test_analyzers.py``): on samples of the project's corpora the
+Invariant (``tests/engines/test_analyzers.py``): on samples of the project's corpora the
 terms equal OpenSearch's ``_analyze`` output token for token; the fast path for
 Latin text gives exactly the tokens of the full Unicode pattern.
 """
@@ -73,7 +73,7 @@ _EXACT = regex.compile(
 # Fast path: for text made only of these characters, Python's ``\w`` is exactly the
 # UAX #29 word class above (ASCII, Latin-1 letters, Latin Extended A/B, Greek, and the
 # common punctuation; not © ® ² ½ soft hyphen ‼ ⁉ ‿ …), and ``re`` is ~3x faster than
-# ``regex`` with Unicode set operations. ``tests/test_analyzers.py`` checks every one.
+# ``regex`` with Unicode set operations. ``tests/engines/test_analyzers.py`` checks every one.
 _SAFE = re.compile(
     r"[\x00-\xa8\xaa-\xac\xaf-\xb1\xb4-\xb8\xba\xbb\xbf-\u024f\u0386\u0388-\u038a\u038c"
     r"\u038e-\u03a1\u03a3-\u03ce\u2010-\u2027\u2030-\u203b\u203d-\u203e\u2041-\u2043"

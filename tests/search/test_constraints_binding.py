@@ -1,0 +1,346 @@
+"""Each constraint bound to the quantity, year and sign the question names.
+
+``tests/data/constraints/bound_phrasings.tsv`` holds hand-checked phrasings with the label,
+year and sign written down next to each; hypothesis generates phrasings × labels ×
+currencies × signs and checks the parser and the binding give back what was put in; the
+signed filter is checked against the sign policy written out here.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from osrag.schema.constraints import AmountConstraint
+from osrag.schema.filters import AllOf, Filter, Nested, Range, Term, Terms
+from osrag.search.analysis import analyze_query
+from osrag.search.fact_filters import fact_filter, signed_filter
+from osrag.search.labels import (
+    DOCUMENT_NOUNS,
+    QUANTITY_NOUNS,
+    RESULT_FAMILIES,
+    is_signed,
+    label_alternatives,
+    names_loss,
+    normalised,
+)
+
+TABLE = Path(__file__).parents[1] / "data" / "constraints" / "bound_phrasings.tsv"
+
+
+def _rows() -> list[dict[str, str]]:
+    with TABLE.open(encoding="utf-8", newline="") as handle:
+        lines = [line for line in handle if not line.startswith("#")]
+    return list(csv.DictReader(lines, delimiter="\t", quoting=csv.QUOTE_NONE))
+
+
+ROWS = _rows()
+
+
+def _expected(row: dict[str, str]) -> list[tuple[Any, ...]]:
+    columns = [row[k].split(";") for k in ("op", "bounds", "currency", "label", "year", "signed")]
+    return [
+        (
+            op,
+            tuple(int(b) for b in bounds.split(",")),
+            currency,
+            None if label == "-" else label,
+            None if year == "-" else int(year),
+            signed == "yes",
+        )
+        for op, bounds, currency, label, year, signed in zip(*columns, strict=True)
+    ]
+
+
+def _bound(text: str) -> list[tuple[Any, ...]]:
+    return [
+        (c.op, c.bounds, c.currency, c.label, c.year, c.signed)
+        for c in analyze_query(text).constraints
+    ]
+
+
+def test_the_table_has_sixty_bound_phrasings_and_role_free_ones() -> None:
+    bound = [r for r in ROWS if any(label != "-" for label in r["label"].split(";"))]
+    assert len(bound) >= 60
+    assert len(ROWS) - len(bound) >= 8
+    assert len({r["phrase"] for r in ROWS}) == len(ROWS), "a phrase is listed twice"
+    assert {"yes", "no"} <= {s for r in ROWS for s in r["signed"].split(";")}
+    assert {"USD", "EUR", "GBP", "JPY"} <= {c for r in ROWS for c in r["currency"].split(";")}
+
+
+@pytest.mark.parametrize("row", ROWS, ids=lambda r: r["phrase"])
+def test_every_hand_checked_phrasing_binds_as_written_down(row: dict[str, str]) -> None:
+    assert _bound(row["phrase"]) == _expected(row), row.get("note")
+
+
+# --------------------------------------------------------------------------- properties
+
+LABELS = st.sampled_from(
+    [
+        "deductible", "limit", "premium", "revenue", "net income", "net loss", "total assets",
+        "operating income", "operating loss", "cost of revenue", "gross profit",
+        "income before income taxes", "aggregate limit", "death benefit",
+        "personal property coverage", "interest expense", "self-insured retention",
+        "net cash provided by operating activities", "property, plant and equipment, net",
+        "research and development", "stock-based compensation", "loss of use coverage",
+    ]
+)  # fmt: skip
+OPENERS = st.sampled_from(["", "companies whose ", "which reports show ", "policies with a ",
+                           "firms reporting ", "show me ", "list the "])  # fmt: skip
+LINKS = st.sampled_from(["", "of ", "was ", "is ", "that was ", "that exceeded "])
+CURRENCIES = st.sampled_from([("$", "USD"), ("€", "EUR"), ("£", "GBP"), ("¥", "JPY")])
+YEARS = st.sampled_from(["", " in 2019", " for 2018", " for fiscal 2021", " in FY2017"])
+COMPARISONS = st.sampled_from(
+    [("over", "gt"), ("under", "lt"), ("at least", "gte"), ("no more than", "lte"),
+     ("above", "gt"), ("below", "lt"), ("more than", "gt"), ("less than", "lt")]
+)  # fmt: skip
+MINOR = {"USD": 100, "EUR": 100, "GBP": 100, "JPY": 1}
+
+
+def _year(suffix: str) -> int | None:
+    digits = "".join(ch for ch in suffix if ch.isdigit())
+    return int(digits) if digits else None
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    opener=OPENERS,
+    label=LABELS,
+    link=LINKS,
+    comparison=COMPARISONS,
+    currency=CURRENCIES,
+    whole=st.integers(1, 999_999),
+    year=YEARS,
+)
+def test_a_quantity_before_a_comparison_binds_with_its_year_and_sign(
+    opener: str,
+    label: str,
+    link: str,
+    comparison: tuple[str, str],
+    currency: tuple[str, str],
+    whole: int,
+    year: str,
+) -> None:
+    words, op = comparison
+    if link == "that exceeded ":
+        words, op = "", "gt"  # the verb is the comparison: "that exceeded $5"
+    sign, code = currency
+    amount = f"{sign}{whole:,}"
+    text = f"{opener}{label} {link}{words} {amount}{year}".replace("  ", " ")
+    (c,) = analyze_query(text).constraints
+    assert (c.op, c.currency, c.bounds) == (op, code, (whole * MINOR[code],)), text
+    assert c.label == label, text
+    assert c.year == _year(year), text
+    assert c.signed == is_signed(label), text
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    noun=st.sampled_from(sorted(QUANTITY_NOUNS - {"cost", "costs"})),
+    currency=CURRENCIES,
+    whole=st.integers(1, 99_999),
+    article=st.sampled_from(["", "a ", "the "]),
+)
+def test_a_quantity_noun_after_an_amount_binds_and_another_noun_does_not(
+    noun: str, currency: tuple[str, str], whole: int, article: str
+) -> None:
+    sign, _code = currency
+    (c,) = analyze_query(f"{article}{sign}{whole:,} {noun}").constraints
+    assert c.label == noun and c.op == "eq"
+    (free,) = analyze_query(f"{article}{sign}{whole:,} umbrella policy").constraints
+    assert free.label is None and free.year is None and not free.signed
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    noun=st.sampled_from(sorted(DOCUMENT_NOUNS)),
+    comparison=COMPARISONS,
+    whole=st.integers(1, 99_999),
+)
+def test_a_phrase_ending_in_what_holds_the_amount_stays_role_free(
+    noun: str, comparison: tuple[str, str], whole: int
+) -> None:
+    (c,) = analyze_query(f"the {noun} {comparison[0]} ${whole:,}").constraints
+    assert c.label is None and c.op == comparison[1]
+
+
+WORDS = st.sampled_from(
+    ["umbrella", "limit", "of", "the", "revenue", "in", "2019", "over", "under", "$500",
+     "€1M", "between", "and", "net", "loss", "deductible", ",", "policy", "with", "FY20",
+     "at least", "$2,000", "or", "more", "a", "UMB-1", "income", "$3M"]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(words=st.lists(WORDS, max_size=14))
+def test_binding_never_changes_what_the_parser_read(words: list[str]) -> None:
+    """Binding adds a label, a year and a sign; the operator, bounds, currency and phrase
+    are the parser's. A year is bound only with a label; a label is never empty."""
+    from osrag.extract.money import scan_money
+    from osrag.search.constraint_parser import parse_constraints
+
+    text = " ".join(words)
+    parsed = parse_constraints(text, scan_money(text, "USD").mentions)
+    bound = analyze_query(text).constraints
+    assert [(*c.key[:3], c.text, c.start, c.end) for c in bound] == [
+        (*c.key[:3], c.text, c.start, c.end) for c in parsed
+    ]
+    for c in bound:
+        assert c.label is None or normalised(c.label), text
+        assert c.year is None or c.label is not None, text
+        assert not c.signed or (c.label is not None and is_signed(c.label)), text
+
+
+# --------------------------------------------------------------------------- the sign policy
+
+
+def _passes(node: Filter, value: int) -> bool:
+    """Whether a fact with this signed ``value`` meets ``node`` (value conditions only)."""
+    if isinstance(node, Term):
+        return value == node.value
+    if isinstance(node, Terms):
+        return value in node.values
+    if isinstance(node, Range):
+        b = node.bounds()
+        return all(
+            {"gt": value > v, "gte": value >= v, "lt": value < v, "lte": value <= v}[k]
+            for k, v in b.items()
+            if isinstance(v, int)
+        )
+    raise AssertionError(f"not a value condition: {node!r}")
+
+
+def _meets(c: AmountConstraint, magnitude: int) -> bool:
+    b = c.bounds
+    return {
+        "eq": magnitude == b[0],
+        "in": magnitude in b,
+        "between": b[0] <= magnitude <= b[-1],
+        "gt": magnitude > b[0],
+        "gte": magnitude >= b[0],
+        "lt": magnitude < b[0],
+        "lte": magnitude <= b[0],
+    }[c.op]
+
+
+signed_constraints = (
+    st.builds(
+        AmountConstraint,
+        op=st.sampled_from(["eq", "gt", "gte", "lt", "lte"]),
+        currency=st.just("USD"),
+        bounds=st.tuples(st.integers(0, 10**9)),
+    )
+    | st.builds(
+        AmountConstraint,
+        op=st.just("between"),
+        currency=st.just("USD"),
+        bounds=st.tuples(st.integers(0, 10**6), st.integers(10**6, 10**9)),
+    )
+    | st.builds(
+        AmountConstraint,
+        op=st.just("in"),
+        currency=st.just("USD"),
+        bounds=st.lists(st.integers(0, 10**9), min_size=2, max_size=4, unique=True).map(
+            lambda v: tuple(sorted(v))
+        ),
+    )
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(c=signed_constraints, negative=st.booleans(), value=st.integers(-(10**9), 10**9))
+def test_a_result_is_compared_on_the_side_its_label_names(
+    c: AmountConstraint, negative: bool, value: int
+) -> None:
+    """The policy: an exact amount of a loss is its negative value, of another result its
+    value; a comparison or range of a loss holds for a negative value whose magnitude meets
+    it, of another result for a positive one (zero is on neither side)."""
+    if c.op in ("eq", "in"):
+        expected = value in {-v if negative else v for v in c.bounds}
+    else:
+        side = value < 0 if negative else value > 0
+        expected = side and _meets(c, abs(value))
+    assert _passes(signed_filter(c, negative), value) == expected, (c.op, c.bounds, value)
+
+
+def test_loss_labels_name_the_negative_side_of_their_family() -> None:
+    for family in RESULT_FAMILIES:
+        losses = [name for name in family if names_loss(name)]
+        gains = [name for name in family if not names_loss(name)]
+        assert losses and gains, family
+        for name in family:
+            assert is_signed(name)
+            assert set(label_alternatives(losses[0])) & set(label_alternatives(gains[0]))
+    assert not names_loss("net income (loss)") and is_signed("net income (loss)")
+    assert names_loss("loss before income taxes") and is_signed("loss before income taxes")
+    assert not is_signed("loss of use") and not is_signed("deductible")
+
+
+def test_a_label_matches_without_its_generic_or_section_word() -> None:
+    # a phrase holding another matches nothing more: the shorter name stands for both
+    assert label_alternatives("personal property coverage") == (
+        "personal property", "personal properties",
+    )  # fmt: skip
+    # the section a schedule lists the line under, when two words or more are left
+    assert label_alternatives("property damage liability") == (
+        "property damage", "property damages",
+    )  # fmt: skip
+    assert label_alternatives("personal liability") == (
+        "personal liability", "personal liabilities",
+    )  # fmt: skip
+
+
+def test_a_bound_constraint_is_one_nested_filter_of_label_value_currency_and_year() -> None:
+    (c,) = analyze_query("net loss under $20 million in 2019").constraints
+    node = fact_filter(c)
+    assert isinstance(node, Nested) and node.path == "facts"
+    assert isinstance(node.item, AllOf)
+    label, value, currency, year = node.item.items
+    assert isinstance(label, Terms) and label.field == "facts.label_keys"
+    assert {"net income", "net loss", "net earning"} <= set(label.values)
+    assert value == Range("facts.value", gt=-2_000_000_000, lt=0)
+    assert currency == Term("facts.currency", "USD") and year == Term("facts.year", 2019)
+    (deductible,) = analyze_query("deductible under $1,000").constraints
+    node = fact_filter(deductible)
+    assert isinstance(node, Nested) and isinstance(node.item, AllOf)
+    assert Range("facts.magnitude", lt=100_000) in node.item.items
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "context"),
+    [
+        ("umbrella policies with limits over $500,000", "limits", "umbrella"),
+        ("home insurance with personal liability of at least $500,000", "personal liability",
+         "home"),
+        ("auto policies with bodily injury limits of $100,000 or more", "bodily injury limits",
+         "auto"),
+        ("umbrella with a self-insured retention under $1,000", "self-insured retention",
+         "umbrella"),
+        ("companies whose revenue exceeded $500 million", "revenue", None),
+        ("policies with a deductible under $1,000", "deductible", None),
+        ("which reports show total assets between $1 billion and $5 billion", "total assets",
+         None),
+    ],
+)  # fmt: skip
+def test_the_kind_of_document_before_with_is_the_context(
+    text: str, label: str, context: str | None
+) -> None:
+    (c,) = analyze_query(text).constraints
+    assert (c.label, c.context) == (label, context)
+
+
+def test_a_label_of_a_document_kind_and_a_quantity_narrows_on_the_ladder() -> None:
+    from osrag.search.fact_filters import narrowed_constraint
+
+    (c,) = analyze_query("umbrella premium under $200 a year").constraints
+    narrower = narrowed_constraint(c)
+    assert narrower is not None and (narrower.label, narrower.context) == ("premium", "umbrella")
+    for whole in ("total assets over $1 billion", "net income above $5 million",
+                  "deductible under $500", "cost of revenue under $1 million"):  # fmt: skip
+        (c,) = analyze_query(whole).constraints
+        assert narrowed_constraint(c) is None, whole
