@@ -54,7 +54,7 @@ from typing import Any
 
 from _paths import CORPORA, ROOT
 
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "support"))
 
 RESULTS = ROOT / "benchmarks" / "results" / "corpus_checks.json"
 Check = Callable[[argparse.Namespace], tuple[int, list[str]]]

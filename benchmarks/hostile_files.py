@@ -276,7 +276,7 @@ def run_probe(
         stderr=subprocess.PIPE,
         preexec_fn=lambda: _capped(int(cap_gb * 1024**3)),
     )
-    status, usage, outcome = _wait(child, timeout)
+    status, usage, outcome = wait_child(child, timeout)
     seconds = time.perf_counter() - started
     stderr = child.stderr.read().decode(errors="replace") if child.stderr else ""
     if outcome is None:
@@ -293,9 +293,11 @@ def run_probe(
     }
 
 
-def _wait(
+def wait_child(
     child: subprocess.Popen[bytes], timeout: float
 ) -> tuple[int, resource.struct_rusage, str | None]:
+    """Wait for ``child`` (its own process group) at most ``timeout`` seconds: its wait
+    status, its resource usage (peak RSS), and "TIMEOUT" when it was killed."""
     deadline = time.monotonic() + timeout
     while True:
         pid, status, usage = os.wait4(child.pid, os.WNOHANG)

@@ -37,9 +37,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "support"))
 
 from embedding_server import Server, serving  # noqa: E402
+from hostile_files import wait_child  # noqa: E402
 
 GOOD = "# Umbrella\n\nThe umbrella policy covers $300,000.\n"
 DIGITS = "9" * 5000
@@ -151,7 +152,7 @@ def _misattached(row: dict[str, Any]) -> str:
     script = (
         "import sqlite3, glob, json, hashlib, array\n"
         "import numpy as np\n" + PRELUDE + "import sys\n"
-        "sys.path.insert(0, " + repr(str(ROOT / "tests")) + ")\n"
+        "sys.path.insert(0, " + repr(str(ROOT / "tests" / "support")) + ")\n"
         "from embedding_server import toy_vector\n"
         f"index = EmbeddedIndex({str(row['home'] / 'embedded')!r})\n"
         "target = index.alias_target('osrag-chunks')\n"
@@ -389,7 +390,7 @@ def run_probe(
             stderr=subprocess.PIPE,
             preexec_fn=lambda: _limits(int(cap_gb * 1024**3), probe.limit),
         )
-        status, usage, outcome = _wait(child, timeout)
+        status, usage, outcome = wait_child(child, timeout)
         seconds = time.perf_counter() - started
         stdout = child.stdout.read().decode(errors="replace") if child.stdout else ""
         stderr = child.stderr.read().decode(errors="replace") if child.stderr else ""
@@ -425,21 +426,6 @@ class _NoServer:
 
 def _maybe_server(mode: str | None) -> Any:
     return serving(mode) if mode else _NoServer()
-
-
-def _wait(child: subprocess.Popen[bytes], timeout: float) -> tuple[int, Any, str | None]:
-    deadline = time.monotonic() + timeout
-    while True:
-        pid, status, usage = os.wait4(child.pid, os.WNOHANG)
-        if pid:
-            child.returncode = os.waitstatus_to_exitcode(status)
-            return status, usage, None
-        if time.monotonic() > deadline:
-            os.killpg(child.pid, signal.SIGKILL)
-            _, status, usage = os.wait4(child.pid, 0)
-            child.returncode = -9
-            return status, usage, "TIMEOUT"
-        time.sleep(0.05)
 
 
 def main() -> None:
