@@ -42,6 +42,7 @@ import re
 from functools import cache
 
 from osrag.extract.facts import signs
+from osrag.schema.label_keys import singular
 
 SYNONYMS: tuple[tuple[str, ...], ...] = (
     # financial statements
@@ -148,20 +149,9 @@ def normalised(label: str) -> str:
     return _SPACE.sub(" ", text).strip()
 
 
-def _singular(word: str) -> str:
-    """``liabilities`` → ``liability``, ``revenues`` → ``revenue`` (English noun number)."""
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith(("sses", "xes", "ches", "shes")):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
-        return word[:-1]
-    return word
-
-
 def _key(label: str) -> tuple[str, ...]:
     """What two names of a label share when they say the same words (in the singular)."""
-    return tuple(_singular(w) for w in _WORD.findall(normalised(label)))
+    return tuple(singular(w) for w in _WORD.findall(normalised(label)))
 
 
 @cache
