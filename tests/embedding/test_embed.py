@@ -301,7 +301,7 @@ def test_get_embedder_resolves_every_spec_form(
     )
     assert http._headers["Authorization"] == "Bearer sk-secret"
     assert get_embedder("http://127.0.0.1:1/embed#dimension=3").api == "tei"  # type: ignore[attr-defined]
-    factory = get_embedder("python:tests.test_embed:toy_embedder")
+    factory = get_embedder("python:tests.embedding.test_embed:toy_embedder")
     assert factory.id == "toy@1"
 
 
