@@ -62,8 +62,10 @@ from functools import lru_cache
 
 __all__ = [
     "ASKED_GENERIC_HEADS",
+    "BALANCES",
     "CHANGES",
     "COMPLEMENTS",
+    "DEPENDENT_WORDS",
     "GENERIC_HEADS",
     "MODIFIERS",
     "NON_HEAD_STARTS",
@@ -71,18 +73,39 @@ __all__ = [
     "SPECIFYING",
     "asked_key",
     "asked_key_forms",
+    "component_of",
     "label_keys",
     "phrase_words",
     "singular",
 ]
+
+
+def _word_set(words: str) -> frozenset[str]:
+    """A set of words written as one string (white space between them)."""
+    return frozenset(words.split())
+
+
+DEPENDENT_WORDS = _word_set(
+    """total totals subtotal sub-total sub basic diluted current non-current noncurrent
+    deferred federal state states local foreign domestic international other others net
+    gross u.s. us usa united kingdom uk non-u.s. americas america north south latin emea
+    apac asia pacific europe rest world granted exercised forfeited vested unvested
+    nonvested cancelled canceled expired exercisable issued repurchased outstanding
+    balance balances beginning end opening closing of at as the and in for year years
+    period amount amounts january february march april may june july august september
+    october november december jan feb mar apr jun jul aug sep sept oct nov dec"""
+)
+"""The words a label may be made of (with numbers) and still need the group row above it:
+totals, the per-share bases, the current/deferred and jurisdiction splits, geographies,
+the steps of a roll-forward ("Granted", "Balance at beginning of year", "Outstanding at
+December 31, 2019")."""
 
 COLUMN_JOIN = " — "
 """How a table label joins its row and a column qualifier (the extraction's join)."""
 GROUP_JOIN = ": "
 """How a table label joins a group row and the dependent row under it."""
 
-MODIFIERS = frozenset({
-    # a balance or timing that is not the quantity itself:
+BALANCES = frozenset({
     "deferred",  # deferred revenue / tax assets: a balance-sheet item, not revenue or assets
     "accumulated",  # accumulated depreciation: the running balance, not the period's charge
     "unearned",  # unearned revenue / premium: a liability for what is not yet earned
@@ -92,6 +115,37 @@ MODIFIERS = frozenset({
     "unrecognized", "unrecognised",  # unrecognized tax benefits / compensation cost
     "restricted",  # restricted cash is not cash and cash equivalents
     "cumulative",  # cumulative effect / losses: a running total, not the period's figure
+})  # fmt: skip
+"""A balance or timing that is not the quantity itself. A group row naming a deferred
+tax balance (``Deferred tax assets:``) makes the rows under it its parts: ``Deferred tax
+assets: Stock-based compensation`` is a deferred tax asset, never stock-based
+compensation (:func:`component_of`)."""
+
+_OWN_NAME = frozenset({"total", "subtotal", "allowance"})
+
+
+def component_of(row: list[str], group: list[str]) -> bool:
+    """A row (its words, :func:`phrase_words`) is the tax effect of its item, not the item:
+    the group names a deferred tax balance (a word of :data:`BALANCES` and "tax":
+    ``Deferred tax assets:``, ``Deferred income tax liabilities``), and the row is not a
+    split of the group (``Federal``), not a total or an allowance, and names none of the
+    group's other words (``Stock-based compensation``, ``Deferred revenue``, ``Property
+    and equipment`` are parts; ``Net deferred tax assets``, ``Total deferred tax
+    liabilities``, ``Valuation allowance`` are not). The rows of another balance are
+    what they say (``Accrued interest`` under ``Accrued liabilities`` is accrued
+    interest)."""
+    balance = BALANCES & set(group)
+    return (
+        bool(balance)
+        and "tax" in group
+        and bool(row)
+        and not _OWN_NAME & set(row)
+        and not (set(row) & set(group)) - balance
+        and not all(w in DEPENDENT_WORDS for w in row)
+    )
+
+
+MODIFIERS = BALANCES | frozenset({
     # a part of the quantity, not the whole of it:
     "other",  # other income / other assets: the residual line, not the total
     "current", "noncurrent", "non",  # current assets: a portion of total assets
@@ -100,6 +154,10 @@ MODIFIERS = frozenset({
     "minimum",  # a floor the terms require ("Minimum limit" of underlying insurance)
     "adjusted", "underlying", "normalized", "normalised",  # a non-GAAP measure, not the
     # reported line ("Adjusted operating income")
+    # a part of the year, not the year's figure ("Fourth quarter revenue", "Revenues —
+    # First Quarter", "Net income — Three months"):
+    "quarter", "quarterly", "q1", "q2", "q3", "q4", "1q", "2q", "3q", "4q", "h1", "h2",
+    "half", "month", "week", "interim",
 })  # fmt: skip
 """Words that change what the head measures: no key leaves one out ("deferred revenue"
 is never "revenue", "other assets" never "assets")."""
@@ -294,11 +352,17 @@ def label_keys(label: str | None) -> tuple[str, ...]:
     row: list[str] = []
     row_core, row_whole, listed = _part(row_only)
     if group_text:  # the dependent row reads before its group: "federal income tax"
+        group_core, group_whole, group_listed = _part(group_text)
+        if component_of(row_whole, group_whole):  # a part of a balance: its whole name only
+            row_core = row_whole = row_whole + group_whole
+            row.append(" ".join(row_whole))  # no tail: "deferred tax asset" is the group's
+        else:
+            row += _keys_of(row_core, row_whole, listed)
+            row_core = row_whole = row_core + group_core
+            listed = listed or group_listed
+            row += _keys_of(row_core, row_whole, listed)
+    else:
         row += _keys_of(row_core, row_whole, listed)
-        group_core, _, group_listed = _part(group_text)
-        row_core = row_whole = row_core + group_core
-        listed = listed or group_listed
-    row += _keys_of(row_core, row_whole, listed)
     keys: list[str] = []
     qualified = False
     for column in columns:

@@ -40,7 +40,9 @@ TABLE_LABELS = {
     "Cash and cash equivalents": ("Cash and cash equivalents", False),
     "Deferred revenue — current": ("Deferred revenue — current", False),
 }
-# a header as written → (period as stored, year)
+# a header as written → (period as stored, year); QUARTERS: the part of a year it names,
+# which qualifies the label ("Revenue — Q4": a quarter's figure is not the year's)
+QUARTERS = {"Q4 2019": "Q4", "Three months ended March 31, 2019": "Three months"}
 PERIODS = {
     "2019": ("2019", 2019),
     "Fiscal 2019": ("Fiscal 2019", 2019),
@@ -51,6 +53,7 @@ PERIODS = {
     "2019 (1)": ("2019", 2019),
     "2019*": ("2019", 2019),
     "Q4 2019": ("Q4 2019", 2019),
+    "Three months ended March 31, 2019": ("Three months ended March 31, 2019", 2019),
     "Year ended June 30, 2019": ("Year ended June 30, 2019", 2019),
     "2018": ("2018", 2018),
     "Fiscal 2018": ("Fiscal 2018", 2018),
@@ -104,7 +107,9 @@ def test_a_generated_table_gives_back_every_cell_as_generated(
             magnitude = int(value.scaleb(power + 2))
             negative = form != "plain" or loss
             period, year = PERIODS[header]
-            expected.append((stored, -magnitude if negative else magnitude, currency, period, year))
+            label_as_stored = " — ".join(p for p in (stored, QUARTERS.get(header)) if p)
+            value_as_stored = -magnitude if negative else magnitude
+            expected.append((label_as_stored, value_as_stored, currency, period, year))
         rows.append(row)
     got = facts(SHAPES[shape](rows))
     assert [(f.label, f.value, f.currency, f.period, f.year) for f in got] == expected

@@ -11,6 +11,7 @@ from osrag.extract import extract_values
 from osrag.loaders.text import table_lines
 from osrag.models import ExtractionConfig
 from osrag.schema.facts import AmountFact
+from osrag.schema.label_keys import label_keys
 
 CONFIG = ExtractionConfig()
 
@@ -130,7 +131,6 @@ def test_a_title_period_over_several_columns_is_the_period_of_each() -> None:
         ("2019 (1)", "2019", 2019),
         ("2019*", "2019", 2019),
         ("2019¹", "2019", 2019),
-        ("Q3 2019", "Q3 2019", 2019),
         ("31 March 2019", "31 March 2019", 2019),
         ("Year ended 30 June 2019", "Year ended 30 June 2019", 2019),
     ],
@@ -139,6 +139,50 @@ def test_period_headers_as_filings_write_them(header: str, period: str, year: in
     table = pipe([["($ in millions)", header, "Prior"], ["Revenue", "10", "9"]])
     first = facts(table)[0]
     assert (first.raw, first.label, first.period, first.year) == ("10", "Revenue", period, year)
+
+
+@pytest.mark.parametrize(
+    ("header", "label"),
+    [
+        ("Q3 2019", "Revenue — Q3"),
+        ("3Q19", "Revenue — 3Q"),
+        ("Three Months Ended March 31, 2019", "Revenue — Three Months"),
+        ("Six months ended June 30, 2019", "Revenue — Six months"),
+        ("Twelve months ended March 31, 2019", "Revenue"),
+        ("52 weeks ended June 29, 2019", "Revenue"),
+    ],
+)
+def test_a_part_of_a_year_qualifies_the_label(header: str, label: str) -> None:
+    """A quarter's or a half's revenue is not the year's: the part qualifies the column
+    (and so the label keys leave the row's own name out); a year's worth does not."""
+    first = facts(pipe([["($ in millions)", header, "Prior"], ["Revenue", "10", "9"]]))[0]
+    assert (first.label, first.year) == (label, 2019)
+    assert ("revenue" in label_keys(first.label)) is (label == "Revenue")
+
+
+def test_a_row_under_a_deferred_balance_is_a_part_of_it() -> None:
+    """Rows under "Deferred tax assets:" are the tax effects of their items: the label
+    says so and the item's own name is not a key; the balance's totals stand alone."""
+    rows = [
+        ["($ in millions)", "2019", "2018"],
+        ["Deferred tax assets:", "", ""],
+        ["Stock-based compensation", "16", "22"],
+        ["Deferred revenue", "205", "156"],
+        ["Gross deferred tax assets", "221", "178"],
+        ["Valuation allowance", "(12)", "(10)"],
+        ["Deferred tax liabilities:", "", ""],
+        ["Property and equipment", "31", "25"],
+        ["Total deferred tax liabilities", "31", "25"],
+    ]
+    got = {f.label: label_keys(f.label) for f in facts(pipe(rows))}
+    assert got["Deferred tax assets: Stock-based compensation"] == (
+        "stock based compensation deferred tax asset",
+    )
+    assert "deferred revenue" not in got["Deferred tax assets: Deferred revenue"]
+    assert "property and equipment" not in got["Deferred tax liabilities: Property and equipment"]
+    assert "deferred tax asset" in got["Gross deferred tax assets"]
+    assert "valuation allowance" in got["Valuation allowance"]
+    assert "deferred tax liability" in got["Total deferred tax liabilities"]
 
 
 @pytest.mark.parametrize("marker", ["(1)", "*", "¹", "(a)"])
@@ -263,3 +307,17 @@ def test_every_flat_amount_has_its_fact() -> None:
         (f.raw, f.magnitude, f.currency) for f in values.facts
     ]
     assert [(m.start, m.end) for m in values.money] == [(f.start, f.end) for f in values.facts]
+
+
+def test_the_parts_above_a_total_of_a_deferred_balance_are_its_parts() -> None:
+    """No group row, the total below names the balance: the rows above it are its parts."""
+    rows = [
+        ["($ in thousands)", "2019", "2018"],
+        ["Stock-based compensation", "6,353", "7,658"],
+        ["Total deferred tax assets", "6,353", "7,658"],
+        ["Revenue", "9,000", "8,000"],
+    ]
+    labels = [f.label for f in facts(pipe(rows))]
+    assert labels[:2] == ["Deferred tax assets: Stock-based compensation"] * 2
+    assert labels[2:4] == ["Total deferred tax assets"] * 2
+    assert labels[4:] == ["Revenue"] * 2

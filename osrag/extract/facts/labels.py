@@ -31,8 +31,17 @@ import re
 
 from osrag.currencies import CODES, SIGNS
 from osrag.extract.scale import parse_caption
+from osrag.schema.label_keys import BALANCES, DEPENDENT_WORDS, component_of, phrase_words
 
-__all__ = ["DEPENDENT_WORDS", "clean_label", "is_dependent", "join_label", "word_set"]
+__all__ = [
+    "DEPENDENT_WORDS",
+    "clean_label",
+    "is_component",
+    "is_dependent",
+    "join_label",
+    "total_of",
+    "word_set",
+]
 
 
 def word_set(words: str) -> frozenset[str]:
@@ -58,21 +67,6 @@ _UNIT_WORDS = frozenset([*SIGNS, *CODES, "%", "percent", "per cent"])
 """A sign or code alone (``$``, ``US$``, ``€``, ``EUR``) or a percent sign: a unit."""
 _TRAILING_UNIT = re.compile(r"\s+(\S{1,12}|in\s+\S+(?:\s+of\s+\S+){0,2})$")
 _NO_WORDS = re.compile(r"^[\W\d_]*$")
-
-DEPENDENT_WORDS = word_set(
-    """total totals subtotal sub-total sub basic diluted current non-current noncurrent
-    deferred federal state states local foreign domestic international other others net
-    gross u.s. us usa united kingdom uk non-u.s. americas america north south latin emea
-    apac asia pacific europe rest world granted exercised forfeited vested unvested
-    nonvested cancelled canceled expired exercisable issued repurchased outstanding
-    balance balances beginning end opening closing of at as the and in for year years
-    period amount amounts january february march april may june july august september
-    october november december jan feb mar apr jun jul aug sep sept oct nov dec"""
-)
-"""The words a label may be made of (with numbers) and still need the group row above it:
-totals, the per-share bases, the current/deferred and jurisdiction splits, geographies,
-the steps of a roll-forward ("Granted", "Balance at beginning of year", "Outstanding at
-December 31, 2019")."""
 
 
 def _is_unit(text: str) -> bool:
@@ -117,6 +111,27 @@ def is_dependent(label: str) -> bool:
     return bool(words) and all(
         w in DEPENDENT_WORDS or w.strip(".") in DEPENDENT_WORDS for w in words
     )
+
+
+def is_component(label: str, group: str) -> bool:
+    """The row is the tax effect of its item under a deferred tax balance
+    (:func:`osrag.schema.label_keys.component_of`): its label is ``Group: Row``."""
+    return component_of(phrase_words(label), phrase_words(group))
+
+
+_TOTAL = re.compile(r"(?i)^(?:total|gross)\s+(?P<name>.+)$")
+
+
+def total_of(label: str) -> str | None:
+    """The balance a total row sums when it starts with a word of
+    :data:`~osrag.schema.label_keys.BALANCES` (``Total deferred tax assets`` → ``Deferred
+    tax assets``), else None."""
+    found = _TOTAL.match(label)
+    if found is None:
+        return None
+    name = found.group("name").split(",")[0].strip()
+    words = phrase_words(name)
+    return name[:1].upper() + name[1:] if words and words[0] in BALANCES else None
 
 
 def join_label(*parts: str | None, sep: str = COLUMN_JOIN) -> str | None:

@@ -33,7 +33,14 @@ import re
 
 from osrag.extract.scale import parse_caption
 
-__all__ = ["YEAR_IN_TEXT", "is_period_words", "period_of", "split_period", "year_of"]
+__all__ = [
+    "YEAR_IN_TEXT",
+    "is_period_words",
+    "part_of_year",
+    "period_of",
+    "split_period",
+    "year_of",
+]
 
 _MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
@@ -70,6 +77,14 @@ _TAIL = (
     r"|\s*,)*"
 )
 _PERIOD = re.compile(rf"(?ix)\s*(?:{_LEAD})*(?P<core>{_CORE})(?P<tail>{_TAIL})\s*")
+_PART_OF_YEAR = re.compile(
+    rf"""(?ix)
+    \b(?:{_ORDINAL}\s+)?(?:quarters?|half[- ]years?|half)\b
+  | \b(?:q[1-4]|h[12]|[1-4]q)(?=\b|\d)
+  | \b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|[1-9]|1[01])[\s-]+months?\b
+  | \b(?:thirteen|twenty[\s-]six|thirty[\s-]nine|13|26|39)[\s-]+weeks?\b
+    """
+)
 YEAR_IN_TEXT = re.compile(r"(?<![\d.,$€£¥])(?:19|20)\d\d(?![\d,.]\d|\s*%)")
 """A year standing in running text (not a digit group of a bigger number, not a
 percentage)."""
@@ -170,6 +185,16 @@ def year_of(text: str) -> int | None:
     """The year a period names (:func:`period_of`), or None."""
     found = period_of(text)
     return found[1] if found else None
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def part_of_year(text: str) -> str | None:
+    """The words of ``text`` that name a part of a year, as written — ``First Quarter``,
+    ``Q3``, ``Three months``, ``26 weeks``, ``Half-year`` — or None: a figure for a quarter
+    or a half is not the year's (``Twelve months ended``, ``52 weeks`` and ``Fiscal 2019``
+    name a whole year)."""
+    found = _PART_OF_YEAR.search(text)
+    return " ".join(found.group(0).split()) if found else None
 
 
 @functools.lru_cache(maxsize=1 << 12)

@@ -24,13 +24,21 @@ The rule, for the amount in row *r*, column *c* (:class:`~osrag.extract.tables.T
 * The **period** is the lowest period above the cell in its column, else the title's,
   else the nearest **period row** above (a label-only row naming a period: ``2019`` over
   the quarters of that year), else the row label itself when it is a period (a table
-  whose rows are years), else none.
+  whose rows are years), else none. A header that names a part of a year (``First
+  Quarter``, ``Q3 2019``, ``Three months ended …``, ``26 weeks``:
+  :func:`~osrag.extract.facts.periods.part_of_year`) also qualifies its column: a
+  quarter's revenue is not the year's.
 * The **label** is the row label, joined with the column's qualifiers by `` — ``
   (``Operating income — Americas``). A label-only row that is not a period is a **group**
   (``Weighted-average shares:``); it joins the label — ``Group: Row`` — only when the row
   label names no quantity without it (:func:`~osrag.extract.facts.labels.is_dependent`:
-  ``Total``, ``Basic``, ``Federal``, ``Granted``…); a row label that names its own
-  quantity (``Cost of sales`` under ``Operating expenses:``) stands alone. A row whose
+  ``Total``, ``Basic``, ``Federal``, ``Granted``…) or when the group names a deferred
+  tax balance the row is a tax effect in (:func:`~osrag.extract.facts.labels.is_component`:
+  ``Deferred tax assets: Stock-based compensation``; with no group row, a total below
+  that names the balance — ``Total deferred tax assets`` — names the rows above it the
+  same way); a row label that names its own quantity (``Cost of
+  sales`` under ``Operating expenses:``, ``Valuation allowance`` under ``Deferred tax
+  assets:``) stands alone. A row whose
   label is a period, or empty, is labelled by the qualifiers alone — none: no label.
 """
 
@@ -40,8 +48,15 @@ import functools
 import re
 from dataclasses import dataclass
 
-from osrag.extract.facts.labels import COLUMN_JOIN, GROUP_JOIN, clean_label, is_dependent
-from osrag.extract.facts.periods import is_period_words, period_of, split_period
+from osrag.extract.facts.labels import (
+    COLUMN_JOIN,
+    GROUP_JOIN,
+    clean_label,
+    is_component,
+    is_dependent,
+    total_of,
+)
+from osrag.extract.facts.periods import is_period_words, part_of_year, period_of, split_period
 from osrag.extract.scale import parse_caption
 from osrag.extract.tables import Cell, Table, is_value_cell
 
@@ -128,7 +143,7 @@ class TableReading:
             keyed = [(_key(cells, i, self.loader), c.text) for i, c in enumerate(cells)]
             if self.loader and r == 0:
                 keyed = [((c.text, 0), c.text) for c in cells]
-            texts = {t for _, t in keyed if t and _kind(t) in _NAMING}
+            texts = {t for _, t in keyed if t and (_kind(t) in _NAMING or part_of_year(t))}
             if len(texts) == 1 and values > 1 and not self.loader:
                 (only,) = texts
                 found = period_of(only) or split_period(only)[0]  # "Price Range 2018"
@@ -179,10 +194,25 @@ class TableReading:
                 out.append((None, None))
                 continue
             label = clean_label(raw) if raw else None
-            if label and group and is_dependent(label):
+            if label and group and (is_dependent(label) or is_component(label, group)):
                 label = f"{group}{GROUP_JOIN}{label}"
             out.append((label, _dated(raw) or period_row))
+            if group is None and label and (named := total_of(label)) is not None:
+                _name_the_run(out, named)  # "Total deferred tax assets" below its parts
+                group = None
         return out
+
+
+def _name_the_run(out: list[tuple[str | None, tuple[str, int] | None]], balance: str) -> None:
+    """The rows above a total of a balance that no group row named (``Stock-based
+    compensation`` … ``Total deferred tax assets``), back to the last label-only row or
+    total: the parts of that balance (:func:`~osrag.extract.facts.labels.is_component`)."""
+    for i in range(len(out) - 2, -1, -1):
+        label, period = out[i]
+        if label is None or GROUP_JOIN in label or total_of(label) is not None:
+            break
+        if is_component(label, balance):
+            out[i] = (f"{balance}{GROUP_JOIN}{label}", period)
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -211,6 +241,9 @@ def _classify(parts: list[str]) -> _Header:
     for part in parts:
         kind = _kind(part)
         rest = part.strip()
+        part_name = part_of_year(rest) if kind != "qualifier" else None
+        if part_name and part_name not in qualifiers:
+            qualifiers.append(part_name)  # "Three months ended …", "Q1 2019": not the year's
         if kind == "period":
             period = period_of(rest)
             continue
