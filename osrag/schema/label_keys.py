@@ -21,7 +21,10 @@ allowance".
    each accident — Limit`` → "property damage limit", "limit"); a column holding a
    modifier or a change (:data:`CHANGES`) leaves the row no keys of its own (``Auto
    bodily injury — Minimum limit`` is no bodily injury limit, ``Revenue — Variance in
-   Dollars`` no revenue).
+   Dollars`` no revenue). A dependent row that splits its group (:data:`SPLITS`:
+   ``Net sales: United States``) has none of the group's own keys; a row that is the
+   tax effect of its item under a deferred tax balance (:func:`component_of`) has only
+   its whole name.
 2. **Core of a part.** Parenthesised words go (``Net income (loss)`` → "net income");
    the part is cut at its first comma (``Revenue, net``, ``Property damage, each
    accident``) — unless the comma starts a list closed by *and* / *or*, which is one
@@ -71,6 +74,7 @@ __all__ = [
     "NON_HEAD_STARTS",
     "OPTIONAL_LEADS",
     "SPECIFYING",
+    "SPLITS",
     "asked_key",
     "asked_key_forms",
     "component_of",
@@ -99,6 +103,15 @@ DEPENDENT_WORDS = _word_set(
 totals, the per-share bases, the current/deferred and jurisdiction splits, geographies,
 the steps of a roll-forward ("Granted", "Balance at beginning of year", "Outstanding at
 December 31, 2019")."""
+
+SPLITS = _word_set(
+    """current non-current noncurrent deferred federal state states local foreign domestic
+    international u.s. us usa united kingdom uk non-u.s. americas america north south latin
+    emea apac asia pacific europe rest world basic diluted"""
+)
+"""Words of a dependent row that split its group (:data:`DEPENDENT_WORDS`): by
+jurisdiction, geography, timing or per-share basis. Such a row is a part of the group's
+quantity, not the whole (a total, a net or a balance row is the whole)."""
 
 COLUMN_JOIN = " — "
 """How a table label joins its row and a column qualifier (the extraction's join)."""
@@ -158,6 +171,10 @@ MODIFIERS = BALANCES | frozenset({
     # First Quarter", "Net income — Three months"):
     "quarter", "quarterly", "q1", "q2", "q3", "q4", "1q", "2q", "3q", "4q", "h1", "h2",
     "half", "month", "week", "interim",
+    # a part or another measure of the quantity, not the reported whole:
+    "segment", "segments",  # "Marine Services segment revenue": one segment's, not the company's
+    "fair",  # "Long-term debt — Fair value", "Assets: Total — Total Fair Value": a fair value,
+    # not the carrying amount the statements report
 })  # fmt: skip
 """Words that change what the head measures: no key leaves one out ("deferred revenue"
 is never "revenue", "other assets" never "assets")."""
@@ -358,9 +375,13 @@ def label_keys(label: str | None) -> tuple[str, ...]:
             row.append(" ".join(row_whole))  # no tail: "deferred tax asset" is the group's
         else:
             row += _keys_of(row_core, row_whole, listed)
+            split = bool(SPLITS & set(row_whole))
             row_core = row_whole = row_core + group_core
             listed = listed or group_listed
-            row += _keys_of(row_core, row_whole, listed)
+            # a split of the group ("Net sales: United States", "Income taxes: Current")
+            # is not the group's whole: none of the group's own keys
+            whole_keys = set(_keys_of(group_core, group_whole, group_listed)) if split else set()
+            row += [k for k in _keys_of(row_core, row_whole, listed) if k not in whole_keys]
     else:
         row += _keys_of(row_core, row_whole, listed)
     keys: list[str] = []

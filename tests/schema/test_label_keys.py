@@ -31,6 +31,17 @@ CASES: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
     ("Total revenue", ("revenue", "revenues", "total revenue"), ("total revenues net",)),
     ("Net revenues", ("revenue", "net revenue"), ("net sales",)),
     ("Revenue, net", ("revenue",), ("net",)),
+    # a part of the whole: a split of a group, a segment, a quarter, a tax effect, a fair value
+    ("Net sales: United States", ("united states net sales",), ("net sales", "revenue")),
+    ("Income taxes: Current", ("current income taxes",), ("income taxes",)),
+    ("Revenue: Total", ("revenue", "total revenue"), ()),
+    ("Goodwill: Balance at end of year", ("goodwill",), ()),
+    ("Total Marine Services segment revenue", ("segment revenue",), ("revenue", "total revenue")),
+    ("Revenues — First — Quarter", (), ("revenue",)),
+    ("Deferred tax assets: Stock-based compensation",
+     ("stock-based compensation deferred tax asset",),
+     ("stock-based compensation", "deferred tax assets")),
+    ("Long-term debt — Fair value", ("long-term debt fair value",), ("long-term debt",)),
     # another line item holding the name after other words
     ("Deferred revenue", ("deferred revenue",), ("revenue",)),
     ("Cost of revenues", ("cost of revenue", "cost of revenues"), ("revenue",)),
