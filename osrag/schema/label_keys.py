@@ -170,7 +170,7 @@ MODIFIERS = BALANCES | frozenset({
     # a part of the year, not the year's figure ("Fourth quarter revenue", "Revenues —
     # First Quarter", "Net income — Three months"):
     "quarter", "quarterly", "q1", "q2", "q3", "q4", "1q", "2q", "3q", "4q", "h1", "h2",
-    "half", "month", "week", "interim",
+    "half", "interim",
     # a part or another measure of the quantity, not the reported whole:
     "segment", "segments",  # "Marine Services segment revenue": one segment's, not the company's
     "fair",  # "Long-term debt — Fair value", "Assets: Total — Total Fair Value": a fair value,
@@ -359,6 +359,20 @@ def _keys_of(core: list[str], whole: list[str], listed: bool = False) -> list[st
     return keys
 
 
+_PART_COUNTS = {
+    "month": _word_set("one two three four five six seven eight nine ten eleven")
+    | {str(n) for n in range(1, 12)},
+    "week": frozenset({"13", "26", "39", "thirteen", "six", "nine"}),  # twenty-six, thirty-nine
+}
+"""The counts of months or weeks that make a part of a year ("Three months", "26 weeks");
+twelve months and 52 weeks are a year."""
+
+
+def _counts_part_of_a_year(words: list[str]) -> bool:
+    """A column like ``Three months`` or ``26 weeks``: a part of the year, not the year."""
+    return any(i > 0 and words[i - 1] in _PART_COUNTS.get(word, ()) for i, word in enumerate(words))
+
+
 @lru_cache(maxsize=1 << 14)
 def label_keys(label: str | None) -> tuple[str, ...]:
     """The keys of a fact's label (module docstring), distinct, in order; () for none."""
@@ -391,7 +405,11 @@ def label_keys(label: str | None) -> tuple[str, ...]:
         keys += _keys_of(column_core, column_whole, column_listed)
         if row_core and column_core:
             keys += _core_keys(row_core + column_core, listed or column_listed)
-        qualified = qualified or bool((MODIFIERS | CHANGES) & set(column_whole))
+        qualified = (
+            qualified
+            or bool((MODIFIERS | CHANGES) & set(column_whole))
+            or _counts_part_of_a_year(column_whole)
+        )
     # a column that changes the quantity ("Auto bodily injury — Minimum limit", "… —
     # Deferred") or holds a change of it ("Revenue — Variance in Dollars", "… —
     # Increase/(decrease)") leaves the row no keys of its own: only read with the column
