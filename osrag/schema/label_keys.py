@@ -69,6 +69,7 @@ __all__ = [
     "CHANGES",
     "COMPLEMENTS",
     "DEPENDENT_WORDS",
+    "FIGURE_WORDS",
     "GENERIC_HEADS",
     "MODIFIERS",
     "NON_HEAD_STARTS",
@@ -172,7 +173,7 @@ MODIFIERS = BALANCES | frozenset({
     "quarter", "quarterly", "q1", "q2", "q3", "q4", "1q", "2q", "3q", "4q", "h1", "h2",
     "half", "interim",
     # a part or another measure of the quantity, not the reported whole:
-    "segment", "segments",  # "Marine Services segment revenue": one segment's, not the company's
+    "segment",  # "Marine Services segment revenue": one segment's, not the company's
     "fair",  # "Long-term debt — Fair value", "Assets: Total — Total Fair Value": a fair value,
     # not the carrying amount the statements report
 })  # fmt: skip
@@ -190,8 +191,10 @@ OPTIONAL_LEADS = frozenset({"total", "net", "consolidated"})
 """A first word that sums or nets the quantity the rest names ("Total revenue" is the
 revenue, "Net revenues" is the revenue a question asks for): keys with and without it."""
 
-GENERIC_HEADS = frozenset({
-    "coverage", "cover", "amount", "value", "figure", "sum",  # the figure is a coverage
+FIGURE_WORDS = frozenset({"coverage", "cover", "amount", "value", "figure", "sum"})
+"""A last word that only says the figure is a coverage or an amount (the singular)."""
+
+GENERIC_HEADS = FIGURE_WORDS | frozenset({
     "limit",  # a coverage's figure is its limit: "dwelling limit" is the dwelling cover
     "expense",  # "stock-based compensation expense" is what the statement calls
     # "Stock-based compensation"; "identity recovery expenses" is identity recovery cover

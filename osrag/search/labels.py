@@ -42,7 +42,7 @@ import re
 from functools import cache
 
 from osrag.extract.facts import signs
-from osrag.schema.label_keys import singular
+from osrag.schema.label_keys import FIGURE_WORDS, singular
 
 SYNONYMS: tuple[tuple[str, ...], ...] = (
     # financial statements
@@ -97,9 +97,10 @@ GAIN_WORDS = frozenset(
 """Words that name a result's positive side (a label with both, "net income (loss)",
 names the result, not a loss)."""
 
-GENERIC_HEADS = frozenset({"coverage", "cover", "amount", "amounts", "value", "figure", "sum"})
-"""A label's last word that only says the figure is a coverage or an amount: a fact's
-label may leave it out ("personal property coverage" matches "Personal property")."""
+GENERIC_HEADS = FIGURE_WORDS | {"amounts"}
+"""A label's last word that only says the figure is a coverage or an amount
+(:data:`~osrag.schema.label_keys.FIGURE_WORDS`, as written): a fact's label may leave it
+out ("personal property coverage" matches "Personal property")."""
 
 SECTION_HEADS = frozenset({"liability"})
 """A label's last word that names the section of a schedule the line is in: a fact's label
