@@ -64,6 +64,7 @@ import re
 from functools import lru_cache
 
 __all__ = [
+    "ALLOCATED",
     "ASKED_GENERIC_HEADS",
     "BALANCES",
     "CHANGES",
@@ -137,6 +138,11 @@ compensation (:func:`component_of`)."""
 
 _OWN_NAME = frozenset({"total", "subtotal", "allowance"})
 
+ALLOCATED = frozenset({"compensation", "depreciation", "amortization", "amortisation"})
+"""Charges spread over the expense lines they are booked in: a group naming one
+(``Stock-based compensation:``) makes the rows under it its shares (``Cost of
+revenues``), never those lines (:func:`component_of`)."""
+
 
 def component_of(row: list[str], group: list[str]) -> bool:
     """A row (its words, :func:`phrase_words`) is the tax effect of its item, not the item:
@@ -147,12 +153,16 @@ def component_of(row: list[str], group: list[str]) -> bool:
     and equipment`` are parts; ``Net deferred tax assets``, ``Total deferred tax
     liabilities``, ``Valuation allowance`` are not). The rows of another balance are
     what they say (``Accrued interest`` under ``Accrued liabilities`` is accrued
-    interest)."""
+    interest). A group naming a charge of :data:`ALLOCATED` (``Stock-based
+    compensation expense: Cost of revenues``) makes its rows the charge's shares the
+    same way."""
     balance = BALANCES & set(group)
+    if ALLOCATED & set(group):  # "Stock-based compensation: Cost of revenues"
+        balance = ALLOCATED & set(group)
+    elif not (balance and "tax" in group):
+        return False
     return (
-        bool(balance)
-        and "tax" in group
-        and bool(row)
+        bool(row)
         and not _OWN_NAME & set(row)
         and not (set(row) & set(group)) - balance
         and not all(w in DEPENDENT_WORDS for w in row)

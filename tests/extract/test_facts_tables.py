@@ -321,3 +321,34 @@ def test_the_parts_above_a_total_of_a_deferred_balance_are_its_parts() -> None:
     assert labels[:2] == ["Deferred tax assets: Stock-based compensation"] * 2
     assert labels[2:4] == ["Total deferred tax assets"] * 2
     assert labels[4:] == ["Revenue"] * 2
+
+
+def test_a_table_the_sentence_before_it_calls_an_allocation_holds_its_shares() -> None:
+    """Stock-based compensation "as follows" over cost of revenues and R&D: the rows are
+    its shares (never cost of revenues itself), the total is the compensation."""
+    text = "The Company recognized stock-based compensation expense as follows:\n\n" + pipe(
+        [
+            ["($ in thousands)", "2019", "2018"],
+            ["Cost of revenues", "234", "259"],
+            ["Research and development", "1,310", "1,141"],
+            ["Total", "1,544", "1,400"],
+        ]
+    )
+    got = {f.label: label_keys(f.label) for f in facts(text)}
+    share = got["Stock-based compensation expense: Cost of revenues"]
+    assert "cost of revenue" not in share
+    assert "stock based compensation" in got["Stock-based compensation expense: Total"]
+
+
+def test_a_table_that_only_mentions_depreciation_is_not_an_allocation() -> None:
+    """The introducing sentence names no allocation: the rows are what they say."""
+    text = "Property and equipment consisted of the following:\n\n" + pipe(
+        [
+            ["($ in thousands)", "2019", "2018"],
+            ["Buildings", "5,000", "4,000"],
+            ["Less accumulated depreciation", "(1,000)", "(800)"],
+            ["Property and equipment, net", "4,000", "3,200"],
+        ]
+    )
+    labels = {f.label for f in facts(text)}
+    assert labels == {"Buildings", "Less accumulated depreciation", "Property and equipment, net"}

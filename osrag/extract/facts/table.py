@@ -60,7 +60,7 @@ from osrag.extract.facts.periods import is_period_words, part_of_year, period_of
 from osrag.extract.scale import parse_caption
 from osrag.extract.tables import Cell, Table, is_value_cell
 
-__all__ = ["CellPlace", "TableReading", "read_table"]
+__all__ = ["CellPlace", "TableReading", "allocated_quantity", "read_table"]
 
 _GENERIC = frozenset(["amount", "amounts", "value", "values", "balance", "total amount"])
 
@@ -90,8 +90,11 @@ _NO_HEADER = _Header((), None)
 class TableReading:
     """The labels and periods of one table's cells, read once for all its amounts."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, allocated: str | None = None) -> None:
         self.table = table
+        self.allocated = allocated
+        """What the sentence introducing the table says its figures allocate (``Stock-based
+        compensation``): the group of rows that have none (:func:`allocated_quantity`)."""
         self.header_rows = _header_rows(table)
         self.loader = bool(table.rows) and not table.rows[0][0] and _is_loader(table)
         self.headers, self.title = self._headers(range(self.header_rows), top=True)
@@ -175,7 +178,7 @@ class TableReading:
         or sits under."""
         out: list[tuple[str | None, tuple[str, int] | None]] = []
         top_left = self.table.rows[0][0] if self.header_rows and self.table.rows else ""
-        group = clean_label(top_left) if _kind(top_left) == "qualifier" else None
+        group = clean_label(top_left) if _kind(top_left) == "qualifier" else self.allocated
         period_row = self.title
         for raw, cells in self.table.rows:
             own_period = period_of(raw.strip().rstrip(":").rstrip()) if raw else None
@@ -327,6 +330,34 @@ def _value_columns(table: Table, header_rows: int, loader: bool) -> int:
     return len(columns)
 
 
-def read_table(table: Table) -> TableReading:
-    """The reading of ``table`` (see the module docstring)."""
-    return TableReading(table)
+_ALLOCATED = re.compile(
+    r"(?i)\b(?:(?:stock|share|equity)[- ]based\s+compensation|depreciation\s+and\s+"
+    r"amorti[sz]ation|depreciation|amorti[sz]ation)(?:\s+expenses?)?\b"
+)
+_INTRODUCES = re.compile(r"(?i)(?:as\s+follows|the\s+following|by\s+line\s+item|:)\s*[.:]?\s*$")
+_LAST_SENTENCE = re.compile(r"(?s)(?:^|[.!?]\s)([^.!?]*)$")
+
+
+def allocated_quantity(text: str, table_start: int) -> str | None:
+    """The quantity the sentence right before a table says the table spreads over lines:
+    ``The Company recognized … of stock-based compensation expense … as follows:`` →
+    ``Stock-based compensation expense`` — stock-based compensation, depreciation and
+    amortization are charged to cost of revenue, research and development … and a table
+    of them is that charge, not those lines. Only a sentence that ends by introducing the
+    table (``as follows``, ``the following``, a colon) and names one of them counts."""
+    before = text[max(0, table_start - 600) : table_start].rstrip()
+    paragraph = before.rsplit("\n\n", 1)[-1].strip()
+    if not paragraph or "|" in paragraph or _INTRODUCES.search(paragraph) is None:
+        return None
+    sentence = _LAST_SENTENCE.search(paragraph)
+    found = _ALLOCATED.search(sentence.group(1) if sentence else paragraph)
+    if found is None:
+        return None
+    name = " ".join(found.group(0).split())
+    return name[:1].upper() + name[1:]
+
+
+def read_table(table: Table, allocated: str | None = None) -> TableReading:
+    """The reading of ``table`` (see the module docstring); ``allocated``: what the
+    sentence introducing it says it allocates (:func:`allocated_quantity`)."""
+    return TableReading(table, allocated)
