@@ -164,7 +164,7 @@ def component_of(row: list[str], group: list[str]) -> bool:
     return (
         bool(row)
         and not _OWN_NAME & set(row)
-        and not (set(row) & set(group)) - balance
+        and not (set(row) & set(group)) - balance - COMPLEMENTS - _COORDINATORS
         and not all(w in DEPENDENT_WORDS for w in row)
     )
 

@@ -46,6 +46,9 @@ CASES: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
      ("stock-based compensation deferred tax asset",),
      ("stock-based compensation", "deferred tax assets")),
     ("Long-term debt — Fair value", ("long-term debt fair value",), ("long-term debt",)),
+    ("Stock-based compensation expense: Cost of revenues", (), ("cost of revenue",)),
+    ("Includes stock-based compensation of: Cost of services revenue", (),
+     ("cost of services revenue", "cost of revenue")),
     # another line item holding the name after other words
     ("Deferred revenue", ("deferred revenue",), ("revenue",)),
     ("Cost of revenues", ("cost of revenue", "cost of revenues"), ("revenue",)),
