@@ -75,6 +75,7 @@ __all__ = [
     "MODIFIERS",
     "NON_HEAD_STARTS",
     "OPTIONAL_LEADS",
+    "OTHER_MEASURES",
     "SPECIFYING",
     "SPLITS",
     "asked_key",
@@ -184,8 +185,6 @@ MODIFIERS = BALANCES | frozenset({
     "half", "interim",
     # a part or another measure of the quantity, not the reported whole:
     "segment",  # "Marine Services segment revenue": one segment's, not the company's
-    "fair",  # "Long-term debt — Fair value", "Assets: Total — Total Fair Value": a fair value,
-    # not the carrying amount the statements report
 })  # fmt: skip
 """Words that change what the head measures: no key leaves one out ("deferred revenue"
 is never "revenue", "other assets" never "assets")."""
@@ -196,6 +195,11 @@ CHANGES = frozenset({
 })  # fmt: skip
 """Words of a column header whose cells hold a change of the row's quantity, not the
 quantity ("Net revenues — Increase/(decrease)", "Total assets — Effect of Change")."""
+
+OTHER_MEASURES = frozenset({"fair"})
+"""Words of a column header whose cells measure the row's item another way: "Long-term
+debt — Fair value", "Assets: Total — Total Fair Value" are fair values, not the carrying
+amounts the statements report. (Only a column: "Fair rental value" is a coverage.)"""
 
 OPTIONAL_LEADS = frozenset({"total", "net", "consolidated"})
 """A first word that sums or nets the quantity the rest names ("Total revenue" is the
@@ -420,7 +424,7 @@ def label_keys(label: str | None) -> tuple[str, ...]:
             keys += _core_keys(row_core + column_core, listed or column_listed)
         qualified = (
             qualified
-            or bool((MODIFIERS | CHANGES) & set(column_whole))
+            or bool((MODIFIERS | CHANGES | OTHER_MEASURES) & set(column_whole))
             or _counts_part_of_a_year(column_whole)
         )
     # a column that changes the quantity ("Auto bodily injury — Minimum limit", "… —
