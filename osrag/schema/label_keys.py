@@ -84,37 +84,36 @@ __all__ = [
     "label_keys",
     "phrase_words",
     "singular",
+    "word_set",
 ]
 
 
-def _word_set(words: str) -> frozenset[str]:
+def word_set(words: str) -> frozenset[str]:
     """A set of words written as one string (white space between them)."""
     return frozenset(words.split())
 
 
-DEPENDENT_WORDS = _word_set(
-    """total totals subtotal sub-total sub basic diluted current non-current noncurrent
-    deferred federal state states local foreign domestic international other others net
-    gross u.s. us usa united kingdom uk non-u.s. americas america north south latin emea
-    apac asia pacific europe rest world granted exercised forfeited vested unvested
-    nonvested cancelled canceled expired exercisable issued repurchased outstanding
-    balance balances beginning end opening closing of at as the and in for year years
-    period amount amounts january february march april may june july august september
-    october november december jan feb mar apr jun jul aug sep sept oct nov dec"""
+SPLITS = word_set(
+    """current non-current noncurrent deferred federal state states local foreign domestic
+    international u.s. us usa united kingdom uk non-u.s. americas america north south latin
+    emea apac asia pacific europe rest world basic diluted"""
+)
+"""Words of a dependent row that split its group: by jurisdiction, geography, timing or
+per-share basis. Such a row is a part of the group's quantity, not the whole (a total, a
+net or a balance row is the whole)."""
+
+DEPENDENT_WORDS = SPLITS | word_set(
+    """total totals subtotal sub-total sub other others net gross granted exercised
+    forfeited vested unvested nonvested cancelled canceled expired exercisable issued
+    repurchased outstanding balance balances beginning end opening closing of at as the
+    and in for year years period amount amounts january february march april may june
+    july august september october november december jan feb mar apr jun jul aug sep sept
+    oct nov dec"""
 )
 """The words a label may be made of (with numbers) and still need the group row above it:
 totals, the per-share bases, the current/deferred and jurisdiction splits, geographies,
 the steps of a roll-forward ("Granted", "Balance at beginning of year", "Outstanding at
 December 31, 2019")."""
-
-SPLITS = _word_set(
-    """current non-current noncurrent deferred federal state states local foreign domestic
-    international u.s. us usa united kingdom uk non-u.s. americas america north south latin
-    emea apac asia pacific europe rest world basic diluted"""
-)
-"""Words of a dependent row that split its group (:data:`DEPENDENT_WORDS`): by
-jurisdiction, geography, timing or per-share basis. Such a row is a part of the group's
-quantity, not the whole (a total, a net or a balance row is the whole)."""
 
 COLUMN_JOIN = " — "
 """How a table label joins its row and a column qualifier (the extraction's join)."""
@@ -377,7 +376,7 @@ def _keys_of(core: list[str], whole: list[str], listed: bool = False) -> list[st
 
 
 _PART_COUNTS = {
-    "month": _word_set("one two three four five six seven eight nine ten eleven")
+    "month": word_set("one two three four five six seven eight nine ten eleven")
     | {str(n) for n in range(1, 12)},
     "week": frozenset({"13", "26", "39", "thirteen", "six", "nine"}),  # twenty-six, thirty-nine
 }

@@ -31,7 +31,13 @@ import re
 
 from osrag.currencies import CODES, SIGNS
 from osrag.extract.scale import parse_caption
-from osrag.schema.label_keys import BALANCES, DEPENDENT_WORDS, component_of, phrase_words
+from osrag.schema.label_keys import (
+    BALANCES,
+    DEPENDENT_WORDS,
+    component_of,
+    phrase_words,
+    word_set,
+)
 
 __all__ = [
     "DEPENDENT_WORDS",
@@ -42,11 +48,6 @@ __all__ = [
     "total_of",
     "word_set",
 ]
-
-
-def word_set(words: str) -> frozenset[str]:
-    """A set of words written as one string (white space between them)."""
-    return frozenset(words.split())
 
 
 COLUMN_JOIN = " — "

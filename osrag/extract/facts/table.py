@@ -202,7 +202,6 @@ class TableReading:
             out.append((label, _dated(raw) or period_row))
             if group is None and label and (named := total_of(label)) is not None:
                 _name_the_run(out, named)  # "Total deferred tax assets" below its parts
-                group = None
         return out
 
 
