@@ -513,21 +513,39 @@ def _neighbours(cells: list[Cell], i: int) -> tuple[str, str]:
 def _column_headers(table: Table) -> dict[str, str]:
     """A pipe table's column key → the words written above its numbers (its header)."""
     headers: dict[str, list[str]] = {}
+    rows: list[list[Cell]] = []
     for _, cells in table.rows:
         if any(_number_cell(c.text) and not _is_year(c.text) for c in cells):
             break
-        left = ""  # a merged header cell leaves its right neighbours empty: they inherit it
-        for cell in cells:
+        rows.append(cells)
+    for r, cells in enumerate(rows):
+        left, origin = "", ""  # a merged header cell leaves its right neighbours empty:
+        for cell in cells:  # they inherit it, up to a column of another kind below
             words = re.search(r"[^\W\d]", cell.text) is not None or cell.text in ("%", "(%)")
             if not cell.column.isdigit() or (cell.text and not words):
                 continue
             if cell.text and find_caption(cell.text) is not None:
                 continue
             if cell.text:
-                left = cell.text
+                left, origin = cell.text, cell.column
+            elif left and not _same_span(rows[r + 1 :], origin, cell.column):
+                left = ""
             if cell.text or left:
                 headers.setdefault(cell.column, []).append(cell.text or left)
     return {key: " ".join(words) for key, words in headers.items()}
+
+
+def _same_span(below: list[list[Cell]], written: str, empty: str) -> bool:
+    """Whether a header written over column ``written`` reaches the empty cell of column
+    ``empty`` to its right: it does unless the lowest header row naming both columns
+    names them differently in kind — a year under one, words under the other
+    (``Percent Change`` over ``Actual | Constant`` does not reach ``2018``)."""
+    for cells in reversed(below):
+        texts = {c.column: c.text.strip() for c in cells}
+        a, b = texts.get(written, ""), texts.get(empty, "")
+        if a and b:
+            return _is_year(a) == _is_year(b)
+    return True
 
 
 def _loader_subheaders(table: Table) -> dict[tuple[str, int], str]:

@@ -184,6 +184,9 @@ MODIFIERS = BALANCES | frozenset({
     "half", "interim",
     # a part or another measure of the quantity, not the reported whole:
     "segment",  # "Marine Services segment revenue": one segment's, not the company's
+    # another entity's figures, not the company's own ("Total revenue — Discontinued
+    # operations", "Total assets — Acquired business", "Disposal group" held for sale):
+    "discontinued", "acquired", "disposal",
 })  # fmt: skip
 """Words that change what the head measures: no key leaves one out ("deferred revenue"
 is never "revenue", "other assets" never "assets")."""

@@ -91,6 +91,41 @@ def test_merged_headers_qualify_each_column_they_span_and_periods_stay_periods()
     ]
 
 
+def test_a_change_header_written_over_words_does_not_reach_a_year_column() -> None:
+    # "Percent Change" spans "Actual | Constant"; the empty cell right of it stands over
+    # "2018", a column of figures of that year, not of changes
+    table = pipe(
+        [
+            ["Year Ended May 31,", "", "", "", ""],
+            ["", "", "", "Percent Change", ""],
+            ["(Dollars in millions)", "2019", "Actual", "Constant", "2018"],
+            ["Total revenues", "$ 32,582", "2%", "4%", "$ 32,041"],
+            ["Total expenses", "10,995", "3%", "6%", "10,654"],
+        ]
+    )
+    assert [(f.label, f.value, f.year) for f in facts(table)] == [
+        ("Total revenues", 3_258_200_000_000, 2019),
+        ("Total revenues", 3_204_100_000_000, 2018),
+        ("Total expenses", 1_099_500_000_000, 2019),
+        ("Total expenses", 1_065_400_000_000, 2018),
+    ]
+
+
+def test_a_group_row_written_in_the_first_column_groups_the_rows_under_it() -> None:
+    table = pipe(
+        [
+            ["(Dollars in millions)", "2019", "2018"],
+            ["", "Revenues:", ""],
+            ["Americas", "$ 18,410", "$ 18,030"],
+            ["Total revenues", "32,582", "32,041"],
+        ]
+    )
+    assert [(f.label, f.year) for f in facts(table)][::2] == [
+        ("Revenues: Americas", 2019),
+        ("Total revenues", 2019),
+    ]
+
+
 def test_a_title_over_every_column_qualifies_none_of_them() -> None:
     table = pipe(
         [
@@ -352,3 +387,63 @@ def test_a_table_that_only_mentions_depreciation_is_not_an_allocation() -> None:
     )
     labels = {f.label for f in facts(text)}
     assert labels == {"Buildings", "Less accumulated depreciation", "Property and equipment, net"}
+
+
+_STATEMENT = [
+    ["($ in thousands)", "2019", "2018"],
+    ["Total revenue", "9,845", "11,993"],
+    ["Total assets", "54,060", "50,000"],
+]
+
+
+@pytest.mark.parametrize(
+    ("paragraph", "scope"),
+    [
+        (
+            "The following table summarizes the major line items of these discontinued"
+            " solutions, as reported for the years ended December 31, 2019 and 2018:",
+            "Discontinued operations",
+        ),
+        (
+            "The major classes of assets and liabilities held for sale are as follows:",
+            "Discontinued operations",
+        ),
+        (
+            "The following table summarizes the allocation of the purchase price among the"
+            " assets acquired and liabilities assumed. The allocation is still preliminary.",
+            "Acquired business",
+        ),
+        (
+            "The unaudited pro forma results of operations are presented below as if the"
+            " acquisition had occurred at the beginning of 2018. The following table"
+            " presents them.",
+            "Pro forma",
+        ),
+    ],
+)
+def test_a_table_described_as_another_entitys_figures_qualifies_each_fact(
+    paragraph: str, scope: str
+) -> None:
+    """Discontinued operations, an acquired business, pro forma figures: not the
+    company's revenue or assets, so no fact keeps the bare line item's key."""
+    got = {f.label: label_keys(f.label) for f in facts(paragraph + "\n\n" + pipe(_STATEMENT))}
+    assert set(got) == {f"Total revenue — {scope}", f"Total assets — {scope}"}
+    assert "revenue" not in got[f"Total revenue — {scope}"]
+    assert "total asset" not in got[f"Total assets — {scope}"]
+
+
+@pytest.mark.parametrize(
+    "paragraph",
+    [
+        "Results from continuing operations, excluding discontinued operations, are as follows:",
+        "The following table summarizes the changes in goodwill, including acquisitions:",
+        "Revenue grew in 2019. Our discontinued products are described in Note 4.",
+        "The following table presents our consolidated results of operations:",
+    ],
+)
+def test_a_table_whose_description_sets_other_entities_aside_is_the_companys(
+    paragraph: str,
+) -> None:
+    got = {f.label: label_keys(f.label) for f in facts(paragraph + "\n\n" + pipe(_STATEMENT))}
+    assert set(got) == {"Total revenue", "Total assets"}
+    assert "revenue" in got["Total revenue"]

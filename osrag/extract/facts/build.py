@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from osrag.extract.facts.sections import SectionHeadings
 from osrag.extract.facts.signs import signed_value
-from osrag.extract.facts.table import TableReading, allocated_quantity, read_table
+from osrag.extract.facts.table import TableReading, allocated_quantity, read_table, table_scope
 from osrag.extract.facts.text import TextPlace, line_key, read_text_place
 from osrag.extract.money import MoneyMention
 from osrag.extract.tables import CellAmount
@@ -56,7 +56,8 @@ def amount_facts(
             reading = readings.get(id(cell.table))
             if reading is None:
                 allocated = allocated_quantity(text, cell.table.start)
-                reading = readings[id(cell.table)] = read_table(cell.table, allocated)
+                scope = table_scope(text, cell.table.start)
+                reading = readings[id(cell.table)] = read_table(cell.table, allocated, scope)
             place = reading.place(cell.row, cell.cell)
             facts.append(fact(mention, place.label, place.period, place.year, "table"))
             sentence_facts = []

@@ -60,7 +60,7 @@ from osrag.extract.facts.periods import is_period_words, part_of_year, period_of
 from osrag.extract.scale import parse_caption
 from osrag.extract.tables import Cell, Table, is_value_cell
 
-__all__ = ["CellPlace", "TableReading", "allocated_quantity", "read_table"]
+__all__ = ["CellPlace", "TableReading", "allocated_quantity", "read_table", "table_scope"]
 
 _GENERIC = frozenset(["amount", "amounts", "value", "values", "balance", "total amount"])
 
@@ -90,11 +90,17 @@ _NO_HEADER = _Header((), None)
 class TableReading:
     """The labels and periods of one table's cells, read once for all its amounts."""
 
-    def __init__(self, table: Table, allocated: str | None = None) -> None:
+    def __init__(
+        self, table: Table, allocated: str | None = None, scope: str | None = None
+    ) -> None:
         self.table = table
         self.allocated = allocated
         """What the sentence introducing the table says its figures allocate (``Stock-based
         compensation``): the group of rows that have none (:func:`allocated_quantity`)."""
+        self.scope = scope
+        """Whose figures the sentence describing the table says they are when not the
+        company's (``Discontinued operations``, :func:`table_scope`): every cell's
+        qualifier."""
         self.header_rows = _header_rows(table)
         self.loader = bool(table.rows) and not table.rows[0][0] and _is_loader(table)
         self.headers, self.title = self._headers(range(self.header_rows), top=True)
@@ -111,8 +117,9 @@ class TableReading:
             header = _classify([cells[cell].column])
         period = header.period or row_period
         full = label
-        if header.qualifiers:
-            full = COLUMN_JOIN.join([p for p in (label, *header.qualifiers) if p])
+        qualifiers = (*header.qualifiers, self.scope) if self.scope else header.qualifiers
+        if qualifiers:
+            full = COLUMN_JOIN.join([p for p in (label, *qualifiers) if p])
         return CellPlace(full or None, *(period if period else (None, None)))
 
     def _repeated_headers(self) -> list[tuple[int, dict[tuple[str, int], _Header]]]:
@@ -181,12 +188,14 @@ class TableReading:
         group = clean_label(top_left) if _kind(top_left) == "qualifier" else self.allocated
         period_row = self.title
         for raw, cells in self.table.rows:
+            displaced = "" if raw else _displaced_label(cells)
+            raw = raw or displaced
             own_period = period_of(raw.strip().rstrip(":").rstrip()) if raw else None
-            if not any(c.text for c in cells) and raw.strip():
+            if (displaced or not any(c.text for c in cells)) and raw.strip():
                 if own_period is not None:
                     period_row = own_period
-                elif parse_caption(raw) is None:
-                    group = clean_label(raw)
+                elif parse_caption(raw) is None and not is_period_words(raw):
+                    group = clean_label(raw)  # "Year Ended May 31," names no group
                 out.append((None, None))
                 continue
             if own_period is not None:
@@ -215,6 +224,18 @@ def _name_the_run(out: list[tuple[str | None, tuple[str, int] | None]], balance:
             break
         if is_component(label, balance):
             out[i] = (f"{balance}{GROUP_JOIN}{label}", period)
+
+
+def _displaced_label(cells: list[Cell]) -> str:
+    """A label-only row whose words stand in the first column instead of the stub
+    (``| | Cloud and License Revenues: | | |``): those words; else nothing."""
+    written = [c.text for c in cells if c.text]
+    if len(written) != 1 or not cells or cells[0].text != written[0]:
+        return ""
+    text = written[0]
+    if is_value_cell(text) or _kind(text) != "qualifier" or not text.rstrip().endswith(":"):
+        return ""
+    return text
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -356,7 +377,62 @@ def allocated_quantity(text: str, table_start: int) -> str | None:
     return name[:1].upper() + name[1:]
 
 
-def read_table(table: Table, allocated: str | None = None) -> TableReading:
+_DESCRIBES = re.compile(
+    r"(?i)\b(?:the\s+following\s+(?:table|schedule|summary)|the\s+table\s+below|"
+    r"(?:is|are)\s+(?:as\s+follows|set\s+out\s+below|presented\s+below))"
+)
+_SENTENCES = re.compile(r"[^.!?]+(?:[.!?](?=\s|$)|$)")
+_SCOPES = (
+    (
+        "Discontinued operations",
+        re.compile(r"(?i)\bdiscontinued\b|\bheld\s+for\s+sale\b|\bdisposal\s+group"),
+    ),
+    (
+        "Acquired business",
+        re.compile(
+            r"(?i)\bpurchase\s+price\b|\b(?:assets|net\s+assets)\s+acquired\b|"
+            r"\bliabilities\s+assumed\b|\bconsideration\s+transferred\b|"
+            r"\bacquired\s+(?:business|compan|entit|subsidiar)"
+        ),
+    ),
+    ("Pro forma", re.compile(r"(?i)\bpro\s+forma\b")),
+)
+_BESIDE = re.compile(
+    r"(?i)\b(?:exclud\w*|includ\w*|except|other\s+than|without|net\s+of|less|before|"
+    r"from\s+continuing)\W+(?:\w+\W+){0,2}$"
+)
+
+
+def table_scope(text: str, table_start: int) -> str | None:
+    """Whose figures a table holds when the sentence describing it says they are not the
+    company's own: ``The following table summarizes the major line items of these
+    discontinued solutions …`` → ``Discontinued operations`` (also assets held for sale);
+    ``… the allocation of the purchase price among the assets acquired and liabilities
+    assumed`` → ``Acquired business``; ``… pro forma …`` → ``Pro forma``. The describing
+    sentence is the one that introduces the table at the end of the paragraph right
+    before it, else the paragraph's sentence saying "the following table" or "the table
+    below". A mention that sets them aside ("excluding discontinued operations",
+    "including …") names no scope."""
+    before = text[max(0, table_start - 1200) : table_start].rstrip()
+    paragraph = before.rsplit("\n\n", 1)[-1].strip()
+    if not paragraph or "|" in paragraph:
+        return None
+    sentences = [m.group(0).strip() for m in _SENTENCES.finditer(paragraph)]
+    if _INTRODUCES.search(paragraph) is not None and sentences:
+        describing = sentences[-1]
+    else:
+        describing = next((s for s in sentences if _DESCRIBES.search(s)), "")
+    for name, pattern in _SCOPES:
+        for found in pattern.finditer(describing):
+            if _BESIDE.search(describing[: found.start()]) is None:
+                return name
+    return None
+
+
+def read_table(
+    table: Table, allocated: str | None = None, scope: str | None = None
+) -> TableReading:
     """The reading of ``table`` (see the module docstring); ``allocated``: what the
-    sentence introducing it says it allocates (:func:`allocated_quantity`)."""
-    return TableReading(table, allocated)
+    sentence introducing it says it allocates (:func:`allocated_quantity`); ``scope``:
+    whose figures it says they are (:func:`table_scope`)."""
+    return TableReading(table, allocated, scope)
