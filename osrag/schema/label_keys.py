@@ -144,6 +144,12 @@ ALLOCATED = frozenset({"compensation", "depreciation", "amortization", "amortisa
 revenues``), never those lines (:func:`component_of`)."""
 
 
+INCLUDES = frozenset({"include", "included", "including"})
+"""A group's first word that says its rows are amounts included in the lines above
+(``Includes stock-based compensation of:``, ``Included in cost of revenue:``): every
+row under it, its ``Total`` too, is that part, never the whole quantity it names."""
+
+
 def component_of(row: list[str], group: list[str]) -> bool:
     """A row (its words, :func:`phrase_words`) is the tax effect of its item, not the item:
     the group names a deferred tax balance (a word of :data:`BALANCES` and "tax":
@@ -155,7 +161,10 @@ def component_of(row: list[str], group: list[str]) -> bool:
     what they say (``Accrued interest`` under ``Accrued liabilities`` is accrued
     interest). A group naming a charge of :data:`ALLOCATED` (``Stock-based
     compensation expense: Cost of revenues``) makes its rows the charge's shares the
-    same way."""
+    same way, and so does a group of :data:`INCLUDES` (``Includes stock-based
+    compensation of: Total`` is the compensation in the lines above, not the company's)."""
+    if group and group[0] in INCLUDES:
+        return bool(row)
     balance = BALANCES & set(group)
     if ALLOCATED & set(group):  # "Stock-based compensation: Cost of revenues"
         balance = ALLOCATED & set(group)

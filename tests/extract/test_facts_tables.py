@@ -447,3 +447,75 @@ def test_a_table_whose_description_sets_other_entities_aside_is_the_companys(
     got = {f.label: label_keys(f.label) for f in facts(paragraph + "\n\n" + pipe(_STATEMENT))}
     assert set(got) == {"Total revenue", "Total assets"}
     assert "revenue" in got["Total revenue"]
+
+
+@pytest.mark.parametrize(
+    ("heading", "scoped"),
+    [
+        ("Consumer Cyber Safety segment", True),
+        ("## Aerospace and Defense segment", True),
+        ("Results by segment", False),
+        ("Segment information", False),
+        ("Consolidated results", False),
+    ],
+)
+def test_a_table_under_a_heading_naming_one_segment_holds_its_figures(
+    heading: str, scoped: bool
+) -> None:
+    text = f"{heading}\n\nRevenue increased in fiscal 2019, driven by subscriptions.\n\n" + pipe(
+        _STATEMENT
+    )
+    got = {f.label: label_keys(f.label) for f in facts(text)}
+    revenue = next(k for k in got if k.startswith("Total revenue"))
+    assert ("revenue" not in got[revenue]) == scoped
+
+
+def test_rows_under_an_includes_group_are_parts_of_the_lines_above() -> None:
+    """ "Includes stock-based compensation of:" under a cost of revenue table: its rows and
+    its Total are the compensation included in cost of revenue, not the company's."""
+    table = pipe(
+        [
+            ["(In thousands)", "2019", "2018"],
+            ["Total cost of revenue", "$ 324,350", "$ 296,783"],
+            ["Includes stock-based compensation of:", "", ""],
+            ["Cost of services revenue", "$ 22,781", "$ 21,856"],
+            ["Total", "$ 27,612", "$ 24,744"],
+        ]
+    )
+    got = {f.label: label_keys(f.label) for f in facts(table)}
+    assert "cost of revenue" in got["Total cost of revenue"]
+    assert "stock based compensation" not in got["Includes stock-based compensation of: Total"]
+    assert (
+        "cost of service revenue"
+        not in got["Includes stock-based compensation of: Cost of services revenue"]
+    )
+
+
+def test_columns_named_by_an_ordinal_alone_are_quarters() -> None:
+    """"First | Second | Third | Fourth" over a year row: the quarters, not the year."""
+    table = pipe(
+        [
+            ["(in thousands)", "First", "Second", "Third", "Fourth"],
+            ["2019", "", "", "", ""],
+            ["Net sales", "$117,625", "$120,684", "$115,651", "$115,040"],
+        ]
+    )
+    got = [(f.label, f.year, label_keys(f.label)) for f in facts(table)]
+    assert [(label, year) for label, year, _ in got][:2] == [
+        ("Net sales — First Quarter", 2019),
+        ("Net sales — Second Quarter", 2019),
+    ]
+    assert all("net sale" not in keys for _, _, keys in got)
+
+
+def test_ordinals_that_are_not_all_quarters_stay_as_written() -> None:
+    table = pipe(
+        [
+            ["(in thousands)", "First lien", "Second lien"],
+            ["Term loans", "$1,000", "$500"],
+        ]
+    )
+    assert [f.label for f in facts(table)] == [
+        "Term loans — First lien",
+        "Term loans — Second lien",
+    ]

@@ -66,6 +66,15 @@ PROSE = [
 ]
 
 
+def test_an_amount_after_due_to_is_not_the_quantity_that_rose() -> None:
+    """ "Revenue increased $616 million due to a $639 million increase in revenue from …":
+    "due to" starts a cause, not the figure revenue rose to."""
+    got = facts("Revenue increased $616 million due to a $639 million increase in revenue.")
+    assert "Revenue" not in {f.label for f in got}
+    rose = facts("Net sales rose by $3 million to $40 million in 2019.")
+    assert [(f.raw, f.label) for f in rose] == [("$3 million", None), ("$40 million", "Net sales")]
+
+
 @pytest.mark.parametrize(("sentence", "label", "year"), PROSE, ids=[p for p, _, _ in PROSE])
 def test_prose_labels_the_noun_phrase_the_amount_measures(
     sentence: str, label: str, year: int | None

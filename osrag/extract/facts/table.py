@@ -148,9 +148,12 @@ class TableReading:
         grid: dict[tuple[str, int], list[str]] = {}
         titles: list[tuple[str, int]] = []
         values = _value_columns(self.table, self.header_rows, self.loader)
+        quarters = _bare_quarters([self.table.rows[r][1] for r in header_rows])
         for r in header_rows:
             cells = self.table.rows[r][1]
             keyed = [(_key(cells, i, self.loader), c.text) for i, c in enumerate(cells)]
+            if quarters:  # "First | Second | Third | Fourth": the quarters of the year
+                keyed = [(k, f"{t} Quarter" if _ORDINAL.fullmatch(t) else t) for k, t in keyed]
             if self.loader and r == 0:
                 keyed = [((c.text, 0), c.text) for c in cells]
             texts = {t for _, t in keyed if t and (_kind(t) in _NAMING or part_of_year(t))}
@@ -224,6 +227,17 @@ def _name_the_run(out: list[tuple[str | None, tuple[str, int] | None]], balance:
             break
         if is_component(label, balance):
             out[i] = (f"{balance}{GROUP_JOIN}{label}", period)
+
+
+_ORDINAL = re.compile(r"(?i)first|second|third|fourth")
+
+
+def _bare_quarters(rows: list[list[Cell]]) -> bool:
+    """Header rows that name three or four quarters by their ordinal alone (``First |
+    Second | Third | Fourth``), with no other word saying what they are parts of."""
+    texts = [c.text.strip() for cells in rows for c in cells if c.text.strip()]
+    ordinals = {t.lower() for t in texts if _ORDINAL.fullmatch(t)}
+    return len(ordinals) >= 3 and not any(part_of_year(t) for t in texts)
 
 
 def _displaced_label(cells: list[Cell]) -> str:
@@ -403,6 +417,29 @@ _BESIDE = re.compile(
 )
 
 
+_SEGMENT_HEADING = re.compile(
+    r"(?i)^(?!.*\b(?:by|each|all|other|total)\b)[^\W\d][\w&'’ .-]{0,80}?\s+segment$"
+)
+_HEADING_REACH = 1500
+
+
+def _segment_heading(before: str) -> str | None:
+    """The heading of the section a table stands in when it names one segment
+    (``Consumer Cyber Safety segment``): the nearest short line above the table, within
+    :data:`_HEADING_REACH` characters, that is not a sentence."""
+    for paragraph in reversed(before[-_HEADING_REACH:].split("\n\n")):
+        line = paragraph.strip().lstrip("#").strip()
+        if not line or "\n" in line or "|" in line:
+            continue
+        if len(line.split()) > 8 or line.endswith((".", ";", ",")) or _FIGURE.search(line):
+            continue
+        return line if _SEGMENT_HEADING.match(line) else None
+    return None
+
+
+_FIGURE = re.compile(r"\d|[$€£¥₹]")
+
+
 def table_scope(text: str, table_start: int) -> str | None:
     """Whose figures a table holds when the sentence describing it says they are not the
     company's own: ``The following table summarizes the major line items of these
@@ -412,11 +449,15 @@ def table_scope(text: str, table_start: int) -> str | None:
     sentence is the one that introduces the table at the end of the paragraph right
     before it, else the paragraph's sentence saying "the following table" or "the table
     below". A mention that sets them aside ("excluding discontinued operations",
-    "including …") names no scope."""
-    before = text[max(0, table_start - 1200) : table_start].rstrip()
+    "including …") names no scope. A table in a section headed by one segment's name
+    (``Consumer Cyber Safety segment``) holds that segment's figures: the heading."""
+    before = text[max(0, table_start - _HEADING_REACH) : table_start].rstrip()
     paragraph = before.rsplit("\n\n", 1)[-1].strip()
     if not paragraph or "|" in paragraph:
         return None
+    segment = _segment_heading(before)
+    if segment is not None:
+        return segment
     sentences = [m.group(0).strip() for m in _SENTENCES.finditer(paragraph)]
     if _INTRODUCES.search(paragraph) is not None and sentences:
         describing = sentences[-1]

@@ -120,7 +120,7 @@ _LINK = re.compile(
     r"(?:rose|rises|increased|increases|decreased|decreases|fell|falls|declined|declines|"
     r"grew|grows|climbed|dropped|drops|improved|jumped|reduced|decreasing|increasing|rising|"
     r"falling|growing|declining|was\s+reduced|was\s+increased)"
-    r"(?:(?:\s+(?:by\s+)?[^\s,;]+){0,3}?\s+to|\s+from)|:)"
+    r"(?:(?:\s+(?:by\s+)?[^\s,;]+){0,3}?(?<!\bdue)(?<!\bowing)\s+to|\s+from)|:)"
     r"(?P<hedge>(?:\s+(?:approximately|about|around|nearly|almost|roughly|some|over|"
     r"more\s+than|less\s+than|under|up\s+to|just\s+over|just\s+under|a\s+total\s+of|"
     r"an\s+aggregate\s+of|an\s+estimated|a\s+record|a|an|of))*)\s*$"
