@@ -44,7 +44,15 @@ around the cell by osrag's documented joins —
   column header (its header cells, and a merged header cell written to the left of an
   empty one in the same header row);
 * ``Group: Row`` (a group join): the group is a label-only row above the cell's row, or
-  the table's top-left header cell.
+  the table's top-left header cell;
+* a **context join**, the words around the table instead of the table: a ``Group:`` whose
+  every word occurs in the context's paragraphs (``Stock-based compensation expense:``
+  over a table the text introduces as its allocation), or a qualifier naming whose
+  figures the table holds when a paragraph says so — ``Discontinued operations`` (the
+  text says discontinued, held for sale or disposal group), ``Acquired business``
+  (acquired, acquisition, purchase price), ``Pro forma`` (pro forma), or a qualifier a
+  paragraph writes as a phrase (a heading ``Consumer Cyber Safety segment``). Counted
+  apart.
 
 A qualifier or group the table does not write there is a disagreement. ``label exact``
 counts only the first case.
@@ -216,6 +224,8 @@ class GoldCell:
     """``row``; ``column`` when the row label is a period (the column names the quantity)."""
     year_span: bool = False
     """The column names a span of two years (``2017/2018``): its period is not judged."""
+    paragraphs: str = ""
+    """The context's paragraphs (normalised), for the context joins."""
 
 
 @dataclass
@@ -316,6 +326,7 @@ def read_context(context: dict[str, Any], rendered: Rendered) -> tuple[Context, 
     table_end = max((e for _, _, _, e in rendered.cells), default=0)
     scale, _why = _scale(context, rendered.text, table_end)
     out = Context(rendered.doc_id, grid, header_rows, scale, bool(_CURRENCY_CAPTION.search(whole)))
+    paragraphs = norm(" ".join(p["text"] for p in context["paragraphs"]))
     spans = {(r, c): (s, e) for r, c, s, e in rendered.cells}
     top_left = grid[0][0].strip() if header_rows else ""
     groups: list[str] = []
@@ -405,6 +416,7 @@ def read_context(context: dict[str, Any], rendered: Rendered) -> tuple[Context, 
                     expected,
                     label_from,
                     span,
+                    paragraphs,
                 )
             )
     return out, skipped
@@ -473,6 +485,26 @@ COLUMN_JOIN = " — "
 GROUP_JOIN = ": "
 
 
+SCOPES = {
+    "discontinued operations": re.compile(r"\bdiscontinued\b|\bheld for sale\b|\bdisposal group\b"),
+    "acquired business": re.compile(r"\bacquired\b|\bacquisitions?\b|\bpurchase price\b"),
+    "pro forma": re.compile(r"\bpro forma\b"),
+}
+"""The context joins' qualifiers, each with the words a paragraph names it by."""
+
+
+def context_join(part: str, cell: GoldCell) -> bool:
+    """Whether a qualifier or a group is one the context's paragraphs write (module
+    docstring)."""
+    name = norm(part)
+    scope = SCOPES.get(name)
+    if scope is not None:
+        return scope.search(cell.paragraphs) is not None
+    words = name.split()  # the group's words, in order, as a phrase of the paragraphs
+    phrase = r"\s+".join(rf"{re.escape(w)}s?" for w in words)
+    return bool(words) and re.search(rf"\b{phrase}\b", cell.paragraphs) is not None
+
+
 def label_agrees(fact_label: str | None, cell: GoldCell) -> tuple[bool, bool]:
     """(exact, by the documented joins) — module docstring."""
     got, want = norm(fact_label), norm(cell.label)
@@ -484,14 +516,28 @@ def label_agrees(fact_label: str | None, cell: GoldCell) -> tuple[bool, bool]:
     header_words = set(norm(cell.header).split())
     if not want:  # no row label: the column's header alone names the quantity, or nothing
         return False, set(got.split()) <= header_words
-    if any(not set(norm(q).split()) <= header_words for q in qualifiers):
+    in_header = [set(norm(q).split()) <= header_words for q in qualifiers]
+    scoped = [context_join(q, cell) for q in qualifiers]
+    if not all(h or c for h, c in zip(in_header, scoped, strict=True)):
         return False, False
     if norm(row) == want:
         return False, True
     group, colon, rest = row.rpartition(GROUP_JOIN)
     if colon and norm(rest) == want and cell.groups and norm(group) == norm(cell.groups[0]):
         return False, True
+    if colon and norm(rest) == want and context_join(group, cell):
+        return False, True
     return False, False
+
+
+def by_context(fact_label: str, cell: GoldCell) -> bool:
+    """Whether a label agrees only by a context join."""
+    row, *qualifiers = fact_label.split(COLUMN_JOIN)
+    group, colon, _ = row.rpartition(GROUP_JOIN)
+    header_words = set(norm(cell.header).split())
+    if any(not set(norm(q).split()) <= header_words for q in qualifiers):
+        return True
+    return bool(colon) and not (cell.groups and norm(group) == norm(cell.groups[0]))
 
 
 def _category(fact: AmountFact | None, cell: GoldCell) -> str:
@@ -612,6 +658,7 @@ def judge(contexts: list[Context], locate: Locate) -> dict[str, Any]:
             if joined and not exact and fact.label:
                 counts["label with a column qualifier"] += COLUMN_JOIN in fact.label
                 counts["label with its group"] += GROUP_JOIN in fact.label.split(COLUMN_JOIN)[0]
+                counts["label by a context join"] += by_context(fact.label, cell)
             if not joined:
                 note(f"label: {_category(fact, cell)}", cell, fact)
             if cell.year is not None:
@@ -837,8 +884,9 @@ def report(result: dict[str, Any], listed: int) -> str:
         f"| coverage (a fact at the cell) | {t['gold_cells']} | {_pct(t['coverage'])} |",
         f"| label (row, or its documented joins) | {c.get('with fact', 0)} | {_pct(t['label'])} |",
         f"| label exact | {c.get('with fact', 0)} | {_pct(t['label_exact'])} |",
-        f"| (agreeing with a column qualifier / with its group) | {c.get('with fact', 0)} | "
-        f"{c.get('label with a column qualifier', 0)} / {c.get('label with its group', 0)} |",
+        f"| (agreeing with a column qualifier / with its group / by a context join) | "
+        f"{c.get('with fact', 0)} | {c.get('label with a column qualifier', 0)} / "
+        f"{c.get('label with its group', 0)} / {c.get('label by a context join', 0)} |",
         f"| year (period) | {t['cells_with_year']} | {_pct(t['year'])} |",
         f"| period text in the header | {t['cells_with_year']} | {_pct(t['period_text'])} |",
         f"| no year where the table names none | {t['cells_without_year']} | "
