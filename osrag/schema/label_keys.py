@@ -102,6 +102,11 @@ SPLITS = word_set(
 per-share basis. Such a row is a part of the group's quantity, not the whole (a total, a
 net or a balance row is the whole)."""
 
+PART_COLUMNS = SPLITS - {"basic", "diluted"}
+"""Words of a column header (or a section's scope) that name a part of the row's
+quantity — a geography, a jurisdiction, a timing: "Operating income — Americas", "Income
+before taxes — Foreign" are a part, the "Total" column the whole (as a split row is)."""
+
 DEPENDENT_WORDS = SPLITS | word_set(
     """total totals subtotal sub-total sub other others net gross granted exercised
     forfeited vested unvested nonvested cancelled canceled expired exercisable issued
@@ -435,12 +440,13 @@ def label_keys(label: str | None) -> tuple[str, ...]:
             keys += _core_keys(row_core + column_core, listed or column_listed)
         qualified = (
             qualified
-            or bool((MODIFIERS | CHANGES | OTHER_MEASURES) & set(column_whole))
+            or bool((MODIFIERS | CHANGES | OTHER_MEASURES | PART_COLUMNS) & set(column_whole))
             or _counts_part_of_a_year(column_whole)
         )
     # a column that changes the quantity ("Auto bodily injury — Minimum limit", "… —
-    # Deferred") or holds a change of it ("Revenue — Variance in Dollars", "… —
-    # Increase/(decrease)") leaves the row no keys of its own: only read with the column
+    # Deferred"), names a part of it ("Operating income — Americas") or holds a change
+    # of it ("Revenue — Variance in Dollars", "… — Increase/(decrease)") leaves the row
+    # no keys of its own: only read with the column
     return tuple(dict.fromkeys(k for k in ([] if qualified else row) + keys if k))
 
 

@@ -454,12 +454,15 @@ def test_a_table_whose_description_sets_other_entities_aside_is_the_companys(
     [
         ("Consumer Cyber Safety segment", True),
         ("## Aerospace and Defense segment", True),
+        ("North America", True),
+        ("Asia Pacific region", True),
+        ("Overview", False),
         ("Results by segment", False),
         ("Segment information", False),
         ("Consolidated results", False),
     ],
 )
-def test_a_table_under_a_heading_naming_one_segment_holds_its_figures(
+def test_a_table_under_a_heading_naming_one_segment_or_region_holds_its_figures(
     heading: str, scoped: bool
 ) -> None:
     text = f"{heading}\n\nRevenue increased in fiscal 2019, driven by subscriptions.\n\n" + pipe(

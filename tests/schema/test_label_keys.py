@@ -90,7 +90,8 @@ CASES: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
     ("Deferred tax assets: Total", ("deferred tax assets", "total deferred tax assets"),
      ("assets",)),
     ("Income taxes: Current", ("current income taxes",), ("income taxes",)),
-    ("Operating income — Americas", ("operating income",), ("americas operating income",)),
+    ("Operating income — Americas", (), ("operating income", "americas operating income")),
+    ("Operating income — Total", ("operating income",), ()),
     # insurance: the name last
     ("Each occurrence limit", ("limit", "occurrence limit", "each occurrence limit"),
      ("each",)),

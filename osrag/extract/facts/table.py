@@ -59,6 +59,7 @@ from osrag.extract.facts.labels import (
 from osrag.extract.facts.periods import is_period_words, part_of_year, period_of, split_period
 from osrag.extract.scale import parse_caption
 from osrag.extract.tables import Cell, Table, is_value_cell
+from osrag.schema.label_keys import PART_COLUMNS, phrase_words, word_set
 
 __all__ = ["CellPlace", "TableReading", "allocated_quantity", "read_table", "table_scope"]
 
@@ -423,9 +424,24 @@ _SEGMENT_HEADING = re.compile(
 _HEADING_REACH = 1500
 
 
+_REGION_WORDS = PART_COLUMNS - word_set(
+    "current non-current noncurrent deferred federal state local foreign domestic"
+)
+_HEADING_WORDS = word_set("region regions segment and the")
+
+
+def _names_a_part(line: str) -> bool:
+    """A heading that names one segment (``Consumer Cyber Safety segment``) or one region
+    (``North America``, ``Asia Pacific region``)."""
+    if _SEGMENT_HEADING.match(line):
+        return True
+    words = set(phrase_words(line))
+    return bool(words & _REGION_WORDS) and words <= _REGION_WORDS | _HEADING_WORDS
+
+
 def _segment_heading(before: str) -> str | None:
-    """The heading of the section a table stands in when it names one segment
-    (``Consumer Cyber Safety segment``): the nearest short line above the table, within
+    """The heading of the section a table stands in when it names one segment or region
+    (:func:`_names_a_part`): the nearest short line above the table, within
     :data:`_HEADING_REACH` characters, that is not a sentence."""
     for paragraph in reversed(before[-_HEADING_REACH:].split("\n\n")):
         line = paragraph.strip().lstrip("#").strip()
@@ -433,7 +449,7 @@ def _segment_heading(before: str) -> str | None:
             continue
         if len(line.split()) > 8 or line.endswith((".", ";", ",")) or _FIGURE.search(line):
             continue
-        return line if _SEGMENT_HEADING.match(line) else None
+        return line if _names_a_part(line) else None
     return None
 
 
