@@ -1,16 +1,19 @@
 """Does the search return documents that hold the asked quantity? Every mode on every engine.
 
     .venv/bin/python benchmarks/quantity_precision.py [--label before] \
-        [--sets tatqa,insurance] [--engines opensearch,elasticsearch,embedded] \
+        [--sets tatqa,tatqa-hand,insurance] [--engines opensearch,elasticsearch,embedded] \
         [--modes bm25,vector,hybrid]
 
-Two query sets whose gold is independent of osrag (nothing here judges with osrag's
+Query sets whose gold is independent of osrag (nothing here judges with osrag's
 extraction, constraint parser or filter):
 
 * ``tatqa`` — the analyst questions ``benchmarks/tatqa_analyst.py`` writes from the TAT-QA
   dev tables ("companies whose revenue exceeded $500 million in 2019", "net loss under
   $20 million"), on the corpus ``benchmarks/tatqa_corpus.py`` renders; holders read from
   the dataset's own cells and annotated scales;
+* ``tatqa-hand`` — the same questions and corpus, their gold adjudicated by the blind hand
+  readings of the pooled documents (``benchmarks/tatqa_hand.py``): each hand-read
+  (document, subject) pair judged from the readings, every other pair as the dataset says;
 * ``insurance`` — the role-bound queries of ``examples/insurance`` (``r01``–``r24``:
   "deductible under $1,000", "premium below $500 a year", "over €250,000"), holders read
   by hand from the policies.
@@ -67,6 +70,19 @@ def tatqa_set(work: Path) -> tuple[Path, QuerySet]:
 
     tatqa_corpus.convert(tatqa_corpus.DATASET, work)
     return work / "corpus", _with_gold(load_query_set(work / "analyst_queries.jsonl"))
+
+
+def tatqa_hand_set(work: Path) -> tuple[Path, QuerySet]:
+    """The TAT-QA analyst questions with their gold adjudicated by the hand readings."""
+    import tatqa_hand
+
+    corpus, _ = tatqa_set(work)
+    adjudicated = tatqa_hand.write_adjudicated(
+        work / "analyst_queries.jsonl",
+        work / "analyst_queries_hand.jsonl",
+        tatqa_hand.load_readings(),
+    )
+    return corpus, _with_gold(load_query_set(adjudicated))
 
 
 def insurance_set() -> tuple[Path, QuerySet]:
@@ -159,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__.split("\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--label", default="before", help="names the results file")
-    parser.add_argument("--sets", default="tatqa,insurance")
+    parser.add_argument("--sets", default="tatqa,tatqa-hand,insurance")
     parser.add_argument("--engines", default="opensearch,elasticsearch,embedded")
     parser.add_argument("--modes", default="bm25,vector,hybrid")
     args = parser.parse_args(argv)
@@ -172,9 +188,12 @@ def main(argv: list[str] | None = None) -> int:
     }
     with tempfile.TemporaryDirectory(prefix="osrag-qp-") as tmp:
         work = Path(tmp)
-        loaded = {
-            name: tatqa_set(work / "tatqa") if name == "tatqa" else insurance_set() for name in sets
+        readers = {
+            "tatqa": lambda: tatqa_set(work / "tatqa"),
+            "tatqa-hand": lambda: tatqa_hand_set(work / "tatqa-hand"),
+            "insurance": insurance_set,
         }
+        loaded = {name: readers[name]() for name in sets}
         for engine_name in engines:
             index = engine(engine_name, work / "home")
             try:
