@@ -352,6 +352,8 @@ def _constraint_line(constraint: Any) -> str:
         parts.append("role-free")
     if constraint.year is not None:
         parts.append(f"year {constraint.year}")
+    if constraint.quarter is not None:
+        parts.append(f"quarter Q{constraint.quarter}")
     if constraint.signed:
         parts.append("signed")
     return f"{phrase}{constraint.describe()} [{', '.join(parts)}]"

@@ -87,6 +87,13 @@ class AmountConstraint(BaseModel):
         description="compare the signed value (a result that can be a loss: income, "
         "earnings, profit) instead of the magnitude",
     )
+    quarter: int | None = Field(
+        default=None,
+        ge=1,
+        le=4,
+        description="the quarter of the year the question names ('Q4 2019', 'the fourth "
+        "quarter'): a fact of that quarter's column, never the year's",
+    )
 
     @model_validator(mode="after")
     def _bounds_fit(self) -> AmountConstraint:

@@ -406,6 +406,29 @@ def _counts_part_of_a_year(words: list[str]) -> bool:
     return any(i > 0 and words[i - 1] in _PART_COUNTS.get(word, ()) for i, word in enumerate(words))
 
 
+_ORDINALS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4,
+}  # fmt: skip
+_QUARTER_TOKEN = re.compile(r"q([1-4])|([1-4])q(?:\d\d)?")
+
+
+def quarter_of(words: list[str]) -> int | None:
+    """The one quarter of the year ``words`` name (``Q4``, ``4Q19``, ``Fourth … Quarter``),
+    else None."""
+    found = {int(m.group(1) or m.group(2)) for w in words if (m := _QUARTER_TOKEN.fullmatch(w))}
+    if "quarter" in words:
+        found |= {_ORDINALS[w] for w in words if w in _ORDINALS}
+    return found.pop() if len(found) == 1 else None
+
+
+def quarter_keys(row: list[str], columns: list[str]) -> list[str]:
+    """The keys of a quarter's figure: each key of the row followed by the quarter its
+    columns name ("Revenues — Fourth — Quarter" → "revenue q4"), which a question naming
+    that quarter asks for ("revenue in Q4 2019")."""
+    quarter = quarter_of(columns)
+    return [] if quarter is None else [f"{key} q{quarter}" for key in row]
+
+
 @lru_cache(maxsize=1 << 14)
 def label_keys(label: str | None) -> tuple[str, ...]:
     """The keys of a fact's label (module docstring), distinct, in order; () for none."""
@@ -433,8 +456,10 @@ def label_keys(label: str | None) -> tuple[str, ...]:
         row += _keys_of(row_core, row_whole, listed)
     keys: list[str] = []
     qualified = False
+    column_words: list[str] = []
     for column in columns:
         column_core, column_whole, column_listed = _part(column)
+        column_words += phrase_words(column)
         keys += _keys_of(column_core, column_whole, column_listed)
         if row_core and column_core:
             keys += _core_keys(row_core + column_core, listed or column_listed)
@@ -447,6 +472,9 @@ def label_keys(label: str | None) -> tuple[str, ...]:
     # Deferred"), names a part of it ("Operating income — Americas") or holds a change
     # of it ("Revenue — Variance in Dollars", "… — Increase/(decrease)") leaves the row
     # no keys of its own: only read with the column
+    quarter = quarter_keys(row, column_words)
+    qualified = qualified or bool(quarter)  # "Revenue — 3Q19": the quarter's, not the year's
+    keys += quarter
     return tuple(dict.fromkeys(k for k in ([] if qualified else row) + keys if k))
 
 

@@ -27,7 +27,11 @@ $1,000" constrains a deductible, not any amount of a chunk. Its ``label`` is
 
 Its ``year`` is the year the question states ("in 2019", "for fiscal 2019", "FY2019",
 "December 31, 2019") when a bound constraint is in the question: the one year when there
-is one, else the year nearest to the constraint (after it first). Its ``signed`` is set
+is one, else the year nearest to the constraint (after it first). Its ``quarter`` is the
+one quarter the question states ("in Q4 2019", "fourth quarter revenue", "4Q19"; two
+different quarters: none), and the quarter's words are not part of the label: the
+constraint asks for that quarter's figure (a fact of a quarter's column), never the
+year's. Its ``signed`` is set
 when the label names a result that can be a loss
 (:func:`~osrag.search.labels.is_signed`). A role-free constraint gets neither.
 
@@ -88,6 +92,14 @@ _YEAR = re.compile(
     re.IGNORECASE,
 )
 """A stated year: "2019", "in 2019", "for fiscal 2019", "FY2019", "FY19"."""
+_QUARTER = re.compile(
+    r"(?<![\w$€£¥.,])(?:(?:in|for|during)\s+)?(?:the\s+)?(?:"
+    r"(?P<ordinal>first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+(?:fiscal\s+)?quarter"
+    r"|q(?P<q>[1-4])|(?P<nq>[1-4])q(?:\d\d)?)(?![\w%])",
+    re.IGNORECASE,
+)
+"""A stated quarter: "Q4", "in Q4", "4Q19", "the fourth quarter", "for the 4th quarter"."""
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3}
 _WORDS = re.compile(r"[A-Za-z][\w'’&-]*|,|[^\w\s]")
 _DIGIT = re.compile(r"\d")
 _EDGE = frozenset({",", "and", "&", "of", "by", "from", "before", "after"})
@@ -119,6 +131,18 @@ def _years(text: str, taken: Sequence[tuple[int, int]]) -> list[tuple[int, int, 
         short = match.group("short")
         year = int(match.group("year")) if short is None else 2000 + int(short)
         found.append((year, match.start(), match.end()))
+    return found
+
+
+def _quarters(text: str, taken: Sequence[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """``(quarter, start, end)`` of every stated quarter outside the amounts' phrases."""
+    found = []
+    for match in _QUARTER.finditer(text):
+        if any(s < match.end() and match.start() < e for s, e in taken):
+            continue
+        ordinal = match.group("ordinal")
+        quarter = _ORDINALS.get(ordinal.lower(), 4) if ordinal else int(match["q"] or match["nq"])
+        found.append((quarter, match.start(), match.end()))
     return found
 
 
@@ -252,17 +276,24 @@ def bind_constraints(text: str, constraints: Sequence[AmountConstraint]) -> list
         return []
     spans = [(c.start, c.end) for c in constraints]
     years = _years(text, spans)
+    quarters = _quarters(text, spans)
+    stated = {q for q, _, _ in quarters}
+    quarter = stated.pop() if len(stated) == 1 else None
+    # the quarters' words blanked out (offsets kept): never part of a label
+    plain = "".join(
+        " " if any(s <= i < e for _, s, e in quarters) else ch for i, ch in enumerate(text)
+    )
     order = sorted(range(len(constraints)), key=lambda i: constraints[i].start)
     bound: list[AmountConstraint] = list(constraints)
     for position, i in enumerate(order):
         c = constraints[i]
         floor = constraints[order[position - 1]].end if position else 0
         ceiling = constraints[order[position + 1]].start if position + 1 < len(order) else len(text)
-        before = _label_before(text, c, floor, years)
+        before = _label_before(plain, c, floor, years)
         label, context = (None, None) if before is None else before
         label = _names_a_quantity(label)
         if label is None:
-            label, context = _names_a_quantity(_label_after(text, c, ceiling)), None
+            label, context = _names_a_quantity(_label_after(plain, c, ceiling)), None
         if label is None:
             continue
         bound[i] = c.model_copy(
@@ -271,6 +302,7 @@ def bind_constraints(text: str, constraints: Sequence[AmountConstraint]) -> list
                 "context": context,
                 "year": _nearest_year(c, years),
                 "signed": is_signed(label),
+                "quarter": quarter,
             }
         )
     return bound

@@ -56,12 +56,16 @@ YEAR = f"{FACTS}.year"
 BREADCRUMB = "breadcrumb"
 
 
-def label_filter(label: str, *, gains_only: bool = False) -> Filter:
+def label_filter(label: str, *, gains_only: bool = False, quarter: int | None = None) -> Filter:
     """A fact's label keys hold the key of ``label`` or of one of its alternatives
     (:func:`~osrag.search.asked_keys.asked_keys`: the asked name at the head of what the
     fact measures); ``gains_only``: not the alternatives that name a loss (a result asked
-    on its positive side: "operating income above $1 billion" is no "Operating loss")."""
+    on its positive side: "operating income above $1 billion" is no "Operating loss");
+    ``quarter``: the keys of that quarter's figure ("revenue q4",
+    :func:`~osrag.schema.label_keys.quarter_keys`), never the year's."""
     keys = asked_keys(label, gains_only=gains_only)
+    if quarter is not None:
+        keys = tuple(f"{key} q{quarter}" for key in keys)
     if not keys:
         return MatchNone()
     return Term(LABEL_KEYS, keys[0]) if len(keys) == 1 else Terms(LABEL_KEYS, keys)
@@ -122,7 +126,8 @@ def fact_filter(c: AmountConstraint) -> Filter:
     breadcrumb as well."""
     items: list[Filter] = []
     if c.label is not None:
-        items.append(label_filter(c.label, gains_only=c.signed and not names_loss(c.label)))
+        gains_only = c.signed and not names_loss(c.label)
+        items.append(label_filter(c.label, gains_only=gains_only, quarter=c.quarter))
     items.append(_value_filter(c))
     items.append(Term(CURRENCY, c.currency))
     if c.year is not None:

@@ -495,7 +495,7 @@ def test_rows_under_an_includes_group_are_parts_of_the_lines_above() -> None:
 
 
 def test_columns_named_by_an_ordinal_alone_are_quarters() -> None:
-    """"First | Second | Third | Fourth" over a year row: the quarters, not the year."""
+    """ "First | Second | Third | Fourth" over a year row: the quarters, not the year."""
     table = pipe(
         [
             ["(in thousands)", "First", "Second", "Third", "Fourth"],
