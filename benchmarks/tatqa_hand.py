@@ -42,10 +42,11 @@ from collections import Counter
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import tatqa_analyst
 from _paths import ROOT
 
 READINGS = ROOT / "benchmarks" / "data" / "tatqa_hand_readings.jsonl"
@@ -57,31 +58,24 @@ _QID = re.compile(
 
 @dataclass(frozen=True)
 class Asked:
-    """A question's subject, period, sign and bound, read back from its id."""
+    """A question's subject, period and bound (the gold's own
+    :class:`tatqa_analyst.Constraint`), read back from its id."""
 
     subject: str
     kind: str
-    sign: str | None
     period: int | None
-    op: str
-    low: Decimal
-    high: Decimal | None
+    bound: tatqa_analyst.Constraint
+
+    @property
+    def sign(self) -> str | None:
+        return self.bound.sign
 
     def meets(self, dollars: Decimal) -> bool:
-        if self.op == "gt":
-            return dollars > self.low
-        if self.op == "gte":
-            return dollars >= self.low
-        if self.op == "lt":
-            return dollars < self.low
-        assert self.high is not None
-        return self.low <= dollars <= self.high
+        return self.bound.meets(dollars)
 
 
 def asked(question_id: str) -> Asked:
     """The subject and bound a question id names (``a-net-loss-2019-lt-20000000``)."""
-    import tatqa_analyst
-
     found = _QID.match(question_id)
     if found is None:
         raise ValueError(f"not an analyst question id: {question_id}")
@@ -89,14 +83,17 @@ def asked(question_id: str) -> Asked:
     for subject in tatqa_analyst.SUBJECTS:
         for name, sign in ((subject.name, None), (subject.loss_name, "loss")):
             if name and re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") == slug:
+                high = int(found["high"]) if found["high"] else None
                 return Asked(
                     subject.name,
                     subject.kind,
-                    sign,
                     None if found["period"] == "any" else int(found["period"]),
-                    found["op"],
-                    Decimal(found["low"]),
-                    Decimal(found["high"]) if found["high"] else None,
+                    tatqa_analyst.Constraint(
+                        cast(tatqa_analyst.Op, found["op"]),
+                        int(found["low"]),
+                        high,
+                        cast(tatqa_analyst.Sign | None, sign),
+                    ),
                 )
     raise ValueError(f"no subject named by {question_id}")
 

@@ -122,28 +122,35 @@ def _governed(phrase: str) -> bool:
     return lead.upper() not in CODES and lead not in SIGNS and lead.lower() not in NOUNS
 
 
+def _outside(
+    pattern: re.Pattern[str], text: str, taken: Sequence[tuple[int, int]]
+) -> list[re.Match[str]]:
+    """The matches of ``pattern`` in ``text`` that overlap none of the amounts' phrases."""
+    return [
+        m
+        for m in pattern.finditer(text)
+        if not any(s < m.end() and m.start() < e for s, e in taken)
+    ]
+
+
 def _years(text: str, taken: Sequence[tuple[int, int]]) -> list[tuple[int, int, int]]:
     """``(year, start, end)`` of every stated year outside the amounts' phrases."""
-    found = []
-    for match in _YEAR.finditer(text):
-        if any(s < match.end() and match.start() < e for s, e in taken):
-            continue
-        short = match.group("short")
-        year = int(match.group("year")) if short is None else 2000 + int(short)
-        found.append((year, match.start(), match.end()))
-    return found
+    return [
+        (int(m["year"]) if m["short"] is None else 2000 + int(m["short"]), m.start(), m.end())
+        for m in _outside(_YEAR, text, taken)
+    ]
 
 
 def _quarters(text: str, taken: Sequence[tuple[int, int]]) -> list[tuple[int, int, int]]:
     """``(quarter, start, end)`` of every stated quarter outside the amounts' phrases."""
-    found = []
-    for match in _QUARTER.finditer(text):
-        if any(s < match.end() and match.start() < e for s, e in taken):
-            continue
-        ordinal = match.group("ordinal")
-        quarter = _ORDINALS.get(ordinal.lower(), 4) if ordinal else int(match["q"] or match["nq"])
-        found.append((quarter, match.start(), match.end()))
-    return found
+    return [
+        (
+            _ORDINALS.get(m["ordinal"].lower(), 4) if m["ordinal"] else int(m["q"] or m["nq"]),
+            m.start(),
+            m.end(),
+        )
+        for m in _outside(_QUARTER, text, taken)
+    ]
 
 
 def _strip_links(before: str, years: Sequence[tuple[int, int, int]], offset: int) -> str:

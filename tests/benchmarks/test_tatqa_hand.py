@@ -27,9 +27,14 @@ def reading(doc: str, subject: str, *figures: tuple[int, int], **extra: Any) -> 
 
 def test_a_question_id_names_its_subject_sign_period_and_bound() -> None:
     loss = hand.asked("a-net-loss-2019-lt-20000000")
-    assert (loss.subject, loss.sign, loss.period, loss.op) == ("net income", "loss", 2019, "lt")
+    assert (loss.subject, loss.sign, loss.period, loss.bound.op) == (
+        "net income",
+        "loss",
+        2019,
+        "lt",
+    )
     revenue = hand.asked("a-revenue-any-between-1000000000-5000000000")
-    assert (revenue.kind, revenue.period, revenue.low, revenue.high) == (
+    assert (revenue.kind, revenue.period, revenue.bound.low, revenue.bound.high) == (
         "magnitude",
         None,
         1_000_000_000,
