@@ -53,16 +53,18 @@ import argparse
 import json
 import re
 import sys
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from decimal import Decimal
 from html import escape
 from pathlib import Path
 from typing import Any
 
 import tatqa_analyst as analyst
-from _paths import CORPORA
+from tatqa_evidence import write_evidence
+from tatqa_render import DATASET, Rendered, render
 
-DATASET = CORPORA / "tatqa-dev" / "tatqa_dataset_dev.json"
+__all__ = ["DATASET", "GoldItem", "Rendered", "convert", "core", "html", "render"]
+
 SCALES = {"": 0, "thousand": 3, "million": 6, "billion": 9}
 _NUMBER = re.compile(
     r"\s*(?P<sign>[$€£])?\s*(?P<open>\()?\s*(?P<sign2>[$€£])?\s*(?P<minus>-)?"
@@ -96,15 +98,6 @@ _CURRENCY_CAPTION = re.compile(
 
 
 @dataclass
-class Rendered:
-    doc_id: str
-    text: str
-    cells: list[tuple[int, int, int, int]] = field(default_factory=list)
-    """(row, column, start, end) of each cell's text in ``text``."""
-    paragraphs: dict[int, tuple[int, int]] = field(default_factory=dict)
-
-
-@dataclass
 class GoldItem:
     doc_id: str
     question: str
@@ -125,67 +118,6 @@ class GoldItem:
     around: str = ""
     """A paragraph answer's text with up to 25 characters either side (to find it again in
     a corpus the loader rewrote)."""
-
-
-def _cell(text: str) -> str:
-    return " ".join(text.replace("|", "\\|").split())
-
-
-def render(context: dict[str, Any]) -> Rendered:
-    """One context as Markdown, with the offsets of its cells and paragraphs."""
-    doc_id = "tatqa-" + context["table"]["uid"][:8]
-    paragraphs = sorted(context["paragraphs"], key=lambda p: p["order"])
-    rows = context["table"]["table"]
-    colon = [i for i, p in enumerate(paragraphs) if p["text"].rstrip().endswith(":")]
-    told = [i for i, p in enumerate(paragraphs) if _introduces(p["text"])]
-    lead = (colon or told or [None])[0]
-    at = len(paragraphs) - 1 if lead is None else lead
-    out = Rendered(doc_id, "")
-    parts: list[str] = []
-
-    def add(piece: str) -> int:
-        start = sum(len(p) for p in parts)
-        parts.append(piece)
-        return start
-
-    for i, paragraph in enumerate(paragraphs):
-        text = " ".join(paragraph["text"].split())
-        start = add(text)
-        out.paragraphs[int(paragraph["order"])] = (start, start + len(text))
-        add("\n\n")
-        if i == at:
-            _table(rows, add, out)
-    if not paragraphs:
-        _table(rows, add, out)
-    out.text = "".join(parts)
-    return out
-
-
-_INTRODUCES = re.compile(
-    r"(?i)\bfollowing\s+(?:table|summar\w*|sets|presents|shows)\b"
-    r"|\bas follows\b|\btable below\b|\bbelow\b.*:"
-)
-
-
-def _introduces(paragraph: str) -> bool:
-    """A paragraph that introduces the table: "…as follows (in thousands):"."""
-    return _INTRODUCES.search(paragraph) is not None
-
-
-def _table(rows: list[list[str]], add: Any, out: Rendered) -> None:
-    width = max(len(r) for r in rows)
-    for r, row in enumerate(rows):
-        cells = [_cell(c) for c in [*row, *[""] * (width - len(row))]]
-        add("|")
-        for c, cell in enumerate(cells):
-            add(" ")
-            start = add(cell)
-            out.cells.append((r, c, start, start + len(cell)))
-            add(" |")
-        add("\n")
-        if r == 0:
-            add("|" + "---|" * width + "\n")
-    add("\n")
 
 
 def _number(text: str) -> re.Match[str] | None:
@@ -435,8 +367,6 @@ def convert(
     with (out / "gold.jsonl").open("w", encoding="utf-8") as f:
         for item in gold:
             f.write(json.dumps(asdict(item)) + "\n")
-    from tatqa_evidence import write_evidence  # imports this module: imported here
-
     write_evidence(contexts, out)
     with (out / "queries.jsonl").open("w", encoding="utf-8") as f:
         for query in queries(gold):

@@ -7,7 +7,7 @@
 For evidence recall at a token budget (``osrag eval --context``, docs/passages.md): every
 question whose answer is one or several spans of the context (``answer_type`` ``span`` or
 ``multi-span``; arithmetic and counts are left out: their answer is not written anywhere),
-located in the corpus ``tatqa_corpus.render`` writes:
+located in the corpus ``tatqa_render.render`` writes:
 
 * an answer from the **text** (``answer_from: text``) is found in the question's
   ``rel_paragraphs`` — whitespace runs matching any whitespace, then ignoring case; the
@@ -37,7 +37,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from tatqa_corpus import DATASET, Rendered, render
+from tatqa_render import DATASET, Rendered, render
 
 
 @dataclass
