@@ -200,7 +200,7 @@ MODIFIERS = BALANCES | frozenset({
     "segment",  # "Marine Services segment revenue": one segment's, not the company's
     # another entity's figures, not the company's own ("Total revenue — Discontinued
     # operations", "Total assets — Acquired business", "Disposal group" held for sale):
-    "discontinued", "acquired", "disposal",
+    "discontinued", "acquired", "disposal", "parent",
 })  # fmt: skip
 """Words that change what the head measures: no key leaves one out ("deferred revenue"
 is never "revenue", "other assets" never "assets")."""

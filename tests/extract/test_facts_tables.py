@@ -522,3 +522,22 @@ def test_ordinals_that_are_not_all_quarters_stay_as_written() -> None:
         "Term loans — First lien",
         "Term loans — Second lien",
     ]
+
+
+def test_a_parent_entitys_table_is_not_the_groups() -> None:
+    """A table headed "Parent" (the parent entity's own statement beside the group's), or
+    described as the parent company's: not the company's consolidated total assets."""
+    headed = pipe(
+        [
+            ["Parent", "", ""],
+            ["", "2019", "2018"],
+            ["Total assets", "US$383,665", "US$336,032"],
+        ]
+    )
+    described = "The condensed balance sheet of the parent company is as follows:\n\n" + pipe(
+        _STATEMENT
+    )
+    for text in (headed, described):
+        got = {f.label: label_keys(f.label) for f in facts(text)}
+        assert "Total assets — Parent entity" in got, got
+        assert "total asset" not in got["Total assets — Parent entity"]

@@ -103,6 +103,8 @@ class TableReading:
         company's (``Discontinued operations``, :func:`table_scope`): every cell's
         qualifier."""
         self.header_rows = _header_rows(table)
+        if scope is None and table.rows and _PARENT.fullmatch(table.rows[0][0]):
+            self.scope = "Parent entity"  # a "Parent" table beside the group's statements
         self.loader = bool(table.rows) and not table.rows[0][0] and _is_loader(table)
         self.headers, self.title = self._headers(range(self.header_rows), top=True)
         self.rows = self._rows()
@@ -189,7 +191,8 @@ class TableReading:
         or sits under."""
         out: list[tuple[str | None, tuple[str, int] | None]] = []
         top_left = self.table.rows[0][0] if self.header_rows and self.table.rows else ""
-        group = clean_label(top_left) if _kind(top_left) == "qualifier" else self.allocated
+        names = _kind(top_left) == "qualifier" and not _PARENT.fullmatch(top_left)
+        group = clean_label(top_left) if names else self.allocated
         period_row = self.title
         for raw, cells in self.table.rows:
             displaced = "" if raw else _displaced_label(cells)
@@ -411,7 +414,13 @@ _SCOPES = (
         ),
     ),
     ("Pro forma", re.compile(r"(?i)\bpro\s+forma\b")),
+    (
+        "Parent entity",
+        re.compile(r"(?i)\bparent\s+(?:entity|company)\b|\bregistrant\b(?=.*\bparent\b)"),
+    ),
 )
+_PARENT = re.compile(r"(?i)\s*parent(?:\s+(?:entity|company))?(?:\s+only)?\s*")
+"""A top-left header cell saying the table is the parent entity's alone (``Parent``)."""
 _BESIDE = re.compile(
     r"(?i)\b(?:exclud\w*|includ\w*|except|other\s+than|without|net\s+of|less|before|"
     r"from\s+continuing)\W+(?:\w+\W+){0,2}$"
@@ -461,7 +470,8 @@ def table_scope(text: str, table_start: int) -> str | None:
     company's own: ``The following table summarizes the major line items of these
     discontinued solutions …`` → ``Discontinued operations`` (also assets held for sale);
     ``… the allocation of the purchase price among the assets acquired and liabilities
-    assumed`` → ``Acquired business``; ``… pro forma …`` → ``Pro forma``. The describing
+    assumed`` → ``Acquired business``; ``… pro forma …`` → ``Pro forma``; ``… of the
+    parent company …`` → ``Parent entity`` (a table headed ``Parent`` is too). The describing
     sentence is the one that introduces the table at the end of the paragraph right
     before it, else the paragraph's sentence saying "the following table" or "the table
     below". A mention that sets them aside ("excluding discontinued operations",
