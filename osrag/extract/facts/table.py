@@ -40,6 +40,11 @@ The rule, for the amount in row *r*, column *c* (:class:`~osrag.extract.tables.T
   sales`` under ``Operating expenses:``, ``Valuation allowance`` under ``Deferred tax
   assets:``) stands alone. A row whose
   label is a period, or empty, is labelled by the qualifiers alone — none: no label.
+* The **scope**: when the text around the table says whose figures it holds — the
+  sentence describing it names discontinued operations, an acquired business, pro forma
+  figures or the parent company, or the section's heading names one segment or region
+  (:func:`table_scope`) — that is the last qualifier of every cell (``Total revenue —
+  Discontinued operations``, ``Net revenues — Consumer Cyber Safety segment``).
 """
 
 from __future__ import annotations
@@ -431,12 +436,12 @@ _SEGMENT_HEADING = re.compile(
     r"(?i)^(?!.*\b(?:by|each|all|other|total)\b)[^\W\d][\w&'’ .-]{0,80}?\s+segment$"
 )
 _HEADING_REACH = 1500
-
-
+"""How far above a table (characters) its section heading is looked for."""
 _REGION_WORDS = PART_COLUMNS - word_set(
     "current non-current noncurrent deferred federal state local foreign domestic"
 )
-_HEADING_WORDS = word_set("region regions segment and the")
+_HEADING_WORDS = word_set("region segment and the")
+_FIGURE = re.compile(r"\d|[$€£¥₹]")
 
 
 def _names_a_part(line: str) -> bool:
@@ -462,9 +467,6 @@ def _segment_heading(before: str) -> str | None:
     return None
 
 
-_FIGURE = re.compile(r"\d|[$€£¥₹]")
-
-
 def table_scope(text: str, table_start: int) -> str | None:
     """Whose figures a table holds when the sentence describing it says they are not the
     company's own: ``The following table summarizes the major line items of these
@@ -475,8 +477,9 @@ def table_scope(text: str, table_start: int) -> str | None:
     sentence is the one that introduces the table at the end of the paragraph right
     before it, else the paragraph's sentence saying "the following table" or "the table
     below". A mention that sets them aside ("excluding discontinued operations",
-    "including …") names no scope. A table in a section headed by one segment's name
-    (``Consumer Cyber Safety segment``) holds that segment's figures: the heading."""
+    "including …") names no scope. A table in a section headed by one segment's or one
+    region's name (``Consumer Cyber Safety segment``, ``North America``) holds that
+    part's figures: the heading is the scope."""
     before = text[max(0, table_start - _HEADING_REACH) : table_start].rstrip()
     paragraph = before.rsplit("\n\n", 1)[-1].strip()
     if not paragraph or "|" in paragraph:
