@@ -406,9 +406,10 @@ def _counts_part_of_a_year(words: list[str]) -> bool:
     return any(i > 0 and words[i - 1] in _PART_COUNTS.get(word, ()) for i, word in enumerate(words))
 
 
-_ORDINALS = {
+QUARTER_ORDINALS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4,
 }  # fmt: skip
+"""The ordinal words that name a quarter ("fourth quarter", "4th quarter"), both sides."""
 _QUARTER_TOKEN = re.compile(r"q([1-4])|([1-4])q(?:\d\d)?")
 
 
@@ -417,7 +418,7 @@ def quarter_of(words: list[str]) -> int | None:
     else None."""
     found = {int(m.group(1) or m.group(2)) for w in words if (m := _QUARTER_TOKEN.fullmatch(w))}
     if "quarter" in words:
-        found |= {_ORDINALS[w] for w in words if w in _ORDINALS}
+        found |= {QUARTER_ORDINALS[w] for w in words if w in QUARTER_ORDINALS}
     return found.pop() if len(found) == 1 else None
 
 

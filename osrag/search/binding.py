@@ -45,6 +45,7 @@ from collections.abc import Sequence
 
 from osrag.currencies import CODES, NOUNS, SIGNS
 from osrag.schema.constraints import AmountConstraint
+from osrag.schema.label_keys import QUARTER_ORDINALS
 from osrag.search.labels import DOCUMENT_NOUNS, QUANTITY_NOUNS, is_signed, normalised
 
 WINDOW = 120
@@ -99,7 +100,6 @@ _QUARTER = re.compile(
     re.IGNORECASE,
 )
 """A stated quarter: "Q4", "in Q4", "4Q19", "the fourth quarter", "for the 4th quarter"."""
-_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3}
 _WORDS = re.compile(r"[A-Za-z][\w'’&-]*|,|[^\w\s]")
 _DIGIT = re.compile(r"\d")
 _EDGE = frozenset({",", "and", "&", "of", "by", "from", "before", "after"})
@@ -145,7 +145,7 @@ def _quarters(text: str, taken: Sequence[tuple[int, int]]) -> list[tuple[int, in
     """``(quarter, start, end)`` of every stated quarter outside the amounts' phrases."""
     return [
         (
-            _ORDINALS.get(m["ordinal"].lower(), 4) if m["ordinal"] else int(m["q"] or m["nq"]),
+            QUARTER_ORDINALS[m["ordinal"].lower()] if m["ordinal"] else int(m["q"] or m["nq"]),
             m.start(),
             m.end(),
         )
