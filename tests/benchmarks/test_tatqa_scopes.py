@@ -7,6 +7,8 @@ region's or an adjusted figure, their gold read from the dataset's own cells.
   the generator gives the same file twice, every holder's evidence is a raw cell of the
   dataset that meets the question and names the part it is asked of (never a company
   total), and the plain questions beside them are exactly the plain generator's.
+* The hand readings of sampled pairs (``benchmarks/data/tatqa_scope_*.jsonl``) parse, cover
+  their pairs, and are judged by the gold's own rules.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
 import tatqa_analyst as analyst
+import tatqa_scope_readings as scope_readings
 import tatqa_scopes as scopes
 
 from osrag.evaluation import load_query_set
@@ -390,3 +393,48 @@ def test_the_plain_questions_are_the_plain_generators_alone(written: dict[str, A
     records = [r for r in written["records"] if "scope" not in r]
     assert records == [json.loads(json.dumps(q.record())) for q in plain]
     assert written["records"][: len(records)] == records  # the scope questions come after
+
+
+# --------------------------------------------------------------------------- hand readings
+
+
+def test_a_reading_is_judged_by_the_golds_rules() -> None:
+    question = {
+        "id": "tqs-quarter-q2-net-loss-any-lt-1000000",
+        "scope": "quarter",
+        "part": "Q2",
+        "holders": ["tatqa-a"],
+        "unjudged": [],
+        "constraint": {"subject": "net income", "period": None, "op": "lt", "low": 1_000_000,
+                       "high": None, "sign": "loss"},
+    }  # fmt: skip
+    loss = {
+        "doc": "tatqa-a",
+        "kind": "quarter",
+        "part": "Q2",
+        "subject": "net income",
+        "currency": "USD",
+        "figures": [{"year": 2019, "value": -854_000}],
+        "note": "",
+    }
+    profit = {**loss, "doc": "tatqa-b", "figures": [{"year": 2019, "value": 11_943_000}]}
+    pairs = [{"question": question["id"], "doc": "tatqa-a"},
+             {"question": question["id"], "doc": "tatqa-b"}]  # fmt: skip
+    readings = {scope_readings.read_key(question, r["doc"]): [r] for r in (loss, profit)}
+    table, differ = scope_readings.agreement([question], pairs, readings)
+    assert table == {("holds", "holds"): 1, ("does-not-hold", "does-not-hold"): 1}
+    assert differ == []
+
+
+def test_the_stored_readings_cover_the_sampled_pairs_and_parse() -> None:
+    pairs_file = scope_readings.DATA / "tatqa_scope_pairs.jsonl"
+    pairs = [json.loads(x) for x in pairs_file.read_text(encoding="utf-8").splitlines() if x]
+    readings = scope_readings.load(scope_readings.READINGS)
+    assert len(pairs) == 40 and scope_readings.READINGS
+    for pair in pairs:
+        assert (pair["doc"], pair["kind"], pair["part"], pair["subject"]) in readings, pair
+    for read in readings.values():
+        for r in read:
+            assert r["kind"] in scopes.KINDS and r["subject"] in scopes._SUBJECTS_BY_NAME
+            assert all(isinstance(f["value"], int) and isinstance(f["year"], int)
+                       for f in r["figures"])  # fmt: skip
