@@ -11,7 +11,12 @@ extraction, constraint parser or filter):
   dev tables ("companies whose revenue exceeded $500 million in 2019", "net loss under
   $20 million"), on the corpus ``benchmarks/tatqa_corpus.py`` renders; holders read from
   the dataset's own cells and annotated scales;
-* ``tatqa-hand`` — the same questions and corpus, their gold adjudicated by the blind hand
+* ``tatqa-scope`` — the scope questions ``benchmarks/tatqa_scopes.py`` writes beside them, on
+  the same corpus: a quarter's, a segment's, a region's or an adjusted figure ("fourth-quarter
+  revenue over $100 million in 2019", "Americas revenue under $500 million", "adjusted
+  EBITDA above $50 million"), holders read from the part's own cells; reported as a whole
+  and per scope kind (``by_scope``: quantity precision@5 and @10 over each kind's queries);
+* ``tatqa-hand`` — the plain questions and corpus, their gold adjudicated by the blind hand
   readings of the pooled documents (``benchmarks/tatqa_hand.py``): each hand-read
   (document, subject) pair judged from the readings, every other pair as the dataset says;
 * ``insurance`` — the role-bound queries of ``examples/insurance`` (``r01``–``r24``:
@@ -44,6 +49,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import tatqa_scopes
 from _cluster import ROOT, cluster_url, console, elasticsearch_url, write_results
 
 from osrag.config import load_settings
@@ -64,12 +70,15 @@ def _with_gold(query_set: QuerySet) -> QuerySet:
     return QuerySet(query_set.path, query_set.format, kept, query_set.qrels, [])
 
 
-def tatqa_set(work: Path) -> tuple[Path, QuerySet]:
-    """The TAT-QA corpus and analyst questions, converted into ``work``."""
+def tatqa_set(work: Path, *, scoped: bool = False) -> tuple[Path, QuerySet]:
+    """The TAT-QA corpus and analyst questions, converted into ``work``: the plain questions,
+    or (``scoped``) the scope questions alone."""
     import tatqa_corpus
 
     tatqa_corpus.convert(tatqa_corpus.DATASET, work)
-    return work / "corpus", _with_gold(load_query_set(work / "analyst_queries.jsonl"))
+    both = _with_gold(load_query_set(work / "analyst_queries.jsonl"))
+    kept = [q for q in both.queries if tatqa_scopes.is_scope(q.id) == scoped]
+    return work / "corpus", QuerySet(both.path, both.format, kept, both.qrels, [])
 
 
 def tatqa_hand_set(work: Path) -> tuple[Path, QuerySet]:
@@ -190,6 +199,7 @@ def main(argv: list[str] | None = None) -> int:
         work = Path(tmp)
         readers = {
             "tatqa": lambda: tatqa_set(work / "tatqa"),
+            "tatqa-scope": lambda: tatqa_set(work / "tatqa-scope", scoped=True),
             "tatqa-hand": lambda: tatqa_hand_set(work / "tatqa-hand"),
             "insurance": insurance_set,
         }
@@ -203,12 +213,16 @@ def main(argv: list[str] | None = None) -> int:
                         f"queries with holder gold, modes {', '.join(modes)}"
                     )
                     measured = measure(index, corpus, queries, modes)
+                    if set_name == "tatqa-scope":
+                        tatqa_scopes.add_by_scope(measured, work / set_name)
                     results["sets"].setdefault(set_name, {})[engine_name] = measured
             finally:
                 close = getattr(index, "close", None)
                 if close is not None:
                     close()
     print(f"quantity precision ({results['label']})\n{table(results)}")
+    if "tatqa-scope" in results["sets"]:
+        print(f"\nper scope kind\n{tatqa_scopes.by_scope_table(results['sets']['tatqa-scope'])}")
     path = write_results(f"quantity_precision-{args.label}", results)
     console.print(f"wrote {path}")
     return 0

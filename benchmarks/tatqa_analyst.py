@@ -9,6 +9,13 @@ table as read: its scale, its currency, its periods, and why it or a row was lef
 ``benchmarks/tatqa_corpus.py`` calls it when it converts the dataset, so the questions
 always match the corpus beside them.
 
+Beside these plain questions the same files hold the **scope questions** of
+``benchmarks/tatqa_scopes.py`` — a quarter's, a segment's, a region's or an adjusted figure
+("fourth-quarter revenue over $100 million in 2019", "Americas revenue under $500
+million", "adjusted EBITDA above $50 million") — each with a ``scope`` field and an id of
+its own (``tqs-…``), and ``analyst_scope_tables.jsonl`` (every table's figures as read for
+them). The plain questions below are unchanged by them: their ids, text and gold.
+
 The gold is the dataset's own: nothing here imports osrag, its extraction, its constraint
 parser or its filter. A question names a line item, a round threshold and sometimes a
 period — "companies whose revenue exceeded $500 million in 2019", "net loss under $20
@@ -190,7 +197,7 @@ SUBJECTS: tuple[Subject, ...] = (
 """The subjects questions may name. Equivalence is the table's, written by hand from the
 labels the dev tables use; a label in two subjects would be a bug (a test checks)."""
 
-_BY_LABEL: dict[str, tuple[Subject, bool]] = {
+BY_LABEL: dict[str, tuple[Subject, bool]] = {
     **{label: (s, False) for s in SUBJECTS for label in s.labels},
     **{label: (s, True) for s in SUBJECTS for label in s.loss_labels},
 }
@@ -353,7 +360,7 @@ def _readable_subjects(
         return frozenset(), "a table of discontinued operations or an acquisition"
     if any(_TAX_TABLE.search(label) for label in labels):
         return TAX_SUBJECTS, "a tax table: the row is a tax effect"
-    named = {_BY_LABEL[label][0].name for label in labels if label in _BY_LABEL}
+    named = {BY_LABEL[label][0].name for label in labels if label in BY_LABEL}
     allocated = named & ALLOCATED
     expenses_only = bool(named & EXPENSE_LINES) and "revenue" not in named
     if expenses_only and (allocated or _ALLOCATION_TOPIC.search(lead)):
@@ -361,7 +368,7 @@ def _readable_subjects(
     return None, ""
 
 
-def _lead(context: dict[str, Any]) -> str:
+def lead_text(context: dict[str, Any]) -> str:
     """The paragraphs that introduce the table: a short heading first, the ones that end with
     a colon or say "following table"."""
     paragraphs = [
@@ -428,11 +435,11 @@ def read_table(context: dict[str, Any]) -> Table:
         header_rows, periods, value_columns, [],
     )  # fmt: skip
     labels = [normalise(row[0]) for row in grid]
-    readable, why = _readable_subjects(labels[header_rows:], header_text, _lead(context))
+    readable, why = _readable_subjects(labels[header_rows:], header_text, lead_text(context))
     for r in range(header_rows, len(grid)):
-        if labels[r] not in _BY_LABEL:
+        if labels[r] not in BY_LABEL:
             continue
-        subject, loss = _BY_LABEL[labels[r]]
+        subject, loss = BY_LABEL[labels[r]]
         if readable is not None and subject.name not in readable:
             # a component of another quantity (a deferred tax asset, an allocation)
             table.dropped.append((r, subject.name, why))
@@ -584,7 +591,7 @@ _LOSS_TEMPLATES: dict[str, tuple[str, ...]] = {
     "lt": ("{s} under {x}{p}", "companies with a {s} below {x}{p}"),
     "between": ("{s} between {x} and {y}{p}", "which companies had a {s} between {x} and {y}{p}"),
 }
-_PERIOD_WORDS = (" in {y}", " for {y}", " in {y}")
+PERIOD_WORDS = (" in {y}", " for {y}", " in {y}")
 
 
 @dataclass
@@ -624,7 +631,7 @@ class Question:
         }
 
 
-def _pick(options: Sequence[str], key: str) -> str:
+def pick(options: Sequence[str], key: str) -> str:
     """One of ``options``, the same for the same key on every run."""
     digest = hashlib.sha256(key.encode()).digest()
     return options[digest[0] % len(options)]
@@ -634,12 +641,12 @@ def _phrase(subject: Subject, period: int | None, c: Constraint, key: str) -> st
     name = subject.loss_name if c.sign == "loss" else subject.name
     assert name is not None
     templates = (_LOSS_TEMPLATES if c.sign == "loss" else _TEMPLATES)[c.op]
-    when = _pick(_PERIOD_WORDS, key + "p").format(y=period) if period else ""
+    when = pick(PERIOD_WORDS, key + "p").format(y=period) if period else ""
     high = dollars_words(c.high) if c.high is not None else ""
-    return _pick(templates, key).format(s=name, x=dollars_words(c.low), y=high, p=when)
+    return pick(templates, key).format(s=name, x=dollars_words(c.low), y=high, p=when)
 
 
-def _quantile_steps(values: Sequence[Decimal]) -> list[int]:
+def quantile_steps(values: Sequence[Decimal]) -> list[int]:
     """The ladder steps nearest (in log) the 25th, 50th and 75th percentile of ``values``."""
     positive = sorted(float(v) for v in values if v > 0)
     if not positive:
@@ -662,7 +669,7 @@ def _log(x: float) -> float:
     return math.log10(max(x, 1.0))
 
 
-def _evidence(table: Table, cells: Sequence[Cell]) -> list[dict[str, Any]]:
+def evidence_cells(table: Table, cells: Sequence[Cell]) -> list[dict[str, Any]]:
     return [
         {"row": c.row, "column": c.column, "cell": c.text, "period": c.period,
          "scale": table.scale}
@@ -751,7 +758,7 @@ def _constraints(
         values += [v for _, v in readings(table, subject, period, sign) or []]
     if not values:
         return
-    steps = _quantile_steps(values)
+    steps = quantile_steps(values)
     # "net income under $X", or "gross profit under $X" where some gross profit is negative:
     # whether a loss meets it is a matter of reading, so it is never asked
     under = (
@@ -795,7 +802,7 @@ def _question(
         sign=c.sign,
         holders=list(held),
         unjudged=unjudged,
-        evidence={d: _evidence(by_doc[d], cells) for d, cells in held.items()},
+        evidence={d: evidence_cells(by_doc[d], cells) for d, cells in held.items()},
     )
 
 
@@ -810,17 +817,32 @@ def read_tables(contexts: Iterable[dict[str, Any]]) -> list[Table]:
     return [read_table(c) for c in contexts]
 
 
-def write(out: Path, tables: Sequence[Table], found: Sequence[Question]) -> None:
+def write(
+    out: Path,
+    tables: Sequence[Table],
+    found: Sequence[Question],
+    scoped: Sequence[Any] = (),
+    scope_tables: Sequence[Any] = (),
+) -> None:
     """``analyst_queries.jsonl``, ``analyst_holders.qrels`` (the same holders as TREC qrels,
-    for ``osrag eval --holders``) and ``analyst_tables.jsonl`` in ``out``."""
+    for ``osrag eval --holders``) and ``analyst_tables.jsonl`` in ``out``; the scope
+    questions (:class:`tatqa_scopes.ScopeQuestion`) after the plain ones, and their tables
+    in ``analyst_scope_tables.jsonl``."""
     out.mkdir(parents=True, exist_ok=True)
+    records = [q.record() for q in found] + [q.record() for q in scoped]
     with (out / "analyst_queries.jsonl").open("w", encoding="utf-8") as f:
-        for q in found:
-            f.write(json.dumps(q.record()) + "\n")
+        for record in records:
+            f.write(json.dumps(record) + "\n")
     with (out / "analyst_holders.qrels").open("w", encoding="utf-8") as f:
-        for q in found:  # TREC qrels for --holders: 1 holds, -1 cannot be judged
-            f.writelines(f"{q.id} 0 {doc} 1\n" for doc in q.holders)
-            f.writelines(f"{q.id} 0 {doc} -1\n" for doc in q.unjudged)
+        for record in records:  # TREC qrels for --holders: 1 holds, -1 cannot be judged
+            f.writelines(f"{record['id']} 0 {doc} 1\n" for doc in record["holders"])
+            f.writelines(f"{record['id']} 0 {doc} -1\n" for doc in record["unjudged"])
+    if scope_tables:
+        import tatqa_scopes
+
+        with (out / "analyst_scope_tables.jsonl").open("w", encoding="utf-8") as f:
+            for t in scope_tables:
+                f.write(json.dumps(tatqa_scopes.table_record(t), default=str) + "\n")
     with (out / "analyst_tables.jsonl").open("w", encoding="utf-8") as f:
         for t in tables:
             record = asdict(t)
@@ -861,13 +883,22 @@ def describe(summary: Summary) -> dict[str, Any]:
     }
 
 
-def generate(dataset: Path, out: Path) -> dict[str, Any]:
-    """Read ``dataset``, write the questions and tables to ``out``; the summary."""
-    contexts = json.loads(dataset.read_text(encoding="utf-8"))
+def write_questions(contexts: Sequence[dict[str, Any]], out: Path) -> dict[str, Any]:
+    """The plain and the scope questions of ``contexts`` written to ``out``; the summary of
+    both (the scope questions' counts under ``scope_…`` keys)."""
+    import tatqa_scopes  # it reads tables with this module: imported here, not above
+
     tables = read_tables(contexts)
     found, summary = questions(tables)
-    write(out, tables, found)
-    return describe(summary)
+    scoped, scope_summary, scope_tables = tatqa_scopes.questions(contexts)
+    write(out, tables, found, scoped, scope_tables)
+    held_by_parts = tatqa_scopes.plain_held_by_parts(found, scope_tables)
+    return describe(summary) | tatqa_scopes.describe(scope_summary, held_by_parts)
+
+
+def generate(dataset: Path, out: Path) -> dict[str, Any]:
+    """Read ``dataset``, write the questions and tables to ``out``; the summary."""
+    return write_questions(json.loads(dataset.read_text(encoding="utf-8")), out)
 
 
 DATASET = CORPORA / "tatqa-dev" / "tatqa_dataset_dev.json"

@@ -7,8 +7,10 @@ annotated number: where it is, what it must be read as), ``queries.jsonl`` (labe
 amount queries in the format ``osrag eval`` reads: one exact amount and a ±1 % band around
 it per document — they test that an amount is read, not that a question is answered) and,
 from ``benchmarks/tatqa_analyst.py``, ``analyst_queries.jsonl`` (analyst questions with
-round thresholds, each with the documents that hold its answer) and
-``analyst_tables.jsonl``. Everything comes from the dataset file and its annotations.
+round thresholds, each with the documents that hold its answer; after them the scope
+questions of ``benchmarks/tatqa_scopes.py``: a quarter's, a segment's, a region's or an
+adjusted figure) and ``analyst_tables.jsonl``. Everything comes from the dataset file and
+its annotations.
 
 Rendering: the paragraphs in their ``order``, one block each, and the table as a Markdown
 pipe table (its first row the header row) right after the first paragraph that introduces
@@ -371,11 +373,9 @@ def convert(
     with (out / "queries.jsonl").open("w", encoding="utf-8") as f:
         for query in queries(gold):
             f.write(json.dumps(query) + "\n")
-    tables = analyst.read_tables(contexts)
-    found, summary = analyst.questions(tables)
-    analyst.write(out, tables, found)
+    summary = analyst.write_questions(contexts, out)
     (out / "analyst_summary.json").write_text(
-        json.dumps(analyst.describe(summary), indent=2) + "\n", encoding="utf-8"
+        json.dumps(summary, indent=2) + "\n", encoding="utf-8"
     )
     return docs, gold
 
@@ -399,7 +399,8 @@ def main(argv: list[str] | None = None) -> int:
     summary = json.loads((args.out / "analyst_summary.json").read_text(encoding="utf-8"))
     print(
         f"{summary['questions']} analyst questions (holders {summary['holders_min']}–"
-        f"{summary['holders_max']}, median {summary['holders_median']}) → "
+        f"{summary['holders_max']}, median {summary['holders_median']}) and "
+        f"{summary['scope_questions']} scope questions {summary['scope_questions_by_kind']} → "
         f"{args.out / 'analyst_queries.jsonl'}"
     )
     return 0

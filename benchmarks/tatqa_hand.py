@@ -185,11 +185,19 @@ def adjudicate(question: dict[str, Any], readings: Readings) -> dict[str, Any]:
     return out
 
 
+def plain(lines: list[str]) -> list[dict[str, Any]]:
+    """The plain analyst questions of ``analyst_queries.jsonl``'s lines: the scope questions
+    beside them (a quarter's, a segment's figure: ``benchmarks/tatqa_scopes.py``) ask what
+    these readings of the company's yearly figures do not read."""
+    return [q for q in map(json.loads, filter(None, lines)) if "scope" not in q]
+
+
 def write_adjudicated(queries: Path, out: Path, readings: Readings) -> Path:
-    """``queries`` (the analyst questions) adjudicated into ``out``; questions left with no
-    holder are kept (their precision is 0 wherever they return a document)."""
+    """``queries`` (the analyst questions; the scope questions beside them are left out)
+    adjudicated into ``out``; questions left with no holder are kept (their precision is 0
+    wherever they return a document)."""
     lines = queries.read_text(encoding="utf-8").splitlines()
-    adjudicated = [adjudicate(json.loads(line), readings) for line in lines if line]
+    adjudicated = [adjudicate(q, readings) for q in plain(lines)]
     out.write_text("".join(json.dumps(q) + "\n" for q in adjudicated), encoding="utf-8")
     return out
 
@@ -205,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
         work = Path(tmp)
         tatqa_corpus.convert(tatqa_corpus.DATASET, work)
         lines = (work / "analyst_queries.jsonl").read_text(encoding="utf-8").splitlines()
-    questions = [json.loads(line) for line in lines if line]
+    questions = plain(lines)
     table: Counter[tuple[str, str]] = Counter()
     readers: Counter[str] = Counter()
     for question in questions:

@@ -34,8 +34,10 @@ def _contexts(dataset: Path) -> dict[str, dict[str, Any]]:
 
 
 def _questions(out: Path) -> list[dict[str, Any]]:
+    """The plain analyst questions (the scope questions beside them follow rules of their
+    own, checked by ``tests/benchmarks/test_tatqa_scopes.py``)."""
     lines = (out / "analyst_queries.jsonl").read_text(encoding="utf-8").splitlines()
-    return [json.loads(line) for line in lines]
+    return [q for q in map(json.loads, lines) if "scope" not in q]
 
 
 def raw_scale(context: dict[str, Any]) -> str | None:
