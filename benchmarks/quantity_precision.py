@@ -1,7 +1,8 @@
 """Does the search return documents that hold the asked quantity? Every mode on every engine.
 
     .venv/bin/python benchmarks/quantity_precision.py [--label before] \
-        [--sets tatqa,tatqa-hand,insurance] [--engines opensearch,elasticsearch,embedded] \
+        [--sets tatqa,tatqa-hand,insurance,families] \
+        [--engines opensearch,elasticsearch,embedded] \
         [--modes bm25,vector,hybrid]
 
 Query sets whose gold is independent of osrag (nothing here judges with osrag's
@@ -21,15 +22,25 @@ extraction, constraint parser or filter):
   (document, subject) pair judged from the readings, every other pair as the dataset says;
 * ``insurance`` — the role-bound queries of ``examples/insurance`` (``r01``–``r24``:
   "deductible under $1,000", "premium below $500 a year", "over €250,000"), holders read
-  by hand from the policies.
+  by hand from the policies;
+* ``families`` — the multi-family development set of ``benchmarks/data/families``: 81
+  documents in ten families (financial statements, insurance, invoices, leases, loans,
+  compensation, purchasing, real CUAD contracts, and two families no profile covers:
+  grants and event sponsorship) in Markdown, text, HTML, Word and PDF, and 126 questions
+  whose holders were read by hand document by document (``protocol.md`` beside them).
+  Reported per family too, and for the families no profile covers as one group.
 
 For each engine the corpus is ingested once with the default offline embedder (MiniLM,
 so vector and hybrid run too) under a temporary alias, and :func:`osrag.evaluation.
 run_evaluation` runs the queries that carry holder gold in each mode. Reported per set,
 engine and mode: quantity precision@5 and @10, nDCG@10 (relevant = the holders), the
 constraint selectivity (median and p90 share of the index's documents the amount filter
-leaves), the fallback steps, the queries the search refused, and the unjudged documents
-skipped. The table is printed and the JSON written to
+leaves), the fallback steps, the step of the amount ladder each query was answered at
+(``amount_steps``: ``bound`` — the constraints as stated, bound to the named quantity —,
+``narrowed``, ``role-free``, ``none``, or ``no constraint`` when the search read no amount
+constraint in the question; from one more search per query in the same mode, since the
+evaluation report counts only the steps taken down), the queries the search refused, and
+the unjudged documents skipped. The table is printed and the JSON written to
 ``benchmarks/results/quantity_precision[-LABEL].json`` — the same command gives the
 numbers before and after a change to the filter.
 
@@ -41,6 +52,7 @@ folder.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import tempfile
 import uuid
@@ -55,13 +67,20 @@ from _cluster import ROOT, cluster_url, console, elasticsearch_url, write_result
 from osrag.config import load_settings
 from osrag.engines import open_index
 from osrag.engines.base import ChunkIndex
+from osrag.errors import QueryError
 from osrag.evaluation import EvalConfig, load_query_set, run_evaluation
 from osrag.evaluation.inputs import QuerySet
 from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, ingest
+from osrag.search.searcher import Searcher
 
 INSURANCE = ROOT / "examples" / "insurance"
+FAMILIES = ROOT / "benchmarks" / "data" / "families"
 KS = (5, 10)
+STEPS = ("bound", "narrowed", "role-free", "none", "no constraint", "refused")
+"""Where a query was answered on the amount ladder (``SearchResult.amount_step``; ``no
+constraint``: the search read no amount constraint in the question; ``refused``: the search
+refused the query)."""
 
 
 def _with_gold(query_set: QuerySet) -> QuerySet:
@@ -98,6 +117,67 @@ def insurance_set() -> tuple[Path, QuerySet]:
     return INSURANCE, _with_gold(load_query_set(INSURANCE / "queries.jsonl"))
 
 
+def families_set() -> tuple[Path, QuerySet]:
+    """The multi-family development set: its documents folder and its questions."""
+    return FAMILIES / "documents", _with_gold(load_query_set(FAMILIES / "queries.jsonl"))
+
+
+def families_of_queries() -> tuple[dict[str, str], set[str]]:
+    """Question id → its family, and the families no profile covers (``families.json``)."""
+    lines = (FAMILIES / "queries.jsonl").read_text(encoding="utf-8").splitlines()
+    family = {row["id"]: row["family"] for row in map(json.loads, filter(None, lines))}
+    meta = json.loads((FAMILIES / "families.json").read_text(encoding="utf-8"))["families"]
+    return family, {name for name, f in meta.items() if f["no_profile"]}
+
+
+def by_family(row: dict[str, Any], family: dict[str, str], no_profile: set[str]) -> dict[str, Any]:
+    """One mode's row split by family — quantity precision@k means and the share of the
+    questions answered at the bound step —, then the families a profile is meant to cover
+    and those no profile covers, each as one group."""
+
+    def summary(qids: list[str]) -> dict[str, Any]:
+        per_query, steps = row["per_query"], row["amount_step_per_query"]
+        counts = {step: sum(1 for q in qids if steps.get(q) == step) for step in STEPS}
+        means = {
+            f"quantity_precision@{k}": round(
+                sum(per_query.get(q, {}).get(f"quantity_precision@{k}", 0.0) for q in qids)
+                / len(qids),
+                4,
+            )
+            for k in KS
+        }
+        bound = round(counts["bound"] / len(qids), 4)
+        return {"queries": len(qids), **means, "bound_share": bound, "amount_steps": counts}
+
+    groups = {
+        name: [q for q, f in family.items() if f == name] for name in sorted(set(family.values()))
+    }
+    groups["(families a profile covers)"] = [q for q, f in family.items() if f not in no_profile]
+    groups["(families no profile covers)"] = [q for q, f in family.items() if f in no_profile]
+    return {name: summary(qids) for name, qids in groups.items() if qids}
+
+
+def amount_steps(searcher: Searcher, queries: QuerySet, mode: str) -> dict[str, str]:
+    """Query id → the step of the amount ladder its search was answered at (see STEPS)."""
+    steps: dict[str, str] = {}
+    for q in queries.queries:
+        try:
+            result = searcher.search(
+                q.query,
+                k=10,
+                mode=mode,
+                highlight=False,
+                source_fields=[],
+                tenant=q.tenant,
+                acl=q.acl,
+            )
+        except QueryError:
+            steps[q.id] = "refused"
+            continue
+        steps[q.id] = result.amount_step or "no constraint"
+    return steps
+
+
 def engine(name: str, home: Path) -> ChunkIndex:
     """An engine by name: the benchmark cluster, Elasticsearch, or an embedded index."""
     if name == "opensearch":
@@ -114,8 +194,9 @@ def measure(
 ) -> dict[str, dict[str, Any]]:
     """One ingest (with vectors), every mode: the row of each mode."""
     alias = f"osrag-qp-{uuid.uuid4().hex[:8]}"
+    options = IngestOptions(alias=alias, embedder="default")
     try:
-        ingest(corpus, index, IngestOptions(alias=alias, embedder="default"))
+        ingest(corpus, index, options)
         report = run_evaluation(
             queries,
             index,
@@ -124,10 +205,13 @@ def measure(
             ks=KS,
             permutations=1000,
         )
+        searcher = Searcher(index, alias, extraction=options.extraction, enforce_access=False)
+        steps = {m: amount_steps(searcher, queries, m) for m in modes}
     finally:
         purge(index, alias)
     rows: dict[str, dict[str, Any]] = {}
     for config in report.configs:
+        mode_steps = steps[config.name.removeprefix("mode=")]
         gold = config.subsets.get("holder gold", {})
         summary = config.selectivity_summary
         rows[config.name.removeprefix("mode=")] = {
@@ -136,6 +220,8 @@ def measure(
             "ndcg@10": gold.get("ndcg@10"),
             "selectivity": summary.model_dump() if summary else None,
             "fallback_steps": config.fallback_steps,
+            "amount_steps": {s: sum(1 for v in mode_steps.values() if v == s) for s in STEPS},
+            "amount_step_per_query": mode_steps,
             "text_fallbacks": config.text_fallbacks,
             "refused": len(config.refused),
             "empty_results": config.empty_results,
@@ -179,12 +265,32 @@ def table(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def family_table(results: dict[str, Any]) -> str:
+    """The per-family rows of the sets that have them, as a Markdown table ('' if none)."""
+    lines = [
+        "| set | engine | mode | family | queries | QP@5 | QP@10 | answered at bound "
+        f"| steps ({' / '.join(STEPS)}) |",
+        "|---|---|---|---|---:|---:|---:|---:|---|",
+    ]
+    for set_name, engines in results["sets"].items():
+        for engine_name, modes in engines.items():
+            for mode, row in modes.items():
+                for name, f in row.get("per_family", {}).items():
+                    counts = " / ".join(str(f["amount_steps"][s]) for s in STEPS)
+                    lines.append(
+                        f"| {set_name} | {engine_name} | {mode} | {name} | {f['queries']} "
+                        f"| {f['quantity_precision@5']:.3f} | {f['quantity_precision@10']:.3f} "
+                        f"| {f['bound_share']:.0%} | {counts} |"
+                    )
+    return "\n".join(lines) if len(lines) > 2 else ""
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--label", default="before", help="names the results file")
-    parser.add_argument("--sets", default="tatqa,tatqa-hand,insurance")
+    parser.add_argument("--sets", default="tatqa,tatqa-scope,tatqa-hand,insurance,families")
     parser.add_argument("--engines", default="opensearch,elasticsearch,embedded")
     parser.add_argument("--modes", default="bm25,vector,hybrid")
     args = parser.parse_args(argv)
@@ -202,6 +308,7 @@ def main(argv: list[str] | None = None) -> int:
             "tatqa-scope": lambda: tatqa_set(work / "tatqa-scope", scoped=True),
             "tatqa-hand": lambda: tatqa_hand_set(work / "tatqa-hand"),
             "insurance": insurance_set,
+            "families": families_set,
         }
         loaded = {name: readers[name]() for name in sets}
         for engine_name in engines:
@@ -215,6 +322,10 @@ def main(argv: list[str] | None = None) -> int:
                     measured = measure(index, corpus, queries, modes)
                     if set_name == "tatqa-scope":
                         tatqa_scopes.add_by_scope(measured, work / set_name)
+                    if set_name == "families":
+                        family, no_profile = families_of_queries()
+                        for row in measured.values():
+                            row["per_family"] = by_family(row, family, no_profile)
                     results["sets"].setdefault(set_name, {})[engine_name] = measured
             finally:
                 close = getattr(index, "close", None)
@@ -223,6 +334,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"quantity precision ({results['label']})\n{table(results)}")
     if "tatqa-scope" in results["sets"]:
         print(f"\nper scope kind\n{tatqa_scopes.by_scope_table(results['sets']['tatqa-scope'])}")
+    per_family = family_table(results)
+    if per_family:
+        print(f"\nper family\n{per_family}")
     path = write_results(f"quantity_precision-{args.label}", results)
     console.print(f"wrote {path}")
     return 0
