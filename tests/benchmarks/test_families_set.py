@@ -3,16 +3,18 @@
 The set's gold was read by hand (``protocol.md``); these tests check that it holds together
 without osrag's extraction, constraint parser or filter: every holder exists and is read,
 its evidence is a sentence or row of its document that writes an amount meeting the
-question's constraint (read by the small reader below, not by osrag), the author's readings
-and the questions' holders say the same thing, every family has its questions, and the
-formats are as ``SOURCES.md`` promises. The query file is read by ``osrag eval``'s own
-loader.
+question's constraint (read by the small reader below, not by osrag), every pair the author
+read was read again by a blind reader and every disagreement by a third, the questions'
+holders are the adjudicated readings (``benchmarks/families/adjudicate.py``), every family
+has its questions, and the formats are as ``SOURCES.md`` promises. The query file is read by
+``osrag eval``'s own loader.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import sys
 from collections import Counter
 from decimal import Decimal
 from html.parser import HTMLParser
@@ -22,6 +24,9 @@ from typing import Any
 import pytest
 
 from osrag.evaluation import load_query_set
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks" / "families"))
+import adjudicate  # the set's own adjudication, beside its generator
 
 ROOT = Path(__file__).resolve().parents[2]
 SET = ROOT / "benchmarks" / "data" / "families"
@@ -239,12 +244,22 @@ def test_the_word_files_hold_their_sources_text() -> None:
 # --------------------------------------------------------------------------- the gold
 
 
+def _emptied_by_adjudication() -> set[str]:
+    """The questions the author wrote with holders that the adjudicated readings hold in no
+    document (a holder the blind readers found to be another quantity or currency)."""
+    author, _, _ = adjudicate.readings()
+    written = {query for (query, _), r in author.items() if r["holds"] is True}
+    return {q["id"] for q in QUESTIONS if not q["holders"] and q["id"] in written}
+
+
 def test_every_holder_exists_and_the_gold_is_never_empty() -> None:
     ids = [q["id"] for q in QUESTIONS]
     assert len(ids) == len(set(ids))
+    emptied = _emptied_by_adjudication()
+    assert len(emptied) <= 2, sorted(emptied)
     for q in QUESTIONS:
         holders, unjudged = set(q["holders"]), set(q["unjudged"])
-        assert holders, f"{q['id']}: a question lists at least one holder"
+        assert holders or q["id"] in emptied, f"{q['id']}: a question lists at least one holder"
         assert holders <= set(DOCS) and unjudged <= set(DOCS), q["id"]
         assert not holders & unjudged
         assert q["relevant"] == q["holders"]
@@ -258,16 +273,15 @@ def test_the_questions_state_every_kind_of_constraint_in_three_currencies() -> N
     assert {c["currency"] for c in constraints} == {"USD", "EUR", "GBP"}
 
 
-def test_every_document_is_read_and_holds_for_some_question() -> None:
+def test_every_document_is_read_and_nearly_every_one_holds_for_some_question() -> None:
     read = {r["doc"] for r in READINGS}
     held = {doc for q in QUESTIONS for doc in q["holders"]}
     assert set(DOCS) <= read
-    assert set(DOCS) == held, sorted(set(DOCS) - held)
+    assert held <= set(DOCS)
+    assert len(set(DOCS) - held) <= 2, sorted(set(DOCS) - held)  # a decoy at most here and there
 
 
-def test_the_author_read_every_document_of_each_questions_family_and_the_gold_says_the_same() -> (
-    None
-):
+def test_the_author_read_every_document_of_each_questions_family() -> None:
     by_question: dict[str, dict[str, dict[str, Any]]] = {}
     for r in READINGS:
         assert r["reader"] == "author" and r["evidence"], r
@@ -277,13 +291,24 @@ def test_the_author_read_every_document_of_each_questions_family_and_the_gold_sa
         pairs[r["doc"]] = r
     assert set(by_question) == {q["id"] for q in QUESTIONS}
     for q in QUESTIONS:
-        pairs = by_question[q["id"]]
         family = {name.rsplit(".", 1)[0] for name in FAMILIES[q["family"]]["documents"]}
-        assert family <= set(pairs), (q["id"], sorted(family - set(pairs)))
-        assert sorted(d for d, r in pairs.items() if r["holds"] is True) == q["holders"]
-        assert sorted(d for d, r in pairs.items() if r["holds"] is None) == q["unjudged"]
-        for doc in q["holders"]:
-            assert pairs[doc]["evidence"] == q["evidence"][doc]
+        assert family <= set(by_question[q["id"]]), q["id"]
+
+
+def test_blind_readers_read_every_pair_the_author_read_and_an_adjudicator_every_disagreement() -> (
+    None
+):
+    author, blind, third = adjudicate.readings()
+    assert set(blind) == set(author)
+    assert all(r["reader"].startswith("blind-") and r["evidence"] for r in blind.values())
+    disagree = {pair for pair in author if author[pair]["holds"] != blind[pair]["holds"]}
+    assert set(third) == disagree
+    agreement = 1 - len(disagree) / len(author)
+    assert agreement >= 0.95, f"the readers agree on {agreement:.3f} of the pairs"
+
+
+def test_the_gold_is_the_adjudicated_reading_of_every_pair() -> None:
+    assert adjudicate.adjudicated_questions() == QUESTIONS
 
 
 @pytest.mark.parametrize("question", QUESTIONS, ids=[q["id"] for q in QUESTIONS])
@@ -299,7 +324,15 @@ def test_each_holders_evidence_is_in_its_document_and_writes_an_amount_meeting_t
 
 def test_osrag_eval_reads_the_holders_of_the_question_file() -> None:
     query_set = load_query_set(SET / "queries.jsonl")
-    assert not query_set.warnings
+    emptied = sorted(_emptied_by_adjudication())
+    assert query_set.warnings == (
+        [
+            f"{len(emptied)} of {len(QUESTIONS)} queries have no relevant document judged and "
+            f"are left out of the means (ids {', '.join(emptied)})"
+        ]
+        if emptied
+        else []
+    )
     by_id = {q.id: q for q in query_set.queries}
     for row in QUESTIONS:
         assert by_id[row["id"]].holders == row["holders"]
