@@ -325,6 +325,7 @@ def _summary(report: Any) -> None:
             f"limit were left out, from {printable(lost.first_dropped_raw)} at "
             f"[{lost.first_dropped[0]}, {lost.first_dropped[1]})",
             highlight=False,
+            soft_wrap=True,
         )
     for issue in report.errors:
         err.print(f"[red]error[/red] {printable(issue)}", highlight=False)
