@@ -345,3 +345,41 @@ def test_jvm_options_are_never_rewritten_through_a_link(tmp_path: Path, outside:
     with pytest.raises(UnsafeFileError):
         localise_jvm_options(tmp_path / "jvm.options", tmp_path)
     assert outside.read_bytes() == kept
+
+
+def test_a_download_is_never_written_through_a_link(tmp_path: Path, outside: Path) -> None:
+    """The artifact download used the predictable ``<file>.part``: a link planted there
+    would have received the download. Served on loopback by a plain HTTP server."""
+    import hashlib
+    import http.server
+    import threading
+    from functools import partial
+
+    from osrag.errors import NodeError
+    from osrag.node.fetch import Artifact, _fetch_https
+
+    artifact = Artifact("org.example", "thing", "1.0")
+    repo = tmp_path / "repo"
+    served = repo / "org" / "example" / "thing" / "1.0" / artifact.filename
+    served.parent.mkdir(parents=True)
+    served.write_bytes(b"jar bytes" * 100)
+    Path(f"{served}.sha1").write_text(hashlib.sha1(served.read_bytes()).hexdigest())
+    handler = partial(http.server.SimpleHTTPRequestHandler, directory=str(repo))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    try:
+        (downloads / f"{artifact.filename}.part").symlink_to(outside)
+        _fetch_https(artifact, downloads / artifact.filename, url)
+        assert regular(downloads / artifact.filename) and unchanged(outside)
+        assert (downloads / artifact.filename).read_bytes() == served.read_bytes()
+        (downloads / artifact.filename).unlink()
+        (downloads / artifact.filename).symlink_to(outside)
+        with pytest.raises(NodeError, match="symbolic link"):
+            _fetch_https(artifact, downloads / artifact.filename, url)
+        assert unchanged(outside)
+    finally:
+        server.shutdown()
+        server.server_close()
