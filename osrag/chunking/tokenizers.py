@@ -279,8 +279,18 @@ class WordPieceTokenizer:
 
         self.name = name
         self.path = path
-        self.version = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
-        self._tokenizer = HFTokenizer.from_file(str(path))
+        data = _tokenizer_bytes(path)
+        self.version = hashlib.sha256(data).hexdigest()[:12]
+        try:
+            # the bytes read and digested are the ones parsed (never the file read twice)
+            self._tokenizer = HFTokenizer.from_str(data.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise ConfigError(f"tokenizer file:{path}: not UTF-8 text") from None
+        except Exception as exc:  # the Rust parser raises a bare Exception
+            problem = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise ConfigError(
+                f"tokenizer file:{path}: not a tokenizer.json of HF tokenizers ({problem})"
+            ) from None
         self._tokenizer.no_truncation()
         self._tokenizer.no_padding()
         pre = type(self._tokenizer.pre_tokenizer).__name__
@@ -381,11 +391,34 @@ def get_tokenizer(name: str = DEFAULT_TOKENIZER) -> Tokenizer:
     return tokenizer
 
 
+MAX_TOKENIZER_BYTES = 64 * 1024 * 1024
+"""The largest ``tokenizer.json`` read (the biggest vocabularies are about 30 MB)."""
+
+
+def _tokenizer_bytes(path: Path) -> bytes:
+    """The bytes of a tokenizer file, or a one-line :class:`ConfigError` naming it."""
+    try:
+        if not path.is_file():
+            what = "a folder" if path.is_dir() else "not a regular file"
+            raise ConfigError(
+                f"tokenizer file:{path}: "
+                + ("no such file" if not path.exists() else f"{what}, not a tokenizer.json")
+            )
+        with path.open("rb") as handle:
+            data = handle.read(MAX_TOKENIZER_BYTES + 1)
+    except OSError as exc:
+        raise ConfigError(f"tokenizer file:{path}: cannot be read ({exc.strerror})") from None
+    if len(data) > MAX_TOKENIZER_BYTES:
+        raise ConfigError(
+            f"tokenizer file:{path}: over {MAX_TOKENIZER_BYTES:,} bytes, not a tokenizer.json"
+        )
+    return data
+
+
 def _tokenizer_file(path: Path) -> Tokenizer:
     """The tokenizer of a ``tokenizer.json`` (an embedder's own): ``minilm-wordpiece`` when it
     is the default model's file, else ``tokenizer-json@<digest>``."""
-    if not path.is_file():
-        raise ConfigError(f"tokenizer file:{path}: no such file")
+    _tokenizer_bytes(path)  # missing, a folder, unreadable: one line naming it
     try:
         default: Path | None = _wordpiece_file()
     except ConfigError:

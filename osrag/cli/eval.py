@@ -318,7 +318,9 @@ def _write_files(
     result: EvalReport, run_out: Path | None, run_level: str, report: Path | None
 ) -> None:
     """The TREC runs and the HTML report asked for, and the warnings of the run."""
+    from osrag.errors import StorageError
     from osrag.evaluation import render_html, write_trec_run
+    from osrag.writes import write_file
 
     if run_out is not None:
         paths = _run_paths(run_out, [c.name for c in result.configs])
@@ -329,7 +331,10 @@ def _write_files(
                 highlight=False,
             )
     if report is not None:
-        report.write_text(render_html(result), encoding="utf-8")
+        try:
+            write_file(report, render_html(result))
+        except OSError as exc:
+            raise StorageError(f"{report}: cannot write ({exc.strerror or exc})") from None
         err.print(f"report written to {printable(report)}")
     for warning in result.warnings:
         err.print(

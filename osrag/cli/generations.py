@@ -148,8 +148,9 @@ def index_repair(
     json_output: JsonOpt = False,
 ) -> None:
     """Make the index hold exactly the chunks the manifest lists (under the ingest lock):
-    delete chunks an interrupted ingest left behind; forget documents whose chunks are
-    missing, so the next ingest writes them again."""
+    discard generations an interrupted ingest left half-built; delete chunks it left
+    behind; forget documents whose chunks are missing, so the next ingest writes them
+    again."""
     from osrag.ingestion.generations import repair
 
     settings, index, alias_name = session(url, config, alias, backend)
@@ -157,6 +158,11 @@ def index_repair(
         report = repair(index, alias_name, wait=wait)
     if json_output:
         print_model(report)
+        return
+    for name in report.generations_discarded:
+        out.print(f"discarded the half-built generation {name}", highlight=False)
+    if report.generation is None:
+        out.print(f"alias {printable(alias_name)} does not point to a generation yet")
         return
     out.print(
         f"{report.generation}: deleted {report.orphans_deleted} stale chunk(s); "

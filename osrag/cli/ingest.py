@@ -318,5 +318,14 @@ def _summary(report: Any) -> None:
             f"{len(report.documents_empty)} empty document(s): "
             f"{printable(', '.join(report.documents_empty[:10]))}"
         )
+    for lost in report.facts_dropped:  # the engine's nested-object limit (docs/reliability.md)
+        err.print(
+            f"[yellow]warning[/yellow] {printable(lost.doc_id)}: chunk {printable(lost.chunk_id)} "
+            f"kept its first {lost.kept:,} facts; {lost.dropped:,} over the engine's nested "
+            f"limit were left out, from {printable(lost.first_dropped_raw)} at "
+            f"[{lost.first_dropped[0]}, {lost.first_dropped[1]})",
+            highlight=False,
+            soft_wrap=True,
+        )
     for issue in report.errors:
         err.print(f"[red]error[/red] {printable(issue)}", highlight=False)

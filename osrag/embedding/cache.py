@@ -36,7 +36,8 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from osrag.errors import ConfigError, EmbeddingError
+from osrag.errors import ConfigError, EmbeddingError, UnsafeFileError
+from osrag.writes import check_sqlite
 
 Vector = npt.NDArray[np.float32]
 
@@ -122,6 +123,7 @@ class SqliteVectorCache:
         self.path = Path(path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            check_sqlite(self.path)  # SQLite follows a link at the database's path: refused
             self._db = sqlite3.connect(self.path, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
@@ -131,8 +133,8 @@ class SqliteVectorCache:
                 " PRIMARY KEY (embedder, digest)) WITHOUT ROWID"
             )
             self._db.commit()
-        except (OSError, sqlite3.Error) as exc:
-            raise EmbeddingError(f"vector cache {self.path}: cannot open ({exc})") from exc
+        except (OSError, sqlite3.Error, UnsafeFileError) as exc:
+            raise EmbeddingError(f"vector cache {self.path}: cannot open ({exc})") from None
         self._lock = threading.Lock()
 
     def __enter__(self) -> SqliteVectorCache:

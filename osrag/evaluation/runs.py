@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Literal
 
-from osrag.errors import InputError
+from osrag.errors import InputError, StorageError
+from osrag.writes import writing
 
 RunLevel = Literal["document", "chunk"]
 
@@ -74,10 +75,14 @@ def run_lines(run: Run, *, tag: str, level: RunLevel = "document") -> Iterable[s
 def write_trec_run(
     target: Path | IO[str], run: Run, *, tag: str, level: RunLevel = "document"
 ) -> None:
-    """Write ``run`` as a TREC run file (see the module docstring)."""
+    """Write ``run`` as a TREC run file (see the module docstring); a path is written
+    whole, never through a link (:func:`osrag.writes.writing`)."""
     if isinstance(target, Path):
-        with target.open("w", encoding="utf-8", newline="\n") as handle:
-            handle.writelines(run_lines(run, tag=tag, level=level))
+        try:
+            with writing(target, newline="\n") as handle:
+                handle.writelines(run_lines(run, tag=tag, level=level))
+        except OSError as exc:
+            raise StorageError(f"{target}: cannot write the run ({exc.strerror or exc})") from None
     else:
         target.writelines(run_lines(run, tag=tag, level=level))
 

@@ -36,9 +36,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from osrag.errors import InputError
+from osrag.errors import InputError, StorageError
 from osrag.evaluation.inputs import json_objects
 from osrag.models import Document
+from osrag.writes import writing
 
 Interval = tuple[int, int]
 
@@ -187,9 +188,17 @@ def read_span_qrels(path: Path) -> dict[str, list[SpanJudgment]]:
 
 
 def write_span_qrels(path: Path, spans: Iterable[SpanJudgment]) -> int:
-    """JSON Lines, one judgment a line; returns how many were written."""
+    """JSON Lines, one judgment a line; returns how many were written. The file is
+    written whole, never through a link (:func:`osrag.writes.writing`)."""
+    try:
+        return _write_spans(path, spans)
+    except OSError as exc:
+        raise StorageError(f"{path}: cannot write ({exc.strerror or exc})") from None
+
+
+def _write_spans(path: Path, spans: Iterable[SpanJudgment]) -> int:
     count = 0
-    with path.open("w", encoding="utf-8") as handle:
+    with writing(path) as handle:
         for span in spans:
             record = {
                 "query_id": span.query_id,

@@ -47,6 +47,7 @@ from osrag.engines.mapping import VECTOR_FIELD
 from osrag.ingestion.batch_vectors import Vectors, embed_batch
 from osrag.ingestion.interrupted import announced, sort_out, stopped
 from osrag.ingestion.manifest import Manifest
+from osrag.ingestion.nested_facts import hold_facts
 from osrag.ingestion.plan import Change
 from osrag.ingestion.writer_threads import WriterThreads
 from osrag.models import ChangeRecord, DocumentRecord, IngestReport, LoadIssue
@@ -150,6 +151,8 @@ class _Apply:
         """Batches sent to the index whose manifest records are not written yet."""
         self.applied = 0
         """Documents whose change the index and the manifest both hold."""
+        self.facts_limit = index.nested_objects_limit(generation)
+        """The most facts one chunk may hold (:mod:`osrag.ingestion.nested_facts`)."""
 
     # -------------------------------------------------------------------- preparing a batch
 
@@ -176,6 +179,10 @@ class _Apply:
                         self.report.orphans_deleted += len(orphans)
                 for chunk in change.write:
                     source = chunk_source(chunk, self.generation)
+                    dropped = hold_facts(source, self.facts_limit)
+                    if dropped is not None:
+                        with self._counts:
+                            self.report.facts_dropped.append(dropped)
                     vector = self._vectors.get(chunk.chunk_id)
                     if vector is not None:
                         source[VECTOR_FIELD] = vector

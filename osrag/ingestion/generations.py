@@ -150,11 +150,22 @@ def status(index: ChunkIndex, alias: str) -> IndexStatus:
                 f"{'no longer running' if alive is False else 'past its TTL'}: the next ingest "
                 "breaks it, or `osrag index unlock`"
             )
+    digests = {r.name: r.digest for r in manifest.generations()}
     for name in building:
         if busy:
             notes.append(f"generation {name} is being built")
+        elif record is not None and digests.get(name) == record.digest:
+            problems.append(
+                f"generation {name} is half-built (an `ingest --new-generation` stopped): "
+                "`osrag index repair` discards it, or `osrag ingest --new-generation` "
+                "builds it again"
+            )
         else:
-            problems.append(f"generation {name} is half-built: the next ingest completes it")
+            problems.append(
+                f"generation {name} is half-built (an ingest of another configuration "
+                "stopped): `osrag index repair` discards it, or an ingest with that "
+                "configuration completes it"
+            )
     return IndexStatus(
         alias=alias,
         generation=record,
@@ -181,13 +192,18 @@ def verify_counts(index: ChunkIndex, generation: str, expected: int) -> int:
 
 
 class RepairReport(BaseModel):
-    generation: str
+    generation: str | None = Field(description="the alias's generation (None: no alias yet)")
     chunks_in_index: int
     chunks_in_manifest: int
     orphans_deleted: int
     documents_forgotten: list[str] = Field(
         default_factory=list,
         description="documents with chunks missing from the index: the next ingest rewrites them",
+    )
+    generations_discarded: list[str] = Field(
+        default_factory=list,
+        description="half-built generations (an ingest stopped while building them) dropped "
+        "with their records: the next ingest that needs one builds it again",
     )
 
 
@@ -230,12 +246,43 @@ def reconcile(index: ChunkIndex, manifest: Manifest, generation: str) -> RepairR
     )
 
 
+def discard_half_built(index: ChunkIndex, manifest: Manifest, current: str | None) -> list[str]:
+    """Drop every generation of the alias an ingest left half-built — recorded as
+    ``building``, or an index the manifest never recorded — except the alias's own, and
+    forget its record (call under the ingest lock: no ingest is building one). A
+    half-built generation cannot be finished without its corpus, and one left in place
+    is resumed only by an ingest of its exact configuration (``--new-generation`` for
+    the current one), never by a plain ingest: dropping it is what makes ``index
+    status`` true again. The ready generations kept for rollback are untouched."""
+    records = {r.name: r for r in manifest.generations()}
+    doomed = {name for name, r in records.items() if r.state == "building"}
+    doomed |= {name for name in index.generations(manifest.alias) if name not in records}
+    doomed.discard(current or "")
+    for name in sorted(doomed):
+        index.drop_generation(name)
+        manifest.forget_generation(name)
+    return sorted(doomed)
+
+
 def repair(index: ChunkIndex, alias: str, *, wait: float = 0.0) -> RepairReport:
-    """:func:`reconcile` the alias's generation, holding the ingest lock."""
+    """Holding the ingest lock: :func:`discard_half_built` generations, then
+    :func:`reconcile` the alias's generation (when the alias exists)."""
     manifest = Manifest(index.records(alias), alias)
     with ingest_lock.IngestLock(manifest.store, alias, wait=wait):
+        current = index.alias_target(alias)
+        discarded = discard_half_built(index, manifest, current)
+        if current is None:
+            return RepairReport(
+                generation=None,
+                chunks_in_index=0,
+                chunks_in_manifest=0,
+                orphans_deleted=0,
+                generations_discarded=discarded,
+            )
         record = current_generation(index, alias)
-        return reconcile(index, manifest, record.name)
+        report = reconcile(index, manifest, record.name)
+        report.generations_discarded = discarded
+        return report
 
 
 def rollback(index: ChunkIndex, alias: str, to: str | None = None) -> tuple[str, str]:

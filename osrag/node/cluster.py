@@ -22,6 +22,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from osrag.errors import NodeError
+from osrag.writes import write_file
 
 from . import opensearch
 from .fetch import Progress
@@ -167,7 +168,7 @@ def start(
     prepared = prepare("opensearch", home, progress, None)
     user = service_user(prepared.label)
     (home / folder(port)).mkdir(parents=True, exist_ok=True)
-    record_path(home, port).write_text(record.model_dump_json(indent=2) + "\n")
+    write_file(record_path(home, port), record.model_dump_json(indent=2) + "\n")
     configs = {m.name: prepare_node_dir(lay, prepared.dist / "config") for m, lay in to_start}
     chown_tree(prepared.dist, user)
     chown_tree(home / folder(port), user)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
+import os
 import shutil
 import tarfile
 import tempfile
@@ -20,6 +21,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from osrag.errors import NodeError
+from osrag.writes import open_in_place, write_file
 
 from .fetch import Artifact, Progress, fetch
 
@@ -29,7 +31,7 @@ READY = ".osrag-ready"
 @contextlib.contextmanager
 def dist_lock(home: Path) -> Iterator[None]:
     home.mkdir(parents=True, exist_ok=True)
-    with (home / ".dist.lock").open("a") as handle:
+    with os.fdopen(open_in_place(home / ".dist.lock", os.O_WRONLY, 0o644), "ab") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield
@@ -96,5 +98,5 @@ def ensure_unpacked(
         if dist.exists():
             shutil.rmtree(dist)
         top.rename(dist)
-    (dist / READY).write_text(dist.name + "\n")
+    write_file(dist / READY, dist.name + "\n")
     return dist

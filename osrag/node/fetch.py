@@ -24,7 +24,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from osrag.errors import NodeError
+from osrag.errors import NodeError, UnsafeFileError
+from osrag.writes import writing
 
 MAVEN_REPO = "https://repo.maven.apache.org/maven2"
 MAVEN_DEPENDENCY_PLUGIN = "org.apache.maven.plugins:maven-dependency-plugin:3.6.1"
@@ -94,23 +95,25 @@ def _expected_sha1(artifact: Artifact, url: str) -> tuple[str, str]:
 
 
 def _fetch_https(artifact: Artifact, target: Path, repo: str) -> None:
+    """Download ``artifact`` to ``target`` through :func:`osrag.writes.writing` (an
+    unpredictable temporary name beside it, never a link), kept only when its SHA-1 is the
+    published one."""
     url = artifact.url(repo)
-    part = target.with_suffix(target.suffix + ".part")
     try:
         expected, source = _expected_sha1(artifact, url)
-        with urllib.request.urlopen(url, timeout=300) as response, part.open("wb") as out:
-            shutil.copyfileobj(response, out, 1 << 20)
-    except (urllib.error.URLError, OSError, IndexError) as exc:
-        part.unlink(missing_ok=True)
+        with writing(target, binary=True) as out:
+            digest = hashlib.sha1()
+            with urllib.request.urlopen(url, timeout=300) as response:
+                for block in iter(lambda: response.read(1 << 20), b""):
+                    digest.update(block)
+                    out.write(block)
+            if digest.hexdigest() != expected:
+                raise NodeError(
+                    f"download failed: {artifact.coordinates} from {url}: "
+                    f"SHA-1 {digest.hexdigest()} does not match the {source} {expected}"
+                )
+    except (urllib.error.URLError, OSError, IndexError, UnsafeFileError) as exc:
         raise NodeError(f"download failed: {artifact.coordinates} from {url}: {exc}") from exc
-    actual = _sha1(part)
-    if actual != expected:
-        part.unlink(missing_ok=True)
-        raise NodeError(
-            f"download failed: {artifact.coordinates} from {url}: "
-            f"SHA-1 {actual} does not match the {source} {expected}"
-        )
-    part.replace(target)
 
 
 def _check_pinned(artifacts: list[Artifact], downloads: Path) -> None:

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from osrag.errors import NodeError
+from osrag.writes import write_file
 
 from .dist import READY, custom_archive, custom_tag, dist_lock, ensure_unpacked
 from .fetch import Artifact, Progress, fetch
@@ -243,9 +244,9 @@ def add_modules(dist: Path, downloads: Path, progress: Progress) -> None:
         folder.mkdir(parents=True)
         for jar in module.jars:
             shutil.copy2(downloads / jar.filename, folder / jar.filename)
-        (folder / "plugin-descriptor.properties").write_text(module.descriptor(version))
+        write_file(folder / "plugin-descriptor.properties", module.descriptor(version))
         if module.security_policy:
-            (folder / "plugin-security.policy").write_text(module.security_policy)
+            write_file(folder / "plugin-security.policy", module.security_policy)
         progress(f"added module {module.name} {version}")
 
 

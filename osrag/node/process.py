@@ -24,6 +24,7 @@ from pathlib import Path
 
 from osrag.errors import NodeError
 from osrag.pids import pid_alive
+from osrag.writes import open_in_place, write_file
 
 SERVICE_USER = "osrag"
 
@@ -246,7 +247,7 @@ def localise_jvm_options(path: Path, node_dir: Path) -> None:
         target = node_dir / sub
         new = pattern.sub(lambda m: f"{m.group(1)}{target / m.group(2)}", new)  # noqa: B023
     if new != text:
-        path.write_text(new)
+        write_file(path, new)
 
 
 # --------------------------------------------------------------------------- processes
@@ -256,7 +257,8 @@ def launch(
     args: list[str], env: dict[str, str], layout: NodeLayout, user: ServiceUser
 ) -> subprocess.Popen[bytes]:
     """Start the engine in its own session, output to ``console.log``, pid to ``node.pid``."""
-    with layout.console_log.open("ab") as console:
+    appending = open_in_place(layout.console_log, os.O_WRONLY | os.O_APPEND, 0o644)
+    with os.fdopen(appending, "ab") as console:
         proc = subprocess.Popen(
             args,
             env=env,
@@ -269,7 +271,7 @@ def launch(
             group=user.gid,
             extra_groups=[] if user.uid is not None else None,
         )
-    layout.pid_file.write_text(f"{proc.pid}\n")
+    write_file(layout.pid_file, f"{proc.pid}\n")
     return proc
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from osrag.errors import NodeError
+from osrag.writes import write_file
 
 from . import elasticsearch, opensearch
 from .fetch import Progress
@@ -72,12 +73,12 @@ def start(
 
     _check_data_version(layout, prepared)
     config_dir = prepare_node_dir(layout, prepared.dist / "config")
-    (layout.node_dir / "engine.version").write_text(f"{prepared.label}\n")
+    write_file(layout.node_dir / "engine.version", f"{prepared.label}\n")
     recorded = layout.node_dir / "transport.port"
     if transport_port is None:
         recorded.unlink(missing_ok=True)
     else:
-        recorded.write_text(f"{transport_port}\n")
+        write_file(recorded, f"{transport_port}\n")
     chown_tree(prepared.dist, user)
     chown_tree(layout.node_dir, user)
     check_reachable(prepared.launcher, user)

@@ -85,6 +85,22 @@ class ChangeRecord(BaseModel):
     at: dt.datetime
 
 
+class FactsDropped(BaseModel):
+    """A chunk that held more amount facts than the engine's nested-object limit: it went
+    in with the first ``kept`` facts by position; ``dropped`` facts from the span
+    ``first_dropped`` on were left out of its nested ``facts`` (its flat amounts keep
+    every value)."""
+
+    doc_id: str
+    chunk_id: str
+    kept: int
+    dropped: int
+    first_dropped: tuple[int, int] = Field(
+        description="[start, end) of the first dropped fact in the document text (code points)"
+    )
+    first_dropped_raw: str = Field(description="that fact's figures as written")
+
+
 class IngestReport(BaseModel):
     """What ``osrag ingest --json`` prints."""
 
@@ -129,6 +145,10 @@ class IngestReport(BaseModel):
     )
     seconds: float = Field(
         default=0.0, description="time of the ingest itself (lock wait excluded)"
+    )
+    facts_dropped: list[FactsDropped] = Field(
+        default_factory=list,
+        description="chunks over the engine's nested-object limit, and the facts each lost",
     )
 
 

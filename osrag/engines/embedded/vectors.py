@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from osrag.errors import IndexStateError, QueryError
+from osrag.writes import check_sqlite
 
 FILE = "vectors.sqlite"
 
@@ -50,6 +51,7 @@ class VectorStore:
 
     def _db(self) -> sqlite3.Connection:
         if self._connection is None:
+            check_sqlite(self.path)  # SQLite follows a link at the database's path: refused
             try:
                 self._connection = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
                 self._connection.execute("PRAGMA journal_mode=WAL")

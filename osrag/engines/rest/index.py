@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from osrag.engines.base import (
+    NESTED_OBJECTS_LIMIT,
     Action,
     ChunkIndex,
     ItemFailure,
@@ -123,6 +124,25 @@ class RestIndex(ChunkIndex):
             index_settings["refresh_interval"] = "-1"
         body["settings"]["index"] = index_settings
         self.client.indices.create(index=name, body=body)
+
+    def nested_objects_limit(self, generation: str) -> int:
+        """``index.mapping.nested_objects.limit`` of ``generation``, as the engine applies
+        it (its own setting, a template's, or the default), read once per generation."""
+        known: dict[str, int] = self.__dict__.setdefault("_nested_limits", {})
+        if generation not in known:
+            setting = "index.mapping.nested_objects.limit"
+            if self.serverless:  # no index settings API: the service's default applies
+                known[generation] = NESTED_OBJECTS_LIMIT
+                return NESTED_OBJECTS_LIMIT
+            answer = self.client.indices.get_settings(
+                index=generation, name=setting, include_defaults=True, flat_settings=True
+            )
+            found: dict[str, Any] = next(iter(dict(answer).values()), {})
+            value = found.get("settings", {}).get(setting) or found.get("defaults", {}).get(
+                setting, NESTED_OBJECTS_LIMIT
+            )
+            known[generation] = int(value)
+        return known[generation]
 
     def finish_generation(self, name: str) -> None:
         if not self.serverless:
