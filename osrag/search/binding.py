@@ -16,13 +16,13 @@ $1,000" constrains a deductible, not any amount of a chunk. Its ``label`` is
    policies with **limits** over", "**property, plant and equipment, net** of more than").
    An amount right after the phrase with no comparison word of its own ("deductible
    $1,000", "umbrella $1M–$2M") binds only when the phrase ends in a quantity noun
-   (:data:`~osrag.search.labels.QUANTITY_NOUNS`): "umbrella coverage $300K" names the
+   (:data:`~osrag.lexicon.quantities.QUANTITY_NOUNS`): "umbrella coverage $300K" names the
    coverage of an umbrella policy, not a quantity the index labels;
 2. else the **noun phrase after it**: introduced by "of" ("$20 billion of **revenue**"),
    or starting with a quantity noun ("$500 **deductible**"). "the $300,000 umbrella
    policy" names no quantity: the constraint stays role-free;
 3. no phrase, or one that ends in a noun naming what holds the amount rather than what it
-   measures (:data:`~osrag.search.labels.DOCUMENT_NOUNS`: "flood policy over $500,000"):
+   measures (:data:`~osrag.lexicon.quantities.DOCUMENT_NOUNS`: "flood policy over $500,000"):
    role-free.
 
 Its ``year`` is the year the question states ("in 2019", "for fiscal 2019", "FY2019",
@@ -33,7 +33,7 @@ different quarters: none), and the quarter's words are not part of the label: th
 constraint asks for that quarter's figure (a fact of a quarter's column), never the
 year's. Its ``signed`` is set
 when the label names a result that can be a loss
-(:func:`~osrag.search.labels.is_signed`). A role-free constraint gets neither.
+(:func:`~osrag.lexicon.signs.is_signed`). A role-free constraint gets neither.
 
 Every step looks at a bounded window around each constraint (linear in the query).
 """
@@ -44,38 +44,22 @@ import re
 from collections.abc import Sequence
 
 from osrag.currencies import CODES, NOUNS, SIGNS
+from osrag.lexicon.function_words import (
+    ASKED_NAME_STOPS,
+    CONTEXT_ARTICLES,
+    CONTEXT_LINKS,
+    NAME_EDGES,
+)
+from osrag.lexicon.periods import QUARTER_ORDINALS
+from osrag.lexicon.quantities import DOCUMENT_NOUNS, QUANTITY_NOUNS
+from osrag.lexicon.signs import is_signed
+from osrag.lexicon.words import normalised
 from osrag.schema.constraints import AmountConstraint
-from osrag.schema.label_keys import QUARTER_ORDINALS
-from osrag.search.labels import DOCUMENT_NOUNS, QUANTITY_NOUNS, is_signed, normalised
 
 WINDOW = 120
 """Characters before and after a constraint searched for its noun phrase."""
 MAX_LABEL_WORDS = 8
 """The longest noun phrase taken as a label ("net cash provided by operating activities")."""
-
-_STOP = frozenset({
-    # articles, determiners, pronouns
-    "a", "an", "the", "this", "that", "these", "those", "each", "every", "any", "all",
-    "some", "no", "its", "their", "his", "her", "our", "my", "your", "whose", "which", "who",
-    "whom", "what", "where", "when", "why", "how", "it", "they", "we", "i", "you", "there",
-    # prepositions (not "of", "by", "from", "before", "after": "cost of revenue", "provided
-    # by operating activities", "income from operations", "income before income taxes")
-    "with", "without", "within", "for", "in", "on", "at", "to", "into", "than",
-    "as", "per", "over", "under", "above", "below", "between", "about", "across", "among",
-    "during", "since", "until", "while", "if", "whether",
-    # verbs of being, having, showing, reporting, asking
-    "is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "having",
-    "do", "does", "did", "show", "shows", "showed", "shown", "showing", "report",
-    "reported", "reporting", "list", "lists", "listing", "find", "give", "gives", "get",
-    "gets", "got", "hold", "holds", "held", "holding", "state", "states", "stated",
-    "disclose", "discloses", "disclosed", "disclosing", "carry", "carries", "carrying",
-    "offer", "offers", "offering", "provide", "provides", "include", "includes",
-    "including", "need", "needs", "want", "wants", "pay", "pays", "paid",
-    # conjunctions and the like
-    "or", "but", "nor", "so", "yet", "not", "only", "also", "just", "then",
-    "please", "me", "us",
-})  # fmt: skip
-"""Words a noun phrase before a constraint stops at (not part of it)."""
 
 _LINK = re.compile(
     r"(?:\s+|^)(?:of|is|was|were|are|be|been|at|equal(?:s|led|ed)?(?:\s+to)?|"
@@ -102,10 +86,6 @@ _QUARTER = re.compile(
 """A stated quarter: "Q4", "in Q4", "4Q19", "the fourth quarter", "for the 4th quarter"."""
 _WORDS = re.compile(r"[A-Za-z][\w'’&-]*|,|[^\w\s]")
 _DIGIT = re.compile(r"\d")
-_EDGE = frozenset({",", "and", "&", "of", "by", "from", "before", "after"})
-_ARTICLES = frozenset({"a", "an", "the", "its", "their"})
-_CONTEXT_LINKS = frozenset({"with", "whose", "having", "where"})
-"""Words that join a phrase's parts, never its first or last word."""
 _LEADING_WORD = re.compile(r"[^\W\d_]+")
 
 
@@ -176,7 +156,11 @@ def _tail_phrase(words: list[str]) -> tuple[list[str], int]:
     while at >= 0:
         word = words[at]
         lower = word.lower()
-        if lower in _STOP or (not word[0].isalpha() and word != ",") or _DIGIT.search(word):
+        if (
+            lower in ASKED_NAME_STOPS
+            or (not word[0].isalpha() and word != ",")
+            or _DIGIT.search(word)
+        ):
             break  # a function word, a mark, or an identifier ("UMB-300000")
         if lower.endswith(("'s", "’s")):
             break  # a possessive: "the policy's deductible" — the owner is not the quantity
@@ -184,7 +168,7 @@ def _tail_phrase(words: list[str]) -> tuple[list[str], int]:
         at -= 1
         if len(phrase) >= MAX_LABEL_WORDS:
             break
-    while phrase and phrase[0].lower() in _EDGE:
+    while phrase and phrase[0].lower() in NAME_EDGES:
         phrase.pop(0)
     return phrase, at
 
@@ -198,9 +182,9 @@ def _context(words: list[str], stopped: int) -> str | None:
     "with" (or "whose", "having", "where"; an article between allowed), what holds the
     amount left out — None when nothing is left."""
     at = stopped
-    if at >= 0 and words[at].lower() in _ARTICLES:
+    if at >= 0 and words[at].lower() in CONTEXT_ARTICLES:
         at -= 1
-    if at < 0 or words[at].lower() not in _CONTEXT_LINKS:
+    if at < 0 or words[at].lower() not in CONTEXT_LINKS:
         return None
     phrase, _ = _tail_phrase(words[:at])
     kept = [w for w in phrase if w != "," and normalised(w) not in DOCUMENT_NOUNS]
@@ -232,7 +216,7 @@ def _label_after(text: str, c: AmountConstraint, ceiling: int) -> str | None:
     for word in _WORDS.findall(rest):
         lower = word.lower()
         if (
-            (lower in _STOP and lower != "of")
+            (lower in ASKED_NAME_STOPS and lower != "of")
             or (not word[0].isalpha() and word != ",")
             or _DIGIT.search(word)
         ):
@@ -240,7 +224,7 @@ def _label_after(text: str, c: AmountConstraint, ceiling: int) -> str | None:
         phrase.append(word)
         if len(phrase) >= MAX_LABEL_WORDS:
             break
-    while phrase and phrase[-1].lower() in _EDGE:
+    while phrase and phrase[-1].lower() in NAME_EDGES:
         phrase.pop()
     if not phrase or (not introduced and phrase[0].lower() not in QUANTITY_NOUNS):
         return None

@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 
 from osrag.extract import extract_values
+from osrag.lexicon.keys import label_keys
 from osrag.loaders.text import table_lines
 from osrag.models import ExtractionConfig
 from osrag.schema.facts import AmountFact
-from osrag.schema.label_keys import label_keys
 
 CONFIG = ExtractionConfig()
 

@@ -5,7 +5,7 @@ The rule, for the amount in row *r*, column *c* (:class:`~osrag.extract.tables.T
 * **Header rows** are the rows above the first row that holds a value (a number that is
   not a year, a percentage, a dash): the header line of a loader's table, the rows of a
   Markdown table above its first figures. Each header cell of column *c* is one of:
-  a **period** (:func:`~osrag.extract.facts.periods.period_of`: ``2019``, ``Fiscal
+  a **period** (:func:`~osrag.lexicon.periods.period_of`: ``2019``, ``Fiscal
   2019``, ``December 31, 2019``, ``2019 (1)``, ``2019 €m``); **period words** without a
   year (``Years Ended December 31,``, ``Fiscal``, ``As of``) — neither period nor
   label; a **unit** (``£m``, ``$'000``, ``(in millions)``, ``%``, ``$``) — it scales the
@@ -26,7 +26,7 @@ The rule, for the amount in row *r*, column *c* (:class:`~osrag.extract.tables.T
   the quarters of that year), else the row label itself when it is a period (a table
   whose rows are years), else none. A header that names a part of a year (``First
   Quarter``, ``Q3 2019``, ``Three months ended …``, ``26 weeks``:
-  :func:`~osrag.extract.facts.periods.part_of_year`) also qualifies its column: a
+  :func:`~osrag.lexicon.periods.part_of_year`) also qualifies its column: a
   quarter's revenue is not the year's.
 * The **label** is the row label, joined with the column's qualifiers by `` — ``
   (``Operating income — Americas``). A label-only row that is not a period is a **group**
@@ -53,23 +53,16 @@ import functools
 import re
 from dataclasses import dataclass
 
-from osrag.extract.facts.labels import (
-    COLUMN_JOIN,
-    GROUP_JOIN,
-    clean_label,
-    is_component,
-    is_dependent,
-    total_of,
-)
-from osrag.extract.facts.periods import is_period_words, part_of_year, period_of, split_period
+from osrag.extract.facts.labels import clean_label, is_component, is_dependent, total_of
+from osrag.extract.facts.periods import split_period
 from osrag.extract.scale import parse_caption
 from osrag.extract.tables import Cell, Table, is_value_cell
-from osrag.schema.label_keys import PART_COLUMNS, phrase_words, word_set
+from osrag.lexicon.keys import COLUMN_JOIN, GROUP_JOIN
+from osrag.lexicon.label_roles import GENERIC_QUALIFIERS, REGION_HEADING_WORDS, REGION_WORDS
+from osrag.lexicon.periods import is_period_words, part_of_year, period_of
+from osrag.lexicon.words import phrase_words
 
 __all__ = ["CellPlace", "TableReading", "allocated_quantity", "read_table", "table_scope"]
-
-_GENERIC = frozenset(["amount", "amounts", "value", "values", "balance", "total amount"])
-
 
 _NAMING = frozenset(["qualifier", "period", "period and qualifier"])
 """Header cells that tell one column from another."""
@@ -275,7 +268,7 @@ def _kind(text: str) -> str:
     label = clean_label(stripped)
     if label is None or parse_caption(stripped) is not None:
         return "unit"
-    if label.lower() in _GENERIC:
+    if label.lower() in GENERIC_QUALIFIERS:
         return "generic"
     return "qualifier"
 
@@ -437,10 +430,6 @@ _SEGMENT_HEADING = re.compile(
 )
 _HEADING_REACH = 1500
 """How far above a table (characters) its section heading is looked for."""
-_REGION_WORDS = PART_COLUMNS - word_set(
-    "current non-current noncurrent deferred federal state local foreign domestic"
-)
-_HEADING_WORDS = word_set("region segment and the")
 _FIGURE = re.compile(r"\d|[$€£¥₹]")
 
 
@@ -450,7 +439,7 @@ def _names_a_part(line: str) -> bool:
     if _SEGMENT_HEADING.match(line):
         return True
     words = set(phrase_words(line))
-    return bool(words & _REGION_WORDS) and words <= _REGION_WORDS | _HEADING_WORDS
+    return bool(words & REGION_WORDS) and words <= REGION_WORDS | REGION_HEADING_WORDS
 
 
 def _segment_heading(before: str) -> str | None:

@@ -58,8 +58,20 @@ import functools
 import re
 from dataclasses import dataclass
 
-from osrag.extract.facts.labels import COLUMN_JOIN, GROUP_JOIN, clean_label, word_set
+from osrag.extract.facts.labels import clean_label
 from osrag.extract.facts.periods import split_period
+from osrag.lexicon.function_words import (
+    BOUNDARY_WORDS,
+    DEFINITE,
+    DETERMINERS,
+    FORWARD_STOPS,
+    INDEFINITE,
+    NP_PREPOSITIONS,
+    PRONOUNS,
+    SENTENCE_VERBS,
+)
+from osrag.lexicon.keys import COLUMN_JOIN, GROUP_JOIN
+from osrag.lexicon.label_roles import GENERIC_QUALIFIERS
 
 __all__ = ["TextPlace", "read_text_place"]
 
@@ -68,7 +80,6 @@ _MONTHS = (
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
 )
 _HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t]")
-_GENERIC = frozenset(["amount", "amounts", "value", "values", "balance", "total amount"])
 _KEY_SEPARATOR = re.compile(
     r"^(?P<key>.{1,80}?)[ \t]*(?::|\.{2,}|…+|[ \t][-–—]{1,2}|=|\|)[ \t]*"
     r"(?P<lead>(?:(?:up\s+to|of|at|approximately|about|maximum|minimum|max\.?|min\.?|"
@@ -89,30 +100,11 @@ _QUALIFIER_AFTER = re.compile(
 _BULLET = re.compile(r"^\s*(?:[-*+•◦▪]|\d{1,2}[.)]|\(?[a-z]\)|\([ivx]{1,4}\))\s+")
 _WORD = re.compile(r"[A-Za-z][\w'’&/-]*")
 
-_DETERMINERS = word_set(
-    "a an the our its their his her this that these those such any each every your my no one"
-)
-_BOUNDARY_WORDS = word_set(
-    """and but or while whereas which who whom whose that because since although though if
-    when where as than compared versus vs with without including include includes
-    included reported recorded record records had has have having incurred incur
-    generated generate posted paid pay pays received receive recognized recognised
-    recognize recognise spent spend earned earn made make achieved delivered provides
-    provide provided offers offer offered carries carry carried requires require
-    required there it they we he she you i us them also only approximately about nearly
-    almost roughly be been being is was were are will would shall should may might can
-    could must do does did up down can't can’t cannot won't won’t isn't isn’t aren't
-    aren’t wasn't wasn’t doesn't doesn’t don't don’t didn't didn’t"""
-)
-"""Words a noun phrase read backwards never crosses (verbs of reporting, clause words)."""
-_NP_PREPOSITIONS = word_set("of from to for on in under over into at between")
-"""A determiner after one of these is inside the phrase ("proceeds from the sale")."""
 _CHANGE = re.compile(
     r"(?i)\b(?:increases?|decreases?|changes?|reductions?|growth|declines?|rises?|falls?|"
     r"drops?|improvements?|savings?|impact|effect)\s+(?:in|of|to)\b"
 )
 """An amount of a change ("an increase in payroll of $4.1 million") measures the change."""
-_PRONOUNS = word_set("it this that they them these those which what one ones")
 _LINK = re.compile(
     r"(?i)(?:(?:\s|^)|(?=:))(?P<link>of|was|were|is|are|be|been|will\s+be|would\s+be|remains?|remained|"
     r"totall?ed|totall?ing|totals?|amounted\s+to|amounting\s+to|amounts\s+to|came\s+to|"
@@ -138,13 +130,6 @@ _TIME_TAIL = re.compile(
 """A time phrase between a noun and its linking word ("Revenue for fiscal 2019 totaled"):
 it runs to the link, never over a clause's comma ("born in 1989, applying for …, pays an
 annual premium of": the phrase is after the comma)."""
-_FORWARD_STOP = word_set(
-    """per a an the each every in of for to and or was is are were will would may can could
-    should shall must has have had that which who compared versus vs than from by with
-    at on as into million billion thousand during since over under up down after before
-    plus less including included respectively applies apply applied covers cover covered
-    pays paid remains remained also net"""
-)
 _TEMPORAL = re.compile(
     rf"(?i)^(?:(?:19|20)\d\d|years?|quarters?|periods?|months?|days?|weeks?|q[1-4]|fiscal|"
     rf"{_MONTHS}|cash|total|aggregate|addition|connection|respect|part|which|that|this|these|"
@@ -274,7 +259,9 @@ def _pipe_row_place(text: str, line_start: int, before: str) -> TextPlace:
     label = clean_label(cells[0])
     header = _pipe_header(text, line_start, column)
     found, rest = split_period(header) if header else (None, "")
-    qualifier = clean_label(rest) if rest and rest.strip().lower() not in _GENERIC else None
+    qualifier = (
+        clean_label(rest) if rest and rest.strip().lower() not in GENERIC_QUALIFIERS else None
+    )
     if qualifier is not None and label is not None:
         label = f"{label}{COLUMN_JOIN}{qualifier}"
     period, year = found if found else (None, None)
@@ -325,9 +312,9 @@ def _key_of(before: str, after: str) -> str | None:
         1 <= len(words) <= 6
         and stripped.lstrip()[:1].isupper()
         and not re.search(r"[.;!?,]\s", stripped)
-        and words[-1].lower() not in _BOUNDARY_WORDS
-        and words[-1].lower() not in _DETERMINERS
-        and words[-1].lower() not in _NP_PREPOSITIONS
+        and words[-1].lower() not in BOUNDARY_WORDS
+        and words[-1].lower() not in DETERMINERS
+        and words[-1].lower() not in NP_PREPOSITIONS
         and words[-1].lower() not in ("by", "with", "than", "about")
         and _may_be_key(stripped)
         and _LINK.search(stripped) is None
@@ -344,10 +331,7 @@ def _may_be_key(key: str) -> bool:
         return False
     if _MONEY_BETWEEN.search(key):
         return False
-    return not any(w.lower() in _SENTENCE_VERBS for w in _WORD.findall(key))
-
-
-_SENTENCE_VERBS = word_set("was were is are paid pays has have had will would")
+    return not any(w.lower() in SENTENCE_VERBS for w in _WORD.findall(key))
 
 
 def _clean_key(key: str) -> str | None:
@@ -404,11 +388,11 @@ def _list_item(clause: str, amounts_before: int) -> str | None:
     words = item.group("item").split()
     if (
         any(
-            w.lower() in _BOUNDARY_WORDS or w.lower() in _DETERMINERS or w.lower() in _PRONOUNS
+            w.lower() in BOUNDARY_WORDS or w.lower() in DETERMINERS or w.lower() in PRONOUNS
             for w in words
         )
-        or words[0].lower() in _FORWARD_STOP
-        or words[-1].lower() in _FORWARD_STOP
+        or words[0].lower() in FORWARD_STOPS
+        or words[-1].lower() in FORWARD_STOPS
     ):
         return None
     name = clean_label(item.group("item"))
@@ -422,7 +406,7 @@ def _list_item(clause: str, amounts_before: int) -> str | None:
 def _is_name(text: str) -> bool:
     """A key that is a name: no clause word, pronoun or verb of a sentence in it."""
     return _may_be_key(text) and not any(
-        w.lower() in _BOUNDARY_WORDS or w.lower() in _PRONOUNS for w in _WORD.findall(text)
+        w.lower() in BOUNDARY_WORDS or w.lower() in PRONOUNS for w in _WORD.findall(text)
     )
 
 
@@ -443,10 +427,10 @@ def _phrase(head: str) -> str | None:
     phrase: list[str] = []
     for i in range(len(words) - 1, -1, -1):
         lower = words[i].lower()
-        if lower in _BOUNDARY_WORDS:
+        if lower in BOUNDARY_WORDS:
             break
-        if lower in _DETERMINERS:
-            if i and words[i - 1].lower() in _NP_PREPOSITIONS and phrase:
+        if lower in DETERMINERS:
+            if i and words[i - 1].lower() in NP_PREPOSITIONS and phrase:
                 phrase.append(words[i])
                 continue
             break
@@ -454,9 +438,9 @@ def _phrase(head: str) -> str | None:
     phrase.reverse()
     while phrase and phrase[0].lower() in ("of", "for", "in", "on", "at", "to", "from"):
         phrase.pop(0)
-    while phrase and phrase[-1].lower() in _NP_PREPOSITIONS:
+    while phrase and phrase[-1].lower() in NP_PREPOSITIONS:
         phrase.pop()  # "the cost per operator to be $7,650": a phrase never ends so
-    if not phrase or (len(phrase) == 1 and phrase[0].lower() in _PRONOUNS):
+    if not phrase or (len(phrase) == 1 and phrase[0].lower() in PRONOUNS):
         return None
     if _TEMPORAL.match(phrase[-1]):
         return None
@@ -464,12 +448,6 @@ def _phrase(head: str) -> str | None:
 
 
 _NEXT_WORD = re.compile(r"[ \t]+([A-Za-z]+)\b")
-_DEFINITE = word_set("the its their his her your our my")
-"""Words that open a noun phrase and never follow a noun inside one: the word before one
-is a verb ("$1,000 deductible reduces the claim")."""
-_INDEFINITE = word_set("a an")
-"""An indefinite article may follow a noun phrase as a rate ("$450 premium a year"): the
-word before it is a verb only when it reads as one (a present-tense *-s* after a noun)."""
 
 
 def _is_verb(after: str, word: re.Match[str], index: int) -> bool:
@@ -478,11 +456,11 @@ def _is_verb(after: str, word: re.Match[str], index: int) -> bool:
     if following is None:
         return False
     article = following.group(1).lower()
-    if article in _DEFINITE:
+    if article in DEFINITE:
         return True
     lower = word.group().lower()
     return (
-        article in _INDEFINITE
+        article in INDEFINITE
         and index > 0
         and lower.endswith("s")
         and not lower.endswith(("ss", "us", "is"))
@@ -500,7 +478,7 @@ def _label_after(after: str) -> str | None:
         if after[at : word.start()].strip():
             break  # punctuation or figures between: the phrase ended
         lower = word.group().lower()
-        if lower in _FORWARD_STOP or lower.endswith("ly") or len(words) == 3:
+        if lower in FORWARD_STOPS or lower.endswith("ly") or len(words) == 3:
             break
         if lower.endswith("ed") and not lead.group("prep"):
             break

@@ -12,18 +12,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from osrag.schema.label_keys import (
+from osrag.lexicon.keys import asked_key, asked_keys, label_keys
+from osrag.lexicon.label_roles import (
     COMPLEMENTS,
     GENERIC_HEADS,
     MODIFIERS,
     NON_HEAD_STARTS,
     OPTIONAL_LEADS,
     SPECIFYING,
-    asked_key,
-    label_keys,
-    singular,
 )
-from osrag.search.asked_keys import asked_keys
+from osrag.lexicon.words import singular
 
 # (fact label, names it answers, names it must not answer)
 CASES: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
