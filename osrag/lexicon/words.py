@@ -45,13 +45,11 @@ def singular(word: str) -> str:
 
 
 def other_number(word: str) -> str:
-    """``limits`` ↔ ``limit``, ``liabilities`` ↔ ``liability`` (English noun number)."""
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith(("sses", "xes", "ches", "shes")):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
+    """``limits`` ↔ ``limit``, ``liabilities`` ↔ ``liability``: the singular of a plural
+    (:func:`singular`), else the plural of a singular (English noun number)."""
+    one = singular(word)
+    if one != word:
+        return one
     if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
         return word[:-1] + "ies"
     if word.endswith(("s", "x", "ch", "sh")):
