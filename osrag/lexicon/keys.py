@@ -377,7 +377,7 @@ def narrowed(label: str) -> tuple[str, str] | None:
     together: "net income", "gross profit")."""
     name = normalised(label)
     words = name.split(" ")
-    if len(words) < 2 or synonyms_of(name) or words[1] in ("of", "and", "&"):
+    if len(words) < 2 or synonyms_of(name) or words[1] in ("of", "and"):
         return None
     if words[0] in LINE_ITEM_MODIFIERS:
         return None

@@ -4,12 +4,11 @@
 * :func:`singular` — English noun number, the one rule both sides use for every name
   (``liabilities`` → ``liability``, ``revenues`` → ``revenue``, ``taxes`` → ``tax``), and
   :func:`other_number` — the same word in the other number (``limits`` ↔ ``limit``);
-* :func:`phrase_words` — a name's words: casefolded, in the singular, parenthesised
-  words left out, ``&`` read as "and";
-* :func:`normalised` — a name as one string: lower-cased, ``&`` between words read as
-  "and", punctuation out, white space collapsed (the question side's reading of a name
-  before its alternatives are looked up); :func:`name_key` — what two names of one
-  quantity share when they say the same words (looked up among the synonyms).
+* :func:`name_words` — the one normaliser: a name's words, casefolded, apostrophes
+  dropped, parenthesised words left out, ``&`` read as "and", any other mark a break;
+  :func:`normalised` is them as one string (the question side's names and their
+  alternatives), :func:`phrase_words` them in the singular (the words of a label's
+  keys), :func:`name_key` the same as a tuple (a name looked up among the synonyms).
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ import re
 
 __all__ = [
     "name_key",
+    "name_words",
     "normalised",
     "other_number",
     "phrase_words",
@@ -58,15 +58,23 @@ def other_number(word: str) -> str:
 
 
 _PAREN = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
-_WORD = re.compile(r"[a-z0-9]+")
+_NAME_WORD = re.compile(r"[^\W_]+")
+
+
+def name_words(text: str) -> list[str]:
+    """The words of a name as both sides compare them — the one normaliser: casefolded,
+    apostrophes dropped (``Shareholders'`` → ``shareholders``), parenthesised and
+    bracketed words left out (``Net income (loss)``), ``&`` read as "and" (``R&D`` → ``r
+    and d``), every other mark a break between words (``non-current`` → ``non``,
+    ``current``)."""
+    text = _PAREN.sub(" ", text.casefold().replace("’", "'").replace("'", ""))
+    return _NAME_WORD.findall(text.replace("&", " and "))
 
 
 def phrase_words(text: str) -> list[str]:
-    """Casefolded words of ``text`` in the singular, parenthesised words left out, ``&``
-    read as "and" (``Shareholders' equity (deficit)`` → ``["shareholder", "equity"]``)."""
-    text = _PAREN.sub(" ", text.casefold().replace("’", "'").replace("'", ""))
-    text = text.replace("&", " and ")
-    return [singular(w) for w in _WORD.findall(text)]
+    """:func:`name_words` in the singular (``Shareholders' equity (deficit)`` →
+    ``["shareholder", "equity"]``): the words a label's keys are made of."""
+    return [singular(w) for w in name_words(text)]
 
 
 def without_parentheses(text: str) -> str:
@@ -74,20 +82,13 @@ def without_parentheses(text: str) -> str:
     return _PAREN.sub(" ", text)
 
 
-_SPACE = re.compile(r"\s+")
-
-
 def normalised(label: str) -> str:
-    """Lowercase, ``&`` as "and" between words, punctuation out, white space collapsed."""
-    text = label.lower().replace("’", "'")
-    text = re.sub(r"\s&\s", " and ", text)
-    text = re.sub(r"[^\w&\s]", " ", text)
-    return _SPACE.sub(" ", text).strip()
-
-
-_KEY_WORD = re.compile(r"[a-z0-9&]+")
+    """:func:`name_words` as one string, a space between words (``Limits of liability``
+    → ``limits of liability``)."""
+    return " ".join(name_words(label))
 
 
 def name_key(label: str) -> tuple[str, ...]:
-    """What two names of a label share when they say the same words (in the singular)."""
-    return tuple(singular(w) for w in _KEY_WORD.findall(normalised(label)))
+    """What two names of a label share when they say the same words, in the singular
+    (:func:`phrase_words`): how a name is looked up among the synonyms."""
+    return tuple(phrase_words(label))

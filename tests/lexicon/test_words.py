@@ -7,7 +7,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from osrag.lexicon.words import other_number, singular, word_set
+from osrag.lexicon.words import (
+    name_key,
+    name_words,
+    normalised,
+    other_number,
+    phrase_words,
+    singular,
+    word_set,
+)
 
 NOUNS = [
     ("revenues", "revenue"),
@@ -46,3 +54,29 @@ def test_the_other_number_is_the_singular_whenever_there_is_one(word: str) -> No
 
 def test_a_list_is_written_as_one_string() -> None:
     assert word_set("a an\n the  a") == frozenset({"a", "an", "the"})
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("Shareholders' equity (deficit)", ["shareholders", "equity"]),
+        ("R&D", ["r", "and", "d"]),
+        ("Research & development", ["research", "and", "development"]),
+        ("Property, plant and equipment, net", ["property", "plant", "and", "equipment", "net"]),
+        ("Non-current assets [2]", ["non", "current", "assets"]),
+        ("Owner’s premium", ["owners", "premium"]),
+        ("Umsatzerlöse", ["umsatzerlöse"]),
+    ],
+)
+def test_a_name_is_normalised_one_way(name: str, words: list[str]) -> None:
+    assert name_words(name) == words
+    assert normalised(name) == " ".join(words)
+    assert phrase_words(name) == [singular(w) for w in words]
+    assert name_key(name) == tuple(phrase_words(name))
+
+
+@given(st.text(max_size=40))
+def test_the_normaliser_is_idempotent_and_the_keys_read_its_words(text: str) -> None:
+    once = normalised(text)
+    assert normalised(once) == once
+    assert phrase_words(text) == [singular(w) for w in once.split()]
