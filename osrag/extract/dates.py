@@ -29,16 +29,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from osrag.lexicon.periods import MONTH_NAME, MONTHS
+
 DateOrder = Literal["MDY", "DMY"]
 
-MONTHS: dict[str, int] = {
-    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6,
-    "july": 7, "august": 8, "september": 9, "october": 10, "november": 11,
-    "december": 12, "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7,
-    "aug": 8, "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12,
-}  # fmt: skip
-
-_MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
+_MONTH = MONTH_NAME
 _ORD = r"(?:st|nd|rd|th)?"
 _AFTER = r"(?![\w/]|[-.]\d)"  # not followed by more of a number or a word
 # Speed: both patterns start with a character class, so the regex engine jumps to

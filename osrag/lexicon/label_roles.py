@@ -14,6 +14,7 @@ words in the singular first, :func:`osrag.lexicon.words.phrase_words`).
 
 from __future__ import annotations
 
+from osrag.lexicon.periods import MONTHS
 from osrag.lexicon.words import word_set
 
 __all__ = [
@@ -66,18 +67,20 @@ a section headed by them holds that region's figures."""
 REGION_HEADING_WORDS = word_set("region segment and the")
 """The other words a heading naming one region may hold ("Asia Pacific region")."""
 
-DEPENDENT_WORDS = SPLITS | word_set(
-    """total totals subtotal sub-total sub other others net gross granted exercised
+DEPENDENT_WORDS = (
+    SPLITS
+    | word_set(
+        """total totals subtotal sub-total sub other others net gross granted exercised
     forfeited vested unvested nonvested cancelled canceled expired exercisable issued
     repurchased outstanding balance balances beginning end opening closing of at as the
-    and in for year years period amount amounts january february march april may june
-    july august september october november december jan feb mar apr jun jul aug sep sept
-    oct nov dec"""
+    and in for year years period amount amounts"""
+    )
+    | frozenset(MONTHS)
 )
 """The words a label may be made of (with numbers) and still need the group row above it:
 totals, the per-share bases, the current/deferred and jurisdiction splits, geographies,
 the steps of a roll-forward ("Granted", "Balance at beginning of year", "Outstanding at
-December 31, 2019")."""
+December 31, 2019": the month's names too)."""
 
 BALANCES = frozenset({
     "deferred",  # deferred revenue / tax assets: a balance-sheet item, not revenue or assets

@@ -44,6 +44,8 @@ __all__ = [
     "DAY",
     "FISCAL",
     "MONTH",
+    "MONTHS",
+    "MONTH_NAME",
     "QUARTER_ORDINALS",
     "YEAR4",
     "YEAR_IN_TEXT",
@@ -56,10 +58,17 @@ __all__ = [
     "year_of",
 ]
 
-MONTH = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
-)
+MONTHS: dict[str, int] = {
+    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6,
+    "july": 7, "august": 8, "september": 9, "october": 10, "november": 11,
+    "december": 12, "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7,
+    "aug": 8, "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12,
+}  # fmt: skip
+"""The months' English names and abbreviations (lower-cased), and the month each names:
+the one list every reader of a month builds on (periods, dates, label words)."""
+MONTH_NAME = "(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + ")"
+"""A month's name or its abbreviation, as one alternation — a pattern fragment."""
+MONTH = rf"{MONTH_NAME}\.?"
 """A month's name or its abbreviation, a full stop allowed (``Dec.``) — a pattern fragment."""
 YEAR4 = r"(?:19|20)\d\d"
 """A year of four digits — a pattern fragment."""

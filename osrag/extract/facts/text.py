@@ -72,13 +72,10 @@ from osrag.lexicon.function_words import (
 )
 from osrag.lexicon.keys import COLUMN_JOIN, GROUP_JOIN
 from osrag.lexicon.label_roles import GENERIC_QUALIFIERS
+from osrag.lexicon.periods import MONTH, MONTH_NAME
 
 __all__ = ["TextPlace", "read_text_place"]
 
-_MONTHS = (
-    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
-)
 _HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t]")
 _KEY_SEPARATOR = re.compile(
     r"^(?P<key>.{1,80}?)[ \t]*(?::|\.{2,}|…+|[ \t][-–—]{1,2}|=|\|)[ \t]*"
@@ -124,7 +121,7 @@ _TIME_TAIL = re.compile(
     r"(?i)\s+(?:(?:in|for|during|as\s+of|as\s+at|at|on|by|through|from|since|over|ended|"
     r"ending|of)\s+)+(?:the\s+)?(?:(?:fiscal|financial|calendar)\s+|fy\s*|\d{1,2}\s+)?"
     r"(?:(?:19|20)\d\d|years?|quarters?|periods?|months?|q[1-4]|h[12]|first|second|third|"
-    rf"fourth|full|prior|previous|last|current|same|{_MONTHS})\b"
+    rf"fourth|full|prior|previous|last|current|same|{MONTH_NAME})\b"
     r"(?:[^,;:]|,(?=\s*(?:and\s+)?(?:19|20)\d\d|\s*$))*$"
 )
 """A time phrase between a noun and its linking word ("Revenue for fiscal 2019 totaled"):
@@ -132,7 +129,7 @@ it runs to the link, never over a clause's comma ("born in 1989, applying for �
 annual premium of": the phrase is after the comma)."""
 _TEMPORAL = re.compile(
     rf"(?i)^(?:(?:19|20)\d\d|years?|quarters?|periods?|months?|days?|weeks?|q[1-4]|fiscal|"
-    rf"{_MONTHS}|cash|total|aggregate|addition|connection|respect|part|which|that|this|these|"
+    rf"{MONTH_NAME}|cash|total|aggregate|addition|connection|respect|part|which|that|this|these|"
     r"those)$"
 )
 _COMPARED = re.compile(
@@ -143,9 +140,7 @@ _PRIOR_YEAR = re.compile(r"\(\s*(?P<period>(?:fy\s*)?(?:19|20)\d\d)\s*:\s*$", re
 _PERIOD_IN_TEXT = re.compile(
     r"(?i)(?<![\w$€£.,])(?:(?:fiscal|financial)\s+(?:year\s+)?|fy\s*|q[1-4]\s+(?:of\s+)?|"
     r"(?:first|second|third|fourth)\s+quarter\s+(?:of\s+)?(?:fiscal\s+)?|"
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+(?:\d{1,2},?\s+)?|"
-    r"\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+)?"
+    rf"{MONTH}\s+(?:\d{{1,2}},?\s+)?|\d{{1,2}}\s+{MONTH}\s+)?"
     r"(?P<year>(?:19|20)\d\d)(?![\d,.]\d|\s*%|\s*(?:million|billion|thousand)\b)"
 )
 _SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z(“\"])|[;\n]")
