@@ -46,6 +46,7 @@ __all__ = [
     "MONTH",
     "MONTHS",
     "MONTH_NAME",
+    "ORDINAL",
     "QUARTER_ORDINALS",
     "YEAR4",
     "YEAR_IN_TEXT",
@@ -74,7 +75,12 @@ YEAR4 = r"(?:19|20)\d\d"
 """A year of four digits — a pattern fragment."""
 _SPACED = r"(?:1\s9|2\s0)\s\d\s\d"
 _YEAR2 = r"'?\d\d"
-_ORDINAL = r"(?:first|second|third|fourth|1st|2nd|3rd|4th)"
+QUARTER_ORDINALS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4,
+}  # fmt: skip
+"""The ordinal words that name a quarter ("fourth quarter", "4th quarter"), both sides."""
+ORDINAL = "(?:" + "|".join(QUARTER_ORDINALS) + ")"
+"""An ordinal that may name a quarter or a half ("fourth", "4th") — a pattern fragment."""
 _NUMBER_WORD = r"(?:three|six|nine|twelve|fifty[- ]two|fifty[- ]three|52|53|3|6|9|12|13)"
 _LEAD = (
     r"(?:(?:the\s+)?(?:fiscal\s+|financial\s+)?(?:years?|periods?|quarters?|half[- ]years?|"
@@ -89,7 +95,7 @@ DAY = r"\d{1,2}(?:st|nd|rd|th)?"
 """A day of a month, an ordinal suffix allowed (``31st``) — a pattern fragment."""
 _CORE = rf"""
     (?P<fy>(?:{FISCAL})\s*(?P<fy4>{YEAR4})|fy\s*(?P<fy2>{_YEAR2}))
-  | (?:q(?P<q>[1-4])|h[12]|{_ORDINAL}\s+(?:quarter|half)(?:\s+of)?)\s*(?:(?:{FISCAL})\s*)?
+  | (?:q(?P<q>[1-4])|h[12]|{ORDINAL}\s+(?:quarter|half)(?:\s+of)?)\s*(?:(?:{FISCAL})\s*)?
         (?:(?P<qy4>{YEAR4})|(?P<qy2>{_YEAR2}))
   | [1-4]q\s*(?:(?P<q4>{YEAR4})|(?P<q2>\d\d))
   | {MONTH}\s*{DAY},?\s*(?P<mdy>{YEAR4})
@@ -107,7 +113,7 @@ _TAIL = (
 _PERIOD = re.compile(rf"(?ix)\s*(?:{_LEAD})*(?P<core>{_CORE})(?P<tail>{_TAIL})\s*")
 _PART_OF_YEAR = re.compile(
     rf"""(?ix)
-    \b(?:{_ORDINAL}\s+)?(?:quarters?|half[- ]years?|half)\b
+    \b(?:{ORDINAL}\s+)?(?:quarters?|half[- ]years?|half)\b
   | \b(?:q[1-4]|h[12]|[1-4]q)(?=\b|\d)
   | \b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|[1-9]|1[01])[\s-]+months?\b
   | \b(?:thirteen|twenty[\s-]six|thirty[\s-]nine|13|26|39)[\s-]+weeks?\b
@@ -196,10 +202,6 @@ def counts_part_of_a_year(words: list[str]) -> bool:
     return any(i > 0 and words[i - 1] in _PART_COUNTS.get(word, ()) for i, word in enumerate(words))
 
 
-QUARTER_ORDINALS = {
-    "first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4,
-}  # fmt: skip
-"""The ordinal words that name a quarter ("fourth quarter", "4th quarter"), both sides."""
 _QUARTER_TOKEN = re.compile(r"q([1-4])|([1-4])q(?:\d\d)?")
 
 

@@ -50,7 +50,7 @@ from osrag.lexicon.function_words import (
     CONTEXT_LINKS,
     NAME_EDGES,
 )
-from osrag.lexicon.periods import QUARTER_ORDINALS
+from osrag.lexicon.periods import ORDINAL, QUARTER_ORDINALS
 from osrag.lexicon.quantities import DOCUMENT_NOUNS, QUANTITY_NOUNS
 from osrag.lexicon.signs import is_signed
 from osrag.lexicon.words import normalised
@@ -79,7 +79,7 @@ _YEAR = re.compile(
 """A stated year: "2019", "in 2019", "for fiscal 2019", "FY2019", "FY19"."""
 _QUARTER = re.compile(
     r"(?<![\w$€£¥.,])(?:(?:in|for|during)\s+)?(?:the\s+)?(?:"
-    r"(?P<ordinal>first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+(?:fiscal\s+)?quarter"
+    rf"(?P<ordinal>{ORDINAL})[\s-]+(?:fiscal\s+)?quarter"
     r"|q(?P<q>[1-4])|(?P<nq>[1-4])q(?:\d\d)?)(?![\w%])",
     re.IGNORECASE,
 )

@@ -511,6 +511,20 @@ def test_columns_named_by_an_ordinal_alone_are_quarters() -> None:
     assert all("net sale" not in keys for _, _, keys in got)
 
 
+def test_columns_named_by_a_written_ordinal_are_quarters_too() -> None:
+    """ "1st | 2nd | 3rd | 4th": the same ordinals (one table of them, both sides)."""
+    table = pipe(
+        [
+            ["(in thousands)", "1st", "2nd", "3rd", "4th"],
+            ["2019", "", "", "", ""],
+            ["Net sales", "$117,625", "$120,684", "$115,651", "$115,040"],
+        ]
+    )
+    got = [(f.label, f.year, label_keys(f.label)) for f in facts(table)]
+    assert got[3][:2] == ("Net sales — 4th Quarter", 2019)
+    assert "net sale q4" in got[3][2] and "net sale" not in got[3][2]
+
+
 def test_ordinals_that_are_not_all_quarters_stay_as_written() -> None:
     table = pipe(
         [

@@ -59,7 +59,7 @@ from osrag.extract.scale import parse_caption
 from osrag.extract.tables import Cell, Table, is_value_cell
 from osrag.lexicon.keys import COLUMN_JOIN, GROUP_JOIN
 from osrag.lexicon.label_roles import GENERIC_QUALIFIERS, REGION_HEADING_WORDS, REGION_WORDS
-from osrag.lexicon.periods import is_period_words, part_of_year, period_of
+from osrag.lexicon.periods import QUARTER_ORDINALS, is_period_words, part_of_year, period_of
 from osrag.lexicon.words import phrase_words
 
 __all__ = ["CellPlace", "TableReading", "allocated_quantity", "read_table", "table_scope"]
@@ -154,7 +154,7 @@ class TableReading:
             cells = self.table.rows[r][1]
             keyed = [(_key(cells, i, self.loader), c.text) for i, c in enumerate(cells)]
             if quarters:  # "First | Second | Third | Fourth": the quarters of the year
-                keyed = [(k, f"{t} Quarter" if _ORDINAL.fullmatch(t) else t) for k, t in keyed]
+                keyed = [(k, f"{t} Quarter" if _is_ordinal(t) else t) for k, t in keyed]
             if self.loader and r == 0:
                 keyed = [((c.text, 0), c.text) for c in cells]
             texts = {t for _, t in keyed if t and (_kind(t) in _NAMING or part_of_year(t))}
@@ -231,14 +231,16 @@ def _name_the_run(out: list[tuple[str | None, tuple[str, int] | None]], balance:
             out[i] = (f"{balance}{GROUP_JOIN}{label}", period)
 
 
-_ORDINAL = re.compile(r"(?i)first|second|third|fourth")
+def _is_ordinal(text: str) -> bool:
+    """A header cell that is a quarter's ordinal alone (``First``, ``4th``)."""
+    return text.strip().casefold() in QUARTER_ORDINALS
 
 
 def _bare_quarters(rows: list[list[Cell]]) -> bool:
     """Header rows that name three or four quarters by their ordinal alone (``First |
     Second | Third | Fourth``), with no other word saying what they are parts of."""
     texts = [c.text.strip() for cells in rows for c in cells if c.text.strip()]
-    ordinals = {t.lower() for t in texts if _ORDINAL.fullmatch(t)}
+    ordinals = {QUARTER_ORDINALS[t.casefold()] for t in texts if _is_ordinal(t)}
     return len(ordinals) >= 3 and not any(part_of_year(t) for t in texts)
 
 

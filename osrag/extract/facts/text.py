@@ -72,7 +72,7 @@ from osrag.lexicon.function_words import (
 )
 from osrag.lexicon.keys import COLUMN_JOIN, GROUP_JOIN
 from osrag.lexicon.label_roles import GENERIC_QUALIFIERS
-from osrag.lexicon.periods import MONTH, MONTH_NAME
+from osrag.lexicon.periods import MONTH, MONTH_NAME, ORDINAL
 
 __all__ = ["TextPlace", "read_text_place"]
 
@@ -139,7 +139,7 @@ _COMPARED = re.compile(
 _PRIOR_YEAR = re.compile(r"\(\s*(?P<period>(?:fy\s*)?(?:19|20)\d\d)\s*:\s*$", re.IGNORECASE)
 _PERIOD_IN_TEXT = re.compile(
     r"(?i)(?<![\w$€£.,])(?:(?:fiscal|financial)\s+(?:year\s+)?|fy\s*|q[1-4]\s+(?:of\s+)?|"
-    r"(?:first|second|third|fourth)\s+quarter\s+(?:of\s+)?(?:fiscal\s+)?|"
+    rf"{ORDINAL}\s+quarter\s+(?:of\s+)?(?:fiscal\s+)?|"
     rf"{MONTH}\s+(?:\d{{1,2}},?\s+)?|\d{{1,2}}\s+{MONTH}\s+)?"
     r"(?P<year>(?:19|20)\d\d)(?![\d,.]\d|\s*%|\s*(?:million|billion|thousand)\b)"
 )
