@@ -79,9 +79,11 @@ from osrag.lexicon.label_roles import (
     ALLOCATED,
     ASKED_GENERIC_HEADS,
     BALANCES,
+    BLANK_QUALIFIERS,
     CHANGES,
     COMPLEMENTS,
     DEPENDENT_WORDS,
+    FIGURE_WORDS,
     GENERIC_HEADS,
     INCLUDES,
     LINE_ITEM_MODIFIERS,
@@ -95,12 +97,17 @@ from osrag.lexicon.label_roles import (
     SECTION_HEADS,
     SPECIFYING,
     SPLITS,
-    WRITTEN_FIGURE_WORDS,
 )
 from osrag.lexicon.periods import counts_part_of_a_year, quarter_of
 from osrag.lexicon.quantities import DOCUMENT_NOUNS, synonyms_of
 from osrag.lexicon.signs import names_loss
-from osrag.lexicon.words import normalised, other_number, phrase_words, without_parentheses
+from osrag.lexicon.words import (
+    normalised,
+    other_number,
+    phrase_words,
+    singular,
+    without_parentheses,
+)
 
 __all__ = [
     "COLUMN_JOIN",
@@ -112,6 +119,7 @@ __all__ = [
     "label_alternatives",
     "label_keys",
     "narrowed",
+    "qualifies_nothing",
     "quarter_keys",
 ]
 
@@ -252,6 +260,17 @@ def _keys_of(core: list[str], whole: list[str], listed: bool = False) -> list[st
     return keys
 
 
+def qualifies_nothing(header: str) -> bool:
+    """A column header that only says its figures are amounts or balances (one word of
+    :data:`~osrag.lexicon.label_roles.BLANK_QUALIFIERS`, a "total" before it allowed:
+    ``Amount``, ``Values``, ``Total amount``, ``Balances``): the row's label stays
+    alone."""
+    words = phrase_words(header)
+    if words[:1] == ["total"]:
+        words = words[1:]
+    return len(words) == 1 and words[0] in BLANK_QUALIFIERS
+
+
 def quarter_keys(row: list[str], columns: list[str]) -> list[str]:
     """The keys of a quarter's figure: each key of the row followed by the quarter its
     columns name ("Revenues — Fourth — Quarter" → "revenue q4"), which a question naming
@@ -353,7 +372,7 @@ def label_alternatives(label: str, *, every: bool = False) -> tuple[str, ...]:
         return ()
     words = name.split(" ")
     own = _numbers(name)
-    if len(words) > 1 and words[-1] in WRITTEN_FIGURE_WORDS:
+    if len(words) > 1 and singular(words[-1]) in FIGURE_WORDS:
         own += _numbers(" ".join(words[:-1]))
     if len(words) > 2 and words[-1] in SECTION_HEADS:
         own += _numbers(" ".join(words[:-1]))

@@ -19,14 +19,15 @@ from osrag.lexicon.words import word_set
 
 __all__ = [
     "ALLOCATED",
+    "AMOUNT_WORDS",
     "ASKED_GENERIC_HEADS",
     "BALANCES",
+    "BLANK_QUALIFIERS",
     "CHANGES",
     "COMPLEMENTS",
     "DEPENDENT_WORDS",
     "FIGURE_WORDS",
     "GENERIC_HEADS",
-    "GENERIC_QUALIFIERS",
     "HEAD_BEFORE",
     "INCLUDES",
     "LINE_ITEM_MODIFIERS",
@@ -42,7 +43,6 @@ __all__ = [
     "SECTION_HEADS",
     "SPECIFYING",
     "SPLITS",
-    "WRITTEN_FIGURE_WORDS",
 ]
 
 SPLITS = word_set(
@@ -150,8 +150,13 @@ OPTIONAL_LEADS = frozenset({"total", "net", "consolidated"})
 """A first word that sums or nets the quantity the rest names ("Total revenue" is the
 revenue, "Net revenues" is the revenue a question asks for): keys with and without it."""
 
-FIGURE_WORDS = frozenset({"coverage", "cover", "amount", "value", "figure", "sum"})
-"""A last word that only says the figure is a coverage or an amount (the singular)."""
+AMOUNT_WORDS = frozenset({"amount", "value"})
+"""Words that say only that a figure is an amount: a column headed by one alone
+(``Amount``, ``Values``, ``Total amount``) qualifies nothing."""
+
+FIGURE_WORDS = AMOUNT_WORDS | frozenset({"coverage", "cover", "figure", "sum"})
+"""A last word that only says the figure is a coverage or an amount: a name is also read
+without it ("Personal property coverage" is the personal property cover)."""
 
 GENERIC_HEADS = FIGURE_WORDS | frozenset({
     "limit",  # a coverage's figure is its limit: "dwelling limit" is the dwelling cover
@@ -166,13 +171,10 @@ ASKED_GENERIC_HEADS = GENERIC_HEADS - {"expense"}
 "dwelling"). Not "expense": "income tax expense" is not asked as "income tax", which a
 rate reconciliation's "State income tax" line holds."""
 
-WRITTEN_FIGURE_WORDS = FIGURE_WORDS | {"amounts"}
-"""A name's last word, as written, that only says the figure is a coverage or an amount
-(:data:`FIGURE_WORDS`, and "amounts"): a fact's label may leave it out ("personal
-property coverage" matches "Personal property")."""
-
-GENERIC_QUALIFIERS = frozenset(["amount", "amounts", "value", "values", "balance", "total amount"])
-"""A column header or key that only says its figures are amounts: it qualifies nothing."""
+BLANK_QUALIFIERS = AMOUNT_WORDS | {"balance"}
+"""A column header made of one of these alone (a "total" before it allowed: ``Amount``,
+``Balances``, ``Total amount``) says only that its figures are amounts or balances: it
+qualifies nothing (:func:`~osrag.lexicon.keys.qualifies_nothing`)."""
 
 SECTION_HEADS = frozenset({"liability"})
 """A name's last word that names the section of a schedule the line is in: a fact's label

@@ -57,8 +57,8 @@ from osrag.extract.facts.labels import clean_label, is_component, is_dependent, 
 from osrag.extract.facts.periods import split_period
 from osrag.extract.scale import parse_caption
 from osrag.extract.tables import Cell, Table, is_value_cell
-from osrag.lexicon.keys import COLUMN_JOIN, GROUP_JOIN
-from osrag.lexicon.label_roles import GENERIC_QUALIFIERS, REGION_HEADING_WORDS, REGION_WORDS
+from osrag.lexicon.keys import COLUMN_JOIN, GROUP_JOIN, qualifies_nothing
+from osrag.lexicon.label_roles import REGION_HEADING_WORDS, REGION_WORDS
 from osrag.lexicon.periods import QUARTER_ORDINALS, is_period_words, part_of_year, period_of
 from osrag.lexicon.words import phrase_words
 
@@ -270,7 +270,7 @@ def _kind(text: str) -> str:
     label = clean_label(stripped)
     if label is None or parse_caption(stripped) is not None:
         return "unit"
-    if label.lower() in GENERIC_QUALIFIERS:
+    if qualifies_nothing(label):
         return "generic"
     return "qualifier"
 

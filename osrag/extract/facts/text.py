@@ -70,8 +70,7 @@ from osrag.lexicon.function_words import (
     PRONOUNS,
     SENTENCE_VERBS,
 )
-from osrag.lexicon.keys import COLUMN_JOIN, GROUP_JOIN
-from osrag.lexicon.label_roles import GENERIC_QUALIFIERS
+from osrag.lexicon.keys import COLUMN_JOIN, GROUP_JOIN, qualifies_nothing
 from osrag.lexicon.periods import MONTH, MONTH_NAME, ORDINAL
 
 __all__ = ["TextPlace", "read_text_place"]
@@ -254,9 +253,7 @@ def _pipe_row_place(text: str, line_start: int, before: str) -> TextPlace:
     label = clean_label(cells[0])
     header = _pipe_header(text, line_start, column)
     found, rest = split_period(header) if header else (None, "")
-    qualifier = (
-        clean_label(rest) if rest and rest.strip().lower() not in GENERIC_QUALIFIERS else None
-    )
+    qualifier = clean_label(rest) if rest and not qualifies_nothing(rest) else None
     if qualifier is not None and label is not None:
         label = f"{label}{COLUMN_JOIN}{qualifier}"
     period, year = found if found else (None, None)
