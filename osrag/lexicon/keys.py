@@ -99,7 +99,7 @@ from osrag.lexicon.label_roles import (
     SPLITS,
 )
 from osrag.lexicon.periods import counts_part_of_a_year, quarter_of
-from osrag.lexicon.quantities import DOCUMENT_NOUNS, synonyms_of
+from osrag.lexicon.quantities import is_document_noun, synonyms_of
 from osrag.lexicon.signs import names_loss
 from osrag.lexicon.words import (
     normalised,
@@ -440,6 +440,6 @@ def asked_keys(label: str, *, gains_only: bool = False) -> tuple[str, ...]:
         for n in (name, *_without_section_word(name))
         if not _ends_in_a_link(n)
         for i, key in enumerate(asked_key_forms(n))
-        if i == 0 or key not in DOCUMENT_NOUNS  # "policy limit" is not asked as "policy"
+        if i == 0 or not is_document_noun(key)  # "policy limit" is not asked as "policy"
     ]
     return tuple(sorted({k for k in keys if k}))

@@ -2,9 +2,9 @@
 
 * :data:`QUANTITY_NOUNS` — nouns that name a quantity an amount can be (a deductible, a
   premium, revenue, a fee …): a question's noun right beside an amount binds the amount
-  to it only when it is one; :data:`HEADING_QUANTITY_NOUNS` — the narrower set a
-  section heading must end in to label the figures under it (the terms of a contract or
-  a price list);
+  to it only when it is one; :data:`CONTRACT_TERMS` — the part of them a section
+  heading must end in to label the figures under it (the terms of a contract or a price
+  list);
 * :data:`DOCUMENT_NOUNS` — nouns that name what holds an amount (a policy, a company, a
   report): a phrase ending in one names no quantity;
 * :data:`SYNONYMS` — groups of names of one quantity (net sales ~ revenue, limit of
@@ -19,48 +19,61 @@ from __future__ import annotations
 
 from functools import cache
 
-from osrag.lexicon.words import name_key, word_set
+from osrag.lexicon.words import name_key, singular, word_set
 
 __all__ = [
+    "CONTRACT_TERMS",
     "DOCUMENT_NOUNS",
-    "HEADING_QUANTITY_NOUNS",
     "QUANTITY_NOUNS",
     "SYNONYMS",
+    "is_contract_term",
+    "is_document_noun",
+    "is_quantity_noun",
     "synonyms_of",
 ]
 
-QUANTITY_NOUNS = frozenset({
-    "deductible", "deductibles", "premium", "premiums", "limit", "limits", "retention",
-    "retentions", "copay", "copays", "copayment", "coinsurance", "excess", "benefit",
-    "benefits", "revenue", "revenues", "sales", "income", "earnings", "profit", "profits",
-    "loss", "losses", "assets", "liabilities", "equity", "debt", "cash", "dividend",
-    "dividends", "expense", "expenses", "cost", "costs", "fee", "fees", "salary",
-    "salaries", "rent", "price", "budget", "payout", "payment", "payments", "settlement",
-    "fine", "penalty", "bonus", "compensation", "capex", "ebitda", "margin", "turnover",
-    "reserve", "reserves", "allowance", "spend", "spending",
-})  # fmt: skip
-"""Nouns that name a quantity an amount can be. A noun right after an amount binds the
-constraint only when it is one of these ("$500 deductible" constrains a deductible; "the
-$300,000 umbrella policy" names no quantity, its constraint stays role-free)."""
-
-HEADING_QUANTITY_NOUNS = word_set(
-    """limit limits sublimit sublimits deductible deductibles retention retentions
-    premium premiums price prices pricing cost costs fee fees charge charges rate rates
-    payout payouts copay copays copayment copayments coinsurance budget budgets"""
+CONTRACT_TERMS = word_set(
+    """limit sublimit deductible retention premium price pricing cost fee charge rate
+    payout copay copayment coinsurance budget"""
 )
-"""Head nouns of a heading that names the amounts a section states: the terms of a
-contract or a price list. Topics under which a long text discusses many kinds of figure
-("Income", "Compensation", "Revenue", "Assets") are not among them."""
+"""The nouns that name the amounts of a contract or a price list (in the singular). A
+section heading names the quantity of the figures under it only when its head is one of
+these (:mod:`osrag.extract.facts.sections`): topics under which a long text discusses
+many kinds of figure ("Income", "Compensation", "Revenue", "Assets") are not."""
 
-DOCUMENT_NOUNS = frozenset({
-    "policy", "policies", "company", "companies", "firm", "firms", "report", "reports",
-    "filing", "filings", "document", "documents", "contract", "contracts", "agreement",
-    "agreements", "insurer", "insurers", "business", "businesses", "entity", "entities",
-    "organisation", "organisations", "organization", "organizations", "plan", "plans",
-    "statement", "statements", "one", "ones", "insurance", "insurances",
-})  # fmt: skip
-"""Nouns that name what holds an amount, not what it measures: a phrase ending in one
-names no quantity ("flood policy over $500,000" is role-free)."""
+QUANTITY_NOUNS = CONTRACT_TERMS | word_set(
+    """excess benefit revenue sale income earning profit loss asset liability equity debt
+    cash dividend expense salary rent payment settlement fine penalty bonus compensation
+    capex ebitda margin turnover reserve allowance spend spending"""
+)
+"""Nouns that name a quantity an amount can be (in the singular): the terms of a contract
+and the lines of a statement. A noun right after an amount binds the constraint only when
+it is one of these (:func:`is_quantity_noun`: "$500 deductible" constrains a deductible;
+"the $300,000 umbrella policy" names no quantity, its constraint stays role-free)."""
+
+DOCUMENT_NOUNS = word_set(
+    """policy company firm report filing document contract agreement insurer business
+    entity organisation organization plan statement one insurance"""
+)
+"""Nouns that name what holds an amount, not what it measures (in the singular): a phrase
+ending in one names no quantity (:func:`is_document_noun`: "flood policy over $500,000"
+is role-free)."""
+
+
+def is_quantity_noun(word: str) -> bool:
+    """``word`` (as written, either number) is one of :data:`QUANTITY_NOUNS`."""
+    return singular(word.casefold()) in QUANTITY_NOUNS
+
+
+def is_contract_term(word: str) -> bool:
+    """``word`` (as written, either number) is one of :data:`CONTRACT_TERMS`."""
+    return singular(word.casefold()) in CONTRACT_TERMS
+
+
+def is_document_noun(word: str) -> bool:
+    """``word`` (as written, either number) is one of :data:`DOCUMENT_NOUNS`."""
+    return singular(word.casefold()) in DOCUMENT_NOUNS
+
 
 SYNONYMS: tuple[tuple[str, ...], ...] = (
     # financial statements

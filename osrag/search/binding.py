@@ -51,7 +51,7 @@ from osrag.lexicon.function_words import (
     NAME_EDGES,
 )
 from osrag.lexicon.periods import ORDINAL, QUARTER_ORDINALS
-from osrag.lexicon.quantities import DOCUMENT_NOUNS, QUANTITY_NOUNS
+from osrag.lexicon.quantities import is_document_noun, is_quantity_noun
 from osrag.lexicon.signs import is_signed
 from osrag.lexicon.words import normalised
 from osrag.schema.constraints import AmountConstraint
@@ -187,7 +187,7 @@ def _context(words: list[str], stopped: int) -> str | None:
     if at < 0 or words[at].lower() not in CONTEXT_LINKS:
         return None
     phrase, _ = _tail_phrase(words[:at])
-    kept = [w for w in phrase if w != "," and normalised(w) not in DOCUMENT_NOUNS]
+    kept = [w for w in phrase if w != "," and not is_document_noun(normalised(w))]
     return _joined(kept) if kept else None
 
 
@@ -203,7 +203,7 @@ def _label_before(
     if not phrase:
         return None
     governed = c.op in ("gt", "gte", "lt", "lte") or _governed(c.text)
-    if not governed and not linked and phrase[-1].lower() not in QUANTITY_NOUNS:
+    if not governed and not linked and not is_quantity_noun(phrase[-1]):
         return None  # "umbrella coverage $300K": an amount beside a name, not its value
     return _joined(phrase), _context(words, stopped)
 
@@ -226,13 +226,13 @@ def _label_after(text: str, c: AmountConstraint, ceiling: int) -> str | None:
             break
     while phrase and phrase[-1].lower() in NAME_EDGES:
         phrase.pop()
-    if not phrase or (not introduced and phrase[0].lower() not in QUANTITY_NOUNS):
+    if not phrase or (not introduced and not is_quantity_noun(phrase[0])):
         return None
     if not introduced:
         # "$500 deductible applies": the quantity nouns that start the phrase
         kept = [w for w in phrase[:1]]
         for word in phrase[1:]:
-            if word.lower() not in QUANTITY_NOUNS:
+            if not is_quantity_noun(word):
                 break
             kept.append(word)
         phrase = kept
@@ -243,7 +243,7 @@ def _names_a_quantity(label: str | None) -> str | None:
     if label is None:
         return None
     words = normalised(label).split(" ")
-    if not words or not words[-1] or words[-1] in DOCUMENT_NOUNS:
+    if not words or not words[-1] or is_document_noun(words[-1]):
         return None
     return label.strip(" ,")
 

@@ -136,7 +136,7 @@ def test_a_quantity_before_a_comparison_binds_with_its_year_and_sign(
 
 @settings(max_examples=200, deadline=None)
 @given(
-    noun=st.sampled_from(sorted(QUANTITY_NOUNS - {"cost", "costs"})),
+    noun=st.sampled_from(sorted(QUANTITY_NOUNS - {"cost"})),
     currency=CURRENCIES,
     whole=st.integers(1, 99_999),
     article=st.sampled_from(["", "a ", "the "]),
