@@ -14,6 +14,14 @@ words in the singular first, :func:`osrag.lexicon.words.phrase_words`).
 
 from __future__ import annotations
 
+from osrag.lexicon.function_words import (
+    ARTICLES,
+    COORDINATORS,
+    NAME_PREPOSITIONS,
+    POSSESSIVES,
+    PREPOSITIONS,
+    QUANTIFIERS,
+)
 from osrag.lexicon.periods import MONTHS
 from osrag.lexicon.words import word_set
 
@@ -28,7 +36,6 @@ __all__ = [
     "DEPENDENT_WORDS",
     "FIGURE_WORDS",
     "GENERIC_HEADS",
-    "HEAD_BEFORE",
     "INCLUDES",
     "LINE_ITEM_MODIFIERS",
     "MODIFIERS",
@@ -188,13 +195,13 @@ LINE_ITEM_MODIFIERS = frozenset({
 """A name's first word that is part of the line item, never the kind of document it is
 in: a name starting with one is not narrowed ("total assets" stays whole)."""
 
-COMPLEMENTS = frozenset({
-    "of", "for", "per", "under", "over", "by",
-    "before", "after", "from", "as", "to", "in", "on", "at", "with", "without",
-    "excluding", "including", "less", "attributable", "related", "due", "during",
-    "through", "between", "against", "into", "within", "than", "available",
-})  # fmt: skip
-"""Words that start a complement after the head: "Cost | of revenues", "Assets | before
+COMPLEMENTS = (
+    (NAME_PREPOSITIONS | PREPOSITIONS)
+    - word_set("above below about across among since until")  # never after a figure's name
+    | word_set("less excluding including attributable related due available")
+)
+"""Words that start a complement after the head — the prepositions, and the words that
+take a figure's name as their object or subject: "Cost | of revenues", "Assets | before
 valuation allowance", "Net income | attributable to Acme", "Bodily injury | per person".
 ("net" starts one too when "of" follows: "revenue | net of returns".)"""
 
@@ -210,14 +217,9 @@ operations"), a recipient ("Net income | attributable to common stockholders"), 
 cause ("Net losses | on disposals of assets"), an adjustment ("Revenue | excluding
 …"): only the whole phrase is a key, never the core before it."""
 
-HEAD_BEFORE = word_set("of per for")
-"""The complements a heading's head noun stands before ("Limits | of liability")."""
-
 PER_RATIO = frozenset({"share", "unit"})
 """The last word of a "per" complement that makes a ratio: "earnings per share"."""
 
-NON_HEAD_STARTS = frozenset({
-    "each", "per", "any", "all", "the", "a", "an", "and", "or", "of", "its", "our",
-})  # fmt: skip
+NON_HEAD_STARTS = ARTICLES | POSSESSIVES | QUANTIFIERS | COORDINATORS | (SPECIFYING & {"per", "of"})
 """A tail starting with one of these is no name ("each occurrence limit" keeps
 "occurrence limit" and "limit", not a key "each …" beside the whole)."""

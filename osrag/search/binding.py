@@ -48,6 +48,8 @@ from osrag.lexicon.function_words import (
     ASKED_NAME_STOPS,
     CONTEXT_ARTICLES,
     CONTEXT_LINKS,
+    DO,
+    MODALS,
     NAME_EDGES,
 )
 from osrag.lexicon.periods import ORDINAL, QUARTER_ORDINALS
@@ -65,10 +67,12 @@ _LINK = re.compile(
     r"(?:\s+|^)(?:of|is|was|were|are|be|been|at|equal(?:s|led|ed)?(?:\s+to)?|"
     r"total(?:l?ing|l?ed)|amount(?:ing|ed)\s+to|came\s+to|comes?\s+to|reach(?:ed|ing)?|"
     r"stood\s+at|worth|in\s+the\s+range(?:\s+of|\s+from)?|ranging(?:\s+from)?|"
-    r"(?:that|which)(?:\s+(?:is|was|were|are))?|costs?)\s*\Z|\s*[:=]\s*\Z",
+    r"(?:that|which)(?:\s+(?:is|was|were|are))?|costs?|"
+    rf"{'|'.join(sorted(MODALS | DO))})\s*\Z|\s*[:=]\s*\Z",
     re.IGNORECASE,
 )
-"""A linking word (or two) between a noun phrase and its constraint."""
+"""A linking word (or two) between a noun phrase and its constraint — a modal or an
+auxiliary too ("revenue **may** exceed", "fees **will** be over")."""
 
 _YEAR = re.compile(
     r"(?<![\w$€£¥.,])(?:(?:in|for|during|of|at|as\s+of)\s+)?(?:(?:the\s+)?(?:fiscal|financial)"

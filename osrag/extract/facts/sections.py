@@ -8,8 +8,9 @@ that heading is a name of a quantity:
 
 * a short noun phrase (at most five words), no figure in it, no verb of a sentence, no
   conjunction (``Deductibles and limits`` would be a guess between two quantities);
-* whose head noun — its last word, or the word before ``of`` / ``per`` / ``for``
-  (``Limits of liability``) — is one of :data:`~osrag.lexicon.quantities.CONTRACT_TERMS`
+* whose head noun — its last word, or the word before a specifying complement (``of``,
+  ``per``, ``for``, ``under``, ``over``, ``by``: ``Limits of liability``, ``Deductibles
+  by state``) — is one of :data:`~osrag.lexicon.quantities.CONTRACT_TERMS`
   (in either number): a short, closed list of
   the nouns that name the amounts of a contract or a price list (limits, deductibles,
   retentions, premiums, prices, fees …). ``## Coverage``, ``## Exclusions``,
@@ -34,7 +35,7 @@ from collections.abc import Sequence
 
 from osrag.extract.facts.labels import clean_label
 from osrag.lexicon.function_words import NOT_IN_A_NAME
-from osrag.lexicon.label_roles import HEAD_BEFORE
+from osrag.lexicon.label_roles import SPECIFYING
 from osrag.lexicon.quantities import is_contract_term
 
 __all__ = ["REACH", "SectionHeadings", "names_a_quantity"]
@@ -59,7 +60,7 @@ def names_a_quantity(title: str) -> str | None:
     words = label.lower().split()
     if len(words) > 5 or any(w in NOT_IN_A_NAME for w in words):
         return None
-    cut = next((i for i, w in enumerate(words) if w in HEAD_BEFORE), len(words))
+    cut = next((i for i, w in enumerate(words) if w in SPECIFYING), len(words))
     if cut == 0 or not is_contract_term(words[cut - 1]):
         return None
     return label

@@ -61,6 +61,7 @@ from dataclasses import dataclass
 from osrag.extract.facts.labels import clean_label
 from osrag.extract.facts.periods import split_period
 from osrag.lexicon.function_words import (
+    ALL_PREPOSITIONS,
     BOUNDARY_WORDS,
     DEFINITE,
     DETERMINERS,
@@ -306,8 +307,7 @@ def _key_of(before: str, after: str) -> str | None:
         and not re.search(r"[.;!?,]\s", stripped)
         and words[-1].lower() not in BOUNDARY_WORDS
         and words[-1].lower() not in DETERMINERS
-        and words[-1].lower() not in NP_PREPOSITIONS
-        and words[-1].lower() not in ("by", "with", "than", "about")
+        and words[-1].lower() not in ALL_PREPOSITIONS
         and _may_be_key(stripped)
         and _LINK.search(stripped) is None
         and _QUALIFIER_AFTER.match(after)
