@@ -7,8 +7,9 @@ A **period** is a text that names one year, with at most the words filings put a
 it — a column header or a label-only row of a table, or a phrase in a sentence:
 
 * a year: ``2019``, ``2 0 1 9`` (letter-spaced by a PDF), ``FY2019``, ``FY19``, ``FY 19``,
-  ``Fiscal 2019``, ``Fiscal Year 2019``, ``Financial year 2019``, ``2019/20``,
-  ``2019-20`` (a fiscal year written by its two calendar years: the first names it);
+  ``F19`` (a capital F: how some filers write a fiscal year), ``Fiscal 2019``, ``Fiscal
+  Year 2019``, ``Financial year 2019``, ``2019/20``, ``2019-20`` (a fiscal year written by
+  its two calendar years: the first names it);
 * a quarter or half of one: ``Q3 2019``, ``3Q19``, ``Q3 FY19``, ``Third quarter 2019``,
   ``H1 2019``, ``First half of 2019``;
 * a day or month: ``December 31, 2019``, ``Dec. 31, 2019``, ``31 December 2019``,
@@ -33,28 +34,47 @@ half (``First Quarter``, ``Q3``, ``Three months``, ``26 weeks``) — a figure fo
 of a year is not the year's; :func:`quarter_of` says which quarter words name
 (:data:`QUARTER_ORDINALS`: "fourth quarter", ``Q4``, ``4Q19``);
 :func:`counts_part_of_a_year` whether a column's count of months or weeks is one.
+
+**Periods in running text** — a sentence of a document or a question: a year as
+:data:`YEAR_WRITTEN` writes it (``fiscal 2019``, ``FY19``, ``F19``) with what may stand
+before it (a quarter, a month, a date, a preposition: :data:`STATED_PERIOD`), read by
+:func:`stated_year` — one rule for two digits on both sides (``FY99`` is 1999 in a
+filing's header, its prose and a question alike); a question's years and quarters
+(:func:`stated_years`, :func:`stated_quarters`); a time phrase at the end of a name
+(:data:`TIME_TAIL`: "revenue **for fiscal 2019**", "net income **for the year**"), which
+neither side keeps in a label.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 
 __all__ = [
     "DAY",
     "FISCAL",
+    "MAY_NAME_A_YEAR",
     "MONTH",
     "MONTHS",
     "MONTH_NAME",
     "ORDINAL",
     "QUARTER_ORDINALS",
+    "STATED_PERIOD",
+    "STATED_QUARTER",
+    "TIME_TAIL",
     "YEAR4",
     "YEAR_IN_TEXT",
+    "YEAR_WRITTEN",
     "counts_part_of_a_year",
     "is_period_words",
     "part_of_year",
     "period_of",
+    "period_written",
     "quarter_of",
+    "stated_quarters",
+    "stated_year",
+    "stated_years",
     "two_digit_year",
     "year_of",
 ]
@@ -94,7 +114,7 @@ pattern fragment."""
 DAY = r"\d{1,2}(?:st|nd|rd|th)?"
 """A day of a month, an ordinal suffix allowed (``31st``) — a pattern fragment."""
 _CORE = rf"""
-    (?P<fy>(?:{FISCAL})\s*(?P<fy4>{YEAR4})|fy\s*(?P<fy2>{_YEAR2}))
+    (?P<fy>(?:{FISCAL})\s*(?P<fy4>{YEAR4})|fy\s*(?P<fy2>{_YEAR2})|(?-i:F)(?P<f2>\d\d))
   | (?:q(?P<q>[1-4])|h[12]|{ORDINAL}\s+(?:quarter|half)(?:\s+of)?)\s*(?:(?:{FISCAL})\s*)?
         (?:(?P<qy4>{YEAR4})|(?P<qy2>{_YEAR2}))
   | [1-4]q\s*(?:(?P<q4>{YEAR4})|(?P<q2>\d\d))
@@ -151,7 +171,7 @@ def period_of(text: str) -> tuple[str, int] | None:
             year = int(groups[name])
             break
     if year is None:
-        for name in ("fy2", "qy2", "q2"):
+        for name in ("fy2", "f2", "qy2", "q2"):
             if groups.get(name):
                 year = two_digit_year(groups[name])
                 break
@@ -212,3 +232,102 @@ def quarter_of(words: list[str]) -> int | None:
     if "quarter" in words:
         found |= {QUARTER_ORDINALS[w] for w in words if w in QUARTER_ORDINALS}
     return found.pop() if len(found) == 1 else None
+
+
+# ------------------------------------------------------------------ periods in running text
+
+YEAR_WRITTEN = (
+    rf"(?:(?:fiscal|financial)\s+(?:year\s+)?|fy\s*'?)?(?P<year>{YEAR4})"
+    r"|fy\s*'?(?P<short>\d\d)|(?-i:F)(?P<f>\d\d)"
+)
+"""A year as running text writes it: ``2019``, ``fiscal 2019``, ``fiscal year 2019``,
+``FY2019``, ``FY 19``, ``FY'99``, ``F19`` (a capital F: how some filers write a fiscal
+year) — a pattern fragment with the groups :func:`stated_year` reads."""
+
+STATED_PERIOD = re.compile(
+    rf"""(?ix)
+    (?<![\w$€£¥.,])
+    (?P<lead>(?:(?:in|for|during|of|at|as\s+of)\s+)?(?:the\s+)?)
+    (?P<period>
+        (?:q[1-4]\s+(?:of\s+)?|{ORDINAL}\s+quarter\s+(?:of\s+)?(?:fiscal\s+)?
+          |{MONTH}\s+(?:\d{{1,2}},?\s+)?|\d{{1,2}}\s+{MONTH}\s+)?
+        (?:{YEAR_WRITTEN})
+    )
+    (?![\w%]|[,.]\d|\s*%|\s*(?:million|billion|thousand)\b)
+    """
+)
+"""A period stated in running text, on both sides — a year as :data:`YEAR_WRITTEN` writes
+it, with the quarter, month or date before it (``Q3 2019``, ``the fourth quarter of
+fiscal 2019``, ``December 31, 2019``, ``31 Dec. 2019``), and the preposition before it
+(``in``, ``for``, ``during``, ``of``, ``at``, ``as of``, a ``the``: group ``lead``, which a
+question's reader strips from a name; group ``period`` is the period as written). Not a
+digit group of a bigger number, a percentage or a scale (``2019 million``)."""
+
+MAY_NAME_A_YEAR = re.compile(r"(?:19|20)\d\d|[Ff][Yy]\s*'?\d\d|F\d\d")
+"""What every :data:`STATED_PERIOD` holds: a text without it is spared the full pattern."""
+
+
+def stated_year(match: re.Match[str]) -> int:
+    """The year a match of :data:`YEAR_WRITTEN` (or a pattern holding it) names: four
+    digits as written, two by :func:`two_digit_year` (``FY99`` is 1999, ``F19`` 2019)."""
+    if match["year"]:
+        return int(match["year"])
+    return two_digit_year(match["short"] or match["f"])
+
+
+def period_written(match: re.Match[str]) -> tuple[str, int]:
+    """``(the period as written, its year)`` of a :data:`STATED_PERIOD` match."""
+    return " ".join(match["period"].split()), stated_year(match)
+
+
+def _outside(
+    pattern: re.Pattern[str], text: str, taken: Sequence[tuple[int, int]]
+) -> list[re.Match[str]]:
+    """The matches of ``pattern`` in ``text`` that overlap none of the ``taken`` spans."""
+    return [
+        m
+        for m in pattern.finditer(text)
+        if not any(s < m.end() and m.start() < e for s, e in taken)
+    ]
+
+
+def stated_years(text: str, taken: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int, int]]:
+    """``(year, start, end)`` of every period a question states (:data:`STATED_PERIOD`,
+    its leading preposition included in the span) outside the ``taken`` spans (the
+    amounts' phrases)."""
+    return [(stated_year(m), m.start(), m.end()) for m in _outside(STATED_PERIOD, text, taken)]
+
+
+STATED_QUARTER = re.compile(
+    r"(?<![\w$€£¥.,])(?:(?:in|for|during)\s+)?(?:the\s+)?(?:"
+    rf"(?P<ordinal>{ORDINAL})[\s-]+(?:fiscal\s+)?quarter"
+    r"|q(?P<q>[1-4])|(?P<nq>[1-4])q(?:\d\d)?)(?![\w%])",
+    re.IGNORECASE,
+)
+"""A stated quarter: "Q4", "in Q4", "4Q19", "the fourth quarter", "for the 4th quarter"."""
+
+
+def stated_quarters(text: str, taken: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int, int]]:
+    """``(quarter, start, end)`` of every quarter a question states outside the ``taken``
+    spans."""
+    return [
+        (
+            QUARTER_ORDINALS[m["ordinal"].lower()] if m["ordinal"] else int(m["q"] or m["nq"]),
+            m.start(),
+            m.end(),
+        )
+        for m in _outside(STATED_QUARTER, text, taken)
+    ]
+
+
+TIME_TAIL = re.compile(
+    r"(?i)\s+(?:(?:in|for|during|as\s+of|as\s+at|at|on|by|through|from|since|over|ended|"
+    r"ending|of)\s+)+(?:the\s+)?(?:(?:fiscal|financial|calendar)\s+|fy\s*|\d{1,2}\s+)?"
+    rf"(?:{YEAR4}|years?|quarters?|periods?|months?|q[1-4]|h[12]|{ORDINAL}|"
+    rf"full|prior|previous|last|current|same|{MONTH_NAME})\b"
+    r"(?:[^,;:]|,(?=\s*(?:and\s+)?(?:19|20)\d\d|\s*$))*$"
+)
+"""A time phrase at the end of a name, before its link or its figure ("Revenue **for
+fiscal 2019** totaled", "net income **for the year** under $5 million"): it runs to the
+end, never over a clause's comma ("born in 1989, applying for …, pays an annual premium
+of": the phrase is after the comma). Both sides take it off a name."""

@@ -26,8 +26,12 @@ $1,000" constrains a deductible, not any amount of a chunk. Its ``label`` is
    role-free.
 
 Its ``year`` is the year the question states ("in 2019", "for fiscal 2019", "FY2019",
-"December 31, 2019") when a bound constraint is in the question: the one year when there
-is one, else the year nearest to the constraint (after it first). Its ``quarter`` is the
+"FY99" — 1999: the period reader's two-digit rule, as a document's "FY99" —, "F19",
+"December 31, 2019": :func:`~osrag.lexicon.periods.stated_years`, the reader the
+document side's prose uses) when a bound constraint is in the question: the one year
+when there is one, else the year nearest to the constraint (after it first). A stated
+year or a time phrase ("for the year", "in the prior year") at the end of the name is
+not part of it. Its ``quarter`` is the
 one quarter the question states ("in Q4 2019", "fourth quarter revenue", "4Q19"; two
 different quarters: none), and the quarter's words are not part of the label: the
 constraint asks for that quarter's figure (a fact of a quarter's column), never the
@@ -52,7 +56,7 @@ from osrag.lexicon.function_words import (
     MODALS,
     NAME_EDGES,
 )
-from osrag.lexicon.periods import ORDINAL, QUARTER_ORDINALS
+from osrag.lexicon.periods import TIME_TAIL, stated_quarters, stated_years
 from osrag.lexicon.quantities import is_document_noun, is_quantity_noun
 from osrag.lexicon.signs import is_signed
 from osrag.lexicon.words import normalised
@@ -74,20 +78,6 @@ _LINK = re.compile(
 """A linking word (or two) between a noun phrase and its constraint — a modal or an
 auxiliary too ("revenue **may** exceed", "fees **will** be over")."""
 
-_YEAR = re.compile(
-    r"(?<![\w$€£¥.,])(?:(?:in|for|during|of|at|as\s+of)\s+)?(?:(?:the\s+)?(?:fiscal|financial)"
-    r"(?:\s+year)?\s+|fy\s?'?)?(?P<year>(?:19|20)\d\d)(?![\w%])|(?<![\w$])fy\s?'?(?P<short>\d\d)"
-    r"(?![\w%])",
-    re.IGNORECASE,
-)
-"""A stated year: "2019", "in 2019", "for fiscal 2019", "FY2019", "FY19"."""
-_QUARTER = re.compile(
-    r"(?<![\w$€£¥.,])(?:(?:in|for|during)\s+)?(?:the\s+)?(?:"
-    rf"(?P<ordinal>{ORDINAL})[\s-]+(?:fiscal\s+)?quarter"
-    r"|q(?P<q>[1-4])|(?P<nq>[1-4])q(?:\d\d)?)(?![\w%])",
-    re.IGNORECASE,
-)
-"""A stated quarter: "Q4", "in Q4", "4Q19", "the fourth quarter", "for the 4th quarter"."""
 _WORDS = re.compile(r"[A-Za-z][\w'’&-]*|,|[^\w\s]")
 _DIGIT = re.compile(r"\d")
 _LEADING_WORD = re.compile(r"[^\W\d_]+")
@@ -106,42 +96,12 @@ def _governed(phrase: str) -> bool:
     return lead.upper() not in CODES and lead not in SIGNS and lead.lower() not in NOUNS
 
 
-def _outside(
-    pattern: re.Pattern[str], text: str, taken: Sequence[tuple[int, int]]
-) -> list[re.Match[str]]:
-    """The matches of ``pattern`` in ``text`` that overlap none of the amounts' phrases."""
-    return [
-        m
-        for m in pattern.finditer(text)
-        if not any(s < m.end() and m.start() < e for s, e in taken)
-    ]
-
-
-def _years(text: str, taken: Sequence[tuple[int, int]]) -> list[tuple[int, int, int]]:
-    """``(year, start, end)`` of every stated year outside the amounts' phrases."""
-    return [
-        (int(m["year"]) if m["short"] is None else 2000 + int(m["short"]), m.start(), m.end())
-        for m in _outside(_YEAR, text, taken)
-    ]
-
-
-def _quarters(text: str, taken: Sequence[tuple[int, int]]) -> list[tuple[int, int, int]]:
-    """``(quarter, start, end)`` of every stated quarter outside the amounts' phrases."""
-    return [
-        (
-            QUARTER_ORDINALS[m["ordinal"].lower()] if m["ordinal"] else int(m["q"] or m["nq"]),
-            m.start(),
-            m.end(),
-        )
-        for m in _outside(_QUARTER, text, taken)
-    ]
-
-
 def _strip_links(before: str, years: Sequence[tuple[int, int, int]], offset: int) -> str:
-    """``before`` without the linking words and stated years at its end."""
+    """``before`` without the linking words, stated years and time phrases at its end
+    ("net income **for the year** under $5 million")."""
     while True:
         trimmed = before.rstrip()
-        link = _LINK.search(trimmed)
+        link = _LINK.search(trimmed) or TIME_TAIL.search(trimmed)
         if link is not None and link.start() < len(trimmed):
             before = trimmed[: link.start()]
             continue
@@ -270,8 +230,8 @@ def bind_constraints(text: str, constraints: Sequence[AmountConstraint]) -> list
     if not constraints:
         return []
     spans = [(c.start, c.end) for c in constraints]
-    years = _years(text, spans)
-    quarters = _quarters(text, spans)
+    years = stated_years(text, spans)
+    quarters = stated_quarters(text, spans)
     stated = {q for q, _, _ in quarters}
     quarter = stated.pop() if len(stated) == 1 else None
     # the quarters' words blanked out (offsets kept): never part of a label

@@ -72,7 +72,15 @@ from osrag.lexicon.function_words import (
     SENTENCE_VERBS,
 )
 from osrag.lexicon.keys import COLUMN_JOIN, GROUP_JOIN, qualifies_nothing
-from osrag.lexicon.periods import MONTH, MONTH_NAME, ORDINAL
+from osrag.lexicon.periods import (
+    MAY_NAME_A_YEAR,
+    MONTH_NAME,
+    STATED_PERIOD,
+    TIME_TAIL,
+    YEAR_WRITTEN,
+    period_written,
+    stated_year,
+)
 
 __all__ = ["TextPlace", "read_text_place"]
 
@@ -117,16 +125,6 @@ _LINK = re.compile(
 _LINK_REACH = 72
 """How far before the amount a linking word and its hedges can start ("increased 12.5%
 to approximately")."""
-_TIME_TAIL = re.compile(
-    r"(?i)\s+(?:(?:in|for|during|as\s+of|as\s+at|at|on|by|through|from|since|over|ended|"
-    r"ending|of)\s+)+(?:the\s+)?(?:(?:fiscal|financial|calendar)\s+|fy\s*|\d{1,2}\s+)?"
-    r"(?:(?:19|20)\d\d|years?|quarters?|periods?|months?|q[1-4]|h[12]|first|second|third|"
-    rf"fourth|full|prior|previous|last|current|same|{MONTH_NAME})\b"
-    r"(?:[^,;:]|,(?=\s*(?:and\s+)?(?:19|20)\d\d|\s*$))*$"
-)
-"""A time phrase between a noun and its linking word ("Revenue for fiscal 2019 totaled"):
-it runs to the link, never over a clause's comma ("born in 1989, applying for …, pays an
-annual premium of": the phrase is after the comma)."""
 _TEMPORAL = re.compile(
     rf"(?i)^(?:(?:19|20)\d\d|years?|quarters?|periods?|months?|days?|weeks?|q[1-4]|fiscal|"
     rf"{MONTH_NAME}|cash|total|aggregate|addition|connection|respect|part|which|that|this|these|"
@@ -136,13 +134,8 @@ _COMPARED = re.compile(
     r"(?i)(?:compared\s+(?:with|to)|as\s+compared\s+(?:with|to)|versus|vs\.?|"
     r"(?:up|down)?\s*from|against|and)\s+(?:approximately\s+|about\s+)?$"
 )
-_PRIOR_YEAR = re.compile(r"\(\s*(?P<period>(?:fy\s*)?(?:19|20)\d\d)\s*:\s*$", re.IGNORECASE)
-_PERIOD_IN_TEXT = re.compile(
-    r"(?i)(?<![\w$€£.,])(?:(?:fiscal|financial)\s+(?:year\s+)?|fy\s*|q[1-4]\s+(?:of\s+)?|"
-    rf"{ORDINAL}\s+quarter\s+(?:of\s+)?(?:fiscal\s+)?|"
-    rf"{MONTH}\s+(?:\d{{1,2}},?\s+)?|\d{{1,2}}\s+{MONTH}\s+)?"
-    r"(?P<year>(?:19|20)\d\d)(?![\d,.]\d|\s*%|\s*(?:million|billion|thousand)\b)"
-)
+_PRIOR_YEAR = re.compile(rf"(?i)\(\s*(?P<period>{YEAR_WRITTEN})\s*:\s*$")
+"""A prior year's figure in parentheses: ``(2018: £56.5m)``, ``(FY18: $4.1m)``."""
 _SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z(“\"])|[;\n]")
 _CLAUSE_SPLIT = re.compile(r",(?!\s*(?:19|20)\d\d)|\s[–—]\s|\(|\)")
 _LAST_SENTENCE_END = re.compile(r".*(?:[.!?](?=\s+[A-Z(“\"])|;)", re.S)
@@ -181,8 +174,7 @@ def read_text_place(text: str, start: int, end: int, amounts_before: int) -> Tex
     period, year = _period(text, start, end, window_start, min(line_end, end + _WINDOW))
     prior = _PRIOR_YEAR.search(before, max(0, len(before) - 16))
     if prior is not None and amounts_before:
-        found = _PERIOD_IN_TEXT.search(prior.group("period"))
-        return TextPlace("prose", None, prior.group("period"), _year(found), inherits=True)
+        return TextPlace("prose", None, prior["period"], stated_year(prior), inherits=True)
     key = _key_of(before, after) if whole_line and len(before) <= _KEY_LINE else None
     if key is not None:
         return TextPlace("key", key, period, year)
@@ -285,10 +277,6 @@ def line_key(text: str, start: int) -> str | None:
     return _clean_key(match.group("key"))
 
 
-def _year(match: re.Match[str] | None) -> int | None:
-    return int(match.group("year")) if match else None
-
-
 @functools.lru_cache(maxsize=1 << 12)
 def _key_of(before: str, after: str) -> str | None:
     stripped = _BULLET.sub("", before)
@@ -348,12 +336,12 @@ def _label_before(clause: str) -> str | None:
     if link is None:
         return None
     before = clause[: link.start()]
-    head = re.split(r"[,;:()\[\]]", _TIME_TAIL.sub("", before))[-1]
+    head = re.split(r"[,;:()\[\]]", TIME_TAIL.sub("", before))[-1]
     label = _phrase(head)
     if label is None:
         # a time phrase opened the clause ("As of December 31, 2019, total assets were"):
         # the phrase is the part after its last comma, a time tail of its own taken off
-        last = _TIME_TAIL.sub("", re.split(r"[,;:()\[\]]", before)[-1])
+        last = TIME_TAIL.sub("", re.split(r"[,;:()\[\]]", before)[-1])
         label = _phrase(last) if last != head else None
     return label
 
@@ -487,7 +475,7 @@ def _period(
     text: str, start: int, end: int, line_start: int, line_end: int
 ) -> tuple[str | None, int | None]:
     """The year stated in the amount's clause (module docstring)."""
-    if _ANY_YEAR.search(text, line_start, line_end) is None:
+    if MAY_NAME_A_YEAR.search(text, line_start, line_end) is None:
         return None, None  # most amounts: no year anywhere near
     last = _LAST_SENTENCE_END.match(text, line_start, start)
     sentence_start = last.end() if last else line_start
@@ -499,29 +487,26 @@ def _period(
     clause_end = split.start() if split else sentence_end
     own = _YEAR_AFTER.match(text, end, line_end)
     if own is not None:
-        return _as_period(own)
+        return " ".join(own["written"].split()), stated_year(own)
     paired = _respectively(text, start, end, sentence_start, sentence_end)
     if paired is not None:
         return paired
-    years = list(_PERIOD_IN_TEXT.finditer(text, clause_start, clause_end))
-    after = [y for y in years if y.start() >= end]
+    years = list(STATED_PERIOD.finditer(text, clause_start, clause_end))
+    after = [y for y in years if y.start("period") >= end]
     before = [y for y in years if y.end() <= start]
-    if after and not _MONEY_BETWEEN.search(text, end, after[0].start()):
-        return _as_period(after[0])
+    if after and not _MONEY_BETWEEN.search(text, end, after[0].start("period")):
+        return period_written(after[0])
     if before:
-        return _as_period(before[-1])
+        return period_written(before[-1])
     intro = text[sentence_start:clause_start]
-    intro_years = list(_PERIOD_IN_TEXT.finditer(intro))
+    intro_years = list(STATED_PERIOD.finditer(intro))
     if intro_years and not _MONEY_BETWEEN.search(intro):
-        return _as_period(intro_years[-1])
+        return period_written(intro_years[-1])
     return None, None
 
 
-_ANY_YEAR = re.compile(r"(?:19|20)\d\d")
-_YEAR_AFTER = re.compile(
-    r"\s*\(\s*(?:(?:fiscal|financial)\s+(?:year\s+)?|fy\s*)?(?P<year>(?:19|20)\d\d)\s*\)", re.I
-)
-"""A year in parentheses right after the amount: ``$450 (2019)``."""
+_YEAR_AFTER = re.compile(rf"(?i)\s*\(\s*(?P<written>{YEAR_WRITTEN})\s*\)")
+"""A year in parentheses right after the amount: ``$450 (2019)``, ``$450 (FY19)``."""
 
 
 def _respectively(
@@ -539,12 +524,12 @@ def _respectively(
     if len(amounts) < 2:
         return None
     index = sum(1 for a in amounts if a.start() < start and a.end() <= end)
-    years = list(_PERIOD_IN_TEXT.finditer(text, amounts[-1].end(), sentence_end))
+    years = list(STATED_PERIOD.finditer(text, amounts[-1].end(), sentence_end))
     if not years:
-        years = list(_PERIOD_IN_TEXT.finditer(text, sentence_start, amounts[0].start()))
+        years = list(STATED_PERIOD.finditer(text, sentence_start, amounts[0].start()))
     if len(years) != len(amounts) or index >= len(years):
         return None
-    return _as_period(years[index])
+    return period_written(years[index])
 
 
 _MONEY_BETWEEN = re.compile(
@@ -552,7 +537,3 @@ _MONEY_BETWEEN = re.compile(
     r"|\d[\d,.]*\s?(?:million|billion|thousand)\b"
 )
 """Figures written as money, roughly (to count the amounts of a sentence)."""
-
-
-def _as_period(match: re.Match[str]) -> tuple[str, int]:
-    return " ".join(match.group(0).split()), int(match.group("year"))
