@@ -18,6 +18,8 @@ query binds) read a label, a period and a sign the same way. One concept a modul
   question asks for (the question side), side by side, from the same functions;
 * :mod:`~osrag.lexicon.periods` — the one reader of periods: years, fiscal years,
   quarters, halves, dates, the part of a year;
+* :mod:`~osrag.lexicon.links` — the words that link a noun phrase to its amount, as a
+  document and a question write them, side by side;
 * :mod:`~osrag.lexicon.signs` — the sign policy: which labels name a loss, which
   quantities are compared by their signed value.
 

@@ -118,8 +118,8 @@ NEGATIONS = word_set(
     doesn’t don't don’t didn't didn’t"""
 )
 """Negations and negated auxiliaries."""
-HEDGES = word_set("approximately nearly almost roughly")
-"""Adverbs that soften a figure ("approximately $5 million")."""
+HEDGES = word_set("approximately nearly almost roughly around circa")
+"""Adverbs that make a figure approximate ("approximately $5 million", "around $5")."""
 PARTICLES = word_set("only also just then respectively up down please")
 """Adverbs and particles that stand between a name and its figure, never in the name."""
 

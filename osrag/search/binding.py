@@ -52,10 +52,9 @@ from osrag.lexicon.function_words import (
     ASKED_NAME_STOPS,
     CONTEXT_ARTICLES,
     CONTEXT_LINKS,
-    DO,
-    MODALS,
     NAME_EDGES,
 )
+from osrag.lexicon.links import ASKED_LINK
 from osrag.lexicon.periods import TIME_TAIL, stated_quarters, stated_years
 from osrag.lexicon.quantities import is_document_noun, is_quantity_noun
 from osrag.lexicon.signs import is_signed
@@ -66,17 +65,6 @@ WINDOW = 120
 """Characters before and after a constraint searched for its noun phrase."""
 MAX_LABEL_WORDS = 8
 """The longest noun phrase taken as a label ("net cash provided by operating activities")."""
-
-_LINK = re.compile(
-    r"(?:\s+|^)(?:of|is|was|were|are|be|been|at|equal(?:s|led|ed)?(?:\s+to)?|"
-    r"total(?:l?ing|l?ed)|amount(?:ing|ed)\s+to|came\s+to|comes?\s+to|reach(?:ed|ing)?|"
-    r"stood\s+at|worth|in\s+the\s+range(?:\s+of|\s+from)?|ranging(?:\s+from)?|"
-    r"(?:that|which)(?:\s+(?:is|was|were|are))?|costs?|"
-    rf"{'|'.join(sorted(MODALS | DO))})\s*\Z|\s*[:=]\s*\Z",
-    re.IGNORECASE,
-)
-"""A linking word (or two) between a noun phrase and its constraint — a modal or an
-auxiliary too ("revenue **may** exceed", "fees **will** be over")."""
 
 _WORDS = re.compile(r"[A-Za-z][\w'’&-]*|,|[^\w\s]")
 _DIGIT = re.compile(r"\d")
@@ -101,7 +89,7 @@ def _strip_links(before: str, years: Sequence[tuple[int, int, int]], offset: int
     ("net income **for the year** under $5 million")."""
     while True:
         trimmed = before.rstrip()
-        link = _LINK.search(trimmed) or TIME_TAIL.search(trimmed)
+        link = ASKED_LINK.search(trimmed) or TIME_TAIL.search(trimmed)
         if link is not None and link.start() < len(trimmed):
             before = trimmed[: link.start()]
             continue

@@ -53,6 +53,7 @@ from typing import cast
 from osrag.currencies import SIGN_CHARACTERS
 from osrag.errors import ExtractionError
 from osrag.extract.money import SCALE_WORDS, MoneyMention, ascii_digits, parse_money
+from osrag.lexicon.function_words import HEDGES
 from osrag.schema.constraints import (
     APPROXIMATE_BAND_PERCENT,
     AmountConstraint,
@@ -103,10 +104,8 @@ _PREFIX_SIGNS: dict[ConstraintOp, tuple[str, ...]] = {
     "lt": ("<",),
     "lte": ("<=", "≤", "=<"),
 }
-_APPROXIMATE_WORDS = (
-    "about", "around", "approximately", "approx.", "approx", "roughly", "circa", "ca.",
-    "nearly", "almost", "close to",
-)  # fmt: skip
+_APPROXIMATE_WORDS = (*sorted(HEDGES), "about", "approx.", "approx", "ca.", "close to")
+"""The words of an approximate amount: the hedges, "about", the abbreviations."""
 _APPROXIMATE_SIGNS = ("~", "≈")
 
 

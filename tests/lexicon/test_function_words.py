@@ -56,3 +56,23 @@ def test_a_question_name_stops_at_a_function_word_and_runs_through_a_names_prepo
 ) -> None:
     (c,) = analyze_query(question).constraints
     assert c.label == label
+
+
+@pytest.mark.parametrize(
+    ("question", "label"),
+    [
+        ("revenue that was over $5 million", "revenue"),
+        ("a deductible of $2,000 or more", "deductible"),
+        ("interest income in the range $1 million to $5 million", "interest income"),
+        ("revenue amounted to over $5 million", "revenue"),
+    ],
+)
+def test_a_questions_link_is_taken_off_its_name(question: str, label: str) -> None:
+    (c,) = analyze_query(question).constraints
+    assert c.label == label
+
+
+@pytest.mark.parametrize("hedge", sorted(fw.HEDGES))
+def test_every_hedge_makes_a_question_amount_approximate(hedge: str) -> None:
+    (c,) = analyze_query(f"revenue of {hedge} $5 million").constraints
+    assert c.approximate and c.label == "revenue"

@@ -72,6 +72,7 @@ from osrag.lexicon.function_words import (
     SENTENCE_VERBS,
 )
 from osrag.lexicon.keys import COLUMN_JOIN, GROUP_JOIN, qualifies_nothing
+from osrag.lexicon.links import STATED_LINK
 from osrag.lexicon.periods import (
     MAY_NAME_A_YEAR,
     MONTH_NAME,
@@ -110,18 +111,6 @@ _CHANGE = re.compile(
     r"drops?|improvements?|savings?|impact|effect)\s+(?:in|of|to)\b"
 )
 """An amount of a change ("an increase in payroll of $4.1 million") measures the change."""
-_LINK = re.compile(
-    r"(?i)(?:(?:\s|^)|(?=:))(?P<link>of|was|were|is|are|be|been|will\s+be|would\s+be|remains?|remained|"
-    r"totall?ed|totall?ing|totals?|amounted\s+to|amounting\s+to|amounts\s+to|came\s+to|"
-    r"comes\s+to|reached|reaches|stood\s+at|stands\s+at|equals?|equall?ed\s+to|equal\s+to|"
-    r"(?:rose|rises|increased|increases|decreased|decreases|fell|falls|declined|declines|"
-    r"grew|grows|climbed|dropped|drops|improved|jumped|reduced|decreasing|increasing|rising|"
-    r"falling|growing|declining|was\s+reduced|was\s+increased)"
-    r"(?:(?:\s+(?:by\s+)?[^\s,;]+){0,3}?(?<!\bdue)(?<!\bowing)\s+to|\s+from)|:)"
-    r"(?P<hedge>(?:\s+(?:approximately|about|around|nearly|almost|roughly|some|over|"
-    r"more\s+than|less\s+than|under|up\s+to|just\s+over|just\s+under|a\s+total\s+of|"
-    r"an\s+aggregate\s+of|an\s+estimated|a\s+record|a|an|of))*)\s*$"
-)
 _LINK_REACH = 72
 """How far before the amount a linking word and its hedges can start ("increased 12.5%
 to approximately")."""
@@ -297,7 +286,7 @@ def _key_of(before: str, after: str) -> str | None:
         and words[-1].lower() not in DETERMINERS
         and words[-1].lower() not in ALL_PREPOSITIONS
         and _may_be_key(stripped)
-        and _LINK.search(stripped) is None
+        and STATED_LINK.search(stripped) is None
         and _QUALIFIER_AFTER.match(after)
     ):
         return _clean_key(stripped)
@@ -332,7 +321,7 @@ def _label_before(clause: str) -> str | None:
     limited = _LIMITED.search(clause, max(0, len(clause) - _LINK_REACH))
     if limited is not None:
         return _NOUN_OF[limited.group("word").lower()]
-    link = _LINK.search(clause, max(0, len(clause) - _LINK_REACH))
+    link = STATED_LINK.search(clause, max(0, len(clause) - _LINK_REACH))
     if link is None:
         return None
     before = clause[: link.start()]
