@@ -14,6 +14,8 @@ words in the singular first, :func:`osrag.lexicon.words.phrase_words`).
 
 from __future__ import annotations
 
+import re
+
 from osrag.lexicon.function_words import (
     ARTICLES,
     COORDINATORS,
@@ -27,6 +29,7 @@ from osrag.lexicon.words import word_set
 
 __all__ = [
     "ALLOCATED",
+    "ALLOCATED_CHARGE",
     "AMOUNT_WORDS",
     "ASKED_GENERIC_HEADS",
     "BALANCES",
@@ -113,6 +116,14 @@ ALLOCATED = frozenset({"compensation", "depreciation", "amortization", "amortisa
 """Charges spread over the expense lines they are booked in: a group naming one
 (``Stock-based compensation:``) makes the rows under it its shares (``Cost of
 revenues``), never those lines (:func:`~osrag.lexicon.keys.component_of`)."""
+
+ALLOCATED_CHARGE = re.compile(
+    r"(?i)\b(?:(?:stock|share|equity)[- ]based\s+compensation|depreciation\s+and\s+"
+    r"amorti[sz]ation|depreciation|amorti[sz]ation)(?:\s+expenses?)?\b"
+)
+"""The name of an :data:`ALLOCATED` charge as a sentence writes it ("stock-based
+compensation expense", "depreciation and amortization"): a table the sentence introduces
+as its allocation holds that charge's shares."""
 
 INCLUDES = frozenset({"include", "included", "including"})
 """A group's first word that says its rows are amounts included in the lines above

@@ -52,6 +52,7 @@ import re
 from collections.abc import Sequence
 
 __all__ = [
+    "AT_A_DATE",
     "DAY",
     "FISCAL",
     "MAY_NAME_A_YEAR",
@@ -59,6 +60,7 @@ __all__ = [
     "MONTHS",
     "MONTH_NAME",
     "ORDINAL",
+    "ORDINAL_SUFFIX",
     "QUARTER_ORDINALS",
     "STATED_PERIOD",
     "STATED_QUARTER",
@@ -102,16 +104,21 @@ QUARTER_ORDINALS = {
 ORDINAL = "(?:" + "|".join(QUARTER_ORDINALS) + ")"
 """An ordinal that may name a quarter or a half ("fourth", "4th") — a pattern fragment."""
 _NUMBER_WORD = r"(?:three|six|nine|twelve|fifty[- ]two|fifty[- ]three|52|53|3|6|9|12|13)"
+AT_A_DATE = r"(?:as\s+(?:of|at)|at|on|for|in|ended|ending)"
+"""The words that state a figure at a date or for a period ("as of", "at", "for", "ended")
+— a pattern fragment: a header's lead, a row label's date, a header split's joint."""
 _LEAD = (
     r"(?:(?:the\s+)?(?:fiscal\s+|financial\s+)?(?:years?|periods?|quarters?|half[- ]years?|"
     rf"{_NUMBER_WORD}\s+(?:months|weeks))[\s-]+(?:ended|ending)\s*:?\s*"
-    r"|(?:balances?\s+)?(?:as\s+(?:of|at)|at|on|for|ended|ending)\s+"
+    rf"|(?:balances?\s+)?{AT_A_DATE}\s+"
     r"|balances?,?\s+(?:at\s+)?|(?:for\s+)?the\s+)"
 )
 FISCAL = r"(?:fiscal|financial)(?:\s+years?)?|fy"
 """The words that make a year a fiscal one (``Fiscal``, ``Financial year``, ``FY``) — a
 pattern fragment."""
-DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+ORDINAL_SUFFIX = r"(?:st|nd|rd|th)?"
+"""The suffix a day's number may take (``31st``) — a pattern fragment."""
+DAY = rf"\d{{1,2}}{ORDINAL_SUFFIX}"
 """A day of a month, an ordinal suffix allowed (``31st``) — a pattern fragment."""
 _CORE = rf"""
     (?P<fy>(?:{FISCAL})\s*(?P<fy4>{YEAR4})|fy\s*(?P<fy2>{_YEAR2})|(?-i:F)(?P<f2>\d\d))

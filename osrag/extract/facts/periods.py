@@ -14,7 +14,15 @@ import functools
 import re
 
 from osrag.extract.scale import parse_caption
-from osrag.lexicon.periods import DAY, FISCAL, MONTH, YEAR4, YEAR_IN_TEXT, period_of
+from osrag.lexicon.periods import (
+    AT_A_DATE,
+    DAY,
+    FISCAL,
+    MONTH,
+    YEAR4,
+    YEAR_IN_TEXT,
+    period_of,
+)
 
 __all__ = ["split_period"]
 
@@ -26,7 +34,7 @@ _INNER = re.compile(
       | (?:(?:{FISCAL})\s*|q[1-4]\s+)?{YEAR4}
     )"""
 )
-_JOINER = re.compile(r"(?i)\s*(?:\b(?:as\s+of|as\s+at|at|for|ended|ending|in|on)\s*)?[,:–—-]?\s*$")
+_JOINER = re.compile(rf"(?i)\s*(?:\b{AT_A_DATE}\s*)?[,:–—-]?\s*$")
 
 
 @functools.lru_cache(maxsize=1 << 12)

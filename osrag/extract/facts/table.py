@@ -58,8 +58,15 @@ from osrag.extract.facts.periods import split_period
 from osrag.extract.scale import parse_caption
 from osrag.extract.tables import Cell, Table, is_value_cell
 from osrag.lexicon.keys import COLUMN_JOIN, GROUP_JOIN, qualifies_nothing
-from osrag.lexicon.label_roles import REGION_HEADING_WORDS, REGION_WORDS
-from osrag.lexicon.periods import QUARTER_ORDINALS, is_period_words, part_of_year, period_of
+from osrag.lexicon.label_roles import ALLOCATED_CHARGE, REGION_HEADING_WORDS, REGION_WORDS
+from osrag.lexicon.periods import (
+    AT_A_DATE,
+    QUARTER_ORDINALS,
+    YEAR4,
+    is_period_words,
+    part_of_year,
+    period_of,
+)
 from osrag.lexicon.words import phrase_words
 
 __all__ = ["CellPlace", "TableReading", "allocated_quantity", "read_table", "table_scope"]
@@ -308,8 +315,8 @@ def _key(cells: list[Cell], i: int, loader: bool) -> tuple[str, int]:
     return column, sum(1 for c in cells[:i] if c.column == column)
 
 
-_ENDS_WITH_YEAR = re.compile(r"(?:19|20)\d\d[\s:]*$")
-_STATED_AT = re.compile(r"(?i)\b(?:as\s+(?:at|of)|at|on|ended|ending)\s*,?\s*$")
+_ENDS_WITH_YEAR = re.compile(rf"{YEAR4}[\s:]*$")
+_STATED_AT = re.compile(rf"(?i)\b{AT_A_DATE}\s*,?\s*$")
 
 
 def _dated(label: str) -> tuple[str, int] | None:
@@ -368,10 +375,6 @@ def _value_columns(table: Table, header_rows: int, loader: bool) -> int:
     return len(columns)
 
 
-_ALLOCATED = re.compile(
-    r"(?i)\b(?:(?:stock|share|equity)[- ]based\s+compensation|depreciation\s+and\s+"
-    r"amorti[sz]ation|depreciation|amorti[sz]ation)(?:\s+expenses?)?\b"
-)
 _INTRODUCES = re.compile(r"(?i)(?:as\s+follows|the\s+following|by\s+line\s+item|:)\s*[.:]?\s*$")
 _LAST_SENTENCE = re.compile(r"(?s)(?:^|[.!?]\s)([^.!?]*)$")
 
@@ -388,7 +391,7 @@ def allocated_quantity(text: str, table_start: int) -> str | None:
     if not paragraph or "|" in paragraph or _INTRODUCES.search(paragraph) is None:
         return None
     sentence = _LAST_SENTENCE.search(paragraph)
-    found = _ALLOCATED.search(sentence.group(1) if sentence else paragraph)
+    found = ALLOCATED_CHARGE.search(sentence.group(1) if sentence else paragraph)
     if found is None:
         return None
     name = " ".join(found.group(0).split())
