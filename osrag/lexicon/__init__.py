@@ -14,6 +14,8 @@ query binds) read a label, a period and a sign the same way. One concept a modul
   balance, a split, a complement, a generic head …);
 * :mod:`~osrag.lexicon.quantities` — the nouns that name a quantity, the nouns that name
   what holds one, and the groups of synonyms;
+* :mod:`~osrag.lexicon.phrases` — the one noun-phrase reader: the name at the end of a
+  run of words, as both sides read it before a figure;
 * :mod:`~osrag.lexicon.keys` — a fact's label keys (the document side) and the keys a
   question asks for (the question side), side by side, from the same functions;
 * :mod:`~osrag.lexicon.periods` — the one reader of periods: years, fiscal years,

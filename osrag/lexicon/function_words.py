@@ -96,6 +96,8 @@ PREPOSITIONS = word_set(
 )
 """The other prepositions: a question's name stops at them ("limits **for** umbrella
 policies")."""
+ALL_PREPOSITIONS = NAME_PREPOSITIONS | PREPOSITIONS
+"""Every preposition: a name never starts or ends with one."""
 COMPARATIVES = word_set("versus vs")
 """Words that set one figure against another ("$5.2 million versus $4.8 million")."""
 OPERATORS = word_set("plus less")
@@ -171,8 +173,10 @@ ASKED_NAME_STOPS = (
 the prepositions a name holds (of, by, from, before, after …), the operators and the
 document's verbs ("cash **provided** by operating activities" is one name)."""
 
-NAME_EDGES = frozenset({",", "&"}) | COORDINATORS | NAME_PREPOSITIONS
-"""Words that join a phrase's parts, never its first or last word."""
+NAME_EDGES = frozenset({",", "&"}) | COORDINATORS | ALL_PREPOSITIONS - {"per"}
+"""Words that join a phrase's parts, never its first or last word: a name never starts or
+ends with a preposition, a coordinator or a comma ("the cost per operator **to**") — but
+a ratio's name may start with "per" ("Per share amounts")."""
 
 CONTEXT_ARTICLES = ARTICLES | POSSESSIVES
 """An article that may stand between a kind of document and its link ("policies with
@@ -206,9 +210,6 @@ BOUNDARY_WORDS = (
     | VERBS_OF_REPORTING
 )
 """Words a noun phrase read backwards never crosses (verbs of reporting, clause words)."""
-
-ALL_PREPOSITIONS = NAME_PREPOSITIONS | PREPOSITIONS
-"""Every preposition: a name never ends in one."""
 
 NP_PREPOSITIONS = ALL_PREPOSITIONS - BOUNDARY_WORDS - {"by"}
 """The prepositions inside a noun phrase — not one that opens a clause, nor the "by" of

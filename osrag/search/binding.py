@@ -56,6 +56,7 @@ from osrag.lexicon.function_words import (
 )
 from osrag.lexicon.links import ASKED_LINK
 from osrag.lexicon.periods import TIME_TAIL, stated_quarters, stated_years
+from osrag.lexicon.phrases import phrase_at_end
 from osrag.lexicon.quantities import is_document_noun, is_quantity_noun
 from osrag.lexicon.signs import is_signed
 from osrag.lexicon.words import normalised
@@ -100,29 +101,20 @@ def _strip_links(before: str, years: Sequence[tuple[int, int, int]], offset: int
         return trimmed
 
 
+def _no_name_word(word: str) -> bool:
+    """A mark other than a comma, an identifier ("UMB-300000"), or a possessive ("the
+    policy's deductible": the owner is not the quantity)."""
+    mark = not word[0].isalpha() and word != ","
+    return mark or _DIGIT.search(word) is not None or word.lower().endswith(("'s", "’s"))
+
+
 def _tail_phrase(words: list[str]) -> tuple[list[str], int]:
-    """The noun phrase at the end of ``words`` (back to the first word that stops it), and
-    the index of that word (-1: the start)."""
-    phrase: list[str] = []
-    at = len(words) - 1
-    while at >= 0:
-        word = words[at]
-        lower = word.lower()
-        if (
-            lower in ASKED_NAME_STOPS
-            or (not word[0].isalpha() and word != ",")
-            or _DIGIT.search(word)
-        ):
-            break  # a function word, a mark, or an identifier ("UMB-300000")
-        if lower.endswith(("'s", "’s")):
-            break  # a possessive: "the policy's deductible" — the owner is not the quantity
-        phrase.insert(0, word)
-        at -= 1
-        if len(phrase) >= MAX_LABEL_WORDS:
-            break
-    while phrase and phrase[0].lower() in NAME_EDGES:
-        phrase.pop(0)
-    return phrase, at
+    """The noun phrase at the end of ``words`` (back to the first word that stops it:
+    :func:`~osrag.lexicon.phrases.phrase_at_end`), and the index of that word (-1: the
+    start)."""
+    return phrase_at_end(
+        words, ASKED_NAME_STOPS, breaks=_no_name_word, edges=NAME_EDGES, limit=MAX_LABEL_WORDS
+    )
 
 
 def _joined(words: list[str]) -> str:

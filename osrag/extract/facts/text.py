@@ -67,6 +67,8 @@ from osrag.lexicon.function_words import (
     DETERMINERS,
     FORWARD_STOPS,
     INDEFINITE,
+    NAME_EDGES,
+    NAME_PREPOSITIONS,
     NP_PREPOSITIONS,
     PRONOUNS,
     SENTENCE_VERBS,
@@ -82,6 +84,7 @@ from osrag.lexicon.periods import (
     period_written,
     stated_year,
 )
+from osrag.lexicon.phrases import phrase_at_end
 
 __all__ = ["TextPlace", "read_text_place"]
 
@@ -392,23 +395,16 @@ def _phrase(head: str) -> str | None:
     time word."""
     if _CHANGE.search(head):
         return None
+    # a name never starts or ends with a preposition ("the cost per operator to be
+    # $7,650"), and a determiner after one is inside it ("proceeds from the sale")
     words = _WORD.findall(head)[-8:]
-    phrase: list[str] = []
-    for i in range(len(words) - 1, -1, -1):
-        lower = words[i].lower()
-        if lower in BOUNDARY_WORDS:
-            break
-        if lower in DETERMINERS:
-            if i and words[i - 1].lower() in NP_PREPOSITIONS and phrase:
-                phrase.append(words[i])
-                continue
-            break
-        phrase.append(words[i])
-    phrase.reverse()
-    while phrase and phrase[0].lower() in ("of", "for", "in", "on", "at", "to", "from"):
+    phrase, _ = phrase_at_end(words, BOUNDARY_WORDS, openers=DETERMINERS, inside=NP_PREPOSITIONS)
+    if phrase and phrase[0].lower() in NAME_PREPOSITIONS - {"of", "from"}:
+        return None  # "(loss) after tax was": the name's head is cut off before it
+    while phrase and phrase[0].lower() in NAME_EDGES | DETERMINERS:
         phrase.pop(0)
-    while phrase and phrase[-1].lower() in NP_PREPOSITIONS:
-        phrase.pop()  # "the cost per operator to be $7,650": a phrase never ends so
+    while phrase and phrase[-1].lower() in NAME_EDGES:
+        phrase.pop()
     if not phrase or (len(phrase) == 1 and phrase[0].lower() in PRONOUNS):
         return None
     if _TEMPORAL.match(phrase[-1]):
