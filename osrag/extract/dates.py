@@ -29,17 +29,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from osrag.lexicon.periods import MONTH_NAME, MONTHS, ORDINAL_SUFFIX
+
 DateOrder = Literal["MDY", "DMY"]
 
-MONTHS: dict[str, int] = {
-    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6,
-    "july": 7, "august": 8, "september": 9, "october": 10, "november": 11,
-    "december": 12, "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7,
-    "aug": 8, "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12,
-}  # fmt: skip
-
-_MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
-_ORD = r"(?:st|nd|rd|th)?"
 _AFTER = r"(?![\w/]|[-.]\d)"  # not followed by more of a number or a word
 # Speed: both patterns start with a character class, so the regex engine jumps to
 # candidate positions; the "not inside a word or number" test comes after it.
@@ -48,7 +41,8 @@ _NUMERIC_FIRST = re.compile(
     \d(?<![\w/.\-]\d)
     (?:
         (?P<iso>)\d{{3}}(?P<sep>[-/])\d{{2}}(?P=sep)\d{{2}}(?=T\d|{_AFTER})
-    |   (?P<dm>)\d?{_ORD}(?:\s+(?i:day))?(?:\s+(?i:of))?\s+(?i:{_MONTH})\.?,?\s+\d{{4}}{_AFTER}
+    |   (?P<dm>)\d?{ORDINAL_SUFFIX}(?:\s+(?i:day))?(?:\s+(?i:of))?\s+(?i:{MONTH_NAME})
+        \.?,?\s+\d{{4}}{_AFTER}
     |   (?P<slash>)\d?/\d{{1,2}}/\d{{4}}{_AFTER}
     |   (?P<dot>)\d?\.\d{{1,2}}\.\d{{4}}{_AFTER}
     )
@@ -56,12 +50,12 @@ _NUMERIC_FIRST = re.compile(
     re.VERBOSE,
 )
 _MONTH_FIRST = re.compile(
-    rf"[JjFfMmAaSsOoNnDd](?<![\w/.\-][JjFfMmAaSsOoNnDd])(?i:[a-z]{{2,8}})\.?\s+\d{{1,2}}{_ORD},?\s+\d{{4}}{_AFTER}"
+    rf"[JjFfMmAaSsOoNnDd](?<![\w/.\-][JjFfMmAaSsOoNnDd])(?i:[a-z]{{2,8}})\.?\s+\d{{1,2}}{ORDINAL_SUFFIX},?\s+\d{{4}}{_AFTER}"
 )
 _TOKENS = re.compile(r"\d+|[A-Za-z]+")
 _YEAR_DIGITS = re.compile(r"\d{4}")
 """Every date form has four digits in a row (the year); most texts without one are skipped."""
-_DAY_YEAR = re.compile(rf"\d(?<=\s\d)\d?{_ORD},?\s+\d{{4}}{_AFTER}")
+_DAY_YEAR = re.compile(rf"\d(?<=\s\d)\d?{ORDINAL_SUFFIX},?\s+\d{{4}}{_AFTER}")
 """The day and year of a month-first date: starts with a digit, so the scan skips fast."""
 _MONTH_INITIALS = frozenset("JjFfMmAaSsOoNnDd")
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from osrag.schema.label_keys import label_keys
+from osrag.lexicon.keys import label_keys
 
 FactSource = Literal["table", "key", "prose", "heading"]
 """Where the label came from: a table cell's row (and column), a key of key–value text,

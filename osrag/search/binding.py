@@ -16,24 +16,28 @@ $1,000" constrains a deductible, not any amount of a chunk. Its ``label`` is
    policies with **limits** over", "**property, plant and equipment, net** of more than").
    An amount right after the phrase with no comparison word of its own ("deductible
    $1,000", "umbrella $1M–$2M") binds only when the phrase ends in a quantity noun
-   (:data:`~osrag.search.labels.QUANTITY_NOUNS`): "umbrella coverage $300K" names the
+   (:data:`~osrag.lexicon.quantities.QUANTITY_NOUNS`): "umbrella coverage $300K" names the
    coverage of an umbrella policy, not a quantity the index labels;
 2. else the **noun phrase after it**: introduced by "of" ("$20 billion of **revenue**"),
    or starting with a quantity noun ("$500 **deductible**"). "the $300,000 umbrella
    policy" names no quantity: the constraint stays role-free;
 3. no phrase, or one that ends in a noun naming what holds the amount rather than what it
-   measures (:data:`~osrag.search.labels.DOCUMENT_NOUNS`: "flood policy over $500,000"):
+   measures (:data:`~osrag.lexicon.quantities.DOCUMENT_NOUNS`: "flood policy over $500,000"):
    role-free.
 
 Its ``year`` is the year the question states ("in 2019", "for fiscal 2019", "FY2019",
-"December 31, 2019") when a bound constraint is in the question: the one year when there
-is one, else the year nearest to the constraint (after it first). Its ``quarter`` is the
+"FY99" — 1999: the period reader's two-digit rule, as a document's "FY99" —, "F19",
+"December 31, 2019": :func:`~osrag.lexicon.periods.stated_years`, the reader the
+document side's prose uses) when a bound constraint is in the question: the one year
+when there is one, else the year nearest to the constraint (after it first). A stated
+year or a time phrase ("for the year", "in the prior year") at the end of the name is
+not part of it. Its ``quarter`` is the
 one quarter the question states ("in Q4 2019", "fourth quarter revenue", "4Q19"; two
 different quarters: none), and the quarter's words are not part of the label: the
 constraint asks for that quarter's figure (a fact of a quarter's column), never the
 year's. Its ``signed`` is set
 when the label names a result that can be a loss
-(:func:`~osrag.search.labels.is_signed`). A role-free constraint gets neither.
+(:func:`~osrag.lexicon.signs.is_signed`). A role-free constraint gets neither.
 
 Every step looks at a bounded window around each constraint (linear in the query).
 """
@@ -44,68 +48,27 @@ import re
 from collections.abc import Sequence
 
 from osrag.currencies import CODES, NOUNS, SIGNS
+from osrag.lexicon.function_words import (
+    ASKED_NAME_STOPS,
+    CONTEXT_ARTICLES,
+    CONTEXT_LINKS,
+    NAME_EDGES,
+)
+from osrag.lexicon.links import ASKED_LINK
+from osrag.lexicon.periods import TIME_TAIL, stated_quarters, stated_years
+from osrag.lexicon.phrases import phrase_at_end
+from osrag.lexicon.quantities import is_document_noun, is_quantity_noun
+from osrag.lexicon.signs import is_signed
+from osrag.lexicon.words import normalised
 from osrag.schema.constraints import AmountConstraint
-from osrag.schema.label_keys import QUARTER_ORDINALS
-from osrag.search.labels import DOCUMENT_NOUNS, QUANTITY_NOUNS, is_signed, normalised
 
 WINDOW = 120
 """Characters before and after a constraint searched for its noun phrase."""
 MAX_LABEL_WORDS = 8
 """The longest noun phrase taken as a label ("net cash provided by operating activities")."""
 
-_STOP = frozenset({
-    # articles, determiners, pronouns
-    "a", "an", "the", "this", "that", "these", "those", "each", "every", "any", "all",
-    "some", "no", "its", "their", "his", "her", "our", "my", "your", "whose", "which", "who",
-    "whom", "what", "where", "when", "why", "how", "it", "they", "we", "i", "you", "there",
-    # prepositions (not "of", "by", "from", "before", "after": "cost of revenue", "provided
-    # by operating activities", "income from operations", "income before income taxes")
-    "with", "without", "within", "for", "in", "on", "at", "to", "into", "than",
-    "as", "per", "over", "under", "above", "below", "between", "about", "across", "among",
-    "during", "since", "until", "while", "if", "whether",
-    # verbs of being, having, showing, reporting, asking
-    "is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "having",
-    "do", "does", "did", "show", "shows", "showed", "shown", "showing", "report",
-    "reported", "reporting", "list", "lists", "listing", "find", "give", "gives", "get",
-    "gets", "got", "hold", "holds", "held", "holding", "state", "states", "stated",
-    "disclose", "discloses", "disclosed", "disclosing", "carry", "carries", "carrying",
-    "offer", "offers", "offering", "provide", "provides", "include", "includes",
-    "including", "need", "needs", "want", "wants", "pay", "pays", "paid",
-    # conjunctions and the like
-    "or", "but", "nor", "so", "yet", "not", "only", "also", "just", "then",
-    "please", "me", "us",
-})  # fmt: skip
-"""Words a noun phrase before a constraint stops at (not part of it)."""
-
-_LINK = re.compile(
-    r"(?:\s+|^)(?:of|is|was|were|are|be|been|at|equal(?:s|led|ed)?(?:\s+to)?|"
-    r"total(?:l?ing|l?ed)|amount(?:ing|ed)\s+to|came\s+to|comes?\s+to|reach(?:ed|ing)?|"
-    r"stood\s+at|worth|in\s+the\s+range(?:\s+of|\s+from)?|ranging(?:\s+from)?|"
-    r"(?:that|which)(?:\s+(?:is|was|were|are))?|costs?)\s*\Z|\s*[:=]\s*\Z",
-    re.IGNORECASE,
-)
-"""A linking word (or two) between a noun phrase and its constraint."""
-
-_YEAR = re.compile(
-    r"(?<![\w$€£¥.,])(?:(?:in|for|during|of|at|as\s+of)\s+)?(?:(?:the\s+)?(?:fiscal|financial)"
-    r"(?:\s+year)?\s+|fy\s?'?)?(?P<year>(?:19|20)\d\d)(?![\w%])|(?<![\w$])fy\s?'?(?P<short>\d\d)"
-    r"(?![\w%])",
-    re.IGNORECASE,
-)
-"""A stated year: "2019", "in 2019", "for fiscal 2019", "FY2019", "FY19"."""
-_QUARTER = re.compile(
-    r"(?<![\w$€£¥.,])(?:(?:in|for|during)\s+)?(?:the\s+)?(?:"
-    r"(?P<ordinal>first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+(?:fiscal\s+)?quarter"
-    r"|q(?P<q>[1-4])|(?P<nq>[1-4])q(?:\d\d)?)(?![\w%])",
-    re.IGNORECASE,
-)
-"""A stated quarter: "Q4", "in Q4", "4Q19", "the fourth quarter", "for the 4th quarter"."""
 _WORDS = re.compile(r"[A-Za-z][\w'’&-]*|,|[^\w\s]")
 _DIGIT = re.compile(r"\d")
-_EDGE = frozenset({",", "and", "&", "of", "by", "from", "before", "after"})
-_ARTICLES = frozenset({"a", "an", "the", "its", "their"})
-_CONTEXT_LINKS = frozenset({"with", "whose", "having", "where"})
-"""Words that join a phrase's parts, never its first or last word."""
 _LEADING_WORD = re.compile(r"[^\W\d_]+")
 
 
@@ -122,42 +85,12 @@ def _governed(phrase: str) -> bool:
     return lead.upper() not in CODES and lead not in SIGNS and lead.lower() not in NOUNS
 
 
-def _outside(
-    pattern: re.Pattern[str], text: str, taken: Sequence[tuple[int, int]]
-) -> list[re.Match[str]]:
-    """The matches of ``pattern`` in ``text`` that overlap none of the amounts' phrases."""
-    return [
-        m
-        for m in pattern.finditer(text)
-        if not any(s < m.end() and m.start() < e for s, e in taken)
-    ]
-
-
-def _years(text: str, taken: Sequence[tuple[int, int]]) -> list[tuple[int, int, int]]:
-    """``(year, start, end)`` of every stated year outside the amounts' phrases."""
-    return [
-        (int(m["year"]) if m["short"] is None else 2000 + int(m["short"]), m.start(), m.end())
-        for m in _outside(_YEAR, text, taken)
-    ]
-
-
-def _quarters(text: str, taken: Sequence[tuple[int, int]]) -> list[tuple[int, int, int]]:
-    """``(quarter, start, end)`` of every stated quarter outside the amounts' phrases."""
-    return [
-        (
-            QUARTER_ORDINALS[m["ordinal"].lower()] if m["ordinal"] else int(m["q"] or m["nq"]),
-            m.start(),
-            m.end(),
-        )
-        for m in _outside(_QUARTER, text, taken)
-    ]
-
-
 def _strip_links(before: str, years: Sequence[tuple[int, int, int]], offset: int) -> str:
-    """``before`` without the linking words and stated years at its end."""
+    """``before`` without the linking words, stated years and time phrases at its end
+    ("net income **for the year** under $5 million")."""
     while True:
         trimmed = before.rstrip()
-        link = _LINK.search(trimmed)
+        link = ASKED_LINK.search(trimmed) or TIME_TAIL.search(trimmed)
         if link is not None and link.start() < len(trimmed):
             before = trimmed[: link.start()]
             continue
@@ -168,25 +101,20 @@ def _strip_links(before: str, years: Sequence[tuple[int, int, int]], offset: int
         return trimmed
 
 
+def _no_name_word(word: str) -> bool:
+    """A mark other than a comma, an identifier ("UMB-300000"), or a possessive ("the
+    policy's deductible": the owner is not the quantity)."""
+    mark = not word[0].isalpha() and word != ","
+    return mark or _DIGIT.search(word) is not None or word.lower().endswith(("'s", "’s"))
+
+
 def _tail_phrase(words: list[str]) -> tuple[list[str], int]:
-    """The noun phrase at the end of ``words`` (back to the first word that stops it), and
-    the index of that word (-1: the start)."""
-    phrase: list[str] = []
-    at = len(words) - 1
-    while at >= 0:
-        word = words[at]
-        lower = word.lower()
-        if lower in _STOP or (not word[0].isalpha() and word != ",") or _DIGIT.search(word):
-            break  # a function word, a mark, or an identifier ("UMB-300000")
-        if lower.endswith(("'s", "’s")):
-            break  # a possessive: "the policy's deductible" — the owner is not the quantity
-        phrase.insert(0, word)
-        at -= 1
-        if len(phrase) >= MAX_LABEL_WORDS:
-            break
-    while phrase and phrase[0].lower() in _EDGE:
-        phrase.pop(0)
-    return phrase, at
+    """The noun phrase at the end of ``words`` (back to the first word that stops it:
+    :func:`~osrag.lexicon.phrases.phrase_at_end`), and the index of that word (-1: the
+    start)."""
+    return phrase_at_end(
+        words, ASKED_NAME_STOPS, breaks=_no_name_word, edges=NAME_EDGES, limit=MAX_LABEL_WORDS
+    )
 
 
 def _joined(words: list[str]) -> str:
@@ -198,12 +126,12 @@ def _context(words: list[str], stopped: int) -> str | None:
     "with" (or "whose", "having", "where"; an article between allowed), what holds the
     amount left out — None when nothing is left."""
     at = stopped
-    if at >= 0 and words[at].lower() in _ARTICLES:
+    if at >= 0 and words[at].lower() in CONTEXT_ARTICLES:
         at -= 1
-    if at < 0 or words[at].lower() not in _CONTEXT_LINKS:
+    if at < 0 or words[at].lower() not in CONTEXT_LINKS:
         return None
     phrase, _ = _tail_phrase(words[:at])
-    kept = [w for w in phrase if w != "," and normalised(w) not in DOCUMENT_NOUNS]
+    kept = [w for w in phrase if w != "," and not is_document_noun(normalised(w))]
     return _joined(kept) if kept else None
 
 
@@ -219,7 +147,7 @@ def _label_before(
     if not phrase:
         return None
     governed = c.op in ("gt", "gte", "lt", "lte") or _governed(c.text)
-    if not governed and not linked and phrase[-1].lower() not in QUANTITY_NOUNS:
+    if not governed and not linked and not is_quantity_noun(phrase[-1]):
         return None  # "umbrella coverage $300K": an amount beside a name, not its value
     return _joined(phrase), _context(words, stopped)
 
@@ -232,7 +160,7 @@ def _label_after(text: str, c: AmountConstraint, ceiling: int) -> str | None:
     for word in _WORDS.findall(rest):
         lower = word.lower()
         if (
-            (lower in _STOP and lower != "of")
+            (lower in ASKED_NAME_STOPS and lower != "of")
             or (not word[0].isalpha() and word != ",")
             or _DIGIT.search(word)
         ):
@@ -240,15 +168,15 @@ def _label_after(text: str, c: AmountConstraint, ceiling: int) -> str | None:
         phrase.append(word)
         if len(phrase) >= MAX_LABEL_WORDS:
             break
-    while phrase and phrase[-1].lower() in _EDGE:
+    while phrase and phrase[-1].lower() in NAME_EDGES:
         phrase.pop()
-    if not phrase or (not introduced and phrase[0].lower() not in QUANTITY_NOUNS):
+    if not phrase or (not introduced and not is_quantity_noun(phrase[0])):
         return None
     if not introduced:
         # "$500 deductible applies": the quantity nouns that start the phrase
         kept = [w for w in phrase[:1]]
         for word in phrase[1:]:
-            if word.lower() not in QUANTITY_NOUNS:
+            if not is_quantity_noun(word):
                 break
             kept.append(word)
         phrase = kept
@@ -259,7 +187,7 @@ def _names_a_quantity(label: str | None) -> str | None:
     if label is None:
         return None
     words = normalised(label).split(" ")
-    if not words or not words[-1] or words[-1] in DOCUMENT_NOUNS:
+    if not words or not words[-1] or is_document_noun(words[-1]):
         return None
     return label.strip(" ,")
 
@@ -282,8 +210,8 @@ def bind_constraints(text: str, constraints: Sequence[AmountConstraint]) -> list
     if not constraints:
         return []
     spans = [(c.start, c.end) for c in constraints]
-    years = _years(text, spans)
-    quarters = _quarters(text, spans)
+    years = stated_years(text, spans)
+    quarters = stated_quarters(text, spans)
     stated = {q for q, _, _ in quarters}
     quarter = stated.pop() if len(stated) == 1 else None
     # the quarters' words blanked out (offsets kept): never part of a label

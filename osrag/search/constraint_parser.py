@@ -53,6 +53,8 @@ from typing import cast
 from osrag.currencies import SIGN_CHARACTERS
 from osrag.errors import ExtractionError
 from osrag.extract.money import SCALE_WORDS, MoneyMention, ascii_digits, parse_money
+from osrag.lexicon.function_words import HEDGES
+from osrag.lexicon.periods import YEAR4
 from osrag.schema.constraints import (
     APPROXIMATE_BAND_PERCENT,
     AmountConstraint,
@@ -103,10 +105,8 @@ _PREFIX_SIGNS: dict[ConstraintOp, tuple[str, ...]] = {
     "lt": ("<",),
     "lte": ("<=", "≤", "=<"),
 }
-_APPROXIMATE_WORDS = (
-    "about", "around", "approximately", "approx.", "approx", "roughly", "circa", "ca.",
-    "nearly", "almost", "close to",
-)  # fmt: skip
+_APPROXIMATE_WORDS = (*sorted(HEDGES), "about", "approx.", "approx", "ca.", "close to")
+"""The words of an approximate amount: the hedges, "about", the abbreviations."""
 _APPROXIMATE_SIGNS = ("~", "≈")
 
 
@@ -152,7 +152,7 @@ _BARE_START = re.compile(
     r"\s+(?P<conn>and|to|through)\s+\Z",
     re.IGNORECASE,
 )
-_YEAR = re.compile(r"(?:19|20)\d\d")
+_YEAR = re.compile(YEAR4)
 # the scale word a mention is written with ("$10 million", "€2.5bn")
 _MENTION_SCALE = re.compile(
     rf"\d\s*(?P<scale>{SCALE_WORDS}|[kmb])\b",

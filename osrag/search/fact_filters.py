@@ -5,8 +5,8 @@ meets every condition at once — one :class:`~osrag.schema.filters.Nested` filt
 ``facts`` holding, in this order:
 
 * **label**: the key of the label, or of one of its alternatives
-  (:func:`~osrag.search.asked_keys.asked_keys`), among the fact's ``label_keys`` — the
-  asked name at the head of what the fact measures (:mod:`osrag.schema.label_keys`:
+  (:func:`~osrag.lexicon.keys.asked_keys`), among the fact's ``label_keys`` — the
+  asked name at the head of what the fact measures (:mod:`osrag.lexicon.keys`:
   "revenue" is "Total revenue", not "Deferred revenue" nor "Cost of revenues"); a
   ``Term``, or ``Terms`` for several;
 * **value**: ``magnitude`` compared as the constraint says — or, for a result that can be
@@ -31,6 +31,8 @@ In JSON, as the REST engines receive it (``"deductible under $1,000"``)::
 
 from __future__ import annotations
 
+from osrag.lexicon.keys import asked_keys, narrowed
+from osrag.lexicon.signs import names_loss
 from osrag.schema.constraints import AmountConstraint
 from osrag.schema.filters import (
     FACTS,
@@ -44,8 +46,6 @@ from osrag.schema.filters import (
     Term,
     Terms,
 )
-from osrag.search.asked_keys import asked_keys
-from osrag.search.labels import names_loss, narrowed
 
 LABEL = f"{FACTS}.label"
 LABEL_KEYS = f"{FACTS}.label_keys"
@@ -58,11 +58,11 @@ BREADCRUMB = "breadcrumb"
 
 def label_filter(label: str, *, gains_only: bool = False, quarter: int | None = None) -> Filter:
     """A fact's label keys hold the key of ``label`` or of one of its alternatives
-    (:func:`~osrag.search.asked_keys.asked_keys`: the asked name at the head of what the
+    (:func:`~osrag.lexicon.keys.asked_keys`: the asked name at the head of what the
     fact measures); ``gains_only``: not the alternatives that name a loss (a result asked
     on its positive side: "operating income above $1 billion" is no "Operating loss");
     ``quarter``: the keys of that quarter's figure ("revenue q4",
-    :func:`~osrag.schema.label_keys.quarter_keys`), never the year's."""
+    :func:`~osrag.lexicon.keys.quarter_keys`), never the year's."""
     keys = asked_keys(label, gains_only=gains_only)
     if quarter is not None:
         keys = tuple(f"{key} q{quarter}" for key in keys)
@@ -143,7 +143,7 @@ def fact_filter(c: AmountConstraint) -> Filter:
 def narrowed_constraint(c: AmountConstraint) -> AmountConstraint | None:
     """``c`` with its label's first word moved to its context ("umbrella premium" →
     "premium" in an umbrella policy), or None when the label cannot be narrowed
-    (:func:`~osrag.search.labels.narrowed`): the amount ladder's narrowed step."""
+    (:func:`~osrag.lexicon.keys.narrowed`): the amount ladder's narrowed step."""
     if c.label is None:
         return None
     found = narrowed(c.label)

@@ -8,8 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from osrag.extract.facts.labels import clean_label, is_dependent
-from osrag.extract.facts.periods import is_period_words, period_of, split_period
-from osrag.extract.facts.signs import names_loss, signed_value
+from osrag.extract.facts.periods import split_period
+from osrag.lexicon.periods import is_period_words, period_of
+from osrag.lexicon.signs import names_loss, signed_value
 
 CLEAN = [
     ("**Deductible:**", "Deductible"),

@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 
 from osrag.extract import extract_values
+from osrag.lexicon.keys import label_keys
 from osrag.loaders.text import table_lines
 from osrag.models import ExtractionConfig
 from osrag.schema.facts import AmountFact
-from osrag.schema.label_keys import label_keys
 
 CONFIG = ExtractionConfig()
 
@@ -509,6 +509,20 @@ def test_columns_named_by_an_ordinal_alone_are_quarters() -> None:
         ("Net sales — Second Quarter", 2019),
     ]
     assert all("net sale" not in keys for _, _, keys in got)
+
+
+def test_columns_named_by_a_written_ordinal_are_quarters_too() -> None:
+    """ "1st | 2nd | 3rd | 4th": the same ordinals (one table of them, both sides)."""
+    table = pipe(
+        [
+            ["(in thousands)", "1st", "2nd", "3rd", "4th"],
+            ["2019", "", "", "", ""],
+            ["Net sales", "$117,625", "$120,684", "$115,651", "$115,040"],
+        ]
+    )
+    got = [(f.label, f.year, label_keys(f.label)) for f in facts(table)]
+    assert got[3][:2] == ("Net sales — 4th Quarter", 2019)
+    assert "net sale q4" in got[3][2] and "net sale" not in got[3][2]
 
 
 def test_ordinals_that_are_not_all_quarters_stay_as_written() -> None:

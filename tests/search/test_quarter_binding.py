@@ -15,7 +15,8 @@ import pytest
 from backend_cases import BACKEND_PARAMS, BackendCase, open_case
 
 from osrag.ingestion.ingest import IngestOptions, ingest
-from osrag.schema.label_keys import label_keys, quarter_of
+from osrag.lexicon.keys import label_keys
+from osrag.lexicon.periods import quarter_of
 from osrag.search.query import plan_query
 from osrag.search.searcher import Searcher
 

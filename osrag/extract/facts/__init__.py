@@ -7,12 +7,16 @@ module:
 
 * :mod:`~osrag.extract.facts.labels` — how a label is cleaned; which row labels need the
   group row above them;
-* :mod:`~osrag.extract.facts.periods` — which text names a period, and its year;
-* :mod:`~osrag.extract.facts.signs` — the sign policy (a loss is negative);
+* :mod:`~osrag.extract.facts.periods` — a header split around the period it names;
 * :mod:`~osrag.extract.facts.table` — a table cell's label and period;
 * :mod:`~osrag.extract.facts.text` — a heading's, a key–value line's and prose's;
 * :mod:`~osrag.extract.facts.sections` — the section heading that labels unlabelled prose;
-* :mod:`~osrag.extract.facts.build` — one fact per mention.
+* :mod:`~osrag.extract.facts.build` — one fact per mention, its value signed by the
+  policy.
+
+The words they read — the roles of a label's words, the function words a phrase stops
+at, the reader of periods, the sign policy, a label's keys — are the vocabulary's
+(:mod:`osrag.lexicon`).
 
 The package's ``__init__`` imports nothing: :mod:`osrag.extract.tables` reads
 :mod:`~osrag.extract.facts.labels`, and :mod:`~osrag.extract.facts.build` reads the tables.

@@ -7,11 +7,11 @@ import re
 from collections.abc import Sequence
 
 from osrag.extract.facts.sections import SectionHeadings
-from osrag.extract.facts.signs import signed_value
 from osrag.extract.facts.table import TableReading, allocated_quantity, read_table, table_scope
 from osrag.extract.facts.text import TextPlace, line_key, read_text_place
 from osrag.extract.money import MoneyMention
 from osrag.extract.tables import CellAmount
+from osrag.lexicon.signs import signed_value
 from osrag.schema.facts import AmountFact, FactSource
 
 __all__ = ["amount_facts", "fact"]
@@ -24,7 +24,7 @@ def fact(
     year: int | None,
     source: FactSource,
 ) -> AmountFact:
-    """The fact of one mention, its value signed by the policy (:mod:`.signs`)."""
+    """The fact of one mention, its value signed by the policy (:mod:`osrag.lexicon.signs`)."""
     return AmountFact(
         currency=mention.currency,
         value=signed_value(mention.minor_units, mention.negative, label),

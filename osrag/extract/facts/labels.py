@@ -19,9 +19,9 @@ What is left is the label; nothing left (or only digits and signs) is no label (
 
 :func:`is_dependent` says whether a row label names a quantity only with the group row
 above it: ``Total``, ``Basic``, ``Diluted``, ``Federal``, ``United States`` … — every word
-of it one of :data:`DEPENDENT_WORDS` (a short, closed list: totals, the per-share bases,
-the current/deferred and jurisdiction splits of taxes and assets, geographies, the steps
-of a roll-forward).
+of it one of :data:`~osrag.lexicon.label_roles.DEPENDENT_WORDS` (a short, closed list:
+totals, the per-share bases, the current/deferred and jurisdiction splits of taxes and
+assets, geographies, the steps of a roll-forward).
 """
 
 from __future__ import annotations
@@ -31,29 +31,17 @@ import re
 
 from osrag.currencies import CODES, SIGNS
 from osrag.extract.scale import parse_caption
-from osrag.schema.label_keys import (
-    BALANCES,
-    DEPENDENT_WORDS,
-    component_of,
-    phrase_words,
-    word_set,
-)
+from osrag.lexicon.keys import COLUMN_JOIN, component_of
+from osrag.lexicon.label_roles import BALANCES, DEPENDENT_WORDS
+from osrag.lexicon.words import phrase_words
 
 __all__ = [
-    "DEPENDENT_WORDS",
     "clean_label",
     "is_component",
     "is_dependent",
     "join_label",
     "total_of",
-    "word_set",
 ]
-
-
-COLUMN_JOIN = " — "
-"""Joins a row label and the column header that qualifies it: ``Operating income — Americas``."""
-GROUP_JOIN = ": "
-"""Joins a group row and a dependent row label under it: ``Weighted-average shares: Basic``."""
 
 _MARKUP = re.compile(r"\*\*|__|`|(?<!\w)_(?=\w)|(?<=\w)_(?!\w)")
 _BULLET = re.compile(r"^\s*(?:[-*+•◦▪·–]|\d{1,2}[.)]|\(?[a-z]\)|\([ivx]{1,4}\))\s+")
@@ -116,7 +104,7 @@ def is_dependent(label: str) -> bool:
 
 def is_component(label: str, group: str) -> bool:
     """The row is the tax effect of its item under a deferred tax balance
-    (:func:`osrag.schema.label_keys.component_of`): its label is ``Group: Row``."""
+    (:func:`osrag.lexicon.keys.component_of`): its label is ``Group: Row``."""
     return component_of(phrase_words(label), phrase_words(group))
 
 
@@ -125,7 +113,7 @@ _TOTAL = re.compile(r"(?i)^(?:total|gross)\s+(?P<name>.+)$")
 
 def total_of(label: str) -> str | None:
     """The balance a total row sums when it starts with a word of
-    :data:`~osrag.schema.label_keys.BALANCES` (``Total deferred tax assets`` → ``Deferred
+    :data:`~osrag.lexicon.label_roles.BALANCES` (``Total deferred tax assets`` → ``Deferred
     tax assets``), else None."""
     found = _TOTAL.match(label)
     if found is None:

@@ -8,8 +8,10 @@ that heading is a name of a quantity:
 
 * a short noun phrase (at most five words), no figure in it, no verb of a sentence, no
   conjunction (``Deductibles and limits`` would be a guess between two quantities);
-* whose head noun — its last word, or the word before ``of`` / ``per`` / ``for``
-  (``Limits of liability``) — is one of :data:`QUANTITY_NOUNS`: a short, closed list of
+* whose head noun — its last word, or the word before a specifying complement (``of``,
+  ``per``, ``for``, ``under``, ``over``, ``by``: ``Limits of liability``, ``Deductibles
+  by state``) — is one of :data:`~osrag.lexicon.quantities.CONTRACT_TERMS`
+  (in either number): a short, closed list of
   the nouns that name the amounts of a contract or a price list (limits, deductibles,
   retentions, premiums, prices, fees …). ``## Coverage``, ``## Exclusions``,
   ``## Overview`` name no quantity, and topic headings of long texts (``Income``,
@@ -31,18 +33,13 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from osrag.extract.facts.labels import clean_label, word_set
+from osrag.extract.facts.labels import clean_label
+from osrag.lexicon.function_words import NOT_IN_A_NAME
+from osrag.lexicon.label_roles import SPECIFYING
+from osrag.lexicon.quantities import is_contract_term
 
-__all__ = ["QUANTITY_NOUNS", "REACH", "SectionHeadings", "names_a_quantity"]
+__all__ = ["REACH", "SectionHeadings", "names_a_quantity"]
 
-QUANTITY_NOUNS = word_set(
-    """limit limits sublimit sublimits deductible deductibles retention retentions
-    premium premiums price prices pricing cost costs fee fees charge charges rate rates
-    payout payouts copay copays copayment copayments coinsurance budget budgets"""
-)
-"""Head nouns of a heading that names the amounts a section states: the terms of a
-contract or a price list. Topics under which a long text discusses many kinds of figure
-("Income", "Compensation", "Revenue", "Assets") are not among them."""
 REACH = 1500
 """How far below its heading (characters) an amount still takes the heading's label: the
 figures of the section's first paragraphs, not of a long section's later topics."""
@@ -50,12 +47,6 @@ figures of the section's first paragraphs, not of a long section's later topics.
 _HEADING_LINE = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(?P<title>.*?)[ \t#]*$", re.MULTILINE)
 _CONJUNCTION = re.compile(r"(?i)\b(?:and|or)\b|[&,/;]")
 _FIGURE = re.compile(r"\d|[$€£¥₹]")
-_NOT_A_NAME = word_set(
-    """is are was were be been has have had will would pays paid apply applies which who
-    what when where why how that this these those we you it they"""
-)
-"""Words of a sentence or a question, not of a name."""
-_HEAD_BEFORE = word_set("of per for")
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -67,10 +58,10 @@ def names_a_quantity(title: str) -> str | None:
     if label is None:
         return None
     words = label.lower().split()
-    if len(words) > 5 or any(w in _NOT_A_NAME for w in words):
+    if len(words) > 5 or any(w in NOT_IN_A_NAME for w in words):
         return None
-    cut = next((i for i, w in enumerate(words) if w in _HEAD_BEFORE), len(words))
-    if cut == 0 or words[cut - 1] not in QUANTITY_NOUNS:
+    cut = next((i for i, w in enumerate(words) if w in SPECIFYING), len(words))
+    if cut == 0 or not is_contract_term(words[cut - 1]):
         return None
     return label
 

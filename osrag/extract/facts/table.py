@@ -5,7 +5,7 @@ The rule, for the amount in row *r*, column *c* (:class:`~osrag.extract.tables.T
 * **Header rows** are the rows above the first row that holds a value (a number that is
   not a year, a percentage, a dash): the header line of a loader's table, the rows of a
   Markdown table above its first figures. Each header cell of column *c* is one of:
-  a **period** (:func:`~osrag.extract.facts.periods.period_of`: ``2019``, ``Fiscal
+  a **period** (:func:`~osrag.lexicon.periods.period_of`: ``2019``, ``Fiscal
   2019``, ``December 31, 2019``, ``2019 (1)``, ``2019 €m``); **period words** without a
   year (``Years Ended December 31,``, ``Fiscal``, ``As of``) — neither period nor
   label; a **unit** (``£m``, ``$'000``, ``(in millions)``, ``%``, ``$``) — it scales the
@@ -26,7 +26,7 @@ The rule, for the amount in row *r*, column *c* (:class:`~osrag.extract.tables.T
   the quarters of that year), else the row label itself when it is a period (a table
   whose rows are years), else none. A header that names a part of a year (``First
   Quarter``, ``Q3 2019``, ``Three months ended …``, ``26 weeks``:
-  :func:`~osrag.extract.facts.periods.part_of_year`) also qualifies its column: a
+  :func:`~osrag.lexicon.periods.part_of_year`) also qualifies its column: a
   quarter's revenue is not the year's.
 * The **label** is the row label, joined with the column's qualifiers by `` — ``
   (``Operating income — Americas``). A label-only row that is not a period is a **group**
@@ -53,23 +53,23 @@ import functools
 import re
 from dataclasses import dataclass
 
-from osrag.extract.facts.labels import (
-    COLUMN_JOIN,
-    GROUP_JOIN,
-    clean_label,
-    is_component,
-    is_dependent,
-    total_of,
-)
-from osrag.extract.facts.periods import is_period_words, part_of_year, period_of, split_period
+from osrag.extract.facts.labels import clean_label, is_component, is_dependent, total_of
+from osrag.extract.facts.periods import split_period
 from osrag.extract.scale import parse_caption
 from osrag.extract.tables import Cell, Table, is_value_cell
-from osrag.schema.label_keys import PART_COLUMNS, phrase_words, word_set
+from osrag.lexicon.keys import COLUMN_JOIN, GROUP_JOIN, qualifies_nothing
+from osrag.lexicon.label_roles import ALLOCATED_CHARGE, REGION_HEADING_WORDS, REGION_WORDS
+from osrag.lexicon.periods import (
+    AT_A_DATE,
+    QUARTER_ORDINALS,
+    YEAR4,
+    is_period_words,
+    part_of_year,
+    period_of,
+)
+from osrag.lexicon.words import phrase_words
 
 __all__ = ["CellPlace", "TableReading", "allocated_quantity", "read_table", "table_scope"]
-
-_GENERIC = frozenset(["amount", "amounts", "value", "values", "balance", "total amount"])
-
 
 _NAMING = frozenset(["qualifier", "period", "period and qualifier"])
 """Header cells that tell one column from another."""
@@ -161,7 +161,7 @@ class TableReading:
             cells = self.table.rows[r][1]
             keyed = [(_key(cells, i, self.loader), c.text) for i, c in enumerate(cells)]
             if quarters:  # "First | Second | Third | Fourth": the quarters of the year
-                keyed = [(k, f"{t} Quarter" if _ORDINAL.fullmatch(t) else t) for k, t in keyed]
+                keyed = [(k, f"{t} Quarter" if _is_ordinal(t) else t) for k, t in keyed]
             if self.loader and r == 0:
                 keyed = [((c.text, 0), c.text) for c in cells]
             texts = {t for _, t in keyed if t and (_kind(t) in _NAMING or part_of_year(t))}
@@ -238,14 +238,16 @@ def _name_the_run(out: list[tuple[str | None, tuple[str, int] | None]], balance:
             out[i] = (f"{balance}{GROUP_JOIN}{label}", period)
 
 
-_ORDINAL = re.compile(r"(?i)first|second|third|fourth")
+def _is_ordinal(text: str) -> bool:
+    """A header cell that is a quarter's ordinal alone (``First``, ``4th``)."""
+    return text.strip().casefold() in QUARTER_ORDINALS
 
 
 def _bare_quarters(rows: list[list[Cell]]) -> bool:
     """Header rows that name three or four quarters by their ordinal alone (``First |
     Second | Third | Fourth``), with no other word saying what they are parts of."""
     texts = [c.text.strip() for cells in rows for c in cells if c.text.strip()]
-    ordinals = {t.lower() for t in texts if _ORDINAL.fullmatch(t)}
+    ordinals = {QUARTER_ORDINALS[t.casefold()] for t in texts if _is_ordinal(t)}
     return len(ordinals) >= 3 and not any(part_of_year(t) for t in texts)
 
 
@@ -275,7 +277,7 @@ def _kind(text: str) -> str:
     label = clean_label(stripped)
     if label is None or parse_caption(stripped) is not None:
         return "unit"
-    if label.lower() in _GENERIC:
+    if qualifies_nothing(label):
         return "generic"
     return "qualifier"
 
@@ -313,8 +315,8 @@ def _key(cells: list[Cell], i: int, loader: bool) -> tuple[str, int]:
     return column, sum(1 for c in cells[:i] if c.column == column)
 
 
-_ENDS_WITH_YEAR = re.compile(r"(?:19|20)\d\d[\s:]*$")
-_STATED_AT = re.compile(r"(?i)\b(?:as\s+(?:at|of)|at|on|ended|ending)\s*,?\s*$")
+_ENDS_WITH_YEAR = re.compile(rf"{YEAR4}[\s:]*$")
+_STATED_AT = re.compile(rf"(?i)\b{AT_A_DATE}\s*,?\s*$")
 
 
 def _dated(label: str) -> tuple[str, int] | None:
@@ -373,10 +375,6 @@ def _value_columns(table: Table, header_rows: int, loader: bool) -> int:
     return len(columns)
 
 
-_ALLOCATED = re.compile(
-    r"(?i)\b(?:(?:stock|share|equity)[- ]based\s+compensation|depreciation\s+and\s+"
-    r"amorti[sz]ation|depreciation|amorti[sz]ation)(?:\s+expenses?)?\b"
-)
 _INTRODUCES = re.compile(r"(?i)(?:as\s+follows|the\s+following|by\s+line\s+item|:)\s*[.:]?\s*$")
 _LAST_SENTENCE = re.compile(r"(?s)(?:^|[.!?]\s)([^.!?]*)$")
 
@@ -393,7 +391,7 @@ def allocated_quantity(text: str, table_start: int) -> str | None:
     if not paragraph or "|" in paragraph or _INTRODUCES.search(paragraph) is None:
         return None
     sentence = _LAST_SENTENCE.search(paragraph)
-    found = _ALLOCATED.search(sentence.group(1) if sentence else paragraph)
+    found = ALLOCATED_CHARGE.search(sentence.group(1) if sentence else paragraph)
     if found is None:
         return None
     name = " ".join(found.group(0).split())
@@ -437,10 +435,6 @@ _SEGMENT_HEADING = re.compile(
 )
 _HEADING_REACH = 1500
 """How far above a table (characters) its section heading is looked for."""
-_REGION_WORDS = PART_COLUMNS - word_set(
-    "current non-current noncurrent deferred federal state local foreign domestic"
-)
-_HEADING_WORDS = word_set("region segment and the")
 _FIGURE = re.compile(r"\d|[$€£¥₹]")
 
 
@@ -450,7 +444,7 @@ def _names_a_part(line: str) -> bool:
     if _SEGMENT_HEADING.match(line):
         return True
     words = set(phrase_words(line))
-    return bool(words & _REGION_WORDS) and words <= _REGION_WORDS | _HEADING_WORDS
+    return bool(words & REGION_WORDS) and words <= REGION_WORDS | REGION_HEADING_WORDS
 
 
 def _segment_heading(before: str) -> str | None:

@@ -58,17 +58,37 @@ import functools
 import re
 from dataclasses import dataclass
 
-from osrag.extract.facts.labels import COLUMN_JOIN, GROUP_JOIN, clean_label, word_set
+from osrag.extract.facts.labels import clean_label
 from osrag.extract.facts.periods import split_period
+from osrag.lexicon.function_words import (
+    ALL_PREPOSITIONS,
+    BOUNDARY_WORDS,
+    DEFINITE,
+    DETERMINERS,
+    FORWARD_STOPS,
+    INDEFINITE,
+    NAME_EDGES,
+    NAME_PREPOSITIONS,
+    NP_PREPOSITIONS,
+    PRONOUNS,
+    SENTENCE_VERBS,
+)
+from osrag.lexicon.keys import COLUMN_JOIN, GROUP_JOIN, qualifies_nothing
+from osrag.lexicon.links import STATED_LINK
+from osrag.lexicon.periods import (
+    MAY_NAME_A_YEAR,
+    MONTH_NAME,
+    STATED_PERIOD,
+    TIME_TAIL,
+    YEAR_WRITTEN,
+    period_written,
+    stated_year,
+)
+from osrag.lexicon.phrases import phrase_at_end
 
 __all__ = ["TextPlace", "read_text_place"]
 
-_MONTHS = (
-    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
-)
 _HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t]")
-_GENERIC = frozenset(["amount", "amounts", "value", "values", "balance", "total amount"])
 _KEY_SEPARATOR = re.compile(
     r"^(?P<key>.{1,80}?)[ \t]*(?::|\.{2,}|…+|[ \t][-–—]{1,2}|=|\|)[ \t]*"
     r"(?P<lead>(?:(?:up\s+to|of|at|approximately|about|maximum|minimum|max\.?|min\.?|"
@@ -89,80 +109,25 @@ _QUALIFIER_AFTER = re.compile(
 _BULLET = re.compile(r"^\s*(?:[-*+•◦▪]|\d{1,2}[.)]|\(?[a-z]\)|\([ivx]{1,4}\))\s+")
 _WORD = re.compile(r"[A-Za-z][\w'’&/-]*")
 
-_DETERMINERS = word_set(
-    "a an the our its their his her this that these those such any each every your my no one"
-)
-_BOUNDARY_WORDS = word_set(
-    """and but or while whereas which who whom whose that because since although though if
-    when where as than compared versus vs with without including include includes
-    included reported recorded record records had has have having incurred incur
-    generated generate posted paid pay pays received receive recognized recognised
-    recognize recognise spent spend earned earn made make achieved delivered provides
-    provide provided offers offer offered carries carry carried requires require
-    required there it they we he she you i us them also only approximately about nearly
-    almost roughly be been being is was were are will would shall should may might can
-    could must do does did up down can't can’t cannot won't won’t isn't isn’t aren't
-    aren’t wasn't wasn’t doesn't doesn’t don't don’t didn't didn’t"""
-)
-"""Words a noun phrase read backwards never crosses (verbs of reporting, clause words)."""
-_NP_PREPOSITIONS = word_set("of from to for on in under over into at between")
-"""A determiner after one of these is inside the phrase ("proceeds from the sale")."""
 _CHANGE = re.compile(
     r"(?i)\b(?:increases?|decreases?|changes?|reductions?|growth|declines?|rises?|falls?|"
     r"drops?|improvements?|savings?|impact|effect)\s+(?:in|of|to)\b"
 )
 """An amount of a change ("an increase in payroll of $4.1 million") measures the change."""
-_PRONOUNS = word_set("it this that they them these those which what one ones")
-_LINK = re.compile(
-    r"(?i)(?:(?:\s|^)|(?=:))(?P<link>of|was|were|is|are|be|been|will\s+be|would\s+be|remains?|remained|"
-    r"totall?ed|totall?ing|totals?|amounted\s+to|amounting\s+to|amounts\s+to|came\s+to|"
-    r"comes\s+to|reached|reaches|stood\s+at|stands\s+at|equals?|equall?ed\s+to|equal\s+to|"
-    r"(?:rose|rises|increased|increases|decreased|decreases|fell|falls|declined|declines|"
-    r"grew|grows|climbed|dropped|drops|improved|jumped|reduced|decreasing|increasing|rising|"
-    r"falling|growing|declining|was\s+reduced|was\s+increased)"
-    r"(?:(?:\s+(?:by\s+)?[^\s,;]+){0,3}?(?<!\bdue)(?<!\bowing)\s+to|\s+from)|:)"
-    r"(?P<hedge>(?:\s+(?:approximately|about|around|nearly|almost|roughly|some|over|"
-    r"more\s+than|less\s+than|under|up\s+to|just\s+over|just\s+under|a\s+total\s+of|"
-    r"an\s+aggregate\s+of|an\s+estimated|a\s+record|a|an|of))*)\s*$"
-)
 _LINK_REACH = 72
 """How far before the amount a linking word and its hedges can start ("increased 12.5%
 to approximately")."""
-_TIME_TAIL = re.compile(
-    r"(?i)\s+(?:(?:in|for|during|as\s+of|as\s+at|at|on|by|through|from|since|over|ended|"
-    r"ending|of)\s+)+(?:the\s+)?(?:(?:fiscal|financial|calendar)\s+|fy\s*|\d{1,2}\s+)?"
-    r"(?:(?:19|20)\d\d|years?|quarters?|periods?|months?|q[1-4]|h[12]|first|second|third|"
-    rf"fourth|full|prior|previous|last|current|same|{_MONTHS})\b"
-    r"(?:[^,;:]|,(?=\s*(?:and\s+)?(?:19|20)\d\d|\s*$))*$"
-)
-"""A time phrase between a noun and its linking word ("Revenue for fiscal 2019 totaled"):
-it runs to the link, never over a clause's comma ("born in 1989, applying for …, pays an
-annual premium of": the phrase is after the comma)."""
-_FORWARD_STOP = word_set(
-    """per a an the each every in of for to and or was is are were will would may can could
-    should shall must has have had that which who compared versus vs than from by with
-    at on as into million billion thousand during since over under up down after before
-    plus less including included respectively applies apply applied covers cover covered
-    pays paid remains remained also net"""
-)
 _TEMPORAL = re.compile(
     rf"(?i)^(?:(?:19|20)\d\d|years?|quarters?|periods?|months?|days?|weeks?|q[1-4]|fiscal|"
-    rf"{_MONTHS}|cash|total|aggregate|addition|connection|respect|part|which|that|this|these|"
+    rf"{MONTH_NAME}|cash|total|aggregate|addition|connection|respect|part|which|that|this|these|"
     r"those)$"
 )
 _COMPARED = re.compile(
     r"(?i)(?:compared\s+(?:with|to)|as\s+compared\s+(?:with|to)|versus|vs\.?|"
     r"(?:up|down)?\s*from|against|and)\s+(?:approximately\s+|about\s+)?$"
 )
-_PRIOR_YEAR = re.compile(r"\(\s*(?P<period>(?:fy\s*)?(?:19|20)\d\d)\s*:\s*$", re.IGNORECASE)
-_PERIOD_IN_TEXT = re.compile(
-    r"(?i)(?<![\w$€£.,])(?:(?:fiscal|financial)\s+(?:year\s+)?|fy\s*|q[1-4]\s+(?:of\s+)?|"
-    r"(?:first|second|third|fourth)\s+quarter\s+(?:of\s+)?(?:fiscal\s+)?|"
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+(?:\d{1,2},?\s+)?|"
-    r"\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+)?"
-    r"(?P<year>(?:19|20)\d\d)(?![\d,.]\d|\s*%|\s*(?:million|billion|thousand)\b)"
-)
+_PRIOR_YEAR = re.compile(rf"(?i)\(\s*(?P<period>{YEAR_WRITTEN})\s*:\s*$")
+"""A prior year's figure in parentheses: ``(2018: £56.5m)``, ``(FY18: $4.1m)``."""
 _SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z(“\"])|[;\n]")
 _CLAUSE_SPLIT = re.compile(r",(?!\s*(?:19|20)\d\d)|\s[–—]\s|\(|\)")
 _LAST_SENTENCE_END = re.compile(r".*(?:[.!?](?=\s+[A-Z(“\"])|;)", re.S)
@@ -201,8 +166,7 @@ def read_text_place(text: str, start: int, end: int, amounts_before: int) -> Tex
     period, year = _period(text, start, end, window_start, min(line_end, end + _WINDOW))
     prior = _PRIOR_YEAR.search(before, max(0, len(before) - 16))
     if prior is not None and amounts_before:
-        found = _PERIOD_IN_TEXT.search(prior.group("period"))
-        return TextPlace("prose", None, prior.group("period"), _year(found), inherits=True)
+        return TextPlace("prose", None, prior["period"], stated_year(prior), inherits=True)
     key = _key_of(before, after) if whole_line and len(before) <= _KEY_LINE else None
     if key is not None:
         return TextPlace("key", key, period, year)
@@ -274,7 +238,7 @@ def _pipe_row_place(text: str, line_start: int, before: str) -> TextPlace:
     label = clean_label(cells[0])
     header = _pipe_header(text, line_start, column)
     found, rest = split_period(header) if header else (None, "")
-    qualifier = clean_label(rest) if rest and rest.strip().lower() not in _GENERIC else None
+    qualifier = clean_label(rest) if rest and not qualifies_nothing(rest) else None
     if qualifier is not None and label is not None:
         label = f"{label}{COLUMN_JOIN}{qualifier}"
     period, year = found if found else (None, None)
@@ -305,10 +269,6 @@ def line_key(text: str, start: int) -> str | None:
     return _clean_key(match.group("key"))
 
 
-def _year(match: re.Match[str] | None) -> int | None:
-    return int(match.group("year")) if match else None
-
-
 @functools.lru_cache(maxsize=1 << 12)
 def _key_of(before: str, after: str) -> str | None:
     stripped = _BULLET.sub("", before)
@@ -325,12 +285,11 @@ def _key_of(before: str, after: str) -> str | None:
         1 <= len(words) <= 6
         and stripped.lstrip()[:1].isupper()
         and not re.search(r"[.;!?,]\s", stripped)
-        and words[-1].lower() not in _BOUNDARY_WORDS
-        and words[-1].lower() not in _DETERMINERS
-        and words[-1].lower() not in _NP_PREPOSITIONS
-        and words[-1].lower() not in ("by", "with", "than", "about")
+        and words[-1].lower() not in BOUNDARY_WORDS
+        and words[-1].lower() not in DETERMINERS
+        and words[-1].lower() not in ALL_PREPOSITIONS
         and _may_be_key(stripped)
-        and _LINK.search(stripped) is None
+        and STATED_LINK.search(stripped) is None
         and _QUALIFIER_AFTER.match(after)
     ):
         return _clean_key(stripped)
@@ -344,10 +303,7 @@ def _may_be_key(key: str) -> bool:
         return False
     if _MONEY_BETWEEN.search(key):
         return False
-    return not any(w.lower() in _SENTENCE_VERBS for w in _WORD.findall(key))
-
-
-_SENTENCE_VERBS = word_set("was were is are paid pays has have had will would")
+    return not any(w.lower() in SENTENCE_VERBS for w in _WORD.findall(key))
 
 
 def _clean_key(key: str) -> str | None:
@@ -368,16 +324,16 @@ def _label_before(clause: str) -> str | None:
     limited = _LIMITED.search(clause, max(0, len(clause) - _LINK_REACH))
     if limited is not None:
         return _NOUN_OF[limited.group("word").lower()]
-    link = _LINK.search(clause, max(0, len(clause) - _LINK_REACH))
+    link = STATED_LINK.search(clause, max(0, len(clause) - _LINK_REACH))
     if link is None:
         return None
     before = clause[: link.start()]
-    head = re.split(r"[,;:()\[\]]", _TIME_TAIL.sub("", before))[-1]
+    head = re.split(r"[,;:()\[\]]", TIME_TAIL.sub("", before))[-1]
     label = _phrase(head)
     if label is None:
         # a time phrase opened the clause ("As of December 31, 2019, total assets were"):
         # the phrase is the part after its last comma, a time tail of its own taken off
-        last = _TIME_TAIL.sub("", re.split(r"[,;:()\[\]]", before)[-1])
+        last = TIME_TAIL.sub("", re.split(r"[,;:()\[\]]", before)[-1])
         label = _phrase(last) if last != head else None
     return label
 
@@ -404,11 +360,11 @@ def _list_item(clause: str, amounts_before: int) -> str | None:
     words = item.group("item").split()
     if (
         any(
-            w.lower() in _BOUNDARY_WORDS or w.lower() in _DETERMINERS or w.lower() in _PRONOUNS
+            w.lower() in BOUNDARY_WORDS or w.lower() in DETERMINERS or w.lower() in PRONOUNS
             for w in words
         )
-        or words[0].lower() in _FORWARD_STOP
-        or words[-1].lower() in _FORWARD_STOP
+        or words[0].lower() in FORWARD_STOPS
+        or words[-1].lower() in FORWARD_STOPS
     ):
         return None
     name = clean_label(item.group("item"))
@@ -422,7 +378,7 @@ def _list_item(clause: str, amounts_before: int) -> str | None:
 def _is_name(text: str) -> bool:
     """A key that is a name: no clause word, pronoun or verb of a sentence in it."""
     return _may_be_key(text) and not any(
-        w.lower() in _BOUNDARY_WORDS or w.lower() in _PRONOUNS for w in _WORD.findall(text)
+        w.lower() in BOUNDARY_WORDS or w.lower() in PRONOUNS for w in _WORD.findall(text)
     )
 
 
@@ -439,24 +395,17 @@ def _phrase(head: str) -> str | None:
     time word."""
     if _CHANGE.search(head):
         return None
+    # a name never starts or ends with a preposition ("the cost per operator to be
+    # $7,650"), and a determiner after one is inside it ("proceeds from the sale")
     words = _WORD.findall(head)[-8:]
-    phrase: list[str] = []
-    for i in range(len(words) - 1, -1, -1):
-        lower = words[i].lower()
-        if lower in _BOUNDARY_WORDS:
-            break
-        if lower in _DETERMINERS:
-            if i and words[i - 1].lower() in _NP_PREPOSITIONS and phrase:
-                phrase.append(words[i])
-                continue
-            break
-        phrase.append(words[i])
-    phrase.reverse()
-    while phrase and phrase[0].lower() in ("of", "for", "in", "on", "at", "to", "from"):
+    phrase, _ = phrase_at_end(words, BOUNDARY_WORDS, openers=DETERMINERS, inside=NP_PREPOSITIONS)
+    if phrase and phrase[0].lower() in NAME_PREPOSITIONS - {"of", "from"}:
+        return None  # "(loss) after tax was": the name's head is cut off before it
+    while phrase and phrase[0].lower() in NAME_EDGES | DETERMINERS:
         phrase.pop(0)
-    while phrase and phrase[-1].lower() in _NP_PREPOSITIONS:
-        phrase.pop()  # "the cost per operator to be $7,650": a phrase never ends so
-    if not phrase or (len(phrase) == 1 and phrase[0].lower() in _PRONOUNS):
+    while phrase and phrase[-1].lower() in NAME_EDGES:
+        phrase.pop()
+    if not phrase or (len(phrase) == 1 and phrase[0].lower() in PRONOUNS):
         return None
     if _TEMPORAL.match(phrase[-1]):
         return None
@@ -464,12 +413,6 @@ def _phrase(head: str) -> str | None:
 
 
 _NEXT_WORD = re.compile(r"[ \t]+([A-Za-z]+)\b")
-_DEFINITE = word_set("the its their his her your our my")
-"""Words that open a noun phrase and never follow a noun inside one: the word before one
-is a verb ("$1,000 deductible reduces the claim")."""
-_INDEFINITE = word_set("a an")
-"""An indefinite article may follow a noun phrase as a rate ("$450 premium a year"): the
-word before it is a verb only when it reads as one (a present-tense *-s* after a noun)."""
 
 
 def _is_verb(after: str, word: re.Match[str], index: int) -> bool:
@@ -478,11 +421,11 @@ def _is_verb(after: str, word: re.Match[str], index: int) -> bool:
     if following is None:
         return False
     article = following.group(1).lower()
-    if article in _DEFINITE:
+    if article in DEFINITE:
         return True
     lower = word.group().lower()
     return (
-        article in _INDEFINITE
+        article in INDEFINITE
         and index > 0
         and lower.endswith("s")
         and not lower.endswith(("ss", "us", "is"))
@@ -500,7 +443,7 @@ def _label_after(after: str) -> str | None:
         if after[at : word.start()].strip():
             break  # punctuation or figures between: the phrase ended
         lower = word.group().lower()
-        if lower in _FORWARD_STOP or lower.endswith("ly") or len(words) == 3:
+        if lower in FORWARD_STOPS or lower.endswith("ly") or len(words) == 3:
             break
         if lower.endswith("ed") and not lead.group("prep"):
             break
@@ -517,7 +460,7 @@ def _period(
     text: str, start: int, end: int, line_start: int, line_end: int
 ) -> tuple[str | None, int | None]:
     """The year stated in the amount's clause (module docstring)."""
-    if _ANY_YEAR.search(text, line_start, line_end) is None:
+    if MAY_NAME_A_YEAR.search(text, line_start, line_end) is None:
         return None, None  # most amounts: no year anywhere near
     last = _LAST_SENTENCE_END.match(text, line_start, start)
     sentence_start = last.end() if last else line_start
@@ -529,29 +472,26 @@ def _period(
     clause_end = split.start() if split else sentence_end
     own = _YEAR_AFTER.match(text, end, line_end)
     if own is not None:
-        return _as_period(own)
+        return " ".join(own["written"].split()), stated_year(own)
     paired = _respectively(text, start, end, sentence_start, sentence_end)
     if paired is not None:
         return paired
-    years = list(_PERIOD_IN_TEXT.finditer(text, clause_start, clause_end))
-    after = [y for y in years if y.start() >= end]
+    years = list(STATED_PERIOD.finditer(text, clause_start, clause_end))
+    after = [y for y in years if y.start("period") >= end]
     before = [y for y in years if y.end() <= start]
-    if after and not _MONEY_BETWEEN.search(text, end, after[0].start()):
-        return _as_period(after[0])
+    if after and not _MONEY_BETWEEN.search(text, end, after[0].start("period")):
+        return period_written(after[0])
     if before:
-        return _as_period(before[-1])
+        return period_written(before[-1])
     intro = text[sentence_start:clause_start]
-    intro_years = list(_PERIOD_IN_TEXT.finditer(intro))
+    intro_years = list(STATED_PERIOD.finditer(intro))
     if intro_years and not _MONEY_BETWEEN.search(intro):
-        return _as_period(intro_years[-1])
+        return period_written(intro_years[-1])
     return None, None
 
 
-_ANY_YEAR = re.compile(r"(?:19|20)\d\d")
-_YEAR_AFTER = re.compile(
-    r"\s*\(\s*(?:(?:fiscal|financial)\s+(?:year\s+)?|fy\s*)?(?P<year>(?:19|20)\d\d)\s*\)", re.I
-)
-"""A year in parentheses right after the amount: ``$450 (2019)``."""
+_YEAR_AFTER = re.compile(rf"(?i)\s*\(\s*(?P<written>{YEAR_WRITTEN})\s*\)")
+"""A year in parentheses right after the amount: ``$450 (2019)``, ``$450 (FY19)``."""
 
 
 def _respectively(
@@ -569,12 +509,12 @@ def _respectively(
     if len(amounts) < 2:
         return None
     index = sum(1 for a in amounts if a.start() < start and a.end() <= end)
-    years = list(_PERIOD_IN_TEXT.finditer(text, amounts[-1].end(), sentence_end))
+    years = list(STATED_PERIOD.finditer(text, amounts[-1].end(), sentence_end))
     if not years:
-        years = list(_PERIOD_IN_TEXT.finditer(text, sentence_start, amounts[0].start()))
+        years = list(STATED_PERIOD.finditer(text, sentence_start, amounts[0].start()))
     if len(years) != len(amounts) or index >= len(years):
         return None
-    return _as_period(years[index])
+    return period_written(years[index])
 
 
 _MONEY_BETWEEN = re.compile(
@@ -582,7 +522,3 @@ _MONEY_BETWEEN = re.compile(
     r"|\d[\d,.]*\s?(?:million|billion|thousand)\b"
 )
 """Figures written as money, roughly (to count the amounts of a sentence)."""
-
-
-def _as_period(match: re.Match[str]) -> tuple[str, int]:
-    return " ".join(match.group(0).split()), int(match.group("year"))

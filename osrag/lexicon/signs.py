@@ -20,7 +20,13 @@
    attributable to …"), a conjunction, or at the end.
 4. Everything else keeps the sign as written.
 
-:func:`names_loss` decides 2–3; :func:`signed_value` applies the policy.
+:func:`names_loss` decides 2–3; :func:`signed_value` applies the policy. Both sides read
+a label with it: the ingest stores a fact's value so, and a question's "net loss under
+$20 million" asks for the negative side.
+
+**Results that can be a loss** (:data:`RESULT_FAMILIES`: net income, operating income,
+income before taxes, gross profit, and the names of their losses) are compared by their
+*signed* value (:func:`is_signed`); every other quantity by its magnitude.
 """
 
 from __future__ import annotations
@@ -28,9 +34,18 @@ from __future__ import annotations
 import functools
 import re
 
-from osrag.extract.facts.labels import word_set
+from osrag.lexicon.quantities import SYNONYMS
+from osrag.lexicon.words import name_key, word_set
 
-__all__ = ["names_loss", "signed_value"]
+__all__ = [
+    "GAIN_WORDS",
+    "LOSS_WORDS",
+    "RESULT_FAMILIES",
+    "is_signed",
+    "names_loss",
+    "result_family",
+    "signed_value",
+]
 
 _LOSS = re.compile(r"(?i)\blosse?s?\b|\bdeficits?\b")
 _COUNTERPART = re.compile(r"(?i)\b(?:income|profits?|earnings|gains?|surplus)\b")
@@ -41,7 +56,7 @@ _PAIRED = re.compile(
     r"|(?:loss|losses|deficit)\s*\)?\s*(?:/|\bor\b|\band\b|&)\s*\(?(?:income|profits?|earnings|gains?|surplus)"
 )
 _AFTER_LOSS = re.compile(r"(?i)\b(?:loss(?:es)?|deficits?)\b(?P<hyphen>-)?[ \t]*(?P<next>[a-z]+)?")
-_COMPLEMENTS = word_set(
+_LOSS_COMPLEMENTS = word_set(
     """before after from on per for in at to with within under over during since through
     attributable applicable available allocated allocable related relating due arising
     resulting recognized recognised recorded incurred realized realised reported excluding
@@ -82,9 +97,42 @@ def _qualifies(match: re.Match[str]) -> bool:
     following = match.group("next")
     if following is None:
         return False
-    return match.group("hyphen") is not None or following.lower() not in _COMPLEMENTS
+    return match.group("hyphen") is not None or following.lower() not in _LOSS_COMPLEMENTS
 
 
 def signed_value(magnitude: int, negative: bool, label: str | None) -> int:
     """The stored value: negative when written so or when the label names a loss."""
     return -magnitude if negative or names_loss(label) else magnitude
+
+
+RESULT_FAMILIES: tuple[tuple[str, ...], ...] = (
+    SYNONYMS[2],  # net income
+    SYNONYMS[3],  # operating income
+    SYNONYMS[4],  # income before income taxes
+    SYNONYMS[5],  # gross profit
+)
+"""Results that can be a gain or a loss: compared by their signed value."""
+
+LOSS_WORDS = frozenset({"loss", "losses", "deficit"})
+"""Words that name the negative side of a result."""
+GAIN_WORDS = frozenset(
+    {"income", "incomes", "profit", "profits", "earnings", "earning", "gain", "gains"}
+)
+"""Words that name a result's positive side (a label with both, "net income (loss)",
+names the result, not a loss)."""
+
+
+def result_family(label: str) -> tuple[str, ...] | None:
+    """The result family a label names (its words are a member's, "net income (loss)" read
+    as "net income"), or None."""
+    key = name_key(label)
+    keys = {key, tuple(w for w in key if w not in LOSS_WORDS)} if set(key) & GAIN_WORDS else {key}
+    for family in RESULT_FAMILIES:
+        if any(name_key(member) in keys for member in family):
+            return family
+    return None
+
+
+def is_signed(label: str) -> bool:
+    """Whether a quantity with this label is compared by its signed value (a result)."""
+    return result_family(label) is not None

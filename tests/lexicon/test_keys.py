@@ -12,18 +12,22 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from osrag.schema.label_keys import (
+from osrag.lexicon.keys import (
+    asked_key,
+    asked_keys,
+    label_alternatives,
+    label_keys,
+    qualifies_nothing,
+)
+from osrag.lexicon.label_roles import (
     COMPLEMENTS,
     GENERIC_HEADS,
     MODIFIERS,
     NON_HEAD_STARTS,
     OPTIONAL_LEADS,
     SPECIFYING,
-    asked_key,
-    label_keys,
-    singular,
 )
-from osrag.search.asked_keys import asked_keys
+from osrag.lexicon.words import singular
 
 # (fact label, names it answers, names it must not answer)
 CASES: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
@@ -137,6 +141,31 @@ def test_the_question_side_asks_for_synonyms_and_section_words_left_out() -> Non
     assert "personal limit" not in asked_keys("personal liability limit")
     # a result asked on its positive side asks for no loss name
     assert not {"net loss", "loss for the year"} & set(asked_keys("net income", gains_only=True))
+
+
+@pytest.mark.parametrize(
+    ("header", "blank"),
+    [
+        ("Amount", True),
+        ("Values", True),
+        ("Total amount", True),
+        ("Balances", True),
+        ("Amount ($)", True),
+        ("Net amount", False),
+        ("Carrying amount", False),
+        ("Coverage", False),
+        ("Total", False),
+    ],
+)
+def test_a_column_of_amounts_alone_qualifies_nothing(header: str, blank: bool) -> None:
+    assert qualifies_nothing(header) is blank
+
+
+@pytest.mark.parametrize("generic", ["coverage", "coverages", "amount", "amounts", "values"])
+def test_a_question_name_is_asked_without_a_figure_word_in_either_number(generic: str) -> None:
+    """One list of the words that only say "a figure" (FIGURE_WORDS), read in the
+    singular on the question side as on the document side."""
+    assert "dwelling" in label_alternatives(f"dwelling {generic}", every=True)
 
 
 # -------------------------------------------------------------------------- properties

@@ -1,0 +1,263 @@
+"""The closed classes of English the phrase readers stop at.
+
+A label read from prose or a question is a noun phrase, and a noun phrase is bounded by
+function words: an article or a determiner opens it, a pronoun stands for it, a verb of
+being, having or reporting or a clause word lies outside it. The readers that run over
+words — back from an amount in a document (:mod:`osrag.extract.facts.text`), back from
+a constraint in a question (:mod:`osrag.search.binding`), over a heading
+(:mod:`osrag.extract.facts.sections`) — stop at unions of the **classes** below.
+
+Each word is in one class (a test keeps it so); a reader's set is a union of classes,
+named for what the reader does with it. The verbs are the closed few a figure is
+stated, paid or asked with, split by the side that meets them: a question's verbs of
+asking ("show", "list", "find"), a document's verbs of reporting ("recorded",
+"earned"), and the verbs of giving both meet ("pays", "provides", "includes").
+"""
+
+from __future__ import annotations
+
+from osrag.lexicon.words import word_set
+
+__all__ = [
+    "ALL_PREPOSITIONS",
+    "ARTICLES",
+    "ASKED_NAME_STOPS",
+    "BE",
+    "BOUNDARY_WORDS",
+    "CLAUSE_WORDS",
+    "COMPARATIVES",
+    "CONJUNCTIONS",
+    "CONTEXT_ARTICLES",
+    "CONTEXT_LINKS",
+    "COORDINATORS",
+    "DEFINITE",
+    "DEMONSTRATIVES",
+    "DETERMINERS",
+    "DO",
+    "FINITE_BE",
+    "FINITE_HAVE",
+    "FORWARD_STOPS",
+    "HAVE",
+    "HEDGES",
+    "INDEFINITE",
+    "MODALS",
+    "NAME_EDGES",
+    "NAME_PREPOSITIONS",
+    "NEGATIONS",
+    "NOT_IN_A_NAME",
+    "NP_PREPOSITIONS",
+    "OPERATORS",
+    "PARTICLES",
+    "PERSONAL_PRONOUNS",
+    "POSSESSIVES",
+    "PREPOSITIONS",
+    "PRONOUNS",
+    "PRO_FORMS",
+    "QUANTIFIERS",
+    "SENTENCE_VERBS",
+    "SUBORDINATORS",
+    "VERBS_OF_ASKING",
+    "VERBS_OF_GIVING",
+    "VERBS_OF_REPORTING",
+    "VERBS_OF_TERMS",
+]
+
+# --------------------------------------------------------------------------- the classes
+
+ARTICLES = word_set("a an the")
+"""The articles."""
+POSSESSIVES = word_set("its their his her our my your")
+"""Possessive determiners: "its revenue" — the owner is not the quantity."""
+DEMONSTRATIVES = word_set("this these those")
+"""Demonstratives ("that" is a clause word: it opens a clause more often than a phrase)."""
+QUANTIFIERS = word_set("each every any all some no such")
+"""Determiners that count or choose: "each occurrence", "any one claim"."""
+PERSONAL_PRONOUNS = word_set("i me we us you he she it they them there")
+"""Personal pronouns, and the "there" of "there was": a subject, never a name."""
+PRO_FORMS = word_set("one ones")
+"""Words that stand for a noun already named ("the larger one")."""
+CLAUSE_WORDS = word_set("that which who whom whose what where when why how")
+"""Words that open a clause (relative or interrogative)."""
+
+COORDINATORS = word_set("and or")
+"""The conjunctions that join the words of one name ("Property, plant and equipment")."""
+CONJUNCTIONS = word_set("but nor so yet")
+"""The other coordinating conjunctions: they join clauses, never the words of a name."""
+SUBORDINATORS = word_set("while whereas because although though if whether")
+"""Conjunctions that open a subordinate clause."""
+
+NAME_PREPOSITIONS = word_set("of by from before after through against")
+"""Prepositions a name of a quantity holds: "cost of revenue", "provided by operating
+activities", "income from operations", "income before income taxes", "reserves against
+losses" — a question's name runs through them."""
+PREPOSITIONS = word_set(
+    """for per under over as to in on at with without within into than above below between
+    about across among during since until"""
+)
+"""The other prepositions: a question's name stops at them ("limits **for** umbrella
+policies")."""
+ALL_PREPOSITIONS = NAME_PREPOSITIONS | PREPOSITIONS
+"""Every preposition: a name never starts or ends with one."""
+COMPARATIVES = word_set("versus vs")
+"""Words that set one figure against another ("$5.2 million versus $4.8 million")."""
+OPERATORS = word_set("plus less")
+"""Words that add to or take from a figure ("revenue less returns": one name)."""
+
+FINITE_BE = word_set("is are was were")
+"""The finite forms of *be*: a sentence's verb."""
+BE = FINITE_BE | word_set("be been being")
+"""Every form of *be*."""
+FINITE_HAVE = word_set("has have had")
+"""The finite forms of *have*."""
+HAVE = FINITE_HAVE | word_set("having")
+"""Every form of *have*."""
+DO = word_set("do does did")
+"""The forms of *do* (a question's auxiliary)."""
+MODALS = word_set("will would shall should may might can could must")
+"""The modal verbs: "revenue **may** exceed $5 million" — never part of the name."""
+NEGATIONS = word_set(
+    """not cannot can't can’t won't won’t isn't isn’t aren't aren’t wasn't wasn’t doesn't
+    doesn’t don't don’t didn't didn’t"""
+)
+"""Negations and negated auxiliaries."""
+HEDGES = word_set("approximately nearly almost roughly around circa")
+"""Adverbs that make a figure approximate ("approximately $5 million", "around $5")."""
+PARTICLES = word_set("only also just then respectively up down please")
+"""Adverbs and particles that stand between a name and its figure, never in the name."""
+
+VERBS_OF_GIVING = word_set(
+    "pay pays paid provide provides offer offers carry carries include includes including reported"
+)
+"""Verbs a figure is paid, provided or included with, in questions and documents alike
+("policies that **pay** over", "the plan **provides** $5,000")."""
+VERBS_OF_ASKING = word_set(
+    """show shows showed shown showing report reporting list lists listing find give gives
+    get gets got hold holds held holding state states stated disclose discloses disclosed
+    disclosing carrying offering need needs want wants"""
+)
+"""Verbs a question asks or describes with ("companies whose reports **show** revenue
+over", "**find** policies with")."""
+VERBS_OF_REPORTING = word_set(
+    """record records recorded incur incurred generate generated posted receive received
+    recognize recognise recognized recognised spend spent earn earned make made achieved
+    delivered provided offered carried require requires required included compared"""
+)
+"""Verbs a document states a figure with ("the Company **recorded** revenue of", "we
+**earned** $5 million")."""
+VERBS_OF_TERMS = word_set("apply applies applied cover covers covered remain remains remained")
+"""Verbs of a contract's terms ("the $500 deductible **applies** per claim")."""
+
+# --------------------------------------------------------------------------- the readers' sets
+
+ASKED_NAME_STOPS = (
+    ARTICLES
+    | POSSESSIVES
+    | DEMONSTRATIVES
+    | QUANTIFIERS
+    | PERSONAL_PRONOUNS
+    | CLAUSE_WORDS
+    | (COORDINATORS - {"and"})  # "and" joins a name's words: "property, plant and equipment"
+    | CONJUNCTIONS
+    | SUBORDINATORS
+    | PREPOSITIONS
+    | BE
+    | HAVE
+    | DO
+    | MODALS
+    | NEGATIONS
+    | PARTICLES
+    | VERBS_OF_GIVING
+    | VERBS_OF_ASKING
+)
+"""Words a noun phrase before a constraint stops at (not part of it): every class but
+the prepositions a name holds (of, by, from, before, after …), the operators and the
+document's verbs ("cash **provided** by operating activities" is one name)."""
+
+NAME_EDGES = frozenset({",", "&"}) | COORDINATORS | ALL_PREPOSITIONS - {"per"}
+"""Words that join a phrase's parts, never its first or last word: a name never starts or
+ends with a preposition, a coordinator or a comma ("the cost per operator **to**") — but
+a ratio's name may start with "per" ("Per share amounts")."""
+
+CONTEXT_ARTICLES = ARTICLES | POSSESSIVES
+"""An article that may stand between a kind of document and its link ("policies with
+the limits")."""
+
+CONTEXT_LINKS = word_set("with whose having where")
+"""Words that join the kind of document a question names to the quantity it asks about
+("umbrella policies **with** limits over $500,000"): a preposition, a clause word and a
+form of *have* in that role."""
+
+DETERMINERS = ARTICLES | POSSESSIVES | DEMONSTRATIVES | QUANTIFIERS | PRO_FORMS
+"""Words that open a noun phrase: the phrase read backwards stops before one (unless a
+preposition stands before it: "proceeds from **the** sale")."""
+
+BOUNDARY_WORDS = (
+    COORDINATORS
+    | CONJUNCTIONS
+    | SUBORDINATORS
+    | CLAUSE_WORDS
+    | PERSONAL_PRONOUNS
+    | COMPARATIVES
+    | word_set("as than with without about since")  # prepositions that open a clause
+    | BE
+    | HAVE
+    | DO
+    | MODALS
+    | NEGATIONS
+    | HEDGES
+    | PARTICLES
+    | VERBS_OF_GIVING
+    | VERBS_OF_REPORTING
+)
+"""Words a noun phrase read backwards never crosses (verbs of reporting, clause words)."""
+
+NP_PREPOSITIONS = ALL_PREPOSITIONS - BOUNDARY_WORDS - {"by"}
+"""The prepositions inside a noun phrase — not one that opens a clause, nor the "by" of
+an agent ("is secured **by** a debt of"): a determiner after one is inside the phrase
+("proceeds from **the** sale"), and a name never ends in one."""
+
+PRONOUNS = PERSONAL_PRONOUNS | DEMONSTRATIVES | CLAUSE_WORDS | PRO_FORMS
+"""Words that stand for a noun phrase: alone, they name no quantity."""
+
+FORWARD_STOPS = (
+    ARTICLES
+    | (QUANTIFIERS & {"each", "every"})  # "$500 deductible each claim"
+    | NAME_PREPOSITIONS
+    | PREPOSITIONS
+    | COMPARATIVES
+    | OPERATORS
+    | COORDINATORS
+    | CLAUSE_WORDS
+    | BE
+    | HAVE
+    | MODALS
+    | VERBS_OF_TERMS
+    | (VERBS_OF_GIVING & {"pays", "paid", "including"})
+    | (VERBS_OF_REPORTING & {"included", "compared"})
+    | (PARTICLES & {"respectively", "also", "up", "down"})
+    | word_set("million billion thousand net")  # a scale word or "net" after the figures
+)
+"""Words a label read after an amount stops at ("$500 deductible **per** claim")."""
+
+SENTENCE_VERBS = FINITE_BE | FINITE_HAVE | MODALS | (VERBS_OF_GIVING & {"pays", "paid"})
+"""Finite verbs: a key holding one is a sentence, not a name ("Base pay" is a name)."""
+
+DEFINITE = (ARTICLES - {"a", "an"}) | POSSESSIVES
+"""Words that open a noun phrase and never follow a noun inside one: the word before one
+is a verb ("$1,000 deductible reduces the claim")."""
+
+INDEFINITE = ARTICLES - {"the"}
+"""An indefinite article may follow a noun phrase as a rate ("$450 premium a year"): the
+word before it is a verb only when it reads as one (a present-tense *-s* after a noun)."""
+
+NOT_IN_A_NAME = (
+    BE
+    | HAVE
+    | MODALS
+    | CLAUSE_WORDS
+    | DEMONSTRATIVES
+    | PERSONAL_PRONOUNS
+    | VERBS_OF_TERMS
+    | (VERBS_OF_GIVING & {"pays", "paid"})
+)
+"""Words of a sentence or a question, not of a name (a heading holding one is no name)."""

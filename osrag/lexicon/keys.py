@@ -1,0 +1,445 @@
+"""What a label measures, as exact keys: a fact's keys and the keys a question asks for.
+
+A question names a quantity ("revenue", "valuation allowance", "each occurrence limit");
+a fact's label names what its amount measures ("Total revenue", "Deferred revenue",
+"Cost of revenues", "Total deferred tax assets before valuation allowance"). In English
+the quantity a noun phrase names is its **head** — the last noun of its core, the words
+before it narrowing it ("occurrence limit" is a limit; "deferred revenue" is a balance,
+not revenue: a listed modifier), the words after it complementing it ("cost of
+revenues" is a cost). So a question's name matches a label when it is **the label's
+core, or a tail of it that ends at the head**: "revenue" is "Total revenue" and "Net
+revenues", never "Deferred revenue" or "Cost of revenues"; "limit" is "Each occurrence
+limit"; "valuation allowance" is not "Total deferred tax assets before valuation
+allowance". The word lists are the roles of :mod:`osrag.lexicon.label_roles`.
+
+**The document side.** :func:`label_keys` (stored with every fact) reads a label so:
+
+1. **Parts.** A table label may be ``Row — Column`` (the column header that qualifies
+   it) and ``Group: Row`` (the group row above a dependent row). The row reading is the
+   row's core followed by the group's (``Income taxes: Federal`` → "federal income
+   tax"); each column's core is read alone and after the row reading (``Property damage,
+   each accident — Limit`` → "property damage limit", "limit"); a column holding a
+   modifier or a change (:data:`~osrag.lexicon.label_roles.CHANGES`) leaves the row no
+   keys of its own (``Auto bodily injury — Minimum limit`` is no bodily injury limit,
+   ``Revenue — Variance in Dollars`` no revenue). A dependent row that splits its group
+   (:data:`~osrag.lexicon.label_roles.SPLITS`: ``Net sales: United States``) has none of
+   the group's own keys; a row that is the tax effect of its item under a deferred tax
+   balance (:func:`component_of`) has only its whole name. A column naming a quarter
+   (``Revenues — Fourth — Quarter``) gives the quarter's keys ("revenue q4",
+   :func:`quarter_keys`) and leaves the row none of the year's.
+2. **Core of a part.** Parenthesised words go (``Net income (loss)`` → "net income");
+   the part is cut at its first comma (``Revenue, net``, ``Property damage, each
+   accident``) — unless the comma starts a list closed by *and* / *or*, which is one
+   name (``Property, plant and equipment``; ``Interest expense, interest income and
+   other income, net`` is a line of three quantities, not interest expense); words are
+   casefolded, punctuation and ``&`` read as words (``R&D`` → "r and d"), each put in
+   the singular (:func:`~osrag.lexicon.words.singular`, the rule the question side uses
+   for every name).
+3. **Complements.** A word of :data:`~osrag.lexicon.label_roles.COMPLEMENTS` after the
+   first starts a complement. One of :data:`~osrag.lexicon.label_roles.SPECIFYING` (of,
+   for, per, under, …) leaves the quantity the same: the core is cut before it (``Limit
+   of liability`` → "limit"; ``Cost of revenues`` → "cost"). Any other makes another line
+   (``Total deferred tax assets before valuation allowance``, ``Total assets as
+   reported``, ``Net income attributable to …``): the core is not a key. The whole
+   phrase is always a key of its own ("cost of revenue", "total asset as reported"),
+   never a tail of it ("revenue" is not a key of "Cost of revenues", "valuation
+   allowance" not one of "… before valuation allowance").
+4. **Keys.** The core and every tail of it ending at its head, except a tail that
+   starts with a word of :data:`~osrag.lexicon.label_roles.NON_HEAD_STARTS` ("each",
+   "and", …) and a tail that leaves out a word of
+   :data:`~osrag.lexicon.label_roles.MODIFIERS` (``Deferred revenue`` → only "deferred
+   revenue"); of a coordination only "A and B" gives its two words (``Medical and
+   repatriation`` → "medical", "repatriation"), a longer one or a list none (``Selling,
+   general and administrative`` is not "administrative"). A leading word of
+   :data:`~osrag.lexicon.label_roles.OPTIONAL_LEADS` (total, net, consolidated) may be
+   left out: ``Total revenue`` → "total revenue", "revenue". A last word of
+   :data:`~osrag.lexicon.label_roles.GENERIC_HEADS` may be left out when a word remains
+   (``Personal property coverage`` → "personal property").
+
+**The question side.** :func:`asked_key` reads a question's name the same way, without
+cutting (the whole name is asked: "total assets" asks for "total asset", which "Total
+assets" has and "Intangible assets" has not); :func:`asked_key_forms` also without a
+generic last word. :func:`asked_keys` is what a bound constraint asks a fact for: the
+key of the name, or of one of its alternatives (:func:`label_alternatives`: the other
+number, the synonyms, the name without a generic or section word — and the alternatives
+of those), among the fact's keys — an exact term, so "revenue" no longer matches
+"Deferred revenue" or "Cost of revenues", and "interest income" no longer matches
+"Interest expense, interest income and other income, net". A section word inside a name
+(:data:`~osrag.lexicon.label_roles.SECTION_HEADS`, "liability") may be left out when two
+words or more stand before it, as at its end: "property damage liability limit" asks
+for "property damage limit" too, which "Property damage, each accident — Limit" holds.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from osrag.lexicon.function_words import COORDINATORS
+from osrag.lexicon.label_roles import (
+    ALLOCATED,
+    ASKED_GENERIC_HEADS,
+    BALANCES,
+    BLANK_QUALIFIERS,
+    CHANGES,
+    COMPLEMENTS,
+    DEPENDENT_WORDS,
+    FIGURE_WORDS,
+    GENERIC_HEADS,
+    INCLUDES,
+    LINE_ITEM_MODIFIERS,
+    MODIFIERS,
+    NON_HEAD_STARTS,
+    OPTIONAL_LEADS,
+    OTHER_MEASURES,
+    OWN_NAME,
+    PART_COLUMNS,
+    PER_RATIO,
+    SECTION_HEADS,
+    SPECIFYING,
+    SPLITS,
+)
+from osrag.lexicon.periods import counts_part_of_a_year, quarter_of
+from osrag.lexicon.quantities import is_document_noun, synonyms_of
+from osrag.lexicon.signs import names_loss
+from osrag.lexicon.words import (
+    normalised,
+    other_number,
+    phrase_words,
+    singular,
+    without_parentheses,
+)
+
+__all__ = [
+    "COLUMN_JOIN",
+    "GROUP_JOIN",
+    "asked_key",
+    "asked_key_forms",
+    "asked_keys",
+    "component_of",
+    "label_alternatives",
+    "label_keys",
+    "narrowed",
+    "qualifies_nothing",
+    "quarter_keys",
+]
+
+COLUMN_JOIN = " — "
+"""How a table label joins its row and a column qualifier: ``Operating income — Americas``."""
+GROUP_JOIN = ": "
+"""How a table label joins a group row and the dependent row under it:
+``Weighted-average shares: Basic``."""
+
+
+# --------------------------------------------------------------------------- the document side
+
+
+def component_of(row: list[str], group: list[str]) -> bool:
+    """A row (its words, :func:`phrase_words`) is the tax effect of its item, not the item:
+    the group names a deferred tax balance (a word of :data:`BALANCES` and "tax":
+    ``Deferred tax assets:``, ``Deferred income tax liabilities``), and the row is not a
+    split of the group (``Federal``), not a total or an allowance, and names none of the
+    group's other words (``Stock-based compensation``, ``Deferred revenue``, ``Property
+    and equipment`` are parts; ``Net deferred tax assets``, ``Total deferred tax
+    liabilities``, ``Valuation allowance`` are not). The rows of another balance are
+    what they say (``Accrued interest`` under ``Accrued liabilities`` is accrued
+    interest). A group naming a charge of :data:`ALLOCATED` (``Stock-based
+    compensation expense: Cost of revenues``) makes its rows the charge's shares the
+    same way, and so does a group of :data:`INCLUDES` (``Includes stock-based
+    compensation of: Total`` is the compensation in the lines above, not the company's)."""
+    if group and group[0] in INCLUDES:
+        return bool(row)
+    balance = BALANCES & set(group)
+    if ALLOCATED & set(group):  # "Stock-based compensation: Cost of revenues"
+        balance = ALLOCATED & set(group)
+    elif not (balance and "tax" in group):
+        return False
+    return (
+        bool(row)
+        and not OWN_NAME & set(row)
+        and not (set(row) & set(group)) - balance - COMPLEMENTS - COORDINATORS
+        and not all(w in DEPENDENT_WORDS for w in row)
+    )
+
+
+def _first_clause(text: str) -> tuple[str, bool]:
+    """``text`` up to its first comma — unless the comma starts a list closed by *and* /
+    *or*, kept whole: "Property, plant and equipment, net" → "Property plant and
+    equipment"; "Interest expense, interest income and other income, net" is a line of
+    three quantities, not interest expense. A piece that starts with a complement, a
+    "net" or an "each" ("Revenue, net", "Property damage, each accident", "Receivables,
+    net of allowances and returns") is no list item. Also whether it is such a list."""
+    pieces = [p.split() for p in without_parentheses(text).split(",")]
+    taken = [pieces[0]]
+    for words in pieces[1:]:
+        if not words or len(words) > 6:
+            break
+        lead = words[0].casefold()
+        if lead in COMPLEMENTS | OPTIONAL_LEADS | NON_HEAD_STARTS - COORDINATORS:
+            break
+        taken.append(words)
+        if any(w.casefold() in COORDINATORS for w in words):
+            return " ".join(w for piece in taken for w in piece), True
+    return " ".join(pieces[0]), False
+
+
+def _cut(words: list[str]) -> int:
+    """Where the complement starts (``len(words)`` when there is none)."""
+    for i, word in enumerate(words[1:], start=1):
+        if word in COMPLEMENTS or (word == "net" and words[i + 1 : i + 2] == ["of"]):
+            return i
+    return len(words)
+
+
+def _tails(words: list[str], listed: bool = False) -> list[str]:
+    """The core and its tails ending at the head that leave out no modifier; of a
+    coordination, the two words of "A and B" ("medical and repatriation" → "medical",
+    "repatriation": each is covered), never a tail inside a longer one ("net operating
+    loss and credit carryforwards" is neither an operating loss nor a credit), nothing of
+    a list of three or more (``listed``: "property, plant and equipment")."""
+    if not words:
+        return []
+    keys = [" ".join(words)]
+    if COORDINATORS & set(words):
+        if not listed and len(words) == 3 and words[1] in COORDINATORS:
+            keys += [words[0], words[2]]
+        return keys
+    for i in range(1, len(words)):
+        if words[i - 1] in MODIFIERS:
+            break
+        if words[i] not in NON_HEAD_STARTS:
+            keys.append(" ".join(words[i:]))
+    return keys
+
+
+def _generic_tail(words: list[str], heads: frozenset[str] = GENERIC_HEADS) -> bool:
+    """Whether the last word is a generic head a name is left without."""
+    return (
+        len(words) > 1
+        and words[-1] in heads
+        and words[-2] not in heads | OPTIONAL_LEADS | MODIFIERS | NON_HEAD_STARTS | COORDINATORS
+    )
+
+
+def _core_keys(words: list[str], listed: bool = False) -> list[str]:
+    keys: list[str] = []
+    forms = [words]
+    if len(words) > 1 and words[0] in OPTIONAL_LEADS:
+        forms.append(words[1:])
+    for form in list(forms):
+        if _generic_tail(form):
+            forms.append(form[:-1])
+    for form in forms:
+        keys += _tails(form, listed)
+    return keys
+
+
+def _per_share(complement: list[str]) -> bool:
+    """A ratio to a share or a unit ("per diluted share"): another quantity than the head's
+    ("Basic net income per share" is no net income), unlike "per person", "per occurrence"."""
+    return complement[0] == "per" and complement[-1] in PER_RATIO
+
+
+def _part(text: str) -> tuple[list[str], list[str], bool]:
+    """(the core the keys are read from, the whole first clause, whether it is a list of
+    three or more) of one part: the core is cut before a specifying complement, and is
+    the whole clause before any other (:data:`SPECIFYING`)."""
+    clause, listed = _first_clause(text)
+    whole = phrase_words(clause)
+    cut = _cut(whole)
+    if cut < len(whole) and (whole[cut] not in SPECIFYING or _per_share(whole[cut:])):
+        return [], whole, listed
+    return whole[:cut], whole, listed
+
+
+def _keys_of(core: list[str], whole: list[str], listed: bool = False) -> list[str]:
+    keys = _core_keys(core, listed)
+    if whole != core and whole:  # the whole phrase, never a tail of its complement
+        keys.append(" ".join(whole))
+        if len(whole) > 1 and whole[0] in OPTIONAL_LEADS:
+            keys.append(" ".join(whole[1:]))
+    return keys
+
+
+def qualifies_nothing(header: str) -> bool:
+    """A column header that only says its figures are amounts or balances (one word of
+    :data:`~osrag.lexicon.label_roles.BLANK_QUALIFIERS`, a "total" before it allowed:
+    ``Amount``, ``Values``, ``Total amount``, ``Balances``): the row's label stays
+    alone."""
+    words = phrase_words(header)
+    if words[:1] == ["total"]:
+        words = words[1:]
+    return len(words) == 1 and words[0] in BLANK_QUALIFIERS
+
+
+def quarter_keys(row: list[str], columns: list[str]) -> list[str]:
+    """The keys of a quarter's figure: each key of the row followed by the quarter its
+    columns name ("Revenues — Fourth — Quarter" → "revenue q4"), which a question naming
+    that quarter asks for ("revenue in Q4 2019")."""
+    quarter = quarter_of(columns)
+    return [] if quarter is None else [f"{key} q{quarter}" for key in row]
+
+
+@lru_cache(maxsize=1 << 14)
+def label_keys(label: str | None) -> tuple[str, ...]:
+    """The keys of a fact's label (module docstring), distinct, in order; () for none."""
+    if not label:
+        return ()
+    row_text, *columns = label.split(COLUMN_JOIN)
+    group_text, _, row_only = row_text.rpartition(GROUP_JOIN)
+    row: list[str] = []
+    row_core, row_whole, listed = _part(row_only)
+    if group_text:  # the dependent row reads before its group: "federal income tax"
+        group_core, group_whole, group_listed = _part(group_text)
+        if component_of(row_whole, group_whole):  # a part of a balance: its whole name only
+            row_core = row_whole = row_whole + group_whole
+            row.append(" ".join(row_whole))  # no tail: "deferred tax asset" is the group's
+        else:
+            row += _keys_of(row_core, row_whole, listed)
+            split = bool(SPLITS & set(row_whole))
+            row_core = row_whole = row_core + group_core
+            listed = listed or group_listed
+            # a split of the group ("Net sales: United States", "Income taxes: Current")
+            # is not the group's whole: none of the group's own keys
+            whole_keys = set(_keys_of(group_core, group_whole, group_listed)) if split else set()
+            row += [k for k in _keys_of(row_core, row_whole, listed) if k not in whole_keys]
+    else:
+        row += _keys_of(row_core, row_whole, listed)
+    keys: list[str] = []
+    qualified = False
+    column_words: list[str] = []
+    for column in columns:
+        column_core, column_whole, column_listed = _part(column)
+        column_words += phrase_words(column)
+        keys += _keys_of(column_core, column_whole, column_listed)
+        if row_core and column_core:
+            keys += _core_keys(row_core + column_core, listed or column_listed)
+        qualified = (
+            qualified
+            or bool((MODIFIERS | CHANGES | OTHER_MEASURES | PART_COLUMNS) & set(column_whole))
+            or counts_part_of_a_year(column_whole)
+        )
+    # a column that changes the quantity ("Auto bodily injury — Minimum limit", "… —
+    # Deferred"), names a part of it ("Operating income — Americas") or holds a change
+    # of it ("Revenue — Variance in Dollars", "… — Increase/(decrease)") leaves the row
+    # no keys of its own: only read with the column
+    quarter = quarter_keys(row, column_words)
+    qualified = qualified or bool(quarter)  # "Revenue — 3Q19": the quarter's, not the year's
+    keys += quarter
+    return tuple(dict.fromkeys(k for k in ([] if qualified else row) + keys if k))
+
+
+# --------------------------------------------------------------------------- the question side
+
+
+def asked_key(name: str) -> str:
+    """The key a question's name asks for: its words, in the singular, uncut ("Net
+    revenues" → "net revenue"; "cost of revenues" → "cost of revenue")."""
+    return " ".join(phrase_words(name))
+
+
+def asked_key_forms(name: str) -> tuple[str, ...]:
+    """:func:`asked_key`, and without a last word of :data:`ASKED_GENERIC_HEADS`
+    ("dwelling limit" → "dwelling limit", "dwelling")."""
+    words = phrase_words(name)
+    if not words:
+        return ()
+    if _generic_tail(words, ASKED_GENERIC_HEADS):
+        return (" ".join(words), " ".join(words[:-1]))
+    return (" ".join(words),)
+
+
+def _numbers(name: str) -> list[str]:
+    """``name``, and ``name`` with its last word in the other number."""
+    words = name.split(" ")
+    if not words[-1].isalpha():
+        return [name]
+    return [name, " ".join([*words[:-1], other_number(words[-1])])]
+
+
+def _contains(whole: list[str], part: list[str]) -> bool:
+    """Whether ``part`` is a run of consecutive words of ``whole``."""
+    n = len(part)
+    return any(whole[i : i + n] == part for i in range(len(whole) - n + 1))
+
+
+def label_alternatives(label: str, *, every: bool = False) -> tuple[str, ...]:
+    """The names a fact's label may match ``label`` by (see the module docstring), the
+    label's own first; a name that holds another as a run of its words is left out (as a
+    phrase it would match nothing more) — unless ``every``: each name is then asked as a
+    whole key (:func:`asked_keys`), where the longer one is not redundant."""
+    name = normalised(label)
+    if not name:
+        return ()
+    words = name.split(" ")
+    own = _numbers(name)
+    if len(words) > 1 and singular(words[-1]) in FIGURE_WORDS:
+        own += _numbers(" ".join(words[:-1]))
+    if len(words) > 2 and words[-1] in SECTION_HEADS:
+        own += _numbers(" ".join(words[:-1]))
+    group = synonyms_of(name)
+    names = list(dict.fromkeys([*own, *(normalised(member) for member in group)]))
+    if every:
+        return tuple(names)
+    split = [n.split(" ") for n in names]
+    kept = [
+        n for n, words_of in zip(names, split, strict=True)
+        if not any(other != words_of and _contains(words_of, other) for other in split)
+    ]  # fmt: skip
+    return tuple(kept)
+
+
+def narrowed(label: str) -> tuple[str, str] | None:
+    """``(the rest, its first word)`` of a name of two words or more — "umbrella premium"
+    → ("premium", "umbrella"), "travel medical cover" → ("medical cover", "travel") — read
+    as the quantity and the kind of document it is in; None for one word, and for a name
+    in :data:`~osrag.lexicon.quantities.SYNONYMS` (a line item whose words belong
+    together: "net income", "gross profit")."""
+    name = normalised(label)
+    words = name.split(" ")
+    if len(words) < 2 or synonyms_of(name) or words[1] in ("of", "and"):
+        return None
+    if words[0] in LINE_ITEM_MODIFIERS:
+        return None
+    return " ".join(words[1:]), words[0]
+
+
+def _without_section_word(name: str) -> list[str]:
+    """``name`` without a section word that has two words or more before it."""
+    words = normalised(name).split(" ")
+    return [
+        " ".join(words[:i] + words[i + 1 :])
+        for i in range(2, len(words) - 1)
+        if words[i] in SECTION_HEADS
+    ]
+
+
+def _ends_in_a_link(name: str) -> bool:
+    """A name cut after a linking word ("limit of" of "limit of liability", a section
+    word left out, and its plural "limit ofs"): no quantity, never asked."""
+    last = normalised(name).split(" ")[-1]
+    return last in COMPLEMENTS or last.removesuffix("s") in COMPLEMENTS
+
+
+def asked_keys(label: str, *, gains_only: bool = False) -> tuple[str, ...]:
+    """The keys a fact's label must hold one of to be the quantity ``label`` names;
+    ``gains_only``: not the names of a loss (a result asked on its positive side)."""
+    # the alternatives of each alternative: "medical payments coverage" → "medical
+    # payments" → its synonyms ("medical payments to others")
+    names = tuple(
+        dict.fromkeys(
+            n
+            for name in label_alternatives(label, every=True)
+            for n in label_alternatives(name, every=True)
+        )
+    )
+    if gains_only:
+        names = tuple(n for n in names if not names_loss(n))
+    keys = [
+        key
+        for name in names
+        for n in (name, *_without_section_word(name))
+        if not _ends_in_a_link(n)
+        for i, key in enumerate(asked_key_forms(n))
+        if i == 0 or not is_document_noun(key)  # "policy limit" is not asked as "policy"
+    ]
+    return tuple(sorted({k for k in keys if k}))

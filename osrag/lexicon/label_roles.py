@@ -1,0 +1,236 @@
+"""The roles a word plays in a label: what it does to the quantity the label names.
+
+In English the quantity a noun phrase names is its **head** — the last noun of its core;
+the words before it narrow it, the words after it complement it (:mod:`osrag.lexicon.keys`
+reads a label so). Some words do more than narrow: a *modifier* makes another quantity
+("deferred revenue" is no revenue), a *split* names a part of the group above it
+("Federal" under "Income taxes:"), a *complement* starts the words after the head ("Cost
+| of revenues"), a *generic head* only says the figure is an amount ("Personal property
+coverage"). The lists are short and closed, written for the language of financial
+statements and insurance schedules, not for any corpus; every entry is justified beside
+it. Words are in the singular unless a list says otherwise (the readers put a label's
+words in the singular first, :func:`osrag.lexicon.words.phrase_words`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from osrag.lexicon.function_words import (
+    ARTICLES,
+    COORDINATORS,
+    NAME_PREPOSITIONS,
+    POSSESSIVES,
+    PREPOSITIONS,
+    QUANTIFIERS,
+)
+from osrag.lexicon.periods import MONTHS
+from osrag.lexicon.words import word_set
+
+__all__ = [
+    "ALLOCATED",
+    "ALLOCATED_CHARGE",
+    "AMOUNT_WORDS",
+    "ASKED_GENERIC_HEADS",
+    "BALANCES",
+    "BLANK_QUALIFIERS",
+    "CHANGES",
+    "COMPLEMENTS",
+    "DEPENDENT_WORDS",
+    "FIGURE_WORDS",
+    "GENERIC_HEADS",
+    "INCLUDES",
+    "LINE_ITEM_MODIFIERS",
+    "MODIFIERS",
+    "NON_HEAD_STARTS",
+    "OPTIONAL_LEADS",
+    "OTHER_MEASURES",
+    "OWN_NAME",
+    "PART_COLUMNS",
+    "PER_RATIO",
+    "REGION_HEADING_WORDS",
+    "REGION_WORDS",
+    "SECTION_HEADS",
+    "SPECIFYING",
+    "SPLITS",
+]
+
+SPLITS = word_set(
+    """current non-current noncurrent deferred federal state states local foreign domestic
+    international u.s. us usa united kingdom uk non-u.s. americas america north south latin
+    emea apac asia pacific europe rest world basic diluted"""
+)
+"""Words of a dependent row that split its group: by jurisdiction, geography, timing or
+per-share basis. Such a row is a part of the group's quantity, not the whole (a total, a
+net or a balance row is the whole)."""
+
+PART_COLUMNS = SPLITS - {"basic", "diluted"}
+"""Words of a column header (or a section's scope) that name a part of the row's
+quantity — a geography, a jurisdiction, a timing: "Operating income — Americas", "Income
+before taxes — Foreign" are a part, the "Total" column the whole (as a split row is)."""
+
+REGION_WORDS = PART_COLUMNS - word_set(
+    "current non-current noncurrent deferred federal state local foreign domestic"
+)
+"""The words of :data:`PART_COLUMNS` that name a region (North America, Asia Pacific):
+a section headed by them holds that region's figures."""
+REGION_HEADING_WORDS = word_set("region segment and the")
+"""The other words a heading naming one region may hold ("Asia Pacific region")."""
+
+DEPENDENT_WORDS = (
+    SPLITS
+    | word_set(
+        """total totals subtotal sub-total sub other others net gross granted exercised
+    forfeited vested unvested nonvested cancelled canceled expired exercisable issued
+    repurchased outstanding balance balances beginning end opening closing of at as the
+    and in for year years period amount amounts"""
+    )
+    | frozenset(MONTHS)
+)
+"""The words a label may be made of (with numbers) and still need the group row above it:
+totals, the per-share bases, the current/deferred and jurisdiction splits, geographies,
+the steps of a roll-forward ("Granted", "Balance at beginning of year", "Outstanding at
+December 31, 2019": the month's names too)."""
+
+BALANCES = frozenset({
+    "deferred",  # deferred revenue / tax assets: a balance-sheet item, not revenue or assets
+    "accumulated",  # accumulated depreciation: the running balance, not the period's charge
+    "unearned",  # unearned revenue / premium: a liability for what is not yet earned
+    "unrealized", "unrealised",  # unrealized gains/losses: not part of the result line
+    "accrued",  # accrued interest / expenses: a liability, not the expense
+    "prepaid",  # prepaid expenses: an asset, not the expense
+    "unrecognized", "unrecognised",  # unrecognized tax benefits / compensation cost
+    "restricted",  # restricted cash is not cash and cash equivalents
+    "cumulative",  # cumulative effect / losses: a running total, not the period's figure
+})  # fmt: skip
+"""A balance or timing that is not the quantity itself. A group row naming a deferred
+tax balance (``Deferred tax assets:``) makes the rows under it its parts: ``Deferred tax
+assets: Stock-based compensation`` is a deferred tax asset, never stock-based
+compensation (:func:`~osrag.lexicon.keys.component_of`)."""
+
+OWN_NAME = frozenset({"total", "subtotal", "allowance"})
+"""Words of a row under a balance that make it the balance's own line (its total, its
+valuation allowance), never a part of it."""
+
+ALLOCATED = frozenset({"compensation", "depreciation", "amortization", "amortisation"})
+"""Charges spread over the expense lines they are booked in: a group naming one
+(``Stock-based compensation:``) makes the rows under it its shares (``Cost of
+revenues``), never those lines (:func:`~osrag.lexicon.keys.component_of`)."""
+
+ALLOCATED_CHARGE = re.compile(
+    r"(?i)\b(?:(?:stock|share|equity)[- ]based\s+compensation|depreciation\s+and\s+"
+    r"amorti[sz]ation|depreciation|amorti[sz]ation)(?:\s+expenses?)?\b"
+)
+"""The name of an :data:`ALLOCATED` charge as a sentence writes it ("stock-based
+compensation expense", "depreciation and amortization"): a table the sentence introduces
+as its allocation holds that charge's shares."""
+
+INCLUDES = frozenset({"include", "included", "including"})
+"""A group's first word that says its rows are amounts included in the lines above
+(``Includes stock-based compensation of:``, ``Included in cost of revenue:``): every
+row under it, its ``Total`` too, is that part, never the whole quantity it names."""
+
+MODIFIERS = BALANCES | frozenset({
+    # a part of the quantity, not the whole of it:
+    "other",  # other income / other assets: the residual line, not the total
+    "current", "noncurrent", "non",  # current assets: a portion of total assets
+    "long", "short",  # long-term debt / short-term investments: a portion
+    "pro",  # pro forma revenue: a hypothetical figure, not the reported one
+    "minimum",  # a floor the terms require ("Minimum limit" of underlying insurance)
+    "adjusted", "underlying", "normalized", "normalised",  # a non-GAAP measure, not the
+    # reported line ("Adjusted operating income")
+    # a part of the year, not the year's figure ("Fourth quarter revenue", "Revenues —
+    # First Quarter", "Net income — Three months"):
+    "quarter", "quarterly", "q1", "q2", "q3", "q4", "1q", "2q", "3q", "4q", "h1", "h2",
+    "half", "interim",
+    # a part or another measure of the quantity, not the reported whole:
+    "segment",  # "Marine Services segment revenue": one segment's, not the company's
+    # another entity's figures, not the company's own ("Total revenue — Discontinued
+    # operations", "Total assets — Acquired business", "Disposal group" held for sale):
+    "discontinued", "acquired", "disposal", "parent",
+})  # fmt: skip
+"""Words that change what the head measures: no key leaves one out ("deferred revenue"
+is never "revenue", "other assets" never "assets")."""
+
+CHANGES = frozenset({
+    "change", "variance", "increase", "decrease", "growth", "difference", "effect",
+    "adjustment",
+})  # fmt: skip
+"""Words of a column header whose cells hold a change of the row's quantity, not the
+quantity ("Net revenues — Increase/(decrease)", "Total assets — Effect of Change")."""
+
+OTHER_MEASURES = frozenset({"fair"})
+"""Words of a column header whose cells measure the row's item another way: "Long-term
+debt — Fair value", "Assets: Total — Total Fair Value" are fair values, not the carrying
+amounts the statements report. (Only a column: "Fair rental value" is a coverage.)"""
+
+OPTIONAL_LEADS = frozenset({"total", "net", "consolidated"})
+"""A first word that sums or nets the quantity the rest names ("Total revenue" is the
+revenue, "Net revenues" is the revenue a question asks for): keys with and without it."""
+
+AMOUNT_WORDS = frozenset({"amount", "value"})
+"""Words that say only that a figure is an amount: a column headed by one alone
+(``Amount``, ``Values``, ``Total amount``) qualifies nothing."""
+
+FIGURE_WORDS = AMOUNT_WORDS | frozenset({"coverage", "cover", "figure", "sum"})
+"""A last word that only says the figure is a coverage or an amount: a name is also read
+without it ("Personal property coverage" is the personal property cover)."""
+
+GENERIC_HEADS = FIGURE_WORDS | frozenset({
+    "limit",  # a coverage's figure is its limit: "dwelling limit" is the dwelling cover
+    "expense",  # "stock-based compensation expense" is what the statement calls
+    # "Stock-based compensation"; "identity recovery expenses" is identity recovery cover
+})  # fmt: skip
+"""A last word (in the singular) that only says what kind of figure the rest names: keys
+without it too, when a name is left (not a lone "total" or "other")."""
+
+ASKED_GENERIC_HEADS = GENERIC_HEADS - {"expense"}
+"""The generic last words a question's name is asked without too ("dwelling limit" →
+"dwelling"). Not "expense": "income tax expense" is not asked as "income tax", which a
+rate reconciliation's "State income tax" line holds."""
+
+BLANK_QUALIFIERS = AMOUNT_WORDS | {"balance"}
+"""A column header made of one of these alone (a "total" before it allowed: ``Amount``,
+``Balances``, ``Total amount``) says only that its figures are amounts or balances: it
+qualifies nothing (:func:`~osrag.lexicon.keys.qualifies_nothing`)."""
+
+SECTION_HEADS = frozenset({"liability"})
+"""A name's last word that names the section of a schedule the line is in: a fact's label
+may leave it out when the rest still names a quantity of two words or more."""
+
+LINE_ITEM_MODIFIERS = frozenset({
+    "total", "net", "gross", "operating", "consolidated", "deferred", "current",
+    "noncurrent", "non", "accumulated", "other", "adjusted", "diluted", "basic", "annual",
+    "quarterly", "unearned", "accrued", "prepaid", "long", "short", "capital", "cash",
+})  # fmt: skip
+"""A name's first word that is part of the line item, never the kind of document it is
+in: a name starting with one is not narrowed ("total assets" stays whole)."""
+
+COMPLEMENTS = (
+    (NAME_PREPOSITIONS | PREPOSITIONS)
+    - word_set("above below about across among since until")  # never after a figure's name
+    | word_set("less excluding including attributable related due available")
+)
+"""Words that start a complement after the head — the prepositions, and the words that
+take a figure's name as their object or subject: "Cost | of revenues", "Assets | before
+valuation allowance", "Net income | attributable to Acme", "Bodily injury | per person".
+("net" starts one too when "of" follows: "revenue | net of returns".)"""
+
+SPECIFYING = frozenset({"of", "for", "per", "under", "over", "by"})
+"""Complements that say what the head's amount is of, for, per or under — its object,
+scope or unit — and leave it the same quantity: "Limit | of liability" is a limit,
+"Premium | for a frame house" a premium, "Bodily injury | per person" bodily injury
+cover, "Retention | under a foreign auto policy" a retention; the core before them is
+a key. Every other complement makes another line of a statement — a stage ("Deferred
+tax assets | before valuation allowance", "Total assets | as reported"), a source or
+part ("Revenues | from data centre services", "Operating income | from continuing
+operations"), a recipient ("Net income | attributable to common stockholders"), a
+cause ("Net losses | on disposals of assets"), an adjustment ("Revenue | excluding
+…"): only the whole phrase is a key, never the core before it."""
+
+PER_RATIO = frozenset({"share", "unit"})
+"""The last word of a "per" complement that makes a ratio: "earnings per share"."""
+
+NON_HEAD_STARTS = ARTICLES | POSSESSIVES | QUANTIFIERS | COORDINATORS | (SPECIFYING & {"per", "of"})
+"""A tail starting with one of these is no name ("each occurrence limit" keeps
+"occurrence limit" and "limit", not a key "each …" beside the whole)."""

@@ -1,0 +1,340 @@
+"""Periods: which text names the period an amount refers to, and the year it names.
+
+The one reader of periods, for the document side (a table's headers, a label's words)
+and the question side ("revenue in Q4 2019").
+
+A **period** is a text that names one year, with at most the words filings put around
+it — a column header or a label-only row of a table, or a phrase in a sentence:
+
+* a year: ``2019``, ``2 0 1 9`` (letter-spaced by a PDF), ``FY2019``, ``FY19``, ``FY 19``,
+  ``F19`` (a capital F: how some filers write a fiscal year), ``Fiscal 2019``, ``Fiscal
+  Year 2019``, ``Financial year 2019``, ``2019/20``, ``2019-20`` (a fiscal year written by
+  its two calendar years: the first names it);
+* a quarter or half of one: ``Q3 2019``, ``3Q19``, ``Q3 FY19``, ``Third quarter 2019``,
+  ``H1 2019``, ``First half of 2019``;
+* a day or month: ``December 31, 2019``, ``Dec. 31, 2019``, ``31 December 2019``,
+  ``31-Dec-2019``, ``December 2019``;
+* and before it at most ``Year(s) ended``, ``Three months ended``, ``Fiscal year ended``,
+  ``As of``, ``As at``, ``At``, ``Balance at``, ``Period ended`` …; after it at most a
+  footnote marker (``2019 (1)``, ``2019¹``, ``2019*``, ``2019(a)``), ``Restated``,
+  ``Actual``, ``Unaudited`` or a unit (``2019 €m``, ``2019 $'000``).
+
+:func:`period_of` returns the period as written (white space collapsed; the footnote
+marker and unit dropped: they are not part of it) and its year — the first year it
+names, so ``2019/20`` is 2019 (the year the fiscal year is named after varies by filer;
+osrag takes the one written first) and ``FY19`` 2019 (a two-digit year is 20xx below 70,
+else 19xx: :func:`two_digit_year`). Two years (``2019 vs 2018``, ``2019 and 2018``), a
+year among other words (``Fiscal 2018 Plan``, ``2019 Notes``) or a date without a year
+(``September 30,``) is not a period. :func:`is_period_words` says whether a header is
+made only of period words without a year (``Years Ended December 31,``, ``Fiscal``, ``As
+of``): such a header neither names the quantity nor a period.
+
+**The part of a year**: :func:`part_of_year` finds the words that name a quarter or a
+half (``First Quarter``, ``Q3``, ``Three months``, ``26 weeks``) — a figure for a part
+of a year is not the year's; :func:`quarter_of` says which quarter words name
+(:data:`QUARTER_ORDINALS`: "fourth quarter", ``Q4``, ``4Q19``);
+:func:`counts_part_of_a_year` whether a column's count of months or weeks is one.
+
+**Periods in running text** — a sentence of a document or a question: a year as
+:data:`YEAR_WRITTEN` writes it (``fiscal 2019``, ``FY19``, ``F19``) with what may stand
+before it (a quarter, a month, a date, a preposition: :data:`STATED_PERIOD`), read by
+:func:`stated_year` — one rule for two digits on both sides (``FY99`` is 1999 in a
+filing's header, its prose and a question alike); a question's years and quarters
+(:func:`stated_years`, :func:`stated_quarters`); a time phrase at the end of a name
+(:data:`TIME_TAIL`: "revenue **for fiscal 2019**", "net income **for the year**"), which
+neither side keeps in a label.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+
+__all__ = [
+    "AT_A_DATE",
+    "DAY",
+    "FISCAL",
+    "MAY_NAME_A_YEAR",
+    "MONTH",
+    "MONTHS",
+    "MONTH_NAME",
+    "ORDINAL",
+    "ORDINAL_SUFFIX",
+    "QUARTER_ORDINALS",
+    "STATED_PERIOD",
+    "STATED_QUARTER",
+    "TIME_TAIL",
+    "YEAR4",
+    "YEAR_IN_TEXT",
+    "YEAR_WRITTEN",
+    "counts_part_of_a_year",
+    "is_period_words",
+    "part_of_year",
+    "period_of",
+    "period_written",
+    "quarter_of",
+    "stated_quarters",
+    "stated_year",
+    "stated_years",
+    "two_digit_year",
+    "year_of",
+]
+
+MONTHS: dict[str, int] = {
+    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6,
+    "july": 7, "august": 8, "september": 9, "october": 10, "november": 11,
+    "december": 12, "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7,
+    "aug": 8, "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12,
+}  # fmt: skip
+"""The months' English names and abbreviations (lower-cased), and the month each names:
+the one list every reader of a month builds on (periods, dates, label words)."""
+MONTH_NAME = "(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + ")"
+"""A month's name or its abbreviation, as one alternation — a pattern fragment."""
+MONTH = rf"{MONTH_NAME}\.?"
+"""A month's name or its abbreviation, a full stop allowed (``Dec.``) — a pattern fragment."""
+YEAR4 = r"(?:19|20)\d\d"
+"""A year of four digits — a pattern fragment."""
+_SPACED = r"(?:1\s9|2\s0)\s\d\s\d"
+_YEAR2 = r"'?\d\d"
+QUARTER_ORDINALS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4,
+}  # fmt: skip
+"""The ordinal words that name a quarter ("fourth quarter", "4th quarter"), both sides."""
+ORDINAL = "(?:" + "|".join(QUARTER_ORDINALS) + ")"
+"""An ordinal that may name a quarter or a half ("fourth", "4th") — a pattern fragment."""
+_NUMBER_WORD = r"(?:three|six|nine|twelve|fifty[- ]two|fifty[- ]three|52|53|3|6|9|12|13)"
+AT_A_DATE = r"(?:as\s+(?:of|at)|at|on|for|in|ended|ending)"
+"""The words that state a figure at a date or for a period ("as of", "at", "for", "ended")
+— a pattern fragment: a header's lead, a row label's date, a header split's joint."""
+_LEAD = (
+    r"(?:(?:the\s+)?(?:fiscal\s+|financial\s+)?(?:years?|periods?|quarters?|half[- ]years?|"
+    rf"{_NUMBER_WORD}\s+(?:months|weeks))[\s-]+(?:ended|ending)\s*:?\s*"
+    rf"|(?:balances?\s+)?{AT_A_DATE}\s+"
+    r"|balances?,?\s+(?:at\s+)?|(?:for\s+)?the\s+)"
+)
+FISCAL = r"(?:fiscal|financial)(?:\s+years?)?|fy"
+"""The words that make a year a fiscal one (``Fiscal``, ``Financial year``, ``FY``) — a
+pattern fragment."""
+ORDINAL_SUFFIX = r"(?:st|nd|rd|th)?"
+"""The suffix a day's number may take (``31st``) — a pattern fragment."""
+DAY = rf"\d{{1,2}}{ORDINAL_SUFFIX}"
+"""A day of a month, an ordinal suffix allowed (``31st``) — a pattern fragment."""
+_CORE = rf"""
+    (?P<fy>(?:{FISCAL})\s*(?P<fy4>{YEAR4})|fy\s*(?P<fy2>{_YEAR2})|(?-i:F)(?P<f2>\d\d))
+  | (?:q(?P<q>[1-4])|h[12]|{ORDINAL}\s+(?:quarter|half)(?:\s+of)?)\s*(?:(?:{FISCAL})\s*)?
+        (?:(?P<qy4>{YEAR4})|(?P<qy2>{_YEAR2}))
+  | [1-4]q\s*(?:(?P<q4>{YEAR4})|(?P<q2>\d\d))
+  | {MONTH}\s*{DAY},?\s*(?P<mdy>{YEAR4})
+  | {DAY}(?:\s+|-){MONTH}(?:,?\s+|-)(?P<dmy>{YEAR4})
+  | {MONTH},?\s+(?P<my>{YEAR4})
+  | (?P<y>{YEAR4})(?:\s*[/-]\s*(?:\d\d|{YEAR4}))?
+  | (?P<sp>{_SPACED})
+"""
+_TAIL = (
+    r"(?:\s*(?:\((?:\d{1,2}|[a-z]|[ivx]{1,4})\)|[*†‡§¹²³⁴⁵⁶⁷⁸⁹⁰]+|\[\d{1,2}\])"
+    r"|\s+(?:restated|actual|unaudited|audited|reported|as\s+reported|pro\s+forma)\d?"
+    r"|\s+(?:[$€£¥₹]|us\$|a\$|c\$|s\$|usd|eur|gbp)\s?(?:['’]?000|m|bn|mn|million|billion)?"
+    r"|\s*,)*"
+)
+_PERIOD = re.compile(rf"(?ix)\s*(?:{_LEAD})*(?P<core>{_CORE})(?P<tail>{_TAIL})\s*")
+_PART_OF_YEAR = re.compile(
+    rf"""(?ix)
+    \b(?:{ORDINAL}\s+)?(?:quarters?|half[- ]years?|half)\b
+  | \b(?:q[1-4]|h[12]|[1-4]q)(?=\b|\d)
+  | \b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|[1-9]|1[01])[\s-]+months?\b
+  | \b(?:thirteen|twenty[\s-]six|thirty[\s-]nine|13|26|39)[\s-]+weeks?\b
+    """
+)
+YEAR_IN_TEXT = re.compile(r"(?<![\d.,$€£¥])(?:19|20)\d\d(?![\d,.]\d|\s*%)")
+"""A year standing in running text (not a digit group of a bigger number, not a
+percentage)."""
+_PERIOD_WORDS = re.compile(
+    rf"(?ix)(?:\s*(?:(?:{_LEAD})|(?:{FISCAL})|{MONTH}|{DAY}|years?|months?|weeks?|quarters?"
+    r"|periods?|ended|ending|end|year-end|as\s+of|as\s+at|of|at|the|for|and|to|date|"
+    r"three|six|nine|twelve|[,:\-–—/()]))+\s*"
+)
+
+
+def two_digit_year(text: str) -> int:
+    """The year two digits name (``19``, ``'99``): 20xx below 70, else 19xx."""
+    value = int(text.lstrip("'"))
+    return 2000 + value if value < 70 else 1900 + value
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def period_of(text: str) -> tuple[str, int] | None:
+    """``(period as written, year)`` when ``text`` is a period (module docstring), else
+    None."""
+    if not text or len(text) > 80 or not any(ch.isdigit() for ch in text):
+        return None
+    match = _PERIOD.fullmatch(text)
+    if match is None:
+        return None
+    groups = match.groupdict()
+    year: int | None = None
+    for name in ("fy4", "qy4", "q4", "mdy", "dmy", "my", "y"):
+        if groups.get(name):
+            year = int(groups[name])
+            break
+    if year is None:
+        for name in ("fy2", "f2", "qy2", "q2"):
+            if groups.get(name):
+                year = two_digit_year(groups[name])
+                break
+    if year is None and groups.get("sp"):
+        year = int(groups["sp"].replace(" ", ""))
+    if year is None:
+        return None
+    written = text[: match.start("tail")].strip().rstrip(",").strip()
+    return " ".join(written.split()), year
+
+
+def year_of(text: str) -> int | None:
+    """The year a period names (:func:`period_of`), or None."""
+    found = period_of(text)
+    return found[1] if found else None
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def part_of_year(text: str) -> str | None:
+    """The words of ``text`` that name a part of a year, as written — ``First Quarter``,
+    ``Q3``, ``Three months``, ``26 weeks``, ``Half-year`` — or None: a figure for a quarter
+    or a half is not the year's (``Twelve months ended``, ``52 weeks`` and ``Fiscal 2019``
+    name a whole year)."""
+    found = _PART_OF_YEAR.search(text)
+    return " ".join(found.group(0).split()) if found else None
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def is_period_words(text: str) -> bool:
+    """``text`` is made only of the words around periods and names no year: ``Years Ended
+    December 31,``, ``Fiscal``, ``As of``, ``Fiscal Year Ended``."""
+    stripped = text.strip()
+    return bool(stripped) and _PERIOD_WORDS.fullmatch(stripped) is not None
+
+
+_PART_COUNTS = {
+    "month": frozenset(["one", "two", "three", "four", "five", "six", "seven", "eight",
+                        "nine", "ten", "eleven"]) | {str(n) for n in range(1, 12)},
+    "week": frozenset({"13", "26", "39", "thirteen", "six", "nine"}),  # twenty-six, thirty-nine
+}  # fmt: skip
+"""The counts of months or weeks that make a part of a year ("Three months", "26 weeks");
+twelve months and 52 weeks are a year."""
+
+
+def counts_part_of_a_year(words: list[str]) -> bool:
+    """A column like ``Three months`` or ``26 weeks`` (its words, in the singular): a part
+    of the year, not the year."""
+    return any(i > 0 and words[i - 1] in _PART_COUNTS.get(word, ()) for i, word in enumerate(words))
+
+
+_QUARTER_TOKEN = re.compile(r"q([1-4])|([1-4])q(?:\d\d)?")
+
+
+def quarter_of(words: list[str]) -> int | None:
+    """The one quarter of the year ``words`` name (``Q4``, ``4Q19``, ``Fourth … Quarter``),
+    else None."""
+    found = {int(m.group(1) or m.group(2)) for w in words if (m := _QUARTER_TOKEN.fullmatch(w))}
+    if "quarter" in words:
+        found |= {QUARTER_ORDINALS[w] for w in words if w in QUARTER_ORDINALS}
+    return found.pop() if len(found) == 1 else None
+
+
+# ------------------------------------------------------------------ periods in running text
+
+YEAR_WRITTEN = (
+    rf"(?:(?:fiscal|financial)\s+(?:year\s+)?|fy\s*'?)?(?P<year>{YEAR4})"
+    r"|fy\s*'?(?P<short>\d\d)|(?-i:F)(?P<f>\d\d)"
+)
+"""A year as running text writes it: ``2019``, ``fiscal 2019``, ``fiscal year 2019``,
+``FY2019``, ``FY 19``, ``FY'99``, ``F19`` (a capital F: how some filers write a fiscal
+year) — a pattern fragment with the groups :func:`stated_year` reads."""
+
+STATED_PERIOD = re.compile(
+    rf"""(?ix)
+    (?<![\w$€£¥.,])
+    (?P<lead>(?:(?:in|for|during|of|at|as\s+of)\s+)?(?:the\s+)?)
+    (?P<period>
+        (?:q[1-4]\s+(?:of\s+)?|{ORDINAL}\s+quarter\s+(?:of\s+)?(?:fiscal\s+)?
+          |{MONTH}\s+(?:\d{{1,2}},?\s+)?|\d{{1,2}}\s+{MONTH}\s+)?
+        (?:{YEAR_WRITTEN})
+    )
+    (?![\w%]|[,.]\d|\s*%|\s*(?:million|billion|thousand)\b)
+    """
+)
+"""A period stated in running text, on both sides — a year as :data:`YEAR_WRITTEN` writes
+it, with the quarter, month or date before it (``Q3 2019``, ``the fourth quarter of
+fiscal 2019``, ``December 31, 2019``, ``31 Dec. 2019``), and the preposition before it
+(``in``, ``for``, ``during``, ``of``, ``at``, ``as of``, a ``the``: group ``lead``, which a
+question's reader strips from a name; group ``period`` is the period as written). Not a
+digit group of a bigger number, a percentage or a scale (``2019 million``)."""
+
+MAY_NAME_A_YEAR = re.compile(r"(?:19|20)\d\d|[Ff][Yy]\s*'?\d\d|F\d\d")
+"""What every :data:`STATED_PERIOD` holds: a text without it is spared the full pattern."""
+
+
+def stated_year(match: re.Match[str]) -> int:
+    """The year a match of :data:`YEAR_WRITTEN` (or a pattern holding it) names: four
+    digits as written, two by :func:`two_digit_year` (``FY99`` is 1999, ``F19`` 2019)."""
+    if match["year"]:
+        return int(match["year"])
+    return two_digit_year(match["short"] or match["f"])
+
+
+def period_written(match: re.Match[str]) -> tuple[str, int]:
+    """``(the period as written, its year)`` of a :data:`STATED_PERIOD` match."""
+    return " ".join(match["period"].split()), stated_year(match)
+
+
+def _outside(
+    pattern: re.Pattern[str], text: str, taken: Sequence[tuple[int, int]]
+) -> list[re.Match[str]]:
+    """The matches of ``pattern`` in ``text`` that overlap none of the ``taken`` spans."""
+    return [
+        m
+        for m in pattern.finditer(text)
+        if not any(s < m.end() and m.start() < e for s, e in taken)
+    ]
+
+
+def stated_years(text: str, taken: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int, int]]:
+    """``(year, start, end)`` of every period a question states (:data:`STATED_PERIOD`,
+    its leading preposition included in the span) outside the ``taken`` spans (the
+    amounts' phrases)."""
+    return [(stated_year(m), m.start(), m.end()) for m in _outside(STATED_PERIOD, text, taken)]
+
+
+STATED_QUARTER = re.compile(
+    r"(?<![\w$€£¥.,])(?:(?:in|for|during)\s+)?(?:the\s+)?(?:"
+    rf"(?P<ordinal>{ORDINAL})[\s-]+(?:fiscal\s+)?quarter"
+    r"|q(?P<q>[1-4])|(?P<nq>[1-4])q(?:\d\d)?)(?![\w%])",
+    re.IGNORECASE,
+)
+"""A stated quarter: "Q4", "in Q4", "4Q19", "the fourth quarter", "for the 4th quarter"."""
+
+
+def stated_quarters(text: str, taken: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int, int]]:
+    """``(quarter, start, end)`` of every quarter a question states outside the ``taken``
+    spans."""
+    return [
+        (
+            QUARTER_ORDINALS[m["ordinal"].lower()] if m["ordinal"] else int(m["q"] or m["nq"]),
+            m.start(),
+            m.end(),
+        )
+        for m in _outside(STATED_QUARTER, text, taken)
+    ]
+
+
+TIME_TAIL = re.compile(
+    r"(?i)\s+(?:(?:in|for|during|as\s+of|as\s+at|at|on|by|through|from|since|over|ended|"
+    r"ending|of)\s+)+(?:the\s+)?(?:(?:fiscal|financial|calendar)\s+|fy\s*|\d{1,2}\s+)?"
+    rf"(?:{YEAR4}|years?|quarters?|periods?|months?|q[1-4]|h[12]|{ORDINAL}|"
+    rf"full|prior|previous|last|current|same|{MONTH_NAME})\b"
+    r"(?:[^,;:]|,(?=\s*(?:and\s+)?(?:19|20)\d\d|\s*$))*$"
+)
+"""A time phrase at the end of a name, before its link or its figure ("Revenue **for
+fiscal 2019** totaled", "net income **for the year** under $5 million"): it runs to the
+end, never over a clause's comma ("born in 1989, applying for …, pays an annual premium
+of": the phrase is after the comma). Both sides take it off a name."""

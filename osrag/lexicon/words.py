@@ -1,0 +1,94 @@
+"""Words as written: how a list is written, how a name is normalised, a noun's number.
+
+* :func:`word_set` — a closed list written as one string, white space between its words;
+* :func:`singular` — English noun number, the one rule both sides use for every name
+  (``liabilities`` → ``liability``, ``revenues`` → ``revenue``, ``taxes`` → ``tax``), and
+  :func:`other_number` — the same word in the other number (``limits`` ↔ ``limit``);
+* :func:`name_words` — the one normaliser: a name's words, casefolded, apostrophes
+  dropped, parenthesised words left out, ``&`` read as "and", any other mark a break;
+  :func:`normalised` is them as one string (the question side's names and their
+  alternatives), :func:`phrase_words` them in the singular (the words of a label's
+  keys), :func:`name_key` the same as a tuple (a name looked up among the synonyms).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "name_key",
+    "name_words",
+    "normalised",
+    "other_number",
+    "phrase_words",
+    "singular",
+    "without_parentheses",
+    "word_set",
+]
+
+
+def word_set(words: str) -> frozenset[str]:
+    """A set of words written as one string (white space between them)."""
+    return frozenset(words.split())
+
+
+def singular(word: str) -> str:
+    """``liabilities`` → ``liability``, ``revenues`` → ``revenue``, ``taxes`` → ``tax``
+    (English noun number; the one rule both sides use)."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+def other_number(word: str) -> str:
+    """``limits`` ↔ ``limit``, ``liabilities`` ↔ ``liability``: the singular of a plural
+    (:func:`singular`), else the plural of a singular (English noun number)."""
+    one = singular(word)
+    if one != word:
+        return one
+    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    if word.endswith(("s", "x", "ch", "sh")):
+        return word + "es"
+    return word + "s"
+
+
+_PAREN = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+_NAME_WORD = re.compile(r"[^\W_]+")
+
+
+def name_words(text: str) -> list[str]:
+    """The words of a name as both sides compare them — the one normaliser: casefolded,
+    apostrophes dropped (``Shareholders'`` → ``shareholders``), parenthesised and
+    bracketed words left out (``Net income (loss)``), ``&`` read as "and" (``R&D`` → ``r
+    and d``), every other mark a break between words (``non-current`` → ``non``,
+    ``current``)."""
+    text = _PAREN.sub(" ", text.casefold().replace("’", "'").replace("'", ""))
+    return _NAME_WORD.findall(text.replace("&", " and "))
+
+
+def phrase_words(text: str) -> list[str]:
+    """:func:`name_words` in the singular (``Shareholders' equity (deficit)`` →
+    ``["shareholder", "equity"]``): the words a label's keys are made of."""
+    return [singular(w) for w in name_words(text)]
+
+
+def without_parentheses(text: str) -> str:
+    """``text`` with its parenthesised (and bracketed) words left out."""
+    return _PAREN.sub(" ", text)
+
+
+def normalised(label: str) -> str:
+    """:func:`name_words` as one string, a space between words (``Limits of liability``
+    → ``limits of liability``)."""
+    return " ".join(name_words(label))
+
+
+def name_key(label: str) -> tuple[str, ...]:
+    """What two names of a label share when they say the same words, in the singular
+    (:func:`phrase_words`): how a name is looked up among the synonyms."""
+    return tuple(phrase_words(label))

@@ -1,0 +1,82 @@
+"""Words as written: one singulariser both sides use, its other number built on it, and
+the one normaliser of a name."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from osrag.lexicon.words import (
+    name_key,
+    name_words,
+    normalised,
+    other_number,
+    phrase_words,
+    singular,
+    word_set,
+)
+
+NOUNS = [
+    ("revenues", "revenue"),
+    ("liabilities", "liability"),
+    ("taxes", "tax"),
+    ("expenses", "expense"),
+    ("losses", "loss"),
+    ("branches", "branch"),
+    ("limits", "limit"),
+    ("premiums", "premium"),
+]
+
+
+@pytest.mark.parametrize(("plural", "one"), NOUNS)
+def test_a_plural_is_read_in_the_singular(plural: str, one: str) -> None:
+    assert singular(plural) == one
+    assert other_number(plural) == one
+    assert other_number(one) == plural
+
+
+@pytest.mark.parametrize("word", ["loss", "status", "basis", "gas", "its", "us"])
+def test_a_word_that_only_looks_plural_stays_as_it_is(word: str) -> None:
+    assert singular(word) == word
+
+
+@given(st.from_regex(r"[a-z]{2,12}", fullmatch=True))
+def test_the_other_number_is_the_singular_whenever_there_is_one(word: str) -> None:
+    """One rule of number: the other number of a plural is what :func:`singular` reads
+    it as, never a second reading (``gas`` is a singular: its other number is ``gases``,
+    not ``ga``)."""
+    other = other_number(word)
+    assert other != word
+    if singular(word) != word:
+        assert other == singular(word)
+
+
+def test_a_list_is_written_as_one_string() -> None:
+    assert word_set("a an\n the  a") == frozenset({"a", "an", "the"})
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("Shareholders' equity (deficit)", ["shareholders", "equity"]),
+        ("R&D", ["r", "and", "d"]),
+        ("Research & development", ["research", "and", "development"]),
+        ("Property, plant and equipment, net", ["property", "plant", "and", "equipment", "net"]),
+        ("Non-current assets [2]", ["non", "current", "assets"]),
+        ("Owner’s premium", ["owners", "premium"]),
+        ("Umsatzerlöse", ["umsatzerlöse"]),
+    ],
+)
+def test_a_name_is_normalised_one_way(name: str, words: list[str]) -> None:
+    assert name_words(name) == words
+    assert normalised(name) == " ".join(words)
+    assert phrase_words(name) == [singular(w) for w in words]
+    assert name_key(name) == tuple(phrase_words(name))
+
+
+@given(st.text(max_size=40))
+def test_the_normaliser_is_idempotent_and_the_keys_read_its_words(text: str) -> None:
+    once = normalised(text)
+    assert normalised(once) == once
+    assert phrase_words(text) == [singular(w) for w in once.split()]
