@@ -31,6 +31,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from osrag.currencies import LONG_MAX, MINOR_UNIT_EXPONENTS
+from osrag.schema.facts import FactScope, PeriodPart, PeriodUnit
 
 ConstraintOp = Literal["eq", "gt", "gte", "lt", "lte", "between", "in"]
 
@@ -94,6 +95,26 @@ class AmountConstraint(BaseModel):
         description="the quarter of the year the question names ('Q4 2019', 'the fourth "
         "quarter'): a fact of that quarter's column, never the year's",
     )
+    scope: FactScope = Field(
+        default="own",
+        description="whose figure the question asks for: the document's own ('own', the "
+        "default) or the part, business or kind of figure it names ('segment', 'adjusted', "
+        "…; osrag.schema.facts.FactScope) — bound constraints only",
+    )
+    scope_name: str | None = Field(
+        default=None,
+        description="the part the question names for a segment, region or product scope "
+        "('americas'), normalised as a fact's scope name is",
+    )
+    period_part: PeriodPart = Field(
+        default="full",
+        description="the part of the year the question asks for: the whole period ('full', "
+        "the default), a quarter, a half — bound constraints only",
+    )
+    period_unit: PeriodUnit | None = Field(
+        default=None,
+        description="how often the asked amount recurs ('weekly wage': 'week'); None: any",
+    )
 
     @model_validator(mode="after")
     def _bounds_fit(self) -> AmountConstraint:
@@ -125,19 +146,43 @@ class AmountConstraint(BaseModel):
             self.context,
             self.year,
             self.signed,
+            self.quarter,
+            self.scope,
+            self.scope_name,
+            self.period_part,
+            self.period_unit,
         )
 
     @property
     def is_bound(self) -> bool:
-        """Bound to a quantity, a year or a sign: one amount fact must meet all of it."""
-        return self.label is not None or self.year is not None or self.signed
+        """Bound to a quantity, a year, a sign, a scope or a part or unit of time: one
+        amount fact must meet all of it."""
+        return (
+            self.label is not None
+            or self.year is not None
+            or self.signed
+            or self.scope != "own"
+            or self.period_part != "full"
+            or self.period_unit is not None
+        )
 
     def role_free(self) -> AmountConstraint:
-        """The same amounts without the quantity, year and sign: any amount of a chunk."""
+        """The same amounts without the quantity, year, sign, scope and time: any amount
+        of a chunk."""
         if not self.is_bound:
             return self
         return self.model_copy(
-            update={"label": None, "context": None, "year": None, "signed": False}
+            update={
+                "label": None,
+                "context": None,
+                "year": None,
+                "signed": False,
+                "quarter": None,
+                "scope": "own",
+                "scope_name": None,
+                "period_part": "full",
+                "period_unit": None,
+            }
         )
 
     def describe(self) -> str:
@@ -152,8 +197,14 @@ class AmountConstraint(BaseModel):
             text = f"{subject} in {{{', '.join(shown)}}}"
         else:
             text = f"{subject} {SYMBOLS[self.op]} {shown[0]}"
+        if self.period_part != "full":
+            text += f" ({self.period_part})"
+        if self.period_unit is not None:
+            text += f" per {self.period_unit}"
         if self.year is not None:
             text += f" in {self.year}"
+        if self.scope != "own":
+            text += f" [{self.scope}{': ' + self.scope_name if self.scope_name else ''}]"
         if self.context is not None:
             text += f" ({self.context})"
         if self.signed:

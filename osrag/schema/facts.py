@@ -1,11 +1,13 @@
 """Amount facts: what one money mention measures, stored so a filter can ask for it.
 
 A fact is one amount as the document states it: a signed value in minor units, its
-currency, the **label** of the quantity it measures (a table row, a key, the noun phrase
-it belongs to), the **period** it refers to, and the evidence it was read from. A chunk
+currency, **what** it measures (the label: a table row, a key, the noun phrase it belongs
+to), **whose** figure it is (the scope: the document's own, or a segment's, an acquired
+business's, a line item's …), **when** (the period and the year it names, the part of the
+year it covers, how often it recurs), and the evidence it was read from. A chunk
 carries the facts of every amount in its span; the engines store them in one nested
-field, so a filter can require that ONE fact meets label, value, currency and period at
-once ("deductible under $1,000" constrains a deductible, not any number in the chunk).
+field, so a filter can require that ONE fact meets label, value, currency, scope and
+period at once ("deductible under $1,000" constrains a deductible, not any number in the chunk).
 
 Signs (one policy, docs/amounts.md): parentheses or a minus make a value negative; a
 loss is a negative result however it is written — a figure under a label that names a
@@ -29,6 +31,38 @@ from osrag.lexicon.keys import label_keys
 FactSource = Literal["table", "key", "prose", "heading"]
 """Where the label came from: a table cell's row (and column), a key of key–value text,
 the noun phrase in prose, or no label at all for an amount in a heading (``heading``)."""
+
+FactScope = Literal[
+    "own",
+    "segment",
+    "region",
+    "product",
+    "discontinued",
+    "acquired",
+    "pro_forma",
+    "parent",
+    "tax_effect",
+    "allocated",
+    "adjusted",
+    "line_item",
+]
+"""Whose figure a fact is. ``own``: the document's own figure for its subject (the
+company's, the policy's, the invoice's) — what a question asks for unless it names
+another; ``segment`` / ``region`` / ``product``: a part of the company (named in
+``scope_name``); ``discontinued``: discontinued operations or assets held for sale;
+``acquired``: an acquired business (a purchase-price allocation); ``pro_forma``: pro
+forma figures; ``parent``: the parent entity alone; ``tax_effect``: the tax effect of an
+item (a deferred tax balance's component); ``allocated``: an allocated charge's share of
+an expense line; ``adjusted``: a non-GAAP adjusted figure; ``line_item``: a line of a
+document whose total is the document's figure (an invoice's or an order's lines)."""
+
+PeriodPart = Literal["full", "q1", "q2", "q3", "q4", "h1", "h2", "part"]
+"""The part of the year a figure covers: ``full`` (the whole period — a year, or no part
+named), a quarter, a half, or ``part`` (another part: "Three months", "26 weeks")."""
+
+PeriodUnit = Literal["hour", "day", "week", "month", "quarter", "year"]
+"""How often a recurring amount recurs ("$900 per week", "a stipend of $48,000 per
+annum", "Monthly rent")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +90,15 @@ class AmountFact:
     """Power of ten a caption multiplied the written figures by (0: none)."""
     caption: str | None = None
     """The caption that scaled the figures, when one did."""
+    scope: FactScope = "own"
+    """Whose figure it is (:data:`FactScope`)."""
+    scope_name: str | None = None
+    """The part's name for a ``segment``, ``region`` or ``product`` scope, read by the one
+    normaliser ("americas", "consumer cyber safety"), else None."""
+    period_part: PeriodPart = "full"
+    """The part of the year the figure covers (:data:`PeriodPart`)."""
+    period_unit: PeriodUnit | None = None
+    """How often the amount recurs (:data:`PeriodUnit`), None for a one-off figure."""
 
     @property
     def magnitude(self) -> int:
@@ -76,6 +119,10 @@ class AmountFact:
             "span": [self.start, self.end],
             "scale": self.scale,
             "caption": self.caption,
+            "scope": self.scope,
+            "scope_name": self.scope_name,
+            "period_part": self.period_part,
+            "period_unit": self.period_unit,
         }
 
     @classmethod
@@ -94,4 +141,8 @@ class AmountFact:
             end=int(end),
             scale=int(stored.get("scale") or 0),
             caption=stored.get("caption"),
+            scope=stored.get("scope") or "own",
+            scope_name=stored.get("scope_name"),
+            period_part=stored.get("period_part") or "full",
+            period_unit=stored.get("period_unit"),
         )

@@ -15,7 +15,11 @@ meets every condition at once — one :class:`~osrag.schema.filters.Nested` filt
   ``-20M < value < 0``; "net loss over $5M" ``value < -5M``; "net income under $20M"
   ``0 < value < 20M``; "net loss of $3.1M" ``value = -3.1M``;
 * **currency**: the constraint's (any currency: every fact has its own);
-* **year**: the year the question names, when it names one.
+* **year**: the year the question names, when it names one;
+* **scope**: whose figure — the document's own unless the question names a part, a
+  business or a kind of figure (``scope``, and ``scope_name`` for a named part);
+* **period part**: the whole period unless the question names a quarter or a half;
+* **period unit**: how often the amount recurs, when the question says ("weekly wage").
 
 A constraint with a **context** (the kind of document the question names: "umbrella" in
 "umbrella policies with limits over $500,000") also needs the context's words — in the
@@ -26,7 +30,9 @@ In JSON, as the REST engines receive it (``"deductible under $1,000"``)::
     {"nested": {"path": "facts", "query": {"bool": {"filter": [
         {"term": {"facts.label_keys": "deductible"}},
         {"range": {"facts.magnitude": {"lt": 100000}}},
-        {"term": {"facts.currency": "USD"}}]}}}}
+        {"term": {"facts.currency": "USD"}},
+        {"term": {"facts.scope": "own"}},
+        {"term": {"facts.period_part": "full"}}]}}}}
 """
 
 from __future__ import annotations
@@ -53,6 +59,10 @@ VALUE = f"{FACTS}.value"
 MAGNITUDE = f"{FACTS}.magnitude"
 CURRENCY = f"{FACTS}.currency"
 YEAR = f"{FACTS}.year"
+SCOPE = f"{FACTS}.scope"
+SCOPE_NAME = f"{FACTS}.scope_name"
+PERIOD_PART = f"{FACTS}.period_part"
+PERIOD_UNIT = f"{FACTS}.period_unit"
 BREADCRUMB = "breadcrumb"
 
 
@@ -132,6 +142,13 @@ def fact_filter(c: AmountConstraint) -> Filter:
     items.append(Term(CURRENCY, c.currency))
     if c.year is not None:
         items.append(Term(YEAR, c.year))
+    items.append(Term(SCOPE, c.scope))
+    if c.scope_name is not None:
+        items.append(Term(SCOPE_NAME, c.scope_name))
+    if c.quarter is None:  # a quarter is still asked by its keys ("revenue q4")
+        items.append(Term(PERIOD_PART, c.period_part))
+    if c.period_unit is not None:
+        items.append(Term(PERIOD_UNIT, c.period_unit))
     one = Nested(FACTS, AllOf(tuple(items)))
     if c.context is None:
         return one

@@ -290,12 +290,14 @@ def test_a_label_matches_without_its_generic_or_section_word() -> None:
     )  # fmt: skip
 
 
-def test_a_bound_constraint_is_one_nested_filter_of_label_value_currency_and_year() -> None:
+def test_a_bound_constraint_is_one_nested_filter_of_label_value_currency_year_and_scope() -> None:
     (c,) = analyze_query("net loss under $20 million in 2019").constraints
     node = fact_filter(c)
     assert isinstance(node, Nested) and node.path == "facts"
     assert isinstance(node.item, AllOf)
-    label, value, currency, year = node.item.items
+    label, value, currency, year, scope, part = node.item.items
+    # the document's own figure for the whole period, unless the question names another
+    assert scope == Term("facts.scope", "own") and part == Term("facts.period_part", "full")
     assert isinstance(label, Terms) and label.field == "facts.label_keys"
     assert {"net income", "net loss", "net earning"} <= set(label.values)
     assert value == Range("facts.value", gt=-2_000_000_000, lt=0)
