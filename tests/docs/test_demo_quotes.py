@@ -4,9 +4,9 @@
 shell reads it, by its own ``shown`` function). A block of the pages marked
 ``<!-- run: quotes scripts/demo -->`` must quote those lines exactly: each of its
 commands is one the demo runs, written as the demo prints it. What the commands print is
-compared with the page by tests/docs/test_doc_examples.py, on the example corpus ingested
-with vectors as the demo ingests it — so the figures the README quotes are the figures
-the demo prints.
+compared with the page — here, with the demo's commands run one after the other in one
+folder as the demo runs them, and by tests/docs/test_doc_examples.py block by block — so
+the figures the README quotes are the figures the demo prints.
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from __future__ import annotations
 import re
 import shlex
 import subprocess
+from typing import Any
 
 import doc_examples
-from example_corpus import ROOT
+from example_corpus import ROOT, osrag
 
 DEMO = ROOT / "scripts" / "demo"
 
@@ -79,3 +80,23 @@ def test_the_readme_quotes_the_demos_explanation_and_both_evaluations() -> None:
     ]
     wanted = [words for words in demo_commands() if "--explain" in words or words[1] == "eval"]
     assert len(wanted) == 3 and all(words in quoted for words in wanted)
+
+
+def test_the_demos_commands_in_order_print_what_the_pages_quote(workspaces: Any) -> None:
+    """The demo's commands, run one after the other in one folder as the demo runs them
+    (from the corpus alone: its first command ingests it with vectors): each quoted
+    command's output is what the page shows."""
+    folder, cache = workspaces.folder("corpus")
+    env = workspaces.environment(cache)
+    transcript: dict[str, tuple[str, int]] = {}
+    for words in demo_commands():
+        done = osrag(words[1:], folder, env)
+        transcript[printed(words)] = (done.stdout, done.returncode)
+    assert all(code == 0 for _, code in transcript.values()), transcript
+    for block in quoting_blocks():
+        for command in block.commands():
+            output, _ = transcript[command.line]
+            got = doc_examples.normalise(output, folder=folder, cache=cache)
+            assert doc_examples.agrees(doc_examples.normalise(command.expected), got), (
+                f"{block.page.name}:{command.number}: $ {command.line}\n{got}"
+            )
