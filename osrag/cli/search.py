@@ -26,7 +26,7 @@ from osrag.errors import ConfigError
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from osrag.models import QuerySpec, SearchResult
+    from osrag.models import QuerySpec, SearchHit, SearchResult
 
 _FLAGS = {"as_of": "as-of", "amount_filter": "no-amount-filter"}
 """The flag that sets each :class:`~osrag.models.QuerySpec` field (where the names differ)."""
@@ -392,7 +392,7 @@ def _hits_table(result: SearchResult, width: int) -> Table:
     return table
 
 
-def _score(hit: Any) -> str:
+def _score(hit: SearchHit) -> str:
     return f"{hit.score or 0:.2f}"
 
 
