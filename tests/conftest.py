@@ -276,3 +276,13 @@ def _one_model_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("OSRAG_MODEL_CACHE_DIR", str(tmp_path_factory.mktemp("models")))
         yield
+
+
+@pytest.fixture(scope="session")
+def workspaces(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Folders holding the example corpus — alone, ingested into an embedded index, or
+    ingested with the offline embedder's vectors — each built once on first use and
+    copied for every test that asks (:class:`example_corpus.Workspaces`)."""
+    from example_corpus import Workspaces
+
+    return Workspaces(tmp_path_factory.mktemp("example-corpus"))

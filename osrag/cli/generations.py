@@ -27,13 +27,6 @@ index_app = typer.Typer(
 )
 
 
-def analyzer_line(config: dict[str, object]) -> str:
-    """The generation's text analyzer, and what it stands in for when it was a fallback."""
-    used = config.get("analyzer", "english")
-    asked = config.get("analyzer_requested")
-    return f"{used} (in place of {asked}, which the engine lacks)" if asked else str(used)
-
-
 @index_app.command("status")
 def index_status(
     url: UrlOpt = None,
@@ -42,7 +35,8 @@ def index_status(
     backend: BackendOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
-    """The alias, its generation, counts, lock and problems. Exit 5 when something is wrong."""
+    """The alias, its generation (counts, tenants, configuration, versions), the lock and
+    problems, as a table (--json: the model). Exit 5 when something is wrong."""
     from osrag.ingestion.generations import status
 
     settings, index, alias_name = session(url, config, alias, backend)
@@ -51,30 +45,9 @@ def index_status(
     if json_output:
         print_model(found)
     else:
-        record = found.generation
-        if record is not None:
-            out.print(f"alias       {printable(alias_name)} → {record.name} ({record.state})")
-            out.print(
-                f"documents   {record.documents}   chunks {record.chunks} "
-                f"(index: {found.chunks_in_index})"
-            )
-            out.print(f"updated     {record.updated_at or record.created_at:%Y-%m-%d %H:%M:%S} UTC")
-            out.print(
-                f"tenants     {printable(', '.join(record.tenants) or '-')}   "
-                f"acl: {'yes' if found.policy.acl else 'no'}"
-            )
-            out.print(f"config      {printable(record.config['chunking'])}", highlight=False)
-            if "embedder" in record.config:
-                vectors = record.config["embedder"]
-                out.print(
-                    f"embedder    {printable(vectors.get('id'))}  "
-                    f"window {vectors.get('window', '?')}  "
-                    f"truncated {record.chunks_truncated} chunk(s), "
-                    f"{record.tokens_truncated} token(s) lost",
-                    highlight=False,
-                )
-            out.print(f"analyzer    {printable(analyzer_line(record.config))}", highlight=False)
-            out.print(f"versions    {printable(record.versions)}", highlight=False)
+        from osrag.cli.index_status import status_table
+
+        out.print(status_table(found, alias_name))
         for note in found.notes:
             err.print(f"note: {printable(note)}", highlight=False, soft_wrap=True)
         for problem in found.problems:

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from rich.table import Table
     from rich.text import Text
 
-__all__ = ["SafeConsole", "data_table", "log_handler", "printable", "visible"]
+__all__ = ["SafeConsole", "data_table", "log_handler", "plural", "printable", "visible"]
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 """C0 and C1 controls, DEL, the Unicode line and paragraph separators and the
@@ -65,6 +65,11 @@ def printable(text: object) -> str:
     newline in a file name, an escape sequence) written as ``\\n``, ``\\x1b``…, Rich markup
     escaped — so a value can neither forge a line of output nor restyle it."""
     return escape(visible(text))
+
+
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """``1 hit``, ``5 hits``, ``1,024 candidates`` (``many``: an irregular plural)."""
+    return f"{count:,} {noun if count == 1 else many or noun + 's'}"
 
 
 class SafeConsole(Console):

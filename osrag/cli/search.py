@@ -20,12 +20,13 @@ from osrag.cli.common import (
     printable,
     session,
 )
+from osrag.cli.render import plural
 from osrag.errors import ConfigError
 
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from osrag.models import QuerySpec, SearchResult
+    from osrag.models import QuerySpec, SearchHit, SearchResult
 
 _FLAGS = {"as_of": "as-of", "amount_filter": "no-amount-filter"}
 """The flag that sets each :class:`~osrag.models.QuerySpec` field (where the names differ)."""
@@ -87,7 +88,23 @@ SearchTypeOpt = Annotated[
         "scores) or query_then_fetch (each shard's own; one round trip less).",
     ),
 ]
-ExplainOpt = Annotated[bool, typer.Option("--explain", help="Show the plan and the request body.")]
+ExplainOpt = Annotated[
+    bool,
+    typer.Option(
+        "--explain",
+        help="Before the results (on stderr): the amount constraints the query states and "
+        "what each is bound to, the amount ladder's steps with their candidates, and one "
+        "line per leg with its filters.",
+    ),
+]
+ExplainJsonOpt = Annotated[
+    bool,
+    typer.Option(
+        "--explain-json",
+        help="--explain, then the request bodies of the step that answered, as OpenSearch "
+        "DSL (the embedded index compiles the same plan to its own queries).",
+    ),
+]
 ContextOpt = Annotated[
     str | None,
     typer.Option(
@@ -133,6 +150,7 @@ def search_command(
     embedder: EmbedderOpt = None,
     search_type: SearchTypeOpt = None,
     explain: ExplainOpt = False,
+    explain_json: ExplainJsonOpt = False,
     context: ContextOpt = None,
     budget: BudgetOpt = 1024,
     neighbours: NeighboursOpt = 1,
@@ -173,14 +191,14 @@ def search_command(
         search_type=search_type,  # type: ignore[arg-type]  # validated above
     )
     with cluster_guard(settings):
-        if explain:
-            _print_plan(searcher, spec)
         result = searcher.search(spec)
+        if explain or explain_json:
+            _print_explanation(searcher, spec, result, bodies=explain_json)
     if json_output:
         out.print_json(result.model_dump_json())
         return
     err.print(_summary_line(result), highlight=False)
-    out.print(_hits_table(result))
+    out.print(_hits_table(result, out.width))
     if result.context is not None:
         _print_passages(result)
 
@@ -256,28 +274,30 @@ def _spec(
         raise ConfigError(f"--{flag}: {first['msg']}") from None
 
 
-def _print_plan(searcher: Any, spec: QuerySpec) -> None:
-    """``--explain``: the amount constraints read from the query and the request bodies."""
+def _print_explanation(
+    searcher: Any, spec: QuerySpec, result: SearchResult, *, bodies: bool
+) -> None:
+    """``--explain``: the compact explanation of the step that answered
+    (:mod:`osrag.cli.explain`); ``--explain-json`` adds its request bodies."""
     import json as jsonlib
 
     from rich.markup import escape
 
+    from osrag.cli.explain import explanation, renderables
+    from osrag.search.searcher import without_words
+
     plan = searcher.plan(spec)
-    err.print(f"amount: {plan.amount_status}", highlight=False)
-    for constraint in plan.constraints:
-        err.print(f"  {printable(_constraint_line(constraint))}", highlight=False)
-    for note in plan.amount_notes:
-        err.print(f"  note: {printable(note)}", highlight=False)
-    if plan.amount_steps:
-        steps = " → ".join(plan.amount_steps)
-        err.print(
-            f"amount ladder: {steps} (a step down when the filters leave no candidate); "
-            f"the {plan.amount_steps[0]} step's request:",
-            highlight=False,
-        )
-    bodies, _ = searcher.bodies(plan, step=plan.amount_steps[0] if plan.amount_steps else None)
-    shown = jsonlib.dumps(bodies, indent=2, ensure_ascii=False)
-    err.print(escape(_abridge_vectors(shown)))
+    if result.text_fallback:
+        plan = without_words(plan)
+    sent = searcher.plans(plan, step=result.amount_step)
+    for part in renderables(explanation(plan, sent, result)):
+        err.print(part, highlight=False)
+    if not bodies:
+        return
+    shown, _ = searcher.bodies(plan, step=result.amount_step)
+    step = f"the {result.amount_step} step's" if result.amount_step else "the"
+    err.print(f"{step} request, as OpenSearch DSL:", highlight=False)
+    err.print(escape(_abridge_vectors(jsonlib.dumps(shown, indent=2, ensure_ascii=False))))
 
 
 def _summary_line(result: SearchResult) -> str:
@@ -292,8 +312,8 @@ def _summary_line(result: SearchResult) -> str:
     mode = f"{result.mode} ({result.fusion})" if result.fusion else result.mode
     line = (
         f"{mode} · amount: {printable(stated)} · filters: {printable(filters)} · "
-        f"candidates: {result.candidate_count:,} · "
-        f"hits: {result.raw_hits} ({result.unique_spans} unique spans) · "
+        f"{plural(result.candidate_count, 'candidate')} · "
+        f"{plural(result.raw_hits, 'hit')} ({plural(result.unique_spans, 'unique span')}) · "
         f"{result.took_ms:.1f} ms"
         + (
             f" (+ {result.embedder_load_ms:.0f} ms loading the embedder)"
@@ -327,36 +347,81 @@ def _summary_line(result: SearchResult) -> str:
     return line
 
 
-def _hits_table(result: SearchResult) -> Table:
-    """A hit a row: rank, document, breadcrumb, score and the first amounts it holds."""
-    from osrag.cli.render import data_table
-    from osrag.models import Money
+ROOM_BESIDE_IDS = 60
+"""Columns the rank, breadcrumb, score and amounts need beside the document ids for the
+table of one hit a row; a narrower terminal gets each hit on lines of its own."""
 
-    table = data_table("#", "doc", "breadcrumb", "score", "amounts", box=None, pad_edge=False)
-    for rank, hit in enumerate(result.hits, 1):
-        amounts = ", ".join(Money.from_token(t).display() for t in hit.money[:4]) + (
-            " …" if len(hit.money) > 4 else ""
+
+def _hits_table(result: SearchResult, width: int) -> Table:
+    """The hits, best first: rank, document, breadcrumb, score and the first amounts each
+    holds — a row each where the terminal is wide enough (``ROOM_BESIDE_IDS`` beside the
+    longest id), else the document and score on one line with the breadcrumb and the
+    amounts under them. A document id is never cut: it wraps where it cannot fit."""
+    from rich.table import Column
+    from rich.text import Text
+
+    from osrag.cli.render import data_table, visible
+
+    longest = max((len(visible(hit.doc_id)) for hit in result.hits), default=3)
+    if width >= longest + ROOM_BESIDE_IDS:
+        table = data_table(
+            "#",
+            Column("doc", no_wrap=True, overflow="fold", min_width=min(longest, width // 2)),
+            "breadcrumb",
+            "score",
+            Column("amounts", no_wrap=True),
+            box=None,
+            pad_edge=False,
         )
-        table.add_row(str(rank), hit.doc_id, hit.breadcrumb, f"{hit.score or 0:.2f}", amounts)
+        amounts = [_amounts(hit.money) for hit in result.hits]
+        room = width - longest - len("#  ") - len("  score  ") - len("  ")
+        across = _amounts_width(amounts, room * 2 // 5)
+        for rank, (hit, held) in enumerate(zip(result.hits, amounts, strict=True), 1):
+            packed = Text("\n".join(_packed(held, across)))
+            table.add_row(str(rank), hit.doc_id, hit.breadcrumb, _score(hit), packed)
+        return table
+    table = data_table(
+        "#", Column("doc · score, breadcrumb, amounts", overflow="fold"), box=None, pad_edge=False
+    )
+    for rank, hit in enumerate(result.hits, 1):
+        lines = [Text(visible(hit.doc_id), style="bold"), Text(f" · {_score(hit)}")]
+        below = [visible(hit.breadcrumb), *_packed(_amounts(hit.money), width - 3)]
+        for line in filter(None, below):
+            lines += [Text("\n"), Text(line)]
+        table.add_row(str(rank), Text.assemble(*lines))
     return table
 
 
-def _constraint_line(constraint: Any) -> str:
-    """``'deductible under $1,000' → deductible < USD 1,000.00 [op lt, bounds [100000],
-    label 'deductible']`` for ``--explain``."""
-    phrase = f"{constraint.text!r} → " if constraint.text else ""
-    parts = [f"op {constraint.op}", f"bounds {list(constraint.bounds)}"]
-    if constraint.label is not None:
-        parts.append(f"label {constraint.label!r}")
-    else:
-        parts.append("role-free")
-    if constraint.year is not None:
-        parts.append(f"year {constraint.year}")
-    if constraint.quarter is not None:
-        parts.append(f"quarter Q{constraint.quarter}")
-    if constraint.signed:
-        parts.append("signed")
-    return f"{phrase}{constraint.describe()} [{', '.join(parts)}]"
+def _score(hit: SearchHit) -> str:
+    return f"{hit.score or 0:.2f}"
+
+
+def _amounts_width(amounts: list[list[str]], share: int) -> int:
+    """The amounts column's width: every hit's amounts on one line where ``share`` holds
+    them, else ``share`` (never narrower than the longest amount)."""
+    widest = max((len(a) for held in amounts for a in held), default=0)
+    natural = max((len(", ".join(held)) for held in amounts), default=0)
+    return max(widest, min(natural, share))
+
+
+def _packed(items: list[str], width: int) -> list[str]:
+    """``items`` joined by commas into lines of at most ``width`` (an item longer than a
+    line alone on its line): an amount is never split."""
+    lines: list[str] = []
+    for item in items:
+        if lines and len(lines[-1]) + 2 + len(item) <= width:
+            lines[-1] += f", {item}"
+        else:
+            lines.append(item)
+    return lines
+
+
+def _amounts(tokens: list[str]) -> list[str]:
+    """The first four amounts a hit holds, as the currency writes them; ``…`` for more."""
+    from osrag.models import Money
+
+    shown = [Money.from_token(t).display() for t in tokens[:4]]
+    return shown + (["…"] if len(tokens) > 4 else [])
 
 
 def _abridge_vectors(text: str) -> str:

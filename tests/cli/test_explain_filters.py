@@ -1,0 +1,59 @@
+"""``--explain`` writes each typed filter as compact text, every node type of the tree."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from osrag.cli.explain import filter_text
+from osrag.schema.filters import (
+    AclGuard,
+    AllOf,
+    AnyOf,
+    AsOfGuard,
+    Exists,
+    Match,
+    MatchNone,
+    Nested,
+    Not,
+    NotExists,
+    Range,
+    Term,
+    Terms,
+)
+
+
+def test_a_fact_filter_reads_as_one_object_of_the_nested_field() -> None:
+    fact = Nested(
+        "facts",
+        AllOf(
+            (
+                Terms("facts.label_keys", ("deductible", "excess")),
+                Range("facts.magnitude", gte=50_000, lte=100_000),
+                Term("facts.currency", "USD"),
+            )
+        ),
+    )
+    assert filter_text(fact) == (
+        "facts[label_keys∈{deductible, excess}, magnitude≥50000, magnitude≤100000, currency=USD]"
+    )
+
+
+def test_the_guards_read_as_their_conditions() -> None:
+    assert filter_text(AclGuard(("agents", "staff")).filter()) == "acl∈{agents, staff} or no acl"
+    assert filter_text(AclGuard(()).filter()) == "nothing or no acl"
+    assert filter_text(AsOfGuard(dt.date(2024, 7, 1)).filter()) == (
+        "(effective_from≤2024-07-01 or no effective_from), "
+        "(superseded_on>2024-07-01 or no superseded_on)"
+    )
+
+
+def test_every_other_node_has_its_text() -> None:
+    assert filter_text(Exists("dates")) == "dates exists"
+    assert filter_text(Not(Term("category", "auto"))) == "not (category=auto)"
+    assert filter_text(Term("signed", True)) == "signed=true"
+    assert filter_text(MatchNone()) == "nothing"
+    assert filter_text(Match("breadcrumb", "umbrella", "and")) == (
+        'breadcrumb matches "umbrella" (and)'
+    )
+    either = AnyOf((AllOf((Term("a", 1), Term("b", 2))), NotExists("c")))
+    assert filter_text(either) == "(a=1, b=2) or no c"
