@@ -153,7 +153,7 @@ def test_explain_says_what_was_read_and_sent_in_a_few_lines(osrag: Any) -> None:
     assert "bound 5 candidates ← answered role-free not needed none not needed" in flat
     assert (
         'bm25 match "deductible" · amount facts[label_keys=deductible, magnitude<100000, '
-        "currency=USD] · tenant=acme · acl∈{agents} or no acl"
+        "currency=USD, scope=own, period_part=full] · tenant=acme · acl∈{agents} or no acl"
     ) in flat
     assert 'vector 10 nearest to the embedding of "deductible" (384 dimensions)' in flat
     assert "fusion rrf in the client (rank constant 60)" in flat
