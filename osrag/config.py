@@ -150,6 +150,12 @@ class Settings(BaseSettings):
         description="seconds all the embedding of one ingest may take (then it stops; what "
         "it wrote is kept, its vectors cached)",
     )
+    embed_price: float | None = Field(
+        default=None,
+        ge=0,
+        description="what embedding costs per million tokens (a service's price; `osrag "
+        "plan` multiplies it by the tokens to embed)",
+    )
     config: Path | None = Field(default=None, description="configuration file to read")
     follow_symlinks: bool = Field(
         default=False,

@@ -57,6 +57,14 @@ EmbedderOpt = Annotated[
         show_default=False,
     ),
 ]
+NoEmbedderOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-embedder",
+        help="Build without vectors, on purpose (without --embedder, a re-ingest keeps "
+        "the embedder the alias was built with).",
+    ),
+]
 FitWindowOpt = Annotated[
     bool,
     typer.Option(
@@ -100,7 +108,11 @@ ReplicasOpt = Annotated[
     ),
 ]
 DryRunOpt = Annotated[
-    bool, typer.Option("--dry-run", help="Print the plan (what would change); write nothing.")
+    bool,
+    typer.Option(
+        "--dry-run",
+        help="Print the plan (what would change, and cost: osrag plan); write nothing.",
+    ),
 ]
 PruneOpt = Annotated[
     bool, typer.Option("--prune/--no-prune", help="Delete chunks of vanished sources.")
@@ -131,6 +143,7 @@ def ingest_command(
     tokenizer: TokenizerOpt = None,
     analyzer: AnalyzerOpt = "english",
     embedder: EmbedderOpt = None,
+    no_embedder: NoEmbedderOpt = False,
     fit_window: FitWindowOpt = True,
     keep: KeepOpt = 2,
     wait: WaitOpt = 0.0,
@@ -157,45 +170,83 @@ def ingest_command(
 
     if not path.exists():
         raise CorpusError(f"{path}: no such file or folder")
-    chunking = chunking_from_flags(
-        strategy=strategy,
-        size=size,
-        overlap=overlap,
-        max_tokens=max_tokens,
-        min_tokens=min_tokens,
-        tokenizer=tokenizer,
-    )
     settings, index, alias_name = session(url, config, alias, backend)
-    options = _options(
-        settings,
-        alias=alias_name,
-        chunking=chunking,
-        analyzer=analyzer,
-        embedder=embedder or settings.embedder,
-        fit_window=fit_window,
-        keep=keep,
-        lock_wait=wait,
-        prune=prune,
-        new_generation=new_generation,
-        workers=workers,
-        writers=writers,
-        shards=shards,
-        replicas=replicas,
-        batch_mb=batch_mb,
-        batch_chunks=batch_chunks,
-        follow_symlinks=follow_symlinks,
-    )
     with cluster_guard(settings):
+        options = ingest_options(
+            settings,
+            index,
+            alias_name,
+            flags={
+                "strategy": strategy,
+                "size": size,
+                "overlap": overlap,
+                "max_tokens": max_tokens,
+                "min_tokens": min_tokens,
+                "tokenizer": tokenizer,
+            },
+            embedder=embedder,
+            no_embedder=no_embedder,
+            analyzer=analyzer,
+            fit_window=fit_window,
+            keep=keep,
+            lock_wait=wait,
+            prune=prune,
+            new_generation=new_generation,
+            workers=workers,
+            writers=writers,
+            shards=shards,
+            replicas=replicas,
+            batch_mb=batch_mb,
+            batch_chunks=batch_chunks,
+            follow_symlinks=follow_symlinks,
+        )
         if dry_run:
-            report = _dry_run(path, index, options, json_output)
-        else:
-            report = _run(path, index, options, show=not quiet and not json_output)
+            _dry_run(path, index, options, settings, json_output)
+            return
+        report = _run(path, index, options, show=not quiet and not json_output)
     if json_output:
         out.print_json(report.model_dump_json())
     else:
         _summary(report)
     if report.errors:
         raise typer.Exit(3)
+
+
+def ingest_options(
+    settings: Any,
+    index: Any,
+    alias: str,
+    *,
+    flags: dict[str, Any],
+    embedder: str | None,
+    no_embedder: bool,
+    **given: Any,
+) -> Any:
+    """The options of an ingest (or its plan) of ``alias``: the flags, over what the alias
+    was built with (:mod:`osrag.ingestion.remembered`), over the settings."""
+    from osrag.ingestion.remembered import current_record, reingest_settings
+
+    chosen = reingest_settings(
+        current_record(index, alias),
+        alias=alias,
+        chunking_flags=flags,
+        embedder_flag=embedder,
+        no_embedder=no_embedder,
+        embedder_setting=settings.embedder,
+    )
+    if chosen.embedder_from == "alias":
+        err.print(
+            f"embedder {printable(chosen.embedder)}: the one alias {printable(alias)} was "
+            "built with (--no-embedder drops its vectors)",
+            highlight=False,
+        )
+    given.setdefault("workers", None)
+    given.setdefault("batch_mb", None)
+    given.setdefault("batch_chunks", None)
+    given.setdefault("follow_symlinks", None)
+    return _options(
+        settings, alias=alias, chunking=chosen.chunking, embedder=chosen.embedder, **given
+    )
 
 
 def _options(
@@ -251,29 +302,26 @@ def _run(path: Path, index: Any, options: Any, *, show: bool) -> Any:
         return ingest(path, index, options, progress=progress)
 
 
-def _dry_run(path: Path, index: Any, options: Any, quiet: bool) -> Any:
-    """Consume the plan and print it: one line per document that would change."""
-    from osrag.ingestion.apply import count_change
-    from osrag.ingestion.ingest import plan
+def _dry_run(path: Path, index: Any, options: Any, settings: Any, json_output: bool) -> None:
+    """The plan of this ingest (:mod:`osrag.ingestion.change_plan`), as ``osrag plan``
+    prints it, in the operator's view (the ingest writes every document)."""
+    from osrag.cli.plan import render_plan
+    from osrag.ingestion.change_plan import Caller, plan_change
 
-    report, changes = plan(path, index, options)
-    shown = 0
-    for change in changes:
-        count_change(report, change)
-        report.chunks_written += len(change.write)
-        report.chunks_deleted += len(change.delete)
-        if quiet or change.kind in ("unchanged", "failed"):
-            continue
-        shown += 1
-        if shown <= 50:
-            out.print(
-                f"  {change.kind:<8} {printable(change.doc_id)}  "
-                f"+{len(change.write)} −{len(change.delete)}",
-                highlight=False,
-            )
-    if shown > 50:
-        out.print(f"  … {shown - 50} more", highlight=False)
-    return report
+    plan = plan_change(
+        path,
+        index,
+        options,
+        caller=Caller(unrestricted=True),
+        price_per_million_tokens=settings.embed_price,
+    )
+    if json_output:
+        out.print_json(plan.model_dump_json())
+    else:
+        render_plan(plan, show=50)
+        out.print("(dry run: nothing written)", highlight=False)
+    if plan.documents.failed:
+        raise typer.Exit(3)
 
 
 def _summary(report: Any) -> None:
