@@ -305,7 +305,7 @@ def _run(path: Path, index: Any, options: Any, *, show: bool) -> Any:
 def _dry_run(path: Path, index: Any, options: Any, settings: Any, json_output: bool) -> None:
     """The plan of this ingest (:mod:`osrag.ingestion.change_plan`), as ``osrag plan``
     prints it, in the operator's view (the ingest writes every document)."""
-    from osrag.cli.plan import render_plan
+    from osrag.cli.plan_view import render_plan
     from osrag.ingestion.change_plan import Caller, plan_change
 
     plan = plan_change(
