@@ -99,6 +99,11 @@ class ConfigReport(BaseModel):
 
     config_file: str | None
     values: dict[str, EffectiveValue]
+    engine: str = Field(
+        default="",
+        description="the engine the commands will use with these settings, and why "
+        "(:func:`osrag.engines.engine_in_use`)",
+    )
 
 
 class Settings(BaseSettings):
@@ -409,7 +414,8 @@ class Settings(BaseSettings):
                 shown[name] = str(value)
             else:
                 shown[name] = value
-        shown["url"] = self.effective_url
+        named = self.has_cluster or self.backend in ("opensearch", "elasticsearch")
+        shown["url"] = self.effective_url if named else None  # the URL a command would use
         return shown
 
     def origin(self, name: str) -> str:

@@ -89,7 +89,7 @@ class _Tally:
         if change.kind == "failed":
             assert change.issue is not None
             self.failed_paths.add(change.issue.path)
-        else:
+        elif change.kind != "remove":
             self.seen.add(change.doc_id)
         if not self.p.visible(change):
             return
@@ -106,7 +106,8 @@ class _Tally:
                 self.chunks.unchanged += len(old.chunk_ids)
             return
         if change.kind == "remove":
-            return  # counted with every removal, at the end
+            self.chunks.to_delete += len(change.delete)
+            return  # the document is counted with every removal, at the end
         if change.kind == "unchanged":
             count = len(change.previous.chunk_ids) if change.previous else 0
             self.documents.unchanged += 1
@@ -170,13 +171,20 @@ class _Tally:
             embedded += 1
         return embedded
 
-    def removals(self) -> None:
+    def removals(self, prune: bool) -> None:
         """Documents the alias holds now that the change leaves out: pruned in place, or
-        not carried into a new generation (a file that failed to load is kept in place)."""
+        not carried into a new generation. In place, a file that failed to load, and
+        without ``prune`` every document not in the corpus, is kept as it is."""
         for doc_id, old in self.p.before.items():
             if doc_id in self.seen or not self.p.visible_before(doc_id):
                 continue
-            if old.source_path in self.failed_paths and not self.p.new_generation:
+            kept = old.source_path in self.failed_paths or not prune
+            if kept and not self.p.new_generation:
+                if old.source_path not in self.failed_paths:  # a failed one is counted
+                    self.documents.unchanged += 1
+                    self.chunks.before += len(old.chunk_ids)
+                    self.chunks.after += len(old.chunk_ids)
+                    self.chunks.unchanged += len(old.chunk_ids)
                 continue
             self.documents.removed += 1
             self.chunks.before += len(old.chunk_ids)
@@ -206,8 +214,7 @@ def price_changes(changes: Iterable[Change], pricing: Pricing, *, prune: bool = 
     for change in changes:
         tally.change(change)
     warnings: list[str] = []
-    if prune or pricing.new_generation:
-        tally.removals()
+    tally.removals(prune)
     if pricing.new_generation and not prune and tally.documents.removed:
         warnings.append(
             f"{tally.documents.removed} document(s) the alias holds are not in this corpus: "
