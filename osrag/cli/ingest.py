@@ -42,6 +42,14 @@ SizeOpt = Annotated[int | None, typer.Option(help="fixed: window in tokens.")]
 OverlapOpt = Annotated[int | None, typer.Option(help="fixed: overlap in tokens.")]
 MaxTokensOpt = Annotated[int | None, typer.Option(help="structural/sentences: largest chunk.")]
 MinTokensOpt = Annotated[int | None, typer.Option(help="structural: merge smaller sections.")]
+AnchorOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="structure: windows restart at section starts and anchor paragraphs, so an "
+        "edit changes the chunks near it and later chunks keep their text; none (default).",
+        show_default=False,
+    ),
+]
 TokenizerOpt = Annotated[
     str | None, typer.Option(help="whitespace (default) or a subword tokenizer.")
 ]
@@ -141,6 +149,7 @@ def ingest_command(
     max_tokens: MaxTokensOpt = None,
     min_tokens: MinTokensOpt = None,
     tokenizer: TokenizerOpt = None,
+    anchor: AnchorOpt = None,
     analyzer: AnalyzerOpt = "english",
     embedder: EmbedderOpt = None,
     no_embedder: NoEmbedderOpt = False,
@@ -183,6 +192,7 @@ def ingest_command(
                 "max_tokens": max_tokens,
                 "min_tokens": min_tokens,
                 "tokenizer": tokenizer,
+                "anchor": anchor,
             },
             embedder=embedder,
             no_embedder=no_embedder,

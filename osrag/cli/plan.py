@@ -20,6 +20,7 @@ from osrag.cli.common import (
 )
 from osrag.cli.ingest import (
     AnalyzerOpt,
+    AnchorOpt,
     EmbedderOpt,
     FitWindowOpt,
     MaxTokensOpt,
@@ -74,6 +75,7 @@ def plan_command(
     max_tokens: MaxTokensOpt = None,
     min_tokens: MinTokensOpt = None,
     tokenizer: TokenizerOpt = None,
+    anchor: AnchorOpt = None,
     analyzer: AnalyzerOpt = "english",
     embedder: EmbedderOpt = None,
     no_embedder: NoEmbedderOpt = False,
@@ -113,6 +115,7 @@ def plan_command(
                 "max_tokens": max_tokens,
                 "min_tokens": min_tokens,
                 "tokenizer": tokenizer,
+                "anchor": anchor,
             },
             embedder=embedder,
             no_embedder=no_embedder,

@@ -196,6 +196,8 @@ def generation_config(
     chunking = options.chunking.model_dump(mode="json", round_trip=True)
     if chunking.get("window") is None:
         chunking.pop("window", None)  # configurations without a window keep their digest
+    if chunking.get("anchor") == "none":
+        chunking.pop("anchor")  # nor do configurations without anchors change theirs
     config: dict[str, Any] = {
         "chunking": chunking,
         "extraction": options.extraction.model_dump(mode="json", round_trip=True),
