@@ -183,6 +183,7 @@ def plan_change(
     before = known_of(manifest, current) if current else {}
     sources = vector_source_generations(manifest, choice, known, embedder)
     pricing = Pricing(
+        tokens=_token_counter(options),
         before=before,
         new_generation=choice.switching,
         sources=[k for _, k in sources],
@@ -236,6 +237,18 @@ def _sees_change(caller: Caller, visible_before: set[str] | None) -> Any:
         return change.doc_id in visible_before
 
     return visible
+
+
+def _token_counter(options: IngestOptions) -> Any:
+    """The tokens the embedder receives for a chunk: counted by the chunker in the
+    embedder's own tokenizer where it states one, else ``text`` in the chunking
+    tokenizer."""
+    if options.chunking.window is not None:
+        return lambda chunk: chunk.embedder_tokens or chunk.tokens
+    from osrag.chunking import get_tokenizer
+
+    tokenizer = get_tokenizer(options.chunking.tokenizer)
+    return lambda chunk: tokenizer.count(chunk.text)
 
 
 def _tokens_counted_with(options: IngestOptions) -> str:
@@ -294,11 +307,16 @@ def _embedding_cost(
         source = f"calibrated now on {rate.texts} of the texts to embed (stored for next time)"
     vectors = priced.vectors
     assert vectors is not None
+    if not vectors.to_embed:
+        cost.seconds = 0.0
+        cost.rate_source = source or "nothing to embed"
+        if rate is None:
+            return _priced(cost, vectors.tokens_to_embed, price)
     if rate is not None:
         cost.texts_per_second = round(rate.texts_per_second * workers, 3)
         cost.tokens_per_second = round(rate.tokens_per_second * workers, 1)
         cost.rate_source = source + (f", × {workers} embedding processes" if workers > 1 else "")
-        if cost.tokens_per_second:
+        if cost.tokens_per_second and vectors.to_embed:
             cost.seconds = round(vectors.tokens_to_embed / cost.tokens_per_second, 1)
     else:
         cost.rate_source = (
@@ -306,8 +324,12 @@ def _embedding_cost(
             if remote
             else "none: nothing to embed to measure on"
         )
+    return _priced(cost, vectors.tokens_to_embed, price)
+
+
+def _priced(cost: EmbeddingCost, tokens: int, price: float | None) -> EmbeddingCost:
     if price is not None:
-        cost.cost = round(vectors.tokens_to_embed / 1e6 * price, 6)
+        cost.cost = round(tokens / 1e6 * price, 6)
     return cost
 
 
