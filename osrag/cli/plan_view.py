@@ -85,6 +85,8 @@ def render_plan(plan: Any, *, show: int = 20) -> None:
         f"index size: {_bytes(s.bytes_before)} → {_bytes(s.bytes_after)} ({printable(s.note)})",
         highlight=False,
     )
+    if show and plan.changed_documents:
+        out.print("documents whose chunks change (document, then its chunks):", highlight=False)
     for row in plan.changed_documents[:show]:
         out.print(
             f"  {row.kind:<9} {printable(row.doc_id)}  unchanged {row.unchanged}, changed "
