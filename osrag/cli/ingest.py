@@ -352,10 +352,10 @@ def _summary(report: Any) -> None:
             f"deleted {report.orphans_deleted} chunk(s) an interrupted ingest had left behind",
             highlight=False,
         )
-    if report.chunks_embedded or report.vectors_reused:
+    if report.chunks_embedded or report.vectors_reused or report.vectors_from_generation:
         err.print(
-            f"embedded {report.chunks_embedded} chunk(s); {report.vectors_reused} vector(s) "
-            "came from the cache",
+            f"embedded {report.chunks_embedded} chunk(s); {report.vectors_from_generation} "
+            f"vector(s) read back from the index, {report.vectors_reused} from the cache",
             highlight=False,
         )
         err.print(

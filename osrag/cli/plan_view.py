@@ -32,7 +32,11 @@ def render_plan(plan: Any, *, show: int = 20) -> None:
     """The plan as a few lines and a table (``--json`` prints the model itself)."""
     from osrag.cli.render import data_table
 
-    where = "a new generation" if plan.new_generation else "in place"
+    where = "in place"
+    if plan.new_generation:
+        where = "a new generation"
+    elif plan.alias_moves:
+        where = "a generation built before; the alias moves to it"
     current = plan.current_generation or "unset"
     out.print(
         f"plan for alias {printable(plan.alias)}: {printable(current)} → "

@@ -199,6 +199,7 @@ def plan_change(
         current_generation=current,
         generation=choice.record.name,
         new_generation=choice.create,
+        alias_moves=choice.switching,
         settings=setting_changes(current_record, config, versions),
         scope=caller.describe(),
         documents=priced.documents,

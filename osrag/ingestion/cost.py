@@ -22,6 +22,7 @@ price setting and the engine's store size.
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -109,13 +110,27 @@ class _Tally:
             self.chunks.to_delete += len(change.delete)
             return  # the document is counted with every removal, at the end
         if change.kind == "unchanged":
-            count = len(change.previous.chunk_ids) if change.previous else 0
-            self.documents.unchanged += 1
-            self.chunks.before += count
-            self.chunks.after += count
-            self.chunks.unchanged += count
+            self._unchanged(change, old)
             return
         self._written(change, old)
+
+    def _unchanged(self, change: Change, old: Known | None) -> None:
+        """A document the generation written already holds at this version: nothing to
+        write. Against the current generation, when that is another one (the alias moves
+        to a generation built before), its chunks are compared by text."""
+        held = change.previous.chunk_ids if change.previous else ()
+        self.documents.unchanged += 1
+        self.chunks.after += len(held)
+        if old is None:
+            self.chunks.new += len(held)
+            return
+        self.chunks.before += len(old.chunk_ids)
+        before = Counter(i.rsplit("#", 1)[-1] for i in old.chunk_ids)
+        now = Counter(i.rsplit("#", 1)[-1] for i in held)
+        same = sum((before & now).values())
+        self.chunks.unchanged += same
+        self.chunks.changed += len(held) - same
+        self.chunks.removed += len(old.chunk_ids) - same
 
     def _written(self, change: Change, old: Known | None) -> None:
         if old is None:

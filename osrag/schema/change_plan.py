@@ -120,6 +120,11 @@ class ChangePlan(BaseModel):
     current_generation: str | None
     generation: str = Field(description="the generation the change writes")
     new_generation: bool = Field(description="a new generation is built (the alias then moves)")
+    alias_moves: bool = Field(
+        default=False,
+        description="the alias moves to the generation written (a new one, or one built "
+        "before with this configuration, e.g. after a rollback)",
+    )
     settings: list[SettingChange] = Field(
         default_factory=list, description="what differs from the current generation's"
     )
