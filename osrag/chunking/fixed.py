@@ -66,7 +66,7 @@ def fixed_chunks(
     runs = [(lo, hi)]
     if config.anchor == "structure":
         from osrag.chunking.anchors import anchors, segments
-        from osrag.chunking.structural import outline
+        from osrag.chunking.outline import outline
 
         found, _ = outline(doc)
         own = tokenizer.positions(doc.text, lo)

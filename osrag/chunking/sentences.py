@@ -164,7 +164,7 @@ def sentence_chunks(
     runs = [(doc.content_start, len(doc.text))]
     if config.anchor == "structure":
         from osrag.chunking.anchors import anchors, segments
-        from osrag.chunking.structural import outline
+        from osrag.chunking.outline import outline
 
         found, _ = outline(doc)
         own = tokenizer.positions(doc.text, doc.content_start)

@@ -40,11 +40,9 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator
 
-from osrag.chunking.markdown import PARSER as MARKDOWN_PARSER
-from osrag.chunking.markdown import Outline, scan_markdown
+from osrag.chunking.markdown import Outline
 from osrag.chunking.normalize import trim_span
-from osrag.chunking.plaintext import PARSER as PLAINTEXT_PARSER
-from osrag.chunking.plaintext import scan_plaintext
+from osrag.chunking.outline import outline
 from osrag.chunking.records import make_chunk
 from osrag.chunking.sentences import CANDIDATE as _SENTENCE_STOP
 from osrag.chunking.sentences import is_sentence_end
@@ -61,13 +59,6 @@ Piece = tuple[int, int, int, int]
 """``(start, end, token_start, token_end)``."""
 Section = tuple[int, int, int, int, list[str]]
 """``(start, end, token_start, token_end, heading_path)``."""
-
-
-def outline(doc: Document) -> tuple[Outline, str]:
-    """The document's headings and uncuttable regions, and the parser that found them."""
-    if doc.format == "markdown":
-        return scan_markdown(doc.text, doc.content_start), MARKDOWN_PARSER
-    return scan_plaintext(doc.text, doc.content_start), PLAINTEXT_PARSER
 
 
 def _same(a: str, b: str) -> bool:

@@ -27,7 +27,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from osrag.ingestion.plan import Change, Known
-from osrag.ingestion.reuse import _ByText
+from osrag.ingestion.reuse import ChunksByText
 from osrag.models import Chunk
 from osrag.schema.change_plan import (
     ChunkCounts,
@@ -82,7 +82,7 @@ class _Tally:
         self.failed_paths: set[str] = set()
         self.embedding: set[str] = set()
         """Digests of the texts counted to embed (a repeat is then the cache's)."""
-        self.tables = [_ByText(known) for known in pricing.sources]
+        self.tables = [ChunksByText(known) for known in pricing.sources]
         self.lost_failed = 0
         self.sample: list[str] = []
 

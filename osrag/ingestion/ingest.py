@@ -343,9 +343,10 @@ def vector_source_generations(
     if not choice.create and usable(choice.record, fingerprint):
         sources.append((choice.record.name, known))
     current = choice.current
-    other = current is not None and current != choice.record.name
-    if other and usable(manifest.generation(current), fingerprint):  # type: ignore[arg-type]
-        sources.append((current, known_of(manifest, current)))  # type: ignore[arg-type]
+    if current is not None and current != choice.record.name:
+        record = manifest.generation(current)
+        if usable(record, fingerprint):
+            sources.append((current, known_of(manifest, current)))
     return sources
 
 

@@ -27,7 +27,14 @@ from osrag.engines.base import ChunkIndex
 from osrag.ingestion.plan import Known
 from osrag.models import Chunk, GenerationRecord
 
-__all__ = ["VectorSource", "embedder_fingerprint", "reused_id", "text_digest", "usable"]
+__all__ = [
+    "ChunksByText",
+    "VectorSource",
+    "embedder_fingerprint",
+    "reused_id",
+    "text_digest",
+    "usable",
+]
 
 
 def text_digest(chunk_id: str) -> str:
@@ -57,7 +64,7 @@ def usable(record: GenerationRecord | None, fingerprint: tuple[str, int] | None)
 
 
 @dataclass
-class _ByText:
+class ChunksByText:
     """One generation's chunk ids by document and text digest, built per document on
     first use (an ingest meets each document once)."""
 
@@ -73,10 +80,10 @@ class _ByText:
         return by_text.get(digest)
 
 
-def reused_id(chunk: Chunk, known: Mapping[str, Known] | _ByText) -> str | None:
+def reused_id(chunk: Chunk, known: Mapping[str, Known] | ChunksByText) -> str | None:
     """The id of the chunk of the same document with the same text in a generation whose
     documents are ``known``, or None."""
-    table = known if isinstance(known, _ByText) else _ByText(known)
+    table = known if isinstance(known, ChunksByText) else ChunksByText(known)
     return table.find(chunk.doc_id, text_digest(chunk.chunk_id))
 
 
@@ -86,7 +93,7 @@ class VectorSource:
     def __init__(self, index: ChunkIndex, generation: str, known: Mapping[str, Known]) -> None:
         self.index = index
         self.generation = generation
-        self._table = _ByText(known)
+        self._table = ChunksByText(known)
 
     def match(self, chunk: Chunk) -> str | None:
         return reused_id(chunk, self._table)
