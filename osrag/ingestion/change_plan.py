@@ -18,6 +18,7 @@ who runs the ingest writes every document, and plans as ``Caller(unrestricted=Tr
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -176,7 +177,7 @@ def plan_change(
         index.generations(options.alias),
         config=config,
         versions=versions,
-        now=current_record.created_at if current_record else _epoch(),
+        now=dt.datetime.now(dt.UTC),
         fresh=options.new_generation,
     )
     known = {} if choice.create else known_of(manifest, choice.record.name)
@@ -221,12 +222,6 @@ def plan_change(
             "and vector searches of the alias will fail"
         )
     return plan
-
-
-def _epoch() -> Any:
-    import datetime as dt
-
-    return dt.datetime.fromtimestamp(0, dt.UTC)
 
 
 def _sees_change(caller: Caller, visible_before: set[str] | None) -> Any:

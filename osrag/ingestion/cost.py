@@ -97,15 +97,7 @@ class _Tally:
         old = self.p.before.get(change.doc_id)
         if change.kind == "failed":
             self.documents.failed += 1
-            if old is not None and self.p.new_generation:
-                self.lost_failed += 1
-                self.chunks.before += len(old.chunk_ids)
-                self.chunks.removed += len(old.chunk_ids)
-            elif old is not None:
-                self.chunks.before += len(old.chunk_ids)
-                self.chunks.after += len(old.chunk_ids)
-                self.chunks.unchanged += len(old.chunk_ids)
-            return
+            return  # what the alias holds of it is counted with the removals, at the end
         if change.kind == "remove":
             self.chunks.to_delete += len(change.delete)
             return  # the document is counted with every removal, at the end
@@ -193,14 +185,15 @@ class _Tally:
         for doc_id, old in self.p.before.items():
             if doc_id in self.seen or not self.p.visible_before(doc_id):
                 continue
-            kept = old.source_path in self.failed_paths or not prune
-            if kept and not self.p.new_generation:
-                if old.source_path not in self.failed_paths:  # a failed one is counted
+            failed = old.source_path in self.failed_paths
+            if (failed or not prune) and not self.p.new_generation:
+                if not failed:  # a failed one is counted as failed
                     self.documents.unchanged += 1
-                    self.chunks.before += len(old.chunk_ids)
-                    self.chunks.after += len(old.chunk_ids)
-                    self.chunks.unchanged += len(old.chunk_ids)
+                self.chunks.before += len(old.chunk_ids)
+                self.chunks.after += len(old.chunk_ids)
+                self.chunks.unchanged += len(old.chunk_ids)
                 continue
+            self.lost_failed += failed
             self.documents.removed += 1
             self.chunks.before += len(old.chunk_ids)
             self.chunks.removed += len(old.chunk_ids)
