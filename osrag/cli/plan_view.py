@@ -51,7 +51,10 @@ def render_plan(plan: Any, *, show: int = 20) -> None:
         )
     table = data_table("", "unchanged", "changed", "new", "removed", "after", box=None)
     d, c = plan.documents, plan.chunks
-    table.add_row("documents", str(d.unchanged), str(d.changed), str(d.new), str(d.removed), "")
+    after = d.unchanged + d.changed + d.new
+    table.add_row(
+        "documents", str(d.unchanged), str(d.changed), str(d.new), str(d.removed), str(after)
+    )
     table.add_row(
         "chunks", str(c.unchanged), str(c.changed), str(c.new), str(c.removed), str(c.after)
     )
