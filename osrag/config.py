@@ -99,6 +99,11 @@ class ConfigReport(BaseModel):
 
     config_file: str | None
     values: dict[str, EffectiveValue]
+    engine: str = Field(
+        default="",
+        description="the engine the commands will use with these settings, and why "
+        "(:func:`osrag.engines.engine_in_use`)",
+    )
 
 
 class Settings(BaseSettings):
@@ -149,6 +154,12 @@ class Settings(BaseSettings):
         gt=0,
         description="seconds all the embedding of one ingest may take (then it stops; what "
         "it wrote is kept, its vectors cached)",
+    )
+    embed_price: float | None = Field(
+        default=None,
+        ge=0,
+        description="what embedding costs per million tokens (a service's price; `osrag "
+        "plan` multiplies it by the tokens to embed)",
     )
     config: Path | None = Field(default=None, description="configuration file to read")
     follow_symlinks: bool = Field(
@@ -403,7 +414,8 @@ class Settings(BaseSettings):
                 shown[name] = str(value)
             else:
                 shown[name] = value
-        shown["url"] = self.effective_url
+        named = self.has_cluster or self.backend in ("opensearch", "elasticsearch")
+        shown["url"] = self.effective_url if named else None  # the URL a command would use
         return shown
 
     def origin(self, name: str) -> str:

@@ -15,6 +15,10 @@ body — the honest cost of cutting on token count).
 With an embedder window that chunks must fit (:mod:`.window`), ``w`` is at most the
 window's budget under the title breadcrumb, in the embedder's tokens.
 
+With ``anchor="structure"`` the rule applies between anchors (section starts and
+anchor paragraphs, :mod:`.anchors`): windows restart at each, so an edit moves the
+windows of its own run only. Token spans still count from the content start.
+
 Invariant (tested with hypothesis): the windows cover every token, and
 ``normalize(source[span])`` is the body.
 """
@@ -58,25 +62,35 @@ def fixed_chunks(
     """Fixed windows over ``doc`` (or over ``[start, end)`` of its text)."""
     lo = doc.content_start if start is None else start
     hi = len(doc.text) if end is None else end
-    length = tokenizer.positions(doc.text, lo).position(hi)
     size = Budgets(config, tokenizer)(doc.title, config.size)
-    windows = fixed_windows(length, size, config.overlap)
-    spans = tokenizer.spans(doc.text, lo, hi, windows)
+    runs = [(lo, hi)]
+    if config.anchor == "structure":
+        from osrag.chunking.anchors import anchors, segments
+        from osrag.chunking.outline import outline
+
+        found, _ = outline(doc)
+        own = tokenizer.positions(doc.text, lo)
+        runs = segments(lo, hi, anchors(doc.text, lo, hi, found, own, size, sections=True))
+    positions = tokenizer.positions(doc.text, lo)
     chunks: list[Chunk] = []
-    for index, ((i, j), (a, b)) in enumerate(zip(windows, spans, strict=True)):
-        chunks.append(
-            make_chunk(
-                doc,
-                strategy="fixed",
-                index=index,
-                start=a,
-                end=b,
-                breadcrumb=doc.title,
-                heading_path=[],
-                token_start=i,
-                token_end=j,
-                tokenizer=tokenizer.id,
-                parser=PARSER,
+    for run_start, run_end in runs:
+        first, length = positions.position(run_start), positions.position(run_end)
+        windows = fixed_windows(length - first, size, config.overlap)
+        spans = tokenizer.spans(doc.text, run_start, run_end, windows)
+        for (i, j), (a, b) in zip(windows, spans, strict=True):
+            chunks.append(
+                make_chunk(
+                    doc,
+                    strategy="fixed",
+                    index=len(chunks),
+                    start=a,
+                    end=b,
+                    breadcrumb=doc.title,
+                    heading_path=[],
+                    token_start=first + i,
+                    token_end=first + j,
+                    tokenizer=tokenizer.id,
+                    parser=PARSER,
+                )
             )
-        )
     return chunks

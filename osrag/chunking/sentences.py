@@ -19,6 +19,10 @@ fixed-window rule (``w = max_tokens``, no overlap) and each piece is a chunk.
 With an embedder window that chunks must fit (:mod:`.window`), ``max_tokens`` is at
 most the window's budget under the title breadcrumb, in the embedder's tokens.
 
+With ``anchor="structure"`` packing restarts at every anchor (section starts and
+anchor paragraphs, :mod:`.anchors`): no chunk crosses one, so an edit repacks its own
+run only.
+
 Why not a library: pysbd with ``char_span=True`` (spans are needed) segmented
 ten CUAD contracts at 0.04 MB/s, this regex pass at ≈17 MB/s, and structural
 chunking runs it on every oversize section; the rules above are the ones these
@@ -156,16 +160,25 @@ def sentence_chunks(
 ) -> list[Chunk]:
     """The ``sentences`` strategy over the whole document content."""
     positions = positions or tokenizer.positions(doc.text, doc.content_start)
+    bound = Budgets(config, tokenizer)(doc.title)
+    runs = [(doc.content_start, len(doc.text))]
+    if config.anchor == "structure":
+        from osrag.chunking.anchors import anchors, segments
+        from osrag.chunking.outline import outline
+
+        found, _ = outline(doc)
+        own = tokenizer.positions(doc.text, doc.content_start)
+        cuts = anchors(doc.text, doc.content_start, len(doc.text), found, own, bound, sections=True)
+        runs = segments(doc.content_start, len(doc.text), cuts)
+    pieces = [
+        piece
+        for run_start, run_end in runs
+        for piece in split_by_sentences(
+            doc.text, run_start, run_end, positions, tokenizer, bound, config.overlap_sentences
+        )
+    ]
     chunks: list[Chunk] = []
-    for start, end, tok_start, tok_end in split_by_sentences(
-        doc.text,
-        doc.content_start,
-        len(doc.text),
-        positions,
-        tokenizer,
-        Budgets(config, tokenizer)(doc.title),
-        config.overlap_sentences,
-    ):
+    for start, end, tok_start, tok_end in pieces:
         chunks.append(
             make_chunk(
                 doc,

@@ -25,6 +25,9 @@ top heading says the same), not in the body. Empty sections are dropped.
   chunk length, so setting ``min_tokens`` to "the same number" does not
   reproduce that splitter — and small sections are kept by default, because a
   short rule under its own heading is exactly what retrieval should find.
+- ``anchor="structure"``: an oversize section is first cut at its anchor paragraphs
+  (:mod:`.anchors`), and each run is split by the rule above on its own, so an edit
+  inside a long section repacks its own run, not the rest of the section.
 
 Invariant (tested on the shared corpora): every non-blank, non-heading line of
 a document lies inside some chunk's span; spans of one document do not
@@ -37,11 +40,9 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator
 
-from osrag.chunking.markdown import PARSER as MARKDOWN_PARSER
-from osrag.chunking.markdown import Outline, scan_markdown
+from osrag.chunking.markdown import Outline
 from osrag.chunking.normalize import trim_span
-from osrag.chunking.plaintext import PARSER as PLAINTEXT_PARSER
-from osrag.chunking.plaintext import scan_plaintext
+from osrag.chunking.outline import outline
 from osrag.chunking.records import make_chunk
 from osrag.chunking.sentences import CANDIDATE as _SENTENCE_STOP
 from osrag.chunking.sentences import is_sentence_end
@@ -58,13 +59,6 @@ Piece = tuple[int, int, int, int]
 """``(start, end, token_start, token_end)``."""
 Section = tuple[int, int, int, int, list[str]]
 """``(start, end, token_start, token_end, heading_path)``."""
-
-
-def outline(doc: Document) -> tuple[Outline, str]:
-    """The document's headings and uncuttable regions, and the parser that found them."""
-    if doc.format == "markdown":
-        return scan_markdown(doc.text, doc.content_start), MARKDOWN_PARSER
-    return scan_plaintext(doc.text, doc.content_start), PLAINTEXT_PARSER
 
 
 def _same(a: str, b: str) -> bool:
@@ -172,6 +166,35 @@ def _split_oversize(
     return pieces
 
 
+def _split_anchored(
+    text: str,
+    start: int,
+    end: int,
+    found: Outline,
+    config: ChunkingConfig,
+    positions: TokenPositions,
+    limit: int,
+    tokenizer: Tokenizer,
+) -> list[Piece]:
+    """The oversize section ``[start, end)`` cut at its anchor paragraphs, each run
+    split by :func:`_split_oversize` (a run within ``limit`` is one piece)."""
+    from osrag.chunking.anchors import anchors, segments
+
+    own = tokenizer.positions(text, start)
+    cuts = anchors(text, start, end, found, own, limit, sections=False)
+    pieces: list[Piece] = []
+    for a, b in segments(start, end, cuts):
+        a, b = trim_span(text, a, b)
+        if a >= b:
+            continue
+        ta, tb = positions.position(a), positions.position(b)
+        if tb - ta <= limit:
+            pieces.append((a, b, ta, tb))
+        else:
+            pieces += _split_oversize(text, a, b, ta, tb, found, config, positions, limit)
+    return pieces
+
+
 def _reach(text: str, w_end: int, limit: int) -> int:
     """The end of the whitespace after ``w_end`` (a cut up to there adds no token)."""
     m = _NON_SPACE.search(text, w_end, limit)
@@ -249,6 +272,8 @@ def structural_chunks(
         bound = budgets(crumb)
         if tb - ta <= bound:
             pieces: list[Piece] = [(a, b, ta, tb)]
+        elif config.anchor == "structure":
+            pieces = _split_anchored(doc.text, a, b, found, config, positions, bound, tokenizer)
         else:
             pieces = _split_oversize(doc.text, a, b, ta, tb, found, config, positions, bound)
         for start, end, token_start, token_end in pieces:

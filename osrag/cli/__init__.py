@@ -1,6 +1,6 @@
 """The ``osrag`` command line. Thin: parse, call the library, print.
 
-One module per command group (``ingest``, ``search``, ``index``, ``eval``,
+One module per command group (``ingest``, ``plan``, ``search``, ``index``, ``eval``,
 ``chunks``, ``config``, ``embedder``, ``node``, ``check-collisions``);
 :mod:`.common` holds the options every command shares. Every expected failure is
 an :class:`~osrag.errors.OsragError`; :func:`main` prints it as one line on
@@ -35,6 +35,7 @@ __all__ = ["COMMANDS", "app", "main"]
 COMMANDS: dict[str, tuple[str, str]] = {
     "chunks": ("osrag.cli.chunks", "chunks_command"),
     "ingest": ("osrag.cli.ingest", "ingest_command"),
+    "plan": ("osrag.cli.plan", "plan_command"),
     "search": ("osrag.cli.search", "search_command"),
     "eval": ("osrag.cli.eval", "eval_command"),
     "span-qrels": ("osrag.cli.eval", "span_qrels_command"),

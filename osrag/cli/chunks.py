@@ -18,6 +18,13 @@ _STRATEGIES = ("structural", "fixed", "sentences")
 
 
 PathArg = Annotated[Path, typer.Argument(help="A corpus folder or one file.")]
+AnchorOpt = Annotated[
+    str,
+    typer.Option(
+        help="structure: windows restart at section starts and anchor paragraphs (an edit "
+        "moves few boundaries); none: the strategies' plain rules."
+    ),
+]
 StrategyOpt = Annotated[
     str | None,
     typer.Option(help="fixed, structural or sentences (default: all three, ids for each)."),
@@ -74,6 +81,7 @@ def chunks_command(
     min_tokens: MinTokensOpt = 0,
     overlap_sentences: OverlapSentencesOpt = 0,
     tokenizer: TokenizerOpt = "whitespace",
+    anchor: AnchorOpt = "none",
     embedder: EmbedderOpt = None,
     fit_window: FitWindowOpt = True,
     json_output: ChunksJsonOpt = False,
@@ -99,6 +107,7 @@ def chunks_command(
         max_tokens=max_tokens,
         min_tokens=min_tokens,
         overlap_sentences=overlap_sentences,
+        anchor=anchor,
     )
     window = None
     if embedder is not None:

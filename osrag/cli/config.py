@@ -17,11 +17,13 @@ config_app = typer.Typer(
 @config_app.command("show")
 @connection_flags
 def config_show(*, connection: dict[str, Any], json_output: JsonOpt = False) -> None:
-    """Print the effective configuration (secrets masked) and where each value came from."""
+    """Print the effective configuration (secrets masked), where each value came from, and
+    which engine the commands will use."""
     from osrag.cli.render import data_table
     from osrag.config import load_settings
+    from osrag.engines import config_report
 
-    report = load_settings(**connection).report()
+    report = config_report(load_settings(**connection))
     if json_output:
         out.print_json(report.model_dump_json())
         return
@@ -29,6 +31,7 @@ def config_show(*, connection: dict[str, Any], json_output: JsonOpt = False) -> 
     for name, row in report.values.items():
         table.add_row(name, "" if row.value is None else str(row.value), row.source)
     out.print(table)
+    out.print(f"engine: {printable(report.engine)}", highlight=False, soft_wrap=True)
     err.print(
         f"configuration file: {printable(report.config_file or 'none found')}", soft_wrap=True
     )

@@ -42,6 +42,14 @@ SizeOpt = Annotated[int | None, typer.Option(help="fixed: window in tokens.")]
 OverlapOpt = Annotated[int | None, typer.Option(help="fixed: overlap in tokens.")]
 MaxTokensOpt = Annotated[int | None, typer.Option(help="structural/sentences: largest chunk.")]
 MinTokensOpt = Annotated[int | None, typer.Option(help="structural: merge smaller sections.")]
+AnchorOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="structure: windows restart at section starts and anchor paragraphs, so an "
+        "edit changes the chunks near it and later chunks keep their text; none (default).",
+        show_default=False,
+    ),
+]
 TokenizerOpt = Annotated[
     str | None, typer.Option(help="whitespace (default) or a subword tokenizer.")
 ]
@@ -55,6 +63,14 @@ EmbedderOpt = Annotated[
         "python:MOD:FN. "
         "(default: the embedder setting; none)",
         show_default=False,
+    ),
+]
+NoEmbedderOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-embedder",
+        help="Build without vectors, on purpose (without --embedder, a re-ingest keeps "
+        "the embedder the alias was built with).",
     ),
 ]
 FitWindowOpt = Annotated[
@@ -100,7 +116,11 @@ ReplicasOpt = Annotated[
     ),
 ]
 DryRunOpt = Annotated[
-    bool, typer.Option("--dry-run", help="Print the plan (what would change); write nothing.")
+    bool,
+    typer.Option(
+        "--dry-run",
+        help="Print the plan (what would change, and cost: osrag plan); write nothing.",
+    ),
 ]
 PruneOpt = Annotated[
     bool, typer.Option("--prune/--no-prune", help="Delete chunks of vanished sources.")
@@ -129,8 +149,10 @@ def ingest_command(
     max_tokens: MaxTokensOpt = None,
     min_tokens: MinTokensOpt = None,
     tokenizer: TokenizerOpt = None,
+    anchor: AnchorOpt = None,
     analyzer: AnalyzerOpt = "english",
     embedder: EmbedderOpt = None,
+    no_embedder: NoEmbedderOpt = False,
     fit_window: FitWindowOpt = True,
     keep: KeepOpt = 2,
     wait: WaitOpt = 0.0,
@@ -157,45 +179,84 @@ def ingest_command(
 
     if not path.exists():
         raise CorpusError(f"{path}: no such file or folder")
-    chunking = chunking_from_flags(
-        strategy=strategy,
-        size=size,
-        overlap=overlap,
-        max_tokens=max_tokens,
-        min_tokens=min_tokens,
-        tokenizer=tokenizer,
-    )
     settings, index, alias_name = session(url, config, alias, backend)
-    options = _options(
-        settings,
-        alias=alias_name,
-        chunking=chunking,
-        analyzer=analyzer,
-        embedder=embedder or settings.embedder,
-        fit_window=fit_window,
-        keep=keep,
-        lock_wait=wait,
-        prune=prune,
-        new_generation=new_generation,
-        workers=workers,
-        writers=writers,
-        shards=shards,
-        replicas=replicas,
-        batch_mb=batch_mb,
-        batch_chunks=batch_chunks,
-        follow_symlinks=follow_symlinks,
-    )
     with cluster_guard(settings):
+        options = ingest_options(
+            settings,
+            index,
+            alias_name,
+            flags={
+                "strategy": strategy,
+                "size": size,
+                "overlap": overlap,
+                "max_tokens": max_tokens,
+                "min_tokens": min_tokens,
+                "tokenizer": tokenizer,
+                "anchor": anchor,
+            },
+            embedder=embedder,
+            no_embedder=no_embedder,
+            analyzer=analyzer,
+            fit_window=fit_window,
+            keep=keep,
+            lock_wait=wait,
+            prune=prune,
+            new_generation=new_generation,
+            workers=workers,
+            writers=writers,
+            shards=shards,
+            replicas=replicas,
+            batch_mb=batch_mb,
+            batch_chunks=batch_chunks,
+            follow_symlinks=follow_symlinks,
+        )
         if dry_run:
-            report = _dry_run(path, index, options, json_output)
-        else:
-            report = _run(path, index, options, show=not quiet and not json_output)
+            _dry_run(path, index, options, settings, json_output)
+            return
+        report = _run(path, index, options, show=not quiet and not json_output)
     if json_output:
         out.print_json(report.model_dump_json())
     else:
         _summary(report)
     if report.errors:
         raise typer.Exit(3)
+
+
+def ingest_options(
+    settings: Any,
+    index: Any,
+    alias: str,
+    *,
+    flags: dict[str, Any],
+    embedder: str | None,
+    no_embedder: bool,
+    **given: Any,
+) -> Any:
+    """The options of an ingest (or its plan) of ``alias``: the flags, over what the alias
+    was built with (:mod:`osrag.ingestion.remembered`), over the settings."""
+    from osrag.ingestion.remembered import current_record, reingest_settings
+
+    chosen = reingest_settings(
+        current_record(index, alias),
+        alias=alias,
+        chunking_flags=flags,
+        embedder_flag=embedder,
+        no_embedder=no_embedder,
+        embedder_setting=settings.embedder,
+    )
+    if chosen.embedder_from == "alias":
+        err.print(
+            f"embedder {printable(chosen.embedder)}: the one alias {printable(alias)} was "
+            "built with (--no-embedder drops its vectors)",
+            highlight=False,
+        )
+    given.setdefault("workers", None)
+    given.setdefault("batch_mb", None)
+    given.setdefault("batch_chunks", None)
+    given.setdefault("follow_symlinks", None)
+    return _options(
+        settings, alias=alias, chunking=chosen.chunking, embedder=chosen.embedder, **given
+    )
 
 
 def _options(
@@ -251,29 +312,26 @@ def _run(path: Path, index: Any, options: Any, *, show: bool) -> Any:
         return ingest(path, index, options, progress=progress)
 
 
-def _dry_run(path: Path, index: Any, options: Any, quiet: bool) -> Any:
-    """Consume the plan and print it: one line per document that would change."""
-    from osrag.ingestion.apply import count_change
-    from osrag.ingestion.ingest import plan
+def _dry_run(path: Path, index: Any, options: Any, settings: Any, json_output: bool) -> None:
+    """The plan of this ingest (:mod:`osrag.ingestion.change_plan`), as ``osrag plan``
+    prints it, in the operator's view (the ingest writes every document)."""
+    from osrag.cli.plan_view import render_plan
+    from osrag.ingestion.change_plan import Caller, plan_change
 
-    report, changes = plan(path, index, options)
-    shown = 0
-    for change in changes:
-        count_change(report, change)
-        report.chunks_written += len(change.write)
-        report.chunks_deleted += len(change.delete)
-        if quiet or change.kind in ("unchanged", "failed"):
-            continue
-        shown += 1
-        if shown <= 50:
-            out.print(
-                f"  {change.kind:<8} {printable(change.doc_id)}  "
-                f"+{len(change.write)} −{len(change.delete)}",
-                highlight=False,
-            )
-    if shown > 50:
-        out.print(f"  … {shown - 50} more", highlight=False)
-    return report
+    plan = plan_change(
+        path,
+        index,
+        options,
+        caller=Caller(unrestricted=True),
+        price_per_million_tokens=settings.embed_price,
+    )
+    if json_output:
+        out.print_json(plan.model_dump_json())
+    else:
+        render_plan(plan, show=50)
+        out.print("(dry run: nothing written)", highlight=False)
+    if plan.documents.failed:
+        raise typer.Exit(3)
 
 
 def _summary(report: Any) -> None:
@@ -294,10 +352,10 @@ def _summary(report: Any) -> None:
             f"deleted {report.orphans_deleted} chunk(s) an interrupted ingest had left behind",
             highlight=False,
         )
-    if report.chunks_embedded or report.vectors_reused:
+    if report.chunks_embedded or report.vectors_reused or report.vectors_from_generation:
         err.print(
-            f"embedded {report.chunks_embedded} chunk(s); {report.vectors_reused} vector(s) "
-            "came from the cache",
+            f"embedded {report.chunks_embedded} chunk(s); {report.vectors_from_generation} "
+            f"vector(s) read back from the index, {report.vectors_reused} from the cache",
             highlight=False,
         )
         err.print(

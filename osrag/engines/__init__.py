@@ -22,7 +22,7 @@ from osrag.engines.base import ChunkIndex
 from osrag.errors import ConfigError
 
 if TYPE_CHECKING:  # the settings are read when an engine is chosen, not on import
-    from osrag.config import Settings
+    from osrag.config import ConfigReport, Settings
 
 EngineName = Literal["opensearch", "elasticsearch", "embedded"]
 
@@ -44,6 +44,28 @@ class BackendChoice:
 def embedded_root(settings: Settings) -> Path:
     """``$OSRAG_HOME/embedded`` if a home is set, else ``.osrag`` in the working directory."""
     return settings.home / "embedded" if settings.home else Path(EMBEDDED_DIR)
+
+
+def engine_in_use(settings: Settings) -> str:
+    """Which engine the commands will use with ``settings``, and why — without
+    connecting (``auto`` with a cluster asks it on the first command)."""
+    backend = settings.backend
+    if backend in ("opensearch", "elasticsearch"):
+        return f"{backend} at {settings.effective_url} (the backend setting)"
+    if backend == "auto" and settings.has_cluster:
+        return (
+            f"the cluster at {settings.effective_url}: OpenSearch or Elasticsearch, asked "
+            "when a command connects (osrag config check asks now)"
+        )
+    why = "the backend setting" if backend == "embedded" else "no cluster URL is set"
+    return f"the embedded index in {embedded_root(settings).resolve()} ({why})"
+
+
+def config_report(settings: Settings) -> ConfigReport:
+    """:meth:`Settings.report`, with the engine the commands will use."""
+    report = settings.report()
+    report.engine = engine_in_use(settings)
+    return report
 
 
 def _detect(settings: Settings) -> Literal["opensearch", "elasticsearch"]:

@@ -182,6 +182,17 @@ class ChunkIndex(ABC):
         REST engines at any index size). How ingest finds a document's chunks."""
 
     @abstractmethod
+    def stored_vectors(self, target: str, chunk_ids: Sequence[str]) -> dict[str, list[float]]:
+        """The vectors ``target`` holds for ``chunk_ids`` (ids it does not hold, or holds
+        without a vector, are absent), read back as stored. How a new generation reuses
+        the vectors of the one it replaces, with no local vector cache."""
+
+    def store_bytes(self, target: str) -> int | None:
+        """Bytes ``target`` takes on disk (primary copies), or None where the engine cannot
+        say. What a change plan scales to estimate a new generation's size."""
+        return None
+
+    @abstractmethod
     def search(
         self,
         target: str,

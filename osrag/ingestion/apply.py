@@ -197,12 +197,14 @@ class _Apply:
         self._vectors: dict[str, list[float]] = {}
         if self.vectors is None:
             return changes
-        kept, self._vectors, computed, cached, issues = embed_batch(changes, self.vectors)
+        got = embed_batch(changes, self.vectors)
+        self._vectors = got.vectors
         with self._counts:
-            self.report.chunks_embedded += computed
-            self.report.vectors_reused += cached
-            self.report.errors += issues
-        return kept
+            self.report.chunks_embedded += got.computed
+            self.report.vectors_reused += got.cached
+            self.report.vectors_from_generation += got.from_generation
+            self.report.errors += got.issues
+        return got.kept
 
     def _widen_policy(self, changes: list[Change]) -> None:
         tenants = any(c.doc is not None and c.doc.tenant for c in changes)

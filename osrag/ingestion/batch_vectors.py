@@ -1,4 +1,6 @@
-"""The vectors of a batch of an ingest: from the vector cache, else from the embedder.
+"""The vectors of a batch of an ingest: read back from a generation that holds the same
+text embedded by the same embedder (:mod:`osrag.ingestion.reuse`), else from the vector
+cache, else from the embedder.
 
 :func:`embed_batch` embeds the chunks a batch writes. When the embedder refuses the
 batch's texts themselves (:class:`~osrag.errors.EmbeddingInputError`: a 4xx from a
@@ -13,13 +15,14 @@ The ingest's ``embed_deadline`` is checked before every batch.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from osrag.ingestion.plan import Change
+from osrag.ingestion.reuse import VectorSource
 from osrag.models import LoadIssue
 
-__all__ = ["Vectors", "embed_batch"]
+__all__ = ["BatchVectors", "Vectors", "embed_batch"]
 
 
 @dataclass
@@ -35,13 +38,29 @@ class Vectors:
     ends_at: float | None = None
     deadline: float | None = None
     """The ``embed_deadline`` in seconds (for the message)."""
+    sources: tuple[VectorSource, ...] = ()
+    """Generations built by the same embedder whose vectors are read back first."""
 
 
-def embed_batch(
-    changes: list[Change], given: Vectors
-) -> tuple[list[Change], dict[str, list[float]], int, int, list[LoadIssue]]:
-    """``(the changes that go ahead, their chunks' vectors by chunk id, vectors computed,
-    vectors from the cache, the documents refused)`` (see the module docstring)."""
+@dataclass
+class BatchVectors:
+    """What :func:`embed_batch` gives back for one batch."""
+
+    kept: list[Change]
+    """The changes that go ahead (a document the embedder refused is left out)."""
+    vectors: dict[str, list[float]]
+    """Every written chunk's vector, by chunk id."""
+    computed: int = 0
+    """Texts the embedder was asked for."""
+    cached: int = 0
+    """Vectors from the local cache (or repeats of a text within the batch)."""
+    from_generation: int = 0
+    """Vectors read back from a generation (:attr:`Vectors.sources`)."""
+    issues: list[LoadIssue] = field(default_factory=list)
+
+
+def embed_batch(changes: list[Change], given: Vectors) -> BatchVectors:
+    """The vectors of the chunks ``changes`` write (see the module docstring)."""
     from osrag.embedding import embed_texts
     from osrag.errors import EmbeddingError, EmbeddingInputError
 
@@ -51,20 +70,26 @@ def embed_batch(
             f"({given.deadline:g} s) has passed (raise the embed_deadline setting for a "
             "corpus that takes longer; vectors computed so far are cached)"
         )
-    vectors: dict[str, list[float]] = {}
-    counts = [0, 0]
+    result = BatchVectors(changes, {})
+    vectors = result.vectors
 
     def embed(group: list[Change]) -> None:
         chunks = [chunk for change in group for chunk in change.write]
+        for source in given.sources:
+            found = source.read([c for c in chunks if c.chunk_id not in vectors], dimension)
+            vectors.update(found)
+            result.from_generation += len(found)
+        chunks = [c for c in chunks if c.chunk_id not in vectors]
         outcome = embed_texts([c.text for c in chunks], given.embedder, given.cache)
-        counts[0] += outcome.computed
-        counts[1] += outcome.cached
+        result.computed += outcome.computed
+        result.cached += outcome.cached
         for chunk, vector in zip(chunks, outcome.vectors, strict=True):
             vectors[chunk.chunk_id] = [float(x) for x in vector]
 
+    dimension = given.embedder.dimension
     try:
         embed(changes)
-        return changes, vectors, counts[0], counts[1], []
+        return result
     except EmbeddingInputError:
         pass  # find the documents that fail, let the others through
     kept: list[Change] = []
@@ -84,4 +109,5 @@ def embed_batch(
             )
             continue
         kept.append(change)
-    return kept, vectors, counts[0], counts[1], issues
+    result.kept, result.issues = kept, issues
+    return result

@@ -68,6 +68,7 @@ from osrag.ingestion.plan import (
     plan_ingest,
     same_model_same_dimension,
 )
+from osrag.ingestion.reuse import VectorSource, usable
 from osrag.ingestion.workers import Workers
 from osrag.loaders.limits import DEFAULT_READ, ReadOptions
 from osrag.models import (
@@ -152,6 +153,13 @@ class IngestOptions:
     and counted (``chunks_truncated``, ``tokens_truncated``)."""
 
 
+def cache_key(embedder: Any) -> str:
+    """The embedder's fingerprint (:func:`osrag.embedding.batching.cache_key`)."""
+    from osrag.embedding.batching import cache_key as key
+
+    return key(embedder)
+
+
 def resolve_embedder(options: IngestOptions) -> Any:
     """The options' embedder as an object (None without one)."""
     if options.embedder is None or not isinstance(options.embedder, str):
@@ -188,6 +196,8 @@ def generation_config(
     chunking = options.chunking.model_dump(mode="json", round_trip=True)
     if chunking.get("window") is None:
         chunking.pop("window", None)  # configurations without a window keep their digest
+    if chunking.get("anchor") == "none":
+        chunking.pop("anchor")  # nor do configurations without anchors change theirs
     config: dict[str, Any] = {
         "chunking": chunking,
         "extraction": options.extraction.model_dump(mode="json", round_trip=True),
@@ -198,7 +208,12 @@ def generation_config(
         config["analyzer_requested"] = options.analyzer
     if embedder is not None:
         spec = options.embedder if isinstance(options.embedder, str) else None
-        config["embedder"] = {"id": embedder.id, "dimension": embedder.dimension, "spec": spec}
+        config["embedder"] = {
+            "id": embedder.id,
+            "dimension": embedder.dimension,
+            "spec": spec,
+            "fingerprint": cache_key(embedder),
+        }
         window = options.chunking.window
         if window is not None:
             config["embedder"]["window"] = window.tokens
@@ -234,13 +249,19 @@ def generation_versions(options: IngestOptions, index: ChunkIndex | None = None)
 
 NOT_DIGESTED = frozenset({"analyzer_requested"})
 """Config entries that explain a generation but do not change its contents."""
+EMBEDDER_NOT_DIGESTED = frozenset({"spec", "fingerprint"})
+"""Entries of the embedder's config likewise: the string that named it, and its cache
+key (which of two servers of one model gave the vectors: what reuse checks, not what
+the generation holds)."""
 
 
 def config_digest(config: dict[str, Any], versions: dict[str, str]) -> str:
     """First 8 hex of SHA-256 over the configuration and every version."""
     digested = {k: v for k, v in config.items() if k not in NOT_DIGESTED}
     if "embedder" in digested:
-        digested["embedder"] = {k: v for k, v in digested["embedder"].items() if k != "spec"}
+        digested["embedder"] = {
+            k: v for k, v in digested["embedder"].items() if k not in EMBEDDER_NOT_DIGESTED
+        }
     payload = json.dumps({"config": digested, "versions": versions}, sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()[:8]
 
@@ -249,7 +270,7 @@ def _utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-def _changes(path: Path, known: dict[str, Known], options: IngestOptions) -> Iterator[Change]:
+def changes_of(path: Path, known: dict[str, Known], options: IngestOptions) -> Iterator[Change]:
     """The plan of an ingest, its files loaded and its documents prepared by one pool."""
     with Workers(options.workers) as workers:
 
@@ -294,7 +315,7 @@ def plan(
         now=_utcnow(),
         fresh=options.new_generation,
     )
-    known = {} if choice.create else _known(manifest, choice.record.name)
+    known = {} if choice.create else known_of(manifest, choice.record.name)
     report = IngestReport(
         generation=choice.record.name,
         alias=options.alias,
@@ -302,11 +323,37 @@ def plan(
         previous_generation=current if choice.switching else None,
         dry_run=True,
     )
-    return report, _changes(path, known, options)
+    return report, changes_of(path, known, options)
+
+
+def vector_source_generations(
+    manifest: Manifest,
+    choice: GenerationChoice,
+    known: dict[str, Known],
+    embedder: Any,
+) -> list[tuple[str, dict[str, Known]]]:
+    """The generations whose vectors an ingest reads back (:mod:`osrag.ingestion.reuse`),
+    in the order it reads them, each with its documents: the one it writes in place (a
+    changed document's unchanged chunks), and the alias's current one when a new
+    generation replaces it — each only if the same embedder fingerprint built it."""
+    if embedder is None:
+        return []
+    fingerprint = (cache_key(embedder), embedder.dimension)
+    sources: list[tuple[str, dict[str, Known]]] = []
+    if not choice.create and usable(choice.record, fingerprint):
+        sources.append((choice.record.name, known))
+    current = choice.current
+    if current is not None and current != choice.record.name:
+        record = manifest.generation(current)
+        if usable(record, fingerprint):
+            sources.append((current, known_of(manifest, current)))
+    return sources
 
 
 @contextlib.contextmanager
-def _vectors(embedder: Any, options: IngestOptions) -> Iterator[Vectors | None]:
+def _vectors(
+    embedder: Any, options: IngestOptions, sources: tuple[VectorSource, ...] = ()
+) -> Iterator[Vectors | None]:
     """The embedder (in worker processes where asked, in this one for a service), the
     vector cache and the embedding deadline of an ingest."""
     if embedder is None:
@@ -324,7 +371,9 @@ def _vectors(embedder: Any, options: IngestOptions) -> Iterator[Vectors | None]:
     cache = SqliteVectorCache(default_cache_path())
     pool = EmbeddingPool(embedder, workers=1 if remote else options.embed_workers)
     try:
-        yield Vectors(pool, cache, ends_at=ends_at, deadline=options.embed_deadline)
+        yield Vectors(
+            pool, cache, ends_at=ends_at, deadline=options.embed_deadline, sources=sources
+        )
     finally:
         if callable(limit):
             limit(None)
@@ -332,7 +381,8 @@ def _vectors(embedder: Any, options: IngestOptions) -> Iterator[Vectors | None]:
         cache.close()
 
 
-def _known(manifest: Manifest, generation: str) -> dict[str, Known]:
+def known_of(manifest: Manifest, generation: str) -> dict[str, Known]:
+    """What the manifest remembers of each document of ``generation``."""
     return {r.doc_id: Known.of(r) for r in manifest.documents(generation)}
 
 
@@ -373,7 +423,7 @@ def _ingest_locked(
     current = index.alias_target(options.alias)
     choice = _choose_generation(index, manifest, options, embedder, current)
     target = choice.record
-    known = {} if choice.create else _known(manifest, target.name)
+    known = {} if choice.create else known_of(manifest, target.name)
     report = IngestReport(
         generation=target.name,
         alias=options.alias,
@@ -385,10 +435,14 @@ def _ingest_locked(
     tally.has_acl = target.has_acl
     tally.chunks_truncated = target.chunks_truncated
     tally.tokens_truncated = target.tokens_truncated
-    with _vectors(embedder, options) as vectors:
+    sources = tuple(
+        VectorSource(index, name, documents)
+        for name, documents in vector_source_generations(manifest, choice, known, embedder)
+    )
+    with _vectors(embedder, options, sources) as vectors:
         try:
             apply(
-                _changes(path, known, options),
+                changes_of(path, known, options),
                 index,
                 manifest,
                 target.name,

@@ -133,6 +133,12 @@ class ChunkingConfig(BaseModel):
     oversize: Literal["sentences", "fixed"] = Field(
         default="sentences", description="structural: how an oversize section is split"
     )
+    anchor: Literal["none", "structure"] = Field(
+        default="none",
+        description="paragraphs: windows restart at section starts and at anchor paragraphs "
+        "(content-defined), so an edit changes the chunks near it and later chunks keep "
+        "their text (osrag.chunking.anchors); none: the strategies' plain rules",
+    )
     window: EmbedWindow | None = Field(
         default=None,
         description="the embedder's window: every chunk counts its embedded tokens, and with "

@@ -130,6 +130,11 @@ class IngestReport(BaseModel):
     vectors_reused: int = Field(
         default=0, description="chunk vectors taken from the cache (their text was embedded before)"
     )
+    vectors_from_generation: int = Field(
+        default=0,
+        description="chunk vectors read back from a generation built by the same embedder "
+        "(same document, same text)",
+    )
     throttled: int = Field(
         default=0,
         description="chunk writes the engine answered 429 (back-pressure) and were resent",

@@ -66,11 +66,12 @@ def _check_spans(doc: Document, chunks: list, strategy: str) -> None:
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=hostile, fmt=st.sampled_from(["markdown", "text"]))
+@pytest.mark.parametrize("anchor", ["none", "structure"])
 @pytest.mark.parametrize("strategy", STRATEGIES)
 def test_no_chunk_exceeds_its_whitespace_bound_on_hostile_text(
-    strategy: str, text: str, fmt: str
+    strategy: str, anchor: str, text: str, fmt: str
 ) -> None:
-    config = ChunkingConfig(strategy=strategy, max_tokens=20, size=20)  # type: ignore[arg-type]
+    config = ChunkingConfig(strategy=strategy, max_tokens=20, size=20, anchor=anchor)  # type: ignore[arg-type]
     tokenizer = get_tokenizer(config.tokenizer)
     doc = _doc(text, fmt)
     chunks = chunk_document(doc, config)

@@ -322,13 +322,15 @@ def test_dry_run_prints_the_plan_without_writing(corpus: Path, backend_case: Bac
         app, ["ingest", str(corpus), "--alias", alias, "--dry-run", "--json", *args], env=env
     )
     assert result.exit_code == 0, result.output
-    dry = json.loads(result.stdout)
-    assert dry["dry_run"] and dry["documents_added"] == dry["documents"]
-    assert dry["chunks_written"] > 0
+    dry = json.loads(result.stdout)  # the plan osrag plan prints
+    assert dry["current_generation"] is None and dry["new_generation"]
+    assert dry["documents"]["new"] > 0 and dry["documents"]["removed"] == 0
+    assert dry["chunks"]["to_write"] > 0
     assert backend.alias_target(alias) is None
     assert backend.generations(alias) == set()
     real = ingest(corpus, backend, IngestOptions(alias=alias))
-    assert real.chunks_written == dry["chunks_written"]
+    assert real.chunks_written == dry["chunks"]["to_write"]
+    assert real.documents_added == dry["documents"]["new"]
 
 
 @pytest.mark.opensearch

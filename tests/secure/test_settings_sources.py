@@ -227,8 +227,9 @@ def test_masked_and_report_never_show_the_password(clean_env: Path) -> None:
 def test_defaults_report_their_source_as_default(clean_env: Path) -> None:
     report = load_settings().report()
     assert report.config_file is None
-    assert report.values["url"].value == DEFAULT_URL
+    assert report.values["url"].value is None  # no cluster named: the embedded index is used
     assert {row.source for row in report.values.values()} == {"default"}
+    assert load_settings(backend="opensearch").report().values["url"].value == DEFAULT_URL
 
 
 def test_serverless_is_sigv4_with_the_aoss_service(clean_env: Path) -> None:

@@ -251,6 +251,12 @@ class Delegating(ChunkIndex):
     def chunk_ids(self, target: str, filter: Filter | None = None) -> Iterator[tuple[str, str]]:
         return self.inner.chunk_ids(target, filter)
 
+    def stored_vectors(self, target: str, chunk_ids: Any) -> dict[str, list[float]]:
+        return self.inner.stored_vectors(target, chunk_ids)
+
+    def store_bytes(self, target: str) -> int | None:
+        return self.inner.store_bytes(target)
+
     def read_capabilities(self) -> EngineCapabilities:
         # the legs of a hybrid plan come back to be fused here (see fusion_pipeline)
         return replace(self.inner.capabilities(), node_fusion=frozenset())

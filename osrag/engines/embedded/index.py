@@ -166,6 +166,14 @@ class EmbeddedIndex(ChunkIndex):
     def chunk_ids(self, target: str, filter: Filter | None = None) -> Iterator[tuple[str, str]]:
         return self._searcher.chunk_ids(target, filter)
 
+    def stored_vectors(self, target: str, chunk_ids: Sequence[str]) -> dict[str, list[float]]:
+        vectors = self._resolve(target).vectors
+        return {} if vectors is None or not chunk_ids else vectors.get(chunk_ids)
+
+    def store_bytes(self, target: str) -> int | None:
+        path = self._resolve(target).path
+        return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+
     def search(
         self,
         target: str,

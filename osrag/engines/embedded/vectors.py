@@ -86,6 +86,23 @@ class VectorStore:
             db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?)", rows)
             self._matrix = None
 
+    def get(self, chunk_ids: Sequence[str]) -> dict[str, list[float]]:
+        """The stored vectors of ``chunk_ids`` (missing ones absent), 500 ids a query."""
+        found: dict[str, list[float]] = {}
+        ids = list(chunk_ids)
+        with self._guard:
+            db = self._db()
+            for start in range(0, len(ids), 500):
+                part = ids[start : start + 500]
+                marks = ",".join("?" * len(part))
+                rows = db.execute(
+                    f"SELECT chunk_id, vector FROM vectors WHERE chunk_id IN ({marks})",
+                    part,
+                ).fetchall()
+                for chunk_id, blob in rows:
+                    found[chunk_id] = array("f", blob).tolist()
+        return found
+
     def delete(self, chunk_ids: Iterable[str]) -> None:
         ids = [(i,) for i in chunk_ids]
         if not ids:

@@ -39,6 +39,7 @@ from osrag.engines.base import (
     SearchType,
     WriteOutcome,
 )
+from osrag.engines.mapping import VECTOR_FIELD
 from osrag.engines.rest import bulk
 from osrag.engines.rest.async_search import AsyncRestSearch
 from osrag.engines.rest.bulk import BulkStats
@@ -66,6 +67,9 @@ SHARD_RETRY_PAUSES = (0.2, 0.5, 1.0, 2.0)
 """Seconds between the tries of a read some shard did not answer. When a node dies, the
 engine moves its copies' work to the others within a second or two; a read that is
 still short after the last pause fails (:func:`~osrag.engines.rest.refusals.shard_gap`)."""
+VECTOR_PAGE = 500
+"""Ids per request of :meth:`RestIndex.stored_vectors` (384 floats each: about 4 MB of
+JSON an answer)."""
 SCAN_PAGE = 5000
 """Ids per page of :meth:`RestIndex.chunk_ids` (two short fields each)."""
 BULK_RESPONSE = "errors,items.*._id,items.*._index,items.*.status,items.*.error"
@@ -381,6 +385,31 @@ class RestIndex(ChunkIndex):
             if len(hits) < SCAN_PAGE:
                 return
             after = hits[-1]["sort"]
+
+    def stored_vectors(self, target: str, chunk_ids: Sequence[str]) -> dict[str, list[float]]:
+        """``ids`` queries of ``VECTOR_PAGE`` ids, the vector alone read from ``_source``."""
+        found: dict[str, list[float]] = {}
+        ids = list(chunk_ids)
+        for start in range(0, len(ids), VECTOR_PAGE):
+            part = ids[start : start + VECTOR_PAGE]
+            body = {
+                "size": len(part),
+                "query": {"ids": {"values": part}},
+                "_source": [VECTOR_FIELD],
+                "track_total_hits": False,
+            }
+            (answer,) = self.msearch(target, [body])
+            for hit in answer["hits"]["hits"]:
+                vector = (hit.get("_source") or {}).get(VECTOR_FIELD)
+                if isinstance(vector, list) and vector:
+                    found[str(hit["_id"])] = [float(x) for x in vector]
+        return found
+
+    def store_bytes(self, target: str) -> int | None:
+        if self.serverless:
+            return None  # Serverless reports no store statistics
+        stats = self.client.indices.stats(index=target, metric="store")
+        return int(stats["_all"]["primaries"]["store"]["size_in_bytes"])
 
     def search(
         self,

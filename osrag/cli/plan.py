@@ -1,0 +1,142 @@
+"""``osrag plan``: what a proposed configuration would rebuild, and cost (see
+:mod:`osrag.ingestion.change_plan`); ``osrag ingest --dry-run`` prints the same plan."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from osrag.cli.common import (
+    AliasOpt,
+    BackendOpt,
+    ConfigFileOpt,
+    FollowSymlinksOpt,
+    JsonOpt,
+    UrlOpt,
+    cluster_guard,
+    out,
+    session,
+)
+from osrag.cli.ingest import (
+    AnalyzerOpt,
+    AnchorOpt,
+    EmbedderOpt,
+    FitWindowOpt,
+    MaxTokensOpt,
+    MinTokensOpt,
+    NewGenerationOpt,
+    NoEmbedderOpt,
+    OverlapOpt,
+    PathArg,
+    PruneOpt,
+    SizeOpt,
+    StrategyOpt,
+    TokenizerOpt,
+    ingest_options,
+)
+from osrag.errors import CorpusError
+
+TenantOpt = Annotated[
+    str | None,
+    typer.Option("--tenant", help="The caller's tenant: the plan counts what it may see."),
+]
+AclOpt = Annotated[
+    list[str] | None, typer.Option("--acl", help="A group of the caller (repeatable).")
+]
+UnrestrictedOpt = Annotated[
+    bool,
+    typer.Option(
+        "--unrestricted",
+        help="Every document, whatever its tenant or ACL (the operator who ingests).",
+    ),
+]
+CalibrateOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--calibrate/--no-calibrate",
+        help="Measure the embedder now on a sample of the texts to embed (and store the "
+        "rate); default: use the stored rate, measuring a local embedder once if none is.",
+        show_default=False,
+    ),
+]
+ShowOpt = Annotated[int, typer.Option(help="Documents listed at most (0: none).")]
+
+
+def plan_command(
+    path: PathArg,
+    url: UrlOpt = None,
+    config: ConfigFileOpt = None,
+    alias: AliasOpt = None,
+    backend: BackendOpt = None,
+    strategy: StrategyOpt = None,
+    size: SizeOpt = None,
+    overlap: OverlapOpt = None,
+    max_tokens: MaxTokensOpt = None,
+    min_tokens: MinTokensOpt = None,
+    tokenizer: TokenizerOpt = None,
+    anchor: AnchorOpt = None,
+    analyzer: AnalyzerOpt = "english",
+    embedder: EmbedderOpt = None,
+    no_embedder: NoEmbedderOpt = False,
+    fit_window: FitWindowOpt = True,
+    prune: PruneOpt = True,
+    new_generation: NewGenerationOpt = False,
+    tenant: TenantOpt = None,
+    acl: AclOpt = None,
+    unrestricted: UnrestrictedOpt = False,
+    calibrate: CalibrateOpt = None,
+    follow_symlinks: FollowSymlinksOpt = None,
+    show: ShowOpt = 20,
+    json_output: JsonOpt = False,
+) -> None:
+    """What ingesting PATH with these settings would change in the alias, and cost.
+
+    Against the alias's current generation: documents and chunks unchanged, changed, new
+    and removed; vectors read back from the index (same text, same embedder) and texts
+    to embed, their tokens, time at this machine's measured rate, and money at the
+    embed_price setting; index bytes before and after. Writes nothing to the index.
+    Without --tenant/--acl the plan counts only documents a search without them sees;
+    an alias that holds tenants needs --tenant (or --unrestricted)."""
+    from osrag.ingestion.change_plan import Caller, plan_change
+
+    if not path.exists():
+        raise CorpusError(f"{path}: no such file or folder")
+    settings, index, alias_name = session(url, config, alias, backend)
+    with cluster_guard(settings):
+        options = ingest_options(
+            settings,
+            index,
+            alias_name,
+            flags={
+                "strategy": strategy,
+                "size": size,
+                "overlap": overlap,
+                "max_tokens": max_tokens,
+                "min_tokens": min_tokens,
+                "tokenizer": tokenizer,
+                "anchor": anchor,
+            },
+            embedder=embedder,
+            no_embedder=no_embedder,
+            analyzer=analyzer,
+            fit_window=fit_window,
+            prune=prune,
+            new_generation=new_generation,
+            follow_symlinks=follow_symlinks,
+        )
+        caller = Caller(tenant=tenant, groups=tuple(acl or ()), unrestricted=unrestricted)
+        plan = plan_change(
+            path,
+            index,
+            options,
+            caller=caller,
+            price_per_million_tokens=settings.embed_price,
+            calibrate=calibrate,
+        )
+    if json_output:
+        out.print_json(plan.model_dump_json())
+        return
+    from osrag.cli.plan_view import render_plan
+
+    render_plan(plan, show=show)
