@@ -190,6 +190,21 @@ def test_the_vector_cache_is_never_opened_through_a_link(
     assert outside.read_bytes() == b""
 
 
+def test_the_measured_embedding_rate_is_never_read_or_written_through_a_link(
+    tmp_path: Path, outside: Path
+) -> None:
+    from osrag.embedding.rates import EmbedRate, load_rate, store_rate
+
+    outside.write_text('{"k": {"texts_per_second": 1}}')
+    path = tmp_path / "embed_rates.json"
+    path.symlink_to(outside)
+    assert load_rate("k", path) is None  # a link is not read
+    rate = EmbedRate(texts_per_second=10.0, tokens_per_second=500.0, texts=30, measured_at="t")
+    with pytest.raises(UnsafeFileError, match="link"):
+        store_rate("k", rate, path)
+    assert outside.read_text() == '{"k": {"texts_per_second": 1}}'
+
+
 # --- the embedded index --------------------------------------------------------------------
 
 

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
-import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -23,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from osrag.embedding.cache import default_cache_path
+from osrag.errors import UnsafeFileError
+from osrag.writes import read_own, write_file
 
 __all__ = ["EmbedRate", "load_rate", "measure_rate", "rates_path", "store_rate"]
 
@@ -50,8 +50,8 @@ def rates_path() -> Path:
 
 def _read(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(read_own(path).decode("utf-8"))
+    except (OSError, ValueError, UnsafeFileError):
         return {}
     return data if isinstance(data, dict) else {}
 
@@ -68,19 +68,13 @@ def load_rate(key: str, path: Path | None = None) -> EmbedRate | None:
 
 
 def store_rate(key: str, rate: EmbedRate, path: Path | None = None) -> None:
-    """Record ``rate`` for ``key`` (the file replaced in one rename)."""
+    """Record ``rate`` for ``key`` (the file written whole, never through a link:
+    :mod:`osrag.writes`)."""
     path = path or rates_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     data = _read(path)
     data[key] = asdict(rate)
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=".embed_rates.")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            json.dump(data, file, indent=1, sort_keys=True)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    write_file(path, json.dumps(data, indent=1, sort_keys=True))
 
 
 def measure_rate(embedder: Any, texts: Sequence[str], tokens: Sequence[int]) -> EmbedRate:

@@ -190,7 +190,10 @@ def test_the_cli_shows_each_constraint_its_quantity_and_the_ladder(
         shown,
     ), shown
     assert "amount step: bound (candidates per step tried: bound " in shown
-    assert "facts[label_keys∈{" in shown and "magnitude>50000000, currency=USD, scope=own, period_part=full]" in shown
+    assert (
+        "facts[label_keys∈{" in shown
+        and "magnitude>50000000, currency=USD, scope=own, period_part=full]" in shown
+    )
     bodies = osrag("search", query, *common, "--mode", "bm25", "--explain-json", env=env)
     assert '"nested"' in bodies.stderr and '"gt": 50000000' in bodies.stderr
     as_json = osrag("search", query, *common, "--mode", "bm25", "--json", env=env)
