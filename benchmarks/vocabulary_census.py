@@ -36,9 +36,14 @@ Then, across modules:
   0.5, or at least four shared words that are ≥ 80 % of the smaller one. Words are
   compared casefolded, as written (a plural is another word).
 
+Both are also counted for the word knowledge alone (a list, or a pattern or fragment that
+spells words: marks and digits like ``\\s+`` are none), and the pairs are split by where
+they lie: both in the vocabulary package (``osrag.lexicon``), one of them, or neither.
+
 Prints a table and writes ``benchmarks/results/vocabulary_census[-LABEL].json``. The
-functions (:func:`census`, :func:`definitions`, :func:`overlaps`) are what the test of
-the code's shape uses to keep each list written once.
+functions (:func:`census`, :func:`definitions`, :func:`defined_twice`,
+:func:`overlaps_with`) are what ``tests/test_vocabulary_shape.py`` uses to keep each list
+written once.
 """
 
 from __future__ import annotations
@@ -331,7 +336,8 @@ def pattern_words(source: str, flags: int = 0) -> list[str]:
         return []
     words: set[str] = set()
     _spelled(list(parsed), words)
-    return sorted(w.strip(".'’-&") for w in words if len(w.strip(".'’-&")) > 1)
+    stripped = {w.strip(".'’-&") for w in words}
+    return sorted(w for w in stripped if len(w) > 1)
 
 
 # --------------------------------------------------------------------------- modules
@@ -444,12 +450,29 @@ def definitions(modules: list[ModuleCensus]) -> list[Definition]:
     return [d for m in modules for d in m.definitions]
 
 
-def defined_twice(modules: list[ModuleCensus]) -> dict[str, list[str]]:
-    """Names bound to a list, a pattern or a fragment in more than one module."""
+def defined_twice(modules: list[ModuleCensus], *, vocabulary: bool = False) -> dict[str, list[str]]:
+    """Names bound to a list, a pattern or a fragment in more than one module;
+    ``vocabulary``: only the definitions that are word knowledge — lists (written or
+    derived), patterns and fragments that spell words (a pattern of marks and digits,
+    ``\\s+``, is none)."""
     where: dict[str, set[str]] = defaultdict(set)
     for d in definitions(modules):
-        where[d.name].add(d.module)
+        if not vocabulary or d.kind == "derived" or d.counted:
+            where[d.name].add(d.module)
     return {name: sorted(ms) for name, ms in sorted(where.items()) if len(ms) > 1}
+
+
+def overlaps_with(modules: list[ModuleCensus], inside: str) -> list[Overlap]:
+    """The lists of modules outside the package ``inside`` that overlap one of its lists."""
+    lists = [d for d in definitions(modules) if d.kind == "list"]
+    ours = [d for d in lists if d.module.startswith(inside)]
+    return [
+        pair
+        for a in lists
+        if not a.module.startswith(inside)
+        for b in ours
+        if (pair := overlap(a, b)) is not None
+    ]
 
 
 @dataclass
@@ -493,31 +516,54 @@ def overlaps(modules: list[ModuleCensus]) -> list[Overlap]:
 # --------------------------------------------------------------------------- report
 
 
-def _commit() -> str | None:
+def _commit(root: Path) -> str | None:
+    """The commit of the checkout ``root`` is in (None outside a git checkout)."""
     try:
         out = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+            ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True
         )
     except OSError:
         return None
     return out.stdout.strip() or None
 
 
-def report(modules: list[ModuleCensus], label: str | None) -> dict[str, Any]:
+VOCABULARY = "osrag.lexicon"
+"""The vocabulary package: what osrag knows of words, written once."""
+
+
+def _within(pair: Overlap, package: str) -> int:
+    """How many of a pair's two sides lie in ``package``."""
+    return sum(side.startswith(package) for side in (pair.first, pair.second))
+
+
+def report(
+    modules: list[ModuleCensus], label: str | None, commit: str | None = None
+) -> dict[str, Any]:
     twice = defined_twice(modules)
+    words_twice = defined_twice(modules, vocabulary=True)
     pairs = overlaps(modules)
     rows = [m for m in modules if m.lists or m.patterns]
     focus = [m for m in modules if m.module.startswith(FOCUS)]
     return {
         "label": label,
-        "commit": _commit(),
+        "commit": commit,
         "totals": {
             "modules": len(rows),
             "lists": sum(m.lists for m in modules),
             "list_words": sum(m.list_words for m in modules),
             "patterns": sum(m.patterns for m in modules),
             "names_defined_twice": len(twice),
+            "vocabulary_names_defined_twice": len(words_twice),
             "overlapping_pairs": len(pairs),
+            "overlapping_pairs_by_side": {
+                "both in the vocabulary": sum(_within(p, VOCABULARY) == 2 for p in pairs),
+                "one in the vocabulary": sum(_within(p, VOCABULARY) == 1 for p in pairs),
+                "neither": sum(_within(p, VOCABULARY) == 0 for p in pairs),
+            },
+            "overlapping_pairs_in_focus": sum(
+                p.first.startswith(FOCUS) and p.second.startswith(FOCUS) for p in pairs
+            ),
+            "lists_outside_overlapping_the_vocabulary": len(overlaps_with(modules, VOCABULARY)),
         },
         "focus": {
             "modules": list(FOCUS),
@@ -537,6 +583,7 @@ def report(modules: list[ModuleCensus], label: str | None) -> dict[str, Any]:
             for m in rows
         },
         "defined_twice": twice,
+        "vocabulary_defined_twice": words_twice,
         "overlaps": [asdict(p) for p in pairs],
     }
 
@@ -553,8 +600,16 @@ def _print(result: dict[str, Any]) -> None:
     print(f"{'total':<44} {t['lists']:>5} {t['list_words']:>6} {t['patterns']:>8}")
     print(f"\nnames defined in more than one module: {t['names_defined_twice']}")
     for name, modules in result["defined_twice"].items():
-        print(f"  {name:<24} {', '.join(modules)}")
-    print(f"\noverlapping pairs: {t['overlapping_pairs']}")
+        mark = "*" if name in result["vocabulary_defined_twice"] else " "
+        print(f" {mark}{name:<24} {', '.join(modules)}")
+    print(f"  (* word lists and patterns of words: {t['vocabulary_names_defined_twice']})")
+    sides = ", ".join(f"{k} {v}" for k, v in t["overlapping_pairs_by_side"].items())
+    print(f"\noverlapping pairs: {t['overlapping_pairs']} ({sides})")
+    print(
+        f"  of them between two modules of the amount vocabulary: {t['overlapping_pairs_in_focus']}"
+    )
+    outside = t["lists_outside_overlapping_the_vocabulary"]
+    print(f"lists outside the vocabulary overlapping it: {outside}")
     for p in result["overlaps"]:
         print(
             f"  {p['first']} ~ {p['second']}: {len(p['shared'])} shared, "
@@ -567,8 +622,10 @@ def main() -> None:
     parser.add_argument("--label", help="suffix of the JSON file (before, after)")
     parser.add_argument("--root", type=Path, default=ROOT / "osrag")
     parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--commit", help="the commit the root is (default: git's answer)")
     args = parser.parse_args()
-    result = report(census(args.root.resolve()), args.label)
+    root = args.root.resolve()
+    result = report(census(root), args.label, args.commit or _commit(root))
     _print(result)
     suffix = f"-{args.label}" if args.label else ""
     args.out.mkdir(parents=True, exist_ok=True)

@@ -42,12 +42,14 @@ __all__ = [
     "INDEFINITE",
     "MODALS",
     "NAME_EDGES",
+    "NAME_MARKS",
     "NAME_PREPOSITIONS",
     "NEGATIONS",
     "NOT_IN_A_NAME",
     "NP_PREPOSITIONS",
     "OPERATORS",
     "PARTICLES",
+    "PAST_PARTICIPLES",
     "PERSONAL_PRONOUNS",
     "POSSESSIVES",
     "PREPOSITIONS",
@@ -132,7 +134,7 @@ VERBS_OF_GIVING = word_set(
 ("policies that **pay** over", "the plan **provides** $5,000")."""
 VERBS_OF_ASKING = word_set(
     """show shows showed shown showing report reporting list lists listing find give gives
-    get gets got hold holds held holding state states stated disclose discloses disclosed
+    get gets got hold holds held holding stated disclose discloses disclosed
     disclosing carrying offering need needs want wants"""
 )
 """Verbs a question asks or describes with ("companies whose reports **show** revenue
@@ -146,6 +148,15 @@ VERBS_OF_REPORTING = word_set(
 **earned** $5 million")."""
 VERBS_OF_TERMS = word_set("apply applies applied cover covers covered remain remains remained")
 """Verbs of a contract's terms ("the $500 deductible **applies** per claim")."""
+
+PAST_PARTICIPLES = frozenset(
+    w
+    for w in VERBS_OF_GIVING | VERBS_OF_ASKING | VERBS_OF_REPORTING | VERBS_OF_TERMS
+    if w.endswith("ed") or w in {"paid", "held", "shown", "spent", "made", "got"}
+)
+"""The past participles of the verb classes: right after a noun and before a complement
+they are part of the name, not its verb ("Amount **reported** as capital gain",
+"Dividends **paid** to non-controlling shareholders")."""
 
 # --------------------------------------------------------------------------- the readers' sets
 
@@ -173,7 +184,11 @@ ASKED_NAME_STOPS = (
 the prepositions a name holds (of, by, from, before, after …), the operators and the
 document's verbs ("cash **provided** by operating activities" is one name)."""
 
-NAME_EDGES = frozenset({",", "&"}) | COORDINATORS | ALL_PREPOSITIONS - {"per"}
+NAME_MARKS = frozenset({",", "&", "/", "-", "–", "—"})
+"""The marks a name may hold between its words ("Property, plant and equipment", "R & D",
+"Net profit/(loss)", "Earnings per share—diluted")."""
+
+NAME_EDGES = NAME_MARKS | COORDINATORS | ALL_PREPOSITIONS - {"per"}
 """Words that join a phrase's parts, never its first or last word: a name never starts or
 ends with a preposition, a coordinator or a comma ("the cost per operator **to**") — but
 a ratio's name may start with "per" ("Per share amounts")."""

@@ -72,9 +72,10 @@ for "property damage limit" too, which "Property damage, each accident — Limit
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
-from osrag.lexicon.function_words import COORDINATORS
+from osrag.lexicon.function_words import ALL_PREPOSITIONS, COORDINATORS
 from osrag.lexicon.label_roles import (
     ALLOCATED,
     ASKED_GENERIC_HEADS,
@@ -102,6 +103,7 @@ from osrag.lexicon.periods import counts_part_of_a_year, quarter_of
 from osrag.lexicon.quantities import is_document_noun, synonyms_of
 from osrag.lexicon.signs import names_loss
 from osrag.lexicon.words import (
+    hyphenated,
     normalised,
     other_number,
     phrase_words,
@@ -118,6 +120,7 @@ __all__ = [
     "component_of",
     "label_alternatives",
     "label_keys",
+    "name_clause",
     "narrowed",
     "qualifies_nothing",
     "quarter_keys",
@@ -168,23 +171,40 @@ def _first_clause(text: str) -> tuple[str, bool]:
     three quantities, not interest expense. A piece that starts with a complement, a
     "net" or an "each" ("Revenue, net", "Property damage, each accident", "Receivables,
     net of allowances and returns") is no list item. Also whether it is such a list."""
-    pieces = [p.split() for p in without_parentheses(text).split(",")]
-    taken = [pieces[0]]
-    for words in pieces[1:]:
+    pieces = without_parentheses(text).split(",")
+    taken = _clause_pieces([p.split() for p in pieces])
+    words = [w for piece in pieces[:taken] for w in piece.split()]
+    return " ".join(words), taken > 1
+
+
+def _clause_pieces(pieces: list[list[str]]) -> int:
+    """How many of a name's comma-separated pieces (their words) make its first clause."""
+    for taken, words in enumerate(pieces[1:], start=1):
         if not words or len(words) > 6:
             break
         lead = words[0].casefold()
         if lead in COMPLEMENTS | OPTIONAL_LEADS | NON_HEAD_STARTS - COORDINATORS:
             break
-        taken.append(words)
         if any(w.casefold() in COORDINATORS for w in words):
-            return " ".join(w for piece in taken for w in piece), True
-    return " ".join(pieces[0]), False
+            return taken + 1
+    return 1
 
 
-def _cut(words: list[str]) -> int:
-    """Where the complement starts (``len(words)`` when there is none)."""
+def name_clause(text: str) -> str:
+    """A name up to its first comma — unless the comma starts a list closed by *and* /
+    *or*, which is one name (:func:`_first_clause`: "Revenue, net" → "Revenue";
+    "Property, plant and equipment, net" → "Property, plant and equipment"): the name a
+    label's keys are read from, and the one a question asks."""
+    pieces = without_parentheses(text).split(",")
+    return ",".join(pieces[: _clause_pieces([p.split() for p in pieces])]).strip()
+
+
+def _cut(words: list[str], joined: list[bool] | None = None) -> int:
+    """Where the complement starts (``len(words)`` when there is none); a word a hyphen
+    joins to the one before it starts none ("Acquisition-related charges")."""
     for i, word in enumerate(words[1:], start=1):
+        if joined is not None and i < len(joined) and joined[i]:
+            continue
         if word in COMPLEMENTS or (word == "net" and words[i + 1 : i + 2] == ["of"]):
             return i
     return len(words)
@@ -245,7 +265,7 @@ def _part(text: str) -> tuple[list[str], list[str], bool]:
     the whole clause before any other (:data:`SPECIFYING`)."""
     clause, listed = _first_clause(text)
     whole = phrase_words(clause)
-    cut = _cut(whole)
+    cut = _cut(whole, hyphenated(clause))
     if cut < len(whole) and (whole[cut] not in SPECIFYING or _per_share(whole[cut:])):
         return [], whole, listed
     return whole[:cut], whole, listed
@@ -288,8 +308,10 @@ def label_keys(label: str | None) -> tuple[str, ...]:
     group_text, _, row_only = row_text.rpartition(GROUP_JOIN)
     row: list[str] = []
     row_core, row_whole, listed = _part(row_only)
+    reading = list(row_whole)  # the whole label read in order: row, group, columns
     if group_text:  # the dependent row reads before its group: "federal income tax"
         group_core, group_whole, group_listed = _part(group_text)
+        reading += group_whole
         if component_of(row_whole, group_whole):  # a part of a balance: its whole name only
             row_core = row_whole = row_whole + group_whole
             row.append(" ".join(row_whole))  # no tail: "deferred tax asset" is the group's
@@ -307,9 +329,12 @@ def label_keys(label: str | None) -> tuple[str, ...]:
     keys: list[str] = []
     qualified = False
     column_words: list[str] = []
+    column_cores: list[str] = []
     for column in columns:
         column_core, column_whole, column_listed = _part(column)
         column_words += phrase_words(column)
+        column_cores = column_cores + column_core if column_core else []
+        reading += column_whole
         keys += _keys_of(column_core, column_whole, column_listed)
         if row_core and column_core:
             keys += _core_keys(row_core + column_core, listed or column_listed)
@@ -325,7 +350,19 @@ def label_keys(label: str | None) -> tuple[str, ...]:
     quarter = quarter_keys(row, column_words)
     qualified = qualified or bool(quarter)  # "Revenue — 3Q19": the quarter's, not the year's
     keys += quarter
+    if len(columns) > 1 and column_cores:  # a header over two rows: "Amortized — Cost"
+        keys += _core_keys(column_cores)
+    if columns or group_text:  # the whole label read in order: "… to others — Limit"
+        keys.append(" ".join(reading))
+    owner = _POSSESSOR.match(label)
+    if owner is not None:  # "Adrian's basis in each share": the owner is not the quantity
+        keys += label_keys(label[owner.end() :])
     return tuple(dict.fromkeys(k for k in ([] if qualified else row) + keys if k))
+
+
+_POSSESSOR = re.compile(r"\s*[^\W\d_][\w.-]*['’]s\s+(?=\S)")
+"""A label's first word when it is a possessor ("Adrian's", "year's"): the quantity is what
+follows it, as the question side reads it."""
 
 
 # --------------------------------------------------------------------------- the question side
@@ -414,15 +451,19 @@ def _without_section_word(name: str) -> list[str]:
 
 
 def _ends_in_a_link(name: str) -> bool:
-    """A name cut after a linking word ("limit of" of "limit of liability", a section
-    word left out, and its plural "limit ofs"): no quantity, never asked."""
+    """A name cut after a preposition ("limit of" of "limit of liability", a section
+    word left out, and its plural "limit ofs"): no quantity, never asked. (A name may end
+    in a complement's other words: "total due", "amount available".)"""
     last = normalised(name).split(" ")[-1]
-    return last in COMPLEMENTS or last.removesuffix("s") in COMPLEMENTS
+    return last in ALL_PREPOSITIONS or last.removesuffix("s") in ALL_PREPOSITIONS
 
 
 def asked_keys(label: str, *, gains_only: bool = False) -> tuple[str, ...]:
-    """The keys a fact's label must hold one of to be the quantity ``label`` names;
-    ``gains_only``: not the names of a loss (a result asked on its positive side)."""
+    """The keys a fact's label must hold one of to be the quantity ``label`` names, read
+    from its first clause as a label's keys are (:func:`name_clause`: "Medical expense,
+    any one person" asks for a medical expense); ``gains_only``: not the names of a loss
+    (a result asked on its positive side)."""
+    label = name_clause(label) or label
     # the alternatives of each alternative: "medical payments coverage" → "medical
     # payments" → its synonyms ("medical payments to others")
     names = tuple(

@@ -18,6 +18,7 @@ import re
 
 from osrag.lexicon.function_words import (
     ARTICLES,
+    CONTEXT_LINKS,
     COORDINATORS,
     NAME_PREPOSITIONS,
     POSSESSIVES,
@@ -40,6 +41,7 @@ __all__ = [
     "FIGURE_WORDS",
     "GENERIC_HEADS",
     "INCLUDES",
+    "INSIDE_A_NAME",
     "LINE_ITEM_MODIFIERS",
     "MODIFIERS",
     "NON_HEAD_STARTS",
@@ -164,9 +166,11 @@ OTHER_MEASURES = frozenset({"fair"})
 debt — Fair value", "Assets: Total — Total Fair Value" are fair values, not the carrying
 amounts the statements report. (Only a column: "Fair rental value" is a coverage.)"""
 
-OPTIONAL_LEADS = frozenset({"total", "net", "consolidated"})
-"""A first word that sums or nets the quantity the rest names ("Total revenue" is the
-revenue, "Net revenues" is the revenue a question asks for): keys with and without it."""
+OPTIONAL_LEADS = frozenset({"total", "net", "consolidated", "reported"})
+"""A first word that sums or nets the quantity the rest names, or says it is the figure
+as reported ("Total revenue" is the revenue, "Net revenues" is the revenue a question
+asks for, "Reported profit before tax" the profit before tax — unlike an adjusted or
+underlying one, :data:`MODIFIERS`): keys with and without it."""
 
 AMOUNT_WORDS = frozenset({"amount", "value"})
 """Words that say only that a figure is an amount: a column headed by one alone
@@ -215,6 +219,12 @@ COMPLEMENTS = (
 take a figure's name as their object or subject: "Cost | of revenues", "Assets | before
 valuation allowance", "Net income | attributable to Acme", "Bodily injury | per person".
 ("net" starts one too when "of" follows: "revenue | net of returns".)"""
+
+INSIDE_A_NAME = COMPLEMENTS - CONTEXT_LINKS - {"than"}
+"""The words that start a complement inside a name ("value **of** the stock", "cost
+**per** operator", "amount reported **as** capital gain", "vessel values **including**
+newbuildings"): a question's name is read through them, as a label's keys are (not
+"with", which joins a kind of document to its quantity, nor "than")."""
 
 SPECIFYING = frozenset({"of", "for", "per", "under", "over", "by"})
 """Complements that say what the head's amount is of, for, per or under — its object,

@@ -21,7 +21,7 @@ import re
 
 from osrag.lexicon.function_words import DO, FINITE_BE, HEDGES, MODALS
 
-__all__ = ["ASKED_LINK", "STATED_LINK", "alternation"]
+__all__ = ["ASKED_LINK", "LINKS_THAT_ARE_NOUNS", "STATED_LINK", "alternation"]
 
 
 def alternation(words: frozenset[str] | set[str]) -> str:
@@ -47,11 +47,17 @@ STATED_LINK = re.compile(
 """A document's linking word and its hedges at the end of the text before an amount
 ("total revenues **were** $5.2 million", "revenue **increased 12% to approximately**")."""
 
+LINKS_THAT_ARE_NOUNS = frozenset({"cost", "costs"})
+"""A question's links that are nouns too: after a subject ("policies that **cost** over",
+"the plan **costs** over") a link, after another noun the name's head ("rebuild
+**cost** over", "finance **costs** over")."""
+
 ASKED_LINK = re.compile(
     r"(?:\s+|^)(?:of|"
     rf"{alternation(FINITE_BE)}|be|been|at|equal(?:s|led|ed)?(?:\s+to)?|"
     rf"{_AMOUNTING}|reach(?:ed|ing)?|worth|in\s+the\s+range(?:\s+of|\s+from)?|"
-    rf"ranging(?:\s+from)?|(?:that|which)(?:\s+(?:{alternation(FINITE_BE)}))?|costs?|"
+    rf"ranging(?:\s+from)?|(?:that|which)(?:\s+(?:{alternation(FINITE_BE)}))?|"
+    rf"{alternation(LINKS_THAT_ARE_NOUNS)}|"
     rf"{alternation(MODALS | DO)})\s*\Z|\s*[:=]\s*\Z",
     re.IGNORECASE,
 )

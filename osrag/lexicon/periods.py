@@ -43,6 +43,11 @@ filing's header, its prose and a question alike); a question's years and quarter
 (:func:`stated_years`, :func:`stated_quarters`); a time phrase at the end of a name
 (:data:`TIME_TAIL`: "revenue **for fiscal 2019**", "net income **for the year**"), which
 neither side keeps in a label.
+
+**Period units**: how often a recurring amount falls due — hour, day, week, month,
+quarter, year (:data:`PeriodUnit`) — read from "per week", "weekly", "a week", "per
+annum", "p.a.", "/mo" … by :func:`period_unit_of` (a phrase) and
+:func:`period_units_in` (every such phrase in a span of text), for either side.
 """
 
 from __future__ import annotations
@@ -50,6 +55,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
+from typing import Literal
 
 __all__ = [
     "AT_A_DATE",
@@ -61,17 +67,22 @@ __all__ = [
     "MONTH_NAME",
     "ORDINAL",
     "ORDINAL_SUFFIX",
+    "PERIOD_UNITS",
     "QUARTER_ORDINALS",
     "STATED_PERIOD",
     "STATED_QUARTER",
     "TIME_TAIL",
+    "UNIT_ADVERBS",
     "YEAR4",
     "YEAR_IN_TEXT",
     "YEAR_WRITTEN",
+    "PeriodUnit",
     "counts_part_of_a_year",
     "is_period_words",
     "part_of_year",
     "period_of",
+    "period_unit_of",
+    "period_units_in",
     "period_written",
     "quarter_of",
     "stated_quarters",
@@ -338,3 +349,78 @@ TIME_TAIL = re.compile(
 fiscal 2019** totaled", "net income **for the year** under $5 million"): it runs to the
 end, never over a clause's comma ("born in 1989, applying for …, pays an annual premium
 of": the phrase is after the comma). Both sides take it off a name."""
+
+
+# ------------------------------------------------------------------ period units
+
+PeriodUnit = Literal["hour", "day", "week", "month", "quarter", "year"]
+"""How often a recurring amount falls due: "$450 a year" is yearly, "$1,200 per month"
+monthly."""
+
+PERIOD_UNITS: dict[str, PeriodUnit] = {
+    "hour": "hour", "hours": "hour", "hr": "hour", "hrs": "hour", "hourly": "hour",
+    "day": "day", "days": "day", "daily": "day", "diem": "day",
+    "week": "week", "weeks": "week", "wk": "week", "weekly": "week",
+    "month": "month", "months": "month", "mo": "month", "mth": "month", "monthly": "month",
+    "quarter": "quarter", "qtr": "quarter", "quarterly": "quarter",
+    "year": "year", "years": "year", "yr": "year", "annum": "year", "annually": "year",
+    "yearly": "year", "annual": "year",
+}  # fmt: skip
+"""Each word that names a period unit (a noun, its abbreviation, its adverb or adjective),
+lower-cased, and the unit: the one table the unit reader builds on."""
+
+UNIT_ADVERBS = frozenset(
+    {"hourly", "daily", "weekly", "monthly", "quarterly", "annually", "yearly", "annual"}
+)
+"""The words of :data:`PERIOD_UNITS` that say the unit alone ("paid weekly", "annual
+premium"); the others are nouns, which need "per", "each", "every" or "a" before them."""
+_NOUNS = "|".join(sorted(set(PERIOD_UNITS) - UNIT_ADVERBS, key=len, reverse=True))
+_UNIT_PHRASE = re.compile(
+    rf"""(?ix)
+    (?<![\w/-])
+    (?:
+        (?:per|each|every)\s+(?:calendar\s+)?(?P<noun>{_NOUNS})\b
+      | (?:a|an)\s+(?P<rate>hour|day|week|month|quarter|year)\b
+            (?!\s+(?:ago|earlier|later|before|after|of|from)\b)
+      | (?P<adverb>{"|".join(sorted(UNIT_ADVERBS))})\b
+      | p\.\s?a\b\.?
+      | per\s+diem\b
+    )
+    | (?<=[\w$€£¥₹])\s?/\s?(?P<slash>{_NOUNS})\b
+    """
+)
+"""A phrase that names the period unit of a recurring amount: "per week", "each month",
+"every year", "per calendar month", "a year" (not "a year ago", "a quarter of"),
+"weekly", "annually", "annual", "p.a.", "per annum", "per diem", "/mo", "/yr" right after
+a figure. Never a multiple or a fraction of one: "semi-annually", "biweekly", "every two
+weeks" name no unit of the six."""
+_SLASH_ALONE = re.compile(rf"(?i)/\s?(?P<slash>{_NOUNS})")
+"""A slash and a unit with no figure before it ("/mo" as a column header)."""
+
+
+def _unit(match: re.Match[str]) -> PeriodUnit:
+    groups = match.groupdict()
+    word = groups.get("noun") or groups.get("rate") or groups.get("adverb") or groups["slash"]
+    if word is None:
+        return "day" if "diem" in match.group(0).lower() else "year"  # per diem, p.a.
+    return PERIOD_UNITS[word.lower()]
+
+
+def period_units_in(
+    text: str, start: int = 0, end: int | None = None
+) -> list[tuple[PeriodUnit, int, int]]:
+    """``(unit, start, end)`` of every phrase in ``text[start:end]`` that names the period
+    unit of a recurring amount (:data:`_UNIT_PHRASE`: "$450 a year", "rent of $1,200 per
+    month", "paid weekly", "$40/hr"), in order."""
+    stop = len(text) if end is None else end
+    return [(_unit(m), m.start(), m.end()) for m in _UNIT_PHRASE.finditer(text, start, stop)]
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def period_unit_of(text: str) -> PeriodUnit | None:
+    """The period unit ``text`` names when it is one such phrase and nothing else ("per
+    week", "Weekly", "a year", "per annum", "p.a.", "/mo") — on both sides: a document's
+    "premium of $450 a year" and a question's "rent over $2,000 a month" — else None."""
+    stripped = text.strip()
+    match = _UNIT_PHRASE.fullmatch(stripped) or _SLASH_ALONE.fullmatch(stripped)
+    return _unit(match) if match is not None else None

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 __all__ = [
+    "hyphenated",
     "name_key",
     "name_words",
     "normalised",
@@ -69,6 +70,14 @@ def name_words(text: str) -> list[str]:
     ``current``)."""
     text = _PAREN.sub(" ", text.casefold().replace("’", "'").replace("'", ""))
     return _NAME_WORD.findall(text.replace("&", " and "))
+
+
+def hyphenated(text: str) -> list[bool]:
+    """For each of :func:`name_words` of ``text``, whether a hyphen joins it to the word
+    before it ("acquisition-**related**", "held-**for**-sale"): a compound's part."""
+    text = _PAREN.sub(" ", text.casefold().replace("’", "'").replace("'", ""))
+    text = text.replace("&", " and ")
+    return [m.start() > 0 and text[m.start() - 1] in "-‐" for m in _NAME_WORD.finditer(text)]
 
 
 def phrase_words(text: str) -> list[str]:

@@ -7,13 +7,23 @@ $1,000" constrains a deductible, not any amount of a chunk. Its ``label`` is
    phrase (a comparison word is part of the phrase: "revenue exceeded $500 million"),
    after a linking word or two ("of", "is", "was", "at", "in the range", "that was": "a
    deductible of $2,000 or more", "interest income in the range $1 million to $5
-   million") and a stated year ("revenue in 2019 exceeded …"), back to the first word
-   that cannot be part of it — an article or determiner, a pronoun, a preposition other
-   than "of" and "by", a verb of having, showing or reporting, the end of an earlier
-   constraint, a punctuation mark other than a comma, a word with a digit (an identifier,
-   "UMB-300000"), or the start of the text ("companies
-   whose **revenue** exceeded", "which reports show **total assets** between", "umbrella
-   policies with **limits** over", "**property, plant and equipment, net** of more than").
+   million"), a stated year ("revenue in 2019 exceeded …") and a time phrase ("for the
+   year"), back to the first word that cannot be part of it — a pronoun, a clause word,
+   a verb of being, having, showing or reporting, "with", the end of an earlier
+   constraint, a mark other than those a name holds (a comma, "/", "&", a dash), a
+   figure or a word with a digit (an identifier, "UMB-300000"), or the start of the text
+   ("companies whose **revenue** exceeded", "which reports show **total assets**
+   between", "umbrella policies with **limits** over", "**property, plant and
+   equipment, net** of more than"). The phrase is read as a label is: through a
+   complement ("**value of the stock**", "**cost per operator**", "**amount reported
+   as capital gain**" — a determiner only after the complement's preposition, a
+   participle only between a noun and its complement), parenthesised words left out
+   ("**net income** (loss)"), a link verb that is a noun after another noun kept
+   ("**rebuild cost** over"), a verb's -ing form after a noun read as its head ("**public
+   offering**"); a complement naming what holds the amount is the kind of document, not
+   part of the name ("**face amount** of the policy", like "policies with limits"), and
+   the head, not the last word, says whether the phrase names a quantity at all. So a
+   name a fact carries is always askable (``tests/lexicon/test_askable.py``).
    An amount right after the phrase with no comparison word of its own ("deductible
    $1,000", "umbrella $1M–$2M") binds only when the phrase ends in a quantity noun
    (:data:`~osrag.lexicon.quantities.QUANTITY_NOUNS`): "umbrella coverage $300K" names the
@@ -52,14 +62,18 @@ from osrag.lexicon.function_words import (
     ASKED_NAME_STOPS,
     CONTEXT_ARTICLES,
     CONTEXT_LINKS,
+    DETERMINERS,
     NAME_EDGES,
+    NAME_MARKS,
+    PAST_PARTICIPLES,
 )
-from osrag.lexicon.links import ASKED_LINK
+from osrag.lexicon.label_roles import INSIDE_A_NAME, SPECIFYING
+from osrag.lexicon.links import ASKED_LINK, LINKS_THAT_ARE_NOUNS
 from osrag.lexicon.periods import TIME_TAIL, stated_quarters, stated_years
 from osrag.lexicon.phrases import phrase_at_end
 from osrag.lexicon.quantities import is_document_noun, is_quantity_noun
 from osrag.lexicon.signs import is_signed
-from osrag.lexicon.words import normalised
+from osrag.lexicon.words import normalised, without_parentheses
 from osrag.schema.constraints import AmountConstraint
 
 WINDOW = 120
@@ -67,7 +81,8 @@ WINDOW = 120
 MAX_LABEL_WORDS = 8
 """The longest noun phrase taken as a label ("net cash provided by operating activities")."""
 
-_WORDS = re.compile(r"[A-Za-z][\w'’&-]*|,|[^\w\s]")
+_WORDS = re.compile(r"(?:[A-Za-z]\.){2,}|[A-Za-z][\w'’&-]*|\d\w*|,|[^\w\s]")
+"""A question's tokens: an abbreviation ("U.S."), a word, a figure, a comma, a mark."""
 _DIGIT = re.compile(r"\d")
 _LEADING_WORD = re.compile(r"[^\W\d_]+")
 
@@ -92,6 +107,8 @@ def _strip_links(before: str, years: Sequence[tuple[int, int, int]], offset: int
         trimmed = before.rstrip()
         link = ASKED_LINK.search(trimmed) or TIME_TAIL.search(trimmed)
         if link is not None and link.start() < len(trimmed):
+            if _a_nouns_head(trimmed, link):
+                return trimmed  # "rebuild cost": the link word is the name's head
             before = trimmed[: link.start()]
             continue
         year = next((y for y in years if y[2] - offset == len(trimmed)), None)
@@ -101,20 +118,83 @@ def _strip_links(before: str, years: Sequence[tuple[int, int, int]], offset: int
         return trimmed
 
 
+def _a_nouns_head(text: str, link: re.Match[str]) -> bool:
+    """A link that is a noun too (:data:`~osrag.lexicon.links.LINKS_THAT_ARE_NOUNS`)
+    right after a word that is no stop and no document noun: the head of a name
+    ("rebuild cost"), not a verb ("the policy costs")."""
+    if link.group(0).strip().lower() not in LINKS_THAT_ARE_NOUNS:
+        return False
+    previous = _WORDS.findall(text[: link.start()])[-1:]
+    return bool(previous) and not (
+        previous[0].lower() in ASKED_NAME_STOPS
+        or _no_name_word(previous[0])
+        or is_document_noun(normalised(previous[0]))
+    )
+
+
+def _a_gerunds_head(last: str, before: str) -> bool:
+    lower = last.lower()
+    return (
+        lower.endswith("ing")
+        and lower in ASKED_NAME_STOPS
+        and before.lower() not in ASKED_NAME_STOPS
+        and not _no_name_word(before)
+        and not is_document_noun(normalised(before))
+    )
+
+
 def _no_name_word(word: str) -> bool:
     """A mark other than a comma, an identifier ("UMB-300000"), or a possessive ("the
     policy's deductible": the owner is not the quantity)."""
-    mark = not word[0].isalpha() and word != ","
+    mark = not word[0].isalnum() and word not in NAME_MARKS  # "Net profit/(loss)"
     return mark or _DIGIT.search(word) is not None or word.lower().endswith(("'s", "’s"))
+
+
+_NAME_STOPS = ASKED_NAME_STOPS - INSIDE_A_NAME - DETERMINERS
+"""The words a question's name stops at: its reader's stops, less the prepositions that
+start a complement inside a name and the determiners (which open a complement's noun
+phrase: "value of **the** stock")."""
 
 
 def _tail_phrase(words: list[str]) -> tuple[list[str], int]:
     """The noun phrase at the end of ``words`` (back to the first word that stops it:
-    :func:`~osrag.lexicon.phrases.phrase_at_end`), and the index of that word (-1: the
-    start)."""
+    :func:`~osrag.lexicon.phrases.phrase_at_end`) — through a complement as a label
+    holds one ("value of the stock", "cost per operator"): a determiner only after such
+    a preposition —, and the index of the word that stopped it (-1: the start). A verb's
+    *-ing* form last, after a word that names something, is the name's head ("public
+    **offering**"), not its verb ("policies **offering**")."""
+    if len(words) > 1 and _a_gerunds_head(words[-1], words[-2]):
+        phrase, at = _tail_phrase(words[:-1])
+        return [*phrase, words[-1]], at
     return phrase_at_end(
-        words, ASKED_NAME_STOPS, breaks=_no_name_word, edges=NAME_EDGES, limit=MAX_LABEL_WORDS
+        words,
+        _NAME_STOPS,
+        openers=DETERMINERS,
+        inside=INSIDE_A_NAME | {","},  # "Bodily injury, each person": a qualifier's opener
+        breaks=_no_name_word,
+        edges=NAME_EDGES,
+        participles=PAST_PARTICIPLES,
+        limit=MAX_LABEL_WORDS,
     )
+
+
+def _holder_complement(phrase: list[str]) -> tuple[list[str], list[str]]:
+    """A name whose complement names what holds the amount ("face amount **of the
+    policy**", "limits **on umbrella policies**"): (the name before it, the complement's
+    other words — the kind of document, like a context "with" introduces); else (the
+    phrase, [])."""
+    last = phrase[-1] if phrase else ""
+    if not is_document_noun(normalised(last)):
+        return phrase, []
+    for i in range(1, len(phrase) - 1):
+        if phrase[i].lower() in SPECIFYING:
+            kind = [
+                w
+                for w in phrase[i + 1 :]
+                if w.lower() not in DETERMINERS and not is_document_noun(normalised(w))
+            ]
+            return phrase[:i], kind
+    return phrase, []
 
 
 def _joined(words: list[str]) -> str:
@@ -142,14 +222,23 @@ def _label_before(
     raw = text[start : c.start]
     before = _strip_links(raw, years, start)
     linked = len(before) < len(raw.rstrip())
-    words = _WORDS.findall(before)
+    # parenthesised words are no part of a name's keys ("Net income (loss)")
+    words = _WORDS.findall(without_parentheses(before))
     phrase, stopped = _tail_phrase(words)
+    if not phrase and linked:  # "cost over $4,000": the noun a link verb may be is the name
+        words = _WORDS.findall(without_parentheses(raw))
+        phrase, stopped = _tail_phrase(words)
+        linked = False
     if not phrase:
         return None
     governed = c.op in ("gt", "gte", "lt", "lte") or _governed(c.text)
     if not governed and not linked and not is_quantity_noun(phrase[-1]):
         return None  # "umbrella coverage $300K": an amount beside a name, not its value
-    return _joined(phrase), _context(words, stopped)
+    phrase, kind = _holder_complement(phrase)
+    context = _context(words, stopped)
+    if kind:
+        context = " ".join(filter(None, (context, _joined(kind))))
+    return _joined(phrase), context
 
 
 def _label_after(text: str, c: AmountConstraint, ceiling: int) -> str | None:
@@ -184,10 +273,14 @@ def _label_after(text: str, c: AmountConstraint, ceiling: int) -> str | None:
 
 
 def _names_a_quantity(label: str | None) -> str | None:
+    """``label`` when its head — the last word before a complement, as a label's keys
+    read it — is no document noun ("flood policy" names none, "face amount of the
+    policy" a face amount)."""
     if label is None:
         return None
     words = normalised(label).split(" ")
-    if not words or not words[-1] or is_document_noun(words[-1]):
+    cut = next((i for i, w in enumerate(words) if i and w in INSIDE_A_NAME), len(words))
+    if not words[0] or is_document_noun(words[cut - 1]):
         return None
     return label.strip(" ,")
 
