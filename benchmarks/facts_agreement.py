@@ -59,7 +59,8 @@ counts only the first case.
 
 **Gold period.** The column's period: of the header cells of the cell's column, the
 lowest that names one year (a merged header cell left of an empty one counts for the
-empty one; a year letter-spaced by a PDF, ``2 0 1 8``, is a year); else the table's
+empty one; a year letter-spaced by a PDF, ``2 0 1 8``, is a year; a fiscal year written
+in two digits, ``F19`` or ``FY19``, is 20xx); else the table's
 title — a header row with a single cell after the first, or a top-left cell that is a
 date, naming one year (``December 31, 2019`` over ``Level 1 | Level 2 | Total``); else a
 row label that ends with the date it is stated at (``Balance payable as at June 30,
@@ -426,6 +427,9 @@ def _column_year(header: list[str]) -> tuple[int | None, str | None]:
     """The lowest header cell naming exactly one year, with its text; (0, text) when it
     names a span of two consecutive years (``2017/2018``, ``2021-2022``: not judged)."""
     for text in reversed(header):
+        short = _FISCAL_SHORT.match(text)
+        if short is not None:  # "F19", "FY19": a fiscal year in two digits, 20xx
+            return 2000 + int(short.group(1)), text
         years = sorted(set(_YEAR.findall(_SPACED.sub(lambda m: m.group().replace(" ", ""), text))))
         if len(years) == 1 and _SPAN.search(text):
             return 0, text
@@ -436,6 +440,9 @@ def _column_year(header: list[str]) -> tuple[int | None, str | None]:
     return None, None
 
 
+_FISCAL_SHORT = re.compile(r"(?i)^\s*fy?\s?'?(\d\d)(?:\s*\(\d{1,2}\))?\s*$")
+"""A header naming a fiscal year by two digits (``F19``, ``FY19``, ``F18 (3)``): 20xx (the
+dev reports are of 2017–2020)."""
 _SPACED = re.compile(r"\b(?:1 9|2 0) \d \d\b")
 """A year letter-spaced by a PDF: ``2 0 1 8``."""
 _SPAN = re.compile(r"(?:19|20)\d\d\s*[/-]\s*(?:(?:19|20)?\d\d)\b")
