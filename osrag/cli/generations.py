@@ -20,6 +20,7 @@ from osrag.cli.common import (
     printable,
     session,
 )
+from osrag.cli.render import plural
 
 index_app = typer.Typer(
     help="Generations behind the alias: status, list, rollback, repair, unlock.",
@@ -138,14 +139,14 @@ def index_repair(
         out.print(f"alias {printable(alias_name)} does not point to a generation yet")
         return
     out.print(
-        f"{report.generation}: deleted {report.orphans_deleted} stale chunk(s); "
+        f"{report.generation}: deleted {plural(report.orphans_deleted, 'stale chunk')}; "
         f"index {report.chunks_in_index} = manifest {report.chunks_in_manifest}",
         highlight=False,
     )
     if report.documents_forgotten:
         err.print(
-            f"{len(report.documents_forgotten)} document(s) had chunks missing and will be "
-            "written again by the next ingest: "
+            f"{plural(len(report.documents_forgotten), 'document')} had chunks missing and "
+            "will be written again by the next ingest: "
             f"{printable(', '.join(report.documents_forgotten[:10]))}",
             highlight=False,
         )

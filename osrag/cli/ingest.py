@@ -21,6 +21,7 @@ from osrag.cli.common import (
     printable,
     session,
 )
+from osrag.cli.render import plural
 from osrag.errors import CorpusError
 
 
@@ -349,23 +350,25 @@ def _summary(report: Any) -> None:
         out.print(f"alias {printable(report.alias)} → {report.generation} (was {was})")
     if report.orphans_deleted:
         err.print(
-            f"deleted {report.orphans_deleted} chunk(s) an interrupted ingest had left behind",
+            f"deleted {plural(report.orphans_deleted, 'chunk')} an interrupted ingest had left "
+            "behind",
             highlight=False,
         )
     if report.chunks_embedded or report.vectors_reused or report.vectors_from_generation:
         err.print(
-            f"embedded {report.chunks_embedded} chunk(s); {report.vectors_from_generation} "
-            f"vector(s) read back from the index, {report.vectors_reused} from the cache",
+            f"embedded {plural(report.chunks_embedded, 'chunk')}; "
+            f"{plural(report.vectors_from_generation, 'vector')} read back from the index, "
+            f"{report.vectors_reused:,} from the cache",
             highlight=False,
         )
         err.print(
-            f"{report.chunks_truncated} written chunk(s) longer than the embedder's window "
-            f"({report.tokens_truncated} token(s) not embedded)",
+            f"{plural(report.chunks_truncated, 'written chunk')} longer than the embedder's "
+            f"window ({plural(report.tokens_truncated, 'token')} not embedded)",
             highlight=False,
         )
     if report.throttled:
         err.print(
-            f"the cluster pushed back: {report.throttled} chunk write(s) answered 429 were "
+            f"the cluster pushed back: {plural(report.throttled, 'chunk write')} answered 429 were "
             f"resent ({report.bulk_retries} back-off rounds)",
             highlight=False,
         )
@@ -373,7 +376,7 @@ def _summary(report: Any) -> None:
         err.print(f"waited {report.lock_wait_seconds:.1f} s for the ingest lock", highlight=False)
     if report.documents_empty:
         err.print(
-            f"{len(report.documents_empty)} empty document(s): "
+            f"{plural(len(report.documents_empty), 'empty document')}: "
             f"{printable(', '.join(report.documents_empty[:10]))}"
         )
     for lost in report.facts_dropped:  # the engine's nested-object limit (docs/reliability.md)

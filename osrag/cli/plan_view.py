@@ -30,7 +30,7 @@ def _duration(seconds: float | None) -> str:
 
 def render_plan(plan: Any, *, show: int = 20) -> None:
     """The plan as a few lines and a table (``--json`` prints the model itself)."""
-    from osrag.cli.render import data_table
+    from osrag.cli.render import data_table, plural
 
     where = "in place"
     if plan.new_generation:
@@ -60,8 +60,8 @@ def render_plan(plan: Any, *, show: int = 20) -> None:
     )
     out.print(table)
     out.print(
-        f"writes {c.to_write} chunk record(s), deletes {c.to_delete}"
-        + (f"; {d.failed} file(s) could not be read" if d.failed else ""),
+        f"writes {plural(c.to_write, 'chunk record')}, deletes {c.to_delete:,}"
+        + (f"; {plural(d.failed, 'file')} could not be read" if d.failed else ""),
         highlight=False,
     )
     if plan.vectors is not None and plan.embedding is not None:
