@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from osrag.chunking import chunk_document, embed_window, fit_config, get_tokenizer, normalize
@@ -109,6 +109,9 @@ def window() -> EmbedWindow:
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=hostile, fmt=st.sampled_from(["markdown", "text"]))
+@example(  # a heading that alone takes more than the window: its breadcrumb is shortened
+    text="# Title https://example.com/0/0:0/0a61:0::0:?q=0&0:0&0a61:0::0:\nz\n", fmt="markdown"
+)
 @pytest.mark.parametrize("strategy", STRATEGIES)
 def test_every_embedded_text_fits_the_embedders_window_on_hostile_text(
     window: EmbedWindow, strategy: str, text: str, fmt: str
