@@ -40,7 +40,14 @@ from osrag.lexicon.bounds import ELLIPSIS, HEADING_CHARS, shorten
 from osrag.models import Chunk, Document, Span, TokenSpan
 from osrag.schema.locations import units_in_span
 
-__all__ = ["chunk_source", "heading_part", "make_chunk", "metadata_digest", "text_breadcrumb"]
+__all__ = [
+    "chunk_source",
+    "cuts",
+    "heading_part",
+    "make_chunk",
+    "metadata_digest",
+    "text_breadcrumb",
+]
 
 
 def make_chunk(
@@ -117,6 +124,17 @@ def heading_part(text: str) -> str:
 def text_breadcrumb(chunk: Chunk) -> str:
     """The breadcrumb as ``chunk.text`` holds it (``text`` is it, a newline, the body)."""
     return chunk.text[: max(0, len(chunk.text) - len(chunk.body) - 1)]
+
+
+def cuts(chunk: Chunk) -> tuple[int, int, int]:
+    """What the length bounds cut in ``chunk`` (:mod:`osrag.lexicon.bounds`): its facts
+    whose label was cut, whether a heading of its breadcrumb was (1 or 0), whether its
+    breadcrumb was shortened in its text (1 or 0). A ``…`` in a label or a heading is
+    only ever the mark of a cut."""
+    labels = sum(1 for fact in chunk.facts if fact.label and ELLIPSIS in fact.label)
+    heading = ELLIPSIS in chunk.breadcrumb
+    shortened = bool(chunk.breadcrumb) and text_breadcrumb(chunk) != chunk.breadcrumb
+    return labels, int(heading), int(shortened)
 
 
 def chunk_source(chunk: Chunk, generation: str | None = None) -> dict[str, Any]:
