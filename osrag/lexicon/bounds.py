@@ -50,14 +50,15 @@ LABEL_READ_CHARS = 2048
 this bound and its label is cut (marked), so cleaning costs a constant per name."""
 
 KEY_WORDS = 32
-"""The words a label key (and an asked key) is read from: a phrase of more words is read
-as its last ``KEY_WORDS`` — the head and the words right before it — on both sides, so the
-keys of one label are at most a few hundred whatever its length. Real keys reach 22
-words."""
+"""The words a label key (and an asked key) is read from: a phrase of more words, or of
+more than ``KEY_CHARS`` characters, is read as its last words within both bounds — the head
+and the words right before it (:func:`osrag.lexicon.keys.last_words`) — on both sides, so
+the keys of one label are a bounded few whatever its length. Real keys reach 22 words."""
 
 KEY_CHARS = 256
-"""One stored key, in characters; a longer key is not stored (the mapping's
-``ignore_above`` on ``facts.label_keys`` is the same). Real keys reach 139."""
+"""One key, in characters: a phrase is read from its last words that fit; a single longer
+word makes no key (the mapping's ``ignore_above`` on ``facts.label_keys`` is the same).
+Real keys reach 139."""
 
 KEYS_PER_LABEL = 64
 """Keys stored for one fact: the first ones, in the order they are read (the row's,

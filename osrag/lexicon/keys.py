@@ -121,6 +121,7 @@ __all__ = [
     "component_of",
     "label_alternatives",
     "label_keys",
+    "last_words",
     "name_clause",
     "narrowed",
     "qualifies_nothing",
@@ -241,8 +242,19 @@ def _generic_tail(words: list[str], heads: frozenset[str] = GENERIC_HEADS) -> bo
     )
 
 
+def last_words(words: list[str]) -> list[str]:
+    """The words a key is read from (both sides; :mod:`osrag.lexicon.bounds`): the last
+    ones, at most ``KEY_WORDS`` and ``KEY_CHARS`` characters joined (one word at least)."""
+    words = words[-KEY_WORDS:]
+    size, i = -1, len(words)
+    while i > 0 and size + len(words[i - 1]) + 1 <= KEY_CHARS:
+        size += len(words[i - 1]) + 1
+        i -= 1
+    return words[min(i, len(words) - 1) :]
+
+
 def _core_keys(words: list[str], listed: bool = False) -> list[str]:
-    words = words[-KEY_WORDS:]  # a key is read from at most KEY_WORDS words (bounds)
+    words = last_words(words)
     keys: list[str] = []
     forms = [words]
     if len(words) > 1 and words[0] in OPTIONAL_LEADS:
@@ -269,13 +281,13 @@ def _part(text: str) -> tuple[list[str], list[str], bool]:
     whole = phrase_words(clause)
     cut = _cut(whole, hyphenated(clause))
     if cut < len(whole) and (whole[cut] not in SPECIFYING or _per_share(whole[cut:])):
-        return [], whole[-KEY_WORDS:], listed
-    return whole[:cut][-KEY_WORDS:], whole[-KEY_WORDS:], listed
+        return [], last_words(whole), listed
+    return last_words(whole[:cut]), last_words(whole), listed
 
 
 def _keys_of(core: list[str], whole: list[str], listed: bool = False) -> list[str]:
     keys = _core_keys(core, listed)
-    whole = whole[-KEY_WORDS:]
+    whole = last_words(whole)
     if whole != core and whole:  # the whole phrase, never a tail of its complement
         keys.append(" ".join(whole))
         if len(whole) > 1 and whole[0] in OPTIONAL_LEADS:
@@ -306,8 +318,8 @@ def quarter_keys(row: list[str], columns: list[str]) -> list[str]:
 def label_keys(label: str | None) -> tuple[str, ...]:
     """The keys of a fact's label (module docstring), distinct, in order; () for none.
     Bounded (:mod:`osrag.lexicon.bounds`): the label read to ``LABEL_CHARS``, a key read
-    from at most ``KEY_WORDS`` words, a key over ``KEY_CHARS`` not stored, at most
-    ``KEYS_PER_LABEL`` keys."""
+    from a phrase's last words (:func:`last_words`: ``KEY_WORDS``, ``KEY_CHARS``), a key
+    over ``KEY_CHARS`` (one long word) not stored, at most ``KEYS_PER_LABEL`` keys."""
     if not label:
         return ()
     label = shorten(label, LABEL_CHARS)
@@ -322,7 +334,7 @@ def label_keys(label: str | None) -> tuple[str, ...]:
         if component_of(row_whole, group_whole):  # a part of a balance: its whole name only
             row_core = row_whole = row_whole + group_whole
             # no tail: "deferred tax asset" is the group's
-            row.append(" ".join(row_whole[-KEY_WORDS:]))
+            row.append(" ".join(last_words(row_whole)))
         else:
             row += _keys_of(row_core, row_whole, listed)
             split = bool(SPLITS & set(row_whole))
@@ -361,7 +373,7 @@ def label_keys(label: str | None) -> tuple[str, ...]:
     if len(columns) > 1 and column_cores:  # a header over two rows: "Amortized — Cost"
         keys += _core_keys(column_cores)
     if columns or group_text:  # the whole label read in order: "… to others — Limit"
-        keys.append(" ".join(reading[-KEY_WORDS:]))
+        keys.append(" ".join(last_words(reading)))
     owner = _POSSESSOR.match(label)
     if owner is not None:  # "Adrian's basis in each share": the owner is not the quantity
         keys += label_keys(label[owner.end() :])
@@ -379,15 +391,15 @@ follows it, as the question side reads it."""
 
 def asked_key(name: str) -> str:
     """The key a question's name asks for: its words, in the singular, uncut ("Net
-    revenues" → "net revenue"; "cost of revenues" → "cost of revenue"); its last
-    ``KEY_WORDS``, as a label's keys are read."""
-    return " ".join(phrase_words(name)[-KEY_WORDS:])
+    revenues" → "net revenue"; "cost of revenues" → "cost of revenue"); from its last
+    words (:func:`last_words`), as a label's keys are read."""
+    return " ".join(last_words(phrase_words(name)))
 
 
 def asked_key_forms(name: str) -> tuple[str, ...]:
     """:func:`asked_key`, and without a last word of :data:`ASKED_GENERIC_HEADS`
     ("dwelling limit" → "dwelling limit", "dwelling")."""
-    words = phrase_words(name)[-KEY_WORDS:]
+    words = last_words(phrase_words(name))
     if not words:
         return ()
     if _generic_tail(words, ASKED_GENERIC_HEADS):
