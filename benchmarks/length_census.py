@@ -14,8 +14,9 @@ with the default structural chunking, extracts its facts, and measures:
 * **cell**, **header** — a table cell (characters), a header cell (a cell above a table's
   first figures; a loader table's column names);
 * **scope_name**, **period** — the stored keyword fields (characters);
-* **cut** — what the bounds of this checkout cut (labels with a cut mark, breadcrumbs
-  shortened in the embedded text, headings cut): zero on real documents.
+* **cut** — what the bounds of this checkout cut (:func:`osrag.chunking.records.cuts`:
+  labels, chunks with a heading cut; a breadcrumb shortened in the default embedder's
+  window): zero on real documents.
 
     python benchmarks/length_census.py
     python benchmarks/length_census.py --only families,tatqa-dev
@@ -40,11 +41,13 @@ from _paths import CORPORA, ROOT
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from osrag.chunking.tokenizers import get_tokenizer  # noqa: E402
-from osrag.extract.tables import find_tables  # noqa: E402
-from osrag.ingestion.pipeline import prepare_chunks  # noqa: E402
-from osrag.loaders.corpus import load_corpus  # noqa: E402
-from osrag.models import ChunkingConfig, Document  # noqa: E402
+from osrag.chunking.records import cuts
+from osrag.chunking.tokenizers import get_tokenizer
+from osrag.chunking.window import shown_breadcrumb
+from osrag.extract.tables import find_tables
+from osrag.ingestion.pipeline import prepare_chunks
+from osrag.loaders.corpus import load_corpus
+from osrag.models import ChunkingConfig, Document, EmbedWindow
 
 RESULTS = ROOT / "benchmarks" / "results" / "length_census.json"
 FAMILIES = ROOT / "benchmarks" / "data" / "families" / "documents"
@@ -105,7 +108,7 @@ class Census:
         self.measures.setdefault(name, Longest()).see(value, where, example)
 
     def count(self, name: str, n: int = 1) -> None:
-        self.cut[name] = self.cut.get(name, 0) + n
+        self.cut[name] = self.cut.get(name, 0) + n  # every kind shown, zero included
 
 
 def _cells(doc: Document, census: Census, where: str) -> None:
@@ -128,7 +131,8 @@ def _figure(text: str) -> bool:
     return any(ch.isdigit() for ch in text) and len(text) < 40
 
 
-def _chunks(doc: Document, census: Census, where: str, tokenizer: Any) -> None:
+def _chunks(doc: Document, census: Census, where: str, window: EmbedWindow) -> None:
+    tokenizer = get_tokenizer(window.tokenizer)
     for chunk in prepare_chunks(doc, ChunkingConfig()):
         for heading in chunk.heading_path:
             census.see("heading (chars)", len(heading), where, heading)
@@ -136,19 +140,17 @@ def _chunks(doc: Document, census: Census, where: str, tokenizer: Any) -> None:
         if chunk.breadcrumb:
             tokens = tokenizer.count(chunk.breadcrumb + "\n")
             census.see("breadcrumb (tokens)", tokens, where, chunk.breadcrumb)
-            if not chunk.text.startswith(chunk.breadcrumb + "\n"):
-                census.count("breadcrumbs shortened")
-        for heading in chunk.heading_path:
-            if heading.endswith("…"):
-                census.count("headings ending in …")
+            shown = shown_breadcrumb(chunk.breadcrumb, window, tokenizer)
+            census.count("breadcrumbs shortened in the window", int(shown != chunk.breadcrumb))
+        labels, heading, _ = cuts(chunk)
+        census.count("labels cut", labels)
+        census.count("chunks with a heading cut", heading)
         for fact in chunk.facts:
             stored = fact.source_dict()
             label = fact.label or ""
             if label:
                 census.see("label (chars)", len(label), where, label)
                 census.see("label (words)", len(label.split()), where, label)
-                if "…" in label:
-                    census.count("labels holding …")
             keys = stored["label_keys"]
             census.see("keys per fact", len(keys), where, label)
             census.see("key chars per fact", sum(map(len, keys)), where, label)
@@ -162,7 +164,11 @@ def _chunks(doc: Document, census: Census, where: str, tokenizer: Any) -> None:
 
 
 def run(names: list[str]) -> dict[str, Any]:
-    tokenizer = get_tokenizer("minilm-wordpiece")
+    from osrag.chunking import embed_window
+    from osrag.embedding import default_embedder
+
+    window = embed_window(default_embedder())
+    assert window is not None
     out: dict[str, Any] = {}
     for name in names:
         census = Census()
@@ -172,7 +178,7 @@ def run(names: list[str]) -> dict[str, Any]:
             documents += 1
             where = doc.source_path + (f":{doc.source_line}" if doc.source_line else "")
             _cells(doc, census, where)
-            _chunks(doc, census, where, tokenizer)
+            _chunks(doc, census, where, window)
         out[name] = {
             "documents": documents,
             "seconds": round(time.perf_counter() - started, 1),
@@ -181,7 +187,8 @@ def run(names: list[str]) -> dict[str, Any]:
         }
         print(f"\n{name}: {documents} documents", flush=True)
         for measure, longest in sorted(census.measures.items()):
-            print(f"  {measure:<22} {longest.value:>7,}  {longest.where[:60]}  {longest.example[:70]!r}")
+            shown = f"{longest.where[:60]}  {longest.example[:70]!r}"
+            print(f"  {measure:<22} {longest.value:>7,}  {shown}")
         for what, n in sorted(census.cut.items()):
             print(f"  {what:<22} {n:>7,}")
     return out
