@@ -4,7 +4,9 @@ One probe per case of docs/reliability.md's table: front matter and JSONL values
 used to stop an ingest, an embedding endpoint that lies or stalls (the misbehaving
 loopback server of ``tests/support/embedding_server.py``, at the embedder's default settings),
 control codes in a heading, a full disk (``RLIMIT_FSIZE``), empty access values, date
-keys in another spelling, a repeated ``--tenant``. Each probe runs ``osrag`` (or a few
+keys in another spelling, a repeated ``--tenant``, one 100 kB name (a table row label, a
+column header, a heading: what its keys, the index and a search returning it cost). Each
+probe runs ``osrag`` (or a few
 lines of the library) in a fresh child process against an embedded index, with
 ``--code`` first on the path, under a timeout; peak RSS is the child's own (``wait4``).
 After the run a check says what happened (``verdict``): whether the rest of the corpus
