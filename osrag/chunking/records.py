@@ -114,11 +114,9 @@ def heading_part(text: str) -> str:
     """A heading (or the title) as a breadcrumb and a heading path hold it: its own ``…``
     written as three dots — so a ``…`` there is only ever the mark of a cut — and within
     ``HEADING_CHARS`` (:mod:`osrag.lexicon.bounds`)."""
-    return (
-        shorten(text.replace(ELLIPSIS, "..."), HEADING_CHARS)
-        if ELLIPSIS in text or len(text) > HEADING_CHARS
-        else text
-    )
+    if ELLIPSIS not in text and len(text) <= HEADING_CHARS:
+        return text
+    return shorten(text.replace(ELLIPSIS, "..."), HEADING_CHARS)
 
 
 def text_breadcrumb(chunk: Chunk) -> str:
