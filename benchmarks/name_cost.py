@@ -109,7 +109,7 @@ def _cell(row: dict[str, Any] | None) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--code", type=Path, default=ROOT, help="checkout whose osrag is run")
+    parser.add_argument("--code", type=Path, default=Path("."), help="checkout whose osrag is run")
     parser.add_argument("--before", type=Path, default=None, help="a checkout to compare with")
     parser.add_argument("--sizes", default="1000,10000,50000,100000,200000")
     parser.add_argument("--places", default=",".join(PLACES))
@@ -117,9 +117,9 @@ def main() -> None:
     parser.add_argument("--cap-gb", type=float, default=8.0)
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
-    codes = {"after": args.code.resolve()}
+    codes = {"after": args.code}
     if args.before is not None:
-        codes = {"before": args.before.resolve(), **codes}
+        codes = {"before": args.before, **codes}
     head = " ".join(f"{c + ': exit':>7} {'s':>7} {'MiB':>8} {'index MB':>8}" for c in codes)
     print(f"{'name':<14} {'bytes':>8}  {head}")
     rows: list[dict[str, Any]] = []
@@ -127,7 +127,7 @@ def main() -> None:
         for size in sizes:
             row: dict[str, Any] = {"place": place, "size": size}
             for label, code in codes.items():
-                row[label] = run_case(code, place, size, args.timeout, args.cap_gb)
+                row[label] = run_case(code.resolve(), place, size, args.timeout, args.cap_gb)
             rows.append(row)
             cells = "  ".join(_cell(row.get(label)) for label in codes)
             print(f"{place:<14} {size:>8}  {cells}", flush=True)
