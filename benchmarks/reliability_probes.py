@@ -4,7 +4,9 @@ One probe per case of docs/reliability.md's table: front matter and JSONL values
 used to stop an ingest, an embedding endpoint that lies or stalls (the misbehaving
 loopback server of ``tests/support/embedding_server.py``, at the embedder's default settings),
 control codes in a heading, a full disk (``RLIMIT_FSIZE``), empty access values, date
-keys in another spelling, a repeated ``--tenant``. Each probe runs ``osrag`` (or a few
+keys in another spelling, a repeated ``--tenant``, one 100 kB name (a table row label, a
+column header, a heading: what its keys, the index and a search returning it cost). Each
+probe runs ``osrag`` (or a few
 lines of the library) in a fresh child process against an embedded index, with
 ``--code`` first on the path, under a timeout; peak RSS is the child's own (``wait4``).
 After the run a check says what happened (``verdict``): whether the rest of the corpus
@@ -68,6 +70,9 @@ class Probe:
     engine: str = "embedded"
     """Where ``ingest``, ``search`` and ``index`` commands go: embedded, opensearch or
     elasticsearch (the node at ``--opensearch-url`` / ``--elasticsearch-url``)."""
+    stdout_file: str | None = None
+    """A file of the probe's home the command's output goes to (an output too large for a
+    pipe read after the child ends)."""
 
 
 def _front(line: str) -> dict[str, str]:
@@ -445,6 +450,87 @@ purge(open_index(settings), settings.alias)
 """
 
 
+NATO = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india",
+        "juliett", "kilo", "lima", "mike"]  # fmt: skip
+NAME = " ".join(NATO[n % len(NATO)] for n in range(17_000))[:100_000]
+"""A 100 kB name: a row label, a column header or a heading (docs/reliability.md)."""
+NAMED = {
+    "row": "# Table\n\n| Item | 2019 |\n| --- | --- |\n"
+    f"| {NAME} | $1,000 |\n| Revenue | $2,000 |\n",
+    "header": f"# Table\n\n| Item | {NAME} |\n| --- | --- |\n"
+    "| Revenue | $1,000 |\n| Cost of sales | $2,000 |\n",
+    "heading": f"# {NAME}\n\nThe premium is $1,000. The deductible is $2,000.\n",
+}
+
+NAME_COST = (
+    PRELUDE
+    + """
+import json, pathlib, sys
+where = pathlib.Path(sys.argv[1])
+index = EmbeddedIndex(str(where))
+target = index.alias_target("osrag-chunks")
+chunks = all_chunks(index, target) if target is not None else []
+facts = [f for c in chunks if c["doc_id"] == "named" for f in c.get("facts") or []]
+keys = sum(len(k.encode()) for f in facts for k in f.get("label_keys") or [])
+label = max((len(f.get("label") or "") for f in facts), default=0)
+crumb = max((len(c["breadcrumb"]) for c in chunks if c["doc_id"] == "named"), default=0)
+size = sum(p.stat().st_size for p in where.rglob("*") if p.is_file())
+print(json.dumps({"facts": len(facts), "keys": keys, "label": label, "crumb": crumb,
+                  "index": size, "chunks": len(chunks)}))
+"""
+)
+
+
+def _name_cost(row: dict[str, Any]) -> str:
+    """What the 100 kB name left in the index, and what a search returning it costs."""
+    done = _run([sys.executable, "-c", NAME_COST, str(row["home"] / "embedded")], row["code"],
+                row["home"], 600)  # fmt: skip
+    try:
+        found = json.loads(done.stdout.strip().splitlines()[-1])
+    except (IndexError, ValueError):
+        return f"check: {(done.stderr.strip().splitlines() or ['?'])[-1][:160]}"
+    search = [sys.executable, "-m", "osrag.cli", "search", "alpha bravo charlie", "--backend",
+              "embedded", "--k", "50"]  # fmt: skip
+    started = time.perf_counter()
+    child = subprocess.Popen(search, env=_env(row["code"], row["home"]), cwd=row["home"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             preexec_fn=os.setsid)  # fmt: skip
+    status, usage, outcome = wait_child(child, 600)
+    seconds = time.perf_counter() - started
+    said = outcome or str(os.waitstatus_to_exitcode(status))
+    return (
+        f"{found['facts']} facts, {_size(found['keys'])} of keys, longest label "
+        f"{found['label']:,}, breadcrumb {found['crumb']:,}; index {_size(found['index'])}; "
+        f"a search returning it: exit {said}, {seconds:.1f} s, {usage.ru_maxrss / 1024:,.0f} MiB"
+    )
+
+
+def _names_stored(row: dict[str, Any]) -> str:
+    """Which documents of the three over-long names a cluster took (the alias purged)."""
+    where = URLS[row["engine"]]
+    done = _run([sys.executable, "-c", FACTS_COUNT, row["engine"], where], row["code"],
+                row["home"], 300)  # fmt: skip
+    _run([sys.executable, "-c", PURGE], row["code"], row["home"], 300)
+    try:
+        found = json.loads(done.stdout.strip().splitlines()[-1])
+    except (IndexError, ValueError):
+        return f"check: {(done.stderr.strip().splitlines() or ['?'])[-1][:160]}"
+    named = sorted(d for d in found if d != "ok")
+    return f"in the index: {', '.join(named) or 'none of the three'}"
+
+
+NAMES_CORPUS = {"ok.md": GOOD, **{f"{place}.md": text for place, text in NAMED.items()}}
+
+
+def _output_size(row: dict[str, Any]) -> str:
+    path = row["home"] / "chunks.jsonl"
+    return f"{_size(path.stat().st_size if path.exists() else 0)} of output"
+
+
+def _size(n: int) -> str:
+    return f"{n / 1e6:,.1f} MB" if n >= 1e6 else f"{n / 1e3:,.1f} kB"
+
+
 ENDPOINT_CORPUS = {
     f"d{n}.md": f"# Policy {n}\n\nPolicy {n} covers ${n + 1},000.\n" for n in range(3)
 }
@@ -645,6 +731,30 @@ PROBES: dict[str, Probe] = {
         "one chunk with 13,331 facts (Elasticsearch)", FACTS_CORPUS, command=FACTS_INGEST,
         engine="elasticsearch", check=_facts_stored,
     ),
+    # One over-long name: its keys, the index, a search returning it (a fresh process each).
+    "name-row-label-100k": Probe(
+        "a 100 kB table row label", {"ok.md": GOOD, "named.md": NAMED["row"]}, check=_name_cost
+    ),
+    "name-column-header-100k": Probe(
+        "the same 100 kB as a column header", {"ok.md": GOOD, "named.md": NAMED["header"]},
+        check=_name_cost,
+    ),
+    "name-heading-100k": Probe(
+        "a 100 kB heading", {"ok.md": GOOD, "named.md": NAMED["heading"]}, check=_name_cost
+    ),
+    "names-100k-opensearch": Probe(
+        "the three 100 kB names (row label, column header, heading) into OpenSearch",
+        NAMES_CORPUS, engine="opensearch", check=_names_stored,
+    ),
+    "names-100k-elasticsearch": Probe(
+        "the same into Elasticsearch", NAMES_CORPUS, engine="elasticsearch",
+        check=_names_stored,
+    ),
+    "name-row-label-100k-chunks": Probe(
+        "osrag chunks --json on the 100 kB row label", {"ok.md": GOOD, "named.md": NAMED["row"]},
+        command=["chunks", "{corpus}", "--json", "--strategy", "structural"],
+        stdout_file="chunks.jsonl", check=_output_size,
+    ),
 }  # fmt: skip
 
 
@@ -719,17 +829,24 @@ def run_probe(
             args += backend
         command = [sys.executable, "-m", "osrag.cli", *args]
         started = time.perf_counter()
+        out = (
+            os.open(home / probe.stdout_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            if probe.stdout_file
+            else subprocess.PIPE
+        )
         child = subprocess.Popen(
             command,
             env=_env(code, home),
             cwd=home,
-            stdout=subprocess.PIPE,
+            stdout=out,
             stderr=subprocess.PIPE,
             preexec_fn=lambda: _limits(int(cap_gb * 1024**3), probe.limit),
         )
         status, usage, outcome = wait_child(child, timeout)
         seconds = time.perf_counter() - started
         stdout = child.stdout.read().decode(errors="replace") if child.stdout else ""
+        if probe.stdout_file:
+            os.close(out)
         stderr = child.stderr.read().decode(errors="replace") if child.stderr else ""
         if outcome is None:
             outcome = str(os.waitstatus_to_exitcode(status))

@@ -25,7 +25,7 @@ Invariant (tested with hypothesis): the windows cover every token, and
 
 from __future__ import annotations
 
-from osrag.chunking.records import make_chunk
+from osrag.chunking.records import heading_part, make_chunk
 from osrag.chunking.tokenizers import Tokenizer
 from osrag.chunking.window import Budgets
 from osrag.models import Chunk, ChunkingConfig, Document
@@ -62,7 +62,9 @@ def fixed_chunks(
     """Fixed windows over ``doc`` (or over ``[start, end)`` of its text)."""
     lo = doc.content_start if start is None else start
     hi = len(doc.text) if end is None else end
-    size = Budgets(config, tokenizer)(doc.title, config.size)
+    budgets = Budgets(config, tokenizer)
+    crumb = heading_part(doc.title)
+    size = budgets(crumb, config.size)
     runs = [(lo, hi)]
     if config.anchor == "structure":
         from osrag.chunking.anchors import anchors, segments
@@ -85,12 +87,13 @@ def fixed_chunks(
                     index=len(chunks),
                     start=a,
                     end=b,
-                    breadcrumb=doc.title,
+                    breadcrumb=crumb,
                     heading_path=[],
                     token_start=first + i,
                     token_end=first + j,
                     tokenizer=tokenizer.id,
                     parser=PARSER,
+                    shown=budgets.shown(crumb),
                 )
             )
     return chunks

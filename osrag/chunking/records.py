@@ -8,6 +8,9 @@ token span, ``make_chunk`` derives everything else:
 - ``body = normalize(doc.text[span.start:span.end])`` (see :mod:`.normalize`);
 - ``text = breadcrumb + "\n" + body`` (what is searched), or ``body`` alone when the
   breadcrumb is empty (a document without a title or headings: nothing is prepended);
+  the breadcrumb as the text holds it (``shown``) is shortened when the embedder's window
+  leaves it only a share (:func:`osrag.chunking.window.shown_breadcrumb`), and
+  :func:`text_breadcrumb` reads it back;
 - ``pages`` / ``elements``: the PDF pages or DOCX/HTML elements the span
   touches, from the document's location map (:func:`osrag.schema.locations.units_in_span`);
 - ``content_digest = sha256(text)`` (hex) and
@@ -33,10 +36,18 @@ import json
 from typing import Any
 
 from osrag.chunking.normalize import normalize
+from osrag.lexicon.bounds import ELLIPSIS, HEADING_CHARS, shorten
 from osrag.models import Chunk, Document, Span, TokenSpan
 from osrag.schema.locations import units_in_span
 
-__all__ = ["chunk_source", "make_chunk", "metadata_digest"]
+__all__ = [
+    "chunk_source",
+    "cuts",
+    "heading_part",
+    "make_chunk",
+    "metadata_digest",
+    "text_breadcrumb",
+]
 
 
 def make_chunk(
@@ -52,8 +63,10 @@ def make_chunk(
     token_end: int,
     tokenizer: str,
     parser: str,
+    shown: str | None = None,
 ) -> Chunk:
-    """Build chunk number ``index`` of ``doc`` from the source interval ``[start, end)``."""
+    """Build chunk number ``index`` of ``doc`` from the source interval ``[start, end)``;
+    ``shown``: the breadcrumb as ``text`` holds it (``breadcrumb`` unless shortened)."""
     if not (doc.content_start <= start <= end <= len(doc.text)) or not (
         0 <= token_start <= token_end
     ):
@@ -62,7 +75,8 @@ def make_chunk(
             f"[{token_start}, {token_end}) outside the document"
         )
     body = normalize(doc.text[start:end])
-    text = breadcrumb + "\n" + body if breadcrumb else body
+    crumb = breadcrumb if shown is None else shown
+    text = crumb + "\n" + body if crumb else body
     digest = hashlib.sha256(text.encode()).hexdigest()
     locations = doc.locations
     units = units_in_span(locations, start, end) if locations is not None else []
@@ -94,6 +108,31 @@ def make_chunk(
         doc.meta.copy(),
         tokens=token_end - token_start,
     )
+
+
+def heading_part(text: str) -> str:
+    """A heading (or the title) as a breadcrumb and a heading path hold it: its own ``…``
+    written as three dots — so a ``…`` there is only ever the mark of a cut — and within
+    ``HEADING_CHARS`` (:mod:`osrag.lexicon.bounds`)."""
+    if ELLIPSIS not in text and len(text) <= HEADING_CHARS:
+        return text
+    return shorten(text.replace(ELLIPSIS, "..."), HEADING_CHARS)
+
+
+def text_breadcrumb(chunk: Chunk) -> str:
+    """The breadcrumb as ``chunk.text`` holds it (``text`` is it, a newline, the body)."""
+    return chunk.text[: max(0, len(chunk.text) - len(chunk.body) - 1)]
+
+
+def cuts(chunk: Chunk) -> tuple[int, int, int]:
+    """What the length bounds cut in ``chunk`` (:mod:`osrag.lexicon.bounds`): its facts
+    whose label was cut, whether a heading of its breadcrumb was (1 or 0), whether its
+    breadcrumb was shortened in its text (1 or 0). A ``…`` in a label or a heading is
+    only ever the mark of a cut."""
+    labels = sum(1 for fact in chunk.facts if fact.label and ELLIPSIS in fact.label)
+    heading = ELLIPSIS in chunk.breadcrumb
+    shortened = bool(chunk.breadcrumb) and text_breadcrumb(chunk) != chunk.breadcrumb
+    return labels, int(heading), int(shortened)
 
 
 def chunk_source(chunk: Chunk, generation: str | None = None) -> dict[str, Any]:

@@ -41,7 +41,7 @@ from itertools import pairwise
 
 from osrag.chunking.fixed import fixed_windows
 from osrag.chunking.normalize import trim_span
-from osrag.chunking.records import make_chunk
+from osrag.chunking.records import heading_part, make_chunk
 from osrag.chunking.tokenizers import Tokenizer, TokenPositions
 from osrag.chunking.window import Budgets
 from osrag.currencies import SIGN_CHARACTERS
@@ -160,7 +160,9 @@ def sentence_chunks(
 ) -> list[Chunk]:
     """The ``sentences`` strategy over the whole document content."""
     positions = positions or tokenizer.positions(doc.text, doc.content_start)
-    bound = Budgets(config, tokenizer)(doc.title)
+    budgets = Budgets(config, tokenizer)
+    crumb = heading_part(doc.title)
+    bound = budgets(crumb)
     runs = [(doc.content_start, len(doc.text))]
     if config.anchor == "structure":
         from osrag.chunking.anchors import anchors, segments
@@ -186,12 +188,13 @@ def sentence_chunks(
                 index=len(chunks),
                 start=start,
                 end=end,
-                breadcrumb=doc.title,
+                breadcrumb=crumb,
                 heading_path=[],
                 token_start=tok_start,
                 token_end=tok_end,
                 tokenizer=tokenizer.id,
                 parser=PARSER,
+                shown=budgets.shown(crumb),
             )
         )
     return chunks

@@ -4,7 +4,11 @@ Rule: the document is cut at its headings (Markdown: :mod:`.markdown`; plain
 text: numbered and upper-case headings, :mod:`.plaintext`). A section is the
 text between one heading and the next; the heading itself lives in the
 breadcrumb ``Title › Section › Subsection`` (the title is not repeated when the
-top heading says the same), not in the body. Empty sections are dropped.
+top heading says the same), not in the body. Empty sections are dropped. A heading (and
+the title) longer than ``HEADING_CHARS`` (:mod:`osrag.lexicon.bounds`) is cut in the
+breadcrumb and the heading path, marked with ``…`` (:func:`~.records.heading_part`); at
+most six Markdown levels (fifty numbered plain-text ones of 100 characters) bound a
+breadcrumb's length.
 
 - The size bound is ``max_tokens``; with an embedder window that the chunks must fit
   (:mod:`.window`), it is the window's budget under the chunk's breadcrumb, in the
@@ -43,7 +47,7 @@ from collections.abc import Iterator
 from osrag.chunking.markdown import Outline
 from osrag.chunking.normalize import trim_span
 from osrag.chunking.outline import outline
-from osrag.chunking.records import make_chunk
+from osrag.chunking.records import heading_part, make_chunk
 from osrag.chunking.sentences import CANDIDATE as _SENTENCE_STOP
 from osrag.chunking.sentences import is_sentence_end
 from osrag.chunking.tokenizers import Tokenizer, TokenPositions
@@ -67,13 +71,14 @@ def _same(a: str, b: str) -> bool:
 
 def breadcrumb(title: str, heading_path: list[str]) -> str:
     """``Title › Section › Subsection``; the title is not repeated by the top heading, and
-    a document without a title starts at its first heading."""
+    a document without a title starts at its first heading; each part as
+    :func:`~.records.heading_part` writes it."""
     parts = [title] if title else []
     for i, heading in enumerate(heading_path):
         if not heading or (i == 0 and _same(heading, title)):
             continue
         parts.append(heading)
-    return BREADCRUMB_SEPARATOR.join(parts)
+    return BREADCRUMB_SEPARATOR.join(heading_part(part) for part in parts)
 
 
 def _sections(doc: Document, found: Outline) -> list[tuple[int, int, list[str]]]:
@@ -254,21 +259,22 @@ def structural_chunks(
     found, parser = outline(doc)
     positions = positions or tokenizer.positions(doc.text, doc.content_start)
     budgets = Budgets(config, tokenizer)
-    limit = budgets(doc.title)
+    limit = budgets(heading_part(doc.title))
     # (start, end, token_start, token_end, heading_path) of each non-empty section,
     # produced lazily so token positions are counted in one left-to-right pass
     sections: Iterator[Section] = _positioned(doc, _sections(doc, found), positions)
     if config.min_tokens > 0:
         sections = _merge_small(sections, config.min_tokens, limit)
 
-    crumbs: dict[tuple[str, ...], str] = {}
+    crumbs: dict[tuple[str, ...], tuple[str, list[str]]] = {}
     chunks: list[Chunk] = []
     tokenizer_id = tokenizer.id
     for a, b, ta, tb, path in sections:
         key = tuple(path)
-        crumb = crumbs.get(key)
-        if crumb is None:
-            crumb = crumbs[key] = breadcrumb(doc.title, path)
+        named = crumbs.get(key)
+        if named is None:
+            named = crumbs[key] = (breadcrumb(doc.title, path), [heading_part(h) for h in path])
+        crumb, heading_path = named
         bound = budgets(crumb)
         if tb - ta <= bound:
             pieces: list[Piece] = [(a, b, ta, tb)]
@@ -285,11 +291,12 @@ def structural_chunks(
                     start=start,
                     end=end,
                     breadcrumb=crumb,
-                    heading_path=path,
+                    heading_path=heading_path,
                     token_start=token_start,
                     token_end=token_end,
                     tokenizer=tokenizer_id,
                     parser=parser,
+                    shown=budgets.shown(crumb),
                 )
             )
     return chunks

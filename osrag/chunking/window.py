@@ -10,7 +10,12 @@ in the embedder's own tokenizer, and the tokens past ``window.tokens`` are the o
 the embedder cuts off (``tokens_lost``). With ``window.fit`` the chunker counts bodies
 in the embedder's tokenizer and bounds each body by :func:`body_budget`: the window
 less the special tokens, the prefix and the breadcrumb line (never more than
-``max_tokens``, never less than one token). For a BERT tokenizer, which splits on
+``max_tokens``, never less than one token). The breadcrumb line may take at most
+``BREADCRUMB_SHARE`` of the window left after the special tokens and the prefix
+(:mod:`osrag.lexicon.bounds`; half): a longer breadcrumb is shortened in ``text`` by
+:func:`shown_breadcrumb` — its longest beginning that fits with ``…`` after it, cut back
+to a space in its second half — so the body always keeps the rest of the window; the
+chunk's ``breadcrumb`` field and its ``body`` stay whole. For a BERT tokenizer, which splits on
 whitespace before anything else, ``count(crumb + "\\n" + body) == count(crumb) +
 count(body)``, so a body within its budget gives an embedded text within the window;
 :func:`annotate` counts the real embedded text of every chunk anyway, so a tokenizer
@@ -26,7 +31,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from osrag.chunking.records import text_breadcrumb
 from osrag.chunking.tokenizers import Tokenizer, get_tokenizer
+from osrag.lexicon.bounds import BREADCRUMB_SHARE, ELLIPSIS
 from osrag.models import Chunk, ChunkingConfig, EmbedWindow
 
 __all__ = [
@@ -35,6 +42,7 @@ __all__ = [
     "embed_text",
     "embed_window",
     "fit_config",
+    "shown_breadcrumb",
     "tokenizer_spec",
 ]
 
@@ -51,17 +59,54 @@ def body_budget(window: EmbedWindow, tokenizer: Tokenizer, crumb: str, max_token
     return max(1, min(max_tokens, window.tokens - used))
 
 
+def shown_breadcrumb(crumb: str, window: EmbedWindow, tokenizer: Tokenizer) -> str:
+    """``crumb`` as the embedded text holds it: whole when its line (``crumb + "\n"``)
+    takes at most ``BREADCRUMB_SHARE`` of the window left after the special tokens and
+    the prefix, else its longest beginning whose line fits with :data:`ELLIPSIS` after it
+    (cut back to a space in its second half when that still fits), then the mark."""
+    prefix = tokenizer.count(window.prefix) if window.prefix else 0
+    budget = int((window.tokens - window.special_tokens - prefix) * BREADCRUMB_SHARE)
+    if not crumb or tokenizer.count(crumb + "\n") <= budget:
+        return crumb
+
+    def fits(n: int) -> bool:
+        return tokenizer.count(crumb[:n].rstrip() + ELLIPSIS + "\n") <= budget
+
+    low, high = 0, len(crumb)  # the longest fitting beginning, by bisection
+    while low < high:
+        middle = (low + high + 1) // 2
+        if fits(middle):
+            low = middle
+        else:
+            high = middle - 1
+    space = crumb.rfind(" ", 0, low)
+    if space >= low // 2 and space > 0 and fits(space):
+        low = space
+    return crumb[:low].rstrip() + ELLIPSIS
+
+
 class Budgets:
     """:func:`body_budget` per breadcrumb, counted once each (one document's sections
-    share a few breadcrumbs)."""
+    share a few breadcrumbs), and the breadcrumb as the text holds it
+    (:func:`shown_breadcrumb`)."""
 
-    __slots__ = ("_cache", "max_tokens", "tokenizer", "window")
+    __slots__ = ("_cache", "_shown", "max_tokens", "tokenizer", "window")
 
     def __init__(self, config: ChunkingConfig, tokenizer: Tokenizer) -> None:
         self.window = config.window if config.window is not None and config.window.fit else None
         self.tokenizer = tokenizer
         self.max_tokens = config.max_tokens
         self._cache: dict[str, int] = {}
+        self._shown: dict[str, str] = {}
+
+    def shown(self, crumb: str) -> str:
+        """``crumb`` as the chunk's text holds it (itself without a window to fit)."""
+        if self.window is None:
+            return crumb
+        found = self._shown.get(crumb)
+        if found is None:
+            found = self._shown[crumb] = shown_breadcrumb(crumb, self.window, self.tokenizer)
+        return found
 
     def __call__(self, crumb: str, bound: int | None = None) -> int:
         """The body bound of a chunk under ``crumb`` (``bound``: the strategy's own limit,
@@ -72,7 +117,8 @@ class Budgets:
         key = f"{limit}\x00{crumb}"
         found = self._cache.get(key)
         if found is None:
-            found = self._cache[key] = body_budget(self.window, self.tokenizer, crumb, limit)
+            shown = self.shown(crumb)
+            found = self._cache[key] = body_budget(self.window, self.tokenizer, shown, limit)
         return found
 
 
@@ -114,10 +160,11 @@ def annotate(
     again: list[int] = []
     for i, chunk in enumerate(chunks):
         if additive and _whole_words(text, chunk):  # type: ignore[arg-type]
-            head = heads.get(chunk.breadcrumb)
+            crumb = text_breadcrumb(chunk)
+            head = heads.get(crumb)
             if head is None:
-                line = window.prefix + (chunk.breadcrumb + "\n" if chunk.breadcrumb else "")
-                head = heads[chunk.breadcrumb] = tokenizer.count(line) if line else 0
+                line = window.prefix + (crumb + "\n" if crumb else "")
+                head = heads[crumb] = tokenizer.count(line) if line else 0
             counts[i] = head + chunk.tokens
         else:
             again.append(i)

@@ -17,11 +17,13 @@ result model alone. Three parts::
       vector  10 nearest to the embedding of "deductible" (384 dimensions) · the same filters
       fusion  rrf in the client (rank constant 60)
 
-A role-free constraint says why it is one; a step the ladder did not need says so. A
-filter is written as the typed tree it is (:mod:`osrag.schema.filters`): ``field=v``,
-``field∈{a, b}``, ``field<v`` (bounds in the stored unit: minor units for money),
-``path[…]`` for one object of a nested field, ``no field`` for a missing value. The
-request bodies themselves (OpenSearch DSL) are ``--explain-json``.
+A bound constraint's label is shown to ``LABEL_CHARS`` (:mod:`osrag.lexicon.bounds`), a
+longer one cut and marked with ``…``. A role-free constraint says why it is one; a step
+the ladder did not need says so. A filter is written as the typed tree it is
+(:mod:`osrag.schema.filters`): ``field=v``, ``field∈{a, b}``, ``field<v`` (bounds in the
+stored unit: minor units for money), ``path[…]`` for one object of a nested field, ``no
+field`` for a missing value. The request bodies themselves (OpenSearch DSL) are
+``--explain-json``.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from rich.padding import Padding
 
 from osrag.cli.render import plural, visible
+from osrag.lexicon.bounds import LABEL_CHARS, shorten
 from osrag.schema.filters import (
     AllOf,
     AnyOf,
@@ -123,7 +126,7 @@ def _constraint_row(c: AmountConstraint) -> tuple[str, str]:
     said = f"→ {c.describe()}"
     if not c.is_bound:
         return repr(c.text), f"{said} · {ROLE_FREE_WHY}"
-    bound = [f"label {c.label!r}"] if c.label is not None else []
+    bound = [f"label {shorten(c.label, LABEL_CHARS)!r}"] if c.label is not None else []
     if c.context is not None:
         bound.append(f"in a document of {c.context!r}")
     if c.year is not None:

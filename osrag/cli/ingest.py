@@ -366,6 +366,13 @@ def _summary(report: Any) -> None:
             f"window ({plural(report.tokens_truncated, 'token')} not embedded)",
             highlight=False,
         )
+    if report.labels_cut or report.headings_cut or report.breadcrumbs_shortened:
+        err.print(
+            f"cut to their length bounds (marked …): {report.labels_cut} fact label(s), "
+            f"{report.headings_cut} chunk(s) with a heading cut in the breadcrumb, "
+            f"{report.breadcrumbs_shortened} breadcrumb(s) shortened in the embedded text",
+            highlight=False,
+        )
     if report.throttled:
         err.print(
             f"the cluster pushed back: {plural(report.throttled, 'chunk write')} answered 429 were "

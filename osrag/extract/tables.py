@@ -33,6 +33,10 @@ alone in a cell that no number follows (a ``$`` row under the years) or before a
 with a sign and no caption is its face value (``$(3.1)`` → −$3.10). Parentheses around a cell's
 number are the accountant's minus: the amount is negative (``negative=True``; the
 stored value stays the magnitude, as for every amount).
+
+A cell, a row label and a column header are read to ``CELL_CHARS`` characters
+(:mod:`osrag.lexicon.bounds`): a longer one is cut and ends with ``…`` — it holds no
+value then, and the label read from it is cut. The chunk's text keeps every cell whole.
 """
 
 from __future__ import annotations
@@ -63,6 +67,7 @@ from osrag.extract.money import (
     sign_pattern,
 )
 from osrag.extract.scale import Caption, find_caption, parse_caption
+from osrag.lexicon.bounds import CELL_CHARS, shorten
 
 __all__ = [
     "Cell",
@@ -216,6 +221,11 @@ def _blocks(text: str, pos: int) -> Iterator[list[tuple[int, str]]]:
         yield block
 
 
+def _read(cell: str) -> str:
+    """A cell as the table reader reads it: within ``CELL_CHARS``, marked when cut."""
+    return cell if len(cell) <= CELL_CHARS else shorten(cell, CELL_CHARS)
+
+
 def _pipe_cells(offset: int, line: str) -> list[Cell]:
     """A pipe-table row's cells (empty inner cells kept: they hold a column's place)."""
     cells: list[Cell] = []
@@ -224,7 +234,7 @@ def _pipe_cells(offset: int, line: str) -> list[Cell]:
     for i, part in enumerate(parts):
         if not (i == 0 or i == len(parts) - 1) or part.strip():
             lead = len(part) - len(part.lstrip())
-            cells.append(Cell(part.strip(), offset + start + lead, str(len(cells))))
+            cells.append(Cell(_read(part.strip()), offset + start + lead, str(len(cells))))
         start += len(part) + 1
     return cells
 
@@ -243,13 +253,13 @@ def _pipe_table(block: list[tuple[int, str]]) -> Table:
 def _loader_table(block: list[tuple[int, str]]) -> Table:
     table = Table(block[0][0], block[-1][0] + len(block[-1][1]), pipe=False)
     first_offset, first = block[0]
-    header = [Cell(c.strip(), first_offset + m, "") for m, c in _split_keep(first, " | ")]
+    header = [Cell(_read(c.strip()), first_offset + m, "") for m, c in _split_keep(first, " | ")]
     table.rows.append(("", header))
     for offset, line in block[1:]:
         row = _LOADER_ROW.fullmatch(line)
         lone = row is None and "; " not in line and ": " not in line
         if lone and not (_number_cell(line.strip()) or parse_caption(line)):
-            table.rows.append((line, []))  # a row with only its label: a group header
+            table.rows.append((_read(line), []))  # a row with only its label: a group header
             continue
         label, rest_at = ("", 0)
         if row is not None:  # a label may hold " — " itself: the last one before the cells
@@ -258,12 +268,13 @@ def _loader_table(block: list[tuple[int, str]]) -> Table:
             )
             cut = line.rfind(" — ", 0, cells_at)
             cut = cut if cut >= 0 else row.start("rest") - 3
-            label, rest_at = line[:cut], cut + 3
+            label, rest_at = _read(line[:cut]), cut + 3
         cells = []
         for at, part in _split_keep(line[rest_at:], "; "):
             name, colon, value = part.rpartition(": ")
             value_at = rest_at + at + (len(name) + 2 if colon else 0)
-            cells.append(Cell(value.strip(), offset + value_at, name if colon else ""))
+            column = _read(name) if colon else ""
+            cells.append(Cell(_read(value.strip()), offset + value_at, column))
         table.rows.append((label, cells))
     return table
 
@@ -532,7 +543,7 @@ def _column_headers(table: Table) -> dict[str, str]:
                 left = ""
             if cell.text or left:
                 headers.setdefault(cell.column, []).append(cell.text or left)
-    return {key: " ".join(words) for key, words in headers.items()}
+    return {key: _read(" ".join(words)) for key, words in headers.items()}
 
 
 def _same_span(below: list[list[Cell]], written: str, empty: str) -> bool:
@@ -560,7 +571,7 @@ def _loader_subheaders(table: Table) -> dict[tuple[str, int], str]:
             k = seen[cell.column] = seen.get(cell.column, -1) + 1
             if cell.text and (re.search(r"[^\W\d]", cell.text) or cell.text in ("%", "(%)")):
                 found.setdefault((cell.column, k), []).append(cell.text)
-    return {key: " ".join(words) for key, words in found.items()}
+    return {key: _read(" ".join(words)) for key, words in found.items()}
 
 
 def _signed_columns(table: Table) -> dict[str, str]:

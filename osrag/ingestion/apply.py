@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from osrag.chunking.records import chunk_source
+from osrag.chunking.records import chunk_source, cuts
 from osrag.engines.base import Action, ChunkIndex, Delete, Put, WriteOutcome
 from osrag.engines.mapping import VECTOR_FIELD
 from osrag.ingestion.batch_vectors import Vectors, embed_batch
@@ -270,6 +270,7 @@ class _Apply:
         issues: list[LoadIssue] = []
         delta = documents = 0
         truncated = [0, 0, 0, 0]  # written chunks, their tokens; generation chunks, tokens
+        bounded = [0, 0, 0]  # labels, headings, breadcrumbs the length bounds cut (written)
         for change in batch.changes:
             if change.doc_id in refused:
                 reasons = refused[change.doc_id]
@@ -285,6 +286,7 @@ class _Apply:
                 continue
             before = len(change.previous.chunk_ids) if change.previous else 0
             _count_truncated(change, truncated)
+            _count_cuts(change, bounded)
             if change.kind == "remove":
                 removed.append(change.doc_id)
                 changes.append(self._log(change, "deleted", [], now))
@@ -324,6 +326,9 @@ class _Apply:
             report.throttled += outcome.throttled
             report.bulk_retries += outcome.retries
             self._add_truncated(truncated)
+            report.labels_cut += bounded[0]
+            report.headings_cut += bounded[1]
+            report.breadcrumbs_shortened += bounded[2]
             if issues:
                 self.refusals[batch.number] = issues
             self.tally.chunks += delta
@@ -422,6 +427,13 @@ def _count_truncated(change: Change, totals: list[int]) -> None:
         if chunk.tokens_lost:
             totals[0] += 1
             totals[1] += chunk.tokens_lost
+
+
+def _count_cuts(change: Change, totals: list[int]) -> None:
+    """Add what the length bounds cut in a change's written chunks to ``totals``."""
+    for chunk in change.write:
+        for i, n in enumerate(cuts(chunk)):
+            totals[i] += n
 
 
 def count_change(report: IngestReport, change: Change) -> None:

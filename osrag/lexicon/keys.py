@@ -75,6 +75,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from osrag.lexicon.bounds import KEY_CHARS, KEY_WORDS, KEYS_PER_LABEL, LABEL_CHARS, shorten
 from osrag.lexicon.function_words import ALL_PREPOSITIONS, COORDINATORS
 from osrag.lexicon.label_roles import (
     ALLOCATED,
@@ -120,6 +121,7 @@ __all__ = [
     "component_of",
     "label_alternatives",
     "label_keys",
+    "last_words",
     "name_clause",
     "narrowed",
     "qualifies_nothing",
@@ -240,7 +242,19 @@ def _generic_tail(words: list[str], heads: frozenset[str] = GENERIC_HEADS) -> bo
     )
 
 
+def last_words(words: list[str]) -> list[str]:
+    """The words a key is read from (both sides; :mod:`osrag.lexicon.bounds`): the last
+    ones, at most ``KEY_WORDS`` and ``KEY_CHARS`` characters joined (one word at least)."""
+    words = words[-KEY_WORDS:]
+    size, i = -1, len(words)
+    while i > 0 and size + len(words[i - 1]) + 1 <= KEY_CHARS:
+        size += len(words[i - 1]) + 1
+        i -= 1
+    return words[min(i, len(words) - 1) :]
+
+
 def _core_keys(words: list[str], listed: bool = False) -> list[str]:
+    words = last_words(words)
     keys: list[str] = []
     forms = [words]
     if len(words) > 1 and words[0] in OPTIONAL_LEADS:
@@ -267,12 +281,13 @@ def _part(text: str) -> tuple[list[str], list[str], bool]:
     whole = phrase_words(clause)
     cut = _cut(whole, hyphenated(clause))
     if cut < len(whole) and (whole[cut] not in SPECIFYING or _per_share(whole[cut:])):
-        return [], whole, listed
-    return whole[:cut], whole, listed
+        return [], last_words(whole), listed
+    return last_words(whole[:cut]), last_words(whole), listed
 
 
 def _keys_of(core: list[str], whole: list[str], listed: bool = False) -> list[str]:
     keys = _core_keys(core, listed)
+    whole = last_words(whole)
     if whole != core and whole:  # the whole phrase, never a tail of its complement
         keys.append(" ".join(whole))
         if len(whole) > 1 and whole[0] in OPTIONAL_LEADS:
@@ -301,9 +316,13 @@ def quarter_keys(row: list[str], columns: list[str]) -> list[str]:
 
 @lru_cache(maxsize=1 << 14)
 def label_keys(label: str | None) -> tuple[str, ...]:
-    """The keys of a fact's label (module docstring), distinct, in order; () for none."""
+    """The keys of a fact's label (module docstring), distinct, in order; () for none.
+    Bounded (:mod:`osrag.lexicon.bounds`): the label read to ``LABEL_CHARS``, a key read
+    from a phrase's last words (:func:`last_words`: ``KEY_WORDS``, ``KEY_CHARS``), a key
+    over ``KEY_CHARS`` (one long word) not stored, at most ``KEYS_PER_LABEL`` keys."""
     if not label:
         return ()
+    label = shorten(label, LABEL_CHARS)
     row_text, *columns = label.split(COLUMN_JOIN)
     group_text, _, row_only = row_text.rpartition(GROUP_JOIN)
     row: list[str] = []
@@ -314,7 +333,8 @@ def label_keys(label: str | None) -> tuple[str, ...]:
         reading += group_whole
         if component_of(row_whole, group_whole):  # a part of a balance: its whole name only
             row_core = row_whole = row_whole + group_whole
-            row.append(" ".join(row_whole))  # no tail: "deferred tax asset" is the group's
+            # no tail: "deferred tax asset" is the group's
+            row.append(" ".join(last_words(row_whole)))
         else:
             row += _keys_of(row_core, row_whole, listed)
             split = bool(SPLITS & set(row_whole))
@@ -353,11 +373,12 @@ def label_keys(label: str | None) -> tuple[str, ...]:
     if len(columns) > 1 and column_cores:  # a header over two rows: "Amortized — Cost"
         keys += _core_keys(column_cores)
     if columns or group_text:  # the whole label read in order: "… to others — Limit"
-        keys.append(" ".join(reading))
+        keys.append(" ".join(last_words(reading)))
     owner = _POSSESSOR.match(label)
     if owner is not None:  # "Adrian's basis in each share": the owner is not the quantity
         keys += label_keys(label[owner.end() :])
-    return tuple(dict.fromkeys(k for k in ([] if qualified else row) + keys if k))
+    found = dict.fromkeys(k for k in ([] if qualified else row) + keys if 0 < len(k) <= KEY_CHARS)
+    return tuple(found)[:KEYS_PER_LABEL]
 
 
 _POSSESSOR = re.compile(r"\s*[^\W\d_][\w.-]*['’]s\s+(?=\S)")
@@ -370,14 +391,15 @@ follows it, as the question side reads it."""
 
 def asked_key(name: str) -> str:
     """The key a question's name asks for: its words, in the singular, uncut ("Net
-    revenues" → "net revenue"; "cost of revenues" → "cost of revenue")."""
-    return " ".join(phrase_words(name))
+    revenues" → "net revenue"; "cost of revenues" → "cost of revenue"); from its last
+    words (:func:`last_words`), as a label's keys are read."""
+    return " ".join(last_words(phrase_words(name)))
 
 
 def asked_key_forms(name: str) -> tuple[str, ...]:
     """:func:`asked_key`, and without a last word of :data:`ASKED_GENERIC_HEADS`
     ("dwelling limit" → "dwelling limit", "dwelling")."""
-    words = phrase_words(name)
+    words = last_words(phrase_words(name))
     if not words:
         return ()
     if _generic_tail(words, ASKED_GENERIC_HEADS):
@@ -462,7 +484,9 @@ def asked_keys(label: str, *, gains_only: bool = False) -> tuple[str, ...]:
     """The keys a fact's label must hold one of to be the quantity ``label`` names, read
     from its first clause as a label's keys are (:func:`name_clause`: "Medical expense,
     any one person" asks for a medical expense); ``gains_only``: not the names of a loss
-    (a result asked on its positive side)."""
+    (a result asked on its positive side). A name is read to ``LABEL_CHARS``, as a
+    stored label is (:mod:`osrag.lexicon.bounds`)."""
+    label = label[:LABEL_CHARS]
     label = name_clause(label) or label
     # the alternatives of each alternative: "medical payments coverage" → "medical
     # payments" → its synonyms ("medical payments to others")

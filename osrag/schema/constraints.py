@@ -31,6 +31,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from osrag.currencies import LONG_MAX, MINOR_UNIT_EXPONENTS
+from osrag.lexicon.bounds import LABEL_CHARS, shorten
 from osrag.schema.facts import FactScope, PeriodPart, PeriodUnit
 
 ConstraintOp = Literal["eq", "gt", "gte", "lt", "lte", "between", "in"]
@@ -190,7 +191,7 @@ class AmountConstraint(BaseModel):
         ``net income > USD 100,000,000.00 in 2019 (signed)``, ``limits > USD 500,000.00
         (umbrella)`` — for ``--explain`` and logs."""
         shown = [display(self.currency, b) for b in self.bounds]
-        subject = self.label or "amount"
+        subject = shorten(self.label, LABEL_CHARS) if self.label else "amount"
         if self.op == "between":
             text = f"{subject} between {shown[0]} and {shown[1]}"
         elif self.op == "in":

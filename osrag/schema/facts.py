@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from osrag.lexicon.bounds import TERM_CHARS, shorten
 from osrag.lexicon.keys import label_keys
 
 FactSource = Literal["table", "key", "prose", "heading"]
@@ -105,14 +106,16 @@ class AmountFact:
         return abs(self.value)
 
     def source_dict(self) -> dict[str, Any]:
-        """The stored shape (one object of a chunk's nested ``facts`` field)."""
+        """The stored shape (one object of a chunk's nested ``facts`` field); its keyword
+        fields within their bounds (:mod:`osrag.lexicon.bounds`: the keys, and ``period``
+        and ``scope_name`` to ``TERM_CHARS``, marked when cut)."""
         return {
             "currency": self.currency,
             "value": self.value,
             "magnitude": self.magnitude,
             "label": self.label,
             "label_keys": list(label_keys(self.label)),
-            "period": self.period,
+            "period": _term(self.period),
             "year": self.year,
             "source": self.source,
             "raw": self.raw,
@@ -120,7 +123,7 @@ class AmountFact:
             "scale": self.scale,
             "caption": self.caption,
             "scope": self.scope,
-            "scope_name": self.scope_name,
+            "scope_name": _term(self.scope_name),
             "period_part": self.period_part,
             "period_unit": self.period_unit,
         }
@@ -146,3 +149,8 @@ class AmountFact:
             period_part=stored.get("period_part") or "full",
             period_unit=stored.get("period_unit"),
         )
+
+
+def _term(value: str | None) -> str | None:
+    """A keyword value within ``TERM_CHARS``."""
+    return value if value is None or len(value) <= TERM_CHARS else shorten(value, TERM_CHARS)

@@ -151,6 +151,19 @@ class IngestReport(BaseModel):
     seconds: float = Field(
         default=0.0, description="time of the ingest itself (lock wait excluded)"
     )
+    labels_cut: int = Field(
+        default=0,
+        description="facts of written chunks whose label was cut to its bound (it ends in …)",
+    )
+    headings_cut: int = Field(
+        default=0,
+        description="written chunks whose breadcrumb holds a heading cut to its bound",
+    )
+    breadcrumbs_shortened: int = Field(
+        default=0,
+        description="written chunks whose breadcrumb was shortened in their text, to its share "
+        "of the embedder's window",
+    )
     facts_dropped: list[FactsDropped] = Field(
         default_factory=list,
         description="chunks over the engine's nested-object limit, and the facts each lost",

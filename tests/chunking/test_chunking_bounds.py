@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from osrag.chunking import chunk_document, embed_window, fit_config, get_tokenizer, normalize
@@ -109,6 +109,9 @@ def window() -> EmbedWindow:
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=hostile, fmt=st.sampled_from(["markdown", "text"]))
+@example(  # a heading that alone takes more than the window: its breadcrumb is shortened
+    text="# Title https://example.com/0/0:0/0a61:0::0:?q=0&0:0&0a61:0::0:\nz\n", fmt="markdown"
+)
 @pytest.mark.parametrize("strategy", STRATEGIES)
 def test_every_embedded_text_fits_the_embedders_window_on_hostile_text(
     window: EmbedWindow, strategy: str, text: str, fmt: str
@@ -138,3 +141,51 @@ def test_truncation_is_counted_when_chunks_are_not_fitted(window: EmbedWindow) -
     assert chunk.tokenizer.startswith("whitespace@")
     assert chunk.embedder_tokens is not None and chunk.embedder_tokens > window.tokens
     assert chunk.tokens_lost == chunk.embedder_tokens - window.tokens
+
+
+LONG_HEADING = " ".join(f"part{n}" for n in range(16_000))  # about 100 kB
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_a_100_kb_heading_is_cut_in_the_breadcrumb_and_the_body_keeps_it(strategy: str) -> None:
+    from osrag.chunking.records import cuts
+    from osrag.lexicon.bounds import ELLIPSIS, HEADING_CHARS
+
+    text = f"# {LONG_HEADING}\n\nThe premium is $1,000.\n\n## Limits\n\nThe limit is $5,000.\n"
+    doc = _doc(text, "markdown").model_copy(update={"title": LONG_HEADING})
+    chunks = chunk_document(doc, ChunkingConfig(strategy=strategy))  # type: ignore[arg-type]
+    for chunk in chunks:
+        parts = chunk.breadcrumb.split(" › ")
+        assert all(len(p) <= HEADING_CHARS for p in [*parts, *chunk.heading_path])
+        assert parts[0].endswith(ELLIPSIS) and LONG_HEADING.startswith(parts[0][:-1])
+        assert chunk.text == chunk.breadcrumb + "\n" + chunk.body  # no window: the whole crumb
+        assert cuts(chunk)[1:] == (1, 0)
+    _check_spans(doc, chunks, strategy)
+    if strategy != "structural":  # the heading line is content: in the bodies, whole
+        assert LONG_HEADING in " ".join(c.body for c in chunks)
+
+
+def test_a_breadcrumb_over_its_share_of_the_window_is_shortened_in_the_text(
+    window: EmbedWindow,
+) -> None:
+    from osrag.chunking.records import cuts, text_breadcrumb
+    from osrag.lexicon.bounds import BREADCRUMB_SHARE, ELLIPSIS
+
+    tokenizer = get_tokenizer(window.tokenizer)
+    text = f"# {LONG_HEADING}\n\nThe premium is $1,000 a year for the policy holder.\n"
+    doc = _doc(text, "markdown")
+    (chunk,) = chunk_document(doc, fit_config(ChunkingConfig(), window))
+    shown = text_breadcrumb(chunk)
+    share = int((window.tokens - window.special_tokens) * BREADCRUMB_SHARE)
+    assert shown.endswith(ELLIPSIS) and tokenizer.count(shown + "\n") <= share
+    assert chunk.breadcrumb.startswith(shown[:-1].rstrip())
+    assert chunk.body == "The premium is $1,000 a year for the policy holder."
+    assert chunk.embedder_tokens is not None and chunk.embedder_tokens <= window.tokens
+    assert cuts(chunk)[1:] == (1, 1)
+
+
+def test_a_headings_own_ellipsis_is_three_dots_in_the_breadcrumb() -> None:
+    doc = _doc("# Wait… what\n\nText.\n", "markdown")
+    (chunk,) = chunk_document(doc, ChunkingConfig())
+    assert chunk.heading_path == ["Wait... what"] and chunk.breadcrumb == "Doc › Wait... what"
+    assert chunk.body == "Text."

@@ -57,3 +57,18 @@ def test_every_other_node_has_its_text() -> None:
     )
     either = AnyOf((AllOf((Term("a", 1), Term("b", 2))), NotExists("c")))
     assert filter_text(either) == "(a=1, b=2) or no c"
+
+
+def test_a_bound_constraints_label_over_its_bound_is_shown_cut() -> None:
+    from osrag.cli.explain import _constraint_row
+    from osrag.lexicon.bounds import ELLIPSIS, LABEL_CHARS
+    from osrag.models import AmountConstraint
+
+    label = "deferred revenue " * 6_000  # about 100 kB
+    c = AmountConstraint(
+        op="lt", currency="USD", bounds=(100_000,), text="under $1,000", label=label
+    )
+    _, said = _constraint_row(c)
+    assert len(said) < 3 * LABEL_CHARS
+    assert "label 'deferred revenue" in said and f"{ELLIPSIS}'" in said
+    assert said.count(ELLIPSIS) == 2  # in the description and in the label bound to

@@ -11,6 +11,7 @@ from osrag.extract.facts.table import TableReading, allocated_quantity, read_tab
 from osrag.extract.facts.text import TextPlace, line_key, read_text_place
 from osrag.extract.money import MoneyMention
 from osrag.extract.tables import CellAmount
+from osrag.lexicon.bounds import LABEL_CHARS, shorten
 from osrag.lexicon.signs import signed_value
 from osrag.schema.facts import AmountFact, FactSource
 
@@ -24,7 +25,11 @@ def fact(
     year: int | None,
     source: FactSource,
 ) -> AmountFact:
-    """The fact of one mention, its value signed by the policy (:mod:`osrag.lexicon.signs`)."""
+    """The fact of one mention, its value signed by the policy (:mod:`osrag.lexicon.signs`);
+    its label within ``LABEL_CHARS`` (a table's row joined with its columns may be longer
+    than each part: cut and marked, :mod:`osrag.lexicon.bounds`)."""
+    if label is not None and len(label) > LABEL_CHARS:
+        label = shorten(label, LABEL_CHARS)
     return AmountFact(
         currency=mention.currency,
         value=signed_value(mention.minor_units, mention.negative, label),

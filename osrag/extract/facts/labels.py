@@ -17,6 +17,11 @@ name of the quantity:
 
 What is left is the label; nothing left (or only digits and signs) is no label (None).
 
+**Bounded** (:mod:`osrag.lexicon.bounds`): a text is read to ``LABEL_READ_CHARS`` and a
+label is at most ``LABEL_CHARS``; a longer one is cut at a space and ends with ``…``, the
+mark of a cut — the text's own ``…`` is read as three dots (a leader when it ends the
+name), so a ``…`` in a label always says osrag cut it.
+
 :func:`is_dependent` says whether a row label names a quantity only with the group row
 above it: ``Total``, ``Basic``, ``Diluted``, ``Federal``, ``United States`` … — every word
 of it one of :data:`~osrag.lexicon.label_roles.DEPENDENT_WORDS` (a short, closed list:
@@ -31,6 +36,7 @@ import re
 
 from osrag.currencies import CODES, SIGNS
 from osrag.extract.scale import parse_caption
+from osrag.lexicon.bounds import ELLIPSIS, LABEL_CHARS, LABEL_READ_CHARS, shorten
 from osrag.lexicon.keys import COLUMN_JOIN, component_of
 from osrag.lexicon.label_roles import BALANCES, DEPENDENT_WORDS
 from osrag.lexicon.words import phrase_words
@@ -70,10 +76,16 @@ def _is_unit(text: str) -> bool:
     return stripped in _UNIT_WORDS
 
 
-@functools.lru_cache(maxsize=1 << 14)
 def clean_label(text: str) -> str | None:
     """``text`` as a label (module docstring), or None when nothing is left."""
-    label = _MARKUP.sub("", text)
+    return _clean_label(text[: LABEL_READ_CHARS + 1])
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _clean_label(text: str) -> str | None:
+    cut = len(text) > LABEL_READ_CHARS
+    label = text[:LABEL_READ_CHARS].replace(ELLIPSIS, "...")
+    label = _MARKUP.sub("", label)
     label = _BULLET.sub("", label)
     label = _QUOTES.sub("", label)
     label = " ".join(label.split())
@@ -90,7 +102,7 @@ def clean_label(text: str) -> str | None:
             break
     if _NO_WORDS.match(label) or _is_unit(label):
         return None
-    return label
+    return shorten(label, LABEL_CHARS, cut=cut)
 
 
 @functools.lru_cache(maxsize=1 << 12)

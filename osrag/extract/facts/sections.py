@@ -34,6 +34,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from osrag.extract.facts.labels import clean_label
+from osrag.lexicon.bounds import LABEL_CHARS
 from osrag.lexicon.function_words import NOT_IN_A_NAME
 from osrag.lexicon.label_roles import SPECIFYING
 from osrag.lexicon.quantities import is_contract_term
@@ -49,9 +50,14 @@ _CONJUNCTION = re.compile(r"(?i)\b(?:and|or)\b|[&,/;]")
 _FIGURE = re.compile(r"\d|[$€£¥₹]")
 
 
-@functools.lru_cache(maxsize=1 << 12)
 def names_a_quantity(title: str) -> str | None:
-    """``title`` cleaned as a label when it names a quantity (module docstring), else None."""
+    """``title`` cleaned as a label when it names a quantity (module docstring), else None;
+    a title longer than a label may be (``LABEL_CHARS``) names none."""
+    return None if len(title) > LABEL_CHARS else _names_a_quantity(title)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _names_a_quantity(title: str) -> str | None:
     if _FIGURE.search(title) or _CONJUNCTION.search(title):
         return None
     label = clean_label(title)

@@ -57,6 +57,7 @@ from osrag.extract.facts.labels import clean_label, is_component, is_dependent, 
 from osrag.extract.facts.periods import split_period
 from osrag.extract.scale import parse_caption
 from osrag.extract.tables import Cell, Table, is_value_cell
+from osrag.lexicon.bounds import LABEL_CHARS
 from osrag.lexicon.keys import COLUMN_JOIN, GROUP_JOIN, qualifies_nothing
 from osrag.lexicon.label_roles import ALLOCATED_CHARGE, REGION_HEADING_WORDS, REGION_WORDS
 from osrag.lexicon.periods import (
@@ -283,9 +284,12 @@ def _kind(text: str) -> str:
 
 
 def _classify(parts: list[str]) -> _Header:
-    """A column's header cells, top to bottom → its qualifiers and its lowest period."""
+    """A column's header cells, top to bottom → its qualifiers and its lowest period. The
+    qualifiers stop once they are longer than a label may be (``LABEL_CHARS``: the label
+    joined from them is cut there, :mod:`osrag.lexicon.bounds`)."""
     qualifiers: list[str] = []
     period: tuple[str, int] | None = None
+    width = 0
     for part in parts:
         kind = _kind(part)
         rest = part.strip()
@@ -298,10 +302,11 @@ def _classify(parts: list[str]) -> _Header:
         if kind == "period and qualifier":
             period, rest = split_period(rest)
             kind = _kind(rest)
-        if kind == "qualifier":
+        if kind == "qualifier" and width <= LABEL_CHARS:
             label = clean_label(rest)
             if label and label not in qualifiers:
                 qualifiers.append(label)
+                width += len(label) + len(COLUMN_JOIN)
     return _Header(tuple(qualifiers), period)
 
 

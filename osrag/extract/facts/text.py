@@ -60,6 +60,7 @@ from dataclasses import dataclass
 
 from osrag.extract.facts.labels import clean_label
 from osrag.extract.facts.periods import split_period
+from osrag.lexicon.bounds import CELL_CHARS, shorten
 from osrag.lexicon.function_words import (
     ALL_PREPOSITIONS,
     BOUNDARY_WORDS,
@@ -247,7 +248,8 @@ def _pipe_row_place(text: str, line_start: int, before: str) -> TextPlace:
 
 def _pipe_header(text: str, line_start: int, column: int) -> str | None:
     """The text of column ``column`` in the first line of the pipe table holding
-    ``line_start`` (its header row), or None."""
+    ``line_start`` (its header row), or None; the line read as far as ``column`` cells of
+    ``CELL_CHARS`` reach, the cell to ``CELL_CHARS`` (:mod:`osrag.lexicon.bounds`)."""
     start = line_start
     while start > 0:
         previous = text.rfind("\n", 0, start - 1) + 1
@@ -256,8 +258,10 @@ def _pipe_header(text: str, line_start: int, column: int) -> str | None:
         start = previous
     if start == line_start:
         return None
-    first = text[start : text.find("\n", start)].strip().strip("|").split("|")
-    return first[column].strip() if column < len(first) else None
+    reach = start + (column + 2) * (CELL_CHARS + 1)
+    end = text.find("\n", start, reach)
+    first = text[start : end if end >= 0 else reach].strip().strip("|").split("|")
+    return shorten(first[column].strip(), CELL_CHARS) if column < len(first) else None
 
 
 def line_key(text: str, start: int) -> str | None:
