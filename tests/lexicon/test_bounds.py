@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from osrag.lexicon.bounds import (
@@ -20,6 +20,7 @@ from osrag.lexicon.bounds import (
     TERM_CHARS,
     shorten,
 )
+from osrag.lexicon.function_words import ALL_PREPOSITIONS
 from osrag.lexicon.keys import COLUMN_JOIN, GROUP_JOIN, asked_keys, label_keys
 
 MAPPING = Path(__file__).resolve().parents[2] / "mappings" / "chunks.json"
@@ -69,6 +70,9 @@ def test_a_name_longer_than_a_key_is_asked_as_its_label_keys_it(words: list[str]
     """Both sides read a phrase of more than ``KEY_WORDS`` words as its last ones: the
     question naming the label asks for a key the fact holds."""
     label = " ".join(words)[:LABEL_CHARS].rsplit(" ", 1)[0]
+    # a name that ends in a preposition ("… as") is never asked, whatever its length
+    last = label.split()[-1]
+    assume(last not in ALL_PREPOSITIONS and last.removesuffix("s") not in ALL_PREPOSITIONS)
     assert set(asked_keys(label)) & set(label_keys(label))
 
 
