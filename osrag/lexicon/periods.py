@@ -31,9 +31,9 @@ of``): such a header neither names the quantity nor a period.
 
 **The part of a year**: :func:`part_of_year` finds the words that name a quarter or a
 half (``First Quarter``, ``Q3``, ``Three months``, ``26 weeks``) — a figure for a part
-of a year is not the year's; :func:`quarter_of` says which quarter words name
-(:data:`QUARTER_ORDINALS`: "fourth quarter", ``Q4``, ``4Q19``);
-:func:`counts_part_of_a_year` whether a column's count of months or weeks is one.
+of a year is not the year's; which part they name (:data:`PeriodPart`: ``q4`` …) is read
+by the scope reader (:func:`osrag.lexicon.scopes.read_scope`), from the one table of
+quarter ordinals (:data:`QUARTER_ORDINALS`: "fourth quarter", ``4th``).
 
 **Periods in running text** — a sentence of a document or a question: a year as
 :data:`YEAR_WRITTEN` writes it (``fiscal 2019``, ``FY19``, ``F19``) with what may stand
@@ -78,14 +78,12 @@ __all__ = [
     "YEAR_WRITTEN",
     "PeriodPart",
     "PeriodUnit",
-    "counts_part_of_a_year",
     "is_period_words",
     "part_of_year",
     "period_of",
     "period_unit_of",
     "period_units_in",
     "period_written",
-    "quarter_of",
     "stated_quarters",
     "stated_year",
     "stated_years",
@@ -224,33 +222,6 @@ def is_period_words(text: str) -> bool:
     December 31,``, ``Fiscal``, ``As of``, ``Fiscal Year Ended``."""
     stripped = text.strip()
     return bool(stripped) and _PERIOD_WORDS.fullmatch(stripped) is not None
-
-
-_PART_COUNTS = {
-    "month": frozenset(["one", "two", "three", "four", "five", "six", "seven", "eight",
-                        "nine", "ten", "eleven"]) | {str(n) for n in range(1, 12)},
-    "week": frozenset({"13", "26", "39", "thirteen", "six", "nine"}),  # twenty-six, thirty-nine
-}  # fmt: skip
-"""The counts of months or weeks that make a part of a year ("Three months", "26 weeks");
-twelve months and 52 weeks are a year."""
-
-
-def counts_part_of_a_year(words: list[str]) -> bool:
-    """A column like ``Three months`` or ``26 weeks`` (its words, in the singular): a part
-    of the year, not the year."""
-    return any(i > 0 and words[i - 1] in _PART_COUNTS.get(word, ()) for i, word in enumerate(words))
-
-
-_QUARTER_TOKEN = re.compile(r"q([1-4])|([1-4])q(?:\d\d)?")
-
-
-def quarter_of(words: list[str]) -> int | None:
-    """The one quarter of the year ``words`` name (``Q4``, ``4Q19``, ``Fourth … Quarter``),
-    else None."""
-    found = {int(m.group(1) or m.group(2)) for w in words if (m := _QUARTER_TOKEN.fullmatch(w))}
-    if "quarter" in words:
-        found |= {QUARTER_ORDINALS[w] for w in words if w in QUARTER_ORDINALS}
-    return found.pop() if len(found) == 1 else None
 
 
 # ------------------------------------------------------------------ periods in running text

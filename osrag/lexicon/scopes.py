@@ -66,12 +66,16 @@ from osrag.lexicon.words import name_words, word_set
 __all__ = [
     "ADJUSTED",
     "DISCONTINUED",
+    "HELD_FOR_SALE",
     "NOT_A_PART_AFTER",
+    "NOT_A_PART_BEFORE",
     "PARTS",
     "PRECEDENCE",
     "PRODUCT_NOUNS",
     "REGIONS",
+    "RELATIVE_REGIONS",
     "REPORTED",
+    "RESULTS",
     "SEGMENT_NOUNS",
     "Scope",
     "ScopeReading",
@@ -115,6 +119,12 @@ REGIONS: tuple[tuple[str, ...], ...] = (
     ("asia pacific", "apac", "asia pac"),
     ("asia pacific and japan", "apj"),
     ("greater china",),
+    ("southeast asia", "south east asia", "asean"),
+    ("east asia",), ("south asia",), ("north asia",), ("western europe",),
+    ("eastern europe",), ("central europe",), ("northern europe",), ("southern europe",),
+    ("central and eastern europe", "cee"), ("nordics", "nordic"), ("scandinavia",),
+    ("benelux",), ("dach",), ("caribbean",), ("oceania",), ("australasia",),
+    ("middle east and africa", "mea"), ("sub saharan africa",),
     ("rest of world", "rest of the world", "row"),
     # the relative ones
     ("domestic",),
@@ -134,17 +144,37 @@ REGIONS: tuple[tuple[str, ...], ...] = (
     ("china", "mainland china", "prc"), ("hong kong",), ("taiwan",), ("japan",),
     ("korea", "south korea"), ("singapore",), ("malaysia",), ("indonesia",),
     ("thailand",), ("vietnam",), ("philippines", "the philippines"), ("australia",),
-    ("new zealand",),
+    ("new zealand",), ("peru",), ("venezuela",), ("costa rica",), ("el salvador",),
+    ("guatemala",), ("honduras",), ("panama",), ("puerto rico",), ("dominican republic",),
+    ("uruguay",), ("paraguay",), ("ecuador",), ("bolivia",), ("scotland",), ("england",),
+    ("wales",), ("northern ireland",), ("luxembourg",), ("greece",), ("czech republic",),
+    ("hungary",), ("romania",), ("bulgaria",), ("croatia",), ("serbia",), ("slovakia",),
+    ("slovenia",), ("estonia",), ("latvia",), ("lithuania",), ("ukraine",), ("iceland",),
+    ("qatar",), ("kuwait",), ("bahrain",), ("oman",), ("jordan",), ("lebanon",),
+    ("morocco",), ("tunisia",), ("algeria",), ("kenya",), ("ghana",), ("ethiopia",),
+    ("pakistan",), ("bangladesh",), ("sri lanka",), ("nepal",), ("kazakhstan",),
+    ("macau", "macao"), ("mongolia",), ("cambodia",), ("myanmar",), ("laos",),
 )  # fmt: skip
 """The geographies a part of a company is named by, each with its other names (normalised
 words: :func:`~osrag.lexicon.words.name_words`); the first name is the one stored."""
 
+RELATIVE_REGIONS = frozenset({"domestic", "foreign", "international", "overseas", "non us"})
+"""Geographies named relative to the company: a part only when they end the name ("Foreign",
+"revenue from international"), never before another word, which they then only qualify
+("Foreign tax credits", "Domestic manufacturers deduction", "tax relating to overseas
+business")."""
+
 NOT_A_PART_AFTER = word_set(
     """currency currencies exchange gaap dollar dollars treasury treasuries government
-    federal statutory jurisdiction jurisdictions"""
+    federal state statutory jurisdiction jurisdictions tax taxes corporation"""
 )
 """A word after a geography that makes the geography part of another name: "foreign
-currency translation", "U.S. GAAP", "U.S. federal", "foreign exchange" name no part."""
+currency translation", "U.S. GAAP", "U.S. federal", "UK corporation tax" (a jurisdiction's
+tax, not a part of the company's figures) name no part."""
+
+NOT_A_PART_BEFORE = word_set("other and or")
+"""A word before a geography that makes it no one part: "Other international", "Other
+Americas" (a remainder), "Singapore and Japan costs" (two geographies)."""
 
 SEGMENT_NOUNS = (("segment",), ("segments",), ("division",), ("business", "unit"))
 """The nouns that make the words before them one segment's name ("Marine Services
@@ -160,9 +190,18 @@ PRODUCT_NOUNS = (("product", "line"), ("product", "lines"), ("product", "family"
 
 DISCONTINUED = (
     ("discontinued", "operations"), ("discontinued", "operation"), ("discontinued",),
-    ("held", "for", "sale"), ("disposal", "group"), ("disposal", "groups"),
+    ("disposal", "group"), ("disposal", "groups"),
 )  # fmt: skip
-"""Discontinued operations and the assets held for sale with them."""
+"""Discontinued operations and the disposal groups held for sale with them."""
+
+HELD_FOR_SALE = (("held", "for", "sale"),)
+"""Held for sale: a disposal group's when it follows what a disposal group holds
+(:data:`HELD_BY_A_GROUP`: "Assets held for sale"), never another asset's ("Loans held for
+sale" are a kind of loan)."""
+
+HELD_BY_A_GROUP = word_set(
+    "asset assets liability liabilities group groups operation operations business businesses"
+)
 
 PRO_FORMA = (("pro", "forma"), ("proforma",))
 """Pro forma figures (as if a transaction had happened earlier)."""
@@ -183,9 +222,16 @@ TAX_EFFECT = (("income", "tax", "effect"), ("income", "tax", "effects"), ("tax",
               ("tax", "effects"), ("tax", "effected"))  # fmt: skip
 """The tax effect of an item ("Tax effect of stock-based compensation")."""
 
-ADJUSTED = (("non", "gaap"), ("adjusted",), ("underlying",), ("normalized",),
+ADJUSTED = (("non", "gaap"), ("non", "ifrs"), ("adjusted",), ("underlying",), ("normalized",),
             ("normalised",))  # fmt: skip
 """A non-GAAP measure: adjusted, non-GAAP, underlying, normalized."""
+
+RESULTS = word_set(
+    """ebitda ebita ebit npat eps profit profits earnings income revenue revenues sales
+    margin operating result results cash"""
+)
+"""The results "underlying" makes a non-GAAP measure of ("Underlying EBITDA", "Underlying
+operating profit")."""
 
 REPORTED = (("gaap",), ("as", "reported"), ("ifrs",))
 """Words that say a figure is the reported one ("Operating income (GAAP)"): left out of
@@ -207,14 +253,14 @@ _NOT_BEFORE_SCOPE = (
 words once they are taken out ("Income **from** discontinued operations", "Revenue **in
 the** Americas", "Long-lived assets **located in the** Americas")."""
 
-_FULL_YEAR = (("full", "year"), ("full", "years"), ("fiscal", "year"), ("twelve", "months"),
+_FULL_YEAR = (("full", "year"), ("full", "years"), ("twelve", "months"),
               ("12", "months"), ("52", "weeks"), ("53", "weeks"), ("fifty", "two", "weeks"),
               ("full", "fiscal", "year"))  # fmt: skip
 _OTHER_PART = (("year", "to", "date"), ("ytd",), ("interim",), ("half", "year"),
                ("three", "months"), ("six", "months"), ("nine", "months"), ("3", "months"),
                ("6", "months"), ("9", "months"), ("13", "weeks"), ("26", "weeks"),
                ("39", "weeks"), ("thirteen", "weeks"), ("twenty", "six", "weeks"),
-               ("thirty", "nine", "weeks"), ("quarter",), ("quarters",),
+               ("thirty", "nine", "weeks"), ("quarter",), ("quarters",), ("half",),
                ("semi", "annual"))  # fmt: skip
 _HALVES = {"first": "h1", "1st": "h1", "second": "h2", "2nd": "h2"}
 _QUARTER_TOKEN = re.compile(r"q([1-4])|([1-4])q(?:\d\d)?|q([1-4])(?:fy)?\d\d")
@@ -288,26 +334,37 @@ class _Words:
             self.taken[i] = True
 
     def what(self) -> list[str]:
-        """The tokens none of whose words were taken, hanging function words and marks
-        left out at the place of a taken run."""
-        kept = [
-            t for t in range(len(self.tokens))
-            if not any(self.taken[i] for i, o in enumerate(self.owner) if o == t)
-        ]  # fmt: skip
-        out: list[str] = []
-        for n, t in enumerate(kept):
-            gap_after = n + 1 == len(kept) or kept[n + 1] != t + 1
-            if gap_after and _hangs(self.tokens[t]) and self._took_after(t):
-                continue
-            out.append(self.tokens[t])
-        while out and _hangs(out[-1]):
-            out.pop()
-        while out and (out[0].strip() in NAME_MARKS or not _token_words(out[0])):
-            out.pop(0)
-        return out
+        """The tokens none of whose words were taken; function words and marks left
+        hanging beside a taken run go with it ("Income **from** discontinued operations",
+        "Revenue **in the** Americas", "Total revenue **—** Discontinued operations")."""
+        taken = [
+            any(self.taken[i] for i, o in enumerate(self.owner) if o == t)
+            for t in range(len(self.tokens))
+        ]
+        drop = list(taken)
+        for t in range(len(self.tokens)):  # back from each taken run
+            if taken[t] and (t == 0 or not taken[t - 1]):
+                k = t - 1
+                while k >= 0 and not taken[k] and _hangs(self.tokens[k]):
+                    drop[k] = True
+                    k -= 1
+        for t in range(len(self.tokens)):  # marks after a taken run ("— Q4 —")
+            if drop[t - 1] if t else False:
+                k = t
+                while k < len(self.tokens) and not taken[k] and _mark(self.tokens[k]):
+                    drop[k] = True
+                    k += 1
+                if k < len(self.tokens) and self.tokens[k].startswith("(") and not taken[k]:
+                    while k < len(self.tokens) and not taken[k]:  # "China (excluding Hong Kong)"
+                        drop[k] = True
+                        if self.tokens[k].rstrip(",;:").endswith(")"):
+                            break
+                        k += 1
+        return [token for token, dropped in zip(self.tokens, drop, strict=True) if not dropped]
 
-    def _took_after(self, token: int) -> bool:
-        return any(self.taken[i] for i, o in enumerate(self.owner) if o == token + 1)
+
+def _mark(token: str) -> bool:
+    return not _token_words(token) and token.strip() in NAME_MARKS | {"(", ")", ":"}
 
 
 def _token_words(token: str) -> list[str]:
@@ -360,17 +417,23 @@ def _part_of_year(w: _Words) -> PeriodPart | None:
 
 def _named_before(w: _Words, start: int) -> tuple[int, str | None]:
     """The name standing before ``words[start]`` (a segment's or a product line's): the
-    run of untaken words back to a function word, a mark or an optional lead."""
+    run of untaken words back to a function word, a mark or an optional lead — a
+    coordinator inside it when capitalised words stand either side ("Aerospace and Defense
+    segment")."""
     i = start
-    while (
-        i > 0
-        and not w.taken[i - 1]
-        and w.words[i - 1] not in _NOT_BEFORE_SCOPE | COORDINATORS | _LEADS
-    ):
+    while i > 0 and not w.taken[i - 1]:
+        word = w.words[i - 1]
+        inside = word in COORDINATORS and i > 1 and _capital(w, i - 2) and _capital(w, i)
+        if word in _NOT_BEFORE_SCOPE | _LEADS or (word in COORDINATORS and not inside):
+            break
         i -= 1
     while i < start and not w.first[i]:
         i += 1
     return i, (" ".join(w.words[i:start]) or None)
+
+
+def _capital(w: _Words, i: int) -> bool:
+    return i < len(w.words) and w.tokens[w.owner[i]][:1].isupper()
 
 
 _LEADS = word_set("total net consolidated reportable operating business")
@@ -379,22 +442,39 @@ _LEADS = word_set("total net consolidated reportable operating business")
 
 
 def _region(w: _Words) -> tuple[str, int, int] | None:
-    """The first geography among the words that names a part (:data:`NOT_A_PART_AFTER`)."""
+    """The first geography among the words that names a part (:data:`NOT_A_PART_AFTER`,
+    :data:`RELATIVE_REGIONS`); a geography that names none hides the words inside it
+    ("non-US revenue" is not the United States')."""
     names = _regions()
     longest = max(len(k) for k in names)
-    for i in range(len(w.words)):
+    i = 0
+    while i < len(w.words):
         if w.taken[i] or not w.first[i]:
+            i += 1
             continue
-        for n in range(min(longest, len(w.words) - i), 0, -1):
-            phrase = tuple(w.words[i : i + n])
-            if phrase not in names or not w.aligned(i, i + n):
-                continue
-            if phrase in (("us",), ("row",)) and not _written_upper(w, i):
-                break  # "us" is a pronoun, "row" a row, unless written "US", "RoW"
-            if w.words[i + n : i + n + 1] and w.words[i + n] in NOT_A_PART_AFTER:
-                break
-            return names[phrase], i, i + n
+        n = next(
+            (
+                n
+                for n in range(min(longest, len(w.words) - i), 0, -1)
+                if tuple(w.words[i : i + n]) in names and w.aligned(i, i + n)
+            ),
+            0,
+        )
+        if n and _names_a_part(w, i, n, names[tuple(w.words[i : i + n])]):
+            return names[tuple(w.words[i : i + n])], i, i + n
+        i += max(n, 1)
     return None
+
+
+def _names_a_part(w: _Words, i: int, n: int, region: str) -> bool:
+    if w.words[i : i + n] in (["us"], ["row"]) and not _written_upper(w, i):
+        return False  # "us" is a pronoun, "row" a row, unless written "US", "RoW"
+    following = w.words[i + n : i + n + 1]
+    if following and following[0] in NOT_A_PART_AFTER | COORDINATORS:
+        return False
+    if i and w.words[i - 1] in NOT_A_PART_BEFORE:
+        return False
+    return not (region in RELATIVE_REGIONS and following)
 
 
 def _written_upper(w: _Words, i: int) -> bool:
@@ -418,16 +498,24 @@ def _scopes(w: _Words) -> dict[Scope, tuple[int, int, str | None]]:
         if at[0] and w.words[at[0] - 1] == "by":
             continue  # "Revenue by segment": no one part
         start, name = _named_before(w, at[0])
+        if name is None and at[1] == len(w.words):
+            continue  # "Total segments": the segments' total, named as a line
         found[scope] = (start, at[1], name)  # type: ignore[index]
-    for scope, phrases in (
-        ("discontinued", DISCONTINUED),
-        ("pro_forma", PRO_FORMA),
-        ("adjusted", ADJUSTED),
-    ):
+    for scope, phrases in (("discontinued", DISCONTINUED), ("pro_forma", PRO_FORMA)):
         at = w.find(phrases)
         if at is not None:
             found[scope] = (*at, None)  # type: ignore[index]
-    if (at := w.find(PARENT)) is not None and w.words[max(0, at[0] - 1)] not in {"to", "of"}:
+    held = w.find(HELD_FOR_SALE)
+    if (
+        "discontinued" not in found
+        and held
+        and w.words[held[0] - 1 : held[0]]
+        and (w.words[held[0] - 1] in HELD_BY_A_GROUP)
+    ):
+        found["discontinued"] = (*held, None)
+    if (at := _adjusted(w)) is not None:
+        found["adjusted"] = (*at, None)
+    if (at := w.find(PARENT)) is not None and _heads(w, at[0]):
         found["parent"] = (*at, None)
     if (at := _acquired(w)) is not None:
         found["acquired"] = (*at, None)
@@ -440,12 +528,40 @@ def _scopes(w: _Words) -> dict[Scope, tuple[int, int, str | None]]:
     return found
 
 
+def _adjusted(w: _Words) -> tuple[int, int] | None:
+    """An adjusted measure's words; "underlying" only before a result (:data:`RESULTS`):
+    "Underlying rights" are rights."""
+    at = w.find(ADJUSTED)
+    if at is None or w.words[at[0]] != "underlying":
+        return at
+    following = w.words[at[1] : at[1] + 2]
+    return at if set(following) & RESULTS else None
+
+
+def _heads(w: _Words, i: int) -> bool:
+    """Whether the words from ``i`` start the name (what stands before is articles and
+    prepositions other than "to"): "Parent company", "of the parent company" — not
+    "attributable to the parent", not "Teekay Parent"."""
+    before = [w.words[k] for k in range(i) if not w.taken[k] and w.words[k] not in ARTICLES]
+    return not before or (
+        before[-1] in PREPOSITIONS - {"to"} | {"of", "for"}
+        and before[-2:-1]
+        not in (["owners"], ["holders"], ["shareholders"], ["stockholders"], ["members"])
+    )
+
+
 def _acquired(w: _Words) -> tuple[int, int] | None:
+    """The acquired business named, or a participle after a name that ends it ("Total
+    assets acquired", "assets acquired and liabilities assumed") — not one before a noun
+    ("Amortization of acquired intangibles")."""
     named = w.find(ACQUIRED)
     if named is not None:
         return named
     after = w.find(ACQUIRED_AFTER)
-    return after if after is not None and after[0] > 0 else None
+    if after is None or after[0] == 0 or w.words[after[0] - 1] in _NOT_BEFORE_SCOPE:
+        return None
+    following = w.words[after[1] : after[1] + 1]
+    return after if not following or following[0] in COORDINATORS | PREPOSITIONS else None
 
 
 def _said_again(w: _Words, part: PeriodPart) -> bool:

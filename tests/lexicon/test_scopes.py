@@ -11,7 +11,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from osrag.lexicon.scopes import REGIONS, is_region, read_scope, region_name, scope_of
+from osrag.lexicon.scopes import (
+    REGIONS,
+    RELATIVE_REGIONS,
+    is_region,
+    read_scope,
+    region_name,
+    scope_of,
+)
 
 CASES = [
     # a part of the company: a region (whatever noun follows), a segment, a product line
@@ -27,7 +34,10 @@ CASES = [
     ("Asia Pacific region", ("", "region", "asia pacific", None)),
     ("U.S.", ("", "region", "united states", None)),
     ("UK revenue", ("revenue", "region", "united kingdom", None)),
-    ("International revenue", ("revenue", "region", "international", None)),
+    ("Revenue from international", ("Revenue", "region", "international", None)),
+    ("International revenue", ("International revenue", "own", None, None)),
+    ("Foreign tax credits", ("Foreign tax credits", "own", None, None)),
+    ("Domestic manufacturers deduction", ("Domestic manufacturers deduction", "own", None, None)),
     ("Rest of world", ("", "region", "rest of world", None)),
     ("Foreign", ("", "region", "foreign", None)),
     ("Marine Services segment revenue", ("revenue", "segment", "marine services", None)),
@@ -107,7 +117,7 @@ def test_the_reader_takes_tokens_as_written_and_keeps_them() -> None:
 
 
 _QUANTITIES = ["revenue", "net sales", "operating income", "total assets", "EBITDA"]
-_REGION_NAMES = [names[0] for names in REGIONS if names[0] not in ("row",)]
+_REGION_NAMES = [names[0] for names in REGIONS if names[0] not in RELATIVE_REGIONS]
 _FORMS = ["{part} {q}", "{q} in the {part}", "{q} — {part}"]
 
 
@@ -116,6 +126,12 @@ def test_a_region_and_a_quantity_read_back(quantity: str, region: str, form: str
     name = form.format(part=region.title(), q=quantity)
     what, scope, scope_name, part = scope_of(name)
     assert (what, scope, scope_name, part) == (quantity, "region", region, None)
+
+
+@given(st.sampled_from(_QUANTITIES), st.sampled_from(sorted(RELATIVE_REGIONS)))
+def test_a_relative_region_is_a_part_alone_never_before_a_noun(quantity: str, region: str) -> None:
+    assert scope_of(f"{quantity} — {region.title()}") == (quantity, "region", region, None)
+    assert scope_of(f"{region.title()} {quantity}")[1] == "own"
 
 
 _PARTS = {

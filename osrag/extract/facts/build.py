@@ -12,7 +12,7 @@ from osrag.extract.facts.text import TextPlace, line_key, read_text_place
 from osrag.extract.money import MoneyMention
 from osrag.extract.tables import CellAmount
 from osrag.lexicon.signs import signed_value
-from osrag.schema.facts import AmountFact, FactSource
+from osrag.schema.facts import AmountFact, FactScope, FactSource, PeriodPart
 
 __all__ = ["amount_facts", "fact"]
 
@@ -23,11 +23,15 @@ def fact(
     period: str | None,
     year: int | None,
     source: FactSource,
+    *,
+    scope: FactScope = "own",
+    scope_name: str | None = None,
+    period_part: PeriodPart = "full",
 ) -> AmountFact:
     """The fact of one mention, its value signed by the policy (:mod:`osrag.lexicon.signs`)."""
     return AmountFact(
         currency=mention.currency,
-        value=signed_value(mention.minor_units, mention.negative, label),
+        value=signed_value(mention.minor_units, mention.negative, label, scope),
         label=label,
         period=period,
         year=year,
@@ -37,6 +41,9 @@ def fact(
         end=mention.end,
         scale=mention.scale,
         caption=mention.caption,
+        scope=scope,
+        scope_name=scope_name,
+        period_part=period_part,
     )
 
 
@@ -57,9 +64,21 @@ def amount_facts(
             if reading is None:
                 allocated = allocated_quantity(text, cell.table.start)
                 scope = table_scope(text, cell.table.start)
-                reading = readings[id(cell.table)] = read_table(cell.table, allocated, scope)
+                reading = read_table(cell.table, allocated, scope, cell.model)
+                readings[id(cell.table)] = reading
             place = reading.place(cell.row, cell.cell)
-            facts.append(fact(mention, place.label, place.period, place.year, "table"))
+            facts.append(
+                fact(
+                    mention,
+                    place.label,
+                    place.period,
+                    place.year,
+                    "table",
+                    scope=place.scope,
+                    scope_name=place.scope_name,
+                    period_part=place.period_part,
+                )
+            )
             sentence_facts = []
             continue
         if sentence_facts and _sentence_ended(text, sentence_facts[-1].end, mention.start):
