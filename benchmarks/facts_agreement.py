@@ -79,9 +79,13 @@ and a part of the company or of the year the row or the column names is its ``sc
 the gold label (or a documented join) without the words this script calls scope words — a
 geography of :data:`tatqa_scopes.REGIONS`, a quarter or a part of the year (``First
 Quarter``, ``Q4``, ``Three months``, ``Full Year``), ``adjusted``, ``non-GAAP``,
-``GAAP``, ``as reported`` — and with a row left empty by them named by its column or its
-group (``APAC`` under ``Net Sales`` → ``Net Sales``; ``Net sales: United States`` → ``Net
-sales``). Counted apart.
+``GAAP``, ``as reported``, discontinued operations, acquired, assumed, segment, the
+geographies named relative to the company — or, for a part of the company, without the
+words of the part's name the fact states (and a "Total" before it: the name is a scope, not
+a word of the label, so the split loses nothing); a row left empty by them is named by its
+column, its group, a "Total …" row of the table or the paragraphs (``APAC`` under ``Net
+Sales`` → ``Net Sales``; ``Net sales: United States`` → ``Net sales``; ``Food Care`` in a
+table the paragraphs call assets by segment → ``Assets``). Counted apart.
 
 **Scope and period part**, where the table itself says them (the dataset's own cells):
 
@@ -93,12 +97,21 @@ sales``). Counted apart.
 * **region**: the row label, the column header or the group row is one geography of
   :data:`tatqa_scopes.REGIONS` (``Americas``, ``APAC``, ``United States``) → the fact's
   ``scope`` is ``region`` and its ``scope_name`` one of that region's names;
+* **the scope reading's parts**: where :func:`tatqa_scopes.read_scopes` (the scope
+  questions' gold: its rules, and the tables it reads by hand) reads a cell as a segment's,
+  a region's or an adjusted figure → the fact's ``scope`` is that (a segment named by a
+  geography is read as a ``region``, as both sides of osrag read it) and its
+  ``scope_name`` the part's name (one of a region's names);
 * **own where the table names no part**: the row, the column header, the group row and
   the top-left cell name no geography and none of segment, division, discontinued, held
   for sale, pro forma, acquired, acquisition, parent, adjusted, non-GAAP, underlying,
-  deferred tax, tax effect, compensation, depreciation, amortization, includes — and the
-  paragraphs name no discontinued operations, purchase price, pro forma or parent
-  company → the fact's ``scope`` is ``own`` (a scope read where none is written is wrong).
+  normalized, deferred tax, tax effect, compensation, depreciation, amortization,
+  includes, domestic, foreign, international, overseas; no row of the table names a
+  deferred tax balance; no short paragraph (a heading) names a segment or a geography; and
+  the paragraphs name no discontinued operations, purchase price, pro forma, parent
+  company, compensation expense, depreciation and amortization, segments or a split "by"
+  geography → the fact's ``scope`` is ``own`` (a scope read where none is written is
+  wrong).
 
 **Sign agreement.** Gold negative: the cell is written with parentheses or a minus.
 Cells whose row label or column header says ``loss``/``losses``/``deficit`` are counted
@@ -263,6 +276,10 @@ class GoldCell:
     """The table names no part around the cell: its fact must be the document's own."""
     totals: str = ""
     """The words of the table's "Total …" rows (what a row of parts sums)."""
+    reading: tuple[str, str] | None = None
+    """The scope reading's part of the cell (:func:`tatqa_scopes.read_scopes`): ``(kind,
+    name)`` of a segment's, a region's or an adjusted figure; None where it reads the
+    company's or reads nothing."""
 
 
 @dataclass
@@ -364,6 +381,11 @@ def read_context(context: dict[str, Any], rendered: Rendered) -> tuple[Context, 
     scale, _why = _scale(context, rendered.text, table_end)
     out = Context(rendered.doc_id, grid, header_rows, scale, bool(_CURRENCY_CAPTION.search(whole)))
     paragraphs = norm(" ".join(p["text"] for p in context["paragraphs"]))
+    parts = {
+        (f.row, f.column): (f.part.kind, f.part.name)
+        for f in tatqa_scopes.read_scopes(context).figures
+        if f.part is not None and f.part.kind in ("segment", "region", "adjusted")
+    }
     spans = {(r, c): (s, e) for r, c, s, e in rendered.cells}
     top_left = grid[0][0].strip() if header_rows else ""
     groups: list[str] = []
@@ -462,6 +484,7 @@ def read_context(context: dict[str, Any], rendered: Rendered) -> tuple[Context, 
                     and not any(_heads_a_part(p["text"]) for p in context["paragraphs"])
                     and not _DEFERRED_TAX.search(norm(" ".join(x[0] for x in grid))),
                     " ".join(x[0] for x in grid if norm(x[0]).startswith("total ")),
+                    parts.get((r, c)),
                 )
             )
     return out, skipped
@@ -549,7 +572,8 @@ _SCOPE_WORDS = re.compile(
 )
 _SCOPE_TEXT = re.compile(
     r"\bdiscontinued\b|\bpurchase price\b|\bpro forma\b|\bparent company\b|"
-    r"\bcompensation expense\b|\bdepreciation and amortization\b"
+    r"\bcompensation expense\b|\bdepreciation and amortization\b|\bsegments?\b|"
+    r"\bby (?:geographic|region|country)"
 )
 
 
@@ -687,17 +711,23 @@ def split_agrees(fact: AmountFact, cell: GoldCell) -> bool:
     if any(not set(_without_scope(q).split()) <= header_words for q in qualifiers):
         return False
     want, got = _without_scope(cell.label), _without_scope(row)
+    around = {
+        w
+        for text in (cell.header, *cell.groups, cell.totals, cell.paragraphs)
+        for w in _without_scope(text).split()
+    }
     if want:
         _, colon, rest = row.rpartition(GROUP_JOIN)
         if got == want or (bool(colon) and _without_scope(rest) == want):
             return True
-        # a part's name taken out whole ("Total Marine Services segment revenue")
+        # a part's name taken out whole ("Total Marine Services segment revenue"; "JPKO"
+        # under "Net Sales", named by the column), what is left named around the cell
         named = set(norm(fact.scope_name).split())
-        left = [w for w in want.split() if w not in named]
-        return bool(named) and left == got.split()
-    around = {
-        w for text in (cell.header, *cell.groups, cell.totals) for w in _without_scope(text).split()
-    }
+        left = [w for w in want.split() if w not in named and w != "total"]
+        if not named or len(left) == len(want.split()):
+            return False
+        kept = [w for w in got.split() if w != "total"]
+        return left == kept or (not left and set(got.split()) <= around)
     return bool(got) and set(got.replace(GROUP_JOIN.strip(), " ").split()) <= around
 
 
@@ -880,6 +910,25 @@ def _judge_scope(
     counts[kind] += ok
     if not ok:
         note(f"period part: {cell.part} read {fact.period_part}", cell, fact)
+    if cell.reading is not None:
+        kind, name = cell.reading
+        counts[f"with reading {kind}"] += 1
+        names = {norm(name)} | {
+            norm(n) for r in tatqa_scopes.REGIONS if r.name == name for n in r.labels
+        }
+        ok = (
+            fact.scope == "adjusted"
+            if kind == "adjusted"
+            else (fact.scope in ("segment", "region") and norm(fact.scope_name) in names)
+        )
+        counts[f"reading {kind}"] += ok
+        if not ok:
+            note(
+                f"scope: the reading's {kind} not read",
+                cell,
+                fact,
+                scope=[fact.scope, fact.scope_name],
+            )
     if cell.region is not None:
         counts["with region"] += 1
         names = {norm(n) for r in tatqa_scopes.REGIONS if r.name == cell.region for n in r.labels}
@@ -922,6 +971,14 @@ def summary(counts: dict[str, int]) -> dict[str, Any]:
         "scope_region": rate(counts, "region", "with region"),
         "cells_no_part": counts.get("with no part", 0),
         "scope_own": rate(counts, "own", "with no part"),
+        **{
+            f"cells_reading_{kind}": counts.get(f"with reading {kind}", 0)
+            for kind in ("segment", "region", "adjusted")
+        },
+        **{
+            f"scope_reading_{kind}": rate(counts, f"reading {kind}", f"with reading {kind}")
+            for kind in ("segment", "region", "adjusted")
+        },
     }
 
 
@@ -1115,6 +1172,11 @@ def report(result: dict[str, Any], listed: int) -> str:
         f"{_pct(t['scope_region'])} |",
         f"| scope: own where the table names no part | {t['cells_no_part']} | "
         f"{_pct(t['scope_own'])} |",
+        *(
+            f"| scope: the scope reading's {kind} (tatqa_scopes) | {t[f'cells_reading_{kind}']}"
+            f" | {_pct(t[f'scope_reading_{kind}'])} |"
+            for kind in ("segment", "region", "adjusted")
+        ),
         *(_prose_lines(p) if p else []),
         "",
         "number cells not gold: "

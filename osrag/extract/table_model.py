@@ -589,6 +589,12 @@ class TableModel:
             return column_key((name,), block.title)  # a repeated header that names nothing
         return found
 
+    def titles(self) -> list[str]:
+        """The texts of the table's titles (one written cell over several value columns,
+        in a pipe table's header rows or a loader's header line)."""
+        found = [next(iter(row.texts.values())) for row in self.blocks[0].rows if row.title]
+        return [*found, self.title_name] if self.title_name else [t for t in found if t]
+
     # -- header blocks
 
     def _block(self, header_rows: range, start: int, *, repeated: bool) -> _Block:

@@ -141,9 +141,15 @@ is never "revenue", "other assets" never "assets")."""
 CHANGES = frozenset({
     "change", "variance", "increase", "decrease", "growth", "difference", "effect",
     "adjustment",
+    # the movements of a roll-forward between two balances: the charge or the flow, never
+    # the balance ("Goodwill — Impairment", "Data Center Group — Acquisitions")
+    "impairment", "addition", "acquisition", "disposal", "divestiture", "writeoff",
+    "writedown", "transfer", "reclassification", "translation", "chargeoff", "recovery",
+    "reversal", "accretion", "forfeiture", "expiration",
 })  # fmt: skip
 """Words of a column header whose cells hold a change of the row's quantity, not the
-quantity ("Net revenues — Increase/(decrease)", "Total assets — Effect of Change")."""
+quantity ("Net revenues — Increase/(decrease)", "Total assets — Effect of Change",
+"Goodwill — Impairment": a roll-forward's movement, not the balance)."""
 
 OTHER_MEASURES = frozenset({"fair"})
 """Words of a column header whose cells measure the row's item another way: "Long-term

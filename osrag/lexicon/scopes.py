@@ -59,7 +59,13 @@ import re
 from collections.abc import Sequence
 from typing import Literal, NamedTuple
 
-from osrag.lexicon.function_words import ARTICLES, COORDINATORS, NAME_MARKS, PREPOSITIONS
+from osrag.lexicon.function_words import (
+    ARTICLES,
+    COORDINATORS,
+    DETERMINERS,
+    NAME_MARKS,
+    PREPOSITIONS,
+)
 from osrag.lexicon.periods import QUARTER_ORDINALS, PeriodPart
 from osrag.lexicon.words import name_words, word_set
 
@@ -67,16 +73,25 @@ __all__ = [
     "ADJUSTED",
     "DISCONTINUED",
     "HELD_FOR_SALE",
+    "LINE_QUANTITIES",
     "NOT_A_PART_AFTER",
     "NOT_A_PART_BEFORE",
+    "NOT_A_PART_ROW",
+    "NOT_THE_PART",
     "PARTS",
+    "PARTS_BY",
+    "PART_KINDS",
+    "PART_KIND_WORDS",
     "PRECEDENCE",
     "PRODUCT_NOUNS",
+    "QUARTERLY",
     "REGIONS",
     "RELATIVE_REGIONS",
     "REPORTED",
     "RESULTS",
+    "SEGMENTS_OF",
     "SEGMENT_NOUNS",
+    "TAX_EFFECTS_OF",
     "Scope",
     "ScopeReading",
     "is_region",
@@ -173,6 +188,10 @@ currency translation", "U.S. GAAP", "U.S. federal", "UK corporation tax" (a juri
 tax, not a part of the company's figures) name no part."""
 
 NOT_A_PART_BEFORE = word_set("other and or")
+
+NOT_THE_PART = word_set("outside excluding except ex beyond")
+"""A word before a geography that names everything but it ("outside of the United
+States", "excluding North America")."""
 """A word before a geography that makes it no one part: "Other international", "Other
 Americas" (a remainder), "Singapore and Japan costs" (two geographies)."""
 
@@ -243,6 +262,78 @@ PRECEDENCE: tuple[Scope, ...] = (
 )  # fmt: skip
 """Which scope a name stating two takes: whose figure it is (another entity, a part of the
 company) before what kind of figure (pro forma, a tax effect, adjusted)."""
+
+PARTS_BY: tuple[tuple[Scope, re.Pattern[str]], ...] = (
+    (
+        "segment",
+        re.compile(
+            r"(?i)\b(?:by|for\s+each\s+of\s+(?:our|its|the)|per)\s+(?:reportable\s+|operating\s+|"
+            r"business\s+)?segments?\b|\bsegment\s+(?:information|results|data)\b"
+        ),
+    ),
+    (
+        "region",
+        re.compile(
+            r"(?i)\bby\s+(?:geographic(?:al)?\s+(?:areas?|regions?|locations?|markets?|"
+            r"segments?)|geography|regions?|countr(?:y|ies)|delivery\s+location|"
+            r"location)\b|\bgeographic(?:al)?\s+(?:information|data)\b"
+        ),
+    ),
+    (
+        "product",
+        re.compile(r"(?i)\bby\s+product(?:\s+lines?|\s+categor(?:y|ies)|\s+groups?|s)?\b"),
+    ),
+)
+"""Words saying a table's rows are the company's parts ("Revenue by segment", "Sales by
+geographic area", "revenue by product line", "Segment information"): each row a part."""
+
+SEGMENTS_OF = re.compile(
+    r"(?i)(?:^|\b(?:the|our|its|of|and|total)\s+)segments?\s+(?P<quantity>assets|revenues?|"
+    r"net\s+sales|sales|operating\s+income|operating\s+profit|profit|income|ebitda)\b"
+)
+"""The segments' figures of a quantity, named by a title or a sentence ("Segment Assets",
+"Segment assets … were as follows", "the segment revenue"): each row of the table a segment's
+figure of it."""
+
+PART_KIND_WORDS: dict[str, Scope] = {
+    "segment": "segment", "division": "segment",
+    "region": "region", "geographic": "region", "geography": "region", "country": "region",
+    "product": "product",
+}  # fmt: skip
+"""A word of a table's top-left header or title naming the kind of part its rows are
+(``Reporting Segment``, ``Geographic area``, ``Product line``; in the singular)."""
+
+PART_KINDS: dict[str, Scope] = {
+    "segment": "segment", "segments": "segment", "reportable segment": "segment",
+    "operating segment": "segment", "business segment": "segment", "division": "segment",
+    "region": "region", "regions": "region", "geographic area": "region",
+    "geography": "region", "country": "region", "countries": "region",
+    "product line": "product", "product lines": "product", "product": "product",
+    "products": "product",
+}  # fmt: skip
+"""A table's top-left header naming the kind of part its rows are (``Segment``)."""
+
+NOT_A_PART_ROW = word_set(
+    """total totals subtotal consolidated corporate other others eliminations elimination
+    intersegment inter unallocated reconciling reconciliation adjustments"""
+)
+"""Words of a row of a table of parts that make it no part: a total, a catch-all, a
+reconciling line ("Corporate and unallocated costs", "Inter-segment eliminations")."""
+
+TAX_EFFECTS_OF = re.compile(
+    r"(?i)\btax\s+effects?\s+of\s+(?:the\s+)?(?:significant\s+)?temporary\s+differences\b|"
+    r"\bcomponents\s+of\s+(?:the\s+)?(?:net\s+)?deferred\s+(?:income\s+)?tax\s+assets"
+)
+"""A sentence describing a table of deferred tax balances by item: each row the tax effect
+of its item."""
+
+QUARTERLY = re.compile(r"(?i)\bquarterly\b|\bfor\s+each\s+(?:fiscal\s+)?quarter\b")
+"""A heading or sentence saying a table's figures are each quarter's."""
+
+LINE_QUANTITIES = word_set("qty quantity hour hr unit pc piece")
+"""A column header naming how many of a line's item an itemised document bills or orders
+(its words in the singular: "Qty", "Hours", "Units"): a row with a figure in it is a line
+of the document."""
 
 _NOT_BEFORE_SCOPE = (
     ARTICLES
@@ -384,7 +475,21 @@ def _hangs(token: str) -> bool:
 
 
 def _part_of_year(w: _Words) -> PeriodPart | None:
-    """The part of the year the words name; its words taken."""
+    """The part of the year the words name, its words taken; two quarters or halves that
+    differ ("Q1 - Q2 2012") name another part."""
+    first = _one_part(w)
+    if first is None or first in ("full", "part"):
+        return first
+    taken = list(w.taken)
+    second = _one_part(w)
+    if second is not None and second not in ("full", "part") and second != first:
+        return "part"
+    w.taken = taken
+    return first
+
+
+def _one_part(w: _Words) -> PeriodPart | None:
+    """The first part of the year the words name; its words taken."""
     for i, word in enumerate(w.words):
         if w.taken[i] or not w.first[i]:
             continue
@@ -424,7 +529,9 @@ def _named_before(w: _Words, start: int) -> tuple[int, str | None]:
     while i > 0 and not w.taken[i - 1]:
         word = w.words[i - 1]
         inside = word in COORDINATORS and i > 1 and _capital(w, i - 2) and _capital(w, i)
-        if word in _NOT_BEFORE_SCOPE | _LEADS or (word in COORDINATORS and not inside):
+        if word in _NOT_BEFORE_SCOPE | _LEADS | DETERMINERS or (
+            word in COORDINATORS and not inside
+        ):
             break
         i -= 1
     while i < start and not w.first[i]:
@@ -474,6 +581,9 @@ def _names_a_part(w: _Words, i: int, n: int, region: str) -> bool:
         return False
     if i and w.words[i - 1] in NOT_A_PART_BEFORE:
         return False
+    before = [word for word in w.words[max(0, i - 3) : i] if word not in ARTICLES | {"of"}]
+    if before[-1:] and before[-1] in NOT_THE_PART:
+        return False  # "outside of the United States": everywhere else
     return not (region in RELATIVE_REGIONS and following)
 
 

@@ -48,17 +48,51 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from osrag.extract.facts.context import NONE, Context, parts_named
 from osrag.extract.facts.labels import clean_label, is_component, is_dependent, total_of
 from osrag.extract.facts.periods import split_period
 from osrag.extract.scale import parse_caption
-from osrag.extract.table_model import Table, TableModel, header_kind, model_of
+from osrag.extract.table_model import (
+    ColumnKey,
+    Table,
+    TableModel,
+    header_kind,
+    holds_a_figure,
+    is_value_cell,
+    model_of,
+    number_cell,
+)
 from osrag.lexicon.keys import COLUMN_JOIN, GROUP_JOIN
-from osrag.lexicon.label_roles import ALLOCATED, ALLOCATED_CHARGE, INCLUDES
-from osrag.lexicon.periods import AT_A_DATE, YEAR4, PeriodPart, is_period_words, period_of
-from osrag.lexicon.scopes import PARTS, PRECEDENCE, Scope, scope_of
-from osrag.lexicon.words import phrase_words
+from osrag.lexicon.label_roles import (
+    ALLOCATED,
+    CHANGES,
+    INCLUDES,
+    MODIFIERS,
+    OTHER_MEASURES,
+    OWN_NAME,
+)
+from osrag.lexicon.periods import (
+    AT_A_DATE,
+    DAY,
+    MONTH,
+    YEAR4,
+    PeriodPart,
+    is_period_words,
+    period_of,
+)
+from osrag.lexicon.quantities import is_quantity_noun
+from osrag.lexicon.scopes import (
+    LINE_QUANTITIES,
+    NOT_A_PART_ROW,
+    PART_KIND_WORDS,
+    PARTS,
+    PRECEDENCE,
+    Scope,
+    scope_of,
+)
+from osrag.lexicon.words import name_words, phrase_words
 
-__all__ = ["CellPlace", "TableReading", "allocated_quantity", "read_table", "table_scope"]
+__all__ = ["CellPlace", "TableReading", "read_table"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +131,7 @@ class TableReading:
         self,
         table: Table,
         allocated: str | None = None,
-        scope: str | None = None,
+        context: Context = NONE,
         model: TableModel | None = None,
     ) -> None:
         self.table = table
@@ -105,28 +139,61 @@ class TableReading:
         self.allocated = allocated
         """What the sentence introducing the table says its figures allocate (``Stock-based
         compensation``): the group of rows that have none (:func:`allocated_quantity`)."""
-        if scope is None and table.rows and _PARENT.fullmatch(table.rows[0][0]):
-            scope = "Parent entity"  # a "Parent" table beside the group's statements
-        self.context = _reading_of(scope)
-        """Whose figures the text around the table says they are (:func:`table_scope`)."""
+        top_left = table.rows[0][0] if table.rows else ""
+        stubs = [table.rows[r][0] for r in range(min(self.model.header_rows, len(table.rows)))]
+        if context.scope == "own" and _PARENT.fullmatch(top_left):
+            context = Context("parent")  # a "Parent" table beside the group's statements
+        named = next(
+            (p for t in (*stubs, *self.model.titles()) if (p := parts_named(t)) is not None),
+            None,
+        )
+        if context.parts is None and named is not None:  # a "Segment" stub, "Segment Assets"
+            context = Context(
+                context.scope, context.scope_name, context.period_part, named.parts,
+                context.quantity or named.quantity, context.quarterly,
+            )  # fmt: skip
+        self.context = context
+        """What the text around the table says of its figures (:func:`table_context`)."""
+        self.parts = context.parts
+        """The kind of part the table's rows or columns are ("Revenue by segment", a
+        "Segment" stub)."""
+        self.part_rows = self.parts is not None and _periods_across(self.model)
+        """The rows are the parts: the value columns are periods (or changes of them);
+        else, in a table of parts, its named columns are."""
         self.rows = self._rows()
+        self.lines = _line_items(self.model)
+        """The rows that are lines of an itemised document, and the cell of each line's
+        amount (its last figure)."""
 
     def place(self, row: int, cell: int) -> CellPlace:
         found = self.rows[row]
         column = self.model.column(row, cell)
         label = found.label
+        if label is None and not all(map(_names_a_quantity, column.qualifiers)):
+            label = found.named  # "Modules" under "2019 over 2018": the part's change
         if column.qualifiers:
             label = COLUMN_JOIN.join([p for p in (label, *column.qualifiers) if p])
         label = label or found.named
         period = column.period or found.period
+        context = self.context
+        if context.scope == "tax_effect" and found.scope == "own" and _balance_line(label):
+            context = NONE  # "Total deferred tax assets", "Valuation allowance": the balance
+        if self.parts is not None and not self.part_rows and column.scope == "own":
+            named = column.qualifiers  # "Application Software" over goodwill by segment
+            column = _part_column(column, self.parts)
+            label = COLUMN_JOIN.join(p for p in (found.label, *column.qualifiers) if p)
+            label = label or found.named or COLUMN_JOIN.join(named)  # a row that is a date
         scope, name = _first_scope(
             (found.scope, found.scope_name),
             (column.scope, column.scope_name),
-            (self.context.scope, self.context.scope_name),
+            (context.scope, context.scope_name),
+            ("line_item", None) if self.lines.get(row) == cell else ("own", None),
         )
-        part = column.period_part or found.period_part or self.context.period_part or "full"
+        part = column.period_part or found.period_part or context.period_part
+        if part is None and context.quarterly and _dated_column(column):
+            part = "part"  # "Quarterly results" over "March 31 | June 30 | …"
         written, year = period if period else (None, None)
-        return CellPlace(label or None, written, year, scope, name, part)
+        return CellPlace(label or None, written, year, scope, name, part or "full")
 
     def _rows(self) -> list[_Row]:
         """Each row's label (with its group where it needs one), its scope and the period it
@@ -134,9 +201,15 @@ class TableReading:
         out: list[_Row] = []
         rows = self.table.rows
         top_left = rows[0][0] if self.model.header_rows and rows else ""
-        names = header_kind(top_left) == "qualifier" and not _PARENT.fullmatch(top_left)
+        names = (
+            header_kind(top_left) == "qualifier"
+            and not _PARENT.fullmatch(top_left)
+            and parts_named(top_left) is None
+        )
         group = clean_label(top_left) if names else self.allocated
         period_row = self.model.blocks[0].title
+        parts_open = self.part_rows  # rows of parts, up to the first total or group
+        part_group: _Row | None = None  # a group row that is a part: "Transportation Solutions:"
         for r, (raw, cells) in enumerate(rows):
             label_only = self.model.group_row(r)
             raw = raw or label_only or ""
@@ -146,6 +219,7 @@ class TableReading:
                     period_row = own_period
                 elif parse_caption(raw) is None and not is_period_words(raw):
                     group = clean_label(raw)  # "Year Ended May 31," names no group
+                    part_group, parts_open = self._part_group(group, parts_open)
                 out.append(_NO_ROW)
                 continue
             if own_period is not None:
@@ -156,12 +230,48 @@ class TableReading:
                 out.append(_NO_ROW)
                 continue
             label = clean_label(raw) if raw else None
-            out.append(_row(label, group, _dated(raw) or period_row))
+            period = _dated(raw) or period_row
+            part = self._part_row(label) if parts_open and r >= self.model.header_rows else None
+            out.append(part if part is not None else _row(label, group, period))
+            if part is not None:
+                out[-1] = _Row(None, period, part.scope, part.scope_name, None, label)
+            elif part_group is not None and label:
+                out[-1], part_group = _in_part_group(out[-1], label, part_group)
+            elif label and _TOTAL_WORDS.match(label) and r >= self.model.header_rows:
+                parts_open = False  # below a total: reconciling lines, not parts
             if group is None and label and (named := total_of(label)) is not None:
                 _name_the_run(out, named)  # "Total deferred tax assets" below its parts
             if label and (quantity := _total_of_parts(label)) is not None:
                 _name_the_parts(out, quantity)  # "Americas … Total revenue"
+        if self.context.quantity is not None:
+            out = [
+                _Row(self.context.quantity, r.period, r.scope, r.scope_name, r.period_part)
+                if r.named is not None and r.label is None
+                else r
+                for r in out
+            ]
         return out
+
+    def _part_group(self, group: str | None, parts_open: bool) -> tuple[_Row | None, bool]:
+        """A group row of a table of parts: one naming the parts ("Assets allocated to
+        segments:") opens rows of parts; one that is a part ("Transportation Solutions:")
+        is the part of the rows under it (their lines) and of the total closing it; any
+        other ("Assets not allocated:") closes them."""
+        if self.parts is None or not self.part_rows or not group:
+            return None, False
+        if self.parts in {PART_KIND_WORDS.get(w) for w in phrase_words(group)}:
+            return None, True
+        part = self._part_row(group)
+        return (_Row(group, None, part.scope, part.scope_name), False) if part else (None, False)
+
+    def _part_row(self, label: str | None) -> _Row | None:
+        """A row of a table of parts that names one: a region when a geography, else a part
+        of the table's kind — not a total, a catch-all, a reconciling line or a row naming
+        a quantity (``Net sales`` at the foot of the parts)."""
+        what, scope, name, _ = scope_of(label or "")
+        if scope in PARTS and not what:
+            return _Row(None, None, scope, name)
+        return _part_of_kind(label, self.parts) if scope == "own" else None
 
 
 def _row(label: str | None, group: str | None, period: tuple[str, int] | None) -> _Row:
@@ -179,7 +289,8 @@ def _row(label: str | None, group: str | None, period: tuple[str, int] | None) -
         joined = GROUP_JOIN.join([p for p in (group_what, what) if p]) or None
         named = None if joined else label  # "United States" under "Americas:"
         return _Row(joined, period, scope, name, part or group_part, named)
-    return _Row(what or None, period, scope, name, part, None if what else label)
+    named = label if not what and scope in PARTS else None  # "Americas": the part's name
+    return _Row(what or None, period, scope, name, part, named)
 
 
 _TOTAL_WORDS = re.compile(r"(?i)^\s*(?:total|consolidated)\s+(?P<name>\S.*)$")
@@ -192,7 +303,9 @@ def _total_of_parts(label: str) -> str | None:
         return None
     name = found.group("name").strip()
     what = _split(name)[0]  # "Total Americas revenue": the Americas' revenue
-    return None if not what or is_dependent(what) else what
+    if not what or is_dependent(what) or parts_named(what) is not None:
+        return None  # "Total segments" names the parts, not their quantity
+    return what
 
 
 def _name_the_parts(out: list[_Row], quantity: str) -> None:
@@ -227,12 +340,112 @@ def _component_scope(group: str) -> Scope:
     return "tax_effect"
 
 
-def _reading_of(context: str | None) -> _Row:
-    """The scope and part of the year the text around a table names."""
-    if not context:
-        return _NO_ROW
-    _, scope, name, part = scope_of(context)
-    return _Row(None, None, scope, name, part)
+def _part_of_kind(label: str | None, kind: Scope | None) -> _Row | None:
+    """A part of ``kind`` named by ``label`` — not a total, a catch-all, a reconciling line
+    (:data:`~osrag.lexicon.scopes.NOT_A_PART_ROW`) or a name of a quantity."""
+    words = phrase_words(label or "")
+    if kind is None or not words or set(words) & NOT_A_PART_ROW or is_dependent(label or ""):
+        return None
+    if any(map(is_quantity_noun, words)):
+        return None  # "Net sales", "Assets not allocated": a quantity, not a part
+    return _Row(None, None, kind, " ".join(name_words(label or "")))
+
+
+def _part_column(column: ColumnKey, kind: Scope) -> ColumnKey:
+    """A column of a table of parts named by one (``Application Software`` in goodwill by
+    segment): the part is its scope, not a qualifier of the label."""
+    if len(column.qualifiers) != 1 or not _may_name_a_part(column.qualifiers[0]):
+        return column
+    found = _part_of_kind(column.qualifiers[0], kind)
+    if found is None:
+        return column
+    return ColumnKey((), column.period, column.period_part, kind, found.scope_name, column.units)
+
+
+def _may_name_a_part(qualifier: str) -> bool:
+    """A column header that may name a part: words, none of a change or another measure
+    of the row, no quantity ("2019 over 2018", "$ Change", "Fair value", "Net Sales" name
+    none)."""
+    words = phrase_words(qualifier)
+    return (
+        not any(ch.isdigit() for ch in qualifier)
+        and not set(words) & (CHANGES | MODIFIERS | OTHER_MEASURES)
+        and bool(set(words) - NOT_A_PART_ROW)
+        and not is_quantity_noun(words[-1])
+    )
+
+
+def _names_a_quantity(qualifier: str) -> bool:
+    """A column header naming the quantity its figures are ("Net Sales", "Fiscal 2019
+    Net Sales" read as "Net Sales"), no change of it."""
+    words = phrase_words(qualifier)
+    return (
+        bool(words) and not set(words) & (CHANGES | OTHER_MEASURES) and is_quantity_noun(words[-1])
+    )
+
+
+def _periods_across(model: TableModel) -> bool:
+    """A table whose value columns are periods (or changes of them, or name the quantity:
+    no column is named by words that may name a part): its rows are what a table of parts
+    lists."""
+    rows = model.table.rows
+    return not any(
+        _may_name_a_part(q)
+        for r, i in model.value_cells()
+        if number_cell(rows[r][1][i].text.strip())  # a figure, not a percentage or a dash
+        for q in model.column(r, i).qualifiers
+    )
+
+
+def _in_part_group(row: _Row, label: str, group: _Row) -> tuple[_Row, _Row | None]:
+    """A row under a group that is a part: the total closing the group ("Total
+    Transportation Solutions") is the part's figure; a line inside it ("Automotive") is a
+    part of the part (a product line, an end market)."""
+    words = phrase_words(label)
+    if words[:1] == ["total"] and words[1:] == phrase_words(group.label or ""):
+        quantity = row.label if row.label and phrase_words(row.label) != words else None
+        return _Row(
+            quantity, row.period, group.scope, group.scope_name, row.period_part, label
+        ), None
+    if row.scope != "own" or not row.label:
+        return row, group
+    line = " ".join(name_words(label))
+    return _Row(row.label, row.period, "product", line, row.period_part), group
+
+
+def _balance_line(label: str | None) -> bool:
+    """A row of a deferred tax table that is the balance, not an item's tax effect: a
+    total, a net, a valuation allowance, a line naming deferred tax itself."""
+    words = set(phrase_words(label or ""))
+    return bool(words & (OWN_NAME | {"net"})) or {"deferred", "tax"} <= words
+
+
+_MONTH_DAY = re.compile(rf"(?i)\b{MONTH}\s*{DAY}\b|\b{DAY}\s+{MONTH}")
+
+
+def _dated_column(column: ColumnKey) -> bool:
+    """A column headed by a date (``March 31, 2019``, ``30 June 2019``), not a year."""
+    return column.period is not None and _MONTH_DAY.search(column.period[0]) is not None
+
+
+def _line_items(model: TableModel) -> dict[int, int]:
+    """The lines of an itemised document's table (a column headed ``Qty``, ``Hours``,
+    ``Units`` …: :data:`~osrag.lexicon.scopes.LINE_QUANTITIES`): each row with a figure in
+    that column, and the cell of its last figure — the line's amount, which the document's
+    total sums (its unit price or rate is no part of the total: the document's own)."""
+    lines: dict[int, int] = {}
+    rows = model.table.rows
+    quantity_stub = " ".join(phrase_words(rows[0][0])) in LINE_QUANTITIES if rows else False
+    for r in range(model.header_rows, len(rows)):
+        label, cells = rows[r]
+        counted = quantity_stub and is_value_cell(label)
+        for i, c in enumerate(cells):
+            named = {" ".join(phrase_words(t)) for t in model.header_texts(r, i)}
+            counted = counted or (bool(named & LINE_QUANTITIES) and is_value_cell(c.text))
+        figures = [i for i, c in enumerate(cells) if holds_a_figure(c.text)]
+        if counted and figures:
+            lines[r] = figures[-1]
+    return lines
 
 
 def _first_scope(*found: tuple[Scope, str | None]) -> tuple[Scope, str | None]:
@@ -281,128 +494,19 @@ def _dated(label: str) -> tuple[str, int] | None:
     return found if _STATED_AT.search(stripped[: -len(found[0])]) else None
 
 
-_INTRODUCES = re.compile(r"(?i)(?:as\s+follows|the\s+following|by\s+line\s+item|:)\s*[.:]?\s*$")
-_LAST_SENTENCE = re.compile(r"(?s)(?:^|[.!?]\s)([^.!?]*)$")
-
-
-def allocated_quantity(text: str, table_start: int) -> str | None:
-    """The quantity the sentence right before a table says the table spreads over lines:
-    ``The Company recognized … of stock-based compensation expense … as follows:`` →
-    ``Stock-based compensation expense`` — stock-based compensation, depreciation and
-    amortization are charged to cost of revenue, research and development … and a table
-    of them is that charge, not those lines. Only a sentence that ends by introducing the
-    table (``as follows``, ``the following``, a colon) and names one of them counts."""
-    before = text[max(0, table_start - 600) : table_start].rstrip()
-    paragraph = before.rsplit("\n\n", 1)[-1].strip()
-    if not paragraph or "|" in paragraph or _INTRODUCES.search(paragraph) is None:
-        return None
-    sentence = _LAST_SENTENCE.search(paragraph)
-    found = ALLOCATED_CHARGE.search(sentence.group(1) if sentence else paragraph)
-    if found is None:
-        return None
-    name = " ".join(found.group(0).split())
-    return name[:1].upper() + name[1:]
-
-
-_DESCRIBES = re.compile(
-    r"(?i)\b(?:the\s+following\s+(?:table|schedule|summary)|the\s+table\s+below|"
-    r"(?:is|are)\s+(?:as\s+follows|set\s+out\s+below|presented\s+below))"
-)
-_SENTENCES = re.compile(r"[^.!?]+(?:[.!?](?=\s|$)|$)")
-_SCOPES = (
-    (
-        "Discontinued operations",
-        re.compile(r"(?i)\bdiscontinued\b|\bheld\s+for\s+sale\b|\bdisposal\s+group"),
-    ),
-    (
-        "Acquired business",
-        re.compile(
-            r"(?i)\bpurchase\s+price\b|\b(?:assets|net\s+assets)\s+acquired\b|"
-            r"\bliabilities\s+assumed\b|\bconsideration\s+transferred\b|"
-            r"\bacquired\s+(?:business|compan|entit|subsidiar)"
-        ),
-    ),
-    ("Pro forma", re.compile(r"(?i)\bpro\s+forma\b")),
-    (
-        "Parent entity",
-        re.compile(r"(?i)\bparent\s+(?:entity|company)\b|\bregistrant\b(?=.*\bparent\b)"),
-    ),
-)
 _PARENT = re.compile(r"(?i)\s*parent(?:\s+(?:entity|company))?(?:\s+only)?\s*")
 """A top-left header cell saying the table is the parent entity's alone (``Parent``)."""
-_BESIDE = re.compile(
-    r"(?i)\b(?:exclud\w*|includ\w*|except|other\s+than|without|net\s+of|less|before|"
-    r"from\s+continuing)\W+(?:\w+\W+){0,2}$"
-)
-
-
-_HEADING_REACH = 1500
-"""How far above a table (characters) its section heading is looked for."""
-_FIGURE = re.compile(r"\d|[$€£¥₹]")
-
-
-def _names_a_part(line: str) -> bool:
-    """A heading that names one part of the company and nothing else: one segment
-    (``Consumer Cyber Safety segment``), one region (``North America``, ``Asia Pacific
-    region``) or one product line (:func:`~osrag.lexicon.scopes.read_scope`)."""
-    what, scope, name, _ = scope_of(line)
-    return scope in PARTS and name is not None and not what
-
-
-def _segment_heading(before: str) -> str | None:
-    """The heading of the section a table stands in when it names one segment or region
-    (:func:`_names_a_part`): the nearest short line above the table, within
-    :data:`_HEADING_REACH` characters, that is not a sentence."""
-    for paragraph in reversed(before[-_HEADING_REACH:].split("\n\n")):
-        line = paragraph.strip().lstrip("#").strip()
-        if not line or "\n" in line or "|" in line:
-            continue
-        if len(line.split()) > 8 or line.endswith((".", ";", ",")) or _FIGURE.search(line):
-            continue
-        return line if _names_a_part(line) else None
-    return None
-
-
-def table_scope(text: str, table_start: int) -> str | None:
-    """Whose figures a table holds when the sentence describing it says they are not the
-    company's own: ``The following table summarizes the major line items of these
-    discontinued solutions …`` → ``Discontinued operations`` (also assets held for sale);
-    ``… the allocation of the purchase price among the assets acquired and liabilities
-    assumed`` → ``Acquired business``; ``… pro forma …`` → ``Pro forma``; ``… of the
-    parent company …`` → ``Parent entity`` (a table headed ``Parent`` is too). The describing
-    sentence is the one that introduces the table at the end of the paragraph right
-    before it, else the paragraph's sentence saying "the following table" or "the table
-    below". A mention that sets them aside ("excluding discontinued operations",
-    "including …") names no scope. A table in a section headed by one segment's or one
-    region's name (``Consumer Cyber Safety segment``, ``North America``) holds that
-    part's figures: the heading is the scope."""
-    before = text[max(0, table_start - _HEADING_REACH) : table_start].rstrip()
-    paragraph = before.rsplit("\n\n", 1)[-1].strip()
-    if not paragraph or "|" in paragraph:
-        return None
-    segment = _segment_heading(before)
-    if segment is not None:
-        return segment
-    sentences = [m.group(0).strip() for m in _SENTENCES.finditer(paragraph)]
-    if _INTRODUCES.search(paragraph) is not None and sentences:
-        describing = sentences[-1]
-    else:
-        describing = next((s for s in sentences if _DESCRIBES.search(s)), "")
-    for name, pattern in _SCOPES:
-        for found in pattern.finditer(describing):
-            if _BESIDE.search(describing[: found.start()]) is None:
-                return name
-    return None
 
 
 def read_table(
     table: Table,
     allocated: str | None = None,
-    scope: str | None = None,
+    context: Context = NONE,
     model: TableModel | None = None,
 ) -> TableReading:
     """The reading of ``table`` (see the module docstring); ``allocated``: what the
-    sentence introducing it says it allocates (:func:`allocated_quantity`); ``scope``:
-    whose figures it says they are (:func:`table_scope`); ``model``: its model, when
+    sentence introducing it says it allocates (:func:`~osrag.extract.facts.context.
+    allocated_quantity`); ``context``: what the text around it says of its figures
+    (:func:`~osrag.extract.facts.context.table_context`); ``model``: its model, when
     already read."""
-    return TableReading(table, allocated, scope, model)
+    return TableReading(table, allocated, context, model)
