@@ -73,6 +73,46 @@ header text, normalised (``2019`` in ``2019 (1)``, ``June 30, 2019`` in ``Estima
 June 30, 2019``). Cells without a gold period count for ``no year where the table names
 none`` (the fact has no year) instead.
 
+**Scope split.** A fact says what, whose and when apart: its label is what is measured,
+and a part of the company or of the year the row or the column names is its ``scope`` /
+``period_part``, not words of the label. A label also **agrees by a scope split** when it is
+the gold label (or a documented join) without the words this script calls scope words — a
+geography of :data:`tatqa_scopes.REGIONS`, a quarter or a part of the year (``First
+Quarter``, ``Q4``, ``Three months``, ``Full Year``), ``adjusted``, ``non-GAAP``,
+``GAAP``, ``as reported``, discontinued operations, acquired, assumed, segment, the
+geographies named relative to the company — or, for a part of the company, without the
+words of the part's name the fact states (and a "Total" before it: the name is a scope, not
+a word of the label, so the split loses nothing); a row left empty by them is named by its
+column, its group, a "Total …" row of the table or the paragraphs (``APAC`` under ``Net
+Sales`` → ``Net Sales``; ``Net sales: United States`` → ``Net sales``; ``Food Care`` in a
+table the paragraphs call assets by segment → ``Assets``). Counted apart.
+
+**Scope and period part**, where the table itself says them (the dataset's own cells):
+
+* **period part**: the column's header names a quarter (``Q4 2019``, ``4Q19``, ``Fourth
+  Quarter``; a quarter's ordinal alone when three or more header cells of its row are
+  ordinals) → ``q1``…``q4``; another part of a year (``Three months``, ``Nine months ended``,
+  ``26 weeks``, ``Quarter ended``) → ``part``; else ``full``. Agreement: the fact's
+  ``period_part``;
+* **region**: the row label, the column header or the group row is one geography of
+  :data:`tatqa_scopes.REGIONS` (``Americas``, ``APAC``, ``United States``) → the fact's
+  ``scope`` is ``region`` and its ``scope_name`` one of that region's names;
+* **the scope reading's parts**: where :func:`tatqa_scopes.read_scopes` (the scope
+  questions' gold: its rules, and the tables it reads by hand) reads a cell as a segment's,
+  a region's or an adjusted figure → the fact's ``scope`` is that (a segment named by a
+  geography is read as a ``region``, as both sides of osrag read it) and its
+  ``scope_name`` the part's name (one of a region's names);
+* **own where the table names no part**: the row, the column header, the group row and
+  the top-left cell name no geography and none of segment, division, discontinued, held
+  for sale, pro forma, acquired, acquisition, parent, adjusted, non-GAAP, underlying,
+  normalized, deferred tax, tax effect, compensation, depreciation, amortization,
+  includes, domestic, foreign, international, overseas; no row of the table names a
+  deferred tax balance; no short paragraph (a heading) names a segment or a geography; and
+  the paragraphs name no discontinued operations, purchase price, pro forma, parent
+  company, compensation expense, depreciation and amortization, segments or a split "by"
+  geography → the fact's ``scope`` is ``own`` (a scope read where none is written is
+  wrong).
+
 **Sign agreement.** Gold negative: the cell is written with parentheses or a minus.
 Cells whose row label or column header says ``loss``/``losses``/``deficit`` are counted
 apart (the sign policy turns a loss negative however it is written: the share of them
@@ -114,6 +154,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import tatqa_scopes
 from tatqa_corpus import DATASET, Rendered, html, render
 
 from osrag.extract import extract_values
@@ -227,6 +268,18 @@ class GoldCell:
     """The column names a span of two years (``2017/2018``): its period is not judged."""
     paragraphs: str = ""
     """The context's paragraphs (normalised), for the context joins."""
+    part: str = "full"
+    """The part of the year the column names (module docstring, scope and period part)."""
+    region: str | None = None
+    """The geography the row, column or group names (its name in tatqa_scopes.REGIONS)."""
+    names_no_part: bool = False
+    """The table names no part around the cell: its fact must be the document's own."""
+    totals: str = ""
+    """The words of the table's "Total …" rows (what a row of parts sums)."""
+    reading: tuple[str, str] | None = None
+    """The scope reading's part of the cell (:func:`tatqa_scopes.read_scopes`): ``(kind,
+    name)`` of a segment's, a region's or an adjusted figure; None where it reads the
+    company's or reads nothing."""
 
 
 @dataclass
@@ -328,6 +381,11 @@ def read_context(context: dict[str, Any], rendered: Rendered) -> tuple[Context, 
     scale, _why = _scale(context, rendered.text, table_end)
     out = Context(rendered.doc_id, grid, header_rows, scale, bool(_CURRENCY_CAPTION.search(whole)))
     paragraphs = norm(" ".join(p["text"] for p in context["paragraphs"]))
+    parts = {
+        (f.row, f.column): (f.part.kind, f.part.name)
+        for f in tatqa_scopes.read_scopes(context).figures
+        if f.part is not None and f.part.kind in ("segment", "region", "adjusted")
+    }
     spans = {(r, c): (s, e) for r, c, s, e in rendered.cells}
     top_left = grid[0][0].strip() if header_rows else ""
     groups: list[str] = []
@@ -400,6 +458,7 @@ def read_context(context: dict[str, Any], rendered: Rendered) -> tuple[Context, 
             if scale is not None:
                 cents = value.scaleb(scale + 2)
                 expected = int(cents) if cents == cents.to_integral_value() else None
+            around = [row[0], *header, *groups[:1], top_left]
             out.cells.append(
                 GoldCell(
                     rendered.doc_id,
@@ -418,6 +477,14 @@ def read_context(context: dict[str, Any], rendered: Rendered) -> tuple[Context, 
                     label_from,
                     span,
                     paragraphs,
+                    _column_part(grid, block, c, row[0]),
+                    next((g for x in around if (g := _region_of(x)) is not None), None),
+                    not any(_SCOPE_WORDS.search(norm(x)) or _region_of(x) for x in around)
+                    and _SCOPE_TEXT.search(paragraphs) is None
+                    and not any(_heads_a_part(p["text"]) for p in context["paragraphs"])
+                    and not _DEFERRED_TAX.search(norm(" ".join(x[0] for x in grid))),
+                    " ".join(x[0] for x in grid if norm(x[0]).startswith("total ")),
+                    parts.get((r, c)),
                 )
             )
     return out, skipped
@@ -446,6 +513,102 @@ dev reports are of 2017–2020)."""
 _SPACED = re.compile(r"\b(?:1 9|2 0) \d \d\b")
 """A year letter-spaced by a PDF: ``2 0 1 8``."""
 _SPAN = re.compile(r"(?:19|20)\d\d\s*[/-]\s*(?:(?:19|20)?\d\d)\b")
+
+
+_QUARTER = re.compile(
+    r"(?i)\bq([1-4])\b|\b([1-4])q\s*'?\d{2}\b|\b(first|second|third|fourth|1st|2nd|3rd|4th)"
+    r"\s+(?:fiscal\s+)?quarter\b"
+)
+_ORDINALS = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "1st": 1,
+    "2nd": 2,
+    "3rd": 3,
+    "4th": 4,
+}
+_PART = re.compile(
+    r"(?i)\b(?:three|six|nine|3|6|9)\s+months\b|\b(?:13|26|39)\s+weeks\b|\bquarters?\s+ended\b"
+    r"|\bhalf[- ]year\b|\binterim\b|\byear[- ]to[- ]date\b"
+)
+
+
+def _column_part(grid: list[list[str]], header_rows: range, c: int, label: str) -> str:
+    """The part of the year column ``c``'s header names, else its row label (a table whose
+    rows are the quarters: module docstring)."""
+    for r in reversed(header_rows):
+        text = grid[r][c].strip()
+        ordinals = sum(1 for x in grid[r][1:] if x.strip().lower() in _ORDINALS)
+        if text.lower() in _ORDINALS and ordinals >= 3:
+            return f"q{_ORDINALS[text.lower()]}"
+        found = _QUARTER.search(text)
+        if found is not None:
+            n = found.group(1) or found.group(2) or _ORDINALS[found.group(3).lower()]
+            return f"q{n}"
+        if _PART.search(text):
+            return "part"
+    found = _QUARTER.fullmatch(label.strip())
+    if found is not None:
+        n = found.group(1) or found.group(2) or _ORDINALS[found.group(3).lower()]
+        return f"q{n}"
+    return "full"
+
+
+def _region_of(text: str) -> str | None:
+    """The region (tatqa_scopes.REGIONS) a text names, whole (a trailing colon, "Total"
+    and footnote marks aside), or None."""
+    name = norm(gold_label(re.sub(r"(?i)^\s*total\s+", "", text)))
+    region = tatqa_scopes._REGION_BY_LABEL.get(name)
+    return region.name if region is not None else None
+
+
+_SCOPE_WORDS = re.compile(
+    r"\b(?:segments?|divisions?|discontinued|held for sale|pro forma|acquired|acquisitions?|"
+    r"parent|adjusted|non gaap|underlying|normali[sz]ed|deferred tax|tax effects?|"
+    r"compensation|depreciation|amortization|includes|included|domestic|foreign|"
+    r"international|overseas)\b"
+)
+_SCOPE_TEXT = re.compile(
+    r"\bdiscontinued\b|\bpurchase price\b|\bpro forma\b|\bparent company\b|"
+    r"\bcompensation expense\b|\bdepreciation and amortization\b|\bsegments?\b|"
+    r"\bby (?:geographic|region|country)"
+)
+
+
+_DEFERRED_TAX = re.compile(r"\bdeferred (?:income )?tax")
+"""A table of deferred tax balances: its rows are the tax effects of items."""
+
+
+def _heads_a_part(paragraph: str) -> bool:
+    """A short paragraph (a heading) naming a segment or a geography."""
+    words = norm(paragraph).split()
+    if not words or len(words) > 8:
+        return False
+    text = " ".join(words)
+    return "segment" in words or any(
+        re.search(rf"\b{re.escape(label)}\b", text) for label in tatqa_scopes._REGION_BY_LABEL
+    )
+
+
+_SPLIT_WORDS = re.compile(
+    r"\b(?:q[1-4]|[1-4]q\s*\d{2}|(?:first|second|third|fourth|1st|2nd|3rd|4th)(?:\s+fiscal)?"
+    r"\s+quarter|quarter|full\s+year|(?:three|six|nine|twelve)\s+months(?:\s+ended)?"
+    r"|adjusted|non\s+gaap|gaap|as\s+reported|underlying|normali[sz]ed"
+    r"|(?:from\s+|of\s+)?discontinued\s+operations?|held\s+for\s+sale|acquired|assumed"
+    r"|segments?|domestic|foreign|international|overseas)\b"
+)
+"""The words a scope split takes out of a label: parts of the year, adjusted, GAAP,
+discontinued operations, the geographies named relative to the company."""
+
+
+def _without_scope(text: str) -> str:
+    """``text`` normalised, without the scope words of a split (module docstring)."""
+    name = norm(text)
+    for label in sorted(tatqa_scopes._REGION_BY_LABEL, key=len, reverse=True):
+        name = re.sub(rf"\b{re.escape(label)}\b", " ", name)
+    return " ".join(_SPLIT_WORDS.sub(" ", name).split())
 
 
 def _header_like(row: list[str]) -> bool:
@@ -535,6 +698,37 @@ def label_agrees(fact_label: str | None, cell: GoldCell) -> tuple[bool, bool]:
     if colon and norm(rest) == want and context_join(group, cell):
         return False, True
     return False, False
+
+
+def split_agrees(fact: AmountFact, cell: GoldCell) -> bool:
+    """Whether a fact stating a scope or a part of the year agrees by a scope split: its
+    label (its column qualifiers too) is the gold's, the scope words taken out; a row left
+    empty by them is named by its column or its group (module docstring)."""
+    if (fact.scope == "own" and fact.period_part == "full") or not fact.label:
+        return False
+    row, *qualifiers = fact.label.split(COLUMN_JOIN)
+    header_words = set(_without_scope(cell.header).split())
+    if any(not set(_without_scope(q).split()) <= header_words for q in qualifiers):
+        return False
+    want, got = _without_scope(cell.label), _without_scope(row)
+    around = {
+        w
+        for text in (cell.header, *cell.groups, cell.totals, cell.paragraphs)
+        for w in _without_scope(text).split()
+    }
+    if want:
+        _, colon, rest = row.rpartition(GROUP_JOIN)
+        if got == want or (bool(colon) and _without_scope(rest) == want):
+            return True
+        # a part's name taken out whole ("Total Marine Services segment revenue"; "JPKO"
+        # under "Net Sales", named by the column), what is left named around the cell
+        named = set(norm(fact.scope_name).split())
+        left = [w for w in want.split() if w not in named and w != "total"]
+        if not named or len(left) == len(want.split()):
+            return False
+        kept = [w for w in got.split() if w != "total"]
+        return left == kept or (not left and set(got.split()) <= around)
+    return bool(got) and set(got.replace(GROUP_JOIN.strip(), " ").split()) <= around
 
 
 def by_context(fact_label: str, cell: GoldCell) -> bool:
@@ -660,14 +854,17 @@ def judge(contexts: list[Context], locate: Locate) -> dict[str, Any]:
                 note("coverage: no fact", cell, None)
                 continue
             exact, joined = label_agrees(fact.label, cell)
+            split = not joined and split_agrees(fact, cell)
             counts["label exact"] += exact
-            counts["label"] += joined
+            counts["label"] += joined or split
+            counts["label by a scope split"] += split
             if joined and not exact and fact.label:
                 counts["label with a column qualifier"] += COLUMN_JOIN in fact.label
                 counts["label with its group"] += GROUP_JOIN in fact.label.split(COLUMN_JOIN)[0]
                 counts["label by a context join"] += by_context(fact.label, cell)
-            if not joined:
+            if not (joined or split):
                 note(f"label: {_category(fact, cell)}", cell, fact)
+            _judge_scope(counts, note, cell, fact)
             if cell.year is not None:
                 counts["with year"] += 1
                 counts["year"] += fact.year == cell.year
@@ -700,6 +897,54 @@ def judge(contexts: list[Context], locate: Locate) -> dict[str, Any]:
     return {"counts": dict(counts), "disagreements": disagreements}
 
 
+def _judge_scope(
+    counts: Counter[str],
+    note: Callable[..., None],
+    cell: GoldCell,
+    fact: AmountFact,
+) -> None:
+    """Period part and scope against what the table writes (module docstring)."""
+    kind = "part named" if cell.part != "full" else "part none"
+    counts[f"with {kind}"] += 1
+    ok = fact.period_part == cell.part
+    counts[kind] += ok
+    if not ok:
+        note(f"period part: {cell.part} read {fact.period_part}", cell, fact)
+    if cell.reading is not None:
+        kind, name = cell.reading
+        counts[f"with reading {kind}"] += 1
+        names = {norm(name)} | {
+            norm(n) for r in tatqa_scopes.REGIONS if r.name == name for n in r.labels
+        }
+        ok = (
+            fact.scope == "adjusted"
+            if kind == "adjusted"
+            else (fact.scope in ("segment", "region") and norm(fact.scope_name) in names)
+        )
+        counts[f"reading {kind}"] += ok
+        if not ok:
+            note(
+                f"scope: the reading's {kind} not read",
+                cell,
+                fact,
+                scope=[fact.scope, fact.scope_name],
+            )
+    if cell.region is not None:
+        counts["with region"] += 1
+        names = {norm(n) for r in tatqa_scopes.REGIONS if r.name == cell.region for n in r.labels}
+        ok = fact.scope == "region" and norm(fact.scope_name) in names | {norm(cell.region)}
+        counts["region"] += ok
+        if not ok:
+            note("scope: region not read", cell, fact, scope=[fact.scope, fact.scope_name])
+    elif cell.names_no_part:
+        counts["with no part"] += 1
+        counts["own"] += fact.scope == "own"
+        if fact.scope != "own":
+            note(
+                "scope: a part where none is named", cell, fact, scope=[fact.scope, fact.scope_name]
+            )
+
+
 def rate(counts: dict[str, int], hit: str, total: str) -> float | None:
     return counts.get(hit, 0) / counts[total] if counts.get(total) else None
 
@@ -718,6 +963,22 @@ def summary(counts: dict[str, int]) -> dict[str, Any]:
         "sign": rate(counts, "sign", "signed"),
         "cells_valued": counts.get("valued", 0),
         "value": rate(counts, "value", "valued"),
+        "cells_part_named": counts.get("with part named", 0),
+        "period_part_named": rate(counts, "part named", "with part named"),
+        "cells_part_none": counts.get("with part none", 0),
+        "period_part_full": rate(counts, "part none", "with part none"),
+        "cells_region": counts.get("with region", 0),
+        "scope_region": rate(counts, "region", "with region"),
+        "cells_no_part": counts.get("with no part", 0),
+        "scope_own": rate(counts, "own", "with no part"),
+        **{
+            f"cells_reading_{kind}": counts.get(f"with reading {kind}", 0)
+            for kind in ("segment", "region", "adjusted")
+        },
+        **{
+            f"scope_reading_{kind}": rate(counts, f"reading {kind}", f"with reading {kind}")
+            for kind in ("segment", "region", "adjusted")
+        },
     }
 
 
@@ -891,9 +1152,10 @@ def report(result: dict[str, Any], listed: int) -> str:
         f"| coverage (a fact at the cell) | {t['gold_cells']} | {_pct(t['coverage'])} |",
         f"| label (row, or its documented joins) | {c.get('with fact', 0)} | {_pct(t['label'])} |",
         f"| label exact | {c.get('with fact', 0)} | {_pct(t['label_exact'])} |",
-        f"| (agreeing with a column qualifier / with its group / by a context join) | "
-        f"{c.get('with fact', 0)} | {c.get('label with a column qualifier', 0)} / "
-        f"{c.get('label with its group', 0)} / {c.get('label by a context join', 0)} |",
+        f"| (agreeing with a column qualifier / with its group / by a context join / by a "
+        f"scope split) | {c.get('with fact', 0)} | {c.get('label with a column qualifier', 0)}"
+        f" / {c.get('label with its group', 0)} / {c.get('label by a context join', 0)} / "
+        f"{c.get('label by a scope split', 0)} |",
         f"| year (period) | {t['cells_with_year']} | {_pct(t['year'])} |",
         f"| period text in the header | {t['cells_with_year']} | {_pct(t['period_text'])} |",
         f"| no year where the table names none | {t['cells_without_year']} | "
@@ -902,6 +1164,19 @@ def report(result: dict[str, Any], listed: int) -> str:
         f"| (loss-word labels stored negative) | {c.get('loss labels', 0)} | "
         f"{_pct(rate(c, 'loss labels negative', 'loss labels'))} |",
         f"| value (scale stated) | {t['cells_valued']} | {_pct(t['value'])} |",
+        f"| period part: the column's quarter or part | {t['cells_part_named']} | "
+        f"{_pct(t['period_part_named'])} |",
+        f"| period part: full where the column names none | {t['cells_part_none']} | "
+        f"{_pct(t['period_part_full'])} |",
+        f"| scope: region where the row, column or group is one | {t['cells_region']} | "
+        f"{_pct(t['scope_region'])} |",
+        f"| scope: own where the table names no part | {t['cells_no_part']} | "
+        f"{_pct(t['scope_own'])} |",
+        *(
+            f"| scope: the scope reading's {kind} (tatqa_scopes) | {t[f'cells_reading_{kind}']}"
+            f" | {_pct(t[f'scope_reading_{kind}'])} |"
+            for kind in ("segment", "region", "adjusted")
+        ),
         *(_prose_lines(p) if p else []),
         "",
         "number cells not gold: "

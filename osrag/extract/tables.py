@@ -1,12 +1,10 @@
 """Amounts in table cells, scaled by the caption that governs them.
 
-A table is found in the text in either of the two shapes osrag meets:
-
-* a Markdown pipe table (``| Revenue | $ 831.7 |``, the separator row skipped);
-* a table as the PDF/DOCX/HTML loaders write it (:func:`osrag.loaders.text.table_lines`):
-  a header line of cells joined by `` | ``, then one line per row,
-  ``Revenue — 2019: 831.7; 2018: 790.2`` (the text before `` — `` is the row's label,
-  each ``Header: value`` one cell of that header's column).
+A table is found in the text in either of the two shapes osrag meets — a Markdown pipe
+table, or a table as the PDF/DOCX/HTML loaders write it — and read once into the table
+model (:mod:`osrag.extract.table_model`: its rows, header rows, spans, column keys and
+value cells); the caption, currency and count rules below read the words written over each
+cell from it.
 
 Which caption governs a cell (nearest first): its row's own caption, stated in the row
 label ("Optus (in A$ million)"); the cell's column header when it is a unit
@@ -33,10 +31,6 @@ alone in a cell that no number follows (a ``$`` row under the years) or before a
 with a sign and no caption is its face value (``$(3.1)`` → −$3.10). Parentheses around a cell's
 number are the accountant's minus: the amount is negative (``negative=True``; the
 stored value stays the magnitude, as for every amount).
-
-A cell, a row label and a column header are read to ``CELL_CHARS`` characters
-(:mod:`osrag.lexicon.bounds`): a longer one is cut and ends with ``…`` — it holds no
-value then, and the label read from it is cut. The chunk's text keeps every cell whole.
 """
 
 from __future__ import annotations
@@ -44,7 +38,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 
 from osrag.currencies import (
@@ -67,7 +61,17 @@ from osrag.extract.money import (
     sign_pattern,
 )
 from osrag.extract.scale import Caption, find_caption, parse_caption
-from osrag.lexicon.bounds import CELL_CHARS, shorten
+from osrag.extract.table_model import (
+    Cell,
+    Table,
+    TableModel,
+    blocks,
+    is_value_cell,
+    is_year,
+    model_of,
+    number_cell,
+    table_of_block,
+)
 
 __all__ = [
     "Cell",
@@ -81,14 +85,8 @@ __all__ = [
 
 _SIGN_RE = sign_pattern(spaced=True)
 """Every sign of the currency table (``$``, ``US$``, ``U.S. $``, ``€``, ``Rs.``, ``₩``…)."""
-_NUMBER_CELL = re.compile(
-    rf"(?P<s1>{_SIGN_RE})?\s*(?P<open>\()?\s*(?P<s2>{_SIGN_RE})?\s*(?P<minus>[-−–])?\s*"
-    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(?P<close>\))?"
-    r"(?:\s*\(\d\)|\s*\*{1,3})?"  # a footnote marker: "(1)", "*"
-)
-_number_cell = functools.lru_cache(maxsize=1 << 13)(_NUMBER_CELL.fullmatch)
-"""``_NUMBER_CELL.fullmatch``, memoised: a table's cells are read by several rules (its
-header rows, its signed columns, each cell's amount) and the same figures recur."""
+_number_cell = number_cell
+_is_year = is_year
 _PER_SHARE = re.compile(r"(?i)per[\s-]+(?:\w+\s+){0,2}share|\beps\b|per\s+(?:unit|ads)\b")
 _COUNT = re.compile(
     r"(?i)\bshares\b|\bshare count\b|\bemployees\b|\bnumber of\b|\bheadcount\b|"
@@ -111,19 +109,12 @@ _HEADER_CURRENCY = re.compile(
 """A column header that states its currency and no scale: ``Target ($)``, ``Fee (USD)``,
 ``Amount (in €)``."""
 _PERCENT_HEADER = re.compile(r"(?i)%|percent")
-_YEAR = re.compile(r"(?:19|20)\d\d(?:\s*\((?:\d{1,2}|[a-z])\)|\s*[*†‡]+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)?")
-"""A year, with a footnote marker if one follows it (``2019 (1)``, ``2019*``, ``2019¹``):
-never money."""
-_VALUE_LIKE = re.compile(
-    r"(?i)[-–—]+|nil|n/?a|n\.m\.|\(?[-−–]?\d[\d,]*(?:\.\d+)?\)?\s*%|"
-    rf"{SIGN_CLASS}\s*[-–—]+"
-)
-"""Cells that stand where values stand without being one (a dash, ``nil``, ``12.5%``)."""
+_YEAR = re.compile(r"(?:19|20)\d\d")
+"""A year inside a cell's text."""
 _SIGNED_NIL = re.compile(rf"\s*(?P<sign>{_SIGN_RE})\s*[-–—]+\s*")
 """A currency sign before a dash (``$—``: nil, in dollars): it signs its column."""
 _DASHES = frozenset("-–—")
 _HEADING = re.compile(r"#{1,6}\s")
-_LOADER_ROW = re.compile(r"(?P<label>.*?) — (?P<rest>.+)")
 _SIGN_CHARS = re.compile(
     rf"{SIGN_CLASS}(?:[ \t]*\(?[ \t]*\d|[ \t]*(?:\||;|$)|\)[ \t]*(?:\||:|$))", re.MULTILINE
 )
@@ -188,117 +179,6 @@ _SIGN_UNIT = re.compile(rf"{SIGN_CLASS}[ \t]?(?:m|bn|mn)")
 """A sign before a unit (in lower case): ``$m``, ``€ bn``."""
 
 
-@dataclass(slots=True)
-class Cell:
-    text: str
-    start: int
-    column: str
-
-
-@dataclass(slots=True)
-class Table:
-    start: int
-    end: int
-    rows: list[tuple[str, list[Cell]]] = field(default_factory=list)
-    """Each row: its label (first cell) and its other cells."""
-    pipe: bool = True
-    """A Markdown pipe table (cells keyed by column number); else a loader's table (cells
-    keyed by their header's text)."""
-
-
-def _blocks(text: str, pos: int) -> Iterator[list[tuple[int, str]]]:
-    """Runs of non-blank lines, each line with its offset."""
-    block: list[tuple[int, str]] = []
-    offset = pos
-    for line in text[pos:].split("\n"):
-        if line.strip():
-            block.append((offset, line))
-        elif block:
-            yield block
-            block = []
-        offset += len(line) + 1
-    if block:
-        yield block
-
-
-def _read(cell: str) -> str:
-    """A cell as the table reader reads it: within ``CELL_CHARS``, marked when cut."""
-    return cell if len(cell) <= CELL_CHARS else shorten(cell, CELL_CHARS)
-
-
-def _pipe_cells(offset: int, line: str) -> list[Cell]:
-    """A pipe-table row's cells (empty inner cells kept: they hold a column's place)."""
-    cells: list[Cell] = []
-    start = 0
-    parts = re.split(r"(?<!\\)\|", line)
-    for i, part in enumerate(parts):
-        if not (i == 0 or i == len(parts) - 1) or part.strip():
-            lead = len(part) - len(part.lstrip())
-            cells.append(Cell(_read(part.strip()), offset + start + lead, str(len(cells))))
-        start += len(part) + 1
-    return cells
-
-
-def _pipe_table(block: list[tuple[int, str]]) -> Table:
-    table = Table(block[0][0], block[-1][0] + len(block[-1][1]))
-    for offset, line in block:
-        if re.fullmatch(r"\s*\|?(?:\s*:?-{2,}:?\s*\|)+\s*:?-*:?\s*\|?\s*", line):
-            continue  # the separator row
-        cells = _pipe_cells(offset, line)
-        if cells:
-            table.rows.append((cells[0].text, cells[1:]))
-    return table
-
-
-def _loader_table(block: list[tuple[int, str]]) -> Table:
-    table = Table(block[0][0], block[-1][0] + len(block[-1][1]), pipe=False)
-    first_offset, first = block[0]
-    header = [Cell(_read(c.strip()), first_offset + m, "") for m, c in _split_keep(first, " | ")]
-    table.rows.append(("", header))
-    for offset, line in block[1:]:
-        row = _LOADER_ROW.fullmatch(line)
-        lone = row is None and "; " not in line and ": " not in line
-        if lone and not (_number_cell(line.strip()) or parse_caption(line)):
-            table.rows.append((_read(line), []))  # a row with only its label: a group header
-            continue
-        label, rest_at = ("", 0)
-        if row is not None:  # a label may hold " — " itself: the last one before the cells
-            cells_at = min(
-                (i for i in (line.find(": "), line.find("; ")) if i >= 0), default=len(line)
-            )
-            cut = line.rfind(" — ", 0, cells_at)
-            cut = cut if cut >= 0 else row.start("rest") - 3
-            label, rest_at = _read(line[:cut]), cut + 3
-        cells = []
-        for at, part in _split_keep(line[rest_at:], "; "):
-            name, colon, value = part.rpartition(": ")
-            value_at = rest_at + at + (len(name) + 2 if colon else 0)
-            column = _read(name) if colon else ""
-            cells.append(Cell(_read(value.strip()), offset + value_at, column))
-        table.rows.append((label, cells))
-    return table
-
-
-def _split_keep(line: str, sep: str) -> list[tuple[int, str]]:
-    out, at = [], 0
-    for part in line.split(sep):
-        out.append((at, part))
-        at += len(part) + len(sep)
-    return out
-
-
-def _is_pipe_table(block: list[tuple[int, str]]) -> bool:
-    return len(block) >= 2 and all(line.lstrip().startswith("|") for _, line in block)
-
-
-def _is_loader_table(block: list[tuple[int, str]]) -> bool:
-    """A header line, then rows written ``label — Header: cell; …`` (most of them)."""
-    if len(block) < 2 or _HEADING.match(block[0][1]):
-        return False
-    rows = sum(1 for _, line in block[1:] if " — " in line or "; " in line)
-    return rows * 2 >= len(block) - 1 and (" | " in block[0][1] or rows >= 2)
-
-
 def find_tables(
     text: str, pos: int = 0, *, captions: bool = True
 ) -> Iterator[tuple[Table, Caption | None]]:
@@ -306,10 +186,9 @@ def find_tables(
     ``captions=False`` skips looking for them (a text that states none)."""
     section: Caption | None = None
     lead: Caption | None = None  # the caption of the block right before, read once
-    for block in _blocks(text, pos):
-        pipe = _is_pipe_table(block)
-        if pipe or _is_loader_table(block):
-            table = _pipe_table(block) if pipe else _loader_table(block)
+    for block in blocks(text, pos):
+        table = table_of_block(block)
+        if table is not None:
             yield table, lead or section
             lead = None
             continue
@@ -429,6 +308,8 @@ class CellAmount:
     table: Table
     row: int
     cell: int
+    model: TableModel
+    """The table's model, read once for its amounts and their facts."""
 
 
 def table_cells(text: str, default_currency: str = "USD", *, pos: int = 0) -> list[CellAmount]:
@@ -451,8 +332,7 @@ def _amounts(
 ) -> Iterator[CellAmount]:
     columns = _column_captions(table)
     signs = _signed_columns(table)
-    headers = _column_headers(table) if table.pipe else {}
-    subheaders = {} if table.pipe else _loader_subheaders(table)
+    model = model_of(table)
     caption = before
     group = ""  # "Weighted-average shares outstanding:" names the dependent rows under it
     for r, (label, cells) in enumerate(table.rows):
@@ -466,20 +346,13 @@ def _amounts(
         if _is_year_row(cells):
             continue
         own = _label_caption(label)
-        named = ""  # a loader row names a merged header's first column only: the rest inherit
         row_sign = next((s for c in cells if (s := _sign_of(c.text))), None)
         quantity = f"{label} {group}" if group and _governs(group, label) else label
-        seen: dict[str, int] = {}  # a loader row's cells of each header name so far
         for i, cell in enumerate(cells):
-            named = cell.column or named
             left, right = _neighbours(cells, i)
             if right.startswith("%"):
                 continue  # "12.5 | %": the percent sign in a cell of its own
-            if table.pipe:
-                header = headers.get(cell.column, named)
-            else:
-                k = seen[named] = seen.get(named, -1) + 1
-                header = f"{named} {subheaders.get((named, k), '')}".strip()
+            header = model.header_words(r, i)
             mention = _cell_amount(
                 text,
                 cell,
@@ -492,7 +365,7 @@ def _amounts(
                 split=(_lone_sign(left), right.startswith(")")),
             )
             if mention is not None:
-                yield CellAmount(mention, table, r, i)
+                yield CellAmount(mention, table, r, i, model)
 
 
 _HEAD_END = re.compile(
@@ -519,59 +392,6 @@ def _neighbours(cells: list[Cell], i: int) -> tuple[str, str]:
     before = cells[i - 1].text.strip() if i else ""
     after = cells[i + 1].text.strip() if i + 1 < len(cells) else ""
     return before, after
-
-
-def _column_headers(table: Table) -> dict[str, str]:
-    """A pipe table's column key → the words written above its numbers (its header)."""
-    headers: dict[str, list[str]] = {}
-    rows: list[list[Cell]] = []
-    for _, cells in table.rows:
-        if any(_number_cell(c.text) and not _is_year(c.text) for c in cells):
-            break
-        rows.append(cells)
-    for r, cells in enumerate(rows):
-        left, origin = "", ""  # a merged header cell leaves its right neighbours empty:
-        for cell in cells:  # they inherit it, up to a column of another kind below
-            words = re.search(r"[^\W\d]", cell.text) is not None or cell.text in ("%", "(%)")
-            if not cell.column.isdigit() or (cell.text and not words):
-                continue
-            if cell.text and find_caption(cell.text) is not None:
-                continue
-            if cell.text:
-                left, origin = cell.text, cell.column
-            elif left and not _same_span(rows[r + 1 :], origin, cell.column):
-                left = ""
-            if cell.text or left:
-                headers.setdefault(cell.column, []).append(cell.text or left)
-    return {key: _read(" ".join(words)) for key, words in headers.items()}
-
-
-def _same_span(below: list[list[Cell]], written: str, empty: str) -> bool:
-    """Whether a header written over column ``written`` reaches the empty cell of column
-    ``empty`` to its right: it does unless the lowest header row naming both columns
-    names them differently in kind — a year under one, words under the other
-    (``Percent Change`` over ``Actual | Constant`` does not reach ``2018``)."""
-    for cells in reversed(below):
-        texts = {c.column: c.text.strip() for c in cells}
-        a, b = texts.get(written, ""), texts.get(empty, "")
-        if a and b:
-            return _is_year(a) == _is_year(b)
-    return True
-
-
-def _loader_subheaders(table: Table) -> dict[tuple[str, int], str]:
-    """A loader table's second header rows (``2019: $m; 2019: %``), by header name and
-    the cell's place among the cells of that name in its row."""
-    found: dict[tuple[str, int], list[str]] = {}
-    for _, cells in table.rows[1:]:
-        if any(is_value_cell(c.text) for c in cells):
-            break
-        seen: dict[str, int] = {}
-        for cell in cells:
-            k = seen[cell.column] = seen.get(cell.column, -1) + 1
-            if cell.text and (re.search(r"[^\W\d]", cell.text) or cell.text in ("%", "(%)")):
-                found.setdefault((cell.column, k), []).append(cell.text)
-    return {key: _read(" ".join(words)) for key, words in found.items()}
 
 
 def _signed_columns(table: Table) -> dict[str, str]:
@@ -628,20 +448,6 @@ def _sign_of(cell: str) -> str | None:
 def _is_year_row(cells: list[Cell]) -> bool:
     numbers = [c for c in cells if _number_cell(c.text)]
     return bool(numbers) and all(_is_year(c.text) for c in numbers)
-
-
-def _is_year(cell: str) -> bool:
-    return _YEAR.fullmatch(cell.strip()) is not None
-
-
-def is_value_cell(cell: str) -> bool:
-    """A cell that holds a value: a number that is not a year, a percentage, a dash."""
-    stripped = cell.strip()
-    if not stripped:
-        return False
-    if _number_cell(stripped):
-        return not _is_year(stripped)
-    return _VALUE_LIKE.fullmatch(stripped) is not None
 
 
 def _cell_amount(

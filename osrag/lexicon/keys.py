@@ -94,13 +94,11 @@ from osrag.lexicon.label_roles import (
     OPTIONAL_LEADS,
     OTHER_MEASURES,
     OWN_NAME,
-    PART_COLUMNS,
     PER_RATIO,
     SECTION_HEADS,
     SPECIFYING,
     SPLITS,
 )
-from osrag.lexicon.periods import counts_part_of_a_year, quarter_of
 from osrag.lexicon.quantities import is_document_noun, synonyms_of
 from osrag.lexicon.signs import names_loss
 from osrag.lexicon.words import (
@@ -125,7 +123,6 @@ __all__ = [
     "name_clause",
     "narrowed",
     "qualifies_nothing",
-    "quarter_keys",
 ]
 
 COLUMN_JOIN = " — "
@@ -306,14 +303,6 @@ def qualifies_nothing(header: str) -> bool:
     return len(words) == 1 and words[0] in BLANK_QUALIFIERS
 
 
-def quarter_keys(row: list[str], columns: list[str]) -> list[str]:
-    """The keys of a quarter's figure: each key of the row followed by the quarter its
-    columns name ("Revenues — Fourth — Quarter" → "revenue q4"), which a question naming
-    that quarter asks for ("revenue in Q4 2019")."""
-    quarter = quarter_of(columns)
-    return [] if quarter is None else [f"{key} q{quarter}" for key in row]
-
-
 @lru_cache(maxsize=1 << 14)
 def label_keys(label: str | None) -> tuple[str, ...]:
     """The keys of a fact's label (module docstring), distinct, in order; () for none.
@@ -348,28 +337,18 @@ def label_keys(label: str | None) -> tuple[str, ...]:
         row += _keys_of(row_core, row_whole, listed)
     keys: list[str] = []
     qualified = False
-    column_words: list[str] = []
     column_cores: list[str] = []
     for column in columns:
         column_core, column_whole, column_listed = _part(column)
-        column_words += phrase_words(column)
         column_cores = column_cores + column_core if column_core else []
         reading += column_whole
         keys += _keys_of(column_core, column_whole, column_listed)
         if row_core and column_core:
             keys += _core_keys(row_core + column_core, listed or column_listed)
-        qualified = (
-            qualified
-            or bool((MODIFIERS | CHANGES | OTHER_MEASURES | PART_COLUMNS) & set(column_whole))
-            or counts_part_of_a_year(column_whole)
-        )
+        qualified = qualified or bool((MODIFIERS | CHANGES | OTHER_MEASURES) & set(column_whole))
     # a column that changes the quantity ("Auto bodily injury — Minimum limit", "… —
-    # Deferred"), names a part of it ("Operating income — Americas") or holds a change
-    # of it ("Revenue — Variance in Dollars", "… — Increase/(decrease)") leaves the row
-    # no keys of its own: only read with the column
-    quarter = quarter_keys(row, column_words)
-    qualified = qualified or bool(quarter)  # "Revenue — 3Q19": the quarter's, not the year's
-    keys += quarter
+    # Deferred") or holds a change of it ("Revenue — Variance in Dollars", "… —
+    # Increase/(decrease)") leaves the row no keys of its own: only read with the column
     if len(columns) > 1 and column_cores:  # a header over two rows: "Amortized — Cost"
         keys += _core_keys(column_cores)
     if columns or group_text:  # the whole label read in order: "… to others — Limit"

@@ -48,10 +48,7 @@ __all__ = [
     "OPTIONAL_LEADS",
     "OTHER_MEASURES",
     "OWN_NAME",
-    "PART_COLUMNS",
     "PER_RATIO",
-    "REGION_HEADING_WORDS",
-    "REGION_WORDS",
     "SECTION_HEADS",
     "SPECIFYING",
     "SPLITS",
@@ -65,19 +62,6 @@ SPLITS = word_set(
 """Words of a dependent row that split its group: by jurisdiction, geography, timing or
 per-share basis. Such a row is a part of the group's quantity, not the whole (a total, a
 net or a balance row is the whole)."""
-
-PART_COLUMNS = SPLITS - {"basic", "diluted"}
-"""Words of a column header (or a section's scope) that name a part of the row's
-quantity — a geography, a jurisdiction, a timing: "Operating income — Americas", "Income
-before taxes — Foreign" are a part, the "Total" column the whole (as a split row is)."""
-
-REGION_WORDS = PART_COLUMNS - word_set(
-    "current non-current noncurrent deferred federal state local foreign domestic"
-)
-"""The words of :data:`PART_COLUMNS` that name a region (North America, Asia Pacific):
-a section headed by them holds that region's figures."""
-REGION_HEADING_WORDS = word_set("region segment and the")
-"""The other words a heading naming one region may hold ("Asia Pacific region")."""
 
 DEPENDENT_WORDS = (
     SPLITS
@@ -157,9 +141,15 @@ is never "revenue", "other assets" never "assets")."""
 CHANGES = frozenset({
     "change", "variance", "increase", "decrease", "growth", "difference", "effect",
     "adjustment",
+    # the movements of a roll-forward between two balances: the charge or the flow, never
+    # the balance ("Goodwill — Impairment", "Data Center Group — Acquisitions")
+    "impairment", "addition", "acquisition", "disposal", "divestiture", "writeoff",
+    "writedown", "transfer", "reclassification", "translation", "chargeoff", "recovery",
+    "reversal", "accretion", "forfeiture", "expiration",
 })  # fmt: skip
 """Words of a column header whose cells hold a change of the row's quantity, not the
-quantity ("Net revenues — Increase/(decrease)", "Total assets — Effect of Change")."""
+quantity ("Net revenues — Increase/(decrease)", "Total assets — Effect of Change",
+"Goodwill — Impairment": a roll-forward's movement, not the balance)."""
 
 OTHER_MEASURES = frozenset({"fair"})
 """Words of a column header whose cells measure the row's item another way: "Long-term

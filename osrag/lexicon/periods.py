@@ -31,9 +31,9 @@ of``): such a header neither names the quantity nor a period.
 
 **The part of a year**: :func:`part_of_year` finds the words that name a quarter or a
 half (``First Quarter``, ``Q3``, ``Three months``, ``26 weeks``) — a figure for a part
-of a year is not the year's; :func:`quarter_of` says which quarter words name
-(:data:`QUARTER_ORDINALS`: "fourth quarter", ``Q4``, ``4Q19``);
-:func:`counts_part_of_a_year` whether a column's count of months or weeks is one.
+of a year is not the year's; which part they name (:data:`PeriodPart`: ``q4`` …) is read
+by the scope reader (:func:`osrag.lexicon.scopes.read_scope`), from the one table of
+quarter ordinals (:data:`QUARTER_ORDINALS`: "fourth quarter", ``4th``).
 
 **Periods in running text** — a sentence of a document or a question: a year as
 :data:`YEAR_WRITTEN` writes it (``fiscal 2019``, ``FY19``, ``F19``) with what may stand
@@ -76,15 +76,14 @@ __all__ = [
     "YEAR4",
     "YEAR_IN_TEXT",
     "YEAR_WRITTEN",
+    "PeriodPart",
     "PeriodUnit",
-    "counts_part_of_a_year",
     "is_period_words",
     "part_of_year",
     "period_of",
     "period_unit_of",
     "period_units_in",
     "period_written",
-    "quarter_of",
     "stated_quarters",
     "stated_year",
     "stated_years",
@@ -225,33 +224,6 @@ def is_period_words(text: str) -> bool:
     return bool(stripped) and _PERIOD_WORDS.fullmatch(stripped) is not None
 
 
-_PART_COUNTS = {
-    "month": frozenset(["one", "two", "three", "four", "five", "six", "seven", "eight",
-                        "nine", "ten", "eleven"]) | {str(n) for n in range(1, 12)},
-    "week": frozenset({"13", "26", "39", "thirteen", "six", "nine"}),  # twenty-six, thirty-nine
-}  # fmt: skip
-"""The counts of months or weeks that make a part of a year ("Three months", "26 weeks");
-twelve months and 52 weeks are a year."""
-
-
-def counts_part_of_a_year(words: list[str]) -> bool:
-    """A column like ``Three months`` or ``26 weeks`` (its words, in the singular): a part
-    of the year, not the year."""
-    return any(i > 0 and words[i - 1] in _PART_COUNTS.get(word, ()) for i, word in enumerate(words))
-
-
-_QUARTER_TOKEN = re.compile(r"q([1-4])|([1-4])q(?:\d\d)?")
-
-
-def quarter_of(words: list[str]) -> int | None:
-    """The one quarter of the year ``words`` name (``Q4``, ``4Q19``, ``Fourth … Quarter``),
-    else None."""
-    found = {int(m.group(1) or m.group(2)) for w in words if (m := _QUARTER_TOKEN.fullmatch(w))}
-    if "quarter" in words:
-        found |= {QUARTER_ORDINALS[w] for w in words if w in QUARTER_ORDINALS}
-    return found.pop() if len(found) == 1 else None
-
-
 # ------------------------------------------------------------------ periods in running text
 
 YEAR_WRITTEN = (
@@ -349,6 +321,13 @@ TIME_TAIL = re.compile(
 fiscal 2019** totaled", "net income **for the year** under $5 million"): it runs to the
 end, never over a clause's comma ("born in 1989, applying for …, pays an annual premium
 of": the phrase is after the comma). Both sides take it off a name."""
+
+
+# ------------------------------------------------------------------ parts of the year
+
+PeriodPart = Literal["full", "q1", "q2", "q3", "q4", "h1", "h2", "part"]
+"""The part of the year a figure covers: ``full`` (the whole period — a year, or no part
+named), a quarter, a half, or ``part`` (another part: "Three months", "26 weeks")."""
 
 
 # ------------------------------------------------------------------ period units

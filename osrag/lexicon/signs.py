@@ -100,9 +100,13 @@ def _qualifies(match: re.Match[str]) -> bool:
     return match.group("hyphen") is not None or following.lower() not in _LOSS_COMPLEMENTS
 
 
-def signed_value(magnitude: int, negative: bool, label: str | None) -> int:
-    """The stored value: negative when written so or when the label names a loss."""
-    return -magnitude if negative or names_loss(label) else magnitude
+def signed_value(magnitude: int, negative: bool, label: str | None, scope: str = "own") -> int:
+    """The stored value: negative when written so or when the label names a loss — unless
+    the figure is the tax effect of its item (``scope`` ``tax_effect``: "Deferred tax
+    assets: Net operating losses" is a tax asset, not a loss)."""
+    if negative:
+        return -magnitude
+    return -magnitude if scope != "tax_effect" and names_loss(label) else magnitude
 
 
 RESULT_FAMILIES: tuple[tuple[str, ...], ...] = (

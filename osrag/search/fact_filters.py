@@ -18,7 +18,8 @@ meets every condition at once — one :class:`~osrag.schema.filters.Nested` filt
 * **year**: the year the question names, when it names one;
 * **scope**: whose figure — the document's own unless the question names a part, a
   business or a kind of figure (``scope``, and ``scope_name`` for a named part);
-* **period part**: the whole period unless the question names a quarter or a half;
+* **period part**: the whole period unless the question names a quarter or a half (a
+  constraint's ``quarter``, "revenue in Q4 2019", is asked as that quarter's period part);
 * **period unit**: how often the amount recurs, when the question says ("weekly wage").
 
 A constraint with a **context** (the kind of document the question names: "umbrella" in
@@ -66,16 +67,12 @@ PERIOD_UNIT = f"{FACTS}.period_unit"
 BREADCRUMB = "breadcrumb"
 
 
-def label_filter(label: str, *, gains_only: bool = False, quarter: int | None = None) -> Filter:
+def label_filter(label: str, *, gains_only: bool = False) -> Filter:
     """A fact's label keys hold the key of ``label`` or of one of its alternatives
     (:func:`~osrag.lexicon.keys.asked_keys`: the asked name at the head of what the
     fact measures); ``gains_only``: not the alternatives that name a loss (a result asked
-    on its positive side: "operating income above $1 billion" is no "Operating loss");
-    ``quarter``: the keys of that quarter's figure ("revenue q4",
-    :func:`~osrag.lexicon.keys.quarter_keys`), never the year's."""
+    on its positive side: "operating income above $1 billion" is no "Operating loss")."""
     keys = asked_keys(label, gains_only=gains_only)
-    if quarter is not None:
-        keys = tuple(f"{key} q{quarter}" for key in keys)
     if not keys:
         return MatchNone()
     return Term(LABEL_KEYS, keys[0]) if len(keys) == 1 else Terms(LABEL_KEYS, keys)
@@ -137,7 +134,7 @@ def fact_filter(c: AmountConstraint) -> Filter:
     items: list[Filter] = []
     if c.label is not None:
         gains_only = c.signed and not names_loss(c.label)
-        items.append(label_filter(c.label, gains_only=gains_only, quarter=c.quarter))
+        items.append(label_filter(c.label, gains_only=gains_only))
     items.append(_value_filter(c))
     items.append(Term(CURRENCY, c.currency))
     if c.year is not None:
@@ -145,8 +142,7 @@ def fact_filter(c: AmountConstraint) -> Filter:
     items.append(Term(SCOPE, c.scope))
     if c.scope_name is not None:
         items.append(Term(SCOPE_NAME, c.scope_name))
-    if c.quarter is None:  # a quarter is still asked by its keys ("revenue q4")
-        items.append(Term(PERIOD_PART, c.period_part))
+    items.append(Term(PERIOD_PART, f"q{c.quarter}" if c.quarter is not None else c.period_part))
     if c.period_unit is not None:
         items.append(Term(PERIOD_UNIT, c.period_unit))
     one = Nested(FACTS, AllOf(tuple(items)))

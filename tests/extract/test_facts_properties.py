@@ -41,8 +41,8 @@ TABLE_LABELS = {
     "Deferred revenue — current": ("Deferred revenue — current", False),
 }
 # a header as written → (period as stored, year); QUARTERS: the part of a year it names,
-# which qualifies the label ("Revenue — Q4": a quarter's figure is not the year's)
-QUARTERS = {"Q4 2019": "Q4", "Three months ended March 31, 2019": "Three months"}
+# the fact's period part (a quarter's figure is not the year's); every other is "full"
+QUARTERS = {"Q4 2019": "q4", "Three months ended March 31, 2019": "part"}
 PERIODS = {
     "2019": ("2019", 2019),
     "Fiscal 2019": ("Fiscal 2019", 2019),
@@ -107,12 +107,13 @@ def test_a_generated_table_gives_back_every_cell_as_generated(
             magnitude = int(value.scaleb(power + 2))
             negative = form != "plain" or loss
             period, year = PERIODS[header]
-            label_as_stored = " — ".join(p for p in (stored, QUARTERS.get(header)) if p)
+            part = QUARTERS.get(header, "full")
             value_as_stored = -magnitude if negative else magnitude
-            expected.append((label_as_stored, value_as_stored, currency, period, year))
+            expected.append((stored, value_as_stored, currency, period, year, part))
         rows.append(row)
     got = facts(SHAPES[shape](rows))
-    assert [(f.label, f.value, f.currency, f.period, f.year) for f in got] == expected
+    found = [(f.label, f.value, f.currency, f.period, f.year, f.period_part) for f in got]
+    assert found == expected
     assert all(f.source == "table" for f in got)
 
 

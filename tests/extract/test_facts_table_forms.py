@@ -52,13 +52,13 @@ def test_a_repeated_title_period_is_the_period_of_the_block_under_it() -> None:
             ["Revenues", "$ 88,081", "$ 89,767", "$ 177,848"],
         ]
     )
-    assert [(f.label, f.year) for f in facts(table)] == [
-        ("Revenues — First Quarter", 2019),
-        ("Revenues — Second Quarter", 2019),
-        ("Revenues — Total", 2019),
-        ("Revenues — First Quarter", 2018),
-        ("Revenues — Second Quarter", 2018),
-        ("Revenues — Total", 2018),
+    assert [(f.label, f.period_part, f.year) for f in facts(table)] == [
+        ("Revenues", "q1", 2019),
+        ("Revenues", "q2", 2019),
+        ("Revenues — Total", "full", 2019),
+        ("Revenues", "q1", 2018),
+        ("Revenues", "q2", 2018),
+        ("Revenues — Total", "full", 2018),
     ]
 
 
@@ -70,9 +70,9 @@ def test_a_title_naming_a_period_among_words_is_the_period_of_its_columns() -> N
             ["First Quarter", "$ 5.99", "$ 8.40"],
         ]
     )
-    assert [(f.label, f.period, f.year) for f in facts(table)] == [
-        ("First Quarter — Low", "2018", 2018),
-        ("First Quarter — High", "2018", 2018),
+    assert [(f.label, f.period_part, f.period, f.year) for f in facts(table)] == [
+        ("Low", "q1", "2018", 2018),
+        ("High", "q1", "2018", 2018),
     ]
 
 
@@ -104,11 +104,11 @@ def test_a_period_row_written_with_a_colon_names_the_period_of_the_rows_under_it
             ["Fourth Quarter", "$12.16", "$7.43"],
         ]
     )
-    assert [(f.label, f.year) for f in facts(table)] == [
-        ("Fourth Quarter — High", 2019),
-        ("Fourth Quarter — Low", 2019),
-        ("Fourth Quarter — High", 2018),
-        ("Fourth Quarter — Low", 2018),
+    assert [(f.label, f.period_part, f.year) for f in facts(table)] == [
+        ("High", "q4", 2019),
+        ("Low", "q4", 2019),
+        ("High", "q4", 2018),
+        ("Low", "q4", 2018),
     ]
 
 

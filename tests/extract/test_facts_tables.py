@@ -63,14 +63,27 @@ def test_a_year_column_is_the_period_and_the_row_the_label(shape: str) -> None:
 def test_a_column_header_that_is_not_a_period_joins_the_label() -> None:
     table = pipe(
         [
+            ["(in millions)", "Fair value", "Carrying amount"],
+            ["Long-term debt", "$ 120", "$ 118"],
+        ]
+    )
+    assert [f.label for f in facts(table)] == [
+        "Long-term debt — Fair value",
+        "Long-term debt — Carrying amount",
+    ]
+
+
+def test_a_column_naming_a_part_of_the_company_is_its_scope_not_a_word_of_the_label() -> None:
+    table = pipe(
+        [
             ["(in millions)", "Americas", "EMEA", "Total"],
             ["Operating income", "$ 120", "$ 80", "$ 200"],
         ]
     )
-    assert [f.label for f in facts(table)] == [
-        "Operating income — Americas",
-        "Operating income — EMEA",
-        "Operating income — Total",
+    assert [(f.label, f.scope, f.scope_name) for f in facts(table)] == [
+        ("Operating income", "region", "americas"),
+        ("Operating income", "region", "emea"),
+        ("Operating income — Total", "own", None),
     ]
 
 
@@ -83,11 +96,11 @@ def test_merged_headers_qualify_each_column_they_span_and_periods_stay_periods()
             ["Net sales", "$ 10", "$ 9", "$ 7", "$ 6"],
         ]
     )
-    assert [(f.label, f.period) for f in facts(table)] == [
-        ("Net sales — Domestic", "2019"),
-        ("Net sales — Domestic", "2018"),
-        ("Net sales — International", "2019"),
-        ("Net sales — International", "2018"),
+    assert [(f.label, f.scope_name, f.period) for f in facts(table)] == [
+        ("Net sales", "domestic", "2019"),
+        ("Net sales", "domestic", "2018"),
+        ("Net sales", "international", "2019"),
+        ("Net sales", "international", "2018"),
     ]
 
 
@@ -120,9 +133,9 @@ def test_a_group_row_written_in_the_first_column_groups_the_rows_under_it() -> N
             ["Total revenues", "32,582", "32,041"],
         ]
     )
-    assert [(f.label, f.year) for f in facts(table)][::2] == [
-        ("Revenues: Americas", 2019),
-        ("Total revenues", 2019),
+    assert [(f.label, f.scope_name, f.year) for f in facts(table)][::2] == [
+        ("Revenues", "americas", 2019),
+        ("Total revenues", None, 2019),
     ]
 
 
@@ -177,22 +190,23 @@ def test_period_headers_as_filings_write_them(header: str, period: str, year: in
 
 
 @pytest.mark.parametrize(
-    ("header", "label"),
+    ("header", "part"),
     [
-        ("Q3 2019", "Revenue — Q3"),
-        ("3Q19", "Revenue — 3Q"),
-        ("Three Months Ended March 31, 2019", "Revenue — Three Months"),
-        ("Six months ended June 30, 2019", "Revenue — Six months"),
-        ("Twelve months ended March 31, 2019", "Revenue"),
-        ("52 weeks ended June 29, 2019", "Revenue"),
+        ("Q3 2019", "q3"),
+        ("3Q19", "q3"),
+        ("Three Months Ended March 31, 2019", "part"),
+        ("Six months ended June 30, 2019", "part"),
+        ("Twelve months ended March 31, 2019", "full"),
+        ("52 weeks ended June 29, 2019", "full"),
     ],
 )
-def test_a_part_of_a_year_qualifies_the_label(header: str, label: str) -> None:
-    """A quarter's or a half's revenue is not the year's: the part qualifies the column
-    (and so the label keys leave the row's own name out); a year's worth does not."""
+def test_a_part_of_a_year_is_the_facts_period_part(header: str, part: str) -> None:
+    """A quarter's or a half's revenue is not the year's: the column's part of the year is
+    the fact's ``period_part`` (a filter asks the whole year by default); the label stays
+    what is measured, and a year's worth is the full year."""
     first = facts(pipe([["($ in millions)", header, "Prior"], ["Revenue", "10", "9"]]))[0]
-    assert (first.label, first.year) == (label, 2019)
-    assert ("revenue" in label_keys(first.label)) is (label == "Revenue")
+    assert (first.label, first.period_part, first.year) == ("Revenue", part, 2019)
+    assert "revenue" in label_keys(first.label)
 
 
 def test_a_row_under_a_deferred_balance_is_a_part_of_it() -> None:
@@ -294,11 +308,11 @@ def test_labels_are_cleaned_of_footnotes_units_and_colons() -> None:
             ["  Adjusted   EBITDA*:", "$ 15"],
         ]
     )
-    assert [f.label for f in facts(table)] == [
-        "Operating leases",
-        "Order intake",
-        "Revenue",
-        "Adjusted EBITDA",
+    assert [(f.label, f.scope) for f in facts(table)] == [
+        ("Operating leases", "own"),
+        ("Order intake", "own"),
+        ("Revenue", "own"),
+        ("EBITDA", "adjusted"),  # what is measured, and whose kind of figure
     ]
 
 
@@ -402,22 +416,22 @@ _STATEMENT = [
         (
             "The following table summarizes the major line items of these discontinued"
             " solutions, as reported for the years ended December 31, 2019 and 2018:",
-            "Discontinued operations",
+            "discontinued",
         ),
         (
             "The major classes of assets and liabilities held for sale are as follows:",
-            "Discontinued operations",
+            "discontinued",
         ),
         (
             "The following table summarizes the allocation of the purchase price among the"
             " assets acquired and liabilities assumed. The allocation is still preliminary.",
-            "Acquired business",
+            "acquired",
         ),
         (
             "The unaudited pro forma results of operations are presented below as if the"
             " acquisition had occurred at the beginning of 2018. The following table"
             " presents them.",
-            "Pro forma",
+            "pro_forma",
         ),
     ],
 )
@@ -425,11 +439,9 @@ def test_a_table_described_as_another_entitys_figures_qualifies_each_fact(
     paragraph: str, scope: str
 ) -> None:
     """Discontinued operations, an acquired business, pro forma figures: not the
-    company's revenue or assets, so no fact keeps the bare line item's key."""
-    got = {f.label: label_keys(f.label) for f in facts(paragraph + "\n\n" + pipe(_STATEMENT))}
-    assert set(got) == {f"Total revenue — {scope}", f"Total assets — {scope}"}
-    assert "revenue" not in got[f"Total revenue — {scope}"]
-    assert "total asset" not in got[f"Total assets — {scope}"]
+    company's revenue or assets — the facts' scope says whose they are."""
+    got = {(f.label, f.scope) for f in facts(paragraph + "\n\n" + pipe(_STATEMENT))}
+    assert got == {("Total revenue", scope), ("Total assets", scope)}
 
 
 @pytest.mark.parametrize(
@@ -468,9 +480,9 @@ def test_a_table_under_a_heading_naming_one_segment_or_region_holds_its_figures(
     text = f"{heading}\n\nRevenue increased in fiscal 2019, driven by subscriptions.\n\n" + pipe(
         _STATEMENT
     )
-    got = {f.label: label_keys(f.label) for f in facts(text)}
-    revenue = next(k for k in got if k.startswith("Total revenue"))
-    assert ("revenue" not in got[revenue]) == scoped
+    revenue = next(f for f in facts(text) if f.label == "Total revenue")
+    assert (revenue.scope in ("segment", "region")) == scoped
+    assert (revenue.scope_name is not None) == scoped
 
 
 def test_rows_under_an_includes_group_are_parts_of_the_lines_above() -> None:
@@ -503,12 +515,13 @@ def test_columns_named_by_an_ordinal_alone_are_quarters() -> None:
             ["Net sales", "$117,625", "$120,684", "$115,651", "$115,040"],
         ]
     )
-    got = [(f.label, f.year, label_keys(f.label)) for f in facts(table)]
-    assert [(label, year) for label, year, _ in got][:2] == [
-        ("Net sales — First Quarter", 2019),
-        ("Net sales — Second Quarter", 2019),
+    got = [(f.label, f.period_part, f.year) for f in facts(table)]
+    assert got == [
+        ("Net sales", "q1", 2019),
+        ("Net sales", "q2", 2019),
+        ("Net sales", "q3", 2019),
+        ("Net sales", "q4", 2019),
     ]
-    assert all("net sale" not in keys for _, _, keys in got)
 
 
 def test_columns_named_by_a_written_ordinal_are_quarters_too() -> None:
@@ -520,9 +533,8 @@ def test_columns_named_by_a_written_ordinal_are_quarters_too() -> None:
             ["Net sales", "$117,625", "$120,684", "$115,651", "$115,040"],
         ]
     )
-    got = [(f.label, f.year, label_keys(f.label)) for f in facts(table)]
-    assert got[3][:2] == ("Net sales — 4th Quarter", 2019)
-    assert "net sale q4" in got[3][2] and "net sale" not in got[3][2]
+    got = [(f.label, f.period_part, f.year) for f in facts(table)]
+    assert got[3] == ("Net sales", "q4", 2019)
 
 
 def test_ordinals_that_are_not_all_quarters_stay_as_written() -> None:
@@ -552,6 +564,5 @@ def test_a_parent_entitys_table_is_not_the_groups() -> None:
         _STATEMENT
     )
     for text in (headed, described):
-        got = {f.label: label_keys(f.label) for f in facts(text)}
-        assert "Total assets — Parent entity" in got, got
-        assert "total asset" not in got["Total assets — Parent entity"]
+        got = {(f.label, f.scope) for f in facts(text)}
+        assert ("Total assets", "parent") in got, got

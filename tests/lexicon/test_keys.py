@@ -36,14 +36,14 @@ CASES: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
     ("Net revenues", ("revenue", "net revenue"), ("net sales",)),
     ("Revenue, net", ("revenue",), ("net",)),
     # a part of the whole: a split of a group, a segment, a quarter, a tax effect, a fair value
+    # (a table's column naming a part of the company or of the year is no word of a label:
+    # the readers store it as the fact's scope and period part, tests/extract)
     ("Net sales: United States", ("united states net sales",), ("net sales", "revenue")),
     ("Income taxes: Current", ("current income taxes",), ("income taxes",)),
     ("Revenue: Total", ("revenue", "total revenue"), ()),
     ("Goodwill: Balance at end of year", ("goodwill",), ()),
     ("Total Marine Services segment revenue", ("segment revenue",), ("revenue", "total revenue")),
     ("Revenues — First — Quarter", (), ("revenue",)),
-    ("Revenue — Three Months", (), ("revenue",)),
-    ("Revenue — 26 weeks", (), ("revenue",)),
     ("Premium — 12 months", ("premium",), ()),
     ("Revenue — 52 weeks", ("revenue",), ()),
     ("Deferred tax assets: Stock-based compensation",
@@ -94,7 +94,6 @@ CASES: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
     ("Deferred tax assets: Total", ("deferred tax assets", "total deferred tax assets"),
      ("assets",)),
     ("Income taxes: Current", ("current income taxes",), ("income taxes",)),
-    ("Operating income — Americas", (), ("operating income", "americas operating income")),
     ("Operating income — Total", ("operating income",), ()),
     # insurance: the name last
     ("Each occurrence limit", ("limit", "occurrence limit", "each occurrence limit"),

@@ -13,11 +13,11 @@ from osrag.extract import extract_values
 from osrag.lexicon.periods import (
     QUARTER_ORDINALS,
     period_of,
-    quarter_of,
     stated_quarters,
     stated_years,
     two_digit_year,
 )
+from osrag.lexicon.scopes import read_scope
 from osrag.models import ExtractionConfig
 from osrag.search.analysis import analyze_query
 
@@ -83,7 +83,7 @@ def test_a_time_phrase_is_not_part_of_a_questions_name(question: str, label: str
 
 @pytest.mark.parametrize(("ordinal", "quarter"), sorted(QUARTER_ORDINALS.items()))
 def test_every_quarter_ordinal_is_read_by_every_reader(ordinal: str, quarter: int) -> None:
-    assert quarter_of([ordinal, "quarter"]) == quarter
+    assert read_scope([ordinal, "quarter"]).period_part == f"q{quarter}"
     assert [q for q, _, _ in stated_quarters(f"revenue in the {ordinal} quarter")] == [quarter]
     assert period_of(f"{ordinal.capitalize()} quarter 2019") == (
         f"{ordinal.capitalize()} quarter 2019",

@@ -15,8 +15,9 @@ import pytest
 from backend_cases import BACKEND_PARAMS, BackendCase, open_case
 
 from osrag.ingestion.ingest import IngestOptions, ingest
-from osrag.lexicon.keys import label_keys
-from osrag.lexicon.periods import quarter_of
+from osrag.lexicon.scopes import read_scope
+from osrag.schema.filters import AllOf, Nested, Term, Terms
+from osrag.search.fact_filters import LABEL_KEYS, PERIOD_PART, fact_filter
 from osrag.search.query import plan_query
 from osrag.search.searcher import Searcher
 
@@ -46,26 +47,32 @@ def test_two_quarters_name_no_one_quarter() -> None:
 
 
 @pytest.mark.parametrize(
-    ("words", "quarter"),
+    ("words", "part"),
     [
-        (["fourth", "quarter"], 4),
-        (["q3"], 3),
-        (["3q19"], 3),
-        (["first"], None),  # an ordinal alone: first lien, first half …
-        (["quarter"], None),
-        (["q1", "q2"], None),
+        (["fourth", "quarter"], "q4"),
+        (["Q3"], "q3"),
+        (["3Q19"], "q3"),
+        (["First"], None),  # an ordinal alone: first lien, first half …
+        (["Quarter"], "part"),
+        (["Three", "months"], "part"),
     ],
 )
-def test_the_quarter_a_column_names(words: list[str], quarter: int | None) -> None:
-    assert quarter_of(words) == quarter
+def test_the_part_of_the_year_words_name(words: list[str], part: str | None) -> None:
+    assert read_scope(words).period_part == part
 
 
-def test_a_quarters_figure_has_the_quarter_keys_and_not_the_years() -> None:
-    keys = label_keys("Revenues — Fourth — Quarter")
-    assert "revenue q4" in keys and "revenue" not in keys
-    assert "net sale q1" in label_keys("Net sales — First Quarter")
-    assert "revenue q3" in label_keys("Revenue — 3Q19")
-    assert not any(k.endswith(" q4") for k in label_keys("Revenues — Fourth — Total"))
+def test_a_quarter_is_asked_as_the_facts_period_part_beside_the_plain_keys() -> None:
+    (c,) = plan_query("revenue in Q4 2019 over $80 million").constraints
+    nested = fact_filter(c)
+    assert isinstance(nested, Nested) and isinstance(nested.item, AllOf)
+    terms = [f for f in nested.item.items if isinstance(f, Term | Terms)]
+    assert Term(PERIOD_PART, "q4") in terms
+    keys = {k for f in terms if f.field == LABEL_KEYS for k in _values(f)}
+    assert "revenue" in keys and not any(k.endswith(" q4") for k in keys)
+
+
+def _values(f: Term | Terms) -> tuple[object, ...]:
+    return (f.value,) if isinstance(f, Term) else tuple(f.values)
 
 
 REPORTS = {

@@ -1,4 +1,5 @@
-"""Amount facts: what each money mention measures — its label, period and signed value.
+"""Amount facts: what each money mention measures, whose figure it is and when — its
+label, scope, period and signed value.
 
 Every amount the money readers find becomes one :class:`~osrag.schema.facts.AmountFact`
 (:func:`osrag.extract.facts.build.amount_facts`), so the flat fields (``amounts``,
@@ -8,16 +9,20 @@ module:
 * :mod:`~osrag.extract.facts.labels` — how a label is cleaned; which row labels need the
   group row above them;
 * :mod:`~osrag.extract.facts.periods` — a header split around the period it names;
-* :mod:`~osrag.extract.facts.table` — a table cell's label and period;
+* :mod:`~osrag.extract.facts.table` — a table cell's label, scope and period, read from
+  the table model (:mod:`osrag.extract.table_model`);
+* :mod:`~osrag.extract.facts.context` — what the heading and the describing sentence
+  around a table or an amount say of whose figures they are and of the part of the year;
 * :mod:`~osrag.extract.facts.text` — a heading's, a key–value line's and prose's;
 * :mod:`~osrag.extract.facts.sections` — the section heading that labels unlabelled prose;
 * :mod:`~osrag.extract.facts.build` — one fact per mention, its value signed by the
-  policy.
+  policy, a prose amount's label split into what, whose and when.
 
 The words they read — the roles of a label's words, the function words a phrase stops
 at, the reader of periods, the sign policy, a label's keys — are the vocabulary's
 (:mod:`osrag.lexicon`).
 
-The package's ``__init__`` imports nothing: :mod:`osrag.extract.tables` reads
-:mod:`~osrag.extract.facts.labels`, and :mod:`~osrag.extract.facts.build` reads the tables.
+The package's ``__init__`` imports nothing: :mod:`osrag.extract.table_model` reads
+:mod:`~osrag.extract.facts.labels` and :mod:`~osrag.extract.facts.periods`, and
+:mod:`~osrag.extract.facts.build` reads the tables.
 """

@@ -6,14 +6,16 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from osrag.extract.facts.context import allocated_quantity, heading_context, table_context
 from osrag.extract.facts.sections import SectionHeadings
-from osrag.extract.facts.table import TableReading, allocated_quantity, read_table, table_scope
+from osrag.extract.facts.table import TableReading, read_table
 from osrag.extract.facts.text import TextPlace, line_key, read_text_place
 from osrag.extract.money import MoneyMention
 from osrag.extract.tables import CellAmount
 from osrag.lexicon.bounds import LABEL_CHARS, shorten
+from osrag.lexicon.scopes import read_scope, scope_of
 from osrag.lexicon.signs import signed_value
-from osrag.schema.facts import AmountFact, FactSource
+from osrag.schema.facts import AmountFact, FactScope, FactSource, PeriodPart
 
 __all__ = ["amount_facts", "fact"]
 
@@ -24,6 +26,10 @@ def fact(
     period: str | None,
     year: int | None,
     source: FactSource,
+    *,
+    scope: FactScope = "own",
+    scope_name: str | None = None,
+    period_part: PeriodPart = "full",
 ) -> AmountFact:
     """The fact of one mention, its value signed by the policy (:mod:`osrag.lexicon.signs`);
     its label within ``LABEL_CHARS`` (a table's row joined with its columns may be longer
@@ -32,7 +38,7 @@ def fact(
         label = shorten(label, LABEL_CHARS)
     return AmountFact(
         currency=mention.currency,
-        value=signed_value(mention.minor_units, mention.negative, label),
+        value=signed_value(mention.minor_units, mention.negative, label, scope),
         label=label,
         period=period,
         year=year,
@@ -42,6 +48,9 @@ def fact(
         end=mention.end,
         scale=mention.scale,
         caption=mention.caption,
+        scope=scope,
+        scope_name=scope_name,
+        period_part=period_part,
     )
 
 
@@ -61,10 +70,22 @@ def amount_facts(
             reading = readings.get(id(cell.table))
             if reading is None:
                 allocated = allocated_quantity(text, cell.table.start)
-                scope = table_scope(text, cell.table.start)
-                reading = readings[id(cell.table)] = read_table(cell.table, allocated, scope)
+                context = table_context(text, cell.table.start)
+                reading = read_table(cell.table, allocated, context, cell.model)
+                readings[id(cell.table)] = reading
             place = reading.place(cell.row, cell.cell)
-            facts.append(fact(mention, place.label, place.period, place.year, "table"))
+            facts.append(
+                fact(
+                    mention,
+                    place.label,
+                    place.period,
+                    place.year,
+                    "table",
+                    scope=place.scope,
+                    scope_name=place.scope_name,
+                    period_part=place.period_part,
+                )
+            )
             sentence_facts = []
             continue
         if sentence_facts and _sentence_ended(text, sentence_facts[-1].end, mention.start):
@@ -78,9 +99,76 @@ def amount_facts(
             heading = None if per else sections.label_at(mention.start)
             if heading is not None:
                 found = fact(mention, heading, found.period, found.year, "heading")
-        facts.append(found)
+        earlier = sentence_facts[-1] if sentence_facts else None
+        inherited = earlier if earlier is not None and found.label == earlier.label else None
+        since = facts[-1].end if facts else 0
+        facts.append(_whose_and_when(text, mention, found, inherited, since))
         sentence_facts.append(facts[-1])
     return facts
+
+
+def _whose_and_when(
+    text: str,
+    mention: MoneyMention,
+    found: AmountFact,
+    inherited: AmountFact | None,
+    since: int = 0,
+) -> AmountFact:
+    """An amount outside a table with its label split into what, whose and when
+    (:func:`~osrag.lexicon.scopes.read_scope`: "Adjusted EBITDA", "Retail segment net
+    sales", "Fourth-quarter net sales"); the part of the year its clause's words before it
+    name ("for the full year", "in the quarter", "Q1 - Q2 2012"), else its stated period
+    ("the fourth quarter of 2022"; a year is the year's); and, when its own words name
+    neither, the part of the company or of the
+    year its section's heading names (:func:`~osrag.extract.facts.context.heading_context`).
+    ``since``: where the amount before it ends (its clause starts after it). An amount that
+    takes the label of the one before it in its sentence (a comparison, a
+    list) takes its scope too."""
+    label = found.label
+    what, scope, name, part = scope_of(label) if label else ("", "own", None, None)
+    if inherited is not None and scope == "own":
+        scope, name = inherited.scope, inherited.scope_name
+    if label and what and (scope != "own" or part is not None):
+        label = what
+    if part is None:
+        part = _clause_part(text, max(since, mention.start - 200), mention.start)
+    if part is None and found.period is not None:
+        part = read_scope(found.period.split()).period_part or "full"  # a year: the year's
+    if part is None and inherited is not None:
+        part = inherited.period_part
+    if part is None or (scope == "own" and inherited is None):
+        around = heading_context(text, mention.start)
+        part = part or around.period_part
+        if scope == "own":
+            scope, name = around.scope, around.scope_name
+    if (label, scope, name, part) == (found.label, "own", None, None):
+        return found
+    return fact(
+        mention,
+        label,
+        found.period,
+        found.year,
+        found.source,
+        scope=scope,
+        scope_name=name,
+        period_part=part or "full",
+    )
+
+
+_CLAUSE_START = re.compile(r".*(?:[.;:!?](?=\s)|\n)", re.S)
+
+
+def _clause_part(text: str, since: int, start: int) -> PeriodPart | None:
+    """The part of the year the words of an amount's clause before it name, on its line
+    and after the amount before it ("For the full year, revenue was", "Revenue in the
+    quarter was", "Q1 - Q2 2012")."""
+    window = text[since:start]
+    cut = _CLAUSE_START.match(window)
+    words = window[cut.end() if cut else 0 :].split()
+    part = read_scope(words).period_part
+    if part == "part":  # a bare "quarter" in a clause ("the end of each quarter") names none
+        part = read_scope([w for w in words if w.lower().strip(",.") != "quarter"]).period_part
+    return part
 
 
 def _text_fact(
