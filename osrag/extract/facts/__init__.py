@@ -9,7 +9,9 @@ module:
   group row above them;
 * :mod:`~osrag.extract.facts.periods` — a header split around the period it names;
 * :mod:`~osrag.extract.facts.table` — a table cell's label and period;
-* :mod:`~osrag.extract.facts.text` — a heading's, a key–value line's and prose's;
+* :mod:`~osrag.extract.facts.text` — a heading's, a key–value line's and prose's place;
+* :mod:`~osrag.extract.facts.prose` — the noun phrase a sentence states an amount of;
+* :mod:`~osrag.extract.facts.units` — how often an amount recurs (its period unit);
 * :mod:`~osrag.extract.facts.sections` — the section heading that labels unlabelled prose;
 * :mod:`~osrag.extract.facts.build` — one fact per mention, its value signed by the
   policy.

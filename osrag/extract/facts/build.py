@@ -3,14 +3,17 @@ and evidence (:mod:`osrag.extract.facts`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 
 from osrag.extract.facts.sections import SectionHeadings
 from osrag.extract.facts.table import TableReading, allocated_quantity, read_table, table_scope
 from osrag.extract.facts.text import TextPlace, line_key, read_text_place
+from osrag.extract.facts.units import period_unit
 from osrag.extract.money import MoneyMention
 from osrag.extract.tables import CellAmount
+from osrag.lexicon.periods import PeriodUnit
 from osrag.lexicon.signs import signed_value
 from osrag.schema.facts import AmountFact, FactSource
 
@@ -23,8 +26,11 @@ def fact(
     period: str | None,
     year: int | None,
     source: FactSource,
+    unit: PeriodUnit | None = None,
 ) -> AmountFact:
-    """The fact of one mention, its value signed by the policy (:mod:`osrag.lexicon.signs`)."""
+    """The fact of one mention, its value signed by the policy (:mod:`osrag.lexicon.signs`),
+    its period unit read from the text after it or from its label
+    (:mod:`osrag.extract.facts.units`)."""
     return AmountFact(
         currency=mention.currency,
         value=signed_value(mention.minor_units, mention.negative, label),
@@ -37,6 +43,7 @@ def fact(
         end=mention.end,
         scale=mention.scale,
         caption=mention.caption,
+        period_unit=unit,
     )
 
 
@@ -59,7 +66,8 @@ def amount_facts(
                 scope = table_scope(text, cell.table.start)
                 reading = readings[id(cell.table)] = read_table(cell.table, allocated, scope)
             place = reading.place(cell.row, cell.cell)
-            facts.append(fact(mention, place.label, place.period, place.year, "table"))
+            unit = period_unit(text, mention.end, place.label)
+            facts.append(fact(mention, place.label, place.period, place.year, "table", unit))
             sentence_facts = []
             continue
         if sentence_facts and _sentence_ended(text, sentence_facts[-1].end, mention.start):
@@ -72,17 +80,45 @@ def amount_facts(
             per = _PER_BEFORE.search(text, max(0, mention.start - 8), mention.start)
             heading = None if per else sections.label_at(mention.start)
             if heading is not None:
-                found = fact(mention, heading, found.period, found.year, "heading")
+                unit = period_unit(text, mention.end, heading)
+                found = fact(mention, heading, found.period, found.year, "heading", unit)
+        if found.label is not None and found.source == "prose":
+            _share_back(text, found, facts, sentence_facts)
         facts.append(found)
         sentence_facts.append(facts[-1])
     return facts
+
+
+def _share_back(
+    text: str, found: AmountFact, facts: list[AmountFact], earlier: list[AmountFact]
+) -> None:
+    """The unlabelled amounts of a list that ``found`` closes take its label: "$2.3
+    million, $2.1 million and $1.9 million **of stock-based compensation expense**"."""
+    end = found.start
+    for back in range(len(earlier) - 1, -1, -1):
+        previous = earlier[back]
+        if previous.label is not None or not _LISTED.fullmatch(text, previous.end, end):
+            return
+        value = signed_value(previous.magnitude, previous.value < 0, found.label)
+        unit = previous.period_unit or period_unit(text, previous.end, found.label)
+        shared = dataclasses.replace(
+            previous, label=found.label, source="prose", value=value, period_unit=unit
+        )
+        earlier[back] = facts[len(facts) - len(earlier) + back] = shared
+        end = previous.start
 
 
 def _text_fact(
     text: str, mention: MoneyMention, where: TextPlace, earlier: list[AmountFact]
 ) -> AmountFact:
     label, source = where.label, where.source
-    listed = label is None and earlier and _LISTED.fullmatch(text, earlier[-1].end, mention.start)
+    listed = (
+        source == "prose"
+        and (label is None or where.read_after)
+        and earlier
+        and earlier[-1].label is not None
+        and _LISTED.fullmatch(text, earlier[-1].end, mention.start)
+    )
     if (where.inherits or listed) and earlier:
         label = earlier[-1].label
         source = earlier[-1].source if earlier[-1].source != "heading" else "prose"
@@ -90,14 +126,17 @@ def _text_fact(
         key = line_key(text, mention.start)
         if key is not None:
             label, source = key, "key"  # a later amount on a key's line
-    return fact(mention, label, where.period, where.year, source)  # type: ignore[arg-type]
+    unit = period_unit(text, mention.end, label)
+    return fact(mention, label, where.period, where.year, source, unit)  # type: ignore[arg-type]
 
 
 _LISTED = re.compile(
-    r"(?i)(?:\s+(?:per|each|a|an)\s+[a-z]+(?:\s+[a-z]+)?)?\s*(?:,\s*(?:and|or)?|and|or|/|to|[-–])\s*"
+    r"(?i)(?:\s+(?:per|each|a|an)\s+[a-z]+(?:\s+[a-z]+){0,2}){0,2}\s*"
+    r"(?:,\s*(?:and|or)?|and|or|/|to|[-–]|\()\s*"
 )
-"""What stands between two amounts of one list or range ("$250, $500 or $1,000", "$250,000
-each person and $500,000 each accident", "$1,000-$2,000"): the second is the same quantity."""
+"""What stands between two amounts of one list, range or restatement ("$250, $500 or
+$1,000", "$250,000 each person and $500,000 each accident", "$1,000-$2,000", "$45.00 per
+rentable square foot ($159,750.00)"): the second is the same quantity."""
 
 
 _PER_BEFORE = re.compile(r"(?i)\b(?:per|each|every)\s*$")
