@@ -116,48 +116,63 @@ _NAME_WORDS = 8
 kept while the name stays this short."""
 _REACH = 240
 """The end of the clause (characters) a phrase and its link are read from."""
-_LINK_REACH = 64
+_LINK_REACH = 52
 """How far before the amount (characters) its link and hedges may start ("will be reduced
 by us to", "increased 12.5% to approximately")."""
+_CORE_WORDS = 7
+"""The most words of a phrase's run (its coordinators aside)."""
 _SHORT_REACH = 48
 """The end of the text before a link (characters) read first."""
 _PHRASE_REACH = 140
 """The end of the text before a link (characters) its phrase is read from."""
 
 
-@dataclass(slots=True)
-class _Token:
-    text: str
-    low: str
-    start: int
-    end: int
-    kind: str  # "word", "figure" or "mark"
+class _Token(tuple[str, str, int, int, int]):
+    """A word, a figure or a mark: its text, lower-cased text, ``[start, end)`` in the
+    text read, and its kind (:data:`_WORD`, :data:`_FIGURE`, :data:`_MARK`). A tuple: the
+    reader makes one for every token before an amount, on the ingest's hot path."""
+
+    __slots__ = ()
+
+    @property
+    def text(self) -> str:
+        return self[0]
+
+    @property
+    def low(self) -> str:
+        return self[1]
+
+    @property
+    def start(self) -> int:
+        return self[2]
+
+    @property
+    def end(self) -> int:
+        return self[3]
+
+    @property
+    def kind(self) -> int:
+        return self[4]
 
 
-_TOKEN = re.compile(r"([^\W\d_][\w'’&.\-/]*)|([$€£¥₹]?\d[\d,.]*(?:%|st|nd|rd|th)?)|([^\w\s])")
-"""A word (its inner marks kept: "U.S.", "non-refundable", "M&P", "profit/"), a figure,
-or one mark."""
+_WORD, _FIGURE, _MARK = 1, 2, 3
+_TOKEN = re.compile(
+    r"([^\W\d_][\w'’&]*(?:[.\-/][\w'’&]+)*(?:(?<=\.[^\W\d_])\.)?)"
+    r"|([$€£¥₹]?\d[\d,.]*(?:%|st|nd|rd|th)?)"
+    r"|([^\w\s])"
+)
+"""A word (its inner marks kept: "U.S.", "non-refundable", "M&P"), a figure, or one
+mark."""
+_new = tuple.__new__
 
 
 def _tokens(text: str, start: int = 0) -> list[_Token]:
     """The tokens of ``text[start:]``, their offsets into ``text``."""
-    out = []
-    for m in _TOKEN.finditer(text, start):
-        word, figure, mark = m.groups()
-        at = m.start()
-        if word is not None:
-            if word[-1] in ".-/":
-                # a mark ends the word, unless it is an abbreviation's full stop ("U.S.")
-                kept = word.rstrip(".-/")
-                if word.endswith(".") and "." in kept and len(kept) < 6:
-                    kept += "."
-                word = kept
-            out.append(_Token(word, word.lower(), at, at + len(word), "word"))
-        elif figure is not None:
-            out.append(_Token(figure, figure, at, m.end(), "figure"))
-        else:
-            out.append(_Token(mark, mark, at, m.end(), "mark"))
-    return out
+    return [
+        _new(_Token, (g, g.lower(), m.start(), m.end(), m.lastindex))
+        for m in _TOKEN.finditer(text, start)
+        for g in (m.group(),)
+    ]
 
 
 _NOT_A_NAME_WORD = (
@@ -191,7 +206,7 @@ _TEMPORAL_END = re.compile(
 def _possessor(token: _Token) -> bool:
     low = token.low
     return (
-        token.kind == "word"
+        token.kind == _WORD
         and low.endswith(("'s", "’s", "s'", "s’"))
         and low[:-2] not in PERSONAL_PRONOUNS  # "it's", "that's": no possessor
         and low[:-2] not in CLAUSE_WORDS
@@ -199,8 +214,9 @@ def _possessor(token: _Token) -> bool:
 
 
 _ENDINGS = frozenset({"'s", "’s", "s'", "s’"})
-_ADVERB = re.compile(r"(?:al|ari|ent|ant|ous|ive|ate|ful|less|ed|ing|ib|ab|e|t|h|n)ly$")
-"""The ending of an adverb of manner or degree ("primarily", "substantially",
+_ADVERB = ("ally", "arily", "ently", "antly", "ously", "ively", "ately", "fully", "lessly",
+           "edly", "ingly", "ibly", "ably", "ely", "tly", "hly", "nly")  # fmt: skip
+"""The endings of an adverb of manner or degree ("primarily", "substantially",
 "previously"): never a name's word (unlike "supply", "family", "monthly")."""
 
 
@@ -208,25 +224,25 @@ def _participle(token: _Token) -> bool:
     """A past participle: after a noun and before its complement it opens a clause that
     narrows the noun ("Revenue **attributed** to", "costs **incurred** by")."""
     low = token.low
-    return token.kind == "word" and (
+    return token.kind == _WORD and (
         (low.endswith("ed") and len(low) > 4 and low not in NOT_PARTICIPLES)
         or low in PAST_PARTICIPLES
     )
 
 
 def _caps(token: _Token) -> bool:
-    return token.kind == "word" and len(token.text) > 1 and token.text.isupper()
+    return token.kind == _WORD and len(token.text) > 1 and token.text.isupper()
 
 
 def _name_word(tokens: list[_Token], i: int) -> bool:
     """``tokens[i]`` can be a word of a noun phrase."""
     token = tokens[i]
-    if token.kind != "word" or token.low in COORDINATORS or token.low[-2:] in _ENDINGS:
+    if token.kind != _WORD or token.low in COORDINATORS or token.low[-2:] in _ENDINGS:
         return False  # a coordinator, a possessor, a contraction ("it's", "that's")
     if token.low in _NOT_A_NAME_WORD:
         # a capital letter inside a name is no article: "Term A Loans", "Class A shares"
         return token.text == "A" and 0 < i < len(tokens) - 1 and _title(tokens[i - 1])
-    if _ADVERB.search(token.low) and token.low not in UNIT_ADVERBS:
+    if token.low.endswith(_ADVERB) and token.low not in UNIT_ADVERBS:
         return False
     if i > 0 and token.text[:1].islower():
         previous = tokens[i - 1].low
@@ -246,7 +262,7 @@ def _name_word(tokens: list[_Token], i: int) -> bool:
 
 
 def _title(token: _Token) -> bool:
-    return token.kind == "word" and token.text[:1].isupper()
+    return token.kind == _WORD and token.text[:1].isupper()
 
 
 def _possessor_in_name(tokens: list[_Token], i: int) -> bool:
@@ -261,7 +277,7 @@ def _possessor_in_name(tokens: list[_Token], i: int) -> bool:
         return False
     previous = tokens[i - 1] if i > 0 else None
     return previous is None or not (
-        previous.low in DETERMINERS or (previous.kind == "word" and previous.text[:1].isupper())
+        previous.low in DETERMINERS or (previous.kind == _WORD and previous.text[:1].isupper())
     )
 
 
@@ -282,17 +298,23 @@ def _skip_group(tokens: list[_Token], i: int, reach: int = 24) -> int:
 
 
 def _core_back(tokens: list[_Token], end: int) -> int:
-    """The first token of the run of a phrase's words ending before ``end``."""
+    """The first token of the run of a phrase's words ending before ``end`` — ``end`` when
+    the run is longer than :data:`_CORE_WORDS` words (no name runs so long without a
+    function word: a heading or a list run into the sentence)."""
     i = end - 1
     coordinated = False
+    words = 0
     while i >= 0:
         token = tokens[i]
         if _name_word(tokens, i):
+            words += 1
+            if words > _CORE_WORDS:
+                return end
             if (
                 i > 0
                 and _caps(token)
                 and _caps(tokens[i - 1])
-                and not all(_caps(t) for t in tokens[i + 1 : end] if t.kind == "word")
+                and not all(_caps(t) for t in tokens[i + 1 : end] if t.kind == _WORD)
             ):
                 break  # "NET SALES Net sales": a heading run into the sentence
             i -= 1
@@ -435,7 +457,7 @@ def _joint_back(
 
 
 def _words(tokens: list[_Token], piece: _Piece) -> list[_Token]:
-    return [t for t in tokens[piece.start : piece.end] if t.kind == "word"]
+    return [t for t in tokens[piece.start : piece.end] if t.kind == _WORD]
 
 
 def _head(tokens: list[_Token], piece: _Piece) -> str:
@@ -600,15 +622,24 @@ def _label_before(clause: str) -> str | None:
     """The phrase before the amount's link (module docstring, 2)."""
     if clause.endswith(("U.S. ", "US ")):
         clause = _CURRENCY_LEAD.sub("", clause)
-    link = STATED_LINK.search(clause, max(0, len(clause) - _LINK_REACH))
-    if link is None:
-        return None
-    kind = link.group("link").lower()
-    if kind == "(" and _FIGURE_BEFORE.search(clause, max(0, link.start() - 40), link.start()):
-        return None  # "$45.00 per rentable square foot ($159,750.00)": a restatement
-    before = _trim(clause[: link.start()])
-    direct = kind in ("of", "as", "(") or bool(link.group("bound"))
-    tokens, pieces = _read_back(before, not direct or bool(link.group("amount")))
+    quick = _QUICK_LINK.search(clause, max(0, len(clause) - 24))
+    word = quick.group("word").lower() if quick is not None else ""
+    if quick is not None and word not in _LINK_WORDS and not word.endswith("ed"):
+        # "a fee of", "business up to": a plain link after a name's word, as
+        # STATED_LINK would read it, without its search (the common case)
+        link_start, direct, subject = quick.start("link"), True, False
+    else:
+        link = STATED_LINK.search(clause, max(0, len(clause) - _LINK_REACH))
+        if link is None:
+            return None
+        kind = link.group("link").lower()
+        if kind == "(" and _FIGURE_BEFORE.search(clause, max(0, link.start() - 40), link.start()):
+            return None  # "$45.00 per rentable square foot ($159,750.00)": a restatement
+        link_start = link.start()
+        direct = kind in ("of", "as", "(") or bool(link.group("bound"))
+        subject = not direct or bool(link.group("amount"))
+    before = _trim(clause[:link_start])
+    tokens, pieces = _read_back(before, subject)
     if not pieces:
         return None
     if _head(tokens, pieces[0]) in _COVERAGE_FIGURES:
@@ -627,13 +658,42 @@ def _read_back(before: str, subject: bool) -> tuple[list[_Token], list[_Piece]]:
         start = before.find(" ", start) + 1  # from a word's start
     tokens = _tokens(before, start)
     pieces = _phrase_back(tokens, len(tokens), subject)
-    if start and (not pieces or pieces[0].start <= 1):
+    if start and pieces and pieces[0].start <= 1:
         start = max(0, len(before) - _PHRASE_REACH)
         tokens = _tokens(before, before.find(" ", start) + 1 if start else 0)
         pieces = _phrase_back(tokens, len(tokens), subject)
     return tokens, pieces
 
 
+_QUICK_LINK = re.compile(r"(?P<word>[^\W\d_][\w'’-]*)(?P<link>\s+(?:of|up\s+to))\s*$")
+"""A name's word, then *of* or *up to* and nothing else before the amount."""
+_LINK_WORDS = (
+    STATED_LINK_ENDS
+    | frozenset(
+        {
+            "in",
+            "amount",
+            "sum",
+            "value",
+            "excess",
+            "maximum",
+            "minimum",
+            "total",
+            "aggregate",
+            "greater",
+            "lesser",
+            "not",
+            "no",
+            "by",
+            "exceed",
+        }
+    )
+    | frozenset(CHANGE_VERBS)
+    | MODALS
+    | BE
+)
+"""Words that may belong to a longer link or hedge ending in *of* or *up to* ("in an
+amount of", "a maximum of", "is up to"): after one, :data:`STATED_LINK` reads the link."""
 _CURRENCY_LEAD = re.compile(r"\s+(?:U\.S\.|US)\s*$")
 """A currency's country written apart from its sign ("in the amount of U.S. $3,021.87")."""
 _FIGURE_BEFORE = re.compile(r"[$€£¥₹]\s?\d|\d\s+(?:per|a|an|each)\s")
@@ -682,13 +742,16 @@ def _label_after(after: str) -> str | None:
     revenue", ``decrease in Blizzard net bookings`` in "$572 million decrease in …"
     (module docstring, 4)."""
     lead = _AFTER_LEAD.match(after)
-    if lead is None:
+    if lead is None or lead.group("word") is None:
         return None
-    tokens = _tokens(after[lead.end() : lead.end() + 120])
+    first = lead.group("word").lower()
+    if first in FORWARD_STOPS or first in PREDICATIVES or first in _NOT_A_NAME_WORD:
+        return None  # "$500 for each occurrence": no name after it (most amounts)
+    tokens = _tokens(after[lead.start("word") : lead.start("word") + 80])
     preposition = bool(lead.group("prep"))
     words: list[_Token] = []
     for i, token in enumerate(tokens):
-        if token.kind != "word":
+        if token.kind != _WORD:
             if token.text == "," and words and _list_goes_on(tokens, i):
                 words.append(token)  # "research, development and engineering expense"
                 continue
@@ -703,7 +766,7 @@ def _label_after(after: str) -> str | None:
         if _verb_after(tokens, i, len(words)):
             break
         words.append(token)
-    while words and (words[-1].low in COORDINATORS or words[-1].kind != "word"):
+    while words and (words[-1].low in COORDINATORS or words[-1].kind != _WORD):
         words.pop()
     if not words or _TEMPORAL_END.search(words[0].text) or _TEMPORAL_END.search(words[-1].text):
         return None
@@ -713,15 +776,16 @@ def _label_after(after: str) -> str | None:
         # "$572 million decrease in Blizzard net bookings": the change's object
         kept = []
         for token in tokens[n + 1 : n + 7]:
-            if token.kind != "word" or token.low in _NOT_A_NAME_WORD or _participle(token):
+            if token.kind != _WORD or token.low in _NOT_A_NAME_WORD or _participle(token):
                 break
             kept.append(token)
         if kept:
             end = kept[-1].end
-    return clean_label(after[lead.end() + words[0].start : lead.end() + end])
+    at = lead.start("word")
+    return clean_label(after[at + words[0].start : at + end])
 
 
-_AFTER_LEAD = re.compile(r"[ \t]+(?:(?P<prep>in|of)\s+)?")
+_AFTER_LEAD = re.compile(r"[ \t]+(?:(?P<prep>in|of)\s+)?(?=(?P<word>[^\W\d_][\w'’&-]*))?")
 
 
 def _list_goes_on(tokens: list[_Token], i: int) -> bool:
@@ -742,7 +806,7 @@ def _listed_after(tokens: list[_Token], i: int) -> bool:
 def _after_word(token: _Token) -> bool:
     low = token.low
     return (
-        token.kind == "word"
+        token.kind == _WORD
         and low not in FORWARD_STOPS
         and low not in PREDICATIVES
         and low not in _NOT_A_NAME_WORD
@@ -813,7 +877,7 @@ def _is_name(text: str) -> bool:
         0 < len(tokens) <= 10
         and text.count("(") == text.count(")")
         and not any(
-            t.kind == "figure"
+            t.kind == _FIGURE
             or (t.low in _NOT_A_NAME_WORD and t.low not in COORDINATORS)
             or t.low in CLAUSE_WORDS
             for t in tokens

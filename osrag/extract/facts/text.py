@@ -301,15 +301,17 @@ def _clean_key(key: str) -> str | None:
 def _clause_before(before: str) -> str:
     """The part of the sentence before the amount, from the last clause boundary (a full
     stop that ends an abbreviation — "U.S. federal", "Inc. and" — is none)."""
-    found = _LAST_CLAUSE_END.match(before)
-    return before[found.end() :] if found else before
+    cut = max(before.rfind("; "), before.rfind("? "), before.rfind("! "))
+    stop = before.rfind(". ")
+    while stop > cut and _ABBREVIATION.search(before, max(0, stop - 4), stop + 1):
+        stop = before.rfind(". ", 0, stop)
+    cut = max(cut, stop)
+    return before[cut + 1 :] if cut >= 0 else before
 
 
-_LAST_CLAUSE_END = re.compile(
-    r".*(?:(?<![A-Z])(?<!\b(?:No|Co|Mr|Ms|Dr|vs|St))\.|[;?!])(?=\s)", re.S
-)
-"""Up to the last sentence or clause boundary: a full stop (not one after a capital
-letter, "U.S.", or a short abbreviation), a semicolon, a question or exclamation mark."""
+_ABBREVIATION = re.compile(r"(?:\b[A-Z]|\b(?:No|Co|Mr|Ms|Dr|vs|St|Inc))\.$")
+"""A full stop that ends an abbreviation: after a capital letter ("U.S."), or a short
+title or company word."""
 
 
 def _period(
