@@ -90,8 +90,9 @@ CLAUSE_WORDS = word_set("that which who whom whose what where when why how")
 RELATIVE_PRONOUNS = CLAUSE_WORDS & word_set("that which who")
 """The clause words that stand for the noun before them ("the renewal fee, **which** is
 presently $1,000": the figure is the fee's)."""
-PREDICATIVES = word_set("payable due available outstanding remaining")
-"""Adjectives said of a figure after it ("$361,252 **payable** in cash"): no name."""
+PREDICATIVES = word_set("payable due available outstanding remaining worth")
+"""Adjectives said of a figure ("$361,252 **payable** in cash", "payments potentially
+**worth** up to $20 million"): no name."""
 CARDINALS = word_set(
     """two three four five six seven eight nine ten eleven twelve fifteen twenty thirty
     forty fifty sixty hundred"""

@@ -77,6 +77,7 @@ from osrag.lexicon.function_words import (
     CARDINALS,
     CLAUSE_WORDS,
     COORDINATORS,
+    DEMONSTRATIVES,
     DETERMINERS,
     FORWARD_STOPS,
     HAVE,
@@ -181,6 +182,7 @@ _NOT_A_NAME_WORD = (
     | DETERMINERS
     | PRONOUNS
     | CARDINALS
+    | PREDICATIVES
     | (FORWARD_STOPS - {"net"})  # the scale words after a figure, "each", "every"
     | VERBS_OF_ASKING
     | VERBS_OF_CONSISTING
@@ -239,9 +241,10 @@ def _name_word(tokens: list[_Token], i: int) -> bool:
     token = tokens[i]
     if token.kind != _WORD or token.low in COORDINATORS or token.low[-2:] in _ENDINGS:
         return False  # a coordinator, a possessor, a contraction ("it's", "that's")
-    if token.low in _NOT_A_NAME_WORD:
-        # a capital letter inside a name is no article: "Term A Loans", "Class A shares"
-        return token.text == "A" and 0 < i < len(tokens) - 1 and _title(tokens[i - 1])
+    if len(token.text) == 1 or token.low in _NOT_A_NAME_WORD:
+        # a capital letter inside a name: "Term A Loans", "Class B shares"; any other
+        # letter alone is an enumerator ("c.") or an article
+        return token.text.isupper() and 0 < i < len(tokens) - 1 and _title(tokens[i - 1])
     if token.low.endswith(_ADVERB) and token.low not in UNIT_ADVERBS:
         return False
     if i > 0 and token.text[:1].islower():
@@ -642,6 +645,10 @@ def _label_before(clause: str) -> str | None:
     tokens, pieces = _read_back(before, subject)
     if not pieces:
         return None
+    if clause[link_start:].lstrip().startswith(":") and pieces[0].start > 0:
+        previous = tokens[pieces[0].start - 1].low
+        if previous in DEMONSTRATIVES or previous in _VERB_BEFORE:
+            return None  # "within 30 days of executing this Agreement: $1.5M": no key
     if _head(tokens, pieces[0]) in _COVERAGE_FIGURES:
         outer = _with_coverage(tokens, pieces[0].start)
         if outer:
@@ -807,6 +814,7 @@ def _after_word(token: _Token) -> bool:
     low = token.low
     return (
         token.kind == _WORD
+        and len(low) > 1
         and low not in FORWARD_STOPS
         and low not in PREDICATIVES
         and low not in _NOT_A_NAME_WORD
