@@ -24,6 +24,7 @@ __all__ = [
     "ASKED_NAME_STOPS",
     "BE",
     "BOUNDARY_WORDS",
+    "CARDINALS",
     "CLAUSE_WORDS",
     "COMPARATIVES",
     "CONJUNCTIONS",
@@ -46,19 +47,25 @@ __all__ = [
     "NAME_PREPOSITIONS",
     "NEGATIONS",
     "NOT_IN_A_NAME",
+    "NOT_PARTICIPLES",
     "NP_PREPOSITIONS",
     "OPERATORS",
     "PARTICLES",
     "PAST_PARTICIPLES",
     "PERSONAL_PRONOUNS",
     "POSSESSIVES",
+    "PREDICATIVES",
     "PREPOSITIONS",
     "PRONOUNS",
     "PRO_FORMS",
     "QUANTIFIERS",
+    "RELATIVE_PRONOUNS",
     "SENTENCE_VERBS",
     "SUBORDINATORS",
+    "TO_AS_PREPOSITION",
     "VERBS_OF_ASKING",
+    "VERBS_OF_CONSISTING",
+    "VERBS_OF_FORECASTING",
     "VERBS_OF_GIVING",
     "VERBS_OF_REPORTING",
     "VERBS_OF_TERMS",
@@ -80,12 +87,24 @@ PRO_FORMS = word_set("one ones")
 """Words that stand for a noun already named ("the larger one")."""
 CLAUSE_WORDS = word_set("that which who whom whose what where when why how")
 """Words that open a clause (relative or interrogative)."""
+RELATIVE_PRONOUNS = CLAUSE_WORDS & word_set("that which who")
+"""The clause words that stand for the noun before them ("the renewal fee, **which** is
+presently $1,000": the figure is the fee's)."""
+PREDICATIVES = word_set("payable due available outstanding remaining worth")
+"""Adjectives said of a figure ("$361,252 **payable** in cash", "payments potentially
+**worth** up to $20 million"): no name."""
+CARDINALS = word_set(
+    """two three four five six seven eight nine ten eleven twelve fifteen twenty thirty
+    forty fifty sixty hundred"""
+)
+"""Number words that count what follows them ("six restricted investments"): a count,
+never part of the name."""
 
 COORDINATORS = word_set("and or")
 """The conjunctions that join the words of one name ("Property, plant and equipment")."""
 CONJUNCTIONS = word_set("but nor so yet")
 """The other coordinating conjunctions: they join clauses, never the words of a name."""
-SUBORDINATORS = word_set("while whereas because although though if whether")
+SUBORDINATORS = word_set("while whereas because although though if whether unless")
 """Conjunctions that open a subordinate clause."""
 
 NAME_PREPOSITIONS = word_set("of by from before after through against")
@@ -117,6 +136,10 @@ DO = word_set("do does did")
 """The forms of *do* (a question's auxiliary)."""
 MODALS = word_set("will would shall should may might can could must")
 """The modal verbs: "revenue **may** exceed $5 million" — never part of the name."""
+TO_AS_PREPOSITION = word_set("due prior up equal similar subject according pursuant close next")
+"""Words after which *to* is a preposition, not an infinitive's ("due **to** higher sales",
+"prior **to** closing"): the word after it is no verb (with a participle before *to*:
+"compared **to** gross profit", "related **to** operations")."""
 NEGATIONS = word_set(
     """not cannot can't can’t won't won’t isn't isn’t aren't aren’t wasn't wasn’t doesn't
     doesn’t don't don’t didn't didn’t"""
@@ -140,23 +163,38 @@ VERBS_OF_ASKING = word_set(
 """Verbs a question asks or describes with ("companies whose reports **show** revenue
 over", "**find** policies with")."""
 VERBS_OF_REPORTING = word_set(
-    """record records recorded incur incurred generate generated posted receive received
+    """record records recorded incur incurred generate generated posted receive receives received
     recognize recognise recognized recognised spend spent earn earned make made achieved
     delivered provided offered carried require requires required included compared"""
 )
 """Verbs a document states a figure with ("the Company **recorded** revenue of", "we
 **earned** $5 million")."""
-VERBS_OF_TERMS = word_set("apply applies applied cover covers covered remain remains remained")
+VERBS_OF_TERMS = word_set(
+    "apply applies applied cover covers covered covering remain remains remained"
+)
 """Verbs of a contract's terms ("the $500 deductible **applies** per claim")."""
+VERBS_OF_CONSISTING = word_set(
+    """consist consists consisted consisting comprise comprises comprised comprising
+    contain contains contained represent represents reflect reflects reflecting exclude
+    excludes"""
+)
+"""Verbs that say what a figure is made of ("the Minimum Payment **consists** of the
+Access Fee of", "Adjusted EBITDA **excludes** restructuring charges of")."""
+VERBS_OF_FORECASTING = word_set("expect expects anticipate anticipates forecast forecasts")
+"""Verbs an outlook states a figure with ("the company **expects** revenue of")."""
 
 PAST_PARTICIPLES = frozenset(
     w
     for w in VERBS_OF_GIVING | VERBS_OF_ASKING | VERBS_OF_REPORTING | VERBS_OF_TERMS
     if w.endswith("ed") or w in {"paid", "held", "shown", "spent", "made", "got"}
-)
-"""The past participles of the verb classes: right after a noun and before a complement
-they are part of the name, not its verb ("Amount **reported** as capital gain",
-"Dividends **paid** to non-controlling shareholders")."""
+) | word_set("sought given sold built set kept owed taken borne brought put lost won")
+"""The past participles of the verb classes, and the irregular ones of common verbs:
+right after a noun and before a complement they are part of the name, not its verb
+("Amount **reported** as capital gain", "Dividends **paid** to non-controlling
+shareholders", "aggregate damages **sought** by the claimant"). A word ending in *-ed* is
+read as one too, unless it is one of :data:`NOT_PARTICIPLES`."""
+NOT_PARTICIPLES = word_set("hundred indeed proceed exceed succeed need speed")
+"""Words ending in *-ed* that are no past participle."""
 
 # --------------------------------------------------------------------------- the readers' sets
 

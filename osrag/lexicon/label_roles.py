@@ -36,12 +36,15 @@ __all__ = [
     "BALANCES",
     "BLANK_QUALIFIERS",
     "CHANGES",
+    "CHANGE_VERBS",
     "COMPLEMENTS",
     "DEPENDENT_WORDS",
+    "EMPTY_HEADS",
     "FIGURE_WORDS",
     "GENERIC_HEADS",
     "INCLUDES",
     "INSIDE_A_NAME",
+    "JOINING_PREPOSITIONS",
     "LINE_ITEM_MODIFIERS",
     "MODIFIERS",
     "NON_HEAD_STARTS",
@@ -49,6 +52,7 @@ __all__ = [
     "OTHER_MEASURES",
     "OWN_NAME",
     "PER_RATIO",
+    "QUANTIFYING",
     "SECTION_HEADS",
     "SPECIFYING",
     "SPLITS",
@@ -150,6 +154,48 @@ CHANGES = frozenset({
 """Words of a column header whose cells hold a change of the row's quantity, not the
 quantity ("Net revenues — Increase/(decrease)", "Total assets — Effect of Change",
 "Goodwill — Impairment": a roll-forward's movement, not the balance)."""
+
+CHANGE_VERBS = {
+    **dict.fromkeys(
+        ("increased", "increase", "increases", "rose", "rise", "rises", "grew", "grow", "grows",
+         "climbed", "jumped"),
+        "increase",
+    ),
+    **dict.fromkeys(
+        ("decreased", "decrease", "decreases", "fell", "fall", "falls", "declined", "decline",
+         "declines", "dropped", "drop", "drops"),
+        "decrease",
+    ),
+    "reduced": "reduction",
+    "improved": "improvement",
+    "changed": "change",
+}  # fmt: skip
+"""The verbs of change a figure can follow, and the change each names: an amount right
+after one measures the change, not the quantity ("Net cash provided by operating
+activities **increased** $224 million": the increase in it)."""
+
+EMPTY_HEADS = frozenset({"amount", "sum", "total", "aggregate", "maximum", "minimum"})
+"""A head that names no quantity of its own, only that a figure is one: "the sum of $X",
+"a total of $X" name nothing; with an *of* it names what follows ("the aggregate amount
+of the Revolving Commitments" is the revolving commitments, in the aggregate)."""
+
+QUANTIFYING = frozenset({
+    "aggregate", "total", "maximum", "minimum", "combined", "entire", "whole", "full",
+    "additional", "further", "same",
+})  # fmt: skip
+"""Words before an empty head that only say how much of it ("the **aggregate** amount",
+"a **maximum** sum"): with them alone the head still names nothing."""
+
+JOINING_PREPOSITIONS = frozenset(
+    {"of", "for", "in", "on", "to", "from", "under", "over", "per", "before", "after"}
+)
+"""The prepositions a phrase read back from an amount runs through to the phrase before
+it and a label keeps — a complement of a name ("Initial Fee **for** the first
+restaurant", "cost **of** training", "contribution **to** the registered capital",
+"income **before** income tax expense"), and any preposition after a participle ("Net
+cash provided **by** operating activities", "deposits held **as** collateral"). Not
+*at*, *with*, *during*, *among*: they join an adjunct ("a salary **at** the annual rate
+of", "total expenditures **during** the term", "insurance **with** limits of")."""
 
 OTHER_MEASURES = frozenset({"fair"})
 """Words of a column header whose cells measure the row's item another way: "Long-term

@@ -21,7 +21,7 @@ import re
 
 from osrag.lexicon.function_words import DO, FINITE_BE, HEDGES, MODALS
 
-__all__ = ["ASKED_LINK", "LINKS_THAT_ARE_NOUNS", "STATED_LINK", "alternation"]
+__all__ = ["ASKED_LINK", "LINKS_THAT_ARE_NOUNS", "STATED_LINK", "STATED_LINK_ENDS", "alternation"]
 
 
 def alternation(words: frozenset[str] | set[str]) -> str:
@@ -32,20 +32,80 @@ def alternation(words: frozenset[str] | set[str]) -> str:
 _AMOUNTING = r"totall?ed|totall?ing|amount(?:ed|ing|s)?\s+to|came\s+to|comes?\s+to|stood\s+at"
 """Verbs of amounting to a figure, on both sides ("totaled", "amounted to", "stood at")."""
 
+_BOUNDS = (
+    r"up\s+to|over|under|above|below|beyond|(?:(?:not|no)\s+)?(?:more|less|greater)\s+than|"
+    r"at\s+least|(?:not\s+)?in\s+excess\s+of|exceeding|not\s+to\s+exceed"
+)
+"""The bounds a figure may be stated with and no other link ("payments **greater than**
+$12,000,000", "balances **over** $200", "custom parts **beyond** $1,500")."""
+
+_STATED_HEDGES = (
+    rf"about|some|{_BOUNDS}|just\s+over|just\s+under|at\s+most|"
+    r"a\s+(?:maximum|minimum|total|total\s+sum)\s+of|"
+    r"an\s+aggregate\s+of|an\s+estimated|a\s+record|the\s+same|the\s+(?:greater|lesser)\s+of|"
+    r"currently|presently|initially|from|a|an|of"
+)
+"""What may stand between a document's link and its figure beside the hedges: a bound
+("not less than", "at least", "up to", "in excess of", "a maximum of"), a total ("a total
+of"), when the figure holds ("currently", "presently"), an article."""
+
+_BE = (
+    rf"(?:(?:{alternation(MODALS)}|to|does|do|did)\s+)?(?:not\s+)?"
+    rf"(?:{alternation(FINITE_BE)}|be|been)"
+)
+"""A verb of being, with its modal or auxiliary and a negation ("shall not be")."""
+_STATED_AS = (
+    r"(?:\s+(?:not\s+)?(?:[a-z]+ed|available|payable|due)(?:\s+by\s+[\w'’]+)?"
+    r"(?:\s+(?:to(?:\s+be)?|at|from))?)?"
+)
+"""A participle between a verb of being and the figure: "are **stated to be** less than",
+"will be **reduced by us to**", "is **estimated at**", "are **available from**"."""
+
 STATED_LINK = re.compile(
-    r"(?i)(?:(?:\s|^)|(?=:))(?P<link>of|"
-    rf"{alternation(FINITE_BE)}|be|been|will\s+be|would\s+be|remains?|remained|"
-    rf"{_AMOUNTING}|totals?|reached|reaches|stands\s+at|equals?|equall?ed\s+to|equal\s+to|"
+    r"(?i)(?:(?:\s|^)|(?=[:,(]))(?P<link>of|as|\(|"
+    r"(?P<amount>(?:in|to|for|at)\s+(?:an?|the)\s+(?:[\w-]+\s+){0,2}?(?:amount|sum|value)"
+    r"(?:\s+(?:of|equal\s+to))?)|"
+    rf"{_BE}{_STATED_AS}|"
+    rf"remains?|remained|{_AMOUNTING}|totals?|reached|reaches|stands\s+at|equals?|"
+    r"equall?ed\s+to|equal\s+to|"
+    r"(?:not\s+to\s+|(?:(?:shall|will|may|must|does|do|did|would)\s+)?(?:not\s+)?)"
+    r"exceed(?:s|ed|ing)?|"
+    r"(?:limited|capped|valued|priced|set|fixed)\s+(?:to|at)|"
+    r"(?:range[sd]?|ranging|runs?|ran)\s+(?:from|to|between)|"
     r"(?:rose|rises|increased|increases|decreased|decreases|fell|falls|declined|declines|"
     r"grew|grows|climbed|dropped|drops|improved|jumped|reduced|decreasing|increasing|rising|"
     r"falling|growing|declining|was\s+reduced|was\s+increased)"
-    r"(?:(?:\s+(?:by\s+)?[^\s,;]+){0,3}?(?<!\bdue)(?<!\bowing)\s+to|\s+from)|:)"
-    rf"(?P<hedge>(?:\s+(?:{alternation(HEDGES)}|about|some|over|"
-    r"more\s+than|less\s+than|under|up\s+to|just\s+over|just\s+under|a\s+total\s+of|"
-    r"an\s+aggregate\s+of|an\s+estimated|a\s+record|a|an|of))*)\s*$"
+    r"(?:(?:\s+(?:by\s+)?[^\s,;]+){0,3}?(?<!\bdue)(?<!\bowing)\s+to|\s+from)|:|"
+    r",(?:\s*(?:which|that)\s+(?:is|are|was|were|(?:shall|will|would)\s+be))?"
+    r"(?=\s*(?:which|that|currently|presently|initially|up\s+to|not\s+to\s+exceed)\b)|"
+    rf"(?P<bound>{_BOUNDS}))"
+    rf"(?P<hedge>(?:\s+(?:{alternation(HEDGES)}|{_STATED_HEDGES}))*)\s*$"
 )
-"""A document's linking word and its hedges at the end of the text before an amount
-("total revenues **were** $5.2 million", "revenue **increased 12% to approximately**")."""
+"""A document's linking word and its hedges at the end of the text before an amount:
+a preposition ("a fee **of**", "the limit **as**"), an opening parenthesis ("total
+contribution **(**$14,651,000)"), "**in an amount (equal to)**", "**to the value of**"
+(group ``amount``: the generic noun belongs to the link), a verb of being — with a modal,
+a negation, a participle — ("revenues **were**", "shall **be**", "are **stated to be**",
+"will be **reduced by us to**"), of amounting or exceeding ("**totaled**", "**shall not
+exceed**", "**not to exceed**", "**limited to**", "**ranging from**"), of changing
+("revenue **increased 12% to**"), a colon, an apposition ("the renewal fee**, which is**
+presently", "an administration fee**,** currently"), or nothing but a bound ("payments
+**greater than**"), with the hedges and bounds that may stand between it and the figure
+("of **approximately**", "**not less than**")."""
+
+STATED_LINK_ENDS = frozenset(
+    {"of", "as", "(", ":", ",", "to", "at", "from", "between", "be", "been"}
+    | FINITE_BE
+    | HEDGES
+    | {"remain", "remains", "remained", "total", "totals", "totaled", "totalled", "totaling"}
+    | {"totalling", "reached", "reaches", "equal", "equals", "exceed", "exceeds", "exceeding"}
+    | {"amount", "sum", "value", "than", "least", "most", "over", "under", "above", "below"}
+    | {"beyond", "about", "some", "record", "same", "currently", "presently", "initially"}
+    | {"a", "an", "due", "payable", "available"}
+)
+"""The last word a document's link and its hedges can end with (with a participle in
+*-ed*: "are **covered** up to", "is **estimated**"): text before an amount that ends
+otherwise has no link, and :data:`STATED_LINK` is not searched."""
 
 LINKS_THAT_ARE_NOUNS = frozenset({"cost", "costs"})
 """A question's links that are nouns too: after a subject ("policies that **cost** over",

@@ -354,11 +354,19 @@ UNIT_ADVERBS = frozenset(
 """The words of :data:`PERIOD_UNITS` that say the unit alone ("paid weekly", "annual
 premium"); the others are nouns, which need "per", "each", "every" or "a" before them."""
 _NOUNS = "|".join(sorted(set(PERIOD_UNITS) - UNIT_ADVERBS, key=len, reverse=True))
+_NOT_A_UNIT_QUALIFIER = (
+    r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|other|second|third|"
+    r"few|several|many|\d+)"
+)
+"""Words before a unit's noun that make a multiple of it ("every **two** weeks", "every
+**other** month"): any other single word qualifies it and keeps it the unit ("per
+**calendar** month", "each **contract** year", "per **policy** year", "for each
+**additional** day")."""
 _UNIT_PHRASE = re.compile(
     rf"""(?ix)
     (?<![\w/-])
     (?:
-        (?:per|each|every)\s+(?:calendar\s+)?(?P<noun>{_NOUNS})\b
+        (?:per|each|every)\s+(?:(?!{_NOT_A_UNIT_QUALIFIER}\b)[a-z][a-z-]*\s+)?(?P<noun>{_NOUNS})\b
       | (?:a|an)\s+(?P<rate>hour|day|week|month|quarter|year)\b
             (?!\s+(?:ago|earlier|later|before|after|of|from)\b)
       | (?P<adverb>{"|".join(sorted(UNIT_ADVERBS))})\b
@@ -369,7 +377,8 @@ _UNIT_PHRASE = re.compile(
     """
 )
 """A phrase that names the period unit of a recurring amount: "per week", "each month",
-"every year", "per calendar month", "a year" (not "a year ago", "a quarter of"),
+"every year", "per calendar month", "each contract year", "a year" (not "a year ago", "a
+quarter of"),
 "weekly", "annually", "annual", "p.a.", "per annum", "per diem", "/mo", "/yr" right after
 a figure. Never a multiple or a fraction of one: "semi-annually", "biweekly", "every two
 weeks" name no unit of the six."""

@@ -15,7 +15,7 @@ from pydantic import (
 from osrag.currencies import MINOR_UNIT_EXPONENTS
 from osrag.errors import ConfigError
 
-EXTRACTION_VERSION = "money@7,facts@12,dates@1,identifiers@1"
+EXTRACTION_VERSION = "money@7,facts@13,dates@1,identifiers@1"
 """Bump the part that changes whenever ``osrag/extract`` changes what it extracts.
 
 It goes into the index-generation digest (with the :class:`ExtractionConfig`

@@ -33,8 +33,11 @@ from test_facts_tables import facts
             [("Revenue", 2019), ("Revenue", 2018)],
         ),
         ("In fiscal 2019, revenue was $5.2 million.", [("revenue", 2019)]),
-        # still no label: a change, a pronoun
-        ("In 2019, an increase in payroll of $4.1 million was recorded.", [(None, 2019)]),
+        # a change is the change's; a pronoun names nothing
+        (
+            "In 2019, an increase in payroll of $4.1 million was recorded.",
+            [("increase in payroll", 2019)],
+        ),
         ("At December 31, 2019, it was $5 million.", [(None, 2019)]),
     ],
 )

@@ -28,8 +28,13 @@ rule that starts taking many labels shows):
   paid``), or it holds a negation (``Less estimated amounts not currently due``): a piece
   of a sentence;
 * **holder** — it ends in a noun that names what holds an amount, no complement before
-  it (``Agreement``, ``renters policy``; not ``Face amount of the policy``): such a
-  phrase names no quantity on the question side by design;
+  it (``Agreement``, ``renters policy``, ``property liability insurance``; not ``Face
+  amount of the policy``): such a phrase names no quantity on the question side by
+  design;
+* **listed modifiers** — *and* joins words before the head into a list longer than "A and
+  B" (``U.S. state and non-U.S. income tax loss carryforwards``): the label's keys are
+  then the whole name only, by design (no tail inside a coordination), while the question
+  reads the name after the last *and*;
 * **alternatives** — it joins names with "or" (``Home, condo or renters liability``): a
   question reads "or" as two quantities;
 * **with** — it holds a word that joins a kind of document to a quantity in a question
@@ -80,6 +85,7 @@ _FUNCTION_END = frozenset({
 uses is not what judges it)."""
 _HOLDERS = frozenset({
     "agreement", "agreements", "policy", "policies", "company", "companies", "business",
+    "insurance",
     "businesses", "plan", "plans", "contract", "contracts", "insurer", "insurers", "report",
     "reports", "statement", "statements",
 })  # fmt: skip
@@ -143,6 +149,8 @@ def exclusion(label: str) -> str | None:
         return "holder"  # "renters policy"; not "face amount of the policy", a face amount
     if _OR.search(text):
         return "alternatives"
+    if "and" in words[:-2] and words.index("and") > 1:
+        return "listed modifiers"  # "U.S. state and non-U.S. income tax loss carryforwards"
     if _WITH.search(text):
         return "with"
     if len(_TOKEN.findall(text)) > 8:

@@ -3,6 +3,7 @@ and evidence (:mod:`osrag.extract.facts`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 
@@ -10,9 +11,11 @@ from osrag.extract.facts.context import allocated_quantity, heading_context, tab
 from osrag.extract.facts.sections import SectionHeadings
 from osrag.extract.facts.table import TableReading, read_table
 from osrag.extract.facts.text import TextPlace, line_key, read_text_place
+from osrag.extract.facts.units import period_unit
 from osrag.extract.money import MoneyMention
 from osrag.extract.tables import CellAmount
 from osrag.lexicon.bounds import LABEL_CHARS, shorten
+from osrag.lexicon.periods import PeriodUnit
 from osrag.lexicon.scopes import read_scope, scope_of
 from osrag.lexicon.signs import signed_value
 from osrag.schema.facts import AmountFact, FactScope, FactSource, PeriodPart
@@ -26,14 +29,17 @@ def fact(
     period: str | None,
     year: int | None,
     source: FactSource,
+    unit: PeriodUnit | None = None,
     *,
     scope: FactScope = "own",
     scope_name: str | None = None,
     period_part: PeriodPart = "full",
 ) -> AmountFact:
-    """The fact of one mention, its value signed by the policy (:mod:`osrag.lexicon.signs`);
-    its label within ``LABEL_CHARS`` (a table's row joined with its columns may be longer
-    than each part: cut and marked, :mod:`osrag.lexicon.bounds`)."""
+    """The fact of one mention, its value signed by the policy (:mod:`osrag.lexicon.signs`),
+    its period unit read from the text after it or from its label
+    (:mod:`osrag.extract.facts.units`); its label within ``LABEL_CHARS`` (a table's row
+    joined with its columns may be longer than each part: cut and marked,
+    :mod:`osrag.lexicon.bounds`)."""
     if label is not None and len(label) > LABEL_CHARS:
         label = shorten(label, LABEL_CHARS)
     return AmountFact(
@@ -51,6 +57,7 @@ def fact(
         scope=scope,
         scope_name=scope_name,
         period_part=period_part,
+        period_unit=unit,
     )
 
 
@@ -74,6 +81,7 @@ def amount_facts(
                 reading = read_table(cell.table, allocated, context, cell.model)
                 readings[id(cell.table)] = reading
             place = reading.place(cell.row, cell.cell)
+            unit = period_unit(text, mention.end, place.label)
             facts.append(
                 fact(
                     mention,
@@ -81,6 +89,7 @@ def amount_facts(
                     place.period,
                     place.year,
                     "table",
+                    unit,
                     scope=place.scope,
                     scope_name=place.scope_name,
                     period_part=place.period_part,
@@ -98,11 +107,15 @@ def amount_facts(
             per = _PER_BEFORE.search(text, max(0, mention.start - 8), mention.start)
             heading = None if per else sections.label_at(mention.start)
             if heading is not None:
-                found = fact(mention, heading, found.period, found.year, "heading")
+                unit = period_unit(text, mention.end, heading)
+                found = fact(mention, heading, found.period, found.year, "heading", unit)
         earlier = sentence_facts[-1] if sentence_facts else None
         inherited = earlier if earlier is not None and found.label == earlier.label else None
         since = facts[-1].end if facts else 0
-        facts.append(_whose_and_when(text, mention, found, inherited, since))
+        found = _whose_and_when(text, mention, found, inherited, since)
+        if found.label is not None and found.source == "prose":
+            _share_back(text, found, facts, sentence_facts)
+        facts.append(found)
         sentence_facts.append(facts[-1])
     return facts
 
@@ -149,6 +162,7 @@ def _whose_and_when(
         found.period,
         found.year,
         found.source,
+        found.period_unit,
         scope=scope,
         scope_name=name,
         period_part=part or "full",
@@ -171,11 +185,43 @@ def _clause_part(text: str, since: int, start: int) -> PeriodPart | None:
     return part
 
 
+def _share_back(
+    text: str, found: AmountFact, facts: list[AmountFact], earlier: list[AmountFact]
+) -> None:
+    """The unlabelled amounts of a list that ``found`` closes take its label: "$2.3
+    million, $2.1 million and $1.9 million **of stock-based compensation expense**"."""
+    end = found.start
+    for back in range(len(earlier) - 1, -1, -1):
+        previous = earlier[back]
+        if previous.label is not None or not _LISTED.fullmatch(text, previous.end, end):
+            return
+        value = signed_value(previous.magnitude, previous.value < 0, found.label, found.scope)
+        unit = previous.period_unit or period_unit(text, previous.end, found.label)
+        shared = dataclasses.replace(
+            previous,
+            label=found.label,
+            source="prose",
+            value=value,
+            period_unit=unit,
+            scope=found.scope,
+            scope_name=found.scope_name,
+            period_part=found.period_part,
+        )
+        earlier[back] = facts[len(facts) - len(earlier) + back] = shared
+        end = previous.start
+
+
 def _text_fact(
     text: str, mention: MoneyMention, where: TextPlace, earlier: list[AmountFact]
 ) -> AmountFact:
     label, source = where.label, where.source
-    listed = label is None and earlier and _LISTED.fullmatch(text, earlier[-1].end, mention.start)
+    listed = (
+        source == "prose"
+        and (label is None or where.read_after)
+        and earlier
+        and earlier[-1].label is not None
+        and _LISTED.fullmatch(text, earlier[-1].end, mention.start)
+    )
     if (where.inherits or listed) and earlier:
         label = earlier[-1].label
         source = earlier[-1].source if earlier[-1].source != "heading" else "prose"
@@ -183,14 +229,17 @@ def _text_fact(
         key = line_key(text, mention.start)
         if key is not None:
             label, source = key, "key"  # a later amount on a key's line
-    return fact(mention, label, where.period, where.year, source)  # type: ignore[arg-type]
+    unit = period_unit(text, mention.end, label)
+    return fact(mention, label, where.period, where.year, source, unit)  # type: ignore[arg-type]
 
 
 _LISTED = re.compile(
-    r"(?i)(?:\s+(?:per|each|a|an)\s+[a-z]+(?:\s+[a-z]+)?)?\s*(?:,\s*(?:and|or)?|and|or|/|to|[-–])\s*"
+    r"(?i)(?:\s+(?:per|each|a|an)\s+[a-z]+(?:\s+[a-z]+){0,2}){0,2}\s*"
+    r"(?:,\s*(?:and|or)?|and|or|/|to|[-–]|\()\s*"
 )
-"""What stands between two amounts of one list or range ("$250, $500 or $1,000", "$250,000
-each person and $500,000 each accident", "$1,000-$2,000"): the second is the same quantity."""
+"""What stands between two amounts of one list, range or restatement ("$250, $500 or
+$1,000", "$250,000 each person and $500,000 each accident", "$1,000-$2,000", "$45.00 per
+rentable square foot ($159,750.00)"): the second is the same quantity."""
 
 
 _PER_BEFORE = re.compile(r"(?i)\b(?:per|each|every)\s*$")

@@ -10,39 +10,19 @@ Read from the amount's line and sentence, in this order (the first that applies)
    nothing after the amount but a qualifier (``Each occurrence limit $1,000,000``,
    ``Deductible $500 per claim``); or a definition (``“Deductible” means $500``). Later
    amounts on a key's line take the key unless the prose rule names their own quantity.
-3. **Prose** (source ``prose``), the noun phrase the amount measures, where the sentence
-   says it:
-
-   * *before* the amount, joined by a linking word — ``a deductible of $500``, ``total
-     revenues were $5.2 million``, ``revenue rose to $5.2 million``, ``revenue increased
-     12% to $5.2 million``, ``net loss of $3.1 million``, ``premiums of $450 per year``,
-     ``with a limit of liability of $1,000,000``, ``Revenue for fiscal 2019 totaled …``
-     (the phrase runs back to a determiner, a verb or a clause boundary; a trailing
-     time phrase — ``for fiscal 2019``, ``in 2019``, ``at December 31, 2019`` — is the
-     period, not the label);
-   * right *after* it — ``a $500 deductible``, ``a $1,000,000 limit``;
-   * after it with *in*/*of* — ``$5.2 million in revenue``, ``$1.2 million of impairment
-     charges``;
-   * the same quantity restated for a comparison — ``compared with $4.8 million``,
-     ``from $4.8 million``, ``(2018: £56.5m)``, ``$5.2 million and $4.8 million …
-     respectively``: the label of the amount it is compared with, in the same sentence.
-
-   * the name right before it in a list a colon opens — ``Special limits: jewelry
-     theft $2,500, firearms $2,500`` (the words before the colon, when a name, are its
-     group: ``Special limits: jewelry theft``);
-   * ``limited to $X`` / ``capped at $X``: ``limit`` / ``cap``.
-
-   A sentence wrapped over lines is read as one (a line break inside a paragraph is a
-   space). A label read after the amount stops before a verb (a word *the* or a
-   possessive follows: "the $1,000 deductible reduces the claim"). An amount still
-   unlabelled takes its section heading when the heading names a quantity
+3. **Prose** (source ``prose``): the noun phrase the sentence states the amount of —
+   through its link ("a deductible **of** $500", "total revenues **were** $5.2 million",
+   "coverage **in an amount not less than** $2,000,000"), right after it ("a $500
+   deductible", "$5.2 million in revenue"), a defined term ("(the "Loan")"), a change
+   ("revenue **increased** $0.3 million": the increase), a list's item after a colon —
+   read by :mod:`osrag.extract.facts.prose`, which states its rules. A sentence wrapped
+   over lines is read as one (a line break inside a paragraph is a space). The same
+   quantity restated for a comparison — ``compared with $4.8 million``, ``from $4.8
+   million``, ``(2018: £56.5m)``, ``$5.2 million and $4.8 million … respectively`` —
+   takes the label of the amount it is compared with, in the same sentence. An amount
+   still unlabelled takes its section heading when the heading names a quantity
    (:mod:`osrag.extract.facts.sections`, applied by :mod:`~osrag.extract.facts.build`).
-
-   No label where none of these holds: an amount *by* which something changed
-   (``increased by $0.3 million``: the change, not the quantity), an amount *for*
-   something (``pays up to $250 a day for lost earnings``, ``$2 million for the
-   acquisition``: what it pays for, not what it measures), a pronoun (``it was $5``).
-   Never guessed.
+   No label where the sentence names none; never guessed.
 
 **Period** (prose and key): a year stated in the amount's own clause (the comma-separated
 part of its sentence; ``in 2019``, ``fiscal 2019``, ``December 31, 2019``, ``Q3 2019``) — the
@@ -60,32 +40,23 @@ from dataclasses import dataclass
 
 from osrag.extract.facts.labels import clean_label
 from osrag.extract.facts.periods import split_period
+from osrag.extract.facts.prose import prose_label
 from osrag.lexicon.bounds import CELL_CHARS, shorten
 from osrag.lexicon.function_words import (
     ALL_PREPOSITIONS,
     BOUNDARY_WORDS,
-    DEFINITE,
     DETERMINERS,
-    FORWARD_STOPS,
-    INDEFINITE,
-    NAME_EDGES,
-    NAME_PREPOSITIONS,
-    NP_PREPOSITIONS,
-    PRONOUNS,
     SENTENCE_VERBS,
 )
-from osrag.lexicon.keys import COLUMN_JOIN, GROUP_JOIN, qualifies_nothing
+from osrag.lexicon.keys import COLUMN_JOIN, qualifies_nothing
 from osrag.lexicon.links import STATED_LINK
 from osrag.lexicon.periods import (
     MAY_NAME_A_YEAR,
-    MONTH_NAME,
     STATED_PERIOD,
-    TIME_TAIL,
     YEAR_WRITTEN,
     period_written,
     stated_year,
 )
-from osrag.lexicon.phrases import phrase_at_end
 
 __all__ = ["TextPlace", "read_text_place"]
 
@@ -108,21 +79,9 @@ _QUALIFIER_AFTER = re.compile(
     r"/\s*[\w-]+|\([^)]{0,60}\)|aggregate|in\s+(?:total|aggregate))?\s*[;,]?\s*$"
 )
 _BULLET = re.compile(r"^\s*(?:[-*+•◦▪]|\d{1,2}[.)]|\(?[a-z]\)|\([ivx]{1,4}\))\s+")
+_PARENTHESIS = re.compile(r"\([^()]*\)")
 _WORD = re.compile(r"[A-Za-z][\w'’&/-]*")
 
-_CHANGE = re.compile(
-    r"(?i)\b(?:increases?|decreases?|changes?|reductions?|growth|declines?|rises?|falls?|"
-    r"drops?|improvements?|savings?|impact|effect)\s+(?:in|of|to)\b"
-)
-"""An amount of a change ("an increase in payroll of $4.1 million") measures the change."""
-_LINK_REACH = 72
-"""How far before the amount a linking word and its hedges can start ("increased 12.5%
-to approximately")."""
-_TEMPORAL = re.compile(
-    rf"(?i)^(?:(?:19|20)\d\d|years?|quarters?|periods?|months?|days?|weeks?|q[1-4]|fiscal|"
-    rf"{MONTH_NAME}|cash|total|aggregate|addition|connection|respect|part|which|that|this|these|"
-    r"those)$"
-)
 _COMPARED = re.compile(
     r"(?i)(?:compared\s+(?:with|to)|as\s+compared\s+(?:with|to)|versus|vs\.?|"
     r"(?:up|down)?\s*from|against|and)\s+(?:approximately\s+|about\s+)?$"
@@ -146,6 +105,9 @@ class TextPlace:
     year: int | None
     inherits: bool = False
     """The label is the previous amount's in the sentence (a comparison, a restatement)."""
+    read_after: bool = False
+    """The label was read after the amount ("$128,000 – $156,000 **base**"): a list's
+    later amount takes the earlier one's label instead."""
 
 
 def read_text_place(text: str, start: int, end: int, amounts_before: int) -> TextPlace:
@@ -174,22 +136,16 @@ def read_text_place(text: str, start: int, end: int, amounts_before: int) -> Tex
     if whole_line:
         before = _paragraph_before(text, line_start, before)
     clause = _clause_before(before)
-    label = (
-        _label_before(clause[-_PHRASE:])
-        or _label_after(after)
-        or _list_item(clause[-_PHRASE:], amounts_before)
-    )
+    label, read_after = prose_label(clause, after, amounts_before)
     if label is None and amounts_before and _COMPARED.search(clause, max(0, len(clause) - 40)):
         return TextPlace("prose", None, period, year, inherits=True)
-    return TextPlace("prose", label, period, year)
+    return TextPlace("prose", label, period, year, read_after=read_after)
 
 
 _WINDOW = 300
 """Characters either side of an amount that its rules read (a sentence's worth)."""
 _KEY_LINE = 160
 """The longest line prefix that can still be a key and its separator."""
-_PHRASE = 160
-"""The end of a clause a noun phrase and its linking word are read from."""
 
 
 _BLOCK_START = re.compile(r"\n(?=[ \t]*(?:\n|#|\||>|[-*+•◦▪][ \t]|\d{1,2}[.)][ \t]))")
@@ -248,20 +204,50 @@ def _pipe_row_place(text: str, line_start: int, before: str) -> TextPlace:
 
 def _pipe_header(text: str, line_start: int, column: int) -> str | None:
     """The text of column ``column`` in the first line of the pipe table holding
-    ``line_start`` (its header row), or None; the line read as far as ``column`` cells of
-    ``CELL_CHARS`` reach, the cell to ``CELL_CHARS`` (:mod:`osrag.lexicon.bounds`)."""
+    ``line_start`` (its header row), or None; the cell to ``CELL_CHARS``
+    (:mod:`osrag.lexicon.bounds`)."""
+    start = _table_start(text, line_start)
+    if start == line_start:
+        return None
+    first = _header_cells(text, start)
+    return shorten(first[column], CELL_CHARS) if column < len(first) else None
+
+
+_STARTS: dict[tuple[str, int], int] = {}
+"""Rows whose table start is known: a row's answer is its previous row's."""
+
+
+def _table_start(text: str, line_start: int) -> int:
+    """Where the pipe table holding the line at ``line_start`` starts. Walked back row by
+    row until a row whose answer is known, and every row passed remembers it, so a table
+    is walked once however its rows are asked (a text's hash is computed once); no
+    recursion, whatever the table's length."""
+    passed: list[int] = []
     start = line_start
-    while start > 0:
+    while (text, start) not in _STARTS:
+        if start == 0:
+            break
         previous = text.rfind("\n", 0, start - 1) + 1
         if not text[previous:start].lstrip().startswith("|"):
             break
+        passed.append(start)
         start = previous
-    if start == line_start:
-        return None
-    reach = start + (column + 2) * (CELL_CHARS + 1)
-    end = text.find("\n", start, reach)
-    first = text[start : end if end >= 0 else reach].strip().strip("|").split("|")
-    return shorten(first[column].strip(), CELL_CHARS) if column < len(first) else None
+    found = _STARTS.get((text, start), start)
+    if len(_STARTS) > 1 << 12:
+        _STARTS.clear()
+    for row in passed:
+        _STARTS[(text, row)] = found
+    _STARTS[(text, start)] = found
+    return found
+
+
+@functools.lru_cache(maxsize=1 << 8)
+def _header_cells(text: str, start: int) -> list[str]:
+    end = text.find("\n", start)
+    return [
+        c.strip()
+        for c in text[start : end if end >= 0 else len(text)].strip().strip("|").split("|")
+    ]
 
 
 def line_key(text: str, start: int) -> str | None:
@@ -275,7 +261,7 @@ def line_key(text: str, start: int) -> str | None:
 
 @functools.lru_cache(maxsize=1 << 12)
 def _key_of(before: str, after: str) -> str | None:
-    stripped = _BULLET.sub("", before)
+    stripped = _BULLET.sub("", _LINE_BEFORE.sub("", before))
     if not stripped.strip():
         return None
     match = _KEY_SEPARATOR.match(stripped)
@@ -300,10 +286,23 @@ def _key_of(before: str, after: str) -> str | None:
     return None
 
 
+_LINE_BEFORE = re.compile(
+    r"^.*(?:(?<=[a-z0-9)])\.\s+|\S:\s+(?:[$€£¥₹]?\d[\d,.]*%?|\w+)\s+(?:[A-Za-z]+\s+)?"
+    r"(?=[A-Z]\w*(?:\s+\w+){0,5}\s*:))"
+)
+"""What stands on a key's line before it: an earlier sentence ("… of each month. Total
+for the policy term: $198.00") or an earlier key and its value ("Number of payments: 60
+Amount of payments: $533.75")."""
+
+
 def _may_be_key(key: str) -> bool:
     """A key is a name, not a sentence: at most ten words, its parentheses closed, no
-    amount and no verb of a sentence in it."""
-    if len(key.split()) > 10 or key.count("(") != key.count(")"):
+    amount and no verb of a sentence in it (a parenthesis may explain it: "FINANCE CHARGE
+    (the dollar amount the credit will cost you)")."""
+    if key.count("(") != key.count(")"):
+        return False
+    key = _PARENTHESIS.sub(" ", key)
+    if len(key.split()) > 10:
         return False
     if _MONEY_BETWEEN.search(key):
         return False
@@ -318,146 +317,19 @@ def _clean_key(key: str) -> str | None:
 
 
 def _clause_before(before: str) -> str:
-    """The part of the sentence before the amount, from the last clause boundary."""
-    cut = max(before.rfind(". "), before.rfind("; "), before.rfind("? "), before.rfind("! "))
+    """The part of the sentence before the amount, from the last clause boundary (a full
+    stop that ends an abbreviation — "U.S. federal", "Inc. and" — is none)."""
+    cut = max(before.rfind("; "), before.rfind("? "), before.rfind("! "))
+    stop = before.rfind(". ")
+    while stop > cut and _ABBREVIATION.search(before, max(0, stop - 4), stop + 1):
+        stop = before.rfind(". ", 0, stop)
+    cut = max(cut, stop)
     return before[cut + 1 :] if cut >= 0 else before
 
 
-def _label_before(clause: str) -> str | None:
-    """``deductible`` in "a deductible of " (the phrase before a linking word)."""
-    limited = _LIMITED.search(clause, max(0, len(clause) - _LINK_REACH))
-    if limited is not None:
-        return _NOUN_OF[limited.group("word").lower()]
-    link = STATED_LINK.search(clause, max(0, len(clause) - _LINK_REACH))
-    if link is None:
-        return None
-    before = clause[: link.start()]
-    head = re.split(r"[,;:()\[\]]", TIME_TAIL.sub("", before))[-1]
-    label = _phrase(head)
-    if label is None:
-        # a time phrase opened the clause ("As of December 31, 2019, total assets were"):
-        # the phrase is the part after its last comma, a time tail of its own taken off
-        last = TIME_TAIL.sub("", re.split(r"[,;:()\[\]]", before)[-1])
-        label = _phrase(last) if last != head else None
-    return label
-
-
-_LIMITED = re.compile(
-    r"(?i)\b(?P<word>limited|capped)\s+(?:to|at)(?:\s+(?:a\s+)?(?:maximum|total)\s+of)?\s*$"
-)
-"""``limited to $X`` / ``capped at $X``: the amount is a limit (a cap) of what the clause
-names; the label is the noun the verb is made from."""
-_NOUN_OF = {"limited": "limit", "capped": "cap"}
-
-
-def _list_item(clause: str, amounts_before: int) -> str | None:
-    """``jewelry theft`` in "Special limits inside Coverage C: jewelry theft $2,500,
-    firearms $2,500": an amount right after a short name in a list that a colon opens
-    measures that name; the words before the colon, when they are a name themselves,
-    are its group ("Special limits inside Coverage C: jewelry theft")."""
-    colon = clause.rfind(": ")
-    if colon < 0:
-        return None
-    item = _LIST_ITEM.search(clause, colon + 1)
-    if item is None or (amounts_before == 0 and item.start() > colon + 2):
-        return None  # the first amount must follow the colon's own item
-    words = item.group("item").split()
-    if (
-        any(
-            w.lower() in BOUNDARY_WORDS or w.lower() in DETERMINERS or w.lower() in PRONOUNS
-            for w in words
-        )
-        or words[0].lower() in FORWARD_STOPS
-        or words[-1].lower() in FORWARD_STOPS
-    ):
-        return None
-    name = clean_label(item.group("item"))
-    if name is None:
-        return None
-    group_text = _BULLET.sub("", clause[:colon])
-    group = _clean_key(group_text) if _is_name(group_text) else None
-    return f"{group}{GROUP_JOIN}{name}" if group else name
-
-
-def _is_name(text: str) -> bool:
-    """A key that is a name: no clause word, pronoun or verb of a sentence in it."""
-    return _may_be_key(text) and not any(
-        w.lower() in BOUNDARY_WORDS or w.lower() in PRONOUNS for w in _WORD.findall(text)
-    )
-
-
-_LIST_ITEM = re.compile(
-    r"(?:(?<=:)|,|;)\s*(?:(?:and|or)\s+)?(?P<item>[A-Za-z][\w'’&/-]*(?:\s+[A-Za-z][\w'’&/-]*){0,5})\s*$"
-)
-"""The last item of a list before an amount: after the colon, a comma or a semicolon (and
-an *and*/*or*), a name of one to six words."""
-
-
-def _phrase(head: str) -> str | None:
-    """The noun phrase that ends ``head``, run back to a determiner, a verb or a
-    boundary word; None for a change ("an increase in payroll of"), a pronoun alone or a
-    time word."""
-    if _CHANGE.search(head):
-        return None
-    # a name never starts or ends with a preposition ("the cost per operator to be
-    # $7,650"), and a determiner after one is inside it ("proceeds from the sale")
-    words = _WORD.findall(head)[-8:]
-    phrase, _ = phrase_at_end(words, BOUNDARY_WORDS, openers=DETERMINERS, inside=NP_PREPOSITIONS)
-    if phrase and phrase[0].lower() in NAME_PREPOSITIONS - {"of", "from"}:
-        return None  # "(loss) after tax was": the name's head is cut off before it
-    while phrase and phrase[0].lower() in NAME_EDGES | DETERMINERS:
-        phrase.pop(0)
-    while phrase and phrase[-1].lower() in NAME_EDGES:
-        phrase.pop()
-    if not phrase or (len(phrase) == 1 and phrase[0].lower() in PRONOUNS):
-        return None
-    if _TEMPORAL.match(phrase[-1]):
-        return None
-    return clean_label(" ".join(phrase))
-
-
-_NEXT_WORD = re.compile(r"[ \t]+([A-Za-z]+)\b")
-
-
-def _is_verb(after: str, word: re.Match[str], index: int) -> bool:
-    """``word`` (the ``index``-th after the amount) is the verb after the noun phrase."""
-    following = _NEXT_WORD.match(after, word.end())
-    if following is None:
-        return False
-    article = following.group(1).lower()
-    if article in DEFINITE:
-        return True
-    lower = word.group().lower()
-    return (
-        article in INDEFINITE
-        and index > 0
-        and lower.endswith("s")
-        and not lower.endswith(("ss", "us", "is"))
-    )
-
-
-def _label_after(after: str) -> str | None:
-    """``deductible`` in "$500 deductible", ``revenue`` in "$5.2 million in revenue"."""
-    lead = re.match(r"\s+(?:(?P<prep>in|of)\s+)?", after)
-    if lead is None:
-        return None
-    words: list[str] = []
-    at = lead.end()
-    for word in _WORD.finditer(after, lead.end()):
-        if after[at : word.start()].strip():
-            break  # punctuation or figures between: the phrase ended
-        lower = word.group().lower()
-        if lower in FORWARD_STOPS or lower.endswith("ly") or len(words) == 3:
-            break
-        if lower.endswith("ed") and not lead.group("prep"):
-            break
-        if _is_verb(after, word, len(words)):
-            break  # "deductible reduces the claim": the verb is not part of the label
-        words.append(word.group())
-        at = word.end()
-    if not words or _TEMPORAL.match(words[0]) or _TEMPORAL.match(words[-1]):
-        return None
-    return clean_label(" ".join(words))
+_ABBREVIATION = re.compile(r"(?:\b[A-Z]|\b(?:No|Co|Mr|Ms|Dr|vs|St|Inc))\.$")
+"""A full stop that ends an abbreviation: after a capital letter ("U.S."), or a short
+title or company word."""
 
 
 def _period(
