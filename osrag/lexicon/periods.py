@@ -76,6 +76,7 @@ __all__ = [
     "YEAR4",
     "YEAR_IN_TEXT",
     "YEAR_WRITTEN",
+    "PeriodPart",
     "PeriodUnit",
     "counts_part_of_a_year",
     "is_period_words",
@@ -349,6 +350,13 @@ TIME_TAIL = re.compile(
 fiscal 2019** totaled", "net income **for the year** under $5 million"): it runs to the
 end, never over a clause's comma ("born in 1989, applying for …, pays an annual premium
 of": the phrase is after the comma). Both sides take it off a name."""
+
+
+# ------------------------------------------------------------------ parts of the year
+
+PeriodPart = Literal["full", "q1", "q2", "q3", "q4", "h1", "h2", "part"]
+"""The part of the year a figure covers: ``full`` (the whole period — a year, or no part
+named), a quarter, a half, or ``part`` (another part: "Three months", "26 weeks")."""
 
 
 # ------------------------------------------------------------------ period units

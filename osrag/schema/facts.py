@@ -27,25 +27,14 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from osrag.lexicon.keys import label_keys
+from osrag.lexicon.periods import PeriodPart as PeriodPart
+from osrag.lexicon.scopes import Scope
 
 FactSource = Literal["table", "key", "prose", "heading"]
 """Where the label came from: a table cell's row (and column), a key of key–value text,
 the noun phrase in prose, or no label at all for an amount in a heading (``heading``)."""
 
-FactScope = Literal[
-    "own",
-    "segment",
-    "region",
-    "product",
-    "discontinued",
-    "acquired",
-    "pro_forma",
-    "parent",
-    "tax_effect",
-    "allocated",
-    "adjusted",
-    "line_item",
-]
+FactScope = Scope
 """Whose figure a fact is. ``own``: the document's own figure for its subject (the
 company's, the policy's, the invoice's) — what a question asks for unless it names
 another; ``segment`` / ``region`` / ``product``: a part of the company (named in
@@ -55,10 +44,6 @@ forma figures; ``parent``: the parent entity alone; ``tax_effect``: the tax effe
 item (a deferred tax balance's component); ``allocated``: an allocated charge's share of
 an expense line; ``adjusted``: a non-GAAP adjusted figure; ``line_item``: a line of a
 document whose total is the document's figure (an invoice's or an order's lines)."""
-
-PeriodPart = Literal["full", "q1", "q2", "q3", "q4", "h1", "h2", "part"]
-"""The part of the year a figure covers: ``full`` (the whole period — a year, or no part
-named), a quarter, a half, or ``part`` (another part: "Three months", "26 weeks")."""
 
 PeriodUnit = Literal["hour", "day", "week", "month", "quarter", "year"]
 """How often a recurring amount recurs ("$900 per week", "a stipend of $48,000 per

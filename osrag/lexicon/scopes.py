@@ -1,0 +1,491 @@
+"""Whose figure a name states, and for which part of the year: the scope words, and the one
+reader that splits a name's words into what, whose and when.
+
+A name as a statement writes it often says three things at once: *what* is measured (the
+quantity: "revenue", "operating income"), *whose* figure it is when it is not the
+document's own ("**Americas** revenue", "**Consumer Cyber Safety segment** net revenues",
+"**Adjusted** EBITDA", "Total revenue — **Discontinued operations**", "Total assets —
+**Parent**") and *when*, when it is a part of the year ("**Fourth quarter** revenue",
+"Net income — **Three months**"). :func:`read_scope` splits them, on both sides: the
+document side stores the what as the label and the rest as the fact's ``scope``,
+``scope_name`` and ``period_part``; the question side asks for the same fields. One
+function, so "EMEA revenue" in a question and a table of the ``EMEA`` segment's revenue
+meet on the same reading.
+
+**Scopes** (:data:`Scope`) and the words that make each, as data:
+
+* ``region`` — a geography (:data:`REGIONS`: world regions, countries, and the relative
+  ones — domestic, foreign, international); its name is the region's first name in the
+  table (``APAC`` and ``Asia Pacific`` are one region, ``asia pacific``). A geography
+  names a region whatever noun the text puts after it: "Americas segment" is the
+  Americas region, on both sides. Not a region: a geography before a word that makes it
+  part of another name (:data:`NOT_A_PART_AFTER`: "foreign currency", "U.S. GAAP",
+  "U.S. federal"), nor "US" written in lower case (a pronoun);
+* ``segment`` — a name before a word of :data:`SEGMENT_NOUNS` ("Marine Services segment",
+  "Consumer division", "Europe business unit" is a region); "segment" with no name before
+  it ("Segment revenue", "Total segment operating income") is the segments' figure, no
+  name; "by segment" names no part (a table split by segments);
+* ``product`` — a name before :data:`PRODUCT_NOUNS` ("Storage product line");
+* ``discontinued`` (:data:`DISCONTINUED`: discontinued operations, held for sale, disposal
+  group), ``pro_forma`` (pro forma), ``parent`` (the parent company or entity alone, not
+  "attributable to the parent", which is the group's own figure), ``acquired`` (a
+  business acquired: "assets acquired", "liabilities assumed", "acquired business" —
+  never a name's first word, "Acquired intangible assets", which is a kind of asset),
+  ``tax_effect`` ("tax effect of …", not "net of tax effect"), ``adjusted``
+  (:data:`ADJUSTED`: adjusted, non-GAAP, underlying, normalized);
+* the words that say a figure is the reported one (:data:`REPORTED`: "(GAAP)") are left
+  out of what, the scope staying the document's own.
+
+Scopes the words of a name cannot say — an allocated charge's share, a line of an itemised
+document, the tax effect of a deferred tax balance's component — are read from a table's
+shape (:mod:`osrag.extract.facts.table`).
+
+Where a name says two, the first of :data:`PRECEDENCE` is the scope and the other's words
+stay in what ("Adjusted EBITDA" in a segment's table is the segment's, its what "Adjusted
+EBITDA").
+
+**Parts of the year** (:data:`~osrag.lexicon.periods.PeriodPart`): a quarter (``Q4``,
+``4Q19``, ``fourth quarter``, ``fourth-quarter``, ``4th qtr``), a half (``H1``, ``first
+half``), another part (``three months``, ``26 weeks``, ``year to date``, ``interim``,
+``half-year``) or the whole year said as such (``Full Year``, ``fiscal year``, ``twelve
+months``, ``52 weeks``): ``full``. A year itself (``2019``, ``Fiscal 2019``) is a period,
+read by :mod:`osrag.lexicon.periods`, not here.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from typing import Literal, NamedTuple
+
+from osrag.lexicon.function_words import ARTICLES, COORDINATORS, NAME_MARKS, PREPOSITIONS
+from osrag.lexicon.periods import QUARTER_ORDINALS, PeriodPart
+from osrag.lexicon.words import name_words, word_set
+
+__all__ = [
+    "ADJUSTED",
+    "DISCONTINUED",
+    "NOT_A_PART_AFTER",
+    "PARTS",
+    "PRECEDENCE",
+    "PRODUCT_NOUNS",
+    "REGIONS",
+    "REPORTED",
+    "SEGMENT_NOUNS",
+    "Scope",
+    "ScopeReading",
+    "is_region",
+    "read_scope",
+    "region_name",
+    "scope_of",
+]
+
+Scope = Literal[
+    "own",
+    "segment",
+    "region",
+    "product",
+    "discontinued",
+    "acquired",
+    "pro_forma",
+    "parent",
+    "tax_effect",
+    "allocated",
+    "adjusted",
+    "line_item",
+]
+"""Whose figure a fact is (the fact contract, :data:`osrag.schema.facts.FactScope`)."""
+
+PARTS: frozenset[Scope] = frozenset({"segment", "region", "product"})
+"""The scopes that are a part of the company and carry its name."""
+
+REGIONS: tuple[tuple[str, ...], ...] = (
+    # world regions
+    ("americas", "the americas"),
+    ("north america",),
+    ("south america",),
+    ("latin america", "latam"),
+    ("central america",),
+    ("emea", "europe middle east and africa"),
+    ("europe",),
+    ("middle east",),
+    ("africa",),
+    ("asia",),
+    ("asia pacific", "apac", "asia pac"),
+    ("asia pacific and japan", "apj"),
+    ("greater china",),
+    ("rest of world", "rest of the world", "row"),
+    # the relative ones
+    ("domestic",),
+    ("foreign",),
+    ("international",),
+    ("overseas",),
+    ("non us", "non u s", "outside the united states"),
+    # countries
+    ("united states", "us", "u s", "usa", "u s a", "united states of america"),
+    ("canada",), ("mexico",), ("brazil",), ("argentina",), ("chile",), ("colombia",),
+    ("united kingdom", "uk", "u k", "great britain"),
+    ("ireland",), ("germany",), ("france",), ("italy",), ("spain",), ("portugal",),
+    ("netherlands", "the netherlands"), ("belgium",), ("switzerland",), ("austria",),
+    ("sweden",), ("norway",), ("denmark",), ("finland",), ("poland",), ("russia",),
+    ("turkey",), ("israel",), ("saudi arabia",), ("united arab emirates", "uae"),
+    ("south africa",), ("nigeria",), ("egypt",), ("india",),
+    ("china", "mainland china", "prc"), ("hong kong",), ("taiwan",), ("japan",),
+    ("korea", "south korea"), ("singapore",), ("malaysia",), ("indonesia",),
+    ("thailand",), ("vietnam",), ("philippines", "the philippines"), ("australia",),
+    ("new zealand",),
+)  # fmt: skip
+"""The geographies a part of a company is named by, each with its other names (normalised
+words: :func:`~osrag.lexicon.words.name_words`); the first name is the one stored."""
+
+NOT_A_PART_AFTER = word_set(
+    """currency currencies exchange gaap dollar dollars treasury treasuries government
+    federal statutory jurisdiction jurisdictions"""
+)
+"""A word after a geography that makes the geography part of another name: "foreign
+currency translation", "U.S. GAAP", "U.S. federal", "foreign exchange" name no part."""
+
+SEGMENT_NOUNS = (("segment",), ("segments",), ("division",), ("business", "unit"))
+"""The nouns that make the words before them one segment's name ("Marine Services
+segment", "Consumer division", "Industrial business unit")."""
+
+REGION_NOUNS = (("region",), ("regions",), ("area",), ("geographic", "area"), ("market",),
+                ("markets",))  # fmt: skip
+"""Nouns after a geography that only say it is a region ("Asia Pacific region")."""
+
+PRODUCT_NOUNS = (("product", "line"), ("product", "lines"), ("product", "family"),
+                 ("product", "group"), ("product", "category"))  # fmt: skip
+"""The nouns that make the words before them one product line's name."""
+
+DISCONTINUED = (
+    ("discontinued", "operations"), ("discontinued", "operation"), ("discontinued",),
+    ("held", "for", "sale"), ("disposal", "group"), ("disposal", "groups"),
+)  # fmt: skip
+"""Discontinued operations and the assets held for sale with them."""
+
+PRO_FORMA = (("pro", "forma"), ("proforma",))
+"""Pro forma figures (as if a transaction had happened earlier)."""
+
+PARENT = (("parent", "company", "only"), ("parent", "company"), ("parent", "entity"),
+          ("parent", "only"), ("parent",))  # fmt: skip
+"""The parent entity alone (its condensed statements beside the group's)."""
+
+ACQUIRED_AFTER = (("acquired",), ("assumed",))
+"""Participles after a name that make it an acquired business's ("Total assets acquired",
+"Liabilities assumed"); before a name "acquired" is a kind ("Acquired intangibles")."""
+
+ACQUIRED = (("acquired", "business"), ("acquired", "businesses"), ("acquired", "company"),
+            ("acquired", "companies"), ("acquired", "entity"), ("acquiree",))  # fmt: skip
+"""The acquired business named as such."""
+
+TAX_EFFECT = (("income", "tax", "effect"), ("income", "tax", "effects"), ("tax", "effect"),
+              ("tax", "effects"), ("tax", "effected"))  # fmt: skip
+"""The tax effect of an item ("Tax effect of stock-based compensation")."""
+
+ADJUSTED = (("non", "gaap"), ("adjusted",), ("underlying",), ("normalized",),
+            ("normalised",))  # fmt: skip
+"""A non-GAAP measure: adjusted, non-GAAP, underlying, normalized."""
+
+REPORTED = (("gaap",), ("as", "reported"), ("ifrs",))
+"""Words that say a figure is the reported one ("Operating income (GAAP)"): left out of
+what, the scope the document's own."""
+
+PRECEDENCE: tuple[Scope, ...] = (
+    "discontinued", "acquired", "parent", "segment", "product", "region", "pro_forma",
+    "tax_effect", "adjusted",
+)  # fmt: skip
+"""Which scope a name stating two takes: whose figure it is (another entity, a part of the
+company) before what kind of figure (pro forma, a tax effect, adjusted)."""
+
+_NOT_BEFORE_SCOPE = (
+    ARTICLES
+    | PREPOSITIONS
+    | word_set("of from by attributable attributed located generated earned derived")
+)
+"""Function words (and the participles that join a place) left hanging before a scope's
+words once they are taken out ("Income **from** discontinued operations", "Revenue **in
+the** Americas", "Long-lived assets **located in the** Americas")."""
+
+_FULL_YEAR = (("full", "year"), ("full", "years"), ("fiscal", "year"), ("twelve", "months"),
+              ("12", "months"), ("52", "weeks"), ("53", "weeks"), ("fifty", "two", "weeks"),
+              ("full", "fiscal", "year"))  # fmt: skip
+_OTHER_PART = (("year", "to", "date"), ("ytd",), ("interim",), ("half", "year"),
+               ("three", "months"), ("six", "months"), ("nine", "months"), ("3", "months"),
+               ("6", "months"), ("9", "months"), ("13", "weeks"), ("26", "weeks"),
+               ("39", "weeks"), ("thirteen", "weeks"), ("twenty", "six", "weeks"),
+               ("thirty", "nine", "weeks"), ("quarter",), ("quarters",),
+               ("semi", "annual"))  # fmt: skip
+_HALVES = {"first": "h1", "1st": "h1", "second": "h2", "2nd": "h2"}
+_QUARTER_TOKEN = re.compile(r"q([1-4])|([1-4])q(?:\d\d)?|q([1-4])(?:fy)?\d\d")
+_HALF_TOKEN = re.compile(r"h([12])|([12])h(?:\d\d)?")
+
+
+class ScopeReading(NamedTuple):
+    """What :func:`read_scope` reads of a name's words."""
+
+    what: list[str]
+    """The words (as given) that say what is measured, in order."""
+    scope: Scope
+    """Whose figure (``own`` when the words say no other)."""
+    scope_name: str | None
+    """The part's name for ``segment``, ``region`` and ``product``, normalised."""
+    period_part: PeriodPart | None
+    """The part of the year the words name (``full`` when they say the whole year), None
+    when they name none."""
+
+
+@functools.cache
+def _regions() -> dict[tuple[str, ...], str]:
+    return {tuple(name.split()): names[0] for names in REGIONS for name in names}
+
+
+def region_name(words: Sequence[str]) -> str | None:
+    """The region ``words`` (normalised) name exactly, by its stored name, or None."""
+    return _regions().get(tuple(words))
+
+
+def is_region(text: str) -> bool:
+    """``text`` names one geography and nothing else ("Americas", "U.S.", "Asia Pacific")."""
+    return region_name(name_words(text)) is not None
+
+
+class _Words:
+    """A name's words as given (tokens) and their normalised words, each with its token."""
+
+    def __init__(self, tokens: Sequence[str]) -> None:
+        self.tokens = list(tokens)
+        self.words: list[str] = []
+        self.owner: list[int] = []
+        self.first: list[bool] = []
+        for t, token in enumerate(self.tokens):
+            for k, word in enumerate(_token_words(token)):
+                self.words.append(word)
+                self.owner.append(t)
+                self.first.append(k == 0)
+        self.taken = [False] * len(self.words)
+
+    def aligned(self, start: int, end: int) -> bool:
+        """``words[start:end]`` are whole tokens."""
+        return self.first[start] and (end == len(self.words) or self.first[end])
+
+    def find(self, phrases: Sequence[tuple[str, ...]], start: int = 0) -> tuple[int, int] | None:
+        """The first place at or after ``start`` where one of ``phrases`` stands on untaken
+        whole tokens (the longest there)."""
+        for i in range(start, len(self.words)):
+            for phrase in sorted(phrases, key=len, reverse=True):
+                end = i + len(phrase)
+                if (
+                    tuple(self.words[i:end]) == phrase
+                    and self.aligned(i, end)
+                    and not any(self.taken[i:end])
+                ):
+                    return i, end
+        return None
+
+    def take(self, start: int, end: int) -> None:
+        for i in range(start, end):
+            self.taken[i] = True
+
+    def what(self) -> list[str]:
+        """The tokens none of whose words were taken, hanging function words and marks
+        left out at the place of a taken run."""
+        kept = [
+            t for t in range(len(self.tokens))
+            if not any(self.taken[i] for i, o in enumerate(self.owner) if o == t)
+        ]  # fmt: skip
+        out: list[str] = []
+        for n, t in enumerate(kept):
+            gap_after = n + 1 == len(kept) or kept[n + 1] != t + 1
+            if gap_after and _hangs(self.tokens[t]) and self._took_after(t):
+                continue
+            out.append(self.tokens[t])
+        while out and _hangs(out[-1]):
+            out.pop()
+        while out and (out[0].strip() in NAME_MARKS or not _token_words(out[0])):
+            out.pop(0)
+        return out
+
+    def _took_after(self, token: int) -> bool:
+        return any(self.taken[i] for i, o in enumerate(self.owner) if o == token + 1)
+
+
+def _token_words(token: str) -> list[str]:
+    """A token's normalised words, a parenthesised one's too ("(non-GAAP)", "(GAAP)")."""
+    return name_words(token.translate(_BRACKETS))
+
+
+_BRACKETS = str.maketrans("()[]", "    ")
+
+
+def _hangs(token: str) -> bool:
+    words = _token_words(token)
+    stripped = token.strip()
+    return (not words and stripped in NAME_MARKS | {"(", ")", ":"}) or (
+        len(words) == 1 and words[0] in _NOT_BEFORE_SCOPE | COORDINATORS
+    )
+
+
+def _part_of_year(w: _Words) -> PeriodPart | None:
+    """The part of the year the words name; its words taken."""
+    for i, word in enumerate(w.words):
+        if w.taken[i] or not w.first[i]:
+            continue
+        if m := _QUARTER_TOKEN.fullmatch(word):
+            w.take(i, i + 1)
+            return f"q{m.group(1) or m.group(2) or m.group(3)}"  # type: ignore[return-value]
+        if m := _HALF_TOKEN.fullmatch(word):
+            w.take(i, i + 1)
+            return f"h{m.group(1) or m.group(2)}"  # type: ignore[return-value]
+        following = w.words[i + 1 : i + 3]
+        if word in QUARTER_ORDINALS and following[:1] in (["quarter"], ["qtr"]):
+            w.take(i, i + 2)
+            return f"q{QUARTER_ORDINALS[word]}"  # type: ignore[return-value]
+        if word in QUARTER_ORDINALS and following[:2] == ["fiscal", "quarter"]:
+            w.take(i, i + 3)
+            return f"q{QUARTER_ORDINALS[word]}"  # type: ignore[return-value]
+        if word in _HALVES and following[:1] == ["half"] and following[1:2] != ["year"]:
+            w.take(i, i + 2)
+            return _HALVES[word]  # type: ignore[return-value]
+    for phrases, part in ((_FULL_YEAR, "full"), (_OTHER_PART, "part")):
+        found = w.find(phrases)
+        if found is not None:
+            end = found[1]
+            while w.words[end : end + 1] in (["ended"], ["ending"]):
+                end += 1  # "Three months ended"
+            w.take(found[0], end)
+            return part  # type: ignore[return-value]
+    return None
+
+
+def _named_before(w: _Words, start: int) -> tuple[int, str | None]:
+    """The name standing before ``words[start]`` (a segment's or a product line's): the
+    run of untaken words back to a function word, a mark or an optional lead."""
+    i = start
+    while (
+        i > 0
+        and not w.taken[i - 1]
+        and w.words[i - 1] not in _NOT_BEFORE_SCOPE | COORDINATORS | _LEADS
+    ):
+        i -= 1
+    while i < start and not w.first[i]:
+        i += 1
+    return i, (" ".join(w.words[i:start]) or None)
+
+
+_LEADS = word_set("total net consolidated reportable operating business")
+"""Words before a segment noun that are not the segment's name ("Total segment …",
+"reportable segment", "operating segment")."""
+
+
+def _region(w: _Words) -> tuple[str, int, int] | None:
+    """The first geography among the words that names a part (:data:`NOT_A_PART_AFTER`)."""
+    names = _regions()
+    longest = max(len(k) for k in names)
+    for i in range(len(w.words)):
+        if w.taken[i] or not w.first[i]:
+            continue
+        for n in range(min(longest, len(w.words) - i), 0, -1):
+            phrase = tuple(w.words[i : i + n])
+            if phrase not in names or not w.aligned(i, i + n):
+                continue
+            if phrase in (("us",), ("row",)) and not _written_upper(w, i):
+                break  # "us" is a pronoun, "row" a row, unless written "US", "RoW"
+            if w.words[i + n : i + n + 1] and w.words[i + n] in NOT_A_PART_AFTER:
+                break
+            return names[phrase], i, i + n
+    return None
+
+
+def _written_upper(w: _Words, i: int) -> bool:
+    token = w.tokens[w.owner[i]]
+    return any(ch.isupper() for ch in token)
+
+
+def _scopes(w: _Words) -> dict[Scope, tuple[int, int, str | None]]:
+    """Every scope the words name: where its words stand and the part's name."""
+    found: dict[Scope, tuple[int, int, str | None]] = {}
+    region = _region(w)
+    if region is not None:
+        region_is, first, last = region
+        noun = w.find((*SEGMENT_NOUNS, *PRODUCT_NOUNS, *REGION_NOUNS), last)
+        last = noun[1] if noun is not None and noun[0] == last else last  # "Americas segment"
+        found["region"] = (first, last, region_is)
+    for scope, nouns in (("segment", SEGMENT_NOUNS), ("product", PRODUCT_NOUNS)):
+        at = w.find(nouns)
+        if at is None or (region is not None and region[2] == at[0]):
+            continue
+        if at[0] and w.words[at[0] - 1] == "by":
+            continue  # "Revenue by segment": no one part
+        start, name = _named_before(w, at[0])
+        found[scope] = (start, at[1], name)  # type: ignore[index]
+    for scope, phrases in (
+        ("discontinued", DISCONTINUED),
+        ("pro_forma", PRO_FORMA),
+        ("adjusted", ADJUSTED),
+    ):
+        at = w.find(phrases)
+        if at is not None:
+            found[scope] = (*at, None)  # type: ignore[index]
+    if (at := w.find(PARENT)) is not None and w.words[max(0, at[0] - 1)] not in {"to", "of"}:
+        found["parent"] = (*at, None)
+    if (at := _acquired(w)) is not None:
+        found["acquired"] = (*at, None)
+    if (at := w.find(TAX_EFFECT)) is not None and w.words[max(0, at[0] - 2) : at[0]] != [
+        "net",
+        "of",
+    ]:
+        end = at[1] + 1 if w.words[at[1] : at[1] + 1] in (["of"], ["on"]) else at[1]
+        found["tax_effect"] = (at[0], end, None)
+    return found
+
+
+def _acquired(w: _Words) -> tuple[int, int] | None:
+    named = w.find(ACQUIRED)
+    if named is not None:
+        return named
+    after = w.find(ACQUIRED_AFTER)
+    return after if after is not None and after[0] > 0 else None
+
+
+def _said_again(w: _Words, part: PeriodPart) -> bool:
+    """Whether the words name ``part`` once more (its words then taken), else leave them."""
+    taken = list(w.taken)
+    if _part_of_year(w) == part:
+        return True
+    w.taken = taken
+    return False
+
+
+def read_scope(words: Sequence[str]) -> ScopeReading:
+    """Split a name's words — as written, one token each (``"Adjusted"``, ``"(non-GAAP)"``,
+    ``"fourth-quarter"``) — into what, whose and when (module docstring). The what is the
+    tokens not taken, in order; function words left hanging at a taken run go with it
+    ("Income from discontinued operations" → ``["Income"]``)."""
+    w = _Words(words)
+    part = _part_of_year(w)
+    while part is not None and _said_again(w, part):
+        pass  # "Q4 … Q4": one part, said twice
+    for phrase in REPORTED:
+        if (at := w.find((phrase,))) is not None:
+            w.take(*at)
+    found = _scopes(w)
+    scope: Scope = "own"
+    name: str | None = None
+    for candidate in PRECEDENCE:
+        if candidate in found:
+            start, end, name = found[candidate]
+            w.take(start, end)
+            scope = candidate
+            while (again := _scopes(w).get(candidate)) is not None and again[2] == name:
+                w.take(again[0], again[1])  # "Adjusted operating income (non-GAAP)"
+            break
+    return ScopeReading(w.what(), scope, name if scope in PARTS else None, part)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def scope_of(text: str) -> tuple[str, Scope, str | None, PeriodPart | None]:
+    """:func:`read_scope` of a text split at white space: ``(what as text, scope, scope
+    name, period part)`` ("Adjusted EBITDA" → ``("EBITDA", "adjusted", None, None)``)."""
+    reading = read_scope(text.split())
+    return " ".join(reading.what), reading.scope, reading.scope_name, reading.period_part
