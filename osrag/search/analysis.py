@@ -45,6 +45,7 @@ from osrag.errors import QueryError
 from osrag.extract.dates import DateMention, extract_dates
 from osrag.extract.identifiers import IdentifierMention, extract_identifiers
 from osrag.extract.money import MoneyMention, RejectedMoney, ascii_digits, scan_money
+from osrag.lexicon.profiles import profiles_in_use
 from osrag.models import AmountStatus, ExtractionConfig, Money
 from osrag.schema.constraints import AmountConstraint
 from osrag.search.binding import bind_constraints
@@ -143,7 +144,8 @@ def analyze_query(
     money = scan.mentions
     if len(money) + len(scan.rejected) > max_amounts:
         raise _too_many(len(money) + len(scan.rejected), "amounts:", max_amounts)
-    constraints = bind_constraints(ascii_digits(text), parse_constraints(text, money))
+    with profiles_in_use(config.profiles):
+        constraints = bind_constraints(ascii_digits(text), parse_constraints(text, money))
     dates = extract_dates(text, config.date_order)
     identifiers = extract_identifiers(text, config.identifier_patterns)
     amounts = _distinct([m.money for m in money])
@@ -174,7 +176,7 @@ def analyze_query(
 ANALYSIS_CACHE_SIZE = 1024
 """Query analyses :func:`analyze_query_cached` keeps (least recently used dropped first)."""
 
-AnalysisKey = tuple[str, str, tuple[str, ...], str, int]
+AnalysisKey = tuple[str, str, tuple[str, ...], str, str, int]
 
 
 class AnalysisCache:
@@ -204,6 +206,7 @@ class AnalysisCache:
             config.default_currency,
             tuple(config.identifier_patterns),
             config.date_order,
+            config.version,  # the family profiles in use
             max_amounts,
         )
         with self._lock:

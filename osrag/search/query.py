@@ -48,6 +48,7 @@ from typing import Any, Literal
 from osrag.engines.mapping import ENGLISH_STOP_WORDS, VECTOR_FIELD
 from osrag.engines.rest import compiler
 from osrag.errors import QueryError
+from osrag.lexicon.profiles import profiles_in_use
 from osrag.models import AmountStatus, AmountStep, ExtractionConfig, Money, QuerySpec
 from osrag.schema.constraints import AmountConstraint
 from osrag.schema.filters import (
@@ -258,12 +259,14 @@ def plan_query(
         amount = Money(currency=only.currency, minor_units=only.bounds[0])
     kept = spec.keep_amount_text or not constraints
     match_text = spec.text if kept else analysis.remaining_text
+    with profiles_in_use(config.profiles):  # the synonyms a bound constraint asks for
+        filters = tuple(_typed_filters(spec, constraints, config.default_currency))
     return AnalyzedQuery(
         spec=spec,
         match_text=match_text.strip(),
         amount=amount,
         amount_status=status,
-        filters=tuple(_typed_filters(spec, constraints, config.default_currency)),
+        filters=filters,
         stated=analysis.amounts,  # distinct already (a dict's keys: linear)
         default_currency=config.default_currency,
         constraints=constraints,
