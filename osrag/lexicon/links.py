@@ -21,7 +21,7 @@ import re
 
 from osrag.lexicon.function_words import DO, FINITE_BE, HEDGES, MODALS
 
-__all__ = ["ASKED_LINK", "LINKS_THAT_ARE_NOUNS", "STATED_LINK", "alternation"]
+__all__ = ["ASKED_BOUND", "ASKED_LINK", "LINKS_THAT_ARE_NOUNS", "STATED_LINK", "alternation"]
 
 
 def alternation(words: frozenset[str] | set[str]) -> str:
@@ -52,10 +52,16 @@ LINKS_THAT_ARE_NOUNS = frozenset({"cost", "costs"})
 "the plan **costs** over") a link, after another noun the name's head ("rebuild
 **cost** over", "finance **costs** over")."""
 
+ASKED_BOUND = re.compile(r"(?i)(?:\s+|^)(?P<verb>capped|limited|restricted)(?:\s+(?:at|to))?\s*\Z")
+"""A question's link that makes the figure a bound of the name before it: "liability
+**capped at** $500,000" asks for the liability's cap, "damages **limited to**" their limit
+(group ``verb``: capped → a cap, limited or restricted → a limit)."""
+
 ASKED_LINK = re.compile(
     r"(?:\s+|^)(?:of|"
     rf"{alternation(FINITE_BE)}|be|been|at|equal(?:s|led|ed)?(?:\s+to)?|"
-    rf"{_AMOUNTING}|reach(?:ed|ing)?|worth|in\s+the\s+range(?:\s+of|\s+from)?|"
+    rf"{_AMOUNTING}|reach(?:ed|ing)?|worth|valued(?:\s+at)?|priced(?:\s+at)?|"
+    r"in\s+the\s+range(?:\s+of|\s+from)?|"
     rf"ranging(?:\s+from)?|(?:that|which)(?:\s+(?:{alternation(FINITE_BE)}))?|"
     rf"{alternation(LINKS_THAT_ARE_NOUNS)}|"
     rf"{alternation(MODALS | DO)})\s*\Z|\s*[:=]\s*\Z",

@@ -137,6 +137,17 @@ def test_a_configured_profile_is_in_use_only_within_its_context() -> None:
     assert free.label == "venue" and bound.label is None  # a document noun names no quantity
 
 
+def test_recurring_quantities_read_a_unit_and_reported_ones_a_period() -> None:
+    v = builtin_vocabulary()
+    assert v.recurring("rent") and v.recurring("premium") and v.recurring("setup fee")
+    assert not v.recurring("revenue") and not v.recurring("net income")
+    assert not v.recurring("annual revenue")  # by its head noun
+    (rent,) = analyze_query("monthly rent under $2,000").constraints
+    (revenue,) = analyze_query("annual revenue over $4 billion").constraints
+    assert (rent.label, rent.period_unit) == ("rent", "month")
+    assert (revenue.label, revenue.period_unit, revenue.period_part) == ("revenue", None, "full")
+
+
 def test_a_profile_is_hashable_and_equal_by_its_records() -> None:
     one, two = read_profile(VENUES, "a"), read_profile(VENUES, "b")
     assert isinstance(one, Profile) and hash(one) == hash(two)
