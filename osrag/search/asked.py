@@ -54,7 +54,7 @@ def _bound(c: AmountConstraint) -> str:
     if named:
         line += f"; or a label naming it whole ({_keys(named)})"
     if c.context is not None:
-        line += f"; {c.context!r} ranks, excludes nothing"
+        line += f"; {c.context!r} in the breadcrumb or among the fact's label keys"
     return line
 
 
@@ -68,11 +68,10 @@ def asked_at(c: AmountConstraint, step: str) -> str:
         narrower = narrowed_constraint(c)
         if narrower is None:
             return _bound(c)
-        first = (narrower.context or "").split()[-1]
-        return (
-            _bound(narrower).replace(f"; {narrower.context!r} ranks, excludes nothing", "")
-            + f"; {first!r} in the breadcrumb or among the fact's label keys"
-        )
+        line = _bound(narrower)
+        if c.context is not None and narrower.context != c.context:
+            line += f"; {c.context!r} ranks, excludes nothing"
+        return line
     return _bound(c)
 
 

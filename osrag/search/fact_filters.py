@@ -27,10 +27,13 @@ meets every condition at once — one :class:`~osrag.schema.filters.Nested` filt
   label holds that whole name (:func:`named_keys`) is the figure as well, whatever its
   fields say: the label itself states it.
 
-The kind of document a question names ("umbrella" in "umbrella policies with limits over
-$500,000": the constraint's ``context``) is no condition: its words stay in the words the
-search matches and rank documents of that kind first; a document whose heading calls it
-something else, or that has none, still passes.
+The kind of document a question names is no condition when a profile names it — "invoices",
+"statements", "agreements", "policies" are document nouns, which never become the
+constraint's context: any document passes, whatever its heading calls it, and the words rank
+it. A word that qualifies the kind ("umbrella" in "umbrella policies with limits over
+$500,000": the constraint's ``context``) is asked where a document says what holds the
+figure — the chunk's breadcrumb or the fact's label keys (:func:`where_named`) — and, when
+no chunk says it, only ranks: the amount ladder's narrowed step (:func:`narrowed_filter`).
 
 :func:`label_filter` takes the keys as a list, so keys found another way (labels matched
 by meaning) join the same filter.
@@ -232,9 +235,7 @@ def what_filter(c: AmountConstraint, extra_keys: Sequence[str] = ()) -> Filter:
     return AnyOf((fields, label_filter(named)))
 
 
-def fact_filter(c: AmountConstraint, extra_keys: Sequence[str] = ()) -> Filter:
-    """The bound constraint ``c`` as one nested filter (see the module docstring):
-    ``extra_keys`` are label keys found another way, asked beside the constraint's own."""
+def _one_fact(c: AmountConstraint, extra_keys: Sequence[str] = ()) -> Nested:
     what = what_filter(c, extra_keys)
     whats = list(what.items) if isinstance(what, AllOf) else [what]
     items: list[Filter] = [*whats[:1], _value_filter(c), Term(CURRENCY, c.currency)]
@@ -244,35 +245,46 @@ def fact_filter(c: AmountConstraint, extra_keys: Sequence[str] = ()) -> Filter:
     return Nested(FACTS, AllOf(tuple(items)))
 
 
+def where_named(one: Nested, words: str) -> Filter:
+    """The fact of ``one`` in a chunk that says ``words`` where a document says what holds
+    a figure: its breadcrumb (title and headings: "Acme Umbrella Plus › Limits"), or the
+    same fact's label keys (a table's row or group: "Umbrella — Limit" holds "umbrella").
+    Label keys, never the label's text."""
+    assert isinstance(one.item, AllOf)
+    keys = asked_keys(words, synonyms=False)
+    in_keys = Nested(FACTS, AllOf((label_filter(keys), *one.item.items)))
+    return AnyOf((AllOf((one, Match(BREADCRUMB, words, "and"))), in_keys))
+
+
+def fact_filter(c: AmountConstraint, extra_keys: Sequence[str] = ()) -> Filter:
+    """The bound constraint ``c`` as one nested filter (see the module docstring):
+    ``extra_keys`` are label keys found another way, asked beside the constraint's own; with
+    a qualifier of the kind of document (``c.context``: "umbrella" of "umbrella policies"),
+    where a document says what holds the figure (:func:`where_named`)."""
+    one = _one_fact(c, extra_keys)
+    return one if c.context is None else where_named(one, c.context)
+
+
 def narrowed_constraint(c: AmountConstraint) -> AmountConstraint | None:
-    """``c`` with its label's first word moved to its context ("umbrella premium" →
-    "premium", in an umbrella policy), or None when the label cannot be narrowed
-    (:func:`~osrag.lexicon.keys.narrowed`): the constraint of the amount ladder's narrowed
-    step (:func:`narrowed_filter`)."""
-    if c.label is None:
-        return None
-    found = narrowed(c.label)
-    if found is None:
-        return None
-    rest, first = found
-    context = first if c.context is None else f"{c.context} {first}"
-    return c.model_copy(update={"label": rest, "named": None, "context": context})
+    """The constraint of the amount ladder's narrowed step: ``c`` with its label's first
+    word read as the kind of document it is in ("umbrella premium" → a premium, in an
+    umbrella policy: :func:`~osrag.lexicon.keys.narrowed`), the question's own qualifier
+    of the kind only ranking; or, when the label cannot be narrowed, ``c`` whose qualifier
+    only ranks ("umbrella policies with limits" → any limit, the umbrella policies first);
+    None when there is neither."""
+    found = narrowed(c.label) if c.label is not None else None
+    if found is not None:
+        rest, first = found
+        return c.model_copy(update={"label": rest, "named": None, "context": first})
+    if c.context is not None:
+        return c.model_copy(update={"context": None})
+    return None
 
 
 def narrowed_filter(c: AmountConstraint) -> tuple[AmountConstraint, Filter] | None:
-    """The amount ladder's narrowed step for ``c`` ("umbrella premium under $200": a
-    premium of an umbrella policy): the rest of the name's keys, and its first word read
-    where a document says what holds the figure — in the chunk's breadcrumb (its title and
-    headings: "Umbrella Plus › Premiums"), or among the same fact's label keys (a table's
-    row or group: "Umbrella — Premium" holds the key "umbrella"). Label keys, never the
-    label's text: "setup fee" is no "Cleaning fee" of a setup. None when the name cannot
-    be narrowed."""
+    """The amount ladder's narrowed step for ``c`` (:func:`narrowed_constraint`): a label's
+    first word read where a document says what holds the figure — its breadcrumb or the
+    fact's label keys, never the label's text ("setup fee" is no "Cleaning fee" of a setup)
+    —, or the question's qualifier of the kind left to rank. None when there is neither."""
     narrower = narrowed_constraint(c)
-    found = narrowed(c.label) if c.label is not None else None
-    if narrower is None or found is None:
-        return None
-    first = found[1]
-    one = fact_filter(narrower)
-    assert isinstance(one, Nested) and isinstance(one.item, AllOf)
-    with_key = Nested(FACTS, AllOf((label_filter([first]), *one.item.items)))
-    return narrower, AnyOf((AllOf((one, Match(BREADCRUMB, first, "and"))), with_key))
+    return None if narrower is None else (narrower, fact_filter(narrower))
