@@ -47,12 +47,21 @@ numbers before and after a change to the filter.
 Engines: OpenSearch at ``OSRAG_BENCH_URL`` (else a local node), Elasticsearch at
 ``OSRAG_BENCH_ES_URL`` (else a local node on :9400), the embedded index in a temporary
 folder.
+
+**Before and after in one run** (``--before REF``): the same sets, engines and modes are
+measured with the code of the git revision ``REF`` too (a branch, a tag, a commit: its
+files written to a temporary folder with ``git archive`` and this script of that revision
+run there, on the same engines and shared corpora), and the two are printed side by side
+— quantity precision@5 and the share of questions answered at the bound step, per set,
+engine and mode, and per family — and written together (``before`` in the JSON).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
 import sys
 import tempfile
 import uuid
@@ -285,6 +294,72 @@ def family_table(results: dict[str, Any]) -> str:
     return "\n".join(lines) if len(lines) > 2 else ""
 
 
+def measure_before(ref: str, args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    """The results of this benchmark run on the code of git revision ``ref`` (module
+    docstring): its tracked files written to ``work`` and its own script run there with
+    the same sets, engines and modes, reading the same shared corpora."""
+    commit = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--verify", f"{ref}^{{commit}}"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    checkout = work / "before"
+    checkout.mkdir()
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", commit],
+        capture_output=True, check=True,
+    )  # fmt: skip
+    subprocess.run(["tar", "-x", "-C", str(checkout)], input=archive.stdout, check=True)
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(checkout),
+        "OSRAG_SHARED": os.environ.get("OSRAG_SHARED") or str(ROOT.parent / "shared"),
+    }
+    label = f"before-{commit[:8]}"
+    command = [sys.executable, str(checkout / "benchmarks" / "quantity_precision.py")]
+    command += ["--label", label, "--sets", args.sets, "--engines", args.engines]
+    command += ["--modes", args.modes]
+    console.print(f"[bold]before[/bold]: {ref} ({commit[:12]}), in {checkout}")
+    subprocess.run(command, cwd=checkout, env=env, check=True)
+    found = checkout / "benchmarks" / "results" / f"quantity_precision-{label}.json"
+    before: dict[str, Any] = json.loads(found.read_text(encoding="utf-8"))
+    return {"ref": ref, "commit": commit, "sets": before["sets"]}
+
+
+def _bound_share(row: dict[str, Any]) -> float:
+    steps = row.get("amount_steps") or {}
+    return steps.get("bound", 0) / row["queries"] if row.get("queries") else 0.0
+
+
+def side_by_side(before: dict[str, Any], after: dict[str, Any]) -> str:
+    """Quantity precision@5 and the share answered at the bound step, before → after, per
+    set, engine and mode, and per family (a Markdown table)."""
+    lines = [
+        "| set | engine | mode | group | QP@5 before | QP@5 after | bound before | bound after |",
+        "|---|---|---|---|---:|---:|---:|---:|",
+    ]
+    for set_name, engines in after["sets"].items():
+        for engine_name, modes in engines.items():
+            for mode, row in modes.items():
+                old = before["sets"].get(set_name, {}).get(engine_name, {}).get(mode)
+                groups = [("all", old, row)]
+                for name, f in row.get("per_family", {}).items():
+                    was = (old or {}).get("per_family", {}).get(name)
+                    groups.append((name, was, f))
+                for name, was, now in groups:
+                    qp_was = f"{was['quantity_precision@5']:.3f}" if was else "—"
+                    share_was = (
+                        f"{(was['bound_share'] if 'bound_share' in was else _bound_share(was)):.0%}"
+                        if was
+                        else "—"
+                    )
+                    share_now = now["bound_share"] if "bound_share" in now else _bound_share(now)
+                    lines.append(
+                        f"| {set_name} | {engine_name} | {mode} | {name} | {qp_was} "
+                        f"| {now['quantity_precision@5']:.3f} | {share_was} | {share_now:.0%} |"
+                    )
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
@@ -293,6 +368,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sets", default="tatqa,tatqa-scope,tatqa-hand,insurance,families")
     parser.add_argument("--engines", default="opensearch,elasticsearch,embedded")
     parser.add_argument("--modes", default="bm25,vector,hybrid")
+    parser.add_argument(
+        "--before",
+        metavar="REF",
+        help="also measure the code of this git revision, and print both side by side",
+    )
     args = parser.parse_args(argv)
     sets, engines = args.sets.split(","), args.engines.split(",")
     modes = args.modes.split(",")
@@ -303,6 +383,8 @@ def main(argv: list[str] | None = None) -> int:
     }
     with tempfile.TemporaryDirectory(prefix="osrag-qp-") as tmp:
         work = Path(tmp)
+        if args.before:
+            results["before"] = measure_before(args.before, args, work)
         readers = {
             "tatqa": lambda: tatqa_set(work / "tatqa"),
             "tatqa-scope": lambda: tatqa_set(work / "tatqa-scope", scoped=True),
@@ -337,6 +419,10 @@ def main(argv: list[str] | None = None) -> int:
     per_family = family_table(results)
     if per_family:
         print(f"\nper family\n{per_family}")
+    if "before" in results:
+        before = results["before"]
+        print(f"\nbefore ({before['ref']}, {before['commit'][:12]}) and after, side by side")
+        print(side_by_side(before, results))
     path = write_results(f"quantity_precision-{args.label}", results)
     console.print(f"wrote {path}")
     return 0

@@ -62,7 +62,9 @@ from osrag.config_sources import (
 )
 from osrag.config_sources import PATH_FIELDS as PATH_FIELDS
 from osrag.errors import ConfigError
+from osrag.lexicon.profiles import Profile, load_profile, read_profile
 from osrag.loaders.limits import DEFAULT_READ, LIMIT_FIELDS, ReadOptions
+from osrag.schema.extraction import ExtractionConfig
 
 DEFAULT_URL = "http://127.0.0.1:9200"
 DEFAULT_ALIAS = "osrag-chunks"
@@ -162,6 +164,11 @@ class Settings(BaseSettings):
         "plan` multiplies it by the tokens to embed)",
     )
     config: Path | None = Field(default=None, description="configuration file to read")
+    profiles: list[Path | dict[str, Any]] = Field(
+        default_factory=list,
+        description="a team's own family profiles, read with the built-in ones: TOML files "
+        "(relative to the configuration file) or [[profiles]] tables (osrag.lexicon.profiles)",
+    )
     follow_symlinks: bool = Field(
         default=False,
         description="read symlinked files whose target is outside the corpus folder "
@@ -322,6 +329,26 @@ class Settings(BaseSettings):
 
     # ----------------------------------------------------------------- derived
 
+    def family_profiles(self) -> tuple[Profile, ...]:
+        """The :attr:`profiles` setting read: each file or table a
+        :class:`~osrag.lexicon.profiles.Profile`; a problem is a
+        :class:`~osrag.errors.ConfigError` naming the file (or the setting's place) and
+        the field."""
+        source = self.origin("profiles")
+        where = source.removeprefix("file ") if source.startswith("file ") else source
+        found: list[Profile] = []
+        for i, item in enumerate(self.profiles):
+            if isinstance(item, dict):
+                found.append(read_profile(item, f"{where}: profiles[{i}]"))
+            else:
+                found.append(load_profile(item))
+        return tuple(found)
+
+    def extraction(self) -> ExtractionConfig:
+        """The extraction settings of an ingest: the family profiles of :attr:`profiles`
+        with the built-in ones."""
+        return ExtractionConfig(profiles=self.family_profiles())
+
     def read_options(self, **overrides: Any) -> ReadOptions:
         """How a corpus is read under these settings (``overrides``: flags set on a command)."""
         fields = {name: getattr(self, name) for name in READ_FIELDS}
@@ -412,6 +439,8 @@ class Settings(BaseSettings):
                 shown[name] = MASK
             elif isinstance(value, Path):
                 shown[name] = str(value)
+            elif name == "profiles":
+                shown[name] = ", ".join(_profile_shown(item) for item in value) or None
             else:
                 shown[name] = value
         named = self.has_cluster or self.backend in ("opensearch", "elasticsearch")
@@ -442,6 +471,13 @@ class Settings(BaseSettings):
                 for name, value in values.items()
             },
         )
+
+
+def _profile_shown(item: Path | dict[str, Any]) -> str:
+    """A profile of the setting as ``config show`` lists it: its file, or its table's name."""
+    if isinstance(item, dict):
+        return f"[[profiles]] {item.get('name', '?')}"
+    return str(item)
 
 
 # --------------------------------------------------------------------- loading

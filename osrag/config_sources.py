@@ -138,9 +138,19 @@ def read_config_file(path: Path, known: frozenset[str]) -> dict[str, Any]:
     values = dict(document)
     for name in PATH_FIELDS & set(values):
         if isinstance(values[name], str):
-            candidate = Path(values[name]).expanduser()
-            values[name] = candidate if candidate.is_absolute() else path.parent / candidate
+            values[name] = _relative_to(path, values[name])
+    if isinstance(values.get("profiles"), list):  # a profile file, or a profile's table
+        values["profiles"] = [
+            _relative_to(path, item) if isinstance(item, str) else item
+            for item in values["profiles"]
+        ]
     return values
+
+
+def _relative_to(config: Path, value: str) -> Path:
+    """``value`` as a path, resolved against the configuration file's folder."""
+    candidate = Path(value).expanduser()
+    return candidate if candidate.is_absolute() else config.parent / candidate
 
 
 class ConfigFileSource(PydanticBaseSettingsSource):

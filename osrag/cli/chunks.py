@@ -231,11 +231,14 @@ def _each_cut(
 ) -> Iterator[list[Any]]:
     """:func:`_cut` one document at a time."""
     # document → chunks with their amounts, money, dates and identifiers: the same
-    # call ingest makes, so the preview is what gets indexed
+    # call ingest makes (with the configuration's family profiles), so the preview is
+    # what gets indexed
+    from osrag.config import load_settings
     from osrag.ingestion.pipeline import prepare_chunks, prepared
 
+    extraction = load_settings().extraction()
     for doc in docs:
-        chunks = prepared(doc, lambda d: prepare_chunks(d, config))
+        chunks = prepared(doc, lambda d: prepare_chunks(d, config, extraction))
         if isinstance(chunks, list):
             yield chunks
         elif chunks not in issues:

@@ -196,6 +196,7 @@ def eval_command(
         alias=alias_name,
         chunking=chunking_from_flags(strategy=strategy),
         embedder=embedder or settings.embedder,
+        extraction=settings.extraction(),  # the configuration's family profiles
     )
     with cluster_guard(settings):
         result = run_evaluation(

@@ -127,15 +127,26 @@ def _constraint_row(c: AmountConstraint) -> tuple[str, str]:
     if not c.is_bound:
         return repr(c.text), f"{said} · {ROLE_FREE_WHY}"
     bound = [f"label {shorten(c.label, LABEL_CHARS)!r}"] if c.label is not None else []
-    if c.context is not None:
-        bound.append(f"in a document of {c.context!r}")
+    if c.named is not None:
+        bound.append(f"or a label naming {c.named!r} whole")
+    if c.scope != "own":
+        bound.append(f"scope {c.scope}" + (f" {c.scope_name!r}" if c.scope_name else ""))
     if c.year is not None:
         bound.append(f"year {c.year}")
     if c.quarter is not None:
         bound.append(f"quarter Q{c.quarter}")
-    if c.signed:
+    elif c.period_part != "full":
+        bound.append(f"part of the year {c.period_part}")
+    if c.period_unit is not None:
+        bound.append(f"per {c.period_unit}")
+    if c.written_signed:
+        bound.append("signed value as written")
+    elif c.signed:
         bound.append("signed (a loss is below zero)")
-    return repr(c.text), f"{said} · bound to {', '.join(bound)}"
+    said = f"{said} · bound to {', '.join(bound)}"
+    if c.context is not None:
+        said += f" · {c.context!r} ranks documents, excludes none"
+    return repr(c.text), said
 
 
 def _query(plan: AnalyzedQuery) -> Section:
@@ -161,6 +172,7 @@ def _ladder(plan: AnalyzedQuery, result: SearchResult) -> list[Section]:
             continue
         answered = "  ← answered" if step == result.amount_step else ""
         rows.append((step, plural(tried[step], "candidate") + answered))
+        rows += [("", f"asked: {line}") for line in plan.asked.get(step, [])]
     return [Section("amount ladder (a step down while the filters leave no candidate):", rows)]
 
 
@@ -178,6 +190,8 @@ def _text_leg(leg: TextLeg) -> str:
         words += " (every word)"
     if leg.minimum_should_match:
         words += f" (at least {leg.minimum_should_match})"
+    if leg.text and leg.words_rank:
+        words += " (the words rank; the bound filter chooses)"
     return " · ".join([words, *(f"boost {filter_text(b)}" for b in leg.boosts)])
 
 

@@ -283,6 +283,7 @@ def _options(
         workers=workers if workers is not None else default_workers(),
         read=settings.read_options(follow_symlinks=follow_symlinks),
         embed_deadline=settings.embed_deadline,
+        extraction=settings.extraction(),  # the configuration's family profiles
         **sizing,
     )
 

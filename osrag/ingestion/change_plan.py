@@ -42,6 +42,7 @@ from osrag.ingestion.ingest import (
 )
 from osrag.ingestion.manifest import Manifest
 from osrag.ingestion.plan import Change, choose_generation, same_model_same_dimension
+from osrag.lexicon.profiles import Profile
 from osrag.models import Document, GenerationRecord
 from osrag.schema.change_plan import ChangePlan, EmbeddingCost, SettingChange, SizeEstimate
 from osrag.schema.filters import AclGuard, AllOf, TenantGuard
@@ -93,6 +94,12 @@ class Caller:
 
 
 def _flatten(prefix: str, value: Any, into: dict[str, str]) -> None:
+    if prefix == "extraction.profiles" and isinstance(value, list):
+        # a configuration's family profiles, each by its name and digest (not every record)
+        for item in value:
+            profile = Profile.model_validate(item)
+            into[f"{prefix}.{profile.name}"] = f"digest {profile.digest}"
+        return
     if isinstance(value, dict):
         for key, inner in value.items():
             _flatten(f"{prefix}.{key}" if prefix else str(key), inner, into)

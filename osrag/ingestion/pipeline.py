@@ -18,6 +18,7 @@ from osrag.chunking import chunk_document, fixed, get_tokenizer, markdown, plain
 from osrag.errors import ConfigError
 from osrag.extract import canonicalize_money, enrich_chunks
 from osrag.ingestion.workers import POOL_AFTER, Workers, usable_cores
+from osrag.lexicon.profiles import profiles_in_use
 from osrag.loaders import LOADERS
 from osrag.loaders.corpus import (
     LOADER_VERSION,
@@ -28,7 +29,6 @@ from osrag.loaders.corpus import (
 )
 from osrag.loaders.limits import DEFAULT_READ, ReadOptions
 from osrag.models import (
-    EXTRACTION_VERSION,
     SPAN_COORDINATES,
     Chunk,
     ChunkingConfig,
@@ -48,7 +48,7 @@ def pipeline_versions(chunking: ChunkingConfig, extraction: ExtractionConfig) ->
         "tokenizer": get_tokenizer(chunking.tokenizer).id,
         "parsers": ",".join(PARSERS),
         "loaders": ",".join(LOADERS),
-        "extractors": EXTRACTION_VERSION,
+        "extractors": extraction.version,
         "coordinates": f"{SPAN_COORDINATES},{EXTRACTED_COORDINATES}",
         "documents": LOADER_VERSION,
     }
@@ -77,9 +77,12 @@ def prepare_chunks(
     *,
     canonical_tokens: bool = False,
 ) -> list[Chunk]:
-    """Cut ``doc`` and give every chunk its amounts, money, dates and identifiers."""
+    """Cut ``doc`` and give every chunk its amounts, money, dates and identifiers (read
+    with the family profiles of ``extraction`` in use)."""
+    extraction = extraction or ExtractionConfig()
     chunks = chunk_document(doc, chunking)
-    chunks = enrich_chunks(doc, chunks, extraction or ExtractionConfig())
+    with profiles_in_use(extraction.profiles):
+        chunks = enrich_chunks(doc, chunks, extraction)
     if canonical_tokens:
         chunks = [_canonical_tokens(c) for c in chunks]
     return chunks

@@ -48,6 +48,7 @@ __all__ = [
     "NEGATIONS",
     "NOT_IN_A_NAME",
     "NOT_PARTICIPLES",
+    "NOUNS_OF_GIVING",
     "NP_PREPOSITIONS",
     "OPERATORS",
     "PARTICLES",
@@ -151,10 +152,15 @@ PARTICLES = word_set("only also just then respectively up down please")
 """Adverbs and particles that stand between a name and its figure, never in the name."""
 
 VERBS_OF_GIVING = word_set(
-    "pay pays paid provide provides offer offers carry carries include includes including reported"
+    """pay pays paid paying provide provides offer offers carry carries include includes
+    including reported"""
 )
 """Verbs a figure is paid, provided or included with, in questions and documents alike
 ("policies that **pay** over", "the plan **provides** $5,000")."""
+NOUNS_OF_GIVING = VERBS_OF_GIVING & word_set("pay")
+"""The verbs of giving that are nouns of a quantity too: after a word that names something,
+the name's head ("gross **pay**", "hourly **pay**", "take-home **pay**"), not its verb
+("policies that **pay**", "the company **pays**")."""
 VERBS_OF_ASKING = word_set(
     """show shows showed shown showing report reporting list lists listing find give gives
     get gets got hold holds held holding stated disclose discloses disclosed

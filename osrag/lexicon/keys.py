@@ -24,9 +24,8 @@ allowance". The word lists are the roles of :mod:`osrag.lexicon.label_roles`.
    ``Revenue — Variance in Dollars`` no revenue). A dependent row that splits its group
    (:data:`~osrag.lexicon.label_roles.SPLITS`: ``Net sales: United States``) has none of
    the group's own keys; a row that is the tax effect of its item under a deferred tax
-   balance (:func:`component_of`) has only its whole name. A column naming a quarter
-   (``Revenues — Fourth — Quarter``) gives the quarter's keys ("revenue q4",
-   :func:`quarter_keys`) and leaves the row none of the year's.
+   balance (:func:`component_of`) has only its whole name. A quarter a column names is
+   the fact's part of the year (``period_part``), no word of its label's keys.
 2. **Core of a part.** Parenthesised words go (``Net income (loss)`` → "net income");
    the part is cut at its first comma (``Revenue, net``, ``Property damage, each
    accident``) — unless the comma starts a list closed by *and* / *or*, which is one
@@ -99,6 +98,7 @@ from osrag.lexicon.label_roles import (
     SPECIFYING,
     SPLITS,
 )
+from osrag.lexicon.profiles import vocabulary
 from osrag.lexicon.quantities import is_document_noun, synonyms_of
 from osrag.lexicon.signs import names_loss
 from osrag.lexicon.words import (
@@ -376,12 +376,13 @@ def asked_key(name: str) -> str:
 
 
 def asked_key_forms(name: str) -> tuple[str, ...]:
-    """:func:`asked_key`, and without a last word of :data:`ASKED_GENERIC_HEADS`
-    ("dwelling limit" → "dwelling limit", "dwelling")."""
+    """:func:`asked_key`, and without a last word of :data:`ASKED_GENERIC_HEADS` or a
+    figure noun of a profile in use ("dwelling limit" → "dwelling limit", "dwelling";
+    "general liability insurance" → "general liability")."""
     words = last_words(phrase_words(name))
     if not words:
         return ()
-    if _generic_tail(words, ASKED_GENERIC_HEADS):
+    if _generic_tail(words, ASKED_GENERIC_HEADS | vocabulary().figure_nouns):
         return (" ".join(words), " ".join(words[:-1]))
     return (" ".join(words),)
 
@@ -400,21 +401,24 @@ def _contains(whole: list[str], part: list[str]) -> bool:
     return any(whole[i : i + n] == part for i in range(len(whole) - n + 1))
 
 
-def label_alternatives(label: str, *, every: bool = False) -> tuple[str, ...]:
+def label_alternatives(
+    label: str, *, every: bool = False, synonyms: bool = True
+) -> tuple[str, ...]:
     """The names a fact's label may match ``label`` by (see the module docstring), the
     label's own first; a name that holds another as a run of its words is left out (as a
     phrase it would match nothing more) — unless ``every``: each name is then asked as a
-    whole key (:func:`asked_keys`), where the longer one is not redundant."""
+    whole key (:func:`asked_keys`), where the longer one is not redundant. ``synonyms``:
+    with the other names of its synonym group (the profiles in use)."""
     name = normalised(label)
     if not name:
         return ()
     words = name.split(" ")
     own = _numbers(name)
-    if len(words) > 1 and singular(words[-1]) in FIGURE_WORDS:
+    if len(words) > 1 and singular(words[-1]) in FIGURE_WORDS | vocabulary().figure_nouns:
         own += _numbers(" ".join(words[:-1]))
     if len(words) > 2 and words[-1] in SECTION_HEADS:
         own += _numbers(" ".join(words[:-1]))
-    group = synonyms_of(name)
+    group = synonyms_of(name) if synonyms else ()
     names = list(dict.fromkeys([*own, *(normalised(member) for member in group)]))
     if every:
         return tuple(names)
@@ -459,12 +463,13 @@ def _ends_in_a_link(name: str) -> bool:
     return last in ALL_PREPOSITIONS or last.removesuffix("s") in ALL_PREPOSITIONS
 
 
-def asked_keys(label: str, *, gains_only: bool = False) -> tuple[str, ...]:
+def asked_keys(label: str, *, gains_only: bool = False, synonyms: bool = True) -> tuple[str, ...]:
     """The keys a fact's label must hold one of to be the quantity ``label`` names, read
     from its first clause as a label's keys are (:func:`name_clause`: "Medical expense,
     any one person" asks for a medical expense); ``gains_only``: not the names of a loss
-    (a result asked on its positive side). A name is read to ``LABEL_CHARS``, as a
-    stored label is (:mod:`osrag.lexicon.bounds`)."""
+    (a result asked on its positive side); ``synonyms``: the other names of its synonym
+    group too (without: the name's own forms alone). A name is read to ``LABEL_CHARS``, as
+    a stored label is (:mod:`osrag.lexicon.bounds`)."""
     label = label[:LABEL_CHARS]
     label = name_clause(label) or label
     # the alternatives of each alternative: "medical payments coverage" → "medical
@@ -472,8 +477,8 @@ def asked_keys(label: str, *, gains_only: bool = False) -> tuple[str, ...]:
     names = tuple(
         dict.fromkeys(
             n
-            for name in label_alternatives(label, every=True)
-            for n in label_alternatives(name, every=True)
+            for name in label_alternatives(label, every=True, synonyms=synonyms)
+            for n in label_alternatives(name, every=True, synonyms=synonyms)
         )
     )
     if gains_only:

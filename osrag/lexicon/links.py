@@ -21,7 +21,14 @@ import re
 
 from osrag.lexicon.function_words import DO, FINITE_BE, HEDGES, MODALS
 
-__all__ = ["ASKED_LINK", "LINKS_THAT_ARE_NOUNS", "STATED_LINK", "STATED_LINK_ENDS", "alternation"]
+__all__ = [
+    "ASKED_BOUND",
+    "ASKED_LINK",
+    "LINKS_THAT_ARE_NOUNS",
+    "STATED_LINK",
+    "STATED_LINK_ENDS",
+    "alternation",
+]
 
 
 def alternation(words: frozenset[str] | set[str]) -> str:
@@ -78,7 +85,7 @@ STATED_LINK = re.compile(
     r"(?:(?:\s+(?:by\s+)?[^\s,;]+){0,3}?(?<!\bdue)(?<!\bowing)\s+to|\s+from)|:|"
     r",(?:\s*(?:which|that)\s+(?:is|are|was|were|(?:shall|will|would)\s+be))?"
     r"(?=\s*(?:which|that|currently|presently|initially|up\s+to|not\s+to\s+exceed)\b)|"
-    rf"(?P<bound>{_BOUNDS}))"
+    rf"(?:(?:valued|priced|worth)\s+)?(?P<bound>{_BOUNDS}))"
     rf"(?P<hedge>(?:\s+(?:{alternation(HEDGES)}|{_STATED_HEDGES}))*)\s*$"
 )
 """A document's linking word and its hedges at the end of the text before an amount:
@@ -90,7 +97,8 @@ a negation, a participle — ("revenues **were**", "shall **be**", "are **stated
 exceed**", "**not to exceed**", "**limited to**", "**ranging from**"), of changing
 ("revenue **increased 12% to**"), a colon, an apposition ("the renewal fee**, which is**
 presently", "an administration fee**,** currently"), or nothing but a bound ("payments
-**greater than**"), with the hedges and bounds that may stand between it and the figure
+**greater than**", "procurements **valued over**": a verb of valuing before it is the
+link's, as a question's link reads it), with the hedges and bounds that may stand between it and the figure
 ("of **approximately**", "**not less than**")."""
 
 STATED_LINK_ENDS = frozenset(
@@ -112,10 +120,16 @@ LINKS_THAT_ARE_NOUNS = frozenset({"cost", "costs"})
 "the plan **costs** over") a link, after another noun the name's head ("rebuild
 **cost** over", "finance **costs** over")."""
 
+ASKED_BOUND = re.compile(r"(?i)(?:\s+|^)(?P<verb>capped|limited|restricted)(?:\s+(?:at|to))?\s*\Z")
+"""A question's link that makes the figure a bound of the name before it: "liability
+**capped at** $500,000" asks for the liability's cap, "damages **limited to**" their limit
+(group ``verb``: capped → a cap, limited or restricted → a limit)."""
+
 ASKED_LINK = re.compile(
     r"(?:\s+|^)(?:of|"
     rf"{alternation(FINITE_BE)}|be|been|at|equal(?:s|led|ed)?(?:\s+to)?|"
-    rf"{_AMOUNTING}|reach(?:ed|ing)?|worth|in\s+the\s+range(?:\s+of|\s+from)?|"
+    rf"{_AMOUNTING}|reach(?:ed|ing)?|worth|valued(?:\s+at)?|priced(?:\s+at)?|"
+    r"in\s+the\s+range(?:\s+of|\s+from)?|"
     rf"ranging(?:\s+from)?|(?:that|which)(?:\s+(?:{alternation(FINITE_BE)}))?|"
     rf"{alternation(LINKS_THAT_ARE_NOUNS)}|"
     rf"{alternation(MODALS | DO)})\s*\Z|\s*[:=]\s*\Z",

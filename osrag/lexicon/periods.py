@@ -69,6 +69,7 @@ __all__ = [
     "ORDINAL_SUFFIX",
     "PERIOD_UNITS",
     "QUARTER_ORDINALS",
+    "STATED_HALF",
     "STATED_PERIOD",
     "STATED_QUARTER",
     "TIME_TAIL",
@@ -78,12 +79,14 @@ __all__ = [
     "YEAR_WRITTEN",
     "PeriodPart",
     "PeriodUnit",
+    "impossible_periods",
     "is_period_words",
     "part_of_year",
     "period_of",
     "period_unit_of",
     "period_units_in",
     "period_written",
+    "stated_halves",
     "stated_quarters",
     "stated_year",
     "stated_years",
@@ -307,6 +310,61 @@ def stated_quarters(text: str, taken: Sequence[tuple[int, int]] = ()) -> list[tu
             m.end(),
         )
         for m in _outside(STATED_QUARTER, text, taken)
+    ]
+
+
+_IMPOSSIBLE = re.compile(
+    r"""(?ix)
+    (?<![\w$€£¥.,])(?:q(?P<q>[05-9])|(?P<nq>[05-9])q(?:\d\d)?)(?![\w%])
+  | (?<![\w])(?P<ordinal>fifth|sixth|seventh|eighth|ninth|tenth|5th|6th|7th|8th|9th|10th)
+        [\s-]+(?:fiscal\s+)?quarter
+  | (?<![\w$€£¥.,])(?:h(?P<h>[03-9])|(?P<nh>[03-9])h(?:\d\d)?)(?![\w%])
+  | (?<![\w])(?P<third_half>third|fourth|3rd|4th)[\s-]+half
+  | (?<![\w])month\s+(?P<month>0|1[3-9]|[2-9]\d)(?![\w%])
+  | (?<![\w])(?P<month_ordinal>1[3-9]th|[2-9]\dth|thirteenth)\s+month
+  | (?<![\w/.,\d])(?P<mm>00|1[3-9]|[2-9]\d)\s*/\s*(?:19|20)\d\d(?![\w/])
+    """
+)
+
+
+def impossible_periods(text: str, taken: Sequence[tuple[int, int]] = ()) -> list[tuple[str, str]]:
+    """``(as written, why)`` of every period a question states that no year has — a quarter
+    beyond the fourth ("Q5", "5Q19", "the fifth quarter"), a half beyond the second ("H3"),
+    a month beyond the twelfth ("month 13", "13/2019") — outside the ``taken`` spans: a
+    reader that bound an amount to it would bind it to nothing, so the question is
+    refused, naming it."""
+    found: list[tuple[str, str]] = []
+    for m in _outside(_IMPOSSIBLE, text, taken):
+        written = " ".join(m.group(0).split())
+        if m["q"] or m["nq"] or m["ordinal"]:
+            why = "a year has four quarters, Q1–Q4"
+        elif m["h"] or m["nh"] or m["third_half"]:
+            why = "a year has two halves, H1 and H2"
+        else:
+            why = "a year has twelve months"
+        found.append((written, why))
+    return found
+
+
+STATED_HALF = re.compile(
+    r"(?<![\w$€£¥.,])(?:(?:in|for|during)\s+)?(?:the\s+)?(?:"
+    r"(?P<ordinal>first|second|1st|2nd)[\s-]+(?:fiscal\s+)?half(?:[\s-]+(?:of\s+the\s+)?year)?"
+    r"|h(?P<h>[12])|(?P<nh>[12])h(?:\d\d)?)(?![\w%])",
+    re.IGNORECASE,
+)
+"""A stated half of a year: "H1", "in H2", "1H19", "the first half", "second-half"."""
+
+
+def stated_halves(text: str, taken: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int, int]]:
+    """``(half, start, end)`` of every half of a year a question states outside the
+    ``taken`` spans."""
+    return [
+        (
+            QUARTER_ORDINALS[m["ordinal"].lower()] if m["ordinal"] else int(m["h"] or m["nh"]),
+            m.start(),
+            m.end(),
+        )
+        for m in _outside(STATED_HALF, text, taken)
     ]
 
 

@@ -24,9 +24,10 @@
 a label with it: the ingest stores a fact's value so, and a question's "net loss under
 $20 million" asks for the negative side.
 
-**Results that can be a loss** (:data:`RESULT_FAMILIES`: net income, operating income,
-income before taxes, gross profit, and the names of their losses) are compared by their
-*signed* value (:func:`is_signed`); every other quantity by its magnitude.
+**Results that can be a loss** (:func:`result_families`: the synonym groups a profile in
+use marks ``signed`` — net income, operating income, income before taxes, gross profit,
+and the names of their losses, in the financial statements' profile) are compared by
+their *signed* value (:func:`is_signed`); every other quantity by its magnitude.
 """
 
 from __future__ import annotations
@@ -34,15 +35,15 @@ from __future__ import annotations
 import functools
 import re
 
-from osrag.lexicon.quantities import SYNONYMS
+from osrag.lexicon.profiles import vocabulary
 from osrag.lexicon.words import name_key, word_set
 
 __all__ = [
     "GAIN_WORDS",
     "LOSS_WORDS",
-    "RESULT_FAMILIES",
     "is_signed",
     "names_loss",
+    "result_families",
     "result_family",
     "signed_value",
 ]
@@ -109,13 +110,11 @@ def signed_value(magnitude: int, negative: bool, label: str | None, scope: str =
     return -magnitude if scope != "tax_effect" and names_loss(label) else magnitude
 
 
-RESULT_FAMILIES: tuple[tuple[str, ...], ...] = (
-    SYNONYMS[2],  # net income
-    SYNONYMS[3],  # operating income
-    SYNONYMS[4],  # income before income taxes
-    SYNONYMS[5],  # gross profit
-)
-"""Results that can be a gain or a loss: compared by their signed value."""
+def result_families() -> tuple[tuple[str, ...], ...]:
+    """Results that can be a gain or a loss, compared by their signed value: the synonym
+    groups a profile in use marks ``signed``."""
+    return vocabulary().signed_groups
+
 
 LOSS_WORDS = frozenset({"loss", "losses", "deficit"})
 """Words that name the negative side of a result."""
@@ -131,7 +130,7 @@ def result_family(label: str) -> tuple[str, ...] | None:
     as "net income"), or None."""
     key = name_key(label)
     keys = {key, tuple(w for w in key if w not in LOSS_WORDS)} if set(key) & GAIN_WORDS else {key}
-    for family in RESULT_FAMILIES:
+    for family in result_families():
         if any(name_key(member) in keys for member in family):
             return family
     return None

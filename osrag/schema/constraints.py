@@ -1,6 +1,8 @@
 """An amount constraint: what a query says an amount must be, and the filter that says it.
 
-A constraint is an operator, bounds in integer minor units and a currency:
+A constraint is an operator, bounds in integer minor units and a currency (a bound the
+question writes negative — "net income under -$5 million" — is kept negative, and the
+signed value is compared with it as written: ``written_signed``):
 
 ======= ====================== ======================================================
 op      bounds                 a chunk passes when it holds an amount ``a`` with …
@@ -75,11 +77,17 @@ class AmountConstraint(BaseModel):
         description="the quantity the question names ('deductible', 'net income'): one "
         "fact with a matching label must meet the constraint; None: any amount (role-free)",
     )
+    named: str | None = Field(
+        default=None,
+        description="the quantity's name as the question wrote it, when words of it were "
+        "read as a scope, a part of the year or a period unit ('monthly rent', 'Americas "
+        "segment revenue'): a fact whose label holds that name is the figure too",
+    )
     context: str | None = Field(
         default=None,
         description="words naming the kind of document the quantity is in ('umbrella' in "
-        "'umbrella policies with limits over $500,000'): each in the fact's label or the "
-        "chunk's breadcrumb (bound constraints only)",
+        "'umbrella policies with limits over $500,000'): they rank documents of that kind "
+        "first and exclude none (bound constraints only)",
     )
     year: int | None = Field(
         default=None, description="the period the question names ('in 2019'), as a year"
@@ -121,8 +129,8 @@ class AmountConstraint(BaseModel):
     def _bounds_fit(self) -> AmountConstraint:
         if self.currency not in MINOR_UNIT_EXPONENTS:
             raise ValueError(f"currency {self.currency!r} is not one osrag knows")
-        if any(not 0 <= b <= LONG_MAX for b in self.bounds):
-            raise ValueError(f"bounds {self.bounds}: each must be within 0 … {LONG_MAX}")
+        if any(not -LONG_MAX <= b <= LONG_MAX for b in self.bounds):
+            raise ValueError(f"bounds {self.bounds}: each must be within ±{LONG_MAX}")
         wanted = {"between": 2, "in": None}.get(self.op, 1)
         if wanted is None and len(self.bounds) < 2:
             raise ValueError("op 'in' needs two or more values")
@@ -131,6 +139,12 @@ class AmountConstraint(BaseModel):
         if self.op == "between" and self.bounds[0] > self.bounds[1]:
             raise ValueError(f"between: low {self.bounds[0]} is above high {self.bounds[1]}")
         return self
+
+    @property
+    def written_signed(self) -> bool:
+        """A bound is written negative ("under -$5 million"): the signed value is compared
+        with the bounds as written, whatever the quantity."""
+        return any(b < 0 for b in self.bounds)
 
     @property
     def is_range(self) -> bool:
@@ -144,6 +158,7 @@ class AmountConstraint(BaseModel):
             self.currency,
             self.bounds,
             self.label,
+            self.named,
             self.context,
             self.year,
             self.signed,
@@ -175,6 +190,7 @@ class AmountConstraint(BaseModel):
         return self.model_copy(
             update={
                 "label": None,
+                "named": None,
                 "context": None,
                 "year": None,
                 "signed": False,

@@ -14,13 +14,15 @@ from pydantic import (
 
 from osrag.currencies import MINOR_UNIT_EXPONENTS
 from osrag.errors import ConfigError
+from osrag.lexicon.profiles import Profile, vocabulary_with
 
 EXTRACTION_VERSION = "money@7,facts@13,dates@1,identifiers@1"
 """Bump the part that changes whenever ``osrag/extract`` changes what it extracts.
 
 It goes into the index-generation digest (with the :class:`ExtractionConfig`
 values), so changed extraction builds a new generation instead of silently
-reusing chunk ids whose ``amounts`` were computed by older rules.
+reusing chunk ids whose ``amounts`` were computed by older rules. The digest of the
+family profiles in use is added to it (:attr:`ExtractionConfig.version`).
 """
 
 DEFAULT_IDENTIFIER_PATTERN = r"[A-Z](?<!\w[A-Z])[A-Z]{1,4}-\d{3,}(?:-\d+)*\b"
@@ -46,6 +48,12 @@ class ExtractionConfig(BaseModel):
     date_order: Literal["MDY", "DMY"] = Field(
         default="MDY",
         description="how to read an all-numeric slash date such as 01/15/2024",
+    )
+    profiles: tuple[Profile, ...] = Field(
+        default=(),
+        description="a team's own family profiles, read with the built-in ones "
+        "(osrag.lexicon.profiles; the `profiles` setting): stored with the generation, so a "
+        "search reads questions with the words the index was built with",
     )
 
     @field_validator("default_currency")
@@ -77,5 +85,7 @@ class ExtractionConfig(BaseModel):
     @computed_field  # type: ignore[prop-decorator]
     @property
     def version(self) -> str:
-        """``money@N,facts@N,dates@N,identifiers@N``: the extraction code's behaviour version."""
-        return EXTRACTION_VERSION
+        """``money@N,facts@N,dates@N,identifiers@N,profiles@<digest>``: the extraction
+        code's behaviour version, and the digest of every family profile in use (the
+        built-in ones and :attr:`profiles`): a changed profile is a new version."""
+        return f"{EXTRACTION_VERSION},profiles@{vocabulary_with(self.profiles).digest}"

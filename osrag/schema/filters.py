@@ -268,8 +268,20 @@ def amount_filter(constraint: AmountConstraint, default_currency: str) -> Filter
       that currency whose ``magnitude`` meets it.
 
     The three read the same amounts: every amount of a chunk is a fact, and its magnitude
-    is in ``amounts`` (default currency) and in ``money`` (every currency) too."""
+    is in ``amounts`` (default currency) and in ``money`` (every currency) too. A bound
+    written negative ("over -$5 million") compares the signed ``value`` of one fact in the
+    currency, as written."""
     b = constraint.bounds
+    if constraint.written_signed:
+        return Nested(
+            FACTS,
+            AllOf(
+                (
+                    Term(f"{FACTS}.currency", constraint.currency),
+                    _compared(f"{FACTS}.value", constraint.op, b, None),
+                )
+            ),
+        )
     if constraint.currency == default_currency:
         return _compared("amounts", constraint.op, b, None)
     if not constraint.is_range:
@@ -291,8 +303,11 @@ def amount_boost(
 ) -> Scored | None:
     """The role-free constraint as a constant-score clause (a dropped constraint still
     ranks a chunk meeting it first), where it is one field's condition: every constraint
-    but a comparison in another currency (a nested condition; None)."""
+    but a comparison in another currency or a bound written negative (a nested condition;
+    None)."""
     b = constraint.bounds
+    if constraint.written_signed:
+        return None
     if constraint.currency == default_currency:
         return _compared("amounts", constraint.op, b, boost)
     if constraint.is_range:

@@ -46,6 +46,11 @@ class TextLeg:
     no_terms: Literal["all", "none"] = "none"
     boosts: tuple[Scored, ...] = ()
     """Constant-score clauses that raise a chunk meeting them (dropped amount constraints)."""
+    words_rank: bool = False
+    """The words rank the candidates and choose none: a candidate that matches none of
+    them still comes back, after those that do (a bound amount filter chooses: a
+    document that names the quantity by another of its names, or whose heading calls it
+    another kind, still holds it)."""
 
 
 @dataclass(frozen=True, slots=True)

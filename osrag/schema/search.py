@@ -190,6 +190,11 @@ class StepCount(BaseModel):
 
     step: AmountStep
     candidates: int = Field(description="chunks passing every filter at this step")
+    asked: list[str] = Field(
+        default_factory=list,
+        description="what the step asked of a fact, one line per amount constraint: the "
+        "label keys, whose figure, when, how often",
+    )
 
 
 class Money(BaseModel):

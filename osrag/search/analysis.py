@@ -45,6 +45,8 @@ from osrag.errors import QueryError
 from osrag.extract.dates import DateMention, extract_dates
 from osrag.extract.identifiers import IdentifierMention, extract_identifiers
 from osrag.extract.money import MoneyMention, RejectedMoney, ascii_digits, scan_money
+from osrag.lexicon.periods import impossible_periods
+from osrag.lexicon.profiles import profiles_in_use
 from osrag.models import AmountStatus, ExtractionConfig, Money
 from osrag.schema.constraints import AmountConstraint
 from osrag.search.binding import bind_constraints
@@ -118,6 +120,21 @@ def _too_many(count: int, what: str, limit: int) -> QueryError:
     )
 
 
+def _refuse_impossible_periods(text: str, constraints: list[AmountConstraint]) -> None:
+    """A question stating an amount and a period no year has ("Q5 revenue over $5
+    million", "revenue in month 13 over $5") is refused, naming the period: its amount
+    bound to nothing, or to any period, would answer another question."""
+    if not constraints:
+        return
+    found = impossible_periods(text, [(c.start, c.end) for c in constraints])
+    if found:
+        written, why = found[0]
+        raise QueryError(
+            f"{written!r} is no period of a year ({why}): the amount cannot be bound to it "
+            "— ask for a period a year has"
+        )
+
+
 def _status(constraints: list[AmountConstraint], rejected: list[RejectedMoney]) -> AmountStatus:
     if len(constraints) > 1:
         return "several"
@@ -143,12 +160,16 @@ def analyze_query(
     money = scan.mentions
     if len(money) + len(scan.rejected) > max_amounts:
         raise _too_many(len(money) + len(scan.rejected), "amounts:", max_amounts)
-    constraints = bind_constraints(ascii_digits(text), parse_constraints(text, money))
+    with profiles_in_use(config.profiles):
+        constraints = bind_constraints(ascii_digits(text), parse_constraints(text, money))
+    _refuse_impossible_periods(ascii_digits(text), constraints)
     dates = extract_dates(text, config.date_order)
     identifiers = extract_identifiers(text, config.identifier_patterns)
     amounts = _distinct([m.money for m in money])
     status = _status(constraints, scan.rejected)
     single = constraints[0] if status == "one" and constraints[0].op == "eq" else None
+    if single is not None and single.written_signed:
+        single = None  # "-$5 million" is no amount a chunk holds: a bound on a signed value
     notes = [f"{r.raw!r} is not an amount filter: {r.reason}" for r in scan.rejected]
     spans = [(c.start, c.end) for c in constraints]
     spans += [(m.start, m.end) for m in money]
@@ -174,7 +195,7 @@ def analyze_query(
 ANALYSIS_CACHE_SIZE = 1024
 """Query analyses :func:`analyze_query_cached` keeps (least recently used dropped first)."""
 
-AnalysisKey = tuple[str, str, tuple[str, ...], str, int]
+AnalysisKey = tuple[str, str, tuple[str, ...], str, str, int]
 
 
 class AnalysisCache:
@@ -204,6 +225,7 @@ class AnalysisCache:
             config.default_currency,
             tuple(config.identifier_patterns),
             config.date_order,
+            config.version,  # the family profiles in use
             max_amounts,
         )
         with self._lock:

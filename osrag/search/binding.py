@@ -65,16 +65,19 @@ from osrag.lexicon.function_words import (
     DETERMINERS,
     NAME_EDGES,
     NAME_MARKS,
+    NOUNS_OF_GIVING,
     PAST_PARTICIPLES,
 )
 from osrag.lexicon.label_roles import INSIDE_A_NAME, SPECIFYING
-from osrag.lexicon.links import ASKED_LINK, LINKS_THAT_ARE_NOUNS
-from osrag.lexicon.periods import TIME_TAIL, stated_quarters, stated_years
+from osrag.lexicon.links import ASKED_BOUND, ASKED_LINK, LINKS_THAT_ARE_NOUNS
+from osrag.lexicon.periods import TIME_TAIL, stated_halves, stated_quarters, stated_years
 from osrag.lexicon.phrases import phrase_at_end
-from osrag.lexicon.quantities import is_document_noun, is_quantity_noun
+from osrag.lexicon.profiles import vocabulary
+from osrag.lexicon.quantities import is_document_noun, is_quantity_noun, synonyms_of
 from osrag.lexicon.signs import is_signed
 from osrag.lexicon.words import normalised, without_parentheses
 from osrag.schema.constraints import AmountConstraint
+from osrag.search.reading import read_name, unit_after
 
 WINDOW = 120
 """Characters before and after a constraint searched for its noun phrase."""
@@ -133,14 +136,23 @@ def _a_nouns_head(text: str, link: re.Match[str]) -> bool:
 
 
 def _a_gerunds_head(last: str, before: str) -> bool:
+    """A verb's *-ing* form ("public **offering**") or a verb of giving that is a noun too
+    ("gross **pay**", :data:`~osrag.lexicon.function_words.NOUNS_OF_GIVING`) last, after a
+    word that names something: the name's head, not a verb."""
     lower = last.lower()
     return (
-        lower.endswith("ing")
+        (lower.endswith("ing") or lower in NOUNS_OF_GIVING)
         and lower in ASKED_NAME_STOPS
         and before.lower() not in ASKED_NAME_STOPS
         and not _no_name_word(before)
         and not is_document_noun(normalised(before))
     )
+
+
+def _a_known_possessor(word: str, phrase: list[str]) -> bool:
+    """A possessive that a name a profile knows begins with ("**employer's** liability"),
+    not an owner before the quantity ("the policy's deductible")."""
+    return word.lower().endswith(("'s", "’s")) and bool(synonyms_of(f"{word} {' '.join(phrase)}"))
 
 
 def _no_name_word(word: str) -> bool:
@@ -220,6 +232,9 @@ def _label_before(
 ) -> tuple[str, str | None] | None:
     start = max(floor, c.start - WINDOW)
     raw = text[start : c.start]
+    bound = ASKED_BOUND.search(raw)  # "liability capped at": the liability's cap
+    if bound is not None:
+        raw = raw[: bound.start()]
     before = _strip_links(raw, years, start)
     linked = len(before) < len(raw.rstrip())
     # parenthesised words are no part of a name's keys ("Net income (loss)")
@@ -238,6 +253,10 @@ def _label_before(
     context = _context(words, stopped)
     if kind:
         context = " ".join(filter(None, (context, _joined(kind))))
+    if stopped >= 0 and _a_known_possessor(words[stopped], phrase):
+        phrase = [words[stopped], *phrase]  # "employer's liability": one name
+    if bound is not None:
+        phrase = [*phrase, "cap" if bound["verb"].lower() == "capped" else "limit"]
     return _joined(phrase), context
 
 
@@ -307,9 +326,13 @@ def bind_constraints(text: str, constraints: Sequence[AmountConstraint]) -> list
     quarters = stated_quarters(text, spans)
     stated = {q for q, _, _ in quarters}
     quarter = stated.pop() if len(stated) == 1 else None
-    # the quarters' words blanked out (offsets kept): never part of a label
+    halves = stated_halves(text, spans)
+    stated_half = {h for h, _, _ in halves}
+    half = f"h{stated_half.pop()}" if len(stated_half) == 1 and quarter is None else None
+    # the quarters' and halves' words blanked out (offsets kept): never part of a label
+    parts = [*quarters, *halves]
     plain = "".join(
-        " " if any(s <= i < e for _, s, e in quarters) else ch for i, ch in enumerate(text)
+        " " if any(s <= i < e for _, s, e in parts) else ch for i, ch in enumerate(text)
     )
     order = sorted(range(len(constraints)), key=lambda i: constraints[i].start)
     bound: list[AmountConstraint] = list(constraints)
@@ -324,13 +347,43 @@ def bind_constraints(text: str, constraints: Sequence[AmountConstraint]) -> list
             label, context = _names_a_quantity(_label_after(plain, c, ceiling)), None
         if label is None:
             continue
-        bound[i] = c.model_copy(
-            update={
-                "label": label,
-                "context": context,
-                "year": _nearest_year(c, years),
-                "signed": is_signed(label),
-                "quarter": quarter,
-            }
-        )
+        bound[i] = _read(c, label, context, plain, years, quarter, half)
     return bound
+
+
+def _read(
+    c: AmountConstraint,
+    label: str,
+    context: str | None,
+    text: str,
+    years: Sequence[tuple[int, int, int]],
+    quarter: int | None,
+    half: str | None = None,
+) -> AmountConstraint:
+    """``c`` bound to the name ``label``: the quantity, scope, part of the year and period
+    unit its words say (:func:`~osrag.search.reading.read_name`), the unit written after
+    the amount, the year and quarter the question states, and the sign."""
+    reading = read_name(label)
+    unit = reading.period_unit
+    if unit is None and reading.label is not None:
+        after = unit_after(text, c.end)  # "HOA dues over $400 a month"
+        if after is not None and vocabulary().recurring(reading.label):
+            unit = after
+    if reading.kind is not None:
+        context = " ".join(filter(None, (context, reading.kind)))
+    part = f"q{quarter}" if quarter is not None else (half or reading.period_part)
+    named = reading.label or reading.named
+    return c.model_copy(
+        update={
+            "label": reading.label,
+            "named": reading.named,
+            "context": context,
+            "year": _nearest_year(c, years),
+            "signed": (named is not None and is_signed(named)) or c.written_signed,
+            "quarter": quarter,
+            "scope": reading.scope,
+            "scope_name": reading.scope_name,
+            "period_part": part,
+            "period_unit": unit,
+        }
+    )

@@ -10,6 +10,8 @@ Phrasings (case-insensitive; the amounts are whatever
 :func:`~osrag.extract.money.scan_money` reads, scales included: ``$30,000
 thousand``, ``$8.2 billion``, ``100 million dollars``):
 
+* ``eq``, said: exactly, precisely, exact, equal to, equals, ``=`` (the phrase is the
+  constraint's, never part of the name before it: "a principal of exactly $85,000");
 * ``gt``: over, above, more than, greater than, higher than, larger than,
   exceeding, exceeds, exceeded, exceed, in excess of, upwards of, north of, more
   expensive than, costlier than, pricier than, ``>``;
@@ -37,6 +39,12 @@ thousand``, ``$8.2 billion``, ``100 million dollars``):
   nearly, almost, close to, ``~``, ``≈`` — the band ±10 % as a
   ``between`` with ``approximate=True`` (:data:`APPROXIMATE_BAND_PERCENT`);
 * anything else: ``eq``.
+
+A comparison or range whose amount is written negative ("under -$5 million", "over $-5",
+"between -$5M and $5M") has a negative bound, read as written: the signed value is compared
+with it (:attr:`~osrag.schema.constraints.AmountConstraint.written_signed`), never its
+magnitude. An exact amount or a choice ("a refund of -$500", "about -$500") names a figure
+however a document signs it: its magnitude.
 
 Two mentions of the same condition (``$300K ($300,000)``) are one constraint.
 Every step looks at a bounded window around each mention, so the cost is
@@ -75,6 +83,7 @@ def _words(*phrases: str) -> str:
 
 
 _PREFIX_WORDS: dict[ConstraintOp, tuple[str, ...]] = {
+    "eq": ("exactly", "precisely", "equal to", "equals", "exact"),
     "gt": (
         "over", "above", "more than", "greater than", "higher than", "larger than",
         "bigger than", "exceeding", "exceeds", "exceeded", "exceed", "in excess of", "upwards of",
@@ -100,6 +109,7 @@ _PREFIX_WORDS: dict[ConstraintOp, tuple[str, ...]] = {
     ),
 }  # fmt: skip
 _PREFIX_SIGNS: dict[ConstraintOp, tuple[str, ...]] = {
+    "eq": ("=",),
     "gt": (">",),
     "gte": (">=", "≥", "=>"),
     "lt": ("<",),
@@ -163,6 +173,12 @@ _MENTION_SCALE = re.compile(
 _FIGURES = re.compile(r"\d[\d,.]*")
 
 
+def _written(mention: MoneyMention) -> int:
+    """The amount as the question writes it: negative when written so ("-$5 million",
+    "$(5) million") — a bound read as written, never its magnitude."""
+    return -mention.minor_units if mention.negative else mention.minor_units
+
+
 def _written_scale(mention: MoneyMention) -> str | None:
     found = _MENTION_SCALE.search(mention.raw)
     return found.group("scale") if found else None
@@ -174,6 +190,8 @@ def _borrowed_low(first: MoneyMention, second: MoneyMention) -> int:
     below it ("between $500 and $1 million" stays $500–$1M)."""
     scale = _written_scale(second)
     figures = _FIGURES.search(ascii_digits(first.raw))
+    if first.negative or second.negative:
+        return _written(first)
     if scale is None or figures is None or _written_scale(first) is not None:
         return first.minor_units
     try:
@@ -191,7 +209,7 @@ def _bare_start(text: str, mention: MoneyMention) -> AmountConstraint | None:
     amount's currency (and its scale when it has none); written low to high."""
     window = text[max(0, mention.start - WINDOW) : mention.start]
     found = _BARE_START.search(window)
-    if found is None or _YEAR.fullmatch(found.group("num")):
+    if found is None or _YEAR.fullmatch(found.group("num")) or mention.negative:
         return None
     opener, conn = (found.group("opener") or "").lower(), found.group("conn").lower()
     if (opener == "between") != (conn == "and"):
@@ -250,8 +268,8 @@ def _pair(text: str, mentions: Sequence[MoneyMention], i: int) -> _Found | None:
         second = mentions[i + 1]
         gap = text[first.end : second.start]
         first_units = _borrowed_low(first, second)
-        low, high = sorted((first_units, second.minor_units))
-        ordered = first_units <= second.minor_units
+        low, high = sorted((first_units, _written(second)))
+        ordered = first_units <= _written(second)
         if (between and (_full(_AND_GAP, gap) or _full(_BARE_TO, gap))) or (
             from_ and _full(_TO, gap)
         ):
@@ -267,7 +285,7 @@ def _pair(text: str, mentions: Sequence[MoneyMention], i: int) -> _Found | None:
         except ExtractionError:
             other = None
         if other is not None:
-            low, high = sorted((first.minor_units, other.minor_units))
+            low, high = sorted((_written(first), other.minor_units))
             found = _make("between", first.currency, (low, high), text, start, bare.end())
             return _Found(found, i + 1)
     return _choice(text, mentions, i)
@@ -317,11 +335,12 @@ def _single(text: str, mention: MoneyMention) -> AmountConstraint:
             return _make(
                 "between", mention.currency, band, text, start, mention.end, approximate=True
             )
-        return _make(op, mention.currency, (mention.minor_units,), text, start, mention.end)
+        units = mention.minor_units if op == "eq" else _written(mention)
+        return _make(op, mention.currency, (units,), text, start, mention.end)
     after = _SUFFIX.match(text, mention.end)
     if after is not None:
         op = "gte" if after.group("gte") is not None else "lte"
-        return _make(op, mention.currency, (mention.minor_units,), text, mention.start, after.end())
+        return _make(op, mention.currency, (_written(mention),), text, mention.start, after.end())
     return _make("eq", mention.currency, (mention.minor_units,), text, mention.start, mention.end)
 
 

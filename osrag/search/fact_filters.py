@@ -4,27 +4,40 @@
 meets every condition at once — one :class:`~osrag.schema.filters.Nested` filter on
 ``facts`` holding, in this order:
 
-* **label**: the key of the label, or of one of its alternatives
-  (:func:`~osrag.lexicon.keys.asked_keys`), among the fact's ``label_keys`` — the
-  asked name at the head of what the fact measures (:mod:`osrag.lexicon.keys`:
-  "revenue" is "Total revenue", not "Deferred revenue" nor "Cost of revenues"); a
-  ``Term``, or ``Terms`` for several;
 * **value**: ``magnitude`` compared as the constraint says — or, for a result that can be
   a loss (``signed``), the signed ``value`` on the side the label names: "net income
   above $100M" is ``value > 100M`` (a loss never passes); "net loss under $20M" is
   ``-20M < value < 0``; "net loss over $5M" ``value < -5M``; "net income under $20M"
-  ``0 < value < 20M``; "net loss of $3.1M" ``value = -3.1M``;
+  ``0 < value < 20M``; "net loss of $3.1M" ``value = -3.1M``; a bound written negative
+  ("net income under -$5 million") compares the signed value with it as written
+  (``value < -5M``);
 * **currency**: the constraint's (any currency: every fact has its own);
 * **year**: the year the question names, when it names one;
-* **scope**: whose figure — the document's own unless the question names a part, a
-  business or a kind of figure (``scope``, and ``scope_name`` for a named part);
-* **period part**: the whole period unless the question names a quarter or a half (a
-  constraint's ``quarter``, "revenue in Q4 2019", is asked as that quarter's period part);
-* **period unit**: how often the amount recurs, when the question says ("weekly wage").
+* **what, whose and when** (:func:`what_filter`): the label — the key of the asked name,
+  or of one of its alternatives (:func:`constraint_keys`: the name at the head of what
+  the fact measures, :mod:`osrag.lexicon.keys`; a profile's synonyms), among the fact's
+  ``label_keys``: a ``Term``, or ``Terms`` for several —, the scope (the document's own
+  unless the question names a part, a business or a kind of figure; a part named by its
+  name — "Americas segment revenue" — is that name's segment, region or product line,
+  however the document calls the part), the part of the year (the whole period unless
+  the question names a quarter or a half: "revenue in Q4 2019" asks that quarter's
+  period part) and the period unit (when the question says how
+  often: "weekly wage"; a year's figure is one a document states for a year too: "property
+  taxes $7,812 (2023)" is a yearly amount). When the question's name held the words that
+  say whose or when ("**monthly** rent", "**adjusted** EBITDA": ``named``), a fact whose
+  label holds that whole name (:func:`named_keys`) is the figure as well, whatever its
+  fields say: the label itself states it.
 
-A constraint with a **context** (the kind of document the question names: "umbrella" in
-"umbrella policies with limits over $500,000") also needs the context's words — in the
-same fact's label, or in the chunk's breadcrumb (the document's title and headings).
+The kind of document a question names is no condition when a profile names it — "invoices",
+"statements", "agreements", "policies" are document nouns, which never become the
+constraint's context: any document passes, whatever its heading calls it, and the words rank
+it. A word that qualifies the kind ("umbrella" in "umbrella policies with limits over
+$500,000": the constraint's ``context``) is asked where a document says what holds the
+figure — the chunk's breadcrumb or the fact's label keys (:func:`where_named`) — and, when
+no chunk says it, only ranks: the amount ladder's narrowed step (:func:`narrowed_filter`).
+
+:func:`label_filter` takes the keys as a list, so keys found another way (labels matched
+by meaning) join the same filter.
 
 In JSON, as the REST engines receive it (``"deductible under $1,000"``)::
 
@@ -38,17 +51,24 @@ In JSON, as the REST engines receive it (``"deductible under $1,000"``)::
 
 from __future__ import annotations
 
-from osrag.lexicon.keys import asked_keys, narrowed
+from collections.abc import Sequence
+
+from osrag.lexicon.keys import asked_keys, label_alternatives, narrowed
+from osrag.lexicon.periods import PERIOD_UNITS, UNIT_ADVERBS
+from osrag.lexicon.scopes import PARTS
 from osrag.lexicon.signs import names_loss
+from osrag.lexicon.words import normalised
 from osrag.schema.constraints import AmountConstraint
 from osrag.schema.filters import (
     FACTS,
     AllOf,
     AnyOf,
+    Exists,
     Filter,
     Match,
     MatchNone,
     Nested,
+    NotExists,
     Range,
     Term,
     Terms,
@@ -67,15 +87,52 @@ PERIOD_UNIT = f"{FACTS}.period_unit"
 BREADCRUMB = "breadcrumb"
 
 
-def label_filter(label: str, *, gains_only: bool = False) -> Filter:
-    """A fact's label keys hold the key of ``label`` or of one of its alternatives
-    (:func:`~osrag.lexicon.keys.asked_keys`: the asked name at the head of what the
-    fact measures); ``gains_only``: not the alternatives that name a loss (a result asked
-    on its positive side: "operating income above $1 billion" is no "Operating loss")."""
-    keys = asked_keys(label, gains_only=gains_only)
+def label_filter(keys: Sequence[str]) -> Filter:
+    """A fact's label keys hold one of ``keys`` (:func:`constraint_keys`, and any a caller
+    adds: labels matched another way)."""
+    keys = sorted(dict.fromkeys(keys))
     if not keys:
         return MatchNone()
-    return Term(LABEL_KEYS, keys[0]) if len(keys) == 1 else Terms(LABEL_KEYS, keys)
+    return Term(LABEL_KEYS, keys[0]) if len(keys) == 1 else Terms(LABEL_KEYS, tuple(keys))
+
+
+def constraint_keys(c: AmountConstraint) -> tuple[str, ...]:
+    """The keys a fact's label must hold one of to be the quantity ``c`` names
+    (:func:`~osrag.lexicon.keys.asked_keys` of its label: the name at the head of what the
+    fact measures, its other number, its synonyms in the profiles in use); for a result
+    asked on its positive side ("operating income above $1 billion"), not the names of its
+    loss. () without a label."""
+    if c.label is None:
+        return ()
+    gains_only = c.signed and not c.written_signed and not names_loss(c.label)
+    return asked_keys(c.label, gains_only=gains_only)
+
+
+def named_keys(c: AmountConstraint) -> tuple[str, ...]:
+    """The keys of a label that says itself whose or when the figure is: the name as the
+    question wrote it (``c.named``: "monthly rent"), the words read out of it before each
+    of the label's alternatives ("monthly base rent"; an alternative that says them itself,
+    "hourly rate" for "hourly pay"), and for a unit the question wrote after the amount
+    ("premium under $500 **a year**") the label's alternatives with the unit's adjective or
+    after "per" ("annual premium", "premium per year"). () when there is none."""
+    label = normalised(c.label) if c.label is not None else ""
+    names: list[str] = []
+    if c.named is not None:
+        written = normalised(c.named)
+        names.append(written)
+        if label and written.endswith(" " + label):
+            lead = written[: -len(label) - 1]
+            for alt in label_alternatives(label, every=True):
+                names.append(alt if alt.startswith(lead + " ") else f"{lead} {alt}")
+    elif c.period_unit is not None and label:
+        adjectives = [w for w, unit in PERIOD_UNITS.items() if unit == c.period_unit]
+        adjectives = [w for w in adjectives if w in UNIT_ADVERBS and not w.endswith("ly")] or [
+            w for w in adjectives if w in UNIT_ADVERBS
+        ]
+        for alt in label_alternatives(label, every=True):
+            names += [f"{adjective} {alt}" for adjective in adjectives]
+            names.append(f"{alt} per {c.period_unit}")
+    return tuple(dict.fromkeys(k for n in names for k in asked_keys(n, synonyms=False)))
 
 
 def magnitude_filter(c: AmountConstraint) -> Filter:
@@ -121,47 +178,110 @@ def signed_filter(c: AmountConstraint, negative: bool) -> Filter:
     return Range(VALUE, **bounds)
 
 
+def written_filter(c: AmountConstraint) -> Filter:
+    """The fact's signed value compared with the bounds as written (a bound written
+    negative: "net income under -$5 million" is ``value < -5M``)."""
+    b = c.bounds
+    if c.op == "eq":
+        return Term(VALUE, b[0])
+    if c.op == "in":
+        return Terms(VALUE, tuple(b))
+    if c.op == "between":
+        return Range(VALUE, gte=b[0], lte=b[1])
+    return Range(VALUE, **{c.op: b[0]})
+
+
 def _value_filter(c: AmountConstraint) -> Filter:
+    if c.written_signed:
+        return written_filter(c)
     if c.signed:
         return signed_filter(c, c.label is not None and names_loss(c.label))
     return magnitude_filter(c)
 
 
-def fact_filter(c: AmountConstraint) -> Filter:
-    """The bound constraint ``c`` as one nested filter (see the module docstring); with a
-    context ("umbrella"), the context's words in that fact's label or in the chunk's
-    breadcrumb as well."""
+def _unit_filter(unit: str) -> Filter:
+    """How often the fact recurs: ``unit``; for a year, also a figure a document states for
+    one year without a unit (its year set: "Property taxes $7,812 (2023)")."""
+    if unit != "year":
+        return Term(PERIOD_UNIT, unit)
+    return AnyOf((Term(PERIOD_UNIT, unit), AllOf((Exists(YEAR), NotExists(PERIOD_UNIT)))))
+
+
+def what_filter(c: AmountConstraint, extra_keys: Sequence[str] = ()) -> Filter:
+    """What, whose and when of one fact (the module docstring): the label keys
+    (:func:`constraint_keys` and ``extra_keys``), the scope, the part of the year, the
+    period unit — or, when the question's name held those words (``c.named``), a label
+    holding that whole name."""
     items: list[Filter] = []
-    if c.label is not None:
-        gains_only = c.signed and not names_loss(c.label)
-        items.append(label_filter(c.label, gains_only=gains_only))
-    items.append(_value_filter(c))
-    items.append(Term(CURRENCY, c.currency))
-    if c.year is not None:
-        items.append(Term(YEAR, c.year))
-    items.append(Term(SCOPE, c.scope))
-    if c.scope_name is not None:
-        items.append(Term(SCOPE_NAME, c.scope_name))
+    if c.label is not None or extra_keys:
+        items.append(label_filter([*constraint_keys(c), *extra_keys]))
+    if c.scope_name is not None and c.scope in PARTS:
+        # a part named by its name: whatever the document calls it (a segment, a region)
+        items += [Terms(SCOPE, tuple(sorted(PARTS))), Term(SCOPE_NAME, c.scope_name)]
+    else:
+        items.append(Term(SCOPE, c.scope))
+        if c.scope_name is not None:
+            items.append(Term(SCOPE_NAME, c.scope_name))
     items.append(Term(PERIOD_PART, f"q{c.quarter}" if c.quarter is not None else c.period_part))
     if c.period_unit is not None:
-        items.append(Term(PERIOD_UNIT, c.period_unit))
-    one = Nested(FACTS, AllOf(tuple(items)))
-    if c.context is None:
-        return one
-    in_label = Nested(FACTS, AllOf((items[0], Match(LABEL, c.context, "and"), *items[1:])))
-    in_breadcrumb = AllOf((one, Match(BREADCRUMB, c.context, "and")))
-    return AnyOf((in_breadcrumb, in_label))
+        items.append(_unit_filter(c.period_unit))
+    fields = items[0] if len(items) == 1 else AllOf(tuple(items))
+    named = named_keys(c)
+    if not named:
+        return fields
+    return AnyOf((fields, label_filter(named)))
+
+
+def _one_fact(c: AmountConstraint, extra_keys: Sequence[str] = ()) -> Nested:
+    what = what_filter(c, extra_keys)
+    whats = list(what.items) if isinstance(what, AllOf) else [what]
+    items: list[Filter] = [*whats[:1], _value_filter(c), Term(CURRENCY, c.currency)]
+    if c.year is not None:
+        items.append(Term(YEAR, c.year))
+    items += whats[1:]
+    return Nested(FACTS, AllOf(tuple(items)))
+
+
+def where_named(one: Nested, words: str) -> Filter:
+    """The fact of ``one`` in a chunk that says ``words`` where a document says what holds
+    a figure: its breadcrumb (title and headings: "Acme Umbrella Plus › Limits"), or the
+    same fact's label keys (a table's row or group: "Umbrella — Limit" holds "umbrella").
+    Label keys, never the label's text."""
+    assert isinstance(one.item, AllOf)
+    keys = asked_keys(words, synonyms=False)
+    in_keys = Nested(FACTS, AllOf((label_filter(keys), *one.item.items)))
+    return AnyOf((AllOf((one, Match(BREADCRUMB, words, "and"))), in_keys))
+
+
+def fact_filter(c: AmountConstraint, extra_keys: Sequence[str] = ()) -> Filter:
+    """The bound constraint ``c`` as one nested filter (see the module docstring):
+    ``extra_keys`` are label keys found another way, asked beside the constraint's own; with
+    a qualifier of the kind of document (``c.context``: "umbrella" of "umbrella policies"),
+    where a document says what holds the figure (:func:`where_named`)."""
+    one = _one_fact(c, extra_keys)
+    return one if c.context is None else where_named(one, c.context)
 
 
 def narrowed_constraint(c: AmountConstraint) -> AmountConstraint | None:
-    """``c`` with its label's first word moved to its context ("umbrella premium" →
-    "premium" in an umbrella policy), or None when the label cannot be narrowed
-    (:func:`~osrag.lexicon.keys.narrowed`): the amount ladder's narrowed step."""
-    if c.label is None:
-        return None
-    found = narrowed(c.label)
-    if found is None:
-        return None
-    rest, first = found
-    context = first if c.context is None else f"{c.context} {first}"
-    return c.model_copy(update={"label": rest, "context": context})
+    """The constraint of the amount ladder's narrowed step: ``c`` with its label's first
+    word read as the kind of document it is in ("umbrella premium" → a premium, in an
+    umbrella policy: :func:`~osrag.lexicon.keys.narrowed`), the question's own qualifier
+    of the kind only ranking; or, when the label cannot be narrowed, ``c`` whose qualifier
+    only ranks ("umbrella policies with limits" → any limit, the umbrella policies first);
+    None when there is neither."""
+    found = narrowed(c.label) if c.label is not None else None
+    if found is not None:
+        rest, first = found
+        return c.model_copy(update={"label": rest, "named": None, "context": first})
+    if c.context is not None:
+        return c.model_copy(update={"context": None})
+    return None
+
+
+def narrowed_filter(c: AmountConstraint) -> tuple[AmountConstraint, Filter] | None:
+    """The amount ladder's narrowed step for ``c`` (:func:`narrowed_constraint`): a label's
+    first word read where a document says what holds the figure — its breadcrumb or the
+    fact's label keys, never the label's text ("setup fee" is no "Cleaning fee" of a setup)
+    —, or the question's qualifier of the kind left to rank. None when there is neither."""
+    narrower = narrowed_constraint(c)
+    return None if narrower is None else (narrower, fact_filter(narrower))

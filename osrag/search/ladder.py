@@ -34,6 +34,7 @@ class Ladder:
     def __init__(self, plan: AnalyzedQuery) -> None:
         self.query = plan.spec.text
         self.steps = plan.amount_steps
+        self.asked = plan.asked
         self.at = 0
         self.tried: list[StepCount] = []
 
@@ -48,12 +49,18 @@ class Ladder:
         step = self.step
         if step is None:
             return None
-        self.tried.append(StepCount(step=step, candidates=candidates))
+        asked = list(self.asked.get(step, []))
+        self.tried.append(StepCount(step=step, candidates=candidates, asked=asked))
         if candidates != 0 or self.at + 1 >= len(self.steps):
             return None
         self.at += 1
         log.info(
-            "query=%r amount step %s left no candidate: trying %s", self.query, step, self.step
+            "query=%r amount step %s left no candidate (asked: %s): trying %s (asking: %s)",
+            self.query,
+            step,
+            "; ".join(asked),
+            self.step,
+            "; ".join(self.asked.get(self.step, [])) if self.step is not None else "",
         )
         return self.step
 

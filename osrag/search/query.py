@@ -48,6 +48,7 @@ from typing import Any, Literal
 from osrag.engines.mapping import ENGLISH_STOP_WORDS, VECTOR_FIELD
 from osrag.engines.rest import compiler
 from osrag.errors import QueryError
+from osrag.lexicon.profiles import profiles_in_use
 from osrag.models import AmountStatus, AmountStep, ExtractionConfig, Money, QuerySpec
 from osrag.schema.constraints import AmountConstraint
 from osrag.schema.filters import (
@@ -67,7 +68,8 @@ from osrag.schema.filters import (
 from osrag.schema.plan import Fusion, Highlight, Mode, SearchPlan, Source, TextLeg, VectorLeg
 from osrag.schema.search import k_for_size
 from osrag.search.analysis import analyze_query_cached
-from osrag.search.fact_filters import fact_filter, narrowed_constraint
+from osrag.search.asked import asked_at, name_note
+from osrag.search.fact_filters import fact_filter, narrowed_filter
 from osrag.search.passages.records import CONTEXT_FIELDS
 
 SOURCE_EXCLUDES = ["text", VECTOR_FIELD]
@@ -97,6 +99,9 @@ class AnalyzedQuery:
     no_terms: Literal["all", "none"] = "none"
     """What the text leg does when the analysed match text has no terms: ``all`` once
     the amount's words were taken out (the filters alone rank), else ``none``."""
+    asked: dict[AmountStep, list[str]] = field(default_factory=dict)
+    """What each step of the amount ladder asks of a fact, one line per amount filter
+    (:mod:`osrag.search.asked`)."""
 
     def kept(
         self, *, drop_amount: bool = False, step: AmountStep | None = None
@@ -197,8 +202,7 @@ def typed_amount_filter(constraint: AmountConstraint, default_currency: str) -> 
     role-free relaxation; or role-free."""
     if constraint.is_bound:
         relaxed = amount_filter(constraint.role_free(), default_currency)
-        narrower = narrowed_constraint(constraint)
-        narrowed = None if narrower is None else (narrower, fact_filter(narrower))
+        narrowed = narrowed_filter(constraint)
         return AmountFilter(constraint, fact_filter(constraint), relaxed, narrowed)
     return AmountFilter(constraint, amount_filter(constraint, default_currency))
 
@@ -253,22 +257,35 @@ def plan_query(
     else:
         constraints, status = analysis.constraints, analysis.amount_status
     amount = analysis.amount if status == "one" else None
-    if status == "explicit" and len(constraints) == 1 and constraints[0].op == "eq":
+    if (
+        status == "explicit"
+        and len(constraints) == 1
+        and constraints[0].op == "eq"
+        and (constraints[0].bounds[0] >= 0)
+    ):
         only = constraints[0]
         amount = Money(currency=only.currency, minor_units=only.bounds[0])
     kept = spec.keep_amount_text or not constraints
     match_text = spec.text if kept else analysis.remaining_text
+    with profiles_in_use(config.profiles):  # the synonyms a bound constraint asks for
+        filters = tuple(_typed_filters(spec, constraints, config.default_currency))
+        notes = [note for c in constraints if (note := name_note(c)) is not None]
+        asked = {
+            step: [asked_at(f.constraint, step) for f in filters if isinstance(f, AmountFilter)]
+            for step in AMOUNT_STEPS
+        }
     return AnalyzedQuery(
         spec=spec,
         match_text=match_text.strip(),
         amount=amount,
         amount_status=status,
-        filters=tuple(_typed_filters(spec, constraints, config.default_currency)),
+        filters=filters,
         stated=analysis.amounts,  # distinct already (a dict's keys: linear)
         default_currency=config.default_currency,
         constraints=constraints,
-        amount_notes=analysis.amount_notes,
+        amount_notes=[*analysis.amount_notes, *notes],
         no_terms="none" if kept else _no_terms(match_text),
+        asked=asked,
     )
 
 
@@ -276,7 +293,7 @@ COLLAPSE_DEPTH = 4
 """Chunks fetched per document wanted when the client collapses a vector or hybrid search."""
 
 
-def _text_leg(plan: AnalyzedQuery, drop_amount: bool) -> TextLeg:
+def _text_leg(plan: AnalyzedQuery, drop_amount: bool, step: AmountStep | None = None) -> TextLeg:
     spec = plan.spec
     boosts: tuple[Scored, ...] = ()
     if drop_amount and plan.has_amount_filter and spec.ambiguous_amount_boost > 0:
@@ -295,7 +312,15 @@ def _text_leg(plan: AnalyzedQuery, drop_amount: bool) -> TextLeg:
         title_boost=spec.title_boost,
         no_terms=plan.no_terms,
         boosts=boosts,
+        # a bound filter chooses, the words rank: a holder naming the quantity by another
+        # name, or in a document its heading calls another kind, still comes back
+        words_rank=step in (None, "bound", "narrowed") and _bound_amounts(plan, step),
     )
+
+
+def _bound_amounts(plan: AnalyzedQuery, step: AmountStep | None) -> bool:
+    """Whether the amount filters of ``step`` hold a bound constraint."""
+    return any(isinstance(f, AmountFilter) and f.relaxed is not None for f in plan.kept(step=step))
 
 
 def _grouped(
@@ -344,7 +369,7 @@ def search_plan(
     context = CONTEXT_FIELDS if spec.context is not None else ()  # what passages are made of
     return SearchPlan(
         mode=mode,
-        text=None if mode == "vector" else _text_leg(plan, drop_amount),
+        text=None if mode == "vector" else _text_leg(plan, drop_amount, step),
         vector=(
             VectorLeg(tuple(map(float, vector)), max(depth, 1))
             if vector is not None and mode != "bm25"

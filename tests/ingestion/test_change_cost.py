@@ -16,7 +16,6 @@ import pytest
 from backend_cases import BackendCase
 from counting_vectors import CountingVectors
 
-import osrag.ingestion.pipeline as pipeline
 import osrag.schema.extraction as extraction
 from osrag.ingestion.change_plan import Caller, plan_change
 from osrag.ingestion.ingest import IngestOptions, ingest
@@ -129,7 +128,6 @@ def _extraction_version(monkeypatch: pytest.MonkeyPatch) -> None:
     """A new extraction version, as a release that changes the extractors has."""
     bumped = extraction.EXTRACTION_VERSION + ",test@2"
     monkeypatch.setattr(extraction, "EXTRACTION_VERSION", bumped)
-    monkeypatch.setattr(pipeline, "EXTRACTION_VERSION", bumped)
 
 
 CHANGES = ["chunk-size", "strategy", "extraction-version", "embedder"]

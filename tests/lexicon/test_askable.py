@@ -173,7 +173,7 @@ def _asked_keys(f: Filter) -> set[str]:
 def asks_for(question: str) -> set[str]:
     """The label keys the real question path asks for (the last constraint's)."""
     constraints = analyze_query(question).constraints
-    if not constraints or constraints[-1].label is None:
+    if not constraints or not constraints[-1].is_bound:
         return set()
     return _asked_keys(fact_filter(constraints[-1]))
 

@@ -180,13 +180,13 @@ def test_the_cli_shows_each_constraint_its_quantity_and_the_ladder(
     assert explained.returncode == 0, explained.stderr
     shown = " ".join(explained.stderr.split())  # the terminal may wrap a line
     assert (
-        "'over $500,000' → limits > USD 500,000.00 (umbrella) · bound to label 'limits', "
-        "in a document of 'umbrella'"
+        "'over $500,000' → limits > USD 500,000.00 (umbrella) · bound to label 'limits' · "
+        "'umbrella' ranks documents, excludes none"
     ) in shown
     # the ladder's steps, the candidates of each step tried and the step that answered
     assert re.search(
-        r"amount ladder \(.*?\): bound \d+ candidates? ← answered role-free not needed none "
-        "not needed",
+        r"amount ladder \(.*?\): bound \d+ candidates? ← answered asked: limits > .*? "
+        "role-free not needed none not needed",
         shown,
     ), shown
     assert "amount step: bound (candidates per step tried: bound " in shown

@@ -62,6 +62,7 @@ from __future__ import annotations
 import doctest
 import re
 import shlex
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -333,7 +334,53 @@ def counts(pages: tuple[Path, ...] = PAGES) -> dict[str, list[str]]:
     return found
 
 
+def update(pages: tuple[Path, ...] = PAGES) -> list[str]:
+    """Rewrite, in the pages, the output of every console example that drifted with what
+    its command prints now (the folder's paths written as the page writes them; timings,
+    digests and scores as printed — the comparison normalises them). For a maintainer who
+    changed the output on purpose: read the diff before committing it. The examples
+    updated, by name."""
+    import tempfile
+
+    changed: list[str] = []
+    with tempfile.TemporaryDirectory() as base:
+        workspaces = Workspaces(Path(base))
+        for page in pages:
+            lines = page.read_text(encoding="utf-8").split("\n")
+            edits: list[tuple[int, int, list[str]]] = []
+            for example in examples(page):
+                if example.kind != "console" or example.not_run or example.why_not_runnable():
+                    continue
+                folder, cache = workspaces.folder(example.state)
+                env = workspaces.environment(cache)
+                for command in example.commands():
+                    done = osrag(command.args[1:], folder, env)
+                    got = normalise(done.stdout, folder=folder, cache=cache)
+                    if agrees(normalise(command.expected), got):
+                        continue
+                    if any(line.strip() == "…" for line in command.expected.split("\n")):
+                        changed.append(f"{example.name} (line {command.number}): elides: by hand")
+                        continue
+                    raw = done.stdout.replace(f"{folder}/", "").replace(str(folder), ".")
+                    raw = raw.replace(str(cache), "~/.cache/osrag").rstrip("\n")
+                    at = command.number  # the prompt's line, 1-based: its output follows
+                    while lines[at - 1].rstrip().endswith("\\"):
+                        at += 1
+                    shown = command.expected.split("\n") if command.expected else []
+                    edits.append((at, at + len(shown), [r.rstrip() for r in raw.split("\n")]))
+                    changed.append(f"{example.name} (line {command.number})")
+            for start, end, new in sorted(edits, reverse=True):
+                lines[start:end] = new
+            if edits:
+                page.write_text("\n".join(lines), encoding="utf-8")
+    return changed
+
+
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--update"]:
+        for name in update():
+            print(f"updated {name}")
+        raise SystemExit(0)
     for kind, names in counts().items():
         print(f"{kind}: {len(names)}")
         for name in names:

@@ -163,7 +163,10 @@ class PlanCompiler:
     def lexical(self, plan: SearchPlan) -> Query:
         """The text leg ranked inside the filters (which score nothing)."""
         leg = plan.text or TextLeg("")
-        clauses = [(Occur.Must, self.text(leg))]
+        if leg.words_rank and leg.text:  # every candidate, the words raising those that match
+            clauses = [(Occur.Must, all_scoring(0.0)), (Occur.Should, self.text(leg))]
+        else:
+            clauses = [(Occur.Must, self.text(leg))]
         clauses += [(Occur.Should, q) for q in self.boosts(leg)]
         clauses += [
             (Occur.Must, Query.const_score_query(self.filter(node), 0.0))

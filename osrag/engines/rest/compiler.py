@@ -111,6 +111,8 @@ def scoring_clauses(leg: TextLeg) -> tuple[list[dict[str, Any]], list[dict[str, 
     if leg.title_boost:
         should.append({"match": {"title": {"query": leg.text, "boost": leg.title_boost}}})
     should += [compile_filter(b) for b in leg.boosts]
+    if leg.words_rank:  # every candidate, the words raising those that match them
+        return [{"match_all": {}}], [{"match": {"text": match}}, *should]
     return [{"match": {"text": match}}], should
 
 

@@ -1,0 +1,114 @@
+"""What a search asks for at each step of the amount ladder, in words. Pure.
+
+A bound constraint is never turned silently into "any amount". For every constraint the
+search says, at each step it may take (:data:`~osrag.search.query.AMOUNT_STEPS`), what it
+asks a fact for — the keys of the quantity, whose figure, when, how often — and, once, how
+the question's name was read: as a quantity a profile in use names (and under which of
+its names), or by its own words when no profile names it ("'setup fee' is in no profile:
+asked by its own words"). ``--explain``, the ``--json`` result's ``amount_steps`` and the
+search log show the same lines (:class:`~osrag.schema.search.StepCount`).
+"""
+
+from __future__ import annotations
+
+from osrag.lexicon.profiles import vocabulary
+from osrag.schema.constraints import AmountConstraint
+from osrag.search.fact_filters import constraint_keys, named_keys, narrowed_constraint
+
+__all__ = ["KEYS_SHOWN", "asked_at", "name_note"]
+
+KEYS_SHOWN = 6
+"""Keys a line lists before it says how many more there are."""
+
+
+def _keys(keys: tuple[str, ...]) -> str:
+    """``{a, b, c (+4 more)}``."""
+    shown = ", ".join(keys[:KEYS_SHOWN])
+    more = len(keys) - KEYS_SHOWN
+    return "{" + (f"{shown} (+{more} more)" if more > 0 else shown) + "}"
+
+
+def _whose_when(c: AmountConstraint) -> list[str]:
+    said: list[str] = []
+    if c.scope != "own":
+        said.append(f"scope {c.scope}" + (f" {c.scope_name!r}" if c.scope_name else ""))
+    if c.quarter is not None:
+        said.append(f"quarter Q{c.quarter}")
+    elif c.period_part != "full":
+        said.append(f"part of the year {c.period_part}")
+    if c.period_unit is not None:
+        said.append(f"per {c.period_unit}")
+    if c.year is not None:
+        said.append(f"year {c.year}")
+    return said
+
+
+def _bound(c: AmountConstraint) -> str:
+    parts = [f"label keys {_keys(constraint_keys(c))}"] if c.label is not None else []
+    parts += _whose_when(c)
+    named = named_keys(c)
+    line = f"{c.describe()}: {' · '.join(parts) or 'any label'}"
+    known = profile_line(c)
+    if known is not None:
+        line += f" ({known})"
+    if named:
+        line += f"; or a label naming it whole ({_keys(named)})"
+    if c.context is not None:
+        line += f"; {c.context!r} in the breadcrumb or among the fact's label keys"
+    return line
+
+
+def asked_at(c: AmountConstraint, step: str) -> str:
+    """What the search asks of a fact for ``c`` at ``step`` of the amount ladder."""
+    if step == "none":
+        return f"{c.role_free().describe()}: no amount filter (a boost)"
+    if step == "role-free" or not c.is_bound:
+        return f"{c.role_free().describe()}: any amount of the chunk"
+    if step == "narrowed":
+        narrower = narrowed_constraint(c)
+        if narrower is None:
+            return _bound(c)
+        line = _bound(narrower)
+        if c.context is not None and narrower.context != c.context:
+            line += f"; {c.context!r} ranks, excludes nothing"
+        return line
+    return _bound(c)
+
+
+def name_note(c: AmountConstraint) -> str | None:
+    """What a search says of the question's name of ``c`` beside its results: that no
+    profile in use names the quantity, so it is asked by its own words; or how its words
+    were read (a unit, a scope, a part of the year read out of it). None when the name is a
+    profile's quantity read as written (:func:`asked_at` lists the names it is asked by)."""
+    if c.label is None and c.named is None:
+        return None
+    said: list[str] = []
+    if c.named is not None:
+        whose_when = [s for s in _whose_when(c) if not s.startswith("year ")]
+        said.append(
+            f"{c.named!r} read as {c.label or 'any quantity'!r}"
+            + (f" ({' · '.join(whose_when)})" if whose_when else "")
+        )
+    if c.label is not None and not vocabulary().synonyms_of(c.label):
+        said.append(f"{c.label!r} is in no profile: asked by its own words")
+    return "; ".join(said) or None
+
+
+def profile_line(c: AmountConstraint) -> str | None:
+    """Which profile names the quantity of ``c`` and under which other names it is asked
+    (None without a label, or when no profile names it)."""
+    if c.label is None:
+        return None
+    v = vocabulary()
+    group = v.synonyms_of(c.label)
+    if not group:
+        return None
+    owners = ", ".join(v.profiles_of(c.label))
+    profiles = f"the {owners} profile" + ("s" if "," in owners else "")
+    others = tuple(name for name in group if name.casefold() != c.label.casefold())
+    head = (
+        f"{c.label!r} is a quantity of {profiles}"
+        if group[0].casefold() == c.label.casefold()
+        else f"{c.label!r} is {group[0]!r} in {profiles}"
+    )
+    return head + (f", also named {_keys(others)}" if others else "")

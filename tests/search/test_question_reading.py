@@ -1,0 +1,286 @@
+"""The question binds what users ask: how often, whose, which part of the year, in what kind
+of document, a bound written negative, a period no year has — and says how it read them.
+
+Each case is a question as a user writes it, with what the reading must give written down
+next to it; the filters are evaluated on stored facts in Python (:mod:`fact_eval`).
+"""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from fact_eval import passes
+
+from osrag.errors import QueryError
+from osrag.schema.filters import AmountFilter, Match, Nested
+from osrag.search.analysis import analyze_query
+from osrag.search.fact_filters import fact_filter, named_keys
+from osrag.search.query import plan_query
+
+
+def _one(text: str):  # type: ignore[no-untyped-def]
+    (c,) = analyze_query(text).constraints
+    return c
+
+
+def _fact(label_keys: list[str], value: int, **fields: object) -> dict[str, object]:
+    return {
+        "label_keys": label_keys, "value": value, "magnitude": abs(value), "currency": "USD",
+        "scope": "own", "period_part": "full", "period_unit": None, "year": None, **fields,
+    }  # fmt: skip
+
+
+# --------------------------------------------------------------------------- negative bounds
+
+
+@pytest.mark.parametrize(
+    ("text", "op", "bounds"),
+    [
+        ("net income under -$5 million", "lt", (-500_000_000,)),
+        ("revenue over $-5", "gt", (-500,)),
+        ("net income of at least -$2 million", "gte", (-200_000_000,)),
+        ("operating income between -$5M and $5M", "between", (-500_000_000, 500_000_000)),
+        ("net income over $(3) million", "gt", (-300_000_000,)),
+    ],
+)
+def test_a_bound_written_negative_is_read_as_written(
+    text: str, op: str, bounds: tuple[int, ...]
+) -> None:
+    c = _one(text)
+    assert (c.op, c.bounds, c.written_signed, c.signed) == (op, bounds, True, True)
+
+
+def test_a_negative_bound_compares_the_signed_value_on_every_step() -> None:
+    c = _one("net income under -$5 million")
+    node = fact_filter(c)
+    keys = ["net income"]
+    assert passes(node, _fact(keys, -600_000_000))
+    assert not passes(node, _fact(keys, -400_000_000))
+    assert not passes(node, _fact(keys, 600_000_000))  # never its magnitude
+    (amount,) = [f for f in plan_query("net income under -$5 million").filters
+                 if isinstance(f, AmountFilter)]  # fmt: skip
+    relaxed = amount.role_free  # any amount of the chunk, still below -$5 million
+    assert passes(relaxed, _fact(["other"], -600_000_000))
+    assert not passes(relaxed, _fact(["other"], 600_000_000))
+    revenue = _one("revenue over $-5")
+    assert passes(fact_filter(revenue), _fact(["revenue"], 0))
+    assert not passes(fact_filter(revenue), _fact(["revenue"], -600))
+
+
+def test_an_exact_amount_written_negative_names_its_magnitude() -> None:
+    c = _one("refund of -$500")
+    assert (c.op, c.bounds, c.written_signed) == ("eq", (50_000,), False)
+
+
+# --------------------------------------------------------------------------- impossible periods
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("Q5 revenue over $5 million", "'Q5'"),
+        ("revenue in 5Q19 over $5 million", "'5Q19'"),
+        ("revenue in the fifth quarter over $5 million", "'fifth quarter'"),
+        ("revenue in H3 2019 over $5 million", "'H3'"),
+        ("revenue in month 13 over $5", "'month 13'"),
+        ("revenue in 13/2019 over $5", "'13/2019'"),
+    ],
+)
+def test_a_period_no_year_has_is_refused_naming_it(text: str, named: str) -> None:
+    with pytest.raises(QueryError) as raised:
+        analyze_query(text)
+    assert named in str(raised.value) and "no period of a year" in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Q4 revenue over $5 million", "revenue in 12/2019 over $5", "revenue in H2 2019 over $5"],
+)
+def test_a_period_a_year_has_is_not_refused(text: str) -> None:
+    assert analyze_query(text).constraints
+
+
+# --------------------------------------------------------------------------- how often
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "unit", "named"),
+    [
+        ("weekly wage under $1,000", "wage", "week", "weekly wage"),
+        ("wages under $1,000 a week", "wages", "week", None),
+        ("leases with monthly rent under $2,000", "rent", "month", "monthly rent"),
+        ("rent per month under $2,000", "rent", "month", "rent per month"),
+        ("HOA dues over $400 a month", "HOA dues", "month", None),
+        ("stipend of at least $60,000 per annum", "stipend", "year", None),
+        ("shift differential over $1 per hour", "shift differential", "hour", None),
+        ("hourly pay above $24", "pay", "hour", "hourly pay"),
+        ("annual base rent above $150,000", "base rent", "year", "annual base rent"),
+        # a period's figure: "annual" names the year, asked by default
+        ("companies with annual revenue over $4 billion", "revenue", None, "annual revenue"),
+        ("revenue over $5 billion a year", "revenue", None, None),
+        # a name a profile knows whole keeps its words
+        ("minimum annual purchase commitment above $200,000",
+         "minimum annual purchase commitment", None, None),
+    ],
+)  # fmt: skip
+def test_a_unit_in_the_name_or_after_the_amount_is_the_period_unit(
+    text: str, label: str, unit: str | None, named: str | None
+) -> None:
+    c = _one(text)
+    assert (c.label, c.period_unit, c.named) == (label, unit, named)
+
+
+def test_a_label_that_says_the_unit_itself_is_the_figure_for_that_unit() -> None:
+    c = _one("premium under $500 a year")
+    assert "annual premium" in named_keys(c) and "premium per year" in named_keys(c)
+    node = fact_filter(c)
+    assert passes(node, _fact(["annual premium", "premium"], 45_000))  # "Annual premium: $450"
+    assert passes(node, _fact(["premium"], 45_000, period_unit="year"))
+    assert not passes(node, _fact(["premium"], 45_000, period_unit="month"))
+    assert not passes(node, _fact(["premium"], 45_000))  # states no period
+    # a figure a document states for one year is a yearly one
+    assert passes(node, _fact(["premium"], 45_000, year=2023))
+
+
+# --------------------------------------------------------------------------- whose and when
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "scope", "name", "part"),
+    [
+        ("Americas segment revenue over $1 billion", "revenue", "region", "americas", "full"),
+        ("EMEA revenue under $2 billion", "revenue", "region", "emea", "full"),
+        ("Retail segment revenue over $1 billion", "revenue", "segment", "retail", "full"),
+        ("adjusted EBITDA above $50 million", "EBITDA", "adjusted", None, "full"),
+        ("line items over $500", None, "line_item", None, "full"),
+        ("fourth-quarter revenue above $250 million", "revenue", "own", None, "q4"),
+        ("revenue in H1 2019 over $5 million", "revenue", "own", None, "h1"),
+        ("second-half net income over $5 million", "net income", "own", None, "h2"),
+    ],
+)
+def test_a_scope_and_a_part_of_the_year_the_question_names_are_bound(
+    text: str, label: str | None, scope: str, name: str | None, part: str
+) -> None:
+    c = _one(text)
+    assert (c.label, c.scope, c.scope_name, c.period_part) == (label, scope, name, part)
+    assert c.is_bound
+
+
+def test_a_part_named_by_its_name_is_that_part_whatever_a_document_calls_it() -> None:
+    node = fact_filter(_one("Americas segment revenue over $1 billion"))
+    for scope in ("segment", "region", "product"):
+        assert passes(node, _fact(["revenue"], 200_000_000_000, scope=scope, scope_name="americas"))
+    assert not passes(node, _fact(["revenue"], 200_000_000_000))  # the company's own
+    # a label that names the part itself: today's facts, before the scope is stored
+    assert passes(node, _fact(["america segment revenue"], 200_000_000_000))
+
+
+# --------------------------------------------------------------------------- in what
+
+
+def test_a_document_kind_ranks_and_excludes_nothing() -> None:
+    c = _one("invoices with an amount payable over $4,000")
+    assert c.label == "amount payable"  # "invoices" names what holds it: a document noun
+    assert _one("leases with a late fee of $75 or more").context == "leases"
+    node = fact_filter(c)
+    assert isinstance(node, Nested)
+    assert "Match" not in repr(node)  # no text condition: the kind is in the words matched
+    assert passes(node, _fact(["total due"], 402_530))  # a statement's total due passes
+    plan = plan_query("invoices with an amount payable over $4,000")
+    assert "invoices" in plan.match_text
+
+
+def test_the_narrowed_step_reads_the_first_word_as_a_key_or_in_the_breadcrumb() -> None:
+    (amount,) = [f for f in plan_query("umbrella premium under $200").filters
+                 if isinstance(f, AmountFilter)]  # fmt: skip
+    assert amount.narrowed is not None
+    narrower, node = amount.narrowed
+    assert narrower.label == "premium"
+    assert Match("breadcrumb", "umbrella", "and") in _walk(node)
+    assert not any(isinstance(n, Match) and n.field == "facts.label" for n in _walk(node))
+    # "setup fee" never narrows to any fee: the first word must stand somewhere
+    (fee,) = [f for f in plan_query("setup fee under $500").filters if isinstance(f, AmountFilter)]
+    assert fee.narrowed is not None
+    assert not passes(fee.narrowed[1].items[1], _fact(["cleaning fee", "fee"], 12_000))  # type: ignore[attr-defined]
+
+
+def _walk(node: object) -> list[object]:
+    found = [node]
+    for child in getattr(node, "items", ()) or ():
+        found += _walk(child)
+    inner = getattr(node, "item", None)
+    return found + (_walk(inner) if inner is not None else [])
+
+
+# --------------------------------------------------------------------------- forms of language
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "op"),
+    [
+        ("promissory notes with a principal of exactly $85,000", "principal", "eq"),
+        ("pay stubs with gross pay over $2,000", "gross pay", "gt"),
+        ("net pay under $1,800", "net pay", "lt"),
+        ("liability capped at $500,000 or less", "liability cap", "lte"),
+        ("in-kind contribution valued over $10,000", "in-kind contribution", "gt"),
+        ("employer's liability insurance of $1 million", "employer's liability insurance", "eq"),
+        ("the policy's deductible under $500", "deductible", "lt"),
+    ],
+)
+def test_the_forms_of_a_question_bind_their_quantity(text: str, label: str, op: str) -> None:
+    c = _one(text)
+    assert (c.label, c.op) == (label, op)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "policies that pay over $500",
+        "companies pay over $5",
+        "endorsement agreements paying more than $400,000 in total",
+    ],
+)
+def test_a_verb_of_giving_is_no_quantity(text: str) -> None:
+    assert _one(text).label is None
+
+
+# --------------------------------------------------------------------------- never silent
+
+
+def test_a_quantity_no_profile_names_is_said_and_asked_by_its_own_words() -> None:
+    plan = plan_query("setup fee over $400")
+    assert "'setup fee' is in no profile: asked by its own words" in plan.amount_notes
+    assert plan.asked["bound"] == ["setup fee > USD 400.00: label keys {setup fee}"]
+    assert plan.asked["role-free"] == ["amount > USD 400.00: any amount of the chunk"]
+
+
+def test_a_profiles_synonym_is_said_with_the_names_it_is_asked_by() -> None:
+    plan = plan_query("bills with an amount payable under $600")
+    assert not plan.amount_notes  # a profile's quantity, read as written: nothing to warn of
+    (bound,) = plan.asked["bound"]
+    assert "('amount payable' is 'total due' in the invoices profile, also named {" in bound
+    assert "balance due" in bound
+
+
+def test_a_name_read_as_a_unit_or_a_scope_is_said() -> None:
+    assert plan_query("weekly wage under $1,000").amount_notes == [
+        "'weekly wage' read as 'wage' (per week)"
+    ]
+    assert plan_query("EMEA revenue under $2 billion").amount_notes == [
+        "'EMEA revenue' read as 'revenue' (scope region 'emea')"
+    ]
+
+
+def test_every_step_down_is_logged_with_what_it_asked(caplog: pytest.LogCaptureFixture) -> None:
+    from osrag.search.ladder import Ladder
+
+    plan = plan_query("setup fee over $400")
+    ladder = Ladder(plan)
+    with caplog.at_level(logging.INFO, logger="osrag.search.searcher"):
+        assert ladder.after(0) == "narrowed"
+    (record,) = caplog.records
+    assert (
+        "{setup fee}" in record.getMessage() and "'setup' in the breadcrumb" in record.getMessage()
+    )
+    assert ladder.tried[0].asked == plan.asked["bound"]

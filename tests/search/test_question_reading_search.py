@@ -1,0 +1,87 @@
+"""What a question's reading does on every engine, end to end: bills whose heading calls
+them something else still pass for "invoices", a bound written negative compares the signed
+value, a label that states the unit itself is that unit's figure, a period no year has is
+refused — on OpenSearch, Elasticsearch and the embedded index, in bm25 (the filters are the
+same in every leg of every mode: tests/search/test_bound_contract.py).
+
+What each query must return is written next to it, read from the documents by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from backend_cases import BACKEND_PARAMS, BackendCase, open_case
+
+from osrag.errors import QueryError
+from osrag.ingestion.ingest import IngestOptions, ingest
+from osrag.search.searcher import Searcher
+
+DOCUMENTS = {
+    # an invoice, a statement of account and a bill without a heading: all billing documents
+    "northwind-invoice": "# Invoice 4471\n\n- Subtotal: $3,640.00\n- Total due: $4,025.30\n",
+    "keystone-statement": "# Statement of account\n\n- Previous balance: $6,210.00\n"
+    "- Balance due: $4,660.50\n",
+    "plain-bill": "Water service, March.\n\nAmount due: $4,312.00\n",
+    "small-invoice": "# Invoice 12\n\n- Total due: $312.00\n",
+    # results of the year: a loss, a smaller loss, a profit
+    "calder-results": "# Calder results\n\n- Net loss: $(7.2) million\n",
+    "orrin-results": "# Orrin results\n\n- Net loss: $(3.1) million\n",
+    "lumen-results": "# Lumen results\n\n- Net income: $71.3 million\n",
+    # premiums: a label that says the unit itself, and one that says none
+    "annual-policy": "# Home policy\n\n- Annual premium: $1,846.00\n",
+    "monthly-policy": "# Renters policy\n\n- Monthly premium: $16.50\n",
+}
+
+
+@pytest.fixture(scope="module", params=BACKEND_PARAMS)
+def documents(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[BackendCase]:
+    folder = tmp_path_factory.mktemp("question-reading")
+    source = folder / "documents"
+    source.mkdir()
+    for name, text in DOCUMENTS.items():
+        (source / f"{name}.md").write_text(text, encoding="utf-8")
+    case = open_case(request, request.param, folder)
+    ingest(source, case.backend, IngestOptions(alias=case.alias))
+    yield case
+    case.purge()
+
+
+def _search(case: BackendCase, text: str) -> tuple[str | None, set[str]]:
+    result = Searcher(case.backend, case.alias, enforce_access=False).search(
+        text, mode="bm25", k=20
+    )
+    return result.amount_step, {h.doc_id for h in result.hits}
+
+
+ANSWERS = {
+    # a document kind ranks and excludes none: the statement and the bill without a heading
+    # pass, named by another of the total due's names
+    "invoices with an amount payable over $4,000": (
+        "bound", {"northwind-invoice", "keystone-statement", "plain-bill"},
+    ),
+    # read as written: a loss deeper than $5 million, never a magnitude over it
+    "net income under -$5 million": ("bound", {"calder-results"}),
+    "net income over -$5 million": ("bound", {"orrin-results", "lumen-results"}),
+    # "a year": the label that says "annual" is the year's premium; "monthly" is not
+    "premium above $10 a year": ("bound", {"annual-policy"}),
+    "premium above $10 a month": ("bound", {"monthly-policy"}),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("text", sorted(ANSWERS))
+def test_the_reading_of_a_question_returns_the_documents_that_hold_it(
+    documents: BackendCase, text: str
+) -> None:
+    assert _search(documents, text) == ANSWERS[text]
+
+
+@pytest.mark.parametrize("text", ["Q5 revenue over $5 million", "net loss in month 13 over $5"])
+def test_a_period_no_year_has_is_refused_never_searched_on_any_amount(
+    documents: BackendCase, text: str
+) -> None:
+    with pytest.raises(QueryError, match="no period of a year"):
+        _search(documents, text)
