@@ -37,6 +37,8 @@ In JSON, as the REST engines receive it (``"deductible under $1,000"``)::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from osrag.lexicon.keys import asked_keys, narrowed
 from osrag.lexicon.signs import names_loss
 from osrag.schema.constraints import AmountConstraint
@@ -66,14 +68,22 @@ PERIOD_UNIT = f"{FACTS}.period_unit"
 BREADCRUMB = "breadcrumb"
 
 
-def label_filter(label: str, *, gains_only: bool = False, quarter: int | None = None) -> Filter:
+def label_filter(
+    label: str,
+    *,
+    gains_only: bool = False,
+    quarter: int | None = None,
+    extra_keys: Sequence[str] = (),
+) -> Filter:
     """A fact's label keys hold the key of ``label`` or of one of its alternatives
     (:func:`~osrag.lexicon.keys.asked_keys`: the asked name at the head of what the
     fact measures); ``gains_only``: not the alternatives that name a loss (a result asked
     on its positive side: "operating income above $1 billion" is no "Operating loss");
     ``quarter``: the keys of that quarter's figure ("revenue q4",
-    :func:`~osrag.lexicon.keys.quarter_keys`), never the year's."""
-    keys = asked_keys(label, gains_only=gains_only)
+    :func:`~osrag.lexicon.keys.quarter_keys`), never the year's; ``extra_keys``: the keys
+    of labels matched by meaning (:mod:`osrag.search.meaning`), asked beside them."""
+    asked = asked_keys(label, gains_only=gains_only)
+    keys = asked + tuple(sorted(set(extra_keys) - set(asked)))
     if quarter is not None:
         keys = tuple(f"{key} q{quarter}" for key in keys)
     if not keys:
@@ -130,14 +140,17 @@ def _value_filter(c: AmountConstraint) -> Filter:
     return magnitude_filter(c)
 
 
-def fact_filter(c: AmountConstraint) -> Filter:
+def fact_filter(c: AmountConstraint, *, extra_keys: Sequence[str] = ()) -> Filter:
     """The bound constraint ``c`` as one nested filter (see the module docstring); with a
     context ("umbrella"), the context's words in that fact's label or in the chunk's
-    breadcrumb as well."""
+    breadcrumb as well. ``extra_keys``: label keys its named quantity matched by meaning
+    (:mod:`osrag.search.meaning`), asked for beside its own."""
     items: list[Filter] = []
     if c.label is not None:
         gains_only = c.signed and not names_loss(c.label)
-        items.append(label_filter(c.label, gains_only=gains_only, quarter=c.quarter))
+        items.append(
+            label_filter(c.label, gains_only=gains_only, quarter=c.quarter, extra_keys=extra_keys)
+        )
     items.append(_value_filter(c))
     items.append(Term(CURRENCY, c.currency))
     if c.year is not None:

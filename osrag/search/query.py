@@ -48,7 +48,14 @@ from typing import Any, Literal
 from osrag.engines.mapping import ENGLISH_STOP_WORDS, VECTOR_FIELD
 from osrag.engines.rest import compiler
 from osrag.errors import QueryError
-from osrag.models import AmountStatus, AmountStep, ExtractionConfig, Money, QuerySpec
+from osrag.models import (
+    AmountStatus,
+    AmountStep,
+    ExtractionConfig,
+    LabelMatches,
+    Money,
+    QuerySpec,
+)
 from osrag.schema.constraints import AmountConstraint
 from osrag.schema.filters import (
     AclGuard,
@@ -97,6 +104,9 @@ class AnalyzedQuery:
     no_terms: Literal["all", "none"] = "none"
     """What the text leg does when the analysed match text has no terms: ``all`` once
     the amount's words were taken out (the filters alone rank), else ``none``."""
+    label_matches: tuple[LabelMatches, ...] = ()
+    """The labels of the index each named quantity matched, and how
+    (:mod:`osrag.search.meaning`; empty before a searcher matched them)."""
 
     def kept(
         self, *, drop_amount: bool = False, step: AmountStep | None = None
