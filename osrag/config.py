@@ -78,6 +78,10 @@ READ_FIELDS = ("follow_symlinks", "require_tenant", *LIMIT_FIELDS)
 EMBED_DEADLINE = 4 * 3600.0
 """The default seconds all the embedding of one ingest may take (4 hours): the
 ``embed_deadline`` setting."""
+LABEL_MEANING_THRESHOLD = 0.7
+"""The default cosine a label must reach to match a named quantity by meaning: the
+``label_meaning_threshold`` setting (:mod:`osrag.search.meaning`; chosen on the development
+sets, ``docs/amounts.md``)."""
 
 #: The engines ``backend`` names (``auto``: the embedded index without a URL, else the
 #: engine that answers at the URL).
@@ -163,6 +167,13 @@ class Settings(BaseSettings):
         description="what embedding costs per million tokens (a service's price; `osrag "
         "plan` multiplies it by the tokens to embed)",
     )
+    label_meaning_threshold: float | None = Field(
+        default=LABEL_MEANING_THRESHOLD,
+        ge=0,
+        le=1,
+        description="the cosine a label of the index must reach to match a question's named "
+        "quantity by meaning, where no label holds its keys (off: by keys alone)",
+    )
     config: Path | None = Field(default=None, description="configuration file to read")
     profiles: list[Path | dict[str, Any]] = Field(
         default_factory=list,
@@ -246,6 +257,14 @@ class Settings(BaseSettings):
                 )
             data["password"] = unquote(password)
         return data
+
+    @field_validator("label_meaning_threshold", mode="before")
+    @classmethod
+    def _off(cls, value: Any) -> Any:
+        """``off`` (or ``none``): labels match by keys alone."""
+        if isinstance(value, str) and value.strip().lower() in ("off", "none", ""):
+            return None
+        return value
 
     @field_validator("url")
     @classmethod

@@ -39,6 +39,7 @@ from osrag.schema.ingest import (
     GenerationRecord,
     IngestReport,
 )
+from osrag.schema.labels import LabelMatch, LabelMatches, LabelVocabularyReport
 from osrag.schema.passages import ContextRequest, Passage, PassageReport
 from osrag.schema.search import (
     AmountEvidence,
@@ -75,6 +76,9 @@ __all__ = [
     "ExtractionConfig",
     "GenerationRecord",
     "IngestReport",
+    "LabelMatch",
+    "LabelMatches",
+    "LabelVocabularyReport",
     "LoadIssue",
     "Money",
     "Passage",

@@ -3,10 +3,14 @@
 Read from the library's own values — the analysed query (:class:`AnalyzedQuery`), the
 typed plan of the step of the amount ladder that answered (:class:`SearchPlan`) and the
 :class:`SearchResult` — and rendered here, at the CLI's edge; ``--json`` still prints the
-result model alone. Three parts::
+result model alone. Four parts::
 
     query: 1 amount constraint
       'under $1,000'  → deductible < USD 1,000.00 · bound to label 'deductible'
+    labels each named quantity matched (111 labels this caller may see; by meaning, cosine ≥
+    0.7, where none holds its keys):
+      'deductible'  by key: 'Deductibles', 'all-perils deductible', 'collision deductible' and
+                    5 more
     amount ladder (a step down while the filters leave no candidate):
       bound      5 candidates  ← answered
       role-free  not needed
@@ -17,13 +21,15 @@ result model alone. Three parts::
       vector  10 nearest to the embedding of "deductible" (384 dimensions) · the same filters
       fusion  rrf in the client (rank constant 60)
 
-A bound constraint's label is shown to ``LABEL_CHARS`` (:mod:`osrag.lexicon.bounds`), a
-longer one cut and marked with ``…``. A role-free constraint says why it is one; a step
-the ladder did not need says so. A filter is written as the typed tree it is
-(:mod:`osrag.schema.filters`): ``field=v``, ``field∈{a, b}``, ``field<v`` (bounds in the
-stored unit: minor units for money), ``path[…]`` for one object of a nested field, ``no
-field`` for a missing value. The request bodies themselves (OpenSearch DSL) are
-``--explain-json``.
+The labels part says, for each named quantity, the labels of the index it matched and how
+(by its key, by a synonym, by meaning with the cosine — :mod:`osrag.search.meaning`), or
+that nothing matched. A bound constraint's label is shown to ``LABEL_CHARS``
+(:mod:`osrag.lexicon.bounds`), a longer one cut and marked with ``…``. A role-free
+constraint says why it is one; a step the ladder did not need says so. A filter is written
+as the typed tree it is (:mod:`osrag.schema.filters`): ``field=v``, ``field∈{a, b}``,
+``field<v`` (bounds in the stored unit: minor units for money), ``path[…]`` for one object
+of a nested field, ``no field`` for a missing value. The request bodies themselves
+(OpenSearch DSL) are ``--explain-json``.
 """
 
 from __future__ import annotations
@@ -52,7 +58,7 @@ from osrag.schema.filters import (
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from osrag.models import AmountConstraint, SearchResult
+    from osrag.models import AmountConstraint, LabelMatches, SearchResult
     from osrag.schema.plan import SearchPlan, TextLeg, VectorLeg
     from osrag.search.query import AnalyzedQuery
 
@@ -161,6 +167,53 @@ def _query(plan: AnalyzedQuery) -> Section:
     return Section(f"query: {said}", rows)
 
 
+SHOWN_LABELS = 3
+"""Labels matched by key or by synonym ``--explain`` names (``--json`` has more, and the
+counts)."""
+
+
+def _shown(labels: list[str], count: int) -> str:
+    """The first labels, quoted, with how many more there are."""
+    named = labels[:SHOWN_LABELS]
+    more = f" and {count - len(named)} more" if count > len(named) else ""
+    return ", ".join(repr(label) for label in named) + more
+
+
+def _label_rows(matches: LabelMatches) -> list[tuple[str, str]]:
+    """What one named quantity matched: by key, by synonym, by meaning (see
+    :mod:`osrag.search.meaning`), or a note saying why nothing did."""
+    found = []
+    for by, count in (("key", matches.by_key), ("synonym", matches.by_synonym)):
+        if count:
+            labels = [m.label for m in matches.matches if m.by == by]
+            found.append(f"by {by}: {_shown(labels, count)}")
+    for m in matches.matches:
+        if m.by == "meaning" and m.cosine is not None:
+            adds = f"adds {', '.join(m.keys)}" if m.keys else "adds no key of its own"
+            found.append(f"by meaning: {m.label!r} ({m.cosine:.2f}) — {adds}")
+    rows = [(repr(matches.name), " · ".join(found) if found else "no label")]
+    if matches.note:
+        rows.append(("note", matches.note))
+    return rows
+
+
+def _labels(result: SearchResult) -> list[Section]:
+    if not result.label_matches:
+        return []
+    first = result.label_matches[0]
+    if first.vocabulary == "none":
+        how = ": no label vocabulary, keys alone"
+    elif first.vocabulary == "keys":
+        how = f" ({plural(first.labels, 'label')} this caller may see; by keys alone)"
+    else:
+        how = (
+            f" ({plural(first.labels, 'label')} this caller may see; by meaning, cosine ≥ "
+            f"{first.threshold:g}, where none holds its keys)"
+        )
+    rows = [row for matches in result.label_matches for row in _label_rows(matches)]
+    return [Section(f"labels each named quantity matched{how}:", rows)]
+
+
 def _ladder(plan: AnalyzedQuery, result: SearchResult) -> list[Section]:
     if not plan.amount_steps:
         return []
@@ -227,7 +280,7 @@ def explanation(plan: AnalyzedQuery, sent: SearchPlan, result: SearchResult) -> 
     """The compact explanation of one search (see the module docstring): the constraints
     the query states, the amount ladder and the legs ``sent`` — the typed plan of the step
     that answered. Plain text; :func:`renderables` lays it out for the terminal."""
-    return [_query(plan), *_ladder(plan, result), _legs(plan, sent, result)]
+    return [_query(plan), *_labels(result), *_ladder(plan, result), _legs(plan, sent, result)]
 
 
 def renderables(sections: list[Section]) -> list[RenderableType]:

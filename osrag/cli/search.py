@@ -189,6 +189,7 @@ def search_command(
         alias_name,
         embedder=embedder,
         search_type=search_type,  # type: ignore[arg-type]  # validated above
+        label_meaning_threshold=settings.label_meaning_threshold,
     )
     with cluster_guard(settings):
         result = searcher.search(spec)
@@ -342,6 +343,15 @@ def _summary_line(result: SearchResult) -> str:
         )
     for note in result.amount_notes:
         line += f"\n  note: {printable(note)}"
+    for matches in result.label_matches:
+        meant = [m for m in matches.matches if m.by == "meaning" and m.keys]
+        if meant:
+            shown = ", ".join(f"{m.label!r} ({m.cosine:.2f})" for m in meant)
+            line += (
+                f"\n  note: {printable(repr(matches.name))} matched by meaning: {printable(shown)}"
+            )
+        elif not matches.matched and matches.note:
+            line += f"\n  note: {printable(matches.note)}"
     if result.embedder_note:
         line += f"\n  note: {printable(result.embedder_note)}"
     return line

@@ -46,6 +46,7 @@ from osrag.engines.base import Action, ChunkIndex, Delete, Put, WriteOutcome
 from osrag.engines.mapping import VECTOR_FIELD
 from osrag.ingestion.batch_vectors import Vectors, embed_batch
 from osrag.ingestion.interrupted import announced, sort_out, stopped
+from osrag.ingestion.label_vocabulary import LabelBook
 from osrag.ingestion.manifest import Manifest
 from osrag.ingestion.nested_facts import hold_facts
 from osrag.ingestion.plan import Change
@@ -138,8 +139,11 @@ class _Apply:
         heartbeat: Callable[[], None] | None,
         progress: Progress | None,
         vectors: Vectors | None = None,
+        labels: LabelBook | None = None,
     ) -> None:
         self.vectors = vectors
+        self.labels = labels
+        """The generation's label vocabulary, told of every document the manifest records."""
         self.index, self.manifest, self.generation = index, manifest, generation
         self.report, self.tally, self.fresh = report, tally, fresh
         self.heartbeat, self.progress = heartbeat, progress
@@ -319,6 +323,8 @@ class _Apply:
         self.manifest.put_documents(records)
         self.manifest.delete_documents(self.generation, removed)
         self.manifest.log(changes)
+        if self.labels is not None:
+            self.labels.record([c for c in batch.changes if c.doc_id not in refused])
         with self._counts:
             report = self.report
             report.chunks_written += outcome.written
@@ -473,10 +479,13 @@ def apply(
     heartbeat: Callable[[], None] | None = None,
     progress: Progress | None = None,
     vectors: Vectors | None = None,
+    labels: LabelBook | None = None,
 ) -> None:
     """Write the changes (see the module docstring); counts go into ``report`` and
     ``tally``. ``fresh``: the generation was created by this ingest (holds nothing yet).
     ``writers``: bulk-writer threads (default: the index's ``write_concurrency``).
+    ``labels``: the generation's label vocabulary, told of each document as the manifest
+    records it (:meth:`~osrag.ingestion.label_vocabulary.LabelBook.record`).
 
     The outcome does not depend on ``writers``: each document's records are written
     after its chunks, counts are summed under a lock, and refusals are reported in the
@@ -491,6 +500,7 @@ def apply(
         heartbeat=heartbeat,
         progress=progress,
         vectors=vectors,
+        labels=labels,
     )
 
     def to_write() -> Iterator[Change]:

@@ -56,6 +56,7 @@ from osrag.ingestion.generations import (
     verify_counts,
 )
 from osrag.ingestion.interrupted import record_counts
+from osrag.ingestion.label_vocabulary import LabelBook, label_embedder
 from osrag.ingestion.layout import SINGLE_NODE, Layout, choose_layout
 from osrag.ingestion.lock import IngestLock
 from osrag.ingestion.manifest import Manifest
@@ -78,6 +79,7 @@ from osrag.models import (
     ExtractionConfig,
     GenerationRecord,
     IngestReport,
+    LabelVocabularyReport,
     LoadIssue,
 )
 
@@ -439,6 +441,7 @@ def _ingest_locked(
         VectorSource(index, name, documents)
         for name, documents in vector_source_generations(manifest, choice, known, embedder)
     )
+    labels = LabelBook.open(manifest.store, target.name, created=choice.create)
     with _vectors(embedder, options, sources) as vectors:
         try:
             apply(
@@ -455,15 +458,30 @@ def _ingest_locked(
                 heartbeat=held.renew_if_due,
                 progress=progress,
                 vectors=vectors,
+                labels=labels,
             )
         except Exception:
             record_counts(manifest, target, tally)
             raise
+    if labels is not None:
+        report.label_vocabulary = _finish_labels(labels, embedder, options, choice)
     changed = report.documents_added + report.documents_changed + report.documents_removed
     if not choice.switching and not changed and not report.orphans_deleted:
         return report  # nothing was written: no refresh, no manifest update
     _complete(index, manifest, options, choice, tally, report, current)
     return report
+
+
+def _finish_labels(
+    labels: LabelBook, embedder: Any, options: IngestOptions, choice: GenerationChoice
+) -> LabelVocabularyReport | None:
+    """Bring the generation's label vocabulary in line with its documents, before the alias
+    moves to it: vectors by the generation's embedder, else the offline default's; read
+    back from the generation it replaces where the same embedder built that one."""
+    spec = options.embedder if isinstance(options.embedder, str) else None
+    labeller, note = label_embedder(embedder, spec)
+    previous = choice.current if choice.current != choice.record.name else None
+    return labels.finish(labeller, previous=previous, note=note)
 
 
 def _choose_generation(

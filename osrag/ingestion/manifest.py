@@ -17,7 +17,8 @@ policy         ``access``                        :class:`AccessPolicy`: has the 
                                                  held tenants / ACLs
 =============  ================================  ==========================================
 
-The ingest lock is a record of the same store (:mod:`osrag.ingestion.lock`).
+The ingest lock is a record of the same store (:mod:`osrag.ingestion.lock`), and so is each
+generation's label vocabulary (:mod:`osrag.ingestion.label_vocabulary`), forgotten with it.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from pydantic import ValidationError
 
 from osrag.engines.base import RecordStore
 from osrag.errors import IndexStateError
+from osrag.ingestion.label_vocabulary import LABEL_KINDS, LABEL_STATE
 from osrag.models import AccessPolicy, ChangeRecord, DocumentRecord, GenerationRecord
 
 GENERATION, DOCUMENT, CHANGE, POLICY = "generation", "document", "change", "policy"
@@ -79,11 +81,13 @@ class Manifest:
         self.store.put(GENERATION, record.name, record.model_dump(mode="json"))
 
     def forget_generation(self, name: str) -> None:
-        """The generation's record, its document records and its change log."""
+        """The generation's record, its document records, its change log and its label
+        vocabulary (:mod:`osrag.ingestion.label_vocabulary`)."""
         self.store.refresh()
-        for kind in (DOCUMENT, CHANGE):
+        for kind in (DOCUMENT, CHANGE, *LABEL_KINDS):
             keys = [key for key, _ in self.store.scan(kind, f"{name}::")]
             self.store.delete_many(kind, keys)
+        self.store.delete(LABEL_STATE, name)
         self.store.delete(GENERATION, name)
 
     # -------------------------------------------------------------------- documents

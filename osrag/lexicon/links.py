@@ -98,8 +98,8 @@ exceed**", "**not to exceed**", "**limited to**", "**ranging from**"), of changi
 ("revenue **increased 12% to**"), a colon, an apposition ("the renewal fee**, which is**
 presently", "an administration fee**,** currently"), or nothing but a bound ("payments
 **greater than**", "procurements **valued over**": a verb of valuing before it is the
-link's, as a question's link reads it), with the hedges and bounds that may stand between it and the figure
-("of **approximately**", "**not less than**")."""
+link's, as a question's link reads it), with the hedges and bounds that may stand between
+it and the figure ("of **approximately**", "**not less than**")."""
 
 STATED_LINK_ENDS = frozenset(
     {"of", "as", "(", ":", ",", "to", "at", "from", "between", "be", "been"}

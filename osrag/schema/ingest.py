@@ -12,6 +12,7 @@ from pydantic import (
 )
 
 from osrag.schema.documents import LoadIssue
+from osrag.schema.labels import LabelVocabularyReport
 
 
 class GenerationRecord(BaseModel):
@@ -167,6 +168,11 @@ class IngestReport(BaseModel):
     facts_dropped: list[FactsDropped] = Field(
         default_factory=list,
         description="chunks over the engine's nested-object limit, and the facts each lost",
+    )
+    label_vocabulary: LabelVocabularyReport | None = Field(
+        default=None,
+        description="the generation's label vocabulary after the ingest (None: it keeps none, "
+        "or the ingest changed nothing)",
     )
 
 

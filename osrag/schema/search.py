@@ -18,6 +18,7 @@ from pydantic import (
 from osrag.currencies import LONG_MAX, MINOR_UNIT_EXPONENTS
 from osrag.schema.constraints import AmountConstraint
 from osrag.schema.documents import Span
+from osrag.schema.labels import LabelMatches
 from osrag.schema.passages import CONTEXT_KINDS, ContextRequest, Passage, PassageReport
 
 
@@ -314,6 +315,12 @@ class SearchResult(BaseModel):
         default=False,
         description="chunks met the amount constraints but none matched the words: "
         "ranked by the constraints alone",
+    )
+    label_matches: list[LabelMatches] = Field(
+        default_factory=list,
+        description="for each bound constraint's named quantity, the labels of the index it "
+        "matched and how: by key, by synonym, by meaning (with the cosine); a quantity no "
+        "label matched is said in its note",
     )
     total_hits: int = 0
     raw_hits: int = 0

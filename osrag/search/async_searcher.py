@@ -13,7 +13,8 @@ differs is who waits:
   wait on, searches in a worker thread;
 * the reads that are cached — the generation record (every
   :data:`~osrag.search.searcher.GENERATION_CACHE_SECONDS`), the engine's fusion capability
-  (once) — and the query's embedding (CPU work) run in a worker thread
+  (once), the label vocabulary (:mod:`osrag.search.meaning`) — and the query's and the
+  named quantities' embeddings (CPU work) run in a worker thread
   (:func:`asyncio.to_thread`) on the sync engine, so the event loop never blocks.
 """
 
@@ -89,10 +90,15 @@ class AsyncSearcher:
         return self.searcher.alias
 
     async def plan(self, text_or_spec: str | QuerySpec, **overrides: Any) -> AnalyzedQuery:
-        """The Searcher's plan (the generation record read in a thread when not cached)."""
+        """The Searcher's plan (the generation record read in a thread when not cached; the
+        named quantities matched to the alias's labels in a thread: it may read the label
+        vocabulary and embed the names)."""
         if self.searcher.generation_stale():
             await asyncio.to_thread(self.searcher.generation)
-        return self.searcher.plan(text_or_spec, **overrides)
+        plan = self.searcher.plan_by_keys(text_or_spec, **overrides)
+        if self.searcher.meaning.needed(plan):
+            plan = await asyncio.to_thread(self.searcher.with_labels, plan)
+        return plan
 
     async def search(self, text_or_spec: str | QuerySpec, **overrides: Any) -> SearchResult:
         """:meth:`Searcher.search <osrag.search.searcher.Searcher.search>`, awaited: the same

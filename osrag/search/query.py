@@ -49,7 +49,14 @@ from osrag.engines.mapping import ENGLISH_STOP_WORDS, VECTOR_FIELD
 from osrag.engines.rest import compiler
 from osrag.errors import QueryError
 from osrag.lexicon.profiles import profiles_in_use
-from osrag.models import AmountStatus, AmountStep, ExtractionConfig, Money, QuerySpec
+from osrag.models import (
+    AmountStatus,
+    AmountStep,
+    ExtractionConfig,
+    LabelMatches,
+    Money,
+    QuerySpec,
+)
 from osrag.schema.constraints import AmountConstraint
 from osrag.schema.filters import (
     AclGuard,
@@ -102,6 +109,9 @@ class AnalyzedQuery:
     asked: dict[AmountStep, list[str]] = field(default_factory=dict)
     """What each step of the amount ladder asks of a fact, one line per amount filter
     (:mod:`osrag.search.asked`)."""
+    label_matches: tuple[LabelMatches, ...] = ()
+    """The labels of the index each named quantity matched, and how
+    (:mod:`osrag.search.meaning`; empty before a searcher matched them)."""
 
     def kept(
         self, *, drop_amount: bool = False, step: AmountStep | None = None

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from pydantic import TypeAdapter
 
 from osrag.engines.rest.compiler import compile_filter
-from osrag.models import AmountStep, AppliedFilter, SearchHit, SearchResult
+from osrag.models import AmountStep, AppliedFilter, LabelMatches, SearchHit, SearchResult
 from osrag.schema.filters import AmountFilter, NamedFilter
 from osrag.schema.plan import EngineHit
 from osrag.search.ladder import Ladder
@@ -165,6 +165,7 @@ def shape_result(
         amount_step=ladder.step,
         amount_steps=ladder.tried,
         text_fallback=text_fallback,
+        label_matches=list(plan.label_matches),
         total_hits=ran.total,
         raw_hits=len(hits),
         unique_spans=unique_spans,
@@ -188,7 +189,8 @@ def took_ms(started: float, load: EmbedderLoad | None) -> float:
 def _log_result(result: SearchResult, plan: AnalyzedQuery, applied: list[AppliedFilter]) -> None:
     log.info(
         "query=%r filters=%s constraints=%s candidates=%d amount_candidates=%s "
-        "amount_step=%s amount_steps=%s fallback=%s text_fallback=%s hits=%d unique_spans=%d",
+        "amount_step=%s amount_steps=%s fallback=%s text_fallback=%s hits=%d unique_spans=%d "
+        "labels=%s",
         result.query,
         [f.name for f in applied],
         [c.describe() for c in plan.constraints],
@@ -200,4 +202,26 @@ def _log_result(result: SearchResult, plan: AnalyzedQuery, applied: list[Applied
         result.text_fallback,
         result.raw_hits,
         result.unique_spans,
+        [label_line(m) for m in result.label_matches],
     )
+
+
+def label_line(matches: LabelMatches) -> str:
+    """One named quantity's matched labels for the log: ``'setup fee': key 0, synonym 0,
+    meaning 1 ['Installation charge' 0.66 +installation charge] (meaning ≥ 0.7)``."""
+    meant = [
+        f"{m.label!r} {m.cosine:.2f}" + "".join(f" +{k}" for k in m.keys)
+        for m in matches.matches
+        if m.by == "meaning" and m.cosine is not None
+    ]
+    said = (
+        f"{matches.name!r}: key {matches.by_key}, synonym {matches.by_synonym}, "
+        f"meaning {matches.by_meaning}"
+    )
+    if meant:
+        said += f" [{', '.join(meant)}]"
+    if matches.vocabulary == "meaning":
+        said += f" (meaning ≥ {matches.threshold:g})" if matches.threshold is not None else ""
+    else:
+        said += f" ({matches.vocabulary})"
+    return said + (f" — {matches.note}" if matches.note else "")

@@ -63,6 +63,7 @@ from osrag.schema.filters import Exists, NamedFilter
 from osrag.schema.plan import EngineResult, SearchPlan, Source, TextLeg
 from osrag.search import fusion
 from osrag.search.ladder import Ladder
+from osrag.search.meaning import DEFAULT_THRESHOLD, LabelMeaning
 from osrag.search.passages.expand import Expansion
 from osrag.search.query import AnalyzedQuery, plan_query, search_plan
 from osrag.search.results import EmbedderLoad, Ran, answering_index, shape_result, took_ms
@@ -123,6 +124,7 @@ class Searcher:
         enforce_access: bool = True,
         embedder: Any = None,
         search_type: SearchType | None = None,
+        label_meaning_threshold: float | None = DEFAULT_THRESHOLD,
     ) -> None:
         self.index = as_index(client_or_index)
         self._embedder = embedder
@@ -147,6 +149,16 @@ class Searcher:
         self._unreported_load: EmbedderLoad | None = None
         """The model load no result has reported yet (see :meth:`take_embedder_load`)."""
         self._extraction_of: tuple[GenerationRecord, ExtractionConfig] | None = None
+        self.meaning = LabelMeaning(
+            self.index,
+            alias,
+            label_meaning_threshold,
+            generation_embedder=self.loaded_embedder,
+            embed=self.embedded_query,
+            load=self.load_label_embedder,
+        )
+        """Named quantities matched to the alias's labels by meaning
+        (:mod:`osrag.search.meaning`; ``label_meaning_threshold`` None: by keys alone)."""
 
     def generation_stale(self) -> bool:
         """Whether the next :meth:`generation` reads the record again (not cached)."""
@@ -191,6 +203,22 @@ class Searcher:
         return DEFAULT_EXTRACTION
 
     def plan(self, text_or_spec: str | QuerySpec, **overrides: Any) -> AnalyzedQuery:
+        """The analysed query, its named quantities matched to the alias's labels
+        (:meth:`with_labels`)."""
+        return self.with_labels(self.plan_by_keys(text_or_spec, **overrides))
+
+    def with_labels(self, plan: AnalyzedQuery) -> AnalyzedQuery:
+        """``plan`` whose named quantities are matched to the labels of the alias's
+        generation — by key, synonym and meaning (:mod:`osrag.search.meaning`)."""
+        if not self.meaning.needed(plan):
+            return plan
+        generation = self.generation()  # the alias's, read every GENERATION_CACHE_SECONDS
+        if generation is None:
+            return self.meaning.apply(plan, None, {})
+        return self.meaning.apply(plan, generation.name, generation.config)
+
+    def plan_by_keys(self, text_or_spec: str | QuerySpec, **overrides: Any) -> AnalyzedQuery:
+        """The analysed query, its named quantities asked for by their keys alone."""
         if not isinstance(text_or_spec, QuerySpec):
             spec = QuerySpec(text=text_or_spec, **overrides)  # overrides validated as fields
         elif overrides:
@@ -246,16 +274,20 @@ class Searcher:
                 return self.embedder()
             started = time.perf_counter()
             embedder = self.embedder()
-            load = getattr(embedder, "load", None)
-            fresh = not getattr(embedder, "loaded", True)  # a caller's embedder may be loaded
-            report = load() if callable(load) else None
-            self._unreported_load = EmbedderLoad(
-                started,
-                (time.perf_counter() - started) * 1000,
-                getattr(report, "note", None) if fresh else None,
-            )
+            self._unreported_load = _timed_load(embedder, started)
             self._embedder_loaded = True
             return embedder
+
+    def load_label_embedder(self, embedder: Any) -> None:
+        """Load the embedder of the alias's label vocabulary where it is not the query
+        embedder (a generation without vectors: the offline default), and keep what that
+        took for the next result, as :meth:`loaded_embedder` does."""
+        with self._load_lock:
+            load = _timed_load(embedder, time.perf_counter())
+            known = self._unreported_load
+            if known is not None:  # both loaded before one result reported them
+                load = EmbedderLoad(known.started, known.ms + load.ms, known.note or load.note)
+            self._unreported_load = load
 
     def take_embedder_load(self) -> EmbedderLoad | None:
         """The model load no result has reported yet, once (None: nothing new)."""
@@ -267,7 +299,11 @@ class Searcher:
         if plan.spec.mode in ("bm25", "auto"):
             return None
         text = plan.match_text or plan.spec.text
-        embedder = self.loaded_embedder()
+        return list(self.embedded_query(self.loaded_embedder(), text))
+
+    def embedded_query(self, embedder: Any, text: str) -> tuple[float, ...]:
+        """``text`` embedded as a query by ``embedder``, through this searcher's query
+        vector cache (the query's text, and a named quantity matched by meaning)."""
         key = (str(embedder.id), text)
         with self._vectors_lock:
             found = self._vectors.get(key)
@@ -279,7 +315,7 @@ class Searcher:
                 self._vectors[key] = found
                 while len(self._vectors) > QUERY_VECTOR_CACHE_SIZE:
                     self._vectors.popitem(last=False)
-        return list(found)  # the caller's own list: the cached vector cannot change
+        return found  # a tuple: the cached vector cannot change
 
     def plans(
         self,
@@ -420,6 +456,18 @@ class Searcher:
         return Expansion.of(
             ran.hits, self.plans(plan, vector, step=step), plan.spec.context, config
         )
+
+
+def _timed_load(embedder: Any, started: float) -> EmbedderLoad:
+    """Load ``embedder``'s model (where it has one to load) and say what it took."""
+    load = getattr(embedder, "load", None)
+    fresh = not getattr(embedder, "loaded", True)  # a caller's embedder may be loaded
+    report = load() if callable(load) else None
+    return EmbedderLoad(
+        started,
+        (time.perf_counter() - started) * 1000,
+        getattr(report, "note", None) if fresh else None,
+    )
 
 
 class Round(NamedTuple):

@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 
 from osrag.ingestion.apply import batches, request_bytes
 from osrag.ingestion.ingest import IngestOptions, current_generation, ingest
+from osrag.ingestion.label_vocabulary import read_vocabulary
 from osrag.ingestion.plan import Change
 from osrag.ingestion.workers import Workers, ordered
 from osrag.models import IngestReport
@@ -190,9 +191,25 @@ def _snapshot(case: BackendCase, alias: str, report: IngestReport) -> dict[str, 
         "log": log,
         "record": (record.documents, record.chunks, record.config),
         "report": report.model_dump(
-            exclude={"generation", "alias", "seconds", "previous_generation", "lock_wait_seconds"}
+            exclude={
+                "generation": True,
+                "alias": True,
+                "seconds": True,
+                "previous_generation": True,
+                "lock_wait_seconds": True,
+                # where a label's vector came from depends on the vector cache, not the run
+                "label_vocabulary": {"vectors_embedded", "vectors_cached"},
+            }
         ),
+        "labels": _labels(case, alias, generation),
     }
+
+
+def _labels(case: BackendCase, alias: str, generation: str) -> list[Any]:
+    """The generation's label vocabulary: each label, its keys and its documents' scopes."""
+    vocabulary = read_vocabulary(case.backend.records(alias), generation)
+    assert vocabulary is not None and len(vocabulary) > 0
+    return sorted(zip(vocabulary.labels, vocabulary.keys, vocabulary.scopes, strict=True))
 
 
 def _run(case: BackendCase, alias: str, folder: Path, workers: int, writers: int) -> list[Any]:

@@ -3,7 +3,9 @@
 On an embedded index of the sample policies with vectors from the default embedder:
 a searcher's first hybrid search reports the load once (and, when it had to build
 the ONNX graph, says so in ``embedder_note`` and on the command line); later searches
-and bm25 searches report none; ``took_ms`` never includes it.
+and bm25 searches whose named quantity a label holds by key report none; a bm25 search
+whose named quantity no label holds embeds the name to match it by meaning, and reports
+that load apart; ``took_ms`` never includes it.
 """
 
 from __future__ import annotations
@@ -25,6 +27,10 @@ from osrag.search.searcher import Searcher
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "insurance"
 QUERY = "umbrella over $500,000"
+BY_KEYS = "limit over $500,000"
+"""Its named quantity is the key of labels the policies hold: keys alone answer it."""
+BY_MEANING = "maximum payout over $500,000"
+"""Its named quantity is no label's key: it is matched by meaning (its name embedded)."""
 ACCESS = {"tenant": "acme", "acl": ["agents"]}
 
 
@@ -66,8 +72,16 @@ def test_the_first_search_after_install_builds_the_graph_once_and_says_so(
     assert result["embedder_load_ms"] > 0 and result["took_ms"] < result["embedder_load_ms"]
     assert "note: built the ONNX graph" not in osrag(args, work, env).stderr
 
-    bm25 = json.loads(osrag([*args, "--mode", "bm25", "--json"], work, env).stdout)
+    by_keys = ["search", BY_KEYS, "--tenant", "acme", "--acl", "agents"]
+    bm25 = json.loads(osrag([*by_keys, "--mode", "bm25", "--json"], work, env).stdout)
     assert bm25["embedder_load_ms"] is None and bm25["embedder_note"] is None
+    assert bm25["label_matches"][0]["by_key"] > 0
+
+    meaning = ["search", BY_MEANING, "--tenant", "acme", "--acl", "agents", "--mode", "bm25"]
+    by_meaning = json.loads(osrag([*meaning, "--json"], work, env).stdout)
+    assert by_meaning["label_matches"][0]["vocabulary"] == "meaning"
+    assert by_meaning["embedder_load_ms"] > 0
+    assert by_meaning["took_ms"] < by_meaning["embedder_load_ms"]
 
 
 def test_took_leaves_the_load_out_and_a_searcher_reports_it_once(
@@ -89,6 +103,7 @@ def test_took_leaves_the_load_out_and_a_searcher_reports_it_once(
         assert again.embedder_load_ms is None and again.embedder_note is None
         assert [h.chunk_id for h in again.hits] == [h.chunk_id for h in first.hits]
         assert searcher.search(QUERY, mode="bm25", **ACCESS).embedder_load_ms is None
+        assert searcher.search(BY_KEYS, mode="bm25", **ACCESS).embedder_load_ms is None
     finally:
         index.close()
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -183,9 +184,17 @@ def _error(exc: Exception) -> dict[str, str]:
     return {"error": type(exc).__name__, "message": str(exc)}
 
 
-def _lines(engine: Any, spec: QuerySpec, drop: bool, *, pipeline: bool, step: Any = None) -> Any:
+def _lines(
+    engine: Any,
+    spec: QuerySpec,
+    drop: bool,
+    *,
+    pipeline: bool,
+    step: Any = None,
+    planner: Callable[[QuerySpec], Any] = plan_query,
+) -> Any:
     try:
-        plan = plan_query(spec)
+        plan = planner(spec)
         vector = VECTOR if spec.mode in ("vector", "hybrid") else None
         typed = search_plan(plan, drop_amount=drop, vector=vector, step=step)
         chosen = None
@@ -236,6 +245,26 @@ def case_bodies(fields: dict[str, Any]) -> dict[str, Any]:
         out["build_role_free"] = _built(spec, False, "role-free")
         out["opensearch_role_free"] = _lines(
             opensearch, spec, False, pipeline=True, step="role-free"
+        )
+    return _json(out)
+
+
+def searcher_lines(fields: dict[str, Any], planner: Callable[[QuerySpec], Any]) -> dict[str, Any]:
+    """The OpenSearch lines of one case (as the ranked, dropped and role-free steps send
+    them) from the plan ``planner`` makes of its spec — a Searcher's, say — beside the
+    golden's own entries of the same names."""
+    try:
+        spec = QuerySpec(**fields)
+    except (OsragError, ValueError) as exc:
+        return _json({"opensearch": _error(exc)})
+    engine = OpenSearchIndex(None)
+    out = {
+        "opensearch": _lines(engine, spec, False, pipeline=True, planner=planner),
+        "opensearch_dropped": _lines(engine, spec, True, pipeline=True, planner=planner),
+    }
+    if _bound(spec):
+        out["opensearch_role_free"] = _lines(
+            engine, spec, False, pipeline=True, step="role-free", planner=planner
         )
     return _json(out)
 

@@ -1,0 +1,587 @@
+"""The label vocabulary of a generation: the distinct labels its facts hold, their keys, who
+may see them, and one vector each — kept with the generation, in the alias's record store,
+so a search service that did not ingest has it too.
+
+A question's named quantity is matched against it by meaning
+(:mod:`osrag.search.meaning`): "setup fee" finds the facts labelled "Installation charge"
+although no key of one is a key of the other.
+
+**Records** (kinds of the alias's :class:`~osrag.engines.base.RecordStore`, beside the
+manifest's; the same store on OpenSearch, Elasticsearch and the embedded index):
+
+==================  ================================  ====================================
+kind                key                               record
+==================  ================================  ====================================
+``labels``          ``<generation>::<doc_id>``        one document's distinct labels with
+                                                      their keys, and its access scope
+``vocabulary``      ``<generation>::<label digest>``  one label: its text, its keys, the
+                                                      scopes of the documents holding it
+                                                      (with how many), its vector
+``vocabulary_state`` ``<generation>``                 the labels' embedder, how many labels,
+                                                      a revision, and whether an update is
+                                                      under way
+==================  ================================  ====================================
+
+**Kept in step with the generation.** An ingest records each document's labels when the
+manifest records the document (:meth:`LabelBook.record`, from
+:mod:`osrag.ingestion.apply`), and at its end adds the labels new to the generation and
+removes those no document holds any more (:meth:`LabelBook.finish`): an in-place sync
+changes only the labels of the documents it changed. Each per-document record says what
+the document held before, so a changed or removed document takes back exactly its labels.
+An update under way is marked in the state record; an ingest that finds the mark (an
+earlier one stopped part-way) rebuilds the vocabulary from every document's record. A
+generation gets a vocabulary when it is created; one built before vocabularies existed
+keeps none until a new generation is built (``osrag ingest --new-generation``), and its
+searches match labels by keys alone.
+
+**Vectors**: the label, its joins and parenthesised words read as words (:func:`embedded_text`),
+embedded by the generation's embedder, or by the offline default embedder where the
+generation has none (and the default is installed). They go through the one vector cache
+(:func:`~osrag.embedding.embed_missing`), and a new generation reads back the vectors of
+the labels the generation it replaces already embedded with the same embedder (as it
+reads back chunk vectors: :mod:`osrag.ingestion.reuse`). Without either embedder the
+vocabulary keeps labels and keys alone; a search then says so. Vectors are stored as
+float16 (the cosine moves by less than 0.001), base64: about 1.2 KB a label with its
+text, keys and scopes — 12 MB per 10,000 distinct labels (``docs/amounts.md`` has the
+measured sizes).
+
+**Access**: a label is shown to, and matched for, only a caller who may see a document
+holding it: each label keeps the scopes (tenant, ACL groups) of its documents, and a
+search keeps the labels of the scopes its caller's guards let through
+(:meth:`Vocabulary.visible`) — the same rule as the tenant and ACL guards.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import logging
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from pydantic import BaseModel, Field
+
+from osrag.engines.base import RecordStore
+from osrag.errors import OsragError
+from osrag.lexicon.keys import COLUMN_JOIN, GROUP_JOIN, label_keys
+from osrag.lexicon.words import without_parentheses
+from osrag.models import Chunk, LabelVocabularyReport
+from osrag.schema.documents import Document
+
+__all__ = [
+    "LABELS",
+    "LABEL_KINDS",
+    "LABEL_STATE",
+    "STATE",
+    "VOCABULARY",
+    "LabelBook",
+    "Vocabulary",
+    "VocabularyState",
+    "decode_vector",
+    "document_labels",
+    "embedded_text",
+    "encode_vector",
+    "label_digest",
+    "read_state",
+    "read_vocabulary",
+    "scope_of",
+]
+
+log = logging.getLogger("osrag.ingestion.label_vocabulary")
+
+LABELS, VOCABULARY, STATE = "labels", "vocabulary", "vocabulary_state"
+LABEL_KINDS = (LABELS, VOCABULARY)
+"""The record kinds keyed ``<generation>::…`` (forgotten with the generation, as
+:data:`LABEL_STATE`'s record)."""
+LABEL_STATE = STATE
+READ_PAGE = 1000
+"""Records asked for in one ``get_many``."""
+
+
+# --------------------------------------------------------------------------- pure parts
+
+
+def label_digest(label: str) -> str:
+    """The key of a label's vocabulary record: 16 hex of SHA-256 of its text."""
+    return hashlib.sha256(label.encode("utf-8")).hexdigest()[:16]
+
+
+def scope_of(tenant: str | None, acl: Iterable[str] | None) -> str:
+    """A document's access scope as one string: its tenant and its sorted ACL groups."""
+    return json.dumps([tenant, sorted(set(acl or ()))], separators=(",", ":"))
+
+
+def parse_scope(scope: str) -> tuple[str | None, frozenset[str]]:
+    tenant, groups = json.loads(scope)
+    return tenant, frozenset(groups)
+
+
+def scope_visible(
+    scope: str, tenant: str | None, groups: frozenset[str] | None, *, unrestricted: bool = False
+) -> bool:
+    """Whether a caller (its tenant and groups, as the guards take them:
+    :func:`osrag.search.query.access_guards`) may see documents of ``scope``: the caller's
+    tenant's documents (without a tenant: the documents without one), and among them those
+    without an ACL or whose ACL names one of the caller's groups. ``unrestricted``: the
+    operator's view."""
+    if unrestricted:
+        return True
+    owner, acl = parse_scope(scope)
+    if owner != tenant:
+        return False
+    return not acl or bool(acl & (groups or frozenset()))
+
+
+def document_labels(chunks: Iterable[Chunk]) -> dict[str, tuple[str, ...]]:
+    """The distinct labels of a document's facts that have keys, each with its keys (the
+    keys the facts are stored with: :func:`~osrag.lexicon.keys.label_keys`)."""
+    found: dict[str, tuple[str, ...]] = {}
+    for chunk in chunks:
+        for fact in chunk.facts:
+            label = fact.label
+            if label and label not in found:
+                keys = label_keys(label)
+                if keys:
+                    found[label] = keys
+    return found
+
+
+_MARKS = re.compile(r"[^\w&/'’%.,$€£¥-]+")
+
+
+def embedded_text(label: str) -> str:
+    """The text a label is embedded as: its joins (`` — ``, ``: ``) read as spaces,
+    parenthesised words and marks that are no words (a checkbox's ``[ ]``, dots of a
+    leader) left out — "Lead sponsor (one per series) — Price" → "Lead sponsor Price"."""
+    text = without_parentheses(label.replace(COLUMN_JOIN, " ").replace(GROUP_JOIN, " "))
+    text = re.sub(r"\.{2,}", " ", text)
+    return " ".join(_MARKS.sub(" ", text).split()) or label
+
+
+def encode_vector(vector: npt.ArrayLike) -> str:
+    """A vector as stored: float16, little-endian, base64."""
+    return base64.b64encode(np.asarray(vector, dtype="<f2").tobytes()).decode("ascii")
+
+
+def decode_vector(text: str) -> npt.NDArray[np.float32]:
+    return np.frombuffer(base64.b64decode(text), dtype="<f2").astype(np.float32)
+
+
+# --------------------------------------------------------------------------- records
+
+
+class VocabularyState(BaseModel):
+    """The state record of a generation's vocabulary."""
+
+    embedder: dict[str, Any] | None = Field(
+        default=None,
+        description="the labels' embedder: id, dimension, spec (the string that makes it), "
+        "fingerprint (its vector-cache key); None: no vectors",
+    )
+    labels: int = 0
+    revision: int = 0
+    pending: bool = Field(default=False, description="an update is under way (or stopped)")
+    note: str | None = None
+
+
+def read_state(store: RecordStore, generation: str) -> VocabularyState | None:
+    """The state of ``generation``'s vocabulary; None: it keeps none."""
+    found = store.get(STATE, generation)
+    return None if found is None else VocabularyState.model_validate(found.data)
+
+
+def _key(generation: str, name: str) -> str:
+    return f"{generation}::{name}"
+
+
+def _get_many(store: RecordStore, kind: str, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
+    found: dict[str, dict[str, Any]] = {}
+    for start in range(0, len(keys), READ_PAGE):
+        found.update(store.get_many(kind, list(keys[start : start + READ_PAGE])))
+    return found
+
+
+def _scopes(entry: Mapping[str, Any]) -> dict[str, int]:
+    return {scope: int(n) for scope, n in entry.get("scopes", {}).items() if int(n) > 0}
+
+
+# --------------------------------------------------------------------------- the ingest side
+
+
+@dataclass(frozen=True)
+class LabelEmbedder:
+    """The embedder of a vocabulary's vectors, and how the state names it."""
+
+    embedder: Any
+    spec: str | None
+    fingerprint: str
+
+    def described(self) -> dict[str, Any]:
+        return {
+            "id": self.embedder.id,
+            "dimension": self.embedder.dimension,
+            "spec": self.spec,
+            "fingerprint": self.fingerprint,
+        }
+
+
+@cache
+def _default_embedder() -> Any:
+    from osrag.embedding import default_embedder
+
+    return default_embedder()
+
+
+def label_embedder(embedder: Any, spec: str | None) -> tuple[LabelEmbedder | None, str | None]:
+    """The embedder of a generation's label vectors: the generation's own (``embedder``,
+    made from ``spec``), else the offline default when it is installed; None and why
+    when neither is there."""
+    from osrag.embedding.batching import cache_key
+
+    if embedder is not None:
+        return LabelEmbedder(embedder, spec, cache_key(embedder)), None
+    try:
+        default = _default_embedder()
+    except OsragError as exc:
+        return None, f"no embedder for the labels' vectors ({exc}): labels match by keys alone"
+    return LabelEmbedder(default, "default", cache_key(default)), None
+
+
+@dataclass
+class _Delta:
+    """Changes to the vocabulary's scope counts, by label."""
+
+    counts: dict[str, dict[str, int]] = field(default_factory=dict)
+    keys: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def add(self, labels: Iterable[tuple[str, Sequence[str]]], scope: str, sign: int) -> None:
+        for label, keys in labels:
+            self.keys.setdefault(label, tuple(keys))
+            scopes = self.counts.setdefault(label, {})
+            scopes[scope] = scopes.get(scope, 0) + sign
+
+
+class LabelBook:
+    """An ingest's updates to one generation's vocabulary (see the module docstring):
+    :meth:`record` as the manifest records documents, :meth:`finish` at the end."""
+
+    def __init__(
+        self, store: RecordStore, generation: str, state: VocabularyState, *, fresh: bool = False
+    ) -> None:
+        self.store = store
+        self.generation = generation
+        self.state = state
+        self._fresh = fresh
+        """The generation was created by this ingest: no document has a labels record."""
+        self._stopped_before = state.pending
+        """An earlier update stopped part-way: :meth:`finish` rebuilds."""
+        self._delta = _Delta()
+        self._marked = False
+        self._lock = threading.Lock()
+
+    @classmethod
+    def open(cls, store: RecordStore, generation: str, *, created: bool) -> LabelBook | None:
+        """The book of ``generation``'s vocabulary; a generation ``created`` by this ingest
+        gets one; one that keeps none (built before vocabularies) gets none (None)."""
+        state = read_state(store, generation)
+        if state is None:
+            if not created:
+                return None
+            state = VocabularyState()
+            store.put(STATE, generation, state.model_dump(mode="json"))
+            return cls(store, generation, state, fresh=True)
+        return cls(store, generation, state)
+
+    def _mark(self) -> None:
+        """Record that an update is under way, before the first document's labels change."""
+        if not self._marked:
+            self.state.pending = True
+            self.store.put(STATE, self.generation, self.state.model_dump(mode="json"))
+            self._marked = True
+
+    def record(self, changes: Sequence[Any]) -> None:
+        """The labels of documents the manifest has just recorded as written or removed
+        (:class:`~osrag.ingestion.plan.Change` values of kind add, replace or remove): each
+        document's labels record replaced, and what it held before taken back."""
+        if not changes:
+            return
+        with self._lock:
+            self._mark()
+            keys = [_key(self.generation, c.doc_id) for c in changes]
+            before = {} if self._fresh else _get_many(self.store, LABELS, keys)
+            puts: list[tuple[str, dict[str, Any]]] = []
+            gone: list[str] = []
+            for key, change in zip(keys, changes, strict=True):
+                held = before.get(key)
+                if held is not None:
+                    self._delta.add(
+                        ((label, keys) for label, keys in held["labels"]), held["scope"], -1
+                    )
+                doc: Document | None = change.doc
+                if change.kind == "remove" or doc is None:
+                    if held is not None:
+                        gone.append(key)
+                    continue
+                labels = document_labels(change.chunks)
+                scope = scope_of(doc.tenant, doc.acl)
+                self._delta.add(labels.items(), scope, +1)
+                record = {
+                    "scope": scope,
+                    "labels": [[label, list(keys)] for label, keys in labels.items()],
+                }
+                puts.append((key, record))
+            self.store.put_many(LABELS, puts)
+            self.store.delete_many(LABELS, gone)
+
+    def _targets(
+        self, rebuild: bool
+    ) -> tuple[dict[str, dict[str, int]], dict[str, tuple[str, ...]], dict[str, dict[str, Any]]]:
+        """The scopes (with their documents) each changed label has now, its keys, and the
+        vocabulary records they replace: from this ingest's changes, or (``rebuild``) from
+        every document's labels record against every vocabulary record."""
+        if not rebuild:
+            delta = self._delta
+            wanted = [_key(self.generation, label_digest(label)) for label in delta.counts]
+            existing = _get_many(self.store, VOCABULARY, wanted)
+            targets: dict[str, dict[str, int]] = {}
+            for label, change in delta.counts.items():
+                entry = existing.get(_key(self.generation, label_digest(label)))
+                scopes = _scopes(entry) if entry is not None else {}
+                for scope, n in change.items():
+                    scopes[scope] = scopes.get(scope, 0) + n
+                targets[label] = scopes
+            return targets, delta.keys, existing
+        self.store.refresh()
+        everything = _Delta()
+        for _, held in self.store.scan(LABELS, f"{self.generation}::"):
+            everything.add(((label, keys) for label, keys in held["labels"]), held["scope"], +1)
+        existing = dict(self.store.scan(VOCABULARY, f"{self.generation}::"))
+        targets = dict(everything.counts)
+        keys = dict(everything.keys)
+        for entry in existing.values():
+            targets.setdefault(entry["label"], {})
+            keys.setdefault(entry["label"], tuple(entry["keys"]))
+        return targets, keys, existing
+
+    def finish(
+        self,
+        labeller: LabelEmbedder | None,
+        *,
+        previous: str | None = None,
+        note: str | None = None,
+    ) -> LabelVocabularyReport | None:
+        """Bring the vocabulary records in line with what the documents now hold: labels new
+        to the generation added with their vectors (read back from the ``previous``
+        generation's vocabulary when the same embedder built it, else through the vector
+        cache), labels no document holds removed. ``labeller``: the labels' embedder
+        (None: no vectors, ``note`` says why). None when nothing changed."""
+        fingerprint = labeller.fingerprint if labeller is not None else None
+        known = (self.state.embedder or {}).get("fingerprint")
+        revector = labeller is not None and self.state.labels > 0 and known != fingerprint
+        rebuild = self._stopped_before or revector
+        if not self._marked and not rebuild:
+            return None
+        targets, keys, existing = self._targets(rebuild)
+        puts: dict[str, dict[str, Any]] = {}
+        gone: list[str] = []
+        added = removed = 0
+        for label, counted in targets.items():
+            key = _key(self.generation, label_digest(label))
+            entry = existing.get(key)
+            scopes = {scope: n for scope, n in counted.items() if n > 0}
+            if not scopes:
+                if entry is not None:
+                    gone.append(key)
+                    removed += 1
+                continue
+            if entry is None:
+                added += 1
+                entry = {"label": label, "keys": list(keys[label]), "vector": None}
+            elif revector:
+                entry = {**entry, "vector": None}
+            if entry.get("scopes") != scopes or key not in existing or revector:
+                puts[key] = {**entry, "scopes": scopes}
+        if rebuild:  # a record no document's label is (a key it was not written under)
+            kept = {_key(self.generation, label_digest(label)) for label in targets}
+            stray = [key for key in existing if key not in kept]
+            gone += stray
+            removed += len(stray)
+        report = LabelVocabularyReport(
+            labels=0, added=added, removed=removed, rebuilt=rebuild, note=note
+        )
+        if labeller is not None:
+            self._vectors(puts, labeller, previous, report)
+        self.store.put_many(VOCABULARY, sorted(puts.items()))
+        self.store.delete_many(VOCABULARY, gone)
+        if rebuild:
+            count = len(({k for k in existing} - set(gone)) | set(puts))
+        else:
+            count = self.state.labels + added - removed
+        self.state = VocabularyState(
+            embedder=labeller.described() if labeller is not None else self.state.embedder,
+            labels=count,
+            revision=self.state.revision + 1,
+            pending=False,
+            note=report.note if labeller is None else None,
+        )
+        self.store.put(STATE, self.generation, self.state.model_dump(mode="json"))
+        report.labels = count
+        report.embedder = (self.state.embedder or {}).get("id")
+        return report
+
+    def _vectors(
+        self,
+        puts: dict[str, dict[str, Any]],
+        labeller: LabelEmbedder,
+        previous: str | None,
+        report: LabelVocabularyReport,
+    ) -> None:
+        """A vector for every record of ``puts`` without one: from the previous generation's
+        vocabulary (same embedder), else through the vector cache."""
+        wanting = {key: entry for key, entry in puts.items() if not entry.get("vector")}
+        if not wanting:
+            return
+        if previous is not None:
+            state = read_state(self.store, previous)
+            same = state is not None and (state.embedder or {}).get("fingerprint") == (
+                labeller.fingerprint
+            )
+            if same:
+                theirs = {key: _key(previous, key.split("::", 1)[1]) for key in wanting}
+                found = _get_many(self.store, VOCABULARY, list(theirs.values()))
+                for key, their_key in theirs.items():
+                    vector = found.get(their_key, {}).get("vector")
+                    if vector:
+                        puts[key]["vector"] = vector
+                        del wanting[key]
+                        report.vectors_from_generation += 1
+        if not wanting:
+            return
+        from osrag.embedding import SqliteVectorCache, default_cache_path, embed_missing
+        from osrag.embedding.cache import content_digest
+
+        texts = [embedded_text(entry["label"]) for entry in wanting.values()]
+        try:
+            with SqliteVectorCache(default_cache_path()) as vector_cache:
+                outcome = embed_missing(
+                    [(t, content_digest(t)) for t in texts], labeller.embedder, vector_cache
+                )
+        except OsragError as exc:
+            log.warning("the label vocabulary of %s has no vectors: %s", self.generation, exc)
+            report.note = f"the labels could not be embedded ({exc}): they match by keys alone"
+            return
+        for (key, _), vector in zip(wanting.items(), outcome.vectors, strict=True):
+            puts[key]["vector"] = encode_vector(vector)
+        report.vectors_embedded += outcome.computed
+        report.vectors_cached += outcome.cached
+
+
+# --------------------------------------------------------------------------- the search side
+
+
+VISIBLE_CACHE = 64
+"""Callers' scopes whose visible labels a vocabulary keeps (least recently used dropped)."""
+
+
+@dataclass
+class Vocabulary:
+    """A generation's vocabulary as a search reads it: labels, keys, scopes and vectors as
+    arrays (see the module docstring)."""
+
+    generation: str
+    revision: int
+    embedder: dict[str, Any] | None
+    labels: list[str]
+    keys: list[tuple[str, ...]]
+    scopes: list[tuple[str, ...]]
+    vectors: npt.NDArray[np.float32] | None
+    """``(labels, dimension)`` unit rows; a label without a vector has a zero row."""
+    by_key: dict[str, list[int]] = field(default_factory=dict)
+    """The labels holding each key."""
+    _by_scope: dict[str, npt.NDArray[np.intp]] = field(default_factory=dict)
+    _visible: OrderedDict[tuple[Any, ...], npt.NDArray[np.bool_]] = field(
+        default_factory=OrderedDict
+    )
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        by_scope: dict[str, list[int]] = {}
+        for i, (keys, scopes) in enumerate(zip(self.keys, self.scopes, strict=True)):
+            for key in keys:
+                self.by_key.setdefault(key, []).append(i)
+            for scope in scopes:
+                by_scope.setdefault(scope, []).append(i)
+        self._by_scope = {s: np.asarray(ix, dtype=np.intp) for s, ix in by_scope.items()}
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    @property
+    def has_vectors(self) -> bool:
+        return self.vectors is not None
+
+    def visible(
+        self, tenant: str | None, groups: Iterable[str] | None, *, unrestricted: bool = False
+    ) -> npt.NDArray[np.bool_]:
+        """Which labels a caller may see: those of a document of a scope its guards let
+        through (:func:`scope_visible`). Worked out from the caller's arguments on every
+        call; the answer for the same arguments is kept for the vocabulary's lifetime."""
+        wanted = frozenset(groups or ())
+        key = (tenant, wanted, unrestricted)
+        with self._lock:
+            found = self._visible.get(key)
+            if found is not None:
+                self._visible.move_to_end(key)
+                return found
+        mask = np.zeros(len(self.labels), dtype=bool)
+        for scope, rows in self._by_scope.items():
+            if scope_visible(scope, tenant, wanted, unrestricted=unrestricted):
+                mask[rows] = True
+        mask.flags.writeable = False
+        with self._lock:
+            self._visible[key] = mask
+            while len(self._visible) > VISIBLE_CACHE:
+                self._visible.popitem(last=False)
+        return mask
+
+
+def _entries(store: RecordStore, generation: str) -> Iterator[dict[str, Any]]:
+    for _, entry in store.scan(VOCABULARY, f"{generation}::"):
+        if _scopes(entry):
+            yield entry
+
+
+def read_vocabulary(store: RecordStore, generation: str) -> Vocabulary | None:
+    """``generation``'s vocabulary from the record store; None: it keeps none."""
+    state = read_state(store, generation)
+    if state is None:
+        return None
+    store.refresh()
+    rows = sorted(_entries(store, generation), key=lambda e: e["label"])
+    dimension = int((state.embedder or {}).get("dimension") or 0)
+    vectors = None
+    if dimension and any(e.get("vector") for e in rows):
+        vectors = np.zeros((len(rows), dimension), dtype=np.float32)
+        for i, entry in enumerate(rows):
+            if entry.get("vector"):
+                vector = decode_vector(entry["vector"])
+                if vector.shape == (dimension,):
+                    norm = float(np.linalg.norm(vector))
+                    vectors[i] = vector / norm if norm else vector
+    return Vocabulary(
+        generation=generation,
+        revision=state.revision,
+        embedder=state.embedder,
+        labels=[e["label"] for e in rows],
+        keys=[tuple(e["keys"]) for e in rows],
+        scopes=[tuple(sorted(_scopes(e))) for e in rows],
+        vectors=vectors,
+    )

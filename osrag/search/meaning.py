@@ -1,0 +1,488 @@
+"""A question's named quantity matched to the labels of the index by meaning, where no label
+holds its keys.
+
+A bound constraint matches a fact when one of its asked keys is one of the fact's
+``label_keys`` (:mod:`osrag.search.fact_filters`): exact terms, so "setup fee" never finds
+"Installation charge" unless a synonym list says so. Families no profile covers are the
+normal case. So the named quantity is also compared with the generation's **label
+vocabulary** (:mod:`osrag.ingestion.label_vocabulary`: every distinct label its facts
+hold, with its keys, its documents' access scopes and one vector):
+
+1. **by key** — the labels holding the key of the asked name itself; **by synonym** —
+   those holding a key of one of its alternatives (:func:`~osrag.lexicon.keys.asked_keys`).
+   The filter asks for their keys already: nothing is added.
+2. **by meaning**, when no label the caller may see matched by key or synonym: the asked
+   name is embedded by the vocabulary's embedder (once per search: the searcher's query
+   vector cache keeps it) and compared with the label vectors; a label whose cosine
+   reaches the **threshold** (the ``label_meaning_threshold`` setting,
+   :data:`DEFAULT_THRESHOLD`, chosen on the development sets: ``docs/amounts.md``) names
+   the quantity in other words — unless the words already decide it, so meaning never
+   overrules the keys' reading of heads and modifiers: a label holding the asked name's
+   head (its last word, or the one before a word that only says it is an amount: "loan
+   amount" is a loan's) — as its own head ("Late fee" for "setup fee") or beside another
+   ("Cost of revenue", "Revenue — First Quarter" for "revenue") —, and a label naming a
+   quantity the vocabulary knows apart from the asked one (:data:`~osrag.lexicon.
+   quantities.SYNONYMS`: "Net revenue" for "net income"). At most :data:`MOST_BY_MEANING`
+   labels, the nearest first. Meaning is not asked where keys answer: on TAT-QA, whose
+   every asked name is a label the index holds, matching by meaning beside the keys turned
+   precision down (``docs/amounts.md``); ``LabelMeaning.beside_keys`` runs it so.
+3. **the keys added**: a label matched by meaning adds those of its keys that are no tail
+   of another of its keys and that only matched labels hold ("Installation charge" adds
+   "installation charge", never "charge", which "Monthly charge" holds too) — into the same
+   nested label filter, in every leg of every mode (:func:`~osrag.search.fact_filters.
+   fact_filter`). A label whose every such key a non-matching label also holds adds nothing.
+
+What was matched, and how, is the result's ``label_matches`` (:class:`~osrag.models.
+LabelMatches`): ``--explain``, ``--json`` and the log show it. A named quantity that no
+label matches by key or by meaning is said there (with the nearest label the caller may
+see), never turned silently into "any amount": the amount ladder still steps down, and
+says so.
+
+**Access.** Only labels of documents the caller may see take part: the vocabulary keeps
+each label's scopes and the caller's tenant and groups choose them
+(:meth:`~osrag.ingestion.label_vocabulary.Vocabulary.visible`), worked out on every
+search from the caller's arguments; whether keys matched, the nearest label and the
+exclusive-key rule of step 3 look at those labels only. A label of a document the caller
+cannot see is never named, never its nearest, never a reason to add or withhold a key.
+
+**Cost.** The vocabulary is read once per generation (and revision: an in-place ingest
+changes it) per engine object of a process; every :data:`STATE_SECONDS` the search checks
+its revision. A search whose named quantity no label holds adds one embedding of the name
+(cached) and one product of the vocabulary's vectors with it (``benchmarks/
+label_meaning_latency.py`` measures both); a search whose named quantities labels hold
+adds a lookup of their keys.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+import time
+import weakref
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from osrag.config import LABEL_MEANING_THRESHOLD
+from osrag.engines.base import ChunkIndex
+from osrag.errors import OsragError
+from osrag.ingestion.label_vocabulary import Vocabulary, read_state, read_vocabulary
+from osrag.lexicon.keys import asked_key_forms, asked_keys, name_clause
+from osrag.lexicon.label_roles import FIGURE_WORDS
+from osrag.lexicon.quantities import synonyms_of
+from osrag.lexicon.signs import names_loss
+from osrag.lexicon.words import phrase_words
+from osrag.models import LabelMatch, LabelMatches
+from osrag.schema.constraints import AmountConstraint
+from osrag.schema.filters import AmountFilter, FilterItem
+from osrag.schema.labels import VocabularyUse
+from osrag.search.fact_filters import fact_filter
+from osrag.search.query import AnalyzedQuery
+
+__all__ = [
+    "DEFAULT_THRESHOLD",
+    "MOST_BY_MEANING",
+    "LabelMeaning",
+    "Matched",
+    "match_name",
+    "with_label_matches",
+]
+
+DEFAULT_THRESHOLD = LABEL_MEANING_THRESHOLD
+"""The cosine a label must reach to be matched by meaning (the ``label_meaning_threshold``
+setting's default; ``docs/amounts.md`` has the sweep it was chosen on)."""
+MOST_BY_MEANING = 16
+"""The most labels one named quantity matches by meaning (the nearest first)."""
+SHOWN = 8
+"""Labels matched by key or by synonym a report names (their counts are whole)."""
+STATE_SECONDS = 30.0
+"""How long a vocabulary's revision is trusted before the state record is read again."""
+
+
+# --------------------------------------------------------------------------- pure matching
+
+
+VectorOf = Callable[[], tuple[npt.NDArray[np.float32] | None, str | None]]
+"""The asked name's vector when it is needed, or None and why it cannot be had."""
+
+
+@dataclass(frozen=True)
+class Matched:
+    """One named quantity's match: the report, and the keys it adds to the filter."""
+
+    report: LabelMatches
+    added: tuple[str, ...] = ()
+
+
+def _head(words: list[str]) -> str | None:
+    """The head of a name's words: its last word, or the one before a last word that only
+    says it is an amount (:data:`~osrag.lexicon.label_roles.FIGURE_WORDS`: "loan amount" is
+    a loan's figure)."""
+    if len(words) > 1 and words[-1] in FIGURE_WORDS:
+        return words[-2]
+    return words[-1] if words else None
+
+
+def _keys_decide(name: str, words: list[str], label_keys: Sequence[str]) -> bool:
+    """Whether the words already decide a label, which is then matched by its keys or not
+    at all: it holds the asked name's head (as its own head — "Late fee" for "setup fee" —
+    or beside another: "Cost of revenue", "Revenue — First Quarter" for "revenue"), or
+    both name quantities the vocabulary knows, and not the same one ("Net revenue" for
+    "net income": :data:`~osrag.lexicon.quantities.SYNONYMS`)."""
+    head = _head(words)
+    if head is None or any(head in key.split(" ") for key in label_keys):
+        return True
+    asked = _known(name)
+    if not asked:
+        return False
+    known = next((found for key in label_keys if (found := _known(key))), ())
+    return bool(known) and known != asked
+
+
+def _known(name: str) -> tuple[str, ...]:
+    """The group of :data:`~osrag.lexicon.quantities.SYNONYMS` the longest tail of
+    ``name`` that is a member belongs to ("annual revenue" is revenue, "underlying
+    operating profit" operating income), or ()."""
+    words = name.split(" ")
+    for start in range(len(words)):
+        found = synonyms_of(" ".join(words[start:]))
+        if found:
+            return found
+    return ()
+
+
+def _own_keys(label_keys: Sequence[str]) -> list[str]:
+    """A label's keys that are no tail of another of its keys ("Startup booth — Price":
+    "startup booth", "startup booth price"; not "booth", "booth price", "price"): what it
+    adds when matched by meaning, so that a word it shares with other labels never does."""
+    return [k for k in label_keys if not any(o.endswith(" " + k) for o in label_keys)]
+
+
+def _visible_rows(found: Sequence[int], visible: npt.NDArray[np.bool_]) -> list[int]:
+    return [i for i in found if visible[i]]
+
+
+def match_name(
+    vocabulary: Vocabulary | None,
+    name: str,
+    *,
+    gains_only: bool = False,
+    visible: npt.NDArray[np.bool_] | None = None,
+    vector: VectorOf | None = None,
+    threshold: float | None = None,
+    use: VocabularyUse = "meaning",
+    note: str | None = None,
+    beside_keys: bool = False,
+) -> Matched:
+    """The labels of ``vocabulary`` the named quantity ``name`` matches (see the module
+    docstring), among the ``visible`` ones (the caller's); by meaning only with a
+    ``threshold``, and only when no label matches by key or synonym — unless
+    ``beside_keys``: ``vector`` is then called for the asked name's vector (None, and why,
+    when it cannot be had: keys alone). ``use`` and ``note`` say what could be done."""
+    asked = asked_keys(name, gains_only=gains_only)
+    report = LabelMatches(
+        name=name,
+        asked_keys=list(asked),
+        vocabulary=use,
+        threshold=threshold if use == "meaning" else None,
+        note=note,
+    )
+    if vocabulary is None:
+        return Matched(report.model_copy(update={"vocabulary": "none"}))
+    shown = np.ones(len(vocabulary), dtype=bool) if visible is None else visible
+    report.labels = int(shown.sum())
+    own = set(asked_key_forms(name_clause(name) or name))
+    rows: set[int] = set()
+    for key in asked:
+        rows.update(_visible_rows(vocabulary.by_key.get(key, ()), shown))
+    by_key = sorted(r for r in rows if own & set(vocabulary.keys[r]))
+    by_synonym = sorted(r for r in rows if r not in set(by_key))
+    report.by_key, report.by_synonym = len(by_key), len(by_synonym)
+    for by, found in (("key", by_key), ("synonym", by_synonym)):
+        for r in found[:SHOWN]:
+            held = [k for k in vocabulary.keys[r] if k in asked]
+            report.matches.append(LabelMatch(label=vocabulary.labels[r], by=by, keys=held))  # type: ignore[arg-type]
+    meant: list[tuple[int, float]] = []
+    searched = use == "meaning" and threshold is not None and vector is not None
+    searched = searched and (beside_keys or not rows) and vocabulary.vectors is not None
+    asked_vector = None
+    if searched:
+        assert vector is not None
+        asked_vector, why = vector()
+        if asked_vector is None:
+            searched = False
+            report.vocabulary, report.threshold, note = "keys", None, why
+    if searched:
+        assert vocabulary.vectors is not None and asked_vector is not None
+        assert threshold is not None
+        cosines = vocabulary.vectors @ asked_vector
+        cosines[~shown] = -2.0  # never seen: never matched, never the nearest
+        words = phrase_words(name_clause(name) or name)
+        over = np.flatnonzero(cosines >= threshold)
+        for r in over[np.argsort(-cosines[over], kind="stable")]:  # the nearest first
+            if len(meant) >= MOST_BY_MEANING:
+                break
+            if r in rows or _keys_decide(" ".join(words), words, vocabulary.keys[r]):
+                continue
+            if gains_only and names_loss(vocabulary.labels[r]):
+                continue
+            meant.append((int(r), float(cosines[r])))
+        if not rows and not meant:
+            report.note = _nothing_matched(vocabulary, name, cosines, threshold, shown)
+    elif not rows:
+        report.note = _nothing_by_keys(name) + (f" ({note})" if note else "")
+    matched = rows | {r for r, _ in meant}
+    added: list[str] = []
+    for r, cosine in meant:
+        own_keys = [
+            k
+            for k in _own_keys(vocabulary.keys[r])
+            if k not in asked
+            and all(j in matched for j in _visible_rows(vocabulary.by_key.get(k, ()), shown))
+        ]
+        added += [k for k in own_keys if k not in added]
+        shown_match = LabelMatch(
+            label=vocabulary.labels[r], by="meaning", cosine=round(cosine, 4), keys=own_keys
+        )
+        report.matches.append(shown_match)
+    report.by_meaning = len(meant)
+    report.added_keys = added
+    if meant and not added and not rows:
+        report.note = (
+            f"the labels matched by meaning hold no key of their own (every key they hold is "
+            f"held by a label that did not match): {name!r} matches no fact by its label"
+        )
+    return Matched(report, tuple(added))
+
+
+def _nothing_by_keys(name: str) -> str:
+    return f"no label the search may see holds a key of {name!r}: the bound step matches no fact"
+
+
+def _nothing_matched(
+    vocabulary: Vocabulary,
+    name: str,
+    cosines: npt.NDArray[np.float32],
+    threshold: float,
+    shown: npt.NDArray[np.bool_],
+) -> str:
+    said = (
+        f"no label the search may see names {name!r}, by key or by meaning (cosine ≥ {threshold:g})"
+    )
+    if shown.any():
+        nearest = int(np.argmax(cosines))
+        said += f"; the nearest is {vocabulary.labels[nearest]!r} ({float(cosines[nearest]):.2f})"
+    return said + ": the bound step matches no fact"
+
+
+def _gains_only(c: AmountConstraint) -> bool:
+    """As :func:`~osrag.search.fact_filters.fact_filter` asks a signed result: on its
+    positive side unless the label names a loss."""
+    return c.signed and c.label is not None and not names_loss(c.label)
+
+
+def with_label_matches(
+    plan: AnalyzedQuery, matched: dict[tuple[str, bool], Matched]
+) -> AnalyzedQuery:
+    """``plan`` whose bound constraints ask for the keys their matches add (their named
+    quantity and sign: ``(label, gains_only)``), and which carries the reports. A plan
+    whose matches add no key keeps its filters as they are (the same request bodies)."""
+    filters: list[FilterItem] = []
+    for item in plan.filters:
+        if isinstance(item, AmountFilter) and item.constraint.label is not None:
+            found = matched.get((item.constraint.label, _gains_only(item.constraint)))
+            if found is not None and found.added:
+                bound = fact_filter(item.constraint, extra_keys=found.added)
+                item = dataclasses.replace(item, filter=bound)
+        filters.append(item)
+    seen: dict[tuple[str, bool], None] = {}
+    for c in plan.constraints:
+        if c.label is not None and (c.label, _gains_only(c)) in matched:
+            seen.setdefault((c.label, _gains_only(c)), None)
+    reports = tuple(matched[key].report for key in seen)
+    return dataclasses.replace(plan, filters=tuple(filters), label_matches=reports)
+
+
+def named_quantities(plan: AnalyzedQuery) -> list[tuple[str, bool]]:
+    """The distinct ``(label, gains_only)`` of the plan's bound constraints that name a
+    quantity (the amount filters only: a plan with its amount filter off has none)."""
+    found: dict[tuple[str, bool], None] = {}
+    for item in plan.filters:
+        if isinstance(item, AmountFilter) and item.constraint.label is not None:
+            found.setdefault((item.constraint.label, _gains_only(item.constraint)), None)
+    return list(found)
+
+
+# --------------------------------------------------------------------------- the searcher's part
+
+
+_LOADED: weakref.WeakKeyDictionary[ChunkIndex, dict[tuple[str, str], Vocabulary | None]] = (
+    weakref.WeakKeyDictionary()
+)
+"""The vocabularies read in this process, by engine object, then (alias, generation)."""
+_LOADED_LOCK = threading.Lock()
+
+
+def loaded_vocabulary(
+    index: ChunkIndex, alias: str, generation: str, revision: int | None
+) -> Vocabulary | None:
+    """``generation``'s vocabulary, read once per engine object and revision."""
+    with _LOADED_LOCK:
+        held = _LOADED.setdefault(index, {})
+        found = held.get((alias, generation))
+    if found is not None and found.revision == revision:
+        return found
+    read = read_vocabulary(index.records(alias), generation)
+    with _LOADED_LOCK:
+        held = _LOADED.setdefault(index, {})
+        held = {k: v for k, v in held.items() if k[0] != alias}  # one generation per alias
+        held[(alias, generation)] = read
+        _LOADED[index] = held
+    return read
+
+
+Embedding = Callable[[Any, str], Sequence[float]]
+"""How a searcher embeds an asked name with an embedder (its query vector cache)."""
+
+
+class LabelMeaning:
+    """A searcher's matching of named quantities against its alias's vocabulary."""
+
+    def __init__(
+        self,
+        index: ChunkIndex,
+        alias: str,
+        threshold: float | None,
+        *,
+        generation_embedder: Callable[[], Any],
+        embed: Embedding,
+        load: Callable[[Any], None] = lambda embedder: None,
+    ) -> None:
+        self.index = index
+        self.alias = alias
+        self.threshold = threshold
+        self._generation_embedder = generation_embedder
+        self._embed = embed
+        self._load = load
+        self.beside_keys = False
+        """Match by meaning also when labels hold the name's keys (off: measured to add
+        false matches where keys answer, ``docs/amounts.md``)."""
+        self._checked: dict[str, tuple[float, int | None]] = {}
+        self._made: dict[str, Any] = {}
+        self._lock = threading.Lock()
+
+    def needed(self, plan: AnalyzedQuery) -> bool:
+        return bool(named_quantities(plan))
+
+    def _revision(self, generation: str) -> int | None:
+        now = time.monotonic()
+        with self._lock:
+            found = self._checked.get(generation)
+        if found is not None and now - found[0] < STATE_SECONDS:
+            return found[1]
+        state = read_state(self.index.records(self.alias), generation)
+        revision = None if state is None else state.revision
+        with self._lock:
+            self._checked = {generation: (now, revision)}
+        return revision
+
+    def vocabulary(self, generation: str) -> Vocabulary | None:
+        """The generation's vocabulary (None: it keeps none)."""
+        revision = self._revision(generation)
+        if revision is None:
+            return None
+        return loaded_vocabulary(self.index, self.alias, generation, revision)
+
+    def _embedder(self, vocabulary: Vocabulary, config: dict[str, Any]) -> tuple[Any, str | None]:
+        """The embedder the vocabulary's vectors came from, as this search can make it, or
+        None and why not."""
+        wanted = vocabulary.embedder or {}
+        declared = config.get("embedder") or {}
+        if declared and declared.get("fingerprint", declared.get("id")) == wanted.get(
+            "fingerprint"
+        ):
+            try:
+                return self._generation_embedder(), None
+            except OsragError as exc:
+                return None, f"the generation's embedder is not available ({exc})"
+        spec = wanted.get("spec")
+        if not spec:
+            return None, (
+                f"the label vocabulary was embedded by {wanted.get('id')}, given as an object: "
+                "labels match by keys alone"
+            )
+        with self._lock:
+            made = self._made.get(spec)
+        if made is None:
+            from osrag.embedding import get_embedder
+
+            try:
+                made = get_embedder(spec)
+                self._load(made)  # its model load is reported apart, as the query embedder's
+            except OsragError as exc:
+                return None, f"the label vocabulary's embedder is not available ({exc})"
+            with self._lock:
+                self._made[spec] = made
+        if made.id != wanted.get("id"):
+            return None, (
+                f"the label vocabulary was embedded by {wanted.get('id')}, this search's "
+                f"{spec!r} embedder is {made.id}: labels match by keys alone"
+            )
+        return made, None
+
+    def apply(
+        self, plan: AnalyzedQuery, generation: str | None, config: dict[str, Any]
+    ) -> AnalyzedQuery:
+        """``plan`` with its named quantities matched (see the module docstring)."""
+        named = named_quantities(plan)
+        if not named:
+            return plan
+        vocabulary = self.vocabulary(generation) if generation is not None else None
+        use: VocabularyUse = "meaning"
+        note = None
+        if vocabulary is None:
+            use = "none"
+            note = (
+                f"generation {generation} keeps no label vocabulary (built before vocabularies, "
+                "or without the one it needs): labels match by keys alone"
+            )
+        elif self.threshold is None:
+            use, note = "keys", "matching labels by meaning is off: labels match by keys alone"
+        elif not vocabulary.has_vectors:
+            use = "keys"
+            note = "the label vocabulary has no vectors (no embedder at ingest): keys alone"
+        spec = plan.spec
+        visible = None
+        if vocabulary is not None:
+            visible = vocabulary.visible(spec.tenant, spec.acl, unrestricted=spec.unrestricted)
+        made: list[tuple[Any, str | None]] = []
+
+        def vector_of(name: str) -> VectorOf:
+            def vector() -> tuple[npt.NDArray[np.float32] | None, str | None]:
+                assert vocabulary is not None
+                if not made:  # the embedder is made (and loaded) only when a name needs it
+                    made.append(self._embedder(vocabulary, config))
+                embedder, why = made[0]
+                if embedder is None:
+                    return None, why
+                return np.asarray(self._embed(embedder, name), dtype=np.float32), None
+
+            return vector
+
+        matched: dict[tuple[str, bool], Matched] = {}
+        for name, gains_only in named:
+            matched[(name, gains_only)] = match_name(
+                vocabulary,
+                name,
+                gains_only=gains_only,
+                visible=visible,
+                vector=vector_of(name),
+                threshold=self.threshold,
+                use=use,
+                note=note,
+                beside_keys=self.beside_keys,
+            )
+        return with_label_matches(plan, matched)

@@ -1,0 +1,196 @@
+"""Matching a named quantity to the labels of a vocabulary, by key, by synonym and by meaning
+(:mod:`osrag.search.meaning`), pure: a vocabulary built here, its vectors chosen so each
+cosine is what the test says it is."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from osrag.ingestion.label_vocabulary import Vocabulary, scope_of
+from osrag.lexicon.keys import label_keys
+from osrag.schema.filters import AmountFilter, Nested, Terms
+from osrag.search.fact_filters import label_filter
+from osrag.search.meaning import Matched, match_name, with_label_matches
+from osrag.search.query import plan_query
+
+NAME = np.array([1.0, 0.0, 0.0], dtype=np.float32)
+"""The asked name's vector; a label's cosine with it is its first coordinate."""
+EVERYONE = scope_of(None, None)
+
+
+def at(cosine: float) -> list[float]:
+    """A unit vector whose cosine with :data:`NAME` is ``cosine``."""
+    return [cosine, float(np.sqrt(1 - cosine**2)), 0.0]
+
+
+def vocabulary(rows: list[tuple[str, float, str]]) -> Vocabulary:
+    """Labels with their cosine to the asked name and their documents' scope."""
+    return Vocabulary(
+        generation="g",
+        revision=1,
+        embedder={"id": "test@1", "dimension": 3},
+        labels=[label for label, _, _ in rows],
+        keys=[label_keys(label) for label, _, _ in rows],
+        scopes=[(scope,) for _, _, scope in rows],
+        vectors=np.array([at(c) for _, c, _ in rows], dtype=np.float32),
+    )
+
+
+def given(vector: npt.NDArray[np.float32] = NAME) -> tuple[list[int], object]:
+    """A ``vector`` callable that counts its calls."""
+    calls: list[int] = []
+
+    def vector_of() -> tuple[npt.NDArray[np.float32] | None, str | None]:
+        calls.append(1)
+        return vector, None
+
+    return calls, vector_of
+
+
+def test_a_label_holding_the_key_is_matched_by_key_and_meaning_is_not_asked() -> None:
+    words = vocabulary([("Setup fee", 0.2, EVERYONE), ("Installation charge", 0.9, EVERYONE)])
+    calls, vector = given()
+    found = match_name(words, "setup fee", vector=vector, threshold=0.7)  # type: ignore[arg-type]
+    assert calls == [] and found.added == ()
+    assert [(m.label, m.by) for m in found.report.matches] == [("Setup fee", "key")]
+    assert found.report.by_key == 1 and found.report.matched and found.report.note is None
+
+
+def test_a_synonym_is_said_apart_from_the_name_s_own_key() -> None:
+    words = vocabulary([("Net sales", 0.3, EVERYONE), ("Total revenue", 0.3, EVERYONE)])
+    found = match_name(words, "revenue", threshold=0.7)
+    assert {(m.label, m.by) for m in found.report.matches} == {
+        ("Total revenue", "key"),
+        ("Net sales", "synonym"),
+    }
+    assert (found.report.by_key, found.report.by_synonym) == (1, 1)
+
+
+def test_a_label_in_other_words_adds_its_own_keys_not_the_words_it_shares() -> None:
+    words = vocabulary(
+        [
+            ("Installation charge", 0.75, EVERYONE),
+            ("Monthly charge", 0.4, EVERYONE),
+            ("Late fee", 0.3, EVERYONE),
+        ]
+    )
+    calls, vector = given()
+    found = match_name(words, "setup fee", vector=vector, threshold=0.7)  # type: ignore[arg-type]
+    assert calls == [1]
+    assert found.added == ("installation charge",)  # not "charge": "Monthly charge" holds it
+    (meant,) = found.report.matches
+    assert (meant.label, meant.by, meant.cosine) == ("Installation charge", "meaning", 0.75)
+    assert found.report.by_meaning == 1 and found.report.threshold == 0.7
+
+
+def test_a_threshold_that_admits_nothing_adds_nothing_and_says_so() -> None:
+    words = vocabulary([("Installation charge", 0.62, EVERYONE), ("Late fee", 0.3, EVERYONE)])
+    _, vector = given()
+    found = match_name(words, "setup fee", vector=vector, threshold=0.7)  # type: ignore[arg-type]
+    assert found.added == () and found.report.matches == [] and not found.report.matched
+    assert found.report.note is not None
+    assert "no label the search may see names 'setup fee'" in found.report.note
+    assert "'Installation charge' (0.62)" in found.report.note
+
+
+@pytest.mark.parametrize(
+    ("name", "label"),
+    [
+        ("setup fee", "Late fee"),  # the same head: another fee
+        ("revenue", "Cost of revenue"),  # the head beside another: a cost
+        ("revenue", "Revenue — First Quarter"),  # a quarter's column: its keys decide
+        ("net income", "Net revenue"),  # two quantities the vocabulary knows apart
+        ("annual revenue", "Gross profit"),
+    ],
+)
+def test_meaning_never_overrules_what_the_words_decide(name: str, label: str) -> None:
+    words = vocabulary([(label, 0.95, EVERYONE)])
+    _, vector = given()
+    found = match_name(words, name, vector=vector, threshold=0.7)  # type: ignore[arg-type]
+    assert found.added == () and found.report.by_meaning == 0
+
+
+def test_a_result_asked_on_its_positive_side_matches_no_loss_by_meaning() -> None:
+    words = vocabulary([("Operating loss", 0.9, EVERYONE), ("Operating profit", 0.8, EVERYONE)])
+    _, vector = given()
+    found = match_name(words, "core results", gains_only=True, vector=vector, threshold=0.7)  # type: ignore[arg-type]
+    assert [m.label for m in found.report.matches] == ["Operating profit"]
+
+
+def test_labels_a_caller_cannot_see_are_never_matched_named_or_counted() -> None:
+    acme, beta = scope_of("acme", None), scope_of("beta", ["board"])
+    words = vocabulary(
+        [
+            ("Installation charge", 0.99, beta),  # the nearest, another tenant's
+            ("Connection charge", 0.5, acme),
+            ("Activation charge", 0.98, scope_of("acme", ["board"])),  # acme's board only
+        ]
+    )
+    _, vector = given()
+    seen = words.visible("acme", ["staff"])
+    found = match_name(words, "setup fee", visible=seen, vector=vector, threshold=0.7)  # type: ignore[arg-type]
+    assert found.added == () and found.report.labels == 1
+    assert found.report.note is not None
+    assert "Installation" not in found.report.note and "Activation" not in found.report.note
+    assert "'Connection charge' (0.50)" in found.report.note
+    board = match_name(
+        words, "setup fee", visible=words.visible("acme", ["board"]), vector=vector, threshold=0.7
+    )  # type: ignore[arg-type]
+    assert board.added == ("activation charge",)
+    assert "Installation" not in board.report.model_dump_json()
+
+
+def test_a_key_held_by_a_label_the_caller_cannot_see_is_still_added() -> None:
+    """The exclusive-key rule looks at the caller's labels only: another tenant's label
+    holding the same key neither withholds it nor shows through."""
+    acme, beta = scope_of("acme", None), scope_of("beta", None)
+    words = vocabulary(
+        [("Installation charge", 0.8, acme), ("Installation charge (waived)", 0.1, beta)]
+    )
+    _, vector = given()
+    found = match_name(
+        words, "setup fee", visible=words.visible("acme", None), vector=vector, threshold=0.7
+    )  # type: ignore[arg-type]
+    assert found.added == ("installation charge",)
+
+
+def test_without_a_vocabulary_or_a_vector_the_keys_alone_match_and_it_is_said() -> None:
+    none = match_name(None, "setup fee", threshold=0.7, note="no vocabulary")
+    assert none.report.vocabulary == "none" and none.report.matched
+    words = vocabulary([("Installation charge", 0.9, EVERYONE)])
+
+    def unavailable() -> tuple[None, str]:
+        return None, "the embedder is not installed"
+
+    keys = match_name(words, "setup fee", vector=unavailable, threshold=0.7)
+    assert keys.added == () and keys.report.vocabulary == "keys"
+    assert keys.report.note is not None and "the embedder is not installed" in keys.report.note
+
+
+def test_the_label_filter_asks_for_the_added_keys_beside_its_own() -> None:
+    assert label_filter("setup fee", extra_keys=["installation charge", "setup fee"]) == Terms(
+        "facts.label_keys", ("setup fee", "installation charge")
+    )
+    quarter = label_filter("revenue", quarter=4, extra_keys=["sale"])  # a quarter's keys
+    assert isinstance(quarter, Terms) and {"revenue q4", "sale q4"} <= set(quarter.values)
+    assert "sale" not in quarter.values
+
+
+def test_matches_that_add_no_key_leave_the_plan_s_filters_as_they_are() -> None:
+    plan = plan_query("setup fee under $500", tenant="acme")
+    nothing = Matched(match_name(None, "setup fee").report)
+    same = with_label_matches(plan, {("setup fee", False): nothing})
+    assert same.filters == plan.filters and len(same.label_matches) == 1
+    words = vocabulary([("Installation charge", 0.9, EVERYONE)])
+    _, vector = given()
+    found = match_name(words, "setup fee", vector=vector, threshold=0.7)  # type: ignore[arg-type]
+    wider = with_label_matches(plan, {("setup fee", False): found})
+    (amount,) = [f for f in wider.filters if isinstance(f, AmountFilter)]
+    assert isinstance(amount.filter, Nested)
+    assert dataclasses.replace(amount, filter=plan.filters[0].filter) == plan.filters[0]  # type: ignore[union-attr]
+    assert "installation charge" in str(amount.filter)
+    assert wider.filters[1:] == plan.filters[1:]
