@@ -119,6 +119,19 @@ def _searched(code: Path, home: Path, text: str, **scope: Any) -> list[str]:
         return [f"search failed: {done.stderr[-200:]}"]
 
 
+RESULTS_CORPUS = {
+    "alpha.md": "# Alpha Corp annual report\n\nNet income for 2019 was $3 million.\n",
+    "beta.md": "# Beta Corp annual report\n\nNet loss for 2019 was $8 million.\n",
+}
+"""A profit of $3 million and a loss of $8 million: only the loss is under −$5 million."""
+
+
+def _negative_bound(row: dict[str, Any]) -> str:
+    ids = _searched(row["code"], row["home"], "net income under -$5 million")
+    wrong = "alpha" in ids
+    return f"returns {ids}" + (" — the +$3M profit passes: the minus was dropped" if wrong else "")
+
+
 def _went_in(row: dict[str, Any]) -> str:
     ids = _searched(row["code"], row["home"], "umbrella policy")
     return "the rest went in" if "ok" in ids else "the rest did NOT go in"
@@ -640,6 +653,18 @@ PROBES: dict[str, Probe] = {
     "caller-blank-tenant": Probe(
         "osrag search --tenant ' '", {"ok.md": GOOD},
         command=["search", "umbrella", "--backend", "embedded", "--tenant", " "], first=True,
+    ),
+
+    # Signs and periods in questions: never dropped into another question.
+    "sign-negative-bound": Probe(
+        "search 'net income under -$5 million' (a $3M profit and an $8M loss indexed)",
+        RESULTS_CORPUS, first=True,
+        command=["search", "net income under -$5 million", "--backend", "embedded"],
+        check=_negative_bound,
+    ),
+    "period-q5": Probe(
+        "search 'revenue in Q5 2019 over $1 million'", RESULTS_CORPUS, first=True,
+        command=["search", "revenue in Q5 2019 over $1 million", "--backend", "embedded"],
     ),
 
     # Files osrag writes: a link planted where it writes must never be written through.
