@@ -119,7 +119,7 @@ def test_a_sentence_before_the_colon_is_no_group_and_a_pronoun_no_item() -> None
 
 def test_limited_to_an_amount_is_a_limit_of_what_the_sentence_limits() -> None:
     got = facts("Umbrella coverage is limited to $0.3M per occurrence.\n")
-    assert [(f.label, f.value) for f in got] == [("Umbrella coverage", 30_000_000)]
+    assert [(f.label, f.value) for f in got] == [("Umbrella coverage limit", 30_000_000)]
     alone = facts("Limited to $0.3M per occurrence.\n")
     assert [(f.label, f.value) for f in alone] == [("limit", 30_000_000)]
 

@@ -531,6 +531,9 @@ def prose_label(clause: str, after: str, amounts_before: int) -> tuple[str | Non
     label = _defined_term(after)
     if label is None and (last in STATED_LINK_ENDS or last.endswith("ed")):
         label = _label_before(tail)
+        bound = _limited(tail[-60:]) if label is not None and last in ("to", "at") else None
+        if bound is not None and label is not None and not label.lower().endswith(bound):
+            label = f"{label} {bound}"  # "Umbrella coverage is limited to $X": its limit
     if label is None and last in _CHANGE_ENDS:
         label = _change(tail)
     if label is not None:
@@ -894,7 +897,9 @@ def _is_name(text: str) -> bool:
 
 
 def _limited(clause: str) -> str | None:
-    """``limited to $X`` / ``capped at $X`` with no name before it: a limit (a cap)."""
+    """``limited to $X`` / ``capped at $X``: a limit (a cap) — of the name before it when
+    there is one ("Umbrella coverage is limited to" → ``Umbrella coverage limit``, as a
+    question's "damages limited to" asks for their limit), else the limit alone."""
     found = _LIMITED.search(clause)
     return _NOUN_OF[found.group("word").lower()] if found else None
 
