@@ -151,7 +151,10 @@ def _constraint_row(c: AmountConstraint) -> tuple[str, str]:
         bound.append("signed (a loss is below zero)")
     said = f"{said} · bound to {', '.join(bound)}"
     if c.context is not None:
-        said += f" · {c.context!r} ranks documents, excludes none"
+        said += (
+            f" · {c.context!r} where a document says what holds the figure (its breadcrumb or"
+            " the fact's label keys); when none does, it only ranks (the narrowed step)"
+        )
     return repr(c.text), said
 
 

@@ -181,7 +181,8 @@ def test_the_cli_shows_each_constraint_its_quantity_and_the_ladder(
     shown = " ".join(explained.stderr.split())  # the terminal may wrap a line
     assert (
         "'over $500,000' → limits > USD 500,000.00 (umbrella) · bound to label 'limits' · "
-        "'umbrella' ranks documents, excludes none"
+        "'umbrella' where a document says what holds the figure (its breadcrumb or the "
+        "fact's label keys); when none does, it only ranks (the narrowed step)"
     ) in shown
     # the ladder's steps, the candidates of each step tried and the step that answered
     assert re.search(
