@@ -293,7 +293,9 @@ def test_ingest_and_hybrid_search_on_the_embedded_index(
     assert report.chunks_embedded == report.chunks_written > 0
     sent = len(script.inputs)
     texts = [t for batch in script.inputs for t in batch if t != "dimension probe"]
-    assert len(texts) == report.chunks_embedded
+    # the label vocabulary's labels go through the same embedder, one text each
+    labels = report.label_vocabulary.vectors_embedded if report.label_vocabulary else 0
+    assert len(texts) == report.chunks_embedded + labels
     searcher = Searcher(backend, "svc")  # the query embedder comes from the recorded spec
     result = searcher.search("umbrella $300K", mode="hybrid", tenant="acme", acl=["agents"], k=5)
     assert result.mode == "hybrid" and result.hits

@@ -209,6 +209,7 @@ def test_the_explanation_names_only_the_caller_s_labels(orders: BackendCase) -> 
         check=False,
     )
     assert run.returncode == 0, run.stderr
-    assert "by meaning (cosine ≥ 0.3): 'Installation charge'" in run.stderr
+    assert "by meaning, cosine ≥ 0.3" in run.stderr
+    assert "by meaning: 'Installation charge'" in run.stderr
     assert "Onboarding" not in run.stderr + run.stdout
     assert "Activation" not in run.stderr + run.stdout

@@ -334,6 +334,40 @@ def counts(pages: tuple[Path, ...] = PAGES) -> dict[str, list[str]]:
     return found
 
 
+def _tables(text: str) -> dict[tuple[str, str], str]:
+    """The rows of the tables a command printed, by the table's title (the line above its
+    top border) and the row's first cell."""
+    rows: dict[tuple[str, str], str] = {}
+    title = ""
+    for line in text.split("\n"):
+        stripped = line.rstrip()
+        if stripped.startswith("│"):
+            rows[(title, stripped.split("│")[1].strip())] = stripped
+        elif stripped[:1] not in ("┏", "┃", "┡", "└", "┗"):
+            title = stripped.strip()
+    return rows
+
+
+def _rows_from(expected: str, printed: str) -> list[str] | None:
+    """The page's lines with each table row replaced by the printed table's same row; None
+    when a row the page quotes is not printed (then the page needs a hand edit)."""
+    got = _tables(printed)
+    out: list[str] = []
+    title = ""
+    for line in expected.split("\n"):
+        stripped = line.rstrip()
+        if stripped.startswith("│"):
+            key = (title, stripped.split("│")[1].strip())
+            if key not in got:
+                return None
+            out.append(got[key])
+            continue
+        if stripped[:1] not in ("┏", "┃", "┡", "└", "┗") and stripped.strip() != "…":
+            title = stripped.strip()
+        out.append(line)
+    return out
+
+
 def update(pages: tuple[Path, ...] = PAGES) -> list[str]:
     """Rewrite, in the pages, the output of every console example that drifted with what
     its command prints now (the folder's paths written as the page writes them; timings,
@@ -359,7 +393,18 @@ def update(pages: tuple[Path, ...] = PAGES) -> list[str]:
                     if agrees(normalise(command.expected), got):
                         continue
                     if any(line.strip() == "…" for line in command.expected.split("\n")):
-                        changed.append(f"{example.name} (line {command.number}): elides: by hand")
+                        # a page that elides keeps its cut: only the rows of the tables it
+                        # quotes are rewritten, each from the same table of the output
+                        new = _rows_from(command.expected, done.stdout)
+                        if new is None:
+                            changed.append(f"{example.name} (line {command.number}): by hand")
+                            continue
+                        at = command.number
+                        while lines[at - 1].rstrip().endswith("\\"):
+                            at += 1
+                        shown = command.expected.split("\n")
+                        edits.append((at, at + len(shown), new))
+                        changed.append(f"{example.name} (line {command.number}): table rows")
                         continue
                     raw = done.stdout.replace(f"{folder}/", "").replace(str(folder), ".")
                     raw = raw.replace(str(cache), "~/.cache/osrag").rstrip("\n")

@@ -164,7 +164,8 @@ class PlanCompiler:
         """The text leg ranked inside the filters (which score nothing)."""
         leg = plan.text or TextLeg("")
         if leg.words_rank and leg.text:  # every candidate, the words raising those that match
-            clauses = [(Occur.Must, all_scoring(0.0)), (Occur.Should, self.text(leg))]
+            # each scores 1 for being a candidate, as the engines' match_all does
+            clauses = [(Occur.Must, all_scoring(1.0)), (Occur.Should, self.text(leg))]
         else:
             clauses = [(Occur.Must, self.text(leg))]
         clauses += [(Occur.Should, q) for q in self.boosts(leg)]
