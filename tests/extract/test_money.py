@@ -507,3 +507,12 @@ def test_money_displays_with_the_currencys_own_minor_units() -> None:
     assert Money.from_token("EUR:30000000").display() == "EUR 300,000.00"
     assert Money.from_token("JPY:1500").display() == "JPY 1,500"
     assert Money(currency="USD", minor_units=100050).display() == "USD 1,000.50"
+
+
+def test_a_stray_comma_before_million_keeps_the_scale() -> None:
+    """A filing's slip, "$1.6, million" between two amounts of a list, is $1.6 million; a
+    comma before "thousands of" or "millions" (a noun, no scale) leaves the figure alone."""
+    text = "was $3.0 million, $1.6, million and $1.0 million in 2019, 2018 and 2017"
+    assert [m.minor_units for m in extract_money(text)] == [300_000_000, 160_000_000, 100_000_000]
+    text = "We paid $500, thousands of customers came, and $2, millions more."
+    assert [m.minor_units for m in extract_money(text)] == [50_000, 200]

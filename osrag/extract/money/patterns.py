@@ -127,7 +127,11 @@ _DASH = rf"{_WS}[-–—]{_WS}"
 
 
 def _scale(tag: str) -> str:
-    return rf"(?:(?P<{tag}_a>{_ATTACHED_SCALE})|(?:{_WS}|-)(?P<{tag}_w>{_WORD_SCALE}))?"
+    """A scale after the figures: a letter glued to them, or a word after a space, a hyphen
+    or a stray comma before "million" / "billion" ("$1.6, million": a slip no reader takes
+    for $1.60; "$500, thousands of …" stays $500)."""
+    stray = rf",{_HS}*(?=(?i:[mb]illion)\b)"
+    return rf"(?:(?P<{tag}_a>{_ATTACHED_SCALE})|(?:{_WS}|-|{stray})(?P<{tag}_w>{_WORD_SCALE}))?"
 
 
 _QUALIFIERS = alternation(list(QUALIFIERS))
