@@ -4,8 +4,9 @@
 
 ``benchmarks/data/tatqa_hand_readings.jsonl`` holds, for every (document, subject) pair in
 the top-5 pool of the analyst questions (bm25, vector and hybrid on the embedded index at
-commit ab06e16: 175 pairs, 104 documents; the 4 pairs the pool at cc5c987 added; and the 21
-pairs the bm25 top 5 at c5e3018 added, after prose amounts got their labels), the
+commit ab06e16: 175 pairs, 104 documents; the 4 pairs the pool at cc5c987 added; the 21
+pairs the bm25 top 5 at c5e3018 added, after prose amounts got their labels; and the 3 the
+bm25 top 5 at 2d42fba added), the
 company's own figure for the subject in each year the document gives, read one document
 at a time by readers who saw only the document and the subject's definition — not the
 questions, not the dataset's gold, not osrag's code, facts or filter
@@ -15,7 +16,7 @@ read each document themselves and never to script the extraction. A reading is
 the document's figures in whole currency units with the sign as written, its currency,
 and a note; ``unclear`` when the reader could not decide. Two readers (A, B) read every
 pair of the first pool, six more (C–H) 130 of them again, two (I, J) the 4 added, two (K,
-L) the 21 added: 155
+L) the 21 added, two (M, N) the 3 added: 158
 pairs read twice, so the readers' agreement is measured.
 
 The **hand-adjudicated gold** of a question is the dataset gold

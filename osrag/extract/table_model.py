@@ -54,6 +54,7 @@ Cloud and License Revenues: | | |``) are a group row too.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Iterator
@@ -432,6 +433,9 @@ class _Block:
     repeated: bool = False
     quarters: bool = False
     """Its headers name the quarters by their ordinals alone: each is read "… Quarter"."""
+    part: PeriodPart | None = None
+    """The part of the year the stub header names for every column ("Quarters Ended",
+    "Three Months Ended" over the dates: each column a part of a year, not the year)."""
 
     def texts(
         self,
@@ -597,6 +601,8 @@ class TableModel:
         found = column_key(self.header_texts(row, cell), block.title)
         if block.repeated and found.names_nothing and (name := self.header_name(row, cell)):
             return column_key((name,), block.title)  # a repeated header that names nothing
+        if block.part is not None and found.period_part in (None, "full"):
+            return dataclasses.replace(found, period_part=block.part)
         return found
 
     def titles(self) -> list[str]:
@@ -648,7 +654,11 @@ class TableModel:
             stub = rows[0][1][0].text  # a loader's header line: its first cell names no column
         if not titles and stub and (period := period_of(stub)) is not None:
             titles.append(period)  # the stub header names the table's period: "30 June 2019"
-        return _Block(start, tuple(found), titles[-1] if titles else None, repeated, quarters)
+        part = None
+        if stub and period_of(stub) is None and part_of_year(stub) is not None:
+            part = read_scope(stub.split()).period_part  # "Quarters Ended" over the dates
+        named = titles[-1] if titles else None
+        return _Block(start, tuple(found), named, repeated, quarters, part)
 
     def _repeated_blocks(self) -> list[_Block]:
         """Header rows repeated below the first figures, naming another period ("Dec 30,

@@ -511,12 +511,20 @@ def _one_part(w: _Words) -> PeriodPart | None:
             return _HALVES[word]  # type: ignore[return-value]
     for phrases, part in ((_FULL_YEAR, "full"), (_OTHER_PART, "part")):
         found = w.find(phrases)
-        if found is not None:
-            end = found[1]
+        if found is None:
+            continue
+        while found is not None:  # the part is taken whole, each time it is written
+            start, end = found
             while w.words[end : end + 1] in (["ended"], ["ending"]):
                 end += 1  # "Three months ended"
-            w.take(found[0], end)
-            return part  # type: ignore[return-value]
+            first, last = w.words[start], w.words[found[1] - 1]
+            while start > 0 and not w.taken[start - 1] and w.words[start - 1] == first:
+                start -= 1  # a word written twice ("Full Full Year")
+            while end < len(w.words) and not w.taken[end] and w.words[end] == last:
+                end += 1
+            w.take(start, end)
+            found = w.find(phrases)
+        return part  # type: ignore[return-value]
     return None
 
 

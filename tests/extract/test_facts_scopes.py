@@ -304,3 +304,23 @@ def test_a_prose_amounts_name_says_whose_it_is(
 def test_a_comparison_in_the_same_sentence_takes_the_scope_of_what_it_compares() -> None:
     found = facts("Adjusted EBITDA was $318.2 million, compared with $291.5 million in 2022.")
     assert [(f.label, f.scope) for f in found] == [("EBITDA", "adjusted"), ("EBITDA", "adjusted")]
+
+
+def test_a_stub_header_naming_a_part_of_the_year_makes_every_column_a_part() -> None:
+    """ "Quarters Ended" or "Three Months Ended" in the top-left cell, dates over the columns:
+    each figure is a quarter's (which one depends on the fiscal year), never the year's;
+    "Year Ended" there leaves the year's."""
+    text = (
+        "| Three Months Ended | March 31, 2019 | March 31, 2018 |\n|---|---|---|\n"
+        "| Revenue | $1,200 | $1,100 |\n\n"
+        "| Quarters Ended | July 27, 2019 | April 27, 2019 |\n|---|---|---|\n"
+        "| Net income | $2,206 | $3,044 |\n\n"
+        "| Year Ended | December 31, 2019 | December 31, 2018 |\n|---|---|---|\n"
+        "| Revenue | $5,200 | $4,100 |\n"
+    )
+    got = [(f.raw, f.year, f.period_part) for f in facts(text)]
+    assert got == [
+        ("$1,200", 2019, "part"), ("$1,100", 2018, "part"),
+        ("$2,206", 2019, "part"), ("$3,044", 2019, "part"),
+        ("$5,200", 2019, "full"), ("$4,100", 2018, "full"),
+    ]  # fmt: skip
