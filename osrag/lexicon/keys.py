@@ -163,6 +163,17 @@ def component_of(row: list[str], group: list[str]) -> bool:
     )
 
 
+RATE = re.compile(r"(?:@\s*|\bat\s+)?(?<![\w.,])\d+(?:[.,]\d+)?\s*%", re.IGNORECASE)
+"""A rate written beside a name ("VAT **21%**", "Contractor discount **10%**", "Sales tax
+**@ 8.25%**"): the rate the amount was worked out at, no word of what it measures — left
+out of the keys as a parenthesised rate is ("VAT (21%)")."""
+
+
+def without_rates(text: str) -> str:
+    """``text`` with the rates written in it left out (:data:`RATE`)."""
+    return RATE.sub(" ", text)
+
+
 def _first_clause(text: str) -> tuple[str, bool]:
     """``text`` up to its first comma — unless the comma starts a list closed by *and* /
     *or*, kept whole: "Property, plant and equipment, net" → "Property plant and
@@ -170,7 +181,7 @@ def _first_clause(text: str) -> tuple[str, bool]:
     three quantities, not interest expense. A piece that starts with a complement, a
     "net" or an "each" ("Revenue, net", "Property damage, each accident", "Receivables,
     net of allowances and returns") is no list item. Also whether it is such a list."""
-    pieces = without_parentheses(text).split(",")
+    pieces = without_rates(without_parentheses(text)).split(",")
     taken = _clause_pieces([p.split() for p in pieces])
     words = [w for piece in pieces[:taken] for w in piece.split()]
     return " ".join(words), taken > 1

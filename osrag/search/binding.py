@@ -213,6 +213,15 @@ def _joined(words: list[str]) -> str:
     return re.sub(r"\s+,", ",", " ".join(words))
 
 
+def _names_the_holder(word: str) -> bool:
+    """A word before "with" that names what holds the amount, no qualifier of it: a
+    document noun ("**policies** with limits"), or a quantity a profile names whole — the
+    thing itself, whose figures the question asks about ("**loans** with a monthly
+    payment": a loan is its principal; "umbrella" qualifies, "loans" holds)."""
+    word = normalised(word)
+    return is_document_noun(word) or bool(synonyms_of(word))
+
+
 def _context(words: list[str], stopped: int) -> str | None:
     """ "umbrella policies with limits": the words naming the kind of document before
     "with" (or "whose", "having", "where"; an article between allowed), what holds the
@@ -223,8 +232,21 @@ def _context(words: list[str], stopped: int) -> str | None:
     if at < 0 or words[at].lower() not in CONTEXT_LINKS:
         return None
     phrase, _ = _tail_phrase(words[:at])
-    kept = [w for w in phrase if w != "," and not is_document_noun(normalised(w))]
+    kept = [w for w in phrase if w != ","]
+    # the head names the holder ("umbrella **policies**", "bridge **loans**"); a word
+    # before another qualifies it ("**home** insurance", "**umbrella** policies")
+    while kept and _names_the_holder(kept[-1]):
+        kept.pop()
     return _joined(kept) if kept else None
+
+
+def _unsaid(context: str | None, phrase: list[str]) -> str | None:
+    """The words of ``context`` the name does not say already: "**franchise** agreements
+    with an initial **franchise** fee" asks the fee by its name alone, a qualifier the
+    name repeats is no further condition. None when nothing is left."""
+    said = {normalised(w) for w in phrase}
+    kept = [w for w in (context or "").split(" ") if w and normalised(w) not in said]
+    return " ".join(kept) if kept else None
 
 
 def _label_before(
@@ -250,7 +272,7 @@ def _label_before(
     if not governed and not linked and not is_quantity_noun(phrase[-1]):
         return None  # "umbrella coverage $300K": an amount beside a name, not its value
     phrase, kind = _holder_complement(phrase)
-    context = _context(words, stopped)
+    context = _unsaid(_context(words, stopped), phrase)
     if kind:
         context = " ".join(filter(None, (context, _joined(kind))))
     if stopped >= 0 and _a_known_possessor(words[stopped], phrase):

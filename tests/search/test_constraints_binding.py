@@ -327,6 +327,14 @@ def test_a_bound_constraint_is_one_nested_filter_of_label_value_currency_year_an
         ("policies with a deductible under $1,000", "deductible", None),
         ("which reports show total assets between $1 billion and $5 billion", "total assets",
          None),
+        # the head before "with" names the holder: a document noun or a quantity named whole
+        ("homes with an asking price under $500,000", "asking price", None),
+        ("loans with a monthly payment under $2,000", "payment", None),
+        ("bridge loans with a monthly payment under $2,000", "payment", "bridge"),
+        # a qualifier the name says already is no further condition
+        ("franchise agreements with an initial franchise fee under $30,000",
+         "initial franchise fee", None),
+        ("umbrella policies with an umbrella premium under $900", "umbrella premium", None),
     ],
 )  # fmt: skip
 def test_the_kind_of_document_before_with_is_the_context(

@@ -6,7 +6,9 @@ rows, spans, titles, repeated header blocks, group rows and value cells, and eac
 column's key — its period, part of the year, part of the company and the qualifiers of the
 measure). For the amount in row *r*, column *c*:
 
-* **What** (the label) is the row label, joined with the column's qualifiers by `` — ``
+* **What** (the label) is the row label (the row's first cell, or the cell after it when
+  the first only numbers the row: ``1 | Emergency medical expenses | £10,000,000``),
+  joined with the column's qualifiers by `` — ``
   (``Long-term debt — Fair value``, ``Revenue — Variance in Dollars``). A label-only row
   that is not a period is a **group** (``Weighted-average shares:``); it joins the label —
   ``Group: Row`` — only when the row label names no quantity without it
@@ -53,6 +55,7 @@ from osrag.extract.facts.labels import clean_label, is_component, is_dependent, 
 from osrag.extract.facts.periods import split_period
 from osrag.extract.scale import parse_caption
 from osrag.extract.table_model import (
+    Cell,
     ColumnKey,
     Table,
     TableModel,
@@ -229,6 +232,8 @@ class TableReading:
                 period_row = period_of(cells[0].text.strip())  # a loader's "2019" line
                 out.append(_NO_ROW)
                 continue
+            if r >= self.model.header_rows:
+                raw = _numbered_row(raw, cells)
             label = clean_label(raw) if raw else None
             period = _dated(raw) or period_row
             part = self._part_row(label) if parts_open and r >= self.model.header_rows else None
@@ -291,6 +296,22 @@ def _row(label: str | None, group: str | None, period: tuple[str, int] | None) -
         return _Row(joined, period, scope, name, part or group_part, named)
     named = label if not what and scope in PARTS else None  # "Americas": the part's name
     return _Row(what or None, period, scope, name, part, named)
+
+
+_ROW_NUMBER = re.compile(r"(?i)\s*(?:no\.?\s*|#\s*)?\(?(?:\d{1,3}|[a-z]|[ivx]{1,5})[.):]?\s*")
+"""A first cell that only numbers its row (``1``, ``2.``, ``(a)``, ``iv``, ``No. 3``)."""
+
+
+def _numbered_row(raw: str, cells: list[Cell]) -> str:
+    """A row's label: its first cell, unless that only numbers the row ("1 | Emergency
+    medical expenses | £10,000,000", "2 | Consulting services | 10 | $1,500") — then the
+    words of the cell after it, the row's name (a cell holding a figure names nothing)."""
+    if not raw or _ROW_NUMBER.fullmatch(raw) is None or not cells:
+        return raw
+    named = cells[0].text.strip()
+    if holds_a_figure(named) or re.search(r"[a-z]{3}", named) is None:  # a code: no name
+        return raw
+    return named
 
 
 _TOTAL_WORDS = re.compile(r"(?i)^\s*(?:total|consolidated)\s+(?P<name>\S.*)$")

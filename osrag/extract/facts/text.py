@@ -8,7 +8,10 @@ Read from the amount's line and sentence, in this order (the first that applies)
    ``Deductible: $500``, ``- Deductible: $500``, ``**Annual premium:** $450``, ``Annual
    premium ..... $450``, ``Limit — $1,000,000``, ``Deductible = $500`` — or a short key with
    nothing after the amount but a qualifier (``Each occurrence limit $1,000,000``,
-   ``Deductible $500 per claim``); or a definition (``“Deductible” means $500``). Later
+   ``Deductible $500 per claim``), also as an item of a list that semicolons part (``Each
+   occurrence $1,000,000; General aggregate $2,000,000; Med exp (any one person) $5,000``:
+   the short key after a semicolon; a list wrapped over lines is read as one); or a
+   definition (``“Deductible” means $500``). Later
    amounts on a key's line take the key unless the prose rule names their own quantity.
 3. **Prose** (source ``prose``): the noun phrase the sentence states the amount of —
    through its link ("a deductible **of** $500", "total revenues **were** $5.2 million",
@@ -135,6 +138,9 @@ def read_text_place(text: str, start: int, end: int, amounts_before: int) -> Tex
         return TextPlace("key", key, period, year)
     if whole_line:
         before = _paragraph_before(text, line_start, before)
+    item = _list_item_key(before, after)
+    if item is not None:
+        return TextPlace("key", item, period, year)
     clause = _clause_before(before)
     label, read_after = prose_label(clause, after, amounts_before)
     if label is None and amounts_before and _COMPARED.search(clause, max(0, len(clause) - 40)):
@@ -270,20 +276,45 @@ def _key_of(before: str, after: str) -> str | None:
     definition = _DEFINITION.match(stripped)
     if definition is not None and len(definition.group("rest").split()) <= 8:
         return _clean_key(definition.group("key"))
-    words = stripped.split()
-    if (
+    if _QUALIFIER_AFTER.match(after) and _a_short_key(stripped):
+        return _clean_key(stripped)
+    return None
+
+
+def _a_short_key(text: str) -> bool:
+    """``text`` may be a key written right before its amount with no separator: one to six
+    words, capitalised, no sentence mark, link or verb in it, not ending in a function
+    word ("Each occurrence limit", "General aggregate")."""
+    words = text.split()
+    return (
         1 <= len(words) <= 6
-        and stripped.lstrip()[:1].isupper()
-        and not re.search(r"[.;!?,]\s", stripped)
+        and text.lstrip()[:1].isupper()
+        and not re.search(r"[.;!?,]\s", text)
         and words[-1].lower() not in BOUNDARY_WORDS
         and words[-1].lower() not in DETERMINERS
         and words[-1].lower() not in ALL_PREPOSITIONS
-        and _may_be_key(stripped)
-        and STATED_LINK.search(stripped) is None
-        and _QUALIFIER_AFTER.match(after)
-    ):
-        return _clean_key(stripped)
-    return None
+        and _may_be_key(text)
+        and STATED_LINK.search(text) is None
+    )
+
+
+def _list_item_key(before: str, after: str) -> str | None:
+    """The key of an amount in a list of keys and amounts that semicolons part ("Each
+    occurrence $1,000,000; **General aggregate** $2,000,000; **Med exp (any one person)**
+    $5,000"): the short key after the last semicolon, when the item ends at the amount (a
+    qualifier allowed) — a limits box, a schedule run into one paragraph."""
+    cut = before.rfind(";")
+    if cut < 0 or not _ITEM_END.match(after):
+        return None
+    item = before[cut + 1 :].strip()
+    return _clean_key(item) if _a_short_key(item) else None
+
+
+_ITEM_END = re.compile(
+    r"(?i)^\s*(?:(?:per|each|every|a|an)\s+[\w-]+(?:\s+[\w-]+)?|\([^)]{0,60}\))?\s*(?:;|\.?\s*$)"
+)
+"""What may follow the amount of a list's item: a qualifier, then the next item's
+semicolon or the end of the line."""
 
 
 _LINE_BEFORE = re.compile(
