@@ -406,14 +406,16 @@ class _Words:
         """``words[start:end]`` are whole tokens."""
         return self.first[start] and (end == len(self.words) or self.first[end])
 
-    def find(self, phrases: Sequence[tuple[str, ...]], start: int = 0) -> tuple[int, int] | None:
+    def find(self, phrases: tuple[tuple[str, ...], ...], start: int = 0) -> tuple[int, int] | None:
         """The first place at or after ``start`` where one of ``phrases`` stands on untaken
         whole tokens (the longest there)."""
-        for i in range(start, len(self.words)):
-            for phrase in sorted(phrases, key=len, reverse=True):
+        by_first = _by_first_word(phrases)
+        words = self.words
+        for i in range(start, len(words)):
+            for phrase in by_first.get(words[i], ()):
                 end = i + len(phrase)
                 if (
-                    tuple(self.words[i:end]) == phrase
+                    tuple(words[i:end]) == phrase
                     and self.aligned(i, end)
                     and not any(self.taken[i:end])
                 ):
@@ -454,13 +456,27 @@ class _Words:
         return [token for token, dropped in zip(self.tokens, drop, strict=True) if not dropped]
 
 
+@functools.lru_cache(maxsize=256)
+def _by_first_word(
+    phrases: tuple[tuple[str, ...], ...],
+) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """``phrases`` by their first word, the longest first (what :meth:`_Words.find` tries at
+    a word: only the phrases that start with it)."""
+    assert all(phrases), "a phrase has a word"
+    by_first: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in sorted(phrases, key=len, reverse=True):
+        by_first.setdefault(phrase[0], []).append(phrase)
+    return {first: tuple(found) for first, found in by_first.items()}
+
+
 def _mark(token: str) -> bool:
     return not _token_words(token) and token.strip() in NAME_MARKS | {"(", ")", ":"}
 
 
-def _token_words(token: str) -> list[str]:
+@functools.lru_cache(maxsize=1 << 15)
+def _token_words(token: str) -> tuple[str, ...]:
     """A token's normalised words, a parenthesised one's too ("(non-GAAP)", "(GAAP)")."""
-    return name_words(token.translate(_BRACKETS))
+    return tuple(name_words(token.translate(_BRACKETS)))
 
 
 _BRACKETS = str.maketrans("()[]", "    ")
@@ -592,13 +608,16 @@ def _written_upper(w: _Words, i: int) -> bool:
     return any(ch.isupper() for ch in token)
 
 
+_PART_NOUNS = (*SEGMENT_NOUNS, *PRODUCT_NOUNS, *REGION_NOUNS)
+
+
 def _scopes(w: _Words) -> dict[Scope, tuple[int, int, str | None]]:
     """Every scope the words name: where its words stand and the part's name."""
     found: dict[Scope, tuple[int, int, str | None]] = {}
     region = _region(w)
     if region is not None:
         region_is, first, last = region
-        noun = w.find((*SEGMENT_NOUNS, *PRODUCT_NOUNS, *REGION_NOUNS), last)
+        noun = w.find(_PART_NOUNS, last)
         last = noun[1] if noun is not None and noun[0] == last else last  # "Americas segment"
         found["region"] = (first, last, region_is)
     for scope, nouns in (("segment", SEGMENT_NOUNS), ("product", PRODUCT_NOUNS)):
@@ -689,9 +708,7 @@ def read_scope(words: Sequence[str]) -> ScopeReading:
     tokens not taken, in order; function words left hanging at a taken run go with it
     ("Income from discontinued operations" → ``["Income"]``)."""
     w = _Words(words)
-    part = _part_of_year(w)
-    while part is not None and _said_again(w, part):
-        pass  # "Q4 … Q4": one part, said twice
+    part = _period_part(w)
     for phrase in REPORTED:
         if (at := w.find((phrase,))) is not None:
             w.take(*at)
@@ -707,6 +724,20 @@ def read_scope(words: Sequence[str]) -> ScopeReading:
                 w.take(again[0], again[1])  # "Adjusted operating income (non-GAAP)"
             break
     return ScopeReading(w.what(), scope, name if scope in PARTS else None, part)
+
+
+def _period_part(w: _Words) -> PeriodPart | None:
+    """The part of the year the words name, its words taken (said twice, once)."""
+    part = _part_of_year(w)
+    while part is not None and _said_again(w, part):
+        pass  # "Q4 … Q4": one part, said twice
+    return part
+
+
+def period_part_of(words: Sequence[str]) -> PeriodPart | None:
+    """:func:`read_scope`'s ``period_part`` alone (the part of the year is read before,
+    and apart from, whose figure it is): for a clause that names no measure."""
+    return _period_part(_Words(words))
 
 
 @functools.lru_cache(maxsize=1 << 14)
