@@ -377,6 +377,16 @@ def _regions() -> dict[tuple[str, ...], str]:
     return {tuple(name.split()): names[0] for names in REGIONS for name in names}
 
 
+@functools.cache
+def _region_lengths() -> dict[str, tuple[int, ...]]:
+    """For each first word of a region's name, the lengths of the names it starts, the
+    longest first (where :func:`_region` looks for a name at a word)."""
+    lengths: dict[str, set[int]] = {}
+    for name in _regions():
+        lengths.setdefault(name[0], set()).add(len(name))
+    return {first: tuple(sorted(found, reverse=True)) for first, found in lengths.items()}
+
+
 def region_name(words: Sequence[str]) -> str | None:
     """The region ``words`` (normalised) name exactly, by its stored name, or None."""
     return _regions().get(tuple(words))
@@ -569,7 +579,7 @@ def _region(w: _Words) -> tuple[str, int, int] | None:
     :data:`RELATIVE_REGIONS`); a geography that names none hides the words inside it
     ("non-US revenue" is not the United States')."""
     names = _regions()
-    longest = max(len(k) for k in names)
+    lengths = _region_lengths()
     i = 0
     while i < len(w.words):
         if w.taken[i] or not w.first[i]:
@@ -578,8 +588,10 @@ def _region(w: _Words) -> tuple[str, int, int] | None:
         n = next(
             (
                 n
-                for n in range(min(longest, len(w.words) - i), 0, -1)
-                if tuple(w.words[i : i + n]) in names and w.aligned(i, i + n)
+                for n in lengths.get(w.words[i], ())
+                if n <= len(w.words) - i
+                and tuple(w.words[i : i + n]) in names
+                and w.aligned(i, i + n)
             ),
             0,
         )
@@ -736,8 +748,30 @@ def _period_part(w: _Words) -> PeriodPart | None:
 
 def period_part_of(words: Sequence[str]) -> PeriodPart | None:
     """:func:`read_scope`'s ``period_part`` alone (the part of the year is read before,
-    and apart from, whose figure it is): for a clause that names no measure."""
+    and apart from, whose figure it is): for a clause that names no measure. Words none
+    of which can name a part (most clauses) are not read further."""
+    if not any(map(_may_name_part, words)):
+        return None
     return _period_part(_Words(words))
+
+
+_PART_WORDS = frozenset(
+    {phrase[0] for phrase in (*_FULL_YEAR, *_OTHER_PART)} | {"quarter", "qtr", "half"}
+)
+"""The words one of which every part of the year is named with (:func:`_one_part`: an
+ordinal names a quarter or a half only before "quarter", "qtr" or "half")."""
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _may_name_part(token: str) -> bool:
+    """Whether a word of ``token`` can name a part of the year (:data:`_PART_WORDS`, a
+    quarter's or a half's token such as "Q4", "2H21")."""
+    return any(
+        word in _PART_WORDS
+        or _QUARTER_TOKEN.fullmatch(word) is not None
+        or _HALF_TOKEN.fullmatch(word) is not None
+        for word in _token_words(token)
+    )
 
 
 @functools.lru_cache(maxsize=1 << 14)
