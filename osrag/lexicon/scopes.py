@@ -411,6 +411,7 @@ class _Words:
                 self.owner.append(t)
                 self.first.append(k == 0)
         self.taken = [False] * len(self.words)
+        self.distinct = frozenset(self.words)
 
     def aligned(self, start: int, end: int) -> bool:
         """``words[start:end]`` are whole tokens."""
@@ -421,6 +422,8 @@ class _Words:
         whole tokens (the longest there)."""
         by_first = _by_first_word(phrases)
         words = self.words
+        if self.distinct.isdisjoint(by_first):
+            return None  # no phrase's first word among the words (most names)
         for i in range(start, len(words)):
             for phrase in by_first.get(words[i], ()):
                 end = i + len(phrase)
@@ -719,6 +722,8 @@ def read_scope(words: Sequence[str]) -> ScopeReading:
     ``"fourth-quarter"``) — into what, whose and when (module docstring). The what is the
     tokens not taken, in order; function words left hanging at a taken run go with it
     ("Income from discontinued operations" → ``["Income"]``)."""
+    if not any(map(_may_name_scope, words)):
+        return ScopeReading(list(words), "own", None, None)  # most names: nothing to take
     w = _Words(words)
     part = _period_part(w)
     for phrase in REPORTED:
@@ -736,6 +741,21 @@ def read_scope(words: Sequence[str]) -> ScopeReading:
                 w.take(again[0], again[1])  # "Adjusted operating income (non-GAAP)"
             break
     return ScopeReading(w.what(), scope, name if scope in PARTS else None, part)
+
+
+@functools.cache
+def _scope_first_words() -> frozenset[str]:
+    """The first words of every phrase and region name a scope is read from."""
+    phrases = (*REPORTED, *_PART_NOUNS, *DISCONTINUED, *PRO_FORMA, *HELD_FOR_SALE, *ADJUSTED,
+               *PARENT, *ACQUIRED, *ACQUIRED_AFTER, *TAX_EFFECT, *_regions())  # fmt: skip
+    return frozenset(phrase[0] for phrase in phrases)
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _may_name_scope(token: str) -> bool:
+    """Whether a word of ``token`` can start a scope's words or a part of the year's
+    (:func:`read_scope` reads names none of whose tokens can as their own, whole)."""
+    return _may_name_part(token) or not _scope_first_words().isdisjoint(_token_words(token))
 
 
 def _period_part(w: _Words) -> PeriodPart | None:
