@@ -187,13 +187,17 @@ def _first_clause(text: str) -> tuple[str, bool]:
     return " ".join(words), taken > 1
 
 
+_NO_LIST_ITEM_LEADS = COMPLEMENTS | OPTIONAL_LEADS | NON_HEAD_STARTS - COORDINATORS
+"""The first words of a piece after a comma that is no list item ("net", "each" …)."""
+
+
 def _clause_pieces(pieces: list[list[str]]) -> int:
     """How many of a name's comma-separated pieces (their words) make its first clause."""
     for taken, words in enumerate(pieces[1:], start=1):
         if not words or len(words) > 6:
             break
         lead = words[0].casefold()
-        if lead in COMPLEMENTS | OPTIONAL_LEADS | NON_HEAD_STARTS - COORDINATORS:
+        if lead in _NO_LIST_ITEM_LEADS:
             break
         if any(w.casefold() in COORDINATORS for w in words):
             return taken + 1
@@ -246,8 +250,13 @@ def _generic_tail(words: list[str], heads: frozenset[str] = GENERIC_HEADS) -> bo
     return (
         len(words) > 1
         and words[-1] in heads
-        and words[-2] not in heads | OPTIONAL_LEADS | MODIFIERS | NON_HEAD_STARTS | COORDINATORS
+        and words[-2] not in heads
+        and words[-2] not in _NO_GENERIC_MODIFIER
     )
+
+
+_NO_GENERIC_MODIFIER = OPTIONAL_LEADS | MODIFIERS | NON_HEAD_STARTS | COORDINATORS
+"""Words before a generic head that leave no name without it (:func:`_generic_tail`)."""
 
 
 def last_words(words: list[str]) -> list[str]:
@@ -285,12 +294,20 @@ def _part(text: str) -> tuple[list[str], list[str], bool]:
     """(the core the keys are read from, the whole first clause, whether it is a list of
     three or more) of one part: the core is cut before a specifying complement, and is
     the whole clause before any other (:data:`SPECIFYING`)."""
+    core, whole, listed = _read_part(text)
+    return list(core), list(whole), listed
+
+
+@lru_cache(maxsize=1 << 12)
+def _read_part(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+    """:func:`_part`, kept: a table's column header is a part of every label of its
+    column, a row's of every label of its row."""
     clause, listed = _first_clause(text)
     whole = phrase_words(clause)
     cut = _cut(whole, hyphenated(clause))
     if cut < len(whole) and (whole[cut] not in SPECIFYING or _per_share(whole[cut:])):
-        return [], last_words(whole), listed
-    return last_words(whole[:cut]), last_words(whole), listed
+        return (), tuple(last_words(whole)), listed
+    return tuple(last_words(whole[:cut])), tuple(last_words(whole)), listed
 
 
 def _keys_of(core: list[str], whole: list[str], listed: bool = False) -> list[str]:
@@ -356,7 +373,7 @@ def label_keys(label: str | None) -> tuple[str, ...]:
         keys += _keys_of(column_core, column_whole, column_listed)
         if row_core and column_core:
             keys += _core_keys(row_core + column_core, listed or column_listed)
-        qualified = qualified or bool((MODIFIERS | CHANGES | OTHER_MEASURES) & set(column_whole))
+        qualified = qualified or not _QUALIFYING.isdisjoint(column_whole)
     # a column that changes the quantity ("Auto bodily injury — Minimum limit", "… —
     # Deferred") or holds a change of it ("Revenue — Variance in Dollars", "… —
     # Increase/(decrease)") leaves the row no keys of its own: only read with the column
@@ -369,6 +386,10 @@ def label_keys(label: str | None) -> tuple[str, ...]:
         keys += label_keys(label[owner.end() :])
     found = dict.fromkeys(k for k in ([] if qualified else row) + keys if 0 < len(k) <= KEY_CHARS)
     return tuple(found)[:KEYS_PER_LABEL]
+
+
+_QUALIFYING = MODIFIERS | CHANGES | OTHER_MEASURES
+"""A column header's words that change the row's quantity or measure it another way."""
 
 
 _POSSESSOR = re.compile(r"\s*[^\W\d_][\w.-]*['’]s\s+(?=\S)")

@@ -377,6 +377,16 @@ def _regions() -> dict[tuple[str, ...], str]:
     return {tuple(name.split()): names[0] for names in REGIONS for name in names}
 
 
+@functools.cache
+def _region_lengths() -> dict[str, tuple[int, ...]]:
+    """For each first word of a region's name, the lengths of the names it starts, the
+    longest first (where :func:`_region` looks for a name at a word)."""
+    lengths: dict[str, set[int]] = {}
+    for name in _regions():
+        lengths.setdefault(name[0], set()).add(len(name))
+    return {first: tuple(sorted(found, reverse=True)) for first, found in lengths.items()}
+
+
 def region_name(words: Sequence[str]) -> str | None:
     """The region ``words`` (normalised) name exactly, by its stored name, or None."""
     return _regions().get(tuple(words))
@@ -401,19 +411,24 @@ class _Words:
                 self.owner.append(t)
                 self.first.append(k == 0)
         self.taken = [False] * len(self.words)
+        self.distinct = frozenset(self.words)
 
     def aligned(self, start: int, end: int) -> bool:
         """``words[start:end]`` are whole tokens."""
         return self.first[start] and (end == len(self.words) or self.first[end])
 
-    def find(self, phrases: Sequence[tuple[str, ...]], start: int = 0) -> tuple[int, int] | None:
+    def find(self, phrases: tuple[tuple[str, ...], ...], start: int = 0) -> tuple[int, int] | None:
         """The first place at or after ``start`` where one of ``phrases`` stands on untaken
         whole tokens (the longest there)."""
-        for i in range(start, len(self.words)):
-            for phrase in sorted(phrases, key=len, reverse=True):
+        by_first = _by_first_word(phrases)
+        words = self.words
+        if self.distinct.isdisjoint(by_first):
+            return None  # no phrase's first word among the words (most names)
+        for i in range(start, len(words)):
+            for phrase in by_first.get(words[i], ()):
                 end = i + len(phrase)
                 if (
-                    tuple(self.words[i:end]) == phrase
+                    tuple(words[i:end]) == phrase
                     and self.aligned(i, end)
                     and not any(self.taken[i:end])
                 ):
@@ -454,13 +469,27 @@ class _Words:
         return [token for token, dropped in zip(self.tokens, drop, strict=True) if not dropped]
 
 
+@functools.lru_cache(maxsize=256)
+def _by_first_word(
+    phrases: tuple[tuple[str, ...], ...],
+) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """``phrases`` by their first word, the longest first (what :meth:`_Words.find` tries at
+    a word: only the phrases that start with it)."""
+    assert all(phrases), "a phrase has a word"
+    by_first: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in sorted(phrases, key=len, reverse=True):
+        by_first.setdefault(phrase[0], []).append(phrase)
+    return {first: tuple(found) for first, found in by_first.items()}
+
+
 def _mark(token: str) -> bool:
     return not _token_words(token) and token.strip() in NAME_MARKS | {"(", ")", ":"}
 
 
-def _token_words(token: str) -> list[str]:
+@functools.lru_cache(maxsize=1 << 15)
+def _token_words(token: str) -> tuple[str, ...]:
     """A token's normalised words, a parenthesised one's too ("(non-GAAP)", "(GAAP)")."""
-    return name_words(token.translate(_BRACKETS))
+    return tuple(name_words(token.translate(_BRACKETS)))
 
 
 _BRACKETS = str.maketrans("()[]", "    ")
@@ -561,7 +590,7 @@ def _region(w: _Words) -> tuple[str, int, int] | None:
     :data:`RELATIVE_REGIONS`); a geography that names none hides the words inside it
     ("non-US revenue" is not the United States')."""
     names = _regions()
-    longest = max(len(k) for k in names)
+    lengths = _region_lengths()
     i = 0
     while i < len(w.words):
         if w.taken[i] or not w.first[i]:
@@ -570,8 +599,10 @@ def _region(w: _Words) -> tuple[str, int, int] | None:
         n = next(
             (
                 n
-                for n in range(min(longest, len(w.words) - i), 0, -1)
-                if tuple(w.words[i : i + n]) in names and w.aligned(i, i + n)
+                for n in lengths.get(w.words[i], ())
+                if n <= len(w.words) - i
+                and tuple(w.words[i : i + n]) in names
+                and w.aligned(i, i + n)
             ),
             0,
         )
@@ -600,13 +631,16 @@ def _written_upper(w: _Words, i: int) -> bool:
     return any(ch.isupper() for ch in token)
 
 
+_PART_NOUNS = (*SEGMENT_NOUNS, *PRODUCT_NOUNS, *REGION_NOUNS)
+
+
 def _scopes(w: _Words) -> dict[Scope, tuple[int, int, str | None]]:
     """Every scope the words name: where its words stand and the part's name."""
     found: dict[Scope, tuple[int, int, str | None]] = {}
     region = _region(w)
     if region is not None:
         region_is, first, last = region
-        noun = w.find((*SEGMENT_NOUNS, *PRODUCT_NOUNS, *REGION_NOUNS), last)
+        noun = w.find(_PART_NOUNS, last)
         last = noun[1] if noun is not None and noun[0] == last else last  # "Americas segment"
         found["region"] = (first, last, region_is)
     for scope, nouns in (("segment", SEGMENT_NOUNS), ("product", PRODUCT_NOUNS)):
@@ -696,10 +730,10 @@ def read_scope(words: Sequence[str]) -> ScopeReading:
     ``"fourth-quarter"``) — into what, whose and when (module docstring). The what is the
     tokens not taken, in order; function words left hanging at a taken run go with it
     ("Income from discontinued operations" → ``["Income"]``)."""
+    if not any(map(_may_name_scope, words)):
+        return ScopeReading(list(words), "own", None, None)  # most names: nothing to take
     w = _Words(words)
-    part = _part_of_year(w)
-    while part is not None and _said_again(w, part):
-        pass  # "Q4 … Q4": one part, said twice
+    part = _period_part(w)
     for phrase in REPORTED:
         if (at := w.find((phrase,))) is not None:
             w.take(*at)
@@ -715,6 +749,57 @@ def read_scope(words: Sequence[str]) -> ScopeReading:
                 w.take(again[0], again[1])  # "Adjusted operating income (non-GAAP)"
             break
     return ScopeReading(w.what(), scope, name if scope in PARTS else None, part)
+
+
+@functools.cache
+def _scope_first_words() -> frozenset[str]:
+    """The first words of every phrase and region name a scope is read from."""
+    phrases = (*REPORTED, *_PART_NOUNS, *DISCONTINUED, *PRO_FORMA, *HELD_FOR_SALE, *ADJUSTED,
+               *PARENT, *ACQUIRED, *ACQUIRED_AFTER, *TAX_EFFECT, *_regions())  # fmt: skip
+    return frozenset(phrase[0] for phrase in phrases)
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _may_name_scope(token: str) -> bool:
+    """Whether a word of ``token`` can start a scope's words or a part of the year's
+    (:func:`read_scope` reads names none of whose tokens can as their own, whole)."""
+    return _may_name_part(token) or not _scope_first_words().isdisjoint(_token_words(token))
+
+
+def _period_part(w: _Words) -> PeriodPart | None:
+    """The part of the year the words name, its words taken (said twice, once)."""
+    part = _part_of_year(w)
+    while part is not None and _said_again(w, part):
+        pass  # "Q4 … Q4": one part, said twice
+    return part
+
+
+def period_part_of(words: Sequence[str]) -> PeriodPart | None:
+    """:func:`read_scope`'s ``period_part`` alone (the part of the year is read before,
+    and apart from, whose figure it is): for a clause that names no measure. Words none
+    of which can name a part (most clauses) are not read further."""
+    if not any(map(_may_name_part, words)):
+        return None
+    return _period_part(_Words(words))
+
+
+_PART_WORDS = frozenset(
+    {phrase[0] for phrase in (*_FULL_YEAR, *_OTHER_PART)} | {"quarter", "qtr", "half"}
+)
+"""The words one of which every part of the year is named with (:func:`_one_part`: an
+ordinal names a quarter or a half only before "quarter", "qtr" or "half")."""
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _may_name_part(token: str) -> bool:
+    """Whether a word of ``token`` can name a part of the year (:data:`_PART_WORDS`, a
+    quarter's or a half's token such as "Q4", "2H21")."""
+    return any(
+        word in _PART_WORDS
+        or _QUARTER_TOKEN.fullmatch(word) is not None
+        or _HALF_TOKEN.fullmatch(word) is not None
+        for word in _token_words(token)
+    )
 
 
 @functools.lru_cache(maxsize=1 << 14)

@@ -16,7 +16,7 @@ from osrag.extract.money import MoneyMention
 from osrag.extract.tables import CellAmount
 from osrag.lexicon.bounds import LABEL_CHARS, shorten
 from osrag.lexicon.periods import PeriodUnit
-from osrag.lexicon.scopes import read_scope, scope_of
+from osrag.lexicon.scopes import period_part_of, scope_of
 from osrag.lexicon.signs import signed_value
 from osrag.schema.facts import AmountFact, FactScope, FactSource, PeriodPart
 
@@ -146,7 +146,7 @@ def _whose_and_when(
     if part is None:
         part = _clause_part(text, max(since, mention.start - 200), mention.start)
     if part is None and found.period is not None:
-        part = read_scope(found.period.split()).period_part or "full"  # a year: the year's
+        part = period_part_of(found.period.split()) or "full"  # a year: the year's
     if part is None and inherited is not None:
         part = inherited.period_part
     if part is None or (scope == "own" and inherited is None):
@@ -179,9 +179,9 @@ def _clause_part(text: str, since: int, start: int) -> PeriodPart | None:
     window = text[since:start]
     cut = _CLAUSE_START.match(window)
     words = window[cut.end() if cut else 0 :].split()
-    part = read_scope(words).period_part
+    part = period_part_of(words)
     if part == "part":  # a bare "quarter" in a clause ("the end of each quarter") names none
-        part = read_scope([w for w in words if w.lower().strip(",.") != "quarter"]).period_part
+        part = period_part_of([w for w in words if w.lower().strip(",.") != "quarter"])
     return part
 
 

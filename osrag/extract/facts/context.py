@@ -48,6 +48,7 @@ from osrag.lexicon.scopes import (
     SEGMENTS_OF,
     TAX_EFFECTS_OF,
     Scope,
+    period_part_of,
     read_scope,
     scope_of,
 )
@@ -205,7 +206,7 @@ def _of_heading(line: str) -> Context | None:
     for scope, pattern in _ENTITIES[:2]:  # "Purchase price allocation", "Discontinued …"
         if pattern.search(line):
             return Context(scope)
-    part = read_scope(line.split()).period_part
+    part = period_part_of(line.split())
     if part is not None and part != "full":
         return Context(period_part=part)
     if QUARTERLY.search(line):
