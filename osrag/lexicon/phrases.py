@@ -65,6 +65,8 @@ def phrase_at_end(
                 first -= 1
             if not (phrase and first and words[first - 1].lower() in inside):
                 break
+            if len(phrase) + at + 1 - first > limit:
+                break  # the run would take the phrase past its limit
             phrase[:0] = words[first : at + 1]
             at = first - 1
             continue

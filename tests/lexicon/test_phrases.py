@@ -80,3 +80,12 @@ def test_the_document_side_reads_the_name_before_its_link(text: str, label: str)
 def test_the_question_side_reads_the_name_before_its_constraint(question: str, label: str) -> None:
     (c,) = analyze_query(question).constraints
     assert c.label == label
+
+
+def test_a_run_of_openers_never_takes_a_phrase_past_its_limit() -> None:
+    """Found by the property above: "of a a revenue revenue" within three words."""
+    phrase, at = phrase_at_end(
+        ["of", "a", "a", "revenue", "revenue"], BOUNDARY_WORDS, openers=DETERMINERS,
+        inside=NP_PREPOSITIONS, edges=NAME_EDGES, limit=3,
+    )  # fmt: skip
+    assert (phrase, at) == (["revenue", "revenue"], 2)
