@@ -118,7 +118,9 @@ def test_searches_keep_answering_the_same_while_a_node_dies(
         return sorted((-round(h.score or 0.0, 4), h.chunk_id) for h in searcher.search(text).hits)
 
     expected = {t: answer(t) for t in texts}
-    assert sum(len(v) for v in expected.values()) > 50
+    # at least three hits a question on average: enough for a dying node to change some
+    # (the amount constraints keep few policies for some of these questions)
+    assert sum(len(v) for v in expected.values()) >= 3 * len(texts)
 
     answered: list[tuple[float, str, bool]] = []
     differing: list[tuple[str, list[tuple[float, str]]]] = []
