@@ -28,17 +28,16 @@ without anchors (the benchmark reports both).
 from __future__ import annotations
 
 import hashlib
-import re
 from bisect import bisect_right
 from itertools import pairwise
 
 from osrag.chunking.markdown import Outline
+from osrag.chunking.normalize import PARAGRAPH_BREAK
 from osrag.chunking.tokenizers import TokenPositions
 
 __all__ = ["anchors", "is_anchor", "segments"]
 
-_BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n")
-_SCALE = 2**64
+_FIXED_POINT = 2**64
 
 
 def is_anchor(block: str, tokens: int, bound: int) -> bool:
@@ -47,7 +46,7 @@ def is_anchor(block: str, tokens: int, bound: int) -> bool:
         return True
     words = " ".join(block.split()).encode("utf-8")
     value = int.from_bytes(hashlib.blake2b(words, digest_size=8).digest(), "big")
-    return value * bound < tokens * _SCALE
+    return value * bound < tokens * _FIXED_POINT
 
 
 def anchors(
@@ -69,7 +68,7 @@ def anchors(
     if sections:
         cuts.update(h.start for h in found.headings)
     boundaries = [start]
-    for m in _BLANK_LINE.finditer(text, start, end):
+    for m in PARAGRAPH_BREAK.finditer(text, start, end):
         cut = m.start() + 1
         i = bisect_right(atomic_starts, cut) - 1
         if i < 0 or not atomic[i][0] < cut < atomic[i][1]:

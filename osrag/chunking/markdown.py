@@ -91,7 +91,7 @@ def scan_markdown(text: str, start: int = 0) -> Outline:
     return Outline(scanner.headings, scanner.atomic)
 
 
-_BLANK_LINE = re.compile(r"\n[ \t]*\r?(?=\n|\Z)")
+_EMPTY_LINE = re.compile(r"\n[ \t]*\r?(?=\n|\Z)")
 
 
 class _Scanner:
@@ -243,7 +243,7 @@ class _Scanner:
     def _html_end(self, pos: int, s_offset: int, kind: int) -> int:
         end_pattern = HTML_BLOCKS[kind - 1][1]
         if end_pattern is None:
-            m = _BLANK_LINE.search(self.text, pos)
+            m = _EMPTY_LINE.search(self.text, pos)
             return self.end if m is None else m.start() + 1
         m = end_pattern.search(self.text, s_offset)
         return self.end if m is None else self._next(m.start())

@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["normalize", "trim_span"]
+__all__ = ["NON_SPACE", "PARAGRAPH_BREAK", "normalize", "trim_span"]
 
-_NON_SPACE = re.compile(r"\S")
+#: The first non-whitespace character.
+NON_SPACE = re.compile(r"\S")
+#: A paragraph break: two line breaks with only spaces between them.
+PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n")
 
 
 def normalize(s: str) -> str:
@@ -31,7 +34,7 @@ def trim_span(text: str, start: int, end: int) -> tuple[int, int]:
     An all-whitespace interval collapses to ``(end, end)``. No copy of the
     interval is made (this runs once per chunk).
     """
-    m = _NON_SPACE.search(text, start, end)
+    m = NON_SPACE.search(text, start, end)
     if m is None:
         return end, end
     start = m.start()

@@ -40,7 +40,7 @@ import re
 from itertools import pairwise
 
 from osrag.chunking.fixed import fixed_windows
-from osrag.chunking.normalize import trim_span
+from osrag.chunking.normalize import PARAGRAPH_BREAK, trim_span
 from osrag.chunking.records import heading_part, make_chunk
 from osrag.chunking.tokenizers import Tokenizer, TokenPositions
 from osrag.chunking.window import Budgets
@@ -77,7 +77,6 @@ CANDIDATE = re.compile(
     r"[A-Z0-9\u00c0-\u00de\u0391-\u03a9\u0410-\u042f]"
     r"|\([a-z0-9]{1,4}\)))"
 )
-_BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n")
 _INITIALISM = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]\.?")
 _ENUMERATOR = re.compile(r"\(?(?:[0-9]{1,3}(?:\.[0-9]{1,3})*|[a-zA-Z]|[ivxlcdmIVXLCDM]{1,6})\)?\.?")
 
@@ -113,7 +112,7 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
     """Sentences of ``text[start:end]`` as trimmed, non-empty ``[a, b)`` intervals."""
     end = len(text) if end is None else end
     cuts = [start]
-    for m in _BLANK_LINE.finditer(text, start, end):
+    for m in PARAGRAPH_BREAK.finditer(text, start, end):
         cuts.append(m.start() + 1)
     for m in CANDIDATE.finditer(text, start, end):
         if is_sentence_end(text, m, start):

@@ -40,12 +40,11 @@ overlap and increase; ``normalize(source[span]) == body``.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections.abc import Iterator
 
 from osrag.chunking.markdown import Outline
-from osrag.chunking.normalize import trim_span
+from osrag.chunking.normalize import NON_SPACE, PARAGRAPH_BREAK, trim_span
 from osrag.chunking.outline import outline
 from osrag.chunking.records import heading_part, make_chunk
 from osrag.chunking.sentences import CANDIDATE as _SENTENCE_STOP
@@ -56,8 +55,6 @@ from osrag.models import BREADCRUMB_SEPARATOR, Chunk, ChunkingConfig, Document
 
 __all__ = ["breadcrumb", "outline", "structural_chunks"]
 
-_BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n")
-_NON_SPACE = re.compile(r"\S")
 
 Piece = tuple[int, int, int, int]
 """``(start, end, token_start, token_end)``."""
@@ -128,7 +125,7 @@ def _split_oversize(
     atomic_starts = [a for a, _ in atomic]
     blank: list[int] = []  # every blank line: sentence-level cuts inside an oversize block
     block: list[int] = []  # blank lines outside atomic regions: block boundaries
-    for m in _BLANK_LINE.finditer(text, start, end):
+    for m in PARAGRAPH_BREAK.finditer(text, start, end):
         cut = m.start() + 1
         blank.append(cut)
         i = bisect_right(atomic_starts, cut) - 1
@@ -202,7 +199,7 @@ def _split_anchored(
 
 def _reach(text: str, w_end: int, limit: int) -> int:
     """The end of the whitespace after ``w_end`` (a cut up to there adds no token)."""
-    m = _NON_SPACE.search(text, w_end, limit)
+    m = NON_SPACE.search(text, w_end, limit)
     return limit if m is None else m.start()
 
 
@@ -215,7 +212,7 @@ def _cut(
         piece_end -= 1
     te = positions.position(piece_end)
     pieces.append((p, piece_end, tp, te))
-    m = _NON_SPACE.search(text, cut, end)
+    m = NON_SPACE.search(text, cut, end)
     return (end, te) if m is None else (m.start(), te)
 
 

@@ -50,7 +50,7 @@ __all__ = [
 
 DEFAULT_TOKENIZER = "whitespace"
 
-_NON_SPACE = re.compile(r"\S+")
+_NON_SPACE_RUN = re.compile(r"\S+")
 
 
 class TokenPositions(Protocol):
@@ -121,7 +121,7 @@ class WhitespaceTokenizer:
 
     def intervals(self, text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
         end = len(text) if end is None else end
-        pattern = _PIECE if _LONG_RUN.search(text, start, end) else _NON_SPACE
+        pattern = _PIECE if _LONG_RUN.search(text, start, end) else _NON_SPACE_RUN
         return [m.span() for m in pattern.finditer(text, start, end)]
 
     def count(self, s: str) -> int:
@@ -142,7 +142,7 @@ class WhitespaceTokenizer:
         # Skip and take whole runs of tokens with one counted-repetition regex
         # match each, instead of materialising every token's interval.
         out: list[tuple[int, int]] = []
-        m = _NON_SPACE.search(text, start, end)
+        m = _NON_SPACE_RUN.search(text, start, end)
         if m is None:
             return out
         pos, index = m.start(), 0

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SafeConsole", "data_table", "log_handler", "plural", "printable", "visible"]
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 """C0 and C1 controls, DEL, the Unicode line and paragraph separators and the
 bidirectional embeddings, overrides and isolates."""
 _CONTROL_BUT_NEWLINE = re.compile(
@@ -56,7 +56,7 @@ def _escaped(match: re.Match[str]) -> str:
 def visible(text: object, *, newline: bool = False) -> str:
     """``text`` with every control character written as an escape (``\\x1b``, ``\\u202e``);
     ``newline`` keeps newlines as they are."""
-    pattern = _CONTROL_BUT_NEWLINE if newline else _CONTROL
+    pattern = _CONTROL_BUT_NEWLINE if newline else _UNPRINTABLE
     return pattern.sub(_escaped, str(text))
 
 

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
     from osrag.models import QuerySpec, SearchHit, SearchResult
 
-_FLAGS = {"as_of": "as-of", "amount_filter": "no-amount-filter"}
+_FIELD_FLAGS = {"as_of": "as-of", "amount_filter": "no-amount-filter"}
 """The flag that sets each :class:`~osrag.models.QuerySpec` field (where the names differ)."""
 
 
@@ -271,7 +271,7 @@ def _spec(
         if loc[:1] == ["context"] and loc[1:2] != ["kind"]:
             loc = loc[1:]  # --budget, --neighbours, --tokenizer
         field = loc[0] if loc else "query"
-        flag = _FLAGS.get(field, field.replace("_", "-"))
+        flag = _FIELD_FLAGS.get(field, field.replace("_", "-"))
         raise ConfigError(f"--{flag}: {first['msg']}") from None
 
 

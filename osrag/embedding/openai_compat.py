@@ -64,7 +64,7 @@ from osrag.embedding.runtime import require_text
 from osrag.embedding.service import answer_vectors, endpoint_fingerprint, request_failure
 from osrag.errors import ConfigError
 
-RETRIED_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
+OPENAI_RETRIED_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
 
 
 def endpoint_for(base_url: str) -> str:
@@ -223,7 +223,7 @@ class OpenAIEmbedder(NamedEmbedder):
         body = json.dumps({"model": self.model, "input": texts, "encoding_format": "float"})
         policy = RetryPolicy(
             self.retries,
-            RETRIED_STATUSES,
+            OPENAI_RETRIED_STATUSES,
             retry_reads=True,
             backoff=self.backoff,
             max_wait=self.max_wait,
@@ -240,7 +240,7 @@ class OpenAIEmbedder(NamedEmbedder):
             return answer_vectors(
                 response.data, "openai", len(texts), self.id, self._dimension, self.url
             )
-        raise request_failure(outcome, self.id, self.url, policy, RETRIED_STATUSES)
+        raise request_failure(outcome, self.id, self.url, policy, OPENAI_RETRIED_STATUSES)
 
     def _encode(self, texts: Sequence[str], prefix: str) -> Vectors:
         items = require_text(texts, self.id)

@@ -53,7 +53,7 @@ from osrag.errors import ConfigError, EmbeddingError, EmbeddingInputError
 
 Api = Literal["openai", "tei"]
 
-RETRIED_STATUSES = frozenset({429, 502, 503, 504})
+SERVICE_RETRIED_STATUSES = frozenset({429, 502, 503, 504})
 """Answers :class:`HttpEmbedder` tries again: the service is busy or behind a busy proxy."""
 
 
@@ -201,7 +201,7 @@ class HttpEmbedder(NamedEmbedder):
         # a slow answer is not retried: that would only add load
         self._policy = RetryPolicy(
             retries,
-            RETRIED_STATUSES,
+            SERVICE_RETRIED_STATUSES,
             retry_reads=False,
             max_wait=120.0,
             timeout=timeout,
@@ -263,7 +263,7 @@ class HttpEmbedder(NamedEmbedder):
             return answer_vectors(
                 response.data, self.api, len(texts), self.id, self._dimension, self.url
             )
-        raise request_failure(outcome, self.id, self.url, self._policy, RETRIED_STATUSES)
+        raise request_failure(outcome, self.id, self.url, self._policy, SERVICE_RETRIED_STATUSES)
 
     def _encode(self, texts: Sequence[str], prefix: str) -> Vectors:
         items = require_text(texts, self.id)

@@ -113,7 +113,7 @@ _HEADER_NAMES = {
     "doc": ("corpus-id", "corpus_id", "doc-id", "doc_id", "docid", "docno"),
     "grade": ("score", "rel", "relevance", "grade", "label"),
 }
-_INTEGER = re.compile(r"[+-]?\d+")
+_GRADE = re.compile(r"[+-]?\d+")
 
 
 def _is_header(parts: list[str]) -> bool:
@@ -172,7 +172,7 @@ def load_qrels(path: Path, fmt: QrelsFormat = "auto") -> Qrels:
                 wanted = max(columns) + 1
                 raise InputError(f"{where}: expected {wanted} columns, found {len(parts)}")
             query, doc, grade_text = (parts[i] for i in columns)
-        if not _INTEGER.fullmatch(grade_text):
+        if not _GRADE.fullmatch(grade_text):
             raise InputError(f"{where}: the grade {grade_text!r} is not an integer")
         grade = int(grade_text)
         count += 1
@@ -228,7 +228,7 @@ def json_objects(path: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
 
 _TOP = re.compile(r"<top>(.*?)(?:</top>|(?=<top>)|\Z)", re.S | re.I)
 _TAG = re.compile(r"<(/?)(num|title|desc|narr)>", re.I)
-_PREFIXES = {
+_FIELD_PREFIXES = {
     "num": re.compile(r"^\s*number\s*:\s*", re.I),
     "title": re.compile(r"^\s*topic\s*:\s*", re.I),
     "desc": re.compile(r"^\s*description\s*:\s*", re.I),
@@ -253,7 +253,7 @@ def parse_topics(text: str, source: str = "topics") -> list[tuple[int, dict[str,
                 continue
             end = tags[i + 1].start() if i + 1 < len(tags) else len(body)
             name = tag.group(2).lower()
-            value = _PREFIXES[name].sub("", body[tag.end() : end])
+            value = _FIELD_PREFIXES[name].sub("", body[tag.end() : end])
             fields[name] = " ".join(value.split())
         if "num" not in fields or not fields["num"]:
             raise InputError(f"{source}:{line}: a <top> without a <num>")

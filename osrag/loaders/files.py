@@ -27,7 +27,7 @@ from osrag.loaders.limits import OverLimit, ReadOptions
 
 __all__ = ["open_corpus_file", "read_bounded"]
 
-_FLAGS = (
+_OPEN_FLAGS = (
     os.O_RDONLY
     | getattr(os, "O_NOFOLLOW", 0)
     | getattr(os, "O_NONBLOCK", 0)
@@ -78,7 +78,7 @@ def open_corpus_file(base: Path, path: Path, options: ReadOptions) -> BufferedRe
         raise UnreadableFile(f"{via}{_kind(target.st_mode)}, not a regular file: not read")
     _check_size(target.st_size, options)
     try:
-        fd = os.open(resolved, _FLAGS)
+        fd = os.open(resolved, _OPEN_FLAGS)
     except OSError as exc:
         raise UnreadableFile(f"unreadable: {exc.strerror or exc}") from None
     try:

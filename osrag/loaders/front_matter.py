@@ -24,7 +24,7 @@ __all__ = ["front_matter"]
 
 _OPEN = re.compile(r"---[ \t]*\r?\n")
 _CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.M)
-_KEY_LINE = re.compile(r"[ \t]*[A-Za-z_][\w.-]*[ \t]*:(?:[ \t]|\r?\n|\Z)")
+_YAML_KEY_LINE = re.compile(r"[ \t]*[A-Za-z_][\w.-]*[ \t]*:(?:[ \t]|\r?\n|\Z)")
 """The line after an opening ``---`` is ``key: value``: front matter, not a thematic break."""
 
 try:
@@ -65,7 +65,7 @@ def front_matter(text: str, rel: str) -> tuple[dict[Any, Any], int] | LoadIssue:
         return {}, 0
     close = _CLOSE.search(text, m.end())
     if close is None:
-        if _KEY_LINE.match(text, m.end()):
+        if _YAML_KEY_LINE.match(text, m.end()):
             # Metadata that never closes must not become searchable content: a
             # tenant or ACL in it would otherwise silently turn into public text.
             return LoadIssue(

@@ -83,7 +83,7 @@ _DROPPED = frozenset(
     ]
 )
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
-_BLOCKS = frozenset(
+_BLOCK_TAGS = frozenset(
     [
         "p",
         "div",
@@ -184,7 +184,7 @@ def inline_text(node: Any) -> str:
     for child in node.traverse(include_text=True):
         if child.tag == "-text":
             parts.append(child.text_content or "")
-        elif child.tag == "br" or child.tag in _BLOCKS or child.tag in ("td", "th"):
+        elif child.tag == "br" or child.tag in _BLOCK_TAGS or child.tag in ("td", "th"):
             parts.append(" ")
     return clean_inline("".join(parts))
 
@@ -257,7 +257,7 @@ class _Walker:
             self.current.append(" " + inline_text(node) + " ")
             return
         self.number += 1
-        if tag in _BLOCKS:
+        if tag in _BLOCK_TAGS:
             self.flush()
             outer = (self.owner, self.list_depth, self.item)
             self.owner = number

@@ -80,7 +80,7 @@ _ACCESS_WORDS = frozenset(
     }
 )
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
-_WORD = re.compile(r"[a-z0-9]+")
+_KEY_WORD = re.compile(r"[a-z0-9]+")
 
 
 class MetadataError(ValueError):
@@ -96,7 +96,7 @@ def access_like(key: str) -> bool:
     (its words, split at ``_``, ``-``, spaces and camelCase, include one of the access
     words, or the key starts or ends with ``tenant`` / ``acl``)."""
     lowered = _CAMEL.sub(r"\1 \2", key).lower()
-    words = _WORD.findall(lowered)
+    words = _KEY_WORD.findall(lowered)
     if any(word in _ACCESS_WORDS for word in words):
         return True
     joined = "".join(words)
@@ -104,7 +104,7 @@ def access_like(key: str) -> bool:
 
 
 def _words(key: str) -> list[str]:
-    return _WORD.findall(_CAMEL.sub(r"\1 \2", key).lower())
+    return _KEY_WORD.findall(_CAMEL.sub(r"\1 \2", key).lower())
 
 
 def date_key(key: str) -> tuple[str | None, str | None]:

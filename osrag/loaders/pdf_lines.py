@@ -31,7 +31,7 @@ NO_EXTENT = 1e9
 """Start value of a line's top (and, negated, bottom) before its first word is placed."""
 
 _PDFIUM_LINE = re.compile(r"[^\r\n]+")
-_WORD = re.compile(r"[^\s\x00]+")
+_PDF_WORD = re.compile(r"[^\s\x00]+")
 
 Box = tuple[float, float, float, float]
 """A character box: left, right, bottom, top in user space."""
@@ -94,7 +94,7 @@ def page_lines(
     lines: list[Line] = []
     for line_match in _PDFIUM_LINE.finditer(text):
         builder = _LineBuilder()
-        for word in _WORD.finditer(text, line_match.start(), line_match.end()):
+        for word in _PDF_WORD.finditer(text, line_match.start(), line_match.end()):
             a, b = word.start(), word.end() - 1
             first = box(a)
             if first is None:

@@ -45,12 +45,12 @@ __all__ = ["TextWriter", "clean_inline", "escape_line", "table_lines"]
 # underline or thematic break, a code fence, an HTML block, a block quote.
 _STRUCTURAL = re.compile(r" {0,3}(?:#|=+\s*$|-+\s*$|`{3}|~{3}|<|>)")
 _SPACES = re.compile(r"[ \t\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufeff\ufffe\uffff\u200b]")
+_STRAY_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufeff\ufffe\uffff\u200b]")
 
 
 def clean_inline(text: str) -> str:
     """One line of text: control characters dropped, runs of spaces collapsed, trimmed."""
-    text = _CONTROL.sub("", text.replace("\r", " ").replace("\n", " "))
+    text = _STRAY_CONTROL.sub("", text.replace("\r", " ").replace("\n", " "))
     return _SPACES.sub(" ", text).strip()
 
 

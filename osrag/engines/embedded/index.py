@@ -41,7 +41,7 @@ from osrag.engines.embedded.generation import Generation, open_generation
 from osrag.engines.embedded.records import SQLiteRecords
 from osrag.engines.embedded.schema import ChunkSchema, chunk_schema
 from osrag.engines.embedded.searcher import EmbeddedSearcher
-from osrag.engines.embedded.store import ALIAS_NAME, FORMAT, EmbeddedStore
+from osrag.engines.embedded.store import ALIAS_NAME, STORE_FORMAT, EmbeddedStore
 from osrag.engines.embedded.writer import EmbeddedWriter
 from osrag.engines.mapping import vector_dimension
 from osrag.errors import ConfigError, IndexStateError
@@ -78,7 +78,7 @@ class EmbeddedIndex(ChunkIndex):
     @property
     def storage_version(self) -> str:
         layout = hashlib.sha256(",".join(self.schema.field_names()).encode()).hexdigest()[:8]
-        return f"embedded@{FORMAT}:{layout}"
+        return f"embedded@{STORE_FORMAT}:{layout}"
 
     def _open(self, name: str) -> Generation:
         with self._guard:
@@ -115,7 +115,7 @@ class EmbeddedIndex(ChunkIndex):
         except (KeyError, TypeError):
             analyzer = "english"
         meta = {
-            "format": FORMAT,
+            "format": STORE_FORMAT,
             "analyzer": get_analyzer(str(analyzer)).name,
             "mapping_version": self.schema.mapping_version,
             "fields": self.schema.field_names(),

@@ -43,7 +43,7 @@ def storage_failure(exc: BaseException, where: Path | str | None, what: str) -> 
     )
 
 
-FORMAT = 2
+RECORDS_FORMAT = 2
 PAGE = 1000
 _OPEN_TIMEOUT = 30.0
 """Seconds a connection waits for another writer's lock (opening included)."""
@@ -111,11 +111,12 @@ class SQLiteRecords(RecordStore):
                     connection.executescript(_SCHEMA)
                     row = connection.execute("SELECT format FROM osrag_format").fetchone()
                     if row is None:
-                        connection.execute("INSERT INTO osrag_format VALUES (?)", (FORMAT,))
-                    elif int(row[0]) != FORMAT:
+                        connection.execute("INSERT INTO osrag_format VALUES (?)", (RECORDS_FORMAT,))
+                    elif int(row[0]) != RECORDS_FORMAT:
                         raise IndexStateError(
                             f"{path} is in record-store format {row[0]}; this osrag reads "
-                            f"{FORMAT}: use the osrag that wrote it, or ingest into a new alias"
+                            f"{RECORDS_FORMAT}: use the osrag that wrote it, or ingest into a "
+                            "new alias"
                         )
                 return connection
             except sqlite3.OperationalError as exc:

@@ -51,7 +51,7 @@ TERMS_TOKENIZER = "osrag_terms"
 """Text fields hold analysed terms joined by spaces; tantivy splits them on whitespace."""
 
 _LONG = (-(2**63), 2**63 - 1)
-_INTEGER = (-(2**31), 2**31 - 1)
+_INTEGER_RANGE = (-(2**31), 2**31 - 1)
 _STRICT_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
@@ -414,7 +414,7 @@ def _collect(
             if found:
                 values[spec.name] = found
         elif kind == "long" or kind == "integer":
-            low, high = _LONG if kind == "long" else _INTEGER
+            low, high = _LONG if kind == "long" else _INTEGER_RANGE
             if type(raw) is list and _all(raw, int) and low <= min(raw) and max(raw) <= high:
                 values[spec.name] = raw
             elif type(raw) is int and low <= raw <= high:
@@ -433,7 +433,7 @@ def _check(spec: FieldSpec, raw: Any) -> None:
     """A value of a field that is not indexed, checked as the mapping would."""
     for value in _values(raw):
         if spec.kind in ("long", "integer"):
-            _integer(spec, value, _LONG if spec.kind == "long" else _INTEGER)
+            _integer(spec, value, _LONG if spec.kind == "long" else _INTEGER_RANGE)
         elif spec.kind == "date":
             _date(spec, value)
         else:

@@ -42,7 +42,7 @@ from osrag.errors import ConfigError, IndexStateError, UnsafeFileError
 from osrag.schema.ingest import GENERATION_NAME, generation_pattern
 from osrag.writes import fsync_folder, open_in_place, read_own, write_file
 
-FORMAT = 1
+STORE_FORMAT = 1
 MARKER = "OSRAG_EMBEDDED"
 POINTER = "ALIAS"
 POINTER_LOCK = ".ALIAS.lock"
@@ -131,7 +131,7 @@ class EmbeddedStore:
         building = self.root / f".creating-{alias}-{uuid.uuid4().hex[:8]}"
         try:
             (building / GENERATIONS).mkdir(parents=True)
-            payload = {"osrag": "embedded-index", "format": FORMAT, "alias": alias}
+            payload = {"osrag": "embedded-index", "format": STORE_FORMAT, "alias": alias}
             write_atomically(building / MARKER, json.dumps(payload).encode() + b"\n")
             try:
                 os.rename(building, folder)  # replaces an empty folder; fails on a full one
@@ -156,10 +156,10 @@ class EmbeddedStore:
                 f"{marker} is corrupt (expected osrag's JSON marker): the folder may not be "
                 "osrag's; choose another --alias or OSRAG_HOME"
             ) from None
-        if fmt > FORMAT:
+        if fmt > STORE_FORMAT:
             raise IndexStateError(
                 f"{marker.parent} was written by a newer osrag (format {fmt}; this one reads "
-                f"{FORMAT}): upgrade osrag"
+                f"{STORE_FORMAT}): upgrade osrag"
             )
 
     def generation_dir(self, name: str) -> Path | None:

@@ -39,7 +39,7 @@ Interval = tuple[int, int]
 
 _NEAR = 2000
 """Code points either side of a gap whose whole lines say how wide a table row is."""
-_LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s")
+_LIST_MARKER = re.compile(r"\s*(?:[-*+]|\d+[.)])\s")
 """A line that is a list item: a single code point before it is a line break."""
 
 
@@ -212,7 +212,7 @@ def _new_line(before: str, after: str) -> bool:
         ]
         widest = max((row.count("|") for row in rows), default=0)
         return last.endswith("|") and last.count("|") >= max(widest, 2)
-    return _LIST_ITEM.match(after.partition("\n")[0]) is not None
+    return _LIST_MARKER.match(after.partition("\n")[0]) is not None
 
 
 def _opened_headings(before: tuple[str, ...], after: tuple[str, ...]) -> tuple[str, ...]:

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import re
 
+from osrag.chunking.normalize import PARAGRAPH_BREAK
 from osrag.extract.tables import find_tables
 from osrag.search.passages.runs import Interval, Run
 
 _SEPARATOR_ROW = re.compile(r"\s*\|?(?:\s*:?-{2,}:?\s*\|)+\s*:?-*:?\s*\|?\s*")
-_BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n")
 _FIGURE = re.compile(r"[$€£¥(\s-]*[-−–]?\s*\d[\d,.]*\s*\)?\s*%?")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 HEADER_ROWS = 4
@@ -61,7 +61,7 @@ def _tables(text: str, before: int) -> list[Interval]:
     shape is left to :func:`~osrag.extract.tables.find_tables`."""
     found: list[Interval] = []
     start = 0
-    for gap in [*_BLANK_LINE.finditer(text), None]:
+    for gap in [*PARAGRAPH_BREAK.finditer(text), None]:
         end = gap.start() if gap is not None else len(text)
         block = text[start:end]
         first = start + len(block) - len(block.lstrip())
@@ -123,7 +123,7 @@ def _caption(run: Run, table_start: int) -> Interval | None:
         end -= 1
     if end == 0:
         return None
-    start = max((m.end() for m in _BLANK_LINE.finditer(text, 0, end)), default=0)
+    start = max((m.end() for m in PARAGRAPH_BREAK.finditer(text, 0, end)), default=0)
     while start < end and text[start].isspace():
         start += 1
     for a, b in run.joints:
