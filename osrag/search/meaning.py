@@ -47,10 +47,15 @@ cannot see is never named, never its nearest, never a reason to add or withhold 
 
 **Cost.** The vocabulary is read once per generation (and revision: an in-place ingest
 changes it) per engine object of a process; every :data:`STATE_SECONDS` the search checks
-its revision. A search whose named quantity no label holds adds one embedding of the name
-(cached) and one product of the vocabulary's vectors with it (``benchmarks/
-label_meaning_latency.py`` measures both); a search whose named quantities labels hold
-adds a lookup of their keys.
+its revision. Its vectors were embedded at ingest; the read decodes those of the
+:data:`~osrag.ingestion.label_vocabulary.MEANING_LABELS` most widely held labels only, and
+only those are compared by meaning, so the product with the asked name's vector is bounded
+however many distinct labels a corpus holds (a label beyond them still matches by its
+keys). A search whose named quantity no label holds adds one embedding of the name (cached)
+and that product; a search whose named quantities labels hold adds a lookup of their keys:
+boolean arrays over the labels, never a Python loop over the labels holding a key
+(``benchmarks/label_meaning_latency.py`` measures both, and the read, at up to 300,000
+labels).
 """
 
 from __future__ import annotations
@@ -79,6 +84,7 @@ from osrag.models import LabelMatch, LabelMatches
 from osrag.schema.constraints import AmountConstraint
 from osrag.schema.filters import AmountFilter, FilterItem
 from osrag.schema.labels import VocabularyUse
+from osrag.search.asked import keys_shown as _keys
 from osrag.search.fact_filters import fact_filter
 from osrag.search.query import AnalyzedQuery
 
@@ -161,10 +167,6 @@ def _own_keys(label_keys: Sequence[str]) -> list[str]:
     return [k for k in label_keys if not any(o.endswith(" " + k) for o in label_keys)]
 
 
-def _visible_rows(found: Sequence[int], visible: npt.NDArray[np.bool_]) -> list[int]:
-    return [i for i in found if visible[i]]
-
-
 def match_name(
     vocabulary: Vocabulary | None,
     name: str,
@@ -195,19 +197,19 @@ def match_name(
     shown = np.ones(len(vocabulary), dtype=bool) if visible is None else visible
     report.labels = int(shown.sum())
     own = set(asked_key_forms(name_clause(name) or name))
-    rows: set[int] = set()
-    for key in asked:
-        rows.update(_visible_rows(vocabulary.by_key.get(key, ()), shown))
-    by_key = sorted(r for r in rows if own & set(vocabulary.keys[r]))
-    by_synonym = sorted(r for r in rows if r not in set(by_key))
+    held = vocabulary.holding(asked) & shown  # every array over the labels: no Python loop
+    own_held = held & vocabulary.holding(own)
+    by_key = np.flatnonzero(own_held)
+    by_synonym = np.flatnonzero(held & ~own_held)
     report.by_key, report.by_synonym = len(by_key), len(by_synonym)
     for by, found in (("key", by_key), ("synonym", by_synonym)):
         for r in found[:SHOWN]:
-            held = [k for k in vocabulary.keys[r] if k in asked]
-            report.matches.append(LabelMatch(label=vocabulary.labels[r], by=by, keys=held))  # type: ignore[arg-type]
+            kept = [k for k in vocabulary.keys[r] if k in asked]
+            report.matches.append(LabelMatch(label=vocabulary.labels[r], by=by, keys=kept))  # type: ignore[arg-type]
+    any_held = bool(len(by_key) or len(by_synonym))
     meant: list[tuple[int, float]] = []
     searched = use == "meaning" and threshold is not None and vector is not None
-    searched = searched and (beside_keys or not rows) and vocabulary.vectors is not None
+    searched = searched and (beside_keys or not any_held) and vocabulary.vectors is not None
     asked_vector = None
     if searched:
         assert vector is not None
@@ -218,31 +220,33 @@ def match_name(
     if searched:
         assert vocabulary.vectors is not None and asked_vector is not None
         assert threshold is not None
+        rows = vocabulary.meaning_rows  # the labels compared by meaning, bounded
         cosines = vocabulary.vectors @ asked_vector
-        cosines[~shown] = -2.0  # never seen: never matched, never the nearest
+        cosines[~shown[rows]] = -2.0  # never seen: never matched, never the nearest
         words = phrase_words(name_clause(name) or name)
         over = np.flatnonzero(cosines >= threshold)
-        for r in over[np.argsort(-cosines[over], kind="stable")]:  # the nearest first
+        for i in over[np.argsort(-cosines[over], kind="stable")]:  # the nearest first
+            r = int(rows[i])
             if len(meant) >= MOST_BY_MEANING:
                 break
-            if r in rows or _keys_decide(" ".join(words), words, vocabulary.keys[r]):
+            if held[r] or _keys_decide(" ".join(words), words, vocabulary.keys[r]):
                 continue
             if gains_only and names_loss(vocabulary.labels[r]):
                 continue
-            meant.append((int(r), float(cosines[r])))
-        if not rows and not meant:
-            report.note = _nothing_matched(vocabulary, name, cosines, threshold, shown)
-    elif not rows:
+            meant.append((r, float(cosines[i])))
+        if not any_held and not meant:
+            report.note = _nothing_matched(vocabulary, name, cosines, threshold, shown[rows])
+    elif not any_held:
         report.note = _nothing_by_keys(name) + (f" ({note})" if note else "")
-    matched = rows | {r for r, _ in meant}
+    matched = held.copy()
+    matched[[r for r, _ in meant]] = True
     added: list[str] = []
     for r, cosine in meant:
-        own_keys = [
-            k
-            for k in _own_keys(vocabulary.keys[r])
-            if k not in asked
-            and all(j in matched for j in _visible_rows(vocabulary.by_key.get(k, ()), shown))
-        ]
+        own_keys = []
+        for k in _own_keys(vocabulary.keys[r]):
+            holders = vocabulary.by_key.get(k, [])
+            if k not in asked and bool(np.all(matched[holders] | ~shown[holders])):
+                own_keys.append(k)
         added += [k for k in own_keys if k not in added]
         shown_match = LabelMatch(
             label=vocabulary.labels[r], by="meaning", cosine=round(cosine, 4), keys=own_keys
@@ -250,7 +254,7 @@ def match_name(
         report.matches.append(shown_match)
     report.by_meaning = len(meant)
     report.added_keys = added
-    if meant and not added and not rows:
+    if meant and not added and not any_held:
         report.note = (
             f"the labels matched by meaning hold no key of their own (every key they hold is "
             f"held by a label that did not match): {name!r} matches no fact by its label"
@@ -269,12 +273,14 @@ def _nothing_matched(
     threshold: float,
     shown: npt.NDArray[np.bool_],
 ) -> str:
+    """``cosines`` and ``shown``: of the labels compared by meaning."""
     said = (
         f"no label the search may see names {name!r}, by key or by meaning (cosine ≥ {threshold:g})"
     )
     if shown.any():
         nearest = int(np.argmax(cosines))
-        said += f"; the nearest is {vocabulary.labels[nearest]!r} ({float(cosines[nearest]):.2f})"
+        label = vocabulary.labels[int(vocabulary.meaning_rows[nearest])]
+        said += f"; the nearest is {label!r} ({float(cosines[nearest]):.2f})"
     return said + ": the bound step matches no fact"
 
 
@@ -291,19 +297,35 @@ def with_label_matches(
     quantity and sign: ``(label, gains_only)``), and which carries the reports. A plan
     whose matches add no key keeps its filters as they are (the same request bodies)."""
     filters: list[FilterItem] = []
+    bound_lines = list(plan.asked.get("bound", ()))
+    amounts = -1
     for item in plan.filters:
+        if isinstance(item, AmountFilter):
+            amounts += 1
         if isinstance(item, AmountFilter) and item.constraint.label is not None:
             found = matched.get((item.constraint.label, _gains_only(item.constraint)))
             if found is not None and found.added:
                 bound = fact_filter(item.constraint, extra_keys=found.added)
                 item = dataclasses.replace(item, filter=bound)
+                if amounts < len(bound_lines):
+                    bound_lines[amounts] += by_meaning_line(found)
         filters.append(item)
+    asked = {**plan.asked, "bound": bound_lines} if "bound" in plan.asked else plan.asked
     seen: dict[tuple[str, bool], None] = {}
     for c in plan.constraints:
         if c.label is not None and (c.label, _gains_only(c)) in matched:
             seen.setdefault((c.label, _gains_only(c)), None)
     reports = tuple(matched[key].report for key in seen)
-    return dataclasses.replace(plan, filters=tuple(filters), label_matches=reports)
+    return dataclasses.replace(plan, filters=tuple(filters), label_matches=reports, asked=asked)
+
+
+def by_meaning_line(found: Matched) -> str:
+    """What the bound step's line of a constraint says of the keys its name's match by
+    meaning added: the keys, and the labels that matched with their cosines."""
+    labels = ", ".join(
+        f"{m.label!r} {m.cosine:.2f}" for m in found.report.matches if m.by == "meaning"
+    )
+    return f"; and by meaning label keys {_keys(found.added)} ({labels})"
 
 
 def named_quantities(plan: AnalyzedQuery) -> list[tuple[str, bool]]:
