@@ -10,7 +10,10 @@ hold, with its keys, its documents' access scopes and one vector):
 
 1. **by key** — the labels holding the key of the asked name itself; **by synonym** —
    those holding a key of one of its alternatives (:func:`~osrag.lexicon.keys.asked_keys`).
-   The filter asks for their keys already: nothing is added.
+   The filter asks for their keys already: nothing is added. **By form**, when none
+   does: the labels holding a key of the same words' stems as an asked key of two words
+   or more (:func:`~osrag.lexicon.words.key_stem`: "Bridging loan" for "bridge loans"),
+   found among those holding its last word; that key is added, and meaning is not asked.
 2. **by meaning**, when no label the caller may see matched by key or synonym: the asked
    name is embedded by the vocabulary's embedder (once per search: the searcher's query
    vector cache keeps it) and compared with the label vectors; a label whose cosine
@@ -79,7 +82,7 @@ from osrag.lexicon.keys import asked_key_forms, asked_keys, name_clause
 from osrag.lexicon.label_roles import FIGURE_WORDS
 from osrag.lexicon.quantities import synonyms_of
 from osrag.lexicon.signs import names_loss
-from osrag.lexicon.words import phrase_words
+from osrag.lexicon.words import key_stem, phrase_words
 from osrag.models import LabelMatch, LabelMatches
 from osrag.schema.constraints import AmountConstraint
 from osrag.schema.filters import AmountFilter, FilterItem
@@ -101,7 +104,9 @@ DEFAULT_THRESHOLD = LABEL_MEANING_THRESHOLD
 """The cosine a label must reach to be matched by meaning (the ``label_meaning_threshold``
 setting's default; ``docs/amounts.md`` has the sweep it was chosen on)."""
 MOST_BY_MEANING = 16
-"""The most labels one named quantity matches by meaning (the nearest first)."""
+"""The most labels one named quantity matches by meaning (the nearest first), or by form."""
+FORM_CANDIDATES = 5_000
+"""The most labels holding an asked key's last word whose keys are compared by form."""
 SHOWN = 8
 """Labels matched by key or by synonym a report names (their counts are whole)."""
 STATE_SECONDS = 30.0
@@ -207,6 +212,12 @@ def match_name(
             kept = [k for k in vocabulary.keys[r] if k in asked]
             report.matches.append(LabelMatch(label=vocabulary.labels[r], by=by, keys=kept))  # type: ignore[arg-type]
     any_held = bool(len(by_key) or len(by_synonym))
+    by_form: list[tuple[int, str]] = [] if any_held else _by_form(vocabulary, own, shown)
+    for r, key in by_form:
+        held[r] = True
+        report.matches.append(LabelMatch(label=vocabulary.labels[r], by="form", keys=[key]))
+    report.by_form = len(by_form)
+    any_held = any_held or bool(by_form)
     meant: list[tuple[int, float]] = []
     searched = use == "meaning" and threshold is not None and vector is not None
     searched = searched and (beside_keys or not any_held) and vocabulary.vectors is not None
@@ -240,7 +251,7 @@ def match_name(
         report.note = _nothing_by_keys(name) + (f" ({note})" if note else "")
     matched = held.copy()
     matched[[r for r, _ in meant]] = True
-    added: list[str] = []
+    added: list[str] = list(dict.fromkeys(key for _, key in by_form))
     for r, cosine in meant:
         own_keys = []
         for k in _own_keys(vocabulary.keys[r]):
@@ -260,6 +271,29 @@ def match_name(
             f"held by a label that did not match): {name!r} matches no fact by its label"
         )
     return Matched(report, tuple(added))
+
+
+def _by_form(
+    vocabulary: Vocabulary, own: set[str], shown: npt.NDArray[np.bool_]
+) -> list[tuple[int, str]]:
+    """The labels holding a key whose words' stems are an asked key's own
+    (:func:`~osrag.lexicon.words.key_stem`: "Bridging loan" for "bridge loan"), with that
+    key, looked for among the first :data:`FORM_CANDIDATES` visible labels holding the
+    asked key's last word (a key of the same form differs in a modifier's form: the last
+    word is the head, in the singular on both sides)."""
+    found: dict[int, str] = {}
+    for asked in sorted(own):
+        words = asked.split(" ")
+        if len(words) < 2:
+            continue  # one word: its other forms are other words, which keys decide
+        stem = key_stem(asked)
+        held_by = [r for r in vocabulary.by_key.get(words[-1], ()) if shown[r]]
+        for r in held_by[:FORM_CANDIDATES]:
+            for key in vocabulary.keys[r]:
+                same = key != asked and key.count(" ") == len(words) - 1
+                if same and key_stem(key) == stem and r not in found:
+                    found[r] = key
+    return sorted(found.items())[:MOST_BY_MEANING]
 
 
 def _nothing_by_keys(name: str) -> str:
@@ -320,12 +354,18 @@ def with_label_matches(
 
 
 def by_meaning_line(found: Matched) -> str:
-    """What the bound step's line of a constraint says of the keys its name's match by
-    meaning added: the keys, and the labels that matched with their cosines."""
+    """What the bound step's line of a constraint says of the keys its name's match by form
+    or by meaning added: the keys, and the labels that matched (by meaning with their
+    cosines)."""
     labels = ", ".join(
-        f"{m.label!r} {m.cosine:.2f}" for m in found.report.matches if m.by == "meaning"
+        f"{m.label!r} {m.cosine:.2f}" if m.by == "meaning" else f"{m.label!r} by form"
+        for m in found.report.matches
+        if m.by in ("meaning", "form") and (m.by == "form" or m.cosine is not None)
     )
-    return f"; and by meaning label keys {_keys(found.added)} ({labels})"
+    how = "by form" if found.report.by_form and not found.report.by_meaning else "by meaning"
+    if found.report.by_form and found.report.by_meaning:
+        how = "by form and by meaning"
+    return f"; and {how} label keys {_keys(found.added)} ({labels})"
 
 
 def named_quantities(plan: AnalyzedQuery) -> list[tuple[str, bool]]:

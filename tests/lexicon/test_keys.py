@@ -27,7 +27,7 @@ from osrag.lexicon.label_roles import (
     OPTIONAL_LEADS,
     SPECIFYING,
 )
-from osrag.lexicon.words import singular
+from osrag.lexicon.words import key_stem, singular
 
 # (fact label, names it answers, names it must not answer)
 CASES: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
@@ -254,3 +254,8 @@ def test_the_lists_do_not_overlap() -> None:
     for i, a in enumerate(kinds):
         for b in kinds[i + 1 :]:
             assert not a & b, a & b
+
+
+def test_derived_forms_of_a_key_s_words_share_its_stem() -> None:
+    assert key_stem("bridging loan") == key_stem("bridge loan")
+    assert key_stem("heating oil") == key_stem("heat oil") != key_stem("heater oil")

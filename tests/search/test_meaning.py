@@ -235,3 +235,30 @@ def test_the_bound_step_says_which_keys_meaning_added_and_from_which_labels() ->
     assert matched.asked["narrowed"] == plan.asked["narrowed"]  # the narrowed filter is its own
     unmatched = with_label_matches(plan, {("setup fee", False): match_name(words, "setup fee")})
     assert unmatched.asked == plan.asked
+
+
+def test_a_label_of_another_form_of_the_asked_words_is_matched_by_form() -> None:
+    words = vocabulary(
+        [
+            ("Heating oil", 0.1, EVERYONE),
+            ("Heated pool", 0.1, EVERYONE),
+            ("Fuel oil", 0.1, EVERYONE),
+            ("Pool heater", 0.1, EVERYONE),
+        ]
+    )
+    calls, vector = given()
+    found = match_name(words, "heat oils", vector=vector, threshold=0.7)  # type: ignore[arg-type]
+    assert [(m.label, m.by, m.keys) for m in found.report.matches] == [
+        ("Heating oil", "form", ["heating oil"])
+    ]
+    assert found.added == ("heating oil",) and found.report.by_form == 1
+    assert calls == []  # a match by form is a match by the words: meaning is not asked
+    plan = plan_query("heat oil under $500", tenant="acme")
+    line = with_label_matches(plan, {("heat oil", False): found}).asked["bound"][0]
+    assert line.endswith("; and by form label keys {heating oil} ('Heating oil' by form)")
+
+
+def test_a_label_the_caller_cannot_see_is_never_matched_by_form() -> None:
+    words = vocabulary([("Heating oil", 0.1, scope_of("beta", None))])
+    found = match_name(words, "heat oil", visible=np.array([False]), threshold=0.7)
+    assert found.report.matches == [] and found.added == ()
