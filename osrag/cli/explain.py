@@ -191,6 +191,8 @@ def _label_rows(matches: LabelMatches) -> list[tuple[str, str]]:
             labels = [m.label for m in matches.matches if m.by == by]
             found.append(f"by {by}: {_shown(labels, count)}")
     for m in matches.matches:
+        if m.by == "form":
+            found.append(f"by form: {m.label!r} — adds {', '.join(m.keys)}")
         if m.by == "meaning" and m.cosine is not None:
             adds = f"adds {', '.join(m.keys)}" if m.keys else "adds no key of its own"
             found.append(f"by meaning: {m.label!r} ({m.cosine:.2f}) — {adds}")

@@ -80,6 +80,7 @@ __all__ = [
     "LABELS",
     "LABEL_KINDS",
     "LABEL_STATE",
+    "MEANING_LABELS",
     "STATE",
     "VOCABULARY",
     "LabelBook",
@@ -489,6 +490,10 @@ class LabelBook:
 
 VISIBLE_CACHE = 64
 """Callers' scopes whose visible labels a vocabulary keeps (least recently used dropped)."""
+MEANING_LABELS = 50_000
+"""The most labels a search compares by meaning: the most widely held (by the documents
+holding them), so that the product with an asked name's vector, and the vectors decoded
+when the vocabulary is read, stay bounded however many distinct labels a corpus holds."""
 
 
 @dataclass
@@ -503,9 +508,14 @@ class Vocabulary:
     keys: list[tuple[str, ...]]
     scopes: list[tuple[str, ...]]
     vectors: npt.NDArray[np.float32] | None
-    """``(labels, dimension)`` unit rows; a label without a vector has a zero row."""
+    """``(len(meaning_rows), dimension)`` unit rows: the vectors of the labels compared by
+    meaning, in the order of :attr:`meaning_rows`; a label without a vector has a zero
+    row."""
+    meaning_rows: npt.NDArray[np.intp] = field(default_factory=lambda: np.zeros(0, dtype=np.intp))
+    """The labels compared by meaning (at most :data:`MEANING_LABELS`, the most widely
+    held), by row; left empty beside a vector for every label: all of them."""
     by_key: dict[str, list[int]] = field(default_factory=dict)
-    """The labels holding each key."""
+    """The labels holding each key, by row."""
     _by_scope: dict[str, npt.NDArray[np.intp]] = field(default_factory=dict)
     _visible: OrderedDict[tuple[Any, ...], npt.NDArray[np.bool_]] = field(
         default_factory=OrderedDict
@@ -513,12 +523,16 @@ class Vocabulary:
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
+        if not len(self.meaning_rows) and self.vectors is not None:
+            self.meaning_rows = np.arange(len(self.vectors), dtype=np.intp)
+        by_key: dict[str, list[int]] = {}
         by_scope: dict[str, list[int]] = {}
         for i, (keys, scopes) in enumerate(zip(self.keys, self.scopes, strict=True)):
             for key in keys:
-                self.by_key.setdefault(key, []).append(i)
+                by_key.setdefault(key, []).append(i)
             for scope in scopes:
                 by_scope.setdefault(scope, []).append(i)
+        self.by_key = by_key
         self._by_scope = {s: np.asarray(ix, dtype=np.intp) for s, ix in by_scope.items()}
 
     def __len__(self) -> int:
@@ -527,6 +541,15 @@ class Vocabulary:
     @property
     def has_vectors(self) -> bool:
         return self.vectors is not None
+
+    def holding(self, keys: Iterable[str]) -> npt.NDArray[np.bool_]:
+        """Which labels hold one of ``keys``."""
+        mask = np.zeros(len(self.labels), dtype=bool)
+        for key in keys:
+            found = self.by_key.get(key)
+            if found is not None:
+                mask[found] = True
+        return mask
 
     def visible(
         self, tenant: str | None, groups: Iterable[str] | None, *, unrestricted: bool = False
@@ -553,35 +576,50 @@ class Vocabulary:
         return mask
 
 
-def _entries(store: RecordStore, generation: str) -> Iterator[dict[str, Any]]:
+def _entries(
+    store: RecordStore, generation: str
+) -> Iterator[tuple[dict[str, Any], dict[str, int]]]:
+    """The generation's vocabulary records some document still holds, with their scopes."""
     for _, entry in store.scan(VOCABULARY, f"{generation}::"):
-        if _scopes(entry):
-            yield entry
+        scopes = _scopes(entry)
+        if scopes:
+            yield entry, scopes
 
 
-def read_vocabulary(store: RecordStore, generation: str) -> Vocabulary | None:
-    """``generation``'s vocabulary from the record store; None: it keeps none."""
+def read_vocabulary(
+    store: RecordStore, generation: str, *, most_by_meaning: int = MEANING_LABELS
+) -> Vocabulary | None:
+    """``generation``'s vocabulary from the record store; None: it keeps none. The vectors
+    of the ``most_by_meaning`` most widely held labels (documents holding them; ties by
+    label) are decoded, the others' left in their records."""
     state = read_state(store, generation)
     if state is None:
         return None
     store.refresh()
-    rows = sorted(_entries(store, generation), key=lambda e: e["label"])
+    read = sorted(_entries(store, generation), key=lambda found: found[0]["label"])
+    rows = [entry for entry, _ in read]
     dimension = int((state.embedder or {}).get("dimension") or 0)
     vectors = None
-    if dimension and any(e.get("vector") for e in rows):
-        vectors = np.zeros((len(rows), dimension), dtype=np.float32)
-        for i, entry in enumerate(rows):
-            if entry.get("vector"):
-                vector = decode_vector(entry["vector"])
-                if vector.shape == (dimension,):
-                    norm = float(np.linalg.norm(vector))
-                    vectors[i] = vector / norm if norm else vector
+    meaning_rows = np.zeros(0, dtype=np.intp)
+    with_vector = np.asarray([bool(e.get("vector")) for e in rows], dtype=bool)
+    if dimension and with_vector.any():
+        held = np.asarray([sum(scopes.values()) for _, scopes in read], dtype=np.int64)
+        candidates = np.flatnonzero(with_vector)
+        order = np.argsort(-held[candidates], kind="stable")[:most_by_meaning]
+        meaning_rows = np.sort(candidates[order]).astype(np.intp)
+        vectors = np.zeros((len(meaning_rows), dimension), dtype=np.float32)
+        for i, row in enumerate(meaning_rows):
+            vector = decode_vector(rows[row]["vector"])
+            if vector.shape == (dimension,):
+                norm = float(np.linalg.norm(vector))
+                vectors[i] = vector / norm if norm else vector
     return Vocabulary(
         generation=generation,
         revision=state.revision,
         embedder=state.embedder,
         labels=[e["label"] for e in rows],
         keys=[tuple(e["keys"]) for e in rows],
-        scopes=[tuple(sorted(_scopes(e))) for e in rows],
+        scopes=[tuple(sorted(scopes)) for _, scopes in read],
         vectors=vectors,
+        meaning_rows=meaning_rows,
     )

@@ -47,6 +47,7 @@ __all__ = [
     "JOINING_PREPOSITIONS",
     "LINE_ITEM_MODIFIERS",
     "MODIFIERS",
+    "MONEY_HEADS",
     "NON_HEAD_STARTS",
     "OPTIONAL_LEADS",
     "OTHER_MEASURES",
@@ -224,10 +225,17 @@ GENERIC_HEADS = FIGURE_WORDS | frozenset({
 """A last word (in the singular) that only says what kind of figure the rest names: keys
 without it too, when a name is left (not a lone "total" or "other")."""
 
-ASKED_GENERIC_HEADS = GENERIC_HEADS - {"expense"}
+MONEY_HEADS = frozenset({"cost", "price"})
+"""Last words of a question's name that say only what the thing before them costs: "booth
+cost" is asked as "booth" too, which a price list's "10x10 vendor booth" holds (its head is
+the booth; its figure, the booth's price). Question side only: a label's keys keep them.
+Not "fee": a fee is charged *for* the thing ("development fee"), and a label whose head is
+that thing ("Development schedule") is rarely its fee — measured, it bound wrong facts."""
+
+ASKED_GENERIC_HEADS = (GENERIC_HEADS - {"expense"}) | MONEY_HEADS
 """The generic last words a question's name is asked without too ("dwelling limit" →
-"dwelling"). Not "expense": "income tax expense" is not asked as "income tax", which a
-rate reconciliation's "State income tax" line holds."""
+"dwelling", "booth cost" → "booth"). Not "expense": "income tax expense" is not asked as
+"income tax", which a rate reconciliation's "State income tax" line holds."""
 
 BLANK_QUALIFIERS = AMOUNT_WORDS | {"balance"}
 """A column header made of one of these alone (a "total" before it allowed: ``Amount``,

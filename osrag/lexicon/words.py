@@ -8,15 +8,22 @@
   dropped, parenthesised words left out, ``&`` read as "and", any other mark a break;
   :func:`normalised` is them as one string (the question side's names and their
   alternatives), :func:`phrase_words` them in the singular (the words of a label's
-  keys), :func:`name_key` the same as a tuple (a name looked up among the synonyms).
+  keys), :func:`name_key` the same as a tuple (a name looked up among the synonyms);
+* :func:`key_stem` — a key's words reduced to their Snowball (English) stems: "bridging
+  loan" and "bridge loan" are one form (question side only: a key as stored keeps its
+  words).
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+
+import Stemmer
 
 __all__ = [
     "hyphenated",
+    "key_stem",
     "name_key",
     "name_words",
     "normalised",
@@ -26,6 +33,18 @@ __all__ = [
     "without_parentheses",
     "word_set",
 ]
+
+
+_STEMMER = Stemmer.Stemmer("english")
+
+
+@lru_cache(maxsize=65_536)
+def key_stem(key: str) -> str:
+    """``key`` (a stored or asked key: casefolded words, one space between them) with each
+    word reduced to its Snowball English stem (PyStemmer, the stemmer the embedded
+    index's analyzers use already): derived forms of a word meet ("bridging", "bridge" →
+    "bridg"; "installation", "installing" → "instal")."""
+    return " ".join(_STEMMER.stemWords(key.split(" ")))
 
 
 def word_set(words: str) -> frozenset[str]:

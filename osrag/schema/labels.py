@@ -23,7 +23,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-MatchedBy = Literal["key", "synonym", "meaning"]
+MatchedBy = Literal["key", "synonym", "form", "meaning"]
 VocabularyUse = Literal["meaning", "keys", "none"]
 """How a search could match labels: by ``meaning`` (the vocabulary has vectors and an
 embedder to compare them with), by ``keys`` alone (a vocabulary without vectors, or whose
@@ -35,13 +35,17 @@ class LabelMatch(BaseModel):
     """One label of the vocabulary a named quantity matched."""
 
     label: str = Field(description="the label as the document writes it")
-    by: MatchedBy = Field(description="key, synonym or meaning (see the module docstring)")
+    by: MatchedBy = Field(
+        description="key, synonym, form (a key of its words' stems: 'Bridging loan' for "
+        "'bridge loan') or meaning (see the module docstring)"
+    )
     cosine: float | None = Field(
         default=None, description="meaning: the cosine of its embedding and the asked name's"
     )
     keys: list[str] = Field(
         default_factory=list,
-        description="key and synonym: the asked keys it holds; meaning: the keys it adds to "
+        description="key and synonym: the asked keys it holds; form and meaning: the keys it "
+        "adds to "
         "the filter (none when every key it holds is also held by a label that did not "
         "match: it then adds nothing)",
     )
@@ -66,9 +70,13 @@ class LabelMatches(BaseModel):
     )
     by_key: int = Field(default=0, description="labels matched by the asked name's own key")
     by_synonym: int = Field(default=0, description="labels matched by an alternative's key")
+    by_form: int = Field(
+        default=0, description="labels matched by a key of the same stems as an asked key"
+    )
     by_meaning: int = Field(default=0, description="labels matched by meaning")
     added_keys: list[str] = Field(
-        default_factory=list, description="the keys meaning added to the constraint's filter"
+        default_factory=list,
+        description="the keys form and meaning added to the constraint's filter",
     )
     note: str | None = Field(
         default=None,

@@ -15,13 +15,13 @@ from osrag.lexicon.profiles import vocabulary
 from osrag.schema.constraints import AmountConstraint
 from osrag.search.fact_filters import constraint_keys, named_keys, narrowed_constraint
 
-__all__ = ["KEYS_SHOWN", "asked_at", "name_note"]
+__all__ = ["KEYS_SHOWN", "asked_at", "keys_shown", "name_note"]
 
 KEYS_SHOWN = 6
 """Keys a line lists before it says how many more there are."""
 
 
-def _keys(keys: tuple[str, ...]) -> str:
+def keys_shown(keys: tuple[str, ...]) -> str:
     """``{a, b, c (+4 more)}``."""
     shown = ", ".join(keys[:KEYS_SHOWN])
     more = len(keys) - KEYS_SHOWN
@@ -44,7 +44,7 @@ def _whose_when(c: AmountConstraint) -> list[str]:
 
 
 def _bound(c: AmountConstraint) -> str:
-    parts = [f"label keys {_keys(constraint_keys(c))}"] if c.label is not None else []
+    parts = [f"label keys {keys_shown(constraint_keys(c))}"] if c.label is not None else []
     parts += _whose_when(c)
     named = named_keys(c)
     line = f"{c.describe()}: {' · '.join(parts) or 'any label'}"
@@ -52,7 +52,7 @@ def _bound(c: AmountConstraint) -> str:
     if known is not None:
         line += f" ({known})"
     if named:
-        line += f"; or a label naming it whole ({_keys(named)})"
+        line += f"; or a label naming it whole ({keys_shown(named)})"
     if c.context is not None:
         line += f"; {c.context!r} in the breadcrumb or among the fact's label keys"
     return line
@@ -111,4 +111,4 @@ def profile_line(c: AmountConstraint) -> str | None:
         if group[0].casefold() == c.label.casefold()
         else f"{c.label!r} is {group[0]!r} in {profiles}"
     )
-    return head + (f", also named {_keys(others)}" if others else "")
+    return head + (f", also named {keys_shown(others)}" if others else "")

@@ -10,7 +10,10 @@ hold, with its keys, its documents' access scopes and one vector):
 
 1. **by key** — the labels holding the key of the asked name itself; **by synonym** —
    those holding a key of one of its alternatives (:func:`~osrag.lexicon.keys.asked_keys`).
-   The filter asks for their keys already: nothing is added.
+   The filter asks for their keys already: nothing is added. **By form**, when none
+   does: the labels holding a key of the same words' stems as an asked key of two words
+   or more (:func:`~osrag.lexicon.words.key_stem`: "Bridging loan" for "bridge loans"),
+   found among those holding its last word; that key is added, and meaning is not asked.
 2. **by meaning**, when no label the caller may see matched by key or synonym: the asked
    name is embedded by the vocabulary's embedder (once per search: the searcher's query
    vector cache keeps it) and compared with the label vectors; a label whose cosine
@@ -47,10 +50,15 @@ cannot see is never named, never its nearest, never a reason to add or withhold 
 
 **Cost.** The vocabulary is read once per generation (and revision: an in-place ingest
 changes it) per engine object of a process; every :data:`STATE_SECONDS` the search checks
-its revision. A search whose named quantity no label holds adds one embedding of the name
-(cached) and one product of the vocabulary's vectors with it (``benchmarks/
-label_meaning_latency.py`` measures both); a search whose named quantities labels hold
-adds a lookup of their keys.
+its revision. Its vectors were embedded at ingest; the read decodes those of the
+:data:`~osrag.ingestion.label_vocabulary.MEANING_LABELS` most widely held labels only, and
+only those are compared by meaning, so the product with the asked name's vector is bounded
+however many distinct labels a corpus holds (a label beyond them still matches by its
+keys). A search whose named quantity no label holds adds one embedding of the name (cached)
+and that product; a search whose named quantities labels hold adds a lookup of their keys:
+boolean arrays over the labels, never a Python loop over the labels holding a key
+(``benchmarks/label_meaning_latency.py`` measures both, and the read, at up to 300,000
+labels).
 """
 
 from __future__ import annotations
@@ -74,11 +82,12 @@ from osrag.lexicon.keys import asked_key_forms, asked_keys, name_clause
 from osrag.lexicon.label_roles import FIGURE_WORDS
 from osrag.lexicon.quantities import synonyms_of
 from osrag.lexicon.signs import names_loss
-from osrag.lexicon.words import phrase_words
+from osrag.lexicon.words import key_stem, phrase_words
 from osrag.models import LabelMatch, LabelMatches
 from osrag.schema.constraints import AmountConstraint
 from osrag.schema.filters import AmountFilter, FilterItem
 from osrag.schema.labels import VocabularyUse
+from osrag.search.asked import keys_shown as _keys
 from osrag.search.fact_filters import fact_filter
 from osrag.search.query import AnalyzedQuery
 
@@ -95,7 +104,9 @@ DEFAULT_THRESHOLD = LABEL_MEANING_THRESHOLD
 """The cosine a label must reach to be matched by meaning (the ``label_meaning_threshold``
 setting's default; ``docs/amounts.md`` has the sweep it was chosen on)."""
 MOST_BY_MEANING = 16
-"""The most labels one named quantity matches by meaning (the nearest first)."""
+"""The most labels one named quantity matches by meaning (the nearest first), or by form."""
+FORM_CANDIDATES = 5_000
+"""The most labels holding an asked key's last word whose keys are compared by form."""
 SHOWN = 8
 """Labels matched by key or by synonym a report names (their counts are whole)."""
 STATE_SECONDS = 30.0
@@ -161,10 +172,6 @@ def _own_keys(label_keys: Sequence[str]) -> list[str]:
     return [k for k in label_keys if not any(o.endswith(" " + k) for o in label_keys)]
 
 
-def _visible_rows(found: Sequence[int], visible: npt.NDArray[np.bool_]) -> list[int]:
-    return [i for i in found if visible[i]]
-
-
 def match_name(
     vocabulary: Vocabulary | None,
     name: str,
@@ -195,19 +202,25 @@ def match_name(
     shown = np.ones(len(vocabulary), dtype=bool) if visible is None else visible
     report.labels = int(shown.sum())
     own = set(asked_key_forms(name_clause(name) or name))
-    rows: set[int] = set()
-    for key in asked:
-        rows.update(_visible_rows(vocabulary.by_key.get(key, ()), shown))
-    by_key = sorted(r for r in rows if own & set(vocabulary.keys[r]))
-    by_synonym = sorted(r for r in rows if r not in set(by_key))
+    held = vocabulary.holding(asked) & shown  # every array over the labels: no Python loop
+    own_held = held & vocabulary.holding(own)
+    by_key = np.flatnonzero(own_held)
+    by_synonym = np.flatnonzero(held & ~own_held)
     report.by_key, report.by_synonym = len(by_key), len(by_synonym)
     for by, found in (("key", by_key), ("synonym", by_synonym)):
         for r in found[:SHOWN]:
-            held = [k for k in vocabulary.keys[r] if k in asked]
-            report.matches.append(LabelMatch(label=vocabulary.labels[r], by=by, keys=held))  # type: ignore[arg-type]
+            kept = [k for k in vocabulary.keys[r] if k in asked]
+            report.matches.append(LabelMatch(label=vocabulary.labels[r], by=by, keys=kept))  # type: ignore[arg-type]
+    any_held = bool(len(by_key) or len(by_synonym))
+    by_form: list[tuple[int, str]] = [] if any_held else _by_form(vocabulary, own, shown)
+    for r, key in by_form:
+        held[r] = True
+        report.matches.append(LabelMatch(label=vocabulary.labels[r], by="form", keys=[key]))
+    report.by_form = len(by_form)
+    any_held = any_held or bool(by_form)
     meant: list[tuple[int, float]] = []
     searched = use == "meaning" and threshold is not None and vector is not None
-    searched = searched and (beside_keys or not rows) and vocabulary.vectors is not None
+    searched = searched and (beside_keys or not any_held) and vocabulary.vectors is not None
     asked_vector = None
     if searched:
         assert vector is not None
@@ -218,31 +231,33 @@ def match_name(
     if searched:
         assert vocabulary.vectors is not None and asked_vector is not None
         assert threshold is not None
+        rows = vocabulary.meaning_rows  # the labels compared by meaning, bounded
         cosines = vocabulary.vectors @ asked_vector
-        cosines[~shown] = -2.0  # never seen: never matched, never the nearest
+        cosines[~shown[rows]] = -2.0  # never seen: never matched, never the nearest
         words = phrase_words(name_clause(name) or name)
         over = np.flatnonzero(cosines >= threshold)
-        for r in over[np.argsort(-cosines[over], kind="stable")]:  # the nearest first
+        for i in over[np.argsort(-cosines[over], kind="stable")]:  # the nearest first
+            r = int(rows[i])
             if len(meant) >= MOST_BY_MEANING:
                 break
-            if r in rows or _keys_decide(" ".join(words), words, vocabulary.keys[r]):
+            if held[r] or _keys_decide(" ".join(words), words, vocabulary.keys[r]):
                 continue
             if gains_only and names_loss(vocabulary.labels[r]):
                 continue
-            meant.append((int(r), float(cosines[r])))
-        if not rows and not meant:
-            report.note = _nothing_matched(vocabulary, name, cosines, threshold, shown)
-    elif not rows:
+            meant.append((r, float(cosines[i])))
+        if not any_held and not meant:
+            report.note = _nothing_matched(vocabulary, name, cosines, threshold, shown[rows])
+    elif not any_held:
         report.note = _nothing_by_keys(name) + (f" ({note})" if note else "")
-    matched = rows | {r for r, _ in meant}
-    added: list[str] = []
+    matched = held.copy()
+    matched[[r for r, _ in meant]] = True
+    added: list[str] = list(dict.fromkeys(key for _, key in by_form))
     for r, cosine in meant:
-        own_keys = [
-            k
-            for k in _own_keys(vocabulary.keys[r])
-            if k not in asked
-            and all(j in matched for j in _visible_rows(vocabulary.by_key.get(k, ()), shown))
-        ]
+        own_keys = []
+        for k in _own_keys(vocabulary.keys[r]):
+            holders = vocabulary.by_key.get(k, [])
+            if k not in asked and bool(np.all(matched[holders] | ~shown[holders])):
+                own_keys.append(k)
         added += [k for k in own_keys if k not in added]
         shown_match = LabelMatch(
             label=vocabulary.labels[r], by="meaning", cosine=round(cosine, 4), keys=own_keys
@@ -250,12 +265,35 @@ def match_name(
         report.matches.append(shown_match)
     report.by_meaning = len(meant)
     report.added_keys = added
-    if meant and not added and not rows:
+    if meant and not added and not any_held:
         report.note = (
             f"the labels matched by meaning hold no key of their own (every key they hold is "
             f"held by a label that did not match): {name!r} matches no fact by its label"
         )
     return Matched(report, tuple(added))
+
+
+def _by_form(
+    vocabulary: Vocabulary, own: set[str], shown: npt.NDArray[np.bool_]
+) -> list[tuple[int, str]]:
+    """The labels holding a key whose words' stems are an asked key's own
+    (:func:`~osrag.lexicon.words.key_stem`: "Bridging loan" for "bridge loan"), with that
+    key, looked for among the first :data:`FORM_CANDIDATES` visible labels holding the
+    asked key's last word (a key of the same form differs in a modifier's form: the last
+    word is the head, in the singular on both sides)."""
+    found: dict[int, str] = {}
+    for asked in sorted(own):
+        words = asked.split(" ")
+        if len(words) < 2:
+            continue  # one word: its other forms are other words, which keys decide
+        stem = key_stem(asked)
+        held_by = [r for r in vocabulary.by_key.get(words[-1], ()) if shown[r]]
+        for r in held_by[:FORM_CANDIDATES]:
+            for key in vocabulary.keys[r]:
+                same = key != asked and key.count(" ") == len(words) - 1
+                if same and key_stem(key) == stem and r not in found:
+                    found[r] = key
+    return sorted(found.items())[:MOST_BY_MEANING]
 
 
 def _nothing_by_keys(name: str) -> str:
@@ -269,12 +307,14 @@ def _nothing_matched(
     threshold: float,
     shown: npt.NDArray[np.bool_],
 ) -> str:
+    """``cosines`` and ``shown``: of the labels compared by meaning."""
     said = (
         f"no label the search may see names {name!r}, by key or by meaning (cosine ≥ {threshold:g})"
     )
     if shown.any():
         nearest = int(np.argmax(cosines))
-        said += f"; the nearest is {vocabulary.labels[nearest]!r} ({float(cosines[nearest]):.2f})"
+        label = vocabulary.labels[int(vocabulary.meaning_rows[nearest])]
+        said += f"; the nearest is {label!r} ({float(cosines[nearest]):.2f})"
     return said + ": the bound step matches no fact"
 
 
@@ -291,19 +331,41 @@ def with_label_matches(
     quantity and sign: ``(label, gains_only)``), and which carries the reports. A plan
     whose matches add no key keeps its filters as they are (the same request bodies)."""
     filters: list[FilterItem] = []
+    bound_lines = list(plan.asked.get("bound", ()))
+    amounts = -1
     for item in plan.filters:
+        if isinstance(item, AmountFilter):
+            amounts += 1
         if isinstance(item, AmountFilter) and item.constraint.label is not None:
             found = matched.get((item.constraint.label, _gains_only(item.constraint)))
             if found is not None and found.added:
                 bound = fact_filter(item.constraint, extra_keys=found.added)
                 item = dataclasses.replace(item, filter=bound)
+                if amounts < len(bound_lines):
+                    bound_lines[amounts] += by_meaning_line(found)
         filters.append(item)
+    asked = {**plan.asked, "bound": bound_lines} if "bound" in plan.asked else plan.asked
     seen: dict[tuple[str, bool], None] = {}
     for c in plan.constraints:
         if c.label is not None and (c.label, _gains_only(c)) in matched:
             seen.setdefault((c.label, _gains_only(c)), None)
     reports = tuple(matched[key].report for key in seen)
-    return dataclasses.replace(plan, filters=tuple(filters), label_matches=reports)
+    return dataclasses.replace(plan, filters=tuple(filters), label_matches=reports, asked=asked)
+
+
+def by_meaning_line(found: Matched) -> str:
+    """What the bound step's line of a constraint says of the keys its name's match by form
+    or by meaning added: the keys, and the labels that matched (by meaning with their
+    cosines)."""
+    labels = ", ".join(
+        f"{m.label!r} {m.cosine:.2f}" if m.by == "meaning" else f"{m.label!r} by form"
+        for m in found.report.matches
+        if m.by in ("meaning", "form") and (m.by == "form" or m.cosine is not None)
+    )
+    how = "by form" if found.report.by_form and not found.report.by_meaning else "by meaning"
+    if found.report.by_form and found.report.by_meaning:
+        how = "by form and by meaning"
+    return f"; and {how} label keys {_keys(found.added)} ({labels})"
 
 
 def named_quantities(plan: AnalyzedQuery) -> list[tuple[str, bool]]:

@@ -216,7 +216,7 @@ def label_line(matches: LabelMatches) -> str:
     ]
     said = (
         f"{matches.name!r}: key {matches.by_key}, synonym {matches.by_synonym}, "
-        f"meaning {matches.by_meaning}"
+        f"form {matches.by_form}, meaning {matches.by_meaning}"
     )
     if meant:
         said += f" [{', '.join(meant)}]"

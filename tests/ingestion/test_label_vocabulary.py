@@ -117,6 +117,23 @@ def test_an_ingest_keeps_each_label_with_its_keys_scopes_and_vector(
     assert again.label_vocabulary is None  # nothing changed: the vocabulary neither
 
 
+def test_only_the_most_widely_held_labels_are_read_with_their_vectors(
+    backend_case: BackendCase, corpus: Path
+) -> None:
+    ingest(corpus, backend_case.backend, IngestOptions(alias=backend_case.alias))
+    generation = current_generation(backend_case.backend, backend_case.alias).name
+    store = backend_case.backend.records(backend_case.alias)
+    whole = read_vocabulary(store, generation)
+    two = read_vocabulary(store, generation, most_by_meaning=2)
+    assert whole is not None and two is not None and two.vectors is not None
+    assert two.labels == whole.labels and two.keys == whole.keys  # every label keeps its keys
+    held_by_two = [two.labels[r] for r in two.meaning_rows]
+    # "Installation charge" two orders hold; of the others, one order each, the first label
+    assert held_by_two == ["Cabling surcharge", "Installation charge"]
+    assert whole.vectors is not None
+    assert np.allclose(two.vectors, whole.vectors[two.meaning_rows])
+
+
 def test_a_sync_in_place_adds_and_removes_the_labels_of_the_documents_it_changes(
     backend_case: BackendCase, corpus: Path
 ) -> None:

@@ -27,7 +27,7 @@ from osrag.lexicon.label_roles import (
     OPTIONAL_LEADS,
     SPECIFYING,
 )
-from osrag.lexicon.words import singular
+from osrag.lexicon.words import key_stem, singular
 
 # (fact label, names it answers, names it must not answer)
 CASES: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
@@ -167,6 +167,25 @@ def test_a_question_name_is_asked_without_a_figure_word_in_either_number(generic
     assert "dwelling" in label_alternatives(f"dwelling {generic}", every=True)
 
 
+@pytest.mark.parametrize(
+    ("name", "label"),
+    [("kiosk cost", "Standard kiosk"), ("stall price", "Corner stall"), ("tent costs", "Tent")],
+)
+def test_a_thing_s_cost_or_price_meets_a_label_whose_head_is_the_thing(
+    name: str, label: str
+) -> None:
+    assert set(asked_keys(name)) & set(label_keys(label))
+
+
+@pytest.mark.parametrize(
+    ("name", "label"), [("catering fee", "Catering schedule"), ("kiosk cost", "Kiosk rental")]
+)
+def test_a_fee_or_a_thing_the_cost_is_not_the_head_of_keeps_its_whole_name(
+    name: str, label: str
+) -> None:
+    assert not set(asked_keys(name)) & set(label_keys(label))
+
+
 # -------------------------------------------------------------------------- properties
 
 PLAIN = st.sampled_from([
@@ -235,3 +254,8 @@ def test_the_lists_do_not_overlap() -> None:
     for i, a in enumerate(kinds):
         for b in kinds[i + 1 :]:
             assert not a & b, a & b
+
+
+def test_derived_forms_of_a_key_s_words_share_its_stem() -> None:
+    assert key_stem("bridging loan") == key_stem("bridge loan")
+    assert key_stem("heating oil") == key_stem("heat oil") != key_stem("heater oil")

@@ -198,3 +198,67 @@ def test_matches_that_add_no_key_leave_the_plan_s_filters_as_they_are() -> None:
     assert dataclasses.replace(amount, filter=plan.filters[0].filter) == plan.filters[0]  # type: ignore[union-attr]
     assert "installation charge" in str(amount.filter)
     assert wider.filters[1:] == plan.filters[1:]
+
+
+def test_only_the_labels_read_for_meaning_are_compared_by_meaning() -> None:
+    words = vocabulary(
+        [("Installation charge", 0.9, EVERYONE), ("Activation charge", 0.8, EVERYONE)]
+    )
+    assert words.vectors is not None
+    capped = dataclasses.replace(
+        words, vectors=words.vectors[[1]], meaning_rows=np.array([1], dtype=np.intp)
+    )
+    found = match_name(capped, "setup fee", vector=given()[1], threshold=0.7)  # type: ignore[arg-type]
+    assert [(m.label, m.by) for m in found.report.matches] == [("Activation charge", "meaning")]
+    nothing = match_name(capped, "setup fee", vector=given()[1], threshold=0.85)  # type: ignore[arg-type]
+    assert "the nearest is 'Activation charge' (0.80)" in str(nothing.report.note)
+
+
+def test_a_key_many_labels_hold_is_matched_by_key_at_once() -> None:
+    many = [(f"Plan {i} premium", 0.1, EVERYONE) for i in range(20_000)]
+    words = vocabulary([*many, ("Annual premium", 0.1, EVERYONE)])
+    found = match_name(words, "premium", threshold=0.7)
+    assert found.report.by_key == 20_001 and found.report.by_synonym == 0
+    assert len(found.report.matches) == 8 and found.added == ()
+
+
+def test_the_bound_step_says_which_keys_meaning_added_and_from_which_labels() -> None:
+    plan = plan_query("setup fee under $500", tenant="acme")
+    words = vocabulary([("Installation charge", 0.81, EVERYONE), ("Late fee", 0.2, EVERYONE)])
+    found = match_name(words, "setup fee", vector=given()[1], threshold=0.7)  # type: ignore[arg-type]
+    matched = with_label_matches(plan, {("setup fee", False): found})
+    (line,) = matched.asked["bound"]
+    assert line.startswith(plan.asked["bound"][0])
+    assert line.endswith(
+        "; and by meaning label keys {installation charge} ('Installation charge' 0.81)"
+    )
+    assert matched.asked["narrowed"] == plan.asked["narrowed"]  # the narrowed filter is its own
+    unmatched = with_label_matches(plan, {("setup fee", False): match_name(words, "setup fee")})
+    assert unmatched.asked == plan.asked
+
+
+def test_a_label_of_another_form_of_the_asked_words_is_matched_by_form() -> None:
+    words = vocabulary(
+        [
+            ("Heating oil", 0.1, EVERYONE),
+            ("Heated pool", 0.1, EVERYONE),
+            ("Fuel oil", 0.1, EVERYONE),
+            ("Pool heater", 0.1, EVERYONE),
+        ]
+    )
+    calls, vector = given()
+    found = match_name(words, "heat oils", vector=vector, threshold=0.7)  # type: ignore[arg-type]
+    assert [(m.label, m.by, m.keys) for m in found.report.matches] == [
+        ("Heating oil", "form", ["heating oil"])
+    ]
+    assert found.added == ("heating oil",) and found.report.by_form == 1
+    assert calls == []  # a match by form is a match by the words: meaning is not asked
+    plan = plan_query("heat oil under $500", tenant="acme")
+    line = with_label_matches(plan, {("heat oil", False): found}).asked["bound"][0]
+    assert line.endswith("; and by form label keys {heating oil} ('Heating oil' by form)")
+
+
+def test_a_label_the_caller_cannot_see_is_never_matched_by_form() -> None:
+    words = vocabulary([("Heating oil", 0.1, scope_of("beta", None))])
+    found = match_name(words, "heat oil", visible=np.array([False]), threshold=0.7)
+    assert found.report.matches == [] and found.added == ()
