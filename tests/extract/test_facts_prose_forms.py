@@ -173,3 +173,17 @@ def test_an_adverb_of_reference_after_the_name_is_no_word_of_it() -> None:
 )
 def test_the_later_alternative_of_the_lesser_of_is_named_as_the_limit(text: str) -> None:
     assert [lbl for _, lbl in labels(text)] == ["liability limit"]
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("The balance due on closing is $4,000.", "balance due on closing"),
+        ("The fee payable upon signing is $300.", "fee payable upon signing"),
+        ("THE BALANCE DUE UPON MATURITY IS $9,100.", "balance due upon maturity"),
+    ],
+)
+def test_an_adjective_after_its_noun_keeps_its_complement_in_the_name(
+    text: str, label: str
+) -> None:
+    assert [lbl for _, lbl in labels(text)] == [label]

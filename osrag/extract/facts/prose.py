@@ -22,7 +22,9 @@ and the sentence's structure says which one. The reader looks, in this order:
      profit/(loss)") and a trailing ", net" inside it;
    * through a preposition to the phrase before it — the phrases of a chain: "the Initial
      Fee **for** the first restaurant", "Revenue **attributed to** the United States",
-     "Net cash **provided by** operating activities", "deposits **held as** collateral";
+     "Net cash **provided by** operating activities", "deposits **held as** collateral",
+     an adjective that follows its noun as a participle does ("the balance **due upon**
+     maturity", "the fee **payable on** signing");
    * for a verb or a bound, its subject: past a parenthetical set off by commas
      ("Underlying operating profit**, the measure the Board uses …,** increased to"), to a
      relative pronoun's antecedent ("the renewal fee**, which** is"), past a parenthesis
@@ -428,6 +430,10 @@ _PRONOMINAL_ADVERB = re.compile(
 )
 """A contract's adverb of reference ("hereunder", "thereof"): it may follow a name."""
 
+_POSTPOSITIVES = frozenset({"due", "payable", "owing", "outstanding"})
+"""Adjectives that follow their noun and take a complement as a participle does ("the
+balance **due on** closing", "the fee **payable upon** signing")."""
+
 _NAME_STAGES = frozenset({"before", "after"})
 """Prepositions that make a line of a statement out of a name, for a figure *of* it too
 ("income **before** income tax expense of $88,848", "profit **after** tax of")."""
@@ -470,7 +476,11 @@ def _joint_back(
         return None
     preposition = tokens[j].low
     k = j - 1
-    if _participle(tokens[k]) and k > 0 and _name_word(tokens, k - 1):
+    if (
+        (_participle(tokens[k]) or tokens[k].low in _POSTPOSITIVES)
+        and k > 0
+        and _name_word(tokens, k - 1)
+    ):
         return k, 2, k, True, True  # "Revenue attributed to", "deposits held as"
     joins = preposition in JOINING_PREPOSITIONS
     if not (joins or subject) or preposition in BOUNDARY_WORDS or preposition == "by":
