@@ -113,7 +113,7 @@ NAME_PREPOSITIONS = word_set("of by from before after through against")
 activities", "income from operations", "income before income taxes", "reserves against
 losses" — a question's name runs through them."""
 PREPOSITIONS = word_set(
-    """for per under over as to in on at with without within into than above below between
+    """for per under over as to in on upon at with without within into than above below between
     about across among during since until"""
 )
 """The other prepositions: a question's name stops at them ("limits **for** umbrella

@@ -62,11 +62,12 @@ _BE = (
 )
 """A verb of being, with its modal or auxiliary and a negation ("shall not be")."""
 _STATED_AS = (
-    r"(?:\s+(?:not\s+)?(?:[a-z]+ed|available|payable|due)(?:\s+by\s+[\w'’]+)?"
+    r"(?:\s+(?:not\s+)?(?:(?:[a-z]+ly\s+)?[a-z]+ed|available|payable|due)(?:\s+by\s+[\w'’]+)?"
     r"(?:\s+(?:to(?:\s+be)?|at|from))?)?"
 )
 """A participle between a verb of being and the figure: "are **stated to be** less than",
-"will be **reduced by us to**", "is **estimated at**", "are **available from**"."""
+"will be **reduced by us to**", "is **estimated at**", "are **available from**", "is
+**expressly limited to**" (an adverb before it)."""
 
 STATED_LINK = re.compile(
     r"(?i)(?:(?:\s|^)|(?=[:,(]))(?P<link>of|as|\(|"

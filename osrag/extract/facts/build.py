@@ -105,7 +105,9 @@ def amount_facts(
             if sections is None:
                 sections = SectionHeadings(text, [m.start for m in mentions])
             per = _PER_BEFORE.search(text, max(0, mention.start - 8), mention.start)
-            heading = None if per else sections.label_at(mention.start)
+            heading = None if per else sections.caption_at(mention.start)
+            if heading is None and not per:
+                heading = sections.label_at(mention.start)
             if heading is not None:
                 unit = period_unit(text, mention.end, heading)
                 found = fact(mention, heading, found.period, found.year, "heading", unit)

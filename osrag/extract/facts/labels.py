@@ -4,8 +4,8 @@
 name of the quantity:
 
 * Markdown emphasis and code marks (``**Deductible:**``), a list bullet or number
-  (``- ``, ``* ``, ``• ``, ``1. ``, ``(a) ``), quotes around a defined term
-  (``“Deductible”``);
+  (``- ``, ``* ``, ``• ``, ``1. ``, ``(a) ``), a form's checkbox (``[ ] ``, ``[x] ``,
+  ``☐ ``), quotes around a defined term (``“Deductible”``);
 * a unit or scale caption — it governs the figures, it does not name them: ``(in
   millions)``, ``(£m)``, ``($)``, ``(US$'000)``, ``(%)``, ``- (in thousands)``, a trailing
   ``£m`` / ``$'000`` / ``in millions``;
@@ -50,7 +50,9 @@ __all__ = [
 ]
 
 _MARKUP = re.compile(r"\*\*|__|`|(?<!\w)_(?=\w)|(?<=\w)_(?!\w)")
-_BULLET = re.compile(r"^\s*(?:[-*+•◦▪·–]|\d{1,2}[.)]|\(?[a-z]\)|\([ivx]{1,4}\))\s+")
+_BULLET = re.compile(
+    r"^\s*(?:[-*+•◦▪·–]|\d{1,2}[.)]|\(?[a-z]\)|\([ivx]{1,4}\)|\[[ xX✓✔]?\]|[☐☑☒□■])\s+"
+)
 _QUOTES = re.compile(r"[\"“”«»]|(?<!\w)[‘’]|[‘’](?!\w)")
 """Quotes around a term; an apostrophe inside a word stays (``RMB’Million``, ``Owner's``)."""
 _PAREN = re.compile(r"\s*\(([^()]{0,60})\)")

@@ -4,7 +4,8 @@ The quantity a figure in running text is the value of is a noun phrase of its se
 and the sentence's structure says which one. The reader looks, in this order:
 
 1. **A defined term** right after the amount: "$350,000.00 **(the "Loan")**", "at least
-   $250,000 in each contract year **(the "Minimum Annual Purchase Commitment")**".
+   $250,000 in each contract year **(the "Minimum Annual Purchase Commitment")**" — on
+   the amount's line or on the next one when the sentence wraps onto it.
 2. **Before the amount, through its link** (:data:`osrag.lexicon.links.STATED_LINK`): a
    preposition ("a fee **of** $750", "the limit **as** $300,000"), a verb of being,
    amounting or changing ("revenue **was**", "expenses **shall not exceed**", "revenue
@@ -21,7 +22,9 @@ and the sentence's structure says which one. The reader looks, in this order:
      profit/(loss)") and a trailing ", net" inside it;
    * through a preposition to the phrase before it — the phrases of a chain: "the Initial
      Fee **for** the first restaurant", "Revenue **attributed to** the United States",
-     "Net cash **provided by** operating activities", "deposits **held as** collateral";
+     "Net cash **provided by** operating activities", "deposits **held as** collateral",
+     an adjective that follows its noun as a participle does ("the balance **due upon**
+     maturity", "the fee **payable on** signing");
    * for a verb or a bound, its subject: past a parenthetical set off by commas
      ("Underlying operating profit**, the measure the Board uses …,** increased to"), to a
      relative pronoun's antecedent ("the renewal fee**, which** is"), past a parenthesis
@@ -45,7 +48,10 @@ and the sentence's structure says which one. The reader looks, in this order:
    names its coverage's figure: "Employer's liability insurance **with limits** not less
    than" → ``Employer's liability insurance``. A possessor is left out when it names a
    party ("**the Company's** outstanding stock", "**Consultant's** Base Consulting Fee"),
-   kept when it is part of a name ("**employer's** liability insurance").
+   kept when it is part of a name ("**employer's** liability insurance"). A time
+   qualifier that leads the name is no word of it: "the **then-current** renewal fee" →
+   ``renewal fee`` (the fee in force when it falls due; "current" alone stays, "current
+   liabilities" are a line of their own).
 
 3. **A change**: an amount right after a verb of change is the change — "Net cash
    provided by operating activities **increased** $224 million" → ``increase in Net cash
@@ -57,6 +63,17 @@ and the sentence's structure says which one. The reader looks, in this order:
 5. **A list's item** a colon or a parenthesis opens ("Special limits: jewelry theft
    $2,500, firearms $2,500", "(total funding $6,270,000"): the name right before the
    amount, its group the words before the colon when they are a name.
+6. **A known quantity right before the amount**, with no link between: "estimated
+   **freight** $275.00" → ``estimated freight`` — when the word before the amount is a
+   quantity noun of a profile in use (:func:`~osrag.lexicon.quantities.is_quantity_noun`)
+   and not one read as a verb that takes the amount ("Tickets **cost** $5").
+
+A sentence written in capitals (a contract's conspicuous clause: "IN NO EVENT SHALL THE
+TOTAL LIABILITY OF SUPPLIER EXCEED $250,000") is read in lower case: its capitals say
+nothing of names and verbs. The later alternative of "the lesser (greater) of" is named
+as the figure the alternatives are of: "liability is limited to the lesser of: the fees
+paid …; or $500,000" → ``liability limit``. An adverb of reference after a name
+("hereunder", "thereof") is no word of it.
 
 No label where none of these holds: an amount that is the object of a verb ("XC agrees
 to pay to AJR $10,000"), an amount *for* something ("offers to acquire Qualigen for
@@ -108,6 +125,7 @@ from osrag.lexicon.label_roles import (
 )
 from osrag.lexicon.links import STATED_LINK, STATED_LINK_ENDS, alternation
 from osrag.lexicon.periods import MONTH_NAME, STATED_PERIOD, UNIT_ADVERBS, is_period_words
+from osrag.lexicon.quantities import is_quantity_noun
 from osrag.lexicon.words import singular
 
 __all__ = ["prose_label"]
@@ -126,6 +144,8 @@ _SHORT_REACH = 48
 """The end of the text before a link (characters) read first."""
 _PHRASE_REACH = 140
 """The end of the text before a link (characters) its phrase is read from."""
+_READS = (_SHORT_REACH, _PHRASE_REACH, _REACH)
+"""The reads of :func:`_read_back`, each when the one before cut the chain."""
 
 
 class _Token(tuple[str, str, int, int, int]):
@@ -370,6 +390,8 @@ def _phrase_back(tokens: list[_Token], end: int, subject: bool) -> list[_Piece]:
         if skipped == i:
             break
         i = skipped
+    while subject and i >= 1 and _PRONOMINAL_ADVERB.fullmatch(tokens[i].low):
+        i -= 1  # "the maximum liability hereunder is": the adverb is no word of the name
     if subject and i >= 1 and tokens[i].low in RELATIVE_PRONOUNS and tokens[i - 1].text == ",":
         i -= 2  # "the renewal fee, which is": the antecedent
     if subject and i >= 0 and tokens[i].text == ",":
@@ -402,6 +424,15 @@ def _phrase_back(tokens: list[_Token], end: int, subject: bool) -> list[_Piece]:
         pieces.insert(0, _Piece(outer_start, outer_end))
     return pieces
 
+
+_PRONOMINAL_ADVERB = re.compile(
+    r"(?:here|there)(?:under|of|in|to|by|after|with|from|for|upon|at|unto)"
+)
+"""A contract's adverb of reference ("hereunder", "thereof"): it may follow a name."""
+
+_POSTPOSITIVES = frozenset({"due", "payable", "owing", "outstanding"})
+"""Adjectives that follow their noun and take a complement as a participle does ("the
+balance **due on** closing", "the fee **payable upon** signing")."""
 
 _NAME_STAGES = frozenset({"before", "after"})
 """Prepositions that make a line of a statement out of a name, for a figure *of* it too
@@ -445,7 +476,11 @@ def _joint_back(
         return None
     preposition = tokens[j].low
     k = j - 1
-    if _participle(tokens[k]) and k > 0 and _name_word(tokens, k - 1):
+    if (
+        (_participle(tokens[k]) or tokens[k].low in _POSTPOSITIVES)
+        and k > 0
+        and _name_word(tokens, k - 1)
+    ):
         return k, 2, k, True, True  # "Revenue attributed to", "deposits held as"
     joins = preposition in JOINING_PREPOSITIONS
     if not (joins or subject) or preposition in BOUNDARY_WORDS or preposition == "by":
@@ -490,6 +525,8 @@ def _label_from(before: str, tokens: list[_Token], pieces: list[_Piece]) -> str 
         ):
             return None  # "the sum of $X", "a total of $X": no name
     name = before[tokens[first.start].start : tokens[first.end - 1].end]
+    if first.start and tokens[first.start - 1].low == "then" and len(words) > 1:
+        name = f"then {name}"  # "the then applicable rate": read as "then-applicable"
     return _finish(name, len(words), rest, before, tokens)
 
 
@@ -514,21 +551,41 @@ def _finish(
         end = tokens[piece.end - 1].end
     if end is not None:
         name = f"{name} {before[tokens[rest[0].joint].start : end]}"
-    label = clean_label(name)
+    label = clean_label(_THEN_LEAD.sub("", name))
     if label is None or _TEMPORAL_END.search(label):
         return None
     return label
 
 
-def prose_label(clause: str, after: str, amounts_before: int) -> tuple[str | None, bool]:
+_THEN_LEAD = re.compile(r"(?i)^then[-\s][a-z]+\s+(?=\w)")
+"""A time qualifier that leads a name ("the **then-current** renewal fee", "the **then
+applicable** rate"): the fee in force when it falls due, the same quantity — no word of
+its name."""
+
+
+def prose_label(
+    clause: str, after: str, amounts_before: int, wrapped: str | None = None
+) -> tuple[str | None, bool]:
     """The label of the amount between ``clause`` (its sentence up to it) and ``after``
     (the rest of its line), or None (module docstring); and whether it was read after
-    the amount (a list's later amount takes the earlier one's label instead)."""
+    the amount (a list's later amount takes the earlier one's label instead).
+    ``wrapped``: ``after`` with the next line when the sentence wraps onto it — a defined
+    term may stand there; a name after the amount is read on its own line only (the next
+    line may be a key of its own: "… ****4471 $1,689.75⏎Hourly rate: $24.50")."""
+    if _shouted(clause):
+        # "THE ANNUAL FEE IS $5,000": capitals say nothing of names and verbs here
+        clause, after = clause.lower(), after.lower()
+        wrapped = wrapped.lower() if wrapped is not None else None
     tail = clause[-_REACH:]
     last = _last_word(tail)
     if last in _RATE_WORDS:
         return None, False  # "rated per $1,000 of receipts": the unit of a rate
-    label = _defined_term(after)
+    alternative = _ALTERNATIVE.search(tail)
+    if alternative is not None and not _MONEY_SIGN.search(tail, alternative.end("of")):
+        # "limited to the lesser of: the fees paid …; or $500,000": the figure is the
+        # limit's alternative, named as the limit would be
+        return prose_label(tail[: alternative.start()].rstrip() + " ", after, amounts_before)
+    label = _defined_term(wrapped if wrapped is not None else after)
     if label is None and (last in STATED_LINK_ENDS or last.endswith("ed")):
         label = _label_before(tail)
         bound = _limited(tail[-60:]) if label is not None and last in ("to", "at") else None
@@ -544,7 +601,52 @@ def prose_label(clause: str, after: str, amounts_before: int) -> tuple[str | Non
     label = _list_item(clause[-160:], amounts_before)
     if label is None and last in ("to", "at", "of"):
         label = _limited(clause[-60:])
+    if (
+        label is None
+        and last not in _VERB_NOUNS
+        and is_quantity_noun(last)
+        and tail[-1:].isspace()
+        and not _VERB_NEXT.match(after)
+    ):
+        label = _named_before(tail)
     return label, False
+
+
+_VERB_NOUNS = frozenset({"cost", "costs", "charge", "charges", "pay", "pays", "total", "totals"})
+"""Nouns of a quantity that are also verbs taking the amount as object ("Tickets **cost**
+$5", "the invoice **totals** $900"): before an amount they name nothing."""
+
+
+_VERB_NEXT = re.compile(rf"\s*(?:{alternation(BE | HAVE | MODALS)})\b|\s*[a-z]+ed\b", re.IGNORECASE)
+"""A verb right after the amount: the noun before it is the subject of a clause that goes
+on ("Deposit $10 **was** returned"), not the name of the amount alone."""
+
+
+def _named_before(clause: str) -> str | None:
+    """``freight`` in "estimated freight $275.00": a noun of a quantity right before the
+    amount, with no link between, names it (module docstring, 6)."""
+    before = clause.rstrip()
+    tokens, pieces = _read_back(before, False)
+    if not pieces or pieces[-1].end != len(tokens):
+        return None
+    return _label_from(before, tokens, pieces[-1:])
+
+
+def _shouted(clause: str) -> bool:
+    """The end of the sentence is written in capitals (a contract's conspicuous clause)."""
+    letters = [ch for ch in clause[-_SHOUT_LETTERS * 2 :] if ch.isalpha()]
+    if len(letters) < _SHOUT_LETTERS // 4:
+        return False
+    return sum(ch.isupper() for ch in letters) >= 0.9 * len(letters)
+
+
+_SHOUT_LETTERS = 80
+"""The capitals (about) read to tell a sentence in capitals from a heading's word."""
+_ALTERNATIVE = re.compile(
+    r"(?i)\bthe\s+(?:lesser|greater|higher|lower)\s+(?P<of>of)\b[^;]{0,200};?"
+    r"(?:[^;]{0,200};)?\s*(?:,\s*)?(?:or|and)\s+(?:\(?[a-z\d]{1,3}\)\s*)?$"
+)
+"""The later alternative of "the lesser of …, or $X" (a clause or two before it)."""
 
 
 def _last_word(text: str) -> str:
@@ -659,24 +761,32 @@ def _label_before(clause: str) -> str | None:
             return None  # "within 30 days of executing this Agreement: $1.5M": no key
     if _head(tokens, pieces[0]) in _COVERAGE_FIGURES:
         outer = _with_coverage(tokens, pieces[0].start)
+        if outer and outer[0].start <= 1 and len(before) > _SHORT_REACH:
+            # the coverage may start before the short read ("employer's liability
+            # insurance with a limit of liability of"): read it again, longer
+            tokens, pieces = _read_back(before, subject, longer=True)
+            outer = _with_coverage(tokens, pieces[0].start) if pieces else None
         if outer:
             pieces = outer
     return _label_from(before, tokens, pieces)
 
 
-def _read_back(before: str, subject: bool) -> tuple[list[_Token], list[_Piece]]:
+def _read_back(
+    before: str, subject: bool, longer: bool = False
+) -> tuple[list[_Token], list[_Piece]]:
     """The tokens of the end of ``before`` and the chain of phrases ending it: the last
-    :data:`_SHORT_REACH` characters first, :data:`_PHRASE_REACH` when the chain runs to
-    their start (most names are short: the long read is the rare one)."""
-    start = max(0, len(before) - _SHORT_REACH)
-    if start:
-        start = before.find(" ", start) + 1  # from a word's start
-    tokens = _tokens(before, start)
-    pieces = _phrase_back(tokens, len(tokens), subject)
-    if start and pieces and pieces[0].start <= 1:
-        start = max(0, len(before) - _PHRASE_REACH)
-        tokens = _tokens(before, before.find(" ", start) + 1 if start else 0)
+    :data:`_SHORT_REACH` characters first, :data:`_PHRASE_REACH` and then :data:`_REACH`
+    when the chain runs to their start (most names are short: the long read is the rare
+    one; a coverage named with its parenthesis and its perils is the longest).
+    ``longer``: start at the second read."""
+    for reach in _READS[1 if longer else 0 :]:
+        start = max(0, len(before) - reach)
+        if start:
+            start = before.find(" ", start) + 1  # from a word's start
+        tokens = _tokens(before, start)
         pieces = _phrase_back(tokens, len(tokens), subject)
+        if not (start and pieces and pieces[0].start <= 1):
+            break
     return tokens, pieces
 
 

@@ -21,8 +21,20 @@ that heading is a name of a quantity:
   about, not which one each is ("## Premiums: $185 a year, $45 per additional car").
   It stands within :data:`REACH` characters below the heading.
 
+A numbered clause's **run-in caption** says the same of its own paragraph: "3. Rent.
+Subtenant will pay $1,275 per month", "2. **Security deposit.** The Lodger pays $875 on
+signing" — a caption (after a clause number, or set in bold) that ends in a full stop or a
+colon and starts the paragraph. It labels an amount of the paragraph the text leaves
+unlabelled when it is a short name as above whose head names a quantity
+(:func:`~osrag.lexicon.quantities.is_quantity_noun`: a caption is the amount's own clause,
+so any quantity noun, not only a heading noun), the amount is the paragraph's only one
+and it stands in the clause's first sentence (a later one is about something else: "a.
+Prior Contract Commitments. Schedule 10.a lists … Nexstar shall not honor trade
+liabilities … exceeding $25,000").
+It comes before the section heading above: it is nearer.
+
 A label the text gives (a table cell's row, a key, a noun phrase in the sentence) always
-wins over the heading's.
+wins over a caption's and a heading's.
 """
 
 from __future__ import annotations
@@ -37,7 +49,7 @@ from osrag.extract.facts.labels import clean_label
 from osrag.lexicon.bounds import LABEL_CHARS
 from osrag.lexicon.function_words import NOT_IN_A_NAME
 from osrag.lexicon.label_roles import SPECIFYING
-from osrag.lexicon.quantities import is_contract_term
+from osrag.lexicon.quantities import is_contract_term, is_quantity_noun
 
 __all__ = ["REACH", "SectionHeadings", "names_a_quantity"]
 
@@ -57,7 +69,7 @@ def names_a_quantity(title: str) -> str | None:
 
 
 @functools.lru_cache(maxsize=1 << 12)
-def _names_a_quantity(title: str) -> str | None:
+def _names_a_quantity(title: str, caption: bool = False) -> str | None:
     if _FIGURE.search(title) or _CONJUNCTION.search(title):
         return None
     label = clean_label(title)
@@ -67,20 +79,37 @@ def _names_a_quantity(title: str) -> str | None:
     if len(words) > 5 or any(w in NOT_IN_A_NAME for w in words):
         return None
     cut = next((i for i, w in enumerate(words) if w in SPECIFYING), len(words))
-    if cut == 0 or not is_contract_term(words[cut - 1]):
+    head_names = is_quantity_noun if caption else is_contract_term
+    if cut == 0 or not head_names(words[cut - 1]):
         return None
     return label
 
 
+_RUN_IN = re.compile(
+    r"[ \t]*(?:(?:\d{1,2}(?:\.\d{1,2})*|[A-Za-z]|[ivxIVX]{1,4})[.)]|\([a-z\d]{1,4}\))[ \t]+"
+    r"(?:\*\*|__)?(?P<numbered>[A-Z][\w'’ -]{1,48}?)(?:[.:](?:\*\*|__)?|(?:\*\*|__)[.:]?)[ \t]+\S"
+    r"|[ \t]*(?:\*\*|__)(?P<bold>[A-Z][\w'’ -]{1,48}?)(?:[.:](?:\*\*|__)|(?:\*\*|__)[.:])[ \t]+\S"
+)
+"""A paragraph that starts with a run-in caption: "3. Rent. ", "(b) Security Deposit: ",
+"2. **Rent.** ", "**Late fee.** " (a caption alone in bold needs its full stop or colon)."""
+_PARAGRAPH_END = re.compile(r"\n[ \t]*(?:\n|#|\||[-*+•][ \t]|\(?[a-z\d]{1,4}[.)][ \t])")
+"""A blank line or a line that opens another block or clause: the paragraph ends there."""
+_SENTENCE_END = re.compile(r"(?<![A-Z])[.!?]\s+(?=[A-Z(])")
+_CAPTION_REACH = 600
+"""How far before an amount (characters) its paragraph's caption is looked for."""
+
+
 class SectionHeadings:
     """The Markdown headings of one text, found once, and how many amounts each section
-    holds; looked up by position."""
+    holds; looked up by position (and the run-in captions of its paragraphs)."""
 
     def __init__(self, text: str, amount_starts: Sequence[int]) -> None:
         found = [(m.start(), m.group("title")) for m in _HEADING_LINE.finditer(text)]
         self._starts = [start for start, _ in found]
         self._titles = [title for _, title in found]
         self._amounts = Counter(bisect.bisect_right(self._starts, a) for a in amount_starts)
+        self._text = text
+        self._amount_starts = sorted(amount_starts)
 
     def label_at(self, position: int) -> str | None:
         """The label of the nearest heading above ``position``, when it names a quantity
@@ -89,3 +118,25 @@ class SectionHeadings:
         if not i or position - self._starts[i - 1] > REACH or self._amounts[i] != 1:
             return None
         return names_a_quantity(self._titles[i - 1])
+
+    def caption_at(self, position: int) -> str | None:
+        """The label of the run-in caption of the paragraph ``position`` stands in, when it
+        names a quantity and the amount at ``position`` is the paragraph's only one."""
+        text = self._text
+        start = max(0, position - _CAPTION_REACH)
+        ends = list(_PARAGRAPH_END.finditer(text, start, position))
+        start = ends[-1].start() + 1 if ends else text.rfind("\n", 0, start) + 1
+        if ends and text[start] == "\n":
+            start += 1
+        found = _RUN_IN.match(text, start)
+        if found is None or found.end() > position:
+            return None
+        if _SENTENCE_END.search(text, found.end() - 1, position):
+            return None  # a later sentence of the clause says more than its caption
+        end_found = _PARAGRAPH_END.search(text, position)
+        end = end_found.start() if end_found else len(text)
+        first = bisect.bisect_left(self._amount_starts, start)
+        if bisect.bisect_left(self._amount_starts, end) - first != 1:
+            return None
+        title = found.group("numbered") or found.group("bold")
+        return None if len(title) > LABEL_CHARS else _names_a_quantity(title.strip(), True)

@@ -142,7 +142,7 @@ def read_text_place(text: str, start: int, end: int, amounts_before: int) -> Tex
     if item is not None:
         return TextPlace("key", item, period, year)
     clause = _clause_before(before)
-    label, read_after = prose_label(clause, after, amounts_before)
+    label, read_after = prose_label(clause, after, amounts_before, _wrapped(text, after, line_end))
     if label is None and amounts_before and _COMPARED.search(clause, max(0, len(clause) - 40)):
         return TextPlace("prose", None, period, year, inherits=True)
     return TextPlace("prose", label, period, year, read_after=read_after)
@@ -178,6 +178,17 @@ def _paragraph_before(text: str, line_start: int, before: str) -> str:
             start = text.find("\n", start) + 1  # a heading, a table row, a blank line
     joined = " ".join(text[start:line_start].split())
     return f"{joined} {before}" if joined else before
+
+
+def _wrapped(text: str, after: str, line_end: int) -> str:
+    """``after`` (the rest of the amount's line) with the next line when the sentence
+    wraps onto it — no blank line, heading, table row or list item starts there: "at least
+    $250,000 in each contract year⏎(the "Minimum Annual Purchase Commitment")"."""
+    if len(after) >= _WINDOW or line_end >= len(text) or _BLOCK_START.match(text, line_end):
+        return after
+    following = text[line_end + 1 : line_end + 1 + _WINDOW - len(after)]
+    cut = following.find("\n")
+    return f"{after} {following[:cut] if cut >= 0 else following}"
 
 
 def _unmarked_end(before: str) -> str:
@@ -351,6 +362,12 @@ def _clause_before(before: str) -> str:
     """The part of the sentence before the amount, from the last clause boundary (a full
     stop that ends an abbreviation — "U.S. federal", "Inc. and" — is none)."""
     cut = max(before.rfind("; "), before.rfind("? "), before.rfind("! "))
+    while cut > 0 and before[cut] == ";" and _LATER_ALTERNATIVE.match(before, cut + 1):
+        # "the lesser of: the fees paid …; or $500,000": one clause of alternatives
+        lead = _ALTERNATIVES.search(before, max(0, cut - 400), cut)
+        if lead is None:
+            break
+        cut = max(before.rfind("; ", 0, lead.start()), before.rfind(". ", 0, lead.start()))
     stop = before.rfind(". ")
     while stop > cut and _ABBREVIATION.search(before, max(0, stop - 4), stop + 1):
         stop = before.rfind(". ", 0, stop)
@@ -358,6 +375,9 @@ def _clause_before(before: str) -> str:
     return before[cut + 1 :] if cut >= 0 else before
 
 
+_LATER_ALTERNATIVE = re.compile(r"(?i)\s*(?:or|and)\s+(?:\(?[a-z\d]{1,3}\)\s*)?[^;]*$")
+_ALTERNATIVES = re.compile(r"(?i)\bthe\s+(?:lesser|greater|higher|lower)\s+of\b[^;.]*$")
+"""A semicolon that separates the alternatives of "the lesser of …; or …", not clauses."""
 _ABBREVIATION = re.compile(r"(?:\b[A-Z]|\b(?:No|Co|Mr|Ms|Dr|vs|St|Inc))\.$")
 """A full stop that ends an abbreviation: after a capital letter ("U.S."), or a short
 title or company word."""

@@ -1,0 +1,189 @@
+"""Forms of running text whose amounts name their quantity in a way the sentence alone
+does not show in one place: a time qualifier before the name, a defined term on the line
+the sentence wraps onto, a numbered clause's run-in caption, a known quantity after its
+modifiers, a form line's checkbox.
+
+Built for the forms, not for any file: each sentence here is made up."""
+
+from __future__ import annotations
+
+import pytest
+
+from osrag.extract import extract_values
+from osrag.models import ExtractionConfig
+
+CONFIG = ExtractionConfig()
+
+
+def labels(text: str) -> list[tuple[str, str | None]]:
+    return [(f.raw, f.label) for f in extract_values(text, CONFIG).facts]
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        (
+            "The Licensee shall pay the then-current license fee, which is presently $2,400.",
+            "license fee",
+        ),
+        ("Members renew at the then applicable membership dues of $180.", "membership dues"),
+        ("The Dealer owes the then-prevailing service charge, currently $75.", "service charge"),
+    ],
+)
+def test_a_then_time_qualifier_is_no_word_of_the_name(text: str, label: str) -> None:
+    assert [lbl for _, lbl in labels(text)] == [label]
+
+
+def test_current_without_then_stays_part_of_the_name() -> None:
+    assert labels("Current liabilities were $4.2 million at year end.") == [
+        ("$4.2 million", "Current liabilities")
+    ]
+
+
+def test_a_defined_term_on_the_line_the_sentence_wraps_onto_names_the_amount() -> None:
+    text = (
+        "The Distributor shall order goods worth at least $80,000 in each quarter\n"
+        '(the "Quarterly Order Floor"). Orders beyond it earn a rebate.\n'
+    )
+    assert labels(text) == [("$80,000", "Quarterly Order Floor")]
+
+
+def test_a_name_after_the_amount_is_not_read_from_the_next_line() -> None:
+    text = "Paid to: Lakeside Savings ****1234 $2,310.40\nOvertime rate: $41.00\n"
+    got = dict(labels(text))
+    assert got["$2,310.40"] != "Overtime rate"
+    assert got["$41.00"] == "Overtime rate"
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("4. Rent. The Tenant will pay $1,150 per month, in advance.\n", "Rent"),
+        ("2. **Security Deposit.** The Guest pays $300 on arrival.\n", "Security Deposit"),
+        ("(c) Cleaning fee: The Renter pays $60 at checkout.\n", "Cleaning fee"),
+        ("**Late fee.** Any payment after the 5th costs $40.\n", "Late fee"),
+    ],
+)
+def test_a_clause_caption_labels_the_unlabelled_amount_of_its_first_sentence(
+    text: str, label: str
+) -> None:
+    assert [lbl for _, lbl in labels(text)] == [label]
+
+
+def test_a_clause_caption_labels_no_amount_of_a_later_sentence() -> None:
+    text = (
+        "7. Prior Obligations. Annex B lists the open orders of the Seller. The Buyer "
+        "takes none of them over unless they exceed by more than $10,000 the receivables.\n"
+    )
+    assert labels(text) == [("$10,000", None)]
+
+
+def test_a_clause_caption_labels_nothing_when_the_clause_states_two_amounts() -> None:
+    text = "5. Deposit. On signing the Tenant pays $900 and the Guarantor $450.\n"
+    assert [lbl for _, lbl in labels(text)] == [None, None]
+
+
+def test_a_clause_caption_that_names_no_quantity_labels_nothing() -> None:
+    assert labels("3. Utilities. A flat $70 per month covers water and power.\n") == [("$70", None)]
+
+
+def test_a_text_label_wins_over_the_clause_caption() -> None:
+    text = "6. Charges. The Tenant shall pay a key fee of $25 on signing.\n"
+    assert labels(text) == [("$25", "key fee")]
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        (
+            "Delivery: ex works; projected freight $180.00, billed with the goods.",
+            "projected freight",
+        ),
+        ("We add a handling fee $12 to each order.", "handling fee"),
+    ],
+)
+def test_a_known_quantity_right_before_the_amount_names_it(text: str, label: str) -> None:
+    assert [lbl for _, lbl in labels(text)] == [label]
+
+
+@pytest.mark.parametrize("text", ["Tickets cost $5 at the door.", "Parking costs $12 a day."])
+def test_a_quantity_noun_read_as_a_verb_before_the_amount_names_nothing(text: str) -> None:
+    assert [lbl for _, lbl in labels(text)] == [None]
+
+
+@pytest.mark.parametrize("mark", ["[ ]", "[x]", "☐"])
+def test_a_form_lines_checkbox_is_no_word_of_its_label(mark: str) -> None:
+    text = f"{mark} Corner table for eight ........................ $240\n"
+    assert labels(text) == [("$240", "Corner table for eight")]
+
+
+def test_a_coverage_named_before_the_short_read_is_read_whole() -> None:
+    text = (
+        "The Carrier shall keep employer's liability insurance with a limit of liability "
+        "of Two Million Dollars ($2,000,000) for each accident."
+    )
+    assert [lbl for _, lbl in labels(text)] == ["employer's liability insurance"]
+
+
+def test_a_long_coverage_with_its_parenthesis_and_perils_is_read_whole() -> None:
+    text = (
+        "The Agent shall carry commercial general liability and excess liability insurance "
+        "(including completed operations coverage) for bodily injury, property damage and "
+        "advertising injury in an amount not less than $3,000,000 per occurrence."
+    )
+    assert [lbl for _, lbl in labels(text)] == [
+        "commercial general liability and excess liability insurance"
+    ]
+
+
+def test_a_quantity_noun_whose_clause_goes_on_after_the_amount_names_nothing() -> None:
+    assert labels("Shipping $40 was refunded after the return.") == [("$40", None)]
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        (
+            "IN NO EVENT SHALL THE TOTAL LIABILITY OF THE LICENSOR EXCEED $75,000.",
+            "total liability of the licensor",
+        ),
+        (
+            "THE VENDOR'S AGGREGATE LIABILITY IS EXPRESSLY LIMITED TO $40,000.",
+            "aggregate liability limit",
+        ),
+    ],
+)
+def test_a_sentence_in_capitals_is_read_as_text(text: str, label: str) -> None:
+    assert [lbl for _, lbl in labels(text)] == [label]
+
+
+def test_an_adverb_of_reference_after_the_name_is_no_word_of_it() -> None:
+    text = "The Agent's commission hereunder is limited to $8,000."
+    assert [lbl for _, lbl in labels(text)] == ["commission limit"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The Seller's liability is limited to the lesser of: the price paid for the goods; "
+        "or $60,000.",
+        "The Seller's liability is limited to the lesser of (a) the price paid for the goods "
+        "or (b) $60,000.",
+    ],
+)
+def test_the_later_alternative_of_the_lesser_of_is_named_as_the_limit(text: str) -> None:
+    assert [lbl for _, lbl in labels(text)] == ["liability limit"]
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("The balance due on closing is $4,000.", "balance due on closing"),
+        ("The fee payable upon signing is $300.", "fee payable upon signing"),
+        ("THE BALANCE DUE UPON MATURITY IS $9,100.", "balance due upon maturity"),
+    ],
+)
+def test_an_adjective_after_its_noun_keeps_its_complement_in_the_name(
+    text: str, label: str
+) -> None:
+    assert [lbl for _, lbl in labels(text)] == [label]
