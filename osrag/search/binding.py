@@ -75,7 +75,7 @@ from osrag.lexicon.phrases import phrase_at_end
 from osrag.lexicon.profiles import vocabulary
 from osrag.lexicon.quantities import is_document_noun, is_quantity_noun, synonyms_of
 from osrag.lexicon.signs import is_signed
-from osrag.lexicon.words import normalised, without_parentheses
+from osrag.lexicon.words import normalised, singular, without_parentheses
 from osrag.schema.constraints import AmountConstraint
 from osrag.search.reading import read_name, unit_after
 
@@ -234,7 +234,12 @@ def _context(words: list[str], stopped: int) -> str | None:
     phrase, _ = _tail_phrase(words[:at])
     kept = [w for w in phrase if w != ","]
     # the head names the holder ("umbrella **policies**", "bridge **loans**"); a word
-    # before another qualifies it ("**home** insurance", "**umbrella** policies")
+    # before another qualifies it ("**home** insurance", "**umbrella** policies"); a
+    # lone plural is the holder, known or not ("**leases** with monthly rent",
+    # "**receipts** with a total"): the things the question asks for, where a lone
+    # singular may stand for its kind ("**umbrella** with a retention")
+    if len(kept) == 1 and singular(kept[0].casefold()) != kept[0].casefold():
+        kept.pop()
     while kept and _names_the_holder(kept[-1]):
         kept.pop()
     return _joined(kept) if kept else None

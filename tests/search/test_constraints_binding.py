@@ -329,6 +329,10 @@ def test_a_bound_constraint_is_one_nested_filter_of_label_value_currency_year_an
          None),
         # the head before "with" names the holder: a document noun or a quantity named whole
         ("homes with an asking price under $500,000", "asking price", None),
+        # a lone noun before "with" is the holder too when no profile knows it
+        ("leases with monthly rent under $2,000", "rent", None),
+        ("receipts with a grand total over $50", "grand total", None),
+        ("timesheets with overtime pay over $300", "overtime pay", None),
         ("loans with a monthly payment under $2,000", "payment", None),
         ("bridge loans with a monthly payment under $2,000", "payment", "bridge"),
         # a qualifier the name says already is no further condition
