@@ -46,6 +46,7 @@ from osrag.engines.base import ChunkIndex
 from osrag.engines.mapping import chunk_index_body, mapping_version
 from osrag.errors import IndexStateError
 from osrag.ingestion.apply import BATCH_BYTES, BATCH_CHUNKS, Progress, Tally, Vectors, apply
+from osrag.ingestion.collector import spared
 from osrag.ingestion.generations import (
     GenerationView,
     current_generation,
@@ -404,6 +405,7 @@ def ingest(
             manifest.store, options.alias, ttl=options.lock_ttl, wait=options.lock_wait
         ) as held,
         index.writing(options.alias),
+        spared(),
     ):
         started = time.perf_counter()
         report = _ingest_locked(path, index, manifest, options, held, progress)

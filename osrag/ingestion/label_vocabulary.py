@@ -351,7 +351,8 @@ class LabelBook:
         if not rebuild:
             delta = self._delta
             wanted = [_key(self.generation, label_digest(label)) for label in delta.counts]
-            existing = _get_many(self.store, VOCABULARY, wanted)
+            # a generation this ingest created has no vocabulary record yet
+            existing = {} if self._fresh else _get_many(self.store, VOCABULARY, wanted)
             targets: dict[str, dict[str, int]] = {}
             for label, change in delta.counts.items():
                 entry = existing.get(_key(self.generation, label_digest(label)))

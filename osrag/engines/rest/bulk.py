@@ -22,6 +22,8 @@ say how hard the cluster pushed back.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -71,6 +73,7 @@ def send(
     **helper_options: Any,
 ) -> Iterator[ItemResult]:
     """Send ``actions`` (``_op_type``, ``_index``, ``_id``, …) and yield each final answer."""
+    expand = _expand_of(streaming_bulk)
     pending = actions
     delay = initial_backoff
     for round_number in range(retries + 1):
@@ -86,6 +89,7 @@ def send(
                 raise_on_error=False,
                 raise_on_exception=True,
                 max_retries=0,
+                expand_action_callback=expand,
                 **helper_options,
             )
             for _ok, item in answers:
@@ -126,3 +130,31 @@ def send(
 def dumps(source: dict[str, Any]) -> str:
     """Serialise once on the hot path (orjson writes dates as ISO days)."""
     return orjson.dumps(source, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+Expand = Callable[[dict[str, Any]], tuple[Any, Any]]
+
+
+@functools.cache
+def _expand_of(streaming_bulk: StreamingBulk) -> Expand:
+    """The helper's own ``expand_action`` (its default), its header written by orjson."""
+    return header_written(
+        inspect.signature(streaming_bulk).parameters["expand_action_callback"].default
+    )
+
+
+def header_written(expand: Expand) -> Expand:
+    """The helper's ``expand`` (an action → its header line and its source) with the header
+    written by orjson: the client's JSON writer builds an encoder at every call, several
+    times the cost of the header. A string passes through either client's writer as it is;
+    orjson writes what the client's writer would (compact, non-ASCII as is; an action it
+    cannot write, such as an id holding a lone surrogate, is left to the client)."""
+
+    def expand_written(data: dict[str, Any]) -> tuple[Any, Any]:
+        header, source = expand(data)
+        try:
+            return orjson.dumps(header).decode(), source
+        except orjson.JSONEncodeError:
+            return header, source
+
+    return expand_written

@@ -112,6 +112,8 @@ _BESIDE = re.compile(
 )
 _FIGURE = re.compile(r"\d|[$€£¥₹]")
 _MARKUP = re.compile(r"^[#>*_\s]+|[*_\s]+$")
+_MARKED_START, _MARKED_END = ("#", ">", "*", "_"), ("*", "_")
+"""The first and last characters of a stripped line :data:`_MARKUP` can take off."""
 
 
 def allocated_quantity(text: str, table_start: int) -> str | None:
@@ -136,7 +138,9 @@ def allocated_quantity(text: str, table_start: int) -> str | None:
 def _heading(before: str) -> str | None:
     """The nearest short line above (module docstring): a heading, not a sentence."""
     for paragraph in reversed(before[-REACH:].split("\n\n")):
-        line = _MARKUP.sub("", paragraph.strip())
+        line = paragraph.strip()
+        if line[:1] in _MARKED_START or line[-1:] in _MARKED_END:  # else nothing to take off
+            line = _MARKUP.sub("", line)
         if not line or "\n" in line or "|" in line or " — " in line:
             continue
         if len(line.split()) > 8 or line.endswith((".", ";", ",")):
