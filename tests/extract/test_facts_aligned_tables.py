@@ -1,0 +1,105 @@
+"""Plain-text tables whose columns are aligned with spaces: statements and pay slips
+printed as text. The figures carry no sign; the caption above says the unit and currency,
+or the document writes its one currency before the figures elsewhere.
+
+Built for the forms, not for any file: each table here is small and synthetic."""
+
+from __future__ import annotations
+
+from osrag.extract import extract_values
+from osrag.models import ExtractionConfig
+from osrag.schema.facts import AmountFact
+
+CONFIG = ExtractionConfig()
+
+
+def facts(text: str) -> list[AmountFact]:
+    return extract_values(text, CONFIG).facts
+
+
+def described(text: str) -> list[tuple[str, int, str | None, int | None]]:
+    return [(f.raw, f.value, f.label, f.year) for f in facts(text) if f.source == "table"]
+
+
+STATEMENT = """\
+NORTHFIELD FOODS LTD
+STATEMENT OF FINANCIAL POSITION
+(in thousands of pounds)
+
+                                   31 March       31 March
+                                       2025           2024
+Inventories                           812.4          790.0
+Trade receivables                   1,204.9        1,117.3
+    Total assets                    4,306.1        4,021.8
+
+Equity and liabilities
+Trade payables                       (96.2)          88.5
+    Total equity and liabilities    4,306.1        4,021.8
+
+The notes form part of these statements.
+"""
+
+
+def test_a_caption_scales_a_space_aligned_statement_and_its_years_are_its_periods() -> None:
+    got = described(STATEMENT)
+    assert got[:2] == [
+        ("812.4", 81_240_000, "Inventories", 2025),
+        ("790.0", 79_000_000, "Inventories", 2024),
+    ]
+    assert ("4,306.1", 430_610_000, "Total assets", 2025) in got
+    assert {f.currency for f in facts(STATEMENT)} == {"GBP"}
+
+
+def test_a_block_after_a_blank_line_goes_on_with_the_columns_above_it() -> None:
+    got = described(STATEMENT)
+    assert ("(96.2)", -9_620_000, "Trade payables", 2025) in got
+    assert ("4,021.8", 402_180_000, "Total equity and liabilities", 2024) in got
+    assert len(got) == 10
+
+
+PAY_SLIP = """\
+HOLLOWAY PRINT WORKS            PAY ADVICE
+Pay date: 03/15/2025
+
+EARNINGS            RATE     HOURS      CURRENT       YTD
+Base               31.20     75.00     2,340.00    11,700.00
+Shift premium       4.10     20.00        82.00       410.00
+Gross earnings                         2,422.00    12,110.00
+
+TAXES                                   CURRENT       YTD
+Withholding                              301.15     1,505.75
+
+NET PAY                                2,120.85    10,604.25
+
+Deposited to checking ****2209                 $2,120.85
+"""
+
+
+def test_figures_in_cents_take_the_one_currency_the_document_writes() -> None:
+    got = {(f.raw, f.label, f.currency) for f in facts(PAY_SLIP) if f.source == "table"}
+    assert ("2,422.00", "Gross earnings — CURRENT", "USD") in got
+    assert ("10,604.25", "NET PAY", "USD") in got
+    assert ("31.20", "Base — RATE", "USD") in got
+
+
+def test_an_hours_column_is_not_money() -> None:
+    raws = {f.raw for f in facts(PAY_SLIP)}
+    assert "75.00" not in raws and "20.00" not in raws
+
+
+def test_without_a_currency_sign_anywhere_aligned_figures_are_not_money() -> None:
+    unsigned = PAY_SLIP.replace("$2,120.85", "2,120.85 paid")
+    assert [f for f in facts(unsigned) if f.source == "table"] == []
+
+
+def test_two_currencies_written_leave_the_figures_unread() -> None:
+    mixed = PAY_SLIP + "Bonus paid abroad: €250.00\n"
+    assert [f for f in facts(mixed) if f.source == "table"] == []
+
+
+def test_prose_with_double_spaces_is_not_a_table() -> None:
+    text = (
+        "The fee is due on signing.  It was 2,500 last year.\n"
+        "Payment follows within  30\n\nAll amounts in thousands of dollars.\n"
+    )
+    assert [f for f in facts(text) if f.source == "table"] == []
