@@ -103,3 +103,33 @@ def test_prose_with_double_spaces_is_not_a_table() -> None:
         "Payment follows within  30\n\nAll amounts in thousands of dollars.\n"
     )
     assert [f for f in facts(text) if f.source == "table"] == []
+
+
+# An amount inside a worded cell: the row's label says what it is.
+
+ROWS = [
+    ("Set-up charge", "€18,000, payable at signing"),
+    ("Renewal charge", "0.5% yearly (€6,000), added to the balance"),
+]
+
+
+def test_an_amount_in_a_pipe_tables_worded_cell_takes_its_rows_label() -> None:
+    text = "| Term | Detail |\n|---|---|\n" + "".join(f"| {a} | {b} |\n" for a, b in ROWS)
+    assert [(f.raw, f.label) for f in facts(text)] == [
+        ("€18,000", "Set-up charge — Detail"),
+        ("€6,000", "Renewal charge — Detail"),
+    ]
+
+
+def test_under_a_header_line_stating_an_amount_the_row_label_alone_names_it() -> None:
+    """A two-column table of terms whose first row the loader wrote as its header line:
+    every row names that amount as its column, so no key is read; the row label is."""
+    head = "Loan of €1,200,000"
+    text = f"Facility | {head}\n" + "".join(f"{a} — {head}: {b}\n" for a, b in ROWS)
+    got = [(f.raw, f.label, f.source) for f in facts(text) if f.raw != "€1,200,000"]
+    assert got == [("€18,000", "Set-up charge", "table"), ("€6,000", "Renewal charge", "table")]
+
+
+def test_a_dash_in_prose_outside_a_table_gives_no_row_label() -> None:
+    text = "Set-up charge — as agreed — is €18,000, payable at signing.\n"
+    assert all(f.source != "table" for f in facts(text))

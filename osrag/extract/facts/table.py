@@ -43,6 +43,11 @@ measure). For the amount in row *r*, column *c*:
   the year is the column's (``First Quarter``, ``Q3 2019``, ``Three months ended …``,
   ``Full Year``), else the row's (a table whose rows are the quarters), else the text
   around the table's — else the whole year (``full``).
+
+An amount inside a worded cell ("Arrangement fee | 2.00% of the facility (£95,000),
+deducted on drawdown") is read by the money scan, not as a cell; when the sentence around
+it names nothing, its row's label does (:func:`row_label`, in a pipe table's row or a row
+under a loader's header line).
 """
 
 from __future__ import annotations
@@ -95,7 +100,7 @@ from osrag.lexicon.scopes import (
 )
 from osrag.lexicon.words import name_words, phrase_words
 
-__all__ = ["CellPlace", "TableReading", "read_table"]
+__all__ = ["CellPlace", "TableReading", "read_table", "row_label"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -531,3 +536,42 @@ def read_table(
     (:func:`~osrag.extract.facts.context.table_context`); ``model``: its model, when
     already read."""
     return TableReading(table, allocated, context, model)
+
+
+_WORDED_LABEL = re.compile(r"[^\W\d_]")
+_PIPE_SPLIT = re.compile(r"(?<!\\)\|")
+
+
+def row_label(text: str, start: int) -> str | None:
+    """The row label of the table row an amount inside a worded cell stands in
+    ("Arrangement fee | 2.00% of the facility (£95,000), deducted on drawdown", or the
+    loaders' "Arrangement fee — Terms: 2.00% of the facility (£95,000)…"): what the
+    amount is, when the sentence around it names nothing. None outside a table's row, in
+    its first cell or header line, or when the label holds figures itself."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", start)
+    line = text[line_start : len(text) if line_end < 0 else line_end]
+    at = start - line_start
+    if line.lstrip().startswith("|"):
+        cells = _PIPE_SPLIT.split(line)
+        if len(cells) < 4 or len(cells[0].strip()) or at <= len(cells[0]) + len(cells[1]) + 1:
+            return None  # not a row of two cells or more, or the amount in its label
+        label = cells[1].strip()
+    else:
+        cut = line.find(" — ")
+        if cut <= 0 or at <= cut or not _loader_block(text, line_start):
+            return None
+        label = line[:cut].strip()
+    if not _WORDED_LABEL.search(label) or any(ch.isdigit() for ch in label):
+        return None
+    return clean_label(label)
+
+
+def _loader_block(text: str, line_start: int) -> bool:
+    """Whether the line at ``line_start`` is a row under a loader table's header line:
+    the first line of its block holds ``" | "`` and no ``" — "``."""
+    block_start = text.rfind("\n\n", 0, line_start)
+    first_start = 0 if block_start < 0 else block_start + 2
+    first_end = text.find("\n", first_start)
+    first = text[first_start : line_start if first_end < 0 else first_end]
+    return first_start < line_start and " | " in first and " — " not in first
