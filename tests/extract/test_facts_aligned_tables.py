@@ -130,6 +130,38 @@ def test_under_a_header_line_stating_an_amount_the_row_label_alone_names_it() ->
     assert got == [("€18,000", "Set-up charge", "table"), ("€6,000", "Renewal charge", "table")]
 
 
+def test_a_cell_listing_several_amounts_takes_no_row_label() -> None:
+    head = "Loan of €1,200,000"
+    text = f"Facility | {head}\nThresholds — {head}: €5,000, €20,000 or €80,000\n"
+    assert all(f.label != "Thresholds" for f in facts(text))
+
+
 def test_a_dash_in_prose_outside_a_table_gives_no_row_label() -> None:
     text = "Set-up charge — as agreed — is €18,000, payable at signing.\n"
     assert all(f.source != "table" for f in facts(text))
+
+
+# A table under a heading naming a range of offers: each row is one of them.
+
+OFFERS = """\
+## Support tiers
+
+| Tier | Monthly fee | Seats |
+|---|---|---|
+| Standard | $49 | 5 |
+| Premium | $199 | 25 |
+| Total of both | $248 | 30 |
+"""
+
+
+def test_a_row_under_a_heading_of_offers_is_named_as_the_offer() -> None:
+    assert [(f.raw, f.label) for f in facts(OFFERS)] == [
+        ("$49", "Standard support tier — Monthly fee"),
+        ("$199", "Premium support tier — Monthly fee"),
+        ("$248", "Total of both — Monthly fee"),
+    ]
+
+
+def test_a_heading_naming_no_offers_leaves_the_row_labels() -> None:
+    text = OFFERS.replace("Support tiers", "Support charges")
+    assert [f.label for f in facts(text)][:2] == ["Standard — Monthly fee", "Premium — Monthly fee"]

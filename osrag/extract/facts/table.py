@@ -58,6 +58,7 @@ from dataclasses import dataclass
 from osrag.extract.facts.context import NONE, Context, parts_named
 from osrag.extract.facts.labels import clean_label, is_component, is_dependent, total_of
 from osrag.extract.facts.periods import split_period
+from osrag.extract.money import scan_money
 from osrag.extract.scale import parse_caption
 from osrag.extract.table_model import (
     Cell,
@@ -240,6 +241,8 @@ class TableReading:
             if r >= self.model.header_rows:
                 raw = _numbered_row(raw, cells)
             label = clean_label(raw) if raw else None
+            if label and self.context.offers and r >= self.model.header_rows:
+                label = _offer(label, self.context.offers)
             period = _dated(raw) or period_row
             part = self._part_row(label) if parts_open and r >= self.model.header_rows else None
             out.append(part if part is not None else _row(label, group, period))
@@ -282,6 +285,15 @@ class TableReading:
         if scope in PARTS and not what:
             return _Row(None, None, scope, name)
         return _part_of_kind(label, self.parts) if scope == "own" else None
+
+
+def _offer(label: str, offers: str) -> str:
+    """A row of a table of offers named as the offer it is: "Gold" under "Sponsorship
+    packages" is the "Gold sponsorship package" (a total or a long line stays as written)."""
+    words = label.split()
+    if len(words) > 3 or _TOTAL_WORDS.match(label) or any(ch.isdigit() for ch in label):
+        return label
+    return f"{label} {offers.lower()}"
 
 
 def _row(label: str | None, group: str | None, period: tuple[str, int] | None) -> _Row:
@@ -547,7 +559,8 @@ def row_label(text: str, start: int) -> str | None:
     ("Arrangement fee | 2.00% of the facility (£95,000), deducted on drawdown", or the
     loaders' "Arrangement fee — Terms: 2.00% of the facility (£95,000)…"): what the
     amount is, when the sentence around it names nothing. None outside a table's row, in
-    its first cell or header line, or when the label holds figures itself."""
+    its first cell or header line, when the label holds figures itself, or when the cell
+    states several amounts (a list of thresholds: the label names none of them)."""
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", start)
     line = text[line_start : len(text) if line_end < 0 else line_end]
@@ -557,11 +570,18 @@ def row_label(text: str, start: int) -> str | None:
         if len(cells) < 4 or len(cells[0].strip()) or at <= len(cells[0]) + len(cells[1]) + 1:
             return None  # not a row of two cells or more, or the amount in its label
         label = cells[1].strip()
+        cell_end = line.find("|", at)
+        cell = line[line.rfind("|", 0, at) + 1 : len(line) if cell_end < 0 else cell_end]
     else:
         cut = line.find(" — ")
         if cut <= 0 or at <= cut or not _loader_block(text, line_start):
             return None
         label = line[:cut].strip()
+        cell_start = max(line.rfind("; ", 0, at), line.rfind(": ", 0, at))
+        cell_end = line.find("; ", at)
+        cell = line[cell_start + 1 : len(line) if cell_end < 0 else cell_end]
+    if len(scan_money(cell).mentions) != 1:
+        return None  # a list of figures ("$1M, $5M, $10M"): the label names none of them
     if not _WORDED_LABEL.search(label) or any(ch.isdigit() for ch in label):
         return None
     return clean_label(label)
