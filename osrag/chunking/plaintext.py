@@ -9,7 +9,9 @@ characters) is one of
   ``12 EXCUSABLE DELAY.``, ``4.2 Termination of Warranties`` is *not* one (the
   title must be upper case) → level 1 + number of dots (``1.`` is 1, ``1.1`` 2);
 - an upper-case line of at least two words, standing between blank lines
-  (``EXHIBIT A``, ``GENERAL TERMS``) → level 1.
+  (``EXHIBIT A``, ``GENERAL TERMS``) → level 1 — unless it ends with a figure two
+  spaces or more after its words (``NET PAY      1,689.75``, ``TOTAL DUE   $412.00``):
+  that is a row of a table aligned with spaces, whose amounts belong to the text.
 
 When a document has ``ARTICLE`` headings, numbered and ``Section`` headings
 sit one level below them (``ARTICLE I › 1. DEFINITIONS``).
@@ -28,13 +30,15 @@ from osrag.chunking.markdown import Heading, Outline
 
 __all__ = ["PARSER", "scan_plaintext"]
 
-PARSER = "osrag-plaintext@1"
+PARSER = "osrag-plaintext@2"
 
 _MAX_LINE = 100
 _ARTICLE = re.compile(r"(?:ARTICLE|Article)\s+(?:[IVXLC]+|[0-9]{1,3})\b\.?(?:\s*[-–—:.]?\s*(.*))?")
 _SECTION = re.compile(r"(?:SECTION|Section)\s+([0-9]{1,3}(?:\.[0-9]{1,3})*)\.?(?:\s+(.*))?")
 _NUMBERED = re.compile(r"([0-9]{1,3}(?:\.[0-9]{1,3})*)\.?\s+(.+)")
 _TOC = re.compile(r"(?:\.\s*){3,}\S*\s*$|\s{2,}[0-9ivx]{1,4}\s*$")
+_FIGURE_END = re.compile(r"\s{2,}\S{0,3}\(?\d[\d,]*(?:\.\d+)?\)?$")
+"""A figure two spaces or more after the words: a space-aligned table's row."""
 _RULE = re.compile(r"\s*[-=_]{3,}\s*$")
 _LINE = re.compile(r"^[ \t]*(\S[^\n]*?)[ \t\r]*$", re.M)
 
@@ -60,7 +64,13 @@ def _heading(line: str, isolated: bool) -> tuple[int, str] | None:
         if _upper_title(title) and len(title.split()) <= 12:
             return 1 + m.group(1).rstrip(".").count("."), "numbered"
         return None
-    if isolated and _upper_title(line) and len(line.split()) >= 2 and not line.endswith(","):
+    if (
+        isolated
+        and _upper_title(line)
+        and len(line.split()) >= 2
+        and not line.endswith(",")
+        and not _FIGURE_END.search(line)
+    ):
         return 1, "caps"
     return None
 

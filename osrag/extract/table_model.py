@@ -2,7 +2,7 @@
 cells, read once — for the scale and currency of its figures (:mod:`osrag.extract.tables`)
 and for what each figure measures (:mod:`osrag.extract.facts.table`).
 
-**Two shapes, one model.** A table is found in text in the two shapes osrag meets:
+**Three shapes, one model.** A table is found in text in the three shapes osrag meets:
 
 * a Markdown pipe table (``| Revenue | $ 831.7 |``, the separator row skipped): a cell's
   column is its number;
@@ -13,6 +13,13 @@ and for what each figure measures (:mod:`osrag.extract.facts.table`).
   its header's name and how many cells of that name stand before it in the row (a merged
   header repeats its name: ``2019: 100; 2019: 5%``); a cell that names no header (a table
   whose first line names no column) is keyed by its place in the row.
+
+* a plain-text table whose columns are aligned with spaces (a statement or pay slip
+  printed as text: ``Total assets      9,874.2     9,502.8`` under ``2023     2022``): a
+  row is a label and figures apart by two spaces or more, a figure's column the one whose
+  right edge is nearest its own, a header word placed the same way; a block after a blank
+  line that opens with a row and keeps the columns goes on with the table
+  (:func:`aligned_continues`). Cells are keyed by column number, as a pipe table's.
 
 The same table written in both shapes gives the same header texts over each value cell.
 
@@ -81,6 +88,7 @@ __all__ = [
     "Key",
     "Table",
     "TableModel",
+    "aligned_continues",
     "holds_a_figure",
     "is_value_cell",
     "is_year",
@@ -111,6 +119,9 @@ class Table:
     pipe: bool = True
     """A Markdown pipe table (cells keyed by column number); else a loader's table (cells
     keyed by their header's text)."""
+    aligned: bool = False
+    """A plain-text table whose columns are aligned with spaces (cells keyed by column
+    number, as a pipe table's)."""
 
 
 # ------------------------------------------------------------------ the two shapes
@@ -200,12 +211,106 @@ def _is_loader_table(block: list[tuple[int, str]]) -> bool:
 
 
 def table_of_block(block: list[tuple[int, str]]) -> Table | None:
-    """The table a block of lines (each with its offset) is, in either shape, or None."""
+    """The table a block of lines (each with its offset) is, in any shape, or None."""
     if _is_pipe_table(block):
         return _pipe_table(block)
     if _is_loader_table(block):
         return _loader_table(block)
+    columns = _aligned_columns(block)
+    if columns:
+        return _aligned_table(block, columns)
     return None
+
+
+# A plain-text table: a label, then figures right-aligned under each other, cells apart by
+# two spaces or more ("Total assets      9,874.2     9,502.8" under "2023     2022").
+
+_PART = re.compile(r"\S+(?: \S+)*")
+"""A cell of a space-aligned line: words joined by single spaces."""
+_ALIGN_SLACK = 1
+"""How far apart (characters) two right edges may be and still be one column."""
+
+
+def _parts(line: str) -> list[tuple[int, int, str]]:
+    return [(m.start(), m.end(), m.group()) for m in _PART.finditer(line)]
+
+
+def _figures(line: str) -> list[tuple[int, int, str]] | None:
+    """The figures a space-aligned row holds after its label ("Gross pay   2,180.50
+    26,166.00"), or None when the line is not such a row (one cell, words among the
+    figures, a pipe, a year alone)."""
+    if "|" in line or "  " not in line:
+        return None
+    parts = _parts(line)
+    if len(parts) < 2:
+        return None
+    tail = parts[1:] if number_cell(parts[0][2]) is None else parts
+    if not tail or any(number_cell(p[2]) is None for p in tail):
+        return None
+    if all(is_year(p[2]) for p in tail):
+        return None
+    if tail is parts:  # figures without a label: only below a labelled row
+        return None
+    return tail
+
+
+def _column_of(edge: int, columns: list[int]) -> int | None:
+    near = min(range(len(columns)), key=lambda i: abs(columns[i] - edge))
+    return near if abs(columns[near] - edge) <= _ALIGN_SLACK else None
+
+
+def _aligned_columns(block: list[tuple[int, str]], known: list[int] | None = None) -> list[int]:
+    """The right edges of a space-aligned table's figure columns, or [] when the block is
+    not one: two rows of figures or more (one is enough under a header line naming each
+    column, or when ``known`` columns continue from the block before), every figure under
+    a column, and no heading."""
+    rows = [f for _, line in block if (f := _figures(line)) is not None]
+    first = block[0][1]
+    headed = len(rows) == 1 and _figures(first) is None and len(_parts(first)) == len(rows[0]) + 1
+    if len(rows) < (1 if known or headed else 2) or any(_HEADING.match(ln) for _, ln in block):
+        return []
+    edges = sorted({end for row in rows for _, end, _ in row})
+    columns: list[int] = list(known or [])
+    for edge in edges:
+        if known is not None:
+            if _column_of(edge, columns) is None:
+                return []
+        elif not columns or edge - columns[-1] > _ALIGN_SLACK:
+            columns.append(edge)
+        else:
+            columns[-1] = edge
+    if known is None and any(
+        len({_column_of(end, columns) for _, end, _ in row}) != len(row) for row in rows
+    ):
+        return []  # two figures of one row under one column: not aligned columns
+    return columns
+
+
+def _aligned_table(block: list[tuple[int, str]], columns: list[int]) -> Table:
+    """Each line a row: its label (the text left of the figures), then one cell a column,
+    a figure or header text placed under the column whose right edge is nearest its own."""
+    table = Table(block[0][0], block[-1][0] + len(block[-1][1]), aligned=True)
+    first = min(start for _, line in block if (f := _figures(line)) for start, _, _ in f[:1])
+    for offset, line in block:
+        label, cells = "", [Cell("", offset + len(line), str(i + 1)) for i in range(len(columns))]
+        for start, end, text in _parts(line):
+            if start < first and not label and number_cell(text) is None:
+                label = _read(text)
+                continue
+            near = min(range(len(columns)), key=lambda i: abs(columns[i] - end))
+            cells[near] = Cell(_read(text), offset + start, str(near + 1))
+        table.rows.append((label, cells))
+    return table
+
+
+def aligned_continues(table_block: list[tuple[int, str]], block: list[tuple[int, str]]) -> bool:
+    """Whether ``block`` goes on with the space-aligned table of ``table_block`` after a
+    blank line: it opens with a row (no header of its own) and its figures stand under
+    the same columns."""
+    if _figures(block[0][1]) is None and len(_parts(block[0][1])) != 1:
+        return False
+    columns = _aligned_columns(table_block)
+    return bool(columns) and bool(_aligned_columns(block, columns))
 
 
 def blocks(text: str, pos: int) -> Iterator[list[tuple[int, str]]]:

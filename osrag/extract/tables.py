@@ -1,7 +1,8 @@
 """Amounts in table cells, scaled by the caption that governs them.
 
-A table is found in the text in either of the two shapes osrag meets — a Markdown pipe
-table, or a table as the PDF/DOCX/HTML loaders write it — and read once into the table
+A table is found in the text in any of the three shapes osrag meets — a Markdown pipe
+table, a table as the PDF/DOCX/HTML loaders write it, or a plain-text table aligned with
+spaces — and read once into the table
 model (:mod:`osrag.extract.table_model`: its rows, header rows, spans, column keys and
 value cells); the caption, currency and count rules below read the words written over each
 cell from it.
@@ -16,7 +17,9 @@ section's caption — a heading or
 a short title-like block stating one ("NOTES TO FINANCIAL STATEMENTS (in thousands,
 except per share data)"), which governs every later table until the next heading. A
 lead-in ending with ``:`` governs only the table after it. No caption → nothing is
-scaled.
+scaled. A space-aligned table with no caption and no sign of its own, in a document that
+writes one currency's sign before its figures elsewhere ("Direct deposit … $1,689.75"), is
+in that currency in its columns of figures written in cents.
 
 Which cells are amounts: a cell that is one number — ``831.7``, ``$ 1,234``, ``(3.1)``,
 ``$(3.1)``, ``-5`` — and not a year (``2019`` written without grouping), not in a
@@ -65,6 +68,7 @@ from osrag.extract.table_model import (
     Cell,
     Table,
     TableModel,
+    aligned_continues,
     blocks,
     is_value_cell,
     is_year,
@@ -99,7 +103,8 @@ _COUNT_HEADER = re.compile(
     r"\((?:in\s+)?(?:years?|months?|days?|weeks?|hours?|#|no\.)\)|"
     r"\b(?:useful|remaining|estimated|average|weighted[- ]average|contractual)\s+"
     r"(?:useful\s+|contractual\s+)?(?:lives?|life|terms?)\b|\blife\s*\(|"
-    r"\byears?\s+(?:remaining|to\s+maturity|outstanding)\b|\bduration\b|^\s*(?:years?|months?|days?)\s*$"
+    r"\byears?\s+(?:remaining|to\s+maturity|outstanding)\b|\bduration\b|"
+    r"^\s*(?:years?|months?|days?|hours?|hrs|qty|quantity|units)\s*$"
 )
 """Column headers of counts, durations and ratios ("Total number of shares purchased",
 "Term (years)", "Remaining useful life", "Shares (#)")."""
@@ -129,6 +134,9 @@ _LETTER_SIGNED = re.compile(
 )
 """The same for a lettered sign (``Rs. 5``), looked for only where its letters are."""
 _PIPE_ROW = re.compile(r"(?m)^[ \t]*\|")
+_ALIGNED_ROW = re.compile(r"(?m)\S[ \t]{2,}\S*\d[\d,.]*\)?[ \t]*$")
+"""A line ending with a figure two spaces or more after its text: maybe a space-aligned
+table's row."""
 _UNIT_HINT = re.compile(
     rf"[{re.escape(SIGN_CHARACTERS)}'’(][ \t]?(?:000|m\b|M\b|bn\b|mn\b)|000['’]?s\b"
 )
@@ -186,7 +194,7 @@ def find_tables(
     ``captions=False`` skips looking for them (a text that states none)."""
     section: Caption | None = None
     lead: Caption | None = None  # the caption of the block right before, read once
-    for block in blocks(text, pos):
+    for block in _joined(blocks(text, pos)):
         table = table_of_block(block)
         if table is not None:
             yield table, lead or section
@@ -201,6 +209,21 @@ def find_tables(
         if caption is not None and _titles_section(" ".join(line for _, line in block), caption):
             section = caption
         lead = caption
+
+
+def _joined(found: Iterator[list[tuple[int, str]]]) -> Iterator[list[tuple[int, str]]]:
+    """The blocks, a space-aligned table's blocks after blank lines joined to it when they
+    go on with its columns (a balance sheet's liabilities under its assets)."""
+    held: list[tuple[int, str]] | None = None
+    for block in found:
+        if held is not None and aligned_continues(held, block):
+            held = held + block
+            continue
+        if held is not None:
+            yield held
+        held = block
+    if held is not None:
+        yield held
 
 
 def _titles_section(block: str, caption: Caption) -> bool:
@@ -314,24 +337,71 @@ class CellAmount:
 
 def table_cells(text: str, default_currency: str = "USD", *, pos: int = 0) -> list[CellAmount]:
     """:func:`table_amounts` with the table, row and cell of each amount."""
-    if " — " not in text and ("|" not in text or _PIPE_ROW.search(text, pos) is None):
-        return []  # neither a pipe-table row nor a row the loaders wrote
+    if (
+        " — " not in text
+        and ("|" not in text or _PIPE_ROW.search(text, pos) is None)
+        and ("  " not in text or _ALIGNED_ROW.search(text, pos) is None)
+    ):
+        return []  # no pipe-table row, row the loaders wrote or space-aligned row
     read = ascii_digits(text)
     hinted = _states_a_scale(read, pos)
     if not hinted and not _signed(read, pos):
         return []  # no caption and no currency sign: no cell can be an amount
     found: list[CellAmount] = []
+    stated: str | None = ""  # the one currency sign the document writes ("": not looked for)
     for table, before in find_tables(read, pos, captions=hinted):
         if hinted or _signed(read, table.start, table.end):
             found.extend(_amounts(text, table, before if hinted else None, default_currency))
+        elif table.aligned:
+            stated = _stated_sign(read, pos) if stated == "" else stated
+            if stated is not None:
+                found.extend(_amounts(text, table, None, default_currency, stated=stated))
     return found
 
 
+_SIGNED_FIGURE = re.compile(rf"(?P<sign>{_SIGN_RE})[ \t]?\(?\d")
+
+
+def _stated_sign(text: str, pos: int) -> str | None:
+    """The currency sign a document writes before its figures, when it writes only one
+    currency's ("$1,689.75" in a pay stub's text): the currency of its space-aligned
+    tables' figures written in cents."""
+    currencies = {
+        SIGNS.get(sign, sign): sign
+        for m in _SIGNED_FIGURE.finditer(text, pos)
+        if (sign := "".join(m.group("sign").split()))
+    }
+    return next(iter(currencies.values())) if len(currencies) == 1 else None
+
+
+def _cents_columns(table: Table) -> set[str]:
+    """The columns of a table whose figures are all written with two decimals (cents)."""
+    written: dict[str, bool] = {}
+    for _, cells in table.rows:
+        for cell in cells:
+            match = _number_cell(cell.text)
+            if match is None or _is_year(cell.text):
+                continue
+            cents = re.fullmatch(r"[\d,]+\.\d\d", match.group("num")) is not None
+            written[cell.column] = written.get(cell.column, True) and cents
+    return {column for column, cents in written.items() if cents}
+
+
 def _amounts(
-    text: str, table: Table, before: Caption | None, default_currency: str
+    text: str,
+    table: Table,
+    before: Caption | None,
+    default_currency: str,
+    *,
+    stated: str | None = None,
 ) -> Iterator[CellAmount]:
+    """The amounts of one table's cells; ``stated``: the document's one currency sign,
+    which signs a space-aligned table's columns of figures written in cents."""
     columns = _column_captions(table)
     signs = _signed_columns(table)
+    if stated is not None:
+        for column in _cents_columns(table):
+            signs.setdefault(column, stated)
     model = model_of(table)
     caption = before
     group = ""  # "Weighted-average shares outstanding:" names the dependent rows under it

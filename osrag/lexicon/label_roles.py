@@ -221,6 +221,9 @@ GENERIC_HEADS = FIGURE_WORDS | frozenset({
     "limit",  # a coverage's figure is its limit: "dwelling limit" is the dwelling cover
     "expense",  # "stock-based compensation expense" is what the statement calls
     # "Stock-based compensation"; "identity recovery expenses" is identity recovery cover
+    "package",  # a sponsorship, benefits or service package is the sponsorship, the
+    # benefits or the service bought: "gold sponsorship package" is the gold sponsorship
+    "tier",  # "gold sponsorship tier", "premium support tier": the same
 })  # fmt: skip
 """A last word (in the singular) that only says what kind of figure the rest names: keys
 without it too, when a name is left (not a lone "total" or "other")."""

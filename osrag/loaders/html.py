@@ -14,7 +14,8 @@ Rule:
   ``li``, ``pre``, ``blockquote``, ``dd``/``dt``, ``figcaption`` and the other
   block elements end a paragraph; ``br`` ends a line; inline text is joined
   with whitespace collapsed as a browser collapses it.
-- A ``table`` is one block, rows with their header context
+- A ``table``'s ``caption`` is a paragraph right before it (its lead-in: a caption
+  naming the unit scales the cells); the table is one block, rows with their header context
   (:func:`osrag.loaders.text.table_lines`); ``colspan``/``rowspan`` cells are
   repeated into every grid cell they cover; a table nested in a cell is that
   cell's text.
@@ -52,7 +53,7 @@ from osrag.loaders.text import TextWriter, clean_inline
 
 __all__ = ["LOADER", "decode_html", "load_html"]
 
-LOADER = "osrag-html@1"
+LOADER = "osrag-html@2"
 
 _DROPPED = frozenset(
     [
@@ -250,6 +251,9 @@ class _Walker:
             self.flush()
             self.number += _count(node)
             self.writer.open_unit(number)
+            caption = table_caption(node)
+            if caption:
+                self.writer.block([caption])
             self.writer.table(table_grid(node))
             return
         if depth > _MAX_DEPTH:  # hostile nesting: the rest is read as text
@@ -272,6 +276,13 @@ class _Walker:
         if tag in ("td", "th"):  # a cell outside a table (broken markup): a separator
             self.current.append(" ")
         self.walk(node, depth + 1)
+
+
+def table_caption(table: Any) -> str:
+    """The text of the table's own ``caption`` ('' when it has none): written as the
+    line right before the table, where a caption ("(in millions of U.S. dollars)") is
+    read as the lead-in that scales its cells."""
+    return " ".join(inline_text(c) for c in _children(table) if c.tag == "caption").strip()
 
 
 def table_grid(table: Any) -> list[list[str]]:

@@ -110,13 +110,25 @@ def test_plain_text_contract_headings_become_breadcrumbs() -> None:
     doc = _load(DATA / "contract.txt")
     chunks = chunk_document(doc, ChunkingConfig())
     assert doc.format == "text"
-    assert all(c.parser == "osrag-plaintext@1" for c in chunks)
+    assert all(c.parser == "osrag-plaintext@2" for c in chunks)
     crumbs = [c.breadcrumb for c in chunks]
     assert doc.title == ""  # a plain-text file has no title: its name is not made one
     assert "ARTICLE I › 1. DEFINITIONS" in crumbs
     assert "ARTICLE I › 2. PAYMENT TERMS." in crumbs
     payment = chunks[crumbs.index("ARTICLE I › 2. PAYMENT TERMS.")]
     assert payment.body.startswith("The Distributor shall pay $300,000")
+
+
+def test_an_upper_case_row_of_figures_is_not_a_plain_text_heading() -> None:
+    from osrag.chunking.plaintext import scan_plaintext
+
+    text = (
+        "SUMMARY OF CHARGES\n\nLabour                 410.00\nParts                  88.20\n\n"
+        "TOTAL DUE              498.20\n\nBALANCE OWED  $(12.50)\n\nTERMS AND CONDITIONS\n\n"
+        "Payment within thirty days.\n"
+    )
+    titles = [h.text for h in scan_plaintext(text).headings]
+    assert titles == ["SUMMARY OF CHARGES", "TERMS AND CONDITIONS"]
 
 
 def test_plain_text_without_headings_falls_back_to_paragraphs_and_sentences() -> None:

@@ -105,6 +105,8 @@ CASES: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
     ("Auto bodily injury — Minimum limit", ("minimum limit",),
      ("bodily injury", "bodily injury limit", "limit")),
     ("Dwelling limit", ("dwelling", "dwelling limit", "limit"), ()),
+    ("Premium support tier — Monthly fee", ("premium support", "premium support tier"), ()),
+    ("Relocation package", ("relocation", "relocation package"), ()),
     ("Net revenues — Increase/(decrease)", (), ("revenue", "net revenue")),
     ("Revenue: Total — Variance in Dollars", (), ("revenue", "total revenue")),
     ("Revenue: Total — 2019", ("revenue", "total revenue"), ()),

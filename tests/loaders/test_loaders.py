@@ -414,6 +414,22 @@ def test_html_element_numbers_point_back_into_the_page() -> None:
         assert elements[number].text(deep=True).strip() in extracted.text[start:end]
 
 
+def test_an_html_table_caption_is_the_lead_in_that_scales_its_cells() -> None:
+    from osrag.extract.enrich import extract_values
+    from osrag.loaders.html import load_html
+    from osrag.models import ExtractionConfig
+
+    page = (
+        "<html><body><h2>Sales by region</h2><table><caption>(in thousands of euros)"
+        "</caption><tr><th>Region</th><th>2024</th></tr><tr><td>North</td><td>3,250</td>"
+        "</tr></table></body></html>"
+    )
+    extracted = load_html(page.encode())
+    assert "(in thousands of euros)\n\nRegion | 2024" in extracted.text
+    facts = extract_values(extracted.text, ExtractionConfig()).facts
+    assert [(f.currency, f.value, f.year) for f in facts] == [("EUR", 325_000_000, 2024)]
+
+
 # --------------------------------------------------------------------------- a whole mixed folder
 
 
@@ -531,7 +547,7 @@ def test_the_generation_records_the_loaders_and_both_coordinate_systems() -> Non
     from osrag.models import ExtractionConfig
 
     versions = pipeline_versions(ChunkingConfig(), ExtractionConfig())
-    assert versions["loaders"] == "osrag-pdf@1,osrag-docx@1,osrag-html@1"
+    assert versions["loaders"] == "osrag-pdf@1,osrag-docx@1,osrag-html@2"
     assert versions["coordinates"] == (
         "unicode-code-points-of-decoded-source,unicode-code-points-of-extracted-text"
     )

@@ -20,8 +20,12 @@ Only the public functions are read, so the script runs at any commit:
     .venv/bin/python tests/support/table_snapshot.py --compare  # print what differs
 
 The record in ``tests/golden/table_reader.json`` was taken at commit 13a8d15, the two
-table-header readers before the table model; rewrite it only for a change meant to change
-which cells are values or amounts, and say in the test why.
+table-header readers before the table model, and rewritten once when the HTML loader
+began to write a table's ``caption`` before it (a unit caption now scales the families'
+segment tables; the real pages' tables start after their caption line) and plain-text
+tables aligned with spaces became tables (the families' statement, pay stub, bill,
+invoice, disclosure and quote); rewrite it only for a change meant to change which cells
+are values or amounts, and say here why.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from osrag.extract.facts.context import allocated_quantity, heading_context, table_context
 from osrag.extract.facts.sections import SectionHeadings
-from osrag.extract.facts.table import TableReading, read_table
+from osrag.extract.facts.table import TableReading, read_table, row_label
 from osrag.extract.facts.text import TextPlace, line_key, read_text_place
 from osrag.extract.facts.units import period_unit
 from osrag.extract.money import MoneyMention
@@ -101,6 +101,11 @@ def amount_facts(
             sentence_facts = []
         where = read_text_place(text, mention.start, mention.end, len(sentence_facts))
         found = _text_fact(text, mention, where, sentence_facts)
+        if found.label is None and found.source == "prose":
+            row = row_label(text, mention.start)
+            if row is not None:
+                unit = period_unit(text, mention.end, row)
+                found = fact(mention, row, found.period, found.year, "table", unit)
         if found.label is None and found.source == "prose":
             if sections is None:
                 sections = SectionHeadings(text, [m.start for m in mentions])

@@ -80,6 +80,9 @@ class Context:
     """The quantity those parts are figures of, when the words say it ("Revenue")."""
     quarterly: bool = False
     """The figures are quarterly: a column headed by a date is a quarter's."""
+    offers: str | None = None
+    """What each row is one of, when the heading names a range of offers ("Sponsorship
+    packages": a row "Gold" is the gold sponsorship package)."""
 
 
 NONE = Context()
@@ -133,6 +136,13 @@ def allocated_quantity(text: str, table_start: int) -> str | None:
         return None
     name = " ".join(found.group(0).split())
     return name[:1].upper() + name[1:]
+
+
+_OFFERS = re.compile(
+    r"(?P<what>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*){0,2}) (?P<kind>packages|tiers)", re.I
+)
+"""A heading naming a range of offers ("Sponsorship packages", "Support tiers"): the
+table's rows are its instances."""
 
 
 def _heading(before: str) -> str | None:
@@ -200,6 +210,9 @@ _WORDS_ONLY = re.compile(r"[^\W\d_][\w&'’ -]*")
 @functools.lru_cache(maxsize=1 << 12)
 def _of_heading(line: str) -> Context | None:
     """What a heading says of the figures under it (module docstring)."""
+    offers = _OFFERS.fullmatch(line.strip())
+    if offers is not None:
+        return Context(offers=f"{offers.group('what')} {offers.group('kind').lower()[:-1]}")
     if _FIGURE.search(line) is None:
         what, scope, name, _ = scope_of(line)
         if scope in PARTS and name is not None and not what:

@@ -43,6 +43,11 @@ measure). For the amount in row *r*, column *c*:
   the year is the column's (``First Quarter``, ``Q3 2019``, ``Three months ended …``,
   ``Full Year``), else the row's (a table whose rows are the quarters), else the text
   around the table's — else the whole year (``full``).
+
+An amount inside a worded cell ("Arrangement fee | 2.00% of the facility (£95,000),
+deducted on drawdown") is read by the money scan, not as a cell; when the sentence around
+it names nothing, its row's label does (:func:`row_label`, in a pipe table's row or a row
+under a loader's header line).
 """
 
 from __future__ import annotations
@@ -53,6 +58,7 @@ from dataclasses import dataclass
 from osrag.extract.facts.context import NONE, Context, parts_named
 from osrag.extract.facts.labels import clean_label, is_component, is_dependent, total_of
 from osrag.extract.facts.periods import split_period
+from osrag.extract.money import scan_money
 from osrag.extract.scale import parse_caption
 from osrag.extract.table_model import (
     Cell,
@@ -95,7 +101,7 @@ from osrag.lexicon.scopes import (
 )
 from osrag.lexicon.words import name_words, phrase_words
 
-__all__ = ["CellPlace", "TableReading", "read_table"]
+__all__ = ["CellPlace", "TableReading", "read_table", "row_label"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,6 +241,8 @@ class TableReading:
             if r >= self.model.header_rows:
                 raw = _numbered_row(raw, cells)
             label = clean_label(raw) if raw else None
+            if label and self.context.offers and r >= self.model.header_rows:
+                label = _offer(label, self.context.offers)
             period = _dated(raw) or period_row
             part = self._part_row(label) if parts_open and r >= self.model.header_rows else None
             out.append(part if part is not None else _row(label, group, period))
@@ -277,6 +285,15 @@ class TableReading:
         if scope in PARTS and not what:
             return _Row(None, None, scope, name)
         return _part_of_kind(label, self.parts) if scope == "own" else None
+
+
+def _offer(label: str, offers: str) -> str:
+    """A row of a table of offers named as the offer it is: "Gold" under "Sponsorship
+    packages" is the "Gold sponsorship package" (a total or a long line stays as written)."""
+    words = label.split()
+    if len(words) > 3 or _TOTAL_WORDS.match(label) or any(ch.isdigit() for ch in label):
+        return label
+    return f"{label} {offers.lower()}"
 
 
 def _row(label: str | None, group: str | None, period: tuple[str, int] | None) -> _Row:
@@ -531,3 +548,50 @@ def read_table(
     (:func:`~osrag.extract.facts.context.table_context`); ``model``: its model, when
     already read."""
     return TableReading(table, allocated, context, model)
+
+
+_WORDED_LABEL = re.compile(r"[^\W\d_]")
+_PIPE_SPLIT = re.compile(r"(?<!\\)\|")
+
+
+def row_label(text: str, start: int) -> str | None:
+    """The row label of the table row an amount inside a worded cell stands in
+    ("Arrangement fee | 2.00% of the facility (£95,000), deducted on drawdown", or the
+    loaders' "Arrangement fee — Terms: 2.00% of the facility (£95,000)…"): what the
+    amount is, when the sentence around it names nothing. None outside a table's row, in
+    its first cell or header line, when the label holds figures itself, or when the cell
+    states several amounts (a list of thresholds: the label names none of them)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", start)
+    line = text[line_start : len(text) if line_end < 0 else line_end]
+    at = start - line_start
+    if line.lstrip().startswith("|"):
+        cells = _PIPE_SPLIT.split(line)
+        if len(cells) < 4 or len(cells[0].strip()) or at <= len(cells[0]) + len(cells[1]) + 1:
+            return None  # not a row of two cells or more, or the amount in its label
+        label = cells[1].strip()
+        cell_end = line.find("|", at)
+        cell = line[line.rfind("|", 0, at) + 1 : len(line) if cell_end < 0 else cell_end]
+    else:
+        cut = line.find(" — ")
+        if cut <= 0 or at <= cut or not _loader_block(text, line_start):
+            return None
+        label = line[:cut].strip()
+        cell_start = max(line.rfind("; ", 0, at), line.rfind(": ", 0, at))
+        cell_end = line.find("; ", at)
+        cell = line[cell_start + 1 : len(line) if cell_end < 0 else cell_end]
+    if len(scan_money(cell).mentions) != 1:
+        return None  # a list of figures ("$1M, $5M, $10M"): the label names none of them
+    if not _WORDED_LABEL.search(label) or any(ch.isdigit() for ch in label):
+        return None
+    return clean_label(label)
+
+
+def _loader_block(text: str, line_start: int) -> bool:
+    """Whether the line at ``line_start`` is a row under a loader table's header line:
+    the first line of its block holds ``" | "`` and no ``" — "``."""
+    block_start = text.rfind("\n\n", 0, line_start)
+    first_start = 0 if block_start < 0 else block_start + 2
+    first_end = text.find("\n", first_start)
+    first = text[first_start : line_start if first_end < 0 else first_end]
+    return first_start < line_start and " | " in first and " — " not in first

@@ -1,0 +1,167 @@
+"""Plain-text tables whose columns are aligned with spaces: statements and pay slips
+printed as text. The figures carry no sign; the caption above says the unit and currency,
+or the document writes its one currency before the figures elsewhere.
+
+Built for the forms, not for any file: each table here is small and synthetic."""
+
+from __future__ import annotations
+
+from osrag.extract import extract_values
+from osrag.models import ExtractionConfig
+from osrag.schema.facts import AmountFact
+
+CONFIG = ExtractionConfig()
+
+
+def facts(text: str) -> list[AmountFact]:
+    return extract_values(text, CONFIG).facts
+
+
+def described(text: str) -> list[tuple[str, int, str | None, int | None]]:
+    return [(f.raw, f.value, f.label, f.year) for f in facts(text) if f.source == "table"]
+
+
+STATEMENT = """\
+NORTHFIELD FOODS LTD
+STATEMENT OF FINANCIAL POSITION
+(in thousands of pounds)
+
+                                   31 March       31 March
+                                       2025           2024
+Inventories                           812.4          790.0
+Trade receivables                   1,204.9        1,117.3
+    Total assets                    4,306.1        4,021.8
+
+Equity and liabilities
+Trade payables                       (96.2)          88.5
+    Total equity and liabilities    4,306.1        4,021.8
+
+The notes form part of these statements.
+"""
+
+
+def test_a_caption_scales_a_space_aligned_statement_and_its_years_are_its_periods() -> None:
+    got = described(STATEMENT)
+    assert got[:2] == [
+        ("812.4", 81_240_000, "Inventories", 2025),
+        ("790.0", 79_000_000, "Inventories", 2024),
+    ]
+    assert ("4,306.1", 430_610_000, "Total assets", 2025) in got
+    assert {f.currency for f in facts(STATEMENT)} == {"GBP"}
+
+
+def test_a_block_after_a_blank_line_goes_on_with_the_columns_above_it() -> None:
+    got = described(STATEMENT)
+    assert ("(96.2)", -9_620_000, "Trade payables", 2025) in got
+    assert ("4,021.8", 402_180_000, "Total equity and liabilities", 2024) in got
+    assert len(got) == 10
+
+
+PAY_SLIP = """\
+HOLLOWAY PRINT WORKS            PAY ADVICE
+Pay date: 03/15/2025
+
+EARNINGS            RATE     HOURS      CURRENT       YTD
+Base               31.20     75.00     2,340.00    11,700.00
+Shift premium       4.10     20.00        82.00       410.00
+Gross earnings                         2,422.00    12,110.00
+
+TAXES                                   CURRENT       YTD
+Withholding                              301.15     1,505.75
+
+NET PAY                                2,120.85    10,604.25
+
+Deposited to checking ****2209                 $2,120.85
+"""
+
+
+def test_figures_in_cents_take_the_one_currency_the_document_writes() -> None:
+    got = {(f.raw, f.label, f.currency) for f in facts(PAY_SLIP) if f.source == "table"}
+    assert ("2,422.00", "Gross earnings — CURRENT", "USD") in got
+    assert ("10,604.25", "NET PAY", "USD") in got
+    assert ("31.20", "Base — RATE", "USD") in got
+
+
+def test_an_hours_column_is_not_money() -> None:
+    raws = {f.raw for f in facts(PAY_SLIP)}
+    assert "75.00" not in raws and "20.00" not in raws
+
+
+def test_without_a_currency_sign_anywhere_aligned_figures_are_not_money() -> None:
+    unsigned = PAY_SLIP.replace("$2,120.85", "2,120.85 paid")
+    assert [f for f in facts(unsigned) if f.source == "table"] == []
+
+
+def test_two_currencies_written_leave_the_figures_unread() -> None:
+    mixed = PAY_SLIP + "Bonus paid abroad: €250.00\n"
+    assert [f for f in facts(mixed) if f.source == "table"] == []
+
+
+def test_prose_with_double_spaces_is_not_a_table() -> None:
+    text = (
+        "The fee is due on signing.  It was 2,500 last year.\n"
+        "Payment follows within  30\n\nAll amounts in thousands of dollars.\n"
+    )
+    assert [f for f in facts(text) if f.source == "table"] == []
+
+
+# An amount inside a worded cell: the row's label says what it is.
+
+ROWS = [
+    ("Set-up charge", "€18,000, payable at signing"),
+    ("Renewal charge", "0.5% yearly (€6,000), added to the balance"),
+]
+
+
+def test_an_amount_in_a_pipe_tables_worded_cell_takes_its_rows_label() -> None:
+    text = "| Term | Detail |\n|---|---|\n" + "".join(f"| {a} | {b} |\n" for a, b in ROWS)
+    assert [(f.raw, f.label) for f in facts(text)] == [
+        ("€18,000", "Set-up charge — Detail"),
+        ("€6,000", "Renewal charge — Detail"),
+    ]
+
+
+def test_under_a_header_line_stating_an_amount_the_row_label_alone_names_it() -> None:
+    """A two-column table of terms whose first row the loader wrote as its header line:
+    every row names that amount as its column, so no key is read; the row label is."""
+    head = "Loan of €1,200,000"
+    text = f"Facility | {head}\n" + "".join(f"{a} — {head}: {b}\n" for a, b in ROWS)
+    got = [(f.raw, f.label, f.source) for f in facts(text) if f.raw != "€1,200,000"]
+    assert got == [("€18,000", "Set-up charge", "table"), ("€6,000", "Renewal charge", "table")]
+
+
+def test_a_cell_listing_several_amounts_takes_no_row_label() -> None:
+    head = "Loan of €1,200,000"
+    text = f"Facility | {head}\nThresholds — {head}: €5,000, €20,000 or €80,000\n"
+    assert all(f.label != "Thresholds" for f in facts(text))
+
+
+def test_a_dash_in_prose_outside_a_table_gives_no_row_label() -> None:
+    text = "Set-up charge — as agreed — is €18,000, payable at signing.\n"
+    assert all(f.source != "table" for f in facts(text))
+
+
+# A table under a heading naming a range of offers: each row is one of them.
+
+OFFERS = """\
+## Support tiers
+
+| Tier | Monthly fee | Seats |
+|---|---|---|
+| Standard | $49 | 5 |
+| Premium | $199 | 25 |
+| Total of both | $248 | 30 |
+"""
+
+
+def test_a_row_under_a_heading_of_offers_is_named_as_the_offer() -> None:
+    assert [(f.raw, f.label) for f in facts(OFFERS)] == [
+        ("$49", "Standard support tier — Monthly fee"),
+        ("$199", "Premium support tier — Monthly fee"),
+        ("$248", "Total of both — Monthly fee"),
+    ]
+
+
+def test_a_heading_naming_no_offers_leaves_the_row_labels() -> None:
+    text = OFFERS.replace("Support tiers", "Support charges")
+    assert [f.label for f in facts(text)][:2] == ["Standard — Monthly fee", "Premium — Monthly fee"]
