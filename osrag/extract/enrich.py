@@ -41,7 +41,6 @@ import dataclasses
 import datetime as dt
 import functools
 import logging
-import re
 from collections.abc import Sequence
 from typing import Annotated, Protocol, TypeVar
 
@@ -51,6 +50,7 @@ from osrag.errors import ExtractionError
 from osrag.extract.dates import DateMention, extract_dates
 from osrag.extract.facts.build import amount_facts
 from osrag.extract.identifiers import IdentifierMention, extract_identifiers
+from osrag.extract.marks import DIGIT
 from osrag.extract.money import MoneyMention, RejectedMoney, may_state_money, scan_money
 from osrag.extract.tables import table_cells
 from osrag.models import BREADCRUMB_SEPARATOR, Chunk, Document, ExtractionConfig
@@ -70,13 +70,10 @@ class ExtractedValues(BaseModel):
     identifiers: list[IdentifierMention] = Field(default_factory=list)
 
 
-_DIGIT = re.compile(r"\d")
-
-
 def _may_state_money_or_date(text: str, start: int) -> bool:
     """Every date has a digit; an amount without one is spelled out with a currency noun or
     code (:func:`~osrag.extract.money.may_state_money`); most headings have neither."""
-    return _DIGIT.search(text, start) is not None or may_state_money(text, start)
+    return DIGIT.search(text, start) is not None or may_state_money(text, start)
 
 
 def extract_values(text: str, config: ExtractionConfig, *, start: int = 0) -> ExtractedValues:

@@ -53,6 +53,7 @@ from osrag.currencies import (
     SIGNS,
     noun_currency,
 )
+from osrag.extract.marks import LAKH
 from osrag.extract.money import SCALES, SIGN_CLASS, alternation, sign_pattern
 
 __all__ = ["Caption", "find_caption", "parse_caption"]
@@ -93,10 +94,9 @@ _UNIT_LETTERS = tuple(
 """What a unit written in letters holds: a code or a lettered sign, lower-cased."""
 _ASCII_SIGNS = tuple(ch for ch in SIGN_CHARACTERS if ch.isascii())
 _EXCEPT = re.compile(r"(?i)\bexcept\b(?P<what>[^)]*)")
-_LACS = re.compile(r"\blacs?\b")
 _SIGN_UNIT = re.compile(rf"{SIGN_CLASS}\s?(?:[mM]|[bBmM][nN])\b")
 _UNIT_WORD = re.compile(r"[mb]n?\b")
-_LETTERED_UNIT = re.compile(rf"(?i)\b(?:{alternation([*CODES, *LETTER_SIGNS])})\s?(?:m|bn|mn)\b")
+_CODE_UNIT = re.compile(rf"(?i)\b(?:{alternation([*CODES, *LETTER_SIGNS])})\s?(?:m|bn|mn)\b")
 
 
 def _hinted(text: str) -> bool:
@@ -108,18 +108,18 @@ def _hinted(text: str) -> bool:
         return True
     if "billion" in lowered or "lakh" in lowered or "crore" in lowered:
         return True
-    if "lac" in lowered and _LACS.search(lowered):
+    if "lac" in lowered and LAKH.search(lowered):
         return True
     if _SIGN_UNIT.search(text):
         return True
-    return _UNIT_WORD.search(lowered) is not None and _LETTERED_UNIT.search(text) is not None
+    return _UNIT_WORD.search(lowered) is not None and _CODE_UNIT.search(text) is not None
 
 
 _SHARES_ONLY = re.compile(r"(?i)\b(?:shares|units|employees|customers)\s+in\b")
 _MONEY_SUBJECT = re.compile(
     rf"(?i)amounts|\bcurrency\b|{SIGN_CLASS}|\b(?:{alternation(list(CAPTION_NOUNS))})\b"
 )
-_PAREN = re.compile(r"\(([^()]{1,200})\)")
+_SCALE_PAREN = re.compile(r"\(([^()]{1,200})\)")
 _YEARISH = re.compile(r"(?i)\b(?:fiscal\s+|fy\s*)?(?:19|20)\d\d\b|\brestated\d*\b|\bnotes?\b")
 
 
@@ -250,7 +250,7 @@ def find_caption(text: str, offset: int = 0) -> Caption | None:
     if whole is not None:
         return whole
     found = None
-    for paren in _PAREN.finditer(text):
+    for paren in _SCALE_PAREN.finditer(text):
         caption = parse_caption(paren.group(0), offset + paren.start())
         if caption is not None:
             found = caption

@@ -69,7 +69,8 @@ from dataclasses import dataclass, field
 
 from osrag.extract.facts.labels import clean_label
 from osrag.extract.facts.periods import split_period
-from osrag.extract.money import SIGN_CLASS, extract_money, sign_pattern
+from osrag.extract.marks import MARKDOWN_HEADING, SIGN
+from osrag.extract.money import SIGN_CLASS, extract_money
 from osrag.extract.scale import find_caption, parse_caption
 from osrag.lexicon.bounds import CELL_CHARS, LABEL_CHARS, shorten
 from osrag.lexicon.keys import COLUMN_JOIN, qualifies_nothing
@@ -126,7 +127,6 @@ class Table:
 
 # ------------------------------------------------------------------ the two shapes
 
-_HEADING = re.compile(r"#{1,6}\s")
 _LOADER_ROW = re.compile(r"(?P<label>.*?) — (?P<rest>.+)")
 _SEPARATOR = re.compile(r"\s*\|?(?:\s*:?-{2,}:?\s*\|)+\s*:?-*:?\s*\|?\s*")
 
@@ -204,7 +204,7 @@ def _is_pipe_table(block: list[tuple[int, str]]) -> bool:
 
 def _is_loader_table(block: list[tuple[int, str]]) -> bool:
     """A header line, then rows written ``label — Header: cell; …`` (most of them)."""
-    if len(block) < 2 or _HEADING.match(block[0][1]):
+    if len(block) < 2 or MARKDOWN_HEADING.match(block[0][1]):
         return False
     rows = sum(1 for _, line in block[1:] if " — " in line or "; " in line)
     return rows * 2 >= len(block) - 1 and (" | " in block[0][1] or rows >= 2)
@@ -267,7 +267,9 @@ def _aligned_columns(block: list[tuple[int, str]], known: list[int] | None = Non
     rows = [f for _, line in block if (f := _figures(line)) is not None]
     first = block[0][1]
     headed = len(rows) == 1 and _figures(first) is None and len(_parts(first)) == len(rows[0]) + 1
-    if len(rows) < (1 if known or headed else 2) or any(_HEADING.match(ln) for _, ln in block):
+    if len(rows) < (1 if known or headed else 2) or any(
+        MARKDOWN_HEADING.match(ln) for _, ln in block
+    ):
         return []
     edges = sorted({end for row in rows for _, end, _ in row})
     columns: list[int] = list(known or [])
@@ -330,10 +332,8 @@ def blocks(text: str, pos: int) -> Iterator[list[tuple[int, str]]]:
 
 # ------------------------------------------------------------------ cells
 
-_SIGN_RE = sign_pattern(spaced=True)
-"""Every sign of the currency table (``$``, ``US$``, ``U.S. $``, ``€``, ``Rs.``, ``₩``…)."""
 NUMBER_CELL = re.compile(
-    rf"(?P<s1>{_SIGN_RE})?\s*(?P<open>\()?\s*(?P<s2>{_SIGN_RE})?\s*(?P<minus>[-−–])?\s*"
+    rf"(?P<s1>{SIGN})?\s*(?P<open>\()?\s*(?P<s2>{SIGN})?\s*(?P<minus>[-−–])?\s*"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(?P<close>\))?"
     r"(?:\s*\(\d\)|\s*\*{1,3})?"  # a footnote marker: "(1)", "*"
 )
@@ -341,7 +341,7 @@ NUMBER_CELL = re.compile(
 number_cell = functools.lru_cache(maxsize=1 << 13)(NUMBER_CELL.fullmatch)
 """``NUMBER_CELL.fullmatch``, memoised: a table's cells are read by several rules (its
 header rows, its signed columns, each cell's amount) and the same figures recur."""
-_YEAR = re.compile(r"(?:19|20)\d\d(?:\s*\((?:\d{1,2}|[a-z])\)|\s*[*†‡]+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)?")
+_MARKED_YEAR = re.compile(r"(?:19|20)\d\d(?:\s*\((?:\d{1,2}|[a-z])\)|\s*[*†‡]+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)?")
 """A year, with a footnote marker if one follows it (``2019 (1)``, ``2019*``, ``2019¹``):
 never money."""
 _VALUE_LIKE = re.compile(
@@ -353,7 +353,7 @@ _VALUE_LIKE = re.compile(
 
 def is_year(cell: str) -> bool:
     """A cell that is a year (a footnote marker after it allowed)."""
-    return _YEAR.fullmatch(cell.strip()) is not None
+    return _MARKED_YEAR.fullmatch(cell.strip()) is not None
 
 
 def is_value_cell(cell: str) -> bool:

@@ -55,6 +55,7 @@ from osrag.currencies import (
 )
 from osrag.errors import ExtractionError
 from osrag.extract.facts.labels import is_dependent
+from osrag.extract.marks import LAKH, MARKDOWN_HEADING, SIGN, YEAR
 from osrag.extract.money import (
     SIGN_CLASS,
     MoneyMention,
@@ -87,8 +88,6 @@ __all__ = [
     "table_cells",
 ]
 
-_SIGN_RE = sign_pattern(spaced=True)
-"""Every sign of the currency table (``$``, ``US$``, ``U.S. $``, ``€``, ``Rs.``, ``₩``…)."""
 _number_cell = number_cell
 _is_year = is_year
 _PER_SHARE = re.compile(r"(?i)per[\s-]+(?:\w+\s+){0,2}share|\beps\b|per\s+(?:unit|ads)\b")
@@ -114,12 +113,10 @@ _HEADER_CURRENCY = re.compile(
 """A column header that states its currency and no scale: ``Target ($)``, ``Fee (USD)``,
 ``Amount (in €)``."""
 _PERCENT_HEADER = re.compile(r"(?i)%|percent")
-_YEAR = re.compile(r"(?:19|20)\d\d")
 """A year inside a cell's text."""
-_SIGNED_NIL = re.compile(rf"\s*(?P<sign>{_SIGN_RE})\s*[-–—]+\s*")
+_SIGNED_NIL = re.compile(rf"\s*(?P<sign>{SIGN})\s*[-–—]+\s*")
 """A currency sign before a dash (``$—``: nil, in dollars): it signs its column."""
 _DASHES = frozenset("-–—")
-_HEADING = re.compile(r"#{1,6}\s")
 _SIGN_CHARS = re.compile(
     rf"{SIGN_CLASS}(?:[ \t]*\(?[ \t]*\d|[ \t]*(?:\||;|$)|\)[ \t]*(?:\||:|$))", re.MULTILINE
 )
@@ -128,7 +125,7 @@ _SIGN_CHARS = re.compile(
 _HEADER_CODE = re.compile(rf"\((?:in\s+)?(?:{alternation(list(CODES))})\)[ \t]*(?:\||:|$)", re.M)
 """A currency code alone in a header's parentheses (``Fee (USD)``)."""
 _LETTER_STEMS = [s for s in LETTER_SIGNS if not any(o != s and o in s for o in LETTER_SIGNS)]
-_LETTER_SIGNED = re.compile(
+_LETTER_SIGN_CELL = re.compile(
     rf"(?<![A-Za-z])(?:{alternation(list(LETTER_SIGNS))})(?:[ \t]*\(?[ \t]*\d|[ \t]*(?:\||;|$))",
     re.MULTILINE,
 )
@@ -141,7 +138,9 @@ _UNIT_HINT = re.compile(
     rf"[{re.escape(SIGN_CHARACTERS)}'’(][ \t]?(?:000|m\b|M\b|bn\b|mn\b)|000['’]?s\b"
 )
 """A unit: a sign, quote or parenthesis before ``000``, ``m``, ``bn``, ``mn``."""
-_LETTERED_UNIT = re.compile(r"[A-Z](?P<rest>[A-Za-z]{2}|s\.?)[ \t]?(?:000|m\b|M\b|bn\b|mn\b)")
+_CAPITAL_LETTERED_UNIT = re.compile(
+    r"[A-Z](?P<rest>[A-Za-z]{2}|s\.?)[ \t]?(?:000|m\b|M\b|bn\b|mn\b)"
+)
 """A unit after letters that may be a code or a lettered sign, capitalised (``EUR m``,
 ``Eur m``, ``Rs. mn``; :data:`_LETTERED` says which are): a table whose only unit is a
 lower-case code ("eur m") states no scale to :func:`_states_a_scale`."""
@@ -159,7 +158,7 @@ def _signed(text: str, start: int, end: int | None = None) -> bool:
         return True
     return (
         any(s in text for s in _LETTER_STEMS)
-        and _LETTER_SIGNED.search(text, start, stop) is not None
+        and _LETTER_SIGN_CELL.search(text, start, stop) is not None
     )
 
 
@@ -170,11 +169,11 @@ def _states_a_scale(text: str, pos: int) -> bool:
     lowered = text[pos:].lower()
     if "thousand" in lowered or "million" in lowered or "billion" in lowered:
         return True
-    if "lakh" in lowered or "crore" in lowered or (" lac" in lowered and _LACS.search(lowered)):
+    if "lakh" in lowered or "crore" in lowered or (" lac" in lowered and LAKH.search(lowered)):
         return True
-    if ("000" in lowered or _SIGN_UNIT.search(lowered)) and _UNIT_HINT.search(text, pos):
+    if ("000" in lowered or _LOWER_SIGN_UNIT.search(lowered)) and _UNIT_HINT.search(text, pos):
         return True
-    for unit in _LETTERED_UNIT.finditer(text, pos):
+    for unit in _CAPITAL_LETTERED_UNIT.finditer(text, pos):
         start = unit.start()
         letters = text[start] + unit.group("rest").rstrip(".")
         if letters in _LETTERED and not (start and text[start - 1].isalpha()):
@@ -182,8 +181,7 @@ def _states_a_scale(text: str, pos: int) -> bool:
     return False
 
 
-_LACS = re.compile(r"\blacs?\b")
-_SIGN_UNIT = re.compile(rf"{SIGN_CLASS}[ \t]?(?:m|bn|mn)")
+_LOWER_SIGN_UNIT = re.compile(rf"{SIGN_CLASS}[ \t]?(?:m|bn|mn)")
 """A sign before a unit (in lower case): ``$m``, ``€ bn``."""
 
 
@@ -203,7 +201,7 @@ def find_tables(
         if not captions:
             continue
         for offset, line in block:
-            if _HEADING.match(line):
+            if MARKDOWN_HEADING.match(line):
                 section = find_caption(line, offset)
         caption = _block_caption(block)
         if caption is not None and _titles_section(" ".join(line for _, line in block), caption):
@@ -239,7 +237,7 @@ def _titles_section(block: str, caption: Caption) -> bool:
 def _block_caption(block: list[tuple[int, str]]) -> Caption | None:
     found = None
     for offset, line in block:
-        if not _HEADING.match(line):
+        if not MARKDOWN_HEADING.match(line):
             found = find_caption(line, offset) or found
     return found
 
@@ -256,7 +254,7 @@ def _row_caption(cells: list[Cell], label: str) -> Caption | None:
     if label and units[0] is not None:
         return units[0]  # the stub header states the unit ("| £m | 2019 | 2018 |")
     loader_header = not label and cells and not cells[0].column
-    if loader_header and units[0] is not None and _YEAR.search(cells[0].text) is None:
+    if loader_header and units[0] is not None and YEAR.search(cells[0].text) is None:
         return units[0]  # a loader's header line starting with the unit: "£m | 2019 | 2018"
     for candidate in [label, *(c.text for c in cells)]:
         caption = find_caption(candidate) if candidate else None
@@ -359,7 +357,7 @@ def table_cells(text: str, default_currency: str = "USD", *, pos: int = 0) -> li
     return found
 
 
-_SIGNED_FIGURE = re.compile(rf"(?P<sign>{_SIGN_RE})[ \t]?\(?\d")
+_SIGNED_FIGURE = re.compile(rf"(?P<sign>{SIGN})[ \t]?\(?\d")
 
 
 def _stated_sign(text: str, pos: int) -> str | None:

@@ -77,7 +77,7 @@ def other_number(word: str) -> str:
     return word + "s"
 
 
-_PAREN = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+_BRACKETED = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 _NAME_WORD = re.compile(r"[^\W_]+")
 
 
@@ -87,14 +87,14 @@ def name_words(text: str) -> list[str]:
     bracketed words left out (``Net income (loss)``), ``&`` read as "and" (``R&D`` → ``r
     and d``), every other mark a break between words (``non-current`` → ``non``,
     ``current``)."""
-    text = _PAREN.sub(" ", text.casefold().replace("’", "'").replace("'", ""))
+    text = _BRACKETED.sub(" ", text.casefold().replace("’", "'").replace("'", ""))
     return _NAME_WORD.findall(text.replace("&", " and "))
 
 
 def hyphenated(text: str) -> list[bool]:
     """For each of :func:`name_words` of ``text``, whether a hyphen joins it to the word
     before it ("acquisition-**related**", "held-**for**-sale"): a compound's part."""
-    text = _PAREN.sub(" ", text.casefold().replace("’", "'").replace("'", ""))
+    text = _BRACKETED.sub(" ", text.casefold().replace("’", "'").replace("'", ""))
     text = text.replace("&", " and ")
     return [m.start() > 0 and text[m.start() - 1] in "-‐" for m in _NAME_WORD.finditer(text)]
 
@@ -107,7 +107,7 @@ def phrase_words(text: str) -> list[str]:
 
 def without_parentheses(text: str) -> str:
     """``text`` with its parenthesised (and bracketed) words left out."""
-    return _PAREN.sub(" ", text)
+    return _BRACKETED.sub(" ", text)
 
 
 def normalised(label: str) -> str:

@@ -59,7 +59,7 @@ MAX_QUERY_AMOUNTS = 16
 FIGURES_PER_AMOUNT = 8
 """The cheap pre-count allows this many runs of digits per allowed amount (dates, years,
 identifiers and bare numbers are figures too) before the query is refused unread."""
-_FIGURES = re.compile(r"\d+")
+_DIGIT_RUN = re.compile(r"\d+")
 
 
 class QueryAnalysis(BaseModel):
@@ -153,7 +153,7 @@ def analyze_query(
     Raises :class:`~osrag.errors.QueryError` for more than ``max_amounts`` amounts.
     """
     config = config or ExtractionConfig()
-    figures = sum(1 for _ in _FIGURES.finditer(text))
+    figures = sum(1 for _ in _DIGIT_RUN.finditer(text))
     if figures > max_amounts * FIGURES_PER_AMOUNT:
         raise _too_many(figures, "figures (runs of digits):", max_amounts)
     scan = scan_money(text, config.default_currency)

@@ -58,6 +58,7 @@ import re
 from collections.abc import Sequence
 
 from osrag.currencies import CODES, NOUNS, SIGNS
+from osrag.extract.marks import DIGIT
 from osrag.lexicon.function_words import (
     ASKED_NAME_STOPS,
     CONTEXT_ARTICLES,
@@ -84,9 +85,8 @@ WINDOW = 120
 MAX_LABEL_WORDS = 8
 """The longest noun phrase taken as a label ("net cash provided by operating activities")."""
 
-_WORDS = re.compile(r"(?:[A-Za-z]\.){2,}|[A-Za-z][\w'’&-]*|\d\w*|,|[^\w\s]")
+_QUESTION_TOKENS = re.compile(r"(?:[A-Za-z]\.){2,}|[A-Za-z][\w'’&-]*|\d\w*|,|[^\w\s]")
 """A question's tokens: an abbreviation ("U.S."), a word, a figure, a comma, a mark."""
-_DIGIT = re.compile(r"\d")
 _LEADING_WORD = re.compile(r"[^\W\d_]+")
 
 
@@ -127,7 +127,7 @@ def _a_nouns_head(text: str, link: re.Match[str]) -> bool:
     ("rebuild cost"), not a verb ("the policy costs")."""
     if link.group(0).strip().lower() not in LINKS_THAT_ARE_NOUNS:
         return False
-    previous = _WORDS.findall(text[: link.start()])[-1:]
+    previous = _QUESTION_TOKENS.findall(text[: link.start()])[-1:]
     return bool(previous) and not (
         previous[0].lower() in ASKED_NAME_STOPS
         or _no_name_word(previous[0])
@@ -159,7 +159,7 @@ def _no_name_word(word: str) -> bool:
     """A mark other than a comma, an identifier ("UMB-300000"), or a possessive ("the
     policy's deductible": the owner is not the quantity)."""
     mark = not word[0].isalnum() and word not in NAME_MARKS  # "Net profit/(loss)"
-    return mark or _DIGIT.search(word) is not None or word.lower().endswith(("'s", "’s"))
+    return mark or DIGIT.search(word) is not None or word.lower().endswith(("'s", "’s"))
 
 
 _NAME_STOPS = ASKED_NAME_STOPS - INSIDE_A_NAME - DETERMINERS
@@ -265,10 +265,10 @@ def _label_before(
     before = _strip_links(raw, years, start)
     linked = len(before) < len(raw.rstrip())
     # parenthesised words are no part of a name's keys ("Net income (loss)")
-    words = _WORDS.findall(without_parentheses(before))
+    words = _QUESTION_TOKENS.findall(without_parentheses(before))
     phrase, stopped = _tail_phrase(words)
     if not phrase and linked:  # "cost over $4,000": the noun a link verb may be is the name
-        words = _WORDS.findall(without_parentheses(raw))
+        words = _QUESTION_TOKENS.findall(without_parentheses(raw))
         phrase, stopped = _tail_phrase(words)
         linked = False
     if not phrase:
@@ -292,12 +292,12 @@ def _label_after(text: str, c: AmountConstraint, ceiling: int) -> str | None:
     introduced = re.match(r"\s+of\s+", after, re.IGNORECASE)
     rest = after[introduced.end() :] if introduced else after
     phrase: list[str] = []
-    for word in _WORDS.findall(rest):
+    for word in _QUESTION_TOKENS.findall(rest):
         lower = word.lower()
         if (
             (lower in ASKED_NAME_STOPS and lower != "of")
             or (not word[0].isalpha() and word != ",")
-            or _DIGIT.search(word)
+            or DIGIT.search(word)
         ):
             break
         phrase.append(word)

@@ -162,7 +162,7 @@ _BARE_START = re.compile(
     r"\s+(?P<conn>and|to|through)\s+\Z",
     re.IGNORECASE,
 )
-_YEAR = re.compile(YEAR4)
+_ASKED_YEAR = re.compile(YEAR4)
 # the scale word a mention is written with ("$10 million", "€2.5bn")
 _MENTION_SCALE = re.compile(
     rf"\d\s*(?P<scale>{SCALE_WORDS}|[kmb])\b",
@@ -209,7 +209,7 @@ def _bare_start(text: str, mention: MoneyMention) -> AmountConstraint | None:
     amount's currency (and its scale when it has none); written low to high."""
     window = text[max(0, mention.start - WINDOW) : mention.start]
     found = _BARE_START.search(window)
-    if found is None or _YEAR.fullmatch(found.group("num")) or mention.negative:
+    if found is None or _ASKED_YEAR.fullmatch(found.group("num")) or mention.negative:
         return None
     opener, conn = (found.group("opener") or "").lower(), found.group("conn").lower()
     if (opener == "between") != (conn == "and"):

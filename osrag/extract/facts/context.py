@@ -37,6 +37,7 @@ import functools
 import re
 from dataclasses import dataclass
 
+from osrag.extract.marks import FIGURE_OR_SIGN
 from osrag.lexicon.label_roles import ALLOCATED_CHARGE
 from osrag.lexicon.periods import PeriodPart
 from osrag.lexicon.scopes import (
@@ -113,10 +114,9 @@ _BESIDE = re.compile(
     r"(?i)\b(?:exclud\w*|includ\w*|except|other\s+than|without|net\s+of|less|before|"
     r"from\s+continuing)\W+(?:\w+\W+){0,2}$"
 )
-_FIGURE = re.compile(r"\d|[$€£¥₹]")
-_MARKUP = re.compile(r"^[#>*_\s]+|[*_\s]+$")
+_LINE_MARKUP = re.compile(r"^[#>*_\s]+|[*_\s]+$")
 _MARKED_START, _MARKED_END = ("#", ">", "*", "_"), ("*", "_")
-"""The first and last characters of a stripped line :data:`_MARKUP` can take off."""
+"""The first and last characters of a stripped line :data:`_LINE_MARKUP` can take off."""
 
 
 def allocated_quantity(text: str, table_start: int) -> str | None:
@@ -150,7 +150,7 @@ def _heading(before: str) -> str | None:
     for paragraph in reversed(before[-REACH:].split("\n\n")):
         line = paragraph.strip()
         if line[:1] in _MARKED_START or line[-1:] in _MARKED_END:  # else nothing to take off
-            line = _MARKUP.sub("", line)
+            line = _LINE_MARKUP.sub("", line)
         if not line or "\n" in line or "|" in line or " — " in line:
             continue
         if len(line.split()) > 8 or line.endswith((".", ";", ",")):
@@ -213,7 +213,7 @@ def _of_heading(line: str) -> Context | None:
     offers = _OFFERS.fullmatch(line.strip())
     if offers is not None:
         return Context(offers=f"{offers.group('what')} {offers.group('kind').lower()[:-1]}")
-    if _FIGURE.search(line) is None:
+    if FIGURE_OR_SIGN.search(line) is None:
         what, scope, name, _ = scope_of(line)
         if scope in PARTS and name is not None and not what:
             return Context(scope, name)

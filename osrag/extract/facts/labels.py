@@ -49,13 +49,13 @@ __all__ = [
     "total_of",
 ]
 
-_MARKUP = re.compile(r"\*\*|__|`|(?<!\w)_(?=\w)|(?<=\w)_(?!\w)")
-_BULLET = re.compile(
+_INLINE_MARKUP = re.compile(r"\*\*|__|`|(?<!\w)_(?=\w)|(?<=\w)_(?!\w)")
+_LABEL_BULLET = re.compile(
     r"^\s*(?:[-*+•◦▪·–]|\d{1,2}[.)]|\(?[a-z]\)|\([ivx]{1,4}\)|\[[ xX✓✔]?\]|[☐☑☒□■])\s+"
 )
 _QUOTES = re.compile(r"[\"“”«»]|(?<!\w)[‘’]|[‘’](?!\w)")
 """Quotes around a term; an apostrophe inside a word stays (``RMB’Million``, ``Owner's``)."""
-_PAREN = re.compile(r"\s*\(([^()]{0,60})\)")
+_SHORT_PAREN = re.compile(r"\s*\(([^()]{0,60})\)")
 _FOOTNOTE = re.compile(
     r"(?:\s*\((?:\d{1,2}|[a-z]|[ivx]{1,4})\)|\s*\[\d{1,2}\]|\s*[*†‡§]+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|(?<=[a-z])[1-9])$"
 )
@@ -87,15 +87,15 @@ def clean_label(text: str) -> str | None:
 def _clean_label(text: str) -> str | None:
     cut = len(text) > LABEL_READ_CHARS
     label = text[:LABEL_READ_CHARS].replace(ELLIPSIS, "...")
-    label = _MARKUP.sub("", label)
-    label = _BULLET.sub("", label)
+    label = _INLINE_MARKUP.sub("", label)
+    label = _LABEL_BULLET.sub("", label)
     label = _QUOTES.sub("", label)
     label = " ".join(label.split())
     for _ in range(4):  # pieces come off the end one at a time: "Revenue (£m) (1):"
         before = label
         label = _LEADER.sub("", label)
         label = _FOOTNOTE.sub("", label)
-        label = _PAREN.sub(lambda m: "" if _is_unit(m.group(1)) else m.group(0), label)
+        label = _SHORT_PAREN.sub(lambda m: "" if _is_unit(m.group(1)) else m.group(0), label)
         tail = _TRAILING_UNIT.search(label)
         if tail is not None and _is_unit(tail.group(1)) and tail.start() > 0:
             label = label[: tail.start()]

@@ -87,6 +87,7 @@ import re
 from dataclasses import dataclass
 
 from osrag.extract.facts.labels import clean_label
+from osrag.extract.marks import LIST_BULLET
 from osrag.lexicon.function_words import (
     ALL_PREPOSITIONS,
     BE,
@@ -710,7 +711,7 @@ def _strip_time(before: str) -> str:
             rest = before[m.end() :]
             if (
                 _DATED.fullmatch(before, m.start())
-                or is_period_words(_FIGURES.sub(" ", rest))
+                or is_period_words(_INTEGER_FIGURES.sub(" ", rest))
                 or STATED_PERIOD.fullmatch(rest.strip(" ,")) is not None
             ):
                 before = before[: m.start()]
@@ -724,7 +725,7 @@ _MAY_BE_TIME = re.compile(r"(?i)\d\d|year|quarter|month|period|week|date|fiscal|
 _TIME_START = re.compile(
     r"(?i)\s(?:in|for|during|as\s+of|as\s+at|at|on|by|through|from|since|over|ended|ending|of)\s"
 )
-_FIGURES = re.compile(r"\d[\d,]*")
+_INTEGER_FIGURES = re.compile(r"\d[\d,]*")
 _DATED = re.compile(
     r"(?i)\s+(?:on|as\s+of|as\s+at|at)\s+(?:the|such|that|each)\s+(?:[A-Z]\w+\s+)?dates?"
 )
@@ -976,12 +977,11 @@ def _list_item(clause: str, amounts_before: int) -> str | None:
     name = clean_label(item.group("item"))
     if name is None or clause[colon] == "(":
         return name
-    group_text = _BULLET.sub("", clause[:colon])
+    group_text = LIST_BULLET.sub("", clause[:colon])
     group = clean_label(group_text) if _is_name(group_text) else None
     return f"{group}{GROUP_JOIN}{name}" if group else name
 
 
-_BULLET = re.compile(r"^\s*(?:[-*+•◦▪]|\d{1,2}[.)]|\(?[a-z]\)|\([ivx]{1,4}\))\s+")
 _LIST_ITEM = re.compile(
     r"(?:(?<=[:(])|,|;)\s*(?:(?:and|or)\s+)?"
     r"(?P<item>[A-Za-z][\w'’&/-]*(?:\s+[A-Za-z][\w'’&/-]*){0,5})\s*$"

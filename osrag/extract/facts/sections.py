@@ -46,6 +46,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from osrag.extract.facts.labels import clean_label
+from osrag.extract.marks import FIGURE_OR_SIGN
 from osrag.lexicon.bounds import LABEL_CHARS
 from osrag.lexicon.function_words import NOT_IN_A_NAME
 from osrag.lexicon.label_roles import SPECIFYING
@@ -59,7 +60,6 @@ figures of the section's first paragraphs, not of a long section's later topics.
 
 _HEADING_LINE = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(?P<title>.*?)[ \t#]*$", re.MULTILINE)
 _CONJUNCTION = re.compile(r"(?i)\b(?:and|or)\b|[&,/;]")
-_FIGURE = re.compile(r"\d|[$€£¥₹]")
 
 
 def names_a_quantity(title: str) -> str | None:
@@ -70,7 +70,7 @@ def names_a_quantity(title: str) -> str | None:
 
 @functools.lru_cache(maxsize=1 << 12)
 def _names_a_quantity(title: str, caption: bool = False) -> str | None:
-    if _FIGURE.search(title) or _CONJUNCTION.search(title):
+    if FIGURE_OR_SIGN.search(title) or _CONJUNCTION.search(title):
         return None
     label = clean_label(title)
     if label is None:
@@ -94,7 +94,7 @@ _RUN_IN = re.compile(
 "2. **Rent.** ", "**Late fee.** " (a caption alone in bold needs its full stop or colon)."""
 _PARAGRAPH_END = re.compile(r"\n[ \t]*(?:\n|#|\||[-*+•][ \t]|\(?[a-z\d]{1,4}[.)][ \t])")
 """A blank line or a line that opens another block or clause: the paragraph ends there."""
-_SENTENCE_END = re.compile(r"(?<![A-Z])[.!?]\s+(?=[A-Z(])")
+_CAPTION_SENTENCE_END = re.compile(r"(?<![A-Z])[.!?]\s+(?=[A-Z(])")
 _CAPTION_REACH = 600
 """How far before an amount (characters) its paragraph's caption is looked for."""
 
@@ -131,7 +131,7 @@ class SectionHeadings:
         found = _RUN_IN.match(text, start)
         if found is None or found.end() > position:
             return None
-        if _SENTENCE_END.search(text, found.end() - 1, position):
+        if _CAPTION_SENTENCE_END.search(text, found.end() - 1, position):
             return None  # a later sentence of the clause says more than its caption
         end_found = _PARAGRAPH_END.search(text, position)
         end = end_found.start() if end_found else len(text)

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from osrag.extract.facts.labels import clean_label
 from osrag.extract.facts.periods import split_period
 from osrag.extract.facts.prose import prose_label
+from osrag.extract.marks import LIST_BULLET
 from osrag.lexicon.bounds import CELL_CHARS, shorten
 from osrag.lexicon.function_words import (
     ALL_PREPOSITIONS,
@@ -63,7 +64,7 @@ from osrag.lexicon.periods import (
 
 __all__ = ["TextPlace", "read_text_place"]
 
-_HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t]")
+_ATX_HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t]")
 _KEY_SEPARATOR = re.compile(
     r"^(?P<key>.{1,80}?)[ \t]*(?::|\.{2,}|…+|[ \t][-–—]{1,2}|=|\|)[ \t]*"
     r"(?P<lead>(?:(?:up\s+to|of|at|approximately|about|maximum|minimum|max\.?|min\.?|"
@@ -81,7 +82,6 @@ _QUALIFIER_AFTER = re.compile(
     r"(?i)^\s*(?:(?:per|each|every|a|an)\s+[\w-]+(?:\s+[\w-]+)?|annually|monthly|yearly|"
     r"/\s*[\w-]+|\([^)]{0,60}\)|aggregate|in\s+(?:total|aggregate))?\s*[;,]?\s*$"
 )
-_BULLET = re.compile(r"^\s*(?:[-*+•◦▪]|\d{1,2}[.)]|\(?[a-z]\)|\([ivx]{1,4}\))\s+")
 _PARENTHESIS = re.compile(r"\([^()]*\)")
 _WORD = re.compile(r"[A-Za-z][\w'’&/-]*")
 
@@ -91,7 +91,7 @@ _COMPARED = re.compile(
 )
 _PRIOR_YEAR = re.compile(rf"(?i)\(\s*(?P<period>{YEAR_WRITTEN})\s*:\s*$")
 """A prior year's figure in parentheses: ``(2018: £56.5m)``, ``(FY18: $4.1m)``."""
-_SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z(“\"])|[;\n]")
+_SENTENCE_OR_CLAUSE_END = re.compile(r"[.!?](?=\s+[A-Z(“\"])|[;\n]")
 _CLAUSE_SPLIT = re.compile(r",(?!\s*(?:19|20)\d\d)|\s[–—]\s|\(|\)")
 _LAST_SENTENCE_END = re.compile(r".*(?:[.!?](?=\s+[A-Z(“\"])|;)", re.S)
 """Up to the last sentence boundary (one match instead of a loop over them all)."""
@@ -126,7 +126,7 @@ def read_text_place(text: str, start: int, end: int, amounts_before: int) -> Tex
     after = _unmarked_start(text[end : min(line_end, end + _WINDOW)])
     if whole_line and before.lstrip().startswith("|"):
         return _pipe_row_place(text, line_start, before)
-    heading = _HEADING.match(before) if whole_line else None
+    heading = _ATX_HEADING.match(before) if whole_line else None
     if heading is not None:
         return TextPlace("heading", _key_of(before[heading.end() :], after), None, None)
     period, year = _period(text, start, end, window_start, min(line_end, end + _WINDOW))
@@ -270,7 +270,7 @@ def _header_cells(text: str, start: int) -> list[str]:
 def line_key(text: str, start: int) -> str | None:
     """The key of the key–value line holding ``start`` (for later amounts on it), or None."""
     line_start = text.rfind("\n", 0, start) + 1
-    match = _KEY_PREFIX.match(_BULLET.sub("", text[line_start:start]))
+    match = _KEY_PREFIX.match(LIST_BULLET.sub("", text[line_start:start]))
     if match is None or not _may_be_key(match.group("key")):
         return None
     return _clean_key(match.group("key"))
@@ -278,7 +278,7 @@ def line_key(text: str, start: int) -> str | None:
 
 @functools.lru_cache(maxsize=1 << 12)
 def _key_of(before: str, after: str) -> str | None:
-    stripped = _BULLET.sub("", _LINE_BEFORE.sub("", before))
+    stripped = LIST_BULLET.sub("", _LINE_BEFORE.sub("", before))
     if not stripped.strip():
         return None
     match = _KEY_SEPARATOR.match(stripped)
@@ -391,7 +391,7 @@ def _period(
         return None, None  # most amounts: no year anywhere near
     last = _LAST_SENTENCE_END.match(text, line_start, start)
     sentence_start = last.end() if last else line_start
-    stop = _SENTENCE_END.search(text, end, line_end)
+    stop = _SENTENCE_OR_CLAUSE_END.search(text, end, line_end)
     sentence_end = stop.start() if stop else line_end
     last = _LAST_CLAUSE_SPLIT.match(text, sentence_start, start)
     clause_start = last.end() if last else sentence_start

@@ -146,7 +146,7 @@ def _currency_word(tag: str) -> str:
 
 
 _NUMBER_WORD = alternation(NUMBER_WORDS)
-_WORDS = rf"(?:{_NUMBER_WORD})(?:(?:[\s-]+(?:and[\s-]+)?|,\s*)(?:{_NUMBER_WORD}))*\b"
+_NUMBER_WORDS_RUN = rf"(?:{_NUMBER_WORD})(?:(?:[\s-]+(?:and[\s-]+)?|,\s*)(?:{_NUMBER_WORD}))*\b"
 _CENTS = r"(?:\s+and\s+(?:(?P<cents>\d{1,2})|[Nn][Oo])/100)?"  # "and 00/100", "and No/100"
 
 PREFIXED = re.compile(
@@ -161,7 +161,7 @@ PREFIXED = re.compile(
         (?:{_WS}(?:(?P<pcode>{_CODES})(?!\w)|{_currency_word("pw")})(?!{_WS}[-−]?\d))?
         {_END}
     |
-        \s+(?P<words>(?i:{_WORDS})){_CENTS}(?![\w-])
+        \s+(?P<words>(?i:{_NUMBER_WORDS_RUN})){_CENTS}(?![\w-])
     )
     """,
     re.VERBOSE,
@@ -185,7 +185,7 @@ SUFFIXED = re.compile(
 """Figures, then a code, sign or currency word (``300.000 €``, ``100 Dollars``)."""
 
 SPELLED_BEFORE = re.compile(
-    rf"(?<![\w-])(?i:(?P<words>{_WORDS})){_CENTS}\s+(?:(?i:(?P<q>{_QUALIFIERS}))\s+)?\Z"
+    rf"(?<![\w-])(?i:(?P<words>{_NUMBER_WORDS_RUN})){_CENTS}\s+(?:(?i:(?P<q>{_QUALIFIERS}))\s+)?\Z"
 )
 """Number words ending right before a currency noun (searched in a short window)."""
 SPELLED_WINDOW = 300
@@ -197,7 +197,7 @@ NOUN_FALLBACK = re.compile(rf"(?i:{'|'.join(NOUN_STEMS)})")
 OPEN_PAREN = re.compile(r"\s*\(\s*")
 CLOSE_PAREN = re.compile(r"\s*\)")
 PAREN_SPELLED = re.compile(
-    rf"\s*\(\s*(?:(?:{_CODES}|US\$)\s*)?(?i:(?P<words>{_WORDS})){_CENTS}"
+    rf"\s*\(\s*(?:(?:{_CODES}|US\$)\s*)?(?i:(?P<words>{_NUMBER_WORDS_RUN})){_CENTS}"
     rf"(?:\s+{_currency_word('p')})?\s*\)"
 )
 """Words in parentheses restating the figures before them: ``$10,000 (Ten Thousand Dollars)``."""
@@ -214,7 +214,7 @@ _SIGNED_FIGURES = re.compile(
 )
 """A sign with figures (or number words) after it, or figures (and a scale) with a sign
 after them."""
-_LETTER_SIGNED = re.compile(rf"(?<![A-Za-z])(?:{alternation(list(LETTER_SIGNS))}){_WS}[-−]?\d")
+_LETTER_SIGN_FIGURE = re.compile(rf"(?<![A-Za-z])(?:{alternation(list(LETTER_SIGNS))}){_WS}[-−]?\d")
 """``Rs. 5,000``: a sign written in letters, with figures after it."""
 _LETTER_STEMS = [s for s in LETTER_SIGNS if not any(o != s and o in s for o in LETTER_SIGNS)]
 """A piece of text every lettered sign holds (``Rs``)."""
@@ -231,7 +231,7 @@ def may_state_money(text: str, pos: int = 0) -> bool:
     """
     if any(sign in text for sign in SIGN_CHARACTERS) and _SIGNED_FIGURES.search(text, pos):
         return True
-    if any(stem in text for stem in _LETTER_STEMS) and _LETTER_SIGNED.search(text, pos):
+    if any(stem in text for stem in _LETTER_STEMS) and _LETTER_SIGN_FIGURE.search(text, pos):
         return True
     lowered = text.lower()
     if any(stem in lowered for stem in NOUN_STEMS):

@@ -22,12 +22,12 @@ from __future__ import annotations
 import re
 
 from osrag.chunking.normalize import PARAGRAPH_BREAK
+from osrag.extract.marks import YEAR
 from osrag.extract.tables import find_tables
 from osrag.search.passages.runs import Interval, Run
 
 _SEPARATOR_ROW = re.compile(r"\s*\|?(?:\s*:?-{2,}:?\s*\|)+\s*:?-*:?\s*\|?\s*")
-_FIGURE = re.compile(r"[$€£¥(\s-]*[-−–]?\s*\d[\d,.]*\s*\)?\s*%?")
-_YEAR = re.compile(r"(?:19|20)\d\d")
+_FIGURE_CELL = re.compile(r"[$€£¥(\s-]*[-−–]?\s*\d[\d,.]*\s*\)?\s*%?")
 HEADER_ROWS = 4
 """A pipe table's header holds at most this many lines (the separator row included)."""
 
@@ -111,7 +111,7 @@ def _names_only(row: str) -> bool:
     """A pipe row none of whose cells is a figure (a year or a date is a name here)."""
     cells = [c.strip() for c in row.strip().strip("|").split("|")]
     return row.lstrip().startswith("|") and not any(
-        _FIGURE.fullmatch(c) and not _YEAR.fullmatch(c) for c in cells
+        _FIGURE_CELL.fullmatch(c) and not YEAR.fullmatch(c) for c in cells
     )
 
 
