@@ -156,6 +156,22 @@ def test_an_amount_among_words_in_a_table_cell_takes_its_row_and_column() -> Non
     ]
 
 
+def test_a_cell_that_names_its_quantity_beside_the_amount_says_what_it_holds() -> None:
+    text = (
+        "| Cover | Limit | Notes |\n|---|---|---|\n"
+        "| Windscreen | Repair cost less a $75 excess | none |\n"
+        "| Theft | Market value less $400 deductible | none |\n"
+        "| Storage | Deposit of $60 at the depot | none |\n"
+        "| Towing | $150 each tow | none |\n"
+    )
+    assert [(f.raw, f.label) for f in facts(text)] == [
+        ("$75", "Windscreen — excess"),  # the noun after the amount, over the column
+        ("$400", "Theft — deductible"),
+        ("$60", "Storage — Deposit"),
+        ("$150", "Towing — Limit"),  # "each tow" names no quantity: the column's
+    ]
+
+
 SIGNS = [
     ("We reported a net loss of $3.1 million.", -310_000_000),
     ("Net loss was $(3.1) million.", -310_000_000),  # negative as written: not flipped back

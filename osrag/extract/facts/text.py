@@ -61,6 +61,7 @@ from osrag.lexicon.periods import (
     period_written,
     stated_year,
 )
+from osrag.lexicon.quantities import is_quantity_noun
 
 __all__ = ["TextPlace", "read_text_place"]
 
@@ -125,7 +126,7 @@ def read_text_place(text: str, start: int, end: int, amounts_before: int) -> Tex
     before = _unmarked_end(text[window_start:start])
     after = _unmarked_start(text[end : min(line_end, end + _WINDOW)])
     if whole_line and before.lstrip().startswith("|"):
-        return _pipe_row_place(text, line_start, before)
+        return _pipe_row_place(text, line_start, before, after)
     heading = _ATX_HEADING.match(before) if whole_line else None
     if heading is not None:
         return TextPlace("heading", _key_of(before[heading.end() :], after), None, None)
@@ -201,10 +202,12 @@ def _unmarked_start(after: str) -> str:
     return after.lstrip("*_`") if after.startswith(("*", "_", "`")) else after
 
 
-def _pipe_row_place(text: str, line_start: int, before: str) -> TextPlace:
+def _pipe_row_place(text: str, line_start: int, before: str, after: str = "") -> TextPlace:
     """An amount written among words in a Markdown table's cell (``| Medical payments |
     $5,000 each person |``): the row's first cell is its label, the column's header
-    qualifies it or names its period (:mod:`osrag.extract.facts.table`'s rule)."""
+    qualifies it or names its period (:mod:`osrag.extract.facts.table`'s rule) — unless
+    the cell's own words name the quantity beside the amount (``| Collision | Actual cash
+    value less $500 deductible |`` under "Limit": the collision deductible)."""
     cells = before.lstrip().removeprefix("|").split("|")
     column = len(cells) - 1
     if column == 0:
@@ -213,10 +216,29 @@ def _pipe_row_place(text: str, line_start: int, before: str) -> TextPlace:
     header = _pipe_header(text, line_start, column)
     found, rest = split_period(header) if header else (None, "")
     qualifier = clean_label(rest) if rest and not qualifies_nothing(rest) else None
+    named = _cell_quantity(cells[-1], after.split("|", 1)[0])
+    if named is not None:
+        qualifier = named
     if qualifier is not None and label is not None:
         label = f"{label}{COLUMN_JOIN}{qualifier}"
     period, year = found if found else (None, None)
     return TextPlace("table", label, period, year)
+
+
+_CELL_NOUN_AFTER = re.compile(r"\s*([A-Za-z][\w-]*)")
+_CELL_NOUN_BEFORE = re.compile(r"([A-Za-z][\w-]*)(?:\s+of|\s*:)?\s*$")
+
+
+def _cell_quantity(cell_before: str, cell_after: str) -> str | None:
+    """The quantity noun a worded cell writes right beside its amount — after it ("$500
+    **deductible**") or before it ("**Deductible** of $500", "Deposit: $50") — when the cell
+    says more than the amount; None when the words beside it name no quantity."""
+    if not (cell_before.strip() or cell_after.strip()):
+        return None
+    for found in (_CELL_NOUN_AFTER.match(cell_after), _CELL_NOUN_BEFORE.search(cell_before)):
+        if found is not None and is_quantity_noun(found.group(1)):
+            return clean_label(found.group(1))
+    return None
 
 
 def _pipe_header(text: str, line_start: int, column: int) -> str | None:
