@@ -105,6 +105,59 @@ def test_columns_of_a_table_by_segment_are_the_parts() -> None:
     assert got[3][:3] == ("Goodwill", "acquired", None)  # the acquired business's goodwill
 
 
+@pytest.mark.parametrize(
+    ("sentence", "quantity"),
+    [
+        (
+            "The table below sets out a breakdown of net sales to external customers by "
+            "geographic region (in thousands):",
+            "net sales",
+        ),
+        (
+            "We report total external revenues by country, based on the customer's location:",
+            "revenues",
+        ),
+        ("The following table shows operating income information by reportable segment:", "income"),
+    ],
+)
+def test_a_long_sentence_names_the_quantity_of_its_parts_before_by(
+    sentence: str, quantity: str
+) -> None:
+    """A describing sentence too long to be a quantity before "by" still names one: its
+    clause's last quantity noun, with a lead netting it; the rows that name only a part are
+    that part's figure of it, the unlabelled total the company's."""
+    text = (
+        sentence
+        + "\n\n"
+        + pipe(
+            [
+                ["", "2024", "2023"],
+                ["France", "$ 412", "$ 398"],
+                ["Northwind Logistics", "208", "190"],
+                ["", "$ 620", "$ 588"],
+            ]
+        )
+    )
+    got = {(f.label, f.scope, f.scope_name) for f in facts(text)}
+    part = ("segment", "northwind logistics") if "segment" in sentence else ("region", "france")
+    assert (quantity, *part) in got
+    assert not any(f.label in {"France", "Northwind Logistics"} for f in facts(text))
+
+
+def test_a_heading_of_parts_takes_the_quantity_its_sentence_names() -> None:
+    """A heading saying only that the rows are regions ("Geographic information") leaves
+    the quantity to the sentence below it."""
+    text = (
+        "## 14. Geographic information\n\n"
+        "The following table presents total external revenues by geographic location, based "
+        "on the location of the customer:\n\n"
+        + pipe([["", "2024", "2023"], ["Japan", "$ 96", "$ 70"], ["Brazil", "41", "38"]])
+    )
+    got = [(f.label, f.scope, f.scope_name) for f in facts(text)]
+    assert got[0] == ("revenues", "region", "japan")
+    assert got[2] == ("revenues", "region", "brazil")
+
+
 @pytest.mark.corpus
 def test_a_table_of_regions_names_each_region_in_real_filings() -> None:
     """TAT-QA: revenue by delivery location, countries under "Americas:" and "EMEA:"."""

@@ -9,8 +9,10 @@ A table's cells do not say whose figures they are; the words before it often do:
   Safety segment``, ``North America``, ``Asia Pacific region``: that part's figures), a
   part of the year (``Fourth quarter 2023 highlights``: the quarter's), the parts the
   table's rows are (``Revenue by segment``, ``Sales by geographic area``: each row a part,
-  of the quantity named before "by"), or an acquired business (``Purchase price
-  allocation``);
+  of the quantity named before "by"; a longer phrase names its clause's last quantity
+  noun: "presents total external revenues by geographic location" → ``revenues``; a
+  heading naming only the parts takes the quantity the describing sentence names), or an
+  acquired business (``Purchase price allocation``);
 * the **sentence describing** the table — the one that introduces it at the end of the
   paragraph right before it ("… as follows:"), else that paragraph's sentence saying "the
   following table" or "the table below" — naming discontinued operations (discontinued,
@@ -33,13 +35,15 @@ An amount in prose takes the part of the company or of the year its section's he
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from dataclasses import dataclass
 
 from osrag.extract.marks import FIGURE_OR_SIGN
-from osrag.lexicon.label_roles import ALLOCATED_CHARGE
+from osrag.lexicon.label_roles import ALLOCATED_CHARGE, OPTIONAL_LEADS
 from osrag.lexicon.periods import PeriodPart
+from osrag.lexicon.quantities import is_quantity_noun
 from osrag.lexicon.scopes import (
     PART_KIND_WORDS,
     PART_KINDS,
@@ -196,12 +200,37 @@ def _parts(words: str) -> Context | None:
         found = pattern.search(words)
         if found is not None:
             before = words[: found.start()].split()
-            named = 0 < len(before) <= 4 and found.group(0).lower().startswith("by")
+            by = found.group(0).lower().startswith("by")
+            named = 0 < len(before) <= 4 and by
             quantity = (
                 " ".join(before) if named and _WORDS_ONLY.fullmatch(" ".join(before)) else None
             )
+            if quantity is None and by:
+                quantity = _quantity_before(before)
             return Context(parts=kind, quantity=quantity)
     return None
+
+
+def _quantity_before(before: list[str]) -> str | None:
+    """The quantity a longer sentence names before "by": the last quantity noun of its
+    clause with the leads summing or netting it ("The following table presents total
+    external revenues by geographic location" → ``revenues``; "a disaggregation of revenue
+    from contracts with customers by delivery location" → ``revenue``; "sales information
+    by geographic area" → ``sales``), or None when the clause names none."""
+    clause = " ".join(before).rsplit(",", 1)[-1].split()
+    for end in range(len(clause) - 1, -1, -1):
+        if _WORDS_ONLY.fullmatch(clause[end]) and is_quantity_noun(clause[end]):
+            break
+    else:
+        return None
+    start = end
+    while (
+        start > 0
+        and (is_quantity_noun(clause[start - 1]) or clause[start - 1].lower() in OPTIONAL_LEADS)
+        and clause[start - 1].lower() != "total"
+    ):
+        start -= 1
+    return " ".join(clause[start : end + 1])
 
 
 _WORDS_ONLY = re.compile(r"[^\W\d_][\w&'’ -]*")
@@ -262,9 +291,11 @@ def table_context(text: str, table_start: int) -> Context:
         return NONE
     heading = _heading(before)
     found = _of_heading(heading) if heading is not None else None
-    if found is not None and (found.scope != "own" or found.parts is not None):
-        return found
     described = _of_sentence(_describing(paragraph))
+    if found is not None and (found.scope != "own" or found.parts is not None):
+        if found.quantity is None and described is not None and described.quantity:
+            return dataclasses.replace(found, quantity=described.quantity)  # "… revenues by"
+        return found
     if described is None:
         return found or NONE
     if found is not None and found.period_part is not None:  # a quarter's table of parts
