@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-
-import Stemmer
+from typing import Any
 
 __all__ = [
     "hyphenated",
@@ -35,7 +34,13 @@ __all__ = [
 ]
 
 
-_STEMMER = Stemmer.Stemmer("english")
+@lru_cache(maxsize=1)
+def _stemmer() -> Any:
+    """The English Snowball stemmer, loaded on first use: reading a question to build a
+    query loads no analyzer library until a name is matched by form."""
+    import Stemmer
+
+    return Stemmer.Stemmer("english")
 
 
 @lru_cache(maxsize=65_536)
@@ -44,7 +49,7 @@ def key_stem(key: str) -> str:
     word reduced to its Snowball English stem (PyStemmer, the stemmer the embedded
     index's analyzers use already): derived forms of a word meet ("bridging", "bridge" →
     "bridg"; "installation", "installing" → "instal")."""
-    return " ".join(_STEMMER.stemWords(key.split(" ")))
+    return " ".join(_stemmer().stemWords(key.split(" ")))
 
 
 def word_set(words: str) -> frozenset[str]:
