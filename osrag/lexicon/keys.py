@@ -236,6 +236,8 @@ def _tails(words: list[str], listed: bool = False) -> list[str]:
     if COORDINATORS & set(words):
         if not listed and len(words) == 3 and words[1] in COORDINATORS:
             keys += [words[0], words[2]]
+        for member in _parallel_members(words, listed):
+            keys += _tails(member)
         return keys
     for i in range(1, len(words)):
         if words[i - 1] in MODIFIERS:
@@ -243,6 +245,21 @@ def _tails(words: list[str], listed: bool = False) -> list[str]:
         if words[i] not in NON_HEAD_STARTS:
             keys.append(" ".join(words[i:]))
     return keys
+
+
+def _parallel_members(words: list[str], listed: bool) -> list[list[str]]:
+    """The members of a coordination whose two sides are built alike and share its head:
+    "general liability and umbrella liability insurance" is general liability insurance
+    and umbrella liability insurance — the first member ends in the word that stands
+    before the head in the second. One coordinator, two words or more each side; no
+    list. [] for any other ("net operating loss and credit carryforwards")."""
+    coordinators = [i for i, w in enumerate(words) if w in COORDINATORS]
+    if listed or len(coordinators) != 1:
+        return []
+    first, second = words[: coordinators[0]], words[coordinators[0] + 1 :]
+    if len(first) < 2 or len(second) < 3 or first[-1] != second[-2]:
+        return []
+    return [[*first, second[-1]], second]
 
 
 def _generic_tail(words: list[str], heads: frozenset[str] = GENERIC_HEADS) -> bool:
@@ -363,6 +380,7 @@ def label_keys(label: str | None) -> tuple[str, ...]:
             row += [k for k in _keys_of(row_core, row_whole, listed) if k not in whole_keys]
     else:
         row += _keys_of(row_core, row_whole, listed)
+    row += _included_keys(row_only, row_whole)
     keys: list[str] = []
     qualified = False
     column_cores: list[str] = []
@@ -386,6 +404,26 @@ def label_keys(label: str | None) -> tuple[str, ...]:
         keys += label_keys(label[owner.end() :])
     found = dict.fromkeys(k for k in ([] if qualified else row) + keys if 0 < len(k) <= KEY_CHARS)
     return tuple(found)[:KEYS_PER_LABEL]
+
+
+_INCLUDED = re.compile(r"\(\s*including\s+(?P<name>[^()]+?)\s*\)", re.IGNORECASE)
+"""A coverage a name says it includes, in parentheses: "insurance **(including product
+liability coverage)**"."""
+
+
+def _included_keys(text: str, whole: list[str]) -> list[str]:
+    """The keys of a coverage the name ``text`` (its words: ``whole``) says it includes —
+    "Commercial general liability insurance (including product liability coverage)" is
+    product liability coverage too — when the included name is a figure of the same
+    kind: its head a figure word (:data:`FIGURE_WORDS`: "coverage") or the name's own
+    head. Any other parenthesis says what the amount takes in ("Total debt (including
+    current portion)" is no current portion): no key."""
+    keys: list[str] = []
+    for found in _INCLUDED.finditer(text):
+        words = phrase_words(found.group("name"))
+        if len(words) > 1 and (words[-1] in FIGURE_WORDS or whole[-1:] == words[-1:]):
+            keys += _core_keys(words)
+    return keys
 
 
 _QUALIFYING = MODIFIERS | CHANGES | OTHER_MEASURES

@@ -133,6 +133,7 @@ def test_a_long_coverage_with_its_parenthesis_and_perils_is_read_whole() -> None
     )
     assert [lbl for _, lbl in labels(text)] == [
         "commercial general liability and excess liability insurance"
+        " (including completed operations coverage)"
     ]
 
 
@@ -186,4 +187,24 @@ def test_the_later_alternative_of_the_lesser_of_is_named_as_the_limit(text: str)
 def test_an_adjective_after_its_noun_keeps_its_complement_in_the_name(
     text: str, label: str
 ) -> None:
+    assert [lbl for _, lbl in labels(text)] == [label]
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        (
+            "The Carrier shall keep marine cargo insurance (including war risk coverage) "
+            "in an amount not less than $3,000,000 per shipment.",
+            "marine cargo insurance (including war risk coverage)",
+        ),
+        (
+            "The Vendor shall carry crime insurance, including employee theft coverage, "
+            "with limits of not less than $750,000.",
+            "crime insurance (including employee theft coverage)",
+        ),
+        ("Net sales for fiscal 2019 (including Acme sales) were $5 million.", "Net sales"),
+    ],
+)
+def test_a_coverage_set_off_as_included_stays_in_the_name(text: str, label: str) -> None:
     assert [lbl for _, lbl in labels(text)] == [label]

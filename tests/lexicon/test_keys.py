@@ -261,3 +261,45 @@ def test_the_lists_do_not_overlap() -> None:
 def test_derived_forms_of_a_key_s_words_share_its_stem() -> None:
     assert key_stem("bridging loan") == key_stem("bridge loan")
     assert key_stem("heating oil") == key_stem("heat oil") != key_stem("heater oil")
+
+
+@pytest.mark.parametrize(
+    ("label", "asked", "answers"),
+    [
+        ("hull and machinery and cargo insurance", "cargo insurance", False),
+        (
+            "property damage liability and bodily injury liability cover",
+            "bodily injury liability cover",
+            True,
+        ),
+        (
+            "property damage liability and bodily injury liability cover",
+            "property damage liability cover",
+            True,
+        ),
+        ("net operating loss and credit carryforwards", "credit carryforwards", False),
+        ("auto liability and excess liability insurance", "auto liability insurance", True),
+        ("auto liability and excess liability insurance", "excess liability insurance", True),
+        ("auto liability and excess liability insurance", "liability insurance", True),
+    ],
+)
+def test_each_member_of_a_coordination_built_alike_names_the_shared_head(
+    label: str, asked: str, answers: bool
+) -> None:
+    assert bool(set(asked_keys(asked)) & set(label_keys(label))) is answers
+
+
+@pytest.mark.parametrize(
+    ("label", "asked", "answers"),
+    [
+        ("Marine cargo insurance (including war risk coverage)", "war risk insurance", True),
+        ("Marine cargo insurance (including war risk coverage)", "marine cargo insurance", True),
+        ("Crime policy (including employee theft cover)", "employee theft cover", True),
+        ("Long-term debt (including current portion)", "current portion", False),
+        ("Net revenue (including freight)", "freight", False),
+    ],
+)
+def test_a_coverage_a_name_says_it_includes_is_a_key_of_it(
+    label: str, asked: str, answers: bool
+) -> None:
+    assert bool(set(asked_keys(asked)) & set(label_keys(label))) is answers

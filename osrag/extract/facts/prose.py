@@ -46,12 +46,15 @@ and the sentence's structure says which one. The reader looks, in this order:
    aggregate amount of the Revolving Commitments" → ``aggregate Revolving Commitments``;
    alone ("the sum of $X", "a total of $X") it names nothing. A limit joined by *with*
    names its coverage's figure: "Employer's liability insurance **with limits** not less
-   than" → ``Employer's liability insurance``. A possessor is left out when it names a
-   party ("**the Company's** outstanding stock", "**Consultant's** Base Consulting Fee"),
-   kept when it is part of a name ("**employer's** liability insurance"). A time
-   qualifier that leads the name is no word of it: "the **then-current** renewal fee" →
-   ``renewal fee`` (the fee in force when it falls due; "current" alone stays, "current
-   liabilities" are a line of their own).
+   than" → ``Employer's liability insurance``. A coverage the name says it includes, set
+   off right after it, stays in the label: "liability insurance **(including product
+   liability coverage)**" (its keys are the included coverage's too). A possessor is
+   left out when it names a party ("**the Company's** outstanding stock",
+   "**Consultant's** Base Consulting Fee"), kept when it is part of a name
+   ("**employer's** liability insurance"). A time qualifier that leads the name is no
+   word of it: "the **then-current** renewal fee" → ``renewal fee`` (the fee in force
+   when it falls due; "current" alone stays, "current liabilities" are a line of their
+   own).
 
 3. **A change**: an amount right after a verb of change is the change — "Net cash
    provided by operating activities **increased** $224 million" → ``increase in Net cash
@@ -526,9 +529,39 @@ def _label_from(before: str, tokens: list[_Token], pieces: list[_Piece]) -> str 
         ):
             return None  # "the sum of $X", "a total of $X": no name
     name = before[tokens[first.start].start : tokens[first.end - 1].end]
+    included = _inclusion(tokens, first.end, before)
+    if included is not None:
+        name = f"{name} ({included})"
     if first.start and tokens[first.start - 1].low == "then" and len(words) > 1:
         name = f"then {name}"  # "the then applicable rate": read as "then-applicable"
     return _finish(name, len(words), rest, before, tokens)
+
+
+def _inclusion(tokens: list[_Token], at: int, before: str) -> str | None:
+    """The coverage a name says it includes, set off right after it ("insurance
+    **(including product liability coverage)**", "insurance**, including product
+    liability coverage,** with limits"): ``including product liability coverage``, kept
+    in the label in parentheses (its keys, :func:`~osrag.lexicon.keys.label_keys`); None
+    when none stands there or it is no short run of a name's words."""
+    if (
+        at + 2 >= len(tokens)
+        or tokens[at].text not in ("(", ",")
+        or tokens[at + 1].low != "including"
+    ):
+        return None
+    closing = ")" if tokens[at].text == "(" else ","
+    for j in range(at + 2, min(len(tokens), at + 2 + _INCLUDED_WORDS + 1)):
+        if tokens[j].text == closing:
+            if j == at + 2:
+                return None
+            return before[tokens[at + 1].start : tokens[j - 1].end]
+        if not _name_word(tokens, j) and tokens[j].low not in COORDINATORS:
+            return None
+    return None
+
+
+_INCLUDED_WORDS = 6
+"""The most words of a coverage a name says it includes."""
 
 
 def _finish(
@@ -684,11 +717,15 @@ _DEFINED = re.compile(
 def _trim(before: str) -> str:
     """``before`` without what may stand between a name and its link: time phrases
     (:func:`_strip_time`) and a parenthesis ("Pinnacle Foods net sales for fiscal 2019
-    (reflecting 213 days of ownership) were")."""
+    (reflecting 213 days of ownership) were") — not a coverage the name includes
+    ("insurance (including product liability coverage) in an amount", :func:`_inclusion`)."""
     trimmed = _strip_time(before)
     if trimmed.endswith(")"):
         opening = trimmed.rfind("(", max(0, len(trimmed) - 90))
-        if opening > 0 and not _MONEY_SIGN.search(trimmed, opening):
+        named = trimmed[:opening].rstrip()
+        # a coverage the name includes is read with it, unless a time phrase stands between
+        included = trimmed.startswith("including", opening + 1) and _strip_time(named) == named
+        if opening > 0 and not included and not _MONEY_SIGN.search(trimmed, opening):
             trimmed = _strip_time(trimmed[:opening].rstrip())
     return trimmed
 
