@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from osrag.chunking.window import embed_text, embed_window, fit_config
     from osrag.models import Chunk, ChunkingConfig, Document
 
-_EXPORTS: dict[str, str] = {
+_CHUNKING_EXPORTS: dict[str, str] = {
     "Tokenizer": "osrag.chunking.tokenizers",
     "breadcrumb": "osrag.chunking.structural",
     "embed_text": "osrag.chunking.window",
@@ -116,7 +116,7 @@ def _cut(doc: Document, config: ChunkingConfig, tokenizer: Tokenizer) -> list[Ch
 
 
 def __getattr__(name: str) -> object:
-    module = _EXPORTS.get(name)
+    module = _CHUNKING_EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'osrag.chunking' has no attribute {name!r}")
     value = getattr(import_module(module), name)

@@ -22,7 +22,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING
 
-_EXPORTS: dict[str, str] = {
+_EMBEDDING_EXPORTS: dict[str, str] = {
     "Embedder": "osrag.embedding.base",
     "Vectors": "osrag.embedding.base",
     "check_dimension": "osrag.embedding.base",
@@ -105,7 +105,7 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> object:
-    module = _EXPORTS.get(name)
+    module = _EMBEDDING_EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'osrag.embedding' has no attribute {name!r}")
     value = getattr(import_module(module), name)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING
 
-_EXPORTS: dict[str, str] = {
+_EXTRACT_EXPORTS: dict[str, str] = {
     "Collision": "osrag.extract.collisions",
     "CollisionReport": "osrag.extract.collisions",
     "canonical_token": "osrag.extract.collisions",
@@ -98,7 +98,7 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> object:
-    module = _EXPORTS.get(name)
+    module = _EXTRACT_EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'osrag.extract' has no attribute {name!r}")
     value = getattr(import_module(module), name)

@@ -15,7 +15,7 @@ __all__ = [
     "LIST_BULLET",
     "MARKDOWN_HEADING",
     "SIGN",
-    "YEAR",
+    "YEAR_FIGURE",
 ]
 
 #: A list item's bullet at a line's start: ``-``, ``•``, ``1.``, ``a)``, ``(iv)``.
@@ -25,7 +25,7 @@ MARKDOWN_HEADING = re.compile(r"#{1,6}\s")
 #: A digit or a currency sign: a line that may state an amount.
 FIGURE_OR_SIGN = re.compile(r"\d|[$€£¥₹]")
 #: A year of the last two centuries inside other text.
-YEAR = re.compile(r"(?:19|20)\d\d")
+YEAR_FIGURE = re.compile(r"(?:19|20)\d\d")
 #: Any digit.
 DIGIT = re.compile(r"\d")
 #: The Indian unit of a hundred thousand (``Rs. 5 lacs``).

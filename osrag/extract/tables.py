@@ -55,7 +55,7 @@ from osrag.currencies import (
 )
 from osrag.errors import ExtractionError
 from osrag.extract.facts.labels import is_dependent
-from osrag.extract.marks import LAKH, MARKDOWN_HEADING, SIGN, YEAR
+from osrag.extract.marks import LAKH, MARKDOWN_HEADING, SIGN, YEAR_FIGURE
 from osrag.extract.money import (
     SIGN_CLASS,
     MoneyMention,
@@ -64,6 +64,7 @@ from osrag.extract.money import (
     minor_unit_exponent,
     sign_pattern,
 )
+from osrag.extract.money.patterns import LETTER_STEMS
 from osrag.extract.scale import Caption, find_caption, parse_caption
 from osrag.extract.table_model import (
     Cell,
@@ -124,7 +125,6 @@ _SIGN_CHARS = re.compile(
 (``Target ($)``): without a caption, a table without one states no amount."""
 _HEADER_CODE = re.compile(rf"\((?:in\s+)?(?:{alternation(list(CODES))})\)[ \t]*(?:\||:|$)", re.M)
 """A currency code alone in a header's parentheses (``Fee (USD)``)."""
-_LETTER_STEMS = [s for s in LETTER_SIGNS if not any(o != s and o in s for o in LETTER_SIGNS)]
 _LETTER_SIGN_CELL = re.compile(
     rf"(?<![A-Za-z])(?:{alternation(list(LETTER_SIGNS))})(?:[ \t]*\(?[ \t]*\d|[ \t]*(?:\||;|$))",
     re.MULTILINE,
@@ -157,7 +157,7 @@ def _signed(text: str, start: int, end: int | None = None) -> bool:
     if ")" in text and _HEADER_CODE.search(text, start, stop) is not None:
         return True
     return (
-        any(s in text for s in _LETTER_STEMS)
+        any(s in text for s in LETTER_STEMS)
         and _LETTER_SIGN_CELL.search(text, start, stop) is not None
     )
 
@@ -254,7 +254,7 @@ def _row_caption(cells: list[Cell], label: str) -> Caption | None:
     if label and units[0] is not None:
         return units[0]  # the stub header states the unit ("| £m | 2019 | 2018 |")
     loader_header = not label and cells and not cells[0].column
-    if loader_header and units[0] is not None and YEAR.search(cells[0].text) is None:
+    if loader_header and units[0] is not None and YEAR_FIGURE.search(cells[0].text) is None:
         return units[0]  # a loader's header line starting with the unit: "£m | 2019 | 2018"
     for candidate in [label, *(c.text for c in cells)]:
         caption = find_caption(candidate) if candidate else None

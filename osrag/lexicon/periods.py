@@ -116,13 +116,13 @@ QUARTER_ORDINALS = {
 """The ordinal words that name a quarter ("fourth quarter", "4th quarter"), both sides."""
 ORDINAL = "(?:" + "|".join(QUARTER_ORDINALS) + ")"
 """An ordinal that may name a quarter or a half ("fourth", "4th") — a pattern fragment."""
-_NUMBER_WORD = r"(?:three|six|nine|twelve|fifty[- ]two|fifty[- ]three|52|53|3|6|9|12|13)"
+_PERIOD_COUNT = r"(?:three|six|nine|twelve|fifty[- ]two|fifty[- ]three|52|53|3|6|9|12|13)"
 AT_A_DATE = r"(?:as\s+(?:of|at)|at|on|for|in|ended|ending)"
 """The words that state a figure at a date or for a period ("as of", "at", "for", "ended")
 — a pattern fragment: a header's lead, a row label's date, a header split's joint."""
 _LEAD = (
     r"(?:(?:the\s+)?(?:fiscal\s+|financial\s+)?(?:years?|periods?|quarters?|half[- ]years?|"
-    rf"{_NUMBER_WORD}\s+(?:months|weeks))[\s-]+(?:ended|ending)\s*:?\s*"
+    rf"{_PERIOD_COUNT}\s+(?:months|weeks))[\s-]+(?:ended|ending)\s*:?\s*"
     rf"|(?:balances?\s+)?{AT_A_DATE}\s+"
     r"|balances?,?\s+(?:at\s+)?|(?:for\s+)?the\s+)"
 )

@@ -216,7 +216,7 @@ _SIGNED_FIGURES = re.compile(
 after them."""
 _LETTER_SIGN_FIGURE = re.compile(rf"(?<![A-Za-z])(?:{alternation(list(LETTER_SIGNS))}){_WS}[-−]?\d")
 """``Rs. 5,000``: a sign written in letters, with figures after it."""
-_LETTER_STEMS = [s for s in LETTER_SIGNS if not any(o != s and o in s for o in LETTER_SIGNS)]
+LETTER_STEMS = [s for s in LETTER_SIGNS if not any(o != s and o in s for o in LETTER_SIGNS)]
 """A piece of text every lettered sign holds (``Rs``)."""
 
 
@@ -231,7 +231,7 @@ def may_state_money(text: str, pos: int = 0) -> bool:
     """
     if any(sign in text for sign in SIGN_CHARACTERS) and _SIGNED_FIGURES.search(text, pos):
         return True
-    if any(stem in text for stem in _LETTER_STEMS) and _LETTER_SIGN_FIGURE.search(text, pos):
+    if any(stem in text for stem in LETTER_STEMS) and _LETTER_SIGN_FIGURE.search(text, pos):
         return True
     lowered = text.lower()
     if any(stem in lowered for stem in NOUN_STEMS):

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from osrag.chunking.normalize import PARAGRAPH_BREAK
-from osrag.extract.marks import YEAR
+from osrag.extract.marks import YEAR_FIGURE
 from osrag.extract.tables import find_tables
 from osrag.search.passages.runs import Interval, Run
 
@@ -111,7 +111,7 @@ def _names_only(row: str) -> bool:
     """A pipe row none of whose cells is a figure (a year or a date is a name here)."""
     cells = [c.strip() for c in row.strip().strip("|").split("|")]
     return row.lstrip().startswith("|") and not any(
-        _FIGURE_CELL.fullmatch(c) and not YEAR.fullmatch(c) for c in cells
+        _FIGURE_CELL.fullmatch(c) and not YEAR_FIGURE.fullmatch(c) for c in cells
     )
 
 
