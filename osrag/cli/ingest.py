@@ -367,6 +367,13 @@ def _summary(report: Any) -> None:
             f"window ({plural(report.tokens_truncated, 'token')} not embedded)",
             highlight=False,
         )
+    vocabulary = report.label_vocabulary
+    if vocabulary is not None and vocabulary.vectors_left_out:
+        err.print(
+            f"{plural(vocabulary.vectors_left_out, 'label')} given no vector (the most "
+            "widely held were embedded): they match questions by keys alone",
+            highlight=False,
+        )
     if report.labels_cut or report.headings_cut or report.breadcrumbs_shortened:
         err.print(
             f"cut to their length bounds (marked …): {report.labels_cut} fact label(s), "

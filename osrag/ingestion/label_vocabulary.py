@@ -39,7 +39,10 @@ embedded by the generation's embedder, or by the offline default embedder where 
 generation has none (and the default is installed). They go through the one vector cache
 (:func:`~osrag.embedding.embed_missing`), and a new generation reads back the vectors of
 the labels the generation it replaces already embedded with the same embedder (as it
-reads back chunk vectors: :mod:`osrag.ingestion.reuse`). Without either embedder the
+reads back chunk vectors: :mod:`osrag.ingestion.reuse`). One ingest embeds at most
+:data:`MEANING_LABELS` new labels, the most widely held (a search compares no more by
+meaning); the others keep keys alone, and the ingest's report counts them
+(``vectors_left_out``). Without either embedder the
 vocabulary keeps labels and keys alone; a search then says so. Vectors are stored as
 float16 (the cosine moves by less than 0.001), base64: about 1.2 KB a label with its
 text, keys and scopes — 12 MB per 10,000 distinct labels (``docs/amounts.md`` has the
@@ -447,7 +450,8 @@ class LabelBook:
         report: LabelVocabularyReport,
     ) -> None:
         """A vector for every record of ``puts`` without one: from the previous generation's
-        vocabulary (same embedder), else through the vector cache."""
+        vocabulary (same embedder), else through the vector cache — at most
+        :data:`MEANING_LABELS` of them, the most widely held, embedded in one finish."""
         wanting = {key: entry for key, entry in puts.items() if not entry.get("vector")}
         if not wanting:
             return
@@ -467,6 +471,12 @@ class LabelBook:
                         report.vectors_from_generation += 1
         if not wanting:
             return
+        if len(wanting) > MEANING_LABELS:
+            # a search compares at most MEANING_LABELS labels by meaning, the most widely
+            # held: the others' vectors would cost an embedding each and never be read
+            held = sorted(wanting, key=lambda key: (-sum(wanting[key]["scopes"].values()), key))
+            report.vectors_left_out = len(held) - MEANING_LABELS
+            wanting = {key: wanting[key] for key in held[:MEANING_LABELS]}
         from osrag.embedding import SqliteVectorCache, default_cache_path, embed_missing
         from osrag.embedding.cache import content_digest
 

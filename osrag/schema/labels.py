@@ -110,6 +110,11 @@ class LabelVocabularyReport(BaseModel):
         default=0,
         description="label vectors read back from the generation this one replaces (same embedder)",
     )
+    vectors_left_out: int = Field(
+        default=0,
+        description="new labels given no vector: beyond the most a finish embeds (the most "
+        "widely held are embedded); they match by keys alone",
+    )
     rebuilt: bool = Field(
         default=False,
         description="rebuilt from every document's labels (an earlier ingest stopped while "

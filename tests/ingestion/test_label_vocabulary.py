@@ -134,6 +134,31 @@ def test_only_the_most_widely_held_labels_are_read_with_their_vectors(
     assert np.allclose(two.vectors, whole.vectors[two.meaning_rows])
 
 
+def test_one_ingest_embeds_only_the_most_widely_held_labels_past_the_bound(
+    backend_case: BackendCase, corpus: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the most labels a search compares by meaning, an ingest embeds the most widely
+    held of its new labels and says how many it left without a vector; those still match
+    by their keys."""
+    monkeypatch.setattr(label_vocabulary, "MEANING_LABELS", 2)
+    report = ingest(corpus, backend_case.backend, IngestOptions(alias=backend_case.alias))
+    assert report.label_vocabulary is not None
+    assert report.label_vocabulary.labels == 5
+    assert report.label_vocabulary.vectors_embedded + report.label_vocabulary.vectors_cached == 2
+    assert report.label_vocabulary.vectors_left_out == 3
+    generation = current_generation(backend_case.backend, backend_case.alias).name
+    store = backend_case.backend.records(backend_case.alias)
+    found = read_vocabulary(store, generation, most_by_meaning=5)
+    assert found is not None
+    with_vector = sorted(found.labels[r] for r in found.meaning_rows)
+    # "Installation charge" two orders hold; then the first of the others by record key
+    assert "Installation charge" in with_vector and len(with_vector) == 2
+    result = Searcher(backend_case.backend, backend_case.alias).search(
+        "orders with a late fee over $10"
+    )
+    assert result.amount_step == "bound" and {h.doc_id for h in result.hits} == {"quote"}
+
+
 def test_a_sync_in_place_adds_and_removes_the_labels_of_the_documents_it_changes(
     backend_case: BackendCase, corpus: Path
 ) -> None:
