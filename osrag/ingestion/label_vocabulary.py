@@ -89,6 +89,7 @@ __all__ = [
     "LabelBook",
     "Vocabulary",
     "VocabularyState",
+    "decode_rows",
     "decode_vector",
     "document_labels",
     "embedded_text",
@@ -177,6 +178,27 @@ def encode_vector(vector: npt.ArrayLike) -> str:
 
 def decode_vector(text: str) -> npt.NDArray[np.float32]:
     return np.frombuffer(base64.b64decode(text), dtype="<f2").astype(np.float32)
+
+
+def decode_rows(texts: Sequence[str], dimension: int) -> npt.NDArray[np.float32]:
+    """Stored vectors as unit rows (a zero row for one not of ``dimension``). Vectors of
+    one length are decoded together: base64 of whole three-byte groups (2 × ``dimension``
+    bytes, a multiple of 3) carries no padding, so the texts joined are one text."""
+    rows = np.zeros((len(texts), dimension), dtype=np.float32)
+    width = len(encode_vector(np.zeros(dimension, dtype=np.float32)))
+    whole = [i for i, text in enumerate(texts) if len(text) == width]
+    if whole and (2 * dimension) % 3 == 0:
+        joined = base64.b64decode("".join(texts[i] for i in whole))
+        rows[whole] = np.frombuffer(joined, dtype="<f2").reshape(len(whole), dimension)
+    else:
+        whole = []
+    for i in sorted(set(range(len(texts))) - set(whole)):
+        vector = decode_vector(texts[i])
+        if vector.shape == (dimension,):
+            rows[i] = vector
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    np.divide(rows, norms, out=rows, where=norms > 0)
+    return rows
 
 
 # --------------------------------------------------------------------------- records
@@ -618,12 +640,7 @@ def read_vocabulary(
         candidates = np.flatnonzero(with_vector)
         order = np.argsort(-held[candidates], kind="stable")[:most_by_meaning]
         meaning_rows = np.sort(candidates[order]).astype(np.intp)
-        vectors = np.zeros((len(meaning_rows), dimension), dtype=np.float32)
-        for i, row in enumerate(meaning_rows):
-            vector = decode_vector(rows[row]["vector"])
-            if vector.shape == (dimension,):
-                norm = float(np.linalg.norm(vector))
-                vectors[i] = vector / norm if norm else vector
+        vectors = decode_rows([rows[row]["vector"] for row in meaning_rows], dimension)
     return Vocabulary(
         generation=generation,
         revision=state.revision,

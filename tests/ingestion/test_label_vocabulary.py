@@ -296,3 +296,20 @@ def test_without_an_embedder_the_vocabulary_keeps_labels_and_keys_alone(
     result = Searcher(backend_case.backend, backend_case.alias).search("setup fee under $500")
     (matches,) = result.label_matches
     assert matches.vocabulary == "keys" and "no vectors" in (matches.note or "")
+
+
+def test_vectors_read_together_are_the_unit_rows_of_each_read_alone() -> None:
+    rng = np.random.default_rng(11)
+    vectors = rng.standard_normal((40, 384)).astype(np.float32)
+    texts = [encode_vector(v) for v in vectors]
+    texts[3] = encode_vector(np.zeros(384, dtype=np.float32))  # no direction: a zero row
+    texts[7] = encode_vector(vectors[7][:100])  # another length: a zero row
+    rows = label_vocabulary.decode_rows(texts, 384)
+    for i, text in enumerate(texts):
+        alone = decode_vector(text)
+        if i in (3, 7):
+            assert not rows[i].any()
+        else:
+            assert np.allclose(rows[i], alone / np.linalg.norm(alone), atol=1e-6)
+    odd = label_vocabulary.decode_rows([encode_vector(v[:5]) for v in vectors[:3]], 5)
+    assert np.allclose(np.linalg.norm(odd, axis=1), 1.0, atol=1e-3)  # 10 bytes: padded texts

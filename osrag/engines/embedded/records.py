@@ -28,6 +28,8 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, TypeVar
 
+import orjson
+
 from osrag.engines.base import Record, RecordConflict, RecordStore
 from osrag.errors import IndexStateError, StorageError, no_room
 from osrag.writes import check_sqlite
@@ -170,6 +172,15 @@ class SQLiteRecords(RecordStore):
                     self._connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def _data(self, raw: str) -> dict[str, Any]:
+        try:
+            # orjson: a scan reads thousands of rows; the standard reader for what it
+            # refuses and ``json.dumps`` writes (NaN, integers past 64 bits)
+            data: dict[str, Any] = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            data = self._data_standard(raw)
+        return data
+
+    def _data_standard(self, raw: str) -> dict[str, Any]:
         try:
             data: dict[str, Any] = json.loads(raw)
         except ValueError as exc:
