@@ -62,10 +62,12 @@ _HEADING_LINE = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(?P<title>.*?)[ \t#]*$", re.
 _CONJUNCTION = re.compile(r"(?i)\b(?:and|or)\b|[&,/;]")
 
 
-def names_a_quantity(title: str) -> str | None:
+def names_a_quantity(title: str, *, any_quantity: bool = False) -> str | None:
     """``title`` cleaned as a label when it names a quantity (module docstring), else None;
-    a title longer than a label may be (``LABEL_CHARS``) names none."""
-    return None if len(title) > LABEL_CHARS else _names_a_quantity(title)
+    a title longer than a label may be (``LABEL_CHARS``) names none. ``any_quantity``: its
+    head may be any quantity noun, as a run-in caption's (and a defined term's) may, not
+    only a heading noun."""
+    return None if len(title) > LABEL_CHARS else _names_a_quantity(title, any_quantity)
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -139,4 +141,4 @@ class SectionHeadings:
         if bisect.bisect_left(self._amount_starts, end) - first != 1:
             return None
         title = found.group("numbered") or found.group("bold")
-        return None if len(title) > LABEL_CHARS else _names_a_quantity(title.strip(), True)
+        return names_a_quantity(title.strip(), any_quantity=True)
