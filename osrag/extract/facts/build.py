@@ -15,6 +15,7 @@ from osrag.extract.facts.units import period_unit
 from osrag.extract.money import MoneyMention
 from osrag.extract.tables import CellAmount
 from osrag.lexicon.bounds import LABEL_CHARS, shorten
+from osrag.lexicon.label_roles import AGGREGATE_AFTER
 from osrag.lexicon.periods import PeriodUnit
 from osrag.lexicon.scopes import period_part_of, scope_of
 from osrag.lexicon.signs import signed_value
@@ -229,7 +230,10 @@ def _text_fact(
         and earlier[-1].label is not None
         and _LISTED.fullmatch(text, earlier[-1].end, mention.start)
     )
-    if (where.inherits or listed) and earlier:
+    if (where.inherits or listed) and earlier and _aggregate_of(text, mention, earlier[-1]):
+        # "$1,000,000 per occurrence and $2,000,000 in the aggregate (annual aggregate)"
+        label = where.label if where.read_after and where.label else AGGREGATE
+    elif (where.inherits or listed) and earlier:
         label = earlier[-1].label
         source = earlier[-1].source if earlier[-1].source != "heading" else "prose"
     elif label is None and source == "prose" and earlier and earlier[-1].source == "key":
@@ -238,6 +242,19 @@ def _text_fact(
             label, source = key, "key"  # a later amount on a key's line
     unit = period_unit(text, mention.end, label)
     return fact(mention, label, where.period, where.year, source, unit)  # type: ignore[arg-type]
+
+
+AGGREGATE = "aggregate"
+"""The label of a pair's later amount qualified as the aggregate
+(:data:`~osrag.lexicon.label_roles.AGGREGATE_AFTER`): its predecessor's quantity in the
+aggregate — the aggregate limit beside a limit per occurrence —, which is no longer the
+predecessor's label (a question for the limit per occurrence does not meet it)."""
+
+
+def _aggregate_of(text: str, mention: MoneyMention, previous: AmountFact) -> bool:
+    """``mention`` is the aggregate of the named quantity ``previous`` measures: the later
+    amount of a pair, qualified as the aggregate right after it (:data:`AGGREGATE`)."""
+    return previous.label is not None and AGGREGATE_AFTER.match(text, mention.end) is not None
 
 
 _LISTED = re.compile(
