@@ -47,6 +47,7 @@ __all__ = [
     "INSIDE_A_NAME",
     "JOINING_PREPOSITIONS",
     "LINE_ITEM_MODIFIERS",
+    "LIST_NOUNS",
     "MODIFIERS",
     "MONEY_HEADS",
     "NON_HEAD_STARTS",
@@ -188,6 +189,11 @@ AGGREGATE_AFTER = re.compile(
 the same quantity as the amount before it: "limits of $1,000,000 per occurrence and
 $2,000,000 **in the aggregate**", "… and $2,000,000 **annual aggregate**"
 (:mod:`osrag.extract.facts.build`)."""
+
+LIST_NOUNS = frozenset({"schedule", "table", "list"})
+"""Nouns that name a list of a quantity's figures: a heading "Services Fee **Schedule**",
+"**Schedule** of Fees", "Price **List**" names the figures under it by the quantity
+(:mod:`osrag.extract.facts.sections`)."""
 
 QUANTIFYING = frozenset({
     "aggregate", "total", "maximum", "minimum", "combined", "entire", "whole", "full",

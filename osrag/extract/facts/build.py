@@ -63,10 +63,16 @@ def fact(
 
 
 def amount_facts(
-    text: str, mentions: Sequence[MoneyMention], cells: Sequence[CellAmount]
+    text: str,
+    mentions: Sequence[MoneyMention],
+    cells: Sequence[CellAmount],
+    *,
+    headings: Sequence[tuple[int, str]] | None = None,
 ) -> list[AmountFact]:
     """The facts of ``mentions`` (sorted, as :func:`~osrag.extract.extract_values` gives
-    them), in the same order; ``cells``: the table cells among them, with their tables."""
+    them), in the same order; ``cells``: the table cells among them, with their tables;
+    ``headings``: the sections of a plain text, where each heading starts and its title
+    (None: the text's Markdown headings)."""
     by_start = {c.mention.start: c for c in cells}
     readings: dict[int, TableReading] = {}
     facts: list[AmountFact] = []
@@ -109,7 +115,7 @@ def amount_facts(
                 found = fact(mention, row, found.period, found.year, "table", unit)
         if found.label is None and found.source == "prose":
             if sections is None:
-                sections = SectionHeadings(text, [m.start for m in mentions])
+                sections = SectionHeadings(text, [m.start for m in mentions], headings)
             per = _PER_BEFORE.search(text, max(0, mention.start - 8), mention.start)
             heading = None if per else sections.caption_at(mention.start)
             if heading is None and not per:
