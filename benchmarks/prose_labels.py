@@ -51,6 +51,7 @@ Prints the tables and writes ``benchmarks/results/prose_labels.json``.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import re
@@ -103,15 +104,17 @@ class Source:
     corpus: str
     doc: str
     text: str
+    format: str = "markdown"
+    """How the text marks its sections, as ingest loads it (``markdown`` or ``text``)."""
 
 
-def _loaded(path: Path, rel: str) -> str:
+def _loaded(corpus: str, path: Path, rel: str) -> Source:
     from osrag.loaders.corpus import load_file
     from osrag.models import Document
 
     for item in load_file(path, rel):
         if isinstance(item, Document):
-            return item.text
+            return Source(corpus, rel, item.text, item.format)
         raise SystemExit(f"{rel}: {item.reason}")
     raise SystemExit(f"{rel}: no document")
 
@@ -121,12 +124,12 @@ def sources(corpus: str | None = None, split: str = "dev") -> Iterator[Source]:
     held-out ``test``, whose TAT-QA contexts are others)."""
     if corpus in (None, "cuad"):
         for path in sorted(CUAD.glob("*.txt")):
-            yield Source("cuad", path.name, _loaded(path, path.name))
+            yield _loaded("cuad", path, path.name)
     if corpus in (None, "families"):
         for path in sorted(FAMILIES.rglob("*")):
             rel = path.relative_to(FAMILIES).as_posix()
             if path.is_file() and not rel.startswith("contracts/"):
-                yield Source("families", rel, _loaded(path, path.name))
+                yield dataclasses.replace(_loaded("families", path, path.name), doc=rel)
     if corpus in (None, "tatqa"):
         contexts = json.loads(TATQA.read_text(encoding="utf-8"))
         for i, context in enumerate(contexts):
@@ -137,7 +140,7 @@ def sources(corpus: str | None = None, split: str = "dev") -> Iterator[Source]:
     if corpus in (None, "insurance"):
         for path in sorted(INSURANCE.glob("*.md")):
             if path.name != "README.md":
-                yield Source("insurance", path.name, _loaded(path, path.name))
+                yield _loaded("insurance", path, path.name)
 
 
 def source_text(corpus: str, doc: str) -> str:
@@ -272,10 +275,10 @@ def locate(gold: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for row in gold:
         by_doc.setdefault((row["corpus"], row["doc"]), []).append(row)
     every = [*sources(), *sources("tatqa", "test")]
-    texts = {(s.corpus, s.doc): s.text for s in every if (s.corpus, s.doc) in by_doc}
+    texts = {(s.corpus, s.doc): s for s in every if (s.corpus, s.doc) in by_doc}
     documents = []
     for key, rows in by_doc.items():
-        text = texts[key]
+        text, text_format = texts[key].text, texts[key].format
         flat, where = _normalised_map(text)
         spans = []
         for row in rows:
@@ -289,7 +292,9 @@ def locate(gold: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     raise SystemExit(f"{row['id']}: {row['amount']!r} not in its sentence")
             end = where[pos + len(row["amount"]) - 1] + 1
             spans.append({"id": row["id"], "start": where[pos], "end": end})
-        documents.append({"corpus": key[0], "doc": key[1], "text": text, "amounts": spans})
+        documents.append(
+            {"corpus": key[0], "doc": key[1], "text": text, "format": text_format, "amounts": spans}
+        )
     return documents
 
 
@@ -298,7 +303,9 @@ def locate(gold: list[dict[str, Any]]) -> list[dict[str, Any]]:
 _OSRAG_CHILD = r"""
 import json, sys, time
 documents = json.load(open(sys.argv[1], encoding="utf-8"))
+import inspect
 import osrag.extract.enrich as enrich
+from osrag.chunking.plaintext import scan_plaintext
 from osrag.extract.facts.build import amount_facts
 from osrag.extract.tables import table_cells
 from osrag.models import ExtractionConfig
@@ -310,8 +317,18 @@ for d in documents:
     values = enrich.extract_values(d["text"], config)
     prepared.append((d, values.money, table_cells(d["text"], config.default_currency)))
 enrich.amount_facts = plain
+# a plain text's sections are its heading lines, as ingest reads them (where the tree can)
+sectioned = "headings" in inspect.signature(amount_facts).parameters
+headings = [
+    {"headings": [(h.start, h.text) for h in scan_plaintext(d["text"]).headings]}
+    if sectioned and d.get("format") == "text" else {}
+    for d, _, _ in prepared
+]
 started = time.process_time()
-facts = [amount_facts(d["text"], money, cells) for d, money, cells in prepared]
+facts = [
+    amount_facts(d["text"], money, cells, **extra)
+    for (d, money, cells), extra in zip(prepared, headings)
+]
 cpu = time.process_time() - started
 found = {}
 for (d, money, cells), doc_facts in zip(prepared, facts):

@@ -42,10 +42,11 @@ import datetime as dt
 import functools
 import logging
 from collections.abc import Sequence
-from typing import Annotated, Protocol, TypeVar
+from typing import Annotated, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, Field, SkipValidation
 
+from osrag.chunking.plaintext import scan_plaintext
 from osrag.errors import ExtractionError
 from osrag.extract.dates import DateMention, extract_dates
 from osrag.extract.facts.build import amount_facts
@@ -57,6 +58,9 @@ from osrag.models import BREADCRUMB_SEPARATOR, Chunk, Document, ExtractionConfig
 from osrag.schema.facts import AmountFact
 
 log = logging.getLogger("osrag.extract")
+
+TextFormat = Literal["markdown", "text"]
+"""How a text marks its sections (:attr:`osrag.models.Document.format`)."""
 
 
 class ExtractedValues(BaseModel):
@@ -76,8 +80,14 @@ def _may_state_money_or_date(text: str, start: int) -> bool:
     return DIGIT.search(text, start) is not None or may_state_money(text, start)
 
 
-def extract_values(text: str, config: ExtractionConfig, *, start: int = 0) -> ExtractedValues:
-    """Money, dates and identifiers in ``text[start:]`` (spans index ``text``)."""
+def extract_values(
+    text: str, config: ExtractionConfig, *, start: int = 0, text_format: TextFormat = "markdown"
+) -> ExtractedValues:
+    """Money, dates and identifiers in ``text[start:]`` (spans index ``text``).
+    ``text_format``: how the text marks its sections (a document's ``format``) — Markdown's
+    ``#`` headings, or plain text's numbered and upper-case heading lines, read as the
+    chunker reads them (:func:`~osrag.chunking.plaintext.scan_plaintext`): the heading above
+    an amount may label it (:mod:`osrag.extract.facts.sections`)."""
     identifiers = extract_identifiers(text, config.identifier_patterns, pos=start)
     if not _may_state_money_or_date(text, start):
         return ExtractedValues(identifiers=identifiers)
@@ -88,11 +98,21 @@ def extract_values(text: str, config: ExtractionConfig, *, start: int = 0) -> Ex
         money = merge_table_amounts(money, [c.mention for c in cells])
     return ExtractedValues(
         money=money,
-        facts=amount_facts(text, money, cells) if money else [],
+        facts=amount_facts(text, money, cells, headings=_headings(text, start, text_format))
+        if money
+        else [],
         rejected_money=scan.rejected,
         dates=extract_dates(text, config.date_order, pos=start),
         identifiers=identifiers,
     )
+
+
+def _headings(text: str, start: int, text_format: TextFormat) -> list[tuple[int, str]] | None:
+    """The section headings of a plain text, where each starts and its title; None for
+    Markdown (the facts read its ``#`` headings themselves)."""
+    if text_format == "markdown":
+        return None
+    return [(h.start, h.text) for h in scan_plaintext(text, start).headings]
 
 
 def merge_table_amounts(
@@ -297,7 +317,7 @@ def enrich_chunks(
     to ``doc`` or its span lies outside ``doc.text``.
     """
     config = config or ExtractionConfig()
-    values = extract_values(doc.text, config, start=doc.content_start)
+    values = extract_values(doc.text, config, start=doc.content_start, text_format=doc.format)
     for problem in values.rejected_money:
         log.info(  # reported, never guessed; `osrag -v …` shows these lines
             "%s:%d: %r is not stored as an amount: %s",

@@ -29,6 +29,7 @@ from osrag.lexicon.periods import MONTHS
 from osrag.lexicon.words import word_set
 
 __all__ = [
+    "AGGREGATE_AFTER",
     "ALLOCATED",
     "ALLOCATED_CHARGE",
     "AMOUNT_WORDS",
@@ -46,6 +47,7 @@ __all__ = [
     "INSIDE_A_NAME",
     "JOINING_PREPOSITIONS",
     "LINE_ITEM_MODIFIERS",
+    "LIST_NOUNS",
     "MODIFIERS",
     "MONEY_HEADS",
     "NON_HEAD_STARTS",
@@ -179,6 +181,19 @@ EMPTY_HEADS = frozenset({"amount", "sum", "total", "aggregate", "maximum", "mini
 """A head that names no quantity of its own, only that a figure is one: "the sum of $X",
 "a total of $X" name nothing; with an *of* it names what follows ("the aggregate amount
 of the Revolving Commitments" is the revolving commitments, in the aggregate)."""
+
+AGGREGATE_AFTER = re.compile(
+    r"(?i)\s*(?:in\s+the\s+|in\s+)?(?:(?:annual|general|policy)\s+)?aggregate\b"
+)
+"""The qualifier right after the later amount of a pair that makes it the aggregate, not
+the same quantity as the amount before it: "limits of $1,000,000 per occurrence and
+$2,000,000 **in the aggregate**", "… and $2,000,000 **annual aggregate**"
+(:mod:`osrag.extract.facts.build`)."""
+
+LIST_NOUNS = frozenset({"schedule", "table", "list"})
+"""Nouns that name a list of a quantity's figures: a heading "Services Fee **Schedule**",
+"**Schedule** of Fees", "Price **List**" names the figures under it by the quantity
+(:mod:`osrag.extract.facts.sections`)."""
 
 QUANTIFYING = frozenset({
     "aggregate", "total", "maximum", "minimum", "combined", "entire", "whole", "full",

@@ -137,6 +137,34 @@ def test_comparisons_and_lists_restate_the_same_quantity() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("qualifier", "label"),
+    [
+        ("in the aggregate", "aggregate"),
+        ("in aggregate", "aggregate"),
+        ("annual aggregate", "annual aggregate"),
+    ],
+)
+def test_the_later_amount_of_a_pair_qualified_as_the_aggregate_is_the_aggregate(
+    qualifier: str, label: str
+) -> None:
+    got = facts(
+        "The Caterer shall keep public liability insurance with limits of not less than "
+        f"$500,000 per occurrence and $1,500,000 {qualifier}, naming the Venue as insured."
+    )
+    assert [(f.raw, f.label) for f in got] == [
+        ("$500,000", "public liability insurance"),
+        ("$1,500,000", label),
+    ]
+
+
+def test_an_aggregate_after_an_amount_that_names_nothing_names_nothing() -> None:
+    got = facts(
+        "The policies must carry at least $3 million each claim and $6 million in the aggregate."
+    )
+    assert [f.label for f in got] == [None, None]
+
+
 def test_a_heading_amount_is_labelled_only_by_a_key() -> None:
     text = "# $300,000 Umbrella\n\n## Deductible: $500\n\nBody text.\n"
     assert [(f.raw, f.label, f.source) for f in facts(text)] == [

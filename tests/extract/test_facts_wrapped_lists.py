@@ -155,11 +155,42 @@ HEADINGS = {
     "Limits for 2019": None,  # a figure in it
     "What the policy pays": None,
     "Overview of premium changes": None,  # the head noun is "changes"… of premium: no
+    "Late Fee Schedule": "Late Fee",  # a list of fees names its figures as fees
+    "Schedule of Charges": "Charges",
+    "Price List": "Price",
+    "Schedule": None,
+    "Delivery Schedule": None,  # a list of deliveries: no quantity
 }
 
 
 def test_which_headings_name_a_quantity() -> None:
     assert {h: names_a_quantity(h) for h in HEADINGS} == HEADINGS
+
+
+PLAIN = (
+    "MAINTENANCE AGREEMENT\n\n1. SCOPE\n\nThe Contractor services the boilers.\n\n"
+    "EXHIBIT B\n\nSERVICE CHARGE SCHEDULE\n\nThe Owner pays the following charge:\n\n"
+    "     o MONTHLY   $2,150   x QUARTERLY\n\nGENERAL TERMS\n\nOn signing, the Owner pays $300.\n"
+)
+
+
+def test_a_plain_texts_heading_line_labels_the_one_amount_of_its_section() -> None:
+    got = extract_values(PLAIN, CONFIG, text_format="text").facts
+    assert [(f.raw, f.label, f.source) for f in got] == [
+        ("$2,150", "SERVICE CHARGE", "heading"),
+        ("$300", None, "prose"),  # "GENERAL TERMS" names no quantity
+    ]
+
+
+def test_an_upper_case_line_of_markdown_is_no_heading_of_its_amounts() -> None:
+    got = extract_values(PLAIN, CONFIG).facts
+    assert [f.label for f in got] == [None, None]
+
+
+def test_a_plain_texts_numbered_heading_is_read_without_its_number() -> None:
+    text = "7. LATE CHARGES\n\nAny payment after the tenth adds $45.\n"
+    got = extract_values(text, CONFIG, text_format="text").facts
+    assert [(f.label, f.source) for f in got] == [("LATE CHARGES", "heading")]
 
 
 # -- the verb after the noun ---------------------------------------------------------------

@@ -15,6 +15,7 @@ module:
   around a table or an amount say of whose figures they are and of the part of the year;
 * :mod:`~osrag.extract.facts.text` — a heading's, a key–value line's and prose's place;
 * :mod:`~osrag.extract.facts.prose` — the noun phrase a sentence states an amount of;
+* :mod:`~osrag.extract.facts.defined` — a defined term that refers back to an amount;
 * :mod:`~osrag.extract.facts.units` — how often an amount recurs (its period unit);
 * :mod:`~osrag.extract.facts.sections` — the section heading that labels unlabelled prose;
 * :mod:`~osrag.extract.facts.build` — one fact per mention, its value signed by the

@@ -15,6 +15,7 @@ from osrag.extract.facts.units import period_unit
 from osrag.extract.money import MoneyMention
 from osrag.extract.tables import CellAmount
 from osrag.lexicon.bounds import LABEL_CHARS, shorten
+from osrag.lexicon.label_roles import AGGREGATE_AFTER
 from osrag.lexicon.periods import PeriodUnit
 from osrag.lexicon.scopes import period_part_of, scope_of
 from osrag.lexicon.signs import signed_value
@@ -62,10 +63,16 @@ def fact(
 
 
 def amount_facts(
-    text: str, mentions: Sequence[MoneyMention], cells: Sequence[CellAmount]
+    text: str,
+    mentions: Sequence[MoneyMention],
+    cells: Sequence[CellAmount],
+    *,
+    headings: Sequence[tuple[int, str]] | None = None,
 ) -> list[AmountFact]:
     """The facts of ``mentions`` (sorted, as :func:`~osrag.extract.extract_values` gives
-    them), in the same order; ``cells``: the table cells among them, with their tables."""
+    them), in the same order; ``cells``: the table cells among them, with their tables;
+    ``headings``: the sections of a plain text, where each heading starts and its title
+    (None: the text's Markdown headings)."""
     by_start = {c.mention.start: c for c in cells}
     readings: dict[int, TableReading] = {}
     facts: list[AmountFact] = []
@@ -108,7 +115,7 @@ def amount_facts(
                 found = fact(mention, row, found.period, found.year, "table", unit)
         if found.label is None and found.source == "prose":
             if sections is None:
-                sections = SectionHeadings(text, [m.start for m in mentions])
+                sections = SectionHeadings(text, [m.start for m in mentions], headings)
             per = _PER_BEFORE.search(text, max(0, mention.start - 8), mention.start)
             heading = None if per else sections.caption_at(mention.start)
             if heading is None and not per:
@@ -229,7 +236,10 @@ def _text_fact(
         and earlier[-1].label is not None
         and _LISTED.fullmatch(text, earlier[-1].end, mention.start)
     )
-    if (where.inherits or listed) and earlier:
+    if (where.inherits or listed) and earlier and _aggregate_of(text, mention, earlier[-1]):
+        # "$1,000,000 per occurrence and $2,000,000 in the aggregate (annual aggregate)"
+        label = where.label if where.read_after and where.label else AGGREGATE
+    elif (where.inherits or listed) and earlier:
         label = earlier[-1].label
         source = earlier[-1].source if earlier[-1].source != "heading" else "prose"
     elif label is None and source == "prose" and earlier and earlier[-1].source == "key":
@@ -238,6 +248,19 @@ def _text_fact(
             label, source = key, "key"  # a later amount on a key's line
     unit = period_unit(text, mention.end, label)
     return fact(mention, label, where.period, where.year, source, unit)  # type: ignore[arg-type]
+
+
+AGGREGATE = "aggregate"
+"""The label of a pair's later amount qualified as the aggregate
+(:data:`~osrag.lexicon.label_roles.AGGREGATE_AFTER`): its predecessor's quantity in the
+aggregate — the aggregate limit beside a limit per occurrence —, which is no longer the
+predecessor's label (a question for the limit per occurrence does not meet it)."""
+
+
+def _aggregate_of(text: str, mention: MoneyMention, previous: AmountFact) -> bool:
+    """``mention`` is the aggregate of the named quantity ``previous`` measures: the later
+    amount of a pair, qualified as the aggregate right after it (:data:`AGGREGATE`)."""
+    return previous.label is not None and AGGREGATE_AFTER.match(text, mention.end) is not None
 
 
 _LISTED = re.compile(

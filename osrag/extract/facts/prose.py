@@ -5,7 +5,8 @@ and the sentence's structure says which one. The reader looks, in this order:
 
 1. **A defined term** right after the amount: "$350,000.00 **(the "Loan")**", "at least
    $250,000 in each contract year **(the "Minimum Annual Purchase Commitment")**" — on
-   the amount's line or on the next one when the sentence wraps onto it.
+   the amount's line or on the next one when the sentence wraps onto it
+   (:func:`~osrag.extract.facts.defined.defined_term`).
 2. **Before the amount, through its link** (:data:`osrag.lexicon.links.STATED_LINK`): a
    preposition ("a fee **of** $750", "the limit **as** $300,000"), a verb of being,
    amounting or changing ("revenue **was**", "expenses **shall not exceed**", "revenue
@@ -70,6 +71,11 @@ and the sentence's structure says which one. The reader looks, in this order:
    **freight** $275.00" → ``estimated freight`` — when the word before the amount is a
    quantity noun of a profile in use (:func:`~osrag.lexicon.quantities.is_quantity_noun`)
    and not one read as a verb that takes the amount ("Tickets **cost** $5").
+7. **A defined term later in the sentence** that names a quantity, when nothing above
+   names the amount: "Zynga will pay WPT three million U.S. dollars ($3,000,000) per year
+   according to the following schedule (…) **(the "Annual Minimum Guarantee")**" — no
+   other amount and no end of the clause between
+   (:func:`~osrag.extract.facts.defined.defined_later` states when).
 
 A sentence written in capitals (a contract's conspicuous clause: "IN NO EVENT SHALL THE
 TOTAL LIABILITY OF SUPPLIER EXCEED $250,000") is read in lower case: its capitals say
@@ -89,6 +95,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from osrag.extract.facts.defined import defined_later, defined_term
 from osrag.extract.facts.labels import clean_label
 from osrag.extract.marks import LIST_BULLET
 from osrag.lexicon.function_words import (
@@ -619,7 +626,7 @@ def prose_label(
         # "limited to the lesser of: the fees paid …; or $500,000": the figure is the
         # limit's alternative, named as the limit would be
         return prose_label(tail[: alternative.start()].rstrip() + " ", after, amounts_before)
-    label = _defined_term(wrapped if wrapped is not None else after)
+    label = defined_term(wrapped if wrapped is not None else after)
     if label is None and (last in STATED_LINK_ENDS or last.endswith("ed")):
         label = _label_before(tail)
         bound = _limited(tail[-60:]) if label is not None and last in ("to", "at") else None
@@ -643,6 +650,8 @@ def prose_label(
         and not _VERB_NEXT.match(after)
     ):
         label = _named_before(tail)
+    if label is None:
+        label = defined_later(wrapped if wrapped is not None else after)
     return label, False
 
 
@@ -698,20 +707,6 @@ _CHANGE_ENDS = (
     frozenset(CHANGE_VERBS) | HEDGES | frozenset({"by", "than", "about", "some", "over", "under"})
 )
 """The last word a verb of change (and its hedges) before an amount can end with."""
-
-
-def _defined_term(after: str) -> str | None:
-    """``Loan`` in "$350,000.00 (the "Loan")" (module docstring, 1)."""
-    if "(" not in after[:48]:
-        return None
-    found = _DEFINED.match(after)
-    return clean_label(found.group("term")) if found else None
-
-
-_DEFINED = re.compile(
-    r"\s*(?:(?:per|each|a|an|in|for)\s+[\w\s]{1,30}?)?\s*\(\s*(?:the\s+|a\s+)?[\"“](?P<term>[^\"”]{2,50})[\"”]\s*\)"
-)
-"""A defined term in parentheses right after the amount (a rate or a period between)."""
 
 
 def _trim(before: str) -> str:

@@ -1,8 +1,12 @@
 """Section labels: the heading a figure stands under, when it names the quantity.
 
 A Markdown section headed ``## Limits`` or ``### Annual premium`` says what the figures
-in it are; prose inside it often does not repeat it ("Umbrella coverage pays no more than
-USD 300,000 for any one occurrence"). An amount outside a table for which its own line
+in it are, and so does a plain text's heading line — an upper-case line standing alone or
+a numbered one (``SERVICES FEE SCHEDULE``, ``7. LATE CHARGES``), as the plain-text outline
+reads it (:func:`~osrag.chunking.plaintext.scan_plaintext`; its number is no word of the
+name; a Markdown text's upper-case lines are no headings). Prose inside it often does
+not repeat it ("Umbrella coverage pays no more than USD 300,000 for any one
+occurrence"). An amount outside a table for which its own line
 and sentence give no label takes the label of the nearest heading above it — only when
 that heading is a name of a quantity:
 
@@ -15,7 +19,10 @@ that heading is a name of a quantity:
   the nouns that name the amounts of a contract or a price list (limits, deductibles,
   retentions, premiums, prices, fees …). ``## Coverage``, ``## Exclusions``,
   ``## Overview`` name no quantity, and topic headings of long texts (``Income``,
-  ``Compensation``) name no single one: figures under them stay unlabelled;
+  ``Compensation``) name no single one: figures under them stay unlabelled. A heading
+  that names a list of a quantity names its figures by the quantity: ``Services Fee
+  Schedule`` → ``Services Fee``, ``Schedule of Charges`` → ``Charges``, ``Price List``
+  (:data:`~osrag.lexicon.label_roles.LIST_NOUNS`);
 * and the amount is the **only** figure of its section (from the heading to the next
   one; a table's cells count): a section that states several figures says what they are
   about, not which one each is ("## Premiums: $185 a year, $45 per additional car").
@@ -49,8 +56,9 @@ from osrag.extract.facts.labels import clean_label
 from osrag.extract.marks import FIGURE_OR_SIGN
 from osrag.lexicon.bounds import LABEL_CHARS
 from osrag.lexicon.function_words import NOT_IN_A_NAME
-from osrag.lexicon.label_roles import SPECIFYING
+from osrag.lexicon.label_roles import LIST_NOUNS, SPECIFYING
 from osrag.lexicon.quantities import is_contract_term, is_quantity_noun
+from osrag.lexicon.words import singular
 
 __all__ = ["REACH", "SectionHeadings", "names_a_quantity"]
 
@@ -62,10 +70,12 @@ _HEADING_LINE = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(?P<title>.*?)[ \t#]*$", re.
 _CONJUNCTION = re.compile(r"(?i)\b(?:and|or)\b|[&,/;]")
 
 
-def names_a_quantity(title: str) -> str | None:
+def names_a_quantity(title: str, *, any_quantity: bool = False) -> str | None:
     """``title`` cleaned as a label when it names a quantity (module docstring), else None;
-    a title longer than a label may be (``LABEL_CHARS``) names none."""
-    return None if len(title) > LABEL_CHARS else _names_a_quantity(title)
+    a title longer than a label may be (``LABEL_CHARS``) names none. ``any_quantity``: its
+    head may be any quantity noun, as a run-in caption's (and a defined term's) may, not
+    only a heading noun."""
+    return None if len(title) > LABEL_CHARS else _names_a_quantity(title, any_quantity)
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -75,6 +85,7 @@ def _names_a_quantity(title: str, caption: bool = False) -> str | None:
     label = clean_label(title)
     if label is None:
         return None
+    label = _listed_quantity(label)
     words = label.lower().split()
     if len(words) > 5 or any(w in NOT_IN_A_NAME for w in words):
         return None
@@ -83,6 +94,31 @@ def _names_a_quantity(title: str, caption: bool = False) -> str | None:
     if cut == 0 or not head_names(words[cut - 1]):
         return None
     return label
+
+
+def _listed_quantity(label: str) -> str:
+    """The quantity a list's name lists: ``Services Fee`` of "Services Fee Schedule",
+    ``Fees`` of "Schedule of Fees" (:data:`~osrag.lexicon.label_roles.LIST_NOUNS`);
+    ``label`` itself when it names no list."""
+    words = label.split()
+    if len(words) > 1 and singular(words[-1].lower()) in LIST_NOUNS:
+        return " ".join(words[:-1])
+    if len(words) > 2 and singular(words[0].lower()) in LIST_NOUNS and words[1].lower() == "of":
+        return " ".join(words[2:])
+    return label
+
+
+def _unnumbered(title: str) -> str:
+    """A plain-text heading's title without its number: ``FEES`` of "4. FEES", "ARTICLE
+    IV - FEES", "Section 2.3 Fees" (a figure in a title says it names no quantity)."""
+    found = _NUMBER.match(title)
+    return title[found.end() :] if found else title
+
+
+_NUMBER = re.compile(
+    r"(?:(?:ARTICLE|Article|SECTION|Section)\s+(?:[IVXLC]+|\d{1,3}(?:\.\d{1,3})*)|"
+    r"\d{1,3}(?:\.\d{1,3})*)\.?\s*[-–—:.]?\s+"
+)
 
 
 _RUN_IN = re.compile(
@@ -103,8 +139,17 @@ class SectionHeadings:
     """The Markdown headings of one text, found once, and how many amounts each section
     holds; looked up by position (and the run-in captions of its paragraphs)."""
 
-    def __init__(self, text: str, amount_starts: Sequence[int]) -> None:
-        found = [(m.start(), m.group("title")) for m in _HEADING_LINE.finditer(text)]
+    def __init__(
+        self,
+        text: str,
+        amount_starts: Sequence[int],
+        headings: Sequence[tuple[int, str]] | None = None,
+    ) -> None:
+        found = (
+            [(m.start(), m.group("title")) for m in _HEADING_LINE.finditer(text)]
+            if headings is None
+            else [(start, _unnumbered(title)) for start, title in headings]
+        )
         self._starts = [start for start, _ in found]
         self._titles = [title for _, title in found]
         self._amounts = Counter(bisect.bisect_right(self._starts, a) for a in amount_starts)
@@ -139,4 +184,4 @@ class SectionHeadings:
         if bisect.bisect_left(self._amount_starts, end) - first != 1:
             return None
         title = found.group("numbered") or found.group("bold")
-        return None if len(title) > LABEL_CHARS else _names_a_quantity(title.strip(), True)
+        return names_a_quantity(title.strip(), any_quantity=True)
