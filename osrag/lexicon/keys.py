@@ -331,9 +331,27 @@ def _keys_of(core: list[str], whole: list[str], listed: bool = False) -> list[st
     keys = _core_keys(core, listed)
     whole = last_words(whole)
     if whole != core and whole:  # the whole phrase, never a tail of its complement
+        keys += _specified(whole)
         keys.append(" ".join(whole))
         if len(whole) > 1 and whole[0] in OPTIONAL_LEADS:
             keys.append(" ".join(whole[1:]))
+    return keys
+
+
+def _specified(whole: list[str]) -> list[str]:
+    """The phrase before each later complement of ``whole`` that specifies (:data:`SPECIFYING`):
+    it leaves the quantity the same, so "price per case of mixed greens" is a price per
+    case, "limit of liability for each occurrence" a limit of liability — never the phrase
+    before a complement that makes another line ("cost of revenues excluding …")."""
+    first = _cut(whole)
+    keys: list[str] = []
+    at = first
+    while at < len(whole):
+        following = at + _cut(whole[at:])
+        if following >= len(whole) or whole[following] not in SPECIFYING:
+            break
+        keys.append(" ".join(whole[:following]))
+        at = following
     return keys
 
 

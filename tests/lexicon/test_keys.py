@@ -116,6 +116,11 @@ CASES: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
     ("Basic net income (loss) per common share", (), ("net income", "net loss")),
     ("Adjusted operating income (non-GAAP)", ("adjusted operating income",),
      ("operating income",)),
+    # a later complement that specifies leaves the phrase before it the same quantity
+    ("price per carton of frozen peas", ("price", "price per carton"), ("carton", "frozen pea")),
+    ("Limit of insurance for any one claim", ("limit", "limit of insurance"), ("claim",)),
+    ("Fee per hour of on-site support", ("fee", "fee per hour"), ("support", "hour")),
+    ("Cost of sales excluding amortisation", ("cost",), ("cost of sales",)),
 ]  # fmt: skip
 
 
