@@ -172,6 +172,20 @@ def test_a_cell_that_names_its_quantity_beside_the_amount_says_what_it_holds() -
     ]
 
 
+def test_a_cell_that_states_a_condition_gives_the_amount_to_what_it_names() -> None:
+    text = (
+        "| Term | Detail |\n|---|---|\n"
+        "| Shipping | Free on orders over $500 within the county |\n"
+        "| Installation | Waived for contracts of $2,000 or more |\n"
+        "| Handling | $35 per pallet |\n"
+    )
+    assert [(f.raw, f.label) for f in facts(text)] == [
+        ("$500", "orders"),  # the size of the orders, no shipping charge
+        ("$2,000", "contracts"),
+        ("$35", "Handling — Detail"),
+    ]
+
+
 SIGNS = [
     ("We reported a net loss of $3.1 million.", -310_000_000),
     ("Net loss was $(3.1) million.", -310_000_000),  # negative as written: not flipped back
