@@ -302,9 +302,22 @@ def _core_keys(words: list[str], listed: bool = False) -> list[str]:
 
 
 def _per_share(complement: list[str]) -> bool:
-    """A ratio to a share or a unit ("per diluted share"): another quantity than the head's
-    ("Basic net income per share" is no net income), unlike "per person", "per occurrence"."""
-    return complement[0] == "per" and complement[-1] in PER_RATIO
+    """A ratio to a share, a unit or an area ("per diluted share", "per share of common
+    stock", "per rentable square foot"): another quantity than the head's ("Basic net
+    income per share" is no net income), unlike "per person", "per occurrence"."""
+    return _ratio_at(complement) is not None
+
+
+def _ratio_at(words: list[str]) -> int | None:
+    """Where the "per" of a ratio (:func:`_per_share`) stands in ``words``, or None: a "per"
+    whose complement — up to the next complement word — ends in a word of
+    :data:`PER_RATIO`."""
+    for i, word in enumerate(words):
+        if word == "per":
+            end = i + _cut(words[i:])
+            if words[end - 1] in PER_RATIO:
+                return i
+    return None
 
 
 def _part(text: str) -> tuple[list[str], list[str], bool]:
@@ -343,14 +356,15 @@ def _specified(whole: list[str]) -> list[str]:
     it leaves the quantity the same, so "price per case of mixed greens" is a price per
     case, "limit of liability for each occurrence" a limit of liability — never the phrase
     before a complement that makes another line ("cost of revenues excluding …")."""
-    first = _cut(whole)
+    ratio = _ratio_at(whole)  # a ratio's name holds its "per": "net income per share"
     keys: list[str] = []
-    at = first
+    at = _cut(whole)
     while at < len(whole):
         following = at + _cut(whole[at:])
         if following >= len(whole) or whole[following] not in SPECIFYING:
             break
-        keys.append(" ".join(whole[:following]))
+        if ratio is None or following > ratio:
+            keys.append(" ".join(whole[:following]))
         at = following
     return keys
 

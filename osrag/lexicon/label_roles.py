@@ -285,8 +285,13 @@ operations"), a recipient ("Net income | attributable to common stockholders"), 
 cause ("Net losses | on disposals of assets"), an adjustment ("Revenue | excluding
 …"): only the whole phrase is a key, never the core before it."""
 
-PER_RATIO = frozenset({"share", "unit"})
-"""The last word of a "per" complement that makes a ratio: "earnings per share"."""
+PER_RATIO = frozenset({"share", "unit", "foot", "feet", "ft", "metre", "meter"})
+"""The last word of a "per" complement that makes a ratio: "earnings per share", "rent per
+rentable square foot"."""
+
+UNIT_PRICED = frozenset({"price", "rate"})
+"""Heads whose amount is one per unit already: "a purchase price of $0.15 per share" is the
+purchase price, where "$0.71 per diluted share" after net income is no net income."""
 
 NON_HEAD_STARTS = ARTICLES | POSSESSIVES | QUANTIFIERS | COORDINATORS | (SPECIFYING & {"per", "of"})
 """A tail starting with one of these is no name ("each occurrence limit" keeps
