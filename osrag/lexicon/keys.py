@@ -380,14 +380,21 @@ def qualifies_nothing(header: str) -> bool:
     return len(words) == 1 and words[0] in BLANK_QUALIFIERS
 
 
-@lru_cache(maxsize=1 << 14)
 def label_keys(label: str | None) -> tuple[str, ...]:
     """The keys of a fact's label (module docstring), distinct, in order; () for none.
     Bounded (:mod:`osrag.lexicon.bounds`): the label read to ``LABEL_CHARS``, a key read
     from a phrase's last words (:func:`last_words`: ``KEY_WORDS``, ``KEY_CHARS``), a key
-    over ``KEY_CHARS`` (one long word) not stored, at most ``KEYS_PER_LABEL`` keys."""
+    over ``KEY_CHARS`` (one long word) not stored, at most ``KEYS_PER_LABEL`` keys. A key
+    that names a quantity a profile in use marks ``separate`` ("pet rent") brings none of
+    its own tails ("rent")."""
     if not label:
         return ()
+    return _label_keys(label, vocabulary().digest)
+
+
+@lru_cache(maxsize=1 << 14)
+def _label_keys(label: str, profiles: str) -> tuple[str, ...]:
+    """:func:`label_keys` of the vocabulary whose digest is ``profiles``."""
     label = shorten(label, LABEL_CHARS)
     row_text, *columns = label.split(COLUMN_JOIN)
     group_text, _, row_only = row_text.rpartition(GROUP_JOIN)
@@ -435,7 +442,17 @@ def label_keys(label: str | None) -> tuple[str, ...]:
     if owner is not None:  # "Adrian's basis in each share": the owner is not the quantity
         keys += label_keys(label[owner.end() :])
     found = dict.fromkeys(k for k in ([] if qualified else row) + keys if 0 < len(k) <= KEY_CHARS)
-    return tuple(found)[:KEYS_PER_LABEL]
+    return tuple(_without_separate_tails(list(found)))[:KEYS_PER_LABEL]
+
+
+def _without_separate_tails(keys: list[str]) -> list[str]:
+    """``keys`` without the tails of a key that names a separate quantity (a profile's
+    ``separate``: "pet rent" is its own charge, not the rent it ends in)."""
+    separate = vocabulary().separate
+    own = [k for k in keys if tuple(k.split(" ")) in separate]
+    if not own:
+        return keys
+    return [k for k in keys if k in own or not any(o.endswith(f" {k}") for o in own)]
 
 
 _INCLUDED = re.compile(r"\(\s*including\s+(?P<name>[^()]+?)\s*\)", re.IGNORECASE)
