@@ -346,6 +346,9 @@ def _keys_of(core: list[str], whole: list[str], listed: bool = False) -> list[st
     if whole != core and whole:  # the whole phrase, never a tail of its complement
         keys += _specified(whole)
         keys.append(" ".join(whole))
+        if core and whole[: len(core)] == core:  # a tail of the core with its complement
+            complement = " ".join(whole[len(core) :])
+            keys += [f"{tail} {complement}" for tail in _tails(core)[1:]]
         if len(whole) > 1 and whole[0] in OPTIONAL_LEADS:
             keys.append(" ".join(whole[1:]))
     return keys

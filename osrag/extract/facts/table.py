@@ -79,6 +79,9 @@ from osrag.lexicon.label_roles import (
     MODIFIERS,
     OTHER_MEASURES,
     OWN_NAME,
+    SALE_UNITS,
+    UNIT_COLUMNS,
+    UNIT_PRICED,
 )
 from osrag.lexicon.periods import (
     AT_A_DATE,
@@ -198,11 +201,25 @@ class TableReading:
             (context.scope, context.scope_name),
             ("line_item", None) if self.lines.get(row) == cell else ("own", None),
         )
+        label = self._per_sale_unit(row, cell, label)
         part = column.period_part or found.period_part or context.period_part
         if part is None and context.quarterly and _dated_column(column):
             part = "part"  # "Quarterly results" over "March 31 | June 30 | …"
         written, year = period if period else (None, None)
         return CellPlace(label or None, written, year, scope, name, part or "full")
+
+    def _per_sale_unit(self, row: int, cell: int, label: str | None) -> str | None:
+        """A unit price with the unit its row's item is sold in (a unit column's ``CS``,
+        ``box``: :data:`~osrag.lexicon.label_roles.SALE_UNITS`): "Unit price per case"."""
+        words = phrase_words(label) if label else []
+        if not words or words[-1] not in UNIT_PRICED:
+            return label
+        for i, other in enumerate(self.table.rows[row][1]):
+            named = {" ".join(phrase_words(t)) for t in self.model.header_texts(row, i)}
+            unit = SALE_UNITS.get(other.text.strip().casefold().rstrip("."))
+            if i != cell and unit is not None and named & UNIT_COLUMNS:
+                return f"{label} per {unit}"
+        return label
 
     def _rows(self) -> list[_Row]:
         """Each row's label (with its group where it needs one), its scope and the period it
