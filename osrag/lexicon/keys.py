@@ -302,9 +302,22 @@ def _core_keys(words: list[str], listed: bool = False) -> list[str]:
 
 
 def _per_share(complement: list[str]) -> bool:
-    """A ratio to a share or a unit ("per diluted share"): another quantity than the head's
-    ("Basic net income per share" is no net income), unlike "per person", "per occurrence"."""
-    return complement[0] == "per" and complement[-1] in PER_RATIO
+    """A ratio to a share, a unit or an area ("per diluted share", "per share of common
+    stock", "per rentable square foot"): another quantity than the head's ("Basic net
+    income per share" is no net income), unlike "per person", "per occurrence"."""
+    return _ratio_at(complement) is not None
+
+
+def _ratio_at(words: list[str]) -> int | None:
+    """Where the "per" of a ratio (:func:`_per_share`) stands in ``words``, or None: a "per"
+    whose complement — up to the next complement word — ends in a word of
+    :data:`PER_RATIO`."""
+    for i, word in enumerate(words):
+        if word == "per":
+            end = i + _cut(words[i:])
+            if words[end - 1] in PER_RATIO:
+                return i
+    return None
 
 
 def _part(text: str) -> tuple[list[str], list[str], bool]:
@@ -331,9 +344,31 @@ def _keys_of(core: list[str], whole: list[str], listed: bool = False) -> list[st
     keys = _core_keys(core, listed)
     whole = last_words(whole)
     if whole != core and whole:  # the whole phrase, never a tail of its complement
+        keys += _specified(whole)
         keys.append(" ".join(whole))
+        if core and whole[: len(core)] == core:  # a tail of the core with its complement
+            complement = " ".join(whole[len(core) :])
+            keys += [f"{tail} {complement}" for tail in _tails(core)[1:]]
         if len(whole) > 1 and whole[0] in OPTIONAL_LEADS:
             keys.append(" ".join(whole[1:]))
+    return keys
+
+
+def _specified(whole: list[str]) -> list[str]:
+    """The phrase before each later complement of ``whole`` that specifies (:data:`SPECIFYING`):
+    it leaves the quantity the same, so "price per case of mixed greens" is a price per
+    case, "limit of liability for each occurrence" a limit of liability — never the phrase
+    before a complement that makes another line ("cost of revenues excluding …")."""
+    ratio = _ratio_at(whole)  # a ratio's name holds its "per": "net income per share"
+    keys: list[str] = []
+    at = _cut(whole)
+    while at < len(whole):
+        following = at + _cut(whole[at:])
+        if following >= len(whole) or whole[following] not in SPECIFYING:
+            break
+        if ratio is None or following > ratio:
+            keys.append(" ".join(whole[:following]))
+        at = following
     return keys
 
 
@@ -348,14 +383,21 @@ def qualifies_nothing(header: str) -> bool:
     return len(words) == 1 and words[0] in BLANK_QUALIFIERS
 
 
-@lru_cache(maxsize=1 << 14)
 def label_keys(label: str | None) -> tuple[str, ...]:
     """The keys of a fact's label (module docstring), distinct, in order; () for none.
     Bounded (:mod:`osrag.lexicon.bounds`): the label read to ``LABEL_CHARS``, a key read
     from a phrase's last words (:func:`last_words`: ``KEY_WORDS``, ``KEY_CHARS``), a key
-    over ``KEY_CHARS`` (one long word) not stored, at most ``KEYS_PER_LABEL`` keys."""
+    over ``KEY_CHARS`` (one long word) not stored, at most ``KEYS_PER_LABEL`` keys. A key
+    that names a quantity a profile in use marks ``separate`` ("pet rent") brings none of
+    its own tails ("rent")."""
     if not label:
         return ()
+    return _label_keys(label, vocabulary().digest)
+
+
+@lru_cache(maxsize=1 << 14)
+def _label_keys(label: str, profiles: str) -> tuple[str, ...]:
+    """:func:`label_keys` of the vocabulary whose digest is ``profiles``."""
     label = shorten(label, LABEL_CHARS)
     row_text, *columns = label.split(COLUMN_JOIN)
     group_text, _, row_only = row_text.rpartition(GROUP_JOIN)
@@ -403,7 +445,17 @@ def label_keys(label: str | None) -> tuple[str, ...]:
     if owner is not None:  # "Adrian's basis in each share": the owner is not the quantity
         keys += label_keys(label[owner.end() :])
     found = dict.fromkeys(k for k in ([] if qualified else row) + keys if 0 < len(k) <= KEY_CHARS)
-    return tuple(found)[:KEYS_PER_LABEL]
+    return tuple(_without_separate_tails(list(found)))[:KEYS_PER_LABEL]
+
+
+def _without_separate_tails(keys: list[str]) -> list[str]:
+    """``keys`` without the tails of a key that names a separate quantity (a profile's
+    ``separate``: "pet rent" is its own charge, not the rent it ends in)."""
+    separate = vocabulary().separate
+    own = [k for k in keys if tuple(k.split(" ")) in separate]
+    if not own:
+        return keys
+    return [k for k in keys if k in own or not any(o.endswith(f" {k}") for o in own)]
 
 
 _INCLUDED = re.compile(r"\(\s*including\s+(?P<name>[^()]+?)\s*\)", re.IGNORECASE)

@@ -300,8 +300,27 @@ operations"), a recipient ("Net income | attributable to common stockholders"), 
 cause ("Net losses | on disposals of assets"), an adjustment ("Revenue | excluding
 …"): only the whole phrase is a key, never the core before it."""
 
-PER_RATIO = frozenset({"share", "unit"})
-"""The last word of a "per" complement that makes a ratio: "earnings per share"."""
+PER_RATIO = frozenset({"share", "unit", "foot", "feet", "ft", "metre", "meter"})
+"""The last word of a "per" complement that makes a ratio: "earnings per share", "rent per
+rentable square foot"."""
+
+UNIT_PRICED = frozenset({"price", "rate"})
+"""Heads whose amount is one per unit already: "a purchase price of $0.15 per share" is the
+purchase price, where "$0.71 per diluted share" after net income is no net income."""
+
+SALE_UNITS: dict[str, str] = {
+    "ea": "each", "each": "each", "cs": "case", "case": "case", "bx": "box", "box": "box",
+    "pk": "pack", "pack": "pack", "ct": "carton", "ctn": "carton", "carton": "carton",
+    "dz": "dozen", "doz": "dozen", "dozen": "dozen", "bg": "bag", "bag": "bag", "rl": "roll",
+    "roll": "roll", "pr": "pair", "pair": "pair", "bt": "bottle", "btl": "bottle",
+    "bottle": "bottle", "pl": "pail", "pail": "pail", "dr": "drum", "drum": "drum",
+}  # fmt: skip
+"""The units an item is sold in, as an order's unit column writes them (the common codes of
+the trade — UN/ECE Recommendation 20, ANSI X12 — and the words): a unit price in a row sold
+by the case is a price per case."""
+
+UNIT_COLUMNS = frozenset({"unit", "uom", "um", "u m", "unit of measure", "unit of sale"})
+"""A column header naming the unit a line's item is sold in (its words, singular)."""
 
 NON_HEAD_STARTS = ARTICLES | POSSESSIVES | QUANTIFIERS | COORDINATORS | (SPECIFYING & {"per", "of"})
 """A tail starting with one of these is no name ("each occurrence limit" keeps

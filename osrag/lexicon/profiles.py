@@ -128,6 +128,11 @@ class ProfileQuantity(BaseModel):
         description="whether it recurs, so that a unit word says how often ('monthly rent'); "
         "None: as its profile says",
     )
+    separate: bool = Field(
+        default=False,
+        description="a charge of its own that its last word names too ('pet rent' is no "
+        "rent): a label naming it holds its own names, not its head's",
+    )
 
     @field_validator("name")
     @classmethod
@@ -335,6 +340,14 @@ class Vocabulary:
                 if q.signed:
                     signed.append(self._group_of[name_key(q.name)])
         self.signed_groups = tuple(dict.fromkeys(signed))
+        self.separate = frozenset(
+            name_key(member)
+            for p in self.profiles
+            for q in p.quantities
+            if q.separate
+            for member in self._group_of[name_key(q.name)]
+        )
+        """The names (their keys) of the quantities a profile marks ``separate``."""
         heads: dict[str, set[bool]] = {}
         for p in self.profiles:
             for noun in (*p.quantity_nouns, *p.heading_nouns):

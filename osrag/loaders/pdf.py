@@ -43,8 +43,9 @@ text, not the file):
   and suggestions."), and cutting there would split a sentence from its rule.
 - **Tables**: two or more consecutive lines (a header and a row) that split into two or more
   cells at wide gaps (more than the line height), whose first line names the
-  columns and whose cells are short, are a table: each row is written with its
-  header context (:func:`osrag.loaders.text.table_lines`).
+  columns (words, or a year's column: "Fiscal 2023", "2023") and whose cells are short,
+  are a table: each row is written with its header context
+  (:func:`osrag.loaders.text.table_lines`).
 
 Errors (:class:`~osrag.loaders.base.UnreadableFile`, naming the page where
 there is one): a PDF that needs a password; a damaged or truncated file
@@ -73,7 +74,7 @@ from osrag.loaders.text import TextWriter, clean_inline
 
 __all__ = ["LOADER", "MAX_PAGE_CHARS", "load_pdf"]
 
-LOADER = "osrag-pdf@1"
+LOADER = "osrag-pdf@2"
 MAX_PAGE_CHARS = 500_000
 """A page with more characters than this is refused (a generated or hostile page)."""
 

@@ -225,9 +225,16 @@ def table_at(lines: list[Line], start: int) -> int:
 
 
 def _names_a_column(cell: str) -> bool:
+    """A header cell: words, short, no figure — or a year's column ("2023", "Fiscal 2023",
+    "FY 2023", "Q4 2023"), a period's name, not a figure."""
+    if _YEAR_COLUMN.fullmatch(cell.strip()):
+        return True
     letters = sum(ch.isalpha() for ch in cell)
     digits = sum(ch.isdigit() for ch in cell)
     return letters >= 2 and digits <= letters // 2 and len(cell) <= 40
+
+
+_YEAR_COLUMN = re.compile(r"(?i)(?:(?:fiscal(?:\s+year)?|fy|year|q[1-4]|h[12])\s*)?(?:19|20)\d\d")
 
 
 def table_rows(lines: list[Line]) -> list[list[str]]:

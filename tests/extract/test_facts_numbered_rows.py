@@ -1,4 +1,5 @@
-"""A table whose first column only numbers its rows: the row's name is the cell after."""
+"""A table whose first column only numbers or dates its rows: the row's name is the cell
+after."""
 
 from __future__ import annotations
 
@@ -32,3 +33,16 @@ def test_a_code_after_the_number_names_nothing() -> None:
 def test_a_row_named_in_its_first_cell_keeps_its_name() -> None:
     text = "| Coverage | Limit |\n|---|---|\n| Personal liability | $300,000 |\n"
     assert _labels(text)["$300,000"] == "Personal liability — Limit"
+
+
+def test_a_first_cell_with_no_word_names_nothing_the_cell_after_names_the_row() -> None:
+    text = (
+        "| Date | Service | Amount |\n|---|---|---|\n"
+        "| 11/02/2025 | Dental cleaning | $140.00 |\n"
+        "| | Total billed | $365.00 |\n"
+        "| 11/09/2025 | 4471 | $25.00 |\n"
+    )
+    labels = _labels(text)
+    assert labels["$140.00"] == "Dental cleaning"  # a date names no row
+    assert labels["$365.00"] == "Total billed"  # nor does an empty cell
+    assert labels["$25.00"] is None  # a figure after it names nothing either

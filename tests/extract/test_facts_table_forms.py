@@ -286,3 +286,17 @@ def test_a_loader_table_whose_first_line_names_no_column_reads_columns_by_place(
         ("(116)", "Income tax benefits", 2018),
         ("(131)", "Income tax benefits", 2017),
     ]
+
+
+def test_a_unit_price_is_per_the_unit_its_row_is_sold_in() -> None:
+    text = (
+        "| Item | Qty | UOM | Unit price | Amount |\n|---|---|---|---|---|\n"
+        "| Paper towels | 40 | CS | $28.90 | $1,156.00 |\n"
+        "| Hand soap | 12 | bottle | $6.10 | $73.20 |\n"
+        "| Mop heads | 6 | XYZ | $9.00 | $54.00 |\n"
+    )
+    labels = {f.raw: f.label for f in facts(text)}
+    assert labels["$28.90"] == "Paper towels — Unit price per case"
+    assert labels["$6.10"] == "Hand soap — Unit price per bottle"
+    assert labels["$9.00"] == "Mop heads — Unit price"  # no unit it knows: as written
+    assert labels["$1,156.00"] == "Paper towels"  # not a price: no unit

@@ -200,6 +200,41 @@ def test_a_cell_that_names_its_quantity_beside_the_amount_says_what_it_holds() -
     ]
 
 
+def test_a_cell_that_states_a_condition_gives_the_amount_to_what_it_names() -> None:
+    text = (
+        "| Term | Detail |\n|---|---|\n"
+        "| Shipping | Free on orders over $500 within the county |\n"
+        "| Installation | Waived for contracts of $2,000 or more |\n"
+        "| Handling | $35 per pallet |\n"
+    )
+    assert [(f.raw, f.label) for f in facts(text)] == [
+        ("$500", "orders"),  # the size of the orders, no shipping charge
+        ("$2,000", "contracts"),
+        ("$35", "Handling — Detail"),
+    ]
+
+
+def test_an_amount_written_per_share_measures_the_ratio_not_the_whole() -> None:
+    text = (
+        "Net earnings were $42.6 million, or $1.15 per diluted share, compared with "
+        "$38.2 million, or $1.02 a share, a year earlier. Basic earnings per share were "
+        "$1.17, compared with $1.04."
+    )
+    assert [(f.raw, f.label) for f in facts(text)] == [
+        ("$42.6 million", "Net earnings"),
+        ("$1.15", "Net earnings per diluted share"),
+        ("$38.2 million", "Net earnings"),  # the restated whole, not the ratio before it
+        ("$1.02", "Net earnings per share"),
+        ("$1.17", "Basic earnings per share"),  # a label that names its ratio: as written
+        ("$1.04", "Basic earnings per share"),
+    ]
+
+
+def test_a_price_per_share_is_the_price() -> None:
+    text = "The exercise price is $4.25 per share."
+    assert [(f.raw, f.label) for f in facts(text)] == [("$4.25", "exercise price")]
+
+
 SIGNS = [
     ("We reported a net loss of $3.1 million.", -310_000_000),
     ("Net loss was $(3.1) million.", -310_000_000),  # negative as written: not flipped back

@@ -116,6 +116,17 @@ CASES: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [
     ("Basic net income (loss) per common share", (), ("net income", "net loss")),
     ("Adjusted operating income (non-GAAP)", ("adjusted operating income",),
      ("operating income",)),
+    # a later complement that specifies leaves the phrase before it the same quantity
+    ("price per carton of frozen peas", ("price", "price per carton"), ("carton", "frozen pea")),
+    ("Limit of insurance for any one claim", ("limit", "limit of insurance"), ("claim",)),
+    ("Fee per hour of on-site support", ("fee", "fee per hour"), ("support", "hour")),
+    ("Cost of sales excluding amortisation", ("cost",), ("cost of sales",)),
+    # a tail of the core keeps the complement that specifies it
+    ("Unit price per dozen", ("unit price", "price", "price per dozen"), ("dozen",)),
+    ("Annual fee for each member", ("annual fee", "fee", "fee for each member"), ("member",)),
+    # a ratio anywhere in the complement: another quantity than the head's
+    ("Net earnings per share of common stock", ("net earnings per share",), ("net earnings",)),
+    ("Annual rent for the store per rentable square foot", (), ("annual rent", "rent")),
 ]  # fmt: skip
 
 

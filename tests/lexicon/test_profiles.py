@@ -10,6 +10,7 @@ import pytest
 
 from osrag.config import load_settings
 from osrag.errors import ConfigError
+from osrag.lexicon.keys import label_keys
 from osrag.lexicon.profiles import (
     Profile,
     Vocabulary,
@@ -151,3 +152,23 @@ def test_recurring_quantities_read_a_unit_and_reported_ones_a_period() -> None:
 def test_a_profile_is_hashable_and_equal_by_its_records() -> None:
     one, two = read_profile(VENUES, "a"), read_profile(VENUES, "b")
     assert isinstance(one, Profile) and hash(one) == hash(two)
+
+
+def test_a_separate_quantity_holds_its_own_names_not_the_head_it_ends_in() -> None:
+    marina = read_profile(
+        {
+            "name": "marina",
+            "quantities": [
+                {"name": "mooring fee", "synonyms": ["berth fee"]},
+                {"name": "launch fee", "synonyms": ["ramp fee"], "separate": True},
+            ],
+        },
+        "marina.toml",
+    )
+    assert "fee" in label_keys("Boat launch fee")  # the built-in profiles: a fee
+    with profiles_in_use((marina,)):
+        keys = label_keys("Boat launch fee")
+        assert "launch fee" in keys and "fee" not in keys
+        assert "fee" not in label_keys("Ramp fee")
+        assert "fee" in label_keys("Mooring fee")  # not marked: a kind of fee
+    assert "fee" in label_keys("Boat launch fee")  # the cache follows the profiles in use

@@ -19,6 +19,8 @@ from osrag.loaders import pdf as pdf_loader
 from osrag.loaders import sniff
 from osrag.loaders.corpus import load_corpus, load_file
 from osrag.loaders.docx import MAX_UNZIPPED
+from osrag.loaders.pdf_lines import Line, Run
+from osrag.loaders.pdf_structure import table_at, table_rows
 from osrag.loaders.text import TextWriter, escape_line, table_lines
 from osrag.models import ChunkingConfig, Document, LoadIssue
 
@@ -547,7 +549,26 @@ def test_the_generation_records_the_loaders_and_both_coordinate_systems() -> Non
     from osrag.models import ExtractionConfig
 
     versions = pipeline_versions(ChunkingConfig(), ExtractionConfig())
-    assert versions["loaders"] == "osrag-pdf@1,osrag-docx@1,osrag-html@2"
+    assert versions["loaders"] == "osrag-pdf@2,osrag-docx@1,osrag-html@2"
     assert versions["coordinates"] == (
         "unicode-code-points-of-decoded-source,unicode-code-points-of-extracted-text"
     )
+
+
+def _pdf_line(top: float, *cells: tuple[float, str]) -> Line:
+    runs = [Run(x, x + 6.0 * len(text), text, 10.0) for x, text in cells]
+    return Line(runs, top, top + 10.0, 10.0, "  ".join(text for _, text in cells))
+
+
+def test_a_pdf_table_whose_header_names_a_year_is_a_table() -> None:
+    lines = [
+        _pdf_line(100, (72, "Bridge (in thousands)"), (400, "Fiscal 2024")),
+        _pdf_line(116, (72, "Net earnings"), (400, "$88.1")),
+        _pdf_line(132, (72, "Income taxes"), (400, "21.7")),
+        _pdf_line(148, (72, "Adjusted EBITDA"), (400, "$140.2")),
+    ]
+    assert table_at(lines, 0) == 4
+    assert table_rows(lines)[1] == ["Net earnings", "$88.1"]
+    # a header line holding a figure other than a year is no header
+    figures = [_pdf_line(100, (72, "Orders shipped"), (400, "1,250")), *lines[1:]]
+    assert table_at(figures, 0) == 0

@@ -24,7 +24,10 @@ table-header readers before the table model, and rewritten once when the HTML lo
 began to write a table's ``caption`` before it (a unit caption now scales the families'
 segment tables; the real pages' tables start after their caption line) and plain-text
 tables aligned with spaces became tables (the families' statement, pay stub, bill,
-invoice, disclosure and quote); rewrite it only for a change meant to change which cells
+invoice, disclosure and quote), and again when the PDF loader took a header line naming a
+year's column ("Reconciliation (in millions) | Fiscal 2023") for a table's (the families'
+MD&A reconciliation, its rows until then lines of prose); rewrite it only for a change
+meant to change which cells
 are values or amounts, and say here why.
 """
 

@@ -15,10 +15,11 @@ from osrag.extract.facts.units import period_unit
 from osrag.extract.money import MoneyMention
 from osrag.extract.tables import CellAmount
 from osrag.lexicon.bounds import LABEL_CHARS, shorten
-from osrag.lexicon.label_roles import AGGREGATE_AFTER
+from osrag.lexicon.label_roles import AGGREGATE_AFTER, UNIT_PRICED
 from osrag.lexicon.periods import PeriodUnit
 from osrag.lexicon.scopes import period_part_of, scope_of
 from osrag.lexicon.signs import signed_value
+from osrag.lexicon.words import phrase_words
 from osrag.schema.facts import AmountFact, FactScope, FactSource, PeriodPart
 
 __all__ = ["amount_facts", "fact"]
@@ -240,12 +241,13 @@ def _text_fact(
         # "$1,000,000 per occurrence and $2,000,000 in the aggregate (annual aggregate)"
         label = where.label if where.read_after and where.label else AGGREGATE
     elif (where.inherits or listed) and earlier:
-        label = earlier[-1].label
+        label = _without_ratio(text, earlier[-1])
         source = earlier[-1].source if earlier[-1].source != "heading" else "prose"
     elif label is None and source == "prose" and earlier and earlier[-1].source == "key":
         key = line_key(text, mention.start)
         if key is not None:
             label, source = key, "key"  # a later amount on a key's line
+    label = _ratio_label(text, mention.end, label)
     unit = period_unit(text, mention.end, label)
     return fact(mention, label, where.period, where.year, source, unit)  # type: ignore[arg-type]
 
@@ -261,6 +263,39 @@ def _aggregate_of(text: str, mention: MoneyMention, previous: AmountFact) -> boo
     """``mention`` is the aggregate of the named quantity ``previous`` measures: the later
     amount of a pair, qualified as the aggregate right after it (:data:`AGGREGATE`)."""
     return previous.label is not None and AGGREGATE_AFTER.match(text, mention.end) is not None
+
+
+_RATIO = r"(?:(?:basic|diluted|common|ordinary)\s+){0,2}share"
+_RATIO_AFTER = re.compile(rf"(?i)\s*(?:per|a)\s+(?P<ratio>{_RATIO})\b")
+"""A ratio to a share written right after an amount: "$0.71 **per diluted share**",
+"$2.07 **a share**"."""
+_RATIO_ADDED = re.compile(rf"(?i) per (?:{_RATIO})$")
+"""The ratio :func:`_ratio_label` adds to a label."""
+
+
+def _without_ratio(text: str, earlier: AmountFact) -> str | None:
+    """An earlier amount's label without the ratio read after it (:func:`_ratio_label`): "net
+    income of $58.0 million, or $0.71 per diluted share, compared with **$49.0 million**"
+    is net income; a label that names its ratio itself ("Diluted earnings per share") is
+    kept whole."""
+    label = earlier.label
+    if label is None or _RATIO_AFTER.match(text, earlier.end) is None:
+        return label
+    return _RATIO_ADDED.sub("", label)
+
+
+def _ratio_label(text: str, end: int, label: str | None) -> str | None:
+    """``label`` with the ratio to a share the amount ending at ``text[end]`` is written
+    in, when the label does not say it: "net income of $58.0 million, or $0.71 per diluted
+    share" — the second amount is net income per diluted share, not net income. A price
+    (:data:`~osrag.lexicon.label_roles.UNIT_PRICED`) is one per unit already: "a purchase
+    price of $0.15 per share" is the purchase price."""
+    ratio = _RATIO_AFTER.match(text, end)
+    if label is None or ratio is None or re.search(r"(?i)\bper\b|\bshare", label):
+        return label
+    if phrase_words(label)[-1:] and phrase_words(label)[-1] in UNIT_PRICED:
+        return label
+    return f"{label} per {' '.join(ratio['ratio'].split())}"
 
 
 _LISTED = re.compile(

@@ -79,6 +79,9 @@ from osrag.lexicon.label_roles import (
     MODIFIERS,
     OTHER_MEASURES,
     OWN_NAME,
+    SALE_UNITS,
+    UNIT_COLUMNS,
+    UNIT_PRICED,
 )
 from osrag.lexicon.periods import (
     AT_A_DATE,
@@ -198,11 +201,25 @@ class TableReading:
             (context.scope, context.scope_name),
             ("line_item", None) if self.lines.get(row) == cell else ("own", None),
         )
+        label = self._per_sale_unit(row, cell, label)
         part = column.period_part or found.period_part or context.period_part
         if part is None and context.quarterly and _dated_column(column):
             part = "part"  # "Quarterly results" over "March 31 | June 30 | …"
         written, year = period if period else (None, None)
         return CellPlace(label or None, written, year, scope, name, part or "full")
+
+    def _per_sale_unit(self, row: int, cell: int, label: str | None) -> str | None:
+        """A unit price with the unit its row's item is sold in (a unit column's ``CS``,
+        ``box``: :data:`~osrag.lexicon.label_roles.SALE_UNITS`): "Unit price per case"."""
+        words = phrase_words(label) if label else []
+        if not words or words[-1] not in UNIT_PRICED:
+            return label
+        for i, other in enumerate(self.table.rows[row][1]):
+            named = {" ".join(phrase_words(t)) for t in self.model.header_texts(row, i)}
+            unit = SALE_UNITS.get(other.text.strip().casefold().rstrip("."))
+            if i != cell and unit is not None and named & UNIT_COLUMNS:
+                return f"{label} per {unit}"
+        return label
 
     def _rows(self) -> list[_Row]:
         """Each row's label (with its group where it needs one), its scope and the period it
@@ -321,9 +338,11 @@ _ROW_NUMBER = re.compile(r"(?i)\s*(?:no\.?\s*|#\s*)?\(?(?:\d{1,3}|[a-z]|[ivx]{1,
 
 def _numbered_row(raw: str, cells: list[Cell]) -> str:
     """A row's label: its first cell, unless that only numbers the row ("1 | Emergency
-    medical expenses | £10,000,000", "2 | Consulting services | 10 | $1,500") — then the
-    words of the cell after it, the row's name (a cell holding a figure names nothing)."""
-    if not raw or _ROW_NUMBER.fullmatch(raw) is None or not cells:
+    medical expenses | £10,000,000", "2 | Consulting services | 10 | $1,500") or holds no
+    word at all — empty, a date ("02/14/2024 | Office visit | $180.00", " | Total charges |
+    $2,480.00") — then the words of the cell after it, the row's name (a cell holding a
+    figure names nothing)."""
+    if not cells or (_ROW_NUMBER.fullmatch(raw) is None and _WORD.search(raw) is not None):
         return raw
     named = cells[0].text.strip()
     if holds_a_figure(named) or re.search(r"[a-z]{3}", named) is None:  # a code: no name
@@ -331,6 +350,8 @@ def _numbered_row(raw: str, cells: list[Cell]) -> str:
     return named
 
 
+_WORD = re.compile(r"[^\W\d_]")
+"""A letter: a first cell without one names nothing."""
 _TOTAL_WORDS = re.compile(r"(?i)^\s*(?:total|consolidated)\s+(?P<name>\S.*)$")
 
 

@@ -207,7 +207,9 @@ def _pipe_row_place(text: str, line_start: int, before: str, after: str = "") ->
     $5,000 each person |``): the row's first cell is its label, the column's header
     qualifies it or names its period (:mod:`osrag.extract.facts.table`'s rule) — unless
     the cell's own words name the quantity beside the amount (``| Collision | Actual cash
-    value less $500 deductible |`` under "Limit": the collision deductible)."""
+    value less $500 deductible |`` under "Limit": the collision deductible), or state a
+    condition the amount is the size of (``| Delivery | Free on orders over $250 |``:
+    orders, no delivery charge)."""
     cells = before.lstrip().removeprefix("|").split("|")
     column = len(cells) - 1
     if column == 0:
@@ -216,6 +218,9 @@ def _pipe_row_place(text: str, line_start: int, before: str, after: str = "") ->
     header = _pipe_header(text, line_start, column)
     found, rest = split_period(header) if header else (None, "")
     qualifier = clean_label(rest) if rest and not qualifies_nothing(rest) else None
+    condition = _CELL_CONDITION.search(cells[-1])
+    if condition is not None:  # the size of what the condition names: not the row's
+        return TextPlace("table", clean_label(condition.group("noun")), None, None)
     named = _cell_quantity(cells[-1], after.split("|", 1)[0])
     if named is not None:
         qualifier = named
@@ -239,6 +244,15 @@ def _cell_quantity(cell_before: str, cell_after: str) -> str | None:
         if found is not None and is_quantity_noun(found.group(1)):
             return clean_label(found.group(1))
     return None
+
+
+_CELL_CONDITION = re.compile(
+    r"(?i)\b(?:on|for|to|with)\s+(?:(?:all|any|each|every|the)\s+)?(?P<noun>[a-z][\w-]*)\s+"
+    r"(?:of|over|above|exceeding|under|below|from)\s*$"
+)
+"""A condition a worded cell states before its amount ("Included **on releases of**
+$250.00 or more", "Free **for orders over** $500"): the amount is the size of the thing
+the condition names, not the row's quantity."""
 
 
 def _pipe_header(text: str, line_start: int, column: int) -> str | None:
