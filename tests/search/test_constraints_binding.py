@@ -358,3 +358,27 @@ def test_a_label_of_a_document_kind_and_a_quantity_narrows_on_the_ladder() -> No
                   "deductible under $500", "cost of revenue under $1 million"):  # fmt: skip
         (c,) = analyze_query(whole).constraints
         assert narrowed_constraint(c) is None, whole
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "context"),
+    [
+        ("add-on workshops over $2,000", "workshops", "add on"),
+        ("in-kind donations valued over $1,000", "donations", "in kind"),
+        ("first-year tuition under $9,000", "tuition", "first year"),
+        ("state-of-the-art lab fit-out fee over $20,000", "lab fit out fee", "state of the art"),
+    ],
+)
+def test_a_hyphenated_first_word_narrows_as_one(text: str, label: str, context: str) -> None:
+    from osrag.search.fact_filters import narrowed_constraint
+
+    (c,) = analyze_query(text).constraints
+    narrower = narrowed_constraint(c)
+    assert narrower is not None and (narrower.label, narrower.context) == (label, context)
+
+
+def test_a_name_that_is_one_compound_is_not_narrowed() -> None:
+    from osrag.search.fact_filters import narrowed_constraint
+
+    (c,) = analyze_query("set-up under $300").constraints
+    assert c.label is not None and narrowed_constraint(c) is None
