@@ -81,7 +81,7 @@ from osrag.engines.base import ChunkIndex
 from osrag.errors import OsragError
 from osrag.ingestion.label_vocabulary import Vocabulary, read_state, read_vocabulary
 from osrag.lexicon.keys import asked_key_forms, asked_keys, name_clause
-from osrag.lexicon.label_roles import FIGURE_WORDS
+from osrag.lexicon.label_roles import FIGURE_WORDS, PRICE_HEADS
 from osrag.lexicon.quantities import is_quantity_noun, synonyms_of
 from osrag.lexicon.signs import names_loss
 from osrag.lexicon.words import key_stem, phrase_words
@@ -159,20 +159,19 @@ def _keys_decide(name: str, words: list[str], label_keys: Sequence[str]) -> bool
 
 def _its_figure(words: list[str], label_keys: Sequence[str]) -> bool:
     """Whether a label names the figure of the asked thing itself: one of its keys is the
-    asked name whole followed by a last word naming a charge or an amount
-    (:func:`~osrag.lexicon.quantities.is_quantity_noun`, :data:`~osrag.lexicon.label_roles.
-    FIGURE_WORDS`: "shirt sponsorship fee", "booth price" for "shirt sponsorship", "booth")
-    — when the asked head names no quantity of its own: a sponsorship or a booth is
-    bought for its fee or its price, while a "loan fee" is no loan. The words do not
-    decide such a label: meaning does."""
+    asked name whole followed by a last word naming what is paid for it or that it is an
+    amount (:data:`~osrag.lexicon.label_roles.PRICE_HEADS`, :data:`~osrag.lexicon.
+    label_roles.FIGURE_WORDS`: "shirt sponsorship fee", "booth price" for "shirt
+    sponsorship", "booth"; not a "booth deposit") — when the asked head names no quantity
+    of its own: a sponsorship or a booth is bought for its fee or its price, while a "loan
+    fee" is no loan. The words do not decide such a label: meaning does."""
     head = _head(words)
     if not words or head is None or is_quantity_noun(head):
         return False
     n = len(words)
     for key in label_keys:
         split = key.split(" ")
-        last = split[-1]
-        named = last in FIGURE_WORDS or is_quantity_noun(last)
+        named = split[-1] in FIGURE_WORDS | PRICE_HEADS
         if named and len(split) > n and split[-n - 1 : -1] == words:
             return True
     return False

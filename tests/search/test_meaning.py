@@ -108,6 +108,7 @@ def test_a_threshold_that_admits_nothing_adds_nothing_and_says_so() -> None:
         ("annual revenue", "Gross profit"),
         ("bridge loan", "Bridge loan fee"),  # a loan names a figure of its own: a fee is not it
         ("setup fee", "Setup fee refund"),
+        ("exhibit booth", "Exhibit booth deposit"),  # a deposit on the booth, not its price
     ],
 )
 def test_meaning_never_overrules_what_the_words_decide(name: str, label: str) -> None:
