@@ -555,16 +555,23 @@ def label_alternatives(
 def narrowed(label: str) -> tuple[str, str] | None:
     """``(the rest, its first word)`` of a name of two words or more — "umbrella premium"
     → ("premium", "umbrella"), "travel medical cover" → ("medical cover", "travel") — read
-    as the quantity and the kind of document it is in; None for one word, and for a name
-    in :data:`~osrag.lexicon.quantities.SYNONYMS` (a line item whose words belong
-    together: "net income", "gross profit")."""
+    as the quantity and the kind of document it is in; a first word a hyphen joins to the
+    next is read with it, as one ("add-on sponsorships" → ("sponsorships", "add on"), never
+    "on sponsorships" of an "add"); None for one word or one compound, and for a name in
+    :data:`~osrag.lexicon.quantities.SYNONYMS` (a line item whose words belong together:
+    "net income", "gross profit")."""
     name = normalised(label)
     words = name.split(" ")
-    if len(words) < 2 or synonyms_of(name) or words[1] in ("of", "and"):
+    joined = hyphenated(label)
+    first = 1
+    if len(joined) == len(words):
+        while first < len(words) and joined[first]:
+            first += 1
+    if len(words) <= first or synonyms_of(name) or words[first] in ("of", "and"):
         return None
     if words[0] in LINE_ITEM_MODIFIERS:
         return None
-    return " ".join(words[1:]), words[0]
+    return " ".join(words[first:]), " ".join(words[:first])
 
 
 def _without_section_word(name: str) -> list[str]:

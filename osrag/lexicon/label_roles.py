@@ -55,6 +55,7 @@ __all__ = [
     "OTHER_MEASURES",
     "OWN_NAME",
     "PER_RATIO",
+    "PRICE_HEADS",
     "QUANTIFYING",
     "SECTION_HEADS",
     "SPECIFYING",
@@ -249,6 +250,11 @@ cost" is asked as "booth" too, which a price list's "10x10 vendor booth" holds (
 the booth; its figure, the booth's price). Question side only: a label's keys keep them.
 Not "fee": a fee is charged *for* the thing ("development fee"), and a label whose head is
 that thing ("Development schedule") is rarely its fee — measured, it bound wrong facts."""
+
+PRICE_HEADS = MONEY_HEADS | frozenset({"fee", "charge"})
+"""Last words of a label that name what is paid for the thing before them: "Front-of-shirt
+sponsorship fee" is what the shirt sponsorship costs, a "booth charge" the booth's price.
+Not a "deposit", "discount" or "refund" on it: those are other figures of the thing."""
 
 ASKED_GENERIC_HEADS = (GENERIC_HEADS - {"expense"}) | MONEY_HEADS
 """The generic last words a question's name is asked without too ("dwelling limit" →

@@ -27,6 +27,7 @@ __all__ = [
     "name_words",
     "normalised",
     "other_number",
+    "person_of",
     "phrase_words",
     "singular",
     "without_parentheses",
@@ -67,6 +68,17 @@ def singular(word: str) -> str:
     if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
         return word[:-1]
     return word
+
+
+def person_of(word: str) -> str | None:
+    """The person a noun of standing in ``-ship`` is held by ("sponsorships" → "sponsor",
+    "membership" → "member", "fellowship" → "fellow"), or None: a price list names the
+    standing by its person ("Lanyard sponsor — $8,000" is the lanyard sponsorship's
+    price). A base of four letters at least ("worship", "airship" have none)."""
+    word = singular(word)
+    if word.endswith("ship") and len(word) >= 8 and word[:-4].isalpha():
+        return word[:-4]
+    return None
 
 
 def other_number(word: str) -> str:

@@ -13,7 +13,12 @@ from __future__ import annotations
 
 from osrag.lexicon.profiles import vocabulary
 from osrag.schema.constraints import AmountConstraint
-from osrag.search.fact_filters import constraint_keys, named_keys, narrowed_constraint
+from osrag.search.fact_filters import (
+    constraint_keys,
+    named_keys,
+    narrowed_constraint,
+    narrowed_keys,
+)
 
 __all__ = ["KEYS_SHOWN", "asked_at", "keys_shown", "name_note"]
 
@@ -43,8 +48,9 @@ def _whose_when(c: AmountConstraint) -> list[str]:
     return said
 
 
-def _bound(c: AmountConstraint) -> str:
-    parts = [f"label keys {keys_shown(constraint_keys(c))}"] if c.label is not None else []
+def _bound(c: AmountConstraint, extra: tuple[str, ...] = ()) -> str:
+    keys = constraint_keys(c) + extra
+    parts = [f"label keys {keys_shown(keys)}"] if c.label is not None else []
     parts += _whose_when(c)
     named = named_keys(c)
     line = f"{c.describe()}: {' · '.join(parts) or 'any label'}"
@@ -68,7 +74,7 @@ def asked_at(c: AmountConstraint, step: str) -> str:
         narrower = narrowed_constraint(c)
         if narrower is None:
             return _bound(c)
-        line = _bound(narrower)
+        line = _bound(narrower, narrowed_keys(narrower))
         if c.context is not None and narrower.context != c.context:
             line += f"; {c.context!r} ranks, excludes nothing"
         return line

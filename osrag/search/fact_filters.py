@@ -57,7 +57,7 @@ from osrag.lexicon.keys import asked_keys, label_alternatives, narrowed
 from osrag.lexicon.periods import PERIOD_UNITS, UNIT_ADVERBS
 from osrag.lexicon.scopes import PARTS
 from osrag.lexicon.signs import names_loss
-from osrag.lexicon.words import normalised
+from osrag.lexicon.words import normalised, person_of
 from osrag.schema.constraints import AmountConstraint
 from osrag.schema.filters import (
     FACTS,
@@ -278,10 +278,30 @@ def narrowed_constraint(c: AmountConstraint) -> AmountConstraint | None:
     return None
 
 
+def narrowed_keys(c: AmountConstraint) -> tuple[str, ...]:
+    """The keys the narrowed step asks for besides those of ``c``'s name (``c`` narrowed
+    already): a name whose head is a standing held by a person, by its person
+    (:func:`~osrag.lexicon.words.person_of`: "add-on sponsorships" narrowed to
+    "sponsorships" asks "sponsor" too, which "Lanyard sponsor — $8,000" in the add-ons
+    section holds). Only where the question's first word is asked where the document says
+    what holds the figure: bound, a "scholarship" is no "Postdoctoral scholar" line."""
+    keys = constraint_keys(c)
+    found: list[str] = []
+    for key in keys:
+        words = key.split(" ")
+        person = person_of(words[-1])
+        if person is not None:
+            found.append(" ".join([*words[:-1], person]))
+    return tuple(k for k in dict.fromkeys(found) if k not in keys)
+
+
 def narrowed_filter(c: AmountConstraint) -> tuple[AmountConstraint, Filter] | None:
     """The amount ladder's narrowed step for ``c`` (:func:`narrowed_constraint`): a label's
     first word read where a document says what holds the figure — its breadcrumb or the
     fact's label keys, never the label's text ("setup fee" is no "Cleaning fee" of a setup)
-    —, or the question's qualifier of the kind left to rank. None when there is neither."""
+    —, or the question's qualifier of the kind left to rank (with
+    :func:`narrowed_keys`). None when there is neither."""
     narrower = narrowed_constraint(c)
-    return None if narrower is None else (narrower, fact_filter(narrower))
+    if narrower is None:
+        return None
+    return narrower, fact_filter(narrower, extra_keys=narrowed_keys(narrower))

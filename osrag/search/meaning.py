@@ -23,7 +23,9 @@ hold, with its keys, its documents' access scopes and one vector):
    overrules the keys' reading of heads and modifiers: a label holding the asked name's
    head (its last word, or the one before a word that only says it is an amount: "loan
    amount" is a loan's) — as its own head ("Late fee" for "setup fee") or beside another
-   ("Cost of revenue", "Revenue — First Quarter" for "revenue") —, and a label naming a
+   ("Cost of revenue", "Revenue — First Quarter" for "revenue") —, unless it names the
+   asked thing's own fee, price or amount ("Front-of-shirt sponsorship fee" for "shirt
+   sponsorship", where the asked head names no quantity of its own), and a label naming a
    quantity the vocabulary knows apart from the asked one (:data:`~osrag.lexicon.
    quantities.SYNONYMS`: "Net revenue" for "net income"). At most :data:`MOST_BY_MEANING`
    labels, the nearest first. Meaning is not asked where keys answer: on TAT-QA, whose
@@ -79,8 +81,8 @@ from osrag.engines.base import ChunkIndex
 from osrag.errors import OsragError
 from osrag.ingestion.label_vocabulary import Vocabulary, read_state, read_vocabulary
 from osrag.lexicon.keys import asked_key_forms, asked_keys, name_clause
-from osrag.lexicon.label_roles import FIGURE_WORDS
-from osrag.lexicon.quantities import synonyms_of
+from osrag.lexicon.label_roles import FIGURE_WORDS, PRICE_HEADS
+from osrag.lexicon.quantities import is_quantity_noun, synonyms_of
 from osrag.lexicon.signs import names_loss
 from osrag.lexicon.words import key_stem, phrase_words
 from osrag.models import LabelMatch, LabelMatches
@@ -144,13 +146,35 @@ def _keys_decide(name: str, words: list[str], label_keys: Sequence[str]) -> bool
     both name quantities the vocabulary knows, and not the same one ("Net revenue" for
     "net income": :data:`~osrag.lexicon.quantities.SYNONYMS`)."""
     head = _head(words)
-    if head is None or any(head in key.split(" ") for key in label_keys):
+    if head is None:
+        return True
+    if any(head in key.split(" ") for key in label_keys) and not _its_figure(words, label_keys):
         return True
     asked = _known(name)
     if not asked:
         return False
     known = next((found for key in label_keys if (found := _known(key))), ())
     return bool(known) and known != asked
+
+
+def _its_figure(words: list[str], label_keys: Sequence[str]) -> bool:
+    """Whether a label names the figure of the asked thing itself: one of its keys is the
+    asked name whole followed by a last word naming what is paid for it or that it is an
+    amount (:data:`~osrag.lexicon.label_roles.PRICE_HEADS`, :data:`~osrag.lexicon.
+    label_roles.FIGURE_WORDS`: "shirt sponsorship fee", "booth price" for "shirt
+    sponsorship", "booth"; not a "booth deposit") — when the asked head names no quantity
+    of its own: a sponsorship or a booth is bought for its fee or its price, while a "loan
+    fee" is no loan. The words do not decide such a label: meaning does."""
+    head = _head(words)
+    if not words or head is None or is_quantity_noun(head):
+        return False
+    n = len(words)
+    for key in label_keys:
+        split = key.split(" ")
+        named = split[-1] in FIGURE_WORDS | PRICE_HEADS
+        if named and len(split) > n and split[-n - 1 : -1] == words:
+            return True
+    return False
 
 
 def _known(name: str) -> tuple[str, ...]:

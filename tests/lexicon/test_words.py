@@ -12,6 +12,7 @@ from osrag.lexicon.words import (
     name_words,
     normalised,
     other_number,
+    person_of,
     phrase_words,
     singular,
     word_set,
@@ -80,3 +81,19 @@ def test_the_normaliser_is_idempotent_and_the_keys_read_its_words(text: str) -> 
     once = normalised(text)
     assert normalised(once) == once
     assert phrase_words(text) == [singular(w) for w in once.split()]
+
+
+@pytest.mark.parametrize(
+    ("word", "person"),
+    [
+        ("sponsorships", "sponsor"),
+        ("membership", "member"),
+        ("partnerships", "partner"),
+        ("worship", None),  # no base of four letters
+        ("airship", None),
+        ("sponsor", None),
+        ("shipping", None),
+    ],
+)
+def test_a_standing_in_ship_is_held_by_its_person(word: str, person: str | None) -> None:
+    assert person_of(word) == person

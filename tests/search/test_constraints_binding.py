@@ -24,7 +24,7 @@ from osrag.lexicon.words import normalised
 from osrag.schema.constraints import AmountConstraint
 from osrag.schema.filters import AllOf, Filter, Nested, Range, Term, Terms
 from osrag.search.analysis import analyze_query
-from osrag.search.fact_filters import fact_filter, signed_filter
+from osrag.search.fact_filters import constraint_keys, fact_filter, signed_filter
 
 TABLE = Path(__file__).parents[1] / "data" / "constraints" / "bound_phrasings.tsv"
 QUANTITY_NOUNS = builtin_vocabulary().quantity_nouns - ASKED_NAME_STOPS
@@ -358,3 +358,42 @@ def test_a_label_of_a_document_kind_and_a_quantity_narrows_on_the_ladder() -> No
                   "deductible under $500", "cost of revenue under $1 million"):  # fmt: skip
         (c,) = analyze_query(whole).constraints
         assert narrowed_constraint(c) is None, whole
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "context"),
+    [
+        ("add-on workshops over $2,000", "workshops", "add on"),
+        ("in-kind donations valued over $1,000", "donations", "in kind"),
+        ("first-year tuition under $9,000", "tuition", "first year"),
+        ("state-of-the-art lab fit-out fee over $20,000", "lab fit out fee", "state of the art"),
+    ],
+)
+def test_a_hyphenated_first_word_narrows_as_one(text: str, label: str, context: str) -> None:
+    from osrag.search.fact_filters import narrowed_constraint
+
+    (c,) = analyze_query(text).constraints
+    narrower = narrowed_constraint(c)
+    assert narrower is not None and (narrower.label, narrower.context) == (label, context)
+
+
+def test_a_narrowed_standing_is_asked_by_its_person_too() -> None:
+    from osrag.search.fact_filters import narrowed_constraint, narrowed_filter, narrowed_keys
+
+    (c,) = analyze_query("corner memberships over $300").constraints
+    narrower = narrowed_constraint(c)
+    assert narrower is not None and narrowed_keys(narrower) == ("member",)
+    found = narrowed_filter(c)
+    assert found is not None and "'member'" in repr(found[1])
+    # bound, the name is asked by its own words only
+    assert "'member'" not in repr(fact_filter(c)) and "member" not in constraint_keys(c)
+    (plain,) = analyze_query("corner booths over $300").constraints
+    narrower = narrowed_constraint(plain)
+    assert narrower is not None and narrowed_keys(narrower) == ()
+
+
+def test_a_name_that_is_one_compound_is_not_narrowed() -> None:
+    from osrag.search.fact_filters import narrowed_constraint
+
+    (c,) = analyze_query("set-up under $300").constraints
+    assert c.label is not None and narrowed_constraint(c) is None

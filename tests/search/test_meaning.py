@@ -106,6 +106,9 @@ def test_a_threshold_that_admits_nothing_adds_nothing_and_says_so() -> None:
         ("revenue", "Revenue — First Quarter"),  # a quarter's column: its keys decide
         ("net income", "Net revenue"),  # two quantities the vocabulary knows apart
         ("annual revenue", "Gross profit"),
+        ("bridge loan", "Bridge loan fee"),  # a loan names a figure of its own: a fee is not it
+        ("setup fee", "Setup fee refund"),
+        ("exhibit booth", "Exhibit booth deposit"),  # a deposit on the booth, not its price
     ],
 )
 def test_meaning_never_overrules_what_the_words_decide(name: str, label: str) -> None:
@@ -113,6 +116,36 @@ def test_meaning_never_overrules_what_the_words_decide(name: str, label: str) ->
     _, vector = given()
     found = match_name(words, name, vector=vector, threshold=0.7)  # type: ignore[arg-type]
     assert found.added == () and found.report.by_meaning == 0
+
+
+@pytest.mark.parametrize(
+    ("name", "label", "key", "other"),
+    [
+        (
+            "stall sponsorship",
+            "Corner-stall sponsorship fee",
+            "corner stall sponsorship fee",
+            "Sponsorship cancellation fee",
+        ),
+        ("exhibit booth", "Premium exhibit booth price", "premium exhibit booth price", "Booth"),
+        (
+            "banner placement",
+            "Stage banner placement charge",
+            "stage banner placement charge",
+            "Placement",
+        ),
+    ],
+)
+def test_a_label_naming_the_asked_thing_s_fee_or_price_is_left_to_meaning(
+    name: str, label: str, key: str, other: str
+) -> None:
+    words = vocabulary([(label, 0.8, EVERYONE), (other, 0.75, EVERYONE)])
+    _, vector = given()
+    found = match_name(words, name, vector=vector, threshold=0.7)  # type: ignore[arg-type]
+    assert [m.label for m in found.report.matches] == [label]
+    assert found.added == (key,)  # the other holds the head, not the asked thing's figure
+    below = match_name(vocabulary([(label, 0.6, EVERYONE)]), name, vector=vector, threshold=0.7)  # type: ignore[arg-type]
+    assert below.added == ()  # the threshold still decides
 
 
 def test_a_result_asked_on_its_positive_side_matches_no_loss_by_meaning() -> None:
