@@ -3,7 +3,7 @@ of a bound filter beside a role-free one at 100k and 1M chunks, on one OpenSearc
 
     python benchmarks/facts_cost.py [--url URL] [--cost-chunks 20000]
                                     [--sizes 100000,1000000] [--queries 200] [--work DIR]
-                                    [--label NAME]
+                                    [--label NAME] [--keep]
 
 The synthetic policies of ``synthetic_corpus.py`` (seed 7; tables of coverages with limit and
 deductible columns, amounts in prose), on the node at ``--url`` (else ``OSRAG_BENCH_URL``,
@@ -183,6 +183,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--work", type=Path, default=None)
     parser.add_argument("--label", default=None, help="names the results file")
+    parser.add_argument(
+        "--keep", action="store_true", help="keep each size's alias (it is printed) for more runs"
+    )
     args = parser.parse_args(argv)
     url = args.url or cluster_url()
     sizes = [int(s) for s in args.sizes.split(",") if s]
@@ -207,7 +210,10 @@ def main(argv: list[str] | None = None) -> int:
                 results["sizes"][str(size)] = row
                 console.print(f"  queries: {row['queries']}")
             finally:
-                purge(OpenSearchIndex(client(url)), alias)
+                if args.keep:
+                    console.print(f"  kept alias {alias}")
+                else:
+                    purge(OpenSearchIndex(client(url)), alias)
     c = results.get("cost", {})
     print_table(
         "ingest with and without facts",
