@@ -390,3 +390,26 @@ def test_a_word_in_s_after_this_is_a_verb(text: str, label: str) -> None:
 )  # fmt: skip
 def test_a_rates_unit_is_no_part_of_the_next_clauses_subject(text: str, label: str) -> None:
     assert labels(text)[-1][1] == label
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        (
+            "The Carrier shall maintain cargo liability insurance covering owned, leased "
+            "and hired trailers in the amount of $750,000.",
+            "cargo liability insurance",
+        ),
+        (
+            "The Lessee shall carry property insurance covering the warehouse in an amount "
+            "not less than $2,000,000.",
+            "property insurance",
+        ),
+        ("Operating income excluding the charge was $5 million.", "Operating income"),
+        # an -ing word inside the name stays in it
+        ("Net cash from operating activities was $7 million.",
+         "Net cash from operating activities"),
+    ],
+)  # fmt: skip
+def test_a_participles_object_is_no_name_the_noun_it_follows_is(text: str, label: str) -> None:
+    assert [lbl for _, lbl in labels(text)] == [label]

@@ -32,8 +32,9 @@ and the sentence's structure says which one. The reader looks, in this order:
      ("Development Fee **(the "Development Fee")** equal to"), a time phrase ("Net sales
      **for fiscal 2023** were", "the Revolving Commitments **on the Closing Date** is"),
      a passive's agent ("the costs of services **to be performed by the Contractor** do
-     not exceed" → ``costs of services``), and a participle left without its complement
-     ("the Term A Loans **made**");
+     not exceed" → ``costs of services``), a present participle's object ("property
+     insurance **covering the building** in an amount of" → ``property insurance``), and a
+     participle left without its complement ("the Term A Loans **made**");
    * for the preposition *of*, the phrase right before it ("the release of a **valuation
      allowance** of $18 million"), with the change it is the object of ("an **increase
      in** net sales of").
@@ -887,14 +888,25 @@ def _label_before(clause: str) -> str | None:
 
 
 def _past_agent(tokens: list[_Token], pieces: list[_Piece], subject: bool) -> list[_Piece]:
-    """The subject's chain when ``pieces`` is a passive's agent or a verb's object:
+    """The subject's chain when ``pieces`` is a passive's agent or a participle's object:
     "the costs of services **to be performed by** the Contractor do not exceed" → the
     chain before the passive (the costs of services); "shall provide **to** the Borrower
     up to" → none (the recipient names nothing; a name after the amount may)."""
     j = pieces[0].start - 1
     while j >= 0 and tokens[j].low in DETERMINERS:
         j -= 1
-    if j < 1 or tokens[j].low not in ("by", "to", "from"):
+    if j < 1:
+        return pieces
+    if (
+        tokens[j].low.endswith("ing")
+        and tokens[j].low not in ALL_PREPOSITIONS
+        and tokens[j].text[:1].islower()
+        and _name_word(tokens, j - 1)
+    ):
+        # "liability insurance covering the building in an amount of": the participle's
+        # object; the name is the noun the participle follows
+        return _phrase_back(tokens, j, subject)
+    if tokens[j].low not in ("by", "to", "from"):
         return pieces
     k = j - 1
     if tokens[j].low == "by" and not subject:
