@@ -35,12 +35,14 @@ __all__ = [
     "DEMONSTRATIVES",
     "DETERMINERS",
     "DO",
+    "EXCEPTIVES",
     "FINITE_BE",
     "FINITE_HAVE",
     "FORWARD_STOPS",
     "HAVE",
     "HEDGES",
     "INDEFINITE",
+    "LINKING_VERBS",
     "MODALS",
     "NAME_EDGES",
     "NAME_MARKS",
@@ -57,6 +59,7 @@ __all__ = [
     "POSSESSIVES",
     "PREDICATIVES",
     "PREPOSITIONS",
+    "PREPOSITION_NOUNS",
     "PRONOUNS",
     "PRO_FORMS",
     "QUANTIFIERS",
@@ -120,6 +123,18 @@ PREPOSITIONS = word_set(
 policies")."""
 ALL_PREPOSITIONS = NAME_PREPOSITIONS | PREPOSITIONS
 """Every preposition: a name never starts or ends with one."""
+LINKING_VERBS = word_set("remain remains remained become becomes became stay stays stayed")
+"""Verbs other than *be* that link a subject to its predicate ("rent **remains** unpaid"):
+the word after one is no subject."""
+PREPOSITION_NOUNS = word_set(
+    """respect regard relation connection addition lieu behalf accordance terms view place
+    spite exchange consideration reference excess favor favour"""
+)
+"""Nouns that stand bare between two prepositions to make one ("**in respect of**", "in
+**connection** with", "on **behalf** of", "in **lieu** of"): no word of a name."""
+EXCEPTIVES = word_set("except excepting save barring")
+"""Words that take an exception out of what goes before ("mould **except** up to $10,000"):
+they open a complement, never a name."""
 COMPARATIVES = word_set("versus vs")
 """Words that set one figure against another ("$5.2 million versus $4.8 million")."""
 OPERATORS = word_set("plus less")

@@ -208,3 +208,208 @@ def test_an_adjective_after_its_noun_keeps_its_complement_in_the_name(
 )
 def test_a_coverage_set_off_as_included_stays_in_the_name(text: str, label: str) -> None:
     assert [lbl for _, lbl in labels(text)] == [label]
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        (
+            "If the charges for extra repairs to be performed by the Contractor do not "
+            "exceed $400.00 in any month, no approval is needed.",
+            "charges for extra repairs",
+        ),
+        (
+            "The fees of outside counsel being paid by the Tenant shall not exceed $9,000.",
+            "fees of outside counsel",
+        ),
+        # the passive's agent without its participle is read as before
+        ("Expenses incurred by the Executive shall not exceed $10,000.",
+         "Expenses incurred by the Executive"),
+    ],
+)  # fmt: skip
+def test_a_passives_agent_is_no_subject_the_noun_before_the_passive_is(
+    text: str, label: str
+) -> None:
+    assert [lbl for _, lbl in labels(text)] == [label]
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("The Investor shall provide to Borrower up to $3,000,000 of bridge funding.",
+         "bridge funding"),
+        ("The Lender will advance to the Borrower up to $2,000,000.", None),
+        ("The Company will pay to Consultant up to $4,500 each month.", None),
+        # a preposition after a name still joins it
+        ("Payments to suppliers were $3 million.", "Payments to suppliers"),
+    ],
+)  # fmt: skip
+def test_a_verbs_recipient_names_no_amount(text: str, label: str | None) -> None:
+    assert [lbl for _, lbl in labels(text)] == [label]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Water damage to the floors (exceeding $2,500) is excluded.",
+        "The pool (totaling $80,000) is paid in March.",
+        "Pests and rot (except up to $5,000 when caused by a covered leak) are excluded.",
+        "Coverage is limited to $50,000 for flood (excluding $5,000 for sewer backup).",
+    ],
+)
+def test_a_parenthesis_opening_with_a_verb_form_or_a_preposition_names_nothing(
+    text: str,
+) -> None:
+    assert labels(text)[-1][1] is None
+
+
+def test_a_parenthesis_opening_with_a_name_still_names_its_amount() -> None:
+    assert labels("Funding (total grant funding $6,270,000) is committed.") == [
+        ("$6,270,000", "total grant funding")
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A bonus in respect of the 2019 plan currently estimated to be valued at £12,400 "
+        "is payable.",
+        "A late fee applies while the invoice remains unpaid, not to exceed $90.00.",
+    ],
+)
+def test_a_predicate_or_a_participle_with_its_adverb_names_nothing(text: str) -> None:
+    assert [lbl for _, lbl in labels(text)] == [None]
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        (
+            "a $48 million decrease in Western unit net bookings primarily driven by "
+            "weaker demand.",
+            "decrease in Western unit net bookings",
+        ),
+        (
+            "a $12 million increase in Eastern subscription revenues largely due to price.",
+            "increase in Eastern subscription revenues",
+        ),
+        (
+            "Property insurance with $500,000 for each loss and $900,000 annual aggregate "
+            "providing: flood cover.",
+            "annual aggregate",
+        ),
+        ("The Group received $5 million in royalties relating to the patent.", "royalties"),
+    ],
+)
+def test_a_name_after_the_amount_ends_before_an_adverb_or_a_participles_clause(
+    text: str, label: str
+) -> None:
+    assert labels(text)[-1][1] == label
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        (
+            "The Group has issued letters of credit in respect of warehouse leases and "
+            "vehicle finance agreements amounting to $840,000.",
+            "letters of credit",
+        ),
+        (
+            "The Group has issued guarantees in respect of leases amounting to $84,000.",
+            "guarantees in respect of leases",
+        ),
+        (
+            "The Group holds security deposits in respect of office and warehouse leases "
+            "in the capital amounting to $52,000.",
+            "security deposits",
+        ),
+    ],
+)
+def test_a_name_cut_short_ends_before_a_complex_preposition(text: str, label: str) -> None:
+    assert [lbl for _, lbl in labels(text)] == [label]
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        (
+            "Gross margin on consulting work, which is reported within the services "
+            "line, was $48 million.",
+            "Gross margin on consulting work",
+        ),
+        (
+            "Total freight expense, the figure the auditors use to test the logistics "
+            "accounts, rose to $9.1 million.",
+            "Total freight expense",
+        ),
+    ],
+)
+def test_a_long_parenthetical_between_the_subject_and_its_verb_is_read_past(
+    text: str, label: str
+) -> None:
+    assert [lbl for _, lbl in labels(text)] == [label]
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("Travel costs may not exceed 15% of the award ($3,000).", "Travel costs"),
+        ("Hurricane deductible: 5% of the dwelling limit ($16,500).", "Hurricane deductible"),
+        ("The broker's commission is 3 percent of the sale price ($27,000).", "commission"),
+        # a share with nothing before it is of what it is a share of
+        ("40% of the award ($1,200) is paid on signing.", "award"),
+    ],
+)
+def test_a_shares_figure_in_parentheses_is_named_as_the_share_is(text: str, label: str) -> None:
+    assert [lbl for _, lbl in labels(text)] == [label]
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("This amounts to a special payout of $4.2 million to the holders.", "special payout"),
+        # "that" may open a clause: a plural after it is a noun
+        ("It is likely that increases in warranty reserves of up to $90,000 will follow.",
+         "increases in warranty reserves"),
+    ],
+)  # fmt: skip
+def test_a_word_in_s_after_this_is_a_verb(text: str, label: str) -> None:
+    assert labels(text)[0][1] == label
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("Theft cover is $20,000 per claim and glass repairs are $800 per pane.",
+         "glass repairs"),
+        ("Rent is $2,000 per month and the security deposit is $4,000.", "security deposit"),
+        # a coordination inside a name is kept
+        ("Fees and costs were $5,000.", "Fees and costs"),
+    ],
+)  # fmt: skip
+def test_a_rates_unit_is_no_part_of_the_next_clauses_subject(text: str, label: str) -> None:
+    assert labels(text)[-1][1] == label
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        (
+            "The Carrier shall maintain cargo liability insurance covering owned, leased "
+            "and hired trailers in the amount of $750,000.",
+            "cargo liability insurance",
+        ),
+        (
+            "The Lessee shall carry property insurance covering the warehouse in an amount "
+            "not less than $2,000,000.",
+            "property insurance",
+        ),
+        ("Operating income excluding the charge was $5 million.", "Operating income"),
+        # an -ing word inside the name stays in it
+        ("Net cash from operating activities was $7 million.",
+         "Net cash from operating activities"),
+    ],
+)  # fmt: skip
+def test_a_participles_object_is_no_name_the_noun_it_follows_is(text: str, label: str) -> None:
+    assert [lbl for _, lbl in labels(text)] == [label]

@@ -31,7 +31,10 @@ and the sentence's structure says which one. The reader looks, in this order:
      relative pronoun's antecedent ("the renewal fee**, which** is"), past a parenthesis
      ("Development Fee **(the "Development Fee")** equal to"), a time phrase ("Net sales
      **for fiscal 2023** were", "the Revolving Commitments **on the Closing Date** is"),
-     and a participle left without its complement ("the Term A Loans **made**");
+     a passive's agent ("the costs of services **to be performed by the Contractor** do
+     not exceed" → ``costs of services``), a present participle's object ("property
+     insurance **covering the building** in an amount of" → ``property insurance``), and a
+     participle left without its complement ("the Term A Loans **made**");
    * for the preposition *of*, the phrase right before it ("the release of a **valuation
      allowance** of $18 million"), with the change it is the object of ("an **increase
      in** net sales of").
@@ -42,7 +45,10 @@ and the sentence's structure says which one. The reader looks, in this order:
    stays at most :data:`_NAME_WORDS` words ("the Initial Fee for the first restaurant
    developed under a Development Agreement" → ``Initial Fee for the first restaurant``;
    "Your total expenditures during the term …" → ``total expenditures``); a participle's
-   clause is kept whole or not at all. A head that is only *an amount*
+   clause is kept whole or not at all, and a preposition made of a noun ("in **respect**
+   of", "on **behalf** of") whole or not at all. A share's figure in parentheses is named
+   as the share is, not as what it is a share of: "Travel costs may not exceed 15% of the
+   award **($3,000)**" → ``Travel costs``. A head that is only *an amount*
    (:data:`~osrag.lexicon.label_roles.EMPTY_HEADS`) is read through its *of*: "the
    aggregate amount of the Revolving Commitments" → ``aggregate Revolving Commitments``;
    alone ("the sum of $X", "a total of $X") it names nothing. A limit joined by *with*
@@ -63,7 +69,8 @@ and the sentence's structure says which one. The reader looks, in this order:
 4. **After the amount**: a noun phrase right after it ("the $20,000 **Development Fee**",
    "a $572 million **decrease in Blizzard net bookings**"), or after *in* / *of* ("$5.2
    million **in revenue**", "$60 million **of proceeds** received from …"), up to a verb,
-   a participle or a function word.
+   an adverb, a participle (one in *-ing* before its complement: "$2,000,000 annual
+   aggregate **providing:**") or a function word.
 5. **A list's item** a colon or a parenthesis opens ("Special limits: jewelry theft
    $2,500, firearms $2,500", "(total funding $6,270,000"): the name right before the
    amount, its group the words before the colon when they are a name.
@@ -85,9 +92,12 @@ paid …; or $500,000" → ``liability limit``. An adverb of reference after a n
 ("hereunder", "thereof") is no word of it.
 
 No label where none of these holds: an amount that is the object of a verb ("XC agrees
-to pay to AJR $10,000"), an amount *for* something ("offers to acquire Qualigen for
-$50,000,000"), the unit of a rate ("rated **per** $1,000 of receipts"), a pronoun, an
-amount alone.
+to pay to AJR $10,000"; the recipient before a bound is no name either: "shall provide
+**to the Borrower** up to $X"), an amount *for* something ("offers to acquire Qualigen for
+$50,000,000"), the unit of a rate ("rated **per** $1,000 of receipts"), a predicate ("rent
+**remains unpaid**, not to exceed"), a participle with its adverb ("**currently
+estimated** to be valued at"), a parenthesis that opens with a verb form or a preposition
+("**(exceeding** $500)", "**(except** up to $10,000"), a pronoun, an amount alone.
 """
 
 from __future__ import annotations
@@ -107,15 +117,18 @@ from osrag.lexicon.function_words import (
     COORDINATORS,
     DEMONSTRATIVES,
     DETERMINERS,
+    EXCEPTIVES,
     FORWARD_STOPS,
     HAVE,
     HEDGES,
+    LINKING_VERBS,
     MODALS,
     NEGATIONS,
     NOT_PARTICIPLES,
     PAST_PARTICIPLES,
     PERSONAL_PRONOUNS,
     PREDICATIVES,
+    PREPOSITION_NOUNS,
     PRONOUNS,
     RELATIVE_PRONOUNS,
     TO_AS_PREPOSITION,
@@ -220,6 +233,7 @@ _NOT_A_NAME_WORD = (
     | VERBS_OF_FORECASTING
     | VERBS_OF_TERMS
     | NEGATIONS
+    | EXCEPTIVES
     | frozenset(w for w in CHANGE_VERBS if w.endswith("ed") or w in ("rose", "fell", "grew"))
 )
 """Words never in a name read back from an amount: function words, counts, scale words,
@@ -253,6 +267,11 @@ _ADVERB = ("ally", "arily", "ently", "antly", "ously", "ively", "ately", "fully"
 "previously"): never a name's word (unlike "supply", "family", "monthly")."""
 
 
+def _adverb(token: _Token) -> bool:
+    """An adverb of manner or degree (:data:`_ADVERB`)."""
+    return token.kind == _WORD and token.low.endswith(_ADVERB) and token.low not in UNIT_ADVERBS
+
+
 def _participle(token: _Token) -> bool:
     """A past participle: after a noun and before its complement it opens a clause that
     narrows the noun ("Revenue **attributed** to", "costs **incurred** by")."""
@@ -272,6 +291,14 @@ def _name_word(tokens: list[_Token], i: int) -> bool:
     token = tokens[i]
     if token.kind != _WORD or token.low in COORDINATORS or token.low[-2:] in _ENDINGS:
         return False  # a coordinator, a possessor, a contraction ("it's", "that's")
+    if (
+        i > 0
+        and tokens[i - 1].low in _SINGULAR_DEMONSTRATIVES
+        and token.text[:1].islower()
+        and token.low.endswith("s")
+        and not token.low.endswith(("ss", "us", "is"))
+    ):
+        return False  # "this amounts to", "that reflects": a verb (no plural after "this")
     if len(token.text) == 1 or token.low in _NOT_A_NAME_WORD:
         # a capital letter inside a name: "Term A Loans", "Class B shares"; any other
         # letter alone is an enumerator ("c.") or an article
@@ -293,6 +320,11 @@ def _name_word(tokens: list[_Token], i: int) -> bool:
             # after "to", a plural is a noun ("payments to others")
             return previous == "to" and token.low.endswith("s") and not token.low.endswith("ss")
     return True
+
+
+_SINGULAR_DEMONSTRATIVES = DEMONSTRATIVES - {"these", "those"}
+"""*this*: a word in *-s* after it is a verb, not a plural noun (*that* may open a clause:
+"that **decreases** in benefits may be recognized")."""
 
 
 def _title(token: _Token) -> bool:
@@ -373,6 +405,12 @@ def _core_back(tokens: list[_Token], end: int) -> int:
         if _possessor_in_name(tokens, i):
             return i  # a possessor starts the phrase
         break
+    if coordinated and i > 0 and token.low in ALL_PREPOSITIONS and tokens[i - 1].kind == _FIGURE:
+        # "$100,000 per occurrence and medical payments are": the rate's unit ends the
+        # clause before; the phrase starts after the coordinator
+        for j in range(end - 2, i, -1):
+            if tokens[j].low in COORDINATORS:
+                return j + 1
     return i + 1
 
 
@@ -415,6 +453,13 @@ def _phrase_back(tokens: list[_Token], end: int, subject: bool) -> list[_Piece]:
         i -= 1  # "options exercised (during …)": a participle that lost its complement
     start = _core_back(tokens, i + 1)
     if start > i:
+        return []
+    if start > 0 and (
+        tokens[start - 1].low in LINKING_VERBS
+        or (start == i and _participle(tokens[i]) and _adverb(tokens[start - 1]))
+    ):
+        # "rent remains unpaid, not to exceed", "currently estimated to be valued at": a
+        # predicate, a participle with its adverb — a verb's words, no name
         return []
     pieces = [_Piece(start, end if start <= i else i + 1)]
     while len(pieces) < 6:
@@ -580,6 +625,10 @@ def _finish(
     for n, piece in enumerate(rest):
         if not piece.kept:
             break
+        if _complex_preposition(tokens, piece, rest[n + 1 :]) and not _fits(
+            total, rest[n:], tokens
+        ):
+            break  # "guarantees in respect of …" cut short: the name ends before it
         added = piece.joint_words + len(_words(tokens, piece))
         if piece.clause:  # a participle's clause: whole or not at all
             added += sum(p.joint_words + len(_words(tokens, p)) for p in rest[n + 1 :])
@@ -596,6 +645,25 @@ def _finish(
     if label is None or _TEMPORAL_END.search(label):
         return None
     return label
+
+
+def _fits(total: int, rest: list[_Piece], tokens: list[_Token]) -> bool:
+    """The first two pieces of ``rest`` keep a name of ``total`` words short enough."""
+    added = sum(p.joint_words + len(_words(tokens, p)) for p in rest[:2])
+    return total + added <= _NAME_WORDS
+
+
+def _complex_preposition(tokens: list[_Token], piece: _Piece, after: list[_Piece]) -> bool:
+    """``piece`` with the joint before it and the one after is one preposition ("**in
+    respect of**", "**in connection with**", "**on behalf of**"): a bare noun of
+    :data:`~osrag.lexicon.function_words.PREPOSITION_NOUNS` between two prepositions."""
+    return (
+        piece.joint_words == 1
+        and piece.end - piece.start == 1
+        and tokens[piece.start].low in PREPOSITION_NOUNS
+        and bool(after)
+        and after[0].joint == piece.end
+    )
 
 
 _THEN_LEAD = re.compile(r"(?i)^then[-\s][a-z]+\s+(?=\w)")
@@ -781,11 +849,26 @@ def _label_before(clause: str) -> str | None:
         kind = link.group("link").lower()
         if kind == "(" and _FIGURE_BEFORE.search(clause, max(0, link.start() - 40), link.start()):
             return None  # "$45.00 per rentable square foot ($159,750.00)": a restatement
+        share = _SHARE_OF.search(clause, max(0, link.start() - 90), link.start())
+        named = _label_before(clause[: share.start()]) if kind == "(" and share else None
+        if named is not None:
+            # "may not exceed 10% of the grant ($7,500)": the share's figure, named as the
+            # share is — not what it is a share of (a share alone, "80% of the grant
+            # ($960) is paid", is of the grant)
+            return named
         link_start = link.start()
         direct = kind in ("of", "as", "(") or bool(link.group("bound"))
         subject = not direct or bool(link.group("amount"))
     before = _trim(clause[:link_start])
     tokens, pieces = _read_back(before, subject)
+    of_link = clause[link_start:].split(None, 1)[:1] == ["of"]  # "a dividend of": a name
+    if pieces and not of_link:
+        past = _past_agent(tokens, pieces, subject)
+        if past and past is not pieces and past[0].start <= 1 and len(before) > _SHORT_REACH:
+            # the subject may start before the short read: read it again, longer
+            tokens, pieces = _read_back(before, subject, longer=True)
+            past = _past_agent(tokens, pieces, subject) if pieces else []
+        pieces = past
     if not pieces:
         return None
     if clause[link_start:].lstrip().startswith(":") and pieces[0].start > 0:
@@ -804,6 +887,48 @@ def _label_before(clause: str) -> str | None:
     return _label_from(before, tokens, pieces)
 
 
+def _past_agent(tokens: list[_Token], pieces: list[_Piece], subject: bool) -> list[_Piece]:
+    """The subject's chain when ``pieces`` is a passive's agent or a participle's object:
+    "the costs of services **to be performed by** the Contractor do not exceed" → the
+    chain before the passive (the costs of services); "shall provide **to** the Borrower
+    up to" → none (the recipient names nothing; a name after the amount may)."""
+    j = pieces[0].start - 1
+    while j >= 0 and tokens[j].low in DETERMINERS:
+        j -= 1
+    if j < 1:
+        return pieces
+    if (
+        tokens[j].low.endswith("ing")
+        and tokens[j].low not in ALL_PREPOSITIONS
+        and tokens[j].text[:1].islower()
+        and _name_word(tokens, j - 1)
+    ):
+        # "liability insurance covering the building in an amount of": the participle's
+        # object; the name is the noun the participle follows
+        return _phrase_back(tokens, j, subject)
+    if tokens[j].low not in ("by", "to", "from"):
+        return pieces
+    k = j - 1
+    if tokens[j].low == "by" and not subject:
+        return pieces
+    if tokens[j].low == "by" and _participle(tokens[k]) and k > 0 and tokens[k - 1].low in BE:
+        k -= 2  # "to be performed by", "being paid by"
+        while k >= 0 and tokens[k].low in BE | MODALS | NEGATIONS | {"to"}:
+            k -= 1
+        return _phrase_back(tokens, k + 1, subject=True) if k >= 0 else []
+    verb = tokens[k]
+    if (
+        verb.kind == _WORD
+        and not _name_word(tokens, k)
+        and not _participle(verb)  # "compared to gross profit of": a complement
+        and verb.low not in ALL_PREPOSITIONS
+        and verb.low not in PREDICATIVES
+        and verb.low not in TO_AS_PREPOSITION
+    ):
+        return []  # "provide to the Borrower", "pay to the Agent": a verb's recipient
+    return pieces
+
+
 def _read_back(
     before: str, subject: bool, longer: bool = False
 ) -> tuple[list[_Token], list[_Piece]]:
@@ -812,6 +937,8 @@ def _read_back(
     when the chain runs to their start (most names are short: the long read is the rare
     one; a coverage named with its parenthesis and its perils is the longest).
     ``longer``: start at the second read."""
+    if subject and before.rstrip().endswith(","):
+        longer = True  # a parenthetical set off by commas ends it: its opening is further
     for reach in _READS[1 if longer else 0 :]:
         start = max(0, len(before) - reach)
         if start:
@@ -849,6 +976,10 @@ _LINK_WORDS = (
 amount of", "a maximum of", "is up to"): after one, :data:`STATED_LINK` reads the link."""
 _CURRENCY_LEAD = re.compile(r"\s+(?:U\.S\.|US)\s*$")
 """A currency's country written apart from its sign ("in the amount of U.S. $3,021.87")."""
+_SHARE_OF = re.compile(
+    r"(?i)\d[\d.,]*\s*(?:%|percent\b|per\s+cent\b)\s+of\s+[^()$€£¥₹%;:\d]{1,80}$"
+)
+"""A share of something right before a parenthesis ("10% of the grant (")."""
 _FIGURE_BEFORE = re.compile(r"[$€£¥₹]\s?\d|\d\s+(?:per|a|an|each)\s")
 _COVERAGE_FIGURES = (FIGURE_WORDS | {"limit"}) - {"amount", "value"}
 """A coverage's figure: a limit joined to it by *with* ("insurance with limits of")."""
@@ -918,6 +1049,13 @@ def _label_after(after: str) -> str | None:
             break  # "$4.4 million of expenses associated with": the name ends
         if _verb_after(tokens, i, len(words)):
             break
+        if (
+            words
+            and token.low.endswith("ing")
+            and i + 1 < len(tokens)
+            and (tokens[i + 1].text == ":" or tokens[i + 1].low in _COMPLEMENT_OPENERS)
+        ):
+            break  # "$2,000,000 annual aggregate providing:": a participle's clause
         words.append(token)
     while words and (words[-1].low in COORDINATORS or words[-1].kind != _WORD):
         words.pop()
@@ -929,8 +1067,13 @@ def _label_after(after: str) -> str | None:
         # "$572 million decrease in Blizzard net bookings": the change's object
         kept = []
         for token in tokens[n + 1 : n + 7]:
-            if token.kind != _WORD or token.low in _NOT_A_NAME_WORD or _participle(token):
-                break
+            if (
+                token.kind != _WORD
+                or token.low in _NOT_A_NAME_WORD
+                or _participle(token)
+                or _adverb(token)
+            ):
+                break  # "… net bookings primarily driven by": the name ends
             kept.append(token)
         if kept:
             end = kept[-1].end
@@ -938,6 +1081,9 @@ def _label_after(after: str) -> str | None:
     return clean_label(after[at + words[0].start : at + end])
 
 
+_COMPLEMENT_OPENERS = ALL_PREPOSITIONS | DETERMINERS
+"""Words that open a verb's complement: a word in *-ing* before one is a participle
+("royalties **relating to**", "insurance **covering the** premises"), not a noun."""
 _AFTER_LEAD = re.compile(r"[ \t]+(?:(?P<prep>in|of)\s+)?(?=(?P<word>[^\W\d_][\w'’&-]*))?")
 
 
@@ -1006,6 +1152,11 @@ def _list_item(clause: str, amounts_before: int) -> str | None:
         return None
     if tokens[0].low in FORWARD_STOPS or tokens[-1].low in FORWARD_STOPS:
         return None
+    first = tokens[0]
+    if first.low in ALL_PREPOSITIONS or first.low in EXCEPTIVES:
+        return None  # "(except up to $10,000)", "(for $500)": a complement, no item
+    if clause[colon] == "(" and (_participle(first) or first.low.endswith("ing")):
+        return None  # "(exceeding $500)", "(totaling $2,000,000)": a clause, no item
     name = clean_label(item.group("item"))
     if name is None or clause[colon] == "(":
         return name
