@@ -139,10 +139,48 @@ def tatqa_quantity_precision(results: dict[str, Any]) -> str:
     return _rows(header, rows, right_from=2)
 
 
-QUANTITY_PRECISION = "benchmarks/results/quantity_precision-readme.json"
-QUANTITY_PRECISION_COMMAND = (
-    "python benchmarks/quantity_precision.py --label readme --sets tatqa,tatqa-hand,insurance"
-)
+def _at_bound(modes: dict[str, Any], family: str | None = None) -> str:
+    """Questions answered at the bound step in bm25, of all (of ``family``'s)."""
+    row = modes["bm25"] if family is None else modes["bm25"]["per_family"][family]
+    bound = int(row["amount_steps"].get("bound", 0))
+    total = int(row["queries"])
+    return f"{bound} of {total} ({bound / total:.0%})".replace("%", " %")
+
+
+def families_quantity_precision(results: dict[str, Any]) -> str:
+    """Quantity precision@5 of the document families set, family by family: OpenSearch in
+    each mode, Elasticsearch and the embedded index in bm25, and the questions OpenSearch
+    answered at the bound step (bm25)."""
+    engines = results["sets"]["families"]
+    opensearch = engines["opensearch"]
+    header = [
+        "family",
+        *(f"OpenSearch {m}" for m in MODES),
+        "Elasticsearch bm25",
+        "embedded bm25",
+        "at the bound step",
+    ]
+    families = sorted(f for f in opensearch["bm25"]["per_family"] if not f.startswith("("))
+
+    def qp(modes: dict[str, Any], mode: str, family: str | None) -> str:
+        row = modes[mode] if family is None else modes[mode]["per_family"][family]
+        return f"{row['quantity_precision@5']:.3f}"
+
+    rows = [
+        [
+            "all" if family is None else family,
+            *(qp(opensearch, m, family) for m in MODES),
+            qp(engines["elasticsearch"], "bm25", family),
+            qp(engines["embedded"], "bm25", family),
+            _at_bound(opensearch, family),
+        ]
+        for family in [None, *families]
+    ]
+    return _rows(header, rows)
+
+
+QUANTITY_PRECISION = "benchmarks/results/quantity_precision-round3.json"
+QUANTITY_PRECISION_COMMAND = "python benchmarks/quantity_precision.py --label round3"
 
 FIGURES = {
     f.name: f
@@ -158,6 +196,12 @@ FIGURES = {
             QUANTITY_PRECISION,
             QUANTITY_PRECISION_COMMAND,
             tatqa_quantity_precision,
+        ),
+        Figure(
+            "families-quantity-precision",
+            QUANTITY_PRECISION,
+            QUANTITY_PRECISION_COMMAND,
+            families_quantity_precision,
         ),
     )
 }
