@@ -32,6 +32,15 @@ KEY_VALUE = [
         "Homeowners, condominium or renters liability",
     ),
     ("Deductible (per claim): $500", "Deductible (per claim)"),
+    # a parenthesis explains a short key and is not counted among its words
+    (
+        "Sum released by this amendment (lease year 2) $48,500",
+        "Sum released by this amendment (lease year 2)",
+    ),
+    (
+        "Portion of the first installment (contract year 1) $12,000",
+        "Portion of the first installment (contract year 1)",
+    ),
 ]
 
 
@@ -39,6 +48,11 @@ KEY_VALUE = [
 def test_key_value_lines_label_the_amount_with_their_key(line: str, label: str) -> None:
     (fact,) = facts(line + "\n")
     assert (fact.label, fact.source) == (label, "key")
+
+
+def test_a_long_line_before_an_amount_is_no_short_key_even_with_a_parenthesis() -> None:
+    (fact,) = facts("Payment made by the tenant to the owner in full (year 1) $9,000\n")
+    assert fact.source != "key"
 
 
 def test_later_amounts_on_a_key_line_take_the_key_unless_they_name_their_own() -> None:

@@ -331,8 +331,10 @@ def _key_of(before: str, after: str) -> str | None:
 def _a_short_key(text: str) -> bool:
     """``text`` may be a key written right before its amount with no separator: one to six
     words, capitalised, no sentence mark, link or verb in it, not ending in a function
-    word ("Each occurrence limit", "General aggregate")."""
-    words = text.split()
+    word ("Each occurrence limit", "General aggregate"). A parenthesis explains the key and
+    is not counted among its words ("Amount of this action (budget year 1)", "Med exp (any
+    one person)")."""
+    words = _PARENTHESIS.sub(" ", text).split()
     return (
         1 <= len(words) <= 6
         and text.lstrip()[:1].isupper()
