@@ -61,7 +61,7 @@ assets" has and "Intangible assets" has not); :func:`asked_key_forms` also witho
 generic last word. :func:`asked_keys` is what a bound constraint asks a fact for: the
 key of the name, or of one of its alternatives (:func:`label_alternatives`: the other
 number, the synonyms, the name without a generic or section word — and the alternatives
-of those), among the fact's keys — an exact term, so "revenue" no longer matches
+of those, a synonym left one word or one empty head alone never), among the fact's keys — an exact term, so "revenue" no longer matches
 "Deferred revenue" or "Cost of revenues", and "interest income" no longer matches
 "Interest expense, interest income and other income, net". A section word inside a name
 (:data:`~osrag.lexicon.label_roles.SECTION_HEADS`, "liability") may be left out when two
@@ -84,6 +84,7 @@ from osrag.lexicon.label_roles import (
     CHANGES,
     COMPLEMENTS,
     DEPENDENT_WORDS,
+    EMPTY_HEADS,
     FIGURE_WORDS,
     GENERIC_HEADS,
     INCLUDES,
@@ -536,7 +537,9 @@ def label_alternatives(
         return ()
     words = name.split(" ")
     own = _numbers(name)
-    if len(words) > 1 and singular(words[-1]) in FIGURE_WORDS | vocabulary().figure_nouns:
+    if _generic_tail(
+        [*words[:-1], singular(words[-1])], FIGURE_WORDS | vocabulary().figure_nouns
+    ):  # never a lone "total" or "net": "total amount" is no "total"
         own += _numbers(" ".join(words[:-1]))
     if len(words) > 2 and words[-1] in SECTION_HEADS:
         own += _numbers(" ".join(words[:-1]))
@@ -598,26 +601,64 @@ def asked_keys(label: str, *, gains_only: bool = False, synonyms: bool = True) -
     any one person" asks for a medical expense); ``gains_only``: not the names of a loss
     (a result asked on its positive side); ``synonyms``: the other names of its synonym
     group too (without: the name's own forms alone). A name is read to ``LABEL_CHARS``, as
-    a stored label is (:mod:`osrag.lexicon.bounds`)."""
+    a stored label is (:mod:`osrag.lexicon.bounds`).
+
+    The name's own forms (:func:`label_alternatives` without synonyms: "medical payments
+    coverage" → "medical payments") are asked with and without a generic last word
+    (:func:`asked_key_forms`: "dwelling limit" → "dwelling"), and so are the synonyms of
+    each; but a synonym left without its generic word is asked only where two words or
+    more remain, and a synonym that is one word of :data:`EMPTY_HEADS` ("total") is not
+    asked: one word alone of another name is the thing its figure is of or an empty head,
+    broader than the quantity the question names ("order total" asks for no "total",
+    "order" of "order value", "unit" of "unit price")."""
     label = label[:LABEL_CHARS]
     label = name_clause(label) or label
-    # the alternatives of each alternative: "medical payments coverage" → "medical
-    # payments" → its synonyms ("medical payments to others")
-    names = tuple(
+    own = label_alternatives(label, every=True, synonyms=False)
+    others = tuple(
         dict.fromkeys(
             n
-            for name in label_alternatives(label, every=True, synonyms=synonyms)
-            for n in label_alternatives(name, every=True, synonyms=synonyms)
+            for name in own
+            for member in (label_alternatives(name, every=True) if synonyms else ())
+            for n in label_alternatives(member, every=True, synonyms=False)
+            if n not in own
         )
     )
     if gains_only:
-        names = tuple(n for n in names if not names_loss(n))
+        own = tuple(n for n in own if not names_loss(n))
+        others = tuple(n for n in others if not names_loss(n))
     keys = [
         key
-        for name in names
+        for name in (*own, *others)
         for n in (name, *_without_section_word(name))
         if not _ends_in_a_link(n)
         for i, key in enumerate(asked_key_forms(n))
         if i == 0 or not is_document_noun(key)  # "policy limit" is not asked as "policy"
+        if name in own or _another_names_key(key)
     ]
     return tuple(sorted({k for k in keys if k}))
+
+
+def _another_names_key(key: str) -> bool:
+    """Whether ``key``, read from a synonym of the asked name or a form of one, may be asked
+    for it: two words or more, or one that is no empty head (:data:`EMPTY_HEADS`) — a
+    synonym's form left one word ("order" of "order value") is only asked where the
+    synonym was written so (a one-word member of the group: "turnover" of "revenue")."""
+    return " " in key or (key not in EMPTY_HEADS and key in _written_words())
+
+
+def _written_words() -> frozenset[str]:
+    """The one-word names the synonym groups of the profiles in use write, as keys."""
+    return _one_word_members(vocabulary().digest)
+
+
+@lru_cache(maxsize=8)
+def _one_word_members(digest: str) -> frozenset[str]:
+    """:func:`_written_words` of the vocabulary whose digest is ``digest``."""
+    del digest  # the cache's key: the vocabulary in use
+    return frozenset(
+        key
+        for group in vocabulary().groups
+        for member in group
+        for key in [asked_key(member)]
+        if key and " " not in key
+    )

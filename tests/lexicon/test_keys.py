@@ -27,6 +27,7 @@ from osrag.lexicon.label_roles import (
     OPTIONAL_LEADS,
     SPECIFYING,
 )
+from osrag.lexicon.profiles import profiles_in_use, read_profile
 from osrag.lexicon.words import key_stem, singular
 
 # (fact label, names it answers, names it must not answer)
@@ -153,6 +154,50 @@ def test_the_question_side_asks_for_synonyms_and_section_words_left_out() -> Non
     assert "personal limit" not in asked_keys("personal liability limit")
     # a result asked on its positive side asks for no loss name
     assert not {"net loss", "loss for the year"} & set(asked_keys("net income", gains_only=True))
+
+
+# a made-up family: a quantity whose synonyms end in a figure word or a price word
+HIRE = read_profile(
+    {
+        "name": "hire",
+        "quantities": [
+            {
+                "name": "booking total",
+                "synonyms": ["total", "total amount", "booking value", "hire sum", "van price"],
+            },
+            {"name": "skip deposit", "synonyms": ["deposit held", "skip bond amount"]},
+        ],
+    },
+    "hire.toml",
+)
+
+
+def test_a_synonym_alone_in_one_generic_word_or_left_one_word_is_not_asked() -> None:
+    with profiles_in_use((HIRE,)):
+        asked = set(asked_keys("booking total"))
+        # the synonyms whole are asked
+        assert {"booking total", "total amount", "booking value", "van price"} <= asked
+        # but not an empty head alone ("total", written or left by "total amount"), nor
+        # the one word a synonym leaves without its figure or price word ("booking" of
+        # "booking value", "van" of "van price", "hire" of "hire sum")
+        assert not {"total", "amount", "booking", "van", "hire"} & asked
+        # so another document's total is no booking total
+        assert not set(label_keys("Trip total")) & asked
+        # a synonym left two words without its figure word is still asked
+        assert "skip bond" in asked_keys("skip deposit")
+        # the question's own name: an empty head it writes, and its own forms, are asked
+        assert "total" in asked_keys("total")
+        assert "booking" in asked_keys("booking value")
+
+
+@pytest.mark.parametrize("lead", sorted(OPTIONAL_LEADS))
+@pytest.mark.parametrize("figure", ["amount", "value", "sum"])
+def test_a_figure_word_after_a_lead_leaves_no_name(lead: str, figure: str) -> None:
+    # "total amount" is not asked as a lone "total", "net value" not as "net"
+    assert lead not in label_alternatives(f"{lead} {figure}", synonyms=False)
+    assert lead not in asked_keys(f"{lead} {figure}", synonyms=False)
+    # one word of a name before the figure word still is ("deposit amount")
+    assert "deposit" in label_alternatives(f"deposit {figure}", synonyms=False)
 
 
 @pytest.mark.parametrize(

@@ -397,3 +397,31 @@ def test_a_name_that_is_one_compound_is_not_narrowed() -> None:
 
     (c,) = analyze_query("set-up under $300").constraints
     assert c.label is not None and narrowed_constraint(c) is None
+
+
+def test_a_bound_name_asks_for_no_generic_word_its_synonyms_hold_alone() -> None:
+    from osrag.lexicon.profiles import profiles_in_use, read_profile
+
+    hire = read_profile(
+        {
+            "name": "hire",
+            "quantity_nouns": ["total"],
+            "quantities": [
+                {
+                    "name": "booking total",
+                    "synonyms": ["total", "total amount", "booking value", "grand total"],
+                }
+            ],
+        },
+        "hire.toml",
+    )
+    with profiles_in_use((hire,)):
+        (c,) = analyze_query("bookings with a booking total under $900").constraints
+        keys = constraint_keys(c)
+        assert c.label is not None and "booking total" in keys and "grand total" in keys
+        # a lone "total" (any document's), and "booking" of "booking value", are not it
+        assert "total" not in keys and "booking" not in keys
+        assert "'total'" not in repr(fact_filter(c))
+        # the question that names the total alone asks for any total
+        (alone,) = analyze_query("bookings with a total under $900").constraints
+        assert "total" in constraint_keys(alone)
