@@ -435,7 +435,11 @@ def _label_keys(label: str, profiles: str) -> tuple[str, ...]:
         keys += _keys_of(column_core, column_whole, column_listed)
         if row_core and column_core:
             keys += _core_keys(row_core + column_core, listed or column_listed)
-        qualified = qualified or not _QUALIFYING.isdisjoint(column_whole)
+        qualified = (
+            qualified
+            or not _QUALIFYING.isdisjoint(column_whole)
+            or _holder_row(row_whole, column_core)
+        )
     # a column that changes the quantity ("Auto bodily injury — Minimum limit", "… —
     # Deferred") or holds a change of it ("Revenue — Variance in Dollars", "… —
     # Increase/(decrease)") leaves the row no keys of its own: only read with the column
@@ -448,6 +452,18 @@ def _label_keys(label: str, profiles: str) -> tuple[str, ...]:
         keys += label_keys(label[owner.end() :])
     found = dict.fromkeys(k for k in ([] if qualified else row) + keys if 0 < len(k) <= KEY_CHARS)
     return tuple(_without_separate_tails(list(found)))[:KEYS_PER_LABEL]
+
+
+def _holder_row(row: list[str], column_core: list[str]) -> bool:
+    """Whether a row named for a figure ("Accident **coverage**", "Contract **value**":
+    :data:`FIGURE_WORDS`) stands over a column naming another quantity a profile knows
+    ("Deductible", "Premium"): the column is what the figure measures, the row only whose
+    it is, so the row's own keys are not the fact's. A column the row's figure is a name
+    of ("Limit": coverage is a limit's other name) is the row's own figure."""
+    if not row or row[-1] not in FIGURE_WORDS or not column_core:
+        return False
+    group = vocabulary().synonyms_of(" ".join(column_core))
+    return bool(group) and all(member.split() != [row[-1]] for member in group)
 
 
 def _without_separate_tails(keys: list[str]) -> list[str]:

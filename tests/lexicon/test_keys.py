@@ -359,3 +359,19 @@ def test_a_coverage_a_name_says_it_includes_is_a_key_of_it(
     label: str, asked: str, answers: bool
 ) -> None:
     assert bool(set(asked_keys(asked)) & set(label_keys(label))) is answers
+
+
+def test_a_row_named_for_a_figure_over_another_quantity_is_whose_it_is() -> None:
+    """A coverage's row over a column naming another quantity a profile knows: the fact is
+    that quantity (the flood cover's deductible is no cover); over a column its figure is
+    another name of (coverage is a limit), the row's own keys stay."""
+    deductible = label_keys("Flood cover — Deductible")
+    assert "deductible" in deductible and "flood cover deductible" in deductible
+    assert not {"cover", "flood cover", "flood"} & set(deductible)
+    premium = label_keys("Boiler coverage — Premium")
+    assert "premium" in premium and not {"coverage", "boiler coverage"} & set(premium)
+    limit = label_keys("Boiler coverage — Limit")
+    assert {"boiler coverage", "coverage", "limit"} <= set(limit)
+    # a row whose head is no figure word keeps its keys whatever the column names
+    assert "goodwill" in label_keys("Goodwill — Carrying amount")
+    assert "coverage b" in label_keys("Coverage B — Deductible")
