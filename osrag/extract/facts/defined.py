@@ -57,12 +57,12 @@ _DEFINED = re.compile(
     r"\s*(?:(?:per|each|a|an|in|for)\s+[\w\s]{1,30}?)?\s*\(\s*(?:the\s+|a\s+)?" + _TERM + r"\s*\)"
 )
 """A defined term in parentheses right after the amount (a rate or a period between)."""
-_DEFINITION = re.compile(r"\(\s*" + _INTRODUCER + _TERM + r"\s*\)", re.IGNORECASE)
+_DEFINED_TERM = re.compile(r"\(\s*" + _INTRODUCER + _TERM + r"\s*\)", re.IGNORECASE)
 """A defined term's parenthesis, where it starts."""
-_CLAUSE_END = re.compile(r"[;:]|(?<![A-Z])[.!?](?=\s+[A-Z(\"“]|\s*$)")
+_TERM_CLAUSE_END = re.compile(r"[;:]|(?<![A-Z])[.!?](?=\s+[A-Z(\"“]|\s*$)")
 """Where the amount's clause ends: a semicolon, a colon, or a full stop that ends a
 sentence (not the stop of an initial: "U.S. dollars")."""
-_PARENTHESIS = re.compile(r"[()]")
+_PARENTHESIS_MARK = re.compile(r"[()]")
 
 
 def defined_term(after: str) -> str | None:
@@ -82,17 +82,17 @@ def defined_later(after: str) -> str | None:
     window = after[:LATER_REACH]
     if "(" not in window:
         return None
-    end = _CLAUSE_END.search(window)
+    end = _TERM_CLAUSE_END.search(window)
     window = window[: end.start()] if end is not None else window
     depth = 0
-    for mark in _PARENTHESIS.finditer(window):
+    for mark in _PARENTHESIS_MARK.finditer(window):
         if mark.group() == ")":
             depth -= 1
             if depth < 0:
                 return None  # the amount stood in a parenthesis that closes here
             continue
         if depth == 0:
-            found = _DEFINITION.match(window, mark.start())
+            found = _DEFINED_TERM.match(window, mark.start())
             if found is not None:
                 return _quantity_term(found.group("term"), window[: mark.start()])
         depth += 1

@@ -342,7 +342,7 @@ def _numbered_row(raw: str, cells: list[Cell]) -> str:
     word at all — empty, a date ("02/14/2024 | Office visit | $180.00", " | Total charges |
     $2,480.00") — then the words of the cell after it, the row's name (a cell holding a
     figure names nothing)."""
-    if not cells or (_ROW_NUMBER.fullmatch(raw) is None and _WORD.search(raw) is not None):
+    if not cells or (_ROW_NUMBER.fullmatch(raw) is None and _ANY_LETTER.search(raw) is not None):
         return raw
     named = cells[0].text.strip()
     if holds_a_figure(named) or re.search(r"[a-z]{3}", named) is None:  # a code: no name
@@ -350,7 +350,7 @@ def _numbered_row(raw: str, cells: list[Cell]) -> str:
     return named
 
 
-_WORD = re.compile(r"[^\W\d_]")
+_ANY_LETTER = re.compile(r"[^\W\d_]")
 """A letter: a first cell without one names nothing."""
 _TOTAL_WORDS = re.compile(r"(?i)^\s*(?:total|consolidated)\s+(?P<name>\S.*)$")
 
