@@ -6,16 +6,9 @@ Built for the forms, not for any file: each sentence here is made up."""
 from __future__ import annotations
 
 import pytest
+from extracted import labels
 
-from osrag.extract import extract_values
 from osrag.extract.facts.defined import defined_later
-from osrag.models import ExtractionConfig
-
-CONFIG = ExtractionConfig()
-
-
-def labels(text: str) -> list[tuple[str, str | None]]:
-    return [(f.raw, f.label) for f in extract_values(text, CONFIG).facts]
 
 
 @pytest.mark.parametrize(

@@ -8,15 +8,7 @@ Built for the forms, not for any file: each sentence here is made up."""
 from __future__ import annotations
 
 import pytest
-
-from osrag.extract import extract_values
-from osrag.models import ExtractionConfig
-
-CONFIG = ExtractionConfig()
-
-
-def labels(text: str) -> list[tuple[str, str | None]]:
-    return [(f.raw, f.label) for f in extract_values(text, CONFIG).facts]
+from extracted import labels
 
 
 @pytest.mark.parametrize(
