@@ -185,14 +185,14 @@ def decode_rows(texts: Sequence[str], dimension: int) -> npt.NDArray[np.float32]
     one length are decoded together: base64 of whole three-byte groups (2 × ``dimension``
     bytes, a multiple of 3) carries no padding, so the texts joined are one text."""
     rows = np.zeros((len(texts), dimension), dtype=np.float32)
-    width = len(encode_vector(np.zeros(dimension, dtype=np.float32)))
-    whole = [i for i, text in enumerate(texts) if len(text) == width]
-    if whole and (2 * dimension) % 3 == 0:
+    width = 4 * (2 * dimension) // 3  # base64 of 2 × dimension bytes, no padding
+    together = (2 * dimension) % 3 == 0
+    whole = [i for i, text in enumerate(texts) if together and len(text) == width]
+    if whole:
         joined = base64.b64decode("".join(texts[i] for i in whole))
         rows[whole] = np.frombuffer(joined, dtype="<f2").reshape(len(whole), dimension)
-    else:
-        whole = []
-    for i in sorted(set(range(len(texts))) - set(whole)):
+    alone = set(range(len(texts))).difference(whole)
+    for i in sorted(alone):
         vector = decode_vector(texts[i])
         if vector.shape == (dimension,):
             rows[i] = vector
