@@ -26,7 +26,8 @@ meets every condition at once — one :class:`~osrag.schema.filters.Nested` filt
   taxes $7,812 (2023)" is a yearly amount). When the question's name held the words that
   say whose or when ("**monthly** rent", "**adjusted** EBITDA": ``named``), a fact whose
   label holds that whole name (:func:`named_keys`) is the figure as well, whatever its
-  fields say: the label itself states it.
+  fields say — the label itself states it —, unless the amount states another period unit
+  than the one asked ("monthly base rent … ($21.00 per square foot per year)").
 
 The kind of document a question names is no condition when a profile names it — "invoices",
 "statements", "agreements", "policies" are document nouns, which never become the
@@ -229,7 +230,12 @@ def what_filter(c: AmountConstraint, extra_keys: Sequence[str] = ()) -> Filter:
     named = named_keys(c)
     if not named:
         return fields
-    return AnyOf((fields, label_filter(named)))
+    if c.period_unit is None:
+        return AnyOf((fields, label_filter(named)))
+    # the label states how often, unless the amount itself says otherwise: "monthly base
+    # rent … ($21.00 per rentable square foot per year)" is no monthly figure
+    stated = AnyOf((NotExists(PERIOD_UNIT), Term(PERIOD_UNIT, c.period_unit)))
+    return AnyOf((fields, AllOf((label_filter(named), stated))))
 
 
 def _one_fact(c: AmountConstraint, extra_keys: Sequence[str] = ()) -> Nested:

@@ -1,6 +1,7 @@
 """What a question's reading does on every engine, end to end: bills whose heading calls
 them something else still pass for "invoices", a bound written negative compares the signed
-value, a label that states the unit itself is that unit's figure, a period no year has is
+value, a label that states the unit itself is that unit's figure unless its amount states
+another, a period no year has is
 refused — on OpenSearch, Elasticsearch and the embedded index, in bm25 (the filters are the
 same in every leg of every mode: tests/search/test_bound_contract.py).
 
@@ -32,6 +33,10 @@ DOCUMENTS = {
     # premiums: a label that says the unit itself, and one that says none
     "annual-policy": "# Home policy\n\n- Annual premium: $1,846.00\n",
     "monthly-policy": "# Renters policy\n\n- Monthly premium: $16.50\n",
+    # a monthly rent, and one whose label says monthly beside a rate a year per square foot
+    "studio-lease": "# Studio lease\n\n- Monthly rent: $1,150.00\n",
+    "tower-lease": "# Office lease\n\nMonthly rent for the suite is $9,800.00 ($24.00 per "
+    "square foot per year), payable in advance.\n",
 }
 
 
@@ -69,6 +74,8 @@ ANSWERS = {
     # "a year": the label that says "annual" is the year's premium; "monthly" is not
     "premium above $10 a year": ("bound", {"annual-policy"}),
     "premium above $10 a month": ("bound", {"monthly-policy"}),
+    # the label says "monthly", the $24.00 beside it says a year: no monthly rent under $2,000
+    "leases with monthly rent under $2,000": ("bound", {"studio-lease"}),
 }  # fmt: skip
 
 
