@@ -579,7 +579,8 @@ def narrowed(label: str) -> tuple[str, str] | None:
     next is read with it, as one ("add-on sponsorships" → ("sponsorships", "add on"), never
     "on sponsorships" of an "add"); None for one word or one compound, and for a name in
     :data:`~osrag.lexicon.quantities.SYNONYMS` (a line item whose words belong together:
-    "net income", "gross profit")."""
+    "net income", "gross profit") — unless a profile says the broader quantity it is where
+    a document names it: "patient balance" → ("total due", "patient")."""
     name = normalised(label)
     words = name.split(" ")
     joined = hyphenated(label)
@@ -587,7 +588,10 @@ def narrowed(label: str) -> tuple[str, str] | None:
     if len(joined) == len(words):
         while first < len(words) and joined[first]:
             first += 1
-    if len(words) <= first or synonyms_of(name) or words[first] in ("of", "and"):
+    if synonyms_of(name):
+        broader = vocabulary().broader(name)
+        return None if broader is None else (broader.quantity, broader.where)
+    if len(words) <= first or words[first] in ("of", "and"):
         return None
     if words[0] in LINE_ITEM_MODIFIERS:
         return None

@@ -7,7 +7,9 @@ TOML file, never in code. Its records are:
 * ``quantities`` — the quantities the family's documents state, each with the other
   names people use for it (``name = "total due"``, ``synonyms = ["balance due", "amount
   payable", …]``), whether it is a result that can be a loss (``signed``: compared by its
-  signed value) and whether it recurs (``recurring``, below);
+  signed value), whether it recurs (``recurring``, below), and the broader quantity it is
+  in a document that names it (``broader = {quantity = "total due", where = "patient"}``:
+  where no label names a patient balance, a patient's bill's total due is it);
 * ``quantity_nouns`` — the nouns that name a quantity of the family (a rent, a deposit, a
   premium): a question's noun right beside an amount binds it only when it is one;
   ``heading_nouns``, those of them a section heading may name to label the figures under
@@ -110,6 +112,24 @@ def _nouns(values: Sequence[str], what: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
+class ProfileBroader(BaseModel):
+    """The broader quantity a narrower one is, in a document that names it: a patient
+    balance is the total due of a bill that says "patient"."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    quantity: str = Field(description="the broader quantity's name ('total due')")
+    where: str = Field(
+        description="the words a document holding it says where it says what holds the "
+        "figure — its title, headings or the figure's label ('patient')"
+    )
+
+    @field_validator("quantity", "where")
+    @classmethod
+    def _a_phrase(cls, value: str) -> str:
+        return _phrases([value], "broader")[0]
+
+
 class ProfileQuantity(BaseModel):
     """One quantity of a family and the other names people use for it."""
 
@@ -132,6 +152,11 @@ class ProfileQuantity(BaseModel):
         default=False,
         description="a charge of its own that its last word names too ('pet rent' is no "
         "rent): a label naming it holds its own names, not its head's",
+    )
+    broader: ProfileBroader | None = Field(
+        default=None,
+        description="the broader quantity it is where a document names it: asked on the "
+        "amount ladder's narrowed step when no label names it",
     )
 
     @field_validator("name")
@@ -348,6 +373,12 @@ class Vocabulary:
             for member in self._group_of[name_key(q.name)]
         )
         """The names (their keys) of the quantities a profile marks ``separate``."""
+        self._broader: dict[tuple[str, ...], ProfileBroader] = {}
+        for p in self.profiles:
+            for q in p.quantities:
+                if q.broader is not None:
+                    for member in self._group_of[name_key(q.name)]:
+                        self._broader.setdefault(name_key(member), q.broader)
         heads: dict[str, set[bool]] = {}
         for p in self.profiles:
             for noun in (*p.quantity_nouns, *p.heading_nouns):
@@ -358,6 +389,11 @@ class Vocabulary:
         """The group ``name`` is a member of (its words, each in the singular, are a
         member's), or ()."""
         return self._group_of.get(name_key(name), ())
+
+    def broader(self, name: str) -> ProfileBroader | None:
+        """The broader quantity the quantity ``name`` is where a document names it (its
+        group's, the first a profile in use declares), or None."""
+        return self._broader.get(name_key(name))
 
     def profiles_of(self, name: str) -> tuple[str, ...]:
         """The profiles that name the quantity ``name`` (a group member's words), in order."""

@@ -26,6 +26,9 @@ DOCUMENTS = {
     "- Balance due: $4,660.50\n",
     "plain-bill": "Water service, March.\n\nAmount due: $4,312.00\n",
     "small-invoice": "# Invoice 12\n\n- Total due: $312.00\n",
+    # a patient's statement: what any bill calls its total due is the patient balance
+    "clinic-statement": "# Patient statement\n\n- Office visit: $310.00\n"
+    "- Insurance paid: $240.00\n- Amount you owe: $70.00\n",
     # results of the year: a loss, a smaller loss, a profit
     "calder-results": "# Calder results\n\n- Net loss: $(7.2) million\n",
     "orrin-results": "# Orrin results\n\n- Net loss: $(3.1) million\n",
@@ -76,6 +79,8 @@ ANSWERS = {
     "premium above $10 a month": ("bound", {"monthly-policy"}),
     # the label says "monthly", the $24.00 beside it says a year: no monthly rent under $2,000
     "leases with monthly rent under $2,000": ("bound", {"studio-lease"}),
+    # no label names a patient balance: the total due of the bill that says "patient" is it
+    "patient balance under $100": ("narrowed", {"clinic-statement"}),
 }  # fmt: skip
 
 
