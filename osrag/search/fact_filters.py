@@ -54,11 +54,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from osrag.engines.mapping import ENGLISH_STOP_WORDS
 from osrag.lexicon.keys import asked_keys, label_alternatives, narrowed
 from osrag.lexicon.periods import PERIOD_UNITS, UNIT_ADVERBS
 from osrag.lexicon.scopes import PARTS
 from osrag.lexicon.signs import names_loss
-from osrag.lexicon.words import normalised, person_of
+from osrag.lexicon.words import name_words, normalised, other_number, person_of
 from osrag.schema.constraints import AmountConstraint
 from osrag.schema.filters import (
     FACTS,
@@ -248,15 +249,30 @@ def _one_fact(c: AmountConstraint, extra_keys: Sequence[str] = ()) -> Nested:
     return Nested(FACTS, AllOf(tuple(items)))
 
 
+def breadcrumb_says(words: str) -> Filter:
+    """The chunk's breadcrumb holds each of ``words`` in either number ("purchase orders"
+    is said by "Purchase Order No. 7734", "add-on" by "Add-ons"), the stop words of the
+    ``english`` analyzer left out: the same chunks whether the generation's text is
+    analysed with stemming (``english``, where both numbers are one term and stop words
+    none) or without (``standard``, an Elasticsearch node without ``analysis-common``,
+    where "orders" is no "order"). Only stop words: the words as one match (which holds
+    no term in a stemmed generation, and so says nothing)."""
+    kept = dict.fromkeys(w for w in name_words(words) if w not in ENGLISH_STOP_WORDS)
+    if not kept:
+        return Match(BREADCRUMB, words, "and")
+    each = [Match(BREADCRUMB, " ".join(dict.fromkeys((w, other_number(w)))), "or") for w in kept]
+    return each[0] if len(each) == 1 else AllOf(tuple(each))
+
+
 def where_named(one: Nested, words: str) -> Filter:
     """The fact of ``one`` in a chunk that says ``words`` where a document says what holds
-    a figure: its breadcrumb (title and headings: "Acme Umbrella Plus › Limits"), or the
-    same fact's label keys (a table's row or group: "Umbrella — Limit" holds "umbrella").
-    Label keys, never the label's text."""
+    a figure: its breadcrumb (title and headings: "Acme Umbrella Plus › Limits":
+    :func:`breadcrumb_says`), or the same fact's label keys (a table's row or group:
+    "Umbrella — Limit" holds "umbrella"). Label keys, never the label's text."""
     assert isinstance(one.item, AllOf)
     keys = asked_keys(words, synonyms=False)
     in_keys = Nested(FACTS, AllOf((label_filter(keys), *one.item.items)))
-    return AnyOf((AllOf((one, Match(BREADCRUMB, words, "and"))), in_keys))
+    return AnyOf((AllOf((one, breadcrumb_says(words))), in_keys))
 
 
 def fact_filter(c: AmountConstraint, extra_keys: Sequence[str] = ()) -> Filter:

@@ -242,3 +242,78 @@ def test_every_engine_and_mode_answer_alike(policies: BackendCase) -> None:
     for text in BOUND:
         answers = {mode: _docs(_search(policies, text, mode)) for mode in MODES}
         assert len({frozenset(a) for a in answers.values()}) == 1, (text, answers)
+
+
+KINDS = {
+    # the kind in the singular in its title, the plural in the question
+    "manifest-sm12": """# Shipping Manifest SM-12
+
+Container load from the north terminal.
+
+- Freight charge: $2,400
+- Insurance surcharge: $150
+""",
+    # the kind in the plural in its title, the singular in the question; the same charge
+    "repair-estimates": """# Repair Estimates
+
+## Garage bay 3
+
+Parts shipped from the coast depot.
+
+- Freight charge: $3,100
+- Labour: $800
+""",
+    # "Add-ons" heads the fees a question calls "add-on fees"; the booth fee is none
+    "harbor-festival": """# Harbor Festival Vendor Guide
+
+## Booths
+
+- Corner booth fee: $1,200
+
+## Add-ons
+
+- Generator hookup fee: $900
+- Awning rental: $300
+""",
+}
+NAMED_KINDS: dict[str, list[tuple[str, int]]] = {
+    # question → the amount steps it takes, with their candidates (read from KINDS by hand)
+    "shipping manifests with a freight charge over $1,000": [("bound", 1)],
+    "a repair estimate with a freight charge over $1,000": [("bound", 1)],
+    "add-on fees over $500": [("bound", 0), ("narrowed", 1)],
+}
+KIND_DOCS = {
+    "shipping manifests with a freight charge over $1,000": {"manifest-sm12"},
+    "a repair estimate with a freight charge over $1,000": {"repair-estimates"},
+    "add-on fees over $500": {"harbor-festival"},
+}
+
+
+@pytest.fixture(scope="module", params=BACKEND_PARAMS)
+def kinds(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[BackendCase]:
+    """The documents of :data:`KINDS`, ingested without vectors."""
+    folder = tmp_path_factory.mktemp("named-kinds")
+    source = folder / "documents"
+    source.mkdir()
+    for name, text in KINDS.items():
+        (source / f"{name}.md").write_text(f"---\nid: {name}\n---\n\n{text}", encoding="utf-8")
+    case = open_case(request, request.param, folder)
+    ingest(source, case.backend, IngestOptions(alias=case.alias))
+    yield case
+    case.purge()
+
+
+def test_a_kind_the_question_names_binds_the_same_documents_on_every_engine(
+    kinds: BackendCase,
+) -> None:
+    # the kind's words are asked in the breadcrumb in either number: the Elasticsearch test
+    # node analyses text without stemming ("manifests" is no "manifest" there, "ons" no
+    # "on"), OpenSearch and the embedded index with it, and all three bind alike
+    searcher = Searcher(kinds.backend, kinds.alias, enforce_access=False)
+    for text, steps in NAMED_KINDS.items():
+        result = searcher.search(text, mode="bm25", k=10, highlight=False)
+        assert [(s.step, s.candidates) for s in result.amount_steps] == steps, text
+        assert _docs(result) == KIND_DOCS[text], text
+        assert all(h.money for h in result.hits) and not result.fallback, text

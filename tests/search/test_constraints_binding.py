@@ -22,7 +22,7 @@ from osrag.lexicon.profiles import builtin_vocabulary
 from osrag.lexicon.signs import is_signed, names_loss, result_families
 from osrag.lexicon.words import normalised
 from osrag.schema.constraints import AmountConstraint
-from osrag.schema.filters import AllOf, Filter, Nested, Range, Term, Terms
+from osrag.schema.filters import AllOf, AnyOf, Filter, Match, Nested, Range, Term, Terms
 from osrag.search.analysis import analyze_query
 from osrag.search.fact_filters import constraint_keys, fact_filter, signed_filter
 
@@ -425,3 +425,32 @@ def test_a_bound_name_asks_for_no_generic_word_its_synonyms_hold_alone() -> None
         # the question that names the total alone asks for any total
         (alone,) = analyze_query("bookings with a total under $900").constraints
         assert "total" in constraint_keys(alone)
+
+
+def test_the_breadcrumb_is_asked_each_word_of_the_kind_in_either_number() -> None:
+    from osrag.search.fact_filters import breadcrumb_says
+
+    # "Sailing Charters" or "Sailing charter": the same chunks whether the engine stems
+    assert breadcrumb_says("sailing charters") == AllOf(
+        (
+            Match("breadcrumb", "sailing sailings", "or"),
+            Match("breadcrumb", "charters charter", "or"),
+        )
+    )
+    # a hyphen breaks words as the analyzers do; their stop words ask nothing ("Drop-ins")
+    assert breadcrumb_says("drop-in") == Match("breadcrumb", "drop drops", "or")
+    # stop words alone: the words as written (a stemmed index holds no term of them)
+    assert breadcrumb_says("on the") == Match("breadcrumb", "on the", "and")
+
+
+def test_a_kind_qualifier_is_asked_in_the_breadcrumb_or_the_label_keys() -> None:
+    (c,) = analyze_query("bridge loans with a monthly payment under $2,000").constraints
+    assert c.context == "bridge"
+    node = fact_filter(c)
+    assert isinstance(node, AnyOf)
+    in_breadcrumb, in_keys = node.items
+    assert isinstance(in_breadcrumb, AllOf) and in_breadcrumb.items[1] == Match(
+        "breadcrumb", "bridge bridges", "or"
+    )
+    assert isinstance(in_keys, Nested) and isinstance(in_keys.item, AllOf)
+    assert in_keys.item.items[0] == Term("facts.label_keys", "bridge")
