@@ -8,7 +8,8 @@ binds without an engine: this module reads the same tree against a fact's stored
 one of the field's values equals it, a range when one value lies within every bound, a
 missing field holds nothing. ``tests/engines`` checks the engines agree with each other
 on the same trees. A text match (the breadcrumb a qualifier of the kind of document is
-asked in) is read on the words of the fact's chunk's breadcrumb, as an ``and`` match.
+asked in) is read on the words of the fact's chunk's breadcrumb, as an ``and`` or an
+``or`` match as the node says.
 """
 
 from __future__ import annotations
@@ -79,5 +80,6 @@ def passes(node: Filter, fact: dict[str, Any], breadcrumb: str = "") -> bool:
         if node.field.startswith(FACTS):
             raise AssertionError(f"a text match is no condition on a fact's fields: {node!r}")
         words = set(re.findall(r"\w+", breadcrumb.casefold()))
-        return set(re.findall(r"\w+", node.text.casefold())) <= words
+        asked = set(re.findall(r"\w+", node.text.casefold()))
+        return bool(asked & words) if node.operator == "or" else asked <= words
     raise AssertionError(f"not a filter: {node!r}")
