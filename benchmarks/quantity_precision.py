@@ -146,6 +146,8 @@ def by_family(row: dict[str, Any], family: dict[str, str], no_profile: set[str])
 
     def summary(qids: list[str]) -> dict[str, Any]:
         per_query, steps = row["per_query"], row["amount_step_per_query"]
+        # the questions the row scored: one no document holds is out of every mean
+        qids = [q for q in qids if q in per_query]
         counts = {step: sum(1 for q in qids if steps.get(q) == step) for step in STEPS}
         means = {
             f"quantity_precision@{k}": round(
@@ -163,7 +165,11 @@ def by_family(row: dict[str, Any], family: dict[str, str], no_profile: set[str])
     }
     groups["(families a profile covers)"] = [q for q, f in family.items() if f not in no_profile]
     groups["(families no profile covers)"] = [q for q, f in family.items() if f in no_profile]
-    return {name: summary(qids) for name, qids in groups.items() if qids}
+    return {
+        name: summary(qids)
+        for name, qids in groups.items()
+        if any(q in row["per_query"] for q in qids)
+    }
 
 
 def amount_steps(searcher: Searcher, queries: QuerySet, mode: str) -> dict[str, str]:
