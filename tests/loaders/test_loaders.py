@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from osrag.chunking import chunk_document, normalize
+from osrag.extract import extract_values
 from osrag.ingestion.pipeline import prepare_chunks
 from osrag.loaders import pdf as pdf_loader
 from osrag.loaders import sniff
@@ -23,7 +24,7 @@ from osrag.loaders.pdf_grid import grid_at
 from osrag.loaders.pdf_lines import Line, Run
 from osrag.loaders.pdf_structure import table_at, table_rows
 from osrag.loaders.text import TextWriter, escape_line, table_lines
-from osrag.models import ChunkingConfig, Document, LoadIssue
+from osrag.models import ChunkingConfig, Document, ExtractionConfig, LoadIssue
 
 INSURANCE = Path(__file__).resolve().parents[2] / "examples" / "insurance"
 
@@ -627,6 +628,12 @@ def test_a_pdf_grid_whose_cells_wrap_is_read_row_by_row(stacked: bool) -> None:
         "Policy effective: 07/01/2025; Policy expiration: 07/01/2026; "
         "Limits: EACH OCCURRENCE $ 1,000,000; PERSONAL & ADV INJURY $ 1,000,000"
     ) in text
+    # each limit is named by its own key under its line of cover, not by the dates
+    labels = [(f.raw, f.label) for f in extract_values(text, ExtractionConfig()).facts]
+    assert labels[:2] == [
+        ("$ 4,000,000", "Excess liability, claims made — Limits — EACH OCCURRENCE"),
+        ("$ 4,000,000", "Excess liability, claims made — Limits — AGGREGATE"),
+    ]
 
 
 def _grid_line(top: float, *cells: tuple[float, str]) -> Line:
