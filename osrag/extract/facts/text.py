@@ -386,6 +386,11 @@ def _key_of(before: str, after: str) -> str | None:
     return None
 
 
+_SENTENCE_MARK = re.compile(r"(?<!\b[A-Z])\.\s|[;!?,]\s")
+"""A mark that ends a sentence or a clause inside a text — not an initial's full stop
+("E.L. each accident": an employer's liability limit)."""
+
+
 def _a_short_key(text: str) -> bool:
     """``text`` may be a key written right before its amount with no separator: one to six
     words, capitalised, no sentence mark, link or verb in it, not ending in a function
@@ -396,7 +401,7 @@ def _a_short_key(text: str) -> bool:
     return (
         1 <= len(words) <= 6
         and text.lstrip()[:1].isupper()
-        and not re.search(r"[.;!?,]\s", text)
+        and not _SENTENCE_MARK.search(text)
         and words[-1].lower() not in BOUNDARY_WORDS
         and words[-1].lower() not in DETERMINERS
         and words[-1].lower() not in ALL_PREPOSITIONS
