@@ -21,11 +21,16 @@ allowance". The word lists are the roles of :mod:`osrag.lexicon.label_roles`.
    each accident — Limit`` → "property damage limit", "limit"); a column holding a
    modifier or a change (:data:`~osrag.lexicon.label_roles.CHANGES`) leaves the row no
    keys of its own (``Auto bodily injury — Minimum limit`` is no bodily injury limit,
-   ``Revenue — Variance in Dollars`` no revenue). A dependent row that splits its group
-   (:data:`~osrag.lexicon.label_roles.SPLITS`: ``Net sales: United States``) has none of
-   the group's own keys; a row that is the tax effect of its item under a deferred tax
-   balance (:func:`component_of`) has only its whole name. A quarter a column names is
-   the fact's part of the year (``period_part``), no word of its label's keys.
+   ``Revenue — Variance in Dollars`` no revenue). A row named for a line of cover (its
+   last word a section word, :data:`~osrag.lexicon.label_roles.SECTION_HEADS`:
+   ``Umbrella liability — Limits``) is also read without it ("umbrella limit"); under a
+   second column — an item of a limits box, ``… — Limits — Aggregate`` — it keeps no key
+   of the row alone (the item is the quantity, the row whose it is). A dependent row
+   that splits its group (:data:`~osrag.lexicon.label_roles.SPLITS`: ``Net sales:
+   United States``) has none of the group's own keys; a row that is the tax effect of
+   its item under a deferred tax balance (:func:`component_of`) has only its whole name.
+   A quarter a column names is the fact's part of the year (``period_part``), no word of
+   its label's keys.
 2. **Core of a part.** Parenthesised words go (``Net income (loss)`` → "net income");
    the part is cut at its first comma (``Revenue, net``, ``Property damage, each
    accident``) — unless the comma starts a list closed by *and* / *or*, which is one
@@ -435,10 +440,12 @@ def _label_keys(label: str, profiles: str) -> tuple[str, ...]:
         keys += _keys_of(column_core, column_whole, column_listed)
         if row_core and column_core:
             keys += _core_keys(row_core + column_core, listed or column_listed)
+            keys += _tails(last_words(_line_of_cover(row_core, column_core)))
         qualified = (
             qualified
             or not _QUALIFYING.isdisjoint(column_whole)
             or _holder_row(row_whole, column_core)
+            or bool(len(columns) > 1 and _line_of_cover(row_core, _part(columns[0])[0]))
         )
     # a column that changes the quantity ("Auto bodily injury — Minimum limit", "… —
     # Deferred") or holds a change of it ("Revenue — Variance in Dollars", "… —
@@ -450,8 +457,29 @@ def _label_keys(label: str, profiles: str) -> tuple[str, ...]:
     owner = _POSSESSOR.match(label)
     if owner is not None:  # "Adrian's basis in each share": the owner is not the quantity
         keys += label_keys(label[owner.end() :])
+    if len(columns) > 1 and _line_of_cover(row_core, _part(columns[0])[0]):
+        # an item of a line of cover's limits ("Umbrella liability — Limits — Aggregate"):
+        # the item names the quantity, the row only whose it is
+        keys = [k for k in keys if k not in row]
     found = dict.fromkeys(k for k in ([] if qualified else row) + keys if 0 < len(k) <= KEY_CHARS)
     return tuple(_without_separate_tails(list(found)))[:KEYS_PER_LABEL]
+
+
+def _line_of_cover(row: list[str], column_core: list[str]) -> list[str]:
+    """A row named for a line of cover ("Umbrella liability": its last word a section word,
+    :data:`SECTION_HEADS`) under a column of its figure ("Limits": a generic head, not
+    a blank "Amount") read
+    without the section word ("umbrella limit"), as the question side asks a name with
+    one; [] for any other row."""
+    if (
+        len(row) < 2
+        or row[-1] not in SECTION_HEADS
+        or row[0] in LINE_ITEM_MODIFIERS  # "Total liabilities" is a balance, no cover
+        or not column_core
+        or column_core[-1] not in GENERIC_HEADS - BLANK_QUALIFIERS
+    ):
+        return []
+    return [*row[:-1], *column_core]
 
 
 def _holder_row(row: list[str], column_core: list[str]) -> bool:

@@ -45,7 +45,10 @@ text, not the file):
   cells at wide gaps (more than the line height), whose first line names the
   columns (words, or a year's column: "Fiscal 2023", "2023") and whose cells are short,
   are a table: each row is written with its header context
-  (:func:`osrag.loaders.text.table_lines`).
+  (:func:`osrag.loaders.text.table_lines`). A table drawn cell by cell, each cell's
+  text wrapped in its box (a form's grid: PDFium reads a cell down, then jumps back up
+  for the next), is put together into its rows and columns first
+  (:mod:`osrag.loaders.pdf_grid`).
 
 Errors (:class:`~osrag.loaders.base.UnreadableFile`, naming the page where
 there is one): a PDF that needs a password; a damaged or truncated file
@@ -61,6 +64,7 @@ from typing import Any
 
 from osrag.loaders.base import PROPERTY_KEYS, Extracted, MissingExtra, UnreadableFile
 from osrag.loaders.limits import DEFAULT_READ, OverLimit, ReadOptions
+from osrag.loaders.pdf_grid import grid_at, next_jumps
 from osrag.loaders.pdf_lines import JOIN_MARK, Line, Page, page_lines
 from osrag.loaders.pdf_structure import (
     drop_running,
@@ -74,7 +78,7 @@ from osrag.loaders.text import TextWriter, clean_inline
 
 __all__ = ["LOADER", "MAX_PAGE_CHARS", "load_pdf"]
 
-LOADER = "osrag-pdf@2"
+LOADER = "osrag-pdf@3"
 MAX_PAGE_CHARS = 500_000
 """A page with more characters than this is refused (a generated or hostile page)."""
 
@@ -163,6 +167,7 @@ def _write_page(writer: TextWriter, page: Page) -> None:
     for level, title in page.before:
         writer.heading(level, title)
     lines = page.lines
+    jumps = next_jumps(lines)
     block: list[str] = []
     previous: Line | None = None
     i = 0
@@ -193,6 +198,13 @@ def _write_page(writer: TextWriter, page: Page) -> None:
             writer.table(table_rows(lines[i:end]))
             previous = None
             i = end
+            continue
+        grid = grid_at(lines, i, jumps)
+        if grid is not None:
+            flush()
+            writer.table(grid[1])
+            previous = None
+            i = grid[0]
             continue
         if previous is not None and (
             line.top - previous.bottom > 0.5 * max(line.size, 1.0)

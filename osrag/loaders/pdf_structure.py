@@ -205,7 +205,7 @@ def table_at(lines: list[Line], start: int) -> int:
     width = len(header.runs)
     if width < 2 or header.heading or header.before:
         return start
-    if not all(_names_a_column(run.text) for run in header.runs):
+    if not all(names_a_column(run.text) for run in header.runs):
         return start  # a header row names its columns: no numbers, no long sentences
     end = start + 1
     while end < len(lines):
@@ -224,7 +224,7 @@ def table_at(lines: list[Line], start: int) -> int:
     return end
 
 
-def _names_a_column(cell: str) -> bool:
+def names_a_column(cell: str) -> bool:
     """A header cell: words, short, no figure — or a year's column ("2023", "Fiscal 2023",
     "FY 2023", "Q4 2023"), a period's name, not a figure."""
     if _YEAR_COLUMN.fullmatch(cell.strip()):

@@ -33,3 +33,14 @@ def test_clauses_of_a_sentence_keep_their_prose_names() -> None:
 def test_an_item_that_goes_on_after_its_amount_is_no_key() -> None:
     text = "Paid $5; Deposit $10 was returned to the buyer in March."
     assert ("$10", "Deposit") not in _labels(text)
+
+
+def test_a_key_written_with_initials_is_still_a_short_key() -> None:
+    # "E.L." is an abbreviation, not the end of a sentence; "Inc. Each" still ends one
+    text = "Statutory; E.L. each accident $750,000; E.L. disease – policy limit $750,000"
+    labels = _labels(text)
+    assert ("$750,000", "E.L. each accident") in labels
+    assert ("$750,000", "E.L. disease – policy limit") in labels
+    assert ("$40,000", "Carrier Inc. Each claim") not in _labels(
+        "Underwritten by Carrier Inc. Each claim $40,000"
+    )

@@ -300,3 +300,49 @@ def test_a_unit_price_is_per_the_unit_its_row_is_sold_in() -> None:
     assert labels["$6.10"] == "Hand soap — Unit price per bottle"
     assert labels["$9.00"] == "Mop heads — Unit price"  # no unit it knows: as written
     assert labels["$1,156.00"] == "Paper towels"  # not a price: no unit
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_a_cell_stacking_labelled_amounts_labels_each_by_its_own_key_and_the_row(
+    shape: str,
+) -> None:
+    # a certificate's limits box: each amount named by the key before it in its cell,
+    # under the row's line of cover and the column — never the dates beside them
+    table = SHAPES[shape](
+        [
+            ["Coverage", "Policy no.", "Effective", "Limits"],
+            [
+                "Excess liability, follow form",
+                "XL 3310-7",
+                "02/01/2025",
+                "Each occurrence $4,000,000; Aggregate $4,000,000",
+            ],
+            [
+                "Garage liability",
+                "GA 3310-8",
+                "02/01/2025",
+                "Any one auto $500,000; Deductible $2,500 per claim",
+            ],
+        ]
+    )
+    assert [(f.raw, f.label) for f in facts(table)] == [
+        ("$4,000,000", "Excess liability, follow form — Limits — Each occurrence"),
+        ("$4,000,000", "Excess liability, follow form — Limits — Aggregate"),
+        ("$500,000", "Garage liability — Limits — Any one auto"),
+        ("$2,500", "Garage liability — Limits — Deductible"),
+    ]
+
+
+def test_a_cell_whose_amount_follows_no_short_key_is_read_as_before() -> None:
+    # words before the amount that are no key ("… less a", a clause): no item label
+    table = pipe(
+        [
+            ["Peril", "Settlement"],
+            ["Hail", "Replacement cost less a $1,000 deductible"],
+            ["Flood", "Paid when the water rises above $2,000 of damage"],
+        ]
+    )
+    assert [(f.raw, f.label) for f in facts(table)] == [
+        ("$1,000", "Hail — deductible"),
+        ("$2,000", "Flood — Settlement"),
+    ]

@@ -375,3 +375,16 @@ def test_a_row_named_for_a_figure_over_another_quantity_is_whose_it_is() -> None
     # a row whose head is no figure word keeps its keys whatever the column names
     assert "goodwill" in label_keys("Goodwill — Carrying amount")
     assert "coverage b" in label_keys("Coverage B — Deductible")
+
+
+def test_a_line_of_cover_under_its_limits_is_that_cover_limit_and_its_item_only() -> None:
+    # "Marine liability" over "Limits": the marine limit, "liability" left out as a
+    # question leaves it out; an item of the cell is its own quantity, the row only whose
+    keys = label_keys("Marine liability, occurrence — Limits — Each occurrence")
+    assert {"marine limit", "each occurrence", "limit"} <= set(keys)
+    assert "marine liability" not in keys
+    assert set(asked_keys("marine limit")) & set(keys)
+    assert "marine limit" in label_keys("Marine liability — Limit")
+    # a balance row or a blank amount column is no line of cover
+    assert "total limit" not in label_keys("Total liabilities — Limit")
+    assert "accrued amount" not in label_keys("Accrued liabilities — Amount")

@@ -103,3 +103,32 @@ def test_the_question_of_an_example_binds_to_its_amount(
     for decoy in example.decoys:
         wrong = [f for f in passed if _overlaps(f, _spans(example.text, decoy))]
         assert not wrong, f"{where} binds to the decoy {decoy!r}: {wrong}"
+
+
+@pytest.mark.parametrize(
+    "limits",
+    [
+        # a table as the PDF loader writes a certificate's grid, and as a Markdown table
+        "Type of insurance | Policy number | Limits\n"
+        "Commercial general liability — Policy number: CG 71-004; Limits: Each occurrence "
+        "$1,000,000; General aggregate $2,000,000\n"
+        "Excess liability, follow form — Policy number: XS 71-005; Limits: Each occurrence "
+        "$6,000,000; Aggregate $6,000,000\n",
+        "| Type of insurance | Policy number | Limits |\n|---|---|---|\n"
+        "| Commercial general liability | CG 71-004 | Each occurrence $1,000,000; General "
+        "aggregate $2,000,000 |\n"
+        "| Excess liability, follow form | XS 71-005 | Each occurrence $6,000,000; "
+        "Aggregate $6,000,000 |\n",
+    ],
+    ids=["loader", "pipe"],
+)
+def test_a_certificates_limits_box_binds_a_line_of_covers_limit(limits: str) -> None:
+    # "excess limit": a limit of the excess liability line, never the general liability's
+    example = ProfileExample(
+        text=f"# Certificate of insurance\n\n## Coverages\n\n{limits}",
+        question="policies with an excess limit of $5 million or more",
+        amount="$6,000,000",
+    )
+    passed = bound_facts(example, ExtractionConfig(profiles=_configured()))
+    assert passed and {f["raw"] for f in passed} == {"$6,000,000"}
+    assert all(str(f["label"]).startswith("Excess liability") for f in passed)

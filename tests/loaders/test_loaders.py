@@ -14,15 +14,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from osrag.chunking import chunk_document, normalize
+from osrag.extract import extract_values
 from osrag.ingestion.pipeline import prepare_chunks
 from osrag.loaders import pdf as pdf_loader
 from osrag.loaders import sniff
 from osrag.loaders.corpus import load_corpus, load_file
 from osrag.loaders.docx import MAX_UNZIPPED
+from osrag.loaders.pdf_grid import grid_at
 from osrag.loaders.pdf_lines import Line, Run
 from osrag.loaders.pdf_structure import table_at, table_rows
 from osrag.loaders.text import TextWriter, escape_line, table_lines
-from osrag.models import ChunkingConfig, Document, LoadIssue
+from osrag.models import ChunkingConfig, Document, ExtractionConfig, LoadIssue
 
 INSURANCE = Path(__file__).resolve().parents[2] / "examples" / "insurance"
 
@@ -549,7 +551,7 @@ def test_the_generation_records_the_loaders_and_both_coordinate_systems() -> Non
     from osrag.models import ExtractionConfig
 
     versions = pipeline_versions(ChunkingConfig(), ExtractionConfig())
-    assert versions["loaders"] == "osrag-pdf@2,osrag-docx@1,osrag-html@2"
+    assert versions["loaders"] == "osrag-pdf@3,osrag-docx@1,osrag-html@2"
     assert versions["coordinates"] == (
         "unicode-code-points-of-decoded-source,unicode-code-points-of-extracted-text"
     )
@@ -572,3 +574,126 @@ def test_a_pdf_table_whose_header_names_a_year_is_a_table() -> None:
     # a header line holding a figure other than a year is no header
     figures = [_pdf_line(100, (72, "Orders shipped"), (400, "1,250")), *lines[1:]]
     assert table_at(figures, 0) == 0
+
+
+def _certificate_pdf(stacked: bool) -> bytes:
+    """A made-up certificate of insurance: a grid whose cells wrap, each limits cell a
+    stack of labelled amounts (on one line each, or run together with semicolons)."""
+    from reportlab.lib import colors
+    from reportlab.lib.pagesizes import LETTER
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph, SimpleDocTemplate, Table, TableStyle
+
+    cell = ParagraphStyle("cell", fontName="Helvetica", fontSize=9, leading=11)
+    sep = "<br/>" if stacked else "; "
+    data = [
+        ["Type of insurance", "Policy number", "Policy effective", "Policy expiration", "Limits"],
+        [
+            "Excess liability, claims made",
+            "XS 55-2081",
+            "07/01/2025",
+            "07/01/2026",
+            sep.join(["EACH OCCURRENCE $ 4,000,000", "AGGREGATE $ 4,000,000"]),
+        ],
+        [
+            "Commercial general liability, occurrence",
+            "CG 55-2080",
+            "07/01/2025",
+            "07/01/2026",
+            sep.join(["EACH OCCURRENCE $ 1,000,000", "PERSONAL & ADV INJURY $ 1,000,000"]),
+        ],
+    ]
+    rows = [[Paragraph(text, cell) for text in row] for row in data]
+    table = Table(rows, colWidths=[120, 70, 65, 65, 150])
+    table.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, colors.grey)]))
+    buffer = io.BytesIO()
+    SimpleDocTemplate(buffer, pagesize=LETTER).build(
+        [Paragraph("Certificate of Liability Insurance", cell), table]
+    )
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("stacked", [True, False])
+def test_a_pdf_grid_whose_cells_wrap_is_read_row_by_row(stacked: bool) -> None:
+    text = pdf_loader.load_pdf(_certificate_pdf(stacked)).text
+    header = "Type of insurance | Policy number | Policy effective | Policy expiration | Limits"
+    assert header in text
+    assert (
+        "Excess liability, claims made — Policy number: XS 55-2081; Policy effective: "
+        "07/01/2025; Policy expiration: 07/01/2026; Limits: EACH OCCURRENCE $ 4,000,000; "
+        "AGGREGATE $ 4,000,000"
+    ) in text
+    assert (
+        "Commercial general liability, occurrence — Policy number: CG 55-2080; "
+        "Policy effective: 07/01/2025; Policy expiration: 07/01/2026; "
+        "Limits: EACH OCCURRENCE $ 1,000,000; PERSONAL & ADV INJURY $ 1,000,000"
+    ) in text
+    # each limit is named by its own key under its line of cover, not by the dates
+    labels = [(f.raw, f.label) for f in extract_values(text, ExtractionConfig()).facts]
+    assert labels[:2] == [
+        ("$ 4,000,000", "Excess liability, claims made — Limits — EACH OCCURRENCE"),
+        ("$ 4,000,000", "Excess liability, claims made — Limits — AGGREGATE"),
+    ]
+
+
+def _grid_line(top: float, *cells: tuple[float, str]) -> Line:
+    runs = [Run(x, x + 5.0 * len(text), text, 10.0) for x, text in cells]
+    return Line(runs, top, top + 10.0, 10.0, " ".join(text for _, text in cells))
+
+
+def test_a_grid_drawn_cell_by_cell_is_put_together_and_prose_in_columns_is_not() -> None:
+    # read as PDFium gives it: one cell's wrapped lines down, then back up for the next
+    lines = [
+        _grid_line(100, (50, "Coverage")),
+        _grid_line(100, (200, "Insurer")),
+        _grid_line(100, (300, "Limits")),
+        _grid_line(118, (50, "Hired and non-owned")),
+        _grid_line(129, (50, "auto")),
+        _grid_line(118, (200, "Northwind Mutual")),
+        _grid_line(118, (300, "Each accident")),
+        _grid_line(129, (300, "$750,000")),
+        _grid_line(147, (50, "Cargo")),
+        _grid_line(147, (200, "Lakeshore")),
+        _grid_line(147, (300, "Per load $100,000")),
+        _grid_line(175, (50, "Signed for the insurer by the agent")),
+    ]
+    found = grid_at(lines, 0)
+    assert found is not None
+    end, rows = found
+    assert end == 11  # the paragraph after the grid is not part of it
+    assert rows == [
+        ["Coverage", "Insurer", "Limits"],
+        ["Hired and non-owned auto", "Northwind Mutual", "Each accident $750,000"],
+        ["Cargo", "Lakeshore", "Per load $100,000"],
+    ]
+    # two columns of prose, the second read after the first: long cells, no grid
+    prose = [
+        _grid_line(100, (50, "The tenant shall keep the premises in good repair")),
+        _grid_line(111, (50, "and shall return them at the end of the term")),
+        _grid_line(129, (50, "in the condition they were received in, wear excepted")),
+        _grid_line(100, (320, "The landlord shall insure the building against fire")),
+        _grid_line(111, (320, "and shall rebuild it after a loss within a year")),
+    ]
+    assert grid_at(prose, 0) is None
+
+
+def test_a_grid_cell_whose_last_line_stands_alone_is_joined_to_its_row() -> None:
+    # rows set as close as a cell's lines: a lone lower-case line or a line after an
+    # open end ("… per hour =") is the end of the cell above, not a row of its own
+    lines = [
+        _grid_line(100, (50, "Task"), (200, "Labor"), (360, "Parts")),
+        _grid_line(106, (365, "cost")),
+        _grid_line(120, (50, "Panel swap"), (200, "3 hours at $90 per hour =")),
+        _grid_line(131, (205, "$270")),
+        _grid_line(120, (360, "$45")),
+        _grid_line(142, (50, "Fuse check and"), (200, "1 hour")),
+        _grid_line(153, (55, "relabel")),
+        _grid_line(142, (360, "$0")),
+    ]
+    found = grid_at(lines, 0)
+    assert found is not None
+    assert found[1] == [
+        ["Task", "Labor", "Parts cost"],
+        ["Panel swap", "3 hours at $90 per hour = $270", "$45"],
+        ["Fuse check and relabel", "1 hour", "$0"],
+    ]

@@ -26,7 +26,9 @@ segment tables; the real pages' tables start after their caption line) and plain
 tables aligned with spaces became tables (the families' statement, pay stub, bill,
 invoice, disclosure and quote), and again when the PDF loader took a header line naming a
 year's column ("Reconciliation (in millions) | Fiscal 2023") for a table's (the families'
-MD&A reconciliation, its rows until then lines of prose); rewrite it only for a change
+MD&A reconciliation, its rows until then lines of prose), and again when the PDF loader
+put grids drawn cell by cell back into rows (the families' certificate of insurance and
+purchase order, the Federal Register rule's cost table); rewrite it only for a change
 meant to change which cells
 are values or amounts, and say here why.
 """

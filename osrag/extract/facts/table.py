@@ -595,7 +595,7 @@ def row_label(text: str, start: int) -> str | None:
         cell = line[line.rfind("|", 0, at) + 1 : len(line) if cell_end < 0 else cell_end]
     else:
         cut = line.find(" — ")
-        if cut <= 0 or at <= cut or not _loader_block(text, line_start):
+        if cut <= 0 or at <= cut or loader_header(text, line_start) is None:
             return None
         label = line[:cut].strip()
         cell_start = max(line.rfind("; ", 0, at), line.rfind(": ", 0, at))
@@ -608,11 +608,13 @@ def row_label(text: str, start: int) -> str | None:
     return clean_label(label)
 
 
-def _loader_block(text: str, line_start: int) -> bool:
-    """Whether the line at ``line_start`` is a row under a loader table's header line:
-    the first line of its block holds ``" | "`` and no ``" — "``."""
+def loader_header(text: str, line_start: int) -> list[str] | None:
+    """The header cells of the loader table whose row starts at ``line_start`` (the first
+    line of its block holds ``" | "`` and no ``" — "``), or None when it is in none."""
     block_start = text.rfind("\n\n", 0, line_start)
     first_start = 0 if block_start < 0 else block_start + 2
     first_end = text.find("\n", first_start)
     first = text[first_start : line_start if first_end < 0 else first_end]
-    return first_start < line_start and " | " in first and " — " not in first
+    if not (first_start < line_start and " | " in first and " — " not in first):
+        return None
+    return [cell.strip() for cell in first.split(" | ")]

@@ -2,6 +2,12 @@
 
 Read from the amount's line and sentence, in this order (the first that applies):
 
+0. **An item of a table's cell** (source ``table``): in a row of a Markdown table or of a
+   table as the loaders write it, an amount a short key names in its own item of a cell
+   (``Each occurrence $4,000,000; Aggregate $4,000,000`` under "Limits") is labelled
+   ``Row — Column — Key`` (:func:`_item_label`); any other amount in a Markdown table's
+   cell, its row and column (:func:`_pipe_row_place`).
+
 1. **Heading** (a Markdown ``#`` line): source ``heading``; the label is the key when the
    heading is written ``Key: $500`` / ``Key — $500``, else none.
 2. **Key–value** (source ``key``): the line before the amount is a key and a separator —
@@ -44,6 +50,7 @@ from dataclasses import dataclass
 from osrag.extract.facts.labels import clean_label
 from osrag.extract.facts.periods import split_period
 from osrag.extract.facts.prose import prose_label
+from osrag.extract.facts.table import loader_header
 from osrag.extract.marks import LIST_BULLET
 from osrag.lexicon.bounds import CELL_CHARS, shorten
 from osrag.lexicon.function_words import (
@@ -127,6 +134,10 @@ def read_text_place(text: str, start: int, end: int, amounts_before: int) -> Tex
     after = _unmarked_start(text[end : min(line_end, end + _WINDOW)])
     if whole_line and before.lstrip().startswith("|"):
         return _pipe_row_place(text, line_start, before, after)
+    if " — " in text[line_start:start]:
+        item = _loader_row_item(text, line_start, start, after)
+        if item is not None:
+            return TextPlace("table", item, None, None)
     heading = _ATX_HEADING.match(before) if whole_line else None
     if heading is not None:
         return TextPlace("heading", _key_of(before[heading.end() :], after), None, None)
@@ -221,13 +232,60 @@ def _pipe_row_place(text: str, line_start: int, before: str, after: str = "") ->
     condition = _CELL_CONDITION.search(cells[-1])
     if condition is not None:  # the size of what the condition names: not the row's
         return TextPlace("table", clean_label(condition.group("noun")), None, None)
-    named = _cell_quantity(cells[-1], after.split("|", 1)[0])
+    cell_after = after.split("|", 1)[0]
+    item = _item_label(cells[0], header, cells[-1].rpartition(";")[2], cell_after)
+    if item is not None:
+        return TextPlace("table", item, None, None)
+    named = _cell_quantity(cells[-1], cell_after)
     if named is not None:
         qualifier = named
     if qualifier is not None and label is not None:
         label = f"{label}{COLUMN_JOIN}{qualifier}"
     period, year = found if found else (None, None)
     return TextPlace("table", label, period, year)
+
+
+def _loader_row_item(text: str, line_start: int, start: int, after: str) -> str | None:
+    """The label of an amount a short key names inside a cell of a loader table's row
+    ("Umbrella liability — Policy number: UMB 1; Limits: Each occurrence $5,000,000;
+    Aggregate $5,000,000"; :func:`_item_label`): the column is the item's own header, or
+    the last one written before it in the row (a cell holding several items)."""
+    header = loader_header(text, line_start)
+    if header is None:
+        return None
+    line = text[line_start:start]
+    cells_at = min((i for i in (line.find(": "), line.find("; ")) if i >= 0), default=len(line))
+    cut = line.rfind(" — ", 0, cells_at)
+    if cut <= 0:
+        return None
+    items = line[cut + 3 :].split("; ")
+    words, column = items[-1], None
+    for back, earlier in enumerate(reversed(items)):
+        name, colon, value = earlier.partition(": ")
+        if colon and name.strip() in header:
+            column = name.strip()
+            if back == 0:
+                words = value
+            break
+    return _item_label(line[:cut], column, words, after)
+
+
+def _item_label(row: str, column: str | None, words: str, after: str) -> str | None:
+    """An amount a short key names in its own item of a table cell — a limits box that
+    stacks "Each occurrence $5,000,000; Aggregate $5,000,000" in one cell: the key
+    (``words``, right before the amount, the amount ending the item), qualified by the
+    row's label and the column's header ("Umbrella liability — Limits — Each
+    occurrence"); None when the words before the amount are no short key."""
+    words = words.strip().removesuffix(":").strip()
+    if not words or not _ITEM_END.match(after) or not _a_short_key(words):
+        return None
+    key = _clean_key(words)
+    label = clean_label(row)
+    if key is None or label is None:
+        return None
+    qualifier = clean_label(column) if column and not qualifies_nothing(column) else None
+    parts = [label, qualifier, key] if qualifier != key else [label, key]
+    return COLUMN_JOIN.join(part for part in parts if part)
 
 
 _CELL_NOUN_AFTER = re.compile(r"\s*([A-Za-z][\w-]*)")
@@ -328,6 +386,11 @@ def _key_of(before: str, after: str) -> str | None:
     return None
 
 
+_SENTENCE_MARK = re.compile(r"(?<!\b[A-Z])\.\s|[;!?,]\s")
+"""A mark that ends a sentence or a clause inside a text — not an initial's full stop
+("E.L. each accident": an employer's liability limit)."""
+
+
 def _a_short_key(text: str) -> bool:
     """``text`` may be a key written right before its amount with no separator: one to six
     words, capitalised, no sentence mark, link or verb in it, not ending in a function
@@ -338,7 +401,7 @@ def _a_short_key(text: str) -> bool:
     return (
         1 <= len(words) <= 6
         and text.lstrip()[:1].isupper()
-        and not re.search(r"[.;!?,]\s", text)
+        and not _SENTENCE_MARK.search(text)
         and words[-1].lower() not in BOUNDARY_WORDS
         and words[-1].lower() not in DETERMINERS
         and words[-1].lower() not in ALL_PREPOSITIONS
