@@ -3,7 +3,7 @@ of a bound filter beside a role-free one at 100k and 1M chunks, on one OpenSearc
 
     python benchmarks/facts_cost.py [--url URL] [--cost-chunks 20000]
                                     [--sizes 100000,1000000] [--queries 200] [--work DIR]
-                                    [--label NAME] [--keep]
+                                    [--label NAME] [--keep] [--before TREE --repeats 3]
 
 The synthetic policies of ``synthetic_corpus.py`` (seed 7; tables of coverages with limit and
 deductible columns, amounts in prose), on the node at ``--url`` (else ``OSRAG_BENCH_URL``,
@@ -22,6 +22,10 @@ else a local node), in one run:
    (client-side, the whole osrag path), the candidates of each, the load average beside;
    the first search apart (it reads the generation's label vocabulary).
 
+``--before TREE``: an osrag source tree (``git archive REF | tar -x -C TREE``) whose cost
+part runs beside this checkout's, ``--repeats`` times each, alternating (the order turns
+every round, so a burst of load on a shared machine hits both alike); each run is a row of
+``cost_runs`` with its tree, and the table gives each tree's mean CPU per chunk and ratio.
 ``--cost-chunks 0`` leaves the cost part out. Prints the tables and writes
 ``benchmarks/results/facts_cost.json`` (``facts_cost-NAME.json`` with ``--label NAME``).
 """
@@ -76,12 +80,19 @@ def load() -> list[float]:
     return [round(v, 2) for v in os.getloadavg()]
 
 
-def ingest_child(url: str, corpus: Path, alias: str, facts: bool) -> dict[str, Any]:
+def ingest_child(
+    url: str, corpus: Path, alias: str, facts: bool, tree: Path | None = None
+) -> dict[str, Any]:
+    """One ingest in a child process; ``tree``: the osrag source tree it imports (first on
+    ``PYTHONPATH``), else this checkout's."""
     before = load()
+    env = None if tree is None else {**os.environ, "PYTHONPATH": str(tree)}
     done = subprocess.run(
         [sys.executable, "-c", CHILD, url, str(corpus), alias, "1" if facts else "0"],
         capture_output=True,
         text=True,
+        env=env,
+        cwd=tree,  # ``python -c`` puts the working folder first on the path
     )
     if done.returncode != 0:
         raise RuntimeError(f"ingest failed:\n{done.stderr[-3000:]}")
@@ -105,13 +116,13 @@ def on_disk(url: str, alias: str) -> dict[str, int]:
     }
 
 
-def cost(url: str, corpus: Path) -> dict[str, Any]:
+def cost(url: str, corpus: Path, tree: Path | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for facts in (True, False):
         name = "with facts" if facts else "without facts"
         alias = f"osrag-fc-{uuid.uuid4().hex[:8]}"
         try:
-            ran = ingest_child(url, corpus, alias, facts)
+            ran = ingest_child(url, corpus, alias, facts, tree)
             ran.update(on_disk(url, alias))
             ran["cpu_ms_per_chunk"] = round(ran["cpu_seconds"] * 1000 / ran["chunks"], 4)
             ran["bytes_per_chunk"] = round(ran["bytes"] / ran["chunks"], 1)
@@ -119,7 +130,36 @@ def cost(url: str, corpus: Path) -> dict[str, Any]:
         finally:
             purge(OpenSearchIndex(client(url)), alias)
         console.print(f"  {name}: {out[name]}")
+    out["ratio_cpu"] = round(
+        out["with facts"]["cpu_ms_per_chunk"] / out["without facts"]["cpu_ms_per_chunk"], 3
+    )
     return out
+
+
+def cost_runs(url: str, corpus: Path, before: Path, repeats: int) -> list[dict[str, Any]]:
+    """The cost part of ``before`` and of this checkout, ``repeats`` times each, in turn."""
+    runs: list[dict[str, Any]] = []
+    trees: list[tuple[str, Path | None]] = [("before", before), ("after", None)]
+    for number in range(1, repeats + 1):
+        for name, tree in trees if number % 2 else trees[::-1]:
+            console.print(f"[bold]{name}[/bold], run {number}")
+            runs.append({"tree": name, "run": number, **cost(url, corpus, tree)})
+    return runs
+
+
+def mean_of(runs: list[dict[str, Any]], tree: str) -> list[Any]:
+    """A tree's mean CPU ms per chunk without and with facts, and the mean of its ratios."""
+    mine = [r for r in runs if r["tree"] == tree]
+
+    def mean(values: list[float]) -> float:
+        return round(sum(values) / len(values), 3)
+
+    return [
+        f"{tree}, mean of {len(mine)}",
+        mean([r["without facts"]["cpu_ms_per_chunk"] for r in mine]),
+        mean([r["with facts"]["cpu_ms_per_chunk"] for r in mine]),
+        mean([r["ratio_cpu"] for r in mine]),
+    ]
 
 
 QUANTITIES = (("limit", ("over", "above", "at least")), ("deductible", ("under", "below")))
@@ -186,6 +226,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--keep", action="store_true", help="keep each size's alias (it is printed) for more runs"
     )
+    parser.add_argument(
+        "--before", type=Path, default=None, help="an osrag source tree measured beside this"
+    )
+    parser.add_argument("--repeats", type=int, default=3, help="runs of each tree (--before)")
     args = parser.parse_args(argv)
     url = args.url or cluster_url()
     sizes = [int(s) for s in args.sizes.split(",") if s]
@@ -196,7 +240,11 @@ def main(argv: list[str] | None = None) -> int:
             small = work / f"corpus-{args.cost_chunks}"
             synthetic_corpus.write_corpus(small, args.cost_chunks, seed=7)
             console.print(f"[bold]cost[/bold]: {args.cost_chunks:,} chunks, with and without")
-            results["cost"] = cost(url, small)
+            if args.before is None:
+                results["cost"] = cost(url, small)
+            else:
+                results["before"] = str(args.before)
+                results["cost_runs"] = cost_runs(url, small, args.before, args.repeats)
         for size in sizes:
             corpus = work / f"corpus-{size}"
             synthetic_corpus.write_corpus(corpus, size, seed=7)
@@ -214,7 +262,19 @@ def main(argv: list[str] | None = None) -> int:
                     console.print(f"  kept alias {alias}")
                 else:
                     purge(OpenSearchIndex(client(url)), alias)
-    c = results.get("cost", {})
+    c = {k: v for k, v in results.get("cost", {}).items() if isinstance(v, dict)}
+    if "cost_runs" in results:
+        runs = results["cost_runs"]
+        print_table(
+            "ingest CPU ms / chunk, each tree in turn",
+            ["tree, run", "without facts", "with facts", "with / without"],
+            [
+                *[[f"{r['tree']}, run {r['run']}", r["without facts"]["cpu_ms_per_chunk"],
+                   r["with facts"]["cpu_ms_per_chunk"], r["ratio_cpu"]] for r in runs],
+                mean_of(runs, "before"),
+                mean_of(runs, "after"),
+            ],
+        )  # fmt: skip
     print_table(
         "ingest with and without facts",
         ["", "CPU ms / chunk", "bytes / chunk", "Lucene docs / chunk", "chunks"],

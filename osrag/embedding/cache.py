@@ -166,7 +166,9 @@ class SqliteVectorCache:
         found: dict[str, Vector] = {}
         try:
             with self._lock:
-                for chunk in self._chunks(list(dict.fromkeys(digests))):
+                # in key order: each query's keys then lie close together in the
+                # table's B-tree, and its pages are read once for many of them
+                for chunk in self._chunks(sorted(set(digests))):
                     marks = ",".join("?" * len(chunk))
                     rows = self._db.execute(
                         "SELECT digest, vector FROM vectors"

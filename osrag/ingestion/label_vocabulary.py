@@ -375,9 +375,10 @@ class LabelBook:
         every document's labels record against every vocabulary record."""
         if not rebuild:
             delta = self._delta
+            if self._fresh:  # a generation this ingest created has no vocabulary record yet
+                return {label: dict(n) for label, n in delta.counts.items()}, delta.keys, {}
             wanted = [_key(self.generation, label_digest(label)) for label in delta.counts]
-            # a generation this ingest created has no vocabulary record yet
-            existing = {} if self._fresh else _get_many(self.store, VOCABULARY, wanted)
+            existing = _get_many(self.store, VOCABULARY, wanted)
             targets: dict[str, dict[str, int]] = {}
             for label, change in delta.counts.items():
                 entry = existing.get(_key(self.generation, label_digest(label)))

@@ -287,6 +287,8 @@ def last_words(words: list[str]) -> list[str]:
     """The words a key is read from (both sides; :mod:`osrag.lexicon.bounds`): the last
     ones, at most ``KEY_WORDS`` and ``KEY_CHARS`` characters joined (one word at least)."""
     words = words[-KEY_WORDS:]
+    if sum(map(len, words)) + len(words) - 1 <= KEY_CHARS:
+        return words  # all of them fit (most keys: a few short words)
     size, i = -1, len(words)
     while i > 0 and size + len(words[i - 1]) + 1 <= KEY_CHARS:
         size += len(words[i - 1]) + 1

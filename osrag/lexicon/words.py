@@ -119,7 +119,14 @@ def hyphenated(text: str) -> list[bool]:
 def phrase_words(text: str) -> list[str]:
     """:func:`name_words` in the singular (``Shareholders' equity (deficit)`` →
     ``["shareholder", "equity"]``): the words a label's keys are made of."""
-    return [singular(w) for w in name_words(text)]
+    return list(_phrase_words(text))
+
+
+@lru_cache(maxsize=1 << 14)
+def _phrase_words(text: str) -> tuple[str, ...]:
+    """:func:`phrase_words`, kept: the same labels and phrases are read again and again
+    (seven reads in ten repeat one on the synthetic policies)."""
+    return tuple(singular(w) for w in name_words(text))
 
 
 def without_parentheses(text: str) -> str:

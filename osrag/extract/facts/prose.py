@@ -745,10 +745,10 @@ def _named_before(clause: str) -> str | None:
 
 def _shouted(clause: str) -> bool:
     """The end of the sentence is written in capitals (a contract's conspicuous clause)."""
-    letters = [ch for ch in clause[-_SHOUT_LETTERS * 2 :] if ch.isalpha()]
+    letters = "".join(filter(str.isalpha, clause[-_SHOUT_LETTERS * 2 :]))
     if len(letters) < _SHOUT_LETTERS // 4:
         return False
-    return sum(ch.isupper() for ch in letters) >= 0.9 * len(letters)
+    return sum(map(str.isupper, letters)) >= 0.9 * len(letters)
 
 
 _SHOUT_LETTERS = 80
