@@ -81,7 +81,8 @@ from osrag.lexicon.periods import (
     part_of_year,
     period_of,
 )
-from osrag.lexicon.scopes import PARTS, Scope, read_scope
+from osrag.lexicon.scopes import BUDGET, PARTS, Scope, read_scope
+from osrag.lexicon.words import name_words
 
 __all__ = [
     "Cell",
@@ -470,6 +471,12 @@ def column_key(parts: tuple[str, ...], title: tuple[str, int] | None = None) -> 
                 break  # the label joined from them is cut there (osrag.lexicon.bounds)
             qualifiers.append(label)
     scope = reading.scope
+    if (
+        scope == "own"
+        and len(qualifiers) == 1
+        and name_words(qualifiers[0]) in ([b] for b in BUDGET)
+    ):
+        scope, qualifiers = "forecast", []  # a "Budget" column: the figures expected
     return ColumnKey(
         tuple(qualifiers),
         period or title,

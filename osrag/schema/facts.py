@@ -44,7 +44,9 @@ another; ``segment`` / ``region`` / ``product``: a part of the company (named in
 forma figures; ``parent``: the parent entity alone; ``tax_effect``: the tax effect of an
 item (a deferred tax balance's component); ``allocated``: an allocated charge's share of
 an expense line; ``adjusted``: a non-GAAP adjusted figure; ``line_item``: a line of a
-document whose total is the document's figure (an invoice's or an order's lines)."""
+document whose total is the document's figure (an invoice's or an order's lines);
+``forecast``: a figure expected, not reported (an outlook, guidance, a projection, a
+budget)."""
 
 PeriodUnit = Literal["hour", "day", "week", "month", "quarter", "year"]
 """How often a recurring amount recurs ("$900 per week", "a stipend of $48,000 per

@@ -354,6 +354,56 @@ def test_a_prose_amounts_name_says_whose_it_is(
     assert (found.label, found.scope, found.scope_name) == reading
 
 
+def test_an_expected_figure_is_a_forecast_read_from_its_clause_or_its_heading() -> None:
+    """A figure a company expects, guides to or budgets is no reported actual: its clause's
+    verb or noun, or the heading of its section, makes it a forecast; the reported figure
+    beside it, and a comparison in the same sentence, stay the company's own."""
+    text = (
+        "Net sales for fiscal 2025 were $812.4 million.\n\n"
+        "## Fiscal 2026 guidance\n\n"
+        "Brightwell expects net sales of $850 million to $870 million and\n"
+        "capital spending of about $41 million.\n\n"
+        "We anticipate freight costs of $12.5 million, compared with $11.9 million last year."
+    )
+    got = [(f.raw, f.label, f.scope) for f in facts(text)]
+    assert got == [
+        ("$812.4 million", "Net sales", "own"),
+        ("$850 million", "net sales", "forecast"),
+        ("$870 million", "net sales", "forecast"),
+        ("$41 million", "capital spending", "forecast"),
+        ("$12.5 million", "freight costs", "forecast"),
+        ("$11.9 million", "freight costs", "own"),
+    ]
+
+
+def test_an_adjective_expected_names_an_actual_measure() -> None:
+    found = facts("The expected return on plan assets was $4.6 million in 2025.")
+    assert [(f.label, f.scope) for f in found] == [("expected return on plan assets", "own")]
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_a_budget_or_outlook_column_is_a_forecast(shape: str) -> None:
+    text = SHAPES[shape](
+        [
+            ["", "2025 Actual", "2026 Budget", "2027 Outlook"],
+            ["Operating costs", "$ 410", "$ 445", "$ 460"],
+        ]
+    )
+    found = facts(text)
+    assert all((f.label or "").startswith("Operating costs") for f in found)
+    assert [(f.year, f.scope) for f in found] == [
+        (2025, "own"), (2026, "forecast"), (2027, "forecast")
+    ]  # fmt: skip
+
+
+def test_a_key_naming_a_projection_is_a_forecast() -> None:
+    found = facts("Projected revenue: $5,400,000\nRevenue to date: $1,250,000\n")
+    assert [(f.label, f.scope) for f in found] == [
+        ("revenue", "forecast"),
+        ("Revenue to date", "own"),
+    ]
+
+
 def test_a_comparison_in_the_same_sentence_takes_the_scope_of_what_it_compares() -> None:
     found = facts("Adjusted EBITDA was $318.2 million, compared with $291.5 million in 2022.")
     assert [(f.label, f.scope) for f in found] == [("EBITDA", "adjusted"), ("EBITDA", "adjusted")]

@@ -157,6 +157,9 @@ def test_a_label_that_says_the_unit_itself_is_the_figure_for_that_unit() -> None
         ("fourth-quarter revenue above $250 million", "revenue", "own", None, "q4"),
         ("revenue in H1 2019 over $5 million", "revenue", "own", None, "h1"),
         ("second-half net income over $5 million", "net income", "own", None, "h2"),
+        ("revenue guidance above $4 billion", "revenue", "forecast", None, "full"),
+        ("projected net sales over $5 million", "net sales", "forecast", None, "full"),
+        ("budgeted costs under $20,000", "costs", "forecast", None, "full"),
     ],
 )
 def test_a_scope_and_a_part_of_the_year_the_question_names_are_bound(
@@ -174,6 +177,15 @@ def test_a_part_named_by_its_name_is_that_part_whatever_a_document_calls_it() ->
     assert not passes(node, _fact(["revenue"], 200_000_000_000))  # the company's own
     # a label that names the part itself: today's facts, before the scope is stored
     assert passes(node, _fact(["america segment revenue"], 200_000_000_000))
+
+
+def test_a_forecast_is_taken_only_by_a_question_that_names_one() -> None:
+    plain = fact_filter(_one("companies with revenue over $4 billion"))
+    guided = fact_filter(_one("revenue guidance above $4 billion"))
+    expected = _fact(["revenue"], 430_000_000_000, scope="forecast")
+    reported = _fact(["revenue"], 430_000_000_000)
+    assert passes(guided, expected) and not passes(guided, reported)
+    assert passes(plain, reported) and not passes(plain, expected)
 
 
 # --------------------------------------------------------------------------- in what
