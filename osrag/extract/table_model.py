@@ -76,6 +76,7 @@ from osrag.lexicon.bounds import CELL_CHARS, LABEL_CHARS, shorten
 from osrag.lexicon.keys import COLUMN_JOIN, qualifies_nothing
 from osrag.lexicon.periods import (
     QUARTER_ORDINALS,
+    TERM_YEARS,
     PeriodPart,
     is_period_words,
     part_of_year,
@@ -454,6 +455,8 @@ def column_key(parts: tuple[str, ...], title: tuple[str, int] | None = None) -> 
             named = part_of_year(rest)
             if named is not None:  # "Three months ended …", "Q1 2019": not the year's
                 words += [*named.split(), _APART]
+            elif kind == "period words" and read_scope(rest.split()).period_part in TERM_YEARS:
+                words += [*rest.split(), _APART]  # "Year 1": a year of the term
         if kind == "period":
             period = period_of(rest)
             continue

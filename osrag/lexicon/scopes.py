@@ -69,7 +69,13 @@ from osrag.lexicon.function_words import (
     NAME_MARKS,
     PREPOSITIONS,
 )
-from osrag.lexicon.periods import QUARTER_ORDINALS, PeriodPart
+from osrag.lexicon.periods import (
+    QUARTER_ORDINALS,
+    TERM_YEAR_CARDINALS,
+    TERM_YEAR_NUMBERS,
+    TERM_YEARS,
+    PeriodPart,
+)
 from osrag.lexicon.words import name_words, word_set
 
 __all__ = [
@@ -553,10 +559,13 @@ def _part_of_year(w: _Words) -> PeriodPart | None:
 
 
 def _one_part(w: _Words) -> PeriodPart | None:
-    """The first part of the year the words name; its words taken."""
+    """The first part of the year the words name (or the year of a term:
+    :func:`_term_year`); its words taken."""
     for i, word in enumerate(w.words):
         if w.taken[i] or not w.first[i]:
             continue
+        if (year := _term_year(w, i)) is not None:
+            return year
         if m := _QUARTER_TOKEN.fullmatch(word):
             w.take(i, i + 1)
             return f"q{m.group(1) or m.group(2) or m.group(3)}"  # type: ignore[return-value]
@@ -590,6 +599,44 @@ def _one_part(w: _Words) -> PeriodPart | None:
             found = w.find(phrases)
         return part  # type: ignore[return-value]
     return None
+
+
+TERM_LEADS = word_set("budget lease contract award grant project program agreement term")
+"""Nouns before "year N" that say whose term it divides ("budget year 1", "lease year 2"):
+taken with it."""
+
+TERM_NOUNS = word_set("term lease award grant contract agreement project program appointment")
+"""Nouns after "year of the" that close a term year's words ("second year of the term")."""
+
+_RANGE_AFTER = word_set("to through thru and or")
+
+
+def _term_year(w: _Words, i: int) -> PeriodPart | None:
+    """The year of a term the words at ``i`` name ("first-year", "1st year", "Year 1",
+    "year one", "budget year 2", "second year of the term"), its words taken; a range
+    ("years 1–5", "Year 1 to 3") or a calendar year ("Year 2019") names none."""
+    words = w.words
+    word = words[i]
+    if word in TERM_YEAR_NUMBERS and words[i + 1 : i + 2] == ["year"]:
+        start, end, n = i, i + 2, TERM_YEAR_NUMBERS[word]
+    elif (
+        word == "year"
+        and i + 1 < len(words)
+        and words[i + 1] in TERM_YEAR_CARDINALS
+        and w.aligned(i + 1, i + 2)
+        and not (words[i + 2 : i + 3] and words[i + 2] in _RANGE_AFTER | TERM_YEAR_CARDINALS.keys())
+    ):
+        start, end, n = i, i + 2, TERM_YEAR_CARDINALS[words[i + 1]]
+        if i and not w.taken[i - 1] and words[i - 1] in TERM_LEADS:
+            start = i - 1
+    else:
+        return None
+    if words[end : end + 2] in (["of", "the"], ["of", "this"]) and (
+        words[end + 2 : end + 3] and words[end + 2] in TERM_NOUNS
+    ):
+        end += 3
+    w.take(start, end)
+    return TERM_YEARS[n - 1]
 
 
 def _named_before(w: _Words, start: int) -> tuple[int, str | None]:
@@ -891,11 +938,12 @@ def period_part_of(words: Sequence[str]) -> PeriodPart | None:
     of which can name a part (most clauses) are not read further."""
     if not any(map(_may_name_part, words)):
         return None
-    return _period_part(_Words(words))
+    part = _period_part(_Words(words))
+    return None if part in TERM_YEARS else part  # a term's year: the fact's own words
 
 
 _PART_WORDS = frozenset(
-    {phrase[0] for phrase in (*_FULL_YEAR, *_OTHER_PART)} | {"quarter", "qtr", "half"}
+    {phrase[0] for phrase in (*_FULL_YEAR, *_OTHER_PART)} | {"quarter", "qtr", "half", "year"}
 )
 """The words one of which every part of the year is named with (:func:`_one_part`: an
 ordinal names a quarter or a half only before "quarter", "qtr" or "half")."""

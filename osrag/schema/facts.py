@@ -84,7 +84,8 @@ class AmountFact:
     """The part's name for a ``segment``, ``region`` or ``product`` scope, read by the one
     normaliser ("americas", "consumer cyber safety"), else None."""
     period_part: PeriodPart = "full"
-    """The part of the year the figure covers (:data:`PeriodPart`)."""
+    """The part of the period the figure covers (:data:`PeriodPart`): of the year, or one
+    year of a multi-year term."""
     period_unit: PeriodUnit | None = None
     """How often the amount recurs (:data:`PeriodUnit`), None for a one-off figure."""
 

@@ -404,6 +404,39 @@ def test_a_key_naming_a_projection_is_a_forecast() -> None:
     ]
 
 
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_a_budget_by_term_year_gives_each_column_its_year_and_the_total_the_whole(
+    shape: str,
+) -> None:
+    text = SHAPES[shape](
+        [["Category", "Year 1", "Year 2", "Total"], ["Equipment", "$ 8,000", "$ 9,500", "$ 17,500"]]
+    )
+    found = facts(text)
+    assert all((f.label or "").startswith("Equipment") for f in found)
+    assert [f.period_part for f in found] == ["y1", "y2", "full"]
+
+
+def test_a_term_year_in_a_key_or_a_phrase_is_the_facts_part_and_leaves_the_label() -> None:
+    text = (
+        "Total award (four years): $612,000\n"
+        "Funds released (award year 1): $150,000\n\n"
+        "Second-year support of $155,000 follows a satisfactory report."
+    )
+    got = [(f.raw, f.label, f.period_part) for f in facts(text)]
+    assert got == [
+        ("$612,000", "Total award (four years)", "full"),
+        ("$150,000", "Funds released", "y1"),
+        ("$155,000", "support", "y2"),
+    ]
+
+
+def test_a_section_heading_naming_a_term_year_gives_its_lines_no_part() -> None:
+    """Only a figure's own words say it is one year's share: the lines of a table headed
+    "Budget, year 1" are costs as stated (the document states no whole of them)."""
+    text = "## Budget, year 1\n\n" + pipe([["Item", "Amount"], ["Field travel", "$ 6,200"]])
+    assert [f.period_part for f in facts(text)] == ["full"]
+
+
 def test_a_comparison_in_the_same_sentence_takes_the_scope_of_what_it_compares() -> None:
     found = facts("Adjusted EBITDA was $318.2 million, compared with $291.5 million in 2022.")
     assert [(f.label, f.scope) for f in found] == [("EBITDA", "adjusted"), ("EBITDA", "adjusted")]

@@ -105,7 +105,18 @@ CASES = [
     ("Projected benefit obligation", ("Projected benefit obligation", "own", None, None)),
     ("Approved budget", ("Approved budget", "own", None, None)),
     ("Effect of new guidance", ("Effect of new guidance", "own", None, None)),
-    ("Total costs (budget year 2)", ("Total costs (budget year 2)", "own", None, None)),
+    # one year of a term of several: a part of its period, as a quarter is of a year
+    ("first-year funding", ("funding", "own", None, "y1")),
+    ("Year 2 stipend", ("stipend", "own", None, "y2")),
+    ("Direct costs (budget year 3)", ("Direct costs", "own", None, "y3")),
+    ("Salary, year one", ("Salary,", "own", None, "y1")),
+    ("4th year royalty", ("royalty", "own", None, "y4")),
+    ("Fee for the second year of the term", ("Fee", "own", None, "y2")),
+    # a range of years, a calendar year, the fiscal year: no one year of a term
+    ("Base rent, years 1–5", ("Base rent, years 1–5", "own", None, None)),
+    ("Minimum payment, Year 1 to 3", ("Minimum payment, Year 1 to 3", "own", None, None)),
+    ("Year 2025 revenue", ("Year 2025 revenue", "own", None, None)),
+    ("Total costs (budget year 2)", ("Total costs", "own", None, "y2")),
 ]
 
 
