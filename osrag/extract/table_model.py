@@ -76,12 +76,14 @@ from osrag.lexicon.bounds import CELL_CHARS, LABEL_CHARS, shorten
 from osrag.lexicon.keys import COLUMN_JOIN, qualifies_nothing
 from osrag.lexicon.periods import (
     QUARTER_ORDINALS,
+    TERM_YEARS,
     PeriodPart,
     is_period_words,
     part_of_year,
     period_of,
 )
-from osrag.lexicon.scopes import PARTS, Scope, read_scope
+from osrag.lexicon.scopes import ACTUAL, BUDGET, PARTS, Scope, read_scope
+from osrag.lexicon.words import name_words
 
 __all__ = [
     "Cell",
@@ -453,6 +455,8 @@ def column_key(parts: tuple[str, ...], title: tuple[str, int] | None = None) -> 
             named = part_of_year(rest)
             if named is not None:  # "Three months ended …", "Q1 2019": not the year's
                 words += [*named.split(), _APART]
+            elif kind == "period words" and read_scope(rest.split()).period_part in TERM_YEARS:
+                words += [*rest.split(), _APART]  # "Year 1": a year of the term
         if kind == "period":
             period = period_of(rest)
             continue
@@ -482,6 +486,11 @@ def column_key(parts: tuple[str, ...], title: tuple[str, int] | None = None) -> 
 
 _APART = "\u2063"
 """A token between two header texts read together: an invisible separator, no word."""
+
+
+def _budget_alone(key: ColumnKey) -> bool:
+    """A column headed "Budget" and nothing else that names a measure."""
+    return len(key.qualifiers) == 1 and name_words(key.qualifiers[0]) in ([b] for b in BUDGET)
 
 
 def _is_ordinal(text: str) -> bool:
@@ -607,6 +616,8 @@ class TableModel:
             for _, cells in rows
         ]
         """A loader cell's written name and its place among the cells written so."""
+        self._actual: dict[int, bool] = {}
+        """Header blocks (by identity) that head a column "Actual"."""
         self.value_columns = len(
             {
                 self.keys[r][i]
@@ -701,13 +712,29 @@ class TableModel:
         return " ".join(t for t in texts if _worded(t))
 
     def column(self, row: int, cell: int) -> ColumnKey:
-        """The key of the column a cell stands in (its block's headers)."""
+        """The key of the column a cell stands in (its block's headers); a column headed
+        "Budget" alone beside one headed "Actual" holds the figures expected (a grant's
+        budget table, with no actuals beside it, states the award's own figures)."""
         block = self.block_of(row)
         found = column_key(self.header_texts(row, cell), block.title)
+        if found.scope == "own" and _budget_alone(found) and self._beside_actual(row):
+            found = dataclasses.replace(found, scope="forecast", qualifiers=())
         if block.repeated and found.names_nothing and (name := self.header_name(row, cell)):
             return column_key((name,), block.title)  # a repeated header that names nothing
         if block.part is not None and found.period_part in (None, "full"):
             return dataclasses.replace(found, period_part=block.part)
+        return found
+
+    def _beside_actual(self, row: int) -> bool:
+        """Whether a column of ``row``'s header block is headed "Actual"."""
+        block = self.block_of(row)
+        found = self._actual.get(id(block))
+        if found is None:
+            found = any(
+                any(w in ACTUAL for t in self.header_texts(row, c) for w in name_words(t))
+                for c in range(len(self.table.rows[row][1]))
+            )
+            self._actual[id(block)] = found
         return found
 
     def titles(self) -> list[str]:

@@ -67,6 +67,7 @@ __all__ = [
     "SENTENCE_VERBS",
     "SUBORDINATORS",
     "TO_AS_PREPOSITION",
+    "UNIT_NUMBERS",
     "VERBS_OF_ASKING",
     "VERBS_OF_CONSISTING",
     "VERBS_OF_FORECASTING",
@@ -97,6 +98,14 @@ presently $1,000": the figure is the fee's)."""
 PREDICATIVES = word_set("payable due available outstanding remaining worth")
 """Adjectives said of a figure ("$361,252 **payable** in cash", "payments potentially
 **worth** up to $20 million"): no name."""
+UNIT_NUMBERS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+    "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+    "seventeen": 17, "eighteen": 18, "nineteen": 19,
+}  # fmt: skip
+"""The number words below twenty and their values (an amount in words, "year one")."""
+
 CARDINALS = word_set(
     """two three four five six seven eight nine ten eleven twelve fifteen twenty thirty
     forty fifty sixty hundred"""

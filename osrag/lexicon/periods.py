@@ -57,6 +57,8 @@ import re
 from collections.abc import Sequence
 from typing import Literal
 
+from osrag.lexicon.function_words import UNIT_NUMBERS
+
 __all__ = [
     "AT_A_DATE",
     "DAY",
@@ -72,6 +74,9 @@ __all__ = [
     "STATED_HALF",
     "STATED_PERIOD",
     "STATED_QUARTER",
+    "TERM_YEARS",
+    "TERM_YEAR_CARDINALS",
+    "TERM_YEAR_NUMBERS",
     "TIME_TAIL",
     "UNIT_ADVERBS",
     "YEAR4",
@@ -383,9 +388,31 @@ of": the phrase is after the comma). Both sides take it off a name."""
 
 # ------------------------------------------------------------------ parts of the year
 
-PeriodPart = Literal["full", "q1", "q2", "q3", "q4", "h1", "h2", "part"]
-"""The part of the year a figure covers: ``full`` (the whole period — a year, or no part
-named), a quarter, a half, or ``part`` (another part: "Three months", "26 weeks")."""
+PeriodPart = Literal[
+    "full", "q1", "q2", "q3", "q4", "h1", "h2", "part",
+    "y1", "y2", "y3", "y4", "y5", "y6", "y7", "y8", "y9", "y10",
+]  # fmt: skip
+"""The part of the period a figure covers: ``full`` (the whole period — a year, or no part
+named), a quarter, a half, ``part`` (another part: "Three months", "26 weeks"), or one year
+of a term of several (``y1``…``y10``: "first-year funding", "Year 2 budget", "budget year
+1", :data:`TERM_YEAR_NUMBERS`)."""
+
+TERM_YEARS: tuple[PeriodPart, ...] = ("y1", "y2", "y3", "y4", "y5", "y6", "y7", "y8", "y9", "y10")
+"""The years of a multi-year term, as a part of its period."""
+
+TERM_YEAR_NUMBERS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+    "eighth": 8, "ninth": 9, "tenth": 10, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5,
+    "6th": 6, "7th": 7, "8th": 8, "9th": 9, "10th": 10,
+}  # fmt: skip
+"""The ordinals before "year" that name one year of a term ("first-year", "2nd year")."""
+
+TERM_YEAR_CARDINALS = {
+    **{word: n for word, n in UNIT_NUMBERS.items() if 1 <= n <= 10},
+    **{str(n): n for n in range(1, 11)},
+}
+"""The numbers after "year" that name one year of a term ("Year 1", "year one"); a
+calendar year ("Year 2019") is none."""
 
 
 # ------------------------------------------------------------------ period units

@@ -32,7 +32,10 @@ meet on the same reading.
   business acquired: "assets acquired", "liabilities assumed", "acquired business" —
   never a name's first word, "Acquired intangible assets", which is a kind of asset),
   ``tax_effect`` ("tax effect of …", not "net of tax effect"), ``adjusted``
-  (:data:`ADJUSTED`: adjusted, non-GAAP, underlying, normalized);
+  (:data:`ADJUSTED`: adjusted, non-GAAP, underlying, normalized), ``forecast`` (a figure
+  expected, not reported — :data:`FORECAST`: outlook, guidance, forecast, projected,
+  budgeted; never the "projected benefit obligation", an actual balance, nor accounting
+  "guidance"; a table's "Budget" column: :data:`BUDGET`);
 * the words that say a figure is the reported one (:data:`REPORTED`: "(GAAP)") are left
   out of what, the scope staying the document's own.
 
@@ -66,12 +69,21 @@ from osrag.lexicon.function_words import (
     NAME_MARKS,
     PREPOSITIONS,
 )
-from osrag.lexicon.periods import QUARTER_ORDINALS, PeriodPart
+from osrag.lexicon.periods import (
+    QUARTER_ORDINALS,
+    TERM_YEAR_CARDINALS,
+    TERM_YEAR_NUMBERS,
+    TERM_YEARS,
+    PeriodPart,
+)
 from osrag.lexicon.words import name_words, word_set
 
 __all__ = [
     "ADJUSTED",
+    "BUDGET",
     "DISCONTINUED",
+    "FORECAST",
+    "FORECAST_VERBS",
     "HELD_FOR_SALE",
     "LINE_QUANTITIES",
     "NOT_A_PART_AFTER",
@@ -95,6 +107,7 @@ __all__ = [
     "Scope",
     "ScopeReading",
     "is_region",
+    "names_forecast",
     "read_scope",
     "region_name",
     "scope_of",
@@ -113,6 +126,7 @@ Scope = Literal[
     "allocated",
     "adjusted",
     "line_item",
+    "forecast",
 ]
 """Whose figure a fact is (the fact contract, :data:`osrag.schema.facts.FactScope`)."""
 
@@ -245,6 +259,36 @@ ADJUSTED = (("non", "gaap"), ("non", "ifrs"), ("adjusted",), ("underlying",), ("
             ("normalised",))  # fmt: skip
 """A non-GAAP measure: adjusted, non-GAAP, underlying, normalized."""
 
+FORECAST = (("outlook",), ("outlooks",), ("guidance",), ("forecast",), ("forecasts",),
+            ("forecasted",), ("projected",), ("projection",), ("projections",),
+            ("budgeted",))  # fmt: skip
+"""Words that make a figure an expected one, not the reported actual ("2024 Outlook",
+"Revenue guidance", "Projected revenue", "Budgeted cost")."""
+
+NOT_FORECAST_AFTER = word_set("benefit benefits unit scale scales")
+"""Words after "projected" or "projection" that make it part of an actual measure's name
+("projected benefit obligation", "projected unit credit method", "mortality projection
+scales")."""
+
+NOT_OUR_GUIDANCE = word_set(
+    """accounting recognition standard standards authoritative new the this that such
+    additional further interpretive regulatory lease leasing tax treasury irs sec fasb asc
+    ifrs transition transitional related applicable existing prior previous revised final
+    proposed of in under with"""
+)
+"""Words before "guidance" that make it a rule's (accounting, tax or regulatory guidance:
+"the new revenue recognition guidance", "Treasury guidance issued"), not the company's
+outlook ("2026 guidance", "our guidance", "Revenue guidance")."""
+
+BUDGET = word_set("budget budgets")
+"""A budget: a figure expected only as a table's column of its own beside a column of
+actuals ("Budget" beside "Actual": :mod:`osrag.extract.table_model`); "a $500 budget", an
+award's "Approved budget", "budget year 1", a grant's "Item | Budget" table are no
+forecast."""
+
+ACTUAL = word_set("actual actuals")
+"""A column of the figures reported, that a "Budget" column beside it is compared with."""
+
 RESULTS = word_set(
     """ebitda ebita ebit npat eps profit profits earnings income revenue revenues sales
     margin operating result results cash"""
@@ -257,11 +301,12 @@ REPORTED = (("gaap",), ("as", "reported"), ("ifrs",))
 what, the scope the document's own."""
 
 PRECEDENCE: tuple[Scope, ...] = (
-    "discontinued", "acquired", "parent", "segment", "product", "region", "pro_forma",
+    "forecast", "discontinued", "acquired", "parent", "segment", "product", "region", "pro_forma",
     "tax_effect", "adjusted",
 )  # fmt: skip
-"""Which scope a name stating two takes: whose figure it is (another entity, a part of the
-company) before what kind of figure (pro forma, a tax effect, adjusted)."""
+"""Which scope a name stating two takes: an expected figure is no reported one, whoever's
+("Adjusted EBITDA outlook"); whose figure it is (another entity, a part of the company)
+before what kind of figure (pro forma, a tax effect, adjusted)."""
 
 PARTS_BY: tuple[tuple[Scope, re.Pattern[str]], ...] = (
     (
@@ -518,10 +563,13 @@ def _part_of_year(w: _Words) -> PeriodPart | None:
 
 
 def _one_part(w: _Words) -> PeriodPart | None:
-    """The first part of the year the words name; its words taken."""
+    """The first part of the year the words name (or the year of a term:
+    :func:`_term_year`); its words taken."""
     for i, word in enumerate(w.words):
         if w.taken[i] or not w.first[i]:
             continue
+        if (year := _term_year(w, i)) is not None:
+            return year
         if m := _QUARTER_TOKEN.fullmatch(word):
             w.take(i, i + 1)
             return f"q{m.group(1) or m.group(2) or m.group(3)}"  # type: ignore[return-value]
@@ -555,6 +603,44 @@ def _one_part(w: _Words) -> PeriodPart | None:
             found = w.find(phrases)
         return part  # type: ignore[return-value]
     return None
+
+
+TERM_LEADS = word_set("budget lease contract award grant project program agreement term")
+"""Nouns before "year N" that say whose term it divides ("budget year 1", "lease year 2"):
+taken with it."""
+
+TERM_NOUNS = word_set("term lease award grant contract agreement project program appointment")
+"""Nouns after "year of the" that close a term year's words ("second year of the term")."""
+
+_RANGE_AFTER = word_set("to through thru and or")
+
+
+def _term_year(w: _Words, i: int) -> PeriodPart | None:
+    """The year of a term the words at ``i`` name ("first-year", "1st year", "Year 1",
+    "year one", "budget year 2", "second year of the term"), its words taken; a range
+    ("years 1–5", "Year 1 to 3") or a calendar year ("Year 2019") names none."""
+    words = w.words
+    word = words[i]
+    if word in TERM_YEAR_NUMBERS and words[i + 1 : i + 2] == ["year"]:
+        start, end, n = i, i + 2, TERM_YEAR_NUMBERS[word]
+    elif (
+        word == "year"
+        and i + 1 < len(words)
+        and words[i + 1] in TERM_YEAR_CARDINALS
+        and w.aligned(i + 1, i + 2)
+        and not (words[i + 2 : i + 3] and words[i + 2] in _RANGE_AFTER | TERM_YEAR_CARDINALS.keys())
+    ):
+        start, end, n = i, i + 2, TERM_YEAR_CARDINALS[words[i + 1]]
+        if i and not w.taken[i - 1] and words[i - 1] in TERM_LEADS:
+            start = i - 1
+    else:
+        return None
+    if words[end : end + 2] in (["of", "the"], ["of", "this"]) and (
+        words[end + 2 : end + 3] and words[end + 2] in TERM_NOUNS
+    ):
+        end += 3
+    w.take(start, end)
+    return TERM_YEARS[n - 1]
 
 
 def _named_before(w: _Words, start: int) -> tuple[int, str | None]:
@@ -667,6 +753,8 @@ def _scopes(w: _Words) -> dict[Scope, tuple[int, int, str | None]]:
         found["discontinued"] = (*held, None)
     if (at := _adjusted(w)) is not None:
         found["adjusted"] = (*at, None)
+    if (at := _forecast(w)) is not None:
+        found["forecast"] = (*at, None)
     if (at := w.find(PARENT)) is not None and _heads(w, at[0]):
         found["parent"] = (*at, None)
     if (at := _acquired(w)) is not None:
@@ -688,6 +776,79 @@ def _adjusted(w: _Words) -> tuple[int, int] | None:
         return at
     following = w.words[at[1] : at[1] + 2]
     return at if set(following) & RESULTS else None
+
+
+def _forecast(w: _Words) -> tuple[int, int] | None:
+    """An expected figure's words (:data:`FORECAST`; not "projected benefit obligation")."""
+    start = 0
+    while (at := w.find(FORECAST, start)) is not None:
+        if _forecast_word(w.words, at[0]):
+            return at
+        start = at[1]
+    return None
+
+
+def _forecast_word(words: Sequence[str], i: int) -> bool:
+    """Whether ``words[i]``, a word of :data:`FORECAST` or :data:`FORECAST_VERBS`, says an
+    expected figure where it stands (:data:`NOT_FORECAST_AFTER`, :data:`NOT_OUR_GUIDANCE`)."""
+    word = words[i]
+    if word in ("projected", "projection", "projections"):
+        return words[i + 1 : i + 2] == [] or words[i + 1] not in NOT_FORECAST_AFTER
+    if word == "guidance":
+        return i == 0 or words[i - 1] not in NOT_OUR_GUIDANCE
+    return True
+
+
+FORECAST_VERBS = word_set(
+    """expect expects expecting anticipate anticipates anticipating anticipated forecast
+    forecasts forecasted forecasting projects projecting projected projection projections
+    guide guides guided guiding guidance outlook budgeted"""
+)
+"""Words of a clause that make the amounts after them expected ones ("we expect revenue
+of", "guidance for 2024 revenue of", "Capital expenditures are expected to be", "projected
+revenue of"); "expected" only as a verb (:data:`EXPECTED`)."""
+
+EXPECTED = word_set("expected")
+""""Expected" names an expected figure only as a verb — before "to" ("are expected to be
+approximately") or after a form of "be" or a subject ("we expected") — never as an
+adjective of an actual measure ("expected return on plan assets", "expected credit
+losses")."""
+
+_BE_OR_SUBJECT = word_set("is are was were be been being we it they company management")
+
+NOT_FORECAST_AFTER_VERB = word_set(
+    """recognized recognised amortized amortised realized realised reclassified incurred
+    vested"""
+)
+"""Words after "expected to be" that make it an actual balance's future accounting
+("unrecognized cost … expected to be recognized over 2.1 years")."""
+
+CLAUSE_ACTUAL = word_set("compared versus vs against from reported actual was were")
+"""Words after a forecast verb and before the amount that turn to another, stated figure
+("we expect revenue of $4.1 billion, compared with $3.9 billion in 2023")."""
+
+
+def names_forecast(words: Sequence[str]) -> bool:
+    """Whether the words of a clause before an amount make it an expected figure
+    (:data:`FORECAST_VERBS`; the last such word with no turn to a stated figure after it,
+    :data:`CLAUSE_ACTUAL`)."""
+    said = [w for token in words for w in _token_words(token)]
+    for i in range(len(said) - 1, -1, -1):
+        word = said[i]
+        if word in CLAUSE_ACTUAL:
+            return False
+        if word in FORECAST_VERBS:
+            if not _forecast_word(said, i):
+                continue
+            return True
+        if word in EXPECTED:
+            following = said[i + 1 : i + 4]
+            verb = following[:1] == ["to"] or (i and said[i - 1] in _BE_OR_SUBJECT)
+            if following[:2] == ["to", "be"] and set(following[2:]) & NOT_FORECAST_AFTER_VERB:
+                return False
+            if verb:
+                return True
+    return False
 
 
 def _heads(w: _Words, i: int) -> bool:
@@ -755,7 +916,8 @@ def read_scope(words: Sequence[str]) -> ScopeReading:
 def _scope_first_words() -> frozenset[str]:
     """The first words of every phrase and region name a scope is read from."""
     phrases = (*REPORTED, *_PART_NOUNS, *DISCONTINUED, *PRO_FORMA, *HELD_FOR_SALE, *ADJUSTED,
-               *PARENT, *ACQUIRED, *ACQUIRED_AFTER, *TAX_EFFECT, *_regions())  # fmt: skip
+               *PARENT, *ACQUIRED, *ACQUIRED_AFTER, *TAX_EFFECT, *FORECAST,
+               *_regions())  # fmt: skip
     return frozenset(phrase[0] for phrase in phrases)
 
 
@@ -780,11 +942,12 @@ def period_part_of(words: Sequence[str]) -> PeriodPart | None:
     of which can name a part (most clauses) are not read further."""
     if not any(map(_may_name_part, words)):
         return None
-    return _period_part(_Words(words))
+    part = _period_part(_Words(words))
+    return None if part in TERM_YEARS else part  # a term's year: the fact's own words
 
 
 _PART_WORDS = frozenset(
-    {phrase[0] for phrase in (*_FULL_YEAR, *_OTHER_PART)} | {"quarter", "qtr", "half"}
+    {phrase[0] for phrase in (*_FULL_YEAR, *_OTHER_PART)} | {"quarter", "qtr", "half", "year"}
 )
 """The words one of which every part of the year is named with (:func:`_one_part`: an
 ordinal names a quarter or a half only before "quarter", "qtr" or "half")."""

@@ -117,8 +117,9 @@ class AmountConstraint(BaseModel):
     )
     period_part: PeriodPart = Field(
         default="full",
-        description="the part of the year the question asks for: the whole period ('full', "
-        "the default), a quarter, a half — bound constraints only",
+        description="the part of the period the question asks for: the whole period ('full', "
+        "the default), a quarter, a half, a year of a multi-year term ('y1') — bound "
+        "constraints only",
     )
     period_unit: PeriodUnit | None = Field(
         default=None,

@@ -44,7 +44,9 @@ another; ``segment`` / ``region`` / ``product``: a part of the company (named in
 forma figures; ``parent``: the parent entity alone; ``tax_effect``: the tax effect of an
 item (a deferred tax balance's component); ``allocated``: an allocated charge's share of
 an expense line; ``adjusted``: a non-GAAP adjusted figure; ``line_item``: a line of a
-document whose total is the document's figure (an invoice's or an order's lines)."""
+document whose total is the document's figure (an invoice's or an order's lines);
+``forecast``: a figure expected, not reported (an outlook, guidance, a projection, a
+budget)."""
 
 PeriodUnit = Literal["hour", "day", "week", "month", "quarter", "year"]
 """How often a recurring amount recurs ("$900 per week", "a stipend of $48,000 per
@@ -82,7 +84,8 @@ class AmountFact:
     """The part's name for a ``segment``, ``region`` or ``product`` scope, read by the one
     normaliser ("americas", "consumer cyber safety"), else None."""
     period_part: PeriodPart = "full"
-    """The part of the year the figure covers (:data:`PeriodPart`)."""
+    """The part of the period the figure covers (:data:`PeriodPart`): of the year, or one
+    year of a multi-year term."""
     period_unit: PeriodUnit | None = None
     """How often the amount recurs (:data:`PeriodUnit`), None for a one-off figure."""
 

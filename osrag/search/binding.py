@@ -71,10 +71,18 @@ from osrag.lexicon.function_words import (
 )
 from osrag.lexicon.label_roles import INSIDE_A_NAME, SPECIFYING
 from osrag.lexicon.links import ASKED_BOUND, ASKED_LINK, LINKS_THAT_ARE_NOUNS
-from osrag.lexicon.periods import TIME_TAIL, stated_halves, stated_quarters, stated_years
+from osrag.lexicon.periods import (
+    TERM_YEARS,
+    TIME_TAIL,
+    PeriodPart,
+    stated_halves,
+    stated_quarters,
+    stated_years,
+)
 from osrag.lexicon.phrases import phrase_at_end
 from osrag.lexicon.profiles import vocabulary
 from osrag.lexicon.quantities import is_document_noun, is_quantity_noun, synonyms_of
+from osrag.lexicon.scopes import read_scope
 from osrag.lexicon.signs import is_signed
 from osrag.lexicon.words import normalised, singular, without_parentheses
 from osrag.schema.constraints import AmountConstraint
@@ -361,6 +369,7 @@ def bind_constraints(text: str, constraints: Sequence[AmountConstraint]) -> list
     plain = "".join(
         " " if any(s <= i < e for _, s, e in parts) else ch for i, ch in enumerate(text)
     )
+    term_year = _term_year(plain, spans)
     order = sorted(range(len(constraints)), key=lambda i: constraints[i].start)
     bound: list[AmountConstraint] = list(constraints)
     for position, i in enumerate(order):
@@ -375,7 +384,22 @@ def bind_constraints(text: str, constraints: Sequence[AmountConstraint]) -> list
         if label is None:
             continue
         bound[i] = _read(c, label, context, plain, years, quarter, half)
+        if term_year is not None and bound[i].period_part == "full" and quarter is None:
+            bound[i] = bound[i].model_copy(update={"period_part": term_year})
     return bound
+
+
+def _term_year(text: str, spans: Sequence[tuple[int, int]]) -> PeriodPart | None:
+    """The year of a term the question names anywhere outside its amounts ("Year 1 rent",
+    "budget year 2 costs", "in the second year"), by the one reader of names
+    (:func:`~osrag.lexicon.scopes.read_scope`); None when it names none."""
+    pieces, at = [], 0
+    for start, end in sorted(spans):
+        pieces.append(text[at:start])
+        at = max(at, end)
+    pieces.append(text[at:])
+    part = read_scope(" ".join(pieces).split()).period_part
+    return part if part in TERM_YEARS else None
 
 
 def _read(

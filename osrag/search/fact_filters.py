@@ -19,9 +19,10 @@ meets every condition at once — one :class:`~osrag.schema.filters.Nested` filt
   ``label_keys``: a ``Term``, or ``Terms`` for several —, the scope (the document's own
   unless the question names a part, a business or a kind of figure; a part named by its
   name — "Americas segment revenue" — is that name's segment, region or product line,
-  however the document calls the part), the part of the year (the whole period unless
-  the question names a quarter or a half: "revenue in Q4 2019" asks that quarter's
-  period part) and the period unit (when the question says how
+  however the document calls the part), the part of the period (the whole period unless
+  the question names a quarter, a half or a year of a term: "revenue in Q4 2019" asks
+  that quarter's period part; the whole period takes a rate stated for one year of a
+  term too, never a year's share of it) and the period unit (when the question says how
   often: "weekly wage"; a year's figure is one a document states for a year too: "property
   taxes $7,812 (2023)" is a yearly amount). When the question's name held the words that
   say whose or when ("**monthly** rent", "**adjusted** EBITDA": ``named``), a fact whose
@@ -47,7 +48,11 @@ In JSON, as the REST engines receive it (``"deductible under $1,000"``)::
         {"range": {"facts.magnitude": {"lt": 100000}}},
         {"term": {"facts.currency": "USD"}},
         {"term": {"facts.scope": "own"}},
-        {"term": {"facts.period_part": "full"}}]}}}}
+        {"bool": {"should": [
+            {"term": {"facts.period_part": "full"}},
+            {"bool": {"filter": [{"terms": {"facts.period_part": ["y1", …, "y10"]}},
+                                 {"exists": {"field": "facts.period_unit"}}]}}],
+          "minimum_should_match": 1}}]}}}}
 """
 
 from __future__ import annotations
@@ -56,7 +61,7 @@ from collections.abc import Sequence
 
 from osrag.engines.mapping import ENGLISH_STOP_WORDS
 from osrag.lexicon.keys import asked_keys, label_alternatives, narrowed
-from osrag.lexicon.periods import PERIOD_UNITS, UNIT_ADVERBS
+from osrag.lexicon.periods import PERIOD_UNITS, TERM_YEARS, UNIT_ADVERBS
 from osrag.lexicon.scopes import PARTS
 from osrag.lexicon.signs import names_loss
 from osrag.lexicon.words import name_words, normalised, other_number, person_of
@@ -209,6 +214,17 @@ def _unit_filter(unit: str) -> Filter:
     return AnyOf((Term(PERIOD_UNIT, unit), AllOf((Exists(YEAR), NotExists(PERIOD_UNIT)))))
 
 
+def _part_filter(part: str) -> Filter:
+    """The part of the period asked: ``part``; for the whole period, also a rate stated for
+    one year of a term (a period unit beside it: "Year 2 rent $2,100 a month" is a rent, as
+    any of a schedule's is) — never a year's share of the term's whole ("Year 1 funding")."""
+    if part != "full":
+        return Term(PERIOD_PART, part)
+    return AnyOf(
+        (Term(PERIOD_PART, part), AllOf((Terms(PERIOD_PART, TERM_YEARS), Exists(PERIOD_UNIT))))
+    )
+
+
 def what_filter(c: AmountConstraint, extra_keys: Sequence[str] = ()) -> Filter:
     """What, whose and when of one fact (the module docstring): the label keys
     (:func:`constraint_keys` and ``extra_keys``), the scope, the part of the year, the
@@ -224,7 +240,7 @@ def what_filter(c: AmountConstraint, extra_keys: Sequence[str] = ()) -> Filter:
         items.append(Term(SCOPE, c.scope))
         if c.scope_name is not None:
             items.append(Term(SCOPE_NAME, c.scope_name))
-    items.append(Term(PERIOD_PART, f"q{c.quarter}" if c.quarter is not None else c.period_part))
+    items.append(_part_filter(f"q{c.quarter}" if c.quarter is not None else c.period_part))
     if c.period_unit is not None:
         items.append(_unit_filter(c.period_unit))
     fields = items[0] if len(items) == 1 else AllOf(tuple(items))
@@ -290,13 +306,18 @@ def narrowed_constraint(c: AmountConstraint) -> AmountConstraint | None:
     umbrella policy: :func:`~osrag.lexicon.keys.narrowed`), the question's own qualifier
     of the kind only ranking; or, when the label cannot be narrowed, ``c`` whose qualifier
     only ranks ("umbrella policies with limits" → any limit, the umbrella policies first);
-    None when there is neither."""
+    or, for a year of a term, any figure of that year ("first-year funding" → any amount
+    of a term's first year); None when there is none of these."""
     found = narrowed(c.label) if c.label is not None else None
     if found is not None:
         rest, first = found
         return c.model_copy(update={"label": rest, "named": None, "context": first})
     if c.context is not None:
         return c.model_copy(update={"context": None})
+    if c.period_part in TERM_YEARS and c.label is not None:
+        # "first-year funding": any share of the term's first year, whatever its name —
+        # a year of a term is said only where a document divides one
+        return c.model_copy(update={"label": None, "named": None, "signed": False})
     return None
 
 

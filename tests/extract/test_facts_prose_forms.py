@@ -89,7 +89,7 @@ def test_a_text_label_wins_over_the_clause_caption() -> None:
     [
         (
             "Delivery: ex works; projected freight $180.00, billed with the goods.",
-            "projected freight",
+            "freight",  # "projected": a forecast's scope, no word of the label
         ),
         ("We add a handling fee $12 to each order.", "handling fee"),
     ],

@@ -354,6 +354,99 @@ def test_a_prose_amounts_name_says_whose_it_is(
     assert (found.label, found.scope, found.scope_name) == reading
 
 
+def test_an_expected_figure_is_a_forecast_read_from_its_clause_or_its_heading() -> None:
+    """A figure a company expects, guides to or budgets is no reported actual: its clause's
+    verb or noun, or the heading of its section, makes it a forecast; the reported figure
+    beside it, and a comparison in the same sentence, stay the company's own."""
+    text = (
+        "Net sales for fiscal 2025 were $812.4 million.\n\n"
+        "## Fiscal 2026 guidance\n\n"
+        "Brightwell expects net sales of $850 million to $870 million and\n"
+        "capital spending of about $41 million.\n\n"
+        "We anticipate freight costs of $12.5 million, compared with $11.9 million last year."
+    )
+    got = [(f.raw, f.label, f.scope) for f in facts(text)]
+    assert got == [
+        ("$812.4 million", "Net sales", "own"),
+        ("$850 million", "net sales", "forecast"),
+        ("$870 million", "net sales", "forecast"),
+        ("$41 million", "capital spending", "forecast"),
+        ("$12.5 million", "freight costs", "forecast"),
+        ("$11.9 million", "freight costs", "own"),
+    ]
+
+
+def test_an_adjective_expected_names_an_actual_measure() -> None:
+    found = facts("The expected return on plan assets was $4.6 million in 2025.")
+    assert [(f.label, f.scope) for f in found] == [("expected return on plan assets", "own")]
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_a_budget_or_outlook_column_is_a_forecast(shape: str) -> None:
+    text = SHAPES[shape](
+        [
+            ["", "2025 Actual", "2026 Budget", "2027 Outlook"],
+            ["Operating costs", "$ 410", "$ 445", "$ 460"],
+        ]
+    )
+    found = facts(text)
+    assert all((f.label or "").startswith("Operating costs") for f in found)
+    assert [(f.year, f.scope) for f in found] == [
+        (2025, "own"), (2026, "forecast"), (2027, "forecast")
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_a_budget_column_with_no_actuals_beside_it_states_the_figures(shape: str) -> None:
+    """A grant's or a project's "Item | Budget" table is the award's own figures: a budget
+    is a forecast only beside the actuals it is compared with."""
+    text = SHAPES[shape]([["Item", "Budget"], ["Field equipment", "$ 12,400"]])
+    found = facts(text)
+    assert [(f.raw, f.scope) for f in found] == [("$ 12,400", "own")]
+    assert all((f.label or "").startswith("Field equipment") for f in found)
+
+
+def test_a_key_naming_a_projection_is_a_forecast() -> None:
+    found = facts("Projected revenue: $5,400,000\nRevenue to date: $1,250,000\n")
+    assert [(f.label, f.scope) for f in found] == [
+        ("revenue", "forecast"),
+        ("Revenue to date", "own"),
+    ]
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_a_budget_by_term_year_gives_each_column_its_year_and_the_total_the_whole(
+    shape: str,
+) -> None:
+    text = SHAPES[shape](
+        [["Category", "Year 1", "Year 2", "Total"], ["Equipment", "$ 8,000", "$ 9,500", "$ 17,500"]]
+    )
+    found = facts(text)
+    assert all((f.label or "").startswith("Equipment") for f in found)
+    assert [f.period_part for f in found] == ["y1", "y2", "full"]
+
+
+def test_a_term_year_in_a_key_or_a_phrase_is_the_facts_part_and_leaves_the_label() -> None:
+    text = (
+        "Total award (four years): $612,000\n"
+        "Funds released (award year 1): $150,000\n\n"
+        "Second-year support of $155,000 follows a satisfactory report."
+    )
+    got = [(f.raw, f.label, f.period_part) for f in facts(text)]
+    assert got == [
+        ("$612,000", "Total award (four years)", "full"),
+        ("$150,000", "Funds released", "y1"),
+        ("$155,000", "support", "y2"),
+    ]
+
+
+def test_a_section_heading_naming_a_term_year_gives_its_lines_no_part() -> None:
+    """Only a figure's own words say it is one year's share: the lines of a table headed
+    "Budget, year 1" are costs as stated (the document states no whole of them)."""
+    text = "## Budget, year 1\n\n" + pipe([["Item", "Amount"], ["Field travel", "$ 6,200"]])
+    assert [f.period_part for f in facts(text)] == ["full"]
+
+
 def test_a_comparison_in_the_same_sentence_takes_the_scope_of_what_it_compares() -> None:
     found = facts("Adjusted EBITDA was $318.2 million, compared with $291.5 million in 2022.")
     assert [(f.label, f.scope) for f in found] == [("EBITDA", "adjusted"), ("EBITDA", "adjusted")]

@@ -32,14 +32,19 @@ KEY_VALUE = [
         "Homeowners, condominium or renters liability",
     ),
     ("Deductible (per claim): $500", "Deductible (per claim)"),
-    # a parenthesis explains a short key and is not counted among its words
+    # a parenthesis explains a short key and is not counted among its words (a year of a
+    # term it names is the fact's part of the period, no word of its label)
     (
         "Sum released by this amendment (lease year 2) $48,500",
-        "Sum released by this amendment (lease year 2)",
+        "Sum released by this amendment",
     ),
     (
         "Portion of the first installment (contract year 1) $12,000",
-        "Portion of the first installment (contract year 1)",
+        "Portion of the first installment",
+    ),
+    (
+        "Portion of the first installment (see schedule B) $12,000",
+        "Portion of the first installment (see schedule B)",
     ),
 ]
 

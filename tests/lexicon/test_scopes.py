@@ -15,6 +15,7 @@ from osrag.lexicon.scopes import (
     REGIONS,
     RELATIVE_REGIONS,
     is_region,
+    names_forecast,
     read_scope,
     region_name,
     scope_of,
@@ -94,6 +95,28 @@ CASES = [
     ("show us revenue", ("show us revenue", "own", None, None)),
     ("Deferred revenue", ("Deferred revenue", "own", None, None)),
     ("Balance at end of year", ("Balance at end of year", "own", None, None)),
+    # an expected figure, not the reported one: whoever's, it is a forecast
+    ("Revenue guidance", ("Revenue", "forecast", None, None)),
+    ("Projected net sales", ("net sales", "forecast", None, None)),
+    ("Budgeted operating costs", ("operating costs", "forecast", None, None)),
+    ("Adjusted EBITDA outlook", ("Adjusted EBITDA", "forecast", None, None)),
+    ("Budget", ("Budget", "own", None, None)),  # only a table's column of its own
+    # an actual measure that says "projected", an award's approved budget, a budget year
+    ("Projected benefit obligation", ("Projected benefit obligation", "own", None, None)),
+    ("Approved budget", ("Approved budget", "own", None, None)),
+    ("Effect of new guidance", ("Effect of new guidance", "own", None, None)),
+    # one year of a term of several: a part of its period, as a quarter is of a year
+    ("first-year funding", ("funding", "own", None, "y1")),
+    ("Year 2 stipend", ("stipend", "own", None, "y2")),
+    ("Direct costs (budget year 3)", ("Direct costs", "own", None, "y3")),
+    ("Salary, year one", ("Salary,", "own", None, "y1")),
+    ("4th year royalty", ("royalty", "own", None, "y4")),
+    ("Fee for the second year of the term", ("Fee", "own", None, "y2")),
+    # a range of years, a calendar year, the fiscal year: no one year of a term
+    ("Base rent, years 1–5", ("Base rent, years 1–5", "own", None, None)),
+    ("Minimum payment, Year 1 to 3", ("Minimum payment, Year 1 to 3", "own", None, None)),
+    ("Year 2025 revenue", ("Year 2025 revenue", "own", None, None)),
+    ("Total costs (budget year 2)", ("Total costs", "own", None, "y2")),
 ]
 
 
@@ -167,3 +190,27 @@ def test_what_is_never_invented_and_the_scope_is_taken_whole(tokens: list[str]) 
         assert (again.scope, again.scope_name) != (reading.scope, reading.scope_name)
     if reading.period_part is not None:
         assert again.period_part != reading.period_part
+
+
+@pytest.mark.parametrize(
+    ("clause", "expected"),
+    [
+        ("For fiscal 2026 the company expects net sales of", True),
+        ("Management anticipates capital spending of about", True),
+        ("Operating costs are expected to be approximately", True),
+        ("Our guidance for 2026 calls for revenue of", True),
+        ("The board budgeted maintenance spending of", True),
+        ("We expect sales of $2.1 billion, compared with", False),
+        ("The expected return on plan assets was", False),
+        ("Expected credit losses on receivables totaled", False),
+        ("Unrecognized cost expected to be recognized over three years is", False),
+        ("The projected benefit obligation was", False),
+        ("Adopting mortality projection scales lowered the obligation by", False),
+        ("Under the new revenue recognition guidance, revenue rose by", False),
+        ("After Treasury guidance issued in 2025 the charge was", False),
+        ("Our 2026 guidance calls for revenue of", True),
+        ("Net sales for the year were", False),
+    ],
+)
+def test_a_clause_before_an_amount_says_whether_it_is_expected(clause: str, expected: bool) -> None:
+    assert names_forecast(clause.split()) is expected

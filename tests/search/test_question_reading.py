@@ -157,6 +157,13 @@ def test_a_label_that_says_the_unit_itself_is_the_figure_for_that_unit() -> None
         ("fourth-quarter revenue above $250 million", "revenue", "own", None, "q4"),
         ("revenue in H1 2019 over $5 million", "revenue", "own", None, "h1"),
         ("second-half net income over $5 million", "net income", "own", None, "h2"),
+        ("revenue guidance above $4 billion", "revenue", "forecast", None, "full"),
+        ("projected net sales over $5 million", "net sales", "forecast", None, "full"),
+        ("budgeted costs under $20,000", "costs", "forecast", None, "full"),
+        ("first-year funding over $150,000", "funding", "own", None, "y1"),
+        ("Year 2 stipend above $30,000", "stipend", "own", None, "y2"),
+        ("budget year 3 costs under $40,000", "costs", "own", None, "y3"),
+        ("total funding over $400,000", "total funding", "own", None, "full"),
     ],
 )
 def test_a_scope_and_a_part_of_the_year_the_question_names_are_bound(
@@ -174,6 +181,40 @@ def test_a_part_named_by_its_name_is_that_part_whatever_a_document_calls_it() ->
     assert not passes(node, _fact(["revenue"], 200_000_000_000))  # the company's own
     # a label that names the part itself: today's facts, before the scope is stored
     assert passes(node, _fact(["america segment revenue"], 200_000_000_000))
+
+
+def test_a_forecast_is_taken_only_by_a_question_that_names_one() -> None:
+    plain = fact_filter(_one("companies with revenue over $4 billion"))
+    guided = fact_filter(_one("revenue guidance above $4 billion"))
+    expected = _fact(["revenue"], 430_000_000_000, scope="forecast")
+    reported = _fact(["revenue"], 430_000_000_000)
+    assert passes(guided, expected) and not passes(guided, reported)
+    assert passes(plain, reported) and not passes(plain, expected)
+
+
+def test_a_term_years_share_answers_only_a_question_naming_that_year() -> None:
+    """A year's share of a term's whole ("Year 1 funding") is no answer to a question naming
+    no year, as a quarter's figure is none to the year's; a rate stated for one year of a
+    term (a unit beside it: "Year 2 rent $2,100 a month") is that rate, as any of a
+    schedule's is."""
+    plain = fact_filter(_one("funding under $200,000"))
+    first = fact_filter(_one("first-year funding under $200,000"))
+    share = _fact(["funding"], 16_400_000, period_part="y1")
+    whole = _fact(["funding"], 16_400_000)
+    assert passes(first, share) and not passes(first, whole)
+    assert passes(plain, whole) and not passes(plain, share)
+    rent = fact_filter(_one("rent under $2,500"))
+    assert passes(rent, _fact(["rent"], 210_000, period_part="y2", period_unit="month"))
+
+
+def test_a_term_year_the_label_cannot_bind_narrows_to_any_figure_of_that_year() -> None:
+    query = plan_query("first-year funding over $150,000")
+    (amount,) = [f for f in query.filters if isinstance(f, AmountFilter)]
+    assert amount.narrowed is not None
+    narrower, node = amount.narrowed
+    assert narrower.label is None and narrower.period_part == "y1"
+    assert passes(node, _fact(["amount of this action"], 16_400_200, period_part="y1"))
+    assert not passes(node, _fact(["total amount awarded"], 49_872_100))
 
 
 # --------------------------------------------------------------------------- in what

@@ -17,7 +17,7 @@ from osrag.extract.tables import CellAmount
 from osrag.lexicon.bounds import LABEL_CHARS, shorten
 from osrag.lexicon.label_roles import AGGREGATE_AFTER, UNIT_PRICED
 from osrag.lexicon.periods import PeriodUnit
-from osrag.lexicon.scopes import period_part_of, scope_of
+from osrag.lexicon.scopes import names_forecast, period_part_of, scope_of
 from osrag.lexicon.signs import signed_value
 from osrag.lexicon.words import phrase_words
 from osrag.schema.facts import AmountFact, FactScope, FactSource, PeriodPart
@@ -154,8 +154,13 @@ def _whose_and_when(
     list) takes its scope too."""
     label = found.label
     what, scope, name, part = scope_of(label) if label else ("", "own", None, None)
-    if inherited is not None and scope == "own":
+    if inherited is not None and scope == "own" and inherited.scope != "forecast":
         scope, name = inherited.scope, inherited.scope_name
+    if scope in ("own", "adjusted") and names_forecast(_sentence_before(text, mention.start)):
+        # "we expect revenue of", "guidance … of": an expected figure, whoever's; the
+        # kind of figure stays in what ("expects adjusted EBITDA of")
+        what = (label or "") if scope == "adjusted" else what
+        scope, name = "forecast", None
     if label and what and (scope != "own" or part is not None):
         label = what
     if part is None:
@@ -182,6 +187,18 @@ def _whose_and_when(
         scope_name=name,
         period_part=part or "full",
     )
+
+
+_SENTENCE_START = re.compile(r".*(?:[.;:!?](?=\s)|\n\s*\n)", re.S)
+
+
+def _sentence_before(text: str, start: int) -> list[str]:
+    """The words of the amount's sentence before it, from its last stop or a key's colon (a
+    line break inside a paragraph does not end it: a forecast verb governs the list it
+    opens)."""
+    window = text[max(0, start - 300) : start]
+    cut = _SENTENCE_START.match(window)
+    return window[cut.end() if cut else 0 :].split()
 
 
 _CLAUSE_START = re.compile(r".*(?:[.;:!?](?=\s)|\n)", re.S)

@@ -12,7 +12,8 @@ A table's cells do not say whose figures they are; the words before it often do:
   of the quantity named before "by"; a longer phrase names its clause's last quantity
   noun: "presents total external revenues by geographic location" → ``revenues``; a
   heading naming only the parts takes the quantity the describing sentence names), or an
-  acquired business (``Purchase price allocation``);
+  acquired business (``Purchase price allocation``), or expected figures (``2024
+  Outlook``, ``Guidance``: forecasts, :data:`~osrag.lexicon.scopes.FORECAST_VERBS`);
 * the **sentence describing** the table — the one that introduces it at the end of the
   paragraph right before it ("… as follows:"), else that paragraph's sentence saying "the
   following table" or "the table below" — naming discontinued operations (discontinued,
@@ -29,8 +30,9 @@ A table's cells do not say whose figures they are; the words before it often do:
   results", "Selected Quarterly Financial Data", "for each quarter"): a column headed by a
   date is then a quarter's, not the year's.
 
-An amount in prose takes the part of the company or of the year its section's heading names
-(:func:`heading_context`), when its own sentence names none.
+An amount in prose takes the part of the company or of the year its section's heading names,
+or its heading's saying the section's figures are expected (:func:`heading_context`), when
+its own sentence names none.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ from osrag.lexicon.scopes import (
     SEGMENTS_OF,
     TAX_EFFECTS_OF,
     Scope,
+    names_forecast,
     period_part_of,
     read_scope,
     scope_of,
@@ -246,6 +249,8 @@ def _of_heading(line: str) -> Context | None:
         what, scope, name, _ = scope_of(line)
         if scope in PARTS and name is not None and not what:
             return Context(scope, name)
+        if scope == "forecast" and names_forecast(line.split()):
+            return Context(scope)  # "2024 Outlook", "Fiscal 2025 guidance"
     parts = _parts(line)
     if parts is not None:
         return parts
@@ -310,6 +315,8 @@ def heading_context(text: str, position: int) -> Context:
     cut = before.rfind("\n\n")
     heading = _heading(before[:cut]) if cut >= 0 else None
     found = _of_heading(heading) if heading is not None else None
-    if found is None or (found.scope not in PARTS and found.period_part is None):
+    if found is None or (
+        found.scope not in PARTS and found.scope != "forecast" and found.period_part is None
+    ):
         return NONE
     return Context(found.scope, found.scope_name, found.period_part)

@@ -43,6 +43,7 @@ from decimal import Context, Decimal, Inexact, InvalidOperation, Rounded
 
 from osrag.currencies import LONG_MAX, MINOR_UNIT_EXPONENTS
 from osrag.errors import ExtractionError
+from osrag.lexicon.function_words import UNIT_NUMBERS
 
 SCALES: dict[str, int] = {
     "k": 3, "thousand": 3, "m": 6, "mm": 6, "mil": 6, "mn": 6, "mln": 6, "million": 6,
@@ -56,12 +57,7 @@ SCALES: dict[str, int] = {
 and the press's abbreviations; German, Swiss and Dutch ``Mio.``/``Mrd.``/``Mia.``;
 the Indian lakh (10⁵) and crore (10⁷)."""
 
-UNITS = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
-    "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
-    "seventeen": 17, "eighteen": 18, "nineteen": 19,
-}  # fmt: skip
+UNITS = UNIT_NUMBERS
 TENS = {
     "twenty": 20, "thirty": 30, "forty": 40, "fourty": 40, "fifty": 50,
     "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
