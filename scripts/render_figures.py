@@ -179,8 +179,8 @@ def families_quantity_precision(results: dict[str, Any]) -> str:
     return _rows(header, rows)
 
 
-QUANTITY_PRECISION = "benchmarks/results/quantity_precision-round3.json"
-QUANTITY_PRECISION_COMMAND = "python benchmarks/quantity_precision.py --label round3"
+QUANTITY_PRECISION = "benchmarks/results/quantity_precision-round4.json"
+QUANTITY_PRECISION_COMMAND = "python benchmarks/quantity_precision.py --label round4"
 
 FIGURES = {
     f.name: f
