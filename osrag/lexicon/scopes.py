@@ -68,6 +68,7 @@ from osrag.lexicon.function_words import (
     DETERMINERS,
     NAME_MARKS,
     PREPOSITIONS,
+    VERBS_OF_FORECASTING,
 )
 from osrag.lexicon.periods import (
     QUARTER_ORDINALS,
@@ -799,10 +800,9 @@ def _forecast_word(words: Sequence[str], i: int) -> bool:
     return True
 
 
-FORECAST_VERBS = word_set(
-    """expect expects expecting anticipate anticipates anticipating anticipated forecast
-    forecasts forecasted forecasting projects projecting projected projection projections
-    guide guides guided guiding guidance outlook budgeted"""
+FORECAST_VERBS = VERBS_OF_FORECASTING | word_set(
+    """expecting anticipating anticipated forecasted forecasting projects projecting
+    projected projection projections guide guides guided guiding guidance outlook budgeted"""
 )
 """Words of a clause that make the amounts after them expected ones ("we expect revenue
 of", "guidance for 2024 revenue of", "Capital expenditures are expected to be", "projected
