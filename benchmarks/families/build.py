@@ -2,6 +2,10 @@
 
     .venv/bin/python benchmarks/families/build.py           # (re)write every .docx and .pdf
     .venv/bin/python benchmarks/families/build.py --check   # exit 1 if a committed file differs
+    .venv/bin/python benchmarks/families/build.py --set probe [--check]   # the probe set's
+
+The same for the probe set of ``benchmarks/data/probe/`` (``--set probe``): its sources are
+``benchmarks/data/probe/sources/<family>/``, its documents ``benchmarks/data/probe/documents/``.
 
 The documents of ``benchmarks/data/families/documents/`` that are Markdown, plain text or
 HTML are committed as they are. The Word and PDF ones are generated here, so the set stays
@@ -41,6 +45,14 @@ from markdown_it.token import Token
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = Path(__file__).resolve().parent / "sources"
 DOCUMENTS = ROOT / "benchmarks" / "data" / "families" / "documents"
+SETS = {
+    "families": (SOURCES, DOCUMENTS),
+    "probe": (
+        ROOT / "benchmarks" / "data" / "probe" / "sources",
+        ROOT / "benchmarks" / "data" / "probe" / "documents",
+    ),
+}
+"""Each set's (sources folder, documents folder)."""
 FORMATS = ("docx", "pdf")
 CONTRACT_TITLES = {
     "cuad-hyperion-exclusive-distributor": "Exclusive Distributor Agreement",
@@ -152,17 +164,17 @@ def read_source(path: Path) -> tuple[str, list[Block]]:
     return title, blocks
 
 
-def target(source: Path) -> Path:
+def target(source: Path, documents: Path = DOCUMENTS) -> Path:
     """Where a source's document goes: ``sources/<family>/<stem>.<fmt>.<ext>`` →
     ``documents/<family>/<stem>.<fmt>``."""
     stem, fmt = source.name.rsplit(".", 2)[:2]
     if fmt not in FORMATS:
         raise SystemExit(f"{source}: the name must end in .docx.md, .pdf.md or .docx.txt")
-    return DOCUMENTS / source.parent.name / f"{stem}.{fmt}"
+    return documents / source.parent.name / f"{stem}.{fmt}"
 
 
-def sources() -> list[Path]:
-    return sorted(p for p in SOURCES.glob("*/*") if p.suffix in (".md", ".txt"))
+def sources(folder: Path = SOURCES) -> list[Path]:
+    return sorted(p for p in folder.glob("*/*") if p.suffix in (".md", ".txt"))
 
 
 # --------------------------------------------------------------------------- Word
@@ -340,12 +352,13 @@ def render(source: Path) -> bytes:
     )
 
 
-def build(into: Path | None = None) -> list[Path]:
-    """Write every document (into ``into`` instead of the documents folder, keeping
+def build(into: Path | None = None, set_name: str = "families") -> list[Path]:
+    """Write every document of a set (into ``into`` instead of its documents folder, keeping
     ``<family>/<file>``); the paths written."""
+    folder, documents = SETS[set_name]
     written = []
-    for source in sources():
-        path = target(source)
+    for source in sources(folder):
+        path = target(source, documents)
         if into is not None:
             path = into / path.parent.name / path.name
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -354,36 +367,38 @@ def build(into: Path | None = None) -> list[Path]:
     return written
 
 
-def stale() -> list[str]:
-    """The generated documents that are missing, differ from a fresh build, or have no
-    source."""
+def stale(set_name: str = "families") -> list[str]:
+    """The generated documents of a set that are missing, differ from a fresh build, or have
+    no source."""
+    folder, documents = SETS[set_name]
     problems = []
     with tempfile.TemporaryDirectory() as tmp:
-        fresh = {p.relative_to(tmp).as_posix(): p for p in build(Path(tmp))}
+        fresh = {p.relative_to(tmp).as_posix(): p for p in build(Path(tmp), set_name)}
         for name, path in sorted(fresh.items()):
-            committed = DOCUMENTS / name
+            committed = documents / name
             if not committed.exists():
                 problems.append(f"{name}: not written (run build.py)")
             elif committed.read_bytes() != path.read_bytes():
                 problems.append(f"{name}: differs from its source's build")
     for fmt in FORMATS:
-        for path in sorted(DOCUMENTS.glob(f"*/*.{fmt}")):
-            name = path.relative_to(DOCUMENTS).as_posix()
+        for path in sorted(documents.glob(f"*/*.{fmt}")):
+            name = path.relative_to(documents).as_posix()
             if name not in fresh:
-                problems.append(f"{name}: no source under benchmarks/families/sources")
+                problems.append(f"{name}: no source under {folder.relative_to(ROOT)}")
     return problems
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true", help="compare, write nothing")
+    parser.add_argument("--set", default="families", choices=sorted(SETS), help="which set")
     args = parser.parse_args(argv)
     if args.check:
-        problems = stale()
+        problems = stale(args.set)
         for problem in problems:
             print(problem)
         return 1 if problems else 0
-    for path in build():
+    for path in build(set_name=args.set):
         print(path.relative_to(ROOT))
     return 0
 
