@@ -105,7 +105,7 @@ def filter_text(node: Filter, path: str | None = None) -> str:
         return f'{name(node.field)} matches "{node.text}" ({node.operator})'
     if isinstance(node, Nested):
         inner = node.item.items if isinstance(node.item, AllOf) else (node.item,)
-        return f"{node.path}[{', '.join(filter_text(i, node.path) for i in inner)}]"
+        return f"{node.path}[{', '.join(_grouped(i, node.path) for i in inner)}]"
     if isinstance(node, Not):
         return f"not ({filter_text(node.item, path)})"
     if isinstance(node, AnyOf):

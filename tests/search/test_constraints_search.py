@@ -193,9 +193,9 @@ def test_the_cli_shows_each_constraint_its_quantity_and_the_ladder(
     assert "amount step: bound (candidates per step tried: bound " in shown
     assert (
         "facts[label_keys∈{" in shown
-        and "magnitude>50000000, currency=USD, scope=own, period_part=full or (period_part∈{y1, "
+        and "magnitude>50000000, currency=USD, scope=own, (period_part=full or (period_part∈{y1, "
         in shown
-        and "period_unit exists)]" in shown
+        and "period_unit exists))]" in shown
     )
     bodies = osrag("search", query, *common, "--mode", "bm25", "--explain-json", env=env)
     assert '"nested"' in bodies.stderr and '"gt": 50000000' in bodies.stderr
