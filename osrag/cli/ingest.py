@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -188,27 +190,22 @@ def ingest_command(
     failed. A stopped ingest leaves each document whole, old or new, and says which.
     """
 
-    if not path.exists():
-        raise CorpusError(f"{path}: no such file or folder")
-    settings, index, alias_name = session(**where)
-    with cluster_guard(settings):
-        options = ingest_options(
-            settings,
-            index,
-            alias_name,
-            build,
-            keep=keep,
-            lock_wait=wait,
-            prune=prune,
-            new_generation=new_generation,
-            workers=workers,
-            writers=writers,
-            shards=shards,
-            replicas=replicas,
-            batch_mb=batch_mb,
-            batch_chunks=batch_chunks,
-            follow_symlinks=follow_symlinks,
-        )
+    with ingest_session(
+        path,
+        where,
+        build,
+        keep=keep,
+        lock_wait=wait,
+        prune=prune,
+        new_generation=new_generation,
+        workers=workers,
+        writers=writers,
+        shards=shards,
+        replicas=replicas,
+        batch_mb=batch_mb,
+        batch_chunks=batch_chunks,
+        follow_symlinks=follow_symlinks,
+    ) as (settings, index, options):
         if dry_run:
             _dry_run(path, index, options, settings, json_output)
             return
@@ -219,6 +216,20 @@ def ingest_command(
         _summary(report)
     if report.errors:
         raise typer.Exit(3)
+
+
+@contextlib.contextmanager
+def ingest_session(
+    path: Path, where: dict[str, Any], build: dict[str, Any], **given: Any
+) -> Iterator[tuple[Any, Any, Any]]:
+    """The settings, engine and options of an ingest (or its plan) of ``path``, inside the
+    cluster guard: ``where`` the session flags, ``build`` the build flags, ``given`` the
+    other options (see :func:`ingest_options`)."""
+    if not path.exists():
+        raise CorpusError(f"{path}: no such file or folder")
+    settings, index, alias_name = session(**where)
+    with cluster_guard(settings):
+        yield settings, index, ingest_options(settings, index, alias_name, build, **given)
 
 
 def ingest_options(

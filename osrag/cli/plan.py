@@ -10,13 +10,10 @@ import typer
 from osrag.cli.common import (
     FollowSymlinksOpt,
     JsonOpt,
-    cluster_guard,
     out,
-    session,
     session_flags,
 )
-from osrag.cli.ingest import NewGenerationOpt, PathArg, PruneOpt, build_flags, ingest_options
-from osrag.errors import CorpusError
+from osrag.cli.ingest import NewGenerationOpt, PathArg, PruneOpt, build_flags, ingest_session
 
 TenantOpt = Annotated[
     str | None,
@@ -71,19 +68,14 @@ def plan_command(
     an alias that holds tenants needs --tenant (or --unrestricted)."""
     from osrag.ingestion.change_plan import Caller, plan_change
 
-    if not path.exists():
-        raise CorpusError(f"{path}: no such file or folder")
-    settings, index, alias_name = session(**where)
-    with cluster_guard(settings):
-        options = ingest_options(
-            settings,
-            index,
-            alias_name,
-            build,
-            prune=prune,
-            new_generation=new_generation,
-            follow_symlinks=follow_symlinks,
-        )
+    with ingest_session(
+        path,
+        where,
+        build,
+        prune=prune,
+        new_generation=new_generation,
+        follow_symlinks=follow_symlinks,
+    ) as (settings, index, options):
         caller = Caller(tenant=tenant, groups=tuple(acl or ()), unrestricted=unrestricted)
         plan = plan_change(
             path,
