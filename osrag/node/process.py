@@ -307,3 +307,13 @@ def rss_bytes(pid: int) -> int:
             fields = Path(f"/proc/{one}/statm").read_text().split()
             total += int(fields[1]) * os.sysconf("SC_PAGE_SIZE")
     return total
+
+
+def base_environment(node_dir: Path) -> dict[str, str]:
+    """What every engine's process is started with, before its own variables: the
+    ``PATH``, the node's folder as ``HOME``, a UTF-8 locale."""
+    return {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(node_dir),
+        "LANG": "C.UTF-8",
+    }
