@@ -30,7 +30,7 @@ from osrag.errors import NodeError
 from .dist import custom_archive, custom_tag, dist_lock, ensure_unpacked, jar_version
 from .fetch import Artifact, Progress
 from .java import JavaRange
-from .process import base_environment
+from .process import base_environment, local_settings
 
 VERSION = "8.15.0"
 LAUNCHER = "elasticsearch"
@@ -80,12 +80,7 @@ def node_settings(
         "-Ecluster.name=osrag-dev",
         f"-Enode.name={name}",
         "-Ediscovery.type=single-node",
-        "-Enetwork.host=127.0.0.1",
-        f"-Ehttp.port={http_port}",
-        f"-Epath.data={node_dir / 'data'}",
-        f"-Epath.logs={node_dir / 'logs'}",
-        "-Ecluster.routing.allocation.disk.threshold_enabled=false",
-        "-Eaction.destructive_requires_name=false",
+        *local_settings(http_port, node_dir),
         "-Expack.security.enabled=false",
     ]
     if transport_port is not None:

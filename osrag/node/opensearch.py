@@ -40,7 +40,7 @@ from osrag.writes import write_file
 from .dist import READY, custom_archive, custom_tag, dist_lock, ensure_unpacked, jar_version
 from .fetch import Artifact, Progress, fetch
 from .java import JavaRange, find_java
-from .process import base_environment
+from .process import base_environment, local_settings
 
 VERSION = "2.19.6"
 """The default OpenSearch version (the newest 2.19.x Maven Central serves that runs on Java 17)."""
@@ -339,12 +339,7 @@ def node_settings(
     settings = [
         f"-Ecluster.name={cluster_name}",
         f"-Enode.name={name}",
-        "-Enetwork.host=127.0.0.1",
-        f"-Ehttp.port={http_port}",
-        f"-Epath.data={node_dir / 'data'}",
-        f"-Epath.logs={node_dir / 'logs'}",
-        "-Ecluster.routing.allocation.disk.threshold_enabled=false",
-        "-Eaction.destructive_requires_name=false",
+        *local_settings(http_port, node_dir),
     ]
     if transport_port is not None:
         settings.append(f"-Etransport.port={transport_port}")

@@ -317,3 +317,17 @@ def base_environment(node_dir: Path) -> dict[str, str]:
         "HOME": str(node_dir),
         "LANG": "C.UTF-8",
     }
+
+
+def local_settings(http_port: int, node_dir: Path) -> list[str]:
+    """The ``-E`` settings every development node starts with: on the loopback only, at
+    ``http_port``, its data and logs in its folder, no disk watermarks, and an index
+    pattern allowed in a delete."""
+    return [
+        "-Enetwork.host=127.0.0.1",
+        f"-Ehttp.port={http_port}",
+        f"-Epath.data={node_dir / 'data'}",
+        f"-Epath.logs={node_dir / 'logs'}",
+        "-Ecluster.routing.allocation.disk.threshold_enabled=false",
+        "-Eaction.destructive_requires_name=false",
+    ]
