@@ -38,6 +38,9 @@ BackendOpt = Annotated[
         "opensearch, elasticsearch or embedded (OSRAG_BACKEND).",
     ),
 ]
+AclOpt = Annotated[
+    list[str] | None, typer.Option("--acl", help="A group of the caller (repeatable).")
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (the library's own model).")]
 FollowSymlinksOpt = Annotated[
     bool | None,

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from osrag.cli.common import (
+    AclOpt,
     FollowSymlinksOpt,
     JsonOpt,
     out,
@@ -18,9 +19,6 @@ from osrag.cli.ingest import NewGenerationOpt, PathArg, PruneOpt, build_flags, i
 TenantOpt = Annotated[
     str | None,
     typer.Option("--tenant", help="The caller's tenant: the plan counts what it may see."),
-]
-AclOpt = Annotated[
-    list[str] | None, typer.Option("--acl", help="A group of the caller (repeatable).")
 ]
 UnrestrictedOpt = Annotated[
     bool,

@@ -9,6 +9,7 @@ import typer
 from pydantic import ValidationError
 
 from osrag.cli.common import (
+    AclOpt,
     JsonOpt,
     cluster_guard,
     err,
@@ -44,9 +45,6 @@ TenantOpt = Annotated[
         metavar="<str>",
         help="Only this tenant's documents (one tenant: given twice is an error).",
     ),
-]
-AclOpt = Annotated[
-    list[str] | None, typer.Option("--acl", help="A group of the caller (repeatable).")
 ]
 AsOfOpt = Annotated[
     str | None,
