@@ -23,11 +23,11 @@ digest helpers through the ingest plan) does not import every strategy.
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING
 
 from osrag.chunking.normalize import normalize  # eager: the function, not its module's name
 from osrag.errors import ConfigError
+from osrag.exports import lazy_exports
 
 if TYPE_CHECKING:
     from osrag.chunking.records import make_chunk
@@ -115,14 +115,4 @@ def _cut(doc: Document, config: ChunkingConfig, tokenizer: Tokenizer) -> list[Ch
     return structural_chunks(doc, config, tokenizer)
 
 
-def __getattr__(name: str) -> object:
-    module = _CHUNKING_EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'osrag.chunking' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return __all__
+__getattr__, __dir__ = lazy_exports(__name__, _CHUNKING_EXPORTS, globals())

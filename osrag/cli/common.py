@@ -6,7 +6,7 @@ import contextlib
 import functools
 import inspect
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -37,6 +37,9 @@ BackendOpt = Annotated[
         help="auto (default: a URL → the engine that answers there; none → embedded), "
         "opensearch, elasticsearch or embedded (OSRAG_BACKEND).",
     ),
+]
+AclOpt = Annotated[
+    list[str] | None, typer.Option("--acl", help="A group of the caller (repeatable).")
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (the library's own model).")]
 FollowSymlinksOpt = Annotated[
@@ -95,28 +98,53 @@ CONNECTION: dict[str, Any] = {
 def connection_flags(command: F) -> F:
     """Give ``command`` every flag of :data:`CONNECTION`; it receives them as one dict,
     ``connection`` (``None`` where a flag was not given), ready for ``load_settings``."""
-    signature = inspect.signature(command)
-    hints = typing.get_type_hints(command, include_extras=True)
-    own = [
-        p.replace(annotation=hints.get(p.name, p.annotation))
-        for p in signature.parameters.values()
-        if p.name != "connection"
-    ]
-    added = [
-        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=kind)
-        for name, kind in CONNECTION.items()
-    ]
+    return flag_group("connection", CONNECTION, at_end=True)(command)
 
-    @functools.wraps(command)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        connection = {name: kwargs.pop(name, None) for name in CONNECTION}
-        return command(*args, connection=connection, **kwargs)
 
-    wrapper.__signature__ = signature.replace(parameters=own + added)  # type: ignore[attr-defined]
-    wrapper.__annotations__ = {
-        k: v for k, v in command.__annotations__.items() if k != "connection"
-    } | dict(CONNECTION)
-    return wrapper  # type: ignore[return-value]
+def flag_group(
+    name: str,
+    flags: Mapping[str, Any],
+    defaults: Mapping[str, Any] | None = None,
+    *,
+    at_end: bool = False,
+) -> Callable[[F], F]:
+    """Give a command the flags of ``flags`` (parameter name → annotated type), declared
+    once for every command that takes them; it receives them as one dict, its keyword-only
+    parameter ``name`` (``defaults``, else ``None``, where a flag was not given). The flags
+    stand where ``name`` stands in the command's signature (``at_end``: after its own),
+    which is their order in ``--help``."""
+    defaults = defaults or {}
+
+    def decorate(command: F) -> F:
+        signature = inspect.signature(command)
+        hints = typing.get_type_hints(command, include_extras=True)
+        added = [
+            inspect.Parameter(
+                flag, inspect.Parameter.KEYWORD_ONLY, default=defaults.get(flag), annotation=kind
+            )
+            for flag, kind in flags.items()
+        ]
+        parameters: list[inspect.Parameter] = []
+        for p in signature.parameters.values():
+            if p.name == name:
+                parameters += [] if at_end else added
+            else:
+                parameters.append(p.replace(annotation=hints.get(p.name, p.annotation)))
+        if at_end:
+            parameters += added
+
+        @functools.wraps(command)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            group = {flag: kwargs.pop(flag, defaults.get(flag)) for flag in flags}
+            return command(*args, **{name: group}, **kwargs)
+
+        wrapper.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+        wrapper.__annotations__ = {
+            k: v for k, v in command.__annotations__.items() if k != name
+        } | dict(flags)
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
 
 
 def uses_cluster(settings: Any) -> bool:
@@ -139,8 +167,19 @@ def cluster_guard(settings: Any) -> contextlib.AbstractContextManager[None]:
     return cluster_errors(settings)
 
 
+SESSION: dict[str, Any] = {
+    "url": UrlOpt,
+    "config": ConfigFileOpt,
+    "alias": AliasOpt,
+    "backend": BackendOpt,
+}
+"""The flags of a command that works on an alias: where its engine is, and which alias;
+:data:`session_flags` adds them to a command, which passes them on to :func:`session`."""
+session_flags = flag_group("where", SESSION)
+
+
 def session(
-    url: str | None, config: Path | None, alias: str | None, backend: str | None
+    *, url: str | None, config: Path | None, alias: str | None, backend: str | None
 ) -> tuple[Any, Any, str]:
     """Settings, engine and alias for a command (flags > env > file > defaults)."""
     from osrag.config import load_settings

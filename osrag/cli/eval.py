@@ -10,16 +10,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from osrag.cli.common import (
-    AliasOpt,
-    BackendOpt,
-    ConfigFileOpt,
     JsonOpt,
-    UrlOpt,
     cluster_guard,
     err,
     out,
     printable,
     session,
+    session_flags,
 )
 from osrag.cli.ingest import chunking_from_flags
 from osrag.errors import ConfigError
@@ -141,8 +138,10 @@ GOLD_ONLY = "quantity_precision@"
 """Shown only over the queries with holder gold (their mean is over those queries)."""
 
 
+@session_flags
 def eval_command(
     queries: QueriesArg,
+    *,
     qrels: QrelsOpt = None,
     holders: HoldersOpt = None,
     qrels_format: QrelsFormatOpt = "auto",
@@ -162,10 +161,7 @@ def eval_command(
     context_k: ContextKOpt = 3,
     permutations: PermutationsOpt = 10_000,
     seed: SeedOpt = 0,
-    url: UrlOpt = None,
-    config: ConfigFileOpt = None,
-    alias: AliasOpt = None,
-    backend: BackendOpt = None,
+    where: dict[str, Any],
     report: ReportOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
@@ -191,7 +187,7 @@ def eval_command(
         holders=holders,
     )
     spans = read_span_qrels(span_qrels) if span_qrels is not None else None
-    settings, index, alias_name = session(url, config, alias, backend)
+    settings, index, alias_name = session(**where)
     base = IngestOptions(
         alias=alias_name,
         chunking=chunking_from_flags(strategy=strategy),

@@ -3,22 +3,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from osrag.cli.common import (
-    AliasOpt,
-    BackendOpt,
-    ConfigFileOpt,
     JsonOpt,
-    UrlOpt,
     cluster_guard,
     err,
     out,
     print_model,
     printable,
     session,
+    session_flags,
 )
 from osrag.cli.render import plural
 
@@ -29,18 +26,17 @@ index_app = typer.Typer(
 
 
 @index_app.command("status")
+@session_flags
 def index_status(
-    url: UrlOpt = None,
-    config: ConfigFileOpt = None,
-    alias: AliasOpt = None,
-    backend: BackendOpt = None,
+    *,
+    where: dict[str, Any],
     json_output: JsonOpt = False,
 ) -> None:
     """The alias, its generation (counts, tenants, configuration, versions), the lock and
     problems, as a table (--json: the model). Exit 5 when something is wrong."""
     from osrag.ingestion.generations import status
 
-    settings, index, alias_name = session(url, config, alias, backend)
+    settings, index, alias_name = session(**where)
     with cluster_guard(settings):
         found = status(index, alias_name)
     if json_output:
@@ -60,18 +56,17 @@ def index_status(
 
 
 @index_app.command("list")
+@session_flags
 def index_list(
-    url: UrlOpt = None,
-    config: ConfigFileOpt = None,
-    alias: AliasOpt = None,
-    backend: BackendOpt = None,
+    *,
+    where: dict[str, Any],
     json_output: JsonOpt = False,
 ) -> None:
     """Every generation kept for the alias; the current one is marked."""
     from osrag.cli.render import data_table
     from osrag.ingestion.generations import list_generations
 
-    settings, index, alias_name = session(url, config, alias, backend)
+    settings, index, alias_name = session(**where)
     with cluster_guard(settings):
         views = list_generations(index, alias_name)
     if json_output:
@@ -94,30 +89,28 @@ def index_list(
 
 
 @index_app.command("rollback")
+@session_flags
 def index_rollback(
+    *,
     to: Annotated[
         str | None, typer.Option("--to", help="A kept generation (default: the previous one).")
     ] = None,
-    url: UrlOpt = None,
-    config: ConfigFileOpt = None,
-    alias: AliasOpt = None,
-    backend: BackendOpt = None,
+    where: dict[str, Any],
 ) -> None:
     """Point the alias back at the previous ready generation (one atomic alias move)."""
     from osrag.ingestion.generations import rollback
 
-    settings, index, alias_name = session(url, config, alias, backend)
+    settings, index, alias_name = session(**where)
     with cluster_guard(settings):
         before, after = rollback(index, alias_name, to)
     out.print(f"alias {printable(alias_name)} → {after} (was {before})")
 
 
 @index_app.command("repair")
+@session_flags
 def index_repair(
-    url: UrlOpt = None,
-    config: ConfigFileOpt = None,
-    alias: AliasOpt = None,
-    backend: BackendOpt = None,
+    *,
+    where: dict[str, Any],
     wait: Annotated[float, typer.Option(help="Seconds to wait for the ingest lock.")] = 0.0,
     json_output: JsonOpt = False,
 ) -> None:
@@ -127,7 +120,7 @@ def index_repair(
     again."""
     from osrag.ingestion.generations import repair
 
-    settings, index, alias_name = session(url, config, alias, backend)
+    settings, index, alias_name = session(**where)
     with cluster_guard(settings):
         report = repair(index, alias_name, wait=wait)
     if json_output:
@@ -153,20 +146,19 @@ def index_repair(
 
 
 @index_app.command("unlock")
+@session_flags
 def index_unlock(
+    *,
     force: Annotated[
         bool,
         typer.Option("--force", help="Break the lock even if its owner may still be running."),
     ] = False,
-    url: UrlOpt = None,
-    config: ConfigFileOpt = None,
-    alias: AliasOpt = None,
-    backend: BackendOpt = None,
+    where: dict[str, Any],
 ) -> None:
     """Break the ingest lock of an ingest that is gone (dead process, or past its TTL)."""
     from osrag.ingestion.lock import break_lock
 
-    settings, index, alias_name = session(url, config, alias, backend)
+    settings, index, alias_name = session(**where)
     with cluster_guard(settings):
         removed = break_lock(index.records(alias_name), force=force)
     if removed is None:

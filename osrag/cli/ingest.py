@@ -2,24 +2,24 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from osrag.cli.common import (
-    AliasOpt,
-    BackendOpt,
-    ConfigFileOpt,
     FollowSymlinksOpt,
     JsonOpt,
-    UrlOpt,
     cluster_guard,
     err,
+    flag_group,
     out,
     printable,
     session,
+    session_flags,
 )
 from osrag.cli.render import plural
 from osrag.errors import CorpusError
@@ -138,23 +138,35 @@ NewGenerationOpt = Annotated[
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 
 
+BUILD: dict[str, Any] = {
+    "strategy": StrategyOpt,
+    "size": SizeOpt,
+    "overlap": OverlapOpt,
+    "max_tokens": MaxTokensOpt,
+    "min_tokens": MinTokensOpt,
+    "tokenizer": TokenizerOpt,
+    "anchor": AnchorOpt,
+    "analyzer": AnalyzerOpt,
+    "embedder": EmbedderOpt,
+    "no_embedder": NoEmbedderOpt,
+    "fit_window": FitWindowOpt,
+}
+"""How a generation is built (chunking, analyzer, embedder): the flags ``osrag ingest``
+and ``osrag plan`` share, declared once; :data:`build_flags` adds them to a command."""
+CHUNKING_FLAGS = ("strategy", "size", "overlap", "max_tokens", "min_tokens", "tokenizer", "anchor")
+"""The flags of :data:`BUILD` that are fields of the chunking configuration."""
+build_flags = flag_group(
+    "build", BUILD, {"analyzer": "english", "no_embedder": False, "fit_window": True}
+)
+
+
+@build_flags
+@session_flags
 def ingest_command(
     path: PathArg,
-    url: UrlOpt = None,
-    config: ConfigFileOpt = None,
-    alias: AliasOpt = None,
-    backend: BackendOpt = None,
-    strategy: StrategyOpt = None,
-    size: SizeOpt = None,
-    overlap: OverlapOpt = None,
-    max_tokens: MaxTokensOpt = None,
-    min_tokens: MinTokensOpt = None,
-    tokenizer: TokenizerOpt = None,
-    anchor: AnchorOpt = None,
-    analyzer: AnalyzerOpt = "english",
-    embedder: EmbedderOpt = None,
-    no_embedder: NoEmbedderOpt = False,
-    fit_window: FitWindowOpt = True,
+    *,
+    where: dict[str, Any],
+    build: dict[str, Any],
     keep: KeepOpt = 2,
     wait: WaitOpt = 0.0,
     workers: WorkersOpt = None,
@@ -178,39 +190,22 @@ def ingest_command(
     failed. A stopped ingest leaves each document whole, old or new, and says which.
     """
 
-    if not path.exists():
-        raise CorpusError(f"{path}: no such file or folder")
-    settings, index, alias_name = session(url, config, alias, backend)
-    with cluster_guard(settings):
-        options = ingest_options(
-            settings,
-            index,
-            alias_name,
-            flags={
-                "strategy": strategy,
-                "size": size,
-                "overlap": overlap,
-                "max_tokens": max_tokens,
-                "min_tokens": min_tokens,
-                "tokenizer": tokenizer,
-                "anchor": anchor,
-            },
-            embedder=embedder,
-            no_embedder=no_embedder,
-            analyzer=analyzer,
-            fit_window=fit_window,
-            keep=keep,
-            lock_wait=wait,
-            prune=prune,
-            new_generation=new_generation,
-            workers=workers,
-            writers=writers,
-            shards=shards,
-            replicas=replicas,
-            batch_mb=batch_mb,
-            batch_chunks=batch_chunks,
-            follow_symlinks=follow_symlinks,
-        )
+    with ingest_session(
+        path,
+        where,
+        build,
+        keep=keep,
+        lock_wait=wait,
+        prune=prune,
+        new_generation=new_generation,
+        workers=workers,
+        writers=writers,
+        shards=shards,
+        replicas=replicas,
+        batch_mb=batch_mb,
+        batch_chunks=batch_chunks,
+        follow_symlinks=follow_symlinks,
+    ) as (settings, index, options):
         if dry_run:
             _dry_run(path, index, options, settings, json_output)
             return
@@ -223,26 +218,38 @@ def ingest_command(
         raise typer.Exit(3)
 
 
+@contextlib.contextmanager
+def ingest_session(
+    path: Path, where: dict[str, Any], build: dict[str, Any], **given: Any
+) -> Iterator[tuple[Any, Any, Any]]:
+    """The settings, engine and options of an ingest (or its plan) of ``path``, inside the
+    cluster guard: ``where`` the session flags, ``build`` the build flags, ``given`` the
+    other options (see :func:`ingest_options`)."""
+    if not path.exists():
+        raise CorpusError(f"{path}: no such file or folder")
+    settings, index, alias_name = session(**where)
+    with cluster_guard(settings):
+        yield settings, index, ingest_options(settings, index, alias_name, build, **given)
+
+
 def ingest_options(
     settings: Any,
     index: Any,
     alias: str,
-    *,
-    flags: dict[str, Any],
-    embedder: str | None,
-    no_embedder: bool,
+    build: dict[str, Any],
     **given: Any,
 ) -> Any:
-    """The options of an ingest (or its plan) of ``alias``: the flags, over what the alias
-    was built with (:mod:`osrag.ingestion.remembered`), over the settings."""
+    """The options of an ingest (or its plan) of ``alias``: the flags (``build``: those of
+    :data:`BUILD`), over what the alias was built with (:mod:`osrag.ingestion.remembered`),
+    over the settings."""
     from osrag.ingestion.remembered import current_record, reingest_settings
 
     chosen = reingest_settings(
         current_record(index, alias),
         alias=alias,
-        chunking_flags=flags,
-        embedder_flag=embedder,
-        no_embedder=no_embedder,
+        chunking_flags={flag: build[flag] for flag in CHUNKING_FLAGS},
+        embedder_flag=build["embedder"],
+        no_embedder=build["no_embedder"],
         embedder_setting=settings.embedder,
     )
     if chosen.embedder_from == "alias":
@@ -256,7 +263,13 @@ def ingest_options(
     given.setdefault("batch_chunks", None)
     given.setdefault("follow_symlinks", None)
     return _options(
-        settings, alias=alias, chunking=chosen.chunking, embedder=chosen.embedder, **given
+        settings,
+        alias=alias,
+        chunking=chosen.chunking,
+        embedder=chosen.embedder,
+        analyzer=build["analyzer"],
+        fit_window=build["fit_window"],
+        **given,
     )
 
 

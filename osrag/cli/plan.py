@@ -3,46 +3,22 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from osrag.cli.common import (
-    AliasOpt,
-    BackendOpt,
-    ConfigFileOpt,
+    AclOpt,
     FollowSymlinksOpt,
     JsonOpt,
-    UrlOpt,
-    cluster_guard,
     out,
-    session,
+    session_flags,
 )
-from osrag.cli.ingest import (
-    AnalyzerOpt,
-    AnchorOpt,
-    EmbedderOpt,
-    FitWindowOpt,
-    MaxTokensOpt,
-    MinTokensOpt,
-    NewGenerationOpt,
-    NoEmbedderOpt,
-    OverlapOpt,
-    PathArg,
-    PruneOpt,
-    SizeOpt,
-    StrategyOpt,
-    TokenizerOpt,
-    ingest_options,
-)
-from osrag.errors import CorpusError
+from osrag.cli.ingest import NewGenerationOpt, PathArg, PruneOpt, build_flags, ingest_session
 
 TenantOpt = Annotated[
     str | None,
     typer.Option("--tenant", help="The caller's tenant: the plan counts what it may see."),
-]
-AclOpt = Annotated[
-    list[str] | None, typer.Option("--acl", help="A group of the caller (repeatable).")
 ]
 UnrestrictedOpt = Annotated[
     bool,
@@ -63,23 +39,13 @@ CalibrateOpt = Annotated[
 ShowOpt = Annotated[int, typer.Option(help="Documents listed at most (0: none).")]
 
 
+@build_flags
+@session_flags
 def plan_command(
     path: PathArg,
-    url: UrlOpt = None,
-    config: ConfigFileOpt = None,
-    alias: AliasOpt = None,
-    backend: BackendOpt = None,
-    strategy: StrategyOpt = None,
-    size: SizeOpt = None,
-    overlap: OverlapOpt = None,
-    max_tokens: MaxTokensOpt = None,
-    min_tokens: MinTokensOpt = None,
-    tokenizer: TokenizerOpt = None,
-    anchor: AnchorOpt = None,
-    analyzer: AnalyzerOpt = "english",
-    embedder: EmbedderOpt = None,
-    no_embedder: NoEmbedderOpt = False,
-    fit_window: FitWindowOpt = True,
+    *,
+    where: dict[str, Any],
+    build: dict[str, Any],
     prune: PruneOpt = True,
     new_generation: NewGenerationOpt = False,
     tenant: TenantOpt = None,
@@ -100,31 +66,14 @@ def plan_command(
     an alias that holds tenants needs --tenant (or --unrestricted)."""
     from osrag.ingestion.change_plan import Caller, plan_change
 
-    if not path.exists():
-        raise CorpusError(f"{path}: no such file or folder")
-    settings, index, alias_name = session(url, config, alias, backend)
-    with cluster_guard(settings):
-        options = ingest_options(
-            settings,
-            index,
-            alias_name,
-            flags={
-                "strategy": strategy,
-                "size": size,
-                "overlap": overlap,
-                "max_tokens": max_tokens,
-                "min_tokens": min_tokens,
-                "tokenizer": tokenizer,
-                "anchor": anchor,
-            },
-            embedder=embedder,
-            no_embedder=no_embedder,
-            analyzer=analyzer,
-            fit_window=fit_window,
-            prune=prune,
-            new_generation=new_generation,
-            follow_symlinks=follow_symlinks,
-        )
+    with ingest_session(
+        path,
+        where,
+        build,
+        prune=prune,
+        new_generation=new_generation,
+        follow_symlinks=follow_symlinks,
+    ) as (settings, index, options):
         caller = Caller(tenant=tenant, groups=tuple(acl or ()), unrestricted=unrestricted)
         plan = plan_change(
             path,

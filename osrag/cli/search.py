@@ -9,16 +9,14 @@ import typer
 from pydantic import ValidationError
 
 from osrag.cli.common import (
-    AliasOpt,
-    BackendOpt,
-    ConfigFileOpt,
+    AclOpt,
     JsonOpt,
-    UrlOpt,
     cluster_guard,
     err,
     out,
     printable,
     session,
+    session_flags,
 )
 from osrag.cli.render import plural
 from osrag.errors import ConfigError
@@ -47,9 +45,6 @@ TenantOpt = Annotated[
         metavar="<str>",
         help="Only this tenant's documents (one tenant: given twice is an error).",
     ),
-]
-AclOpt = Annotated[
-    list[str] | None, typer.Option("--acl", help="A group of the caller (repeatable).")
 ]
 AsOfOpt = Annotated[
     str | None,
@@ -132,12 +127,11 @@ TokenizerOpt = Annotated[
 ]
 
 
+@session_flags
 def search_command(
     query: QueryArg,
-    url: UrlOpt = None,
-    config: ConfigFileOpt = None,
-    alias: AliasOpt = None,
-    backend: BackendOpt = None,
+    *,
+    where: dict[str, Any],
     k: KOpt = 10,
     tenant: TenantOpt = None,
     acl: AclOpt = None,
@@ -183,7 +177,7 @@ def search_command(
         raise ConfigError(
             f"--search-type {search_type!r}: choose query_then_fetch or dfs_query_then_fetch"
         )
-    settings, index, alias_name = session(url, config, alias, backend)
+    settings, index, alias_name = session(**where)
     searcher = Searcher(
         index,
         alias_name,

@@ -19,8 +19,9 @@ and the HTTP clients); each adapter imports its runtime when it is created:
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING
+
+from osrag.exports import lazy_exports
 
 _EMBEDDING_EXPORTS: dict[str, str] = {
     "Embedder": "osrag.embedding.base",
@@ -104,14 +105,4 @@ if TYPE_CHECKING:
     from osrag.embedding.workers import EmbeddingPool
 
 
-def __getattr__(name: str) -> object:
-    module = _EMBEDDING_EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'osrag.embedding' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return __all__
+__getattr__, __dir__ = lazy_exports(__name__, _EMBEDDING_EXPORTS, globals())

@@ -49,9 +49,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-import numpy as np
-
-from osrag.embedding.base import NamedEmbedder, Vectors, checked_vectors
+from osrag.embedding.base import Vectors
 from osrag.embedding.retrying import (
     DEADLINE,
     MAX_ANSWER_BYTES,
@@ -60,8 +58,12 @@ from osrag.embedding.retrying import (
     post_with_retries,
 )
 from osrag.embedding.retrying import retry_delay as retry_delay  # the public name here
-from osrag.embedding.runtime import require_text
-from osrag.embedding.service import answer_vectors, endpoint_fingerprint, request_failure
+from osrag.embedding.service import (
+    BatchedEmbedder,
+    answer_vectors,
+    endpoint_fingerprint,
+    request_failure,
+)
 from osrag.errors import ConfigError
 
 OPENAI_RETRIED_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
@@ -78,7 +80,7 @@ def endpoint_for(base_url: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
 
 
-class OpenAIEmbedder(NamedEmbedder):
+class OpenAIEmbedder(BatchedEmbedder):
     """An OpenAI-compatible embeddings endpoint (see the module docstring).
 
     ``name`` defaults to ``model``; ``version`` to ``unversioned`` — set it,
@@ -242,22 +244,11 @@ class OpenAIEmbedder(NamedEmbedder):
             )
         raise request_failure(outcome, self.id, self.url, policy, OPENAI_RETRIED_STATUSES)
 
-    def _encode(self, texts: Sequence[str], prefix: str) -> Vectors:
-        items = require_text(texts, self.id)
-        if prefix:
-            items = [prefix + t for t in items]
-        if not items:
-            return checked_vectors([], count=0, model=self.id, dimension=self.dimension)
-        batches = [items[i : i + self.batch_size] for i in range(0, len(items), self.batch_size)]
+    def _answer(self, batches: list[list[str]]) -> list[Vectors]:
         if len(batches) == 1 or self.concurrency == 1:
-            parts = [self._post(b) for b in batches]
-        else:
-            with ThreadPoolExecutor(min(self.concurrency, len(batches))) as pool:
-                parts = list(pool.map(self._post, batches))
-        out = np.concatenate(parts) if len(parts) > 1 else parts[0]
-        if self._dimension is None:
-            self._dimension = int(out.shape[1])
-        return out
+            return [self._post(b) for b in batches]
+        with ThreadPoolExecutor(min(self.concurrency, len(batches))) as pool:
+            return list(pool.map(self._post, batches))
 
     def embed(self, texts: Sequence[str]) -> Vectors:
         """Passage vectors (``passage_prefix`` prepended), unit length, in order."""

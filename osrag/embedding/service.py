@@ -139,7 +139,34 @@ def api_for_url(url: str) -> Api:
     )
 
 
-class HttpEmbedder(NamedEmbedder):
+class BatchedEmbedder(NamedEmbedder):
+    """An embedder whose texts are answered in batches of ``batch_size`` (a request each,
+    :meth:`_answer`), every text after its prefix; an embedder not told its dimension
+    learns it from its first answer."""
+
+    batch_size: int
+
+    def _answer(self, batches: list[list[str]]) -> list[Vectors]:
+        """The vectors of each batch, in order."""
+        raise NotImplementedError
+
+    def _encode(self, texts: Sequence[str], prefix: str) -> Vectors:
+        items = require_text(texts, self.id)
+        if prefix:
+            items = [prefix + t for t in items]
+        if not items:
+            return checked_vectors([], count=0, model=self.id, dimension=self.dimension)
+        size = self.batch_size
+        parts = self._answer([items[i : i + size] for i in range(0, len(items), size)])
+        import numpy as np
+
+        out = np.concatenate(parts) if len(parts) > 1 else parts[0]
+        if self._dimension is None:
+            self._dimension = int(out.shape[1])
+        return out
+
+
+class HttpEmbedder(BatchedEmbedder):
     """An OpenAI-compatible or text-embeddings-inference endpoint (see the module docstring).
 
     ``dimension`` may be given; otherwise one probe request on first use
@@ -265,22 +292,8 @@ class HttpEmbedder(NamedEmbedder):
             )
         raise request_failure(outcome, self.id, self.url, self._policy, SERVICE_RETRIED_STATUSES)
 
-    def _encode(self, texts: Sequence[str], prefix: str) -> Vectors:
-        items = require_text(texts, self.id)
-        if prefix:
-            items = [prefix + t for t in items]
-        if not items:
-            return checked_vectors([], count=0, model=self.id, dimension=self.dimension)
-        parts = [
-            self._request(items[i : i + self.batch_size])
-            for i in range(0, len(items), self.batch_size)
-        ]
-        import numpy as np
-
-        out = np.concatenate(parts) if len(parts) > 1 else parts[0]
-        if self._dimension is None:
-            self._dimension = int(out.shape[1])
-        return out
+    def _answer(self, batches: list[list[str]]) -> list[Vectors]:
+        return [self._request(b) for b in batches]
 
     def embed(self, texts: Sequence[str]) -> Vectors:
         """Passage vectors, one request per ``batch_size`` texts, unit length, in order."""

@@ -140,7 +140,7 @@ def load_qrels(path: Path, fmt: QrelsFormat = "auto") -> Qrels:
     """Read TREC or BEIR qrels (see the module docstring)."""
     if fmt not in ("auto", "trec", "beir"):
         raise ConfigError(f"qrels format {fmt!r}: expected auto, trec or beir")
-    lines = _lines(path)
+    lines = numbered_lines(path)
     judgments: dict[str, Grades] = {}
     first_line: dict[tuple[str, str], int] = {}
     columns: tuple[int, int, int] | None = None
@@ -198,7 +198,9 @@ def read_qrels(path: Path, fmt: QrelsFormat = "auto") -> dict[str, Grades]:
     return load_qrels(path, fmt).judgments
 
 
-def _lines(path: Path) -> list[tuple[int, str]]:
+def numbered_lines(path: Path) -> list[tuple[int, str]]:
+    """The lines of a UTF-8 text file (a BOM dropped), numbered from 1; a clear error naming
+    the file when it is missing or unreadable."""
     try:
         text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
@@ -211,7 +213,7 @@ def _lines(path: Path) -> list[tuple[int, str]]:
 def json_objects(path: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
     """Each non-blank line of a JSON Lines file as an object, with its line number and
     ``path:line`` (a line that is not a JSON object is an :class:`InputError` naming it)."""
-    for line_no, line in _lines(path):
+    for line_no, line in numbered_lines(path):
         if not line.strip():
             continue
         where = f"{path}:{line_no}"
@@ -265,7 +267,7 @@ def read_topics(path: Path, topic_field: TopicField = "title") -> list[LabelledQ
     """TREC topics as queries (no judgments: those come from qrels)."""
     if topic_field not in TOPIC_FIELDS:
         raise ConfigError(f"topic field {topic_field!r}: expected {', '.join(TOPIC_FIELDS)}")
-    text = "\n".join(line for _no, line in _lines(path))
+    text = "\n".join(line for _no, line in numbered_lines(path))
     queries: list[LabelledQuery] = []
     seen: dict[str, int] = {}
     for line, fields in parse_topics(text, str(path)):

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from osrag.errors import InputError, StorageError
-from osrag.evaluation.inputs import json_objects
+from osrag.evaluation.inputs import json_objects, numbered_lines
 from osrag.models import Document
 from osrag.writes import writing
 
@@ -144,14 +144,8 @@ def _judgment(
 
 def read_span_qrels(path: Path) -> dict[str, list[SpanJudgment]]:
     """Query id → its span judgments (see the module docstring for the formats)."""
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot be read ({exc})") from None
     found: dict[str, list[SpanJudgment]] = {}
-    for line_no, line in enumerate(text.splitlines(), 1):
+    for line_no, line in numbered_lines(path):
         if not line.strip():
             continue
         where = f"{path}:{line_no}"

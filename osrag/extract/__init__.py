@@ -11,8 +11,9 @@ collision reports).
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING
+
+from osrag.exports import lazy_exports
 
 _EXTRACT_EXPORTS: dict[str, str] = {
     "Collision": "osrag.extract.collisions",
@@ -97,14 +98,4 @@ if TYPE_CHECKING:
     from osrag.models import ExtractionConfig
 
 
-def __getattr__(name: str) -> object:
-    module = _EXTRACT_EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'osrag.extract' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return __all__
+__getattr__, __dir__ = lazy_exports(__name__, _EXTRACT_EXPORTS, globals())

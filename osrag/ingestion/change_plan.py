@@ -18,7 +18,6 @@ who runs the ingest writes every document, and plans as ``Caller(unrestricted=Tr
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,17 +30,14 @@ from osrag.ingestion.ingest import (
     IngestOptions,
     cache_key,
     changes_of,
-    config_digest,
-    generation_config,
-    generation_layout,
-    generation_versions,
     known_of,
     resolve_embedder,
+    target_generation,
     vector_source_generations,
     with_window,
 )
 from osrag.ingestion.manifest import Manifest
-from osrag.ingestion.plan import Change, choose_generation, same_model_same_dimension
+from osrag.ingestion.plan import Change
 from osrag.lexicon.profiles import Profile
 from osrag.models import Document, GenerationRecord
 from osrag.schema.change_plan import ChangePlan, EmbeddingCost, SettingChange, SizeEstimate
@@ -172,21 +168,8 @@ def plan_change(
     current = index.alias_target(options.alias)
     current_record = manifest.generation(current) if current else None
     visible_before = _visible_before(index, manifest, current, caller)
-    layout = generation_layout(options, index, current_record)
-    config = generation_config(options, index, embedder, layout=layout)
-    same_model_same_dimension(config, current_record)
-    versions = generation_versions(options, index)
-    choice = choose_generation(
-        options.alias,
-        config_digest(config, versions),
-        current_record,
-        manifest.generations(),
-        index.generations(options.alias),
-        config=config,
-        versions=versions,
-        now=dt.datetime.now(dt.UTC),
-        fresh=options.new_generation,
-    )
+    target = target_generation(options, index, manifest, embedder, current_record, same_model=True)
+    choice = target.choice
     known = {} if choice.create else known_of(manifest, choice.record.name)
     before = known_of(manifest, current) if current else {}
     sources = vector_source_generations(manifest, choice, known, embedder)
@@ -208,7 +191,7 @@ def plan_change(
         generation=choice.record.name,
         new_generation=choice.create,
         alias_moves=choice.switching,
-        settings=setting_changes(current_record, config, versions),
+        settings=setting_changes(current_record, target.config, target.versions),
         scope=caller.describe(),
         documents=priced.documents,
         chunks=priced.chunks,

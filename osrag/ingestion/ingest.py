@@ -96,6 +96,7 @@ __all__ = [
     "list_generations",
     "plan",
     "rollback",
+    "target_generation",
     "with_window",
 ]
 
@@ -273,6 +274,47 @@ def _utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
+@dataclass(frozen=True)
+class Target:
+    """The generation an ingest of some options writes, and what it was chosen from."""
+
+    layout: Layout
+    config: dict[str, Any]
+    versions: dict[str, str]
+    choice: GenerationChoice
+
+
+def target_generation(
+    options: IngestOptions,
+    index: ChunkIndex,
+    manifest: Manifest,
+    embedder: Any,
+    current_record: GenerationRecord | None,
+    *,
+    same_model: bool = False,
+) -> Target:
+    """The generation an ingest of ``options`` writes: the current one, a matching one, or
+    a new one (chosen, not created). ``same_model``: refuse an embedder whose model or
+    dimension differs from the current generation's (an ingest, and its change plan)."""
+    layout = generation_layout(options, index, current_record)
+    config = generation_config(options, index, embedder, layout=layout)
+    if same_model:
+        same_model_same_dimension(config, current_record)
+    versions = generation_versions(options, index)
+    choice = choose_generation(
+        options.alias,
+        config_digest(config, versions),
+        current_record,
+        manifest.generations(),
+        index.generations(options.alias),
+        config=config,
+        versions=versions,
+        now=_utcnow(),
+        fresh=options.new_generation,
+    )
+    return Target(layout=layout, config=config, versions=versions, choice=choice)
+
+
 def changes_of(path: Path, known: dict[str, Known], options: IngestOptions) -> Iterator[Change]:
     """The plan of an ingest, its files loaded and its documents prepared by one pool."""
     with Workers(options.workers) as workers:
@@ -303,21 +345,7 @@ def plan(
     manifest = Manifest(index.records(options.alias), options.alias)
     current = index.alias_target(options.alias)
     current_record = manifest.generation(current) if current else None
-    layout = generation_layout(options, index, current_record)
-    config = generation_config(options, index, embedder, layout=layout)
-    versions = generation_versions(options, index)
-    digest = config_digest(config, versions)
-    choice = choose_generation(
-        options.alias,
-        digest,
-        current_record,
-        manifest.generations(),
-        index.generations(options.alias),
-        config=config,
-        versions=versions,
-        now=_utcnow(),
-        fresh=options.new_generation,
-    )
+    choice = target_generation(options, index, manifest, embedder, current_record).choice
     known = {} if choice.create else known_of(manifest, choice.record.name)
     report = IngestReport(
         generation=choice.record.name,
@@ -501,26 +529,13 @@ def _choose_generation(
             f"alias {options.alias!r} points to {current!r}, which osrag's manifest does not "
             "know: choose another --alias, or remove the alias if it is not in use"
         )
-    layout = generation_layout(options, index, current_record)
-    config = generation_config(options, index, embedder, layout=layout)
-    same_model_same_dimension(config, current_record)
-    versions = generation_versions(options, index)
-    choice = choose_generation(
-        options.alias,
-        config_digest(config, versions),
-        current_record,
-        manifest.generations(),
-        index.generations(options.alias),
-        config=config,
-        versions=versions,
-        now=_utcnow(),
-        fresh=options.new_generation,
-    )
+    target = target_generation(options, index, manifest, embedder, current_record, same_model=True)
+    choice = target.choice
     if choice.create:
         body = chunk_index_body(
-            config["analyzer"],
-            replicas=layout.replicas,
-            shards=layout.shards,
+            target.config["analyzer"],
+            replicas=target.layout.replicas,
+            shards=target.layout.shards,
             vector_dimension=embedder.dimension if embedder is not None else None,
         )
         index.create_generation(choice.record.name, body, bulk_loading=True)

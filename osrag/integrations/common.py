@@ -38,6 +38,18 @@ def search_keywords(
     return extra | {"k": k, "tenant": tenant, "acl": acl, "mode": mode}
 
 
+def _search_metadata(result: SearchResult) -> dict[str, Any]:
+    """What the search did, told beside each document it returns: its amount constraint
+    and that constraint's status, every constraint, the filters applied, the fallback."""
+    return {
+        "amount": result.amount.model_dump(mode="json") if result.amount else None,
+        "amount_status": result.amount_status,
+        "constraints": [c.model_dump(mode="json") for c in result.constraints],
+        "filters": [f.name for f in result.filters_applied],
+        "fallback": result.fallback,
+    }
+
+
 def hit_metadata(hit: SearchHit, result: SearchResult) -> dict[str, Any]:
     """Where a hit comes from and why it matched: its chunk and document ids, breadcrumb,
     span (code points of the source), pages, the amounts it holds (integer minor units),
@@ -53,11 +65,7 @@ def hit_metadata(hit: SearchHit, result: SearchResult) -> dict[str, Any]:
         "amounts": list(hit.amounts),
         "money": list(hit.money),
         "score": hit.score,
-        "amount": result.amount.model_dump(mode="json") if result.amount else None,
-        "amount_status": result.amount_status,
-        "constraints": [c.model_dump(mode="json") for c in result.constraints],
-        "filters": [f.name for f in result.filters_applied],
-        "fallback": result.fallback,
+        **_search_metadata(result),
         "amount_step": result.amount_step,
         "index": result.index,
     }
@@ -87,11 +95,7 @@ def passage_metadata(passage: Passage, result: SearchResult) -> dict[str, Any]:
         "truncated": passage.truncated,
         "context": report.kind if report else None,
         "budget": report.budget if report else None,
-        "amount": result.amount.model_dump(mode="json") if result.amount else None,
-        "amount_status": result.amount_status,
-        "constraints": [c.model_dump(mode="json") for c in result.constraints],
-        "filters": [f.name for f in result.filters_applied],
-        "fallback": result.fallback,
+        **_search_metadata(result),
         "index": result.index,
     }
 

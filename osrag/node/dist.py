@@ -100,3 +100,15 @@ def ensure_unpacked(
         top.rename(dist)
     write_file(dist / READY, dist.name + "\n")
     return dist
+
+
+def jar_version(dist: Path, engine: str) -> str:
+    """The version of an unpacked distribution of ``engine`` (``opensearch``,
+    ``elasticsearch``), read from the name of its ``lib/<engine>-<version>.jar``."""
+    import re
+
+    for jar in (dist / "lib").glob(f"{engine}-[0-9]*.jar"):
+        match = re.fullmatch(rf"{engine}-(\d+\.\d+\.\d+)\.jar", jar.name)
+        if match:
+            return match.group(1)
+    raise NodeError(f"{dist}: cannot find lib/{engine}-<version>.jar")

@@ -27,9 +27,10 @@ from pathlib import Path
 
 from osrag.errors import NodeError
 
-from .dist import custom_archive, custom_tag, dist_lock, ensure_unpacked
+from .dist import custom_archive, custom_tag, dist_lock, ensure_unpacked, jar_version
 from .fetch import Artifact, Progress
 from .java import JavaRange
+from .process import base_environment, local_settings
 
 VERSION = "8.15.0"
 LAUNCHER = "elasticsearch"
@@ -69,13 +70,7 @@ def ensure_distribution(home: Path, progress: Progress, version: str = VERSION) 
 
 
 def dist_version(dist: Path) -> str:
-    import re
-
-    for jar in (dist / "lib").glob("elasticsearch-[0-9]*.jar"):
-        match = re.fullmatch(r"elasticsearch-(\d+\.\d+\.\d+)\.jar", jar.name)
-        if match:
-            return match.group(1)
-    raise NodeError(f"{dist}: cannot find lib/elasticsearch-<version>.jar")
+    return jar_version(dist, "elasticsearch")
 
 
 def node_settings(
@@ -85,12 +80,7 @@ def node_settings(
         "-Ecluster.name=osrag-dev",
         f"-Enode.name={name}",
         "-Ediscovery.type=single-node",
-        "-Enetwork.host=127.0.0.1",
-        f"-Ehttp.port={http_port}",
-        f"-Epath.data={node_dir / 'data'}",
-        f"-Epath.logs={node_dir / 'logs'}",
-        "-Ecluster.routing.allocation.disk.threshold_enabled=false",
-        "-Eaction.destructive_requires_name=false",
+        *local_settings(http_port, node_dir),
         "-Expack.security.enabled=false",
     ]
     if transport_port is not None:
@@ -99,10 +89,7 @@ def node_settings(
 
 
 def environment(java_home: Path, node_dir: Path, config_dir: Path, heap: str) -> dict[str, str]:
-    return {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(node_dir),
-        "LANG": "C.UTF-8",
+    return base_environment(node_dir) | {
         "ES_JAVA_HOME": str(java_home),
         "ES_PATH_CONF": str(config_dir),
         "ES_TMPDIR": str(node_dir / "tmp"),

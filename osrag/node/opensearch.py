@@ -37,9 +37,10 @@ from pathlib import Path
 from osrag.errors import NodeError
 from osrag.writes import write_file
 
-from .dist import READY, custom_archive, custom_tag, dist_lock, ensure_unpacked
+from .dist import READY, custom_archive, custom_tag, dist_lock, ensure_unpacked, jar_version
 from .fetch import Artifact, Progress, fetch
 from .java import JavaRange, find_java
+from .process import base_environment, local_settings
 
 VERSION = "2.19.6"
 """The default OpenSearch version (the newest 2.19.x Maven Central serves that runs on Java 17)."""
@@ -224,13 +225,7 @@ def extra_modules(version: str = VERSION) -> tuple[Module, ...]:
 
 
 def dist_version(dist: Path) -> str:
-    import re
-
-    for jar in (dist / "lib").glob("opensearch-[0-9]*.jar"):
-        match = re.fullmatch(r"opensearch-(\d+\.\d+\.\d+)\.jar", jar.name)
-        if match:
-            return match.group(1)
-    raise NodeError(f"{dist}: cannot find lib/opensearch-<version>.jar")
+    return jar_version(dist, "opensearch")
 
 
 def add_modules(dist: Path, downloads: Path, progress: Progress) -> None:
@@ -344,12 +339,7 @@ def node_settings(
     settings = [
         f"-Ecluster.name={cluster_name}",
         f"-Enode.name={name}",
-        "-Enetwork.host=127.0.0.1",
-        f"-Ehttp.port={http_port}",
-        f"-Epath.data={node_dir / 'data'}",
-        f"-Epath.logs={node_dir / 'logs'}",
-        "-Ecluster.routing.allocation.disk.threshold_enabled=false",
-        "-Eaction.destructive_requires_name=false",
+        *local_settings(http_port, node_dir),
     ]
     if transport_port is not None:
         settings.append(f"-Etransport.port={transport_port}")
@@ -366,10 +356,7 @@ def node_settings(
 
 
 def environment(java_home: Path, node_dir: Path, config_dir: Path, heap: str) -> dict[str, str]:
-    return {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(node_dir),
-        "LANG": "C.UTF-8",
+    return base_environment(node_dir) | {
         "OPENSEARCH_JAVA_HOME": str(java_home),
         "JAVA_HOME": str(java_home),
         "OPENSEARCH_PATH_CONF": str(config_dir),

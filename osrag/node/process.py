@@ -307,3 +307,27 @@ def rss_bytes(pid: int) -> int:
             fields = Path(f"/proc/{one}/statm").read_text().split()
             total += int(fields[1]) * os.sysconf("SC_PAGE_SIZE")
     return total
+
+
+def base_environment(node_dir: Path) -> dict[str, str]:
+    """What every engine's process is started with, before its own variables: the
+    ``PATH``, the node's folder as ``HOME``, a UTF-8 locale."""
+    return {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(node_dir),
+        "LANG": "C.UTF-8",
+    }
+
+
+def local_settings(http_port: int, node_dir: Path) -> list[str]:
+    """The ``-E`` settings every development node starts with: on the loopback only, at
+    ``http_port``, its data and logs in its folder, no disk watermarks, and an index
+    pattern allowed in a delete."""
+    return [
+        "-Enetwork.host=127.0.0.1",
+        f"-Ehttp.port={http_port}",
+        f"-Epath.data={node_dir / 'data'}",
+        f"-Epath.logs={node_dir / 'logs'}",
+        "-Ecluster.routing.allocation.disk.threshold_enabled=false",
+        "-Eaction.destructive_requires_name=false",
+    ]
