@@ -82,7 +82,7 @@ from osrag.lexicon.periods import (
     part_of_year,
     period_of,
 )
-from osrag.lexicon.scopes import ACTUAL, BUDGET, PARTS, Scope, read_scope
+from osrag.lexicon.scopes import ACTUAL, BUDGET, PARTS, Scope, names_current, read_scope
 from osrag.lexicon.words import name_words
 
 __all__ = [
@@ -493,6 +493,12 @@ def _budget_alone(key: ColumnKey) -> bool:
     return len(key.qualifiers) == 1 and name_words(key.qualifiers[0]) in ([b] for b in BUDGET)
 
 
+def _current_alone(key: ColumnKey) -> bool:
+    """A column headed "Current" and nothing else that names a measure: beside the year to
+    date, the statement's own period (beside "Deferred", a class of tax)."""
+    return len(key.qualifiers) == 1 and names_current(key.qualifiers[0])
+
+
 def _is_ordinal(text: str) -> bool:
     """A header cell that is a quarter's ordinal alone (``First``, ``4th``)."""
     return text.strip().casefold() in QUARTER_ORDINALS
@@ -617,6 +623,7 @@ class TableModel:
         ]
         """A loader cell's written name and its place among the cells written so."""
         self._actual: dict[int, bool] = {}
+        self._to_date: dict[int, bool] = {}
         """Header blocks (by identity) that head a column "Actual"."""
         self.value_columns = len(
             {
@@ -719,10 +726,24 @@ class TableModel:
         found = column_key(self.header_texts(row, cell), block.title)
         if found.scope == "own" and _budget_alone(found) and self._beside_actual(row):
             found = dataclasses.replace(found, scope="forecast", qualifiers=())
+        if _current_alone(found) and self._beside_to_date(row):
+            found = dataclasses.replace(found, period_part="full", qualifiers=())
         if block.repeated and found.names_nothing and (name := self.header_name(row, cell)):
             return column_key((name,), block.title)  # a repeated header that names nothing
         if block.part is not None and found.period_part in (None, "full"):
             return dataclasses.replace(found, period_part=block.part)
+        return found
+
+    def _beside_to_date(self, row: int) -> bool:
+        """Whether a column of ``row``'s header block is the year to date ("YTD")."""
+        block = self.block_of(row)
+        found = self._to_date.get(id(block))
+        if found is None:
+            found = any(
+                column_key(self.header_texts(row, c)).period_part == "ytd"
+                for c in range(len(self.table.rows[row][1]))
+            )
+            self._to_date[id(block)] = found
         return found
 
     def _beside_actual(self, row: int) -> bool:

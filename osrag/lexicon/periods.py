@@ -159,6 +159,7 @@ _PERIOD = re.compile(rf"(?ix)\s*(?:{_LEAD})*(?P<core>{_CORE})(?P<tail>{_TAIL})\s
 _PART_OF_YEAR = re.compile(
     rf"""(?ix)
     \b(?:{ORDINAL}\s+)?(?:quarters?|half[- ]years?|half)\b
+  | \b(?:(?:fiscal\s+)?year[\s-]+to[\s-]+date|f?ytd)\b
   | \b(?:q[1-4]|h[12]|[1-4]q)(?=\b|\d)
   | \b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|[1-9]|1[01])[\s-]+months?\b
   | \b(?:thirteen|twenty[\s-]six|thirty[\s-]nine|13|26|39)[\s-]+weeks?\b
@@ -217,9 +218,9 @@ def year_of(text: str) -> int | None:
 @functools.lru_cache(maxsize=1 << 12)
 def part_of_year(text: str) -> str | None:
     """The words of ``text`` that name a part of a year, as written — ``First Quarter``,
-    ``Q3``, ``Three months``, ``26 weeks``, ``Half-year`` — or None: a figure for a quarter
-    or a half is not the year's (``Twelve months ended``, ``52 weeks`` and ``Fiscal 2019``
-    name a whole year)."""
+    ``Q3``, ``Three months``, ``26 weeks``, ``Half-year``, ``Year to date`` — or None: a
+    figure for a quarter, a half or the year to date is not the year's (``Twelve months
+    ended``, ``52 weeks`` and ``Fiscal 2019`` name a whole year)."""
     found = _PART_OF_YEAR.search(text)
     return " ".join(found.group(0).split()) if found else None
 
@@ -379,21 +380,24 @@ TIME_TAIL = re.compile(
     rf"(?:{YEAR4}|years?|quarters?|periods?|months?|q[1-4]|h[12]|{ORDINAL}|"
     rf"full|prior|previous|last|current|same|{MONTH_NAME})\b"
     r"(?:[^,;:]|,(?=\s*(?:and\s+)?(?:19|20)\d\d|\s*$))*$"
+    r"|(?i:\s+(?:this|the\s+current|current)\s+(?:pay\s+|statement\s+|billing\s+)?period)$"
 )
 """A time phrase at the end of a name, before its link or its figure ("Revenue **for
 fiscal 2019** totaled", "net income **for the year** under $5 million"): it runs to the
 end, never over a clause's comma ("born in 1989, applying for …, pays an annual premium
-of": the phrase is after the comma). Both sides take it off a name."""
+of": the phrase is after the comma); or a statement's own period named after it ("gross
+pay **this period**", "net pay **current period**"). Both sides take it off a name."""
 
 
 # ------------------------------------------------------------------ parts of the year
 
 PeriodPart = Literal[
-    "full", "q1", "q2", "q3", "q4", "h1", "h2", "part",
+    "full", "q1", "q2", "q3", "q4", "h1", "h2", "ytd", "part",
     "y1", "y2", "y3", "y4", "y5", "y6", "y7", "y8", "y9", "y10",
 ]  # fmt: skip
 """The part of the period a figure covers: ``full`` (the whole period — a year, or no part
-named), a quarter, a half, ``part`` (another part: "Three months", "26 weeks"), or one year
+named), a quarter, a half, ``ytd`` (the year to date: a statement's running total beside
+its period's own figure), ``part`` (another part: "Three months", "26 weeks"), or one year
 of a term of several (``y1``…``y10``: "first-year funding", "Year 2 budget", "budget year
 1", :data:`TERM_YEAR_NUMBERS`)."""
 

@@ -49,10 +49,14 @@ EBITDA").
 
 **Parts of the year** (:data:`~osrag.lexicon.periods.PeriodPart`): a quarter (``Q4``,
 ``4Q19``, ``fourth quarter``, ``fourth-quarter``, ``4th qtr``), a half (``H1``, ``first
-half``), another part (``three months``, ``26 weeks``, ``year to date``, ``interim``,
-``half-year``) or the whole year said as such (``Full Year``, ``fiscal year``, ``twelve
-months``, ``52 weeks``): ``full``. A year itself (``2019``, ``Fiscal 2019``) is a period,
-read by :mod:`osrag.lexicon.periods`, not here.
+half``), the year to date (``Year to date``, ``YTD``, ``year-to-date``: ``ytd``, a
+statement's running total beside its period's own figure), another part (``three
+months``, ``26 weeks``, ``interim``, ``half-year``) or the whole period said as such
+(``Full Year``, ``fiscal year``, ``twelve months``, ``52 weeks``, and a statement's
+``This period``, ``Current period``, a name's first word ``current`` before no word of
+:data:`CURRENT_CLASSES`: "current gross pay", not "current assets"): ``full``. A year
+itself (``2019``, ``Fiscal 2019``) is a period, read by :mod:`osrag.lexicon.periods`, not
+here.
 """
 
 from __future__ import annotations
@@ -82,6 +86,7 @@ from osrag.lexicon.words import name_words, word_set
 __all__ = [
     "ADJUSTED",
     "BUDGET",
+    "CURRENT_CLASSES",
     "DISCONTINUED",
     "FORECAST",
     "FORECAST_VERBS",
@@ -108,6 +113,7 @@ __all__ = [
     "Scope",
     "ScopeReading",
     "is_region",
+    "names_current",
     "names_forecast",
     "read_scope",
     "region_name",
@@ -393,7 +399,35 @@ the** Americas", "Long-lived assets **located in the** Americas")."""
 _FULL_YEAR = (("full", "year"), ("full", "years"), ("twelve", "months"),
               ("12", "months"), ("52", "weeks"), ("53", "weeks"), ("fifty", "two", "weeks"),
               ("full", "fiscal", "year"))  # fmt: skip
-_OTHER_PART = (("year", "to", "date"), ("ytd",), ("interim",), ("half", "year"),
+_TO_DATE = (("year", "to", "date"), ("ytd",), ("fiscal", "year", "to", "date"), ("fytd",))
+"""The words that name the part of the year from its start to the statement's date ("Year
+to date", "YTD", "year-to-date"): a pay statement's, a bank statement's, a budget
+report's running total beside the period's own figure."""
+_THIS_PERIOD = (("this", "period"), ("this", "pay", "period"), ("current", "period"),
+                ("current", "pay", "period"), ("this", "statement", "period"))  # fmt: skip
+"""The words that name the statement's own period beside its year to date ("This period",
+"Current period"): the default, the whole period."""
+CURRENT_CLASSES = word_set(
+    "asset assets liability liabilities portion portions maturity maturities ratio tax taxes "
+    "income provision provisions deferred federal state foreign local operating lease leases "
+    "debt borrowing borrowings receivable receivables payable payables investment investments "
+    "expense expenses benefit benefits service account accounts and or"
+)
+"""The words after "current" that make it a class of balance or of tax ("Current assets",
+"Current portion of long-term debt", "Current income tax", "current service cost"), not
+the statement's own period ("current gross pay")."""
+
+
+def names_current(text: str) -> bool:
+    """``text`` (a column's header) is "Current" alone: beside a column of the year to date,
+    the statement's own period (beside "Deferred", a class of tax: the table decides)."""
+    return name_words(text) == ["current"]
+
+
+_NOT_CURRENT = CURRENT_CLASSES | {"period", "pay", "year", "years"}
+"""After "current", the words of a phrase of its own ("Current period", "Current pay
+period") or of a tax's year ("Current year" under a tax expense: the year's tax)."""
+_OTHER_PART = (("interim",), ("half", "year"),
                ("three", "months"), ("six", "months"), ("nine", "months"), ("3", "months"),
                ("6", "months"), ("9", "months"), ("13", "weeks"), ("26", "weeks"),
                ("39", "weeks"), ("thirteen", "weeks"), ("twenty", "six", "weeks"),
@@ -578,6 +612,9 @@ def _one_part(w: _Words) -> PeriodPart | None:
             w.take(i, i + 1)
             return f"h{m.group(1) or m.group(2)}"  # type: ignore[return-value]
         following = w.words[i + 1 : i + 3]
+        if word == "current" and i == 0 and following and following[0] not in _NOT_CURRENT:
+            w.take(i, i + 1)  # "current gross pay": the period's own figure, the default
+            return "full"
         if word in QUARTER_ORDINALS and following[:1] in (["quarter"], ["qtr"]):
             w.take(i, i + 2)
             return f"q{QUARTER_ORDINALS[word]}"  # type: ignore[return-value]
@@ -587,9 +624,14 @@ def _one_part(w: _Words) -> PeriodPart | None:
         if word in _HALVES and following[:1] == ["half"] and following[1:2] != ["year"]:
             w.take(i, i + 2)
             return _HALVES[word]  # type: ignore[return-value]
-    for phrases, part in ((_FULL_YEAR, "full"), (_OTHER_PART, "part")):
+    for phrases, part in (
+        (_TO_DATE, "ytd"),
+        (_THIS_PERIOD, "full"),
+        (_FULL_YEAR, "full"),
+        (_OTHER_PART, "part"),
+    ):
         found = w.find(phrases)
-        if found is None:
+        if found is None or (phrases is _THIS_PERIOD and _in_a_clause(w, found[0])):
             continue
         while found is not None:  # the part is taken whole, each time it is written
             start, end = found
@@ -604,6 +646,13 @@ def _one_part(w: _Words) -> PeriodPart | None:
             found = w.find(phrases)
         return part  # type: ignore[return-value]
     return None
+
+
+def _in_a_clause(w: _Words, start: int) -> bool:
+    """Whether the words at ``start`` follow a function word: a clause's object ("tax
+    positions taken **during the current period**": which additions), not a statement's
+    column of its own period ("Gross pay this period")."""
+    return start > 0 and w.words[start - 1] in _NOT_BEFORE_SCOPE
 
 
 TERM_LEADS = word_set("budget lease contract award grant project program agreement term")
@@ -947,7 +996,8 @@ def period_part_of(words: Sequence[str]) -> PeriodPart | None:
 
 
 _PART_WORDS = frozenset(
-    {phrase[0] for phrase in (*_FULL_YEAR, *_OTHER_PART)} | {"quarter", "qtr", "half", "year"}
+    {phrase[0] for phrase in (*_TO_DATE, *_THIS_PERIOD, *_FULL_YEAR, *_OTHER_PART)}
+    | {"quarter", "qtr", "half", "year", "current"}
 )
 """The words one of which every part of the year is named with (:func:`_one_part`: an
 ordinal names a quarter or a half only before "quarter", "qtr" or "half")."""

@@ -77,7 +77,7 @@ Deposited to checking ****2209                 $2,120.85
 
 def test_figures_in_cents_take_the_one_currency_the_document_writes() -> None:
     got = {(f.raw, f.label, f.currency) for f in facts(PAY_SLIP) if f.source == "table"}
-    assert ("2,422.00", "Gross earnings — CURRENT", "USD") in got
+    assert ("2,422.00", "Gross earnings", "USD") in got  # "CURRENT" beside "YTD": the period
     assert ("10,604.25", "NET PAY", "USD") in got
     assert ("31.20", "Base — RATE", "USD") in got
 

@@ -470,3 +470,70 @@ def test_a_stub_header_naming_a_part_of_the_year_makes_every_column_a_part() -> 
         ("$2,206", 2019, "part"), ("$3,044", 2019, "part"),
         ("$5,200", 2019, "full"), ("$4,100", 2018, "full"),
     ]  # fmt: skip
+
+
+# --------------------------------------------------------------------------- the year to date
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+@pytest.mark.parametrize("current", ["Current", "This period", "Current period", "This pay period"])
+@pytest.mark.parametrize("to_date", ["Year to date", "YTD", "Year-to-date"])
+def test_a_year_to_date_column_is_that_part_and_the_current_one_the_whole(
+    shape: str, current: str, to_date: str
+) -> None:
+    """A statement's running total beside its period's own figure: the same label, the one
+    the year to date (``ytd``), the other the statement's period (``full``), which the
+    current column's header does not qualify."""
+    text = SHAPES[shape](
+        [
+            ["Earnings", current, to_date],
+            ["Base wages", "$1,840.00", "$16,560.00"],
+            ["Gross pay", "$1,975.50", "$17,779.50"],
+        ]
+    )
+    got = [(f.raw, f.label, f.period_part) for f in facts(text)]
+    assert got == [
+        ("$1,840.00", "Base wages", "full"), ("$16,560.00", "Base wages", "ytd"),
+        ("$1,975.50", "Gross pay", "full"), ("$17,779.50", "Gross pay", "ytd"),
+    ]  # fmt: skip
+
+
+def test_current_beside_deferred_is_a_class_of_tax_not_the_period() -> None:
+    text = pipe(
+        [["(in thousands)", "Current", "Deferred", "Total"], ["State", "$412", "$(38)", "$374"]]
+    )
+    got = [(f.raw, f.label, f.period_part) for f in facts(text)]
+    assert got[0] == ("$412", "State — Current", "full")
+    assert got[1][1] == "State — Deferred"
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "label", "part"),
+    [
+        ("YTD gross: $31,200\nNet pay: $1,480.00\n", "$31,200", "gross", "ytd"),
+        ("YTD gross: $31,200\nNet pay: $1,480.00\n", "$1,480.00", "Net pay", "full"),
+        ("Dividends year-to-date: $38.90\n", "$38.90", "Dividends", "ytd"),
+        ("Fees this period: $12.00\n", "$12.00", "Fees", "full"),
+        (
+            "She had year-to-date earnings of $31,200 by the end of May.",
+            "$31,200",
+            "earnings",
+            "ytd",
+        ),
+    ],
+)
+def test_the_year_to_date_in_a_key_line_or_a_phrase_is_the_facts_part(
+    text: str, raw: str, label: str, part: str
+) -> None:
+    found = _by_raw(facts(text), raw)
+    assert (found.label, found.period_part) == (label, part)
+
+
+def test_fiscal_headers_keep_their_parts_beside_the_year_to_date_reading() -> None:
+    text = pipe(
+        [
+            ["", "Nine Months Ended September 30, 2019", "Year Ended December 31, 2018"],
+            ["Revenue", "$3,100", "$4,000"],
+        ]
+    )
+    assert [(f.raw, f.period_part) for f in facts(text)] == [("$3,100", "part"), ("$4,000", "full")]

@@ -77,7 +77,14 @@ CASES = [
     ("H2", ("", "own", None, "h2")),
     ("Three months ended", ("", "own", None, "part")),
     ("26 weeks", ("", "own", None, "part")),
-    ("Year to date revenue", ("revenue", "own", None, "part")),
+    ("Year to date revenue", ("revenue", "own", None, "ytd")),
+    ("YTD gross pay", ("gross pay", "own", None, "ytd")),
+    ("Net pay year-to-date", ("Net pay", "own", None, "ytd")),
+    ("Dividends fiscal year to date", ("Dividends", "own", None, "ytd")),
+    ("Charges this period", ("Charges", "own", None, "full")),
+    ("Current period net pay", ("net pay", "own", None, "full")),
+    ("Deductions this pay period", ("Deductions", "own", None, "full")),
+    ("current gross pay", ("gross pay", "own", None, "full")),
     ("Full Year", ("", "own", None, "full")),
     ("Twelve months", ("", "own", None, "full")),
     # nothing of the kind: the name is what, all of it
@@ -95,6 +102,17 @@ CASES = [
     ("show us revenue", ("show us revenue", "own", None, None)),
     ("Deferred revenue", ("Deferred revenue", "own", None, None)),
     ("Balance at end of year", ("Balance at end of year", "own", None, None)),
+    # "current" as a class of balance or of tax, not the statement's period
+    ("Current assets", ("Current assets", "own", None, None)),
+    ("Total current liabilities", ("Total current liabilities", "own", None, None)),
+    ("Current portion of long-term debt", ("Current portion of long-term debt", "own", None, None)),
+    ("Current income tax expense", ("Current income tax expense", "own", None, None)),
+    ("Current", ("Current", "own", None, None)),
+    ("Current year", ("Current year", "own", None, None)),  # a tax's year, under its group
+    (
+        "Additions for tax positions taken during the current period",
+        ("Additions for tax positions taken during the current period", "own", None, None),
+    ),
     # an expected figure, not the reported one: whoever's, it is a forecast
     ("Revenue guidance", ("Revenue", "forecast", None, None)),
     ("Projected net sales", ("net sales", "forecast", None, None)),

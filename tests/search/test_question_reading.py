@@ -13,6 +13,7 @@ import pytest
 from fact_eval import passes
 
 from osrag.errors import QueryError
+from osrag.lexicon.keys import label_keys
 from osrag.schema.filters import AmountFilter, Match, Nested
 from osrag.search.analysis import analyze_query
 from osrag.search.fact_filters import fact_filter, named_keys
@@ -327,3 +328,31 @@ def test_every_step_down_is_logged_with_what_it_asked(caplog: pytest.LogCaptureF
         "{setup fee}" in record.getMessage() and "'setup' in the breadcrumb" in record.getMessage()
     )
     assert ladder.tried[0].asked == plan.asked["bound"]
+
+
+# --------------------------------------------------------------------------- the year to date
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "part"),
+    [
+        ("payslips with gross pay under $2,000", "gross pay", "full"),
+        ("current gross pay under $2,000", "gross pay", "full"),
+        ("gross pay this period under $2,000", "gross pay", "full"),
+        ("net pay for the current pay period over $1,500", "net pay", "full"),
+        ("year-to-date gross pay over $30,000", "gross pay", "ytd"),
+        ("YTD earnings above $30,000", "earnings", "ytd"),
+        ("statements with year to date interest over $50", "interest", "ytd"),
+        ("current assets over $5 million", "current assets", "full"),
+    ],
+)
+def test_the_year_to_date_is_asked_by_name_and_the_current_figure_by_default(
+    text: str, label: str, part: str
+) -> None:
+    c = _one(text)
+    assert (c.label, c.period_part) == (label, part)
+    node = fact_filter(c)
+    keys, value = list(label_keys(label)), c.bounds[0] + (1 if c.op == "gt" else -1)
+    assert passes(node, _fact(keys, value, period_part=part))
+    other = "full" if part == "ytd" else "ytd"
+    assert not passes(node, _fact(keys, value, period_part=other))  # the other figure
