@@ -64,7 +64,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from osrag.extract.facts.labels import clean_label
@@ -499,6 +499,16 @@ def _current_alone(key: ColumnKey) -> bool:
     return len(key.qualifiers) == 1 and names_current(key.qualifiers[0])
 
 
+def _headed_actual(texts: tuple[str, ...]) -> bool:
+    """A column's headers say "Actual": the figures a "Budget" column beside is compared with."""
+    return any(w in ACTUAL for t in texts for w in name_words(t))
+
+
+def _headed_to_date(texts: tuple[str, ...]) -> bool:
+    """A column's headers say the year to date ("YTD")."""
+    return column_key(texts).period_part == "ytd"
+
+
 def _is_ordinal(text: str) -> bool:
     """A header cell that is a quarter's ordinal alone (``First``, ``4th``)."""
     return text.strip().casefold() in QUARTER_ORDINALS
@@ -622,9 +632,8 @@ class TableModel:
             for _, cells in rows
         ]
         """A loader cell's written name and its place among the cells written so."""
-        self._actual: dict[int, bool] = {}
-        self._to_date: dict[int, bool] = {}
-        """Header blocks (by identity) that head a column "Actual"."""
+        self._headed: dict[tuple[int, Callable[[tuple[str, ...]], bool]], bool] = {}
+        """Whether a header block (by identity) has a column so headed, by test."""
         self.value_columns = len(
             {
                 self.keys[r][i]
@@ -724,9 +733,9 @@ class TableModel:
         budget table, with no actuals beside it, states the award's own figures)."""
         block = self.block_of(row)
         found = column_key(self.header_texts(row, cell), block.title)
-        if found.scope == "own" and _budget_alone(found) and self._beside_actual(row):
+        if found.scope == "own" and _budget_alone(found) and self._beside(row, _headed_actual):
             found = dataclasses.replace(found, scope="forecast", qualifiers=())
-        if _current_alone(found) and self._beside_to_date(row):
+        if _current_alone(found) and self._beside(row, _headed_to_date):
             found = dataclasses.replace(found, period_part="full", qualifiers=())
         if block.repeated and found.names_nothing and (name := self.header_name(row, cell)):
             return column_key((name,), block.title)  # a repeated header that names nothing
@@ -734,28 +743,15 @@ class TableModel:
             return dataclasses.replace(found, period_part=block.part)
         return found
 
-    def _beside_to_date(self, row: int) -> bool:
-        """Whether a column of ``row``'s header block is the year to date ("YTD")."""
-        block = self.block_of(row)
-        found = self._to_date.get(id(block))
+    def _beside(self, row: int, headed: Callable[[tuple[str, ...]], bool]) -> bool:
+        """Whether a column of ``row``'s header block has headers ``headed`` holds of (kept
+        for the block's lifetime in the table)."""
+        key = (id(self.block_of(row)), headed)
+        found = self._headed.get(key)
         if found is None:
-            found = any(
-                column_key(self.header_texts(row, c)).period_part == "ytd"
-                for c in range(len(self.table.rows[row][1]))
-            )
-            self._to_date[id(block)] = found
-        return found
-
-    def _beside_actual(self, row: int) -> bool:
-        """Whether a column of ``row``'s header block is headed "Actual"."""
-        block = self.block_of(row)
-        found = self._actual.get(id(block))
-        if found is None:
-            found = any(
-                any(w in ACTUAL for t in self.header_texts(row, c) for w in name_words(t))
-                for c in range(len(self.table.rows[row][1]))
-            )
-            self._actual[id(block)] = found
+            cells = range(len(self.table.rows[row][1]))
+            found = any(headed(self.header_texts(row, c)) for c in cells)
+            self._headed[key] = found
         return found
 
     def titles(self) -> list[str]:
