@@ -16,6 +16,7 @@ import json
 import re
 import sys
 from collections import Counter
+from collections.abc import Callable
 from decimal import Decimal
 from html.parser import HTMLParser
 from pathlib import Path
@@ -154,9 +155,10 @@ def written_values(evidence: str) -> set[Decimal]:
 
 
 def meets(value: Decimal, constraint: dict[str, Any]) -> bool:
+    # bounds read through their decimal text: a bound of $0.35 is not the float's binary value
     if constraint["op"] == "between":
-        return Decimal(constraint["low"]) <= value <= Decimal(constraint["high"])
-    bound = Decimal(constraint["amount"])
+        return Decimal(str(constraint["low"])) <= value <= Decimal(str(constraint["high"]))
+    bound = Decimal(str(constraint["amount"]))
     return {
         "gt": value > bound,
         "gte": value >= bound,
@@ -164,6 +166,16 @@ def meets(value: Decimal, constraint: dict[str, Any]) -> bool:
         "lte": value <= bound,
         "eq": value == bound,
     }[constraint["op"]]
+
+
+def assert_evidence_holds(question: dict[str, Any], text_of: Callable[[str], str]) -> None:
+    """Each holder's evidence is in its document (``text_of``) and writes an amount that
+    meets the question's constraint."""
+    for doc, evidence in question["evidence"].items():
+        assert normal(evidence) in normal(text_of(doc)), (doc, evidence)
+        value = Decimal(str(question["values"][doc]))
+        assert meets(value, question["constraint"]), (doc, value)
+        assert value in written_values(evidence), (doc, value, evidence)
 
 
 def test_the_amount_reader_reads_the_forms_the_evidence_uses() -> None:
@@ -315,11 +327,7 @@ def test_the_gold_is_the_adjudicated_reading_of_every_pair() -> None:
 def test_each_holders_evidence_is_in_its_document_and_writes_an_amount_meeting_the_constraint(
     question: dict[str, Any],
 ) -> None:
-    for doc, evidence in question["evidence"].items():
-        assert normal(evidence) in normal(text_of(doc)), (doc, evidence)
-        value = Decimal(str(question["values"][doc]))
-        assert meets(value, question["constraint"]), (doc, value)
-        assert value in written_values(evidence), (doc, value, evidence)
+    assert_evidence_holds(question, text_of)
 
 
 def test_osrag_eval_reads_the_holders_of_the_question_file() -> None:

@@ -16,12 +16,11 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_families_set import _Text, meets, normal, written_values
+from test_families_set import _Text, assert_evidence_holds
 
 from osrag.evaluation import load_query_set
 
@@ -97,14 +96,7 @@ def test_every_holder_exists_and_every_question_has_one() -> None:
 def test_each_holders_evidence_is_in_its_document_and_writes_an_amount_meeting_the_constraint(
     question: dict[str, Any],
 ) -> None:
-    for doc, evidence in question["evidence"].items():
-        assert normal(evidence) in normal(text_of(doc)), (doc, evidence)
-        value = Decimal(str(question["values"][doc]))
-        # bounds read through their decimal text: a bound of $0.35 is not the float's binary value
-        bounds = {k: str(v) if k in ("amount", "low", "high") else v
-                  for k, v in question["constraint"].items()}  # fmt: skip
-        assert meets(value, bounds), (doc, value)
-        assert value in written_values(evidence), (doc, value, evidence)
+    assert_evidence_holds(question, text_of)
 
 
 def test_osrag_eval_and_the_benchmark_read_the_set() -> None:
