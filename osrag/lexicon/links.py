@@ -24,6 +24,7 @@ from osrag.lexicon.function_words import DO, FINITE_BE, HEDGES, MODALS
 __all__ = [
     "ASKED_BOUND",
     "ASKED_LINK",
+    "ASKED_PRICE_VERBS",
     "LINKS_THAT_ARE_NOUNS",
     "STATED_LINK",
     "STATED_LINK_ENDS",
@@ -120,6 +121,20 @@ LINKS_THAT_ARE_NOUNS = frozenset({"cost", "costs"})
 """A question's links that are nouns too: after a subject ("policies that **cost** over",
 "the plan **costs** over") a link, after another noun the name's head ("rebuild
 **cost** over", "finance **costs** over")."""
+
+ASKED_PRICE_VERBS: dict[str, str | None] = {
+    "costing": "cost", "priced": "price", "pricing": "price", "worth": "value",
+    "valued": "value", "totalling": "total", "totaling": "total", "totalled": "total",
+    "totaled": "total", "charging": "charge", "charged": "charge", "billing": "charge",
+    "billed": "charge", "assessed": "assessed value", "quoting": "price", "quoted": "price",
+    "asking": None, "requiring": None, "requesting": None, "demanding": None,
+}  # fmt: skip
+"""A question's verbs that put a price on the thing before them ("movers **charging** over
+$150 an hour", "accounts **worth** more than", "bids **asking** for a deposit under"):
+what follows the verb is the quantity ("charging **an overdraft fee** above"), and when
+nothing does, the figure the verb itself names (its noun: charging → charge, worth →
+value; None: a verb that names none, "asking" needs its object). The words before the
+verb name what holds the figure, the kind of document, never the quantity."""
 
 ASKED_BOUND = re.compile(r"(?i)(?:\s+|^)(?P<verb>capped|limited|restricted)(?:\s+(?:at|to))?\s*\Z")
 """A question's link that makes the figure a bound of the name before it: "liability

@@ -69,8 +69,8 @@ from osrag.lexicon.function_words import (
     NOUNS_OF_GIVING,
     PAST_PARTICIPLES,
 )
-from osrag.lexicon.label_roles import INSIDE_A_NAME, SPECIFYING
-from osrag.lexicon.links import ASKED_BOUND, ASKED_LINK, LINKS_THAT_ARE_NOUNS
+from osrag.lexicon.label_roles import ASKED_GENERIC_HEADS, INSIDE_A_NAME, SPECIFYING
+from osrag.lexicon.links import ASKED_BOUND, ASKED_LINK, ASKED_PRICE_VERBS, LINKS_THAT_ARE_NOUNS
 from osrag.lexicon.periods import (
     TERM_YEARS,
     TIME_TAIL,
@@ -262,6 +262,56 @@ def _unsaid(context: str | None, phrase: list[str]) -> str | None:
     return " ".join(kept) if kept else None
 
 
+_OBJECT_OPENERS = DETERMINERS | {"for", "at"}
+"""Words between a verb of pricing and its object or the constraint ("asking **for a**
+deposit", "assessed **at** more than")."""
+
+
+def _priced(words: list[str], *, linked: bool = False) -> tuple[str, str | None] | None:
+    """ "movers **charging** over", "bids **asking** for a deposit under", "quotes
+    **priced** above": (the quantity, the kind of document) when a verb of
+    :data:`~osrag.lexicon.links.ASKED_PRICE_VERBS` stands between the words naming what
+    holds the figure and the constraint — its object, else the figure the verb names;
+    None when no such verb does, or the words before it name a quantity themselves
+    ("in-kind contribution **valued** over": the contribution's own figure). ``linked``:
+    the verb is a link too ("worth", "valued at"), which names the figure of the words
+    before it ("scholarships **worth**" a scholarship's amount) unless they end in a
+    noun naming what holds a figure ("homes **assessed** at": a home's assessed value)."""
+    reach = max(-1, len(words) - 1 - MAX_LABEL_WORDS)
+    for v in range(len(words) - 1, reach, -1):
+        verb = words[v].lower()
+        if verb not in ASKED_PRICE_VERBS:
+            continue
+        end = v - 1 if v and words[v - 1].lower() in ("that", "which") else v
+        subject, _ = _tail_phrase(words[:end])
+        head = singular(normalised(subject[-1])) if subject else ""
+        if not head or head in ASKED_GENERIC_HEADS or is_quantity_noun(head):
+            return None  # "Amount charged", "fees billed": the name is before the verb
+        if synonyms_of(_joined(subject)):
+            return None
+        if linked and not is_document_noun(normalised(subject[-1])):
+            return None
+        rest = words[v + 1 :]
+        while rest and rest[0].lower() in _OBJECT_OPENERS:
+            rest = rest[1:]
+        if rest:
+            phrase, stopped = _tail_phrase(rest)
+            if not phrase or stopped >= 0:
+                return None  # no plain noun phrase after the verb
+            name = _joined(phrase)
+        elif ASKED_PRICE_VERBS[verb] is None:
+            return None  # "asking" names no figure of its own
+        else:
+            name = ASKED_PRICE_VERBS[verb] or ""
+        kept = [w for w in subject if w != ","]
+        if len(kept) == 1 and singular(kept[0].casefold()) != kept[0].casefold():
+            kept.pop()  # "movers charging": a lone plural is the holder, known or not
+        while kept and _names_the_holder(kept[-1]):
+            kept.pop()
+        return name, _unsaid(_joined(kept), name.split(" ")) if kept else None
+    return None
+
+
 def _label_before(
     text: str, c: AmountConstraint, floor: int, years: Sequence[tuple[int, int, int]]
 ) -> tuple[str, str | None] | None:
@@ -271,6 +321,11 @@ def _label_before(
     if bound is not None:
         raw = raw[: bound.start()]
     before = _strip_links(raw, years, start)
+    priced = _priced(_QUESTION_TOKENS.findall(without_parentheses(before)))
+    if priced is None:  # a verb of pricing that is a link too ("worth", "priced at")
+        priced = _priced(_QUESTION_TOKENS.findall(without_parentheses(raw)), linked=True)
+    if priced is not None:
+        return priced
     linked = len(before) < len(raw.rstrip())
     # parenthesised words are no part of a name's keys ("Net income (loss)")
     words = _QUESTION_TOKENS.findall(without_parentheses(before))
