@@ -27,7 +27,12 @@ $1,000" constrains a deductible, not any amount of a chunk. Its ``label`` is
    An amount right after the phrase with no comparison word of its own ("deductible
    $1,000", "umbrella $1M–$2M") binds only when the phrase ends in a quantity noun
    (:data:`~osrag.lexicon.quantities.QUANTITY_NOUNS`): "umbrella coverage $300K" names the
-   coverage of an umbrella policy, not a quantity the index labels;
+   coverage of an umbrella policy, not a quantity the index labels. A verb that puts a
+   price on the words before it ("movers **charging** over", "bids **asking for** a
+   deposit under", "quotes **priced** above": :data:`~osrag.lexicon.links.
+   ASKED_PRICE_VERBS`) makes those words the kind of document and its object the name
+   ("deposit"), else the figure the verb names ("charge", "price"); not after a figure's
+   own name ("amount **charged**", "fees **billed**");
 2. else the **noun phrase after it**: introduced by "of" ("$20 billion of **revenue**"),
    or starting with a quantity noun ("$500 **deductible**"). "the $300,000 umbrella
    policy" names no quantity: the constraint stays role-free;
