@@ -286,6 +286,18 @@ Parts shipped from the coast depot.
 
 - Vehicle price: $8,750
 """,
+    # what the plan paid, in a letter and in a statement's column
+    "lakeshore-eob": """# Lakeshore Health — Claim Letter
+
+- Amount billed: $2,890
+- Amount plan paid: $1,019.20
+- What you owe the provider: $1,686.80
+""",
+    "summit-eob": """# Summit Health Plan — Explanation of Benefits
+
+- Amount billed: $1,450
+- Plan paid: $782.40
+""",
 }
 NAMED_KINDS: dict[str, list[tuple[str, int]]] = {
     # question → the amount steps it takes, with their candidates (read from KINDS by hand)
@@ -294,12 +306,15 @@ NAMED_KINDS: dict[str, list[tuple[str, int]]] = {
     "add-on fees over $500": [("bound", 0), ("narrowed", 1)],
     # the kind ranks, never excludes: no heading says "purchases", the price decides
     "vehicle purchases with a vehicle price over $25,000": [("bound", 0), ("narrowed", 1)],
+    # what the plan paid, named by its verb
+    "EOBs where the plan paid more than $1,000": [("bound", 1)],
 }
 KIND_DOCS = {
     "shipping manifests with a freight charge over $1,000": {"manifest-sm12"},
     "a repair estimate with a freight charge over $1,000": {"repair-estimates"},
     "add-on fees over $500": {"harbor-festival"},
     "vehicle purchases with a vehicle price over $25,000": {"ridgeway-buyers-order"},
+    "EOBs where the plan paid more than $1,000": {"lakeshore-eob"},
 }
 
 

@@ -302,6 +302,20 @@ def test_the_kind_a_question_names_never_excludes_a_holder_of_the_named_quantity
     assert not any(passes(node, below, crumb) for node in steps)
 
 
+def test_a_past_tense_of_paying_after_who_paid_names_the_figure() -> None:
+    c = _one("EOBs where the plan paid more than $1,000")
+    assert (c.label, c.op, c.context) == ("plan paid", "gt", None)
+    node = fact_filter(c)
+    assert passes(node, _fact(list(label_keys("Amount plan paid")), 101_920))
+    assert passes(node, _fact(list(label_keys("Plan paid")), 100_100))
+    assert not passes(node, _fact(list(label_keys("Plan paid")), 78_240))
+    assert not passes(node, _fact(list(label_keys("What you owe the provider")), 168_680))
+    assert _one("claims where the insurer paid over $5,000").label == "insurer paid"
+    # the things asked for before it, in the plural, hold the figure: no name
+    assert _one("policies paid over $5,000").label is None
+    assert _one("policies that paid over $5,000").label is None
+
+
 def _walk(node: object) -> list[object]:
     found = [node]
     for child in getattr(node, "items", ()) or ():
