@@ -297,6 +297,7 @@ Parts shipped from the coast depot.
 
 - Amount billed: $1,450
 - Plan paid: $782.40
+- Your share: $537.20
 """,
 }
 NAMED_KINDS: dict[str, list[tuple[str, int]]] = {
@@ -308,6 +309,8 @@ NAMED_KINDS: dict[str, list[tuple[str, int]]] = {
     "vehicle purchases with a vehicle price over $25,000": [("bound", 0), ("narrowed", 1)],
     # what the plan paid, named by its verb
     "EOBs where the plan paid more than $1,000": [("bound", 1)],
+    # the patient's share, as the statement says it to the patient
+    "EOBs with a patient share over $500": [("bound", 1)],
 }
 KIND_DOCS = {
     "shipping manifests with a freight charge over $1,000": {"manifest-sm12"},
@@ -315,6 +318,7 @@ KIND_DOCS = {
     "add-on fees over $500": {"harbor-festival"},
     "vehicle purchases with a vehicle price over $25,000": {"ridgeway-buyers-order"},
     "EOBs where the plan paid more than $1,000": {"lakeshore-eob"},
+    "EOBs with a patient share over $500": {"summit-eob"},
 }
 
 
