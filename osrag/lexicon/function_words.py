@@ -44,6 +44,7 @@ __all__ = [
     "INDEFINITE",
     "LINKING_VERBS",
     "MODALS",
+    "NAMES_OF_GIVING",
     "NAME_EDGES",
     "NAME_MARKS",
     "NAME_PREPOSITIONS",
@@ -185,6 +186,10 @@ NOUNS_OF_GIVING = VERBS_OF_GIVING & word_set("pay")
 """The verbs of giving that are nouns of a quantity too: after a word that names something,
 the name's head ("gross **pay**", "hourly **pay**", "take-home **pay**"), not its verb
 ("policies that **pay**", "the company **pays**")."""
+NAMES_OF_GIVING = VERBS_OF_GIVING & word_set("paid")
+"""The past tense of a verb of giving that a document heads a figure with ("Plan **paid**",
+"Amount **paid**"): after a word that names who gave, the name's last word ("EOBs where the
+plan **paid** more than $1,000" asks what the plan paid), not a verb that ends it."""
 VERBS_OF_ASKING = word_set(
     """show shows showed shown showing report reporting list lists listing find give gives
     get gets got hold holds held holding stated disclose discloses disclosed

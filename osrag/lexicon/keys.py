@@ -101,6 +101,7 @@ from osrag.lexicon.label_roles import (
     OTHER_MEASURES,
     OWN_NAME,
     PER_RATIO,
+    READERS,
     SECTION_HEADS,
     SPECIFYING,
     SPLITS,
@@ -120,6 +121,7 @@ from osrag.lexicon.words import (
 __all__ = [
     "COLUMN_JOIN",
     "GROUP_JOIN",
+    "as_read",
     "asked_key",
     "asked_key_forms",
     "asked_keys",
@@ -665,6 +667,7 @@ def asked_keys(label: str, *, gains_only: bool = False, synonyms: bool = True) -
     label = label[:LABEL_CHARS]
     label = name_clause(label) or label
     own = label_alternatives(label, every=True, synonyms=False)
+    own = (*own, *(n for n in map(as_read, own) if n is not None and n not in own))
     others = tuple(
         dict.fromkeys(
             n
@@ -687,6 +690,16 @@ def asked_keys(label: str, *, gains_only: bool = False, synonyms: bool = True) -
         if name in own or _another_names_key(key)
     ]
     return tuple(sorted({k for k in keys if k}))
+
+
+def as_read(name: str) -> str | None:
+    """A name that begins with the person its document is written to, as the document says
+    it to its reader (:data:`~osrag.lexicon.label_roles.READERS`): "patient share" →
+    "your share", "employee contributions" → "your contributions"; None for any other."""
+    words = name.split(" ")
+    if len(words) < 2 or singular(words[0]) not in READERS:
+        return None
+    return " ".join(["your", *words[1:]])
 
 
 def _another_names_key(key: str) -> bool:

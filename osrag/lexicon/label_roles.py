@@ -57,6 +57,7 @@ __all__ = [
     "PER_RATIO",
     "PRICE_HEADS",
     "QUANTIFYING",
+    "READERS",
     "SECTION_HEADS",
     "SPECIFYING",
     "SPLITS",
@@ -266,6 +267,14 @@ BLANK_QUALIFIERS = AMOUNT_WORDS | {"balance"}
 ``Balances``, ``Total amount``) says only that its figures are amounts or balances: it
 qualifies nothing (:func:`~osrag.lexicon.keys.qualifies_nothing`)."""
 
+READERS = frozenset({
+    "patient", "member", "customer", "subscriber", "policyholder", "tenant", "employee",
+    "student", "borrower",
+})  # fmt: skip
+"""The person a bill, statement or notice is written to: a question names a figure by that
+person ("patient share", "employee contribution"), the document by "your" ("Your share",
+"Your contribution"), as it speaks to its reader. Never a party that is not the reader
+("employer contribution", "insured value": what is insured)."""
 SECTION_HEADS = frozenset({"liability"})
 """A name's last word that names the section of a schedule the line is in: a fact's label
 may leave it out when the rest still names a quantity of two words or more."""

@@ -15,6 +15,7 @@ from osrag.lexicon.profiles import vocabulary
 from osrag.schema.constraints import AmountConstraint
 from osrag.search.fact_filters import (
     constraint_keys,
+    kind_free,
     named_keys,
     narrowed_constraint,
     narrowed_keys,
@@ -77,6 +78,9 @@ def asked_at(c: AmountConstraint, step: str) -> str:
         line = _bound(narrower, narrowed_keys(narrower))
         if c.context is not None and narrower.context != c.context:
             line += f"; {c.context!r} ranks, excludes nothing"
+        as_named = kind_free(c)
+        if as_named is not None:
+            line += f"; or {_bound(as_named)}, in any document"
         return line
     return _bound(c)
 

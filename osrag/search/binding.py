@@ -71,6 +71,7 @@ from osrag.lexicon.function_words import (
     DETERMINERS,
     NAME_EDGES,
     NAME_MARKS,
+    NAMES_OF_GIVING,
     NOUNS_OF_GIVING,
     PAST_PARTICIPLES,
 )
@@ -149,16 +150,22 @@ def _a_nouns_head(text: str, link: re.Match[str]) -> bool:
 
 
 def _a_gerunds_head(last: str, before: str) -> bool:
-    """A verb's *-ing* form ("public **offering**") or a verb of giving that is a noun too
-    ("gross **pay**", :data:`~osrag.lexicon.function_words.NOUNS_OF_GIVING`) last, after a
-    word that names something: the name's head, not a verb."""
+    """A verb's *-ing* form ("public **offering**"), a verb of giving that is a noun too
+    ("gross **pay**", :data:`~osrag.lexicon.function_words.NOUNS_OF_GIVING`) or its past
+    tense a document heads a figure with ("the plan **paid**", :data:`~osrag.lexicon.
+    function_words.NAMES_OF_GIVING`) last, after a word that names something: the name's
+    last word, not a verb. Before a past tense a document noun in the singular is who gave
+    ("the **plan** paid"), as the document's own heading says it; in the plural, and before
+    the others, it is what holds the figure ("policies paid", "policies offering")."""
     lower = last.lower()
+    giver = lower in NAMES_OF_GIVING and singular(before.casefold()) == before.casefold()
+    named = giver or not is_document_noun(normalised(before))
     return (
-        (lower.endswith("ing") or lower in NOUNS_OF_GIVING)
+        (lower.endswith("ing") or lower in NOUNS_OF_GIVING | NAMES_OF_GIVING)
         and lower in ASKED_NAME_STOPS
         and before.lower() not in ASKED_NAME_STOPS
         and not _no_name_word(before)
-        and not is_document_noun(normalised(before))
+        and named
     )
 
 

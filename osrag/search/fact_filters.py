@@ -36,7 +36,9 @@ constraint's context: any document passes, whatever its heading calls it, and th
 it. A word that qualifies the kind ("umbrella" in "umbrella policies with limits over
 $500,000": the constraint's ``context``) is asked where a document says what holds the
 figure — the chunk's breadcrumb or the fact's label keys (:func:`where_named`) — and, when
-no chunk says it, only ranks: the amount ladder's narrowed step (:func:`narrowed_filter`).
+no chunk says it, only ranks: the amount ladder's narrowed step (:func:`narrowed_filter`),
+which passes the quantity as named in a document of any name ("vehicle purchases with a
+vehicle price" → the "Vehicle price" of a "Buyer's Order").
 
 :func:`label_filter` takes the keys as a list, so keys found another way (labels matched
 by meaning) join the same filter.
@@ -338,13 +340,33 @@ def narrowed_keys(c: AmountConstraint) -> tuple[str, ...]:
     return tuple(k for k in dict.fromkeys(found) if k not in keys)
 
 
-def narrowed_filter(c: AmountConstraint) -> tuple[AmountConstraint, Filter] | None:
+def kind_free(c: AmountConstraint) -> AmountConstraint | None:
+    """``c`` as named, its qualifier of the kind of document only ranking, when the narrowed
+    step reads ``c``'s label otherwise (:func:`narrowed_constraint` narrowed the label):
+    "vehicle purchases with a vehicle price" → any vehicle price, in whatever a document
+    calls itself ("Buyer's Order"). None when ``c`` has no such qualifier, or when the
+    narrowed step is this already."""
+    if c.context is None or c.label is None or narrowed(c.label) is None:
+        return None
+    return c.model_copy(update={"context": None})
+
+
+def narrowed_filter(
+    c: AmountConstraint, extra_keys: Sequence[str] = ()
+) -> tuple[AmountConstraint, Filter] | None:
     """The amount ladder's narrowed step for ``c`` (:func:`narrowed_constraint`): a label's
     first word read where a document says what holds the figure — its breadcrumb or the
     fact's label keys, never the label's text ("setup fee" is no "Cleaning fee" of a setup)
     —, or the question's qualifier of the kind left to rank (with
-    :func:`narrowed_keys`). None when there is neither."""
+    :func:`narrowed_keys`). The kind a question names ranks and never excludes: when the
+    label is narrowed and the question qualifies the kind, a fact of the quantity as named
+    (with ``extra_keys``, found another way) passes too, in any document
+    (:func:`kind_free`). None when there is none of these."""
     narrower = narrowed_constraint(c)
     if narrower is None:
         return None
-    return narrower, fact_filter(narrower, extra_keys=narrowed_keys(narrower))
+    found = fact_filter(narrower, extra_keys=narrowed_keys(narrower))
+    as_named = kind_free(c)
+    if as_named is not None:
+        found = AnyOf((fact_filter(as_named, extra_keys), found))
+    return narrower, found

@@ -90,7 +90,7 @@ from osrag.schema.constraints import AmountConstraint
 from osrag.schema.filters import AmountFilter, FilterItem
 from osrag.schema.labels import VocabularyUse
 from osrag.search.asked import keys_shown as _keys
-from osrag.search.fact_filters import fact_filter
+from osrag.search.fact_filters import fact_filter, narrowed_filter
 from osrag.search.query import AnalyzedQuery
 
 __all__ = [
@@ -364,7 +364,9 @@ def with_label_matches(
             found = matched.get((item.constraint.label, _gains_only(item.constraint)))
             if found is not None and found.added:
                 bound = fact_filter(item.constraint, extra_keys=found.added)
-                item = dataclasses.replace(item, filter=bound)
+                # the narrowed step asks the name as matched too, its kind only ranking
+                narrowed = narrowed_filter(item.constraint, extra_keys=found.added)
+                item = dataclasses.replace(item, filter=bound, narrowed=narrowed)
                 if amounts < len(bound_lines):
                     bound_lines[amounts] += by_meaning_line(found)
         filters.append(item)

@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from osrag.lexicon.keys import (
+    as_read,
     asked_key,
     asked_keys,
     label_alternatives,
@@ -25,6 +26,7 @@ from osrag.lexicon.label_roles import (
     MODIFIERS,
     NON_HEAD_STARTS,
     OPTIONAL_LEADS,
+    READERS,
     SPECIFYING,
 )
 from osrag.lexicon.profiles import profiles_in_use, read_profile
@@ -388,3 +390,35 @@ def test_a_line_of_cover_under_its_limits_is_that_cover_limit_and_its_item_only(
     # a balance row or a blank amount column is no line of cover
     assert "total limit" not in label_keys("Total liabilities — Limit")
     assert "accrued amount" not in label_keys("Accrued liabilities — Amount")
+
+
+@pytest.mark.parametrize(
+    ("name", "read"),
+    [
+        ("patient share", "your share"),
+        ("employee contributions", "your contribution"),
+        ("member cost", "your cost"),
+        ("tenant share of operating expenses", "your share of operating expense"),
+    ],
+)
+def test_a_name_of_the_reader_is_asked_as_the_document_says_it_to_its_reader(
+    name: str, read: str
+) -> None:
+    keys = asked_keys(name)
+    assert read in keys and asked_key(name) in keys
+    # the document's own "Your share" holds the key; a label of the thing alone does not
+    assert read.split(" of ")[0] in label_keys(read.capitalize())
+    assert not set(keys) & {"share", "cost", "contribution"}
+
+
+@given(
+    first=st.sampled_from(sorted(READERS)),
+    rest=st.sampled_from(["share", "balance", "contribution", "deposit", "portion"]),
+)
+def test_every_reader_is_asked_by_your_and_no_other_party_is(first: str, rest: str) -> None:
+    assert as_read(f"{first} {rest}") == f"your {rest}"
+    assert as_read(f"{first}s {rest}") == f"your {rest}"  # "members share" in the plural
+    for party in ("employer", "insured", "plan", "landlord", "provider"):
+        assert as_read(f"{party} {rest}") is None
+        assert f"your {rest}" not in asked_keys(f"{party} {rest}")
+    assert as_read(first) is None  # the person alone names no figure

@@ -275,17 +275,50 @@ Parts shipped from the coast depot.
 - Generator hookup fee: $900
 - Awning rental: $300
 """,
+    # a vehicle purchase whose heading never says "purchase"; a private sale that does,
+    # at a lower price
+    "ridgeway-buyers-order": """# Ridgeway Motors — Buyer's Order
+
+- Vehicle price: $27,450
+- Trade-in allowance: $6,000
+""",
+    "private-sale": """# Bill of Sale — Motor Vehicle Purchase
+
+- Vehicle price: $8,750
+""",
+    # what the plan paid, in a letter and in a statement's column
+    "lakeshore-eob": """# Lakeshore Health — Claim Letter
+
+- Amount billed: $2,890
+- Amount plan paid: $1,019.20
+- What you owe the provider: $1,686.80
+""",
+    "summit-eob": """# Summit Health Plan — Explanation of Benefits
+
+- Amount billed: $1,450
+- Plan paid: $782.40
+- Your share: $537.20
+""",
 }
 NAMED_KINDS: dict[str, list[tuple[str, int]]] = {
     # question → the amount steps it takes, with their candidates (read from KINDS by hand)
     "shipping manifests with a freight charge over $1,000": [("bound", 1)],
     "a repair estimate with a freight charge over $1,000": [("bound", 1)],
     "add-on fees over $500": [("bound", 0), ("narrowed", 1)],
+    # the kind ranks, never excludes: no heading says "purchases", the price decides
+    "vehicle purchases with a vehicle price over $25,000": [("bound", 0), ("narrowed", 1)],
+    # what the plan paid, named by its verb
+    "EOBs where the plan paid more than $1,000": [("bound", 1)],
+    # the patient's share, as the statement says it to the patient
+    "EOBs with a patient share over $500": [("bound", 1)],
 }
 KIND_DOCS = {
     "shipping manifests with a freight charge over $1,000": {"manifest-sm12"},
     "a repair estimate with a freight charge over $1,000": {"repair-estimates"},
     "add-on fees over $500": {"harbor-festival"},
+    "vehicle purchases with a vehicle price over $25,000": {"ridgeway-buyers-order"},
+    "EOBs where the plan paid more than $1,000": {"lakeshore-eob"},
+    "EOBs with a patient share over $500": {"summit-eob"},
 }
 
 

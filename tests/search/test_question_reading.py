@@ -11,6 +11,8 @@ import logging
 
 import pytest
 from fact_eval import passes
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from osrag.errors import QueryError
 from osrag.lexicon.keys import label_keys
@@ -247,6 +249,71 @@ def test_the_narrowed_step_reads_the_first_word_as_a_key_or_in_the_breadcrumb() 
     (fee,) = [f for f in plan_query("setup fee under $500").filters if isinstance(f, AmountFilter)]
     assert fee.narrowed is not None
     assert not passes(fee.narrowed[1].items[1], _fact(["cleaning fee", "fee"], 12_000))  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "kind"),
+    [
+        ("vehicle purchases with a vehicle price over $25,000", "vehicle price", "purchases"),
+        ("service agreements with a labor rate under $100 per hour", "labor rate", "service"),
+        ("wedding contracts with a venue fee under $4,000", "venue fee", "wedding"),
+    ],
+)
+def test_the_narrowed_step_passes_the_quantity_as_named_in_a_document_of_another_name(
+    text: str, label: str, kind: str
+) -> None:
+    c = _one(text)
+    assert (c.label, c.context) == (label, kind)
+    (amount,) = [f for f in plan_query(text).filters if isinstance(f, AmountFilter)]
+    assert amount.narrowed is not None
+    value = c.bounds[0] + (1 if c.op == "gt" else -1)
+    fact = _fact(list(label_keys(label.capitalize())), value, period_unit=c.period_unit)
+    # bound, the kind must stand where the document says what holds the figure; a
+    # "Buyer's Order" never says "purchases": the narrowed step passes its vehicle price
+    assert not passes(amount.filter, fact, "Ridgeway Motors › Terms")
+    assert passes(amount.narrowed[1], fact, "Ridgeway Motors › Terms")
+    # the quantity as named still decides: another figure of the document is no holder
+    other = _fact(list(label_keys("Trade-in allowance")), value, period_unit=c.period_unit)
+    assert not passes(amount.narrowed[1], other, "Ridgeway Motors › Terms")
+    assert "in any document" in plan_query(text).asked["narrowed"][0]
+
+
+_KINDS = st.sampled_from(["phone", "service", "vehicle", "wedding", "umbrella", "maintenance"])
+_NAMES = st.sampled_from(
+    ["contract price", "labor rate", "setup fee", "venue fee", "vehicle price", "base charge"]
+)
+
+
+@given(kind=_KINDS, name=_NAMES, amount=st.integers(min_value=1, max_value=90_000))
+@settings(max_examples=60, deadline=None)
+def test_the_kind_a_question_names_never_excludes_a_holder_of_the_named_quantity(
+    kind: str, name: str, amount: int
+) -> None:
+    text = f"{kind} agreements with a {name} over ${amount:,}"
+    c = _one(text)
+    assume(c.label == name and c.context == kind)
+    (f,) = [f for f in plan_query(text).filters if isinstance(f, AmountFilter)]
+    holder = _fact(list(label_keys(name.capitalize())), (amount + 1) * 100)
+    crumb = "Agreement › Price and payment"  # the kind said nowhere
+    steps = [f.filter] + ([f.narrowed[1]] if f.narrowed is not None else [])
+    # some step before the role-free one passes the holder, whatever the document is called
+    assert any(passes(node, holder, crumb) for node in steps)
+    below = _fact(list(label_keys(name.capitalize())), amount * 100)
+    assert not any(passes(node, below, crumb) for node in steps)
+
+
+def test_a_past_tense_of_paying_after_who_paid_names_the_figure() -> None:
+    c = _one("EOBs where the plan paid more than $1,000")
+    assert (c.label, c.op, c.context) == ("plan paid", "gt", None)
+    node = fact_filter(c)
+    assert passes(node, _fact(list(label_keys("Amount plan paid")), 101_920))
+    assert passes(node, _fact(list(label_keys("Plan paid")), 100_100))
+    assert not passes(node, _fact(list(label_keys("Plan paid")), 78_240))
+    assert not passes(node, _fact(list(label_keys("What you owe the provider")), 168_680))
+    assert _one("claims where the insurer paid over $5,000").label == "insurer paid"
+    # the things asked for before it, in the plural, hold the figure: no name
+    assert _one("policies paid over $5,000").label is None
+    assert _one("policies that paid over $5,000").label is None
 
 
 def _walk(node: object) -> list[object]:
