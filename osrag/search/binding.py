@@ -279,9 +279,10 @@ _OBJECT_OPENERS = DETERMINERS | {"for", "at"}
 deposit", "assessed **at** more than")."""
 
 
-def _priced(words: list[str], *, linked: bool = False) -> tuple[str, str | None] | None:
+def _priced(words: list[str], *, linked: bool = False) -> tuple[str, str | None, str] | None:
     """ "movers **charging** over", "bids **asking** for a deposit under", "quotes
-    **priced** above": (the quantity, the kind of document) when a verb of
+    **priced** above": (the quantity, the kind of document, the words as written — a label
+    may say them: "Parking spaces costing") when a verb of
     :data:`~osrag.lexicon.links.ASKED_PRICE_VERBS` stands between the words naming what
     holds the figure and the constraint — its object, else the figure the verb names;
     None when no such verb does, or the words before it name a quantity themselves
@@ -320,13 +321,16 @@ def _priced(words: list[str], *, linked: bool = False) -> tuple[str, str | None]
             kept.pop()  # "movers charging": a lone plural is the holder, known or not
         while kept and _names_the_holder(kept[-1]):
             kept.pop()
-        return name, _unsaid(_joined(kept), name.split(" ")) if kept else None
+        context = _unsaid(_joined(kept), name.split(" ")) if kept else None
+        return name, context, _joined([*subject, *words[end:]])
     return None
 
 
 def _label_before(
     text: str, c: AmountConstraint, floor: int, years: Sequence[tuple[int, int, int]]
-) -> tuple[str, str | None] | None:
+) -> tuple[str, str | None, str | None] | None:
+    """(the name, the kind of document, the name as written when another was read from it)
+    of the noun phrase before ``c`` (the module docstring), or None."""
     start = max(floor, c.start - WINDOW)
     raw = text[start : c.start]
     bound = ASKED_BOUND.search(raw)  # "liability capped at": the liability's cap
@@ -359,7 +363,7 @@ def _label_before(
         phrase = [words[stopped], *phrase]  # "employer's liability": one name
     if bound is not None:
         phrase = [*phrase, "cap" if bound["verb"].lower() == "capped" else "limit"]
-    return _joined(phrase), context
+    return _joined(phrase), context, None
 
 
 def _label_after(text: str, c: AmountConstraint, ceiling: int) -> str | None:
@@ -444,13 +448,15 @@ def bind_constraints(text: str, constraints: Sequence[AmountConstraint]) -> list
         floor = constraints[order[position - 1]].end if position else 0
         ceiling = constraints[order[position + 1]].start if position + 1 < len(order) else len(text)
         before = _label_before(plain, c, floor, years)
-        label, context = (None, None) if before is None else before
+        label, context, written = (None, None, None) if before is None else before
         label = _names_a_quantity(label)
         if label is None:
             label, context = _names_a_quantity(_label_after(plain, c, ceiling)), None
         if label is None:
             continue
         bound[i] = _read(c, label, context, plain, years, quarter, half)
+        if written is not None and bound[i].named is None:
+            bound[i] = bound[i].model_copy(update={"named": written})  # "… costing" a label says
         if term_year is not None and bound[i].period_part == "full" and quarter is None:
             bound[i] = bound[i].model_copy(update={"period_part": term_year})
     return bound
