@@ -38,7 +38,9 @@ allowance". The word lists are the roles of :mod:`osrag.lexicon.label_roles`.
    other income, net`` is a line of three quantities, not interest expense); words are
    casefolded, punctuation and ``&`` read as words (``R&D`` → "r and d"), each put in
    the singular (:func:`~osrag.lexicon.words.singular`, the rule the question side uses
-   for every name).
+   for every name). A last part set off by a spaced dash that only names a period goes
+   (``Monthly tuition - September`` → "monthly tuition": :func:`without_dated_tail`), and
+   so do adverbs of time that end the name (``Demurrage thereafter`` → "demurrage").
 3. **Complements.** A word of :data:`~osrag.lexicon.label_roles.COMPLEMENTS` after the
    first starts a complement. One of :data:`~osrag.lexicon.label_roles.SPECIFYING` (of,
    for, per, under, …) leaves the quantity the same: the core is cut before it (``Limit
@@ -58,7 +60,10 @@ allowance". The word lists are the roles of :mod:`osrag.lexicon.label_roles`.
    :data:`~osrag.lexicon.label_roles.OPTIONAL_LEADS` (total, net, consolidated) may be
    left out: ``Total revenue`` → "total revenue", "revenue". A last word of
    :data:`~osrag.lexicon.label_roles.GENERIC_HEADS` may be left out when a word remains
-   (``Personal property coverage`` → "personal property").
+   (``Personal property coverage`` → "personal property"). A total named with what its
+   figures are (``Total quoted charges``, ``Total estimated cost``) is also "total", the
+   document's total; a total row's cell under a column naming a quantity (``Totals —
+   Deductible``) is that column's total, never the bare "total".
 
 **The question side.** :func:`asked_key` reads a question's name the same way, without
 cutting (the whole name is asked: "total assets" asks for "total asset", which "Total
@@ -507,7 +512,35 @@ def _label_keys(label: str, profiles: str) -> tuple[str, ...]:
         # the item names the quantity, the row only whose it is
         keys = [k for k in keys if k not in row]
     found = dict.fromkeys(k for k in ([] if qualified else row) + keys if 0 < len(k) <= KEY_CHARS)
+    if _column_total(row_only, columns):
+        found.pop("total", None)  # "Totals — Deductible": the total deductible, no total
     return tuple(_without_separate_tails(list(found)))[:KEYS_PER_LABEL]
+
+
+_TOTAL_ROW = frozenset({"total", "grand"})
+"""The words of a row that only says it totals the figures above it ("Total", "Totals",
+"Grand total")."""
+
+
+def _column_total(row: str, columns: list[str]) -> bool:
+    """A total row's cell under a column naming a quantity ("Totals — Deductible", "Total —
+    Plan paid"): the total of that column's quantity, not the document's total — the bare
+    key "total" is not the fact's (its row and column keys stay: "total deductible",
+    "deductible"). A column that only says its figures are amounts or totals ("Total —
+    Amount", "Total — Total") is none: that row is the total."""
+    words = phrase_words(row)
+    return (
+        bool(words)
+        and all(w in _TOTAL_ROW for w in words)
+        and any(_names_a_column_quantity(c) for c in columns)
+    )
+
+
+def _names_a_column_quantity(column: str) -> bool:
+    """A column header naming a quantity: a core that is not only total words, and more
+    than a blank qualifier (:func:`qualifies_nothing`)."""
+    core = _part(column)[0]
+    return bool(set(core) - _TOTAL_ROW) and not qualifies_nothing(column)
 
 
 def _line_of_cover(row: list[str], column_core: list[str]) -> list[str]:

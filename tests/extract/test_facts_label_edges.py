@@ -99,3 +99,18 @@ def test_a_total_named_with_what_its_figures_are_is_the_documents_total() -> Non
     )
     assert "total" in label_keys(facts["$735.00"].label)
     assert "total" not in label_keys(facts["$640.00"].label)
+
+
+def test_a_total_rows_cells_under_named_columns_are_their_columns_totals() -> None:
+    facts = _facts(
+        "# Claim summary\n\n"
+        "| Visit | Billed | Plan paid | You owe |\n|---|---|---|---|\n"
+        "| Office visit | $220.00 | $150.00 | $70.00 |\n"
+        "| Lab work | $80.00 | $60.00 | $20.00 |\n"
+        "| Totals | $300.00 | $210.00 | $90.00 |\n"
+    )
+    for raw in ("$300.00", "$210.00", "$90.00"):
+        assert "total" not in label_keys(facts[raw].label)
+    assert "billed" in label_keys(facts["$300.00"].label)
+    one_column = _facts("| Item | Amount |\n|---|---|\n| Freight | $90.00 |\n| Total | $90.00 |\n")
+    assert "total" in label_keys(one_column["$90.00"].label)

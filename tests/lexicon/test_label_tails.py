@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_keys import SIMPLE
 
-from osrag.lexicon.keys import asked_keys, label_keys, without_dated_tail
+from osrag.lexicon.keys import COLUMN_JOIN, asked_keys, label_keys, without_dated_tail
 from osrag.lexicon.label_roles import STATED_TOTAL_WORDS, TIME_ADVERBS, TOTALLED_HEADS
 from osrag.lexicon.periods import MONTHS
 
@@ -74,3 +74,17 @@ def test_the_dashed_tail_goes_only_when_it_is_a_period() -> None:
     assert without_dated_tail("Rent - June 2024") == "Rent"
     assert without_dated_tail("Rent - Unit 4") == "Rent - Unit 4"
     assert without_dated_tail("Year-end bonus") == "Year-end bonus"
+
+
+@given(st.sampled_from(["Total", "Totals", "Grand total", "TOTAL"]), SIMPLE)
+def test_a_total_rows_cell_under_a_named_column_is_that_columns_total(
+    row: str, column: str
+) -> None:
+    keys = label_keys(f"{row}{COLUMN_JOIN}{column}")
+    assert "total" not in keys  # "Totals — Deductible" is the total deductible, no total
+    assert set(label_keys(column)) <= set(keys)
+
+
+@pytest.mark.parametrize("column", ["Amount", "Total amount", "Values"])
+def test_a_total_rows_cell_under_a_blank_column_is_the_total(column: str) -> None:
+    assert "total" in label_keys(f"Total{COLUMN_JOIN}{column}")
