@@ -4,8 +4,9 @@
     .venv/bin/python benchmarks/families/build.py --check   # exit 1 if a committed file differs
     .venv/bin/python benchmarks/families/build.py --set probe [--check]   # the probe set's
 
-The same for the probe set of ``benchmarks/data/probe/`` (``--set probe``): its sources are
-``benchmarks/data/probe/sources/<family>/``, its documents ``benchmarks/data/probe/documents/``.
+The same for the probe sets of ``benchmarks/data/probe/`` (``--set probe``) and
+``benchmarks/data/probe2/`` (``--set probe2``): their sources are ``<set>/sources/<family>/``,
+their documents ``<set>/documents/``.
 
 The documents of ``benchmarks/data/families/documents/`` that are Markdown, plain text or
 HTML are committed as they are. The Word and PDF ones are generated here, so the set stays
@@ -50,6 +51,10 @@ SETS = {
     "probe": (
         ROOT / "benchmarks" / "data" / "probe" / "sources",
         ROOT / "benchmarks" / "data" / "probe" / "documents",
+    ),
+    "probe2": (
+        ROOT / "benchmarks" / "data" / "probe2" / "sources",
+        ROOT / "benchmarks" / "data" / "probe2" / "documents",
     ),
 }
 """Each set's (sources folder, documents folder)."""

@@ -96,6 +96,7 @@ __all__ = [
     "stated_year",
     "stated_years",
     "two_digit_year",
+    "unit_phrase_end",
     "year_of",
 ]
 
@@ -491,6 +492,17 @@ def period_units_in(
     month", "paid weekly", "$40/hr"), in order."""
     stop = len(text) if end is None else end
     return [(_unit(m), m.start(), m.end()) for m in _UNIT_PHRASE.finditer(text, start, stop)]
+
+
+def unit_phrase_end(text: str, start: int) -> int | None:
+    """The end of the period-unit phrase that ``text`` continues with at ``start``, after
+    spaces ("$50 **a day** or less", "$2,000 **per month** or more", "$40**/hr** or under"),
+    else None: a comparison said after an amount may come after its unit."""
+    at = start
+    while at < len(text) and text[at] in " \t":
+        at += 1
+    match = _UNIT_PHRASE.match(text, at)
+    return match.end() if match is not None else None
 
 
 @functools.lru_cache(maxsize=1 << 12)

@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import Any
 
 __all__ = [
+    "OWN_PLURALS",
     "hyphenated",
     "key_stem",
     "name_key",
@@ -58,9 +59,17 @@ def word_set(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
 
+OWN_PLURALS = frozenset({"dues", "arrears"})
+"""Nouns of money used in the plural whose singular form is another word — "dues" (a
+member's charge) is not "due" (owed: "amount due"), "arrears" not "arrear": kept as they
+are, so a label's head ("Membership dues") stays a quantity of its own."""
+
+
 def singular(word: str) -> str:
     """``liabilities`` → ``liability``, ``revenues`` → ``revenue``, ``taxes`` → ``tax``
-    (English noun number; the one rule both sides use)."""
+    (English noun number; the one rule both sides use); ``dues`` stays ``dues``."""
+    if word in OWN_PLURALS:
+        return word
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
     if word.endswith(("sses", "xes", "ches", "shes")):
@@ -84,6 +93,8 @@ def person_of(word: str) -> str | None:
 def other_number(word: str) -> str:
     """``limits`` ↔ ``limit``, ``liabilities`` ↔ ``liability``: the singular of a plural
     (:func:`singular`), else the plural of a singular (English noun number)."""
+    if word in OWN_PLURALS:  # "dues": its own other number
+        return word
     one = singular(word)
     if one != word:
         return one

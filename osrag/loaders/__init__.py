@@ -51,7 +51,7 @@ Kind = Literal["pdf", "docx", "html", "zip", "ole"]
 EXTRACTED_SUFFIXES = (".pdf", ".docx", ".html", ".htm", ".xhtml")
 """File extensions read by a loader here (compared case-insensitively)."""
 
-LOADERS = ("osrag-pdf@3", "osrag-docx@1", "osrag-html@2")
+LOADERS = ("osrag-pdf@4", "osrag-docx@1", "osrag-html@2")
 """``name@version`` of each loader: part of the generation digest (a changed loader
 extracts different text from the same bytes, so documents must be read again)."""
 

@@ -78,7 +78,7 @@ from osrag.loaders.text import TextWriter, clean_inline
 
 __all__ = ["LOADER", "MAX_PAGE_CHARS", "load_pdf"]
 
-LOADER = "osrag-pdf@3"
+LOADER = "osrag-pdf@4"
 MAX_PAGE_CHARS = 500_000
 """A page with more characters than this is refused (a generated or hostile page)."""
 

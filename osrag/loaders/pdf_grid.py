@@ -30,8 +30,10 @@ Each occurrence" / "$5,000,000; Aggregate" …). The rule that puts it together:
   a figure and the next starts with a capital (a cell stacking "EACH OCCURRENCE $
   1,000,000" over "AGGREGATE $ 2,000,000": two items, not one phrase).
 
-A region whose cells are mostly long (prose set in columns), or whose rows mostly name
-nothing in their first cell (a grid of figures), is no grid.
+A region whose cells are mostly long (prose set in columns), whose rows mostly name
+nothing in their first cell (a grid of figures), or whose body holds no figure at all (a
+form's blank boxes: each cell is a field's caption — "Last name", "City or town, state,
+and ZIP code" — with nothing filled in) is no grid.
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ _MAX_MEDIAN_CELL = 30
 _WORDED = re.compile(r"[^\W\d_]{2}")
 _ENDS_WITH_FIGURE = re.compile(r"\d[\d,.]*\)?[;,]?\s*$")
 _STARTS_WITH_CAPITAL = re.compile(r"\s*[A-Z]")
+_FIGURE = re.compile(r"\d")
 
 
 def _overlaps(a0: float, a1: float, b0: float, b1: float) -> float:
@@ -293,6 +296,8 @@ def grid_at(
     body = rows[1:]
     if not any(sum(1 for cell in row if cell) >= 2 for row in body):
         return None
+    if not any(_FIGURE.search(cell) for row in body for cell in row):
+        return None  # a form's blank boxes: captions, nothing filled in
     if 2 * sum(1 for row in body if _WORDED.search(row[0])) < len(body):
         return None  # rows that name nothing (a grid of figures): read line by line
     if median(len(cell) for row in rows for cell in row if cell) > _MAX_MEDIAN_CELL:

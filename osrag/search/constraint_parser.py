@@ -26,7 +26,8 @@ thousand``, ``$8.2 billion``, ``100 million dollars``):
   than, up to, not exceeding, not to exceed, not over, not above, a maximum of,
   maximum (of), less (lower) than or equal to, equal to or less than, at or below, no
   larger than, ``<=``, ``≤``; after the amount: or less, or below, or lower, or under,
-  or fewer, and below, and under, and less;
+  or fewer, and below, and under, and less — either after the amount's period unit too
+  ("$50 a day or less", "$2,000 per month or more");
 * ``between``: between X and Y (or X–Y, X to Y), from X to Y (or through/until), X to Y, X–Y
   / X-Y (``$1M–$2M``, ``$1-2 million``); the ends are sorted for "between" and
   "from"; a bare "X to Y" or "X–Y" is a range only when written low to high
@@ -62,7 +63,7 @@ from osrag.currencies import SIGN_CHARACTERS
 from osrag.errors import ExtractionError
 from osrag.extract.money import SCALE_WORDS, MoneyMention, ascii_digits, parse_money
 from osrag.lexicon.function_words import HEDGES
-from osrag.lexicon.periods import YEAR4
+from osrag.lexicon.periods import YEAR4, unit_phrase_end
 from osrag.schema.constraints import (
     APPROXIMATE_BAND_PERCENT,
     AmountConstraint,
@@ -338,6 +339,8 @@ def _single(text: str, mention: MoneyMention) -> AmountConstraint:
         units = mention.minor_units if op == "eq" else _written(mention)
         return _make(op, mention.currency, (units,), text, start, mention.end)
     after = _SUFFIX.match(text, mention.end)
+    if after is None and (unit_end := unit_phrase_end(text, mention.end)) is not None:
+        after = _SUFFIX.match(text, unit_end)  # "$50 a day or less"
     if after is not None:
         op = "gte" if after.group("gte") is not None else "lte"
         return _make(op, mention.currency, (_written(mention),), text, mention.start, after.end())

@@ -7,7 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from osrag.lexicon.keys import label_keys
 from osrag.lexicon.words import (
+    OWN_PLURALS,
     name_key,
     name_words,
     normalised,
@@ -48,9 +50,21 @@ def test_the_other_number_is_the_singular_whenever_there_is_one(word: str) -> No
     it as, never a second reading (``gas`` is a singular: its other number is ``gases``,
     not ``ga``)."""
     other = other_number(word)
+    if word in OWN_PLURALS:
+        assert other == word == singular(word)
+        return
     assert other != word
     if singular(word) != word:
         assert other == singular(word)
+
+
+@pytest.mark.parametrize("word", sorted(OWN_PLURALS))
+def test_a_noun_used_only_in_the_plural_keeps_its_number_and_heads_a_label(word: str) -> None:
+    # "dues" read as "due" would be the "due" of "amount due", a word a name keeps only
+    # with its quantity: "Club dues" would lose its head
+    assert singular(word) == other_number(word) == word
+    assert word in label_keys(f"Club {word}")
+    assert word in label_keys(f"Member {word.capitalize()}")
 
 
 def test_a_list_is_written_as_one_string() -> None:

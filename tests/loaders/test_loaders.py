@@ -551,7 +551,7 @@ def test_the_generation_records_the_loaders_and_both_coordinate_systems() -> Non
     from osrag.models import ExtractionConfig
 
     versions = pipeline_versions(ChunkingConfig(), ExtractionConfig())
-    assert versions["loaders"] == "osrag-pdf@3,osrag-docx@1,osrag-html@2"
+    assert versions["loaders"] == "osrag-pdf@4,osrag-docx@1,osrag-html@2"
     assert versions["coordinates"] == (
         "unicode-code-points-of-decoded-source,unicode-code-points-of-extracted-text"
     )
@@ -675,6 +675,32 @@ def test_a_grid_drawn_cell_by_cell_is_put_together_and_prose_in_columns_is_not()
         _grid_line(111, (320, "and shall rebuild it after a loss within a year")),
     ]
     assert grid_at(prose, 0) is None
+
+
+def test_a_forms_blank_boxes_are_no_grid_and_the_same_boxes_filled_in_are() -> None:
+    # a form's boxes drawn cell by cell: each cell a field's caption, nothing filled in;
+    # read as a grid its captions become "values" of one another's columns
+    def boxes(filled: bool) -> list[Line]:
+        return [
+            _grid_line(100, (50, "Part 1")),
+            _grid_line(100, (200, "Given name")),
+            _grid_line(100, (330, "Family name")),
+            _grid_line(118, (50, "Applicant")),
+            _grid_line(129, (50, "details")),
+            _grid_line(118, (200, "Street address" + (" 14 Elm Row" if filled else ""))),
+            _grid_line(118, (330, "Date of birth" + (" 02/03/1990" if filled else ""))),
+            _grid_line(147, (50, "Contact")),
+            _grid_line(147, (200, "Town and postcode")),
+        ]
+
+    assert grid_at(boxes(filled=False), 0) is None
+    found = grid_at(boxes(filled=True), 0)
+    assert found is not None
+    assert found[1][1] == [
+        "Applicant details",
+        "Street address 14 Elm Row",
+        "Date of birth 02/03/1990",
+    ]
 
 
 def test_a_grid_cell_whose_last_line_stands_alone_is_joined_to_its_row() -> None:
