@@ -38,7 +38,9 @@ allowance". The word lists are the roles of :mod:`osrag.lexicon.label_roles`.
    other income, net`` is a line of three quantities, not interest expense); words are
    casefolded, punctuation and ``&`` read as words (``R&D`` → "r and d"), each put in
    the singular (:func:`~osrag.lexicon.words.singular`, the rule the question side uses
-   for every name).
+   for every name). A last part set off by a spaced dash that only names a period goes
+   (``Monthly tuition - September`` → "monthly tuition": :func:`without_dated_tail`), and
+   so do adverbs of time that end the name (``Demurrage thereafter`` → "demurrage").
 3. **Complements.** A word of :data:`~osrag.lexicon.label_roles.COMPLEMENTS` after the
    first starts a complement. One of :data:`~osrag.lexicon.label_roles.SPECIFYING` (of,
    for, per, under, …) leaves the quantity the same: the core is cut before it (``Limit
@@ -58,7 +60,10 @@ allowance". The word lists are the roles of :mod:`osrag.lexicon.label_roles`.
    :data:`~osrag.lexicon.label_roles.OPTIONAL_LEADS` (total, net, consolidated) may be
    left out: ``Total revenue`` → "total revenue", "revenue". A last word of
    :data:`~osrag.lexicon.label_roles.GENERIC_HEADS` may be left out when a word remains
-   (``Personal property coverage`` → "personal property").
+   (``Personal property coverage`` → "personal property"). A total named with what its
+   figures are (``Total quoted charges``, ``Total estimated cost``) is also "total", the
+   document's total; a total row's cell under a column naming a quantity (``Totals —
+   Deductible``) is that column's total, never the bare "total".
 
 **The question side.** :func:`asked_key` reads a question's name the same way, without
 cutting (the whole name is asked: "total assets" asks for "total asset", which "Total
@@ -105,7 +110,11 @@ from osrag.lexicon.label_roles import (
     SECTION_HEADS,
     SPECIFYING,
     SPLITS,
+    STATED_TOTAL_WORDS,
+    TIME_ADVERBS,
+    TOTALLED_HEADS,
 )
+from osrag.lexicon.periods import is_period_words
 from osrag.lexicon.profiles import vocabulary
 from osrag.lexicon.quantities import is_document_noun, synonyms_of
 from osrag.lexicon.signs import names_loss
@@ -183,14 +192,30 @@ def without_rates(text: str) -> str:
     return RATE.sub(" ", text)
 
 
+_DASHED_TAIL = re.compile(r"\s+[-–]\s+(?P<tail>[^-–]+)$")
+"""A last part set off by a spaced hyphen or en dash ("Monthly tuition **- September**")."""
+
+
+def without_dated_tail(text: str) -> str:
+    """``text`` without a last part set off by a dash that only names a period ("Monthly
+    tuition - September", "Rent – March 2024", "Service fee - Jan 1-31"): which month or
+    date the figure is for, no word of what it measures. Any other dashed part stays
+    ("Housing – double room")."""
+    found = _DASHED_TAIL.search(text)
+    if found is None or not is_period_words(found.group("tail").strip(" .,:;")):
+        return text
+    return text[: found.start()]
+
+
 def _first_clause(text: str) -> tuple[str, bool]:
     """``text`` up to its first comma — unless the comma starts a list closed by *and* /
     *or*, kept whole: "Property, plant and equipment, net" → "Property plant and
     equipment"; "Interest expense, interest income and other income, net" is a line of
     three quantities, not interest expense. A piece that starts with a complement, a
     "net" or an "each" ("Revenue, net", "Property damage, each accident", "Receivables,
-    net of allowances and returns") is no list item. Also whether it is such a list."""
-    pieces = without_rates(without_parentheses(text)).split(",")
+    net of allowances and returns") is no list item. Also whether it is such a list. A
+    dashed last part naming only a period is no part of it (:func:`without_dated_tail`)."""
+    pieces = without_rates(without_dated_tail(without_parentheses(text).strip())).split(",")
     taken = _clause_pieces([p.split() for p in pieces])
     words = [w for piece in pieces[:taken] for w in piece.split()]
     return " ".join(words), taken > 1
@@ -344,15 +369,38 @@ def _read_part(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
     """:func:`_part`, kept: a table's column header is a part of every label of its
     column, a row's of every label of its row."""
     clause, listed = _first_clause(text)
-    whole = phrase_words(clause)
+    whole = _without_time_adverbs(phrase_words(clause))
     cut = _cut(whole, hyphenated(clause))
     if cut < len(whole) and (whole[cut] not in SPECIFYING or _per_share(whole[cut:])):
         return (), tuple(last_words(whole)), listed
     return tuple(last_words(whole[:cut])), tuple(last_words(whole)), listed
 
 
+def _without_time_adverbs(words: list[str]) -> list[str]:
+    """``words`` without the adverbs of time that end them ("demurrage thereafter" →
+    "demurrage": :data:`~osrag.lexicon.label_roles.TIME_ADVERBS`), one word kept at least."""
+    end = len(words)
+    while end > 1 and words[end - 1] in TIME_ADVERBS:
+        end -= 1
+    return words[:end]
+
+
+def _stated_total(words: list[str]) -> bool:
+    """A total named with what its figures are ("total quoted charge", "total estimated
+    cost": "total", words of :data:`~osrag.lexicon.label_roles.STATED_TOTAL_WORDS`, and a
+    head of :data:`~osrag.lexicon.label_roles.TOTALLED_HEADS`): the document's total."""
+    return (
+        len(words) > 2
+        and words[0] == "total"
+        and words[-1] in TOTALLED_HEADS
+        and all(w in STATED_TOTAL_WORDS for w in words[1:-1])
+    )
+
+
 def _keys_of(core: list[str], whole: list[str], listed: bool = False) -> list[str]:
     keys = _core_keys(core, listed)
+    if _stated_total(core):
+        keys.append("total")
     whole = last_words(whole)
     if whole != core and whole:  # the whole phrase, never a tail of its complement
         keys += _specified(whole)
@@ -466,7 +514,35 @@ def _label_keys(label: str, profiles: str) -> tuple[str, ...]:
         # the item names the quantity, the row only whose it is
         keys = [k for k in keys if k not in row]
     found = dict.fromkeys(k for k in ([] if qualified else row) + keys if 0 < len(k) <= KEY_CHARS)
+    if _column_total(row_only, columns):
+        found.pop("total", None)  # "Totals — Deductible": the total deductible, no total
     return tuple(_without_separate_tails(list(found)))[:KEYS_PER_LABEL]
+
+
+_TOTAL_ROW = frozenset({"total", "grand"})
+"""The words of a row that only says it totals the figures above it ("Total", "Totals",
+"Grand total")."""
+
+
+def _column_total(row: str, columns: list[str]) -> bool:
+    """A total row's cell under a column naming a quantity ("Totals — Deductible", "Total —
+    Plan paid"): the total of that column's quantity, not the document's total — the bare
+    key "total" is not the fact's (its row and column keys stay: "total deductible",
+    "deductible"). A column that only says its figures are amounts or totals ("Total —
+    Amount", "Total — Total") is none: that row is the total."""
+    words = phrase_words(row)
+    return (
+        bool(words)
+        and all(w in _TOTAL_ROW for w in words)
+        and any(_names_a_column_quantity(c) for c in columns)
+    )
+
+
+def _names_a_column_quantity(column: str) -> bool:
+    """A column header naming a quantity: a core that is not only total words, and more
+    than a blank qualifier (:func:`qualifies_nothing`)."""
+    core = _part(column)[0]
+    return bool(set(core) - _TOTAL_ROW) and not qualifies_nothing(column)
 
 
 def _line_of_cover(row: list[str], column_core: list[str]) -> list[str]:

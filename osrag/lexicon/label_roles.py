@@ -61,6 +61,9 @@ __all__ = [
     "SECTION_HEADS",
     "SPECIFYING",
     "SPLITS",
+    "STATED_TOTAL_WORDS",
+    "TIME_ADVERBS",
+    "TOTALLED_HEADS",
 ]
 
 SPLITS = word_set(
@@ -318,6 +321,21 @@ cause ("Net losses | on disposals of assets"), an adjustment ("Revenue | excludi
 PER_RATIO = frozenset({"share", "unit", "foot", "feet", "ft", "metre", "meter"})
 """The last word of a "per" complement that makes a ratio: "earnings per share", "rent per
 rentable square foot"."""
+
+TIME_ADVERBS = frozenset({
+    "thereafter", "afterwards", "afterward", "hereafter", "henceforth", "onward", "onwards",
+    "subsequently",
+})  # fmt: skip
+"""Adverbs of time that may end a name as written ("Demurrage **thereafter**", "Rent
+**thereafter**"): when the figure falls due, no word of what it measures."""
+
+STATED_TOTAL_WORDS = frozenset({"quoted", "estimated", "proposed", "projected"})
+"""Participles that say only what a total's figures are — quoted, estimated — between
+"Total" and the charges it sums ("Total **quoted** charges", "Total **estimated** cost"):
+the document's total, as "Quoted total" and "Estimated total" are."""
+
+TOTALLED_HEADS = frozenset({"charge", "fee", "cost", "price", "amount"})
+"""The heads of what such a total sums (:data:`STATED_TOTAL_WORDS`): what is paid."""
 
 UNIT_PRICED = frozenset({"price", "rate"})
 """Heads whose amount is one per unit already: "a purchase price of $0.15 per share" is the

@@ -19,6 +19,7 @@ from osrag.search.fact_filters import (
     named_keys,
     narrowed_constraint,
     narrowed_keys,
+    unit_read_out,
 )
 
 __all__ = ["KEYS_SHOWN", "asked_at", "keys_shown", "name_note"]
@@ -60,6 +61,12 @@ def _bound(c: AmountConstraint, extra: tuple[str, ...] = ()) -> str:
         line += f" ({known})"
     if named:
         line += f"; or a label naming it whole ({keys_shown(named)})"
+    read_out = unit_read_out(c)
+    if read_out is not None:
+        line += (
+            f"; or {read_out.label!r} per {read_out.period_unit}"
+            f" ({keys_shown(constraint_keys(read_out))})"
+        )
     if c.context is not None:
         line += f"; {c.context!r} in the breadcrumb or among the fact's label keys"
     return line

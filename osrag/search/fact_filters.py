@@ -28,7 +28,10 @@ meets every condition at once — one :class:`~osrag.schema.filters.Nested` filt
   say whose or when ("**monthly** rent", "**adjusted** EBITDA": ``named``), a fact whose
   label holds that whole name (:func:`named_keys`) is the figure as well, whatever its
   fields say — the label itself states it —, unless the amount states another period unit
-  than the one asked ("monthly base rent … ($21.00 per square foot per year)").
+  than the one asked ("monthly base rent … ($21.00 per square foot per year)"). A name a
+  profile knows whole that says how often ("**hourly** rate", "**hourly** wage":
+  :func:`unit_read_out`) is also the rest of it at that unit: "Regular — Rate per hour",
+  a rate beside its row's hours, is an hourly rate.
 
 The kind of document a question names is no condition when a profile names it — "invoices",
 "statements", "agreements", "policies" are document nouns, which never become the
@@ -63,7 +66,8 @@ from collections.abc import Sequence
 
 from osrag.engines.mapping import ENGLISH_STOP_WORDS
 from osrag.lexicon.keys import asked_keys, label_alternatives, narrowed
-from osrag.lexicon.periods import PERIOD_UNITS, TERM_YEARS, UNIT_ADVERBS
+from osrag.lexicon.periods import PERIOD_UNITS, TERM_YEARS, UNIT_ADVERBS, period_units_in
+from osrag.lexicon.profiles import vocabulary
 from osrag.lexicon.scopes import PARTS
 from osrag.lexicon.signs import names_loss
 from osrag.lexicon.words import name_words, normalised, other_number, person_of
@@ -227,11 +231,35 @@ def _part_filter(part: str) -> Filter:
     )
 
 
+def unit_read_out(c: AmountConstraint) -> AmountConstraint | None:
+    """``c`` with the unit word of its name read out ("hourly rate" → a rate, per hour),
+    when the name was kept whole — a name a profile knows ("hourly rate", "hourly wage"
+    are its names of a wage), so no unit was read out of it — and says one unit of a
+    quantity that recurs; else None."""
+    if c.label is None or c.period_unit is not None or c.named is not None:
+        return None
+    found = period_units_in(c.label)
+    if len(found) != 1:
+        return None
+    unit, start, end = found[0]
+    rest = " ".join(f"{c.label[:start]} {c.label[end:]}".split())
+    if not name_words(rest) or not vocabulary().recurring(rest):
+        return None
+    return c.model_copy(update={"label": rest, "period_unit": unit})
+
+
 def what_filter(c: AmountConstraint, extra_keys: Sequence[str] = ()) -> Filter:
     """What, whose and when of one fact (the module docstring): the label keys
     (:func:`constraint_keys` and ``extra_keys``), the scope, the part of the year, the
     period unit — or, when the question's name held those words (``c.named``), a label
-    holding that whole name."""
+    holding that whole name; for a name kept whole that says how often, also the rest of
+    it at that unit (:func:`unit_read_out`)."""
+    found = _what_filter(c, extra_keys)
+    read_out = unit_read_out(c)
+    return found if read_out is None else AnyOf((found, _what_filter(read_out)))
+
+
+def _what_filter(c: AmountConstraint, extra_keys: Sequence[str] = ()) -> Filter:
     items: list[Filter] = []
     if c.label is not None or extra_keys:
         items.append(label_filter([*constraint_keys(c), *extra_keys]))

@@ -79,7 +79,7 @@ def test_figures_in_cents_take_the_one_currency_the_document_writes() -> None:
     got = {(f.raw, f.label, f.currency) for f in facts(PAY_SLIP) if f.source == "table"}
     assert ("2,422.00", "Gross earnings", "USD") in got  # "CURRENT" beside "YTD": the period
     assert ("10,604.25", "NET PAY", "USD") in got
-    assert ("31.20", "Base — RATE", "USD") in got
+    assert ("31.20", "Base — RATE per hour", "USD") in got  # a rate beside its row's hours
 
 
 def test_an_hours_column_is_not_money() -> None:

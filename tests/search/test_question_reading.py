@@ -146,6 +146,19 @@ def test_a_label_that_says_the_unit_itself_is_the_figure_for_that_unit() -> None
     assert passes(node, _fact(["premium"], 45_000, year=2023))
 
 
+def test_a_known_name_that_says_how_often_is_also_its_rest_at_that_unit() -> None:
+    c = _one("pay stubs with an hourly rate under $25")
+    assert (c.label, c.period_unit) == ("hourly rate", None)  # a compensation profile name
+    node = fact_filter(c)
+    assert passes(node, _fact(["hourly rate", "rate"], 2_240))  # "Hourly rate: $22.40"
+    # "Regular — Rate per hour": a rate beside its row's hours
+    per_hour = ["regular", "rate", "regular rate", "rate per hour"]
+    assert passes(node, _fact(per_hour, 2_240, period_unit="hour"))
+    assert not passes(node, _fact(["rate"], 2_240))  # a rate of no stated unit
+    assert not passes(node, _fact(["rate"], 2_240, period_unit="day"))
+    assert not passes(node, _fact(per_hour, 2_900, period_unit="hour"))  # over the bound
+
+
 # --------------------------------------------------------------------------- whose and when
 
 

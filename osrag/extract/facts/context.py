@@ -26,6 +26,9 @@ A table's cells do not say whose figures they are; the words before it often do:
   "including …") names none;
 * the sentence introducing a table as an **allocation** of stock-based compensation,
   depreciation or amortization (:func:`allocated_quantity`);
+* a heading naming the statement's own period ("Charges for **this quarter**", "**Current
+  month's** charges"): the figures are the period's own, whatever its length — no part of
+  a year;
 * a heading or describing sentence saying the figures are **quarterly** ("Quarterly
   results", "Selected Quarterly Financial Data", "for each quarter"): a column headed by a
   date is then a quarter's, not the year's.
@@ -152,6 +155,15 @@ _OFFERS = re.compile(
 table's rows are its instances."""
 
 
+_OWN_PERIOD = re.compile(
+    r"(?i)\b(?:this|current)\s+(?:billing\s+|pay\s+|statement\s+)?"
+    r"(?:quarter|month|week|period|cycle)\b"
+)
+"""A heading naming the statement's own period ("Charges for this quarter", "Current month's
+charges", "This billing period"): a bill's or a statement's period is its whole, whatever
+its length — the figures under it are the period's own, no part of a year."""
+
+
 def _heading(before: str) -> str | None:
     """The nearest short line above (module docstring): a heading, not a sentence."""
     for paragraph in reversed(before[-REACH:].split("\n\n")):
@@ -258,7 +270,7 @@ def _of_heading(line: str) -> Context | None:
         if pattern.search(line):
             return Context(scope)
     part = period_part_of(line.split())
-    if part is not None and part != "full":
+    if part is not None and part != "full" and _OWN_PERIOD.search(line) is None:
         return Context(period_part=part)
     if QUARTERLY.search(line):
         return Context(quarterly=True)

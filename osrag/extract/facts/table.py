@@ -210,7 +210,9 @@ class TableReading:
 
     def _per_sale_unit(self, row: int, cell: int, label: str | None) -> str | None:
         """A unit price with the unit its row's item is sold in (a unit column's ``CS``,
-        ``box``: :data:`~osrag.lexicon.label_roles.SALE_UNITS`): "Unit price per case"."""
+        ``box``: :data:`~osrag.lexicon.label_roles.SALE_UNITS`): "Unit price per case"; a
+        rate beside the hours its row counts (a column headed ``Hours``, ``Hrs``, a number
+        in it: "Regular | 38.00 | $17.25") is a rate per hour, "Rate per hour"."""
         words = phrase_words(label) if label else []
         if not words or words[-1] not in UNIT_PRICED:
             return label
@@ -219,6 +221,8 @@ class TableReading:
             unit = SALE_UNITS.get(other.text.strip().casefold().rstrip("."))
             if i != cell and unit is not None and named & UNIT_COLUMNS:
                 return f"{label} per {unit}"
+            if i != cell and named & _HOURS and number_cell(other.text.strip()):
+                return f"{label} per hour"
         return label
 
     def _rows(self) -> list[_Row]:
@@ -487,11 +491,17 @@ def _dated_column(column: ColumnKey) -> bool:
     return column.period is not None and _MONTH_DAY.search(column.period[0]) is not None
 
 
+_HOURS = frozenset({"hour", "hr"})
+"""A column header counting the hours of a row (its words, singular): ``Hours``, ``Hrs``."""
+
+
 def _line_items(model: TableModel) -> dict[int, int]:
     """The lines of an itemised document's table (a column headed ``Qty``, ``Hours``,
     ``Units`` …: :data:`~osrag.lexicon.scopes.LINE_QUANTITIES`): each row with a figure in
-    that column, and the cell of its last figure — the line's amount, which the document's
-    total sums (its unit price or rate is no part of the total: the document's own)."""
+    that column, and the cell of its last figure outside a year-to-date column — the line's
+    amount, which the document's total sums (its unit price or rate is no part of the total:
+    the document's own; a pay statement's running total beside it is the year's, not the
+    line's)."""
     lines: dict[int, int] = {}
     rows = model.table.rows
     quantity_stub = " ".join(phrase_words(rows[0][0])) in LINE_QUANTITIES if rows else False
@@ -501,7 +511,11 @@ def _line_items(model: TableModel) -> dict[int, int]:
         for i, c in enumerate(cells):
             named = {" ".join(phrase_words(t)) for t in model.header_texts(r, i)}
             counted = counted or (bool(named & LINE_QUANTITIES) and is_value_cell(c.text))
-        figures = [i for i, c in enumerate(cells) if holds_a_figure(c.text)]
+        figures = [
+            i
+            for i, c in enumerate(cells)
+            if holds_a_figure(c.text) and model.column(r, i).period_part != "ytd"
+        ]
         if counted and figures:
             lines[r] = figures[-1]
     return lines

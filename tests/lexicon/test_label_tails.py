@@ -1,0 +1,90 @@
+"""What may end a label and names nothing it measures: a dashed period ("Monthly fee -
+June"), an adverb of time ("Storage thereafter"); and a total named with what its figures
+are ("Total quoted charges"), which is the document's total. Unit cases, and properties
+over generated names."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from test_keys import SIMPLE
+
+from osrag.lexicon.keys import COLUMN_JOIN, asked_keys, label_keys, without_dated_tail
+from osrag.lexicon.label_roles import STATED_TOTAL_WORDS, TIME_ADVERBS, TOTALLED_HEADS
+from osrag.lexicon.periods import MONTHS
+
+PERIODS = st.one_of(
+    st.sampled_from(sorted(MONTHS)).map(str.capitalize),
+    st.builds(lambda m, y: f"{m.capitalize()} {y}", st.sampled_from(sorted(MONTHS)),
+              st.integers(1990, 2035)),
+    st.integers(1990, 2035).map(str),
+)  # fmt: skip
+
+
+@given(SIMPLE, st.sampled_from([" - ", " – "]), PERIODS)
+def test_a_dashed_period_after_a_name_changes_no_key(name: str, dash: str, period: str) -> None:
+    assert label_keys(f"{name}{dash}{period}") == label_keys(name)
+
+
+@given(SIMPLE, st.sampled_from(sorted(TIME_ADVERBS)))
+def test_an_adverb_of_time_after_a_name_changes_no_key(name: str, adverb: str) -> None:
+    assert label_keys(f"{name} {adverb}") == label_keys(name)
+
+
+@given(st.lists(st.sampled_from(sorted(STATED_TOTAL_WORDS)), min_size=1, max_size=2),
+       st.sampled_from(sorted(TOTALLED_HEADS)))  # fmt: skip
+def test_a_total_named_with_what_its_figures_are_is_a_total(words: list[str], head: str) -> None:
+    label = f"Total {' '.join(words)} {head}s"
+    assert "total" in label_keys(label)
+    assert set(asked_keys("total")) & set(label_keys(label))
+
+
+@pytest.mark.parametrize(
+    ("label", "keys"),
+    [
+        ("Monthly tuition - September (Grade 3)", ("monthly tuition", "tuition")),
+        ("Parking – March 2025", ("parking",)),
+        ("Demurrage thereafter", ("demurrage",)),
+        ("Total quoted charges", ("total quoted charge", "quoted charge", "charge", "total")),
+    ],
+)
+def test_the_forms_written_out(label: str, keys: tuple[str, ...]) -> None:
+    assert label_keys(label) == keys
+
+
+@pytest.mark.parametrize(
+    ("label", "absent"),
+    [
+        ("Housing – double room", "housing"),  # a dashed part that is no period stays
+        ("Total freight charges", "total"),  # a total of one kind of charge: not the total
+        ("Total charges", "total"),
+    ],
+)
+def test_what_stays_a_word_of_the_name(label: str, absent: str) -> None:
+    keys = label_keys(label)
+    assert keys and absent not in keys
+
+
+def test_an_adverb_alone_is_still_the_labels_one_word() -> None:
+    assert label_keys("Thereafter") == ("thereafter",)
+
+
+def test_the_dashed_tail_goes_only_when_it_is_a_period() -> None:
+    assert without_dated_tail("Rent - June 2024") == "Rent"
+    assert without_dated_tail("Rent - Unit 4") == "Rent - Unit 4"
+    assert without_dated_tail("Year-end bonus") == "Year-end bonus"
+
+
+@given(st.sampled_from(["Total", "Totals", "Grand total", "TOTAL"]), SIMPLE)
+def test_a_total_rows_cell_under_a_named_column_is_that_columns_total(
+    row: str, column: str
+) -> None:
+    keys = label_keys(f"{row}{COLUMN_JOIN}{column}")
+    assert "total" not in keys  # "Totals — Deductible" is the total deductible, no total
+    assert set(label_keys(column)) <= set(keys)
+
+
+@pytest.mark.parametrize("column", ["Amount", "Total amount", "Values"])
+def test_a_total_rows_cell_under_a_blank_column_is_the_total(column: str) -> None:
+    assert "total" in label_keys(f"Total{COLUMN_JOIN}{column}")
