@@ -881,6 +881,8 @@ def names_forecast(words: Sequence[str]) -> bool:
     """Whether the words of a clause before an amount make it an expected figure
     (:data:`FORECAST_VERBS`; the last such word with no turn to a stated figure after it,
     :data:`CLAUSE_ACTUAL`)."""
+    if _FORECAST_STEMS.search(_folded(words)) is None:
+        return False  # most clauses: no word that could say so, none of them read
     said = [w for token in words for w in _token_words(token)]
     for i in range(len(said) - 1, -1, -1):
         word = said[i]
@@ -898,6 +900,25 @@ def names_forecast(words: Sequence[str]) -> bool:
             if verb:
                 return True
     return False
+
+
+def _folded(words: Sequence[str]) -> str:
+    """``words`` as :func:`~osrag.lexicon.words.name_words` reads them before it splits
+    them (casefolded, apostrophes dropped): every word it reads of a token is a part of
+    this text."""
+    return " ".join(words).casefold().replace("’", "").replace("'", "")
+
+
+def _stems(words: frozenset[str]) -> re.Pattern[str]:
+    """One pattern that finds any of ``words`` inside a text, each written once: a word
+    that holds another ("expected" holds "expect") is found with it."""
+    kept = sorted(w for w in words if not any(o != w and o in w for o in words))
+    return re.compile("|".join(map(re.escape, kept)))
+
+
+_FORECAST_STEMS = _stems(FORECAST_VERBS | EXPECTED)
+"""Where none of these stands in a clause's :func:`_folded` text, no word of it is one of
+:data:`FORECAST_VERBS` or :data:`EXPECTED` (:func:`names_forecast` reads no further)."""
 
 
 def _heads(w: _Words, i: int) -> bool:

@@ -166,7 +166,21 @@ its length — the figures under it are the period's own, no part of a year."""
 
 def _heading(before: str) -> str | None:
     """The nearest short line above (module docstring): a heading, not a sentence."""
-    for paragraph in reversed(before[-REACH:].split("\n\n")):
+    return _heading_in(before, max(0, len(before) - REACH), len(before))
+
+
+def _heading_in(text: str, start: int, end: int) -> str | None:
+    """:func:`_heading` of ``text[start:end]``, its paragraphs read back from ``end`` one
+    at a time until one is a heading (most amounts: the first or the second), none of them
+    copied before it is read."""
+    first = False
+    while not first:
+        cut = text.rfind("\n\n", start, end)
+        first = cut < 0
+        paragraph = text[start if first else cut + 2 : end]
+        end = cut
+        # a run of three line breaks leaves its odd one at this paragraph's end rather
+        # than at the next one's start, as a split from the left would: stripped alike
         line = paragraph.strip()
         if line[:1] in _MARKED_START or line[-1:] in _MARKED_END:  # else nothing to take off
             line = _LINE_MARKUP.sub("", line)
@@ -323,9 +337,9 @@ def table_context(text: str, table_start: int) -> Context:
 def heading_context(text: str, position: int) -> Context:
     """The part of the company or of the year the heading of the section holding
     ``position`` names (:data:`NONE` when it names neither)."""
-    before = text[max(0, position - REACH) : position]
-    cut = before.rfind("\n\n")
-    heading = _heading(before[:cut]) if cut >= 0 else None
+    start = max(0, position - REACH)
+    cut = text.rfind("\n\n", start, position)
+    heading = _heading_in(text, start, cut) if cut >= 0 else None
     found = _of_heading(heading) if heading is not None else None
     if found is None or (
         found.scope not in PARTS and found.scope != "forecast" and found.period_part is None
