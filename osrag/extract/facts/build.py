@@ -11,7 +11,7 @@ from osrag.extract.facts.context import allocated_quantity, heading_context, tab
 from osrag.extract.facts.sections import SectionHeadings
 from osrag.extract.facts.table import TableReading, read_table, row_label
 from osrag.extract.facts.text import TextPlace, line_key, read_text_place
-from osrag.extract.facts.units import period_unit
+from osrag.extract.facts.units import declared_units, period_unit
 from osrag.extract.money import MoneyMention
 from osrag.extract.tables import CellAmount
 from osrag.lexicon.bounds import LABEL_CHARS, shorten
@@ -132,7 +132,7 @@ def amount_facts(
             _share_back(text, found, facts, sentence_facts)
         facts.append(found)
         sentence_facts.append(facts[-1])
-    return facts
+    return declared_units(text, facts)
 
 
 def _whose_and_when(
