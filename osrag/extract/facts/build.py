@@ -109,7 +109,9 @@ def amount_facts(
             sentence_facts = []
         where = read_text_place(text, mention.start, mention.end, len(sentence_facts))
         found = _text_fact(text, mention, where, sentence_facts)
-        if found.label is None and found.source == "prose":
+        if found.label is None and found.source in ("prose", "table"):
+            # in a row's worded cell, or a rate in its label cell ("Room block, 40 rooms at
+            # $189.00 per night")
             row = row_label(text, mention.start)
             if row is not None:
                 unit = period_unit(text, mention.end, row)

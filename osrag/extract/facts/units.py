@@ -24,7 +24,9 @@ the vocabulary's reader of period units (:func:`osrag.lexicon.periods.period_uni
    "Semi-monthly") gives none.
 
 The same reader gives a rate's unit ("$189 per room **per night**", "$350 **per person**",
-"$390 **per credit hour**", "$0.35 **per mile**": :data:`osrag.lexicon.periods.RATE_UNITS`).
+"$390 **per credit hour**", "$0.35 **per mile**": :data:`osrag.lexicon.periods.RATE_UNITS`);
+a period the label names wins over a rate's unit after the amount ("**Annual** maximum:
+$2,000.00 per person" recurs yearly).
 
 Nothing else: a period that dates a figure ("for fiscal 2019", "in 2020") is its period,
 not its unit; a multiple or a fraction of a unit ("every two weeks", "semi-annually",
@@ -48,6 +50,7 @@ REACH = 80
 
 _CLAUSE_END = re.compile(r"[,;|\n]|\.(?:\s|$)|[$€£¥₹]\s?\d|(?<![\w/-])\d")
 """Where the amount's clause ends, or another figure starts."""
+_RATES = frozenset(RATE_UNITS.values())
 _AVERAGE = re.compile(r"(?i)\b(?:average|avg\.?)\s*$")
 _FIGURE_BEFORE = re.compile(
     r"(?<![\d,.])(?!(?:19|20)\d\d\b)\d[\d,.]*\s+(?:[^\W\d]+[\s-]+){0,3}(?:at\s+[$€£¥₹]?\s?\d[\d,.]*\s+)?$"
@@ -60,9 +63,13 @@ def period_unit(text: str, end: int, label: str | None) -> PeriodUnit | None:
     """The period unit of the amount ending at ``text[end]`` (module docstring)."""
     stop = _CLAUSE_END.search(text, end, end + REACH)
     units = period_units_in(text, end, stop.start() if stop else min(len(text), end + REACH))
+    labelled = _label_unit(label) if label else None
     if units:
-        return units[0][0]
-    return _label_unit(label) if label else None
+        unit = units[0][0]
+        if unit in _RATES and labelled is not None and labelled not in _RATES:
+            return labelled  # "Annual maximum: $2,000.00 per person" recurs yearly
+        return unit
+    return labelled
 
 
 @functools.lru_cache(maxsize=1 << 12)
