@@ -144,6 +144,33 @@ def test_a_label_that_says_the_unit_itself_is_the_figure_for_that_unit() -> None
     assert passes(node, _fact(["premium"], 45_000, year=2023))
 
 
+@pytest.mark.parametrize(
+    ("text", "label", "unit"),
+    [
+        ("suites under $250 per night", "suites", "night"),
+        ("lodging rate below $180 a night", "lodging rate", "night"),
+        ("banquet packages over $95 per guest", "banquet packages", "person"),
+        ("catering under $60 per head", "catering", "person"),
+        ("course fees above $500 per credit hour", "course fees", "credit hour"),
+        ("mileage charge over $0.40 per mile", "mileage charge", "mile"),
+    ],
+)  # fmt: skip
+def test_a_rate_unit_after_the_amount_or_in_the_name_is_the_constraints_unit(
+    text: str, label: str, unit: str
+) -> None:
+    c = _one(text)
+    assert (c.label, c.period_unit) == (label, unit)
+
+
+def test_a_rate_unit_asked_passes_that_unit_or_none_never_another() -> None:
+    node = fact_filter(_one("suites under $250 per night"))
+    assert passes(node, _fact(["suite"], 21_900, period_unit="night"))
+    assert passes(node, _fact(["suite"], 21_900))  # a tariff that states no unit
+    assert not passes(node, _fact(["suite"], 21_900, period_unit="day"))
+    assert not passes(node, _fact(["suite"], 21_900, period_unit="person"))
+    assert not passes(node, _fact(["suite"], 31_900, period_unit="night"))  # over
+
+
 # --------------------------------------------------------------------------- whose and when
 
 
