@@ -198,3 +198,25 @@ def test_a_rate_in_a_row_label_is_labelled_by_its_item_and_the_row_total_is_no_r
 def test_a_period_in_the_label_wins_over_a_rate_unit_after_the_amount() -> None:
     fact = _by_raw("Annual benefit maximum: $1,750.00 per member.\nYearly cap: $900 per person.\n")
     assert fact["$900"].period_unit == "year"
+
+
+_UNIT_WORDS = {"Weekly": "week", "Monthly": "month", "Quarterly": "quarter", "Annually": "year"}
+
+
+@given(
+    st.sampled_from(["Pay frequency: {}", "Pay period: {}", "Billing cycle: {}", "Billed {}"]),
+    st.sampled_from(sorted(_UNIT_WORDS)),
+    st.sampled_from([str, str.upper, str.lower]),
+    st.integers(1, 99_999),
+)
+def test_every_frequency_declaration_gives_its_unit_to_a_current_amount_below_it(
+    form: str, word: str, case: object, cents: int
+) -> None:
+    line = case(form.format(word))  # type: ignore[operator]
+    amount = f"${cents // 100:,}.{cents % 100:02d}"
+    text = f"Statement 2291\n{line}\n\nService charge: {amount}\n"
+    above = f"Service charge: {amount}\n\n{line}\n"
+    (fact,) = _facts(text)
+    assert fact.period_unit == _UNIT_WORDS[word]
+    (before,) = _facts(above)
+    assert before.period_unit is None  # a declaration governs the figures below it
