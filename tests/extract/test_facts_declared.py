@@ -220,3 +220,8 @@ def test_every_frequency_declaration_gives_its_unit_to_a_current_amount_below_it
     assert fact.period_unit == _UNIT_WORDS[word]
     (before,) = _facts(above)
     assert before.period_unit is None  # a declaration governs the figures below it
+
+
+def test_a_loans_payment_schedule_declares_no_unit_for_its_principal() -> None:
+    text = "Loan summary\nPayment schedule: Monthly\n\nLoan amount: $48,000.00\n"
+    assert _by_raw(text)["$48,000.00"].period_unit is None

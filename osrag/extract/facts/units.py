@@ -84,7 +84,7 @@ _DECLARED_FREQUENCY = re.compile(
     r"""(?imx)
     ^[ \t>*_#-]*
     (?:
-        (?:pay|payment|billing|invoice|invoicing|statement|service)[ \t]+
+        (?:pay|billing|invoice|invoicing)[ \t]+
         (?:frequency|period|cycle|schedule|interval)[ \t*_]*[:=–—-][ \t*_]*(?P<unit>[a-z-]+)
       | (?:billed|paid|invoiced|charged)[ \t]+(?P<adverb>[a-z-]+)
     )
@@ -92,7 +92,9 @@ _DECLARED_FREQUENCY = re.compile(
     """
 )
 """A header line that declares how often the statement's amounts fall due: "Pay frequency:
-Weekly", "Billing cycle: Monthly", "Billed quarterly" — the line holds nothing else."""
+Weekly", "Billing cycle: Monthly", "Billed quarterly" — the line holds nothing else. A
+pay or a bill's cycle only: a loan's "Payment schedule: Monthly" is the schedule of its
+instalments, not of its principal or its fees."""
 _RATE_LABEL = re.compile(r"(?i)\b(?:rate|price|per)\b")
 
 
