@@ -28,7 +28,9 @@ enrichment never changes an id):
   (source ``heading``): the same amounts as ``money``, one fact per mention.
 
 Table cells are read by :mod:`osrag.extract.tables` (the caption that governs each
-cell scales it) and replace the plain scan's reading of the same figures.
+cell scales it) and replace the plain scan's reading of the same figures. Below a line that
+declares the currency ("All amounts in US dollars."), a key–value line's figure written in
+cents is an amount in it too (:mod:`osrag.extract.declared`).
 
 Amounts that cannot be stored exactly are skipped and logged (file, line and
 reason) on the ``osrag.extract`` logger, never rounded or wrapped.
@@ -49,6 +51,7 @@ from pydantic import BaseModel, Field, SkipValidation
 from osrag.chunking.plaintext import scan_plaintext
 from osrag.errors import ExtractionError
 from osrag.extract.dates import DateMention, extract_dates
+from osrag.extract.declared import declared_line_amounts
 from osrag.extract.facts.build import amount_facts
 from osrag.extract.identifiers import IdentifierMention, extract_identifiers
 from osrag.extract.marks import DIGIT
@@ -96,6 +99,11 @@ def extract_values(
     money = scan.mentions
     if cells:
         money = merge_table_amounts(money, [c.mention for c in cells])
+    declared = declared_line_amounts(text, config.default_currency, pos=start)
+    if declared:
+        ends = [m.end for m in money]
+        fresh = [d for d in declared if not _overlapping(money, ends, d.start, d.end)]
+        money = sorted([*money, *fresh], key=lambda m: m.start)
     return ExtractedValues(
         money=money,
         facts=amount_facts(text, money, cells, headings=_headings(text, start, text_format))

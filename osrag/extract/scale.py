@@ -56,7 +56,7 @@ from osrag.currencies import (
 from osrag.extract.marks import LAKH
 from osrag.extract.money import SCALES, SIGN_CLASS, alternation, sign_pattern
 
-__all__ = ["Caption", "find_caption", "parse_caption"]
+__all__ = ["Caption", "declared_currencies", "find_caption", "parse_caption"]
 
 _SCALE_WORDS = {"thousand": 3, "thousands": 3, "million": 6, "millions": 6}
 _SCALE_WORDS |= {"billion": 9, "billions": 9}
@@ -254,4 +254,45 @@ def find_caption(text: str, offset: int = 0) -> Caption | None:
         caption = parse_caption(paren.group(0), offset + paren.start())
         if caption is not None:
             found = caption
+    return found
+
+
+# ------------------------------------------------------------------ declared currency
+
+_DECLARED = re.compile(
+    rf"""(?imx)
+    ^[ \t>*_#-]*\(?[ \t*_]*
+    (?:
+        (?:all\s+|the\s+)?(?:amounts|figures|values|prices|sums|charges|fees)
+        (?:\s+(?:on|in)\s+this\s+\w+)?
+        \s+(?:are\s+|is\s+)?(?:(?:shown|stated|expressed|given|quoted|presented|denominated|
+            reported|listed|payable|written)\s+)?in\s+
+        (?P<currency>{_SIGN}|{_NOUN}(?:\s+sterling)?)
+      | currency[ \t]*[*_]*[ \t]*[:=–—-][ \t]*[*_]*[ \t]*(?P<code>{_SIGN}|{_NOUN})
+    )
+    (?:[ \t,]+(?:unless\s+(?:otherwise\s+)?(?:stated|noted|indicated|shown)|except\s+where\s+
+        (?:otherwise\s+)?(?:stated|noted|indicated)))?
+    [ \t*_]*[.)]?[ \t*_]*\)?[ \t*_.]*$
+    """
+)
+"""A line (or a parenthetical line) that declares the currency of the figures after it:
+"All amounts in US dollars.", "Amounts are shown in GBP", "Currency: EUR", "(all figures
+in pounds sterling)", "All prices are quoted in euros unless otherwise stated". The whole
+line is the declaration; a sentence that mentions a currency among other words is none."""
+
+
+def declared_currencies(text: str, pos: int = 0) -> list[tuple[int, str]]:
+    """``(end, currency)`` of every line of ``text[pos:]`` that declares the currency of
+    the figures after it (:data:`_DECLARED`), in order: the currency's code, or the sign
+    ``$`` for an unqualified dollar (the default currency resolves it where it is
+    applied). A scale caption naming a currency is a caption, read by :func:`find_caption`,
+    not a declaration."""
+    found: list[tuple[int, str]] = []
+    lowered = text.lower()
+    if "currency" not in lowered and " in " not in lowered:
+        return found
+    for match in _DECLARED.finditer(text, pos):
+        currency = _currency(match.group("currency") or match.group("code"))
+        if currency is not None:
+            found.append((match.end(), currency))
     return found

@@ -38,6 +38,7 @@ stored value stays the magnitude, as for every amount).
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections.abc import Iterator
@@ -65,7 +66,7 @@ from osrag.extract.money import (
     sign_pattern,
 )
 from osrag.extract.money.patterns import LETTER_STEMS
-from osrag.extract.scale import Caption, find_caption, parse_caption
+from osrag.extract.scale import Caption, declared_currencies, find_caption, parse_caption
 from osrag.extract.table_model import (
     Cell,
     Table,
@@ -343,18 +344,28 @@ def table_cells(text: str, default_currency: str = "USD", *, pos: int = 0) -> li
         return []  # no pipe-table row, row the loaders wrote or space-aligned row
     read = ascii_digits(text)
     hinted = _states_a_scale(read, pos)
-    if not hinted and not _signed(read, pos):
-        return []  # no caption and no currency sign: no cell can be an amount
+    declared = declared_currencies(read, pos)
+    if not hinted and not declared and not _signed(read, pos):
+        return []  # no caption, no declared currency, no sign: no cell can be an amount
     found: list[CellAmount] = []
     stated: str | None = ""  # the one currency sign the document writes ("": not looked for)
     for table, before in find_tables(read, pos, captions=hinted):
-        if hinted or _signed(read, table.start, table.end):
-            found.extend(_amounts(text, table, before if hinted else None, default_currency))
+        currency = declared_at(declared, table.start)
+        if hinted or currency is not None or _signed(read, table.start, table.end):
+            caption = before if hinted else None
+            found.extend(_amounts(text, table, caption, default_currency, stated=currency))
         elif table.aligned:
             stated = _stated_sign(read, pos) if stated == "" else stated
             if stated is not None:
                 found.extend(_amounts(text, table, None, default_currency, stated=stated))
     return found
+
+
+def declared_at(declared: list[tuple[int, str]], pos: int) -> str | None:
+    """The currency the last declaration before ``pos`` names
+    (:func:`~osrag.extract.scale.declared_currencies`), else None."""
+    i = bisect.bisect_right(declared, (pos, "\uffff"))
+    return declared[i - 1][1] if i else None
 
 
 _SIGNED_FIGURE = re.compile(rf"(?P<sign>{SIGN})[ \t]?\(?\d")

@@ -45,8 +45,9 @@ filing's header, its prose and a question alike); a question's years and quarter
 neither side keeps in a label.
 
 **Period units**: how often a recurring amount falls due — hour, day, week, month,
-quarter, year (:data:`PeriodUnit`) — read from "per week", "weekly", "a week", "per
-annum", "p.a.", "/mo" … by :func:`period_unit_of` (a phrase) and
+quarter, year — or the unit a rate is priced by — a night, a person, a credit hour, a mile
+(:data:`PeriodUnit`, :data:`RATE_UNITS`) — read from "per week", "weekly", "a week", "per
+annum", "p.a.", "/mo", "per room per night", "per guest" … by :func:`period_unit_of` (a phrase) and
 :func:`period_units_in` (every such phrase in a span of text), for either side.
 """
 
@@ -422,9 +423,26 @@ calendar year ("Year 2019") is none."""
 
 # ------------------------------------------------------------------ period units
 
-PeriodUnit = Literal["hour", "day", "week", "month", "quarter", "year"]
-"""How often a recurring amount falls due: "$450 a year" is yearly, "$1,200 per month"
-monthly."""
+PeriodUnit = Literal[
+    "hour", "day", "week", "month", "quarter", "year", "night", "person", "credit hour", "mile"
+]  # fmt: skip
+"""What an amount is per: how often a recurring amount falls due ("$450 a year" is yearly,
+"$1,200 per month" monthly) or the unit a rate is priced by — a night of lodging, a
+person, a credit hour of tuition, a mile driven ("$189 per room per night", "$350 per
+person", "$390 per credit hour", "$0.35 per mile"): a rate, not a total."""
+
+RATE_UNITS: dict[str, PeriodUnit] = {
+    "night": "night", "nights": "night", "nightly": "night",
+    "person": "person", "persons": "person", "guest": "person", "guests": "person",
+    "head": "person", "attendee": "person", "participant": "person", "passenger": "person",
+    "credit hour": "credit hour", "credit hours": "credit hour",
+    "credit": "credit hour", "credits": "credit hour", "semester hour": "credit hour",
+    "mile": "mile", "miles": "mile", "mi": "mile",
+}  # fmt: skip
+"""The units a rate is priced by that are no period, each word (or two) that names one
+and the unit: "per guest" and "per head" are per person, "per credit" per credit hour. A
+unit only after "per", "each", "a" or a slash ("$189 a night", "$0.35/mile"); "nightly"
+alone ("nightly rate")."""
 
 PERIOD_UNITS: dict[str, PeriodUnit] = {
     "hour": "hour", "hours": "hour", "hr": "hour", "hrs": "hour", "hourly": "hour",
@@ -434,16 +452,29 @@ PERIOD_UNITS: dict[str, PeriodUnit] = {
     "quarter": "quarter", "qtr": "quarter", "quarterly": "quarter",
     "year": "year", "years": "year", "yr": "year", "annum": "year", "annually": "year",
     "yearly": "year", "annual": "year",
+    **RATE_UNITS,
 }  # fmt: skip
 """Each word that names a period unit (a noun, its abbreviation, its adverb or adjective),
 lower-cased, and the unit: the one table the unit reader builds on."""
 
 UNIT_ADVERBS = frozenset(
-    {"hourly", "daily", "weekly", "monthly", "quarterly", "annually", "yearly", "annual"}
+    {"hourly", "daily", "weekly", "monthly", "quarterly", "annually", "yearly", "annual", "nightly"}
 )
 """The words of :data:`PERIOD_UNITS` that say the unit alone ("paid weekly", "annual
 premium"); the others are nouns, which need "per", "each", "every" or "a" before them."""
-_NOUNS = "|".join(sorted(set(PERIOD_UNITS) - UNIT_ADVERBS, key=len, reverse=True))
+_NOUNS = "|".join(
+    r"[\s-]+".join(map(re.escape, re.split(r"[\s-]+", noun)))
+    for noun in sorted(set(PERIOD_UNITS) - UNIT_ADVERBS, key=len, reverse=True)
+)
+_ARTICLE_NOUNS = "|".join(
+    sorted(
+        {"hour", "day", "week", "month", "quarter", "year", "night", "person", "head", "mile"}
+        | {"credit hour"},
+        key=len,
+        reverse=True,
+    )
+).replace(" ", r"[\s-]+")
+"""The nouns a rate names after "a" or "an" ("$450 a year", "$189 a night", "$40 a head")."""
 _NOT_A_UNIT_QUALIFIER = (
     r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|other|second|third|"
     r"few|several|many|\d+)"
@@ -456,8 +487,8 @@ _UNIT_PHRASE = re.compile(
     rf"""(?ix)
     (?<![\w/-])
     (?:
-        (?:per|each|every)\s+(?:(?!{_NOT_A_UNIT_QUALIFIER}\b)[a-z][a-z-]*\s+)?(?P<noun>{_NOUNS})\b
-      | (?:a|an)\s+(?P<rate>hour|day|week|month|quarter|year)\b
+        (?:per|each|every)\s+(?:(?!{_NOT_A_UNIT_QUALIFIER}\b)[a-z][a-z-]*\s+)??(?P<noun>{_NOUNS})\b
+      | (?:a|an)\s+(?P<rate>{_ARTICLE_NOUNS})\b
             (?!\s+(?:ago|earlier|later|before|after|of|from)\b)
       | (?P<adverb>{"|".join(sorted(UNIT_ADVERBS))})\b
       | p\.\s?a\b\.?
@@ -481,7 +512,7 @@ def _unit(match: re.Match[str]) -> PeriodUnit:
     word = groups.get("noun") or groups.get("rate") or groups.get("adverb") or groups["slash"]
     if word is None:
         return "day" if "diem" in match.group(0).lower() else "year"  # per diem, p.a.
-    return PERIOD_UNITS[word.lower()]
+    return PERIOD_UNITS[" ".join(re.split(r"[\s-]+", word.lower()))]
 
 
 def period_units_in(

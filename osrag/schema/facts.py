@@ -29,6 +29,7 @@ from typing import Any, Literal
 from osrag.lexicon.bounds import TERM_CHARS, shorten
 from osrag.lexicon.keys import label_keys
 from osrag.lexicon.periods import PeriodPart as PeriodPart
+from osrag.lexicon.periods import PeriodUnit as PeriodUnit
 from osrag.lexicon.scopes import Scope
 
 FactSource = Literal["table", "key", "prose", "heading"]
@@ -47,10 +48,6 @@ an expense line; ``adjusted``: a non-GAAP adjusted figure; ``line_item``: a line
 document whose total is the document's figure (an invoice's or an order's lines);
 ``forecast``: a figure expected, not reported (an outlook, guidance, a projection, a
 budget)."""
-
-PeriodUnit = Literal["hour", "day", "week", "month", "quarter", "year"]
-"""How often a recurring amount recurs ("$900 per week", "a stipend of $48,000 per
-annum", "Monthly rent")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +84,8 @@ class AmountFact:
     """The part of the period the figure covers (:data:`PeriodPart`): of the year, or one
     year of a multi-year term."""
     period_unit: PeriodUnit | None = None
-    """How often the amount recurs (:data:`PeriodUnit`), None for a one-off figure."""
+    """How often the amount recurs, or the unit a rate is priced by (:data:`PeriodUnit`:
+    "per week", "per night", "per person"), None for a one-off figure or a total."""
 
     @property
     def magnitude(self) -> int:

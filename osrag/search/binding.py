@@ -92,7 +92,7 @@ from osrag.lexicon.scopes import read_scope
 from osrag.lexicon.signs import is_signed
 from osrag.lexicon.words import normalised, singular, without_parentheses
 from osrag.schema.constraints import AmountConstraint
-from osrag.search.reading import read_name, unit_after
+from osrag.search.reading import read_name, unit_after, unit_in_phrase
 
 WINDOW = 120
 """Characters before and after a constraint searched for its noun phrase."""
@@ -490,7 +490,8 @@ def _read(
     reading = read_name(label)
     unit = reading.period_unit
     if unit is None and reading.label is not None:
-        after = unit_after(text, c.end)  # "HOA dues over $400 a month"
+        # "HOA dues over $400 a month", "storage at $50 a day or less"
+        after = unit_after(text, c.end) or unit_in_phrase(c.text)
         if after is not None and vocabulary().recurring(reading.label):
             unit = after
     if reading.kind is not None:

@@ -24,11 +24,13 @@ meets every condition at once — one :class:`~osrag.schema.filters.Nested` filt
   that quarter's period part; the whole period takes a rate stated for one year of a
   term too, never a year's share of it) and the period unit (when the question says how
   often: "weekly wage"; a year's figure is one a document states for a year too: "property
-  taxes $7,812 (2023)" is a yearly amount). When the question's name held the words that
-  say whose or when ("**monthly** rent", "**adjusted** EBITDA": ``named``), a fact whose
-  label holds that whole name (:func:`named_keys`) is the figure as well, whatever its
-  fields say — the label itself states it —, unless the amount states another period unit
-  than the one asked ("monthly base rent … ($21.00 per square foot per year)"). A name a
+  taxes $7,812 (2023)" is a yearly amount; a rate's unit that is no period, "per night",
+  "per person", is one of that unit or of none, never of another). When the question's
+  name held the words that say whose or when ("**monthly** rent", "**adjusted** EBITDA":
+  ``named``), a fact whose label holds that whole name (:func:`named_keys`) is the figure
+  as well, whatever its fields say — the label itself states it —, unless the amount
+  states another period unit than the one asked ("monthly base rent … ($21.00 per square
+  foot per year)"). A name a
   profile knows whole that says how often ("**hourly** rate", "**hourly** wage":
   :func:`unit_read_out`) is also the rest of it at that unit: "Regular — Rate per hour",
   a rate beside its row's hours, is an hourly rate.
@@ -66,7 +68,13 @@ from collections.abc import Sequence
 
 from osrag.engines.mapping import ENGLISH_STOP_WORDS
 from osrag.lexicon.keys import asked_keys, label_alternatives, narrowed
-from osrag.lexicon.periods import PERIOD_UNITS, TERM_YEARS, UNIT_ADVERBS, period_units_in
+from osrag.lexicon.periods import (
+    PERIOD_UNITS,
+    RATE_UNITS,
+    TERM_YEARS,
+    UNIT_ADVERBS,
+    period_units_in,
+)
 from osrag.lexicon.profiles import vocabulary
 from osrag.lexicon.scopes import PARTS
 from osrag.lexicon.signs import names_loss
@@ -214,7 +222,12 @@ def _value_filter(c: AmountConstraint) -> Filter:
 
 def _unit_filter(unit: str) -> Filter:
     """How often the fact recurs: ``unit``; for a year, also a figure a document states for
-    one year without a unit (its year set: "Property taxes $7,812 (2023)")."""
+    one year without a unit (its year set: "Property taxes $7,812 (2023)"); for a rate's
+    unit that is no period (:data:`~osrag.lexicon.periods.RATE_UNITS`: "per night", "per
+    person"), also a figure that states no unit — a limit "any one person" is per person
+    without saying "per" —, never one of another unit ("$400 per room per day")."""
+    if unit in RATE_UNITS.values():
+        return AnyOf((Term(PERIOD_UNIT, unit), NotExists(PERIOD_UNIT)))
     if unit != "year":
         return Term(PERIOD_UNIT, unit)
     return AnyOf((Term(PERIOD_UNIT, unit), AllOf((Exists(YEAR), NotExists(PERIOD_UNIT)))))

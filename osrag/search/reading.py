@@ -38,7 +38,7 @@ from osrag.lexicon.quantities import is_document_noun, is_quantity_noun
 from osrag.lexicon.scopes import read_scope
 from osrag.lexicon.words import hyphenated, name_words, singular
 
-__all__ = ["NameReading", "read_name", "unit_after"]
+__all__ = ["NameReading", "read_name", "unit_after", "unit_in_phrase"]
 
 UNIT_AFTER_WINDOW = 40
 """Characters after an amount searched for the unit it recurs by ("$400 a month")."""
@@ -84,6 +84,19 @@ def unit_after(text: str, end: int) -> PeriodUnit | None:
     window = text[end : end + UNIT_AFTER_WINDOW]
     for unit, start, _ in _units_in(window):
         if not window[:start].strip():
+            return unit  # type: ignore[return-value]
+    return None
+
+
+_COMPARISON_AFTER = re.compile(r"(?i)\s*(?:or|and)\s+[a-z]+\s*\Z")
+"""A comparison said after the amount and its unit ("… a day **or less**", "… **and up**")."""
+
+
+def unit_in_phrase(phrase: str) -> PeriodUnit | None:
+    """The period unit a constraint's own words state between its amount and a comparison
+    said after it ("$50 **a day** or less", "$2,000 **per month** or more"); else None."""
+    for unit, _, end in _units_in(phrase):
+        if _COMPARISON_AFTER.fullmatch(phrase, end):
             return unit  # type: ignore[return-value]
     return None
 

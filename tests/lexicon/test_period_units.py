@@ -25,11 +25,10 @@ def _forms(unit: PeriodUnit) -> st.SearchStrategy[str]:
     adverbs = sorted(w for w, u in PERIOD_UNITS.items() if u == unit and w in UNIT_ADVERBS)
     article = "an" if unit == "hour" else "a"
     lead = st.sampled_from(["per", "each", "every"])
-    return st.one_of(
-        st.builds("{} {}".format, lead, st.sampled_from(nouns)),
-        st.just(f"{article} {unit}"),
-        st.sampled_from(adverbs),
-    )
+    forms = [st.builds("{} {}".format, lead, st.sampled_from(nouns)), st.just(f"{article} {unit}")]
+    if adverbs:
+        forms.append(st.sampled_from(adverbs))
+    return st.one_of(*forms)
 
 
 CASED = st.sampled_from([str.lower, str.upper, str.title])

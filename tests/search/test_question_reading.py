@@ -159,6 +159,33 @@ def test_a_known_name_that_says_how_often_is_also_its_rest_at_that_unit() -> Non
     assert not passes(node, _fact(per_hour, 2_900, period_unit="hour"))  # over the bound
 
 
+@pytest.mark.parametrize(
+    ("text", "label", "unit"),
+    [
+        ("suites under $250 per night", "suites", "night"),
+        ("lodging rate below $180 a night", "lodging rate", "night"),
+        ("banquet packages over $95 per guest", "banquet packages", "person"),
+        ("catering under $60 per head", "catering", "person"),
+        ("course fees above $500 per credit hour", "course fees", "credit hour"),
+        ("mileage charge over $0.40 per mile", "mileage charge", "mile"),
+    ],
+)  # fmt: skip
+def test_a_rate_unit_after_the_amount_or_in_the_name_is_the_constraints_unit(
+    text: str, label: str, unit: str
+) -> None:
+    c = _one(text)
+    assert (c.label, c.period_unit) == (label, unit)
+
+
+def test_a_rate_unit_asked_passes_that_unit_or_none_never_another() -> None:
+    node = fact_filter(_one("suites under $250 per night"))
+    assert passes(node, _fact(["suite"], 21_900, period_unit="night"))
+    assert passes(node, _fact(["suite"], 21_900))  # a tariff that states no unit
+    assert not passes(node, _fact(["suite"], 21_900, period_unit="day"))
+    assert not passes(node, _fact(["suite"], 21_900, period_unit="person"))
+    assert not passes(node, _fact(["suite"], 31_900, period_unit="night"))  # over
+
+
 # --------------------------------------------------------------------------- whose and when
 
 
@@ -436,3 +463,18 @@ def test_the_year_to_date_is_asked_by_name_and_the_current_figure_by_default(
     assert passes(node, _fact(keys, value, period_part=part))
     other = "full" if part == "ytd" else "ytd"
     assert not passes(node, _fact(keys, value, period_part=other))  # the other figure
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "op", "unit"),
+    [
+        ("storage at $50 a day or less", "storage", "lte", "day"),
+        ("base rent of $2,000 per month or more", "base rent", "gte", "month"),
+        ("suites at $300 per night or under", "suites", "lte", "night"),
+    ],
+)
+def test_a_unit_between_the_amount_and_a_comparison_after_it_is_the_constraints_unit(
+    text: str, label: str, op: str, unit: str
+) -> None:
+    c = _one(text)
+    assert (c.label, c.op, c.period_unit) == (label, op, unit)

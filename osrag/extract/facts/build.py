@@ -11,7 +11,7 @@ from osrag.extract.facts.context import allocated_quantity, heading_context, tab
 from osrag.extract.facts.sections import SectionHeadings
 from osrag.extract.facts.table import TableReading, read_table, row_label
 from osrag.extract.facts.text import TextPlace, line_key, read_text_place
-from osrag.extract.facts.units import period_unit
+from osrag.extract.facts.units import declared_units, period_unit
 from osrag.extract.money import MoneyMention
 from osrag.extract.tables import CellAmount
 from osrag.lexicon.bounds import LABEL_CHARS, shorten
@@ -109,7 +109,9 @@ def amount_facts(
             sentence_facts = []
         where = read_text_place(text, mention.start, mention.end, len(sentence_facts))
         found = _text_fact(text, mention, where, sentence_facts)
-        if found.label is None and found.source == "prose":
+        if found.label is None and found.source in ("prose", "table"):
+            # in a row's worded cell, or a rate in its label cell ("Room block, 40 rooms at
+            # $189.00 per night")
             row = row_label(text, mention.start)
             if row is not None:
                 unit = period_unit(text, mention.end, row)
@@ -132,7 +134,7 @@ def amount_facts(
             _share_back(text, found, facts, sentence_facts)
         facts.append(found)
         sentence_facts.append(facts[-1])
-    return facts
+    return declared_units(text, facts)
 
 
 def _whose_and_when(

@@ -91,6 +91,7 @@ from osrag.lexicon.periods import (
     PeriodPart,
     is_period_words,
     period_of,
+    period_units_in,
 )
 from osrag.lexicon.quantities import is_quantity_noun
 from osrag.lexicon.scopes import (
@@ -595,22 +596,29 @@ def row_label(text: str, start: int) -> str | None:
     loaders' "Arrangement fee — Terms: 2.00% of the facility (£95,000)…"): what the
     amount is, when the sentence around it names nothing. None outside a table's row, in
     its first cell or header line, when the label holds figures itself, or when the cell
-    states several amounts (a list of thresholds: the label names none of them)."""
+    states several amounts (a list of thresholds: the label names none of them). An amount
+    in the row's label cell that a unit follows is the rate of the label's item ("Tuition –
+    undergraduate, 15 credit hours at $390.00 per credit hour" → "Tuition – undergraduate":
+    :func:`_rate_in_label`)."""
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", start)
     line = text[line_start : len(text) if line_end < 0 else line_end]
     at = start - line_start
     if line.lstrip().startswith("|"):
         cells = _PIPE_SPLIT.split(line)
-        if len(cells) < 4 or len(cells[0].strip()) or at <= len(cells[0]) + len(cells[1]) + 1:
-            return None  # not a row of two cells or more, or the amount in its label
+        if len(cells) < 4 or len(cells[0].strip()):
+            return None  # not a row of two cells or more
+        if at <= len(cells[0]) + len(cells[1]) + 1:
+            return _rate_in_label(cells[1], at - len(cells[0]) - 1)
         label = cells[1].strip()
         cell_end = line.find("|", at)
         cell = line[line.rfind("|", 0, at) + 1 : len(line) if cell_end < 0 else cell_end]
     else:
         cut = line.find(" — ")
-        if cut <= 0 or at <= cut or loader_header(text, line_start) is None:
+        if cut <= 0 or loader_header(text, line_start) is None:
             return None
+        if at <= cut:
+            return _rate_in_label(line[:cut], at)
         label = line[:cut].strip()
         cell_start = max(line.rfind("; ", 0, at), line.rfind(": ", 0, at))
         cell_end = line.find("; ", at)
@@ -632,3 +640,26 @@ def loader_header(text: str, line_start: int) -> list[str] | None:
     if not (first_start < line_start and " | " in first and " — " not in first):
         return None
     return [cell.strip() for cell in first.split(" | ")]
+
+
+_SPACED_DASH = re.compile(r"\s+[-–—]\s+")
+_ITEM_END = re.compile(r",|\(|\s(?:at|@|for)\s|\d|[$€£¥₹]")
+
+
+def _rate_in_label(label: str, at: int) -> str | None:
+    """The item a row's label cell prices at the one amount at ``label[at:]`` that a unit
+    follows ("Tuition – undergraduate, 15 credit hours at $390.00 per credit hour"): the
+    label's words before its first comma, parenthesis, figure or "at", a spaced dash read
+    as the join of a qualifier ("Tuition — undergraduate"); None when no unit follows the
+    amount or no words stand before."""
+    mentions = scan_money(label).mentions
+    if len(mentions) != 1 or not (mentions[0].start <= at < mentions[0].end + 1):
+        return None
+    after = label[mentions[0].end :]
+    units = period_units_in(after, 0, min(len(after), 40))
+    if not units or after[: units[0][1]].strip():
+        return None
+    end = _ITEM_END.search(label)
+    item = label[: end.start() if end else mentions[0].start].strip(" -–—:")
+    item = _SPACED_DASH.sub(COLUMN_JOIN, item)  # "Tuition – undergraduate": a qualifier
+    return clean_label(item) if _WORDED_LABEL.search(item) else None

@@ -12,7 +12,21 @@ the vocabulary's reader of period units (:func:`osrag.lexicon.periods.period_uni
 2. **Else in the label**: "**Monthly** rent", "**Annual** premium", "Rate **per hour**",
    "Rent — **Monthly**" (a table's column), "**annual** learning stipend" — but not a
    unit that makes an average ("average **daily** net assets" is a daily average, not an
-   amount that falls due daily).
+   amount that falls due daily), nor one that a figure of the label owns ("15 credit hours
+   at $390.00 **per credit hour**", "Meal plan – 14 meals **per week**": the rate and the
+   count are per unit; the row's amount, their product, is not).
+
+3. **Else the statement's declared frequency**: a header line "Pay frequency: Weekly",
+   "Pay period: Monthly", "Billing cycle: Quarterly", "Billed monthly" gives its unit to
+   the statement's current-period amounts below it that state none
+   (:func:`declared_units`) — not to a year-to-date column, a dated figure, a figure of
+   another part or a rate ("Regular — Rate"); a frequency that is no unit ("Biweekly",
+   "Semi-monthly") gives none.
+
+The same reader gives a rate's unit ("$189 per room **per night**", "$350 **per person**",
+"$390 **per credit hour**", "$0.35 **per mile**": :data:`osrag.lexicon.periods.RATE_UNITS`);
+a period the label names wins over a rate's unit after the amount ("**Annual** maximum:
+$2,000.00 per person" recurs yearly).
 
 Nothing else: a period that dates a figure ("for fiscal 2019", "in 2020") is its period,
 not its unit; a multiple or a fraction of a unit ("every two weeks", "semi-annually",
@@ -21,33 +35,94 @@ not its unit; a multiple or a fraction of a unit ("every two weeks", "semi-annua
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
+from collections.abc import Sequence
 
-from osrag.lexicon.periods import PeriodUnit, period_units_in
+from osrag.lexicon.periods import RATE_UNITS, PeriodUnit, period_unit_of, period_units_in
+from osrag.schema.facts import AmountFact
 
-__all__ = ["REACH", "period_unit"]
+__all__ = ["REACH", "declared_units", "period_unit"]
 
 REACH = 80
 """How far after an amount (characters) its unit phrase may stand."""
 
 _CLAUSE_END = re.compile(r"[,;|\n]|\.(?:\s|$)|[$€£¥₹]\s?\d|(?<![\w/-])\d")
 """Where the amount's clause ends, or another figure starts."""
+_RATES = frozenset(RATE_UNITS.values())
 _AVERAGE = re.compile(r"(?i)\b(?:average|avg\.?)\s*$")
+_FIGURE_BEFORE = re.compile(
+    r"(?<![\d,.])(?!(?:19|20)\d\d\b)\d[\d,.]*\s+(?:[^\W\d]+[\s-]+){0,3}(?:at\s+[$€£¥₹]?\s?\d[\d,.]*\s+)?$"
+)
+"""A figure before a unit in the label, only words between ("14 meals ", "15 credit hours at
+$390.00 "): the unit is the figure's."""
 
 
 def period_unit(text: str, end: int, label: str | None) -> PeriodUnit | None:
     """The period unit of the amount ending at ``text[end]`` (module docstring)."""
     stop = _CLAUSE_END.search(text, end, end + REACH)
     units = period_units_in(text, end, stop.start() if stop else min(len(text), end + REACH))
+    labelled = _label_unit(label) if label else None
     if units:
-        return units[0][0]
-    return _label_unit(label) if label else None
+        unit = units[0][0]
+        if unit in _RATES and labelled is not None and labelled not in _RATES:
+            return labelled  # "Annual maximum: $2,000.00 per person" recurs yearly
+        return unit
+    return labelled
 
 
 @functools.lru_cache(maxsize=1 << 12)
 def _label_unit(label: str) -> PeriodUnit | None:
     for unit, start, _ in period_units_in(label):
-        if not _AVERAGE.search(label, 0, start):
+        if not _AVERAGE.search(label, 0, start) and not _FIGURE_BEFORE.search(label, 0, start):
             return unit
     return None
+
+
+_DECLARED_FREQUENCY = re.compile(
+    r"""(?imx)
+    ^[ \t>*_#-]*
+    (?:
+        (?:pay|billing|invoice|invoicing)[ \t]+
+        (?:frequency|period|cycle|schedule|interval)[ \t*_]*[:=–—-][ \t*_]*(?P<unit>[a-z-]+)
+      | (?:billed|paid|invoiced|charged)[ \t]+(?P<adverb>[a-z-]+)
+    )
+    [ \t*_.]*$
+    """
+)
+"""A header line that declares how often the statement's amounts fall due: "Pay frequency:
+Weekly", "Billing cycle: Monthly", "Billed quarterly" — the line holds nothing else. A
+pay or a bill's cycle only: a loan's "Payment schedule: Monthly" is the schedule of its
+instalments, not of its principal or its fees."""
+_RATE_LABEL = re.compile(r"(?i)\b(?:rate|price|per)\b")
+
+
+def declared_units(text: str, facts: Sequence[AmountFact]) -> list[AmountFact]:
+    """``facts`` with the unit a header line declares (rule 3 of the module docstring) given
+    to each current-period amount below it that states none."""
+    if "ill" not in text and "ay" not in text and "aid" not in text and "harg" not in text:
+        return list(facts)
+    declared = [
+        (m.end(), unit)
+        for m in _DECLARED_FREQUENCY.finditer(text)
+        if (unit := period_unit_of(m["unit"] or m["adverb"])) is not None
+        and unit not in RATE_UNITS.values()
+    ]
+    if not declared:
+        return list(facts)
+    out: list[AmountFact] = []
+    for f in facts:
+        unit = next((u for end, u in reversed(declared) if end <= f.start), None)
+        if (
+            unit is not None
+            and f.period_unit is None
+            and f.period_part == "full"
+            and f.period is None
+            and f.scope in ("own", "line_item")
+            and f.label is not None
+            and not _RATE_LABEL.search(f.label)
+        ):
+            f = dataclasses.replace(f, period_unit=unit)
+        out.append(f)
+    return out
