@@ -115,6 +115,9 @@ def constraint_keys(c: AmountConstraint) -> tuple[str, ...]:
     fact measures, its other number, its synonyms in the profiles in use); for a result
     asked on its positive side ("operating income above $1 billion"), not the names of its
     loss. () without a label."""
+    if c.total_of is not None:  # a document's own total: any name a profile gives it
+        names = vocabulary().totals_of(c.total_of)
+        return tuple(dict.fromkeys(k for n in names for k in asked_keys(n)))
     if c.label is None:
         return ()
     gains_only = c.signed and not c.written_signed and not names_loss(c.label)
