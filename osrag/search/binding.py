@@ -444,6 +444,16 @@ def _total_asked(label: str | None) -> tuple[str, str | None] | None:
     return singular(words[cut - 1]), (_joined(kept) if kept else None)
 
 
+def _totalled_kind(written: str | None) -> str | None:
+    """The totalled noun a verb of amounting follows ("order **forms** totalling", "invoices
+    that totalled"): the kind whose own total the verb names; None for any other."""
+    words = (written or "").split(" ")
+    while words and words[-1].lower() in {*ASKED_PRICE_VERBS, "that", "which"}:
+        words.pop()
+    total = _total_asked(" ".join(words)) if words else None
+    return None if total is None else total[0]
+
+
 def _nearest_year(c: AmountConstraint, years: Sequence[tuple[int, int, int]]) -> int | None:
     distinct = {y for y, _, _ in years}
     if len(distinct) == 1:
@@ -502,6 +512,9 @@ def bind_constraints(text: str, constraints: Sequence[AmountConstraint]) -> list
         bound[i] = _read(c, label, context, plain, years, quarter, half)
         if written is not None and bound[i].named is None:
             bound[i] = bound[i].model_copy(update={"named": written})  # "… costing" a label says
+        kind = _totalled_kind(written) if label == TOTAL else None
+        if kind is not None:  # "invoices totalling over": the invoice's own total
+            bound[i] = bound[i].model_copy(update={"total_of": kind})
         if term_year is not None and bound[i].period_part == "full" and quarter is None:
             bound[i] = bound[i].model_copy(update={"period_part": term_year})
     return bound
