@@ -19,13 +19,16 @@ TOML file, never in code. Its records are:
   question names ranks its documents first, never excludes others;
 * ``figure_nouns`` — nouns that, last in a question's name, only say the figure is the
   amount of the rest ("general liability **insurance**" is the general liability limit);
-* ``totalled_nouns`` — the document nouns whose own figure is the document's total (a bid,
-  an estimate, a quote, an invoice): a question that names such a kind alone ("contractor
-  bids over $20,000") asks for its total, a fact whose label names one of ``total_names``
-  (``"{noun}"`` standing for the noun: "total due", "{noun} total", "{noun} amount"); a
-  document noun no profile lists here ("flood policy over $500,000": a policy's limit,
-  premium and deductible are all its figures, none the policy's own) names no quantity.
-  Each is a document noun too;
+* ``totalled_nouns`` and ``total_names`` — the document nouns whose own figure is the
+  document's total (a bid, an estimate, a quote, an invoice), and the names a label of
+  that total carries (``"{noun}"`` standing for the noun: "total", "{noun} total", "{noun}
+  amount"): a question that names such a kind alone ("contractor bids over $20,000") asks
+  for its total, a fact whose label names one of the ``total_names`` of every profile that
+  lists the noun (the common names of a total; the invoices' "total due" for a bill, an
+  invoice, a statement — never for a bid or a quote, which nothing is due on yet); a
+  document noun no profile lists ("flood policy over $500,000": a policy's limit, premium
+  and deductible are all its figures, none the policy's own) names no quantity. Each is a
+  document noun too;
 * ``scope_words`` — the words of the family that name whose figure it is (``adjusted =
   ["adjusted", "underlying"]``, ``segment = ["segment", "division"]``), beside the general
   ones of :mod:`osrag.lexicon.scopes`;
@@ -370,7 +373,11 @@ class Vocabulary:
         self.figure_nouns = frozenset(n for p in self.profiles for n in p.figure_nouns)
         self.totalled_nouns = frozenset(n for p in self.profiles for n in p.totalled_nouns)
         self.document_nouns |= self.totalled_nouns
-        self.total_names = tuple(dict.fromkeys(n for p in self.profiles for n in p.total_names))
+        totals: dict[str, dict[str, None]] = {}
+        for p in self.profiles:
+            for noun in p.totalled_nouns:
+                totals.setdefault(noun, {}).update(dict.fromkeys(p.total_names))
+        self._totals = {noun: tuple(names) for noun, names in totals.items()}
         self.period_words = {k: v for p in self.profiles for k, v in p.period_words.items()}
         scope_words: dict[str, set[tuple[str, ...]]] = {}
         for p in self.profiles:
@@ -419,13 +426,13 @@ class Vocabulary:
         return self._group_of.get(name_key(name), ())
 
     def totals_of(self, noun: str) -> tuple[str, ...]:
-        """The names a label of the total of a document ``noun`` names (a totalled noun of
-        a profile in use) carries: ``total_names`` with ``{noun}`` read as it; () for a
-        noun no profile in use totals."""
+        """The names a label of the total of a document ``noun`` names carries: the
+        ``total_names`` of every profile in use that lists ``noun`` among its
+        ``totalled_nouns`` (the common names of a total, and a family's own: a bill's
+        "total due"), ``{noun}`` read as it; () for a noun no profile in use totals."""
         noun = singular(normalised(noun))
-        if noun not in self.totalled_nouns:
-            return ()
-        return tuple(dict.fromkeys(n.replace(NOUN, noun) for n in self.total_names))
+        names = self._totals.get(noun, ())
+        return tuple(dict.fromkeys(n.replace(NOUN, noun) for n in names))
 
     def broader(self, name: str) -> ProfileBroader | None:
         """The broader quantity the quantity ``name`` is where a document names it (its
