@@ -133,7 +133,10 @@ def _constraint_row(c: AmountConstraint) -> tuple[str, str]:
     if not c.is_bound:
         return repr(c.text), f"{said} · {ROLE_FREE_WHY}"
     bound = [f"label {shorten(c.label, LABEL_CHARS)!r}"] if c.label is not None else []
-    if c.named is not None:
+    if c.total_of is not None:
+        kind = c.named or c.total_of
+        bound = [f"{kind!r} names a kind of document: asked for its total"]
+    elif c.named is not None:
         bound.append(f"or a label naming {c.named!r} whole")
     if c.scope != "own":
         bound.append(f"scope {c.scope}" + (f" {c.scope_name!r}" if c.scope_name else ""))

@@ -19,6 +19,16 @@ TOML file, never in code. Its records are:
   question names ranks its documents first, never excludes others;
 * ``figure_nouns`` — nouns that, last in a question's name, only say the figure is the
   amount of the rest ("general liability **insurance**" is the general liability limit);
+* ``totalled_nouns`` and ``total_names`` — the document nouns whose own figure is the
+  document's total (a bid, an estimate, a quote, an invoice), and the names a label of
+  that total carries (``"{noun}"`` standing for the noun: "total", "{noun} total", "{noun}
+  amount"): a question that names such a kind alone ("contractor bids over $20,000") asks
+  for its total, a fact whose label names one of the ``total_names`` of every profile that
+  lists the noun (the common names of a total; the invoices' "total due" for a bill, an
+  invoice, a statement — never for a bid or a quote, which nothing is due on yet); a
+  document noun no profile lists ("flood policy over $500,000": a policy's limit, premium
+  and deductible are all its figures, none the policy's own) names no quantity. Each is a
+  document noun too;
 * ``scope_words`` — the words of the family that name whose figure it is (``adjusted =
   ["adjusted", "underlying"]``, ``segment = ["segment", "division"]``), beside the general
   ones of :mod:`osrag.lexicon.scopes`;
@@ -87,6 +97,10 @@ __all__ = [
 ]
 
 _NAME = re.compile(r"[a-z][a-z0-9_-]{0,39}")
+
+
+NOUN = "{noun}"
+"""What stands for a totalled noun in a profile's ``total_names`` ("{noun} total")."""
 
 
 def _phrases(values: Sequence[str], what: str) -> tuple[str, ...]:
@@ -209,6 +223,8 @@ class Profile(BaseModel):
     quantity_nouns: tuple[str, ...] = ()
     heading_nouns: tuple[str, ...] = ()
     figure_nouns: tuple[str, ...] = ()
+    totalled_nouns: tuple[str, ...] = ()
+    total_names: tuple[str, ...] = ()
     recurring: bool = True
     period_words: dict[str, PeriodUnit] = Field(default_factory=dict)
     scope_words: dict[Scope, tuple[str, ...]] = Field(default_factory=dict)
@@ -228,10 +244,22 @@ class Profile(BaseModel):
             )
         return value
 
-    @field_validator("document_nouns", "quantity_nouns", "heading_nouns", "figure_nouns")
+    @field_validator(
+        "document_nouns", "quantity_nouns", "heading_nouns", "figure_nouns", "totalled_nouns"
+    )
     @classmethod
     def _one_word_nouns(cls, values: tuple[str, ...]) -> tuple[str, ...]:
         return _nouns(values, "noun")
+
+    @field_validator("total_names")
+    @classmethod
+    def _total_names(cls, values: tuple[str, ...]) -> tuple[str, ...]:
+        for value in values:
+            if not normalised(value.replace(NOUN, "")) and value.strip() != NOUN:
+                raise ValueError(f"total name {value!r} has no words")
+            if "{" in value.replace(NOUN, "") or "}" in value.replace(NOUN, ""):
+                raise ValueError(f"total name {value!r}: only {NOUN} may stand in braces")
+        return tuple(" ".join(v.split()) for v in values)
 
     @field_validator("period_words")
     @classmethod
@@ -343,6 +371,13 @@ class Vocabulary:
         )
         self.document_nouns = frozenset(n for p in self.profiles for n in p.document_nouns)
         self.figure_nouns = frozenset(n for p in self.profiles for n in p.figure_nouns)
+        self.totalled_nouns = frozenset(n for p in self.profiles for n in p.totalled_nouns)
+        self.document_nouns |= self.totalled_nouns
+        totals: dict[str, dict[str, None]] = {}
+        for p in self.profiles:
+            for noun in p.totalled_nouns:
+                totals.setdefault(noun, {}).update(dict.fromkeys(p.total_names))
+        self._totals = {noun: tuple(names) for noun, names in totals.items()}
         self.period_words = {k: v for p in self.profiles for k, v in p.period_words.items()}
         scope_words: dict[str, set[tuple[str, ...]]] = {}
         for p in self.profiles:
@@ -389,6 +424,15 @@ class Vocabulary:
         """The group ``name`` is a member of (its words, each in the singular, are a
         member's), or ()."""
         return self._group_of.get(name_key(name), ())
+
+    def totals_of(self, noun: str) -> tuple[str, ...]:
+        """The names a label of the total of a document ``noun`` names carries: the
+        ``total_names`` of every profile in use that lists ``noun`` among its
+        ``totalled_nouns`` (the common names of a total, and a family's own: a bill's
+        "total due"), ``{noun}`` read as it; () for a noun no profile in use totals."""
+        noun = singular(normalised(noun))
+        names = self._totals.get(noun, ())
+        return tuple(dict.fromkeys(n.replace(NOUN, noun) for n in names))
 
     def broader(self, name: str) -> ProfileBroader | None:
         """The broader quantity the quantity ``name`` is where a document names it (its

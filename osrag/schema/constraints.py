@@ -83,6 +83,13 @@ class AmountConstraint(BaseModel):
         "read as a scope, a part of the year or a period unit ('monthly rent', 'Americas "
         "segment revenue'): a fact whose label holds that name is the figure too",
     )
+    total_of: str | None = Field(
+        default=None,
+        description="the kind of document whose own total the question asks for, when it "
+        "names the kind alone ('bid' in 'contractor bids over $20,000'; the label is then "
+        "'total'): a fact whose label names a total of such a document (a profile's "
+        "total_names) must meet the constraint",
+    )
     context: str | None = Field(
         default=None,
         description="words naming the kind of document the quantity is in ('umbrella' in "
@@ -160,6 +167,7 @@ class AmountConstraint(BaseModel):
             self.bounds,
             self.label,
             self.named,
+            self.total_of,
             self.context,
             self.year,
             self.signed,
@@ -192,6 +200,7 @@ class AmountConstraint(BaseModel):
             update={
                 "label": None,
                 "named": None,
+                "total_of": None,
                 "context": None,
                 "year": None,
                 "signed": False,
@@ -209,6 +218,8 @@ class AmountConstraint(BaseModel):
         (umbrella)`` — for ``--explain`` and logs."""
         shown = [display(self.currency, b) for b in self.bounds]
         subject = shorten(self.label, LABEL_CHARS) if self.label else "amount"
+        if self.total_of is not None:
+            subject = f"{self.total_of} total"
         if self.op == "between":
             text = f"{subject} between {shown[0]} and {shown[1]}"
         elif self.op == "in":

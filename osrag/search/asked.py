@@ -56,7 +56,7 @@ def _bound(c: AmountConstraint, extra: tuple[str, ...] = ()) -> str:
     parts += _whose_when(c)
     named = named_keys(c)
     line = f"{c.describe()}: {' · '.join(parts) or 'any label'}"
-    known = profile_line(c)
+    known = profile_line(c) if c.total_of is None else f"a {c.total_of}'s own total"
     if known is not None:
         line += f" ({known})"
     if named:
@@ -100,6 +100,9 @@ def name_note(c: AmountConstraint) -> str | None:
     if c.label is None and c.named is None:
         return None
     said: list[str] = []
+    if c.total_of is not None:
+        kind = c.named or " ".join(filter(None, (c.context, c.total_of)))
+        return f"{kind!r} names a kind of document: asked for its total"
     if c.named is not None:
         whose_when = [s for s in _whose_when(c) if not s.startswith("year ")]
         said.append(

@@ -36,9 +36,17 @@ $1,000" constrains a deductible, not any amount of a chunk. Its ``label`` is
 2. else the **noun phrase after it**: introduced by "of" ("$20 billion of **revenue**"),
    or starting with a quantity noun ("$500 **deductible**"). "the $300,000 umbrella
    policy" names no quantity: the constraint stays role-free;
-3. no phrase, or one that ends in a noun naming what holds the amount rather than what it
-   measures (:data:`~osrag.lexicon.quantities.DOCUMENT_NOUNS`: "flood policy over $500,000"):
-   role-free.
+3. a phrase that is a kind of document alone whose own figure is its total (its head a
+   profile's ``totalled_nouns``: "contractor **bids** over $20,000", "**quotes** under
+   $1,000", "purchase **orders** above $10,000"): the document's total — the label
+   "total", ``total_of`` the noun, so a fact whose label names one of the profiles'
+   ``total_names`` ("Total", "Grand total", "Total due", "Bid total", "Total bid", "Bid
+   amount") meets it, never a deposit, a subtotal or a line; the words before the noun
+   are the kind's qualifier (``context``: they rank, exclude nothing);
+4. no phrase, or one that ends in any other noun naming what holds the amount rather than
+   what it measures (:func:`~osrag.lexicon.quantities.is_document_noun`: "flood policy
+   over $500,000" — a policy's limit, premium and deductible are all its figures, none
+   its own): role-free.
 
 Its ``year`` is the year the question states ("in 2019", "for fiscal 2019", "FY2019",
 "FY99" — 1999: the period reader's two-digit rule, as a document's "FY99" —, "F19",
@@ -410,6 +418,42 @@ def _names_a_quantity(label: str | None) -> str | None:
     return label.strip(" ,")
 
 
+TOTAL = "total"
+"""The name a constraint on a document's own total is bound to (with ``total_of``)."""
+
+
+def _total_asked(label: str | None) -> tuple[str, str | None] | None:
+    """(the noun, the kind's qualifier) when ``label`` is a kind of document alone whose own
+    figure is its total — its head a totalled noun of a profile in use ("contractor
+    **bids**", "binding moving **estimates**": :meth:`~osrag.lexicon.profiles.Vocabulary.
+    totals_of`), before a complement that only specifies it or none ("**bids** for
+    roofing"): the words around the noun but determiners are the qualifier; None for any
+    other name ("flood policy": a policy has no one figure of its own)."""
+    if label is None:
+        return None
+    written = [w for w in label.strip(" ,").split(" ") if w and w != ","]
+    words = [normalised(w) for w in written]
+    if not written or not words[0]:
+        return None
+    cut = next((i for i, w in enumerate(words) if i and w in INSIDE_A_NAME), len(words))
+    if cut < len(words) and words[cut] not in SPECIFYING:
+        return None
+    if not vocabulary().totals_of(words[cut - 1]):
+        return None
+    kept = [w for w in [*written[: cut - 1], *written[cut + 1 :]] if w.lower() not in DETERMINERS]
+    return singular(words[cut - 1]), (_joined(kept) if kept else None)
+
+
+def _totalled_kind(written: str | None) -> str | None:
+    """The totalled noun a verb of amounting follows ("order **forms** totalling", "invoices
+    that totalled"): the kind whose own total the verb names; None for any other."""
+    words = (written or "").split(" ")
+    while words and words[-1].lower() in {*ASKED_PRICE_VERBS, "that", "which"}:
+        words.pop()
+    total = _total_asked(" ".join(words)) if words else None
+    return None if total is None else total[0]
+
+
 def _nearest_year(c: AmountConstraint, years: Sequence[tuple[int, int, int]]) -> int | None:
     distinct = {y for y, _, _ in years}
     if len(distinct) == 1:
@@ -449,14 +493,28 @@ def bind_constraints(text: str, constraints: Sequence[AmountConstraint]) -> list
         ceiling = constraints[order[position + 1]].start if position + 1 < len(order) else len(text)
         before = _label_before(plain, c, floor, years)
         label, context, written = (None, None, None) if before is None else before
+        total, label_as_written = _total_asked(label), label
         label = _names_a_quantity(label)
         if label is None:
             label, context = _names_a_quantity(_label_after(plain, c, ceiling)), None
+        if label is None and total is not None:
+            noun, qualifier = total
+            context = " ".join(filter(None, (context, qualifier))) or None
+            # a fact whose label says the name as written is the figure too ("Large
+            # orders for offshore wind-farms"): every stored label stays askable
+            written = label_as_written.strip(" ,") if label_as_written else None
+            bound[i] = _read(c, TOTAL, context, plain, years, quarter, half).model_copy(
+                update={"total_of": noun, "named": written}
+            )
+            continue
         if label is None:
             continue
         bound[i] = _read(c, label, context, plain, years, quarter, half)
         if written is not None and bound[i].named is None:
             bound[i] = bound[i].model_copy(update={"named": written})  # "… costing" a label says
+        kind = _totalled_kind(written) if label == TOTAL else None
+        if kind is not None:  # "invoices totalling over": the invoice's own total
+            bound[i] = bound[i].model_copy(update={"total_of": kind})
         if term_year is not None and bound[i].period_part == "full" and quarter is None:
             bound[i] = bound[i].model_copy(update={"period_part": term_year})
     return bound

@@ -123,6 +123,9 @@ def constraint_keys(c: AmountConstraint) -> tuple[str, ...]:
     fact measures, its other number, its synonyms in the profiles in use); for a result
     asked on its positive side ("operating income above $1 billion"), not the names of its
     loss. () without a label."""
+    if c.total_of is not None:  # a document's own total: any name a profile gives it
+        names = vocabulary().totals_of(c.total_of)
+        return tuple(dict.fromkeys(k for n in names for k in asked_keys(n)))
     if c.label is None:
         return ()
     gains_only = c.signed and not c.written_signed and not names_loss(c.label)
@@ -338,9 +341,21 @@ def fact_filter(c: AmountConstraint, extra_keys: Sequence[str] = ()) -> Filter:
     """The bound constraint ``c`` as one nested filter (see the module docstring):
     ``extra_keys`` are label keys found another way, asked beside the constraint's own; with
     a qualifier of the kind of document (``c.context``: "umbrella" of "umbrella policies"),
-    where a document says what holds the figure (:func:`where_named`)."""
-    one = _one_fact(c, extra_keys)
-    return one if c.context is None else where_named(one, c.context)
+    where a document says what holds the figure (:func:`where_named`). A document's total
+    asked by a qualified kind (``c.total_of``: "audio-visual estimate") passes too where a
+    label says the kind whole, whatever the document says of it."""
+    if c.context is None:
+        return _one_fact(c, extra_keys)
+    if c.total_of is None or c.named is None:
+        return where_named(_one_fact(c, extra_keys), c.context)
+    # a kind of document named alone that a label says whole ("in-house audio-visual
+    # estimate" for "an audio-visual estimate") is that figure, wherever it stands; its
+    # total, where a document says the qualifier
+    total = _one_fact(c.model_copy(update={"named": None}), extra_keys)
+    as_named = c.model_copy(
+        update={"label": c.named, "named": None, "total_of": None, "context": None}
+    )
+    return AnyOf((where_named(total, c.context), _one_fact(as_named)))
 
 
 def narrowed_constraint(c: AmountConstraint) -> AmountConstraint | None:

@@ -396,10 +396,17 @@ def by_meaning_line(found: Matched) -> str:
 
 def named_quantities(plan: AnalyzedQuery) -> list[tuple[str, bool]]:
     """The distinct ``(label, gains_only)`` of the plan's bound constraints that name a
-    quantity (the amount filters only: a plan with its amount filter off has none)."""
+    quantity (the amount filters only: a plan with its amount filter off has none). A
+    document's own total (``total_of``: "contractor bids") is none: the profiles' names of
+    a total say what it is, and no label is matched to it by meaning (a "Subtotal" is
+    near "total" and is no total)."""
     found: dict[tuple[str, bool], None] = {}
     for item in plan.filters:
-        if isinstance(item, AmountFilter) and item.constraint.label is not None:
+        if (
+            isinstance(item, AmountFilter)
+            and item.constraint.label is not None
+            and item.constraint.total_of is None
+        ):
             found.setdefault((item.constraint.label, _gains_only(item.constraint)), None)
     return list(found)
 

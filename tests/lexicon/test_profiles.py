@@ -172,3 +172,22 @@ def test_a_separate_quantity_holds_its_own_names_not_the_head_it_ends_in() -> No
         assert "fee" not in label_keys("Ramp fee")
         assert "fee" in label_keys("Mooring fee")  # not marked: a kind of fee
     assert "fee" in label_keys("Boat launch fee")  # the cache follows the profiles in use
+
+
+def test_a_totalled_noun_is_a_document_noun_and_its_total_names_read_the_noun() -> None:
+    own = read_profile(
+        {"name": "bids", "totalled_nouns": ["Tenders"], "total_names": ["{noun} sum", "total"]},
+        "here",
+    )
+    other = read_profile(
+        {"name": "more", "totalled_nouns": ["tender", "invoice"], "total_names": ["net"]},
+        "there",
+    )
+    v = Vocabulary([own, other])
+    assert "tender" in v.document_nouns
+    assert v.totals_of("tenders") == ("tender sum", "total", "net")
+    assert v.totals_of("invoice") == ("net",)  # only the names of the profiles that list it
+    assert v.totals_of("policy") == ()
+    refused = r"here: invalid profile: total_names: total name '\{kind\} total': only"
+    with pytest.raises(ConfigError, match=refused):
+        read_profile({"name": "x", "total_names": ["{kind} total"]}, "here")

@@ -30,6 +30,7 @@ TABLE = Path(__file__).parents[1] / "data" / "constraints" / "bound_phrasings.ts
 QUANTITY_NOUNS = builtin_vocabulary().quantity_nouns - ASKED_NAME_STOPS
 """The built-in profiles' quantity nouns but those that are verbs too ("pay")."""
 DOCUMENT_NOUNS = builtin_vocabulary().document_nouns
+TOTALLED_NOUNS = builtin_vocabulary().totalled_nouns
 
 
 def _rows() -> list[dict[str, str]]:
@@ -157,7 +158,7 @@ def test_a_quantity_noun_after_an_amount_binds_and_another_noun_does_not(
 
 @settings(max_examples=200, deadline=None)
 @given(
-    noun=st.sampled_from(sorted(DOCUMENT_NOUNS)),
+    noun=st.sampled_from(sorted(DOCUMENT_NOUNS - TOTALLED_NOUNS)),
     comparison=COMPARISONS,
     whole=st.integers(1, 99_999),
 )
@@ -166,6 +167,32 @@ def test_a_phrase_ending_in_what_holds_the_amount_stays_role_free(
 ) -> None:
     (c,) = analyze_query(f"the {noun} {comparison[0]} ${whole:,}").constraints
     assert c.label is None and c.op == comparison[1]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    noun=st.sampled_from(sorted(TOTALLED_NOUNS)),
+    plural=st.booleans(),
+    qualifier=st.sampled_from(["", "contractor ", "binding moving ", "vendor "]),
+    comparison=COMPARISONS,
+    whole=st.integers(1, 99_999),
+)
+def test_a_kind_of_document_named_alone_asks_for_its_total(
+    noun: str, plural: bool, qualifier: str, comparison: tuple[str, str], whole: int
+) -> None:
+    """A totalled noun alone ("contractor bids over $20,000") asks for the document's
+    total: the label "total", ``total_of`` the noun, the words before it the kind's
+    qualifier (context), and every name a profile gives such a total among the keys —
+    none of a deposit's or a subtotal's."""
+    kind = f"{qualifier}{noun}{'s' if plural else ''}"
+    (c,) = analyze_query(f"{kind} {comparison[0]} ${whole:,}").constraints
+    assert (c.label, c.total_of, c.op) == ("total", noun, comparison[1])
+    assert c.context == (qualifier.strip() or None)
+    keys = set(constraint_keys(c))
+    assert {"total", "grand total", f"{noun} total", f"total {noun}"} <= keys
+    assert not keys & {"deposit", "subtotal", "sales tax", "tax"}
+    # a bill's total is its total due; an offer's (a bid, a quote) has nothing due yet
+    assert ("amount payable" in keys) == (noun in {"invoice", "bill", "statement", "receipt"})
 
 
 WORDS = st.sampled_from(
