@@ -643,7 +643,7 @@ def loader_header(text: str, line_start: int) -> list[str] | None:
 
 
 _SPACED_DASH = re.compile(r"\s+[-–—]\s+")
-_ITEM_END = re.compile(r",|\(|\s(?:at|@|for)\s|\d|[$€£¥₹]")
+_PRICED_ITEM_END = re.compile(r",|\(|\s(?:at|@|for)\s|\d|[$€£¥₹]")
 
 
 def _rate_in_label(label: str, at: int) -> str | None:
@@ -659,7 +659,7 @@ def _rate_in_label(label: str, at: int) -> str | None:
     units = period_units_in(after, 0, min(len(after), 40))
     if not units or after[: units[0][1]].strip():
         return None
-    end = _ITEM_END.search(label)
+    end = _PRICED_ITEM_END.search(label)
     item = label[: end.start() if end else mentions[0].start].strip(" -–—:")
     item = _SPACED_DASH.sub(COLUMN_JOIN, item)  # "Tuition – undergraduate": a qualifier
     return clean_label(item) if _WORDED_LABEL.search(item) else None

@@ -52,7 +52,7 @@ _CLAUSE_END = re.compile(r"[,;|\n]|\.(?:\s|$)|[$€£¥₹]\s?\d|(?<![\w/-])\d")
 """Where the amount's clause ends, or another figure starts."""
 _RATES = frozenset(RATE_UNITS.values())
 _AVERAGE = re.compile(r"(?i)\b(?:average|avg\.?)\s*$")
-_FIGURE_BEFORE = re.compile(
+_COUNT_BEFORE_UNIT = re.compile(
     r"(?<![\d,.])(?!(?:19|20)\d\d\b)\d[\d,.]*\s+(?:[^\W\d]+[\s-]+){0,3}(?:at\s+[$€£¥₹]?\s?\d[\d,.]*\s+)?$"
 )
 """A figure before a unit in the label, only words between ("14 meals ", "15 credit hours at
@@ -75,7 +75,7 @@ def period_unit(text: str, end: int, label: str | None) -> PeriodUnit | None:
 @functools.lru_cache(maxsize=1 << 12)
 def _label_unit(label: str) -> PeriodUnit | None:
     for unit, start, _ in period_units_in(label):
-        if not _AVERAGE.search(label, 0, start) and not _FIGURE_BEFORE.search(label, 0, start):
+        if not _AVERAGE.search(label, 0, start) and not _COUNT_BEFORE_UNIT.search(label, 0, start):
             return unit
     return None
 
