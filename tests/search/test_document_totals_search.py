@@ -13,10 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from backend_cases import BACKEND_PARAMS, BackendCase, open_case
-
-from osrag.ingestion.ingest import IngestOptions, ingest
-from osrag.search.searcher import Searcher
+from backend_cases import BACKEND_PARAMS, BackendCase, ingested_texts, step_and_documents
 
 DOCUMENTS = {
     # a deposit, a subtotal and a total: the total is $24,624
@@ -43,21 +40,11 @@ def documents(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[BackendCase]:
     folder = tmp_path_factory.mktemp("document-totals")
-    source = folder / "documents"
-    source.mkdir()
-    for name, text in DOCUMENTS.items():
-        (source / f"{name}.md").write_text(text, encoding="utf-8")
-    case = open_case(request, request.param, folder)
-    ingest(source, case.backend, IngestOptions(alias=case.alias))
-    yield case
-    case.purge()
+    with ingested_texts(request, request.param, folder, DOCUMENTS) as case:
+        yield case
 
 
-def _search(case: BackendCase, text: str) -> tuple[str | None, set[str]]:
-    result = Searcher(case.backend, case.alias, enforce_access=False).search(
-        text, mode="bm25", k=20
-    )
-    return result.amount_step, {h.doc_id for h in result.hits}
+_search = step_and_documents
 
 
 ANSWERS = {

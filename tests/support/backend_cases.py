@@ -11,7 +11,8 @@ from __future__ import annotations
 import hashlib
 import os
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -199,6 +200,36 @@ def open_case(request: Any, kind: str, folder: Path, alias: str | None = None) -
         return BackendCase(kind, ElasticsearchIndex(es), alias or new_alias(), url=url)
     home = folder / "osrag-home"
     return BackendCase(kind, EmbeddedIndex(home / "embedded"), alias or new_alias(), home=home)
+
+
+@contextmanager
+def ingested_texts(
+    request: Any, kind: str, folder: Path, documents: Mapping[str, str]
+) -> Iterator[BackendCase]:
+    """A case of ``kind`` with ``documents`` (name → Markdown) ingested as osrag ingests a
+    folder; its generations purged afterwards."""
+    from osrag.ingestion.ingest import IngestOptions, ingest
+
+    source = folder / "documents"
+    source.mkdir()
+    for name, text in documents.items():
+        (source / f"{name}.md").write_text(text, encoding="utf-8")
+    case = open_case(request, kind, folder)
+    ingest(source, case.backend, IngestOptions(alias=case.alias))
+    try:
+        yield case
+    finally:
+        case.purge()
+
+
+def step_and_documents(case: BackendCase, text: str) -> tuple[str | None, set[str]]:
+    """The amount step a BM25 search of ``text`` was answered at, and the documents hit."""
+    from osrag.search.searcher import Searcher
+
+    result = Searcher(case.backend, case.alias, enforce_access=False).search(
+        text, mode="bm25", k=20
+    )
+    return result.amount_step, {h.doc_id for h in result.hits}
 
 
 class Delegating(ChunkIndex):
