@@ -86,6 +86,7 @@ __all__ = [
     "Table",
     "find_tables",
     "is_value_cell",
+    "names_a_count",
     "table_amounts",
     "table_cells",
 ]
@@ -109,6 +110,20 @@ _COUNT_HEADER = re.compile(
 )
 """Column headers of counts, durations and ratios ("Total number of shares purchased",
 "Term (years)", "Remaining useful life", "Shares (#)")."""
+_MEASURE_KEY = re.compile(
+    r"(?i)\b(?:hours?|hrs|units?|qty|quantity|version|miles?|mileage|weight|count)\b"
+)
+"""A key–value line's key that names a measure, not money ("Hours worked", "Units",
+"Version")."""
+
+
+def names_a_count(key: str) -> bool:
+    """Whether a label or a key–value line's key names a count, a ratio, a duration or a
+    measure ("Employees", "Tax rate", "Hours worked", "Version"): its bare figure is no
+    amount of money, whatever currency the document declares."""
+    return bool(_COUNT.search(key) or _COUNT_HEADER.search(key) or _MEASURE_KEY.search(key))
+
+
 _HEADER_CURRENCY = re.compile(
     rf"\((?:in\s+)?(?P<sign>{sign_pattern(spaced=True)}|\b(?:{alternation(list(CODES))})\b)\)\s*$"
 )

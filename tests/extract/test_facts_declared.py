@@ -98,6 +98,25 @@ def test_a_declared_currency_makes_a_key_value_lines_cents_figure_money() -> Non
     assert (net.currency, net.value, net.label) == ("GBP", 260433, "Net pay")
 
 
+@given(
+    key=st.sampled_from(
+        ["Hours worked", "Overtime hours", "Units", "Qty shipped", "Version", "Tax rate",
+         "Miles driven", "Number of dependants", "Headcount", "Shipment weight"]
+    ),
+    whole=st.integers(min_value=1, max_value=9_999),
+    cents=st.integers(min_value=0, max_value=99),
+)  # fmt: skip
+def test_a_key_that_names_a_count_or_a_measure_keeps_its_figure_a_number(
+    key: str, whole: int, cents: int
+) -> None:
+    # "Hours worked: 80.00" under "All amounts in US dollars." is 80 hours, not $80
+    figure = f"{whole}.{cents:02d}"
+    text = f"All amounts in US dollars.\n\n{key}: {figure}\nNet pay: 1,402.18\n"
+    found = _by_raw(text)
+    assert figure not in found
+    assert found["1,402.18"].value == 140218
+
+
 def test_a_pipe_table_and_its_key_lines_under_a_declaration_are_in_its_currency() -> None:
     text = (
         "# Invoice 2291\n\nCurrency: EUR\n\n| Item | Amount |\n|---|---|\n"
