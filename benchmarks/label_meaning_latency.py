@@ -51,6 +51,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +86,19 @@ def word(rng: random.Random) -> str:
     return "".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 3)))
 
 
+def synthetic_labels(rng: random.Random, count: int) -> Iterator[str]:
+    """``count`` distinct made-up labels ("Bakolar tenvi mezo"), one in ten ending with a
+    word of :data:`SHARED`, drawn from ``rng`` as they are asked for."""
+    seen: set[str] = set()
+    while len(seen) < count:
+        label = f"{word(rng).title()} {word(rng)} {word(rng)}"
+        if rng.random() < 0.1:
+            label = f"{word(rng).title()} {word(rng)} {rng.choice(SHARED)}"
+        if label not in seen:
+            seen.add(label)
+            yield label
+
+
 def fill(index: ChunkIndex, alias: str, size: int, seed: int) -> tuple[int, int]:
     """Fill the alias's vocabulary to ``size`` labels with synthetic ones: (labels written,
     their records' bytes)."""
@@ -100,19 +114,13 @@ def fill(index: ChunkIndex, alias: str, size: int, seed: int) -> tuple[int, int]
     acme = scope_of("acme", None)
     written = 0
     page: list[tuple[str, dict[str, Any]]] = []
-    labels: set[str] = set()
-    while len(labels) < size - have:
-        label = f"{word(rng).title()} {word(rng)} {word(rng)}"
-        if rng.random() < 0.1:
-            label = f"{word(rng).title()} {word(rng)} {rng.choice(SHARED)}"
-        if label in labels:
-            continue
-        labels.add(label)
+    count = 0
+    for count, label in enumerate(synthetic_labels(rng, size - have), start=1):
         entry = {
             "label": label,
             "keys": list(label_keys(label)),
             "scopes": {acme: 1},
-            "vector": encode_vector(vectors[len(labels) - 1]),
+            "vector": encode_vector(vectors[count - 1]),
         }
         written += len(json.dumps(entry))
         page.append((f"{generation}::{label_digest(label)}", entry))
@@ -126,7 +134,7 @@ def fill(index: ChunkIndex, alias: str, size: int, seed: int) -> tuple[int, int]
         {**state.data, "labels": size, "revision": int(state.data["revision"]) + 1},
     )
     store.refresh()
-    return len(labels), written
+    return count, written
 
 
 def percentiles(values: list[float]) -> dict[str, float]:

@@ -53,6 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import numpy as np
 import quantity_precision as qp
 from _cluster import ROOT, console, write_results
+from label_meaning_latency import SHARED, synthetic_labels, word
 
 from osrag.engines.base import ChunkIndex, RecordStore
 from osrag.ingestion.generations import current_generation, purge
@@ -70,8 +71,6 @@ from osrag.ingestion.label_vocabulary import (
 )
 from osrag.lexicon.keys import asked_keys, label_keys
 
-SYLLABLES = [a + b for a in "bdfgklmnprstvz" for b in ("a", "e", "i", "o", "u", "ar", "en", "ol")]
-SHARED = ["premium", "deductible", "retention", "sublimit", "copay"]
 SCOPES = [scope_of("acme", None), scope_of("acme", ["claims"]), scope_of("globex", None)]
 PAGE = 1000
 PACK = 2000
@@ -82,27 +81,16 @@ PACKED, SNAPSHOT, KEYS = "vocabulary_packed", "vocabulary_snapshot", "vocabulary
 BUCKETED = "vocabulary_key_bucket"
 
 
-def word(rng: random.Random) -> str:
-    return "".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 3)))
-
-
 def fill(store: RecordStore, generation: str, size: int, seed: int) -> int:
     """The vocabulary filled to ``size`` labels (see the module docstring): bytes written."""
     state = store.get(STATE, generation)
     assert state is not None
     have, dimension = int(state.data["labels"]), int(state.data["embedder"]["dimension"])
     rng, vectors = random.Random(seed), np.random.default_rng(seed)
-    labels: set[str] = set()
     page: list[tuple[str, dict[str, Any]]] = []
     written = 0
-    while len(labels) < size - have:
-        label = f"{word(rng).title()} {word(rng)} {word(rng)}"
-        if rng.random() < 0.1:
-            label = f"{word(rng).title()} {word(rng)} {rng.choice(SHARED)}"
-        if label in labels:
-            continue
-        labels.add(label)
-        top = len(labels) <= MEANING_LABELS
+    for at, label in enumerate(synthetic_labels(rng, size - have)):
+        top = at < MEANING_LABELS
         vector = None
         if top:
             v = vectors.standard_normal(dimension).astype(np.float32)
