@@ -41,6 +41,10 @@ extraction, constraint parser or filter):
   loaded and reported per family as ``probe`` is. It is not in the default ``--sets``: a
   run measures it only when asked (``--sets probe2``), so the runs made while tuning do not
   show it.
+* ``<set>-agreed`` — a set of families (``probe-agreed``, ``probe2-agreed``) measured on the
+  gold its author's reading and a blind second reading agree on (``queries-agreed.jsonl``,
+  written by ``benchmarks/families/second_reading.py --write``): a pair the two readings
+  settle differently, or either leaves undecided, is unjudged.
 
 For each engine the corpus is ingested once with the default offline embedder (MiniLM,
 so vector and hybrid run too) under a temporary alias, and :func:`osrag.evaluation.
@@ -143,10 +147,21 @@ def insurance_set() -> tuple[Path, QuerySet]:
     return INSURANCE, _with_gold(load_query_set(INSURANCE / "queries.jsonl"))
 
 
-def families_set(folder: Path = FAMILIES) -> tuple[Path, QuerySet]:
+def families_set(folder: Path = FAMILIES, gold: str = "queries.jsonl") -> tuple[Path, QuerySet]:
     """A set of families (the development set, the probe set): its documents folder and its
-    questions."""
-    return folder / "documents", _with_gold(load_query_set(folder / "queries.jsonl"))
+    questions, with the gold of ``gold`` (``queries-agreed.jsonl``: the gold two readings
+    agree on, ``benchmarks/families/second_reading.py``)."""
+    return folder / "documents", _with_gold(load_query_set(folder / gold))
+
+
+AGREED = "-agreed"
+"""A family set's name with this suffix (``probe-agreed``) measures it on the gold its
+author's and a blind second reading agree on (``queries-agreed.jsonl``)."""
+
+
+def family_folder(set_name: str) -> Path | None:
+    """The folder of a set of families, by its name with or without :data:`AGREED`."""
+    return FAMILY_SETS.get(set_name.removesuffix(AGREED))
 
 
 def families_of_queries(folder: Path = FAMILIES) -> tuple[dict[str, str], set[str]]:
@@ -427,6 +442,10 @@ def main(argv: list[str] | None = None) -> int:
                 name: (lambda folder=folder: families_set(folder))
                 for name, folder in FAMILY_SETS.items()
             },
+            **{
+                name + AGREED: (lambda folder=folder: families_set(folder, "queries-agreed.jsonl"))
+                for name, folder in FAMILY_SETS.items()
+            },
         }
         loaded = {name: readers[name]() for name in sets}
         for engine_name in engines:
@@ -440,8 +459,9 @@ def main(argv: list[str] | None = None) -> int:
                     measured = measure(index, corpus, queries, modes)
                     if set_name == "tatqa-scope":
                         tatqa_scopes.add_by_scope(measured, work / set_name)
-                    if set_name in FAMILY_SETS:
-                        family, no_profile = families_of_queries(FAMILY_SETS[set_name])
+                    folder = family_folder(set_name)
+                    if folder is not None:
+                        family, no_profile = families_of_queries(folder)
                         for row in measured.values():
                             row["per_family"] = by_family(row, family, no_profile)
                     results["sets"].setdefault(set_name, {})[engine_name] = measured

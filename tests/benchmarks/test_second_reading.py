@@ -67,10 +67,13 @@ def test_the_agreed_gold_keeps_only_what_both_readings_say(tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize("name", READ_TWICE)
-def test_a_committed_second_reading_covers_every_pair_the_author_read(name: str) -> None:
+def test_a_committed_second_reading_covers_every_pair_of_a_family(name: str) -> None:
     folder = DATA / name
+    questions = {q["id"]: q["family"] for q in map(json.loads, (folder / "queries.jsonl").open())}
     author = second_reading.author_readings(folder)
     blind = second_reading.blind_readings(folder)
-    assert set(author) <= set(blind), sorted(set(author) - set(blind))[:5]
-    questions = {q["id"] for q in map(json.loads, (folder / "queries.jsonl").open())}
-    assert {q for q, _ in blind} <= questions
+    # every document of each question's family; a pair across families is read by a reader
+    # who thought it could hold, so either reading may lack it
+    in_family = {(q, d) for q, d in author if d.split("/")[0] == questions[q]}
+    assert in_family <= set(blind), sorted(in_family - set(blind))[:5]
+    assert {q for q, _ in blind} <= set(questions)
