@@ -18,9 +18,12 @@ kind                key                               record
                                                       scopes of the documents holding it
                                                       (with how many), its vector
 ``vocabulary_state`` ``<generation>``                 the labels' embedder, how many labels,
-                                                      a revision, and whether an update is
-                                                      under way
+                                                      a revision, whether an update is
+                                                      under way, and the snapshot
 ==================  ================================  ====================================
+
+and, so that a search need not read every label, the **snapshot** of the most widely held
+labels and the **key counts** (:mod:`osrag.ingestion.label_snapshot`).
 
 **Kept in step with the generation.** An ingest records each document's labels when the
 manifest records the document (:meth:`LabelBook.record`, from
@@ -48,16 +51,37 @@ float16 (the cosine moves by less than 0.001), base64: about 1.2 KB a label with
 text, keys and scopes — 12 MB per 10,000 distinct labels (``docs/amounts.md`` has the
 measured sizes).
 
+**The first read is bounded.** A search reads the vocabulary's snapshot: at most
+:data:`SNAPSHOT_LABELS` labels (the :data:`MEANING_LABELS` it compares by meaning), those
+with vectors first, then the most widely held, packed about 800 to a record by a digest's
+prefix; and, for the keys it asks, the key-count buckets that hold them, by id. A
+vocabulary of no more labels than the bound is wholly in its snapshot: a search reads the
+same labels, keys, scopes and vectors as from every record, and matches as it would. Past
+the bound, three things differ: a match **by form** is looked for among the snapshot's
+labels only; the **by-key and by-synonym counts** of a search's report add, for the labels
+outside the snapshot, counts from the buckets (a label of two scopes the caller may see,
+or holding two asked keys, counts once for each) — whether any label the caller may see
+holds a key, and so whether meaning is asked, stays exact; and a label outside the snapshot
+is not compared **by meaning**, though a key it holds is never added by a label that
+matched by meaning (exact, from the buckets). The finish of an ingest that changed labels
+rewrites the snapshot's parts and the buckets of the labels it changed, a label new to the
+vocabulary entering the snapshot while it has room, one already outside it staying
+outside; a rebuild, a generation's first ingest, or a snapshot not of the state's revision
+(written by an osrag that keeps none) writes both whole. A search reads the snapshot only
+when the state names one of its own revision; else (a generation built before snapshots,
+or an update under way) it reads every record, as before.
+
 **Access**: a label is shown to, and matched for, only a caller who may see a document
 holding it: each label keeps the scopes (tenant, ACL groups) of its documents, and a
 search keeps the labels of the scopes its caller's guards let through
-(:meth:`Vocabulary.visible`) — the same rule as the tenant and ACL guards.
+(:meth:`Vocabulary.visible`) — the same rule as the tenant and ACL guards. The key counts
+are kept by scope for the same reason: a label only scopes the caller may not see hold
+counts for nothing (:meth:`Vocabulary.beyond`).
 """
 
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
 import logging
 import re
@@ -74,6 +98,19 @@ from pydantic import BaseModel, Field
 
 from osrag.engines.base import RecordStore
 from osrag.errors import OsragError
+from osrag.ingestion.label_snapshot import (
+    EVERY_LABEL,
+    SNAPSHOT_KINDS,
+    KeyCounts,
+    LabelChange,
+    SnapshotState,
+    label_digest,
+    read_snapshot,
+    update_key_counts,
+    update_snapshot,
+    write_key_counts,
+    write_snapshot,
+)
 from osrag.lexicon.keys import COLUMN_JOIN, GROUP_JOIN, label_keys
 from osrag.lexicon.words import without_parentheses
 from osrag.models import Chunk, LabelVocabularyReport
@@ -84,6 +121,7 @@ __all__ = [
     "LABEL_KINDS",
     "LABEL_STATE",
     "MEANING_LABELS",
+    "SNAPSHOT_LABELS",
     "STATE",
     "VOCABULARY",
     "LabelBook",
@@ -103,7 +141,7 @@ __all__ = [
 log = logging.getLogger("osrag.ingestion.label_vocabulary")
 
 LABELS, VOCABULARY, STATE = "labels", "vocabulary", "vocabulary_state"
-LABEL_KINDS = (LABELS, VOCABULARY)
+LABEL_KINDS = (LABELS, VOCABULARY, *SNAPSHOT_KINDS)
 """The record kinds keyed ``<generation>::…`` (forgotten with the generation, as
 :data:`LABEL_STATE`'s record)."""
 LABEL_STATE = STATE
@@ -112,11 +150,6 @@ READ_PAGE = 1000
 
 
 # --------------------------------------------------------------------------- pure parts
-
-
-def label_digest(label: str) -> str:
-    """The key of a label's vocabulary record: 16 hex of SHA-256 of its text."""
-    return hashlib.sha256(label.encode("utf-8")).hexdigest()[:16]
 
 
 def scope_of(tenant: str | None, acl: Iterable[str] | None) -> str:
@@ -216,6 +249,11 @@ class VocabularyState(BaseModel):
     revision: int = 0
     pending: bool = Field(default=False, description="an update is under way (or stopped)")
     note: str | None = None
+    snapshot: SnapshotState | None = Field(
+        default=None,
+        description="the snapshot of the most widely held labels and the key counts "
+        "(:mod:`osrag.ingestion.label_snapshot`); None: none, or one being rewritten",
+    )
 
 
 def read_state(store: RecordStore, generation: str) -> VocabularyState | None:
@@ -300,11 +338,19 @@ class LabelBook:
     :meth:`record` as the manifest records documents, :meth:`finish` at the end."""
 
     def __init__(
-        self, store: RecordStore, generation: str, state: VocabularyState, *, fresh: bool = False
+        self,
+        store: RecordStore,
+        generation: str,
+        state: VocabularyState,
+        *,
+        fresh: bool = False,
+        snapshot_labels: int | None = None,
     ) -> None:
         self.store = store
         self.generation = generation
         self.state = state
+        self.snapshot_labels = snapshot_labels
+        """The most labels the snapshot holds (None: :data:`SNAPSHOT_LABELS`)."""
         self._fresh = fresh
         """The generation was created by this ingest: no document has a labels record."""
         self._stopped_before = state.pending
@@ -314,7 +360,14 @@ class LabelBook:
         self._lock = threading.Lock()
 
     @classmethod
-    def open(cls, store: RecordStore, generation: str, *, created: bool) -> LabelBook | None:
+    def open(
+        cls,
+        store: RecordStore,
+        generation: str,
+        *,
+        created: bool,
+        snapshot_labels: int | None = None,
+    ) -> LabelBook | None:
         """The book of ``generation``'s vocabulary; a generation ``created`` by this ingest
         gets one; one that keeps none (built before vocabularies) gets none (None)."""
         state = read_state(store, generation)
@@ -323,8 +376,8 @@ class LabelBook:
                 return None
             state = VocabularyState()
             store.put(STATE, generation, state.model_dump(mode="json"))
-            return cls(store, generation, state, fresh=True)
-        return cls(store, generation, state)
+            return cls(store, generation, state, fresh=True, snapshot_labels=snapshot_labels)
+        return cls(store, generation, state, snapshot_labels=snapshot_labels)
 
     def _mark(self) -> None:
         """Record that an update is under way, before the first document's labels change."""
@@ -417,6 +470,8 @@ class LabelBook:
         rebuild = self._stopped_before or revector
         if not self._marked and not rebuild:
             return None
+        snapshot = self.state.snapshot
+        self._unnamed()
         targets, keys, existing = self._targets(rebuild)
         puts: dict[str, dict[str, Any]] = {}
         gone: list[str] = []
@@ -453,17 +508,66 @@ class LabelBook:
             count = len(({k for k in existing} - set(gone)) | set(puts))
         else:
             count = self.state.labels + added - removed
+        revision = self.state.revision + 1
+        whole = rebuild or snapshot is None or snapshot.revision != self.state.revision
+        named = self._snapshot(snapshot, existing, puts, gone, whole=whole, revision=revision)
         self.state = VocabularyState(
             embedder=labeller.described() if labeller is not None else self.state.embedder,
             labels=count,
-            revision=self.state.revision + 1,
+            revision=revision,
             pending=False,
             note=report.note if labeller is None else None,
+            snapshot=named,
         )
         self.store.put(STATE, self.generation, self.state.model_dump(mode="json"))
         report.labels = count
         report.embedder = (self.state.embedder or {}).get("id")
         return report
+
+    def _unnamed(self) -> None:
+        """Record that an update is under way and that the snapshot is not to be trusted,
+        before any vocabulary record changes (a search then reads every record)."""
+        self.state.pending = True
+        self.state.snapshot = None
+        self.store.put(STATE, self.generation, self.state.model_dump(mode="json"))
+        self._marked = True
+
+    def _snapshot(
+        self,
+        snapshot: SnapshotState | None,
+        existing: Mapping[str, dict[str, Any]],
+        puts: Mapping[str, dict[str, Any]],
+        gone: Sequence[str],
+        *,
+        whole: bool,
+        revision: int,
+    ) -> SnapshotState:
+        """The snapshot and the key counts (:mod:`osrag.ingestion.label_snapshot`) brought
+        in line with the vocabulary records just written: only the parts and buckets of the
+        changed labels, or (``whole``: a rebuild, or a snapshot missing, of another
+        revision or of another bound) written whole from every record."""
+        bound = self.snapshot_labels if self.snapshot_labels is not None else SNAPSHOT_LABELS
+        start = len(self.generation) + 2  # a record's key is <generation>::<label digest>
+        if whole or snapshot is None or snapshot.bound != bound:
+            if self._fresh:  # every record of a generation this ingest created is in puts
+                entries = {key[start:]: entry for key, entry in puts.items()}
+            else:
+                self.store.refresh()
+                entries = {
+                    key[start:]: entry
+                    for key, entry in self.store.scan(VOCABULARY, f"{self.generation}::")
+                    if _scopes(entry)
+                }
+            held = write_snapshot(self.store, self.generation, entries, bound)
+            write_key_counts(self.store, self.generation, entries.values())
+            return SnapshotState(revision=revision, labels=held, bound=bound)
+        changes = [
+            LabelChange(key[start:], existing.get(key), entry) for key, entry in puts.items()
+        ]
+        changes += [LabelChange(key[start:], existing.get(key), None) for key in gone]
+        held = update_snapshot(self.store, self.generation, changes, snapshot.labels, bound)
+        update_key_counts(self.store, self.generation, changes)
+        return SnapshotState(revision=revision, labels=held, bound=bound)
 
     def _vectors(
         self,
@@ -528,6 +632,10 @@ MEANING_LABELS = 50_000
 """The most labels a search compares by meaning: the most widely held (by the documents
 holding them), so that the product with an asked name's vector, and the vectors decoded
 when the vocabulary is read, stay bounded however many distinct labels a corpus holds."""
+SNAPSHOT_LABELS = MEANING_LABELS
+"""The most labels an ingest writes in a vocabulary's snapshot
+(:mod:`osrag.ingestion.label_snapshot`), what a search reads first: a vocabulary of no
+more labels is read whole from it."""
 
 
 @dataclass
@@ -548,6 +656,9 @@ class Vocabulary:
     meaning_rows: npt.NDArray[np.intp] = field(default_factory=lambda: np.zeros(0, dtype=np.intp))
     """The labels compared by meaning (at most :data:`MEANING_LABELS`, the most widely
     held), by row; left empty beside a vector for every label: all of them."""
+    counts: KeyCounts | None = None
+    """The key counts of a vocabulary read from its snapshot that holds fewer labels than
+    the vocabulary (:meth:`beyond`); None: these rows are every label."""
     by_key: dict[str, list[int]] = field(default_factory=dict)
     """The labels holding each key, by row."""
     _by_scope: dict[str, npt.NDArray[np.intp]] = field(default_factory=dict)
@@ -585,6 +696,36 @@ class Vocabulary:
                 mask[found] = True
         return mask
 
+    def beyond(
+        self,
+        keys: Iterable[str],
+        tenant: str | None,
+        groups: Iterable[str] | None,
+        *,
+        unrestricted: bool = False,
+    ) -> dict[str, int]:
+        """For each of ``keys``, the labels outside these rows that a caller may see holding
+        it, counted from the key counts by scope (a label of two visible scopes counts
+        twice; :data:`~osrag.ingestion.label_snapshot.EVERY_LABEL`: every label); zero
+        exactly when no such label holds it. Empty when these rows are every label."""
+        if self.counts is None:
+            return {}
+        wanted = frozenset(groups or ())
+
+        def inside(key: str) -> dict[str, int]:
+            if key == EVERY_LABEL:
+                return {scope: len(rows) for scope, rows in self._by_scope.items()}
+            found: dict[str, int] = {}
+            for r in self.by_key.get(key, ()):
+                for scope in self.scopes[r]:
+                    found[scope] = found.get(scope, 0) + 1
+            return found
+
+        def visible(scope: str) -> bool:
+            return scope_visible(scope, tenant, wanted, unrestricted=unrestricted)
+
+        return self.counts.beyond(keys, inside, visible)
+
     def visible(
         self, tenant: str | None, groups: Iterable[str] | None, *, unrestricted: bool = False
     ) -> npt.NDArray[np.bool_]:
@@ -621,16 +762,32 @@ def _entries(
 
 
 def read_vocabulary(
-    store: RecordStore, generation: str, *, most_by_meaning: int = MEANING_LABELS
+    store: RecordStore,
+    generation: str,
+    *,
+    most_by_meaning: int = MEANING_LABELS,
+    every_record: bool = False,
 ) -> Vocabulary | None:
-    """``generation``'s vocabulary from the record store; None: it keeps none. The vectors
-    of the ``most_by_meaning`` most widely held labels (documents holding them; ties by
-    label) are decoded, the others' left in their records."""
+    """``generation``'s vocabulary from the record store; None: it keeps none. Read from
+    its snapshot when the state names one of its revision (with the key counts beside it
+    when it holds fewer labels than the vocabulary), else — or with ``every_record`` — from
+    every label's record. The vectors of the ``most_by_meaning`` most widely held labels
+    read (documents holding them; ties by label) are decoded, the others' left in their
+    records."""
     state = read_state(store, generation)
     if state is None:
         return None
-    store.refresh()
-    read = sorted(_entries(store, generation), key=lambda found: found[0]["label"])
+    snapshot = state.snapshot
+    counts = None
+    if not every_record and snapshot is not None and snapshot.revision == state.revision:
+        found = [(entry, _scopes(entry)) for entry in read_snapshot(store, generation)]
+        read = [(entry, scopes) for entry, scopes in found if scopes]
+        if len(read) < state.labels or snapshot.labels < state.labels:
+            counts = KeyCounts(store, generation)
+    else:
+        store.refresh()
+        read = list(_entries(store, generation))
+    read.sort(key=lambda found: found[0]["label"])
     rows = [entry for entry, _ in read]
     dimension = int((state.embedder or {}).get("dimension") or 0)
     vectors = None
@@ -651,4 +808,5 @@ def read_vocabulary(
         scopes=[tuple(sorted(scopes)) for _, scopes in read],
         vectors=vectors,
         meaning_rows=meaning_rows,
+        counts=counts,
     )

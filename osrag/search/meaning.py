@@ -52,7 +52,12 @@ cannot see is never named, never its nearest, never a reason to add or withhold 
 
 **Cost.** The vocabulary is read once per generation (and revision: an in-place ingest
 changes it) per engine object of a process; every :data:`STATE_SECONDS` the search checks
-its revision. Its vectors were embedded at ingest; the read decodes those of the
+its revision. The read is its snapshot, bounded however many labels the generation holds;
+past the snapshot's bound the labels outside it are counted from the key counts
+(:mod:`osrag.ingestion.label_snapshot`: a fetch by id of the asked keys' buckets, kept
+for the vocabulary's lifetime), and by form and by meaning only the snapshot's labels are
+compared (:mod:`osrag.ingestion.label_vocabulary` says what differs). Its vectors were
+embedded at ingest; the read decodes those of the
 :data:`~osrag.ingestion.label_vocabulary.MEANING_LABELS` most widely held labels only, and
 only those are compared by meaning, so the product with the asked name's vector is bounded
 however many distinct labels a corpus holds (a label beyond them still matches by its
@@ -79,6 +84,7 @@ import numpy.typing as npt
 from osrag.config import LABEL_MEANING_THRESHOLD
 from osrag.engines.base import ChunkIndex
 from osrag.errors import OsragError
+from osrag.ingestion.label_snapshot import EVERY_LABEL
 from osrag.ingestion.label_vocabulary import Vocabulary, read_state, read_vocabulary
 from osrag.lexicon.keys import asked_key_forms, asked_keys, name_clause
 from osrag.lexicon.label_roles import FIGURE_WORDS, PRICE_HEADS
@@ -120,6 +126,10 @@ STATE_SECONDS = 30.0
 
 VectorOf = Callable[[], tuple[npt.NDArray[np.float32] | None, str | None]]
 """The asked name's vector when it is needed, or None and why it cannot be had."""
+Beyond = Callable[[Sequence[str]], dict[str, int]]
+"""For each of some keys, the labels outside the vocabulary's rows a caller may see that
+hold it (:meth:`~osrag.ingestion.label_vocabulary.Vocabulary.beyond`): zero, or absent,
+when none does."""
 
 
 @dataclass(frozen=True)
@@ -207,12 +217,16 @@ def match_name(
     use: VocabularyUse = "meaning",
     note: str | None = None,
     beside_keys: bool = False,
+    beyond: Beyond | None = None,
 ) -> Matched:
     """The labels of ``vocabulary`` the named quantity ``name`` matches (see the module
     docstring), among the ``visible`` ones (the caller's); by meaning only with a
     ``threshold``, and only when no label matches by key or synonym — unless
     ``beside_keys``: ``vector`` is then called for the asked name's vector (None, and why,
-    when it cannot be had: keys alone). ``use`` and ``note`` say what could be done."""
+    when it cannot be had: keys alone). ``use`` and ``note`` say what could be done.
+    ``beyond``: the visible labels outside the vocabulary's rows holding some keys, for a
+    vocabulary read from its snapshot (counted in the report, deciding whether meaning is
+    asked and which keys a label matched by meaning adds)."""
     asked = asked_keys(name, gains_only=gains_only)
     report = LabelMatches(
         name=name,
@@ -224,18 +238,9 @@ def match_name(
     if vocabulary is None:
         return Matched(report.model_copy(update={"vocabulary": "none"}))
     shown = np.ones(len(vocabulary), dtype=bool) if visible is None else visible
-    report.labels = int(shown.sum())
     own = set(asked_key_forms(name_clause(name) or name))
-    held = vocabulary.holding(asked) & shown  # every array over the labels: no Python loop
-    own_held = held & vocabulary.holding(own)
-    by_key = np.flatnonzero(own_held)
-    by_synonym = np.flatnonzero(held & ~own_held)
-    report.by_key, report.by_synonym = len(by_key), len(by_synonym)
-    for by, found in (("key", by_key), ("synonym", by_synonym)):
-        for r in found[:SHOWN]:
-            kept = [k for k in vocabulary.keys[r] if k in asked]
-            report.matches.append(LabelMatch(label=vocabulary.labels[r], by=by, keys=kept))  # type: ignore[arg-type]
-    any_held = bool(len(by_key) or len(by_synonym))
+    held = _held_by_keys(vocabulary, asked, own, shown, beyond, report)
+    any_held = bool(report.by_key or report.by_synonym)
     by_form: list[tuple[int, str]] = [] if any_held else _by_form(vocabulary, own, shown)
     for r, key in by_form:
         held[r] = True
@@ -276,12 +281,8 @@ def match_name(
     matched = held.copy()
     matched[[r for r, _ in meant]] = True
     added: list[str] = list(dict.fromkeys(key for _, key in by_form))
-    for r, cosine in meant:
-        own_keys = []
-        for k in _own_keys(vocabulary.keys[r]):
-            holders = vocabulary.by_key.get(k, [])
-            if k not in asked and bool(np.all(matched[holders] | ~shown[holders])):
-                own_keys.append(k)
+    adds = _keys_meaning_adds(vocabulary, [r for r, _ in meant], matched, shown, asked, beyond)
+    for (r, cosine), own_keys in zip(meant, adds, strict=True):
         added += [k for k in own_keys if k not in added]
         shown_match = LabelMatch(
             label=vocabulary.labels[r], by="meaning", cosine=round(cosine, 4), keys=own_keys
@@ -295,6 +296,57 @@ def match_name(
             f"held by a label that did not match): {name!r} matches no fact by its label"
         )
     return Matched(report, tuple(added))
+
+
+def _held_by_keys(
+    vocabulary: Vocabulary,
+    asked: Sequence[str],
+    own: set[str],
+    shown: npt.NDArray[np.bool_],
+    beyond: Beyond | None,
+    report: LabelMatches,
+) -> npt.NDArray[np.bool_]:
+    """The visible labels holding an asked key; the report's labels and its counts by key
+    (a key of the asked name itself, ``own``) and by synonym — with (``beyond``) those
+    outside the vocabulary's rows — and the first :data:`SHOWN` of each named."""
+    outside = beyond([EVERY_LABEL, *asked, *sorted(own - set(asked))]) if beyond else {}
+    report.labels = int(shown.sum()) + outside.get(EVERY_LABEL, 0)
+    held = vocabulary.holding(asked) & shown  # every array over the labels: no Python loop
+    own_held = held & vocabulary.holding(own)
+    by_key = np.flatnonzero(own_held)
+    by_synonym = np.flatnonzero(held & ~own_held)
+    report.by_key = len(by_key) + sum(outside.get(k, 0) for k in asked if k in own)
+    report.by_synonym = len(by_synonym) + sum(outside.get(k, 0) for k in asked if k not in own)
+    for by, found in (("key", by_key), ("synonym", by_synonym)):
+        for r in found[:SHOWN]:
+            kept = [k for k in vocabulary.keys[r] if k in asked]
+            report.matches.append(LabelMatch(label=vocabulary.labels[r], by=by, keys=kept))  # type: ignore[arg-type]
+    return held
+
+
+def _keys_meaning_adds(
+    vocabulary: Vocabulary,
+    meant: Sequence[int],
+    matched: npt.NDArray[np.bool_],
+    shown: npt.NDArray[np.bool_],
+    asked: Sequence[str],
+    beyond: Beyond | None,
+) -> list[list[str]]:
+    """The keys each label matched by meaning (by row) adds: those of its own keys
+    (:func:`_own_keys`) not asked already that no visible label held by no match holds —
+    among the vocabulary's rows, and (``beyond``) outside them."""
+    candidates = sorted({k for r in meant for k in _own_keys(vocabulary.keys[r])})
+    held_outside = beyond(candidates) if beyond is not None and candidates else {}
+    adds: list[list[str]] = []
+    for r in meant:
+        own_keys = []
+        for k in _own_keys(vocabulary.keys[r]):
+            holders = vocabulary.by_key.get(k, [])
+            alone = bool(np.all(matched[holders] | ~shown[holders]))
+            if k not in asked and alone and not held_outside.get(k, 0):
+                own_keys.append(k)
+        adds.append(own_keys)
+    return adds
 
 
 def _by_form(
@@ -551,8 +603,15 @@ class LabelMeaning:
             note = "the label vocabulary has no vectors (no embedder at ingest): keys alone"
         spec = plan.spec
         visible = None
+        beyond: Beyond | None = None
         if vocabulary is not None:
             visible = vocabulary.visible(spec.tenant, spec.acl, unrestricted=spec.unrestricted)
+            if vocabulary.counts is not None:
+                read = vocabulary
+
+                def beyond(keys: Sequence[str]) -> dict[str, int]:
+                    return read.beyond(keys, spec.tenant, spec.acl, unrestricted=spec.unrestricted)
+
         made: list[tuple[Any, str | None]] = []
 
         def vector_of(name: str) -> VectorOf:
@@ -579,5 +638,6 @@ class LabelMeaning:
                 use=use,
                 note=note,
                 beside_keys=self.beside_keys,
+                beyond=beyond,
             )
         return with_label_matches(plan, matched)
