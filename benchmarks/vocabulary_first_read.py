@@ -1,8 +1,30 @@
-"""What a search's first read of a large label vocabulary costs, and what two record layouts
-that bound it would cost, side by side in one run.
+"""What a search's first read of a large label vocabulary costs: before and after its
+snapshot (:mod:`osrag.ingestion.label_snapshot`), side by side in one run — and, with
+``--layouts``, the record layouts measured to choose it.
 
     .venv/bin/python benchmarks/vocabulary_first_read.py [--sizes 200000,500000] \
-        [--engines embedded,opensearch] [--questions 100]
+        [--engines embedded,opensearch] [--questions 100] [--layouts]
+
+**The read path** (the default). For each engine and size, in a process of its own, the
+vocabulary is filled as below and its revision moved on, so that the snapshot the ingest
+wrote is of another revision (as an osrag that keeps none leaves it). Timed, wall and CPU
+seconds of this process, each read through a fresh store object as a new searcher's:
+
+* **before** — :func:`~osrag.ingestion.label_vocabulary.read_vocabulary` finds no current
+  snapshot and reads every record (as every search read it before snapshots);
+* three syncs of the sample policies, each changing one document: the first adds a label
+  and finds the snapshot stale, so its finish writes the snapshot and the key counts whole
+  (reading every record); the second adds a label and rewrites the parts and buckets it
+  touches; the third changes no label (the ingest's own cost, for comparison);
+* **after** — ``read_vocabulary`` reads the snapshot (50,000 labels);
+* a **key question** per name — :func:`~osrag.search.meaning.match_name` by keys, for a
+  caller of one tenant and group, on the vocabulary of every record and on the snapshot
+  with its key counts (each bucket fetched by id the first time a name asks it): the
+  reports' label counts, by-key and by-synonym counts must be equal (each synthetic label
+  is held in one scope), and their times are compared. The names: labels of the filled
+  vocabulary outside the snapshot, made-up names no label holds, and the shared words.
+
+**The layouts** (``--layouts``, the runs that chose the snapshot):
 
 For each engine and vocabulary size, in a process of its own: the sample policies
 (``examples/insurance``) are ingested under a temporary alias (its vocabulary embedded by
@@ -29,8 +51,10 @@ seconds of this process):
 
 For the two packed layouts the run also times writing them (what an ingest's finish would
 add) and their bytes. The layouts are written here from the full read, so their records
-are exactly the vocabulary's. Reported as a table; the JSON goes to
-``benchmarks/results/vocabulary_first_read.json``.
+are exactly the vocabulary's.
+
+Reported as a table; the JSON goes to ``benchmarks/results/vocabulary_first_read.json``
+(``vocabulary_first_read-layouts.json`` for ``--layouts``).
 """
 
 from __future__ import annotations
@@ -38,13 +62,14 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +83,8 @@ from label_meaning_latency import SHARED, synthetic_labels, word
 from osrag.engines.base import ChunkIndex, RecordStore
 from osrag.ingestion.generations import current_generation, purge
 from osrag.ingestion.ingest import IngestOptions, ingest
+from osrag.ingestion.label_snapshot import KEY_COUNTS
+from osrag.ingestion.label_snapshot import SNAPSHOT as SNAPSHOT_KIND
 from osrag.ingestion.label_vocabulary import (
     MEANING_LABELS,
     STATE,
@@ -70,6 +97,7 @@ from osrag.ingestion.label_vocabulary import (
     scope_of,
 )
 from osrag.lexicon.keys import asked_keys, label_keys
+from osrag.search.meaning import match_name
 
 SCOPES = [scope_of("acme", None), scope_of("acme", ["claims"]), scope_of("globex", None)]
 PAGE = 1000
@@ -77,8 +105,9 @@ PACK = 2000
 """Labels a packed record holds."""
 BUCKETS = 4096
 """Key buckets: a key's bucket is the first three hex digits of its digest."""
-PACKED, SNAPSHOT, KEYS = "vocabulary_packed", "vocabulary_snapshot", "vocabulary_key"
-BUCKETED = "vocabulary_key_bucket"
+PACKED, SNAPSHOT, KEYS = "layout_packed", "layout_snapshot", "layout_key"
+BUCKETED = "layout_key_bucket"
+"""The layouts' record kinds (apart from the vocabulary's own)."""
 
 
 def fill(store: RecordStore, generation: str, size: int, seed: int) -> int:
@@ -201,8 +230,107 @@ def put_all(
     store.refresh()
 
 
+CALLER = {"tenant": "acme", "acl": ["claims"]}
+"""The caller of the key questions: two of the three synthetic scopes are its."""
+EDITED = "renters-30k-basic.md"
+"""The sample policy the syncs change."""
+WIDE = 2000
+"""Labels of the vocabulary a new price list holds: a sync that changes the scopes of as
+many labels, most of them the snapshot's."""
+
+
+def key_question(vocabulary: Vocabulary, name: str) -> tuple[tuple[int, int, int], float]:
+    """A name matched by keys for :data:`CALLER`: the report's label, by-key and
+    by-synonym counts, and the milliseconds it took."""
+    started = time.perf_counter()
+    visible = vocabulary.visible(CALLER["tenant"], CALLER["acl"])
+
+    def beyond(keys: Sequence[str]) -> dict[str, int]:
+        return vocabulary.beyond(keys, CALLER["tenant"], CALLER["acl"])
+
+    report = match_name(vocabulary, name, visible=visible, use="keys", beyond=beyond).report
+    took = (time.perf_counter() - started) * 1000
+    return (report.labels, report.by_key, report.by_synonym), took
+
+
+def stored_mb(store: RecordStore, kind: str, generation: str) -> float:
+    store.refresh()
+    found = store.scan(kind, f"{generation}::")
+    return round(sum(len(json.dumps(record)) for _, record in found) / 2**20, 1)
+
+
+def read_path(engine_name: str, size: int, questions: int, home: Path) -> dict[str, Any]:
+    """One engine and size, in this process: the read path's row (see the module
+    docstring)."""
+    index: ChunkIndex = qp.engine(engine_name, home)
+    alias = f"osrag-vocab-read-{uuid.uuid4().hex[:8]}"
+    folder = home.parent / "policies"
+    shutil.copytree(ROOT / "examples" / "insurance", folder)
+    options = IngestOptions(alias=alias)
+    try:
+        ingest(folder, index, options)
+        store = index.records(alias)
+        generation = current_generation(index, alias).name
+        written, filled = timed(lambda: fill(store, generation, size, seed=size))
+        fresh = index.records  # each read through a fresh store object, as a new searcher's
+        whole, before = timed(lambda: read_vocabulary(fresh(alias), generation))
+        assert whole is not None and whole.counts is None and len(whole) == size
+        edited = folder / EDITED
+        syncs: dict[str, dict[str, float]] = {}
+        for step, row in (("whole", "Porting surcharge"), ("parts", "Reconnection surcharge")):
+            edited.write_text(
+                edited.read_text() + f"\n\n| Item | Amount |\n|---|---|\n| {row} | $10.00 |\n"
+            )
+            report, syncs[step] = timed(lambda: ingest(folder, index, options))
+            assert report.label_vocabulary is not None and report.label_vocabulary.added == 1
+        snapshot_labels = [whole.labels[r] for r in whole.meaning_rows]
+        wide = [label for label in snapshot_labels if label.count(" ") == 2][:WIDE]
+        rows = "".join(f"| {label} | $10.00 |\n" for label in wide)
+        (folder / "wide.md").write_text(f"# Price list\n\n| Item | Amount |\n|---|---|\n{rows}")
+        report, syncs["wide"] = timed(lambda: ingest(folder, index, options))
+        assert report.label_vocabulary is not None
+        wide_added = report.label_vocabulary.added
+        edited.write_text(edited.read_text() + "\n\nNo amount is named in this line.\n")
+        report, syncs["no_label"] = timed(lambda: ingest(folder, index, options))
+        assert report.documents_changed == 1
+        first, after = timed(lambda: read_vocabulary(fresh(alias), generation))
+        assert first is not None and first.counts is not None
+        whole = read_vocabulary(fresh(alias), generation, every_record=True)
+        assert whole is not None and len(whole) == size + 2 + wide_added
+        rng = random.Random(7)
+        outside = sorted(set(whole.labels) - set(first.labels))
+        names = [label.lower() for label in rng.sample(outside, questions)]
+        names += [f"{word(rng)} {word(rng)}" for _ in range(questions)]
+        names += list(SHARED)
+        times: dict[str, list[float]] = {"before": [], "after": []}
+        for name in names:
+            said, took = key_question(whole, name)
+            times["before"].append(took)
+            answered, took = key_question(first, name)
+            times["after"].append(took)
+            assert answered == said, (name, said, answered)
+        return {
+            "labels": len(whole),
+            "snapshot_labels": len(first),
+            "fill": {**filled, "mb": round(written / 2**20, 1)},
+            "before": before,
+            "after": after,
+            "syncs": syncs,
+            "wide_labels": len(wide),
+            "wide_added": wide_added,
+            "snapshot_mb": stored_mb(store, SNAPSHOT_KIND, generation),
+            "key_counts_mb": stored_mb(store, KEY_COUNTS, generation),
+            "key_question_ms": {k: percentiles(v) for k, v in times.items()},
+        }
+    finally:
+        purge(index, alias)
+        close = getattr(index, "close", None)
+        if close is not None:
+            close()
+
+
 def one(engine_name: str, size: int, questions: int, home: Path) -> dict[str, Any]:
-    """One engine and size, in this process: its row."""
+    """One engine and size, in this process: its row of the layouts."""
     index: ChunkIndex = qp.engine(engine_name, home)
     alias = f"osrag-vocab-read-{uuid.uuid4().hex[:8]}"
     try:
@@ -324,6 +452,29 @@ def table(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def read_table(results: dict[str, Any]) -> str:
+    lines = [
+        "| engine | labels | first read before: s (CPU s) | after: s (CPU s) | before / after "
+        "| key question p50 / p99 ms, before → after | sync rewriting whole / its parts / "
+        "2,000 labels' parts / no label: s | snapshot MB, key counts MB |",
+        "|---|---:|---|---|---:|---|---|---|",
+    ]
+    for engine_name, sizes in results["engines"].items():
+        for row in sizes.values():
+            b, a, q, sync = row["before"], row["after"], row["key_question_ms"], row["syncs"]
+            lines.append(
+                f"| {engine_name} | {row['labels']:,} | {b['wall_s']:.1f} ({b['cpu_s']:.1f}) "
+                f"| {a['wall_s']:.2f} ({a['cpu_s']:.2f}) | {b['wall_s'] / a['wall_s']:.0f}× "
+                f"| {q['before']['p50']:.2f} / {q['before']['p99']:.2f} → "
+                f"{q['after']['p50']:.2f} / {q['after']['p99']:.2f} "
+                f"| {sync['whole']['wall_s']:.1f} / {sync['parts']['wall_s']:.1f} / "
+                f"{sync['wide']['wall_s']:.1f} / "
+                f"{sync['no_label']['wall_s']:.1f} "
+                f"| {row['snapshot_mb']}, {row['key_counts_mb']} |"
+            )
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
@@ -332,11 +483,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--engines", default="embedded,opensearch")
     parser.add_argument("--questions", type=int, default=100)
     parser.add_argument("--label", default="", help="a suffix of the JSON file's name")
+    parser.add_argument(
+        "--layouts", action="store_true", help="the record layouts, not the read path"
+    )
     parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one:
+        run = one if args.layouts else read_path
         with tempfile.TemporaryDirectory(prefix="osrag-vocab-read-") as tmp:
-            row = one(args.engines, int(args.sizes), args.questions, Path(tmp) / "home")
+            row = run(args.engines, int(args.sizes), args.questions, Path(tmp) / "home")
         print(json.dumps(row))
         return 0
     results: dict[str, Any] = {"meaning_labels": MEANING_LABELS, "engines": {}}
@@ -345,14 +500,16 @@ def main(argv: list[str] | None = None) -> int:
             console.print(f"{engine_name}: {size:,} labels")
             command = [sys.executable, __file__, "--one", "--engines", engine_name]
             command += ["--sizes", str(size), "--questions", str(args.questions)]
+            command += ["--layouts"] if args.layouts else []
             done = subprocess.run(command, capture_output=True, text=True, check=False)
             if done.returncode:
                 raise SystemExit(f"{engine_name} at {size:,} failed:\n{done.stderr[-3000:]}")
             row = json.loads(done.stdout.strip().splitlines()[-1])
             results["engines"].setdefault(engine_name, {})[str(size)] = row
             console.print(json.dumps(row))
-    print(table(results))
-    name = "vocabulary_first_read" + (f"-{args.label}" if args.label else "")
+    print(table(results) if args.layouts else read_table(results))
+    name = "vocabulary_first_read" + ("-layouts" if args.layouts else "")
+    name += f"-{args.label}" if args.label else ""
     console.print(f"wrote {write_results(name, results)}")
     return 0
 

@@ -179,12 +179,13 @@ def update_snapshot(
     """The snapshot (of ``held`` labels) brought in line with ``changes``: a label in it
     takes its new record, or leaves it when no document holds it any more; a label new to
     the vocabulary enters while the snapshot has room (in :func:`snapshot_order`); a label
-    already outside it stays outside. Only the parts of changed labels are read and
-    rewritten. How many labels it holds now."""
+    already outside it stays outside. Only the parts of changed labels are read, and those
+    of the snapshot's labels that changed rewritten. How many labels it holds now."""
     touched = sorted({part_of(c.digest) for c in changes})
     found = store.get_many(SNAPSHOT, [_key(generation, p) for p in touched])
     parts = {p: dict(found.get(_key(generation, p), {}).get("entries", {})) for p in touched}
     new: list[LabelChange] = []
+    changed: set[str] = set()
     for change in changes:
         part = parts[part_of(change.digest)]
         if change.digest in part:
@@ -193,15 +194,17 @@ def update_snapshot(
                 held -= 1
             else:
                 part[change.digest] = change.after
+            changed.add(part_of(change.digest))
         elif change.before is None and change.after is not None:
             new.append(change)
     new.sort(key=lambda c: snapshot_order(c.after or {}))
     for change in new[: max(0, bound - held)]:
         parts[part_of(change.digest)][change.digest] = change.after
+        changed.add(part_of(change.digest))
         held += 1
-    items = [(_key(generation, p), {"entries": e}) for p, e in parts.items() if e]
+    items = [(_key(generation, p), {"entries": parts[p]}) for p in sorted(changed) if parts[p]]
     _put_pages(store, SNAPSHOT, items, WRITE_PAGE)
-    store.delete_many(SNAPSHOT, [_key(generation, p) for p, e in parts.items() if not e])
+    store.delete_many(SNAPSHOT, [_key(generation, p) for p in sorted(changed) if not parts[p]])
     return held
 
 
