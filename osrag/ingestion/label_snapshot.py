@@ -32,6 +32,12 @@ many labels it holds and its bound (:class:`SnapshotState`). A search trusts it 
 that revision is the state's; an ingest clears it before it changes the snapshot and names
 it again when done, so a search never reads one half-written.
 
+The buckets carry no revision of their own: a search that read the snapshot of one
+revision and fetches a bucket for the first time after a sync finished may see that
+sync's counts until it checks the revision again (``STATE_SECONDS``,
+:mod:`osrag.search.meaning`). The counts are by scope, so what a caller may see is never
+at stake; only whether a label the sync added or removed outside the snapshot is counted.
+
 Pure parts (which part, which bucket, which labels, the counts' changes) and the reads and
 writes of these records; when they are written is :meth:`~osrag.ingestion.
 label_vocabulary.LabelBook.finish`'s decision.

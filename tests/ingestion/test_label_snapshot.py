@@ -309,6 +309,23 @@ def test_a_sync_within_the_bound_keeps_the_snapshot_every_record(
     assert key_counts_of(store, first.generation) == counted(store, first.generation)
 
 
+def test_a_retired_generation_takes_its_snapshot_and_key_counts_with_it(
+    backend_case: BackendCase, corpus: Path, bounded: int
+) -> None:
+    ingest(corpus, backend_case.backend, IngestOptions(alias=backend_case.alias))
+    old = current_generation(backend_case.backend, backend_case.alias).name
+    store = backend_case.backend.records(backend_case.alias)
+    store.refresh()
+    assert list(store.scan(SNAPSHOT, f"{old}::")) and list(store.scan(KEY_COUNTS, f"{old}::"))
+    options = IngestOptions(alias=backend_case.alias, new_generation=True, keep=1)
+    ingest(corpus, backend_case.backend, options)
+    store.refresh()
+    for kind in (SNAPSHOT, KEY_COUNTS):
+        assert list(store.scan(kind, f"{old}::")) == []
+    first, whole = reads(backend_case)
+    assert first.generation != old and len(first) == bounded and len(whole) == 8
+
+
 def test_the_snapshot_takes_labels_with_vectors_then_the_most_widely_held() -> None:
     entries = [
         {"label": "b", "scopes": {"s": 5}, "vector": None},
