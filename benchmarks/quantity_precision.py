@@ -41,6 +41,12 @@ extraction, constraint parser or filter):
   loaded and reported per family as ``probe`` is. It is not in the default ``--sets``: a
   run measures it only when asked (``--sets probe2``), so the runs made while tuning do not
   show it.
+* ``probe3`` — the third probe set of ``benchmarks/data/probe3``, held out as ``probe2`` is:
+  32 documents in eight families none of the earlier sets holds (auto repair invoices and
+  estimates, veterinary bills and estimates, childcare agreements, homeowners' association
+  statements and budgets, court fees and penalty notices, royalty statements, funeral price
+  lists, travel bookings) and 73 questions, gold fixed before any run; measured only when
+  named (``--sets probe3``).
 * ``<set>-agreed`` — a set of families (``probe-agreed``, ``probe2-agreed``) measured on the
   gold its author's reading and a blind second reading agree on (``queries-agreed.jsonl``,
   written by ``benchmarks/families/second_reading.py --write``): a pair the two readings
@@ -103,7 +109,8 @@ INSURANCE = ROOT / "examples" / "insurance"
 FAMILIES = ROOT / "benchmarks" / "data" / "families"
 PROBE = ROOT / "benchmarks" / "data" / "probe"
 PROBE2 = ROOT / "benchmarks" / "data" / "probe2"
-FAMILY_SETS = {"families": FAMILIES, "probe": PROBE, "probe2": PROBE2}
+PROBE3 = ROOT / "benchmarks" / "data" / "probe3"
+FAMILY_SETS = {"families": FAMILIES, "probe": PROBE, "probe2": PROBE2, "probe3": PROBE3}
 """The sets written as families of documents (``documents/<family>/``, ``families.json``,
 ``queries.jsonl``): their folders by set name."""
 KS = (5, 10)
@@ -412,7 +419,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--sets",
         default="tatqa,tatqa-scope,tatqa-hand,insurance,families,probe",
-        help="comma-separated; probe2 (held out) is measured only when named",
+        help="comma-separated; probe2 and probe3 (held out) are measured only when named",
     )
     parser.add_argument("--engines", default="opensearch,elasticsearch,embedded")
     parser.add_argument("--modes", default="bm25,vector,hybrid")

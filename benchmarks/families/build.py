@@ -4,9 +4,10 @@
     .venv/bin/python benchmarks/families/build.py --check   # exit 1 if a committed file differs
     .venv/bin/python benchmarks/families/build.py --set probe [--check]   # the probe set's
 
-The same for the probe sets of ``benchmarks/data/probe/`` (``--set probe``) and
-``benchmarks/data/probe2/`` (``--set probe2``): their sources are ``<set>/sources/<family>/``,
-their documents ``<set>/documents/``.
+The same for the probe sets of ``benchmarks/data/probe/`` (``--set probe``),
+``benchmarks/data/probe2/`` (``--set probe2``) and ``benchmarks/data/probe3/`` (``--set
+probe3``): their sources are ``<set>/sources/<family>/``, their documents
+``<set>/documents/``.
 
 The documents of ``benchmarks/data/families/documents/`` that are Markdown, plain text or
 HTML are committed as they are. The Word and PDF ones are generated here, so the set stays
@@ -55,6 +56,10 @@ SETS = {
     "probe2": (
         ROOT / "benchmarks" / "data" / "probe2" / "sources",
         ROOT / "benchmarks" / "data" / "probe2" / "documents",
+    ),
+    "probe3": (
+        ROOT / "benchmarks" / "data" / "probe3" / "sources",
+        ROOT / "benchmarks" / "data" / "probe3" / "documents",
     ),
 }
 """Each set's (sources folder, documents folder)."""
