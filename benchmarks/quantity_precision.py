@@ -59,8 +59,8 @@ engine and mode: quantity precision@5 and @10, nDCG@10 (relevant = the holders),
 constraint selectivity (median and p90 share of the index's documents the amount filter
 leaves), the fallback steps, the step of the amount ladder each query was answered at
 (``amount_steps``: ``bound`` — the constraints as stated, bound to the named quantity —,
-``narrowed``, ``role-free``, ``none``, or ``no constraint`` when the search read no amount
-constraint in the question; from one more search per query in the same mode, since the
+``narrowed``, ``per-unit``, ``role-free``, ``none``, or ``no constraint`` when the search read
+no amount constraint in the question; from one more search per query in the same mode, since the
 evaluation report counts only the steps taken down), the queries the search refused, and
 the unjudged documents skipped. The table is printed and the JSON written to
 ``benchmarks/results/quantity_precision[-LABEL].json`` — the same command gives the
@@ -114,7 +114,7 @@ FAMILY_SETS = {"families": FAMILIES, "probe": PROBE, "probe2": PROBE2, "probe3":
 """The sets written as families of documents (``documents/<family>/``, ``families.json``,
 ``queries.jsonl``): their folders by set name."""
 KS = (5, 10)
-STEPS = ("bound", "narrowed", "role-free", "none", "no constraint", "refused")
+STEPS = ("bound", "narrowed", "per-unit", "role-free", "none", "no constraint", "refused")
 """Where a query was answered on the amount ladder (``SearchResult.amount_step``; ``no
 constraint``: the search read no amount constraint in the question; ``refused``: the search
 refused the query)."""

@@ -317,6 +317,11 @@ def _summary_line(result: SearchResult) -> str:
         )
         + f" · {printable(result.index)}"
     )
+    if result.amount_step == "per-unit":
+        line += (
+            " · [yellow]per-unit: no amount of the named quantity met the constraints; an "
+            "amount of the period unit asked did, whatever its label[/yellow]"
+        )
     if result.amount_step == "role-free" and len(result.amount_steps) > 1:
         line += (
             " · [yellow]role-free: no amount of the named quantity met the constraints; "

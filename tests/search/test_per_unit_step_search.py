@@ -1,0 +1,51 @@
+"""The per-unit step on every engine: a quantity named by a verb ("movers charging over
+$150 an hour"), which no label of the documents names, is answered by the fact that
+states the unit asked — never by a flat fee or a total over the value, which the
+role-free step would admit. The documents are written for the case; the step and the
+documents each question gives are written beside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from backend_cases import BACKEND_PARAMS, BackendCase, ingested_texts, step_and_documents
+
+DOCUMENTS = {
+    # an hourly rate over $150, a travel fee under it
+    "harbor-movers": "# Harbor Movers — Local move estimate\n\n| Service | Rate |\n"
+    "|---|---:|\n| Crew and truck (3 movers) | $165.00 per hour |\n"
+    "| Travel fee | $95.00 |\n",
+    # a flat fee and a total over $150, an hourly rate under it
+    "quickload-movers": "# QuickLoad Moving — Quote\n\n- Flat move fee: $395.00\n"
+    "- Crew of 2 movers: $120.00 per hour\n- Estimated total: $875.00\n",
+}
+
+
+@pytest.fixture(scope="module", params=BACKEND_PARAMS)
+def movers(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[BackendCase]:
+    folder = tmp_path_factory.mktemp("per-unit")
+    with ingested_texts(request, request.param, folder, DOCUMENTS) as case:
+        yield case
+
+
+ANSWERS = {
+    # no label says "charge": the hourly rate over $150, not QuickLoad's flat fee or total
+    "movers charging over $150 an hour": ("per-unit", {"harbor-movers"}),
+    # under $150 an hour: QuickLoad's crew rate, not Harbor's $95 travel fee (no unit)
+    "movers charging under $150 an hour": ("per-unit", {"quickload-movers"}),
+    # no hourly amount over $500: any amount over it (QuickLoad's total)
+    "movers charging over $500 an hour": ("role-free", {"quickload-movers"}),
+    # no unit asked: any amount over $150, as before (both documents hold one)
+    "movers charging over $150": ("role-free", {"harbor-movers", "quickload-movers"}),
+}
+
+
+@pytest.mark.parametrize("text", sorted(ANSWERS))
+def test_a_quantity_asked_at_a_unit_steps_to_the_facts_of_that_unit(
+    movers: BackendCase, text: str
+) -> None:
+    assert step_and_documents(movers, text) == ANSWERS[text]
