@@ -7,10 +7,15 @@ documents each question gives are written beside it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from backend_cases import BACKEND_PARAMS, BackendCase, ingested_texts, step_and_documents
+from typer.testing import CliRunner
+
+from osrag.cli import app
 
 DOCUMENTS = {
     # an hourly rate over $150, a travel fee under it
@@ -49,3 +54,22 @@ def test_a_quantity_asked_at_a_unit_steps_to_the_facts_of_that_unit(
     movers: BackendCase, text: str
 ) -> None:
     assert step_and_documents(movers, text) == ANSWERS[text]
+
+
+def test_explain_and_json_name_the_per_unit_step(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    # the command's output is the same on every engine (the result model): read on one
+    with ingested_texts(request, "embedded", tmp_path, DOCUMENTS) as case:
+        assert case.home is not None
+        env = {"OSRAG_HOME": str(case.home), "OSRAG_BACKEND": "embedded"}
+        args = ["search", "movers charging over $150 an hour", "--alias", case.alias]
+        shown = CliRunner().invoke(app, [*args, "--explain", "--json"], env=env)
+    assert shown.exit_code == 0, shown.output
+    flat = " ".join(shown.stderr.split())
+    assert "per-unit 1 candidate ← answered" in flat, flat
+    assert "asked: amount > USD 150.00 per hour: any label · a fact stating per hour" in flat
+    assert "legs (step per-unit" in flat
+    result = json.loads(shown.stdout)
+    assert result["amount_step"] == "per-unit"
+    assert [s["step"] for s in result["amount_steps"]] == ["bound", "per-unit"]
