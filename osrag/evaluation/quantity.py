@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel, Field
 
 from osrag.models import SearchResult
+from osrag.search.query import AMOUNT_STEPS
 
 
 @dataclass(frozen=True)
@@ -115,7 +116,7 @@ class FallbackStep:
     took: Callable[[SearchResult], bool]
 
 
-LADDER = ("bound", "narrowed", "per-unit", "role-free", "none")
+LADDER = AMOUNT_STEPS
 """The amount ladder's steps, in order (:mod:`osrag.search.ladder`)."""
 
 

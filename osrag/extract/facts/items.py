@@ -36,6 +36,7 @@ from osrag.extract.money import scan_money
 from osrag.lexicon.function_words import CARDINALS, DETERMINERS, NOT_IN_A_NAME, PRONOUNS
 from osrag.lexicon.keys import COLUMN_JOIN
 from osrag.lexicon.links import alternation
+from osrag.lexicon.periods import RATE_INTRO
 
 __all__ = ["item_of_line"]
 
@@ -53,7 +54,7 @@ _BEFORE_RATE = re.compile(
 """The line up to its rate: the item's name, a separator, the count and what it counts,
 then *at*, ``@``, ``x`` or ``×``."""
 _RATE_TO_TOTAL = re.compile(
-    r"(?i)^\s*(?:(?:per|a|an|each)\s+[^\W\d_][\w-]*(?:\s+[^\W\d_][\w-]*)?|/\s*[^\W\d_][\w-]*)?"
+    r"(?i)^\s*(?:" + RATE_INTRO + r"\s+[^\W\d_][\w-]*(?:\s+[^\W\d_][\w-]*)?|/\s*[^\W\d_][\w-]*)?"
     r"\s*(?:\)\s*(?:[:=]|\.{2,}|…+|[-–—]{1,2})?|(?:[:=]|\.{2,}|…+|[-–—]{1,2}))\s*$"
 )
 """Between the rate and the total: the rate's unit, then a separator or the parenthesis

@@ -95,6 +95,7 @@ from osrag.lexicon.label_roles import (
     SECTION_TITLES,
     SPECIFYING,
 )
+from osrag.lexicon.periods import RATE_INTRO
 from osrag.lexicon.quantities import is_contract_term, is_document_noun, is_quantity_noun
 from osrag.lexicon.words import singular
 
@@ -310,7 +311,7 @@ def _opens_sentence(text: str, start: int) -> bool:
 _SENTENCE_ENDED = re.compile(r"(?<![A-Z])[.!?][\"”’)]*$")
 """The end of a sentence before the amount on its line (not an initial's full stop)."""
 _PRICED_AFTER = re.compile(
-    r"(?i)(?:\s*(?:(?:per|a|an|each|every)\s+[^\W\d_][\w-]*(?:\s+[^\W\d_][\w-]*){0,2}|"
+    r"(?i)(?:\s*(?:" + RATE_INTRO + r"\s+[^\W\d_][\w-]*(?:\s+[^\W\d_][\w-]*){0,2}|"
     r"/\s*[^\W\d_][\w-]*|for\s+(?:the\s+|a\s+|an\s+|each\s+|one\s+)?[^\W\d_][\w-]*"
     r"(?:\s+[^\W\d_][\w-]*){0,2}|(?:plus|incl\.?|including|excl\.?|excluding)\s+[^\W\d_]+|"
     r"\([^()\n]{0,60}\)))*"

@@ -73,6 +73,7 @@ from osrag.lexicon.keys import COLUMN_JOIN, qualifies_nothing
 from osrag.lexicon.links import STATED_LINK
 from osrag.lexicon.periods import (
     MAY_NAME_A_YEAR,
+    RATE_INTRO,
     STATED_PERIOD,
     YEAR_WRITTEN,
     period_written,
@@ -97,7 +98,7 @@ _DEFINITION = re.compile(
     re.IGNORECASE,
 )
 _QUALIFIER_AFTER = re.compile(
-    r"(?i)^\s*(?:(?:per|each|every|a|an)\s+[\w-]+(?:\s+[\w-]+)?|annually|monthly|yearly|"
+    r"(?i)^\s*(?:" + RATE_INTRO + r"\s+[\w-]+(?:\s+[\w-]+)?|annually|monthly|yearly|"
     r"/\s*[\w-]+|\([^)]{0,60}\)|aggregate|in\s+(?:total|aggregate))?\s*[;,]?\s*$"
 )
 _PARENTHESIS = re.compile(r"\([^()]*\)")
@@ -476,7 +477,7 @@ def _list_item_key(before: str, after: str) -> str | None:
 
 
 _ITEM_END = re.compile(
-    r"(?i)^\s*(?:(?:per|each|every|a|an)\s+[\w-]+(?:\s+[\w-]+)?|\([^)]{0,60}\))?\s*(?:;|\.?\s*$)"
+    r"(?i)^\s*(?:" + RATE_INTRO + r"\s+[\w-]+(?:\s+[\w-]+)?|\([^)]{0,60}\))?\s*(?:;|\.?\s*$)"
 )
 """What may follow the amount of a list's item: a qualifier, then the next item's
 semicolon or the end of the line."""
