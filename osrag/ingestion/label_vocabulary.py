@@ -57,6 +57,7 @@ search keeps the labels of the scopes its caller's guards let through
 from __future__ import annotations
 
 import base64
+import bisect
 import hashlib
 import json
 import logging
@@ -555,6 +556,7 @@ class Vocabulary:
         default_factory=OrderedDict
     )
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _sorted_keys: list[str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not len(self.meaning_rows) and self.vectors is not None:
@@ -584,6 +586,22 @@ class Vocabulary:
             if found is not None:
                 mask[found] = True
         return mask
+
+    def keys_beginning(self, words: str, most: int) -> list[str]:
+        """The keys that are ``words`` or begin with them as whole words ("outgoing wire" →
+        "outgoing wire", "outgoing wire transfer"; never "outgoing wires"), at most ``most``:
+        a bisection of the keys, sorted once, on the first call."""
+        with self._lock:
+            if self._sorted_keys is None:
+                self._sorted_keys = sorted(self.by_key)
+            ordered = self._sorted_keys
+        found = [words] if words in self.by_key else []
+        prefix = words + " "
+        at = bisect.bisect_left(ordered, prefix)
+        while at < len(ordered) and len(found) < most and ordered[at].startswith(prefix):
+            found.append(ordered[at])
+            at += 1
+        return found[:most]
 
     def visible(
         self, tenant: str | None, groups: Iterable[str] | None, *, unrestricted: bool = False
