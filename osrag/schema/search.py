@@ -322,7 +322,8 @@ class SearchResult(BaseModel):
     label_matches: list[LabelMatches] = Field(
         default_factory=list,
         description="for each bound constraint's named quantity, the labels of the index it "
-        "matched and how: by key, by synonym, by meaning (with the cosine); a quantity no "
+        "matched and how: by key, by synonym, by form, by modifier, by meaning (with the "
+        "cosine); a quantity no "
         "label matched is said in its note",
     )
     total_hits: int = 0

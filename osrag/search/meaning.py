@@ -80,15 +80,28 @@ from osrag.config import LABEL_MEANING_THRESHOLD
 from osrag.engines.base import ChunkIndex
 from osrag.errors import OsragError
 from osrag.ingestion.label_vocabulary import Vocabulary, read_state, read_vocabulary
-from osrag.lexicon.keys import asked_key_forms, asked_keys, name_clause
-from osrag.lexicon.label_roles import FIGURE_WORDS, PRICE_HEADS
-from osrag.lexicon.quantities import is_quantity_noun, synonyms_of
+from osrag.lexicon.keys import asked_key, asked_key_forms, asked_keys, name_clause
+from osrag.lexicon.label_roles import (
+    ASKED_GENERIC_HEADS,
+    EMPTY_HEADS,
+    FIGURE_WORDS,
+    GENERIC_HEADS,
+    LINE_ITEM_MODIFIERS,
+    MODIFIERS,
+    NON_HEAD_STARTS,
+    OPTIONAL_LEADS,
+    PRICE_HEADS,
+    STATED_TOTAL_WORDS,
+    UNIT_PRICED,
+)
+from osrag.lexicon.periods import PERIOD_UNITS, is_period_words
+from osrag.lexicon.quantities import is_document_noun, is_quantity_noun, synonyms_of
 from osrag.lexicon.signs import names_loss
 from osrag.lexicon.words import key_stem, phrase_words
 from osrag.models import LabelMatch, LabelMatches
 from osrag.schema.constraints import AmountConstraint
 from osrag.schema.filters import AmountFilter, FilterItem
-from osrag.schema.labels import VocabularyUse
+from osrag.schema.labels import MatchedBy, VocabularyUse
 from osrag.search.asked import keys_shown as _keys
 from osrag.search.fact_filters import fact_filter, narrowed_filter
 from osrag.search.query import AnalyzedQuery
@@ -113,6 +126,26 @@ SHOWN = 8
 """Labels matched by key or by synonym a report names (their counts are whole)."""
 STATE_SECONDS = 30.0
 """How long a vocabulary's revision is trusted before the state record is read again."""
+PAID_HEADS = PRICE_HEADS | UNIT_PRICED
+"""Last words of an asked name that say only that the thing before them — its **modifier**
+— is paid for (a fee, charge, cost, price or rate): "outgoing wire fee" is what an outgoing
+wire costs, which a price list writes "Outgoing wire transfer ...... $35.00"."""
+NAMING_NOTHING_ALONE = (
+    OPTIONAL_LEADS
+    | EMPTY_HEADS
+    | STATED_TOTAL_WORDS
+    | GENERIC_HEADS
+    | ASKED_GENERIC_HEADS
+    | PAID_HEADS
+    | LINE_ITEM_MODIFIERS
+    | MODIFIERS
+    | NON_HEAD_STARTS
+)
+"""Words that name no thing paid for when a modifier is made of them alone — a total, net or
+reported lead, an empty or generic head, a part of a line item, a function word ("total
+cost", "other charges", "the fee"); period words are told by :func:`~osrag.lexicon.periods.
+is_period_words` and :data:`~osrag.lexicon.periods.PERIOD_UNITS` ("annual fee", "monthly
+charge", "hourly rate")."""
 
 
 # --------------------------------------------------------------------------- pure matching
@@ -242,6 +275,19 @@ def match_name(
         report.matches.append(LabelMatch(label=vocabulary.labels[r], by="form", keys=[key]))
     report.by_form = len(by_form)
     any_held = any_held or bool(by_form)
+    added: list[str] = list(dict.fromkeys(key for _, key in by_form))
+    modifier = None if any_held else paid_modifier(name)
+    by_modifier = [] if modifier is None else _by_modifier(vocabulary, modifier, shown)
+    if gains_only:
+        by_modifier = [r for r in by_modifier if not names_loss(vocabulary.labels[r])]
+    held[by_modifier] = True
+    for r in by_modifier:
+        own_keys = _exclusive_keys(vocabulary, r, asked, held, shown)
+        added += [k for k in own_keys if k not in added]
+        report.matches.append(LabelMatch(label=vocabulary.labels[r], by="modifier", keys=own_keys))
+    report.by_modifier = len(by_modifier)
+    any_held = any_held or len(added) > len(by_form)  # a modifier's match that adds no key
+    # leaves the name to meaning
     meant: list[tuple[int, float]] = []
     searched = use == "meaning" and threshold is not None and vector is not None
     searched = searched and (beside_keys or not any_held) and vocabulary.vectors is not None
@@ -275,13 +321,8 @@ def match_name(
         report.note = _nothing_by_keys(name) + (f" ({note})" if note else "")
     matched = held.copy()
     matched[[r for r, _ in meant]] = True
-    added: list[str] = list(dict.fromkeys(key for _, key in by_form))
     for r, cosine in meant:
-        own_keys = []
-        for k in _own_keys(vocabulary.keys[r]):
-            holders = vocabulary.by_key.get(k, [])
-            if k not in asked and bool(np.all(matched[holders] | ~shown[holders])):
-                own_keys.append(k)
+        own_keys = _exclusive_keys(vocabulary, r, asked, matched, shown)
         added += [k for k in own_keys if k not in added]
         shown_match = LabelMatch(
             label=vocabulary.labels[r], by="meaning", cosine=round(cosine, 4), keys=own_keys
@@ -289,12 +330,87 @@ def match_name(
         report.matches.append(shown_match)
     report.by_meaning = len(meant)
     report.added_keys = added
-    if meant and not added and not any_held:
+    if (meant or by_modifier) and not added and not any_held:
+        how = " and ".join(b for b, n in (("by modifier", by_modifier), ("by meaning", meant)) if n)
         report.note = (
-            f"the labels matched by meaning hold no key of their own (every key they hold is "
+            f"the labels matched {how} hold no key of their own (every key they hold is "
             f"held by a label that did not match): {name!r} matches no fact by its label"
         )
     return Matched(report, tuple(added))
+
+
+def _exclusive_keys(
+    vocabulary: Vocabulary,
+    row: int,
+    asked: Sequence[str],
+    matched: npt.NDArray[np.bool_],
+    shown: npt.NDArray[np.bool_],
+) -> list[str]:
+    """The keys a label matched by modifier or by meaning adds: its own (no tail of another
+    of its keys) that are not asked already and that only ``matched`` labels, or labels the
+    caller cannot see, hold."""
+    own_keys = []
+    for k in _own_keys(vocabulary.keys[row]):
+        holders = vocabulary.by_key.get(k, [])
+        if k not in asked and bool(np.all(matched[holders] | ~shown[holders])):
+            own_keys.append(k)
+    return own_keys
+
+
+def _names_nothing_alone(word: str) -> bool:
+    return word in NAMING_NOTHING_ALONE or word in PERIOD_UNITS or is_period_words(word)
+
+
+def paid_modifier(name: str) -> str | None:
+    """The modifier of an asked name whose last word only says it is paid for
+    (:data:`PAID_HEADS`: "outgoing wire fees" → "outgoing wire", "implementation fee" →
+    "implementation", "stop payment charge" → "stop payment"), or None: a name of one word,
+    another head, a modifier made only of words that name nothing paid for on their own
+    (:data:`NAMING_NOTHING_ALONE`, a period word: "annual fee", "total cost", "monthly
+    charge"), a modifier of one word that names a quantity or a document itself ("tax
+    rate", "policy fee": the figure is the tax's or the policy's, not a price of it), and a
+    rate of what ends in a quantity ("property tax rate": the ratio of a tax, not its
+    price)."""
+    words = asked_key(name_clause(name) or name).split(" ")
+    if len(words) < 2 or words[-1] not in PAID_HEADS:
+        return None
+    modifier = words[:-1]
+    if all(_names_nothing_alone(word) for word in modifier):
+        return None
+    if len(modifier) == 1 and (is_quantity_noun(modifier[0]) or is_document_noun(modifier[0])):
+        return None
+    if words[-1] not in PRICE_HEADS and is_quantity_noun(modifier[-1]):
+        return None
+    return " ".join(modifier)
+
+
+def _names_the_thing(key: str, modifier: str) -> bool:
+    """Whether a label's ``key`` names the thing ``modifier`` names, as a price list writes
+    it: the modifier itself ("stop payment"), or the modifier's words first and a head that
+    names no other figure of it ("outgoing wire transfer", "implementation services", a
+    "setup charge"; not a "setup deposit", an "outgoing wire amount", nor a "setup fee
+    refund": what is paid, named before the head, makes the head another figure of it)."""
+    if key == modifier:
+        return True
+    rest = key[len(modifier) + 1 :].split(" ")
+    if any(word in PAID_HEADS for word in rest[:-1]):
+        return False
+    last = rest[-1]
+    return last in PAID_HEADS or not (is_quantity_noun(last) or last in FIGURE_WORDS)
+
+
+def _by_modifier(vocabulary: Vocabulary, modifier: str, shown: npt.NDArray[np.bool_]) -> list[int]:
+    """The visible labels holding a key that names the thing ``modifier`` names and none
+    that begins with its words and names another figure of it (:func:`_names_the_thing`:
+    "Outgoing wire amount" holds "outgoing wire" too), by row, at most
+    :data:`MOST_BY_MEANING`, looked for among the first :data:`FORM_CANDIDATES` keys that
+    begin with the modifier's words."""
+    naming: list[str] = []
+    other: list[str] = []
+    for key in vocabulary.keys_beginning(modifier, FORM_CANDIDATES):
+        (naming if _names_the_thing(key, modifier) else other).append(key)
+    rows = np.flatnonzero(vocabulary.holding(naming) & ~vocabulary.holding(other) & shown)
+    return [int(r) for r in rows[:MOST_BY_MEANING]]
 
 
 def _by_form(
@@ -379,18 +495,22 @@ def with_label_matches(
     return dataclasses.replace(plan, filters=tuple(filters), label_matches=reports, asked=asked)
 
 
+ADDING: tuple[MatchedBy, ...] = ("form", "modifier", "meaning")
+"""The ways of matching a label that add keys to the filter, in the order they are tried."""
+
+
 def by_meaning_line(found: Matched) -> str:
-    """What the bound step's line of a constraint says of the keys its name's match by form
-    or by meaning added: the keys, and the labels that matched (by meaning with their
-    cosines)."""
+    """What the bound step's line of a constraint says of the keys its name's match by form,
+    by modifier or by meaning added: the keys, and the labels that matched (by meaning with
+    their cosines)."""
+    report = found.report
     labels = ", ".join(
-        f"{m.label!r} {m.cosine:.2f}" if m.by == "meaning" else f"{m.label!r} by form"
-        for m in found.report.matches
-        if m.by in ("meaning", "form") and (m.by == "form" or m.cosine is not None)
+        f"{m.label!r} {m.cosine:.2f}" if m.by == "meaning" else f"{m.label!r} by {m.by}"
+        for m in report.matches
+        if m.by in ADDING and (m.by != "meaning" or m.cosine is not None)
     )
-    how = "by form" if found.report.by_form and not found.report.by_meaning else "by meaning"
-    if found.report.by_form and found.report.by_meaning:
-        how = "by form and by meaning"
+    counts = {"form": report.by_form, "modifier": report.by_modifier, "meaning": report.by_meaning}
+    how = " and ".join(f"by {by}" for by in ADDING if counts[by])
     return f"; and {how} label keys {_keys(found.added)} ({labels})"
 
 
