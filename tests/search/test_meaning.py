@@ -9,6 +9,9 @@ import dataclasses
 import numpy as np
 import numpy.typing as npt
 import pytest
+from hypothesis import given as given_examples
+from hypothesis import settings
+from hypothesis import strategies as st
 
 from osrag.ingestion.label_vocabulary import Vocabulary, scope_of
 from osrag.lexicon.keys import label_keys
@@ -402,3 +405,19 @@ def test_the_bound_step_says_which_keys_the_modifier_added() -> None:
         "; and by modifier label keys {outgoing wire transfer} ('Outgoing wire transfer' by "
         "modifier, 'Outgoing wire transfer, international' by modifier)"
     )
+
+
+@settings(max_examples=60, deadline=None)
+@given_examples(
+    seen=st.lists(st.booleans(), min_size=len(PRICE_LIST), max_size=len(PRICE_LIST)),
+    name=st.sampled_from(
+        ["outgoing wire fees", "wire charges", "implementation fee", "setup fee", "room rate"]
+    ),
+)
+def test_what_a_modifier_matches_is_what_the_caller_s_labels_alone_match(
+    seen: list[bool], name: str
+) -> None:
+    found = match_name(vocabulary(PRICE_LIST), name, visible=np.array(seen))
+    theirs = [row for row, s in zip(PRICE_LIST, seen, strict=True) if s]
+    alone = match_name(vocabulary(theirs), name)
+    assert found.report.matches == alone.report.matches and found.added == alone.added
