@@ -51,8 +51,9 @@ ANSWERS = {
     # QuillStack's $4,500 implementation — not its subscription nor Cedar's deposit
     "order forms with an implementation fee of at least $4,000": ("bound", {"quill-order"}),
     "stop payment charge of $30": ("bound", {"oakline-fees"}),
-    # a period word alone names nothing paid for: no label matches, the ladder steps down
-    "annual fee over $20,000": ("role-free", {"quill-order"}),
+    # a period word alone names nothing paid for: no label matches, and the ladder steps
+    # down to a fact of any label stating the year (the annual subscription), per-unit
+    "annual fee over $20,000": ("per-unit", {"quill-order"}),
 }
 
 
