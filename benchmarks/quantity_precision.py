@@ -47,6 +47,12 @@ extraction, constraint parser or filter):
   statements and budgets, court fees and penalty notices, royalty statements, funeral price
   lists, travel bookings) and 73 questions, gold fixed before any run; measured only when
   named (``--sets probe3``).
+* ``probe4`` — the fourth probe set of ``benchmarks/data/probe4``, held out as ``probe3`` is:
+  32 documents in eight families none of the earlier sets holds (dental treatment plans and
+  statements, self storage agreements and invoices, catering proposals and contracts, home
+  warranties and breakdown cover, pest control and grounds agreements, subscription receipts,
+  photography packages and invoices, donation receipts and pledges) and 72 questions, gold
+  fixed before any run; measured only when named (``--sets probe4``).
 * ``<set>-agreed`` — a set of families (``probe-agreed``, ``probe2-agreed``) measured on the
   gold its author's reading and a blind second reading agree on (``queries-agreed.jsonl``,
   written by ``benchmarks/families/second_reading.py --write``): a pair the two readings
@@ -110,7 +116,14 @@ FAMILIES = ROOT / "benchmarks" / "data" / "families"
 PROBE = ROOT / "benchmarks" / "data" / "probe"
 PROBE2 = ROOT / "benchmarks" / "data" / "probe2"
 PROBE3 = ROOT / "benchmarks" / "data" / "probe3"
-FAMILY_SETS = {"families": FAMILIES, "probe": PROBE, "probe2": PROBE2, "probe3": PROBE3}
+PROBE4 = ROOT / "benchmarks" / "data" / "probe4"
+FAMILY_SETS = {
+    "families": FAMILIES,
+    "probe": PROBE,
+    "probe2": PROBE2,
+    "probe3": PROBE3,
+    "probe4": PROBE4,
+}
 """The sets written as families of documents (``documents/<family>/``, ``families.json``,
 ``queries.jsonl``): their folders by set name."""
 KS = (5, 10)
@@ -419,7 +432,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--sets",
         default="tatqa,tatqa-scope,tatqa-hand,insurance,families,probe",
-        help="comma-separated; probe2 and probe3 (held out) are measured only when named",
+        help="comma-separated; probe2, probe3 and probe4 (held out) are measured only when named",
     )
     parser.add_argument("--engines", default="opensearch,elasticsearch,embedded")
     parser.add_argument("--modes", default="bm25,vector,hybrid")
