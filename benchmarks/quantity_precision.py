@@ -41,6 +41,18 @@ extraction, constraint parser or filter):
   loaded and reported per family as ``probe`` is. It is not in the default ``--sets``: a
   run measures it only when asked (``--sets probe2``), so the runs made while tuning do not
   show it.
+* ``probe3`` — the third probe set of ``benchmarks/data/probe3``, held out as ``probe2`` is:
+  32 documents in eight families none of the earlier sets holds (auto repair invoices and
+  estimates, veterinary bills and estimates, childcare agreements, homeowners' association
+  statements and budgets, court fees and penalty notices, royalty statements, funeral price
+  lists, travel bookings) and 73 questions, gold fixed before any run; measured only when
+  named (``--sets probe3``).
+* ``probe4`` — the fourth probe set of ``benchmarks/data/probe4``, held out as ``probe3`` is:
+  32 documents in eight families none of the earlier sets holds (dental treatment plans and
+  statements, self storage agreements and invoices, catering proposals and contracts, home
+  warranties and breakdown cover, pest control and grounds agreements, subscription receipts,
+  photography packages and invoices, donation receipts and pledges) and 72 questions, gold
+  fixed before any run; measured only when named (``--sets probe4``).
 * ``<set>-agreed`` — a set of families (``probe-agreed``, ``probe2-agreed``) measured on the
   gold its author's reading and a blind second reading agree on (``queries-agreed.jsonl``,
   written by ``benchmarks/families/second_reading.py --write``): a pair the two readings
@@ -53,8 +65,8 @@ engine and mode: quantity precision@5 and @10, nDCG@10 (relevant = the holders),
 constraint selectivity (median and p90 share of the index's documents the amount filter
 leaves), the fallback steps, the step of the amount ladder each query was answered at
 (``amount_steps``: ``bound`` — the constraints as stated, bound to the named quantity —,
-``narrowed``, ``role-free``, ``none``, or ``no constraint`` when the search read no amount
-constraint in the question; from one more search per query in the same mode, since the
+``narrowed``, ``per-unit``, ``role-free``, ``none``, or ``no constraint`` when the search read
+no amount constraint in the question; from one more search per query in the same mode, since the
 evaluation report counts only the steps taken down), the queries the search refused, and
 the unjudged documents skipped. The table is printed and the JSON written to
 ``benchmarks/results/quantity_precision[-LABEL].json`` — the same command gives the
@@ -103,11 +115,19 @@ INSURANCE = ROOT / "examples" / "insurance"
 FAMILIES = ROOT / "benchmarks" / "data" / "families"
 PROBE = ROOT / "benchmarks" / "data" / "probe"
 PROBE2 = ROOT / "benchmarks" / "data" / "probe2"
-FAMILY_SETS = {"families": FAMILIES, "probe": PROBE, "probe2": PROBE2}
+PROBE3 = ROOT / "benchmarks" / "data" / "probe3"
+PROBE4 = ROOT / "benchmarks" / "data" / "probe4"
+FAMILY_SETS = {
+    "families": FAMILIES,
+    "probe": PROBE,
+    "probe2": PROBE2,
+    "probe3": PROBE3,
+    "probe4": PROBE4,
+}
 """The sets written as families of documents (``documents/<family>/``, ``families.json``,
 ``queries.jsonl``): their folders by set name."""
 KS = (5, 10)
-STEPS = ("bound", "narrowed", "role-free", "none", "no constraint", "refused")
+STEPS = ("bound", "narrowed", "per-unit", "role-free", "none", "no constraint", "refused")
 """Where a query was answered on the amount ladder (``SearchResult.amount_step``; ``no
 constraint``: the search read no amount constraint in the question; ``refused``: the search
 refused the query)."""
@@ -412,7 +432,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--sets",
         default="tatqa,tatqa-scope,tatqa-hand,insurance,families,probe",
-        help="comma-separated; probe2 (held out) is measured only when named",
+        help="comma-separated; probe2, probe3 and probe4 (held out) are measured only when named",
     )
     parser.add_argument("--engines", default="opensearch,elasticsearch,embedded")
     parser.add_argument("--modes", default="bm25,vector,hybrid")

@@ -4,9 +4,10 @@
     .venv/bin/python benchmarks/families/build.py --check   # exit 1 if a committed file differs
     .venv/bin/python benchmarks/families/build.py --set probe [--check]   # the probe set's
 
-The same for the probe sets of ``benchmarks/data/probe/`` (``--set probe``) and
-``benchmarks/data/probe2/`` (``--set probe2``): their sources are ``<set>/sources/<family>/``,
-their documents ``<set>/documents/``.
+The same for the probe sets of ``benchmarks/data/probe/`` (``--set probe``),
+``benchmarks/data/probe2/`` (``--set probe2``), ``benchmarks/data/probe3/`` (``--set
+probe3``) and ``benchmarks/data/probe4/`` (``--set probe4``): their sources are
+``<set>/sources/<family>/``, their documents ``<set>/documents/``.
 
 The documents of ``benchmarks/data/families/documents/`` that are Markdown, plain text or
 HTML are committed as they are. The Word and PDF ones are generated here, so the set stays
@@ -55,6 +56,14 @@ SETS = {
     "probe2": (
         ROOT / "benchmarks" / "data" / "probe2" / "sources",
         ROOT / "benchmarks" / "data" / "probe2" / "documents",
+    ),
+    "probe3": (
+        ROOT / "benchmarks" / "data" / "probe3" / "sources",
+        ROOT / "benchmarks" / "data" / "probe3" / "documents",
+    ),
+    "probe4": (
+        ROOT / "benchmarks" / "data" / "probe4" / "sources",
+        ROOT / "benchmarks" / "data" / "probe4" / "documents",
     ),
 }
 """Each set's (sources folder, documents folder)."""

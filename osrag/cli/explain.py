@@ -22,13 +22,13 @@ result model alone. Four parts::
       fusion  rrf in the client (rank constant 60)
 
 The labels part says, for each named quantity, the labels of the index it matched and how
-(by its key, by a synonym, by meaning with the cosine — :mod:`osrag.search.meaning`), or
-that nothing matched. A bound constraint's label is shown to ``LABEL_CHARS``
-(:mod:`osrag.lexicon.bounds`), a longer one cut and marked with ``…``. A role-free
-constraint says why it is one; a step the ladder did not need says so. A filter is written
-as the typed tree it is (:mod:`osrag.schema.filters`): ``field=v``, ``field∈{a, b}``,
-``field<v`` (bounds in the stored unit: minor units for money), ``path[…]`` for one object
-of a nested field, ``no field`` for a missing value. The request bodies themselves
+(by its key, by a synonym, by form, by modifier, by meaning with the cosine —
+:mod:`osrag.search.meaning`), or that nothing matched. A bound constraint's label is shown
+to ``LABEL_CHARS`` (:mod:`osrag.lexicon.bounds`), a longer one cut and marked with ``…``.
+A role-free constraint says why it is one; a step the ladder did not need says so. A filter
+is written as the typed tree it is (:mod:`osrag.schema.filters`): ``field=v``, ``field∈{a,
+b}``, ``field<v`` (bounds in the stored unit: minor units for money), ``path[…]`` for one
+object of a nested field, ``no field`` for a missing value. The request bodies themselves
 (OpenSearch DSL) are ``--explain-json``.
 """
 
@@ -186,7 +186,7 @@ def _shown(labels: list[str], count: int) -> str:
 
 
 def _label_rows(matches: LabelMatches) -> list[tuple[str, str]]:
-    """What one named quantity matched: by key, by synonym, by meaning (see
+    """What one named quantity matched: by key, by synonym, by form, by modifier, by meaning (see
     :mod:`osrag.search.meaning`), or a note saying why nothing did."""
     found = []
     for by, count in (("key", matches.by_key), ("synonym", matches.by_synonym)):
@@ -196,6 +196,9 @@ def _label_rows(matches: LabelMatches) -> list[tuple[str, str]]:
     for m in matches.matches:
         if m.by == "form":
             found.append(f"by form: {m.label!r} — adds {', '.join(m.keys)}")
+        if m.by == "modifier":
+            adds = f"adds {', '.join(m.keys)}" if m.keys else "adds no key of its own"
+            found.append(f"by modifier: {m.label!r} — {adds}")
         if m.by == "meaning" and m.cosine is not None:
             adds = f"adds {', '.join(m.keys)}" if m.keys else "adds no key of its own"
             found.append(f"by meaning: {m.label!r} ({m.cosine:.2f}) — {adds}")

@@ -317,6 +317,11 @@ def _summary_line(result: SearchResult) -> str:
         )
         + f" · {printable(result.index)}"
     )
+    if result.amount_step == "per-unit":
+        line += (
+            " · [yellow]per-unit: no amount of the named quantity met the constraints; an "
+            "amount of the period unit asked did, whatever its label[/yellow]"
+        )
     if result.amount_step == "role-free" and len(result.amount_steps) > 1:
         line += (
             " · [yellow]role-free: no amount of the named quantity met the constraints; "
@@ -338,12 +343,14 @@ def _summary_line(result: SearchResult) -> str:
     for note in result.amount_notes:
         line += f"\n  note: {printable(note)}"
     for matches in result.label_matches:
-        meant = [m for m in matches.matches if m.by == "meaning" and m.keys]
+        meant = [m for m in matches.matches if m.by in ("modifier", "meaning") and m.keys]
         if meant:
-            shown = ", ".join(f"{m.label!r} ({m.cosine:.2f})" for m in meant)
-            line += (
-                f"\n  note: {printable(repr(matches.name))} matched by meaning: {printable(shown)}"
+            shown = ", ".join(
+                f"{m.label!r} ({m.cosine:.2f})" if m.by == "meaning" else f"{m.label!r} by modifier"
+                for m in meant
             )
+            how = "by meaning" if matches.by_meaning else "by modifier"
+            line += f"\n  note: {printable(repr(matches.name))} matched {how}: {printable(shown)}"
         elif not matches.matched and matches.note:
             line += f"\n  note: {printable(matches.note)}"
     if result.embedder_note:

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel, Field
 
 from osrag.models import SearchResult
+from osrag.search.query import AMOUNT_STEPS
 
 
 @dataclass(frozen=True)
@@ -115,7 +116,7 @@ class FallbackStep:
     took: Callable[[SearchResult], bool]
 
 
-LADDER = ("bound", "narrowed", "role-free", "none")
+LADDER = AMOUNT_STEPS
 """The amount ladder's steps, in order (:mod:`osrag.search.ladder`)."""
 
 
@@ -135,12 +136,15 @@ def _stepped_to(step: str) -> Callable[[SearchResult], bool]:
 
 FALLBACK_STEPS: tuple[FallbackStep, ...] = (
     FallbackStep("narrowed", _stepped_to("narrowed")),
+    FallbackStep("per-unit", _stepped_to("per-unit")),
     FallbackStep("role-free", _stepped_to("role-free")),
     FallbackStep("no amount filter", lambda result: result.fallback),
 )
 """The steps in ladder order: a named quantity matched no fact and was read with its first
-word as the kind of document it is in (``narrowed``); the constraints bound to named
-quantities left no candidate and were relaxed to any amount (``role-free``); the amount
+word as the kind of document it is in (``narrowed``); a quantity asked at a period unit
+matched no fact and was asked of any fact of that unit (``per-unit``); the constraints
+bound to named quantities left no candidate and were relaxed to any amount
+(``role-free``); the amount
 constraints together left no candidate and were dropped (``SearchResult.fallback``)."""
 
 

@@ -57,19 +57,20 @@ with vectors first, then the most widely held, packed about 800 to a record by a
 prefix; and, for the keys it asks, the key-count buckets that hold them, by id. A
 vocabulary of no more labels than the bound is wholly in its snapshot: a search reads the
 same labels, keys, scopes and vectors as from every record, and matches as it would. Past
-the bound, three things differ: a match **by form** is looked for among the snapshot's
-labels only; the **by-key and by-synonym counts** of a search's report add, for the labels
-outside the snapshot, counts from the buckets (a label of two scopes the caller may see,
-or holding two asked keys, counts once for each) — whether any label the caller may see
-holds a key, and so whether meaning is asked, stays exact; and a label outside the snapshot
-is not compared **by meaning**, though a key it holds is never added by a label that
-matched by meaning (exact, from the buckets). The finish of an ingest that changed labels
-rewrites the snapshot's parts and the buckets of the labels it changed, a label new to the
-vocabulary entering the snapshot while it has room, one already outside it staying
-outside; a rebuild, a generation's first ingest, or a snapshot not of the state's revision
-(written by an osrag that keeps none) writes both whole. A search reads the snapshot only
-when the state names one of its own revision; else (a generation built before snapshots,
-or an update under way) it reads every record, as before.
+the bound, three things differ: a match **by form** or **by modifier** is looked for among
+the snapshot's labels only; the **by-key and by-synonym counts** of a search's report add,
+for the labels outside the snapshot, counts from the buckets (a label of two scopes the
+caller may see, or holding two asked keys, counts once for each) — whether any label the
+caller may see holds a key, and so whether meaning is asked, stays exact; and a label
+outside the snapshot is not compared **by meaning**, though a key it holds is never added
+by a label that matched by modifier or by meaning (exact, from the buckets). The finish of
+an ingest that changed labels rewrites the snapshot's parts and the buckets of the labels
+it changed, a label new to the vocabulary entering the snapshot while it has room, one
+already outside it staying outside; a rebuild, a generation's first ingest, or a snapshot
+not of the state's revision (written by an osrag that keeps none) writes both whole. A
+search reads the snapshot only when the state names one of its own revision; else (a
+generation built before snapshots, or an update under way) it reads every record, as
+before.
 
 **Access**: a label is shown to, and matched for, only a caller who may see a document
 holding it: each label keeps the scopes (tenant, ACL groups) of its documents, and a
@@ -82,6 +83,7 @@ counts for nothing (:meth:`Vocabulary.beyond`).
 from __future__ import annotations
 
 import base64
+import bisect
 import json
 import logging
 import re
@@ -666,6 +668,7 @@ class Vocabulary:
         default_factory=OrderedDict
     )
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _sorted_keys: list[str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not len(self.meaning_rows) and self.vectors is not None:
@@ -725,6 +728,22 @@ class Vocabulary:
             return scope_visible(scope, tenant, wanted, unrestricted=unrestricted)
 
         return self.counts.beyond(keys, inside, visible)
+
+    def keys_beginning(self, words: str, most: int) -> list[str]:
+        """The keys that are ``words`` or begin with them as whole words ("outgoing wire" →
+        "outgoing wire", "outgoing wire transfer"; never "outgoing wires"), at most ``most``:
+        a bisection of the keys, sorted once, on the first call."""
+        with self._lock:
+            if self._sorted_keys is None:
+                self._sorted_keys = sorted(self.by_key)
+            ordered = self._sorted_keys
+        found = [words] if words in self.by_key else []
+        prefix = words + " "
+        at = bisect.bisect_left(ordered, prefix)
+        while at < len(ordered) and len(found) < most and ordered[at].startswith(prefix):
+            found.append(ordered[at])
+            at += 1
+        return found[:most]
 
     def visible(
         self, tenant: str | None, groups: Iterable[str] | None, *, unrestricted: bool = False

@@ -59,6 +59,7 @@ __all__ = [
     "QUANTIFYING",
     "READERS",
     "SECTION_HEADS",
+    "SECTION_TITLES",
     "SPECIFYING",
     "SPLITS",
     "STATED_TOTAL_WORDS",
@@ -194,6 +195,17 @@ AGGREGATE_AFTER = re.compile(
 the same quantity as the amount before it: "limits of $1,000,000 per occurrence and
 $2,000,000 **in the aggregate**", "… and $2,000,000 **annual aggregate**"
 (:mod:`osrag.extract.facts.build`)."""
+
+SECTION_TITLES = frozenset({
+    "summary", "overview", "introduction", "background", "scope", "purpose", "general",
+    "term", "condition", "note", "detail", "information", "description", "definition",
+    "content", "appendix", "exhibit", "attachment", "highlight", "option", "extra",
+    "question", "other", "miscellaneous", "additional", "important",
+})  # fmt: skip
+"""Words (in the singular) that title a part of a document, not a thing it prices: a
+heading of only these, the quantity nouns and function words ("Summary", "Payment terms",
+"Fees", "Notes") names nothing the amounts under it are the price of
+(:mod:`osrag.extract.facts.sections`)."""
 
 LIST_NOUNS = frozenset({"schedule", "table", "list"})
 """Nouns that name a list of a quantity's figures: a heading "Services Fee **Schedule**",

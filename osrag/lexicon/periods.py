@@ -72,6 +72,8 @@ __all__ = [
     "ORDINAL_SUFFIX",
     "PERIOD_UNITS",
     "QUARTER_ORDINALS",
+    "RATE_INTRO",
+    "RATE_WORDS",
     "STATED_HALF",
     "STATED_PERIOD",
     "STATED_QUARTER",
@@ -443,6 +445,13 @@ RATE_UNITS: dict[str, PeriodUnit] = {
 and the unit: "per guest" and "per head" are per person, "per credit" per credit hour. A
 unit only after "per", "each", "a" or a slash ("$189 a night", "$0.35/mile"); "nightly"
 alone ("nightly rate")."""
+
+RATE_WORDS = frozenset({"per", "each", "every"})
+"""The words that put a unit after a price ("$45 per day", "$12 each month", "$5 every
+week")."""
+RATE_INTRO = r"(?:per|each|every|an?)"
+"""The words before a rate's unit, as a pattern to build on: :data:`RATE_WORDS` and the
+article ("$189 a night")."""
 
 PERIOD_UNITS: dict[str, PeriodUnit] = {
     "hour": "hour", "hours": "hour", "hr": "hour", "hrs": "hour", "hourly": "hour",

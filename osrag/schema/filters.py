@@ -206,12 +206,16 @@ class AmountFilter:
     (:func:`amount_filter`). ``relaxed``: the role-free filter the fallback ladder's
     role-free step applies instead (None: the constraint is role-free already, ``filter``
     is it). ``narrowed``: the constraint and filter of the ladder's narrowed step — the
-    quantity named with its first word read as context (None: nothing to narrow)."""
+    quantity named with its first word read as context (None: nothing to narrow).
+    ``per_unit``: the constraint and filter of the ladder's per-unit step — value, currency
+    and the period unit asked, on a fact of any label (None: the constraint says no unit,
+    or names no quantity to free)."""
 
     constraint: AmountConstraint
     filter: Filter
     relaxed: Filter | None = None
     narrowed: tuple[AmountConstraint, Filter] | None = None
+    per_unit: tuple[AmountConstraint, Filter] | None = None
     name: str = field(default="amount", init=False)
 
     @property

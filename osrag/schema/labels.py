@@ -10,6 +10,10 @@ labels of that vocabulary it matched (:class:`LabelMatches`):
   setup fees"``): an exact term;
 * ``synonym`` — the label holds a key of one of the name's alternatives in the vocabulary
   (a listed synonym: "net sales" for "revenue"; the name without a generic word);
+* ``form`` — the label holds a key of the same words' stems (``"Bridging loan"`` for
+  "bridge loans"), and ``modifier`` — the asked name is a thing and a last word that only
+  says it is paid for ("outgoing wire fee", "implementation fee") and the label names the
+  thing (``"Outgoing wire transfer"``, ``"Implementation"``): both add the label's keys;
 * ``meaning`` — the label names the quantity in other words (``"Installation charge"`` for
   "setup fee"): its embedding is within the threshold's cosine of the asked name's, and
   the keys it holds that only matched labels hold are added to the constraint's filter.
@@ -23,7 +27,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-MatchedBy = Literal["key", "synonym", "form", "meaning"]
+MatchedBy = Literal["key", "synonym", "form", "modifier", "meaning"]
 VocabularyUse = Literal["meaning", "keys", "none"]
 """How a search could match labels: by ``meaning`` (the vocabulary has vectors and an
 embedder to compare them with), by ``keys`` alone (a vocabulary without vectors, or whose
@@ -37,17 +41,18 @@ class LabelMatch(BaseModel):
     label: str = Field(description="the label as the document writes it")
     by: MatchedBy = Field(
         description="key, synonym, form (a key of its words' stems: 'Bridging loan' for "
-        "'bridge loan') or meaning (see the module docstring)"
+        "'bridge loan'), modifier (the thing the asked name's fee, charge, cost, price or rate "
+        "is paid for: 'Outgoing wire transfer' for 'outgoing wire fee') or meaning (see the "
+        "module docstring)"
     )
     cosine: float | None = Field(
         default=None, description="meaning: the cosine of its embedding and the asked name's"
     )
     keys: list[str] = Field(
         default_factory=list,
-        description="key and synonym: the asked keys it holds; form and meaning: the keys it "
-        "adds to "
-        "the filter (none when every key it holds is also held by a label that did not "
-        "match: it then adds nothing)",
+        description="key and synonym: the asked keys it holds; form, modifier and meaning: "
+        "the keys it adds to the filter (modifier and meaning: none when every key it holds "
+        "is also held by a label that did not match: it then adds nothing)",
     )
 
 
@@ -73,10 +78,14 @@ class LabelMatches(BaseModel):
     by_form: int = Field(
         default=0, description="labels matched by a key of the same stems as an asked key"
     )
+    by_modifier: int = Field(
+        default=0,
+        description="labels matched by the modifier of an asked fee, charge, cost, price or rate",
+    )
     by_meaning: int = Field(default=0, description="labels matched by meaning")
     added_keys: list[str] = Field(
         default_factory=list,
-        description="the keys form and meaning added to the constraint's filter",
+        description="the keys form, modifier and meaning added to the constraint's filter",
     )
     note: str | None = Field(
         default=None,

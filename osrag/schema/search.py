@@ -178,12 +178,14 @@ several (each a filter, all required), only amounts that cannot be stored (named
 so results written by older versions still read."""
 
 
-AmountStep = Literal["bound", "narrowed", "role-free", "none"]
+AmountStep = Literal["bound", "narrowed", "per-unit", "role-free", "none"]
 """A step of the amount ladder: every constraint as stated (``bound`` to the quantity it
 names where it names one), the named quantities with their first word read as the kind of
 document they are in (``narrowed``: "umbrella premium" → a premium in an umbrella
-policy), every constraint on any amount (``role-free``), or no amount filter (``none``,
-the fallback)."""
+policy), a constraint that says how often on any fact of that unit whatever its label
+(``per-unit``: "movers charging over $150 an hour" → any amount over $150 per hour),
+every constraint on any amount (``role-free``), or no amount filter (``none``, the
+fallback)."""
 
 
 class StepCount(BaseModel):
@@ -303,8 +305,9 @@ class SearchResult(BaseModel):
         default=None,
         description="the step of the amount ladder that answered: bound (the constraints as "
         "stated), narrowed (a named quantity's first word read as the kind of document), "
-        "role-free (bound constraints on any amount: no fact with the named quantity met "
-        "them) or none (no amount filter); None without amount constraints",
+        "per-unit (a fact of the period unit asked, whatever its label), role-free (bound "
+        "constraints on any amount: no fact with the named quantity met them) or none (no "
+        "amount filter); None without amount constraints",
     )
     amount_steps: list[StepCount] = Field(
         default_factory=list,
@@ -319,7 +322,8 @@ class SearchResult(BaseModel):
     label_matches: list[LabelMatches] = Field(
         default_factory=list,
         description="for each bound constraint's named quantity, the labels of the index it "
-        "matched and how: by key, by synonym, by meaning (with the cosine); a quantity no "
+        "matched and how: by key, by synonym, by form, by modifier, by meaning (with the "
+        "cosine); a quantity no "
         "label matched is said in its note",
     )
     total_hits: int = 0

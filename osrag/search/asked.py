@@ -19,6 +19,7 @@ from osrag.search.fact_filters import (
     named_keys,
     narrowed_constraint,
     narrowed_keys,
+    per_unit_constraint,
     unit_read_out,
 )
 
@@ -78,6 +79,13 @@ def asked_at(c: AmountConstraint, step: str) -> str:
         return f"{c.role_free().describe()}: no amount filter (a boost)"
     if step == "role-free" or not c.is_bound:
         return f"{c.role_free().describe()}: any amount of the chunk"
+    if step == "per-unit":
+        free = per_unit_constraint(c)
+        if free is None:  # another constraint says how often: this one is role-free here
+            return f"{c.role_free().describe()}: any amount of the chunk"
+        said = [s for s in _whose_when(free) if not s.startswith(("per ", "year "))]
+        line = f"{free.describe()}: any label · a fact stating per {free.period_unit}"
+        return " · ".join([line, *said])
     if step == "narrowed":
         narrower = narrowed_constraint(c)
         if narrower is None:

@@ -279,14 +279,7 @@ def _what_filter(c: AmountConstraint, extra_keys: Sequence[str] = ()) -> Filter:
     items: list[Filter] = []
     if c.label is not None or extra_keys:
         items.append(label_filter([*constraint_keys(c), *extra_keys]))
-    if c.scope_name is not None and c.scope in PARTS:
-        # a part named by its name: whatever the document calls it (a segment, a region)
-        items += [Terms(SCOPE, tuple(sorted(PARTS))), Term(SCOPE_NAME, c.scope_name)]
-    else:
-        items.append(Term(SCOPE, c.scope))
-        if c.scope_name is not None:
-            items.append(Term(SCOPE_NAME, c.scope_name))
-    items.append(_part_filter(f"q{c.quarter}" if c.quarter is not None else c.period_part))
+    items += _whose_part(c)
     if c.period_unit is not None:
         items.append(_unit_filter(c.period_unit))
     fields = items[0] if len(items) == 1 else AllOf(tuple(items))
@@ -299,6 +292,20 @@ def _what_filter(c: AmountConstraint, extra_keys: Sequence[str] = ()) -> Filter:
     # rent … ($21.00 per rentable square foot per year)" is no monthly figure
     stated = AnyOf((NotExists(PERIOD_UNIT), Term(PERIOD_UNIT, c.period_unit)))
     return AnyOf((fields, AllOf((label_filter(named), stated))))
+
+
+def _whose_part(c: AmountConstraint) -> list[Filter]:
+    """Whose figure (the scope) and which part of the period, as ``c`` asks them."""
+    items: list[Filter] = []
+    if c.scope_name is not None and c.scope in PARTS:
+        # a part named by its name: whatever the document calls it (a segment, a region)
+        items += [Terms(SCOPE, tuple(sorted(PARTS))), Term(SCOPE_NAME, c.scope_name)]
+    else:
+        items.append(Term(SCOPE, c.scope))
+        if c.scope_name is not None:
+            items.append(Term(SCOPE_NAME, c.scope_name))
+    items.append(_part_filter(f"q{c.quarter}" if c.quarter is not None else c.period_part))
+    return items
 
 
 def _one_fact(c: AmountConstraint, extra_keys: Sequence[str] = ()) -> Nested:
@@ -426,3 +433,46 @@ def narrowed_filter(
     if as_named is not None:
         found = AnyOf((fact_filter(as_named, extra_keys), found))
     return narrower, found
+
+
+def per_unit_constraint(c: AmountConstraint) -> AmountConstraint | None:
+    """The constraint of the amount ladder's per-unit step: ``c`` without its name (label,
+    the name as written, the kind of document, a document's total), its period unit kept
+    — the one it states ("over $150 an hour") or the one its name says when kept whole
+    ("hourly rate": :func:`unit_read_out`); its year, scope and part of the period kept.
+    None when ``c`` says no unit, or names no quantity (it asks that of any fact already)."""
+    unit = c.period_unit
+    if unit is None:
+        read_out = unit_read_out(c)
+        unit = read_out.period_unit if read_out is not None else None
+    names = (c.label, c.named, c.context, c.total_of)
+    if unit is None or all(n is None for n in names):
+        return None
+    return c.model_copy(
+        update={
+            "label": None,
+            "named": None,
+            "context": None,
+            "total_of": None,
+            "signed": False,
+            "period_unit": unit,
+        }
+    )
+
+
+def per_unit_filter(c: AmountConstraint) -> tuple[AmountConstraint, Filter] | None:
+    """The amount ladder's per-unit step for ``c`` (:func:`per_unit_constraint`): one fact,
+    of any label, whose value and currency meet ``c`` and which **states** the period unit
+    asked — the unit is the only evidence of the quantity left, so neither a year's figure
+    without a unit nor, for a rate's unit, a figure of none passes (the bound step's
+    :func:`_unit_filter` admits those beside a label). "movers charging over $150 an hour"
+    → "Crew and truck (3 movers) … $165.00 per hour", never a $395 flat fee. None when
+    there is no such step for ``c``."""
+    free = per_unit_constraint(c)
+    if free is None or free.period_unit is None:
+        return None
+    items: list[Filter] = [_value_filter(free), Term(CURRENCY, free.currency)]
+    if free.year is not None:
+        items.append(Term(YEAR, free.year))
+    items += [*_whose_part(free), Term(PERIOD_UNIT, free.period_unit)]
+    return free, Nested(FACTS, AllOf(tuple(items)))

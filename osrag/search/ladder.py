@@ -1,10 +1,15 @@
-"""The amount ladder of one search: bound → role-free → none, a step down each time the
-filters leave zero candidates.
+"""The amount ladder of one search: bound → narrowed → per-unit → role-free → none, a step
+down each time the filters leave zero candidates.
 
 A query whose constraints are bound to a named quantity ("deductible under $1,000") is
 run with them as stated; if no chunk passes (no fact with that label meets them), with
-every constraint on any amount (role-free); if still none, without any amount filter
-(``fallback``). A query with role-free constraints only starts at the second step.
+the named quantity's first word read as the kind of document it is in (narrowed, when
+the name has one: "umbrella premium"); for a quantity asked at a period unit ("movers
+charging over $150 an hour"), on any fact that states that unit, whatever its label
+(per-unit: the unit kept, the label freed); then with every constraint on any amount
+(role-free); if still none, without any amount filter (``fallback``). A step a query has
+no form for is left out (:attr:`~osrag.search.query.AnalyzedQuery.amount_steps`); a
+query with role-free constraints only starts at role-free.
 Every step relaxes the amount filters of every leg together; tenant, ACL and date guards
 are never relaxed (they are not amount filters). Each step tried is recorded with the
 candidates it left (``SearchResult.amount_steps``) and logged at INFO on

@@ -14,7 +14,19 @@ hold, with its keys, its documents' access scopes and one vector):
    does: the labels holding a key of the same words' stems as an asked key of two words
    or more (:func:`~osrag.lexicon.words.key_stem`: "Bridging loan" for "bridge loans"),
    found among those holding its last word; that key is added, and meaning is not asked.
-2. **by meaning**, when no label the caller may see matched by key or synonym: the asked
+   **By modifier**, when none matches by key, synonym or form and the asked name is a
+   thing and a last word that only says it is paid for (:data:`PAID_HEADS`: "outgoing wire
+   fees", "implementation fee", "stop payment charge"): the labels holding a key that is
+   the thing (its **modifier**) or begins with its words, as a price list or a fee schedule
+   writes them ("Outgoing wire transfer", "Implementation", "Stop payment") — never for a
+   modifier of words that name nothing paid for on their own (a period, a total, a generic
+   or a function word: "annual fee", "total cost", "monthly charge") or of one word naming
+   a quantity or a document ("tax rate", "policy fee"), never a label whose key beginning
+   with the modifier names another figure of the thing (a "setup deposit", an "outgoing
+   wire amount"; :func:`paid_modifier`). Their keys are added as meaning's are (step 3),
+   and meaning is not asked — unless they add none.
+2. **by meaning**, when no label the caller may see matched by key, synonym, form or
+   modifier: the asked
    name is embedded by the vocabulary's embedder (once per search: the searcher's query
    vector cache keeps it) and compared with the label vectors; a label whose cosine
    reaches the **threshold** (the ``label_meaning_threshold`` setting,
@@ -31,11 +43,12 @@ hold, with its keys, its documents' access scopes and one vector):
    labels, the nearest first. Meaning is not asked where keys answer: on TAT-QA, whose
    every asked name is a label the index holds, matching by meaning beside the keys turned
    precision down (``docs/amounts.md``); ``LabelMeaning.beside_keys`` runs it so.
-3. **the keys added**: a label matched by meaning adds those of its keys that are no tail
-   of another of its keys and that only matched labels hold ("Installation charge" adds
-   "installation charge", never "charge", which "Monthly charge" holds too) — into the same
-   nested label filter, in every leg of every mode (:func:`~osrag.search.fact_filters.
-   fact_filter`). A label whose every such key a non-matching label also holds adds nothing.
+3. **the keys added**: a label matched by modifier or by meaning adds those of its keys
+   that are no tail of another of its keys and that only matched labels hold ("Installation
+   charge" adds "installation charge", never "charge", which "Monthly charge" holds too) —
+   into the same nested label filter, in every leg of every mode (:func:`~osrag.search.
+   fact_filters.fact_filter`). A label whose every such key a non-matching label also holds
+   adds nothing.
 
 What was matched, and how, is the result's ``label_matches`` (:class:`~osrag.models.
 LabelMatches`): ``--explain``, ``--json`` and the log show it. A named quantity that no
@@ -55,9 +68,9 @@ changes it) per engine object of a process; every :data:`STATE_SECONDS` the sear
 its revision. The read is its snapshot, bounded however many labels the generation holds;
 past the snapshot's bound the labels outside it are counted from the key counts
 (:mod:`osrag.ingestion.label_snapshot`: a fetch by id of the asked keys' buckets, kept
-for the vocabulary's lifetime), and by form and by meaning only the snapshot's labels are
-compared (:mod:`osrag.ingestion.label_vocabulary` says what differs). Its vectors were
-embedded at ingest; the read decodes those of the
+for the vocabulary's lifetime), and by form, by modifier and by meaning only the
+snapshot's labels are compared (:mod:`osrag.ingestion.label_vocabulary` says what
+differs). Its vectors were embedded at ingest; the read decodes those of the
 :data:`~osrag.ingestion.label_vocabulary.MEANING_LABELS` most widely held labels only, and
 only those are compared by meaning, so the product with the asked name's vector is bounded
 however many distinct labels a corpus holds (a label beyond them still matches by its
@@ -65,7 +78,10 @@ keys). A search whose named quantity no label holds adds one embedding of the na
 and that product; a search whose named quantities labels hold adds a lookup of their keys:
 boolean arrays over the labels, never a Python loop over the labels holding a key
 (``benchmarks/label_meaning_latency.py`` measures both, and the read, at up to 300,000
-labels).
+labels). By modifier is a bisection of the vocabulary's keys and at most
+:data:`FORM_CANDIDATES` keys beginning with the modifier; the keys are sorted once per
+read, by the first search that asks (0.5 s for the 740,000 keys of 300,000 synthetic
+labels, beside a read of 12–17 s; microseconds after).
 """
 
 from __future__ import annotations
@@ -86,15 +102,28 @@ from osrag.engines.base import ChunkIndex
 from osrag.errors import OsragError
 from osrag.ingestion.label_snapshot import EVERY_LABEL
 from osrag.ingestion.label_vocabulary import Vocabulary, read_state, read_vocabulary
-from osrag.lexicon.keys import asked_key_forms, asked_keys, name_clause
-from osrag.lexicon.label_roles import FIGURE_WORDS, PRICE_HEADS
-from osrag.lexicon.quantities import is_quantity_noun, synonyms_of
+from osrag.lexicon.keys import asked_key, asked_key_forms, asked_keys, name_clause
+from osrag.lexicon.label_roles import (
+    ASKED_GENERIC_HEADS,
+    EMPTY_HEADS,
+    FIGURE_WORDS,
+    GENERIC_HEADS,
+    LINE_ITEM_MODIFIERS,
+    MODIFIERS,
+    NON_HEAD_STARTS,
+    OPTIONAL_LEADS,
+    PRICE_HEADS,
+    STATED_TOTAL_WORDS,
+    UNIT_PRICED,
+)
+from osrag.lexicon.periods import PERIOD_UNITS, is_period_words
+from osrag.lexicon.quantities import is_document_noun, is_quantity_noun, synonyms_of
 from osrag.lexicon.signs import names_loss
 from osrag.lexicon.words import key_stem, phrase_words
 from osrag.models import LabelMatch, LabelMatches
 from osrag.schema.constraints import AmountConstraint
 from osrag.schema.filters import AmountFilter, FilterItem
-from osrag.schema.labels import VocabularyUse
+from osrag.schema.labels import MatchedBy, VocabularyUse
 from osrag.search.asked import keys_shown as _keys
 from osrag.search.fact_filters import fact_filter, narrowed_filter
 from osrag.search.query import AnalyzedQuery
@@ -119,6 +148,26 @@ SHOWN = 8
 """Labels matched by key or by synonym a report names (their counts are whole)."""
 STATE_SECONDS = 30.0
 """How long a vocabulary's revision is trusted before the state record is read again."""
+PAID_HEADS = PRICE_HEADS | UNIT_PRICED
+"""Last words of an asked name that say only that the thing before them — its **modifier**
+— is paid for (a fee, charge, cost, price or rate): "outgoing wire fee" is what an outgoing
+wire costs, which a price list writes "Outgoing wire transfer ...... $35.00"."""
+NAMING_NOTHING_ALONE = (
+    OPTIONAL_LEADS
+    | EMPTY_HEADS
+    | STATED_TOTAL_WORDS
+    | GENERIC_HEADS
+    | ASKED_GENERIC_HEADS
+    | PAID_HEADS
+    | LINE_ITEM_MODIFIERS
+    | MODIFIERS
+    | NON_HEAD_STARTS
+)
+"""Words that name no thing paid for when a modifier is made of them alone — a total, net or
+reported lead, an empty or generic head, a part of a line item, a function word ("total
+cost", "other charges", "the fee"); period words are told by :func:`~osrag.lexicon.periods.
+is_period_words` and :data:`~osrag.lexicon.periods.PERIOD_UNITS` ("annual fee", "monthly
+charge", "hourly rate")."""
 
 
 # --------------------------------------------------------------------------- pure matching
@@ -226,7 +275,7 @@ def match_name(
     when it cannot be had: keys alone). ``use`` and ``note`` say what could be done.
     ``beyond``: the visible labels outside the vocabulary's rows holding some keys, for a
     vocabulary read from its snapshot (counted in the report, deciding whether meaning is
-    asked and which keys a label matched by meaning adds)."""
+    asked and which keys a label matched by modifier or by meaning adds)."""
     asked = asked_keys(name, gains_only=gains_only)
     report = LabelMatches(
         name=name,
@@ -247,6 +296,10 @@ def match_name(
         report.matches.append(LabelMatch(label=vocabulary.labels[r], by="form", keys=[key]))
     report.by_form = len(by_form)
     any_held = any_held or bool(by_form)
+    added: list[str] = list(dict.fromkeys(key for _, key in by_form))
+    if not any_held:
+        added += _by_modifier_into(report, vocabulary, name, asked, held, shown, gains_only, beyond)
+        any_held = bool(added)  # labels matched by modifier that add no key: meaning is asked
     meant: list[tuple[int, float]] = []
     searched = use == "meaning" and threshold is not None and vector is not None
     searched = searched and (beside_keys or not any_held) and vocabulary.vectors is not None
@@ -280,9 +333,8 @@ def match_name(
         report.note = _nothing_by_keys(name) + (f" ({note})" if note else "")
     matched = held.copy()
     matched[[r for r, _ in meant]] = True
-    added: list[str] = list(dict.fromkeys(key for _, key in by_form))
-    adds = _keys_meaning_adds(vocabulary, [r for r, _ in meant], matched, shown, asked, beyond)
-    for (r, cosine), own_keys in zip(meant, adds, strict=True):
+    for r, cosine in meant:
+        own_keys = _exclusive_keys(vocabulary, r, asked, matched, shown, beyond)
         added += [k for k in own_keys if k not in added]
         shown_match = LabelMatch(
             label=vocabulary.labels[r], by="meaning", cosine=round(cosine, 4), keys=own_keys
@@ -290,12 +342,39 @@ def match_name(
         report.matches.append(shown_match)
     report.by_meaning = len(meant)
     report.added_keys = added
-    if meant and not added and not any_held:
+    if (meant or report.by_modifier) and not added and not any_held:
         report.note = (
-            f"the labels matched by meaning hold no key of their own (every key they hold is "
-            f"held by a label that did not match): {name!r} matches no fact by its label"
+            f"the labels matched by {_ways(report)} hold no key of their own (every key they "
+            f"hold is held by a label that did not match): {name!r} matches no fact by its label"
         )
     return Matched(report, tuple(added))
+
+
+def _by_modifier_into(
+    report: LabelMatches,
+    vocabulary: Vocabulary,
+    name: str,
+    asked: Sequence[str],
+    held: npt.NDArray[np.bool_],
+    shown: npt.NDArray[np.bool_],
+    gains_only: bool,
+    beyond: Beyond | None = None,
+) -> list[str]:
+    """The keys the labels ``name`` matches by modifier add (:func:`paid_modifier`,
+    :func:`_by_modifier`, :func:`_exclusive_keys`); the labels are marked in ``held`` and
+    said in ``report``."""
+    modifier = paid_modifier(name)
+    rows = [] if modifier is None else _by_modifier(vocabulary, modifier, shown)
+    if gains_only:
+        rows = [r for r in rows if not names_loss(vocabulary.labels[r])]
+    held[rows] = True
+    added: list[str] = []
+    for r in rows:
+        own_keys = _exclusive_keys(vocabulary, r, asked, held, shown, beyond)
+        added += [k for k in own_keys if k not in added]
+        report.matches.append(LabelMatch(label=vocabulary.labels[r], by="modifier", keys=own_keys))
+    report.by_modifier = len(rows)
+    return added
 
 
 def _held_by_keys(
@@ -324,29 +403,82 @@ def _held_by_keys(
     return held
 
 
-def _keys_meaning_adds(
+def _exclusive_keys(
     vocabulary: Vocabulary,
-    meant: Sequence[int],
+    row: int,
+    asked: Sequence[str],
     matched: npt.NDArray[np.bool_],
     shown: npt.NDArray[np.bool_],
-    asked: Sequence[str],
-    beyond: Beyond | None,
-) -> list[list[str]]:
-    """The keys each label matched by meaning (by row) adds: those of its own keys
-    (:func:`_own_keys`) not asked already that no visible label held by no match holds —
-    among the vocabulary's rows, and (``beyond``) outside them."""
-    candidates = sorted({k for r in meant for k in _own_keys(vocabulary.keys[r])})
+    beyond: Beyond | None = None,
+) -> list[str]:
+    """The keys a label matched by modifier or by meaning adds: its own (no tail of another
+    of its keys) that are not asked already and that only ``matched`` labels, or labels the
+    caller cannot see, hold — among the vocabulary's rows, and (``beyond``) outside them."""
+    candidates = [k for k in _own_keys(vocabulary.keys[row]) if k not in asked]
     held_outside = beyond(candidates) if beyond is not None and candidates else {}
-    adds: list[list[str]] = []
-    for r in meant:
-        own_keys = []
-        for k in _own_keys(vocabulary.keys[r]):
-            holders = vocabulary.by_key.get(k, [])
-            alone = bool(np.all(matched[holders] | ~shown[holders]))
-            if k not in asked and alone and not held_outside.get(k, 0):
-                own_keys.append(k)
-        adds.append(own_keys)
-    return adds
+    own_keys = []
+    for k in candidates:
+        holders = vocabulary.by_key.get(k, [])
+        alone = bool(np.all(matched[holders] | ~shown[holders]))
+        if alone and not held_outside.get(k, 0):
+            own_keys.append(k)
+    return own_keys
+
+
+def _names_nothing_alone(word: str) -> bool:
+    return word in NAMING_NOTHING_ALONE or word in PERIOD_UNITS or is_period_words(word)
+
+
+def paid_modifier(name: str) -> str | None:
+    """The modifier of an asked name whose last word only says it is paid for
+    (:data:`PAID_HEADS`: "outgoing wire fees" → "outgoing wire", "implementation fee" →
+    "implementation", "stop payment charge" → "stop payment"), or None: a name of one word,
+    another head, a modifier made only of words that name nothing paid for on their own
+    (:data:`NAMING_NOTHING_ALONE`, a period word: "annual fee", "total cost", "monthly
+    charge"), a modifier of one word that names a quantity or a document itself ("tax
+    rate", "policy fee": the figure is the tax's or the policy's, not a price of it), and a
+    rate of what ends in a quantity ("property tax rate": the ratio of a tax, not its
+    price)."""
+    words = asked_key(name_clause(name) or name).split(" ")
+    if len(words) < 2 or words[-1] not in PAID_HEADS:
+        return None
+    modifier = words[:-1]
+    if all(_names_nothing_alone(word) for word in modifier):
+        return None
+    if len(modifier) == 1 and (is_quantity_noun(modifier[0]) or is_document_noun(modifier[0])):
+        return None
+    if words[-1] not in PRICE_HEADS and is_quantity_noun(modifier[-1]):
+        return None
+    return " ".join(modifier)
+
+
+def _names_the_thing(key: str, modifier: str) -> bool:
+    """Whether a label's ``key`` names the thing ``modifier`` names, as a price list writes
+    it: the modifier itself ("stop payment"), or the modifier's words first and a head that
+    names no other figure of it ("outgoing wire transfer", "implementation services", a
+    "setup charge"; not a "setup deposit", an "outgoing wire amount", nor a "setup fee
+    refund": what is paid, named before the head, makes the head another figure of it)."""
+    if key == modifier:
+        return True
+    rest = key[len(modifier) + 1 :].split(" ")
+    if any(word in PAID_HEADS for word in rest[:-1]):
+        return False
+    last = rest[-1]
+    return last in PAID_HEADS or not (is_quantity_noun(last) or last in FIGURE_WORDS)
+
+
+def _by_modifier(vocabulary: Vocabulary, modifier: str, shown: npt.NDArray[np.bool_]) -> list[int]:
+    """The visible labels holding a key that names the thing ``modifier`` names and none
+    that begins with its words and names another figure of it (:func:`_names_the_thing`:
+    "Outgoing wire amount" holds "outgoing wire" too), by row, at most
+    :data:`MOST_BY_MEANING`, looked for among the first :data:`FORM_CANDIDATES` keys that
+    begin with the modifier's words."""
+    naming: list[str] = []
+    other: list[str] = []
+    for key in vocabulary.keys_beginning(modifier, FORM_CANDIDATES):
+        (naming if _names_the_thing(key, modifier) else other).append(key)
+    rows = np.flatnonzero(vocabulary.holding(naming) & ~vocabulary.holding(other) & shown)
+    return [int(r) for r in rows[:MOST_BY_MEANING]]
 
 
 def _by_form(
@@ -431,19 +563,27 @@ def with_label_matches(
     return dataclasses.replace(plan, filters=tuple(filters), label_matches=reports, asked=asked)
 
 
+ADDING: tuple[MatchedBy, ...] = ("form", "modifier", "meaning")
+"""The ways of matching a label that add keys to the filter, in the order they are tried."""
+
+
+def _ways(report: LabelMatches) -> str:
+    """How the labels that add keys were matched: "form", "modifier and by meaning" …"""
+    counts = {"form": report.by_form, "modifier": report.by_modifier, "meaning": report.by_meaning}
+    return " and by ".join(by for by in ADDING if counts[by])
+
+
 def by_meaning_line(found: Matched) -> str:
-    """What the bound step's line of a constraint says of the keys its name's match by form
-    or by meaning added: the keys, and the labels that matched (by meaning with their
-    cosines)."""
+    """What the bound step's line of a constraint says of the keys its name's match by form,
+    by modifier or by meaning added: the keys, and the labels that matched (by meaning with
+    their cosines)."""
+    report = found.report
     labels = ", ".join(
-        f"{m.label!r} {m.cosine:.2f}" if m.by == "meaning" else f"{m.label!r} by form"
-        for m in found.report.matches
-        if m.by in ("meaning", "form") and (m.by == "form" or m.cosine is not None)
+        f"{m.label!r} {m.cosine:.2f}" if m.by == "meaning" else f"{m.label!r} by {m.by}"
+        for m in report.matches
+        if m.by in ADDING and (m.by != "meaning" or m.cosine is not None)
     )
-    how = "by form" if found.report.by_form and not found.report.by_meaning else "by meaning"
-    if found.report.by_form and found.report.by_meaning:
-        how = "by form and by meaning"
-    return f"; and {how} label keys {_keys(found.added)} ({labels})"
+    return f"; and by {_ways(report)} label keys {_keys(found.added)} ({labels})"
 
 
 def named_quantities(plan: AnalyzedQuery) -> list[tuple[str, bool]]:

@@ -27,8 +27,10 @@ searched literally and cannot inject anything.
 Only amount filters are *droppable*, down a ladder (:data:`AMOUNT_STEPS`), one step each
 time the filters leave zero candidates: **bound** → **narrowed** (a named quantity's first
 word read as the kind of document it is in: "umbrella premium" → a premium in an umbrella
-policy) → **role-free** (every constraint on any amount: no fact carries a matching
-label) → **none** (no amount filter: ``fallback: true``; the dropped constraints then
+policy) → **per-unit** (only when a bound constraint says how often: "movers charging
+over $150 an hour" → any fact over $150 that states "per hour", whatever its label) →
+**role-free** (every constraint on any amount: no fact carries a matching label) →
+**none** (no amount filter: ``fallback: true``; the dropped constraints then
 become constant-score boosts, ``ambiguous_amount_boost``, so chunks meeting some of them
 rank first). Each step relaxes every constraint together, in every leg. Tenant, ACL and
 date filters are never dropped.
@@ -76,7 +78,7 @@ from osrag.schema.plan import Fusion, Highlight, Mode, SearchPlan, Source, TextL
 from osrag.schema.search import k_for_size
 from osrag.search.analysis import analyze_query_cached
 from osrag.search.asked import asked_at, name_note
-from osrag.search.fact_filters import fact_filter, narrowed_filter
+from osrag.search.fact_filters import fact_filter, narrowed_filter, per_unit_filter
 from osrag.search.passages.records import CONTEXT_FIELDS
 
 SOURCE_EXCLUDES = ["text", VECTOR_FIELD]
@@ -117,10 +119,21 @@ class AnalyzedQuery:
         self, *, drop_amount: bool = False, step: AmountStep | None = None
     ) -> tuple[FilterItem, ...]:
         """The filters a search applies at a step of the amount ladder: every one as
-        stated (``bound``, the default), every amount filter role-free (``role-free``), or
+        stated (``bound``, the default), a named quantity narrowed (``narrowed``), a
+        constraint that says how often on any fact of its unit and every other amount
+        filter role-free (``per-unit``), every amount filter role-free (``role-free``), or
         all but the amount filters (``none``; ``drop_amount`` says the same)."""
         if drop_amount or step == "none":
             return tuple(f for f in self.filters if not isinstance(f, AmountFilter))
+        if step == "per-unit":
+            return tuple(
+                AmountFilter(*f.per_unit, relaxed=f.relaxed)
+                if isinstance(f, AmountFilter) and f.per_unit is not None
+                else AmountFilter(f.constraint.role_free(), f.role_free)
+                if isinstance(f, AmountFilter) and f.relaxed is not None
+                else f
+                for f in self.filters
+            )
         if step == "role-free":
             return tuple(
                 AmountFilter(f.constraint.role_free(), f.role_free)
@@ -144,9 +157,10 @@ class AnalyzedQuery:
     @property
     def amount_steps(self) -> tuple[AmountStep, ...]:
         """The steps of the amount ladder this query may take, in order: ``bound``,
-        ``narrowed``, ``role-free``, ``none`` — without ``bound`` when no constraint is
-        bound, without ``narrowed`` when no label can be narrowed, none at all without an
-        amount filter."""
+        ``narrowed``, ``per-unit``, ``role-free``, ``none`` — without ``bound`` when no
+        constraint is bound, without ``narrowed`` when no label can be narrowed, without
+        ``per-unit`` when no named quantity is asked at a period unit, none at all without
+        an amount filter."""
         amounts = [f for f in self.filters if isinstance(f, AmountFilter)]
         if not amounts:
             return ()
@@ -155,6 +169,8 @@ class AnalyzedQuery:
             steps.append("bound")
         if any(f.narrowed is not None for f in amounts):
             steps.append("narrowed")
+        if any(f.per_unit is not None for f in amounts):
+            steps.append("per-unit")
         return (*steps, "role-free", "none")
 
 
@@ -203,17 +219,18 @@ def access_guards(tenant: str | None, groups: list[str] | None) -> tuple[TenantG
     return TenantGuard(tenant), AclGuard(tuple(sorted(set(named))))
 
 
-AMOUNT_STEPS: tuple[AmountStep, ...] = ("bound", "narrowed", "role-free", "none")
+AMOUNT_STEPS: tuple[AmountStep, ...] = ("bound", "narrowed", "per-unit", "role-free", "none")
 """The amount ladder, in order (see the module docstring)."""
 
 
 def typed_amount_filter(constraint: AmountConstraint, default_currency: str) -> AmountFilter:
-    """The filter of one constraint: bound (one fact), with its narrowed form and its
-    role-free relaxation; or role-free."""
+    """The filter of one constraint: bound (one fact), with its narrowed form, its
+    per-unit form and its role-free relaxation; or role-free."""
     if constraint.is_bound:
         relaxed = amount_filter(constraint.role_free(), default_currency)
         narrowed = narrowed_filter(constraint)
-        return AmountFilter(constraint, fact_filter(constraint), relaxed, narrowed)
+        per_unit = per_unit_filter(constraint)
+        return AmountFilter(constraint, fact_filter(constraint), relaxed, narrowed, per_unit)
     return AmountFilter(constraint, amount_filter(constraint, default_currency))
 
 
@@ -360,7 +377,8 @@ def search_plan(
     """The typed :class:`~osrag.schema.plan.SearchPlan` of an analysed query.
 
     ``step``: the step of the amount ladder — ``bound`` (the default: every constraint as
-    stated), ``role-free`` (every amount filter on any amount), ``none`` (the fallback
+    stated), ``narrowed``, ``per-unit`` (:meth:`AnalyzedQuery.kept`), ``role-free``
+    (every amount filter on any amount), ``none`` (the fallback
     plan: every amount filter out of every leg together, each constraint a boost
     instead; ``drop_amount`` says the same); the guards stay at every step (they are a
     group of their own). ``vector``: the query's embedding (a vector or hybrid mode needs
@@ -473,7 +491,8 @@ def build_query(
     **overrides: Any,
 ) -> dict[str, Any]:
     """The OpenSearch request body for a query text or :class:`QuerySpec` (at ``step`` of
-    the amount ladder: ``bound``, the default, ``role-free`` or ``none``).
+    the amount ladder: ``bound``, the default, ``narrowed``, ``per-unit``, ``role-free``
+    or ``none``).
 
     >>> body = build_query("umbrella coverage $300K", tenant="acme")
     >>> body["query"]["bool"]["filter"][0]

@@ -208,15 +208,19 @@ def _log_result(result: SearchResult, plan: AnalyzedQuery, applied: list[Applied
 
 def label_line(matches: LabelMatches) -> str:
     """One named quantity's matched labels for the log: ``'setup fee': key 0, synonym 0,
-    meaning 1 ['Installation charge' 0.66 +installation charge] (meaning ≥ 0.7)``."""
+    form 0, modifier 0, meaning 1 ['Installation charge' 0.66 +installation charge] (meaning
+    ≥ 0.7)``; a label matched by modifier is listed so too (``'Implementation' by modifier
+    +implementation``)."""
     meant = [
-        f"{m.label!r} {m.cosine:.2f}" + "".join(f" +{k}" for k in m.keys)
+        f"{m.label!r} "
+        + (f"{m.cosine:.2f}" if m.by == "meaning" else "by modifier")
+        + "".join(f" +{k}" for k in m.keys)
         for m in matches.matches
-        if m.by == "meaning" and m.cosine is not None
+        if (m.by == "meaning" and m.cosine is not None) or m.by == "modifier"
     ]
     said = (
         f"{matches.name!r}: key {matches.by_key}, synonym {matches.by_synonym}, "
-        f"form {matches.by_form}, meaning {matches.by_meaning}"
+        f"form {matches.by_form}, modifier {matches.by_modifier}, meaning {matches.by_meaning}"
     )
     if meant:
         said += f" [{', '.join(meant)}]"

@@ -4,7 +4,9 @@
   the size of the filtered **candidate set** (the filters alone), logged at INFO.
 * **The amount ladder** (:mod:`osrag.search.ladder`): if the amount constraints bound to
   a named quantity leave zero candidates (no fact with that label meets them) the query
-  runs again with every constraint on any amount (role-free); if those leave none (an
+  runs again with the name's first word read as the kind of document (narrowed), then —
+  a quantity asked at a period unit — on any fact stating that unit (per-unit), then
+  with every constraint on any amount (role-free); if those leave none (an
   amount nobody wrote, a typo, two amounts no single chunk holds) again without any of
   them — each becomes a boost instead — and the result says ``fallback: true``.
   ``amount_step`` names the step that answered, ``amount_steps`` every step tried with

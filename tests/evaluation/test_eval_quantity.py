@@ -166,13 +166,30 @@ def test_every_fallback_step_is_counted_and_listed_with_zeros() -> None:
         _stepped("bound", "role-free", "none", fallback=True),
         _stepped("role-free", "none", fallback=True),
         _result(),  # no amount at all
+        _stepped("bound", "per-unit"),  # no fact with the quantity: any of its unit
     ]
     taken = [fallback_step(r) for r in results]
-    assert taken == [None, "role-free", None, "no amount filter", "no amount filter", None]
-    assert count_steps(taken) == {"narrowed": 0, "role-free": 1, "no amount filter": 2}
-    assert count_steps([]) == {"narrowed": 0, "role-free": 0, "no amount filter": 0}
+    assert taken == [
+        None,
+        "role-free",
+        None,
+        "no amount filter",
+        "no amount filter",
+        None,
+        "per-unit",
+    ]
+    assert count_steps(taken) == {
+        "narrowed": 0,
+        "per-unit": 1,
+        "role-free": 1,
+        "no amount filter": 2,
+    }
+    assert list(count_steps([])) == ["narrowed", "per-unit", "role-free", "no amount filter"]
+    assert set(count_steps([]).values()) == {0}
     narrowed = _stepped("bound", "narrowed")
     assert fallback_step(narrowed) == "narrowed"
+    # a step down past per-unit is the step it answered at, per-unit not counted again
+    assert fallback_step(_stepped("bound", "per-unit", "role-free")) == "role-free"
 
 
 def test_a_new_step_is_one_more_entry_not_a_change_to_the_report() -> None:
@@ -291,7 +308,12 @@ def test_the_evaluation_reports_quantity_precision_selectivity_and_fallbacks(
     # without the filter, plain BM25 ranks other documents among the holders
     assert plain.selectivity == {} and plain.selectivity_summary is None
     assert plain.per_query["q01"]["quantity_precision@5"] < 1.0
-    assert plain.fallback_steps == {"narrowed": 0, "role-free": 0, "no amount filter": 0}
+    assert plain.fallback_steps == {
+        "narrowed": 0,
+        "per-unit": 0,
+        "role-free": 0,
+        "no amount filter": 0,
+    }
     # the diagnostic keeps its name for what it measures: the filter agrees with itself
     assert filtered.subsets["amount constraints"]["filter_agreement@5"] == 1.0
     assert not any(m.startswith("amount_precision") for m in filtered.metrics)

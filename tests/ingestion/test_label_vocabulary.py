@@ -28,6 +28,7 @@ from osrag.ingestion.label_vocabulary import (
     read_vocabulary,
     scope_of,
 )
+from osrag.lexicon.keys import label_keys
 from osrag.search.searcher import Searcher
 
 ORDERS = {
@@ -313,3 +314,19 @@ def test_vectors_read_together_are_the_unit_rows_of_each_read_alone() -> None:
             assert np.allclose(rows[i], alone / np.linalg.norm(alone), atol=1e-6)
     odd = label_vocabulary.decode_rows([encode_vector(v[:5]) for v in vectors[:3]], 5)
     assert np.allclose(np.linalg.norm(odd, axis=1), 1.0, atol=1e-3)  # 10 bytes: padded texts
+
+
+def test_the_keys_beginning_with_some_words_are_whole_words_and_bounded() -> None:
+    labels = ["Outgoing wire transfer", "Outgoing wires", "Outgoing wire", "Outgoing"]
+    words = Vocabulary(
+        generation="g",
+        revision=1,
+        embedder=None,
+        labels=labels,
+        keys=[label_keys(label) for label in labels],
+        scopes=[("everyone",)] * len(labels),
+        vectors=None,
+    )
+    assert words.keys_beginning("outgoing wire", 10) == ["outgoing wire", "outgoing wire transfer"]
+    assert words.keys_beginning("outgoing wire", 1) == ["outgoing wire"]
+    assert words.keys_beginning("incoming wire", 10) == []

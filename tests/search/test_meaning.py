@@ -9,6 +9,9 @@ import dataclasses
 import numpy as np
 import numpy.typing as npt
 import pytest
+from hypothesis import given as given_examples
+from hypothesis import settings
+from hypothesis import strategies as st
 
 from osrag.ingestion.label_vocabulary import Vocabulary, scope_of
 from osrag.lexicon.keys import label_keys
@@ -295,3 +298,126 @@ def test_a_label_the_caller_cannot_see_is_never_matched_by_form() -> None:
     words = vocabulary([("Heating oil", 0.1, scope_of("beta", None))])
     found = match_name(words, "heat oil", visible=np.array([False]), threshold=0.7)
     assert found.report.matches == [] and found.added == ()
+
+
+PRICE_LIST = [
+    ("Outgoing wire transfer", 0.1, EVERYONE),
+    ("Outgoing wire transfer, international", 0.1, EVERYONE),
+    ("Incoming wire transfer", 0.1, EVERYONE),
+    ("Implementation", 0.1, EVERYONE),
+    ("Stop payment", 0.1, EVERYONE),
+    ("Setup deposit", 0.1, EVERYONE),
+    ("Setup charge", 0.1, EVERYONE),
+    ("Setup fee refund", 0.1, EVERYONE),
+    ("Outgoing wire amount", 0.1, EVERYONE),
+    ("Annual subscription", 0.1, EVERYONE),
+    ("Total", 0.1, EVERYONE),
+    ("Monthly maintenance", 0.1, EVERYONE),
+    ("Tax", 0.1, EVERYONE),
+    ("Property tax", 0.1, EVERYONE),
+    ("Room", 0.1, EVERYONE),
+]
+"""A made-up price list: each label names a service or a thing, never its fee."""
+OUTGOING = ["Outgoing wire transfer", "Outgoing wire transfer, international"]
+KEYS = ["outgoing wire transfer"]
+
+
+@pytest.mark.parametrize(
+    ("name", "labels", "added"),
+    [
+        ("outgoing wire fees", OUTGOING, KEYS),
+        ("outgoing wire charge", OUTGOING, KEYS),
+        ("Outgoing Wire Fee", OUTGOING, KEYS),
+        ("wire fees", [*OUTGOING, "Incoming wire transfer"], [*KEYS, "incoming wire transfer"]),
+        ("transfer fee", [*OUTGOING, "Incoming wire transfer"], [*KEYS, "incoming wire transfer"]),
+        ("implementation fee", ["Implementation"], ["implementation"]),
+        ("implementation charges", ["Implementation"], ["implementation"]),
+        ("stop payment charges", ["Stop payment"], ["stop payment"]),
+        ("stop payment fee", ["Stop payment"], ["stop payment"]),
+        ("room rates", ["Room"], ["room"]),
+        ("setup fee", ["Setup charge"], ["setup charge"]),  # never its deposit or its refund
+    ],
+)
+def test_a_fee_charge_cost_price_or_rate_matches_the_label_naming_its_thing(
+    name: str, labels: list[str], added: list[str]
+) -> None:
+    calls, vector = given()
+    found = match_name(vocabulary(PRICE_LIST), name, vector=vector, threshold=0.7)  # type: ignore[arg-type]
+    assert [(m.label, m.by) for m in found.report.matches] == [(x, "modifier") for x in labels]
+    assert list(found.added) == added and found.report.by_modifier == len(labels)
+    assert found.report.matched and calls == []  # matched by the words: meaning is not asked
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "annual fee",  # a period word alone
+        "monthly charges",
+        "hourly rate",
+        "total cost",  # a total word alone
+        "other charges",  # a generic word alone
+        "tax rate",  # a quantity noun alone: the tax's rate, not its price
+        "property tax rate",  # a rate of a quantity is its ratio
+        "international wire fee",  # the modifier's words must begin a label's key
+        "going wire fee",  # whole words
+        "setup deposit",  # no head naming what is paid
+        "outgoing wire",
+    ],
+)
+def test_a_modifier_naming_nothing_paid_for_on_its_own_matches_nothing(name: str) -> None:
+    found = match_name(vocabulary(PRICE_LIST), name)
+    assert [m for m in found.report.matches if m.by == "modifier"] == [] and found.added == ()
+
+
+def test_a_label_holding_the_asked_key_leaves_the_modifier_unasked() -> None:
+    words = vocabulary([("Outgoing wire — Fee", 0.1, EVERYONE), *PRICE_LIST])
+    found = match_name(words, "outgoing wire fee")
+    assert [m.by for m in found.report.matches] == ["key"] and found.added == ()
+
+
+def test_a_key_another_label_holds_is_not_added_by_modifier() -> None:
+    words = vocabulary(
+        [("Implementation", 0.1, EVERYONE), ("Implementation amount", 0.1, EVERYONE)]
+    )  # an amount of the implementation is no price of it, and holds "implementation" too
+    found = match_name(words, "implementation fee", threshold=0.7, vector=given()[1])  # type: ignore[arg-type]
+    (match,) = [m for m in found.report.matches if m.by == "modifier"]
+    assert match.label == "Implementation" and match.keys == [] and found.added == ()
+    assert found.report.note is not None and "matched by modifier hold no key" in found.report.note
+
+
+def test_a_label_the_caller_cannot_see_is_never_matched_by_modifier() -> None:
+    words = vocabulary(
+        [("Outgoing wire transfer", 0.1, scope_of("beta", None)), ("Stop payment", 0.1, EVERYONE)]
+    )
+    visible = np.array([False, True])
+    found = match_name(words, "outgoing wire fee", visible=visible, threshold=0.7)
+    assert found.report.matches == [] and found.added == () and found.report.labels == 1
+    assert "Outgoing wire transfer" not in found.report.model_dump_json()
+    seen = match_name(words, "outgoing wire fee", threshold=0.7)  # a caller who may see it
+    assert found.added == () and seen.added == ("outgoing wire transfer",)
+
+
+def test_the_bound_step_says_which_keys_the_modifier_added() -> None:
+    plan = plan_query("outgoing wire fees under $25", tenant="acme")
+    found = match_name(vocabulary(PRICE_LIST), "outgoing wire fees")
+    matched = with_label_matches(plan, {("outgoing wire fees", False): found})
+    assert matched.asked["bound"][0].endswith(
+        "; and by modifier label keys {outgoing wire transfer} ('Outgoing wire transfer' by "
+        "modifier, 'Outgoing wire transfer, international' by modifier)"
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given_examples(
+    seen=st.lists(st.booleans(), min_size=len(PRICE_LIST), max_size=len(PRICE_LIST)),
+    name=st.sampled_from(
+        ["outgoing wire fees", "wire charges", "implementation fee", "setup fee", "room rate"]
+    ),
+)
+def test_what_a_modifier_matches_is_what_the_caller_s_labels_alone_match(
+    seen: list[bool], name: str
+) -> None:
+    found = match_name(vocabulary(PRICE_LIST), name, visible=np.array(seen))
+    theirs = [row for row, s in zip(PRICE_LIST, seen, strict=True) if s]
+    alone = match_name(vocabulary(theirs), name)
+    assert found.report.matches == alone.report.matches and found.added == alone.added

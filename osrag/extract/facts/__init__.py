@@ -16,6 +16,8 @@ module:
 * :mod:`~osrag.extract.facts.text` — a heading's, a key–value line's and prose's place;
 * :mod:`~osrag.extract.facts.prose` — the noun phrase a sentence states an amount of;
 * :mod:`~osrag.extract.facts.defined` — a defined term that refers back to an amount;
+* :mod:`~osrag.extract.facts.items` — an item line's name, for its rate and its extended
+  total;
 * :mod:`~osrag.extract.facts.units` — how often an amount recurs (its period unit);
 * :mod:`~osrag.extract.facts.sections` — the section heading that labels unlabelled prose;
 * :mod:`~osrag.extract.facts.build` — one fact per mention, its value signed by the

@@ -123,6 +123,8 @@ def amount_facts(
             heading = None if per else sections.caption_at(mention.start)
             if heading is None and not per:
                 heading = sections.label_at(mention.start)
+            if heading is None and not per:
+                heading = sections.priced_at(mention.start, mention.end)
             if heading is not None:
                 unit = period_unit(text, mention.end, heading)
                 found = fact(mention, heading, found.period, found.year, "heading", unit)

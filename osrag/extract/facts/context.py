@@ -69,6 +69,7 @@ __all__ = [
     "REACH",
     "Context",
     "allocated_quantity",
+    "heading_above",
     "heading_context",
     "parts_named",
     "table_context",
@@ -173,11 +174,38 @@ def _heading_in(text: str, start: int, end: int) -> str | None:
     """:func:`_heading` of ``text[start:end]``, its paragraphs read back from ``end`` one
     at a time until one is a heading (most amounts: the first or the second), none of them
     copied before it is read."""
+    found = _heading_at(text, start, end)
+    return found[1] if found is not None else None
+
+
+def heading_above(text: str, position: int) -> tuple[int, str] | None:
+    """The nearest heading above ``position`` and where its paragraph starts: a Markdown
+    heading line of the amount's own block, else the heading its section's paragraphs
+    read back to (:func:`_heading_in`, within :data:`REACH`); None when none stands
+    there."""
+    start = max(0, position - REACH)
+    cut = text.rfind("\n\n", start, position)
+    own = None
+    for found in _OWN_HEADING.finditer(text, cut + 2 if cut >= 0 else start, position):
+        own = found  # the last one: the nearest
+    if own is not None:
+        return own.start(), own.group("title")
+    return _heading_at(text, start, cut) if cut >= 0 else None
+
+
+_OWN_HEADING = re.compile(r"(?m)^[ \t]{0,3}#{1,6}[ \t]+(?P<title>[^\n]*?)[ \t#]*\n")
+"""The last Markdown heading line of a block that runs on into its text with no blank
+line ("## Season pass⏎$1,200 for the season")."""
+
+
+def _heading_at(text: str, start: int, end: int) -> tuple[int, str] | None:
+    """:func:`_heading_in`, with where the heading's paragraph starts."""
     first = False
     while not first:
         cut = text.rfind("\n\n", start, end)
         first = cut < 0
-        paragraph = text[start if first else cut + 2 : end]
+        at = start if first else cut + 2
+        paragraph = text[at:end]
         end = cut
         # a run of three line breaks leaves its odd one at this paragraph's end rather
         # than at the next one's start, as a split from the left would: stripped alike
@@ -190,7 +218,7 @@ def _heading_in(text: str, start: int, end: int) -> str | None:
             continue
         if line.startswith("(") and line.endswith(")"):
             continue  # a caption, "(in millions)"
-        return line
+        return at, line
     return None
 
 

@@ -148,7 +148,14 @@ from osrag.lexicon.label_roles import (
     QUANTIFYING,
 )
 from osrag.lexicon.links import STATED_LINK, STATED_LINK_ENDS, alternation
-from osrag.lexicon.periods import MONTH_NAME, STATED_PERIOD, UNIT_ADVERBS, is_period_words
+from osrag.lexicon.periods import (
+    MONTH_NAME,
+    RATE_INTRO,
+    RATE_WORDS,
+    STATED_PERIOD,
+    UNIT_ADVERBS,
+    is_period_words,
+)
 from osrag.lexicon.quantities import is_quantity_noun
 from osrag.lexicon.words import singular
 
@@ -687,7 +694,7 @@ def prose_label(
         wrapped = wrapped.lower() if wrapped is not None else None
     tail = clause[-_REACH:]
     last = _last_word(tail)
-    if last in _RATE_WORDS:
+    if last in RATE_WORDS:
         return None, False  # "rated per $1,000 of receipts": the unit of a rate
     alternative = _ALTERNATIVE.search(tail)
     if alternative is not None and not _MONEY_SIGN.search(tail, alternative.end("of")):
@@ -770,7 +777,6 @@ def _last_word(text: str) -> str:
     return stripped.rsplit(None, 1)[-1].lower().strip("*_`\"“”'’")
 
 
-_RATE_WORDS = frozenset({"per", "each", "every"})
 _CHANGE_ENDS = (
     frozenset(CHANGE_VERBS) | HEDGES | frozenset({"by", "than", "about", "some", "over", "under"})
 )
@@ -980,7 +986,7 @@ _SHARE_OF = re.compile(
     r"(?i)\d[\d.,]*\s*(?:%|percent\b|per\s+cent\b)\s+of\s+[^()$€£¥₹%;:\d]{1,80}$"
 )
 """A share of something right before a parenthesis ("10% of the grant (")."""
-_FIGURE_BEFORE = re.compile(r"[$€£¥₹]\s?\d|\d\s+(?:per|a|an|each)\s")
+_FIGURE_BEFORE = re.compile(r"[$€£¥₹]\s?\d|\d\s+" + RATE_INTRO + r"\s")
 _COVERAGE_FIGURES = (FIGURE_WORDS | {"limit"}) - {"amount", "value"}
 """A coverage's figure: a limit joined to it by *with* ("insurance with limits of")."""
 

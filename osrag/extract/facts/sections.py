@@ -40,6 +40,30 @@ Prior Contract Commitments. Schedule 10.a lists … Nexstar shall not honor trad
 liabilities … exceeding $25,000").
 It comes before the section heading above: it is nearer.
 
+A heading also names **what a price list prices**: a paragraph or a sentence that opens
+with its amount and names nothing before it ("$350 per person.", "£45 per month, payable by
+direct debit.", "$1,200 for the season, due in two instalments.") right under a heading
+that names an offer ("## Individual tickets", a short title line "Monthly membership",
+"<h2>Season pass</h2>" as the HTML loader writes it) is that offer's price, whatever the
+offer's noun — a ticket, a membership, a pass are no quantity nouns
+(:meth:`SectionHeadings.priced_at`). Only when:
+
+* the amount opens its sentence — its line's first word (after a list's bullet), its line
+  not continuing a sentence from the line above, or right after an earlier sentence's
+  stop — and what follows it is a price's qualifiers only: a unit ("per person", "a
+  month", "/night"), what the price is for ("for the season"), a parenthesis, then the
+  sentence's end, a comma, or the next alternative ("or $600 per couple");
+* the heading is the nearest one above it (the heading read back by
+  :func:`~osrag.extract.facts.context.heading_above`: a Markdown heading, a bold or short
+  title line), within :data:`PRICED_REACH` characters;
+* and the heading names a thing (:func:`names_a_priced_thing`): a short noun phrase as
+  above, not opening with a determiner or a pronoun, whose head is no title of a part of a
+  document (:data:`~osrag.lexicon.label_roles.SECTION_TITLES`: "Summary", "Terms",
+  "Notes") nor a kind of document, and which has a word besides the quantity nouns, those
+  titles and function words — "Fees", "Payment", "Pricing", "Payment terms", "Price
+  list" name the figures, not a thing priced (a section of one amount under a quantity's
+  heading is labelled by the rule above).
+
 A label the text gives (a table cell's row, a key, a noun phrase in the sentence) always
 wins over a caption's and a heading's.
 """
@@ -52,19 +76,38 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from osrag.extract.facts.context import heading_above
 from osrag.extract.facts.labels import clean_label
-from osrag.extract.marks import FIGURE_OR_SIGN
+from osrag.extract.marks import FIGURE_OR_SIGN, LIST_BULLET
 from osrag.lexicon.bounds import LABEL_CHARS
-from osrag.lexicon.function_words import NOT_IN_A_NAME
-from osrag.lexicon.label_roles import LIST_NOUNS, SPECIFYING
-from osrag.lexicon.quantities import is_contract_term, is_quantity_noun
+from osrag.lexicon.function_words import (
+    ALL_PREPOSITIONS,
+    DETERMINERS,
+    NOT_IN_A_NAME,
+    NOT_PARTICIPLES,
+    PREDICATIVES,
+    PRONOUNS,
+)
+from osrag.lexicon.label_roles import (
+    EMPTY_HEADS,
+    FIGURE_WORDS,
+    LIST_NOUNS,
+    SECTION_TITLES,
+    SPECIFYING,
+)
+from osrag.lexicon.periods import RATE_INTRO
+from osrag.lexicon.quantities import is_contract_term, is_document_noun, is_quantity_noun
 from osrag.lexicon.words import singular
 
-__all__ = ["REACH", "SectionHeadings", "names_a_quantity"]
+__all__ = ["PRICED_REACH", "REACH", "SectionHeadings", "names_a_priced_thing", "names_a_quantity"]
 
 REACH = 1500
 """How far below its heading (characters) an amount still takes the heading's label: the
 figures of the section's first paragraphs, not of a long section's later topics."""
+
+PRICED_REACH = 600
+"""How far below its heading (characters) an amount that opens its sentence is still the
+price of what the heading names: the section's first paragraphs."""
 
 _HEADING_LINE = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(?P<title>.*?)[ \t#]*$", re.MULTILINE)
 _CONJUNCTION = re.compile(r"(?i)\b(?:and|or)\b|[&,/;]")
@@ -94,6 +137,58 @@ def _names_a_quantity(title: str, caption: bool = False) -> str | None:
     if cut == 0 or not head_names(words[cut - 1]):
         return None
     return label
+
+
+def names_a_priced_thing(title: str) -> str | None:
+    """``title`` cleaned as a label when it names a thing a price list prices (module
+    docstring), else None."""
+    return None if len(title) > LABEL_CHARS else _names_a_priced_thing(title)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _names_a_priced_thing(title: str) -> str | None:
+    if FIGURE_OR_SIGN.search(title) or _CONJUNCTION.search(title) or _DOTS.search(title):
+        return None  # "Active · Price reduced": a line of statuses, no name
+    label = clean_label(title.rstrip(" :"))
+    if label is None:
+        return None
+    words = [_CONTRACTION.sub("", w) for w in label.lower().split()]
+    if (
+        len(words) > 5
+        or any(w in NOT_IN_A_NAME for w in words)
+        or words[0] in DETERMINERS
+        or words[0] in PRONOUNS
+    ):
+        return None
+    cut = next((i for i, w in enumerate(words) if w in SPECIFYING), len(words))
+    if cut == 0:
+        return None
+    head = singular(words[cut - 1])
+    if head in SECTION_TITLES or is_document_noun(head) or all(map(_titles_a_part, words)):
+        return None
+    if head.endswith("ed") and head not in NOT_PARTICIPLES:
+        return None  # "Price reduced", "Sold": a participle says what happened, no thing
+    return label
+
+
+_DOTS = re.compile(r"[·•|]")
+"""The marks that part the items of a status line or a breadcrumb written as one."""
+_CONTRACTION = re.compile(r"['’](?:s|re|ll|ve|d)$")
+"""A contraction's ending ("what's"): the word before it is read."""
+_NO_THING = SECTION_TITLES | LIST_NOUNS | FIGURE_WORDS | EMPTY_HEADS
+"""The words of a heading that titles a part of a document or names its figures."""
+
+
+def _titles_a_part(word: str) -> bool:
+    """``word`` (lower case) says nothing of what is priced: a title's or a figure's word, a
+    quantity noun, a function word."""
+    return (
+        singular(word) in _NO_THING
+        or is_quantity_noun(word)
+        or word in ALL_PREPOSITIONS
+        or word in DETERMINERS
+        or word in PREDICATIVES
+    )
 
 
 def _listed_quantity(label: str) -> str:
@@ -164,6 +259,18 @@ class SectionHeadings:
             return None
         return names_a_quantity(self._titles[i - 1])
 
+    def priced_at(self, start: int, end: int) -> str | None:
+        """The label of the heading right above the amount ``text[start:end]`` when the
+        amount opens its sentence as a price and the heading names a thing priced (module
+        docstring)."""
+        text = self._text
+        if not _opens_sentence(text, start) or _PRICED_AFTER.match(text, end) is None:
+            return None
+        found = heading_above(text, start)
+        if found is None or start - found[0] > PRICED_REACH:
+            return None
+        return names_a_priced_thing(_unnumbered(found[1]))
+
     def caption_at(self, position: int) -> str | None:
         """The label of the run-in caption of the paragraph ``position`` stands in, when it
         names a quantity and the amount at ``position`` is the paragraph's only one."""
@@ -185,3 +292,31 @@ class SectionHeadings:
             return None
         title = found.group("numbered") or found.group("bold")
         return names_a_quantity(title.strip(), any_quantity=True)
+
+
+def _opens_sentence(text: str, start: int) -> bool:
+    """The amount at ``text[start]`` opens its sentence: nothing but a list's bullet or
+    emphasis before it on its line, and the line above ends its sentence (or is a
+    heading, or none); or an earlier sentence on its line ends right before it."""
+    line_start = text.rfind("\n", 0, start) + 1
+    before = LIST_BULLET.sub("", text[line_start:start]).strip(" \t*_`>")
+    if before:
+        return _SENTENCE_ENDED.search(before) is not None
+    if line_start == 0:
+        return True
+    previous = text[text.rfind("\n", 0, line_start - 1) + 1 : line_start - 1].strip(" \t*_")
+    return not previous or previous.startswith("#") or previous.endswith((".", "!", "?", ":"))
+
+
+_SENTENCE_ENDED = re.compile(r"(?<![A-Z])[.!?][\"”’)]*$")
+"""The end of a sentence before the amount on its line (not an initial's full stop)."""
+_PRICED_AFTER = re.compile(
+    r"(?i)(?:\s*(?:" + RATE_INTRO + r"\s+[^\W\d_][\w-]*(?:\s+[^\W\d_][\w-]*){0,2}|"
+    r"/\s*[^\W\d_][\w-]*|for\s+(?:the\s+|a\s+|an\s+|each\s+|one\s+)?[^\W\d_][\w-]*"
+    r"(?:\s+[^\W\d_][\w-]*){0,2}|(?:plus|incl\.?|including|excl\.?|excluding)\s+[^\W\d_]+|"
+    r"\([^()\n]{0,60}\)))*"
+    r"\s*(?:[.,;!]|[-–—]\s|\n|$|(?:or|and|to)\s+(?=[$€£¥₹\d]))"
+)
+"""What may follow a price that opens its sentence: its unit, what it is for, a tax's
+qualifier or a parenthesis, then the sentence's end, a comma, a line's end or the next
+alternative."""

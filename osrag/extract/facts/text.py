@@ -10,7 +10,10 @@ Read from the amount's line and sentence, in this order (the first that applies)
 
 1. **Heading** (a Markdown ``#`` line): source ``heading``; the label is the key when the
    heading is written ``Key: $500`` / ``Key — $500``, else none.
-2. **Key–value** (source ``key``): the line before the amount is a key and a separator —
+2. **An item line** (source ``key``): a line naming an item, a count, a rate and the
+   extended total ("Storage in transit, 30 days at $45.00 per day: $1,350.00"): both
+   amounts take the item's name (:mod:`osrag.extract.facts.items`).
+3. **Key–value** (source ``key``): the line before the amount is a key and a separator —
    ``Deductible: $500``, ``- Deductible: $500``, ``**Annual premium:** $450``, ``Annual
    premium ..... $450``, ``Limit — $1,000,000``, ``Deductible = $500`` — or a short key with
    nothing after the amount but a qualifier (``Each occurrence limit $1,000,000``,
@@ -19,7 +22,7 @@ Read from the amount's line and sentence, in this order (the first that applies)
    the short key after a semicolon; a list wrapped over lines is read as one); or a
    definition (``“Deductible” means $500``). Later
    amounts on a key's line take the key unless the prose rule names their own quantity.
-3. **Prose** (source ``prose``): the noun phrase the sentence states the amount of —
+4. **Prose** (source ``prose``): the noun phrase the sentence states the amount of —
    through its link ("a deductible **of** $500", "total revenues **were** $5.2 million",
    "coverage **in an amount not less than** $2,000,000"), right after it ("a $500
    deductible", "$5.2 million in revenue"), a defined term ("(the "Loan")"), a change
@@ -32,6 +35,12 @@ Read from the amount's line and sentence, in this order (the first that applies)
    still unlabelled takes its section heading when the heading names a quantity
    (:mod:`osrag.extract.facts.sections`, applied by :mod:`~osrag.extract.facts.build`).
    No label where the sentence names none; never guessed.
+
+An amount in brackets right after a share or a count it restates ("A deposit of 30%
+**($6,592.50)** is due", "Retention 5% **(€2,400)**") that 3 and 4 leave unlabelled is
+read again as if the share were not written: the deposit's, the retention's — from the
+words before it only (a clause after it names no share: "About 30% ($6,592.50) went
+unpaid" stays unlabelled).
 
 **Period** (prose and key): a year stated in the amount's own clause (the comma-separated
 part of its sentence; ``in 2019``, ``fiscal 2019``, ``December 31, 2019``, ``Q3 2019``) — the
@@ -47,6 +56,7 @@ import functools
 import re
 from dataclasses import dataclass
 
+from osrag.extract.facts.items import item_of_line
 from osrag.extract.facts.labels import clean_label
 from osrag.extract.facts.periods import split_period
 from osrag.extract.facts.prose import prose_label
@@ -63,6 +73,7 @@ from osrag.lexicon.keys import COLUMN_JOIN, qualifies_nothing
 from osrag.lexicon.links import STATED_LINK
 from osrag.lexicon.periods import (
     MAY_NAME_A_YEAR,
+    RATE_INTRO,
     STATED_PERIOD,
     YEAR_WRITTEN,
     period_written,
@@ -87,7 +98,7 @@ _DEFINITION = re.compile(
     re.IGNORECASE,
 )
 _QUALIFIER_AFTER = re.compile(
-    r"(?i)^\s*(?:(?:per|each|every|a|an)\s+[\w-]+(?:\s+[\w-]+)?|annually|monthly|yearly|"
+    r"(?i)^\s*(?:" + RATE_INTRO + r"\s+[\w-]+(?:\s+[\w-]+)?|annually|monthly|yearly|"
     r"/\s*[\w-]+|\([^)]{0,60}\)|aggregate|in\s+(?:total|aggregate))?\s*[;,]?\s*$"
 )
 _PARENTHESIS = re.compile(r"\([^()]*\)")
@@ -145,19 +156,62 @@ def read_text_place(text: str, start: int, end: int, amounts_before: int) -> Tex
     prior = _PRIOR_YEAR.search(before, max(0, len(before) - 16))
     if prior is not None and amounts_before:
         return TextPlace("prose", None, prior["period"], stated_year(prior), inherits=True)
+    if whole_line:
+        item = item_of_line(text[line_start:line_end], start - line_start)
+        if item is not None:
+            return TextPlace("key", item, period, year)
+    place = _key_or_prose(text, line_start, line_end, before, after, whole_line, amounts_before)
+    place = TextPlace(place.source, place.label, period, year, place.inherits, place.read_after)
+    restated = _RESTATED.search(before, max(0, len(before) - 40))
+    if place.label is not None or place.inherits or restated is None:
+        return place
+    closed = _CLOSED.match(after)
+    if closed is None:
+        return place
+    # "A deposit of 30% ($6,592.50) is due": the amount restates the share before it — it
+    # is the deposit's, read as if the share were not written
+    unwritten = _key_or_prose(
+        text, line_start, line_end, before[: restated.start()].rstrip() + " ",
+        after[closed.end() :], whole_line, amounts_before,
+    )  # fmt: skip
+    if unwritten.label is None or unwritten.read_after:
+        return place  # a name after the amount ("went unpaid") is not the share's phrase
+    return TextPlace(unwritten.source, unwritten.label, period, year, False, unwritten.read_after)
+
+
+_RESTATED = re.compile(
+    r"(?i)(?<![\w.,$€£¥₹])(?:\d[\d,]*(?:\.\d+)?\s*(?:%|percent\b|per\s+cent\b)|"
+    r"\d[\d,]*(?:\.\d+)?(?:\s+[a-z][\w'’-]*){1,2})\s*\(\s*$"
+)
+"""A share (``30%``, ``10 percent``) or a count (``3 nights``) and the parenthesis that
+opens the amount restating it."""
+_CLOSED = re.compile(r"\s*\)")
+
+
+def _key_or_prose(
+    text: str,
+    line_start: int,
+    line_end: int,
+    before: str,
+    after: str,
+    whole_line: bool,
+    amounts_before: int,
+) -> TextPlace:
+    """The key–value (3) or prose (4) reading of the amount between ``before`` and
+    ``after`` (module docstring); its period is the caller's."""
     key = _key_of(before, after) if whole_line and len(before) <= _KEY_LINE else None
     if key is not None:
-        return TextPlace("key", key, period, year)
+        return TextPlace("key", key, None, None)
     if whole_line:
         before = _paragraph_before(text, line_start, before)
     item = _list_item_key(before, after)
     if item is not None:
-        return TextPlace("key", item, period, year)
+        return TextPlace("key", item, None, None)
     clause = _clause_before(before)
     label, read_after = prose_label(clause, after, amounts_before, _wrapped(text, after, line_end))
     if label is None and amounts_before and _COMPARED.search(clause, max(0, len(clause) - 40)):
-        return TextPlace("prose", None, period, year, inherits=True)
-    return TextPlace("prose", label, period, year, read_after=read_after)
+        return TextPlace("prose", None, None, None, inherits=True)
+    return TextPlace("prose", label, None, None, read_after=read_after)
 
 
 _WINDOW = 300
@@ -423,7 +477,7 @@ def _list_item_key(before: str, after: str) -> str | None:
 
 
 _ITEM_END = re.compile(
-    r"(?i)^\s*(?:(?:per|each|every|a|an)\s+[\w-]+(?:\s+[\w-]+)?|\([^)]{0,60}\))?\s*(?:;|\.?\s*$)"
+    r"(?i)^\s*(?:" + RATE_INTRO + r"\s+[\w-]+(?:\s+[\w-]+)?|\([^)]{0,60}\))?\s*(?:;|\.?\s*$)"
 )
 """What may follow the amount of a list's item: a qualifier, then the next item's
 semicolon or the end of the line."""

@@ -1,0 +1,95 @@
+"""Item lines: a line that states what it charges for, a count, a rate and the extended
+total.
+
+A bill, an estimate or a quote extends a line's count by its rate on the line itself:
+"Storage in transit, 30 days at $45.00 per day: $1,350.00", "Labour — 3 hours at
+$95/hour = $285.00", "Accommodation, 2 nights @ €120 per night: €240", "Boarding (5 nights
+x $48.00) ... $240.00". The line reads, in this order:
+
+* the **item's name** — the words that open the line (after a list's bullet), at most
+  :data:`_NAME_WORDS` of them, no figure, no word of a sentence
+  (:data:`~osrag.lexicon.function_words.NOT_IN_A_NAME`), not opening with a determiner —
+  then a comma, a colon, a dash or an opening parenthesis (or nothing);
+* the **count** — a figure or a number word, and up to three words of what it counts
+  ("30 days", "15 credit hours", "two nights");
+* the **rate** — after *at*, ``@``, ``x`` or ``×``, the line's first amount, its unit
+  after it ("per day", "/hour") or none;
+* the **extended total** — the line's second and last amount, after a separator (a colon,
+  ``=``, dot leaders, a dash) or the parenthesis closing the count, and nothing after it
+  but a parenthesis or the line's end.
+
+Both amounts are the item's: the total is what it is charged, the rate its price a unit
+(its period unit read after it, as for any amount, :mod:`~osrag.extract.facts.units`);
+both take the item's name as their label. A spaced dash inside the name joins a qualifier
+("Tuition – undergraduate, 15 credit hours at …" → ``Tuition — undergraduate``), as in a
+table's label cell. A line that opens with its count ("2 nights @ €120 per night: €240")
+names no item: its amounts stay as the other readers read them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from osrag.extract.facts.labels import clean_label
+from osrag.extract.marks import LIST_BULLET
+from osrag.extract.money import scan_money
+from osrag.lexicon.function_words import CARDINALS, DETERMINERS, NOT_IN_A_NAME, PRONOUNS
+from osrag.lexicon.keys import COLUMN_JOIN
+from osrag.lexicon.links import alternation
+from osrag.lexicon.periods import RATE_INTRO
+
+__all__ = ["item_of_line"]
+
+_NAME_WORDS = 6
+"""The most words of an item's name (a line's name, not a sentence)."""
+
+_PRICED_BY = re.compile(r"(?i)\s(?:at|x|×)\s|@")
+"""What every item line holds between its count and its rate (a quick test first)."""
+_BEFORE_RATE = re.compile(
+    r"(?i)^(?P<name>[^\W\d_][^\d$€£¥₹:;()@=]*?)"
+    r"(?:\s*[,:(]\s*|\s+[-–—]{1,2}\s+|\s+)"
+    rf"(?:\d[\d,]*(?:\.\d+)?|{alternation(CARDINALS)})"
+    r"(?:\s+[^\W\d_][\w'’-]*){0,3}\s*(?:at|@|x|×)\s*$"
+)
+"""The line up to its rate: the item's name, a separator, the count and what it counts,
+then *at*, ``@``, ``x`` or ``×``."""
+_RATE_TO_TOTAL = re.compile(
+    r"(?i)^\s*(?:" + RATE_INTRO + r"\s+[^\W\d_][\w-]*(?:\s+[^\W\d_][\w-]*)?|/\s*[^\W\d_][\w-]*)?"
+    r"\s*(?:\)\s*(?:[:=]|\.{2,}|…+|[-–—]{1,2})?|(?:[:=]|\.{2,}|…+|[-–—]{1,2}))\s*$"
+)
+"""Between the rate and the total: the rate's unit, then a separator or the parenthesis
+that closes the count."""
+_AFTER_TOTAL = re.compile(r"^\s*(?:\([^()]{0,60}\))?\s*[.;]?\s*$")
+_DASH_QUALIFIER = re.compile(r"\s+[-–—]\s+")
+
+
+def item_of_line(line: str, at: int) -> str | None:
+    """The item's name when the amount at ``line[at:]`` is the rate or the extended total
+    of an item line (module docstring), else None."""
+    if _PRICED_BY.search(line) is None:
+        return None
+    bullet = LIST_BULLET.match(line)
+    start = bullet.end() if bullet else 0
+    mentions = scan_money(line).mentions
+    if len(mentions) != 2 or at not in (mentions[0].start, mentions[1].start):
+        return None
+    rate, total = mentions
+    if (
+        _AFTER_TOTAL.match(line[total.end :]) is None
+        or _RATE_TO_TOTAL.match(line[rate.end : total.start]) is None
+    ):
+        return None
+    found = _BEFORE_RATE.match(line[start : rate.start].replace("*", "").replace("`", ""))
+    if found is None:
+        return None
+    name = found.group("name").strip(" -–—_")
+    words = name.lower().split()
+    if (
+        not words
+        or len(words) > _NAME_WORDS
+        or words[0] in DETERMINERS
+        or words[0] in PRONOUNS
+        or any(w in NOT_IN_A_NAME for w in words)
+    ):
+        return None
+    return clean_label(_DASH_QUALIFIER.sub(COLUMN_JOIN, name))

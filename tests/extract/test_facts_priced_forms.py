@@ -1,0 +1,181 @@
+"""Forms of a price list, a quote or a bill whose amounts the sentence around them leaves
+unnamed: an amount in brackets restating the share or count before it, an item line that
+extends a count by a rate, a price that opens its paragraph under the heading naming what
+it prices.
+
+Built for the forms, not for any file: each text here is made up."""
+
+from __future__ import annotations
+
+import pytest
+from extracted import CONFIG, labels
+
+from osrag.extract import extract_values
+from osrag.loaders.html import load_html
+
+
+@pytest.mark.parametrize(
+    ("text", "amount", "label"),
+    [
+        ("A deposit of 30% ($6,592.50) is due on signing.", "$6,592.50", "deposit"),
+        ("The Client pays a retainer of 50% (£1,250) on acceptance.", "£1,250", "retainer"),
+        ("Members receive a discount of 10 percent ($120.00) on renewal.", "$120.00", "discount"),
+        ("Retention 5% (€2,400)", "€2,400", "Retention"),
+        ("A late charge of 1.5 per cent (€36.00) applies after 30 days.", "€36.00", "late charge"),
+    ],
+)
+def test_an_amount_restating_the_share_before_it_is_the_noun_phrases(
+    text: str, amount: str, label: str
+) -> None:
+    assert dict(labels(text))[amount] == label
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        # a share of something named: the share's own name, as before
+        ("Travel costs may not exceed 15% of the award ($3,000).", "Travel costs"),
+        # a restated count that the sentence already names keeps its name
+        ("The deposit of 2 months ($3,000) is due.", "deposit"),
+        ("They paid 2 instalments ($600) in May.", "instalments"),
+        # a restatement of a rate's figure names nothing
+        ("Rent is $45.00 per rentable square foot ($159,750.00).", "Rent"),
+    ],
+)
+def test_a_restatement_the_sentence_already_reads_keeps_its_label(text: str, label: str) -> None:
+    assert labels(text)[-1][1] == label
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "About 30% ($6,592.50) went unpaid.",
+        "Of the total, 30% ($6,592.50) went unpaid.",
+    ],
+)
+def test_a_restatement_with_no_name_before_its_share_stays_unlabelled(text: str) -> None:
+    assert labels(text)[-1][1] is None
+
+
+def test_a_restated_share_after_a_change_is_the_change() -> None:
+    assert labels("Revenue grew 5% ($2.1 million) in 2019.") == [
+        ("$2.1 million", "increase in Revenue")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "unit"),
+    [
+        ("Storage in transit, 30 days at $45.00 per day: $1,350.00", "Storage in transit", "day"),
+        ("Labour — 3 hours at $95/hour = $285.00", "Labour", "hour"),
+        ("- Accommodation: 2 nights @ €120 per night: €240", "Accommodation", "night"),
+        ("Boarding (5 nights x $48.00) ... $240.00", "Boarding", None),
+        ("**Crane hire** — two days at $1,100 per day: $2,200", "Crane hire", "day"),
+        (
+            "Tuition – undergraduate, 15 credit hours at $390.00 per credit hour: $5,850.00",
+            "Tuition — undergraduate",
+            "credit hour",
+        ),
+    ],
+)
+def test_an_item_lines_rate_and_extended_total_take_the_items_name(
+    text: str, label: str, unit: str | None
+) -> None:
+    rate, total = extract_values(text, CONFIG).facts
+    assert (rate.label, total.label) == (label, label)
+    assert (rate.period_unit, total.period_unit) == (unit, None)
+    assert rate.source == total.source == "key"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # no item named before the count
+        "30 days at $45.00 per day: $1,350.00",
+        # a sentence, not an item's name
+        "We charge for storage, 30 days at $45.00 per day: $1,350.00",
+        # a third amount on the line: not one count, one rate and one total
+        "Storage, 30 days at $45.00 per day: $1,350.00 (deposit $200.00)",
+        # no separator between the rate and the total: a list of prices
+        "Storage, 30 days at $45.00 per day or $1,200.00 per month",
+    ],
+)
+def test_a_line_that_is_no_item_line_names_no_item(text: str) -> None:
+    assert "Storage" not in {label for _, label in labels(text)}
+
+
+@pytest.mark.parametrize(
+    ("text", "amount", "label"),
+    [
+        ("## Individual tickets\n\n$350 per person.\n", "$350", "Individual tickets"),
+        (
+            "Monthly membership\n\n£45 per month, payable by direct debit.\n",
+            "£45",
+            "Monthly membership",
+        ),
+        (
+            "# Club\n\n## Season pass\n\n$1,200 for the season, due in two instalments.\n",
+            "$1,200",
+            "Season pass",
+        ),
+        ("### Day pass\n$25 (incl. VAT).\n", "$25", "Day pass"),
+        (
+            "## Season pass\n\nValid for all home games. $1,200 for the season.\n",
+            "$1,200",
+            "Season pass",
+        ),
+        ("**Family ticket**\n\n- €90 per family of four\n", "€90", "Family ticket"),
+    ],
+)
+def test_a_price_that_opens_its_paragraph_takes_the_heading_naming_what_it_prices(
+    text: str, amount: str, label: str
+) -> None:
+    assert dict(labels(text))[amount] == label
+
+
+def test_the_alternative_after_a_headed_price_takes_its_label() -> None:
+    text = "## Individual tickets\n\n$350 per person or $600 per couple.\n"
+    assert labels(text) == [("$350", "Individual tickets"), ("$600", "Individual tickets")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a generic section title names nothing priced
+        "## Payment\n\n$350 per person.\n",
+        "## Fees\n\n$350 per person.\n\n$20 per child.\n",
+        "## Summary\n\n$350 per person.\n",
+        "## Payment terms\n\n$1,200 for the season.\n",
+        "## Notes\n\n$45 per month.\n",
+        # the nearest heading is another one
+        "## Season pass\n\n### Parking\n\nSpaces are limited\n\n$1,200 for the season.\n",
+        # the amount does not open its sentence
+        "## Season pass\n\nPrices start at\n$1,200 for the season.\n",
+        # a status line, not a name
+        "Active · Price reduced\n\n$649,900 — reduced from $675,000 on April 3\n",
+        # what follows the amount is a clause, not a price's qualifiers
+        "## Season pass\n\n$1,200 was raised by the supporters' club.\n",
+        # a heading that is a sentence or a question
+        "## What's included\n\n$350 per person.\n",
+        "## How much is it?\n\n$350 per person.\n",
+    ],
+)
+def test_no_heading_label_without_a_heading_naming_a_thing_right_above(text: str) -> None:
+    assert labels(text)[0][1] is None
+
+
+def test_a_label_the_sentence_gives_wins_over_the_heading() -> None:
+    text = "## Season pass\n\nThe deposit is $200.\n"
+    assert labels(text) == [("$200", "deposit")]
+
+
+def test_the_heading_of_an_html_page_labels_the_price_under_it() -> None:
+    page = b"<h1>Club</h1><h2>Season pass</h2><p>$1,200 for the season.</p>"
+    text = load_html(page).text
+    assert labels(text) == [("$1,200", "Season pass")]
+
+
+def test_a_plain_texts_heading_line_labels_the_price_under_it() -> None:
+    text = "SEASON PASS\n\n$1,200 for the season, due in two instalments.\n"
+    facts = extract_values(text, CONFIG, text_format="text").facts
+    assert [(f.raw, f.label, f.source) for f in facts] == [("$1,200", "SEASON PASS", "heading")]
