@@ -93,6 +93,7 @@ from osrag.lexicon.label_roles import (
     BALANCES,
     BLANK_QUALIFIERS,
     CHANGES,
+    CLIPPED_WORDS,
     COMPLEMENTS,
     DEPENDENT_WORDS,
     EMPTY_HEADS,
@@ -643,6 +644,16 @@ def _numbers(name: str) -> list[str]:
     return [name, " ".join([*words[:-1], other_number(words[-1])])]
 
 
+def _written_out(words: list[str]) -> list[str]:
+    """The name ``words`` make with each clipped word written out ("admin fee" →
+    "administration fee", "administrative fee": :data:`~osrag.lexicon.label_roles.
+    CLIPPED_WORDS`); none when no word is clipped."""
+    forms: list[list[str]] = [[]]
+    for word in words:
+        forms = [[*form, full] for form in forms for full in CLIPPED_WORDS.get(word, (word,))]
+    return [" ".join(form) for form in forms if form != words]
+
+
 def _contains(whole: list[str], part: list[str]) -> bool:
     """Whether ``part`` is a run of consecutive words of ``whole``."""
     n = len(part)
@@ -662,6 +673,7 @@ def label_alternatives(
         return ()
     words = name.split(" ")
     own = _numbers(name)
+    own += [n for full in _written_out(words) for n in _numbers(full)]
     if _generic_tail(
         [*words[:-1], singular(words[-1])], FIGURE_WORDS | vocabulary().figure_nouns
     ):  # never a lone "total" or "net": "total amount" is no "total"
