@@ -40,7 +40,9 @@ allowance". The word lists are the roles of :mod:`osrag.lexicon.label_roles`.
    the singular (:func:`~osrag.lexicon.words.singular`, the rule the question side uses
    for every name). A last part set off by a spaced dash that only names a period goes
    (``Monthly tuition - September`` → "monthly tuition": :func:`without_dated_tail`), and
-   so do adverbs of time that end the name (``Demurrage thereafter`` → "demurrage").
+   so do a date or the statement's own period that ends it (``Deposit paid 2 October
+   2026`` → "deposit", ``Royalties earned this period`` → "royalty earned") and adverbs of
+   time that end the name (``Demurrage thereafter`` → "demurrage").
 3. **Complements.** A word of :data:`~osrag.lexicon.label_roles.COMPLEMENTS` after the
    first starts a complement. One of :data:`~osrag.lexicon.label_roles.SPECIFYING` (of,
    for, per, under, …) leaves the quantity the same: the core is cut before it (``Limit
@@ -115,7 +117,7 @@ from osrag.lexicon.label_roles import (
     TIME_ADVERBS,
     TOTALLED_HEADS,
 )
-from osrag.lexicon.periods import is_period_words
+from osrag.lexicon.periods import DATE_TAIL, is_period_words
 from osrag.lexicon.profiles import vocabulary
 from osrag.lexicon.quantities import is_document_noun, synonyms_of
 from osrag.lexicon.signs import names_loss
@@ -201,10 +203,13 @@ def without_dated_tail(text: str) -> str:
     """``text`` without a last part set off by a dash that only names a period ("Monthly
     tuition - September", "Rent – March 2024", "Service fee - Jan 1-31"): which month or
     date the figure is for, no word of what it measures. Any other dashed part stays
-    ("Housing – double room")."""
+    ("Housing – double room"). Else without a date or the statement's own period that
+    ends it (:data:`~osrag.lexicon.periods.DATE_TAIL`: "Deposit paid 2 October 2026",
+    "Balance due by 23 April 2027", "Royalties earned this period")."""
     found = _DASHED_TAIL.search(text)
     if found is None or not is_period_words(found.group("tail").strip(" .,:;")):
-        return text
+        dated = DATE_TAIL.search(text)  # "Deposit paid 2 October 2026": when, not what
+        return text if dated is None or not dated.start() else text[: dated.start()]
     return text[: found.start()]
 
 
