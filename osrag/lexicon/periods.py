@@ -382,7 +382,7 @@ def stated_halves(text: str, taken: Sequence[tuple[int, int]] = ()) -> list[tupl
 DATE_TAIL = re.compile(
     rf"""(?ix)\s+
     (?:(?:paid|received|due|made|collected|refunded|issued)\s+)?
-    (?:(?:on|by|as\s+(?:of|at)|before|until)\s+)?
+    (?:(?:on|at|by|as\s+(?:of|at)|before|until)\s+)?
     (?:\d{{1,2}}[/.-]\d{{1,2}}[/.-](?:{YEAR4}|\d\d)|{DAY}\s+{MONTH},?\s+{YEAR4}
       |{MONTH}\s+{DAY},?\s+{YEAR4})
     \s*$

@@ -179,3 +179,23 @@ def test_a_plain_texts_heading_line_labels_the_price_under_it() -> None:
     text = "SEASON PASS\n\n$1,200 for the season, due in two instalments.\n"
     facts = extract_values(text, CONFIG, text_format="text").facts
     assert [(f.raw, f.label, f.source) for f in facts] == [("$1,200", "SEASON PASS", "heading")]
+
+
+@pytest.mark.parametrize(
+    ("text", "amount", "label"),
+    [
+        ("Amount paid ........ $500.00", "$500.00", "Amount paid"),
+        ("Deposit paid 2 October 2026 ........ £400.00", "£400.00", "Deposit paid 2 October 2026"),
+        ("Tax paid: €36.00", "€36.00", "Tax paid"),
+        ("Premium paid to date: $1,250.00", "$1,250.00", "Premium paid to date"),
+    ],
+)
+def test_paid_after_a_noun_in_a_separated_key_is_its_participle(
+    text: str, amount: str, label: str
+) -> None:
+    assert dict(labels(text))[amount] == label
+
+
+@pytest.mark.parametrize("text", ["We paid: $20.00 to the vendor.", "They paid ..... $45.00"])
+def test_paid_after_a_pronoun_is_a_verb_and_no_key(text: str) -> None:
+    assert labels(text)[-1][1] is None
