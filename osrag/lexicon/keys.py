@@ -72,8 +72,10 @@ cutting (the whole name is asked: "total assets" asks for "total asset", which "
 assets" has and "Intangible assets" has not); :func:`asked_key_forms` also without a
 generic last word. :func:`asked_keys` is what a bound constraint asks a fact for: the
 key of the name, or of one of its alternatives (:func:`label_alternatives`: the other
-number, the synonyms, the name without a generic or section word — and the alternatives
-of those, a synonym left one word or one empty head alone never), among the fact's
+number, the name with a clipped word written out ("admin fee" → "administration fee",
+"administrative fee": :data:`~osrag.lexicon.label_roles.CLIPPED_WORDS`), the synonyms,
+the name without a generic or section word — and the alternatives of those, a synonym
+left one word or one empty head alone never), among the fact's
 keys — an exact term, so "revenue" no longer matches "Deferred revenue" or "Cost of
 revenues", and "interest income" no longer matches
 "Interest expense, interest income and other income, net". A section word inside a name

@@ -31,8 +31,10 @@ $1,000" constrains a deductible, not any amount of a chunk. Its ``label`` is
    price on the words before it ("movers **charging** over", "bids **asking for** a
    deposit under", "quotes **priced** above": :data:`~osrag.lexicon.links.
    ASKED_PRICE_VERBS`) makes those words the kind of document and its object the name
-   ("deposit"), else the figure the verb names ("charge", "price"); not after a figure's
-   own name ("amount **charged**", "fees **billed**");
+   ("deposit"), else the thing priced when the question writes it after the figure with
+   "for" ("funeral homes charging under $1,000 **for embalming**": the embalming's price),
+   else the figure the verb names ("charge", "price"); not after a figure's own name
+   ("amount **charged**", "fees **billed**");
 2. else the **noun phrase after it**: introduced by "of" ("$20 billion of **revenue**"),
    or starting with a quantity noun ("$500 **deductible**"). "the $300,000 umbrella
    policy" names no quantity: the constraint stays role-free;
