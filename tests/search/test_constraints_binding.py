@@ -328,8 +328,9 @@ def test_a_bound_constraint_is_one_nested_filter_of_label_value_currency_year_an
     assert isinstance(node, Nested) and node.path == "facts"
     assert isinstance(node.item, AllOf)
     label, value, currency, year, scope, part = node.item.items
-    # the document's own figure for the whole period, unless the question names another
-    assert scope == Term("facts.scope", "own")
+    # the document's own figure for the whole period, unless the question names another —
+    # or one of its lines, whose label names the quantity as well
+    assert scope == Terms("facts.scope", ("line_item", "own"))
     # the whole period, or a rate stated for one year of a term
     assert isinstance(part, AnyOf) and part.items[0] == Term("facts.period_part", "full")
     assert isinstance(label, Terms) and label.field == "facts.label_keys"
