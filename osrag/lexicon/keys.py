@@ -40,7 +40,9 @@ allowance". The word lists are the roles of :mod:`osrag.lexicon.label_roles`.
    the singular (:func:`~osrag.lexicon.words.singular`, the rule the question side uses
    for every name). A last part set off by a spaced dash that only names a period goes
    (``Monthly tuition - September`` → "monthly tuition": :func:`without_dated_tail`), and
-   so do adverbs of time that end the name (``Demurrage thereafter`` → "demurrage").
+   so do a date or the statement's own period that ends it (``Deposit paid 2 October
+   2026`` → "deposit", ``Royalties earned this period`` → "royalty earned") and adverbs of
+   time that end the name (``Demurrage thereafter`` → "demurrage").
 3. **Complements.** A word of :data:`~osrag.lexicon.label_roles.COMPLEMENTS` after the
    first starts a complement. One of :data:`~osrag.lexicon.label_roles.SPECIFYING` (of,
    for, per, under, …) leaves the quantity the same: the core is cut before it (``Limit
@@ -70,8 +72,10 @@ cutting (the whole name is asked: "total assets" asks for "total asset", which "
 assets" has and "Intangible assets" has not); :func:`asked_key_forms` also without a
 generic last word. :func:`asked_keys` is what a bound constraint asks a fact for: the
 key of the name, or of one of its alternatives (:func:`label_alternatives`: the other
-number, the synonyms, the name without a generic or section word — and the alternatives
-of those, a synonym left one word or one empty head alone never), among the fact's
+number, the name with a clipped word written out ("admin fee" → "administration fee",
+"administrative fee": :data:`~osrag.lexicon.label_roles.CLIPPED_WORDS`), the synonyms,
+the name without a generic or section word — and the alternatives of those, a synonym
+left one word or one empty head alone never), among the fact's
 keys — an exact term, so "revenue" no longer matches "Deferred revenue" or "Cost of
 revenues", and "interest income" no longer matches
 "Interest expense, interest income and other income, net". A section word inside a name
@@ -93,6 +97,7 @@ from osrag.lexicon.label_roles import (
     BALANCES,
     BLANK_QUALIFIERS,
     CHANGES,
+    CLIPPED_WORDS,
     COMPLEMENTS,
     DEPENDENT_WORDS,
     EMPTY_HEADS,
@@ -114,7 +119,7 @@ from osrag.lexicon.label_roles import (
     TIME_ADVERBS,
     TOTALLED_HEADS,
 )
-from osrag.lexicon.periods import is_period_words
+from osrag.lexicon.periods import DATE_TAIL, is_period_words
 from osrag.lexicon.profiles import vocabulary
 from osrag.lexicon.quantities import is_document_noun, synonyms_of
 from osrag.lexicon.signs import names_loss
@@ -200,10 +205,13 @@ def without_dated_tail(text: str) -> str:
     """``text`` without a last part set off by a dash that only names a period ("Monthly
     tuition - September", "Rent – March 2024", "Service fee - Jan 1-31"): which month or
     date the figure is for, no word of what it measures. Any other dashed part stays
-    ("Housing – double room")."""
+    ("Housing – double room"). Else without a date or the statement's own period that
+    ends it (:data:`~osrag.lexicon.periods.DATE_TAIL`: "Deposit paid 2 October 2026",
+    "Balance due by 23 April 2027", "Royalties earned this period")."""
     found = _DASHED_TAIL.search(text)
     if found is None or not is_period_words(found.group("tail").strip(" .,:;")):
-        return text
+        dated = DATE_TAIL.search(text)  # "Deposit paid 2 October 2026": when, not what
+        return text if dated is None or not dated.start() else text[: dated.start()]
     return text[: found.start()]
 
 
@@ -643,6 +651,16 @@ def _numbers(name: str) -> list[str]:
     return [name, " ".join([*words[:-1], other_number(words[-1])])]
 
 
+def _written_out(words: list[str]) -> list[str]:
+    """The name ``words`` make with each clipped word written out ("admin fee" →
+    "administration fee", "administrative fee": :data:`~osrag.lexicon.label_roles.
+    CLIPPED_WORDS`); none when no word is clipped."""
+    forms: list[list[str]] = [[]]
+    for word in words:
+        forms = [[*form, full] for form in forms for full in CLIPPED_WORDS.get(word, (word,))]
+    return [" ".join(form) for form in forms if form != words]
+
+
 def _contains(whole: list[str], part: list[str]) -> bool:
     """Whether ``part`` is a run of consecutive words of ``whole``."""
     n = len(part)
@@ -662,6 +680,7 @@ def label_alternatives(
         return ()
     words = name.split(" ")
     own = _numbers(name)
+    own += [n for full in _written_out(words) for n in _numbers(full)]
     if _generic_tail(
         [*words[:-1], singular(words[-1])], FIGURE_WORDS | vocabulary().figure_nouns
     ):  # never a lone "total" or "net": "total amount" is no "total"

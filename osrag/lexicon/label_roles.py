@@ -38,6 +38,7 @@ __all__ = [
     "BLANK_QUALIFIERS",
     "CHANGES",
     "CHANGE_VERBS",
+    "CLIPPED_WORDS",
     "COMPLEMENTS",
     "DEPENDENT_WORDS",
     "EMPTY_HEADS",
@@ -340,6 +341,17 @@ TIME_ADVERBS = frozenset({
 })  # fmt: skip
 """Adverbs of time that may end a name as written ("Demurrage **thereafter**", "Rent
 **thereafter**"): when the figure falls due, no word of what it measures."""
+
+CLIPPED_WORDS: dict[str, tuple[str, ...]] = {
+    "admin": ("administration", "administrative"),
+    "mgmt": ("management",),
+    "maint": ("maintenance",),
+    "svc": ("service",),
+    "govt": ("government",),
+}  # fmt: skip
+"""Words a question may clip and a document writes out ("**admin** fee" is the
+"Administration fee", the "administrative fee"): a name asked with one is asked with each
+full form too."""
 
 STATED_TOTAL_WORDS = frozenset({"quoted", "estimated", "proposed", "projected"})
 """Participles that say only what a total's figures are — quoted, estimated — between

@@ -128,12 +128,14 @@ ASKED_PRICE_VERBS: dict[str, str | None] = {
     "totaled": "total", "charging": "charge", "charged": "charge", "billing": "charge",
     "billed": "charge", "assessed": "assessed value", "quoting": "price", "quoted": "price",
     "asking": None, "requiring": None, "requesting": None, "demanding": None,
+    "earning": None, "paying": None,
 }  # fmt: skip
 """A question's verbs that put a price on the thing before them ("movers **charging** over
 $150 an hour", "accounts **worth** more than", "bids **asking** for a deposit under"):
 what follows the verb is the quantity ("charging **an overdraft fee** above"), and when
 nothing does, the figure the verb itself names (its noun: charging → charge, worth →
-value; None: a verb that names none, "asking" needs its object). The words before the
+value; None: a verb that names none, "asking", "earning" and "paying" need
+their object: "authors **earning** royalties over"). The words before the
 verb name what holds the figure, the kind of document, never the quantity."""
 
 ASKED_BOUND = re.compile(r"(?i)(?:\s+|^)(?P<verb>capped|limited|restricted)(?:\s+(?:at|to))?\s*\Z")

@@ -62,6 +62,7 @@ from osrag.lexicon.function_words import UNIT_NUMBERS
 
 __all__ = [
     "AT_A_DATE",
+    "DATE_TAIL",
     "DAY",
     "FISCAL",
     "MAY_NAME_A_YEAR",
@@ -377,6 +378,23 @@ def stated_halves(text: str, taken: Sequence[tuple[int, int]] = ()) -> list[tupl
         for m in _outside(STATED_HALF, text, taken)
     ]
 
+
+DATE_TAIL = re.compile(
+    rf"""(?ix)\s+
+    (?:(?:paid|received|due|made|collected|refunded|issued)\s+)?
+    (?:(?:on|at|by|as\s+(?:of|at)|before|until)\s+)?
+    (?:\d{{1,2}}[/.-]\d{{1,2}}[/.-](?:{YEAR4}|\d\d)|{DAY}\s+{MONTH},?\s+{YEAR4}
+      |{MONTH}\s+{DAY},?\s+{YEAR4})
+    \s*$
+    |\s+(?:this|the\s+current|current)\s+(?:pay\s+|statement\s+|billing\s+|accounting\s+)?
+    (?:period|month|quarter|year)\s*$"""
+)
+"""When a figure moved or for which stretch it stands, at the end of a document's label:
+a date with the participle and the preposition that state it ("Deposit **paid 2 October
+2026**", "Deposit **received 09/02/2026**", "Balance due **by 23 April 2027**") or the
+statement's own period ("Royalties earned **this period**"). Neither names what the
+figure measures: a label's keys are read without it (:func:`osrag.lexicon.keys.
+label_keys`), as a question's name is read without its time phrase (:data:`TIME_TAIL`)."""
 
 TIME_TAIL = re.compile(
     r"(?i)\s+(?:(?:in|for|during|as\s+of|as\s+at|at|on|by|through|from|since|over|ended|"

@@ -31,8 +31,10 @@ $1,000" constrains a deductible, not any amount of a chunk. Its ``label`` is
    price on the words before it ("movers **charging** over", "bids **asking for** a
    deposit under", "quotes **priced** above": :data:`~osrag.lexicon.links.
    ASKED_PRICE_VERBS`) makes those words the kind of document and its object the name
-   ("deposit"), else the figure the verb names ("charge", "price"); not after a figure's
-   own name ("amount **charged**", "fees **billed**");
+   ("deposit"), else the thing priced when the question writes it after the figure with
+   "for" ("funeral homes charging under $1,000 **for embalming**": the embalming's price),
+   else the figure the verb names ("charge", "price"); not after a figure's own name
+   ("amount **charged**", "fees **billed**");
 2. else the **noun phrase after it**: introduced by "of" ("$20 billion of **revenue**"),
    or starting with a quantity noun ("$500 **deductible**"). "the $300,000 umbrella
    policy" names no quantity: the constraint stays role-free;
@@ -282,9 +284,9 @@ def _unsaid(context: str | None, phrase: list[str]) -> str | None:
     return " ".join(kept) if kept else None
 
 
-_OBJECT_OPENERS = DETERMINERS | {"for", "at"}
+_OBJECT_OPENERS = DETERMINERS | {"for", "at", "out"}
 """Words between a verb of pricing and its object or the constraint ("asking **for a**
-deposit", "assessed **at** more than")."""
+deposit", "assessed **at** more than", "statements paying **out** over")."""
 
 
 def _priced(words: list[str], *, linked: bool = False) -> tuple[str, str | None, str] | None:
@@ -378,6 +380,39 @@ def _label_after(text: str, c: AmountConstraint, ceiling: int) -> str | None:
     after = text[c.end : min(ceiling, c.end + WINDOW)]
     introduced = re.match(r"\s+of\s+", after, re.IGNORECASE)
     rest = after[introduced.end() :] if introduced else after
+    phrase = _phrase_at(rest)
+    if not phrase or (not introduced and not is_quantity_noun(phrase[0])):
+        return None
+    if not introduced:
+        # "$500 deductible applies": the quantity nouns that start the phrase
+        kept = [w for w in phrase[:1]]
+        for word in phrase[1:]:
+            if not is_quantity_noun(word):
+                break
+            kept.append(word)
+        phrase = kept
+    return _joined(phrase)
+
+
+_PRICED_FOR = re.compile(r"(?i)\s+for\s+(?:(?:a|an|the|each|every|one)\s+)?")
+
+
+def _priced_object_after(text: str, c: AmountConstraint, ceiling: int) -> str | None:
+    """The thing a verb of pricing prices when the question writes it after the figure,
+    introduced by "for" ("funeral homes charging under $1,000 **for embalming**", "clinics
+    charging over $300 for a dental cleaning", "shops charging $90 for an oil change"): its
+    noun phrase, or None when none follows."""
+    after = text[c.end : min(ceiling, c.end + WINDOW)]
+    introduced = _PRICED_FOR.match(after)
+    if introduced is None:
+        return None
+    phrase = _phrase_at(after[introduced.end() :])
+    return _joined(phrase) if phrase else None
+
+
+def _phrase_at(rest: str) -> list[str]:
+    """The words of the noun phrase ``rest`` starts with, up to a word that cannot be part
+    of a name (a stop word other than "of", a mark, a figure), its edge words off."""
     phrase: list[str] = []
     for word in _QUESTION_TOKENS.findall(rest):
         lower = word.lower()
@@ -392,17 +427,14 @@ def _label_after(text: str, c: AmountConstraint, ceiling: int) -> str | None:
             break
     while phrase and phrase[-1].lower() in NAME_EDGES:
         phrase.pop()
-    if not phrase or (not introduced and not is_quantity_noun(phrase[0])):
-        return None
-    if not introduced:
-        # "$500 deductible applies": the quantity nouns that start the phrase
-        kept = [w for w in phrase[:1]]
-        for word in phrase[1:]:
-            if not is_quantity_noun(word):
-                break
-            kept.append(word)
-        phrase = kept
-    return _joined(phrase)
+    return phrase
+
+
+def _verb_alone(label: str | None, written: str | None) -> bool:
+    """The name is the figure a verb of pricing names itself, no object of it before the
+    constraint ("funeral homes **charging** under": a charge)."""
+    verb = (written or "").split(" ")[-1].lower()
+    return label is not None and verb in ASKED_PRICE_VERBS and ASKED_PRICE_VERBS[verb] == label
 
 
 def _names_a_quantity(label: str | None) -> str | None:
@@ -493,6 +525,8 @@ def bind_constraints(text: str, constraints: Sequence[AmountConstraint]) -> list
         ceiling = constraints[order[position + 1]].start if position + 1 < len(order) else len(text)
         before = _label_before(plain, c, floor, years)
         label, context, written = (None, None, None) if before is None else before
+        if _verb_alone(label, written):  # "charging under $1,000 for embalming"
+            label = _priced_object_after(plain, c, ceiling) or label
         total, label_as_written = _total_asked(label), label
         label = _names_a_quantity(label)
         if label is None:

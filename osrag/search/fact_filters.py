@@ -144,8 +144,11 @@ def named_keys(c: AmountConstraint) -> tuple[str, ...]:
     if c.named is not None:
         written = normalised(c.named)
         names.append(written)
-        if label and written.endswith(" " + label):
-            lead = written[: -len(label) - 1]
+        words, label_words = written.split(), label.split()
+        lead = " ".join(w for w in words if w not in label_words)
+        if label and lead and [w for w in words if w in label_words] == label_words:
+            # the words read out lead each alternative wherever the question wrote them:
+            # "HOA quarterly dues" is "quarterly HOA dues", "quarterly assessment"
             for alt in label_alternatives(label, every=True):
                 names.append(alt if alt.startswith(lead + " ") else f"{lead} {alt}")
     elif c.period_unit is not None and label:
@@ -279,7 +282,11 @@ def _what_filter(c: AmountConstraint, extra_keys: Sequence[str] = ()) -> Filter:
     items: list[Filter] = []
     if c.label is not None or extra_keys:
         items.append(label_filter([*constraint_keys(c), *extra_keys]))
-    items += _whose_part(c)
+    # a line of an itemised document is its own figure of what its label names ("Diagnostic
+    # fee | 1.0 | $129.00" is the diagnostic fee), though no part of the document's total —
+    # and never a total ("IV start kit — Total" under a "Total" column is a line's)
+    lines = c.label is not None and c.total_of is None and "total" not in name_words(c.label)
+    items += _whose_part(c, lines=lines)
     if c.period_unit is not None:
         items.append(_unit_filter(c.period_unit))
     fields = items[0] if len(items) == 1 else AllOf(tuple(items))
@@ -294,12 +301,15 @@ def _what_filter(c: AmountConstraint, extra_keys: Sequence[str] = ()) -> Filter:
     return AnyOf((fields, AllOf((label_filter(named), stated))))
 
 
-def _whose_part(c: AmountConstraint) -> list[Filter]:
-    """Whose figure (the scope) and which part of the period, as ``c`` asks them."""
+def _whose_part(c: AmountConstraint, lines: bool = False) -> list[Filter]:
+    """Whose figure (the scope) and which part of the period, as ``c`` asks them.
+    ``lines``: the document's own figure may be one of its lines (``line_item``)."""
     items: list[Filter] = []
     if c.scope_name is not None and c.scope in PARTS:
         # a part named by its name: whatever the document calls it (a segment, a region)
         items += [Terms(SCOPE, tuple(sorted(PARTS))), Term(SCOPE_NAME, c.scope_name)]
+    elif lines and c.scope == "own" and c.scope_name is None:
+        items.append(Terms(SCOPE, ("line_item", "own")))
     else:
         items.append(Term(SCOPE, c.scope))
         if c.scope_name is not None:
@@ -368,14 +378,20 @@ def fact_filter(c: AmountConstraint, extra_keys: Sequence[str] = ()) -> Filter:
 def narrowed_constraint(c: AmountConstraint) -> AmountConstraint | None:
     """The constraint of the amount ladder's narrowed step: ``c`` with its label's first
     word read as the kind of document it is in ("umbrella premium" → a premium, in an
-    umbrella policy: :func:`~osrag.lexicon.keys.narrowed`), the question's own qualifier
-    of the kind only ranking; or, when the label cannot be narrowed, ``c`` whose qualifier
+    umbrella policy: :func:`~osrag.lexicon.keys.narrowed`; a first word naming the profile
+    the rest is a quantity of, "insurance deductible", only ranks), the question's own
+    qualifier of the kind only ranking; or, when the label cannot be narrowed, ``c`` whose qualifier
     only ranks ("umbrella policies with limits" → any limit, the umbrella policies first);
     or, for a year of a term, any figure of that year ("first-year funding" → any amount
     of a term's first year); None when there is none of these."""
     found = narrowed(c.label) if c.label is not None else None
     if found is not None:
         rest, first = found
+        if {first, other_number(first)} & set(vocabulary().profiles_of(rest)):
+            # the first word names the family the quantity is of ("insurance deductible" is
+            # the insurance profile's deductible, "loan principal" the loans'): it says
+            # nothing of what holds the figure, and like the question's qualifier only ranks
+            return c.model_copy(update={"label": rest, "named": None, "context": None})
         return c.model_copy(update={"label": rest, "named": None, "context": first})
     if c.context is not None:
         return c.model_copy(update={"context": None})

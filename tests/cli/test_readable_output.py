@@ -158,7 +158,8 @@ def test_explain_says_what_was_read_and_sent_in_a_few_lines(osrag: Any) -> None:
     assert (
         'bm25 match "deductible" (the words rank; the bound filter chooses) · amount '
         "facts[label_keys∈{deductible, deductible amount}, magnitude<100000, "
-        "currency=USD, scope=own, (period_part=full or (period_part∈{y1, y2, y3, y4, y5, "
+        "currency=USD, scope∈{line_item, own}, (period_part=full or (period_part∈{y1, y2, "
+        "y3, y4, y5, "
         "y6, y7, y8, y9, y10}, period_unit exists))] · tenant=acme · acl∈{agents} or no acl"
     ) in flat
     assert 'vector 10 nearest to the embedding of "deductible" (384 dimensions)' in flat

@@ -179,3 +179,77 @@ def test_a_plain_texts_heading_line_labels_the_price_under_it() -> None:
     text = "SEASON PASS\n\n$1,200 for the season, due in two instalments.\n"
     facts = extract_values(text, CONFIG, text_format="text").facts
     assert [(f.raw, f.label, f.source) for f in facts] == [("$1,200", "SEASON PASS", "heading")]
+
+
+@pytest.mark.parametrize(
+    ("text", "amount", "label"),
+    [
+        ("Amount paid ........ $500.00", "$500.00", "Amount paid"),
+        ("Deposit paid 2 October 2026 ........ £400.00", "£400.00", "Deposit paid 2 October 2026"),
+        ("Tax paid: €36.00", "€36.00", "Tax paid"),
+        ("Premium paid to date: $1,250.00", "$1,250.00", "Premium paid to date"),
+    ],
+)
+def test_paid_after_a_noun_in_a_separated_key_is_its_participle(
+    text: str, amount: str, label: str
+) -> None:
+    assert dict(labels(text))[amount] == label
+
+
+@pytest.mark.parametrize("text", ["We paid: $20.00 to the vendor.", "They paid ..... $45.00"])
+def test_paid_after_a_pronoun_is_a_verb_and_no_key(text: str) -> None:
+    assert labels(text)[-1][1] is None
+
+
+@pytest.mark.parametrize(
+    ("text", "amount", "label"),
+    [
+        (
+            "A deposit of 75% of the low estimate, $3,442.50, is due before treatment.",
+            "$3,442.50",
+            "deposit",
+        ),
+        (
+            "The retainer is 10 percent of the contract price, $1,200, payable now.",
+            "$1,200",
+            "retainer",
+        ),
+        (
+            "We ask a deposit equal to 50% of the quoted total, £640.00, on booking.",
+            "£640.00",
+            "deposit",
+        ),
+    ],
+)
+def test_an_amount_restating_a_share_after_a_comma_is_the_noun_phrases(
+    text: str, amount: str, label: str
+) -> None:
+    """The comma's apposition reads as the bracket's does: the share's figure, named as the
+    share is — not what the share is of."""
+    assert dict(labels(text))[amount] == label
+
+
+def test_a_share_restated_after_a_comma_with_no_name_before_it_stays_unlabelled() -> None:
+    assert labels("About 30% of the total, $6,592.50, went unpaid.")[-1][1] is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "| Instalment | Amount |\n|---|---:|\n| 1 April 2026 | £161.08 |\n| 1 May 2026 | £160.97 |",
+        # as the PDF and Word loaders write a table: a header line, then "row — column: cell"
+        "Instalment | Amount\n1 April 2026 — Amount: £161.08\n1 May 2026 — Amount: £160.97",
+    ],
+)
+def test_dated_rows_under_a_stub_header_naming_a_quantity_are_that_quantity(text: str) -> None:
+    facts = extract_values(text, CONFIG).facts
+    assert [(f.label, f.period) for f in facts] == [
+        ("Instalment", "1 April 2026"),
+        ("Instalment", "1 May 2026"),
+    ]
+
+
+@pytest.mark.parametrize("stub", ["Date", "Due date", ""])
+def test_dated_rows_under_a_stub_naming_no_quantity_stay_unlabelled(stub: str) -> None:
+    text = f"| {stub} | Amount |\n|---|---:|\n| 1 March 2026 | $500.00 |\n| 1 June 2026 | $500.00 |"
+    assert [f.label for f in extract_values(text, CONFIG).facts] == [None, None]

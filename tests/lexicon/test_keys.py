@@ -21,6 +21,7 @@ from osrag.lexicon.keys import (
     qualifies_nothing,
 )
 from osrag.lexicon.label_roles import (
+    CLIPPED_WORDS,
     COMPLEMENTS,
     GENERIC_HEADS,
     MODIFIERS,
@@ -422,3 +423,23 @@ def test_every_reader_is_asked_by_your_and_no_other_party_is(first: str, rest: s
         assert as_read(f"{party} {rest}") is None
         assert f"your {rest}" not in asked_keys(f"{party} {rest}")
     assert as_read(first) is None  # the person alone names no figure
+
+
+@pytest.mark.parametrize(
+    ("asked", "label"),
+    [
+        ("admin fee", "Administration fee (15%)"),
+        ("admin fees", "Traffic school administrative fee"),
+        ("mgmt fee", "Management fee"),
+        ("annual maint charge", "Annual maintenance charge"),
+    ],
+)
+def test_a_clipped_word_is_asked_written_out(asked: str, label: str) -> None:
+    assert set(asked_keys(asked)) & set(label_keys(label))
+
+
+@given(st.sampled_from(sorted(CLIPPED_WORDS)), st.sampled_from(["fee", "charge", "cost"]))
+def test_every_written_out_form_of_a_clipped_word_is_asked(clipped: str, head: str) -> None:
+    asked = set(asked_keys(f"{clipped} {head}"))
+    assert f"{clipped} {head}" in asked
+    assert {f"{full} {head}" for full in CLIPPED_WORDS[clipped]} <= asked

@@ -88,3 +88,43 @@ def test_a_total_rows_cell_under_a_named_column_is_that_columns_total(
 @pytest.mark.parametrize("column", ["Amount", "Total amount", "Values"])
 def test_a_total_rows_cell_under_a_blank_column_is_the_total(column: str) -> None:
     assert "total" in label_keys(f"Total{COLUMN_JOIN}{column}")
+
+
+DATES = st.one_of(
+    st.builds(lambda d, m, y: f"{d} {m.capitalize()} {y}", st.integers(1, 28),
+              st.sampled_from(sorted(MONTHS)), st.integers(1990, 2035)),
+    st.builds(lambda m, d, y: f"{m.capitalize()} {d}, {y}", st.sampled_from(sorted(MONTHS)),
+              st.integers(1, 28), st.integers(1990, 2035)),
+    st.builds(lambda d, m, y: f"{d:02d}/{m:02d}/{y}", st.integers(1, 28), st.integers(1, 12),
+              st.integers(1990, 2035)),
+)  # fmt: skip
+DATE_LEADS = st.sampled_from(
+    ["", "paid ", "received ", "due by ", "on ", "at ", "as of ", "paid on "]
+)
+
+
+@given(SIMPLE, DATE_LEADS, DATES)
+def test_a_date_after_a_name_changes_no_key(name: str, lead: str, date: str) -> None:
+    assert label_keys(f"{name} {lead}{date}") == label_keys(name)
+
+
+@pytest.mark.parametrize(
+    ("label", "name"),
+    [
+        ("Royalties earned this period", "Royalties earned"),
+        ("Gross pay this period", "Gross pay"),
+        ("Interest charged this month", "Interest charged"),
+        ("Fees billed current period", "Fees billed"),
+        ("Deposit paid 2 October 2026", "Deposit"),
+        ("Deposit received 09/02/2026", "Deposit"),
+        ("BALANCE DUE BY 23 APRIL 2027", "BALANCE"),
+    ],
+)
+def test_the_statements_own_period_or_a_date_is_no_word_of_the_keys(label: str, name: str) -> None:
+    assert label_keys(label) == label_keys(name)
+    assert not {"period", "this period", "2026", "2027"} & set(label_keys(label))
+
+
+@pytest.mark.parametrize("label", ["Payment received", "Balance due", "Period 3 fee"])
+def test_a_participle_or_a_period_word_without_a_date_stays(label: str) -> None:
+    assert label_keys(label)[0] == label.lower()

@@ -328,8 +328,9 @@ def test_a_bound_constraint_is_one_nested_filter_of_label_value_currency_year_an
     assert isinstance(node, Nested) and node.path == "facts"
     assert isinstance(node.item, AllOf)
     label, value, currency, year, scope, part = node.item.items
-    # the document's own figure for the whole period, unless the question names another
-    assert scope == Term("facts.scope", "own")
+    # the document's own figure for the whole period, unless the question names another —
+    # or one of its lines, whose label names the quantity as well
+    assert scope == Terms("facts.scope", ("line_item", "own"))
     # the whole period, or a rate stated for one year of a term
     assert isinstance(part, AnyOf) and part.items[0] == Term("facts.period_part", "full")
     assert isinstance(label, Terms) and label.field == "facts.label_keys"
@@ -437,22 +438,22 @@ def test_a_bound_name_asks_for_no_generic_word_its_synonyms_hold_alone() -> None
             "quantity_nouns": ["total"],
             "quantities": [
                 {
-                    "name": "booking total",
-                    "synonyms": ["total", "total amount", "booking value", "grand total"],
+                    "name": "charter total",
+                    "synonyms": ["total", "total amount", "charter value", "grand total"],
                 }
             ],
         },
         "hire.toml",
     )
     with profiles_in_use((hire,)):
-        (c,) = analyze_query("bookings with a booking total under $900").constraints
+        (c,) = analyze_query("charters with a charter total under $900").constraints
         keys = constraint_keys(c)
-        assert c.label is not None and "booking total" in keys and "grand total" in keys
-        # a lone "total" (any document's), and "booking" of "booking value", are not it
-        assert "total" not in keys and "booking" not in keys
+        assert c.label is not None and "charter total" in keys and "grand total" in keys
+        # a lone "total" (any document's), and "charter" of "charter value", are not it
+        assert "total" not in keys and "charter" not in keys
         assert "'total'" not in repr(fact_filter(c))
         # the question that names the total alone asks for any total
-        (alone,) = analyze_query("bookings with a total under $900").constraints
+        (alone,) = analyze_query("charters with a total under $900").constraints
         assert "total" in constraint_keys(alone)
 
 

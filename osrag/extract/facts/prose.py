@@ -701,6 +701,11 @@ def prose_label(
         # "limited to the lesser of: the fees paid …; or $500,000": the figure is the
         # limit's alternative, named as the limit would be
         return prose_label(tail[: alternative.start()].rstrip() + " ", after, amounts_before)
+    share = _SHARE_RESTATED.search(tail)
+    if share is not None and (named := _label_before(tail[: share.start() + 1])) is not None:
+        # "a deposit of 75% of the low estimate, $3,442.50": the share's figure, named as
+        # the share is (as a parenthesis restating it is read, "10% of the grant ($7,500)")
+        return named, False
     label = defined_term(wrapped if wrapped is not None else after)
     if label is None and (last in STATED_LINK_ENDS or last.endswith("ed")):
         label = _label_before(tail)
@@ -986,6 +991,11 @@ _SHARE_OF = re.compile(
     r"(?i)\d[\d.,]*\s*(?:%|percent\b|per\s+cent\b)\s+of\s+[^()$€£¥₹%;:\d]{1,80}$"
 )
 """A share of something right before a parenthesis ("10% of the grant (")."""
+_SHARE_RESTATED = re.compile(
+    r"(?i)\s\d[\d.,]*\s*(?:%|percent\b|per\s+cent\b)\s+of\s+[^()$€£¥₹%;:\d,]{1,80},\s*$"
+)
+"""A share of something, then a comma right before the amount that restates it ("a deposit
+of 75% of the low estimate, $3,442.50")."""
 _FIGURE_BEFORE = re.compile(r"[$€£¥₹]\s?\d|\d\s+" + RATE_INTRO + r"\s")
 _COVERAGE_FIGURES = (FIGURE_WORDS | {"limit"}) - {"amount", "value"}
 """A coverage's figure: a limit joined to it by *with* ("insurance with limits of")."""

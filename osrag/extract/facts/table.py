@@ -232,6 +232,7 @@ class TableReading:
         out: list[_Row] = []
         rows = self.table.rows
         top_left = rows[0][0] if self.model.header_rows and rows else ""
+        dated = _dated_rows_of(clean_label(top_left or _loader_stub(self.model)))
         names = (
             header_kind(top_left) == "qualifier"
             and not _PARENT.fullmatch(top_left)
@@ -254,7 +255,9 @@ class TableReading:
                 out.append(_NO_ROW)
                 continue
             if own_period is not None:
-                out.append(_Row(None, own_period))
+                # a row that is only a date, under a stub header naming a quantity, is that
+                # quantity at the date ("Instalment | Amount" over "1 April 2026 | £161.08")
+                out.append(_Row(dated, own_period))
                 continue
             if not raw and len(cells) == 1 and period_of(cells[0].text.strip()) is not None:
                 period_row = period_of(cells[0].text.strip())  # a loader's "2019" line
@@ -307,6 +310,27 @@ class TableReading:
         if scope in PARTS and not what:
             return _Row(None, None, scope, name)
         return _part_of_kind(label, self.parts) if scope == "own" else None
+
+
+def _dated_rows_of(stub: str | None) -> str | None:
+    """The stub header ``stub`` when it names what each dated row's figure is: a phrase of
+    a few words ending in a quantity noun ("Instalment", "Payment"), never a period or a
+    date's name ("Date", "Due date"); else None."""
+    words = stub.split() if stub else []
+    if 0 < len(words) <= 3 and words[-1].isalpha() and is_quantity_noun(words[-1]):
+        return stub
+    return None
+
+
+def _loader_stub(model: TableModel) -> str:
+    """The stub header of a table a loader wrote as lines ("Instalment | Amount" over
+    "1 April 2026 — Amount: £161.08"): the first cell of a header line that has one cell
+    more than the row under it; "" when there is none."""
+    rows = model.table.rows
+    if not model.header_rows or len(rows) < 2 or rows[0][0]:
+        return ""
+    header = rows[0][1]
+    return header[0].text if header and len(header) == len(rows[1][1]) + 1 else ""
 
 
 def _offer(label: str, offers: str) -> str:

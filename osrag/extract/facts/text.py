@@ -67,6 +67,7 @@ from osrag.lexicon.function_words import (
     ALL_PREPOSITIONS,
     BOUNDARY_WORDS,
     DETERMINERS,
+    PRONOUNS,
     SENTENCE_VERBS,
 )
 from osrag.lexicon.keys import COLUMN_JOIN, qualifies_nothing
@@ -419,7 +420,7 @@ def line_key(text: str, start: int) -> str | None:
     """The key of the key–value line holding ``start`` (for later amounts on it), or None."""
     line_start = text.rfind("\n", 0, start) + 1
     match = _KEY_PREFIX.match(LIST_BULLET.sub("", text[line_start:start]))
-    if match is None or not _may_be_key(match.group("key")):
+    if match is None or not _may_be_key(match.group("key"), separated=True):
         return None
     return _clean_key(match.group("key"))
 
@@ -430,7 +431,7 @@ def _key_of(before: str, after: str) -> str | None:
     if not stripped.strip():
         return None
     match = _KEY_SEPARATOR.match(stripped)
-    if match is not None and _may_be_key(match.group("key")):
+    if match is not None and _may_be_key(match.group("key"), separated=True):
         return _clean_key(match.group("key"))
     definition = _DEFINITION.match(stripped)
     if definition is not None and len(definition.group("rest").split()) <= 8:
@@ -492,10 +493,12 @@ for the policy term: $198.00") or an earlier key and its value ("Number of payme
 Amount of payments: $533.75")."""
 
 
-def _may_be_key(key: str) -> bool:
+def _may_be_key(key: str, *, separated: bool = False) -> bool:
     """A key is a name, not a sentence: at most ten words, its parentheses closed, no
     amount and no verb of a sentence in it (a parenthesis may explain it: "FINANCE CHARGE
-    (the dollar amount the credit will cost you)")."""
+    (the dollar amount the credit will cost you)"). ``separated``: a separator ends the
+    key (a colon, a dot leader), so "paid" after a noun is the participle that qualifies it
+    ("Amount paid: $500", "Deposit paid 2 October 2026 ..... £400.00"), no verb."""
     if key.count("(") != key.count(")"):
         return False
     key = _PARENTHESIS.sub(" ", key)
@@ -503,7 +506,17 @@ def _may_be_key(key: str) -> bool:
         return False
     if _MONEY_BETWEEN.search(key):
         return False
-    return not any(w.lower() in SENTENCE_VERBS for w in _WORD.findall(key))
+    words = [w.lower() for w in _WORD.findall(key)]
+    return not any(
+        w in SENTENCE_VERBS and not (separated and _a_participle(words, i))
+        for i, w in enumerate(words)
+    )
+
+
+def _a_participle(words: list[str], i: int) -> bool:
+    """``words[i]`` is "paid" right after a word that is no pronoun ("Amount **paid**",
+    not "We **paid**")."""
+    return words[i] == "paid" and i > 0 and words[i - 1] not in PRONOUNS
 
 
 def _clean_key(key: str) -> str | None:
