@@ -109,25 +109,21 @@ from osrag.evaluation import EvalConfig, load_query_set, run_evaluation
 from osrag.evaluation.inputs import QuerySet
 from osrag.ingestion.generations import purge
 from osrag.ingestion.ingest import IngestOptions, ingest
+from osrag.search.query import AMOUNT_STEPS
 from osrag.search.searcher import Searcher
 
 INSURANCE = ROOT / "examples" / "insurance"
 FAMILIES = ROOT / "benchmarks" / "data" / "families"
-PROBE = ROOT / "benchmarks" / "data" / "probe"
-PROBE2 = ROOT / "benchmarks" / "data" / "probe2"
-PROBE3 = ROOT / "benchmarks" / "data" / "probe3"
-PROBE4 = ROOT / "benchmarks" / "data" / "probe4"
+PROBE_SETS = ("probe", "probe2", "probe3", "probe4")
+"""The probe sets, in the order they were written (each held out until the next was)."""
 FAMILY_SETS = {
     "families": FAMILIES,
-    "probe": PROBE,
-    "probe2": PROBE2,
-    "probe3": PROBE3,
-    "probe4": PROBE4,
+    **{name: ROOT / "benchmarks" / "data" / name for name in PROBE_SETS},
 }
 """The sets written as families of documents (``documents/<family>/``, ``families.json``,
 ``queries.jsonl``): their folders by set name."""
 KS = (5, 10)
-STEPS = ("bound", "narrowed", "per-unit", "role-free", "none", "no constraint", "refused")
+STEPS = (*AMOUNT_STEPS, "no constraint", "refused")
 """Where a query was answered on the amount ladder (``SearchResult.amount_step``; ``no
 constraint``: the search read no amount constraint in the question; ``refused``: the search
 refused the query)."""

@@ -49,22 +49,13 @@ SOURCES = Path(__file__).resolve().parent / "sources"
 DOCUMENTS = ROOT / "benchmarks" / "data" / "families" / "documents"
 SETS = {
     "families": (SOURCES, DOCUMENTS),
-    "probe": (
-        ROOT / "benchmarks" / "data" / "probe" / "sources",
-        ROOT / "benchmarks" / "data" / "probe" / "documents",
-    ),
-    "probe2": (
-        ROOT / "benchmarks" / "data" / "probe2" / "sources",
-        ROOT / "benchmarks" / "data" / "probe2" / "documents",
-    ),
-    "probe3": (
-        ROOT / "benchmarks" / "data" / "probe3" / "sources",
-        ROOT / "benchmarks" / "data" / "probe3" / "documents",
-    ),
-    "probe4": (
-        ROOT / "benchmarks" / "data" / "probe4" / "sources",
-        ROOT / "benchmarks" / "data" / "probe4" / "documents",
-    ),
+    **{
+        name: (
+            ROOT / "benchmarks" / "data" / name / "sources",
+            ROOT / "benchmarks" / "data" / name / "documents",
+        )
+        for name in ("probe", "probe2", "probe3", "probe4")
+    },
 }
 """Each set's (sources folder, documents folder)."""
 FORMATS = ("docx", "pdf")
