@@ -695,15 +695,17 @@ def _term_year(w: _Words, i: int) -> PeriodPart | None:
 
 def _named_before(w: _Words, start: int) -> tuple[int, str | None]:
     """The name standing before ``words[start]`` (a segment's or a product line's): the
-    run of untaken words back to a function word, a mark or an optional lead — a
-    coordinator inside it when capitalised words stand either side ("Aerospace and Defense
-    segment")."""
+    run of untaken words back to a function word, a mark, a bracketed token ("(non-GAAP)"
+    is a note on the figure, never a part's name) or an optional lead — a coordinator
+    inside it when capitalised words stand either side ("Aerospace and Defense segment")."""
     i = start
     while i > 0 and not w.taken[i - 1]:
         word = w.words[i - 1]
         inside = word in COORDINATORS and i > 1 and _capital(w, i - 2) and _capital(w, i)
-        if word in _NOT_BEFORE_SCOPE | _LEADS | DETERMINERS or (
-            word in COORDINATORS and not inside
+        if (
+            word in _NOT_BEFORE_SCOPE | _LEADS | DETERMINERS
+            or (word in COORDINATORS and not inside)
+            or w.tokens[w.owner[i - 1]].startswith("(")
         ):
             break
         i -= 1
