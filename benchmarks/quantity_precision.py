@@ -25,8 +25,9 @@ extraction, constraint parser or filter):
   by hand from the policies;
 * ``families`` — the multi-family development set of ``benchmarks/data/families``: 81
   documents in ten families (financial statements, insurance, invoices, leases, loans,
-  compensation, purchasing, real CUAD contracts, and two families no profile covers:
-  grants and event sponsorship) in Markdown, text, HTML, Word and PDF, and 126 questions
+  compensation, purchasing, real CUAD contracts, grants — written as a family no profile
+  covered, covered by the grants profile since round eight — and event sponsorship, which
+  no profile covers) in Markdown, text, HTML, Word and PDF, and 126 questions
   whose holders were read by hand document by document (``protocol.md`` beside them).
   Reported per family too, and for the families no profile covers as one group.
 * ``probe`` — the probe set of ``benchmarks/data/probe``: 32 documents in eight families
