@@ -97,6 +97,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -381,8 +382,10 @@ def measure_before(ref: str, args: argparse.Namespace, work: Path) -> dict[str, 
     label = f"before-{commit[:8]}"
     script = checkout / "benchmarks" / "quantity_precision.py"
     # a set added after the revision (its script has no reader for it) is left out of its
-    # run: the side-by-side shows it as new ("—" before)
-    known = [s for s in args.sets.split(",") if f'"{s}":' in script.read_text(encoding="utf-8")]
+    # run: the side-by-side shows it as new ("—" before); a script names a set as a key of
+    # its readers ("probe":) or in its tuple of probe sets ("probe2",)
+    text = script.read_text(encoding="utf-8")
+    known = [s for s in args.sets.split(",") if re.search(f'"{re.escape(s)}"[:,)]', text)]
     command = [sys.executable, str(script)]
     command += ["--label", label, "--sets", ",".join(known), "--engines", args.engines]
     command += ["--modes", args.modes]

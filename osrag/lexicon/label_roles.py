@@ -66,6 +66,8 @@ __all__ = [
     "STATED_TOTAL_WORDS",
     "TIME_ADVERBS",
     "TOTALLED_HEADS",
+    "WHOLE_HEADS",
+    "WHOLE_LEADS",
 ]
 
 SPLITS = word_set(
@@ -188,6 +190,21 @@ EMPTY_HEADS = frozenset({"amount", "sum", "total", "aggregate", "maximum", "mini
 """A head that names no quantity of its own, only that a figure is one: "the sum of $X",
 "a total of $X" name nothing; with an *of* it names what follows ("the aggregate amount
 of the Revolving Commitments" is the revolving commitments, in the aggregate)."""
+
+WHOLE_HEADS = frozenset({"sum"})
+"""The empty head that states a figure as the whole a party pays: alone right before it, or
+after words of :data:`WHOLE_LEADS` only ("Licensee shall pay to the Licensor **the sum of**
+$480,000", "the aggregate sum of"), and named no other way, the figure is the total of what
+its sentence pays — labelled ``total``, as a document's "Total" is
+(:mod:`osrag.extract.facts.prose`). "a total of $X" is not: it sums the figures just before
+it ("£7,500 plus VAT (£1,500), a total of £9,000" — fees and their tax, no document's
+total), and a link before it owns it ("revenue was a total of"). "the amount of", "a
+maximum sum of", "an additional sum of" name nothing (a figure, a cap, a further
+payment)."""
+
+WHOLE_LEADS = frozenset({"total", "aggregate", "entire", "whole", "full", "combined"})
+"""Words before a head of :data:`WHOLE_HEADS` that say it is all of it ("the **entire**
+sum")."""
 
 AGGREGATE_AFTER = re.compile(
     r"(?i)\s*(?:in\s+the\s+|in\s+)?(?:(?:annual|general|policy)\s+)?aggregate\b"

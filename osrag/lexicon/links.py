@@ -25,6 +25,7 @@ __all__ = [
     "ASKED_BOUND",
     "ASKED_LINK",
     "ASKED_PRICE_VERBS",
+    "ASKED_WHOLE",
     "LINKS_THAT_ARE_NOUNS",
     "STATED_LINK",
     "STATED_LINK_ENDS",
@@ -137,6 +138,11 @@ nothing does, the figure the verb itself names (its noun: charging → charge, w
 value; None: a verb that names none, "asking", "earning" and "paying" need
 their object: "authors **earning** royalties over"). The words before the
 verb name what holds the figure, the kind of document, never the quantity."""
+
+ASKED_WHOLE = re.compile(r"(?i)\s*,?\s*(?:in\s+total|in\s+all|all\s+told|altogether)\b")
+"""What a question writes right after a constraint to say the figure is a whole: "endorsement
+agreements paying more than $400,000 **in total**", "sponsorship agreements worth over
+$50,000 **all told**" — the total of what the kind before the verb pays, costs or is worth."""
 
 ASKED_BOUND = re.compile(r"(?i)(?:\s+|^)(?P<verb>capped|limited|restricted)(?:\s+(?:at|to))?\s*\Z")
 """A question's link that makes the figure a bound of the name before it: "liability

@@ -378,6 +378,11 @@ class Vocabulary:
             for noun in p.totalled_nouns:
                 totals.setdefault(noun, {}).update(dict.fromkeys(p.total_names))
         self._totals = {noun: tuple(names) for noun, names in totals.items()}
+        shared = [set(names) for names in totals.values()]
+        self._shared_totals = tuple(
+            n for n in next(iter(totals.values()), {}) if all(n in names for names in shared)
+        )
+        """The names a total of every totalled noun carries: the names of any kind's total."""
         self.period_words = {k: v for p in self.profiles for k, v in p.period_words.items()}
         scope_words: dict[str, set[tuple[str, ...]]] = {}
         for p in self.profiles:
@@ -425,13 +430,16 @@ class Vocabulary:
         member's), or ()."""
         return self._group_of.get(name_key(name), ())
 
-    def totals_of(self, noun: str) -> tuple[str, ...]:
+    def totals_of(self, noun: str, *, stated: bool = False) -> tuple[str, ...]:
         """The names a label of the total of a document ``noun`` names carries: the
         ``total_names`` of every profile in use that lists ``noun`` among its
         ``totalled_nouns`` (the common names of a total, and a family's own: a bill's
-        "total due"), ``{noun}`` read as it; () for a noun no profile in use totals."""
+        "total due"), ``{noun}`` read as it; () for a noun no profile in use totals —
+        unless the question states the total itself (``stated``: "agreements paying more
+        than $400,000 **in total**"), when it is the names every totalled noun's total
+        carries ("total", "grand total", "{noun} total" …)."""
         noun = singular(normalised(noun))
-        names = self._totals.get(noun, ())
+        names = self._totals.get(noun, ()) or (self._shared_totals if stated else ())
         return tuple(dict.fromkeys(n.replace(NOUN, noun) for n in names))
 
     def broader(self, name: str) -> ProfileBroader | None:

@@ -57,7 +57,8 @@ def _bound(c: AmountConstraint, extra: tuple[str, ...] = ()) -> str:
     parts += _whose_when(c)
     named = named_keys(c)
     line = f"{c.describe()}: {' · '.join(parts) or 'any label'}"
-    known = profile_line(c) if c.total_of is None else f"a {c.total_of}'s own total"
+    article = "an" if (c.total_of or "")[:1] in tuple("aeiou") else "a"
+    known = profile_line(c) if c.total_of is None else f"{article} {c.total_of}'s own total"
     if known is not None:
         line += f" ({known})"
     if named:

@@ -86,7 +86,13 @@ from osrag.lexicon.function_words import (
     PAST_PARTICIPLES,
 )
 from osrag.lexicon.label_roles import ASKED_GENERIC_HEADS, INSIDE_A_NAME, SPECIFYING
-from osrag.lexicon.links import ASKED_BOUND, ASKED_LINK, ASKED_PRICE_VERBS, LINKS_THAT_ARE_NOUNS
+from osrag.lexicon.links import (
+    ASKED_BOUND,
+    ASKED_LINK,
+    ASKED_PRICE_VERBS,
+    ASKED_WHOLE,
+    LINKS_THAT_ARE_NOUNS,
+)
 from osrag.lexicon.periods import (
     TERM_YEARS,
     TIME_TAIL,
@@ -486,6 +492,30 @@ def _totalled_kind(written: str | None) -> str | None:
     return None if total is None else total[0]
 
 
+def _whole_of(
+    text: str, c: AmountConstraint, floor: int, ceiling: int, years: Sequence[tuple[int, int, int]]
+) -> tuple[str, str | None] | None:
+    """(the noun, the kind's qualifier) when the question says the figure is a whole right
+    after ``c`` (:data:`~osrag.lexicon.links.ASKED_WHOLE`: "**in total**", "**all told**")
+    and names before it, through a verb of pricing or none, a kind of document
+    ("**endorsement agreements** paying more than $400,000 in total", "sponsorship
+    **agreements** worth over $50,000 all told" — a document noun, totalled by a profile
+    or not): the kind's own total. None otherwise."""
+    if ASKED_WHOLE.match(text[c.end : ceiling]) is None:
+        return None
+    start = max(floor, c.start - WINDOW)
+    words = _QUESTION_TOKENS.findall(
+        without_parentheses(_strip_links(text[start : c.start], years, start))
+    )
+    while words and words[-1].lower() in {*ASKED_PRICE_VERBS, "that", "which"}:
+        words.pop()
+    phrase, _ = _tail_phrase(words)
+    if not phrase or not is_document_noun(normalised(phrase[-1])):
+        return None
+    kept = [w for w in phrase[:-1] if w.lower() not in DETERMINERS and w != ","]
+    return singular(normalised(phrase[-1])), (_joined(kept) if kept else None)
+
+
 def _nearest_year(c: AmountConstraint, years: Sequence[tuple[int, int, int]]) -> int | None:
     distinct = {y for y, _, _ in years}
     if len(distinct) == 1:
@@ -528,6 +558,11 @@ def bind_constraints(text: str, constraints: Sequence[AmountConstraint]) -> list
         if _verb_alone(label, written):  # "charging under $1,000 for embalming"
             label = _priced_object_after(plain, c, ceiling) or label
         total, label_as_written = _total_asked(label), label
+        if total is None and (_names_a_quantity(label) is None or _verb_alone(label, written)):
+            # "endorsement agreements paying more than $400,000 in total": the kind's total
+            total = _whole_of(plain, c, floor, ceiling, years)
+            if total is not None:
+                label = label_as_written = None
         label = _names_a_quantity(label)
         if label is None:
             label, context = _names_a_quantity(_label_after(plain, c, ceiling)), None

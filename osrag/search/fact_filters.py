@@ -124,7 +124,7 @@ def constraint_keys(c: AmountConstraint) -> tuple[str, ...]:
     asked on its positive side ("operating income above $1 billion"), not the names of its
     loss. () without a label."""
     if c.total_of is not None:  # a document's own total: any name a profile gives it
-        names = vocabulary().totals_of(c.total_of)
+        names = vocabulary().totals_of(c.total_of, stated=True)
         return tuple(dict.fromkeys(k for n in names for k in asked_keys(n)))
     if c.label is None:
         return ()

@@ -253,3 +253,51 @@ def test_dated_rows_under_a_stub_header_naming_a_quantity_are_that_quantity(text
 def test_dated_rows_under_a_stub_naming_no_quantity_stay_unlabelled(stub: str) -> None:
     text = f"| {stub} | Amount |\n|---|---:|\n| 1 March 2026 | $500.00 |\n| 1 June 2026 | $500.00 |"
     assert [f.label for f in extract_values(text, CONFIG).facts] == [None, None]
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"),
+    [
+        (
+            "The Distributor shall pay to the Brand the sum of $260,000, as set out below.",
+            "$260,000",
+        ),
+        ("The Agency has received the aggregate sum of $18,450 to date.", "$18,450"),
+        ("Client agrees to pay the entire sum of $96,000 over the engagement.", "$96,000"),
+        (
+            "Sponsor shall pay the Club the sum of Seventy Thousand Dollars ($70,000).",
+            "Seventy Thousand Dollars ($70,000)",
+        ),
+    ],
+)
+def test_a_figure_stated_as_a_whole_and_named_no_other_way_is_the_total(
+    text: str, amount: str
+) -> None:
+    assert dict(labels(text))[amount] == "total"
+
+
+@pytest.mark.parametrize(
+    ("text", "amount", "label"),
+    [
+        # a name after the figure names it, whole or not
+        (
+            "The Partner shall spend a total of $2,000,000 in media advertising.",
+            "$2,000,000",
+            "media advertising",
+        ),
+        # a name before the link names it
+        ("Net revenue was a total of $8.4 million.", "$8.4 million", "Net revenue"),
+        # a unit after it: a payment that recurs, no whole
+        ("The Licensee pays the sum of $750 per month.", "$750", None),
+        # an empty head that says no whole
+        ("The Buyer shall pay the amount of $3,500 on delivery.", "$3,500", None),
+        ("A maximum sum of $10,000 may be claimed.", "$10,000", None),
+        ("The Client pays an additional sum of $650.", "$650", None),
+        # "a total of" sums the figures just before it: no document's total
+        ("We estimate the work at £4,200 plus VAT (£840), a total of £5,040.", "£5,040", None),
+    ],
+)
+def test_a_whole_is_no_total_where_the_sentence_names_it_or_it_recurs(
+    text: str, amount: str, label: str | None
+) -> None:
+    assert dict(labels(text))[amount] == label

@@ -195,6 +195,48 @@ def test_a_kind_of_document_named_alone_asks_for_its_total(
     assert ("amount payable" in keys) == (noun in {"invoice", "bill", "statement", "receipt"})
 
 
+@pytest.mark.parametrize(
+    ("question", "noun", "context"),
+    [
+        ("endorsement agreements paying more than $400,000 in total", "agreement", "endorsement"),
+        ("sponsorship agreements worth over $50,000 all told", "agreement", "sponsorship"),
+        ("licence contracts costing under $20,000 in all", "contract", "licence"),
+        ("framework agreements over €1 million altogether", "agreement", "framework"),
+    ],
+)
+def test_a_whole_said_after_the_amount_asks_the_kinds_total(
+    question: str, noun: str, context: str
+) -> None:
+    """ "in total", "all told", "in all", "altogether" after the amount say the figure is a
+    whole: the total of the kind of document named before it — through a verb of pricing
+    or none —, a kind no profile totals too ("agreements": the names of any kind's
+    total), never one of its parts."""
+    (c,) = analyze_query(question).constraints
+    assert (c.label, c.total_of, c.context) == ("total", noun, context)
+    keys = set(constraint_keys(c))
+    assert {"total", "grand total", f"{noun} total", f"total {noun}"} <= keys
+    assert not keys & {"payment", "fee", "deposit", "installment"}
+
+
+@pytest.mark.parametrize(
+    ("question", "label"),
+    [
+        # a quantity named before the whole keeps its name
+        ("royalties of more than $5,000 in total", "royalties"),
+        ("license fees over $20,000 in total", "license fees"),
+        # no whole said: a kind no profile totals names no quantity, a verb that needs
+        # its object none either
+        ("endorsement agreements paying more than $400,000", None),
+        ("framework agreements over €1 million", None),
+    ],
+)
+def test_a_whole_said_after_a_named_quantity_or_none_said_changes_nothing(
+    question: str, label: str | None
+) -> None:
+    (c,) = analyze_query(question).constraints
+    assert c.label == label and c.total_of is None
+
+
 WORDS = st.sampled_from(
     ["umbrella", "limit", "of", "the", "revenue", "in", "2019", "over", "under", "$500",
      "€1M", "between", "and", "net", "loss", "deductible", ",", "policy", "with", "FY20",
@@ -394,7 +436,7 @@ def test_a_label_of_a_document_kind_and_a_quantity_narrows_on_the_ladder() -> No
     ("text", "label", "context"),
     [
         ("add-on workshops over $2,000", "workshops", "add on"),
-        ("in-kind donations valued over $1,000", "donations", "in kind"),
+        ("in-kind prizes valued over $1,000", "prizes", "in kind"),
         ("out-of-state tuition under $9,000", "tuition", "out of state"),
         ("state-of-the-art lab fit-out fee over $20,000", "lab fit out fee", "state of the art"),
     ],

@@ -389,11 +389,16 @@ def test_the_forms_of_a_question_bind_their_quantity(text: str, label: str, op: 
     [
         "policies that pay over $500",
         "companies pay over $5",
-        "endorsement agreements paying more than $400,000 in total",
+        "endorsement agreements paying more than $400,000",
     ],
 )
 def test_a_verb_of_giving_is_no_quantity(text: str) -> None:
     assert _one(text).label is None
+
+
+def test_a_verb_of_giving_with_a_whole_after_the_amount_asks_the_kinds_total() -> None:
+    c = _one("endorsement agreements paying more than $400,000 in total")
+    assert (c.label, c.total_of) == ("total", "agreement")
 
 
 # --------------------------------------------------------------------------- never silent

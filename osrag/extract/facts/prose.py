@@ -51,7 +51,7 @@ and the sentence's structure says which one. The reader looks, in this order:
    award **($3,000)**" → ``Travel costs``. A head that is only *an amount*
    (:data:`~osrag.lexicon.label_roles.EMPTY_HEADS`) is read through its *of*: "the
    aggregate amount of the Revolving Commitments" → ``aggregate Revolving Commitments``;
-   alone ("the sum of $X", "a total of $X") it names nothing. A limit joined by *with*
+   alone ("the sum of $X", "a total of $X") it names nothing here. A limit joined by *with*
    names its coverage's figure: "Employer's liability insurance **with limits** not less
    than" → ``Employer's liability insurance``. A coverage the name says it includes, set
    off right after it, stays in the label: "liability insurance **(including product
@@ -90,6 +90,13 @@ nothing of names and verbs. The later alternative of "the lesser (greater) of" i
 as the figure the alternatives are of: "liability is limited to the lesser of: the fees
 paid …; or $500,000" → ``liability limit``. An adverb of reference after a name
 ("hereunder", "thereof") is no word of it.
+
+8. **A whole, named no other way**: the head that states a figure as the whole a party
+   pays, alone right before it (:data:`~osrag.lexicon.label_roles.WHOLE_HEADS`: "Licensee
+   shall pay to the Licensor **the sum of** $480,000", "**the aggregate sum of**"), is the
+   total of what its sentence pays: ``total``, as a document's "Total" is — when nothing
+   above names it and no unit follows ("the sum of $500 **per month**" is a payment that
+   recurs, no whole). "a total of $X" stays a hedge (it sums the figures just before it).
 
 No label where none of these holds: an amount that is the object of a verb ("XC agrees
 to pay to AJR $10,000"; the recipient before a bound is no name either: "shall provide
@@ -146,10 +153,13 @@ from osrag.lexicon.label_roles import (
     GENERIC_HEADS,
     JOINING_PREPOSITIONS,
     QUANTIFYING,
+    WHOLE_HEADS,
+    WHOLE_LEADS,
 )
 from osrag.lexicon.links import STATED_LINK, STATED_LINK_ENDS, alternation
 from osrag.lexicon.periods import (
     MONTH_NAME,
+    PERIOD_UNITS,
     RATE_INTRO,
     RATE_WORDS,
     STATED_PERIOD,
@@ -586,7 +596,7 @@ def _label_from(before: str, tokens: list[_Token], pieces: list[_Piece]) -> str 
         if not (rest and rest[0].kept) and all(
             singular(w.low) in QUANTIFYING | EMPTY_HEADS for w in words
         ):
-            return None  # "the sum of $X", "a total of $X": no name
+            return None  # "the sum of $X", "a total of $X": no name (a whole, at most)
     name = before[tokens[first.start].start : tokens[first.end - 1].end]
     included = _inclusion(tokens, first.end, before)
     if included is not None:
@@ -732,7 +742,27 @@ def prose_label(
         label = _named_before(tail)
     if label is None:
         label = defined_later(wrapped if wrapped is not None else after)
+    if label is None and _WHOLE_BEFORE.search(tail) and not _RATE_AFTER.match(after):
+        label = WHOLE_LABEL  # "shall pay to the Licensor the sum of $480,000"
     return label, False
+
+
+WHOLE_LABEL = "total"
+"""The label of a figure stated as a whole and named no other way: the total of what its
+sentence pays (:data:`~osrag.lexicon.label_roles.WHOLE_HEADS`)."""
+
+_WHOLE_BEFORE = re.compile(
+    rf"(?i)\b(?:the|a|an)\s+(?:(?:{alternation(WHOLE_LEADS)})\s+)?"
+    rf"(?:{alternation(WHOLE_HEADS)})\s+of\s*$"
+)
+"""The head that states a figure as a whole, alone, right before it: "the sum of", "the
+aggregate sum of" (not "the amount of", "a maximum sum of", "a total of")."""
+
+_RATE_AFTER = re.compile(
+    rf"(?i)\s*(?:{RATE_INTRO}\s+)?(?:{alternation(frozenset(PERIOD_UNITS))})\b"
+)
+"""A unit right after the figure ("the sum of $500 **per month**"): a payment that recurs,
+no whole."""
 
 
 _VERB_NOUNS = frozenset({"cost", "costs", "charge", "charges", "pay", "pays", "total", "totals"})
