@@ -55,6 +55,7 @@ __all__ = [
     "OPTIONAL_LEADS",
     "OTHER_MEASURES",
     "OWN_NAME",
+    "PAID_HEADS",
     "PER_RATIO",
     "PRICE_HEADS",
     "QUANTIFYING",
@@ -381,6 +382,12 @@ TOTALLED_HEADS = frozenset({"charge", "fee", "cost", "price", "amount"})
 UNIT_PRICED = frozenset({"price", "rate"})
 """Heads whose amount is one per unit already: "a purchase price of $0.15 per share" is the
 purchase price, where "$0.71 per diluted share" after net income is no net income."""
+
+PAID_HEADS = PRICE_HEADS | UNIT_PRICED
+"""Last words that say only that the thing before them is paid for (a fee, charge, cost,
+price or rate): "outgoing wire fee" is what an outgoing wire costs, which a price list
+writes "Outgoing wire transfer ...... $35.00"; a "treatment fee" is what a treatment is
+priced at."""
 
 SALE_UNITS: dict[str, str] = {
     "ea": "each", "each": "each", "cs": "case", "case": "case", "bx": "box", "box": "box",

@@ -24,11 +24,13 @@ from osrag.lexicon.function_words import DO, FINITE_BE, HEDGES, MODALS
 __all__ = [
     "ASKED_BOUND",
     "ASKED_LINK",
+    "ASKED_PAID_EVERY",
     "ASKED_PRICE_VERBS",
     "ASKED_WHOLE",
     "LINKS_THAT_ARE_NOUNS",
     "STATED_LINK",
     "STATED_LINK_ENDS",
+    "SUBJECT_PRICE_VERBS",
     "alternation",
 ]
 
@@ -143,6 +145,21 @@ ASKED_WHOLE = re.compile(r"(?i)\s*,?\s*(?:in\s+total|in\s+all|all\s+told|altoget
 """What a question writes right after a constraint to say the figure is a whole: "endorsement
 agreements paying more than $400,000 **in total**", "sponsorship agreements worth over
 $50,000 **all told**" — the total of what the kind before the verb pays, costs or is worth."""
+
+SUBJECT_PRICE_VERBS = frozenset({"costing", "priced", "valued", "worth"})
+"""The verbs of :data:`ASKED_PRICE_VERBS` that put a price on their subject, not on an
+object: "dental crowns **costing** more than", "treatment **priced** at" price the crowns
+and the treatment, where "movers **charging**" names who charges. A subject that is no
+document noun is the thing priced, and the question's name."""
+
+ASKED_PAID_EVERY = re.compile(
+    r"(?i)\s+(?P<verb>paid|billed|charged|payable|renewed)\s+"
+    r"(?P<adverb>annually|yearly|monthly|weekly|quarterly|daily|nightly|hourly)"
+    r"(?:\s+(?:for|at))?\s*\Z"
+)
+"""A participle of paying with an adverb of its period before a constraint ("RV storage
+**paid annually for** less than", "a gym **billed monthly at** under"): the words before it
+are the thing paid for, the adverb how often (group ``adverb``)."""
 
 ASKED_BOUND = re.compile(r"(?i)(?:\s+|^)(?P<verb>capped|limited|restricted)(?:\s+(?:at|to))?\s*\Z")
 """A question's link that makes the figure a bound of the name before it: "liability

@@ -11,6 +11,7 @@ search log show the same lines (:class:`~osrag.schema.search.StepCount`).
 
 from __future__ import annotations
 
+from osrag.lexicon.label_roles import PAID_HEADS
 from osrag.lexicon.profiles import vocabulary
 from osrag.schema.constraints import AmountConstraint
 from osrag.search.fact_filters import (
@@ -20,6 +21,7 @@ from osrag.search.fact_filters import (
     narrowed_constraint,
     narrowed_keys,
     per_unit_constraint,
+    thing_priced,
     unit_read_out,
 )
 
@@ -71,6 +73,9 @@ def _bound(c: AmountConstraint, extra: tuple[str, ...] = ()) -> str:
         )
     if c.context is not None:
         line += f"; {c.context!r} in the breadcrumb or among the fact's label keys"
+    thing = thing_priced(c)
+    if thing is not None:
+        line += f"; or a {keys_shown(tuple(sorted(PAID_HEADS)))} under a heading naming {thing!r}"
     return line
 
 
@@ -89,15 +94,17 @@ def asked_at(c: AmountConstraint, step: str) -> str:
         return " · ".join([line, *said])
     if step == "narrowed":
         narrower = narrowed_constraint(c)
+        thing = thing_priced(c)
+        under = f"; or any amount under a heading naming {thing!r}" if thing is not None else ""
         if narrower is None:
-            return _bound(c)
+            return (_bound(c) if thing is None else f"{c.describe()}: any label") + under
         line = _bound(narrower, narrowed_keys(narrower))
         if c.context is not None and narrower.context != c.context:
             line += f"; {c.context!r} ranks, excludes nothing"
         as_named = kind_free(c)
         if as_named is not None:
             line += f"; or {_bound(as_named)}, in any document"
-        return line
+        return line + under
     return _bound(c)
 
 

@@ -34,7 +34,11 @@ $1,000" constrains a deductible, not any amount of a chunk. Its ``label`` is
    ("deposit"), else the thing priced when the question writes it after the figure with
    "for" ("funeral homes charging under $1,000 **for embalming**": the embalming's price),
    else the figure the verb names ("charge", "price"); not after a figure's own name
-   ("amount **charged**", "fees **billed**");
+   ("amount **charged**", "fees **billed**"). A verb that prices its subject ("dental
+   crowns **costing** more than", "treatment **priced** at": :data:`~osrag.lexicon.links.
+   SUBJECT_PRICE_VERBS`) makes a subject that is no document noun the name — the thing
+   priced —, and a participle of paying with an adverb of its period ("RV storage **paid
+   annually** for less than") names the thing paid for, at that unit;
 2. else the **noun phrase after it**: introduced by "of" ("$20 billion of **revenue**"),
    or starting with a quantity noun ("$500 **deductible**"). "the $300,000 umbrella
    policy" names no quantity: the constraint stays role-free;
@@ -89,9 +93,11 @@ from osrag.lexicon.label_roles import ASKED_GENERIC_HEADS, INSIDE_A_NAME, SPECIF
 from osrag.lexicon.links import (
     ASKED_BOUND,
     ASKED_LINK,
+    ASKED_PAID_EVERY,
     ASKED_PRICE_VERBS,
     ASKED_WHOLE,
     LINKS_THAT_ARE_NOUNS,
+    SUBJECT_PRICE_VERBS,
 )
 from osrag.lexicon.periods import (
     TERM_YEARS,
@@ -305,7 +311,10 @@ def _priced(words: list[str], *, linked: bool = False) -> tuple[str, str | None,
     ("in-kind contribution **valued** over": the contribution's own figure). ``linked``:
     the verb is a link too ("worth", "valued at"), which names the figure of the words
     before it ("scholarships **worth**" a scholarship's amount) unless they end in a
-    noun naming what holds a figure ("homes **assessed** at": a home's assessed value)."""
+    noun naming what holds a figure ("homes **assessed** at": a home's assessed value). A
+    verb that prices its subject (:data:`~osrag.lexicon.links.SUBJECT_PRICE_VERBS`) after
+    words that name no document names the thing priced by them: "dental crowns **costing**
+    over" asks the crowns' figure, as "orthodontic treatment **priced at**" does."""
     reach = max(-1, len(words) - 1 - MAX_LABEL_WORDS)
     for v in range(len(words) - 1, reach, -1):
         verb = words[v].lower()
@@ -323,6 +332,9 @@ def _priced(words: list[str], *, linked: bool = False) -> tuple[str, str | None,
         rest = words[v + 1 :]
         while rest and rest[0].lower() in _OBJECT_OPENERS:
             rest = rest[1:]
+        if not rest and verb in SUBJECT_PRICE_VERBS and not is_document_noun(head):
+            # "dental crowns costing": the crowns' price (a label may say the words whole)
+            return _joined(subject), None, _joined([*subject, *words[end:]])
         if rest:
             phrase, stopped = _tail_phrase(rest)
             if not phrase or stopped >= 0:
@@ -342,6 +354,22 @@ def _priced(words: list[str], *, linked: bool = False) -> tuple[str, str | None,
     return None
 
 
+def _paid_every(raw: str) -> tuple[str, str | None, str | None] | None:
+    """(the thing paid for with how often, its kind of document, None) when a participle of
+    paying and an adverb of its period end ``raw`` ("RV storage **paid annually for**":
+    "RV storage annually", read as RV storage per year: :data:`~osrag.lexicon.links.
+    ASKED_PAID_EVERY`); None otherwise, or when no noun phrase names the thing."""
+    found = ASKED_PAID_EVERY.search(raw)
+    if found is None:
+        return None
+    words = _QUESTION_TOKENS.findall(without_parentheses(raw[: found.start()]))
+    phrase, stopped = _tail_phrase(words)
+    if not phrase:
+        return None
+    context = _unsaid(_context(words, stopped), phrase)
+    return f"{_joined(phrase)} {found['adverb'].lower()}", context, None
+
+
 def _label_before(
     text: str, c: AmountConstraint, floor: int, years: Sequence[tuple[int, int, int]]
 ) -> tuple[str, str | None, str | None] | None:
@@ -349,6 +377,9 @@ def _label_before(
     of the noun phrase before ``c`` (the module docstring), or None."""
     start = max(floor, c.start - WINDOW)
     raw = text[start : c.start]
+    every = _paid_every(raw)
+    if every is not None:
+        return every
     bound = ASKED_BOUND.search(raw)  # "liability capped at": the liability's cap
     if bound is not None:
         raw = raw[: bound.start()]

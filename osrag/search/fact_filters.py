@@ -45,6 +45,13 @@ no chunk says it, only ranks: the amount ladder's narrowed step (:func:`narrowed
 which passes the quantity as named in a document of any name ("vehicle purchases with a
 vehicle price" → the "Vehicle price" of a "Buyer's Order").
 
+A name whose head names no quantity, no document and no figure names **the thing priced**
+(:func:`thing_priced`: "dental crowns", "termite treatment", "wedding"): it is asked by its
+own keys and by what a label calls its price ("treatment fee", "crown price":
+:func:`price_keys`), or as a price (a label headed by a fee, charge, cost, price or rate)
+in a chunk whose breadcrumb names the thing ("Wedding collections › Collections":
+"Heirloom — Price"); at the narrowed step, any figure under such a heading too.
+
 :func:`label_filter` takes the keys as a list, so keys found another way (labels matched
 by meaning) join the same filter.
 
@@ -67,7 +74,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from osrag.engines.mapping import ENGLISH_STOP_WORDS
-from osrag.lexicon.keys import asked_keys, label_alternatives, narrowed
+from osrag.lexicon.keys import asked_key, asked_keys, label_alternatives, narrowed
+from osrag.lexicon.label_roles import FIGURE_WORDS, GENERIC_HEADS, INSIDE_A_NAME, PAID_HEADS
 from osrag.lexicon.periods import (
     PERIOD_UNITS,
     RATE_UNITS,
@@ -76,9 +84,10 @@ from osrag.lexicon.periods import (
     period_units_in,
 )
 from osrag.lexicon.profiles import vocabulary
+from osrag.lexicon.quantities import is_document_noun, is_quantity_noun, synonyms_of
 from osrag.lexicon.scopes import PARTS
 from osrag.lexicon.signs import names_loss
-from osrag.lexicon.words import name_words, normalised, other_number, person_of
+from osrag.lexicon.words import hyphenated, name_words, normalised, other_number, person_of
 from osrag.schema.constraints import AmountConstraint
 from osrag.schema.filters import (
     FACTS,
@@ -129,7 +138,44 @@ def constraint_keys(c: AmountConstraint) -> tuple[str, ...]:
     if c.label is None:
         return ()
     gains_only = c.signed and not c.written_signed and not names_loss(c.label)
-    return asked_keys(c.label, gains_only=gains_only)
+    keys = asked_keys(c.label, gains_only=gains_only)
+    thing = thing_priced(c)
+    if thing is None:
+        return keys
+    return tuple(sorted({*keys, *price_keys(thing)}))
+
+
+def thing_priced(c: AmountConstraint) -> str | None:
+    """The thing ``c``'s name says is priced — its words (:func:`~osrag.lexicon.words.
+    normalised`) up to a complement — when its head names no quantity, no document and no
+    figure of a profile in use: "dental crowns", "termite treatment", "wedding", "bounced
+    check", "RV storage" (a question puts a figure on a thing to ask what it costs); None
+    for a quantity ("late fee", "deductible", "net income"), a document's own total, and a
+    figure asked of a part (a scope other than the document's own)."""
+    if c.label is None or c.total_of is not None or c.scope != "own":
+        return None
+    words = normalised(c.label).split(" ")
+    joined = hyphenated(c.label)  # "add-on fees": no complement starts at "on"
+    if len(joined) != len(words):
+        joined = [False] * len(words)
+    cut = next(
+        (i for i, w in enumerate(words) if i and w in INSIDE_A_NAME and not joined[i]),
+        len(words),
+    )
+    words = words[:cut]
+    head = words[-1] if words else ""
+    named = head in PAID_HEADS | FIGURE_WORDS | GENERIC_HEADS or synonyms_of(c.label)
+    if not head or named or is_quantity_noun(head) or is_document_noun(head):
+        return None
+    return " ".join(words)
+
+
+def price_keys(thing: str) -> tuple[str, ...]:
+    """The keys of what a label calls the price of ``thing``: the thing with each last word
+    that says it is paid for (:data:`~osrag.lexicon.label_roles.PAID_HEADS`: "treatment"
+    → "treatment fee", "treatment price", "treatment charge" …), as a fee schedule heads
+    it ("Total treatment fee")."""
+    return tuple(sorted({asked_key(f"{thing} {head}") for head in PAID_HEADS}))
 
 
 def named_keys(c: AmountConstraint) -> tuple[str, ...]:
@@ -354,6 +400,26 @@ def where_named(one: Nested, words: str) -> Filter:
     return AnyOf((AllOf((one, breadcrumb_says(words))), in_keys))
 
 
+def priced_under(c: AmountConstraint, keys: Sequence[str], under: str | None = None) -> Filter:
+    """One fact meeting ``c``'s value, currency, year, scope (a line of an itemised
+    document too), part of the period and unit, whatever its name: its label keys holding
+    one of ``keys`` (any label for none), and with ``under``, in a chunk whose breadcrumb
+    says those words (:func:`breadcrumb_says`) — the heading a price list writes the thing
+    priced in ("Wedding collections › Collections": "Heirloom — Price")."""
+    free = c.model_copy(
+        update={"label": None, "named": None, "context": None, "total_of": None, "signed": False}
+    )
+    items: list[Filter] = [label_filter(keys)] if keys else []
+    items += [_value_filter(free), Term(CURRENCY, free.currency)]
+    if free.year is not None:
+        items.append(Term(YEAR, free.year))
+    items += _whose_part(free, lines=True)
+    if free.period_unit is not None:
+        items.append(_unit_filter(free.period_unit))
+    one = Nested(FACTS, AllOf(tuple(items)))
+    return one if under is None else AllOf((one, breadcrumb_says(under)))
+
+
 def fact_filter(c: AmountConstraint, extra_keys: Sequence[str] = ()) -> Filter:
     """The bound constraint ``c`` as one nested filter (see the module docstring):
     ``extra_keys`` are label keys found another way, asked beside the constraint's own; with
@@ -361,6 +427,21 @@ def fact_filter(c: AmountConstraint, extra_keys: Sequence[str] = ()) -> Filter:
     where a document says what holds the figure (:func:`where_named`). A document's total
     asked by a qualified kind (``c.total_of``: "audio-visual estimate") passes too where a
     label says the kind whole, whatever the document says of it."""
+    thing = thing_priced(c)
+    found = _stated_fact(c, extra_keys)
+    if thing is None:
+        return found
+    # a price under a heading naming the thing ("Termite treatment › Options": "Bait
+    # stations — Price"), wherever the document names it there rather than in the label
+    under = priced_under(c, tuple(sorted(PAID_HEADS)), thing)
+    if c.context is not None:
+        under = AllOf((under, breadcrumb_says(c.context)))
+    return AnyOf((found, under))
+
+
+def _stated_fact(c: AmountConstraint, extra_keys: Sequence[str] = ()) -> Filter:
+    """:func:`fact_filter` of ``c`` as its label, context and total say, without the
+    alternatives of a thing priced."""
     if c.context is None:
         return _one_fact(c, extra_keys)
     if c.total_of is None or c.named is None:
@@ -442,13 +523,22 @@ def narrowed_filter(
     (with ``extra_keys``, found another way) passes too, in any document
     (:func:`kind_free`). None when there is none of these."""
     narrower = narrowed_constraint(c)
-    if narrower is None:
+    thing = thing_priced(c)
+    if narrower is None and thing is None:
         return None
-    found = fact_filter(narrower, extra_keys=narrowed_keys(narrower))
-    as_named = kind_free(c)
-    if as_named is not None:
-        found = AnyOf((fact_filter(as_named, extra_keys), found))
-    return narrower, found
+    found: list[Filter] = []
+    if narrower is not None:
+        found.append(fact_filter(narrower, extra_keys=narrowed_keys(narrower)))
+        as_named = kind_free(c)
+        if as_named is not None:
+            found.insert(0, fact_filter(as_named, extra_keys))
+    if thing is not None:
+        # any figure under a heading naming the thing priced ("RV storage › Rates":
+        # "Annual prepayment"), where no label names it or its price
+        found.append(priced_under(c, (), thing))
+    if narrower is None:
+        narrower = c.model_copy(update={"context": None})
+    return narrower, found[0] if len(found) == 1 else AnyOf(tuple(found))
 
 
 def per_unit_constraint(c: AmountConstraint) -> AmountConstraint | None:

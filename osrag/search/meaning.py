@@ -14,16 +14,16 @@ hold, with its keys, its documents' access scopes and one vector):
    does: the labels holding a key of the same words' stems as an asked key of two words
    or more (:func:`~osrag.lexicon.words.key_stem`: "Bridging loan" for "bridge loans"),
    found among those holding its last word; that key is added, and meaning is not asked.
-   **By modifier**, when none matches by key, synonym or form and the asked name is a
-   thing and a last word that only says it is paid for (:data:`PAID_HEADS`: "outgoing wire
-   fees", "implementation fee", "stop payment charge"): the labels holding a key that is
-   the thing (its **modifier**) or begins with its words, as a price list or a fee schedule
-   writes them ("Outgoing wire transfer", "Implementation", "Stop payment") — never for a
-   modifier of words that name nothing paid for on their own (a period, a total, a generic
-   or a function word: "annual fee", "total cost", "monthly charge") or of one word naming
-   a quantity or a document ("tax rate", "policy fee"), never a label whose key beginning
-   with the modifier names another figure of the thing (a "setup deposit", an "outgoing
-   wire amount"; :func:`paid_modifier`). Their keys are added as meaning's are (step 3),
+   **By modifier**, when none matches by key, synonym or form and the asked name is a thing and a
+   last word that only says it is paid for (:data:`~osrag.lexicon.label_roles.PAID_HEADS`:
+   "outgoing wire fees", "implementation fee", "stop payment charge"): the labels holding a key that
+   is the thing (its **modifier**) or begins with its words, as a price list or a fee schedule
+   writes them ("Outgoing wire transfer", "Implementation", "Stop payment") — never for a modifier
+   of words that name nothing paid for on their own (a period, a total, a generic or a function
+   word: "annual fee", "total cost", "monthly charge") or of one word naming a quantity or a
+   document ("tax rate", "policy fee"), never a label whose key beginning with the modifier names
+   another figure of the thing (a "setup deposit", an "outgoing wire amount";
+   :func:`paid_modifier`). Their keys are added as meaning's are (step 3),
    and meaning is not asked — unless they add none.
 2. **by meaning**, when no label the caller may see matched by key, synonym, form or
    modifier: the asked
@@ -112,9 +112,9 @@ from osrag.lexicon.label_roles import (
     MODIFIERS,
     NON_HEAD_STARTS,
     OPTIONAL_LEADS,
+    PAID_HEADS,
     PRICE_HEADS,
     STATED_TOTAL_WORDS,
-    UNIT_PRICED,
 )
 from osrag.lexicon.periods import PERIOD_UNITS, is_period_words
 from osrag.lexicon.quantities import is_document_noun, is_quantity_noun, synonyms_of
@@ -148,10 +148,6 @@ SHOWN = 8
 """Labels matched by key or by synonym a report names (their counts are whole)."""
 STATE_SECONDS = 30.0
 """How long a vocabulary's revision is trusted before the state record is read again."""
-PAID_HEADS = PRICE_HEADS | UNIT_PRICED
-"""Last words of an asked name that say only that the thing before them — its **modifier**
-— is paid for (a fee, charge, cost, price or rate): "outgoing wire fee" is what an outgoing
-wire costs, which a price list writes "Outgoing wire transfer ...... $35.00"."""
 NAMING_NOTHING_ALONE = (
     OPTIONAL_LEADS
     | EMPTY_HEADS
@@ -431,14 +427,13 @@ def _names_nothing_alone(word: str) -> bool:
 
 def paid_modifier(name: str) -> str | None:
     """The modifier of an asked name whose last word only says it is paid for
-    (:data:`PAID_HEADS`: "outgoing wire fees" → "outgoing wire", "implementation fee" →
-    "implementation", "stop payment charge" → "stop payment"), or None: a name of one word,
-    another head, a modifier made only of words that name nothing paid for on their own
-    (:data:`NAMING_NOTHING_ALONE`, a period word: "annual fee", "total cost", "monthly
-    charge"), a modifier of one word that names a quantity or a document itself ("tax
-    rate", "policy fee": the figure is the tax's or the policy's, not a price of it), and a
-    rate of what ends in a quantity ("property tax rate": the ratio of a tax, not its
-    price)."""
+    (:data:`~osrag.lexicon.label_roles.PAID_HEADS`: "outgoing wire fees" → "outgoing wire",
+    "implementation fee" → "implementation", "stop payment charge" → "stop payment"), or None: a
+    name of one word, another head, a modifier made only of words that name nothing paid for on
+    their own (:data:`NAMING_NOTHING_ALONE`, a period word: "annual fee", "total cost", "monthly
+    charge"), a modifier of one word that names a quantity or a document itself ("tax rate", "policy
+    fee": the figure is the tax's or the policy's, not a price of it), and a rate of what ends in a
+    quantity ("property tax rate": the ratio of a tax, not its price)."""
     words = asked_key(name_clause(name) or name).split(" ")
     if len(words) < 2 or words[-1] not in PAID_HEADS:
         return None

@@ -24,7 +24,13 @@ from osrag.lexicon.words import normalised
 from osrag.schema.constraints import AmountConstraint
 from osrag.schema.filters import AllOf, AnyOf, Filter, Match, Nested, Range, Term, Terms
 from osrag.search.analysis import analyze_query
-from osrag.search.fact_filters import constraint_keys, fact_filter, signed_filter
+from osrag.search.fact_filters import (
+    constraint_keys,
+    fact_filter,
+    price_keys,
+    signed_filter,
+    thing_priced,
+)
 
 TABLE = Path(__file__).parents[1] / "data" / "constraints" / "bound_phrasings.tsv"
 QUANTITY_NOUNS = builtin_vocabulary().quantity_nouns - ASKED_NAME_STOPS
@@ -526,3 +532,57 @@ def test_a_kind_qualifier_is_asked_in_the_breadcrumb_or_the_label_keys() -> None
     )
     assert isinstance(in_keys, Nested) and isinstance(in_keys.item, AllOf)
     assert in_keys.item.items[0] == Term("facts.label_keys", "bridge")
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "unit"),
+    [
+        # a verb that prices its subject: the subject is the thing priced, and the name
+        ("veneers costing more than $900", "veneers", None),
+        ("ski lessons costing under $80 an hour", "ski lessons", "hour"),
+        ("bridal alterations priced at $300 or more", "bridal alterations", None),
+        # a document noun before the verb holds the figure: the verb's own noun is the name
+        ("quotes costing more than $900", "cost", None),
+        # a participle of paying and an adverb of its period: the thing, and how often
+        ("boat moorings paid monthly for under $400", "boat moorings", "month"),
+        ("gym memberships billed annually at over $500", "gym memberships", "year"),
+    ],
+)
+def test_a_thing_priced_by_a_verb_or_paid_every_period_is_the_name(
+    text: str, label: str, unit: str | None
+) -> None:
+    (c,) = analyze_query(text).constraints
+    assert (c.label, c.period_unit) == (label, unit)
+
+
+@pytest.mark.parametrize(
+    ("text", "thing"),
+    [
+        ("veneers costing more than $900", "veneers"),
+        ("kayak hire over $150", "kayak hire"),
+        ("warranties for a dishwasher under $90", "warranties"),
+        # a quantity, a figure word, a document noun, or a compound's part: no thing
+        ("late fee over $25", None),
+        ("add-on fees over $500", None),
+        ("deductible under $1,000", None),
+        ("flood policy over $500,000", None),
+    ],
+)
+def test_a_name_whose_head_names_no_quantity_is_a_thing_priced(
+    text: str, thing: str | None
+) -> None:
+    (c,) = analyze_query(text).constraints
+    assert thing_priced(c) == thing
+
+
+def test_a_thing_priced_is_asked_by_its_price_names_too() -> None:
+    (c,) = analyze_query("kayak hire over $150").constraints
+    keys = set(constraint_keys(c))
+    assert {"kayak hire", "kayak hire fee", "kayak hire price", "kayak hire rate"} <= keys
+    assert price_keys("veneers") == (
+        "veneer charge",
+        "veneer cost",
+        "veneer fee",
+        "veneer price",
+        "veneer rate",
+    )

@@ -240,8 +240,9 @@ def test_words_no_candidate_holds_fall_back_to_the_constraints_alone(
     searcher = Searcher(insurance.backend, insurance.alias, enforce_access=False)
     result = searcher.search("zyxwvut over $1,000,000", mode="bm25", k=20, highlight=False)
     assert result.text_fallback and not result.fallback
-    # no amount labelled "zyxwvut": the role-free step answers, ranked by it alone
-    assert [s.step for s in result.amount_steps] == ["bound", "role-free"]
+    # no amount labelled "zyxwvut", none under a heading naming it (a thing priced: the
+    # narrowed step): the role-free step answers, ranked by it alone
+    assert [s.step for s in result.amount_steps] == ["bound", "narrowed", "role-free"]
     assert result.amount_steps[-1].candidates == result.candidate_count > 0
     assert _meets_each(result)
     # a word some candidate holds keeps the words' ranking: no text fallback

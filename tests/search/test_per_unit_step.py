@@ -38,7 +38,8 @@ def _per_unit(text: str) -> AmountFilter:
     [
         # a unit stated after the amount, a unit said by the name, an adjective of the unit
         ("movers charging over $150 an hour", ("bound", "per-unit", "role-free", "none")),
-        ("rooms under $200 per night", ("bound", "per-unit", "role-free", "none")),
+        # a thing priced ("rooms") is asked under a heading naming it first (narrowed)
+        ("rooms under $200 per night", ("bound", "narrowed", "per-unit", "role-free", "none")),
         ("hourly rate over $50", ("bound", "per-unit", "role-free", "none")),
         ("monthly rent under $2,000", ("bound", "per-unit", "role-free", "none")),
         # narrowed first (the name's first word as the kind of document), then the unit
