@@ -130,6 +130,9 @@ _HEADER_CURRENCY = re.compile(
 """A column header that states its currency and no scale: ``Target ($)``, ``Fee (USD)``,
 ``Amount (in €)``."""
 _PERCENT_HEADER = re.compile(r"(?i)%|percent")
+_RATE_IN_HEADER = re.compile(r"\d(?:[\d.,]*\d)?\s*%")
+"""A rate written in a column header ("VAT 19%", "Deposit (30%)"): the column names a
+quantity charged at that rate."""
 """A year inside a cell's text."""
 _SIGNED_NIL = re.compile(rf"\s*(?P<sign>{SIGN})\s*[-–—]+\s*")
 """A currency sign before a dash (``$—``: nil, in dollars): it signs its column."""
@@ -544,6 +547,16 @@ def _is_year_row(cells: list[Cell]) -> bool:
     return bool(numbers) and all(_is_year(c.text) for c in numbers)
 
 
+def _percent_column(header: str, sign: str | None) -> bool:
+    """Whether a column's header says its figures are percentages: a percent sign or the
+    word, unless the header names a quantity at a rate ("VAT 19%", "Tip (18%)") and the
+    cell writes its currency ("€2.87"): that is the amount charged at the rate."""
+    if not _PERCENT_HEADER.search(header):
+        return False
+    named_at_rate = _RATE_IN_HEADER.search(header) and _RATE_IN_HEADER.sub("", header).strip(" ()@")
+    return not (sign and named_at_rate)
+
+
 def _cell_amount(
     text: str,
     cell: Cell,
@@ -564,7 +577,7 @@ def _cell_amount(
     if bool(match.group("open")) != bool(match.group("close") or closed_after):
         return None
     sign = _sign_of(cell.text) or sign_before
-    if _PER_SHARE.search(label) or _PER_SHARE.search(header) or _PERCENT_HEADER.search(header):
+    if _PER_SHARE.search(label) or _PER_SHARE.search(header) or _percent_column(header, sign):
         return None  # per-share figures are never scaled; a signed one is read as written
     if caption is not None and caption.except_shares and re.search(r"(?i)\bshares?\b", label):
         caption = None

@@ -207,12 +207,25 @@ def without_dated_tail(text: str) -> str:
     date the figure is for, no word of what it measures. Any other dashed part stays
     ("Housing – double room"). Else without a date or the statement's own period that
     ends it (:data:`~osrag.lexicon.periods.DATE_TAIL`: "Deposit paid 2 October 2026",
-    "Balance due by 23 April 2027", "Royalties earned this period")."""
+    "Balance due by 23 April 2027", "Royalties earned this period") — its participle kept
+    after a name that only says it is a figure ("Amount due by 5 November 2026" is the
+    amount due)."""
     found = _DASHED_TAIL.search(text)
     if found is None or not is_period_words(found.group("tail").strip(" .,:;")):
         dated = DATE_TAIL.search(text)  # "Deposit paid 2 October 2026": when, not what
-        return text if dated is None or not dated.start() else text[: dated.start()]
+        if dated is None or not dated.start():
+            return text
+        if dated["participle"] and _only_figure_words(text[: dated.start()]):
+            return text[: dated.end("participle")]  # "Amount due by …": the amount due
+        return text[: dated.start()]
     return text[: found.start()]
+
+
+def _only_figure_words(text: str) -> bool:
+    """Whether ``text`` only says that a figure is one ("Amount", "Total", "Sum"): the
+    participle after it names the figure ("Amount **due** by 5 November")."""
+    words = [w.casefold() for w in re.findall(r"[^\W\d_]+", text)]
+    return bool(words) and all(w in FIGURE_WORDS or w in _TOTAL_ROW for w in words)
 
 
 def _first_clause(text: str) -> tuple[str, bool]:

@@ -275,6 +275,8 @@ GENERIC_HEADS = FIGURE_WORDS | frozenset({
     "package",  # a sponsorship, benefits or service package is the sponsorship, the
     # benefits or the service bought: "gold sponsorship package" is the gold sponsorship
     "tier",  # "gold sponsorship tier", "premium support tier": the same
+    "reimbursement",  # what a plan pays back for a loss is its cover of it: "food loss
+    # reimbursement" is the food loss cover, "rental reimbursement" the rental cover
 })  # fmt: skip
 """A last word (in the singular) that only says what kind of figure the rest names: keys
 without it too, when a name is left (not a lone "total" or "other")."""

@@ -381,18 +381,20 @@ def stated_halves(text: str, taken: Sequence[tuple[int, int]] = ()) -> list[tupl
 
 DATE_TAIL = re.compile(
     rf"""(?ix)\s+
-    (?:(?:paid|received|due|made|collected|refunded|issued)\s+)?
+    (?:(?P<participle>paid|received|due|made|collected|refunded|issued)\s+)?
     (?:(?:on|at|by|as\s+(?:of|at)|before|until)\s+)?
     (?:\d{{1,2}}[/.-]\d{{1,2}}[/.-](?:{YEAR4}|\d\d)|{DAY}\s+{MONTH},?\s+{YEAR4}
       |{MONTH}\s+{DAY},?\s+{YEAR4})
     \s*$
     |\s+(?:this|the\s+current|current)\s+(?:pay\s+|statement\s+|billing\s+|accounting\s+)?
-    (?:period|month|quarter|year)\s*$"""
+    (?:period|month|quarter|year)\s*$
+    |\s+(?:in|during|for)\s+(?:{YEAR4}|the\s+(?:(?:tax|calendar|fiscal|financial)\s+)?year)\s*$"""
 )
 """When a figure moved or for which stretch it stands, at the end of a document's label:
 a date with the participle and the preposition that state it ("Deposit **paid 2 October
 2026**", "Deposit **received 09/02/2026**", "Balance due **by 23 April 2027**") or the
-statement's own period ("Royalties earned **this period**"). Neither names what the
+statement's own period ("Royalties earned **this period**") or the year it sums ("Total gifts
+**in 2026**", "Donations **during the year**"). Neither names what the
 figure measures: a label's keys are read without it (:func:`osrag.lexicon.keys.
 label_keys`), as a question's name is read without its time phrase (:data:`TIME_TAIL`)."""
 

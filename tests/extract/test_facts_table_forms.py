@@ -346,3 +346,26 @@ def test_a_cell_whose_amount_follows_no_short_key_is_read_as_before() -> None:
         ("$1,000", "Hail — deductible"),
         ("$2,000", "Flood — Settlement"),
     ]
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_a_column_naming_a_tax_at_its_rate_holds_the_tax_charged(shape: str) -> None:
+    table = SHAPES[shape](
+        [
+            ["Item", "Net", "Sales tax 8.5%", "Total"],
+            ["Gym membership, March", "$40.00", "$3.40", "$43.40"],
+        ]
+    )
+    found = {f.raw: f.label for f in facts(table)}
+    assert found["$3.40"] == "Gym membership, March — Sales tax 8.5%"
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_a_percentage_column_still_holds_no_money(shape: str) -> None:
+    table = SHAPES[shape](
+        [
+            ["Segment", "Revenue", "% of total", "Margin 12%"],
+            ["Retail", "$400.00", "40.0", "15.5"],
+        ]
+    )
+    assert [f.raw for f in facts(table)] == ["$400.00"]

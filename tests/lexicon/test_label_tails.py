@@ -128,3 +128,39 @@ def test_the_statements_own_period_or_a_date_is_no_word_of_the_keys(label: str, 
 @pytest.mark.parametrize("label", ["Payment received", "Balance due", "Period 3 fee"])
 def test_a_participle_or_a_period_word_without_a_date_stays(label: str) -> None:
     assert label_keys(label)[0] == label.lower()
+
+
+@pytest.mark.parametrize(
+    ("label", "name"),
+    [
+        ("Total pledges in 2025", "Total pledges"),
+        ("Membership fees during the year", "Membership fees"),
+        ("Interest paid for the tax year", "Interest paid"),
+        ("Contributions in the calendar year", "Contributions"),
+    ],
+)
+def test_the_year_a_figure_sums_is_no_word_of_the_keys(label: str, name: str) -> None:
+    assert label_keys(label) == label_keys(name)
+
+
+@pytest.mark.parametrize(
+    ("label", "key"),
+    [
+        ("AMOUNT DUE BY 14 MARCH 2027", "amount due"),
+        ("Total due on 06/30/2026", "total due"),
+        ("Amount received 3 February 2026", "amount received"),
+    ],
+)
+def test_a_participle_after_a_figure_word_names_the_figure_before_its_date(
+    label: str, key: str
+) -> None:
+    assert key in label_keys(label)
+    assert not {"amount", "total", "2026", "2027"} & set(label_keys(label))
+
+
+@pytest.mark.parametrize(
+    ("label", "cover"),
+    [("Spoiled food reimbursement", "spoiled food"), ("Hotel stay reimbursement", "hotel stay")],
+)
+def test_a_reimbursement_is_the_cover_of_what_it_pays_back(label: str, cover: str) -> None:
+    assert cover in label_keys(label)
