@@ -161,6 +161,16 @@ ASKED_PAID_EVERY = re.compile(
 **paid annually for** less than", "a gym **billed monthly at** under"): the words before it
 are the thing paid for, the adverb how often (group ``adverb``)."""
 
+ASKED_COVER_VERBS = frozenset({"cover", "covers", "covering", "insure", "insures", "insuring"})
+"""A question's verbs that say what a plan pays out ("tenant protection that **covers** at
+least $5,000", "warranties **covering** heating and cooling up to $2,500"): the figure is
+a limit — of the verb's object when one follows ("heating and cooling" → its limit), else
+the plan's own. The words before the verb name what holds the figure."""
+ASKED_PAYOUT_VERBS = frozenset({"pay", "pays", "paying"})
+"""A question's verbs of paying out: after the name of a cover ("breakdown cover **paying**
+at least £750 per repair"), with no object, the figure is that cover's limit; after
+anything else ("policies that pay over", "jobs paying over") they name none."""
+
 ASKED_BOUND = re.compile(r"(?i)(?:\s+|^)(?P<verb>capped|limited|restricted)(?:\s+(?:at|to))?\s*\Z")
 """A question's link that makes the figure a bound of the name before it: "liability
 **capped at** $500,000" asks for the liability's cap, "damages **limited to**" their limit

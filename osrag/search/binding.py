@@ -89,11 +89,18 @@ from osrag.lexicon.function_words import (
     NOUNS_OF_GIVING,
     PAST_PARTICIPLES,
 )
-from osrag.lexicon.label_roles import ASKED_GENERIC_HEADS, INSIDE_A_NAME, SPECIFYING
+from osrag.lexicon.label_roles import (
+    ASKED_GENERIC_HEADS,
+    FIGURE_WORDS,
+    INSIDE_A_NAME,
+    SPECIFYING,
+)
 from osrag.lexicon.links import (
     ASKED_BOUND,
+    ASKED_COVER_VERBS,
     ASKED_LINK,
     ASKED_PAID_EVERY,
+    ASKED_PAYOUT_VERBS,
     ASKED_PRICE_VERBS,
     ASKED_WHOLE,
     LINKS_THAT_ARE_NOUNS,
@@ -318,6 +325,9 @@ def _priced(words: list[str], *, linked: bool = False) -> tuple[str, str | None,
     reach = max(-1, len(words) - 1 - MAX_LABEL_WORDS)
     for v in range(len(words) - 1, reach, -1):
         verb = words[v].lower()
+        covered = _covered(words, v) if verb in ASKED_VERBS_OF_COVER else None
+        if covered is not None:
+            return covered
         if verb not in ASKED_PRICE_VERBS:
             continue
         end = v - 1 if v and words[v - 1].lower() in ("that", "which") else v
@@ -368,6 +378,44 @@ def _paid_every(raw: str) -> tuple[str, str | None, str | None] | None:
         return None
     context = _unsaid(_context(words, stopped), phrase)
     return f"{_joined(phrase)} {found['adverb'].lower()}", context, None
+
+
+ASKED_VERBS_OF_COVER = ASKED_COVER_VERBS | ASKED_PAYOUT_VERBS
+_UP_TO = ("up", "to")
+"""The words that say a limit's figure is at most paid ("covering heating **up to** …")."""
+
+
+def _covered(words: list[str], v: int) -> tuple[str, str | None, str] | None:
+    """ "tenant protection that **covers** at least", "warranties **covering** heating and
+    cooling up to", "breakdown cover **paying** at least": (the limit — of the object of a
+    verb of cover when one follows —, the words naming what holds it, the words as
+    written), when a verb of :data:`~osrag.lexicon.links.ASKED_COVER_VERBS` or, after a
+    cover (:data:`~osrag.lexicon.label_roles.FIGURE_WORDS`), of
+    :data:`~osrag.lexicon.links.ASKED_PAYOUT_VERBS` stands
+    between them and the constraint; else None (a verb of paying out with an object:
+    "plans paying food loss of" asks the food loss)."""
+    verb = words[v].lower()
+    end = v - 1 if v and words[v - 1].lower() in ("that", "which") else v
+    subject, _ = _tail_phrase(words[:end])
+    if not subject:
+        return None
+    rest = words[v + 1 :]
+    while rest and rest[0].lower() in _OBJECT_OPENERS:
+        rest = rest[1:]
+    if tuple(w.lower() for w in rest[-2:]) == _UP_TO:
+        rest = rest[:-2]
+    head = singular(normalised(subject[-1]))
+    if verb in ASKED_PAYOUT_VERBS and (rest or head not in FIGURE_WORDS):
+        return None  # "policies that pay over", "plans paying food loss of": no cover's limit
+    name = "limit"
+    if rest:
+        phrase, stopped = _tail_phrase(rest)
+        if not phrase or stopped >= 0:
+            return None
+        name = f"{_joined(phrase)} limit"
+    kept = [w for w in subject if w != ","]
+    context = _unsaid(_joined(kept), name.split(" ")) if kept else None
+    return name, context, _joined([*subject, *words[end:]])
 
 
 def _label_before(

@@ -483,3 +483,26 @@ def test_a_unit_between_the_amount_and_a_comparison_after_it_is_the_constraints_
 ) -> None:
     c = _one(text)
     assert (c.label, c.op, c.period_unit) == (label, op, unit)
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "context"),
+    [
+        ("renters insurance that covers at least $20,000", "limit", "renters insurance"),
+        ("pet plans covering surgery up to at least $4,000", "surgery limit", "pet plans"),
+        ("travel policies insuring baggage over $1,500", "baggage limit", "travel policies"),
+        ("roadside cover paying more than $200 per tow", "limit", "roadside cover"),
+    ],
+)
+def test_a_verb_of_cover_asks_a_limit_of_its_object_or_of_the_plan(
+    text: str, label: str, context: str
+) -> None:
+    c = _one(text)
+    assert (c.label, c.context) == (label, context)
+
+
+def test_the_limit_a_verb_of_cover_asks_meets_the_coverage_a_document_names() -> None:
+    c = _one("boat plans covering towing up to at least $500")
+    one = fact_filter(c.model_copy(update={"context": None}))
+    assert passes(one, _fact(list(label_keys("Towing limit")), 60000))
+    assert not passes(one, _fact(list(label_keys("Towing fee")), 60000))
