@@ -161,11 +161,15 @@ ASKED_PAID_EVERY = re.compile(
 **paid annually for** less than", "a gym **billed monthly at** under"): the words before it
 are the thing paid for, the adverb how often (group ``adverb``)."""
 
-ASKED_COVER_VERBS = frozenset({"cover", "covers", "covering", "insure", "insures", "insuring"})
-"""A question's verbs that say what a plan pays out ("tenant protection that **covers** at
-least $5,000", "warranties **covering** heating and cooling up to $2,500"): the figure is
-a limit — of the verb's object when one follows ("heating and cooling" → its limit), else
-the plan's own. The words before the verb name what holds the figure."""
+ASKED_COVER_VERBS = frozenset({"covering", "insuring"})
+"""A question's verbs that say what a plan pays out ("warranties **covering** heating and
+cooling up to $2,500", "plans **insuring** baggage over"): the figure is a limit — of the
+verb's object when one follows ("heating and cooling" → its limit), else the plan's own.
+The words before the verb name what holds the figure."""
+ASKED_COVER_CLAUSE_VERBS = frozenset({"cover", "covers", "insure", "insures"})
+"""The finite forms of the verbs of cover, read as one only after "that" or "which"
+("tenant protection **that covers** at least $5,000"): elsewhere "cover" is the noun
+("travel medical **cover** of at least")."""
 ASKED_PAYOUT_VERBS = frozenset({"pay", "pays", "paying"})
 """A question's verbs of paying out: after the name of a cover ("breakdown cover **paying**
 at least £750 per repair"), with no object, the figure is that cover's limit; after

@@ -16,6 +16,7 @@ from osrag.lexicon.profiles import vocabulary
 from osrag.schema.constraints import AmountConstraint
 from osrag.search.fact_filters import (
     constraint_keys,
+    kind_at_unit,
     kind_free,
     named_keys,
     narrowed_constraint,
@@ -93,19 +94,39 @@ def asked_at(c: AmountConstraint, step: str) -> str:
         line = f"{free.describe()}: any label · a fact stating per {free.period_unit}"
         return " · ".join([line, *said])
     if step == "narrowed":
-        narrower = narrowed_constraint(c)
-        thing = thing_priced(c)
-        under = f"; or any amount under a heading naming {thing!r}" if thing is not None else ""
-        if narrower is None:
-            return (_bound(c) if thing is None else f"{c.describe()}: any label") + under
-        line = _bound(narrower, narrowed_keys(narrower))
-        if c.context is not None and narrower.context != c.context:
-            line += f"; {c.context!r} ranks, excludes nothing"
-        as_named = kind_free(c)
-        if as_named is not None:
-            line += f"; or {_bound(as_named)}, in any document"
-        return line + under
+        return _narrowed(c)
     return _bound(c)
+
+
+def _narrowed(c: AmountConstraint) -> str:
+    """What the narrowed step asks of a fact for ``c``."""
+    at_unit = kind_at_unit(c)
+    unit_line = (
+        f"any label · a fact stating per {at_unit.period_unit}, {at_unit.context!r} in the"
+        " breadcrumb or among the fact's label keys"
+        if at_unit is not None
+        else None
+    )
+    thing = thing_priced(c)
+    under = f"; or any amount under a heading naming {thing!r}" if thing is not None else ""
+    narrower = narrowed_constraint(c)
+    if narrower is None:
+        if unit_line:
+            return f"{c.describe()}: {unit_line}{under}"
+        return (_bound(c) if thing is None else f"{c.describe()}: any label") + under
+    line = _narrowed_line(c, narrower)
+    return (f"{line}; or {unit_line}" if unit_line else line) + under
+
+
+def _narrowed_line(c: AmountConstraint, narrower: AmountConstraint) -> str:
+    """The narrowed step's reading of the name of ``c`` (``narrower``), in words."""
+    line = _bound(narrower, narrowed_keys(narrower))
+    if c.context is not None and narrower.context != c.context:
+        line += f"; {c.context!r} ranks, excludes nothing"
+    as_named = kind_free(c)
+    if as_named is not None:
+        line += f"; or {_bound(as_named)}, in any document"
+    return line
 
 
 def name_note(c: AmountConstraint) -> str | None:

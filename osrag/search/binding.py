@@ -97,6 +97,7 @@ from osrag.lexicon.label_roles import (
 )
 from osrag.lexicon.links import (
     ASKED_BOUND,
+    ASKED_COVER_CLAUSE_VERBS,
     ASKED_COVER_VERBS,
     ASKED_LINK,
     ASKED_PAID_EVERY,
@@ -325,7 +326,10 @@ def _priced(words: list[str], *, linked: bool = False) -> tuple[str, str | None,
     reach = max(-1, len(words) - 1 - MAX_LABEL_WORDS)
     for v in range(len(words) - 1, reach, -1):
         verb = words[v].lower()
-        covered = _covered(words, v) if verb in ASKED_VERBS_OF_COVER else None
+        clause = (
+            verb in ASKED_COVER_CLAUSE_VERBS and v and words[v - 1].lower() in ("that", "which")
+        )
+        covered = _covered(words, v) if verb in ASKED_VERBS_OF_COVER or clause else None
         if covered is not None:
             return covered
         if verb not in ASKED_PRICE_VERBS:

@@ -511,7 +511,52 @@ def kind_free(c: AmountConstraint) -> AmountConstraint | None:
     return c.model_copy(update={"context": None})
 
 
+def kind_at_unit(c: AmountConstraint) -> AmountConstraint | None:
+    """The kind a question asks a figure at a unit of, read loosely: the per-unit step's
+    constraint (:func:`per_unit_constraint`) whose ``context`` is the head of the kind the
+    question names — its qualifier of the kind of document ("home warranty plans costing
+    more than $50 a month" → a warranty's monthly figure), else its name when that names a
+    thing, no quantity ("home warranties under $600 a year" → any yearly figure of a
+    warranty; "monthly rent under $2,000" names a quantity: none). None when there is no
+    per-unit step for ``c``, or no kind to ask."""
+    free = per_unit_constraint(c)
+    words = name_words(c.context or c.label or "")
+    if free is None or not words:
+        return None
+    if c.context is None and is_quantity_noun(words[-1]):
+        return None
+    return free.model_copy(update={"context": words[-1]})
+
+
+def _kind_at_unit_filter(c: AmountConstraint) -> Filter | None:
+    """:func:`kind_at_unit` as a filter: a fact at the unit asked, of any label, where a
+    document says the head of the kind (:func:`where_named`)."""
+    kind = kind_at_unit(c)
+    found = per_unit_filter(c)
+    if kind is None or kind.context is None or found is None:
+        return None
+    return where_named(found[1], kind.context)
+
+
 def narrowed_filter(
+    c: AmountConstraint, extra_keys: Sequence[str] = ()
+) -> tuple[AmountConstraint, Filter] | None:
+    """The narrowed step (:func:`_narrowed_filter`); for a quantity asked at a unit, also
+    a fact at that unit where a document says the head of the kind the question names
+    (:func:`kind_at_unit`): the kind read where it is said, its figure at the unit asked,
+    before any figure at that unit of any document (the per-unit step)."""
+    found = _narrowed_filter(c, extra_keys)
+    at_unit = _kind_at_unit_filter(c)
+    if at_unit is None:
+        return found
+    if found is None:
+        kind = kind_at_unit(c)
+        assert kind is not None
+        return kind, at_unit
+    return found[0], AnyOf((found[1], at_unit))
+
+
+def _narrowed_filter(
     c: AmountConstraint, extra_keys: Sequence[str] = ()
 ) -> tuple[AmountConstraint, Filter] | None:
     """The amount ladder's narrowed step for ``c`` (:func:`narrowed_constraint`): a label's

@@ -38,7 +38,7 @@ def _per_unit(text: str) -> AmountFilter:
     [
         # a unit stated after the amount, a unit said by the name, an adjective of the unit
         ("movers charging over $150 an hour", ("bound", "per-unit", "role-free", "none")),
-        # a thing priced ("rooms") is asked under a heading naming it first (narrowed)
+        # a thing priced ("rooms") is asked where a document names it first (narrowed)
         ("rooms under $200 per night", ("bound", "narrowed", "per-unit", "role-free", "none")),
         ("hourly rate over $50", ("bound", "per-unit", "role-free", "none")),
         ("monthly rent under $2,000", ("bound", "per-unit", "role-free", "none")),
@@ -166,3 +166,28 @@ def test_every_leg_carries_the_per_unit_filter(mode: str) -> None:
         assert "facts.label_keys" not in said, body  # the label is free
     role_free = json.dumps(search_bodies(plan, vector=vector, step="role-free"))
     assert unit not in role_free and "facts" not in role_free
+
+
+def test_a_thing_asked_at_a_unit_is_asked_where_a_document_names_it_before_any_figure() -> None:
+    plan = plan_query("gym memberships under $60 a month")
+    assert plan.amount_steps == ("bound", "narrowed", "per-unit", "role-free", "none")
+    (found,) = (f for f in plan.kept(step="narrowed") if isinstance(f, AmountFilter))
+    monthly = _fact(["dues"], 4500, period_unit="month")
+    assert passes(found.filter, monthly, "Riverside Fitness › Your membership")
+    assert not passes(found.filter, monthly, "City Parking › Your permit")
+    assert not passes(found.filter, _fact(["dues"], 4500), "Riverside Fitness › Your membership")
+    assert passes(found.filter, _fact(["membership", "dues"], 4500, period_unit="month"))
+
+
+def test_a_qualified_kind_asked_at_a_unit_is_asked_by_its_head() -> None:
+    plan = plan_query("pet insurance plans costing more than $30 a month")
+    (found,) = (f for f in plan.kept(step="narrowed") if isinstance(f, AmountFilter))
+    assert "any label · a fact stating per month" in plan.asked["narrowed"][0]
+    assert passes(found.filter, _fact(["total"], 3500, period_unit="month"), "Pet insurance quote")
+    assert not passes(found.filter, _fact(["total"], 3500, period_unit="month"), "Vet invoice")
+
+
+def test_a_quantity_named_at_a_unit_keeps_the_ladder_it_had() -> None:
+    assert plan_query("monthly rent under $2,000").amount_steps == (
+        "bound", "per-unit", "role-free", "none"
+    )  # fmt: skip
