@@ -533,7 +533,7 @@ def _kind_at_unit_filter(c: AmountConstraint) -> Filter | None:
     document says the head of the kind (:func:`where_named`)."""
     kind = kind_at_unit(c)
     found = per_unit_filter(c)
-    if kind is None or kind.context is None or found is None:
+    if kind is None or kind.context is None or found is None or not isinstance(found[1], Nested):
         return None
     return where_named(found[1], kind.context)
 
