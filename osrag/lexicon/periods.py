@@ -85,6 +85,7 @@ __all__ = [
     "UNIT_ADVERBS",
     "YEAR4",
     "YEAR_IN_TEXT",
+    "YEAR_SUMMED",
     "YEAR_WRITTEN",
     "PeriodPart",
     "PeriodUnit",
@@ -397,6 +398,13 @@ statement's own period ("Royalties earned **this period**") or the year it sums 
 **in 2026**", "Donations **during the year**"). Neither names what the
 figure measures: a label's keys are read without it (:func:`osrag.lexicon.keys.
 label_keys`), as a question's name is read without its time phrase (:data:`TIME_TAIL`)."""
+
+YEAR_SUMMED = re.compile(
+    r"(?i)\s+(?:in|during|for)\s+the\s+(?:(?:tax|calendar|fiscal|financial)\s+)?year\s*$"
+)
+"""A label's tail that says the figure sums one year, no year named ("Total donations **in
+the year**", "Fees paid **during the year**"): a year's figure, as "a year" says after an
+amount."""
 
 TIME_TAIL = re.compile(
     r"(?i)\s+(?:(?:in|for|during|as\s+of|as\s+at|at|on|by|through|from|since|over|ended|"

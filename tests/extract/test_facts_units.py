@@ -109,3 +109,17 @@ def test_an_average_per_day_is_no_daily_amount() -> None:
     )
     (fact,) = extract_values(text, ExtractionConfig()).facts
     assert fact.label == "average daily net assets" and fact.period_unit is None
+
+
+@pytest.mark.parametrize(
+    ("line", "unit"),
+    [
+        ("Total pledges in the year: $1,250.00", "year"),
+        ("Membership fees paid during the tax year: £96.00", "year"),
+        ("Total pledges in 2025: $1,250.00", None),  # dated: its year, no unit
+        ("Total pledges: $1,250.00", None),
+    ],
+)
+def test_a_label_summing_the_year_is_a_years_figure(line: str, unit: str | None) -> None:
+    (fact,) = extract_values(line, ExtractionConfig()).facts
+    assert fact.period_unit == unit

@@ -10,7 +10,8 @@ the vocabulary's reader of period units (:func:`osrag.lexicon.periods.period_uni
    comma, a semicolon, a full stop, a table cell's end, a line's end) or another figure
    starts, within :data:`REACH` characters.
 2. **Else in the label**: "**Monthly** rent", "**Annual** premium", "Rate **per hour**",
-   "Rent — **Monthly**" (a table's column), "**annual** learning stipend" — but not a
+   "Rent — **Monthly**" (a table's column), "**annual** learning stipend", a year's sum
+   ("Total donations **in the year**": :data:`~osrag.lexicon.periods.YEAR_SUMMED`) — but not a
    unit that makes an average ("average **daily** net assets" is a daily average, not an
    amount that falls due daily), nor one that a figure of the label owns ("15 credit hours
    at $390.00 **per credit hour**", "Meal plan – 14 meals **per week**": the rate and the
@@ -40,7 +41,13 @@ import functools
 import re
 from collections.abc import Sequence
 
-from osrag.lexicon.periods import RATE_UNITS, PeriodUnit, period_unit_of, period_units_in
+from osrag.lexicon.periods import (
+    RATE_UNITS,
+    YEAR_SUMMED,
+    PeriodUnit,
+    period_unit_of,
+    period_units_in,
+)
 from osrag.schema.facts import AmountFact
 
 __all__ = ["REACH", "declared_units", "period_unit"]
@@ -77,7 +84,7 @@ def _label_unit(label: str) -> PeriodUnit | None:
     for unit, start, _ in period_units_in(label):
         if not _AVERAGE.search(label, 0, start) and not _COUNT_BEFORE_UNIT.search(label, 0, start):
             return unit
-    return None
+    return "year" if YEAR_SUMMED.search(label) else None
 
 
 _DECLARED_FREQUENCY = re.compile(
