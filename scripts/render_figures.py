@@ -192,7 +192,7 @@ def held_out_quantity_precision(results: dict[str, Any]) -> str:
         "at the bound step",
     ]
     rows = []
-    for name in ("probe", "probe2", "probe3", "probe4"):
+    for name in ("probe", "probe2", "probe3", "probe4", "probe5"):
         engines = results["sets"].get(name)
         if not engines:
             continue
@@ -210,10 +210,10 @@ def held_out_quantity_precision(results: dict[str, Any]) -> str:
     return _rows(header, rows, right_from=1)
 
 
-QUANTITY_PRECISION = "benchmarks/results/quantity_precision-round7.json"
+QUANTITY_PRECISION = "benchmarks/results/quantity_precision-round8.json"
 QUANTITY_PRECISION_COMMAND = (
     "python benchmarks/quantity_precision.py --sets "
-    "tatqa,tatqa-hand,tatqa-scope,insurance,families,probe,probe2,probe3,probe4 --label round7"
+    "tatqa,tatqa-hand,tatqa-scope,insurance,families,probe,probe2,probe3,probe4,probe5 --label round8"
 )
 
 FIGURES = {
