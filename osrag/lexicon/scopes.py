@@ -624,14 +624,14 @@ def _one_part(w: _Words) -> PeriodPart | None:
         if word in _HALVES and following[:1] == ["half"] and following[1:2] != ["year"]:
             w.take(i, i + 2)
             return _HALVES[word]  # type: ignore[return-value]
-    for phrases, part in (
-        (_TO_DATE, "ytd"),
-        (_THIS_PERIOD, "full"),
-        (_FULL_YEAR, "full"),
-        (_OTHER_PART, "part"),
+    for phrases, part, own_column in (
+        (_TO_DATE, "ytd", False),
+        (_THIS_PERIOD, "full", True),
+        (_FULL_YEAR, "full", False),
+        (_OTHER_PART, "part", False),
     ):
         found = w.find(phrases)
-        if found is None or (phrases is _THIS_PERIOD and _in_a_clause(w, found[0])):
+        if found is None or (own_column and _in_a_clause(w, found[0])):
             continue
         while found is not None:  # the part is taken whole, each time it is written
             start, end = found

@@ -111,6 +111,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from osrag.extract.facts.defined import defined_later, defined_term
 from osrag.extract.facts.labels import clean_label
@@ -189,32 +190,16 @@ _READS = (_SHORT_REACH, _PHRASE_REACH, _REACH)
 """The reads of :func:`_read_back`, each when the one before cut the chain."""
 
 
-class _Token(tuple[str, str, int, int, int]):
+class _Token(NamedTuple):
     """A word, a figure or a mark: its text, lower-cased text, ``[start, end)`` in the
     text read, and its kind (:data:`_WORD`, :data:`_FIGURE`, :data:`_MARK`). A tuple: the
     reader makes one for every token before an amount, on the ingest's hot path."""
 
-    __slots__ = ()
-
-    @property
-    def text(self) -> str:
-        return self[0]
-
-    @property
-    def low(self) -> str:
-        return self[1]
-
-    @property
-    def start(self) -> int:
-        return self[2]
-
-    @property
-    def end(self) -> int:
-        return self[3]
-
-    @property
-    def kind(self) -> int:
-        return self[4]
+    text: str
+    low: str
+    start: int
+    end: int
+    kind: int
 
 
 _WORD, _FIGURE, _MARK = 1, 2, 3

@@ -414,7 +414,7 @@ def _split(label: str) -> tuple[str, Scope, str | None, PeriodPart | None]:
     words name no scope and no part (:func:`~osrag.lexicon.scopes.scope_of`)."""
     what, scope, name, part = scope_of(label)
     if scope == "own" and part is None:
-        return label, scope, name, part
+        return label, scope, name, None
     return what, scope, name, part
 
 
