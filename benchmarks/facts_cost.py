@@ -23,9 +23,11 @@ else a local node), in one run:
    the first search apart (it reads the generation's label vocabulary).
 
 ``--before TREE``: an osrag source tree (``git archive REF | tar -x -C TREE``) whose cost
-part runs beside this checkout's, ``--repeats`` times each, alternating (the order turns
-every round, so a burst of load on a shared machine hits both alike); each run is a row of
-``cost_runs`` with its tree, and the table gives each tree's mean CPU per chunk and ratio.
+part runs beside this checkout's (or beside ``--after TREE``'s: another tree, such as the
+mypyc build ``benchmarks/compiled_extraction.py --keep-build`` leaves), ``--repeats``
+times each, alternating (the order turns every round, so a burst of load on a shared
+machine hits both alike); each run is a row of ``cost_runs`` with its tree, and the table
+gives each tree's mean CPU per chunk and ratio.
 ``--cost-chunks 0`` leaves the cost part out. Prints the tables and writes
 ``benchmarks/results/facts_cost.json`` (``facts_cost-NAME.json`` with ``--label NAME``).
 """
@@ -136,10 +138,13 @@ def cost(url: str, corpus: Path, tree: Path | None = None) -> dict[str, Any]:
     return out
 
 
-def cost_runs(url: str, corpus: Path, before: Path, repeats: int) -> list[dict[str, Any]]:
-    """The cost part of ``before`` and of this checkout, ``repeats`` times each, in turn."""
+def cost_runs(
+    url: str, corpus: Path, before: Path, repeats: int, after: Path | None = None
+) -> list[dict[str, Any]]:
+    """The cost part of ``before`` and of ``after`` (None: this checkout), ``repeats`` times
+    each, in turn."""
     runs: list[dict[str, Any]] = []
-    trees: list[tuple[str, Path | None]] = [("before", before), ("after", None)]
+    trees: list[tuple[str, Path | None]] = [("before", before), ("after", after)]
     for number in range(1, repeats + 1):
         for name, tree in trees if number % 2 else trees[::-1]:
             console.print(f"[bold]{name}[/bold], run {number}")
@@ -229,6 +234,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--before", type=Path, default=None, help="an osrag source tree measured beside this"
     )
+    parser.add_argument(
+        "--after", type=Path, default=None, help="the tree measured after --before's (else this)"
+    )
     parser.add_argument("--repeats", type=int, default=3, help="runs of each tree (--before)")
     args = parser.parse_args(argv)
     url = args.url or cluster_url()
@@ -244,7 +252,8 @@ def main(argv: list[str] | None = None) -> int:
                 results["cost"] = cost(url, small)
             else:
                 results["before"] = str(args.before)
-                results["cost_runs"] = cost_runs(url, small, args.before, args.repeats)
+                results["after"] = str(args.after) if args.after else None
+                results["cost_runs"] = cost_runs(url, small, args.before, args.repeats, args.after)
         for size in sizes:
             corpus = work / f"corpus-{size}"
             synthetic_corpus.write_corpus(corpus, size, seed=7)
