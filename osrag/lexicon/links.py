@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from osrag.lexicon.function_words import DO, FINITE_BE, HEDGES, MODALS
+from osrag.lexicon.periods import UNIT_ADVERBS
 
 __all__ = [
     "ASKED_BOUND",
@@ -154,7 +155,7 @@ document noun is the thing priced, and the question's name."""
 
 ASKED_PAID_EVERY = re.compile(
     r"(?i)\s+(?P<verb>paid|billed|charged|payable|renewed)\s+"
-    r"(?P<adverb>annually|yearly|monthly|weekly|quarterly|daily|nightly|hourly)"
+    rf"(?P<adverb>{'|'.join(sorted(w for w in UNIT_ADVERBS if w.endswith('ly')))})"
     r"(?:\s+(?:for|at))?\s*\Z"
 )
 """A participle of paying with an adverb of its period before a constraint ("RV storage
