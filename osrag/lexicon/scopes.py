@@ -962,7 +962,27 @@ def read_scope(words: Sequence[str]) -> ScopeReading:
     """Split a name's words — as written, one token each (``"Adjusted"``, ``"(non-GAAP)"``,
     ``"fourth-quarter"``) — into what, whose and when (module docstring). The what is the
     tokens not taken, in order; function words left hanging at a taken run go with it
-    ("Income from discontinued operations" → ``["Income"]``)."""
+    ("Income from discontinued operations" → ``["Income"]``). A scope or part said twice
+    is taken whole: where the what, read again, still says the same scope or part (and
+    nothing else), its words go too."""
+    reading = _read_scope_once(words)
+    while reading.scope != "own" or reading.period_part is not None:
+        again = _read_scope_once(reading.what)
+        if again.what == reading.what:
+            break
+        scope_again = (again.scope, again.scope_name)
+        if scope_again not in (("own", None), (reading.scope, reading.scope_name)):
+            break  # another scope in what is left: the first reading stands
+        if again.period_part not in (None, reading.period_part):
+            break
+        if scope_again == ("own", None) and again.period_part is None:
+            break  # nothing of the same said again
+        reading = ScopeReading(again.what, reading.scope, reading.scope_name, reading.period_part)
+    return reading
+
+
+def _read_scope_once(words: Sequence[str]) -> ScopeReading:
+    """:func:`read_scope`'s one pass over the words."""
     if not any(map(_may_name_scope, words)):
         return ScopeReading(list(words), "own", None, None)  # most names: nothing to take
     w = _Words(words)

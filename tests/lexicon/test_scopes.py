@@ -200,6 +200,7 @@ _TOKENS = st.lists(st.sampled_from(_WORDS), max_size=8)
 
 @given(_TOKENS)
 @example(["segment", "(non-GAAP)", "segment", "Total"])  # a bracketed note is no name
+@example(["Parent", "(non-GAAP)", "Parent"])  # a scope said twice, a note between
 def test_what_is_never_invented_and_the_scope_is_taken_whole(tokens: list[str]) -> None:
     reading = read_scope(tokens)
     it = iter(tokens)
