@@ -1,17 +1,21 @@
 """Labels matched by meaning against keys alone: the threshold sweep, and the side-by-side.
 
     .venv/bin/python benchmarks/label_meaning.py [--label after] [--sets families,tatqa] \
-        [--thresholds off,0.5,0.55,…] [--chosen 0.7] \
+        [--thresholds off,0.5,0.55,…] [--sweep-modes bm25,vector] [--chosen 0.7] \
         [--engines embedded,opensearch,elasticsearch] [--modes bm25,vector,hybrid] \
         [--cluster-modes bm25]
 
 Query sets with gold independent of osrag (see ``benchmarks/quantity_precision.py``):
 ``families`` — the development set of ``benchmarks/data/families`` (126 questions in ten
-families, two of them families no profile covers), and ``tatqa`` — the TAT-QA analyst
-questions. Each corpus is ingested once per engine with the offline default embedder (so
+families, two of them families no profile covers); ``probe`` to ``probe5`` — the probe
+sets of families, written as ``families`` is (a held-out set is measured only when named);
+``insurance`` — the role-bound questions of ``examples/insurance``; ``tatqa`` — the TAT-QA
+analyst questions, and ``tatqa-hand`` — the same with their gold adjudicated by the hand
+readings. Each corpus is ingested once per engine with the offline default embedder (so
 vector and hybrid run, and the label vocabulary has vectors).
 
-**The sweep** (embedded engine, ``--sweep-mode``, default bm25): for every threshold —
+**The sweep** (embedded engine, every mode of ``--sweep-modes``, default bm25): for every
+threshold —
 ``off`` is keys alone — each question is searched as the evaluation searches (one hit per
 document, ten documents), and reported per family and per set: quantity precision@5
 (:func:`osrag.evaluation.quantity.quantity_precision_at` against the holder gold), the
@@ -22,8 +26,8 @@ added a key, judged by the rule below.
 **The rule that judges a label matched by meaning** (written down here; it reads the
 gold and the label's text, never osrag's filter):
 
-* **families** — *right* when the label's row (its text before the first `` — ``,
-  after a group's ``: ``, without parenthesised words, as words) is written in the
+* **a set of families, and insurance** — *right* when the label's row (its text before the
+  first `` — ``, after a group's ``: ``, without parenthesised words, as words) is written in the
   evidence a reader cited for a holder of the question (the row or sentence that makes it
   hold); else *wrong* when a document the gold judges as not holding the quantity (neither
   a holder nor unjudged) holds a fact with that label whose amount meets the question's
@@ -33,7 +37,7 @@ gold and the label's text, never osrag's filter):
   judged); else *unjudged* (it meets the constraint only in holders whose evidence cites
   another row, or in unjudged documents). The facts are read by osrag's extraction — what
   the key admits —; the verdict comes from the gold.
-* **tatqa** — *right* when the label's row, normalised as the dataset's gold normalises
+* **tatqa, tatqa-hand** — *right* when the label's row, normalised as the dataset's gold normalises
   row labels (:func:`tatqa_analyst.normalise`), is one of the labels the gold takes to mean
   the question's subject (:data:`tatqa_analyst.SUBJECTS`, the loss labels included); else
   *wrong* (another line of the table). Whether it admits a document (a fact meeting the
@@ -84,7 +88,9 @@ THRESHOLDS = (
 )
 K = 5
 MINOR = 100
-"""Minor units per major unit of every currency the two sets ask in (USD, GBP, EUR)."""
+"""Minor units per major unit of every currency the sets ask in (USD, GBP, EUR, …)."""
+TATQA_SETS = ("tatqa", "tatqa-hand")
+"""The sets judged by the TAT-QA subjects' row labels rather than by cited evidence."""
 
 
 # --------------------------------------------------------------------------- gold
@@ -170,7 +176,7 @@ class Judge:
     def verdict(self, qid: str, label: str) -> str:
         row = self.raw[qid]
         admitted = self.admits(qid, label)
-        if self.set_name == "tatqa":
+        if self.set_name in TATQA_SETS:
             subject = self.subjects[row["constraint"]["subject"]]
             names = set(subject.labels) | set(subject.loss_labels)
             return "right" if tatqa_analyst.normalise(row_words(label)) in names else "wrong"
@@ -275,11 +281,12 @@ def summarise(rows: dict[str, dict[str, Any]], qids: Iterable[str]) -> dict[str,
 
 
 def groups(set_name: str, queries: QuerySet) -> dict[str, list[str]]:
-    """Question ids by family (the families set), and the whole set."""
+    """Question ids by family (a set of families), and the whole set."""
     ids = [q.id for q in queries.queries]
     out: dict[str, list[str]] = {}
-    if set_name == "families":
-        family, no_profile = qp.families_of_queries()
+    folder = qp.FAMILY_SETS.get(set_name)
+    if folder is not None:
+        family, no_profile = qp.families_of_queries(folder)
         for name in sorted(set(family.values())):
             out[name] = [q for q in ids if family.get(q) == name]
         out["(families a profile covers)"] = [q for q in ids if family.get(q) not in no_profile]
@@ -297,36 +304,45 @@ def parse_threshold(text: str) -> tuple[float | None, bool]:
 def load_sets(names: list[str], work: Path) -> dict[str, tuple[Path, QuerySet, dict[str, Any]]]:
     loaded: dict[str, tuple[Path, QuerySet, dict[str, Any]]] = {}
     for name in names:
-        if name == "families":
-            corpus, queries = qp.families_set()
-            raw = _records(qp.FAMILIES / "queries.jsonl")
+        folder = qp.FAMILY_SETS.get(name)
+        if folder is not None:
+            corpus, queries = qp.families_set(folder)
+            raw = _records(folder / "queries.jsonl")
+        elif name == "insurance":
+            corpus, queries = qp.insurance_set()
+            raw = _records(qp.INSURANCE / "queries.jsonl")
         elif name == "tatqa":
             corpus, queries = qp.tatqa_set(work / "tatqa")
             raw = _records(work / "tatqa" / "analyst_queries.jsonl")
+        elif name == "tatqa-hand":
+            corpus, queries = qp.tatqa_hand_set(work / "tatqa")
+            raw = _records(work / "tatqa" / "analyst_queries_hand.jsonl")
         else:
-            raise SystemExit(f"unknown set {name!r}: families or tatqa")
+            known = ", ".join([*qp.FAMILY_SETS, "insurance", *TATQA_SETS])
+            raise SystemExit(f"unknown set {name!r}: one of {known}")
         loaded[name] = (corpus, queries, raw)
     return loaded
 
 
 def sweep_table(results: dict[str, Any]) -> str:
     lines = [
-        "| set | group | threshold | QP@5 | bound | questions with a meaning key | matches "
-        "| right / wrong / inert / unjudged | precision | false matches (admitting) |",
-        "|---|---|---|---:|---:|---:|---:|---|---:|---|",
+        "| set | mode | group | threshold | QP@5 | bound | questions with a meaning key "
+        "| matches | right / wrong / inert / unjudged | precision | false matches (admitting) |",
+        "|---|---|---|---|---:|---:|---:|---:|---|---:|---|",
     ]
-    for set_name, by_threshold in results["sweep"].items():
-        for threshold, by_group in by_threshold.items():
-            for group, s in by_group.items():
-                v = s["verdicts"]
-                precision = "—" if s["precision"] is None else f"{s['precision']:.2f}"
-                lines.append(
-                    f"| {set_name} | {group} | {threshold} | {s[f'qp@{K}']:.3f} "
-                    f"| {s['bound_share']:.0%} | {s['with_meaning']} | {s['matches']} "
-                    f"| {v.get('right', 0)} / {v.get('wrong', 0)} / {v.get('inert', 0)} / "
-                    f"{v.get('unjudged', 0)} | {precision} "
-                    f"| {s['false_matches']} ({s['false_admitting']}) |"
-                )
+    for set_name, by_mode in results["sweep"].items():
+        for mode, by_threshold in by_mode.items():
+            for threshold, by_group in by_threshold.items():
+                for group, s in by_group.items():
+                    v = s["verdicts"]
+                    precision = "—" if s["precision"] is None else f"{s['precision']:.2f}"
+                    lines.append(
+                        f"| {set_name} | {mode} | {group} | {threshold} | {s[f'qp@{K}']:.3f} "
+                        f"| {s['bound_share']:.0%} | {s['with_meaning']} | {s['matches']} "
+                        f"| {v.get('right', 0)} / {v.get('wrong', 0)} / {v.get('inert', 0)} / "
+                        f"{v.get('unjudged', 0)} | {precision} "
+                        f"| {s['false_matches']} ({s['false_admitting']}) |"
+                    )
     return "\n".join(lines)
 
 
@@ -362,7 +378,7 @@ def main(argv: list[str] | None = None) -> int:
         help="off (keys alone), a cosine, or COSINE/beside (by meaning beside the keys too); "
         "'' skips the sweep",
     )
-    parser.add_argument("--sweep-mode", default="bm25")
+    parser.add_argument("--sweep-modes", default="bm25", help="the sweep's modes, comma-separated")
     parser.add_argument(
         "--chosen", default=str(DEFAULT_THRESHOLD), help="'' skips the side-by-side"
     )
@@ -371,6 +387,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cluster-modes", default="bm25", help="on OpenSearch and Elasticsearch")
     args = parser.parse_args(argv)
     thresholds = [t for t in args.thresholds.split(",") if t]
+    sweep_modes = [m for m in args.sweep_modes.split(",") if m]
     results: dict[str, Any] = {
         "label": args.label,
         "rule": "benchmarks/label_meaning.py (module docstring)",
@@ -393,23 +410,25 @@ def main(argv: list[str] | None = None) -> int:
                     try:
                         grouped = groups(set_name, queries)
                         if engine_name == "embedded" and thresholds:
-                            sweep = results["sweep"].setdefault(set_name, {})
-                            for text in thresholds:
-                                console.print(f"  sweep {args.sweep_mode} at {text}")
-                                threshold, beside = parse_threshold(text)
-                                rows = run_queries(
-                                    index,
-                                    alias,
-                                    queries,
-                                    args.sweep_mode,
-                                    threshold,
-                                    judges[set_name],
-                                    beside_keys=beside,
-                                )
-                                sweep[text] = {
-                                    g: summarise(rows, ids) for g, ids in grouped.items()
-                                }
-                                results["per_query"].setdefault(set_name, {})[text] = rows
+                            for mode in sweep_modes:
+                                sweep = results["sweep"].setdefault(set_name, {})
+                                per_query = results["per_query"].setdefault(set_name, {})
+                                for text in thresholds:
+                                    console.print(f"  sweep {mode} at {text}")
+                                    threshold, beside = parse_threshold(text)
+                                    rows = run_queries(
+                                        index,
+                                        alias,
+                                        queries,
+                                        mode,
+                                        threshold,
+                                        judges[set_name],
+                                        beside_keys=beside,
+                                    )
+                                    sweep.setdefault(mode, {})[text] = {
+                                        g: summarise(rows, ids) for g, ids in grouped.items()
+                                    }
+                                    per_query.setdefault(mode, {})[text] = rows
                         if args.chosen:
                             side = results["side_by_side"].setdefault(set_name, {})
                             for mode in modes:
@@ -434,7 +453,7 @@ def main(argv: list[str] | None = None) -> int:
                 if close is not None:
                     close()
     if results["sweep"]:
-        print(f"threshold sweep ({args.sweep_mode}, embedded)\n{sweep_table(results)}")
+        print(f"threshold sweep ({args.sweep_modes}, embedded)\n{sweep_table(results)}")
     if results["side_by_side"]:
         print(f"\nkeys alone against meaning at {args.chosen}\n{side_table(results)}")
     path = write_results(f"label_meaning-{args.label}", results)
