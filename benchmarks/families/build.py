@@ -6,9 +6,9 @@
 
 The same for the probe sets of ``benchmarks/data/probe/`` (``--set probe``),
 ``benchmarks/data/probe2/`` (``--set probe2``), ``benchmarks/data/probe3/`` (``--set
-probe3``), ``benchmarks/data/probe4/`` (``--set probe4``) and ``benchmarks/data/probe5/``
-(``--set probe5``): their sources are ``<set>/sources/<family>/``, their documents
-``<set>/documents/``.
+probe3``), ``benchmarks/data/probe4/`` (``--set probe4``), ``benchmarks/data/probe5/``
+(``--set probe5``) and ``benchmarks/data/probe6/`` (``--set probe6``): their sources are
+``<set>/sources/<family>/``, their documents ``<set>/documents/``.
 
 The documents of ``benchmarks/data/families/documents/`` that are Markdown, plain text or
 HTML are committed as they are. The Word and PDF ones are generated here, so the set stays
@@ -55,7 +55,7 @@ SETS = {
             ROOT / "benchmarks" / "data" / name / "sources",
             ROOT / "benchmarks" / "data" / name / "documents",
         )
-        for name in ("probe", "probe2", "probe3", "probe4", "probe5")
+        for name in ("probe", "probe2", "probe3", "probe4", "probe5", "probe6")
     },
 }
 """Each set's (sources folder, documents folder)."""

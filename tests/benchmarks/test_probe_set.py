@@ -1,26 +1,28 @@
-"""The probe sets of ``benchmarks/data/probe`` and ``probe2`` to ``probe5`` are well-formed.
+"""The probe sets of ``benchmarks/data/probe`` and ``probe2`` to ``probe6`` are well-formed.
 
 Families osrag's rules were not built on — the first set: bills, payslips, fee statements,
-explanations of benefits, vehicle agreements, freight quotes, service agreements, venue
-contracts; the second, held out after the first was read for tuning: property tax bills,
-hospital bills, software order forms, construction bids and change orders, legal fee letters,
-moving estimates, memberships, bank fee schedules; the third, held out after the second was read
-for tuning: auto repair invoices and estimates, veterinary bills and estimates, childcare
-agreements, homeowners' association statements and budgets, court fees and penalty notices,
-royalty statements, funeral price lists, travel bookings; the fourth, held out after the third:
-dental treatment plans and statements, self storage agreements and invoices, catering proposals
-and contracts, home warranties and breakdown cover, pest control and grounds agreements,
-subscription receipts, photography packages and invoices, donation receipts and pledges; the
-fifth, held out after the fourth: tax preparation letters and invoices, cleaning agreements and
-invoices, translation quotes and interpreting agreements, music lessons and tutoring, solar
-proposals and contracts, recruitment fee agreements and staffing rates, kennels and daycare,
-print quotes and invoices. Their gold was read by hand by the protocol of the development set
-and fixed before any run. These tests check each set without osrag's extraction, constraint
-parser or filter, with the small amount reader of the development set's tests: every holder
-exists, its evidence is a sentence or row of its document writing an amount that meets the
-question's constraint, the families list the documents folder and are new, and the Word and PDF
-files are their sources' build. The query file is read by ``osrag eval``'s own loader, and the
-benchmark loads the set and its families as it loads the development set.
+explanations of benefits, vehicle agreements, freight quotes, service agreements, venue contracts;
+the second, held out after the first was read for tuning: property tax bills, hospital bills,
+software order forms, construction bids and change orders, legal fee letters, moving estimates,
+memberships, bank fee schedules; the third, held out after the second was read for tuning: auto
+repair invoices and estimates, veterinary bills and estimates, childcare agreements, homeowners'
+association statements and budgets, court fees and penalty notices, royalty statements, funeral
+price lists, travel bookings; the fourth, held out after the third: dental treatment plans and
+statements, self storage agreements and invoices, catering proposals and contracts, home warranties
+and breakdown cover, pest control and grounds agreements, subscription receipts, photography
+packages and invoices, donation receipts and pledges; the fifth, held out after the fourth: tax
+preparation letters and invoices, cleaning agreements and invoices, translation quotes and
+interpreting agreements, music lessons and tutoring, solar proposals and contracts, recruitment fee
+agreements and staffing rates, kennels and daycare, print quotes and invoices; the sixth, held out
+after the fifth: lawn care and landscaping, car and van hire, managed IT services, architects' and
+engineers' fees, home inspections and surveys, home care and assisted living, marinas, laboratory
+testing. Their gold was read by hand by the protocol of the development set and fixed before any
+run. These tests check each set without osrag's extraction, constraint parser or filter, with the
+small amount reader of the development set's tests: every holder exists, its evidence is a sentence
+or row of its document writing an amount that meets the question's constraint, the families list the
+documents folder and are new, and the Word and PDF files are their sources' build. The query file is
+read by ``osrag eval``'s own loader, and the benchmark loads the set and its families as it loads
+the development set.
 """
 
 from __future__ import annotations
@@ -104,6 +106,11 @@ SETS = (
     ProbeSet("probe4", frozenset({"USD", "GBP", "EUR"}), earlier=("probe", "probe2", "probe3")),
     ProbeSet(
         "probe5", frozenset({"USD", "GBP", "EUR"}), earlier=("probe", "probe2", "probe3", "probe4")
+    ),
+    ProbeSet(
+        "probe6",
+        frozenset({"USD", "GBP", "EUR"}),
+        earlier=("probe", "probe2", "probe3", "probe4", "probe5"),
     ),
 )
 BY_NAME = {s.name: s for s in SETS}
