@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from backend_cases import BackendCase
+from backend_cases import BackendCase, markdown_corpus
 
 from osrag.engines.base import RecordStore
 from osrag.ingestion import label_vocabulary
@@ -68,12 +68,7 @@ CALLERS = [
 
 @pytest.fixture
 def corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("OSRAG_CACHE_DIR", str(tmp_path / "vector-cache"))
-    folder = tmp_path / "orders"
-    folder.mkdir()
-    for name, text in ORDERS.items():
-        (folder / f"{name}.md").write_text(text, encoding="utf-8")
-    return folder
+    return markdown_corpus(tmp_path, monkeypatch, ORDERS)
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from backend_cases import BackendCase
+from backend_cases import BackendCase, markdown_corpus
 
 from osrag.engines.base import RecordStore
 from osrag.ingestion import label_vocabulary
@@ -42,12 +42,7 @@ ORDERS = {
 
 @pytest.fixture
 def corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("OSRAG_CACHE_DIR", str(tmp_path / "vector-cache"))
-    folder = tmp_path / "orders"
-    folder.mkdir()
-    for name, text in ORDERS.items():
-        (folder / f"{name}.md").write_text(text, encoding="utf-8")
-    return folder
+    return markdown_corpus(tmp_path, monkeypatch, ORDERS)
 
 
 def vocabulary_of(case: BackendCase) -> Vocabulary:

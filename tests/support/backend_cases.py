@@ -202,6 +202,24 @@ def open_case(request: Any, kind: str, folder: Path, alias: str | None = None) -
     return BackendCase(kind, EmbeddedIndex(home / "embedded"), alias or new_alias(), home=home)
 
 
+def write_markdown(folder: Path, documents: Mapping[str, str]) -> Path:
+    """``folder``, made new, holding each of ``documents`` (name → Markdown) as
+    ``name.md``."""
+    folder.mkdir()
+    for name, text in documents.items():
+        (folder / f"{name}.md").write_text(text, encoding="utf-8")
+    return folder
+
+
+def markdown_corpus(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, documents: Mapping[str, str]
+) -> Path:
+    """``documents`` (name → Markdown) written as the folder ``orders`` of ``tmp_path``,
+    the test's vector cache a fresh folder beside it (``OSRAG_CACHE_DIR``)."""
+    monkeypatch.setenv("OSRAG_CACHE_DIR", str(tmp_path / "vector-cache"))
+    return write_markdown(tmp_path / "orders", documents)
+
+
 @contextmanager
 def ingested_texts(
     request: Any, kind: str, folder: Path, documents: Mapping[str, str]
@@ -210,10 +228,7 @@ def ingested_texts(
     folder; its generations purged afterwards."""
     from osrag.ingestion.ingest import IngestOptions, ingest
 
-    source = folder / "documents"
-    source.mkdir()
-    for name, text in documents.items():
-        (source / f"{name}.md").write_text(text, encoding="utf-8")
+    source = write_markdown(folder / "documents", documents)
     case = open_case(request, kind, folder)
     ingest(source, case.backend, IngestOptions(alias=case.alias))
     try:
