@@ -427,52 +427,60 @@ def percentiles(values: list[float]) -> dict[str, float]:
     }
 
 
-def table(results: dict[str, Any]) -> str:
-    lines = [
-        "| engine | labels | today: read s (CPU s) | packed: records, read s (CPU s), write s "
-        "| snapshot: records, read s (CPU s), write s | key records: records, MB, write s, "
-        "lookup p50 / p99 ms | key buckets: records, MB, write s, lookup p50 / p99 ms |",
-        "|---|---:|---|---|---|---|---|",
-    ]
+def table(results: dict[str, Any], head: Sequence[str], cells: Callable[[Any], str]) -> str:
+    """A Markdown table of ``results``: the ``head`` lines, then a row an engine and size —
+    the engine, the labels and the columns ``cells`` writes of the size's result."""
+    lines = list(head)
     for engine_name, sizes in results["engines"].items():
         for row in sizes.values():
-            t, p, s, k = row["today"], row["packed"], row["snapshot"], row["key_records"]
-            b = row["key_buckets"]
-            lines.append(
-                f"| {engine_name} | {row['labels']:,} | {t['wall_s']:.1f} ({t['cpu_s']:.1f}) "
-                f"| {p['records']}, {p['read']['wall_s']:.1f} ({p['read']['cpu_s']:.1f}), "
-                f"{p['write']['wall_s']:.1f} "
-                f"| {s['records']}, {s['read']['wall_s']:.2f} ({s['read']['cpu_s']:.2f}), "
-                f"{s['write']['wall_s']:.1f} "
-                f"| {k['records']:,}, {k['mb']}, {k['write']['wall_s']:.1f}, "
-                f"{k['lookup_ms']['p50']:.1f} / {k['lookup_ms']['p99']:.1f} "
-                f"| {b['records']:,}, {b['mb']}, {b['write']['wall_s']:.1f}, "
-                f"{b['lookup_ms']['p50']:.1f} / {b['lookup_ms']['p99']:.1f} |"
-            )
+            lines.append(f"| {engine_name} | {row['labels']:,} | {cells(row)} |")
     return "\n".join(lines)
 
 
-def read_table(results: dict[str, Any]) -> str:
-    lines = [
-        "| engine | labels | first read before: s (CPU s) | after: s (CPU s) | before / after "
-        "| key question p50 / p99 ms, before → after | sync rewriting whole / its parts / "
-        "2,000 labels' parts / no label: s | snapshot MB, key counts MB |",
-        "|---|---:|---|---|---:|---|---|---|",
-    ]
-    for engine_name, sizes in results["engines"].items():
-        for row in sizes.values():
-            b, a, q, sync = row["before"], row["after"], row["key_question_ms"], row["syncs"]
-            lines.append(
-                f"| {engine_name} | {row['labels']:,} | {b['wall_s']:.1f} ({b['cpu_s']:.1f}) "
-                f"| {a['wall_s']:.2f} ({a['cpu_s']:.2f}) | {b['wall_s'] / a['wall_s']:.0f}× "
-                f"| {q['before']['p50']:.2f} / {q['before']['p99']:.2f} → "
-                f"{q['after']['p50']:.2f} / {q['after']['p99']:.2f} "
-                f"| {sync['whole']['wall_s']:.1f} / {sync['parts']['wall_s']:.1f} / "
-                f"{sync['wide']['wall_s']:.1f} / "
-                f"{sync['no_label']['wall_s']:.1f} "
-                f"| {row['snapshot_mb']}, {row['key_counts_mb']} |"
-            )
-    return "\n".join(lines)
+LAYOUTS_HEAD = (
+    "| engine | labels | today: read s (CPU s) | packed: records, read s (CPU s), write s "
+    "| snapshot: records, read s (CPU s), write s | key records: records, MB, write s, "
+    "lookup p50 / p99 ms | key buckets: records, MB, write s, lookup p50 / p99 ms |",
+    "|---|---:|---|---|---|---|---|",
+)
+
+
+def layouts_cells(row: dict[str, Any]) -> str:
+    t, p, s, k = row["today"], row["packed"], row["snapshot"], row["key_records"]
+    b = row["key_buckets"]
+    return (
+        f"{t['wall_s']:.1f} ({t['cpu_s']:.1f}) "
+        f"| {p['records']}, {p['read']['wall_s']:.1f} ({p['read']['cpu_s']:.1f}), "
+        f"{p['write']['wall_s']:.1f} "
+        f"| {s['records']}, {s['read']['wall_s']:.2f} ({s['read']['cpu_s']:.2f}), "
+        f"{s['write']['wall_s']:.1f} "
+        f"| {k['records']:,}, {k['mb']}, {k['write']['wall_s']:.1f}, "
+        f"{k['lookup_ms']['p50']:.1f} / {k['lookup_ms']['p99']:.1f} "
+        f"| {b['records']:,}, {b['mb']}, {b['write']['wall_s']:.1f}, "
+        f"{b['lookup_ms']['p50']:.1f} / {b['lookup_ms']['p99']:.1f}"
+    )
+
+
+READ_HEAD = (
+    "| engine | labels | first read before: s (CPU s) | after: s (CPU s) | before / after "
+    "| key question p50 / p99 ms, before → after | sync rewriting whole / its parts / "
+    "2,000 labels' parts / no label: s | snapshot MB, key counts MB |",
+    "|---|---:|---|---|---:|---|---|---|",
+)
+
+
+def read_cells(row: dict[str, Any]) -> str:
+    b, a, q, sync = row["before"], row["after"], row["key_question_ms"], row["syncs"]
+    return (
+        f"{b['wall_s']:.1f} ({b['cpu_s']:.1f}) "
+        f"| {a['wall_s']:.2f} ({a['cpu_s']:.2f}) | {b['wall_s'] / a['wall_s']:.0f}× "
+        f"| {q['before']['p50']:.2f} / {q['before']['p99']:.2f} → "
+        f"{q['after']['p50']:.2f} / {q['after']['p99']:.2f} "
+        f"| {sync['whole']['wall_s']:.1f} / {sync['parts']['wall_s']:.1f} / "
+        f"{sync['wide']['wall_s']:.1f} / "
+        f"{sync['no_label']['wall_s']:.1f} "
+        f"| {row['snapshot_mb']}, {row['key_counts_mb']}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -507,7 +515,8 @@ def main(argv: list[str] | None = None) -> int:
             row = json.loads(done.stdout.strip().splitlines()[-1])
             results["engines"].setdefault(engine_name, {})[str(size)] = row
             console.print(json.dumps(row))
-    print(table(results) if args.layouts else read_table(results))
+    head, cells = (LAYOUTS_HEAD, layouts_cells) if args.layouts else (READ_HEAD, read_cells)
+    print(table(results, head, cells))
     name = "vocabulary_first_read" + ("-layouts" if args.layouts else "")
     name += f"-{args.label}" if args.label else ""
     console.print(f"wrote {write_results(name, results)}")
