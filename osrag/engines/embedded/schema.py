@@ -191,6 +191,20 @@ def _kind(mapping: dict[str, Any], where: str) -> Kind:
     raise ValueError(f"the embedded index cannot mirror field {where} of type {kind!r}")
 
 
+def _multi_fields(
+    name: str, mapping: dict[str, Any], path: tuple[str, ...]
+) -> dict[str, FieldSpec]:
+    """The sub-fields of the field ``name`` (its mapping's ``fields``: the same value indexed
+    once more, as a keyword beside a text), each read from the field's ``path``."""
+    found: dict[str, FieldSpec] = {}
+    for sub, sub_mapping in mapping.get("fields", {}).items():
+        dotted = f"{name}.{sub}"
+        found[dotted] = FieldSpec(
+            dotted, _kind(sub_mapping, dotted), path, ignore_above=sub_mapping.get("ignore_above")
+        )
+    return found
+
+
 def _nested(path: str, properties: dict[str, Any]) -> NestedSchema:
     fields: dict[str, FieldSpec] = {}
     for sub, mapping in properties.items():
@@ -204,14 +218,7 @@ def _nested(path: str, properties: dict[str, Any]) -> NestedSchema:
             indexed=mapping.get("index", True) is not False,
             positions=kind == "text",
         )
-        for inner, inner_mapping in mapping.get("fields", {}).items():
-            name = f"{dotted}.{inner}"
-            fields[name] = FieldSpec(
-                name,
-                _kind(inner_mapping, name),
-                (sub,),
-                ignore_above=inner_mapping.get("ignore_above"),
-            )
+        fields.update(_multi_fields(dotted, mapping, (sub,)))
     return NestedSchema(path, fields, frozenset(properties))
 
 
@@ -239,14 +246,7 @@ def chunk_schema() -> ChunkSchema:
         fields[name] = FieldSpec(
             name, _kind(mapping, name), (name,), coerce=mapping.get("coerce", True)
         )
-        for sub, sub_mapping in mapping.get("fields", {}).items():
-            dotted = f"{name}.{sub}"
-            fields[dotted] = FieldSpec(
-                dotted,
-                _kind(sub_mapping, dotted),
-                (name,),
-                ignore_above=sub_mapping.get("ignore_above"),
-            )
+        fields.update(_multi_fields(name, mapping, (name,)))
     return ChunkSchema(
         fields=fields,
         top_level=frozenset(mappings["properties"]),
