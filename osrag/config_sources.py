@@ -18,6 +18,7 @@ from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource
 
 from osrag.errors import ConfigError
+from osrag.lexicon.profiles import toml_document
 
 ENV_PREFIX = "OSRAG_"
 CONFIG_FILE_NAME = "osrag.toml"
@@ -102,17 +103,7 @@ def read_config_file(path: Path, known: frozenset[str]) -> dict[str, Any]:
     the file; relative paths are resolved against the file's folder. ``known`` are the
     setting names a file may set.
     """
-    try:
-        document = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"configuration file {path} does not exist") from None
-    except OSError as exc:
-        raise ConfigError(f"cannot read configuration file {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"configuration file {path} is not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"configuration file {path} is not valid TOML: {exc}") from None
-
+    document = toml_document(path, f"configuration file {path}")
     is_pyproject = path.name == "pyproject.toml"
     where = f"{path} (tool.osrag)" if is_pyproject else str(path)
     if is_pyproject:

@@ -314,20 +314,26 @@ def read_profile(data: Mapping[str, Any], where: str) -> Profile:
     return profile.model_copy(update={"source": where})
 
 
+def toml_document(path: Path, named: str) -> dict[str, Any]:
+    """The TOML document in the file ``path``; a file missing, unreadable, not UTF-8 or not
+    TOML is a :class:`~osrag.errors.ConfigError` calling it ``named`` ("profile file
+    mine.toml"). Profiles and configuration files are read by it."""
+    try:
+        return tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{named} does not exist") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read {named}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{named} is not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{named} is not valid TOML: {exc}") from None
+
+
 def load_profile(path: Path, *, where: str | None = None) -> Profile:
     """The profile in the TOML file ``path``; errors name the file (and the field)."""
     shown = where or str(path)
-    try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"profile file {shown} does not exist") from None
-    except OSError as exc:
-        raise ConfigError(f"cannot read profile file {shown}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"profile file {shown} is not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"profile file {shown} is not valid TOML: {exc}") from None
-    return read_profile(data, shown)
+    return read_profile(toml_document(path, f"profile file {shown}"), shown)
 
 
 @cache
