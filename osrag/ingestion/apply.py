@@ -49,7 +49,7 @@ from osrag.ingestion.interrupted import announced, sort_out, stopped
 from osrag.ingestion.label_vocabulary import LabelBook
 from osrag.ingestion.manifest import Manifest
 from osrag.ingestion.nested_facts import hold_facts
-from osrag.ingestion.plan import Change
+from osrag.ingestion.plan import Change, document_issue
 from osrag.ingestion.writer_threads import WriterThreads
 from osrag.models import ChangeRecord, DocumentRecord, IngestReport, LoadIssue
 from osrag.schema.filters import Terms
@@ -278,15 +278,11 @@ class _Apply:
         for change in batch.changes:
             if change.doc_id in refused:
                 reasons = refused[change.doc_id]
-                doc = change.doc
-                issues.append(
-                    LoadIssue(
-                        path=doc.source_path if doc else change.doc_id,
-                        line=doc.source_line if doc else None,
-                        reason=f"document {change.doc_id!r}: {len(reasons)} chunk(s) refused by "
-                        f"the index (kept its previous version): {reasons[0]}",
-                    )
+                reason = (
+                    f"{len(reasons)} chunk(s) refused by the index (kept its previous version): "
+                    f"{reasons[0]}"
                 )
+                issues.append(document_issue(change, reason))
                 continue
             before = len(change.previous.chunk_ids) if change.previous else 0
             _count_truncated(change, truncated)

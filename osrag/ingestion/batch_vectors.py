@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from osrag.ingestion.plan import Change
+from osrag.ingestion.plan import Change, document_issue
 from osrag.ingestion.reuse import VectorSource
 from osrag.models import LoadIssue
 
@@ -98,15 +98,10 @@ def embed_batch(changes: list[Change], given: Vectors) -> BatchVectors:
         try:
             embed([change])
         except EmbeddingInputError as exc:
-            doc = change.doc
-            issues.append(
-                LoadIssue(
-                    path=doc.source_path if doc else change.doc_id,
-                    line=doc.source_line if doc else None,
-                    reason=f"document {change.doc_id!r}: no vectors ({exc}); its previous "
-                    "version is kept, the next ingest tries again",
-                )
+            reason = (
+                f"no vectors ({exc}); its previous version is kept, the next ingest tries again"
             )
+            issues.append(document_issue(change, reason))
             continue
         kept.append(change)
     result.kept, result.issues = kept, issues

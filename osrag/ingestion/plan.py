@@ -79,6 +79,17 @@ class Change:
     metadata_digest: str = ""
 
 
+def document_issue(change: Change, reason: str) -> LoadIssue:
+    """What kept the document of ``change`` out (``reason``), named by its file and line —
+    by its id where the change holds no document."""
+    doc = change.doc
+    return LoadIssue(
+        path=doc.source_path if doc else change.doc_id,
+        line=doc.source_line if doc else None,
+        reason=f"document {change.doc_id!r}: {reason}",
+    )
+
+
 def _change(doc: Document, chunks: list[Chunk], previous: Known | None) -> Change:
     digest = metadata_digest(doc)
     if previous is None:
