@@ -36,7 +36,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -44,6 +43,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from _child_runs import arguments, rounds
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "compiled_extraction.json"
@@ -153,31 +154,13 @@ def _child(documents: Path) -> None:
     print(json.dumps({"compiled": bool(compiled), "sets": out}))
 
 
-def _run(tree: Path, documents: Path) -> dict[str, Any]:
-    done = subprocess.run(
-        [sys.executable, __file__, "--child", str(documents)],
-        env=dict(os.environ, PYTHONPATH=str(tree)),
-        cwd=tree,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    result["load"] = [round(v, 2) for v in os.getloadavg()]
-    return result
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--synthetic-chunks", type=int, default=5_000)
     parser.add_argument("--keep-build", type=Path, default=None, help="build here and keep it")
     parser.add_argument("--out", type=Path, default=RESULTS)
-    parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.child:
-        _child(args.child)
-        return
+    args = arguments(parser, _child)
     with tempfile.TemporaryDirectory(prefix="osrag-mypyc-") as tmp:
         work = Path(tmp)
         compiled = args.keep_build.resolve() if args.keep_build else work / "compiled"
@@ -186,12 +169,8 @@ def main() -> None:
         print(f"built {built['extensions']} extensions in {built['seconds']} s")
         documents = work / "documents.json"
         documents.write_text(json.dumps(_documents(work, args.synthetic_chunks)), "utf-8")
-        trees = {"interpreted": ROOT, "compiled": compiled}
-        runs: dict[str, list[dict[str, Any]]] = {name: [] for name in trees}
-        for round_ in range(args.rounds):
-            order = list(trees) if round_ % 2 == 0 else list(trees)[::-1]
-            for name in order:
-                runs[name].append(_run(trees[name], documents))
+        trees = [("interpreted", ROOT), ("compiled", compiled)]
+        runs = rounds(__file__, trees, documents, args.rounds, load=True)
     assert all(r["compiled"] for r in runs["compiled"]), "the compiled build was not imported"
     assert not any(r["compiled"] for r in runs["interpreted"])
     report: dict[str, Any] = {"build": built, "modules": COMPILED, "rounds": runs, "sets": {}}

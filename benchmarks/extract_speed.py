@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from _child_runs import arguments, rounds
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = ROOT.parent / "shared" / "corpora"
@@ -88,40 +88,20 @@ def _child(documents: Path) -> None:
     )
 
 
-def _run(tree: Path, documents: Path) -> dict[str, Any]:
-    env = dict(os.environ, PYTHONPATH=str(tree))
-    out = subprocess.run(
-        [sys.executable, __file__, "--child", str(documents)],
-        env=env,
-        cwd=tree,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tree", type=Path, action="append", help="a checkout (repeat)")
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--corpora", type=Path, default=CORPORA)
     parser.add_argument("--out", type=Path, default=RESULTS)
-    parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.child:
-        _child(args.child)
-        return
+    args = arguments(parser, _child)
     trees = [t.resolve() for t in (args.tree or [ROOT])]
     with tempfile.TemporaryDirectory() as work:
         documents = Path(work) / "documents.json"
         docs = _documents(args.corpora, Path(work))
         documents.write_text(json.dumps(docs), "utf-8")
         mb = sum(len(d["text"].encode("utf-8")) for d in docs) / 1e6
-        runs: dict[Path, list[dict[str, Any]]] = {t: [] for t in trees}
-        for round_ in range(args.rounds):
-            for tree in trees if round_ % 2 == 0 else trees[::-1]:
-                runs[tree].append(_run(tree, documents))
+        runs = rounds(__file__, [(tree, tree) for tree in trees], documents, args.rounds)
     print(f"{len(docs)} documents, {mb:.1f} MB; {args.rounds} rounds, CPU seconds\n")
     print("| checkout | chunk best | extract best | total best | total median | MB/s | ratio |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
