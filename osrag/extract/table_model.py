@@ -634,6 +634,10 @@ class TableModel:
         """A loader cell's written name and its place among the cells written so."""
         self._headed: dict[tuple[int, Callable[[tuple[str, ...]], bool]], bool] = {}
         """Whether a header block (by identity) has a column so headed, by test."""
+        self._header_texts: dict[tuple[int, int], tuple[str, ...]] = {}
+        self._columns: dict[tuple[int, int], ColumnKey] = {}
+        """A cell's header texts and column key, by ``(row, cell)``, once read (the
+        readers ask for most cells more than once)."""
         self.value_columns = len(
             {
                 self.keys[r][i]
@@ -704,6 +708,12 @@ class TableModel:
         cell's header name first — the name written on it, or the one it takes from its
         left when a header row below the name lines up with its row (a merged header's
         span, confirmed; else the loaders wrote it under an empty header cell)."""
+        found = self._header_texts.get((row, cell))
+        if found is None:
+            found = self._header_texts[row, cell] = self._read_header_texts(row, cell)
+        return found
+
+    def _read_header_texts(self, row: int, cell: int) -> tuple[str, ...]:
         block = self.block_of(row)
         placed = self.placed[row][cell] if self.keyed else None
         texts = block.texts(self.keys[row][cell], self._counts(row), placed, titles=False)
@@ -731,6 +741,12 @@ class TableModel:
         """The key of the column a cell stands in (its block's headers); a column headed
         "Budget" alone beside one headed "Actual" holds the figures expected (a grant's
         budget table, with no actuals beside it, states the award's own figures)."""
+        found = self._columns.get((row, cell))
+        if found is None:
+            found = self._columns[row, cell] = self._read_column(row, cell)
+        return found
+
+    def _read_column(self, row: int, cell: int) -> ColumnKey:
         block = self.block_of(row)
         found = column_key(self.header_texts(row, cell), block.title)
         if found.scope == "own" and _budget_alone(found) and self._beside(row, _headed_actual):

@@ -28,6 +28,7 @@ names no item: its amounts stay as the other readers read them.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from osrag.extract.facts.labels import clean_label
@@ -68,10 +69,20 @@ def item_of_line(line: str, at: int) -> str | None:
     of an item line (module docstring), else None."""
     if _PRICED_BY.search(line) is None:
         return None
+    item = _item_line(line)
+    if item is None or at not in item[0]:
+        return None
+    return item[1]
+
+
+@functools.lru_cache(maxsize=1 << 10)
+def _item_line(line: str) -> tuple[tuple[int, int], str | None] | None:
+    """Where the rate and the total of an item line start, and the item's name; None when
+    ``line`` is none. Read once a line: each amount of the line asks."""
     bullet = LIST_BULLET.match(line)
     start = bullet.end() if bullet else 0
     mentions = scan_money(line).mentions
-    if len(mentions) != 2 or at not in (mentions[0].start, mentions[1].start):
+    if len(mentions) != 2:
         return None
     rate, total = mentions
     if (
@@ -92,4 +103,4 @@ def item_of_line(line: str, at: int) -> str | None:
         or any(w in NOT_IN_A_NAME for w in words)
     ):
         return None
-    return clean_label(_DASH_QUALIFIER.sub(COLUMN_JOIN, name))
+    return (rate.start, total.start), clean_label(_DASH_QUALIFIER.sub(COLUMN_JOIN, name))

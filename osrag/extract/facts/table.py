@@ -534,8 +534,10 @@ def _line_items(model: TableModel) -> dict[int, int]:
         label, cells = rows[r]
         counted = quantity_stub and is_value_cell(label)
         for i, c in enumerate(cells):
+            if counted:
+                break
             named = {" ".join(phrase_words(t)) for t in model.header_texts(r, i)}
-            counted = counted or (bool(named & LINE_QUANTITIES) and is_value_cell(c.text))
+            counted = bool(named & LINE_QUANTITIES) and is_value_cell(c.text)
         figures = [
             i
             for i, c in enumerate(cells)
