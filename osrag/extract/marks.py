@@ -1,10 +1,12 @@
 """The marks of text that several readers of one stage look for: a list bullet, a Markdown
 heading's hashes, a figure or a currency sign, a year, a digit, the Indian *lakh*, every
-currency sign. One definition each, so the readers that share a mark cannot drift apart."""
+currency sign. One definition each, so the readers that share a mark cannot drift apart.
+And the one way the readers find a pattern that holds a whole line (:func:`line_matches`)."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from osrag.extract.money.patterns import sign_pattern
 
@@ -16,6 +18,7 @@ __all__ = [
     "MARKDOWN_HEADING",
     "SIGN",
     "YEAR_FIGURE",
+    "line_matches",
 ]
 
 #: A list item's bullet at a line's start: ``-``, ``•``, ``1.``, ``a)``, ``(iv)``.
@@ -32,3 +35,24 @@ DIGIT = re.compile(r"\d")
 LAKH = re.compile(r"\blacs?\b")
 #: The pattern of every sign of the currency table (``$``, ``US$``, ``€``, ``Rs.``…).
 SIGN = sign_pattern(spaced=True)
+
+
+def line_matches(pattern: re.Pattern[str], text: str, pos: int = 0) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text, pos)`` for a pattern that starts with ``^`` (multi-line):
+    the same matches, in order, tried at each line's start only — the regular expression
+    engine would try (and fail) at every character between."""
+    start = pos if pos == 0 or text[pos - 1] == "\n" else _next_line(text, pos)
+    while start >= 0:
+        match = pattern.match(text, start)
+        if match is None:
+            start = _next_line(text, start)
+            continue
+        yield match
+        end = match.end()
+        start = end if end > start and text[end - 1] == "\n" else _next_line(text, end)
+
+
+def _next_line(text: str, at: int) -> int:
+    """Where the first line after ``text[at]`` starts; -1 past the last."""
+    newline = text.find("\n", at)
+    return -1 if newline < 0 else newline + 1

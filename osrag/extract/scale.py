@@ -42,7 +42,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from osrag.currencies import (
@@ -54,7 +53,7 @@ from osrag.currencies import (
     SIGNS,
     noun_currency,
 )
-from osrag.extract.marks import LAKH
+from osrag.extract.marks import LAKH, line_matches
 from osrag.extract.money import SCALES, SIGN_CLASS, alternation, sign_pattern
 
 __all__ = ["Caption", "declared_currencies", "find_caption", "parse_caption"]
@@ -292,29 +291,8 @@ def declared_currencies(text: str, pos: int = 0) -> list[tuple[int, str]]:
     lowered = text.lower()
     if "currency" not in lowered and " in " not in lowered:
         return found
-    for match in _line_matches(_DECLARED, text, pos):
+    for match in line_matches(_DECLARED, text, pos):
         currency = _currency(match.group("currency") or match.group("code"))
         if currency is not None:
             found.append((match.end(), currency))
     return found
-
-
-def _line_matches(pattern: re.Pattern[str], text: str, pos: int) -> Iterator[re.Match[str]]:
-    """``pattern.finditer(text, pos)`` for a pattern that starts with ``^`` (multi-line):
-    the same matches, in order, tried at each line's start only — the regular expression
-    engine would try (and fail) at every character between."""
-    start = pos if pos == 0 or text[pos - 1] == "\n" else _next_line(text, pos)
-    while start >= 0:
-        match = pattern.match(text, start)
-        if match is None:
-            start = _next_line(text, start)
-            continue
-        yield match
-        end = match.end()
-        start = end if end > start and text[end - 1] == "\n" else _next_line(text, end)
-
-
-def _next_line(text: str, at: int) -> int:
-    """Where the first line after ``text[at]`` starts; -1 past the last."""
-    newline = text.find("\n", at)
-    return -1 if newline < 0 else newline + 1

@@ -9,6 +9,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from osrag.currencies import CAPTION_NOUNS, CODES, QUALIFIERS, SIGNS
+from osrag.extract.marks import line_matches
 from osrag.extract.money import full_scan, may_state_money
 from osrag.extract.scale import (
     _DECLARED,
@@ -16,7 +17,6 @@ from osrag.extract.scale import (
     _IN_SCALE_CORE,
     _UNIT,
     _hinted,
-    _line_matches,
     _may_state_unit,
 )
 
@@ -81,5 +81,5 @@ declared_texts = st.lists(st.sampled_from(DECLARED_PIECES), max_size=12).map("".
 def test_declarations_are_tried_at_line_starts_with_the_same_matches(text: str, at: int) -> None:
     pos = min(at, len(text))
     every = [(m.span(), m.group()) for m in _DECLARED.finditer(text, pos)]
-    at_lines = [(m.span(), m.group()) for m in _line_matches(_DECLARED, text, pos)]
+    at_lines = [(m.span(), m.group()) for m in line_matches(_DECLARED, text, pos)]
     assert at_lines == every

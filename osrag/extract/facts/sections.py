@@ -78,7 +78,7 @@ from collections.abc import Sequence
 
 from osrag.extract.facts.context import heading_above
 from osrag.extract.facts.labels import clean_label
-from osrag.extract.marks import FIGURE_OR_SIGN, LIST_BULLET
+from osrag.extract.marks import FIGURE_OR_SIGN, LIST_BULLET, line_matches
 from osrag.lexicon.bounds import LABEL_CHARS
 from osrag.lexicon.function_words import (
     ALL_PREPOSITIONS,
@@ -241,7 +241,7 @@ class SectionHeadings:
         headings: Sequence[tuple[int, str]] | None = None,
     ) -> None:
         found = (
-            [(m.start(), m.group("title")) for m in _HEADING_LINE.finditer(text)]
+            [(m.start(), m.group("title")) for m in line_matches(_HEADING_LINE, text)]
             if headings is None
             else [(start, _unnumbered(title)) for start, title in headings]
         )

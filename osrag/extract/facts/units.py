@@ -41,6 +41,7 @@ import functools
 import re
 from collections.abc import Sequence
 
+from osrag.extract.marks import line_matches
 from osrag.lexicon.periods import (
     RATE_UNITS,
     YEAR_SUMMED,
@@ -112,7 +113,7 @@ def declared_units(text: str, facts: Sequence[AmountFact]) -> list[AmountFact]:
         return list(facts)
     declared = [
         (m.end(), unit)
-        for m in _DECLARED_FREQUENCY.finditer(text)
+        for m in line_matches(_DECLARED_FREQUENCY, text)
         if (unit := period_unit_of(m["unit"] or m["adverb"])) is not None
         and unit not in RATE_UNITS.values()
     ]
