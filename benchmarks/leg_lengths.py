@@ -40,7 +40,7 @@ MODES = ("bm25", "vector", "hybrid")
 DEPTH = 100
 
 
-def row(searcher: Searcher, query: Any, mode: str) -> dict[str, Any]:
+def row(searcher: Searcher, query: Any, mode: str, floor: float | None) -> dict[str, Any]:
     """One question in one mode (module docstring)."""
     gold = HolderGold.of(query.holders or [], query.unjudged)
     try:
@@ -53,6 +53,7 @@ def row(searcher: Searcher, query: Any, mode: str) -> dict[str, Any]:
             source_fields=[],
             tenant=query.tenant,
             acl=query.acl,
+            **({} if floor is None else {"vector_floor": floor}),
         )
     except QueryError:
         return {"id": query.id, "mode": mode, "step": "refused"}
@@ -76,14 +77,16 @@ def row(searcher: Searcher, query: Any, mode: str) -> dict[str, Any]:
     }
 
 
-def measure(corpus: Path, queries: QuerySet, home: Path) -> list[dict[str, Any]]:
+def measure(
+    corpus: Path, queries: QuerySet, home: Path, floor: float | None = None
+) -> list[dict[str, Any]]:
     index = qp.engine("embedded", home)
     alias = f"osrag-legs-{uuid.uuid4().hex[:8]}"
     options = IngestOptions(alias=alias, embedder="default")
     try:
         ingest(corpus, index, options)
         searcher = Searcher(index, alias, extraction=options.extraction, enforce_access=False)
-        return [row(searcher, q, m) for q in queries.queries for m in MODES]
+        return [row(searcher, q, m, floor) for q in queries.queries for m in MODES]
     finally:
         purge(index, alias)
         close = getattr(index, "close", None)
@@ -115,6 +118,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sets", default="families,probe,probe2,probe3,probe4,probe5,insurance")
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/leg_lengths.jsonl"))
+    parser.add_argument(
+        "--vector-floor", type=float, help="QuerySpec.vector_floor (default: the spec's own)"
+    )
     args = parser.parse_args(argv)
     readers = {
         "insurance": qp.insurance_set,
@@ -125,7 +131,10 @@ def main(argv: list[str] | None = None) -> int:
         for name in args.sets.split(","):
             corpus, queries = readers[name]()
             console.print(f"[bold]{name}[/bold]: {len(queries.queries)} questions")
-            rows = [{"set": name, **r} for r in measure(corpus, queries, Path(tmp) / name)]
+            rows = [
+                {"set": name, **r}
+                for r in measure(corpus, queries, Path(tmp) / name, args.vector_floor)
+            ]
             print(f"\n{name}\n" + "\n".join(summary(rows)))
             out += rows
     args.out.parent.mkdir(parents=True, exist_ok=True)

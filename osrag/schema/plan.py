@@ -62,10 +62,16 @@ class VectorLeg:
     k: int
     num_candidates: int | None = None
     """Candidates an approximate search considers (None: the engine's default for ``k``)."""
+    floor: float | None = None
+    """Keep only the hits scoring at least ``floor`` times the leg's best hit (None: all
+    ``k``). Applied by the caller to the whole leg, which a plan with a floor fetches from
+    its first hit; the engines rank as without it."""
 
     def __post_init__(self) -> None:
         if self.k < 1:
             raise QueryError(f"vector leg: k must be at least 1, not {self.k}")
+        if self.floor is not None and not 0 < self.floor <= 1:
+            raise QueryError(f"vector leg: a floor is in (0, 1], not {self.floor}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -117,6 +117,15 @@ class QuerySpec(BaseModel):
         "by a weighted arithmetic mean",
     )
     rank_constant: int = Field(default=60, ge=1, description="rrf: the constant k in 1/(k + rank)")
+    vector_floor: float = Field(
+        default=0.8,
+        ge=0,
+        le=1,
+        description="vector and hybrid, at the amount steps where the words choose the "
+        "lexical leg's candidates (per-unit, role-free): the vector leg keeps the hits "
+        "scoring at least this share of its best hit's score (0 = off: every filtered "
+        "chunk up to k)",
+    )
     weights: tuple[float, float] | None = Field(
         default=None, description="normalization: weights of the (lexical, vector) legs"
     )

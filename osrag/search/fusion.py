@@ -10,6 +10,9 @@ Pure functions over engine hits (:class:`~osrag.schema.plan.EngineHit` lists, be
   a leg that did not return the document contributing 0 (OpenSearch's
   ``normalization-processor`` with ``min_max`` and ``arithmetic_mean``).
 
+A vector leg with a floor (:attr:`~osrag.schema.plan.VectorLeg.floor`) is cut to the hits
+scoring at least that share of its best before it is fused or paged (:func:`above_floor`).
+
 Ties are broken by chunk id, so a fused ranking is reproducible. The hit kept for
 a document is the first leg's (it carries the lexical highlight).
 """
@@ -68,6 +71,15 @@ def normalized_fusion(
             key = _key(hit)
             scores[key] = scores.get(key, 0.0) + weight * normal / total
     return _ordered(scores, _first_seen(legs))
+
+
+def above_floor(hits: Sequence[Hit], floor: float | None) -> list[Hit]:
+    """The hits scoring at least ``floor`` times the first (best) hit's score, in order
+    (every hit when there is no floor, or the best hit has no positive score)."""
+    best = float(hits[0].score or 0.0) if hits else 0.0
+    if floor is None or best <= 0:
+        return list(hits)
+    return [hit for hit in hits if float(hit.score or 0.0) >= floor * best]
 
 
 def best_per_document(hits: Sequence[Hit]) -> list[Hit]:

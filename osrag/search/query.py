@@ -316,6 +316,20 @@ def plan_query(
     )
 
 
+WORDS_CHOOSE_STEPS: tuple[AmountStep, ...] = ("per-unit", "role-free")
+"""The amount steps below the bound ones, where the amount no longer names the asked
+quantity and the lexical leg's words choose its candidates (not only rank them)."""
+
+
+def vector_floor(plan: AnalyzedQuery, step: AmountStep | None) -> float | None:
+    """The floor of the vector leg at ``step``: at a step where the words choose the
+    lexical leg's candidates (:data:`WORDS_CHOOSE_STEPS`), the vector leg keeps the hits
+    scoring at least ``QuerySpec.vector_floor`` of its best, rather than every filtered
+    chunk up to ``k``; None elsewhere, or when the floor is off (0)."""
+    floor = plan.spec.vector_floor
+    return floor if step in WORDS_CHOOSE_STEPS and floor > 0 else None
+
+
 COLLAPSE_DEPTH = 4
 """Chunks fetched per document wanted when the client collapses a vector or hybrid search."""
 
@@ -393,21 +407,27 @@ def search_plan(
     depth = spec.offset + spec.k
     if spec.collapse and mode != "bm25":  # the client keeps each document's best chunk
         depth *= COLLAPSE_DEPTH
+    floor = vector_floor(plan, step) if mode != "bm25" else None
+    # a floored leg is cut by the client from its first hit: it comes back whole, and the
+    # client fuses and pages it
+    size, offset = spec.k, spec.offset
+    if floor is not None and mode == "vector" and not spec.collapse:
+        size, offset = spec.offset + spec.k, 0
     amounts, guards, named = _grouped(plan, step)
     context = CONTEXT_FIELDS if spec.context is not None else ()  # what passages are made of
     return SearchPlan(
         mode=mode,
         text=None if mode == "vector" else _text_leg(plan, drop_amount, step),
         vector=(
-            VectorLeg(tuple(map(float, vector)), max(depth, 1))
+            VectorLeg(tuple(map(float, vector)), max(depth, 1), floor=floor)
             if vector is not None and mode != "bm25"
             else None
         ),
         guards=guards,
         amounts=amounts,
         filters=named,
-        size=spec.k,
-        offset=spec.offset,
+        size=size,
+        offset=offset,
         depth=depth,
         collapse=spec.collapse,
         highlight=Highlight() if spec.highlight and plan.match_text else None,
@@ -417,7 +437,10 @@ def search_plan(
             else Source(excludes=tuple(SOURCE_EXCLUDES))
         ),
         fusion=Fusion(
-            spec.fusion, spec.rank_constant, spec.weights, in_engine and not spec.collapse
+            spec.fusion,
+            spec.rank_constant,
+            spec.weights,
+            in_engine and not spec.collapse and floor is None,
         ),
     )
 

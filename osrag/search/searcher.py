@@ -388,12 +388,14 @@ class Searcher:
             self._multi_tenant = True
             raise self._tenant_required()
         (result,) = answers
+        floor = _floor(sent.plans[0])
         if not result.legs:
-            if not (spec.collapse and spec.mode == "vector"):
+            if not (spec.collapse and spec.mode == "vector") and floor is None:
                 return Ran(list(result.hits), result.total, result.candidates, result.fused)
-            ranked, fused = list(result.hits), None
+            ranked, fused = fusion.above_floor(result.hits, floor), None
         else:
             legs = [list(leg) for leg in result.legs]
+            legs[-1] = fusion.above_floor(legs[-1], floor)  # the vector leg comes last
             if spec.fusion == "rrf":
                 ranked = fusion.reciprocal_rank_fusion(legs, spec.rank_constant)
             else:
@@ -458,6 +460,11 @@ class Searcher:
         return Expansion.of(
             ran.hits, self.plans(plan, vector, step=step), plan.spec.context, config
         )
+
+
+def _floor(plan: SearchPlan) -> float | None:
+    """The floor of a plan's vector leg (None: no vector leg, or no floor)."""
+    return plan.vector.floor if plan.vector is not None else None
 
 
 def _timed_load(embedder: Any, started: float) -> EmbedderLoad:
