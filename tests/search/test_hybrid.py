@@ -184,11 +184,20 @@ def test_a_stated_amount_is_a_constraint_in_every_mode(
 ) -> None:
     case = embedded_insurance
     searcher = Searcher(case.backend, case.alias)
-    result = searcher.search("umbrella $300K", mode=mode, tenant="acme", acl=["agents"], k=10)
+    asked = {"mode": mode, "tenant": "acme", "acl": ["agents"], "k": 10}
+    # "umbrella $300K" names no quantity: answered at the role-free step, where the vector
+    # leg keeps only the hits near its best (its floor); off, it returns every candidate
+    result = searcher.search("umbrella $300K", vector_floor=0, **asked)
     assert result.mode == mode and result.amount_status == "one" and not result.fallback
     assert [f.name for f in result.filters_applied] == ["amount", "tenant", "acl"]
     assert result.hits and all(THREE_HUNDRED_K in h.amounts for h in result.hits)
     assert len(result.hits) == min(10, result.candidate_count)
+    floored = searcher.search("umbrella $300K", **asked)
+    assert floored.amount_step == "role-free" and floored.filters_applied == result.filters_applied
+    assert floored.hits and all(THREE_HUNDRED_K in h.amounts for h in floored.hits)
+    assert {h.chunk_id for h in floored.hits} <= {h.chunk_id for h in result.hits}
+    if mode == "hybrid":  # the floored leg is cut, then fused, in the client
+        assert floored.fusion == "client:rrf"
     for hit in result.hits:
         source = case.source(case.alias, hit.chunk_id)
         assert source["tenant"] == "acme" and (not source["acl"] or "agents" in source["acl"])
@@ -241,7 +250,8 @@ def test_fusion_on_the_engine_and_in_the_client_give_the_same_order(
 ) -> None:
     """OpenSearch fuses with osrag's search pipeline; forcing the client to fuse the very
     same legs must give the same scores rank by rank and the same documents in each group
-    of tied scores (the engine orders ties by its internal document order)."""
+    of tied scores (the engine orders ties by its internal document order). The vector
+    leg's floor is off: a floored leg is always fused in the client."""
     case = embedded_insurance
     assert case.kind == "opensearch"  # the embedded engine always fuses in the client
     assert _engine_fuses(case.backend), "no neural-search on this node: a 2.19-only test"
@@ -258,12 +268,12 @@ def test_fusion_on_the_engine_and_in_the_client_give_the_same_order(
     identical = 0
     for text in queries:
         try:
-            ours = server.search(text, mode="hybrid", k=10, highlight=False)
+            ours = server.search(text, mode="hybrid", k=10, highlight=False, vector_floor=0)
         except QueryError:  # a range in a non-default currency: refused before any fusion
             with pytest.raises(QueryError):
-                client.search(text, mode="hybrid", k=10, highlight=False)
+                client.search(text, mode="hybrid", k=10, highlight=False, vector_floor=0)
             continue
-        theirs = client.search(text, mode="hybrid", k=10, highlight=False)
+        theirs = client.search(text, mode="hybrid", k=10, highlight=False, vector_floor=0)
         assert ours.fusion and ours.fusion.startswith("server:") and theirs.fusion == "client:rrf"
         assert [h.score for h in ours.hits] == pytest.approx([h.score for h in theirs.hits])
         groups = [_by_score(r.hits) for r in (ours, theirs)]
@@ -305,7 +315,8 @@ def test_a_sharded_generation_ranks_as_one_shard_in_every_mode(
     """The same corpus in 1 and in 3 shards: with dfs_query_then_fetch (the default)
     every mode gives the one-shard scores; hybrid is fused in the client there, because
     the engine's hybrid query answers dfs with raw, duplicated hits. Asked for
-    query_then_fetch, the engine fuses the 3-shard generation itself, with sane scores."""
+    query_then_fetch, the engine fuses the 3-shard generation itself, with sane scores.
+    The vector leg's floor is off (a floored leg is always fused in the client)."""
     from osrag.engines.opensearch.index import OpenSearchIndex
 
     engine = OpenSearchIndex(os_client)
@@ -324,8 +335,8 @@ def test_a_sharded_generation_ranks_as_one_shard_in_every_mode(
     queries = [json.loads(line)["query"] for line in (EXAMPLES / "queries.jsonl").open()]
     for text in queries[:12]:
         for mode in ("bm25", "vector", "hybrid"):
-            ours = three.search(text, mode=mode, k=10, highlight=False)
-            single = one.search(text, mode=mode, k=10, highlight=False)
+            ours = three.search(text, mode=mode, k=10, highlight=False, vector_floor=0)
+            single = one.search(text, mode=mode, k=10, highlight=False, vector_floor=0)
             if mode == "hybrid":
                 assert ours.fusion == "client:rrf"
                 assert (single.fusion or "").startswith("server:" if neural else "client:")
@@ -336,7 +347,7 @@ def test_a_sharded_generation_ranks_as_one_shard_in_every_mode(
         engine, aliases[3], enforce_access=False, embedder=embedder, search_type="query_then_fetch"
     )
     for text in queries[:12]:
-        fused = per_shard.search(text, mode="hybrid", k=10, highlight=False)
+        fused = per_shard.search(text, mode="hybrid", k=10, highlight=False, vector_floor=0)
         assert (fused.fusion or "").startswith("server:" if neural else "client:")
         ids = [h.chunk_id for h in fused.hits]
         assert len(ids) == len(set(ids)) and all(0 < (h.score or 0) <= 1 for h in fused.hits)

@@ -1,0 +1,145 @@
+"""The vector leg's floor at the amount steps where the words choose.
+
+When the amount no longer names the asked quantity (the per-unit and role-free steps),
+any amount in range passes and the lexical leg keeps only the candidates matching the
+question's words; the vector leg keeps the hits scoring at least ``vector_floor`` of its
+best rather than every filtered chunk up to ``k``. Pure checks of the cut and the plans
+(the filters unchanged and in both legs), then the search on the embedded index.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from osrag.errors import QueryError
+from osrag.models import QuerySpec
+from osrag.schema.plan import EngineHit, VectorLeg
+from osrag.search import fusion
+from osrag.search.query import plan_query, search_plan, vector_floor
+
+
+def _hit(n: int, score: float | None) -> EngineHit:
+    return EngineHit(chunk_id=f"d{n}#0#{n:016x}", doc_id=f"d{n}", score=score, source={})
+
+
+def test_the_cut_keeps_the_hits_at_or_above_the_share_of_the_best_in_order() -> None:
+    hits = [_hit(1, 0.9), _hit(2, 0.8), _hit(3, 0.73), _hit(4, 0.71), _hit(5, 0.3)]
+    assert [h.doc_id for h in fusion.above_floor(hits, 0.8)] == ["d1", "d2", "d3"]
+    assert fusion.above_floor(hits, None) == hits
+    assert fusion.above_floor([], 0.8) == []
+    unscored = [_hit(1, None), _hit(2, None)]
+    assert fusion.above_floor(unscored, 0.8) == unscored
+
+
+@given(
+    st.lists(st.floats(min_value=0.0, max_value=1.0), min_size=1, max_size=30),
+    st.floats(min_value=0.01, max_value=1.0),
+)
+def test_the_cut_is_a_prefix_of_a_ranked_leg_holding_its_best(
+    scores: list[float], floor: float
+) -> None:
+    ranked = [_hit(n, s) for n, s in enumerate(sorted(scores, reverse=True))]
+    kept = fusion.above_floor(ranked, floor)
+    assert kept == ranked[: len(kept)]
+    if ranked[0].score:
+        assert kept and kept[0] == ranked[0]
+        assert all((h.score or 0) >= floor * (ranked[0].score or 0) for h in kept)
+        assert all((h.score or 0) < floor * ranked[0].score for h in ranked[len(kept) :])
+
+
+def test_a_floor_is_a_share_of_the_best() -> None:
+    with pytest.raises(QueryError):
+        VectorLeg((0.1, 0.2), 10, floor=1.5)
+    with pytest.raises(QueryError):
+        VectorLeg((0.1, 0.2), 10, floor=0.0)
+
+
+VECTOR = [0.1, 0.2, 0.3, 0.4]
+
+
+@pytest.mark.parametrize("mode", ["vector", "hybrid"])
+def test_the_floor_is_set_only_where_the_words_choose_and_the_filters_stay_in_every_leg(
+    mode: str,
+) -> None:
+    # "over $500,000" names no quantity: the question starts at the role-free step
+    plan = plan_query(QuerySpec(text="policies over $500,000", mode=mode, k=7, tenant="acme"))
+    assert plan.amount_steps[0] == "role-free"
+    at_role_free = search_plan(plan, vector=VECTOR, step="role-free")
+    at_bound = search_plan(plan, vector=VECTOR, step="bound")
+    fallback = search_plan(plan, vector=VECTOR, step="none")
+    assert at_role_free.vector is not None and at_role_free.vector.floor == 0.8
+    assert at_bound.vector is not None and at_bound.vector.floor is None
+    assert fallback.vector is not None and fallback.vector.floor is None
+    assert at_role_free.amounts == at_bound.amounts and at_role_free.guards == at_bound.guards
+    assert vector_floor(plan, "per-unit") == 0.8 and vector_floor(plan, "narrowed") is None
+    if mode == "hybrid":  # the legs come back apart: the client cuts the vector leg, fuses
+        assert not at_role_free.fusion.in_engine and at_bound.fusion.in_engine
+    off = plan_query(QuerySpec(text="policies over $500,000", mode=mode, vector_floor=0))
+    assert search_plan(off, vector=VECTOR, step="role-free").vector.floor is None  # type: ignore[union-attr]
+
+
+def test_a_floored_vector_page_is_fetched_from_the_first_hit() -> None:
+    plan = plan_query(QuerySpec(text="policies over $500,000", mode="vector", k=5, offset=10))
+    floored = search_plan(plan, vector=VECTOR, step="role-free")
+    assert (floored.size, floored.offset) == (15, 0)
+    unfloored = search_plan(plan, vector=VECTOR, step="bound")
+    assert (unfloored.size, unfloored.offset) == (5, 10)
+    lexical = search_plan(
+        plan_query(QuerySpec(text="policies over $500,000", mode="bm25")), step="role-free"
+    )
+    assert lexical.vector is None
+
+
+# --------------------------------------------------------------------------- search
+
+
+INVOICES = {
+    "tutoring.md": "# Tutoring agreement\n\nWeekly tutoring sessions cost $60 each, "
+    "payable monthly.\n",
+    "lessons.md": "# Piano lessons\n\nEach private piano lesson is $55.\n",
+    "garage.md": "# Garage invoice\n\nReplaced brake pads and rotors: $75.\n",
+    "bakery.md": "# Bakery order\n\nTwo dozen croissants for the office party: $58.\n",
+    "storage.md": "# Storage unit\n\nClimate-controlled unit, first month $65.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def searcher(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    from osrag.config import load_settings
+    from osrag.engines import open_index
+    from osrag.ingestion.ingest import IngestOptions, ingest
+    from osrag.search.searcher import Searcher
+
+    root = tmp_path_factory.mktemp("floor")
+    corpus = root / "corpus"
+    corpus.mkdir()
+    for name, text in INVOICES.items():
+        (corpus / name).write_text(text, encoding="utf-8")
+    index = open_index(load_settings(backend="embedded", home=Path(root / "home")))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("OSRAG_CACHE_DIR", str(root / "vector-cache"))
+        ingest(corpus, index, IngestOptions(alias="floor", embedder="default", embed_workers=1))
+    return Searcher(index, "floor", enforce_access=False)
+
+
+@pytest.mark.parametrize("mode", ["vector", "hybrid"])
+def test_the_search_keeps_the_best_and_drops_only_hits_under_the_floor(searcher, mode: str) -> None:  # type: ignore[no-untyped-def]
+    question = "music lessons between $50 and $80"
+    every = searcher.search(question, mode=mode, k=10, vector_floor=0, collapse=True)
+    floored = searcher.search(question, mode=mode, k=10, collapse=True)
+    assert every.amount_step == floored.amount_step == "role-free"
+    assert every.candidate_count == floored.candidate_count == len(INVOICES)
+    assert len(every.hits) == len(INVOICES)
+    kept = [h.doc_id for h in floored.hits]
+    assert set(kept) <= {h.doc_id for h in every.hits} and len(kept) < len(every.hits)
+    if mode == "vector":  # the kept hits are the head of the unfloored ranking
+        assert kept == [h.doc_id for h in every.hits][: len(kept)]
+        best = every.hits[0].score or 0
+        assert all((h.score or 0) >= 0.8 * best for h in floored.hits)
+    else:  # every document the words choose stays
+        words = searcher.search(question, mode="bm25", k=10, collapse=True)
+        assert {h.doc_id for h in words.hits} <= set(kept)
