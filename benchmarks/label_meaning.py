@@ -7,7 +7,7 @@
 
 Query sets with gold independent of osrag (see ``benchmarks/quantity_precision.py``):
 ``families`` — the development set of ``benchmarks/data/families`` (126 questions in ten
-families, two of them families no profile covers); ``probe`` to ``probe6`` — the probe
+families, two of them families no profile covers); ``probe`` to ``probe7`` — the probe
 sets of families, written as ``families`` is (a held-out set is measured only when named);
 ``insurance`` — the role-bound questions of ``examples/insurance``; ``tatqa`` — the TAT-QA
 analyst questions, and ``tatqa-hand`` — the same with their gold adjudicated by the hand

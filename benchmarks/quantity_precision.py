@@ -69,6 +69,17 @@ extraction, constraint parser or filter):
   marina rates, slip agreements and berth contracts, laboratory testing price lists, quotes and
   invoices) and 72 questions, gold fixed before any run; measured only when named (``--sets
   probe6``).
+* ``probe7`` — the seventh probe set of ``benchmarks/data/probe7``, held out as ``probe6`` is:
+  32 documents in eight families none of the earlier sets holds (wedding planning agreements,
+  florist proposals and destination wedding quotes, equipment and plant hire rate sheets,
+  quotes, crane hire agreements and tool rental invoices, roof replacement estimates, repair
+  invoices, flat roof quotes and metal roofing contracts, web hosting plans, VPS invoices,
+  dedicated server orders and domain renewal notices, security guarding agreements, event
+  security quotes, keyholding price lists and monitoring invoices, skip hire price lists and
+  orders, commercial waste agreements and junk removal invoices, driving school prices, CDL
+  training agreements and rider training invoices, physical therapy fee schedules,
+  physiotherapy invoices, patient statements and therapy program agreements) and 72
+  questions, gold fixed before any run; measured only when named (``--sets probe7``).
 * ``<set>-agreed`` — a set of families (``probe-agreed``, ``probe2-agreed``) measured on the
   gold its author's reading and a blind second reading agree on (``queries-agreed.jsonl``,
   written by ``benchmarks/families/second_reading.py --write``): a pair the two readings
@@ -131,7 +142,7 @@ from osrag.search.searcher import Searcher
 
 INSURANCE = ROOT / "examples" / "insurance"
 FAMILIES = ROOT / "benchmarks" / "data" / "families"
-PROBE_SETS = ("probe", "probe2", "probe3", "probe4", "probe5", "probe6")
+PROBE_SETS = ("probe", "probe2", "probe3", "probe4", "probe5", "probe6", "probe7")
 """The probe sets, in the order they were written (each held out until the next was)."""
 FAMILY_SETS = {
     "families": FAMILIES,
@@ -447,7 +458,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--sets",
         default="tatqa,tatqa-scope,tatqa-hand,insurance,families,probe",
-        help="comma-separated; probe2 to probe6 (held out) are measured only when named",
+        help="comma-separated; probe2 to probe7 (held out) are measured only when named",
     )
     parser.add_argument("--engines", default="opensearch,elasticsearch,embedded")
     parser.add_argument("--modes", default="bm25,vector,hybrid")

@@ -1,4 +1,4 @@
-"""The probe sets of ``benchmarks/data/probe`` and ``probe2`` to ``probe6`` are well-formed.
+"""The probe sets of ``benchmarks/data/probe`` and ``probe2`` to ``probe7`` are well-formed.
 
 Families osrag's rules were not built on — the first set: bills, payslips, fee statements,
 explanations of benefits, vehicle agreements, freight quotes, service agreements, venue contracts;
@@ -16,13 +16,15 @@ interpreting agreements, music lessons and tutoring, solar proposals and contrac
 agreements and staffing rates, kennels and daycare, print quotes and invoices; the sixth, held out
 after the fifth: lawn care and landscaping, car and van hire, managed IT services, architects' and
 engineers' fees, home inspections and surveys, home care and assisted living, marinas, laboratory
-testing. Their gold was read by hand by the protocol of the development set and fixed before any
-run. These tests check each set without osrag's extraction, constraint parser or filter, with the
-small amount reader of the development set's tests: every holder exists, its evidence is a sentence
-or row of its document writing an amount that meets the question's constraint, the families list the
-documents folder and are new, and the Word and PDF files are their sources' build. The query file is
-read by ``osrag eval``'s own loader, and the benchmark loads the set and its families as it loads
-the development set.
+testing; the seventh, held out after the sixth: wedding planning, equipment and plant hire, roofing,
+web hosting and domains, security guarding, skip hire and waste collection, driving schools,
+physiotherapy. Their gold was read by hand by the protocol of the development set and fixed before
+any run. These tests check each set without osrag's extraction, constraint parser or filter, with
+the small amount reader of the development set's tests: every holder exists, its evidence is a
+sentence or row of its document writing an amount that meets the question's constraint, the families
+list the documents folder and are new, and the Word and PDF files are their sources' build. The
+query file is read by ``osrag eval``'s own loader, and the benchmark loads the set and its families
+as it loads the development set.
 """
 
 from __future__ import annotations
@@ -111,6 +113,11 @@ SETS = (
         "probe6",
         frozenset({"USD", "GBP", "EUR"}),
         earlier=("probe", "probe2", "probe3", "probe4", "probe5"),
+    ),
+    ProbeSet(
+        "probe7",
+        frozenset({"USD", "GBP", "EUR"}),
+        earlier=("probe", "probe2", "probe3", "probe4", "probe5", "probe6"),
     ),
 )
 BY_NAME = {s.name: s for s in SETS}
