@@ -14,7 +14,8 @@ thousand``, ``$8.2 billion``, ``100 million dollars``):
   constraint's, never part of the name before it: "a principal of exactly $85,000");
 * ``gt``: over, above, more than, greater than, higher than, larger than,
   exceeding, exceeds, exceeded, exceed, in excess of, upwards of, north of, more
-  expensive than, costlier than, pricier than, ``>``;
+  expensive than, costlier than, pricier than, tops, topping, topped ("a partner rate
+  **tops** $300 an hour"), ``>``;
 * ``gte``: at least, no less than, not less than, no fewer than, not under, not
   below, a minimum of, minimum (of), greater (more) than or equal to, equal to or
   greater (more) than, at or above, ``>=``, ``≥``; after the amount: or more,
@@ -88,7 +89,8 @@ _PREFIX_WORDS: dict[ConstraintOp, tuple[str, ...]] = {
     "gt": (
         "over", "above", "more than", "greater than", "higher than", "larger than",
         "bigger than", "exceeding", "exceeds", "exceeded", "exceed", "in excess of", "upwards of",
-        "north of", "more expensive than", "costlier than", "pricier than",
+        "north of", "more expensive than", "costlier than", "pricier than", "tops", "topping",
+        "topped",
     ),
     "gte": (
         "at least", "no less than", "not less than", "no fewer than", "not under",
