@@ -25,10 +25,13 @@ from osrag.lexicon.periods import UNIT_ADVERBS
 __all__ = [
     "ASKED_BOUND",
     "ASKED_LINK",
+    "ASKED_OWED",
     "ASKED_PAID_EVERY",
     "ASKED_PRICE_VERBS",
     "ASKED_WHOLE",
     "LINKS_THAT_ARE_NOUNS",
+    "OWED_ALONE",
+    "OWED_NAME",
     "STATED_LINK",
     "STATED_LINK_ENDS",
     "SUBJECT_PRICE_VERBS",
@@ -146,6 +149,23 @@ ASKED_WHOLE = re.compile(r"(?i)\s*,?\s*(?:in\s+total|in\s+all|all\s+told|altoget
 """What a question writes right after a constraint to say the figure is a whole: "endorsement
 agreements paying more than $400,000 **in total**", "sponsorship agreements worth over
 $50,000 **all told**" — the total of what the kind before the verb pays, costs or is worth."""
+
+ASKED_OWED = re.compile(
+    r"(?i)\s+(?:(?:left|still)\s+(?:to\s+pay|due|owed|owing|outstanding|unpaid)|"
+    r"to\s+pay|outstanding|unpaid|(?:still\s+)?owing|owed)(?![\w-])"
+)
+"""What a question writes right after a constraint to say the figure is what is left to
+pay ("invoices with less than $400 **left to pay**", "bills with under £250 **to pay**",
+"€500 **still due**", "$1,200 **outstanding**"): the balance due of a bill, whatever its
+label calls it."""
+OWED_NAME = "balance due"
+"""The name :data:`ASKED_OWED` and :data:`OWED_ALONE` ask (the invoices profile's total due,
+by any of its names; asked by its own words where no profile in use names it)."""
+OWED_ALONE = frozenset({"balance"})
+"""A question's name that, alone, is what is left to pay ("invoices with a **balance** under
+$2,000", "a balance of $600 to $700"): asked as :data:`OWED_NAME` and as written. One way
+only — a question naming the total due never asks a bare "Balance" (a bank's or a
+ledger's)."""
 
 SUBJECT_PRICE_VERBS = frozenset({"costing", "priced", "valued", "worth"})
 """The verbs of :data:`ASKED_PRICE_VERBS` that put a price on their subject, not on an

@@ -40,8 +40,14 @@ $1,000" constrains a deductible, not any amount of a chunk. Its ``label`` is
    priced —, and a participle of paying with an adverb of its period ("RV storage **paid
    annually** for less than") names the thing paid for, at that unit;
 2. else the **noun phrase after it**: introduced by "of" ("$20 billion of **revenue**"),
-   or starting with a quantity noun ("$500 **deductible**"). "the $300,000 umbrella
-   policy" names no quantity: the constraint stays role-free;
+   starting with a quantity noun ("$500 **deductible**"), or, when an indefinite article
+   leads the amount, ending in one ("a $25 **filing charge**": the amount is said of the
+   noun as an adjective is), or saying the figure is what is left to pay ("less than
+   $400 **left to pay**", "£250 **to pay**", "€500 **still due**": the balance due,
+   :data:`~osrag.lexicon.links.ASKED_OWED`). "the $300,000 umbrella policy" and "a $2,000
+   laptop" name no quantity: the constraint stays role-free. A "balance" named alone is
+   what is left to pay too (:data:`~osrag.lexicon.links.OWED_ALONE`), and asked as
+   written;
 3. a phrase that is a kind of document alone whose own figure is its total (its head a
    profile's ``totalled_nouns``: "contractor **bids** over $20,000", "**quotes** under
    $1,000", "purchase **orders** above $10,000"): the document's total — the label
@@ -100,11 +106,14 @@ from osrag.lexicon.links import (
     ASKED_COVER_CLAUSE_VERBS,
     ASKED_COVER_VERBS,
     ASKED_LINK,
+    ASKED_OWED,
     ASKED_PAID_EVERY,
     ASKED_PAYOUT_VERBS,
     ASKED_PRICE_VERBS,
     ASKED_WHOLE,
     LINKS_THAT_ARE_NOUNS,
+    OWED_ALONE,
+    OWED_NAME,
     SUBJECT_PRICE_VERBS,
 )
 from osrag.lexicon.periods import (
@@ -465,12 +474,23 @@ def _label_before(
     return _joined(phrase), context, None
 
 
+_ARTICLE_BEFORE = re.compile(r"(?i)(?<![\w'’-])an?\s+\Z")
+"""An indefinite article right before an amount: the amount is said of the noun after it
+("a $25 filing charge"), as an adjective is."""
+
+
 def _label_after(text: str, c: AmountConstraint, ceiling: int) -> str | None:
     after = text[c.end : min(ceiling, c.end + WINDOW)]
+    if ASKED_OWED.match(after):  # "with less than $400 left to pay": what is still due
+        return OWED_NAME
     introduced = re.match(r"\s+of\s+", after, re.IGNORECASE)
     rest = after[introduced.end() :] if introduced else after
     phrase = _phrase_at(rest)
-    if not phrase or (not introduced and not is_quantity_noun(phrase[0])):
+    if not phrase:
+        return None
+    if not introduced and _ARTICLE_BEFORE.search(text[: c.start]) and is_quantity_noun(phrase[-1]):
+        return _joined(phrase)  # "with a $15 late payment fee": the figure of the noun it leads
+    if not introduced and not is_quantity_noun(phrase[0]):
         return None
     if not introduced:
         # "$500 deductible applies": the quantity nouns that start the phrase
@@ -661,6 +681,8 @@ def bind_constraints(text: str, constraints: Sequence[AmountConstraint]) -> list
             continue
         if label is None:
             continue
+        if singular(normalised(label)) in OWED_ALONE:  # "a balance under $2,000": still due
+            label, written = OWED_NAME, written or label.strip(" ,")
         bound[i] = _read(c, label, context, plain, years, quarter, half)
         if written is not None and bound[i].named is None:
             bound[i] = bound[i].model_copy(update={"named": written})  # "… costing" a label says
