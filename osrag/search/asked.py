@@ -22,6 +22,7 @@ from osrag.search.fact_filters import (
     narrowed_constraint,
     narrowed_keys,
     per_unit_constraint,
+    qualifier_free,
     thing_priced,
     unit_read_out,
 )
@@ -126,6 +127,9 @@ def _narrowed_line(c: AmountConstraint, narrower: AmountConstraint) -> str:
     as_named = kind_free(c)
     if as_named is not None:
         line += f"; or {_bound(as_named)}, in any document"
+    rest = qualifier_free(c)
+    if rest is not None:
+        line += f"; or {_bound(rest)}, in any document ({narrower.context!r} unsaid)"
     return line
 
 

@@ -511,6 +511,35 @@ def kind_free(c: AmountConstraint) -> AmountConstraint | None:
     return c.model_copy(update={"context": None})
 
 
+def qualifier_free(c: AmountConstraint) -> AmountConstraint | None:
+    """``c`` as the rest of its name, in any document, when the narrowed step reads its
+    first word as the kind of document and the rest is a compound name itself — two words
+    or more that a hyphen does not join, before any complement ("warranties for a fridge"
+    is one): "pre-employment background checks" → any background check, "temp-to-perm
+    transfer fees" → any transfer fee (a qualifier of the thing a price list need not
+    repeat: its rows say "Background check"). Never a rest of one word: "umbrella premium"
+    is no premium of any policy, "termite treatment" no treatment of any kind. None
+    otherwise."""
+    found = narrowed(c.label) if c.label is not None else None
+    if found is None or c.label is None or c.total_of is not None:
+        return None
+    rest, first = found
+    if synonyms_of(c.label):  # a broader quantity where the first word is said
+        return None
+    words = normalised(c.label).split(" ")
+    joined = hyphenated(c.label)
+    if len(joined) != len(words):
+        joined = [False] * len(words)
+    start = len(first.split(" "))
+    cut = next(
+        (i for i in range(start + 1, len(words)) if words[i] in INSIDE_A_NAME and not joined[i]),
+        len(words),
+    )
+    if sum(1 for j in joined[start:cut] if not j) < 2:  # the rest's own words, before a complement
+        return None
+    return c.model_copy(update={"label": rest, "named": None, "context": None})
+
+
 def kind_at_unit(c: AmountConstraint) -> AmountConstraint | None:
     """The kind a question asks a figure at a unit of, read loosely: the per-unit step's
     constraint (:func:`per_unit_constraint`) whose ``context`` is the head of the kind the
@@ -566,7 +595,9 @@ def _narrowed_filter(
     :func:`narrowed_keys`). The kind a question names ranks and never excludes: when the
     label is narrowed and the question qualifies the kind, a fact of the quantity as named
     (with ``extra_keys``, found another way) passes too, in any document
-    (:func:`kind_free`). None when there is none of these."""
+    (:func:`kind_free`); and when the rest of the name is a compound name itself, a fact of
+    the rest, in any document (:func:`qualifier_free`: a qualifier a price list need not
+    repeat). None when there is none of these."""
     narrower = narrowed_constraint(c)
     thing = thing_priced(c)
     if narrower is None and thing is None:
@@ -577,6 +608,9 @@ def _narrowed_filter(
         as_named = kind_free(c)
         if as_named is not None:
             found.insert(0, fact_filter(as_named, extra_keys))
+        rest = qualifier_free(c)
+        if rest is not None:
+            found.append(fact_filter(rest))
     if thing is not None:
         # any figure under a heading naming the thing priced ("RV storage › Rates":
         # "Annual prepayment"), where no label names it or its price
