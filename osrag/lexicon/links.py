@@ -163,9 +163,10 @@ OWED_NAME = "balance due"
 by any of its names; asked by its own words where no profile in use names it)."""
 OWED_ALONE = frozenset({"balance"})
 """A question's name that, alone, is what is left to pay ("invoices with a **balance** under
-$2,000", "a balance of $600 to $700"): asked as :data:`OWED_NAME` and as written. One way
-only — a question naming the total due never asks a bare "Balance" (a bank's or a
-ledger's)."""
+$2,000", "a balance of $600 to $700"): bound as :data:`OWED_NAME`, asked by the names of
+what is left to pay that say the word ("Balance due", "Balance owing", "New balance") and
+as written. One way only — a question naming the total due never asks a bare "Balance" (a
+bank's or a ledger's)."""
 
 SUBJECT_PRICE_VERBS = frozenset({"costing", "priced", "valued", "worth"})
 """The verbs of :data:`ASKED_PRICE_VERBS` that put a price on their subject, not on an

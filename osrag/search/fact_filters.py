@@ -76,6 +76,7 @@ from collections.abc import Sequence
 from osrag.engines.mapping import ENGLISH_STOP_WORDS
 from osrag.lexicon.keys import asked_key, asked_keys, label_alternatives, narrowed
 from osrag.lexicon.label_roles import FIGURE_WORDS, GENERIC_HEADS, INSIDE_A_NAME, PAID_HEADS
+from osrag.lexicon.links import OWED_ALONE
 from osrag.lexicon.periods import (
     PERIOD_UNITS,
     RATE_UNITS,
@@ -87,7 +88,14 @@ from osrag.lexicon.profiles import vocabulary
 from osrag.lexicon.quantities import is_document_noun, is_quantity_noun, synonyms_of
 from osrag.lexicon.scopes import PARTS
 from osrag.lexicon.signs import names_loss
-from osrag.lexicon.words import hyphenated, name_words, normalised, other_number, person_of
+from osrag.lexicon.words import (
+    hyphenated,
+    name_words,
+    normalised,
+    other_number,
+    person_of,
+    singular,
+)
 from osrag.schema.constraints import AmountConstraint
 from osrag.schema.filters import (
     FACTS,
@@ -139,6 +147,12 @@ def constraint_keys(c: AmountConstraint) -> tuple[str, ...]:
         return ()
     gains_only = c.signed and not c.written_signed and not names_loss(c.label)
     keys = asked_keys(c.label, gains_only=gains_only)
+    alone = singular(normalised(c.named)) if c.named is not None else ""
+    if alone in OWED_ALONE:
+        # "a balance under $2,000": what is left to pay by the names that say "balance"
+        # ("Balance due", "Balance owing", "New balance"), never another name of the total
+        # due ("Amount payable" of a royalty statement is what its reader is paid)
+        keys = tuple(k for k in keys if alone in k.split(" "))
     thing = thing_priced(c)
     if thing is None:
         return keys
