@@ -104,6 +104,7 @@ from osrag.lexicon.label_roles import (
     FIGURE_WORDS,
     GENERIC_HEADS,
     INCLUDES,
+    LEVIES,
     LINE_ITEM_MODIFIERS,
     MODIFIERS,
     NON_HEAD_STARTS,
@@ -118,6 +119,7 @@ from osrag.lexicon.label_roles import (
     STATED_TOTAL_WORDS,
     TIME_ADVERBS,
     TOTALLED_HEADS,
+    WHEN_DUE,
 )
 from osrag.lexicon.periods import DATE_TAIL, is_period_words
 from osrag.lexicon.profiles import vocabulary
@@ -215,8 +217,11 @@ def without_dated_tail(text: str) -> str:
         dated = DATE_TAIL.search(text)  # "Deposit paid 2 October 2026": when, not what
         if dated is None or not dated.start():
             return text
-        if dated["participle"] and _only_figure_words(text[: dated.start()]):
-            return text[: dated.end("participle")]  # "Amount due by …": the amount due
+        if dated["participle"] and (
+            _only_figure_words(text[: dated.start()])
+            or (dated["occasion"] and dated["participle"].casefold() == "due")
+        ):  # "Amount due by …": the amount due; "Balance due at pick-up": the balance due
+            return text[: dated.end("participle")]
         return text[: dated.start()]
     return text[: found.start()]
 
@@ -392,9 +397,27 @@ def _read_part(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
     clause, listed = _first_clause(text)
     whole = _without_time_adverbs(phrase_words(clause))
     cut = _cut(whole, hyphenated(clause))
-    if cut < len(whole) and (whole[cut] not in SPECIFYING or _per_share(whole[cut:])):
+    if cut < len(whole) and not _specifies(whole, cut):
         return (), tuple(last_words(whole)), listed
     return tuple(last_words(whole[:cut])), tuple(last_words(whole)), listed
+
+
+def _specifies(whole: list[str], cut: int) -> bool:
+    """Whether the complement at ``whole[cut]`` leaves the quantity before it the same:
+    one of :data:`SPECIFYING` that makes no ratio, the "on" naming the base of a levy
+    (:data:`~osrag.lexicon.label_roles.LEVIES`: "VAT on posters" is VAT), or a "due" that
+    ends the name after a word of what it measures (the figure falls due: "Balance due" is
+    the balance, "Rent due" rent; "Amount due" and "Total due" stay whole)."""
+    if whole[cut] == "on":
+        return whole[cut - 1] in LEVIES
+    if whole[cut] == "due":  # "Amount due", "Total due": only the figure's word before it
+        before = whole[:cut]
+        return (
+            cut == len(whole) - 1
+            and not WHEN_DUE & set(before)  # "Total now due": when, no quantity
+            and not all(w in FIGURE_WORDS or w in _TOTAL_ROW for w in before)
+        )
+    return whole[cut] in SPECIFYING and not _per_share(whole[cut:])
 
 
 def _without_time_adverbs(words: list[str]) -> list[str]:

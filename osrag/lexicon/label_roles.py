@@ -47,6 +47,7 @@ __all__ = [
     "INCLUDES",
     "INSIDE_A_NAME",
     "JOINING_PREPOSITIONS",
+    "LEVIES",
     "LINE_ITEM_MODIFIERS",
     "LIST_NOUNS",
     "MODIFIERS",
@@ -67,6 +68,7 @@ __all__ = [
     "STATED_TOTAL_WORDS",
     "TIME_ADVERBS",
     "TOTALLED_HEADS",
+    "WHEN_DUE",
     "WHOLE_HEADS",
     "WHOLE_LEADS",
 ]
@@ -351,6 +353,14 @@ operations"), a recipient ("Net income | attributable to common stockholders"), 
 cause ("Net losses | on disposals of assets"), an adjustment ("Revenue | excluding
 …"): only the whole phrase is a key, never the core before it."""
 
+LEVIES = frozenset({
+    "tax", "vat", "gst", "hst", "duty", "duties", "levy", "surcharge", "discount", "commission",
+})  # fmt: skip
+"""Charges taken at a rate on a base, whose "on" names the base and leaves the quantity the
+same: "VAT | on parts and labour" is VAT, "Sales tax | on materials" a sales tax,
+"Discount | on the second pet" a discount, "Commission | on sales" a commission (any other
+"on" says a cause: "Net losses | on disposals" is another line)."""
+
 PER_RATIO = frozenset({"share", "unit", "foot", "feet", "ft", "metre", "meter"})
 """The last word of a "per" complement that makes a ratio: "earnings per share", "rent per
 rentable square foot"."""
@@ -361,6 +371,11 @@ TIME_ADVERBS = frozenset({
 })  # fmt: skip
 """Adverbs of time that may end a name as written ("Demurrage **thereafter**", "Rent
 **thereafter**"): when the figure falls due, no word of what it measures."""
+
+WHEN_DUE = frozenset({"now", "still", "past", "not", "already", "then", "currently", "overdue"})
+"""Words that say when or whether a figure falls due, before the "due" that ends a name
+("Total **now** due", "Amount **past** due", "Amounts **not currently** due"): a "due"
+after them keeps the whole name (no quantity before it is the figure's)."""
 
 CLIPPED_WORDS: dict[str, tuple[str, ...]] = {
     "admin": ("administration", "administrative"),

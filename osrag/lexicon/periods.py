@@ -71,6 +71,7 @@ __all__ = [
     "MONTH_NAME",
     "ORDINAL",
     "ORDINAL_SUFFIX",
+    "PAYMENT_OCCASIONS",
     "PERIOD_UNITS",
     "QUARTER_ORDINALS",
     "RATE_INTRO",
@@ -380,12 +381,28 @@ def stated_halves(text: str, taken: Sequence[tuple[int, int]] = ()) -> list[tupl
     ]
 
 
+PAYMENT_OCCASIONS = (
+    "booking", "reservation", "signing", "signature", "acceptance", "confirmation",
+    "collection", "pick-up", "pickup", "drop-off", "delivery", "completion", "arrival",
+    "departure", "check-in", "check-out", "checkout", "enrollment", "enrolment",
+    "registration", "installation", "commencement", "move-in",
+)  # fmt: skip
+"""The moments of a transaction at which money is paid or falls due ("a deposit paid **on
+booking**", "the balance due **at pick-up**", "payable **on completion**"): when, not
+what — a label's keys are read without them (:data:`DATE_TAIL`)."""
+_OCCASION = "|".join(
+    r"[\s-]".join(map(re.escape, re.split(r"[\s-]", word)))
+    for word in sorted(PAYMENT_OCCASIONS, key=len, reverse=True)
+)
+
 DATE_TAIL = re.compile(
     rf"""(?ix)\s+
-    (?:(?P<participle>paid|received|due|made|collected|refunded|issued)\s+)?
-    (?:(?:on|at|by|as\s+(?:of|at)|before|until)\s+)?
-    (?:\d{{1,2}}[/.-]\d{{1,2}}[/.-](?:{YEAR4}|\d\d)|{DAY}\s+{MONTH},?\s+{YEAR4}
-      |{MONTH}\s+{DAY},?\s+{YEAR4})
+    (?:(?P<participle>paid|received|due|made|collected|refunded|issued
+      |payable(?=\s+(?:on|at|upon|before)\s+(?:the\s+)?(?:{_OCCASION})))\s+)?
+    (?:(?:(?:on|at|by|as\s+(?:of|at)|before|until)\s+)?
+      (?:\d{{1,2}}[/.-]\d{{1,2}}[/.-](?:{YEAR4}|\d\d)|{DAY}\s+{MONTH},?\s+{YEAR4}
+        |{MONTH}\s+{DAY},?\s+{YEAR4})
+      |(?P<occasion>(?:on|at|upon|before)\s+(?:the\s+)?(?:{_OCCASION})))
     \s*$
     |\s+(?:this|the\s+current|current)\s+(?:pay\s+|statement\s+|billing\s+|accounting\s+)?
     (?:period|month|quarter|year)\s*$
@@ -393,7 +410,9 @@ DATE_TAIL = re.compile(
 )
 """When a figure moved or for which stretch it stands, at the end of a document's label:
 a date with the participle and the preposition that state it ("Deposit **paid 2 October
-2026**", "Deposit **received 09/02/2026**", "Balance due **by 23 April 2027**") or the
+2026**", "Deposit **received 09/02/2026**", "Balance due **by 23 April 2027**"), or the
+moment of the transaction (:data:`PAYMENT_OCCASIONS`: "Deposit **paid on booking**",
+"Balance **payable on collection**") or the
 statement's own period ("Royalties earned **this period**") or the year it sums ("Total gifts
 **in 2026**", "Donations **during the year**"). Neither names what the
 figure measures: a label's keys are read without it (:func:`osrag.lexicon.keys.

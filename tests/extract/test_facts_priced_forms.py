@@ -301,3 +301,38 @@ def test_a_whole_is_no_total_where_the_sentence_names_it_or_it_recurs(
     text: str, amount: str, label: str | None
 ) -> None:
     assert dict(labels(text))[amount] == label
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "unit"),
+    [
+        # indented under the bill's heading
+        ("Services\n    Window cleaning, 4 hours @ $30.00 per hour ........ $120.00\n",
+         "Window cleaning", "hour"),
+        # a date column opens the line
+        ("  14 Mar  Dog walking, 5 walks @ £12.00 ........ £60.00\n", "Dog walking", None),
+        ("03/11 – Garden tidy, 2 visits @ €40.00 ... €80.00\n", "Garden tidy", None),
+        # a qualifier with a figure after a comma, a gloss in brackets
+        ("Guitar lessons, 30 minutes, 6 lessons @ $25.00 .... $150.00\n",
+         "Guitar lessons, 30 minutes", None),
+        ("Apostille (legalisation), 3 documents @ £20.00 ..... £60.00\n",
+         "Apostille (legalisation)", None),
+    ],
+)  # fmt: skip
+def test_an_item_line_indented_dated_or_qualified_takes_the_items_name(
+    text: str, label: str, unit: str | None
+) -> None:
+    rate, total = extract_values(text, CONFIG).facts
+    assert (rate.label, total.label) == (label, label)
+    assert (rate.period_unit, total.period_unit) == (unit, None)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "    5 nights @ $52.00 .... $260.00\n",  # indented, still no item named
+        "  14 Mar  5 walks @ £12.00 .... £60.00\n",  # a date, then the count: no item
+    ],
+)
+def test_an_indented_or_dated_line_that_opens_with_its_count_names_no_item(text: str) -> None:
+    assert all(label is None for _, label in labels(text))

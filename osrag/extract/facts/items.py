@@ -6,8 +6,11 @@ A bill, an estimate or a quote extends a line's count by its rate on the line it
 $95/hour = $285.00", "Accommodation, 2 nights @ €120 per night: €240", "Boarding (5 nights
 x $48.00) ... $240.00". The line reads, in this order:
 
-* the **item's name** — the words that open the line (after a list's bullet), at most
-  :data:`_NAME_WORDS` of them, no figure, no word of a sentence
+* the **item's name** — the words that open the line (after a list's bullet, the line's
+  indent, or a date a bill writes in a column of its own: "06 Oct  Regular clean, …"), at
+  most :data:`_NAME_WORDS` of them, no figure but in a qualifier after a comma ("Weekly
+  lessons, 45 minutes, 11 lessons @ £32.00 … £352.00"), a gloss in brackets allowed
+  ("Beglaubigung (certification), 2 documents @ €25.00"), no word of a sentence
   (:data:`~osrag.lexicon.function_words.NOT_IN_A_NAME`), not opening with a determiner —
   then a comma, a colon, a dash or an opening parenthesis (or nothing);
 * the **count** — a figure or a number word, and up to three words of what it counts
@@ -37,7 +40,7 @@ from osrag.extract.money import scan_money
 from osrag.lexicon.function_words import CARDINALS, DETERMINERS, NOT_IN_A_NAME, PRONOUNS
 from osrag.lexicon.keys import COLUMN_JOIN
 from osrag.lexicon.links import alternation
-from osrag.lexicon.periods import RATE_INTRO
+from osrag.lexicon.periods import DAY, MONTH, RATE_INTRO
 
 __all__ = ["item_of_line"]
 
@@ -47,13 +50,21 @@ _NAME_WORDS = 6
 _PRICED_BY = re.compile(r"(?i)\s(?:at|x|×)\s|@")
 """What every item line holds between its count and its rate (a quick test first)."""
 _BEFORE_RATE = re.compile(
-    r"(?i)^(?P<name>[^\W\d_][^\d$€£¥₹:;()@=]*?)"
+    r"(?i)^(?P<name>[^\W\d_][^\d$€£¥₹:;()@=]*?(?:\s*\([^\d()]{1,40}\))?"
+    r"(?:,\s*[^\W_][^$€£¥₹:;()@=,]*?)*?)"
     r"(?:\s*[,:(]\s*|\s+[-–—]{1,2}\s+|\s+)"
     rf"(?:\d[\d,]*(?:\.\d+)?|{alternation(CARDINALS)})"
     r"(?:\s+[^\W\d_][\w'’-]*){0,3}\s*(?:at|@|x|×)\s*$"
 )
-"""The line up to its rate: the item's name, a separator, the count and what it counts,
-then *at*, ``@``, ``x`` or ``×``."""
+"""The line up to its rate: the item's name (a gloss in brackets and qualifiers after
+commas allowed, figures in a qualifier too: "Weekly lessons, 45 minutes"), a separator,
+the count and what it counts, then *at*, ``@``, ``x`` or ``×``."""
+_LEAD_DATE = re.compile(
+    rf"(?i)\s*(?:{DAY}\s+{MONTH}|{MONTH}\s+{DAY}|\d{{1,2}}[/.-]\d{{1,2}}(?:[/.-]\d{{2,4}})?)"
+    r"(?:,?\s+\d{4})?\s*(?:[-–—:|]\s*|\s{2,}|\t)"
+)
+"""A date that opens a bill's line, a column of its own ("06 Oct  Regular clean, …",
+"03/11 – Boarding, …"): when the item was supplied, no part of its name."""
 _RATE_TO_TOTAL = re.compile(
     r"(?i)^\s*(?:" + RATE_INTRO + r"\s+[^\W\d_][\w-]*(?:\s+[^\W\d_][\w-]*)?|/\s*[^\W\d_][\w-]*)?"
     r"\s*(?:\)\s*(?:[:=]|\.{2,}|…+|[-–—]{1,2})?|(?:[:=]|\.{2,}|…+|[-–—]{1,2}))\s*$"
@@ -80,7 +91,10 @@ def _item_line(line: str) -> tuple[tuple[int, int], str | None] | None:
     """Where the rate and the total of an item line start, and the item's name; None when
     ``line`` is none. Read once a line: each amount of the line asks."""
     bullet = LIST_BULLET.match(line)
-    start = bullet.end() if bullet else 0
+    start = bullet.end() if bullet else len(line) - len(line.lstrip())
+    dated = _LEAD_DATE.match(line, start)
+    if dated is not None:
+        start = dated.end()
     mentions = scan_money(line).mentions
     if len(mentions) != 2:
         return None
