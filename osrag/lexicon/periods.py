@@ -473,7 +473,8 @@ calendar year ("Year 2019") is none."""
 # ------------------------------------------------------------------ period units
 
 PeriodUnit = Literal[
-    "hour", "day", "week", "month", "quarter", "year", "night", "person", "credit hour", "mile"
+    "hour", "day", "week", "month", "quarter", "year", "night", "person", "credit hour", "mile",
+    "word", "page", "copy", "piece", "watt", "lesson", "session", "visit",
 ]  # fmt: skip
 """What an amount is per: how often a recurring amount falls due ("$450 a year" is yearly,
 "$1,200 per month" monthly) or the unit a rate is priced by — a night of lodging, a
@@ -487,6 +488,10 @@ RATE_UNITS: dict[str, PeriodUnit] = {
     "credit hour": "credit hour", "credit hours": "credit hour",
     "credit": "credit hour", "credits": "credit hour", "semester hour": "credit hour",
     "mile": "mile", "miles": "mile", "mi": "mile",
+    "word": "word", "words": "word", "page": "page", "pages": "page",
+    "copy": "copy", "copies": "copy", "piece": "piece", "pieces": "piece",
+    "watt": "watt", "watts": "watt", "lesson": "lesson", "lessons": "lesson",
+    "session": "session", "sessions": "session", "visit": "visit", "visits": "visit",
 }  # fmt: skip
 """The units a rate is priced by that are no period, each word (or two) that names one
 and the unit: "per guest" and "per head" are per person, "per credit" per credit hour. A
@@ -525,7 +530,7 @@ _NOUNS = "|".join(
 _ARTICLE_NOUNS = "|".join(
     sorted(
         {"hour", "day", "week", "month", "quarter", "year", "night", "person", "head", "mile"}
-        | {"credit hour"},
+        | {"credit hour", "word", "page", "copy", "piece", "watt", "lesson", "session", "visit"},
         key=len,
         reverse=True,
     )

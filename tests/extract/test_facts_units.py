@@ -123,3 +123,18 @@ def test_an_average_per_day_is_no_daily_amount() -> None:
 def test_a_label_summing_the_year_is_a_years_figure(line: str, unit: str | None) -> None:
     (fact,) = extract_values(line, ExtractionConfig()).facts
     assert fact.period_unit == unit
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "unit"),
+    [
+        ("Proofreading is charged at $0.04 per word.", "$0.04", "word"),
+        ("| Run | Price per copy | Total |\n|---|---|---|\n| 250 | $6.10 | $1,525.00 |\n",
+         "$6.10", "copy"),
+        ("System price per watt: $2.95", "$2.95", "watt"),
+        ("Drum lessons are £28 a lesson, paid each half term.", "£28", "lesson"),
+    ],
+)  # fmt: skip
+def test_a_price_per_unit_of_work_or_goods_states_that_unit(text: str, raw: str, unit: str) -> None:
+    fact = next(f for f in extract_values(text, ExtractionConfig()).facts if f.raw == raw)
+    assert fact.period_unit == unit

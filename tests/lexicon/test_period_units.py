@@ -84,3 +84,26 @@ def test_the_finder_reads_units_in_a_span_and_nothing_else() -> None:
     assert found == [("month", "per month"), ("week", "a week"), ("hour", "/hr"), ("year", "p.a.")]
     start = text.index("$50")
     assert [u for u, _, _ in period_units_in(text, start, start + 12)] == ["week"]
+
+
+@pytest.mark.parametrize(
+    ("text", "unit"),
+    [
+        ("$0.09 per word", "word"),
+        ("£2.50 a page", "page"),
+        ("$6.40 a copy", "copy"),
+        ("$0.18 per piece", "piece"),
+        ("$2.85 per watt", "watt"),
+        ("$48 per lesson", "lesson"),
+        ("£40 each session", "session"),
+        ("$70 per visit", "visit"),
+        ("€30 for each additional page", "page"),
+    ],
+)
+def test_a_unit_of_the_work_or_the_goods_supplied(text: str, unit: PeriodUnit) -> None:
+    assert [u for u, _, _ in period_units_in(text)] == [unit]
+
+
+@pytest.mark.parametrize("text", ["send a copy of the invoice", "a word of thanks", "pages 3-4"])
+def test_a_unit_noun_without_a_price_before_it_names_no_rate(text: str) -> None:
+    assert not any(u in {"copy", "word", "page"} and s > 0 for u, s, _ in period_units_in(text))
