@@ -405,3 +405,31 @@ def test_a_rates_unit_is_no_part_of_the_next_clauses_subject(text: str, label: s
 )  # fmt: skip
 def test_a_participles_object_is_no_name_the_noun_it_follows_is(text: str, label: str) -> None:
     assert [lbl for _, lbl in labels(text)] == [label]
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "label"),
+    [
+        ("- Members who renew late pay a $20.00\n  reinstatement fee.\n", "$20.00",
+         "reinstatement fee"),
+        ("Guests who cancel late pay a £35\nno-show charge.\n", "£35", "no-show charge"),
+    ],
+)  # fmt: skip
+def test_a_name_after_an_amount_wrapped_onto_the_next_line_is_read(
+    text: str, raw: str, label: str
+) -> None:
+    assert (raw, label) in labels(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Card ending 4471 $1,689.75\nHourly rate: $24.50\n",  # the next line is a key
+        "You may exclude up to $2,000\nof eligible tuition assistance.\n",  # a complement
+        "The fee is $40\nWeekly classes start in May.\n",  # a new sentence
+    ],
+)
+def test_a_next_line_that_is_no_wrapped_name_names_nothing(text: str) -> None:
+    first = labels(text)[0]
+    assert first[1] is None or first[1] not in {"Hourly rate", "eligible tuition assistance"}
+    assert "Weekly classes" not in {label for _, label in labels(text)}

@@ -712,6 +712,8 @@ def prose_label(
     if label is not None:
         return label, False
     label = _label_after(after)
+    if label is None and not after.strip() and wrapped is not None:
+        label = _label_after_wrap(wrapped)
     if label is not None:
         return label, True
     label = _list_item(clause[-160:], amounts_before)
@@ -1050,6 +1052,18 @@ _CHANGED = re.compile(
     r"less\s+than))*\s*$"
 )
 """A verb of change right before the amount: the amount is the change."""
+
+
+def _label_after_wrap(wrapped: str) -> str | None:
+    """The name after an amount that ends its line, read on the next line when the
+    sentence wraps there mid-phrase — the line goes on in lower case with a noun phrase,
+    not a preposition, and holds no key of its own ("… is charged a $15.00⏎late fee."; not
+    "… $1,689.75⏎Hourly rate: $24.50")."""
+    following = wrapped.lstrip()
+    first = following.split(maxsplit=1)[0] if following else ""
+    if not first[:1].islower() or first in ALL_PREPOSITIONS or ":" in following:
+        return None  # "up to $5,250⏎of qualified …": a complement, read as prose reads it
+    return _label_after(" " + following)
 
 
 def _label_after(after: str) -> str | None:
