@@ -663,6 +663,9 @@ TERM_NOUNS = word_set("term lease award grant contract agreement project program
 """Nouns after "year of the" that close a term year's words ("second year of the term")."""
 
 _RANGE_AFTER = word_set("to through thru and or")
+_AFTER_NO_TERM_YEAR = _RANGE_AFTER | frozenset(TERM_YEAR_CARDINALS)
+"""A word after "year" and its number that makes them no one year of a term: a range's
+(:data:`_RANGE_AFTER`) or another number."""
 
 
 def _term_year(w: _Words, i: int) -> PeriodPart | None:
@@ -678,7 +681,7 @@ def _term_year(w: _Words, i: int) -> PeriodPart | None:
         and i + 1 < len(words)
         and words[i + 1] in TERM_YEAR_CARDINALS
         and w.aligned(i + 1, i + 2)
-        and not (words[i + 2 : i + 3] and words[i + 2] in _RANGE_AFTER | TERM_YEAR_CARDINALS.keys())
+        and not (words[i + 2 : i + 3] and words[i + 2] in _AFTER_NO_TERM_YEAR)
     ):
         start, end, n = i, i + 2, TERM_YEAR_CARDINALS[words[i + 1]]
         if i and not w.taken[i - 1] and words[i - 1] in TERM_LEADS:
@@ -970,12 +973,13 @@ def read_scope(words: Sequence[str]) -> ScopeReading:
         again = _read_scope_once(reading.what)
         if again.what == reading.what:
             break
-        scope_again = (again.scope, again.scope_name)
-        if scope_again not in (("own", None), (reading.scope, reading.scope_name)):
+        no_scope = again.scope == "own" and again.scope_name is None
+        same_scope = again.scope == reading.scope and again.scope_name == reading.scope_name
+        if not (no_scope or same_scope):
             break  # another scope in what is left: the first reading stands
         if again.period_part not in (None, reading.period_part):
             break
-        if scope_again == ("own", None) and again.period_part is None:
+        if no_scope and again.period_part is None:
             break  # nothing of the same said again
         reading = ScopeReading(again.what, reading.scope, reading.scope_name, reading.period_part)
     return reading
