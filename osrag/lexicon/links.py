@@ -21,6 +21,7 @@ import re
 
 from osrag.lexicon.function_words import DO, FINITE_BE, HEDGES, MODALS
 from osrag.lexicon.periods import UNIT_ADVERBS
+from osrag.lexicon.words import normalised, singular
 
 __all__ = [
     "ASKED_BOUND",
@@ -36,6 +37,7 @@ __all__ = [
     "STATED_LINK_ENDS",
     "SUBJECT_PRICE_VERBS",
     "alternation",
+    "owed_alone",
 ]
 
 
@@ -167,6 +169,14 @@ $2,000", "a balance of $600 to $700"): bound as :data:`OWED_NAME`, asked by the 
 what is left to pay that say the word ("Balance due", "Balance owing", "New balance") and
 as written. One way only — a question naming the total due never asks a bare "Balance" (a
 bank's or a ledger's)."""
+
+
+def owed_alone(name: str | None) -> str | None:
+    """The word of :data:`OWED_ALONE` a question's ``name`` is, alone ("Balance",
+    "balances" → "balance"); None for any other name."""
+    word = singular(normalised(name)) if name is not None else None
+    return word if word in OWED_ALONE else None
+
 
 SUBJECT_PRICE_VERBS = frozenset({"costing", "priced", "valued", "worth"})
 """The verbs of :data:`ASKED_PRICE_VERBS` that put a price on their subject, not on an

@@ -112,9 +112,9 @@ from osrag.lexicon.links import (
     ASKED_PRICE_VERBS,
     ASKED_WHOLE,
     LINKS_THAT_ARE_NOUNS,
-    OWED_ALONE,
     OWED_NAME,
     SUBJECT_PRICE_VERBS,
+    owed_alone,
 )
 from osrag.lexicon.periods import (
     TERM_YEARS,
@@ -681,7 +681,7 @@ def bind_constraints(text: str, constraints: Sequence[AmountConstraint]) -> list
             continue
         if label is None:
             continue
-        if singular(normalised(label)) in OWED_ALONE:  # "a balance under $2,000": still due
+        if owed_alone(label) is not None:  # "a balance under $2,000": still due
             label, written = OWED_NAME, written or label.strip(" ,")
         bound[i] = _read(c, label, context, plain, years, quarter, half)
         if written is not None and bound[i].named is None:

@@ -76,7 +76,7 @@ from collections.abc import Sequence
 from osrag.engines.mapping import ENGLISH_STOP_WORDS
 from osrag.lexicon.keys import asked_key, asked_keys, label_alternatives, narrowed
 from osrag.lexicon.label_roles import FIGURE_WORDS, GENERIC_HEADS, INSIDE_A_NAME, PAID_HEADS
-from osrag.lexicon.links import OWED_ALONE
+from osrag.lexicon.links import owed_alone
 from osrag.lexicon.periods import (
     PERIOD_UNITS,
     RATE_UNITS,
@@ -94,7 +94,6 @@ from osrag.lexicon.words import (
     normalised,
     other_number,
     person_of,
-    singular,
 )
 from osrag.schema.constraints import AmountConstraint
 from osrag.schema.filters import (
@@ -147,8 +146,8 @@ def constraint_keys(c: AmountConstraint) -> tuple[str, ...]:
         return ()
     gains_only = c.signed and not c.written_signed and not names_loss(c.label)
     keys = asked_keys(c.label, gains_only=gains_only)
-    alone = singular(normalised(c.named)) if c.named is not None else ""
-    if alone in OWED_ALONE:
+    alone = owed_alone(c.named)
+    if alone is not None:
         # "a balance under $2,000": what is left to pay by the names that say "balance"
         # ("Balance due", "Balance owing", "New balance"), never another name of the total
         # due ("Amount payable" of a royalty statement is what its reader is paid)
