@@ -7,8 +7,8 @@
 The same for the probe sets of ``benchmarks/data/probe/`` (``--set probe``),
 ``benchmarks/data/probe2/`` (``--set probe2``), ``benchmarks/data/probe3/`` (``--set
 probe3``), ``benchmarks/data/probe4/`` (``--set probe4``), ``benchmarks/data/probe5/``
-(``--set probe5``), ``benchmarks/data/probe6/`` (``--set probe6``) and
-``benchmarks/data/probe7/`` (``--set probe7``): their sources are
+(``--set probe5``), ``benchmarks/data/probe6/`` (``--set probe6``), ``benchmarks/data/probe7/`` (``--set
+probe7``) and ``benchmarks/data/probe8/`` (``--set probe8``): their sources are
 ``<set>/sources/<family>/``, their documents ``<set>/documents/``.
 
 The documents of ``benchmarks/data/families/documents/`` that are Markdown, plain text or
@@ -56,7 +56,7 @@ SETS = {
             ROOT / "benchmarks" / "data" / name / "sources",
             ROOT / "benchmarks" / "data" / name / "documents",
         )
-        for name in ("probe", "probe2", "probe3", "probe4", "probe5", "probe6", "probe7")
+        for name in ("probe", "probe2", "probe3", "probe4", "probe5", "probe6", "probe7", "probe8")
     },
 }
 """Each set's (sources folder, documents folder)."""
