@@ -28,7 +28,11 @@ mypyc build ``benchmarks/compiled_extraction.py --keep-build`` leaves), ``--repe
 times each, alternating (the order turns every round, so a burst of load on a shared
 machine hits both alike); each run is a row of ``cost_runs`` with its tree, and the table
 gives each tree's mean CPU per chunk and ratio.
-``--cost-chunks 0`` leaves the cost part out. Prints the tables and writes
+``--corpus NAME=DIR`` (repeatable) runs the cost part on a folder of real documents as
+well, after one untimed ingest of it that fills the vector cache (so neither timed run
+embeds): the ratio depends on how many amounts a chunk holds, and the synthetic policies
+hold about four facts a chunk, far more than most documents. ``--cost-chunks 0`` leaves
+the synthetic cost part out. Prints the tables and writes
 ``benchmarks/results/facts_cost.json`` (``facts_cost-NAME.json`` with ``--label NAME``).
 """
 
@@ -138,6 +142,16 @@ def cost(url: str, corpus: Path, tree: Path | None = None) -> dict[str, Any]:
     return out
 
 
+def warmed_cost(url: str, corpus: Path) -> dict[str, Any]:
+    """The cost part on ``corpus`` after one untimed ingest of it (vectors into the cache)."""
+    alias = f"osrag-fc-{uuid.uuid4().hex[:8]}"
+    try:
+        ingest_child(url, corpus, alias, True)
+    finally:
+        purge(OpenSearchIndex(client(url)), alias)
+    return cost(url, corpus)
+
+
 def cost_runs(
     url: str, corpus: Path, before: Path, repeats: int, after: Path | None = None
 ) -> list[dict[str, Any]]:
@@ -238,6 +252,13 @@ def main(argv: list[str] | None = None) -> int:
         "--after", type=Path, default=None, help="the tree measured after --before's (else this)"
     )
     parser.add_argument("--repeats", type=int, default=3, help="runs of each tree (--before)")
+    parser.add_argument(
+        "--corpus",
+        action="append",
+        default=[],
+        metavar="NAME=DIR",
+        help="a folder of documents whose cost part runs too (repeatable)",
+    )
     args = parser.parse_args(argv)
     url = args.url or cluster_url()
     sizes = [int(s) for s in args.sizes.split(",") if s]
@@ -254,6 +275,10 @@ def main(argv: list[str] | None = None) -> int:
                 results["before"] = str(args.before)
                 results["after"] = str(args.after) if args.after else None
                 results["cost_runs"] = cost_runs(url, small, args.before, args.repeats, args.after)
+        for named in args.corpus:
+            name, _, folder = named.partition("=")
+            console.print(f"[bold]cost[/bold] on {name} ({folder}), with and without")
+            results.setdefault("corpora", {})[name] = warmed_cost(url, Path(folder))
         for size in sizes:
             corpus = work / f"corpus-{size}"
             synthetic_corpus.write_corpus(corpus, size, seed=7)
@@ -284,25 +309,39 @@ def main(argv: list[str] | None = None) -> int:
                 mean_of(runs, "after"),
             ],
         )  # fmt: skip
-    print_table(
-        "ingest with and without facts",
-        ["", "CPU ms / chunk", "bytes / chunk", "Lucene docs / chunk", "chunks"],
-        [
-            [k, v["cpu_ms_per_chunk"], v["bytes_per_chunk"],
-             round(v["lucene_documents"] / v["chunks"], 2), v["chunks"]]
-            for k, v in c.items()
-        ],
-    )  # fmt: skip
-    print_table(
-        "bound beside role-free (Searcher.search, ms)",
-        ["chunks", "bound p50", "bound p99", "role-free p50", "role-free p99", "candidates"],
-        [
-            [size, r["queries"]["bound"]["p50"], r["queries"]["bound"]["p99"],
-             r["queries"]["role-free"]["p50"], r["queries"]["role-free"]["p99"],
-             str(r["queries"]["candidates_median"])]
-            for size, r in results["sizes"].items()
-        ],
-    )  # fmt: skip
+    if c:
+        print_table(
+            "ingest with and without facts",
+            ["", "CPU ms / chunk", "bytes / chunk", "Lucene docs / chunk", "chunks"],
+            [
+                [k, v["cpu_ms_per_chunk"], v["bytes_per_chunk"],
+                 round(v["lucene_documents"] / v["chunks"], 2), v["chunks"]]
+                for k, v in c.items()
+            ],
+        )  # fmt: skip
+    if "corpora" in results:
+        print_table(
+            "ingest CPU ms / chunk by corpus",
+            ["corpus", "chunks", "Lucene docs / chunk", "without", "with facts", "with / without"],
+            [
+                [name, r["with facts"]["chunks"],
+                 round(r["with facts"]["lucene_documents"] / r["with facts"]["chunks"], 2),
+                 r["without facts"]["cpu_ms_per_chunk"], r["with facts"]["cpu_ms_per_chunk"],
+                 r["ratio_cpu"]]
+                for name, r in results["corpora"].items()
+            ],
+        )  # fmt: skip
+    if results["sizes"]:
+        print_table(
+            "bound beside role-free (Searcher.search, ms)",
+            ["chunks", "bound p50", "bound p99", "role-free p50", "role-free p99", "candidates"],
+            [
+                [size, r["queries"]["bound"]["p50"], r["queries"]["bound"]["p99"],
+                 r["queries"]["role-free"]["p50"], r["queries"]["role-free"]["p99"],
+                 str(r["queries"]["candidates_median"])]
+                for size, r in results["sizes"].items()
+            ],
+        )  # fmt: skip
     path = write_results(f"facts_cost-{args.label}" if args.label else "facts_cost", results)
     console.print(f"wrote {path}")
     return 0
