@@ -28,11 +28,13 @@ __all__ = [
     "ASKED_LINK",
     "ASKED_OWED",
     "ASKED_PAID_EVERY",
+    "ASKED_PRICE_CLAUSE_VERBS",
     "ASKED_PRICE_VERBS",
     "ASKED_WHOLE",
     "LINKS_THAT_ARE_NOUNS",
     "OWED_ALONE",
     "OWED_NAME",
+    "RELATIVE_WORDS",
     "STATED_LINK",
     "STATED_LINK_ENDS",
     "SUBJECT_PRICE_VERBS",
@@ -137,7 +139,7 @@ ASKED_PRICE_VERBS: dict[str, str | None] = {
     "totaled": "total", "charging": "charge", "charged": "charge", "billing": "charge",
     "billed": "charge", "assessed": "assessed value", "quoting": "price", "quoted": "price",
     "asking": None, "requiring": None, "requesting": None, "demanding": None,
-    "earning": None, "paying": None,
+    "earning": None, "paying": None, "estimated": "estimate",
 }  # fmt: skip
 """A question's verbs that put a price on the thing before them ("movers **charging** over
 $150 an hour", "accounts **worth** more than", "bids **asking** for a deposit under"):
@@ -147,6 +149,17 @@ value; None: a verb that names none, "asking", "earning" and "paying" need
 their object: "authors **earning** royalties over"). The words before the
 verb name what holds the figure, the kind of document, never the quantity."""
 
+ASKED_PRICE_CLAUSE_VERBS: dict[str, str] = {
+    "bill": "charge", "bills": "charge", "charge": "charge", "charges": "charge",
+}  # fmt: skip
+"""The finite forms of the verbs of billing, read as one of :data:`ASKED_PRICE_VERBS` only
+after "that", "which" or "who" ("landscapers **that bill** overtime labor above $70 an
+hour" asks the labor's rate, "firms **who charge** over $300 an hour" a charge):
+elsewhere the word is the noun ("garage bills with under $300 left to pay", "a late
+charge of $25")."""
+RELATIVE_WORDS = frozenset({"that", "which", "who"})
+"""The words that open a relative clause whose verb prices its subject's work."""
+
 ASKED_WHOLE = re.compile(r"(?i)\s*,?\s*(?:in\s+total|in\s+all|all\s+told|altogether)\b")
 """What a question writes right after a constraint to say the figure is a whole: "endorsement
 agreements paying more than $400,000 **in total**", "sponsorship agreements worth over
@@ -154,12 +167,14 @@ $50,000 **all told**" — the total of what the kind before the verb pays, costs
 
 ASKED_OWED = re.compile(
     r"(?i)\s+(?:(?:left|still)\s+(?:to\s+pay|due|owed|owing|outstanding|unpaid)|"
-    r"to\s+pay|outstanding|unpaid|(?:still\s+)?owing|owed)(?![\w-])"
+    r"to\s+pay|outstanding|unpaid|(?:still\s+)?owing|owed|due(?=\s*(?:[,;.?!)]|\Z)))(?![\w-])"
 )
 """What a question writes right after a constraint to say the figure is what is left to
 pay ("invoices with less than $400 **left to pay**", "bills with under £250 **to pay**",
-"€500 **still due**", "$1,200 **outstanding**"): the balance due of a bill, whatever its
-label calls it."""
+"€500 **still due**", "$1,200 **outstanding**", and "due" alone where the phrase ends:
+"statements with more than $900 **due**"): the balance due of a bill, whatever its label
+calls it. "Due" before an occasion or a time ("$5,000 due on signing", "due at booking",
+"due by 1 May") is when an instalment falls due, not what is left."""
 OWED_NAME = "balance due"
 """The name :data:`ASKED_OWED` and :data:`OWED_ALONE` ask (the invoices profile's total due,
 by any of its names; asked by its own words where no profile in use names it)."""
@@ -178,7 +193,7 @@ def owed_alone(name: str | None) -> str | None:
     return word if word in OWED_ALONE else None
 
 
-SUBJECT_PRICE_VERBS = frozenset({"costing", "priced", "valued", "worth"})
+SUBJECT_PRICE_VERBS = frozenset({"costing", "priced", "valued", "worth", "estimated"})
 """The verbs of :data:`ASKED_PRICE_VERBS` that put a price on their subject, not on an
 object: "dental crowns **costing** more than", "treatment **priced** at" price the crowns
 and the treatment, where "movers **charging**" names who charges. A subject that is no

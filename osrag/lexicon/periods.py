@@ -76,6 +76,7 @@ __all__ = [
     "QUARTER_ORDINALS",
     "RATE_INTRO",
     "RATE_WORDS",
+    "SALE_UNIT_BEFORE_PERIOD",
     "STATED_HALF",
     "STATED_PERIOD",
     "STATED_QUARTER",
@@ -504,6 +505,10 @@ week")."""
 RATE_INTRO = r"(?:per|each|every|an?)"
 """The words before a rate's unit, as a pattern to build on: :data:`RATE_WORDS` and the
 article ("$189 a night")."""
+SALE_UNIT_BEFORE_PERIOD = re.compile(r"(?i)\s*(?:per|each)\s+[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?\s+")
+"""A unit of sale of one or two words that is no period, between a price and the period
+it recurs by ("$12 **per user** per month", "$3.50 **per foot** per night", "$2 **per
+square foot** a year"): the period after it is the rate's."""
 
 PERIOD_UNITS: dict[str, PeriodUnit] = {
     "hour": "hour", "hours": "hour", "hr": "hour", "hrs": "hour", "hourly": "hour",

@@ -80,7 +80,7 @@ Every step looks at a bounded window around each constraint (linear in the query
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from osrag.currencies import CODES, NOUNS, SIGNS
 from osrag.extract.marks import DIGIT
@@ -109,10 +109,12 @@ from osrag.lexicon.links import (
     ASKED_OWED,
     ASKED_PAID_EVERY,
     ASKED_PAYOUT_VERBS,
+    ASKED_PRICE_CLAUSE_VERBS,
     ASKED_PRICE_VERBS,
     ASKED_WHOLE,
     LINKS_THAT_ARE_NOUNS,
     OWED_NAME,
+    RELATIVE_WORDS,
     SUBJECT_PRICE_VERBS,
     owed_alone,
 )
@@ -341,9 +343,10 @@ def _priced(words: list[str], *, linked: bool = False) -> tuple[str, str | None,
         covered = _covered(words, v) if verb in ASKED_VERBS_OF_COVER or clause else None
         if covered is not None:
             return covered
-        if verb not in ASKED_PRICE_VERBS:
+        noun_of = _price_verb(words, v)
+        if noun_of is None:
             continue
-        end = v - 1 if v and words[v - 1].lower() in ("that", "which") else v
+        end = v - 1 if v and words[v - 1].lower() in RELATIVE_WORDS else v
         subject, _ = _tail_phrase(words[:end])
         head = singular(normalised(subject[-1])) if subject else ""
         if not head or head in ASKED_GENERIC_HEADS or is_quantity_noun(head):
@@ -363,10 +366,10 @@ def _priced(words: list[str], *, linked: bool = False) -> tuple[str, str | None,
             if not phrase or stopped >= 0:
                 return None  # no plain noun phrase after the verb
             name = _joined(phrase)
-        elif ASKED_PRICE_VERBS[verb] is None:
+        elif noun_of[verb] is None:
             return None  # "asking" names no figure of its own
         else:
-            name = ASKED_PRICE_VERBS[verb] or ""
+            name = noun_of[verb] or ""
         kept = [w for w in subject if w != ","]
         if len(kept) == 1 and singular(kept[0].casefold()) != kept[0].casefold():
             kept.pop()  # "movers charging": a lone plural is the holder, known or not
@@ -374,6 +377,18 @@ def _priced(words: list[str], *, linked: bool = False) -> tuple[str, str | None,
             kept.pop()
         context = _unsaid(_joined(kept), name.split(" ")) if kept else None
         return name, context, _joined([*subject, *words[end:]])
+    return None
+
+
+def _price_verb(words: list[str], v: int) -> Mapping[str, str | None] | None:
+    """The table that reads ``words[v]`` as a verb of pricing: :data:`~osrag.lexicon.links.
+    ASKED_PRICE_VERBS`, or after a relative word :data:`~osrag.lexicon.links.
+    ASKED_PRICE_CLAUSE_VERBS` ("that **bill**", "who **charge**"); None when it is none."""
+    verb = words[v].lower()
+    if verb in ASKED_PRICE_VERBS:
+        return ASKED_PRICE_VERBS
+    if verb in ASKED_PRICE_CLAUSE_VERBS and v and words[v - 1].lower() in RELATIVE_WORDS:
+        return ASKED_PRICE_CLAUSE_VERBS
     return None
 
 
@@ -542,8 +557,13 @@ def _phrase_at(rest: str) -> list[str]:
 def _verb_alone(label: str | None, written: str | None) -> bool:
     """The name is the figure a verb of pricing names itself, no object of it before the
     constraint ("funeral homes **charging** under": a charge)."""
-    verb = (written or "").split(" ")[-1].lower()
-    return label is not None and verb in ASKED_PRICE_VERBS and ASKED_PRICE_VERBS[verb] == label
+    said = (written or "").split(" ")
+    verb = said[-1].lower()
+    if len(said) > 1 and said[-2].lower() in RELATIVE_WORDS:
+        noun = ASKED_PRICE_VERBS.get(verb) or ASKED_PRICE_CLAUSE_VERBS.get(verb)
+    else:
+        noun = ASKED_PRICE_VERBS.get(verb)
+    return label is not None and noun is not None and noun == label
 
 
 def _names_a_quantity(label: str | None) -> str | None:

@@ -32,7 +32,7 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-from osrag.lexicon.periods import PeriodUnit, period_units_in
+from osrag.lexicon.periods import SALE_UNIT_BEFORE_PERIOD, PeriodUnit, period_units_in
 from osrag.lexicon.profiles import vocabulary
 from osrag.lexicon.quantities import is_document_noun, is_quantity_noun
 from osrag.lexicon.scopes import read_scope
@@ -80,10 +80,13 @@ def _units_in(text: str, start: int = 0, end: int | None = None) -> list[tuple[s
 
 def unit_after(text: str, end: int) -> PeriodUnit | None:
     """The period unit written right after an amount that ends at ``end`` ("over $400 **a
-    month**", "$60,000 **per annum**", "$1 **per hour**"), only spaces between; else None."""
+    month**", "$60,000 **per annum**", "$1 **per hour**"), only spaces or a unit of sale
+    between ("$12 per user **per month**": :data:`~osrag.lexicon.periods.
+    SALE_UNIT_BEFORE_PERIOD`); else None."""
     window = text[end : end + UNIT_AFTER_WINDOW]
     for unit, start, _ in _units_in(window):
-        if not window[:start].strip():
+        between = window[:start]
+        if not between.strip() or SALE_UNIT_BEFORE_PERIOD.fullmatch(between):
             return unit  # type: ignore[return-value]
     return None
 

@@ -158,8 +158,9 @@ def test_a_quantity_noun_after_an_amount_binds_and_another_noun_does_not(
 ) -> None:
     sign, _code = currency
     (c,) = analyze_query(f"{article}{sign}{whole:,} {noun}").constraints
-    # a balance named alone is read as what is left to pay
-    assert c.label == (OWED_NAME if noun in OWED_ALONE else noun) and c.op == "eq"
+    # a balance named alone, and "due" where the phrase ends, are what is left to pay
+    owed = noun in OWED_ALONE or noun == "due"
+    assert c.label == (OWED_NAME if owed else noun) and c.op == "eq"
     (free,) = analyze_query(f"{article}{sign}{whole:,} umbrella policy").constraints
     assert free.label is None and free.year is None and not free.signed
 

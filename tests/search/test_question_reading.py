@@ -177,6 +177,25 @@ def test_a_rate_unit_after_the_amount_or_in_the_name_is_the_constraints_unit(
     assert (c.label, c.period_unit) == (label, unit)
 
 
+@pytest.mark.parametrize(
+    ("text", "label", "unit"),
+    [
+        ("VPN licences under $6 per user per month", "VPN licences", "month"),
+        ("mooring fees above $2 per foot per night", "mooring fees", "night"),
+        ("warehouse space over $9 per square foot a year", "warehouse space", "year"),
+        ("seminar fees below $80 per person per day", "seminar fees", "person"),
+        ("excavator hire at $300 per machine", "excavator hire", None),
+    ],
+)  # fmt: skip
+def test_a_unit_of_sale_before_the_period_leaves_the_period_the_constraints_unit(
+    text: str, label: str, unit: str | None
+) -> None:
+    # a unit of sale is no period ("per user", "per foot"); the period after it is the
+    # rate's; a unit of the table said first stays the unit
+    c = _one(text)
+    assert (c.label, c.period_unit) == (label, unit)
+
+
 def test_a_rate_unit_asked_passes_that_unit_or_none_never_another() -> None:
     node = fact_filter(_one("suites under $250 per night"))
     assert passes(node, _fact(["suite"], 21_900, period_unit="night"))
