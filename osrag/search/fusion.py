@@ -13,6 +13,15 @@ Pure functions over engine hits (:class:`~osrag.schema.plan.EngineHit` lists, be
 A vector leg with a floor (:attr:`~osrag.schema.plan.VectorLeg.floor`) is cut to the hits
 scoring at least that share of its best before it is fused or paged (:func:`above_floor`).
 
+**Legs of equal depth.** Rank fusion compares legs asked to the same depth (each leg is
+asked for ``from + size``). A floored vector leg stops where its scores fall under the
+floor, and at the same steps the lexical leg stops where the question's words stop
+matching: the two end at different depths, and the union would give the longer leg's tail
+a place the shorter leg never had the depth to dispute. So where the vector leg has a
+floor, every leg is first cut to the depth of the shortest leg that returned anything,
+counted in documents (:func:`at_equal_depth`); each leg's first documents stay, whichever
+leg holds them.
+
 Ties are broken by chunk id, so a fused ranking is reproducible. The hit kept for
 a document is the first leg's (it carries the lexical highlight).
 """
@@ -80,6 +89,26 @@ def above_floor(hits: Sequence[Hit], floor: float | None) -> list[Hit]:
     if floor is None or best <= 0:
         return list(hits)
     return [hit for hit in hits if float(hit.score or 0.0) >= floor * best]
+
+
+def _documents(leg: Sequence[Hit]) -> list[str]:
+    """The distinct documents of a leg, in order."""
+    return list(dict.fromkeys(hit.doc_id for hit in leg))
+
+
+def at_equal_depth(legs: Sequence[Sequence[Hit]]) -> list[list[Hit]]:
+    """Each leg cut to its hits from its first ``n`` documents, ``n`` the number of
+    documents of the shortest leg that returned any (a leg that returned nothing sets no
+    depth; every leg whole when none returned anything)."""
+    depths = [len(_documents(leg)) for leg in legs if leg]
+    if not depths:
+        return [list(leg) for leg in legs]
+    depth = min(depths)
+    cut = []
+    for leg in legs:
+        kept = set(_documents(leg)[:depth])
+        cut.append([hit for hit in leg if hit.doc_id in kept])
+    return cut
 
 
 def best_per_document(hits: Sequence[Hit]) -> list[Hit]:
