@@ -94,10 +94,25 @@ def test_legs_of_equal_depth_are_prefixes_holding_as_many_documents(
     depth = min(counts) if counts else 0
     for whole, kept in zip(legs, cut, strict=True):
         documents = list(dict.fromkeys(h.doc_id for h in whole))
-        assert [h for h in whole if h in kept] == kept  # in the leg's own order
+        assert kept == whole[: len(kept)]  # a prefix: every hit at its rank
         assert list(dict.fromkeys(h.doc_id for h in kept)) == (
             documents[:depth] if counts else documents
         )
+        if len(kept) < len(whole):  # cut at the first hit of one document more
+            assert whole[len(kept)].doc_id not in {h.doc_id for h in kept}
+
+
+def test_a_cut_leg_keeps_every_hit_at_its_rank() -> None:
+    # the words' leg reaches a third document before the second chunk of the first: the
+    # cut ends there, and the fused scores are those of legs asked to two documents
+    words = [_chunk("kennel", 0), _chunk("groomer", 0), _chunk("florist", 0), _chunk("kennel", 1)]
+    meaning = [_chunk("kennel", 1), _chunk("groomer", 0)]
+    cut = fusion.at_equal_depth([words, meaning])
+    assert cut[0] == words[:2]
+    fused = [h.chunk_id for h in fusion.reciprocal_rank_fusion(cut)]
+    # both legs rank the groomer's chunk second; the kennel's second chunk is the meaning's
+    # first and no longer in the words' leg, where it stood past the cut
+    assert fused == [c.chunk_id for c in (words[1], words[0], meaning[0])]
 
 
 def test_a_floor_is_a_share_of_the_best() -> None:
