@@ -123,8 +123,9 @@ class QuerySpec(BaseModel):
         le=1,
         description="vector and hybrid, at the amount steps where the words choose the "
         "lexical leg's candidates (per-unit, role-free): the vector leg keeps the hits "
-        "scoring at least this share of its best hit's score (0 = off: every filtered "
-        "chunk up to k)",
+        "scoring at least this share of its best hit's score, and hybrid fuses its legs "
+        "cut to the depth of the shorter one, in documents (0 = off: every filtered chunk "
+        "up to k, the legs fused whole)",
     )
     weights: tuple[float, float] | None = Field(
         default=None, description="normalization: weights of the (lexical, vector) legs"

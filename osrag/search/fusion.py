@@ -13,6 +13,16 @@ Pure functions over engine hits (:class:`~osrag.schema.plan.EngineHit` lists, be
 A vector leg with a floor (:attr:`~osrag.schema.plan.VectorLeg.floor`) is cut to the hits
 scoring at least that share of its best before it is fused or paged (:func:`above_floor`).
 
+**Legs of equal depth.** Rank fusion compares legs asked to the same depth (each leg is
+asked for ``from + size``). A floored vector leg stops where its scores fall under the
+floor, and at the same steps the lexical leg stops where the question's words stop
+matching: the two end at different depths, and the union would give the longer leg's tail
+a place the shorter leg never had the depth to dispute. So where the vector leg has a
+floor, every leg is first cut to the depth of the shortest leg that returned anything,
+counted in documents (:func:`at_equal_depth`): a prefix of each leg, every hit at its rank,
+as if the leg had been asked to that depth. Each leg's first documents stay, whichever leg
+holds them.
+
 Ties are broken by chunk id, so a fused ranking is reproducible. The hit kept for
 a document is the first leg's (it carries the lexical highlight).
 """
@@ -80,6 +90,33 @@ def above_floor(hits: Sequence[Hit], floor: float | None) -> list[Hit]:
     if floor is None or best <= 0:
         return list(hits)
     return [hit for hit in hits if float(hit.score or 0.0) >= floor * best]
+
+
+def _documents(leg: Sequence[Hit]) -> list[str]:
+    """The distinct documents of a leg, in order."""
+    return list(dict.fromkeys(hit.doc_id for hit in leg))
+
+
+def at_equal_depth(legs: Sequence[Sequence[Hit]]) -> list[list[Hit]]:
+    """Each leg cut before its first hit of a document beyond the ``n``-th, ``n`` the number
+    of documents of the shortest leg that returned any (a leg that returned nothing sets no
+    depth; every leg whole when none returned anything). Each cut leg is a prefix of its
+    leg, so every hit keeps its rank: the leg as if it had been asked to that depth."""
+    depths = [len(_documents(leg)) for leg in legs if leg]
+    if not depths:
+        return [list(leg) for leg in legs]
+    depth = min(depths)
+    return [_first_documents(leg, depth) for leg in legs]
+
+
+def _first_documents(leg: Sequence[Hit], depth: int) -> list[Hit]:
+    """The prefix of ``leg`` that ends before its first hit of a ``depth + 1``-th document."""
+    seen: set[str] = set()
+    for at, hit in enumerate(leg):
+        if hit.doc_id not in seen and len(seen) == depth:
+            return list(leg[:at])
+        seen.add(hit.doc_id)
+    return list(leg)
 
 
 def best_per_document(hits: Sequence[Hit]) -> list[Hit]:

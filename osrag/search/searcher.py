@@ -395,7 +395,9 @@ class Searcher:
             ranked, fused = fusion.above_floor(result.hits, floor), None
         else:
             legs = [list(leg) for leg in result.legs]
-            legs[-1] = fusion.above_floor(legs[-1], floor)  # the vector leg comes last
+            if floor is not None:  # the vector leg comes last; then legs of equal depth
+                legs[-1] = fusion.above_floor(legs[-1], floor)
+                legs = fusion.at_equal_depth(legs)
             if spec.fusion == "rrf":
                 ranked = fusion.reciprocal_rank_fusion(legs, spec.rank_constant)
             else:

@@ -3,8 +3,9 @@
 When the amount no longer names the asked quantity (the per-unit and role-free steps),
 any amount in range passes and the lexical leg keeps only the candidates matching the
 question's words; the vector leg keeps the hits scoring at least ``vector_floor`` of its
-best rather than every filtered chunk up to ``k``. Pure checks of the cut and the plans
-(the filters unchanged and in both legs), then the search on the embedded index.
+best rather than every filtered chunk up to ``k``; hybrid then fuses legs of equal depth,
+each cut to the documents of the shorter one. Pure checks of the cuts and the plans (the
+filters unchanged and in both legs), then the search on the embedded index.
 """
 
 from __future__ import annotations
@@ -49,6 +50,69 @@ def test_the_cut_is_a_prefix_of_a_ranked_leg_holding_its_best(
         assert kept and kept[0] == ranked[0]
         assert all((h.score or 0) >= floor * (ranked[0].score or 0) for h in kept)
         assert all((h.score or 0) < floor * ranked[0].score for h in ranked[len(kept) :])
+
+
+def _chunk(doc: str, n: int) -> EngineHit:
+    return EngineHit(chunk_id=f"{doc}#{n}#{n:016x}", doc_id=doc, score=1.0, source={})
+
+
+def test_legs_of_equal_depth_are_cut_to_the_documents_of_the_shorter_leg() -> None:
+    # a price list the words choose, a tail of documents only the words reach; the
+    # floored leg holds two documents, one chunk of the first counted once
+    words = [_chunk("kennel", 0), _chunk("groomer", 0), _chunk("florist", 0), _chunk("bakery", 0)]
+    meaning = [_chunk("groomer", 1), _chunk("groomer", 0), _chunk("kennel", 2)]
+    cut = fusion.at_equal_depth([words, meaning])
+    assert [h.doc_id for h in cut[0]] == ["kennel", "groomer"]
+    assert cut[1] == meaning
+    fused = fusion.reciprocal_rank_fusion(cut)
+    assert {h.doc_id for h in fused} == {"kennel", "groomer"}
+
+
+def test_each_leg_keeps_its_own_first_documents_whoever_holds_them() -> None:
+    # the words reach one document, the meaning another first: both stay, no tail
+    words = [_chunk("invoice", 0)]
+    meaning = [_chunk("statement", 0), _chunk("invoice", 0), _chunk("receipt", 0)]
+    cut = fusion.at_equal_depth([words, meaning])
+    assert [[h.doc_id for h in leg] for leg in cut] == [["invoice"], ["statement"]]
+
+
+def test_a_leg_that_returned_nothing_sets_no_depth() -> None:
+    meaning = [_chunk("statement", 0), _chunk("receipt", 0)]
+    assert fusion.at_equal_depth([[], meaning]) == [[], meaning]
+    assert fusion.at_equal_depth([[], []]) == [[], []]
+
+
+@given(
+    st.lists(st.lists(st.integers(0, 9), max_size=12), min_size=1, max_size=3),
+)
+def test_legs_of_equal_depth_are_prefixes_holding_as_many_documents(
+    docs: list[list[int]],
+) -> None:
+    legs = [[_chunk(f"d{d}", n) for n, d in enumerate(leg)] for leg in docs]
+    cut = fusion.at_equal_depth(legs)
+    counts = [len({h.doc_id for h in leg}) for leg in legs if leg]
+    depth = min(counts) if counts else 0
+    for whole, kept in zip(legs, cut, strict=True):
+        documents = list(dict.fromkeys(h.doc_id for h in whole))
+        assert kept == whole[: len(kept)]  # a prefix: every hit at its rank
+        assert list(dict.fromkeys(h.doc_id for h in kept)) == (
+            documents[:depth] if counts else documents
+        )
+        if len(kept) < len(whole):  # cut at the first hit of one document more
+            assert whole[len(kept)].doc_id not in {h.doc_id for h in kept}
+
+
+def test_a_cut_leg_keeps_every_hit_at_its_rank() -> None:
+    # the words' leg reaches a third document before the second chunk of the first: the
+    # cut ends there, and the fused scores are those of legs asked to two documents
+    words = [_chunk("kennel", 0), _chunk("groomer", 0), _chunk("florist", 0), _chunk("kennel", 1)]
+    meaning = [_chunk("kennel", 1), _chunk("groomer", 0)]
+    cut = fusion.at_equal_depth([words, meaning])
+    assert cut[0] == words[:2]
+    fused = [h.chunk_id for h in fusion.reciprocal_rank_fusion(cut)]
+    # both legs rank the groomer's chunk second; the kennel's second chunk is the meaning's
+    # first and no longer in the words' leg, where it stood past the cut
+    assert fused == [c.chunk_id for c in (words[1], words[0], meaning[0])]
 
 
 def test_a_floor_is_a_share_of_the_best() -> None:
@@ -140,6 +204,11 @@ def test_the_search_keeps_the_best_and_drops_only_hits_under_the_floor(searcher,
         assert kept == [h.doc_id for h in every.hits][: len(kept)]
         best = every.hits[0].score or 0
         assert all((h.score or 0) >= 0.8 * best for h in floored.hits)
-    else:  # every document the words choose stays
-        words = searcher.search(question, mode="bm25", k=10, collapse=True)
-        assert {h.doc_id for h in words.hits} <= set(kept)
+    else:  # legs of equal depth: the shorter leg's documents stay, the longer's tail goes
+        words = [h.doc_id for h in searcher.search(question, mode="bm25", k=10, collapse=True).hits]
+        meaning = [
+            h.doc_id for h in searcher.search(question, mode="vector", k=10, collapse=True).hits
+        ]
+        depth = min(len(words), len(meaning))
+        shorter = words if len(words) <= len(meaning) else meaning
+        assert set(shorter) <= set(kept) <= set(words[:depth]) | set(meaning[:depth])
