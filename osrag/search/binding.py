@@ -32,8 +32,11 @@ $1,000" constrains a deductible, not any amount of a chunk. Its ``label`` is
    deposit under", "quotes **priced** above": :data:`~osrag.lexicon.links.
    ASKED_PRICE_VERBS`) makes those words the kind of document and its object the name
    ("deposit"), else the thing priced when the question writes it after the figure with
-   "for" ("funeral homes charging under $1,000 **for embalming**": the embalming's price),
-   else the figure the verb names ("charge", "price"); not after a figure's own name
+   "for" ("funeral homes charging under $1,000 **for embalming**": the embalming's price;
+   "shops charging $150 an hour **for labor**": labor's, per hour) or with "per" and more
+   than a unit alone ("engineers charging over $400 **per site visit**": a site visit's,
+   per visit), else the figure the verb names ("charge", "price"; "per hour", "per page"
+   only count it); not after a figure's own name
    ("amount **charged**", "fees **billed**"). A verb that prices its subject ("dental
    crowns **costing** more than", "treatment **priced** at": :data:`~osrag.lexicon.links.
    SUBJECT_PRICE_VERBS`) makes a subject that is no document noun the name — the thing
