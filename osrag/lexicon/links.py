@@ -160,6 +160,20 @@ charge of $25")."""
 RELATIVE_WORDS = frozenset({"that", "which", "who"})
 """The words that open a relative clause whose verb prices its subject's work."""
 
+ASKED_PRICED_FOR = re.compile(
+    r"(?i)(?:\s+(?:per|each|an?)\s+[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)?"
+    r"\s+for\s+(?:(?:a|an|the|each|every|one)\s+)?"
+)
+"""What a question writes after the figure of a verb of pricing to name the thing priced,
+introduced by "for", after the unit of the price or none ("funeral homes charging under
+$1,000 **for** embalming", "auto shops charging $150 **an hour for** labor", "labs charging
+$22 **a sample for** routine analysis"): the noun phrase after it is the thing priced."""
+ASKED_PRICED_PER = re.compile(r"(?i)\s+(?:per|each)\s+")
+"""What a question writes after the figure of a verb of pricing to name the thing priced
+one by one ("engineers charging over $400 **per** site visit", "preparers charging $60
+**per** additional state return"): the noun phrase after it is the thing priced, when it is
+more than a unit alone ("per hour", "per page" say only how the price is counted)."""
+
 ASKED_WHOLE = re.compile(r"(?i)\s*,?\s*(?:in\s+total|in\s+all|all\s+told|altogether)\b")
 """What a question writes right after a constraint to say the figure is a whole: "endorsement
 agreements paying more than $400,000 **in total**", "sponsorship agreements worth over

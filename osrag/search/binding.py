@@ -32,8 +32,11 @@ $1,000" constrains a deductible, not any amount of a chunk. Its ``label`` is
    deposit under", "quotes **priced** above": :data:`~osrag.lexicon.links.
    ASKED_PRICE_VERBS`) makes those words the kind of document and its object the name
    ("deposit"), else the thing priced when the question writes it after the figure with
-   "for" ("funeral homes charging under $1,000 **for embalming**": the embalming's price),
-   else the figure the verb names ("charge", "price"); not after a figure's own name
+   "for" ("funeral homes charging under $1,000 **for embalming**": the embalming's price;
+   "shops charging $150 an hour **for labor**": labor's, per hour) or with "per" and more
+   than a unit alone ("engineers charging over $400 **per site visit**": a site visit's,
+   per visit), else the figure the verb names ("charge", "price"; "per hour", "per page"
+   only count it); not after a figure's own name
    ("amount **charged**", "fees **billed**"). A verb that prices its subject ("dental
    crowns **costing** more than", "treatment **priced** at": :data:`~osrag.lexicon.links.
    SUBJECT_PRICE_VERBS`) makes a subject that is no document noun the name — the thing
@@ -111,6 +114,8 @@ from osrag.lexicon.links import (
     ASKED_PAYOUT_VERBS,
     ASKED_PRICE_CLAUSE_VERBS,
     ASKED_PRICE_VERBS,
+    ASKED_PRICED_FOR,
+    ASKED_PRICED_PER,
     ASKED_WHOLE,
     LINKS_THAT_ARE_NOUNS,
     OWED_NAME,
@@ -125,6 +130,7 @@ from osrag.lexicon.periods import (
     stated_halves,
     stated_quarters,
     stated_years,
+    unit_phrase_end,
 )
 from osrag.lexicon.phrases import phrase_at_end
 from osrag.lexicon.profiles import vocabulary
@@ -518,20 +524,31 @@ def _label_after(text: str, c: AmountConstraint, ceiling: int) -> str | None:
     return _joined(phrase)
 
 
-_PRICED_FOR = re.compile(r"(?i)\s+for\s+(?:(?:a|an|the|each|every|one)\s+)?")
-
-
 def _priced_object_after(text: str, c: AmountConstraint, ceiling: int) -> str | None:
-    """The thing a verb of pricing prices when the question writes it after the figure,
-    introduced by "for" ("funeral homes charging under $1,000 **for embalming**", "clinics
-    charging over $300 for a dental cleaning", "shops charging $90 for an oil change"): its
-    noun phrase, or None when none follows."""
+    """The thing a verb of pricing prices when the question writes it after the figure:
+    introduced by "for", after the price's unit or none ("funeral homes charging under
+    $1,000 **for embalming**", "shops charging $150 an hour **for labor**":
+    :data:`~osrag.lexicon.links.ASKED_PRICED_FOR`), or by "per" when more than a unit
+    alone follows and no period after it ("engineers charging over $400 **per site
+    visit**", "preparers charging $60 **per additional state return**":
+    :data:`~osrag.lexicon.links.ASKED_PRICED_PER`; "per hour", "per page" and "per user
+    per month" only count the price). Its noun phrase, or None when none follows."""
     after = text[c.end : min(ceiling, c.end + WINDOW)]
-    introduced = _PRICED_FOR.match(after)
+    introduced = ASKED_PRICED_FOR.match(after)
+    if introduced is not None:
+        phrase = _phrase_at(after[introduced.end() :])
+        return _joined(phrase) if phrase else None
+    introduced = ASKED_PRICED_PER.match(after)
     if introduced is None:
         return None
-    phrase = _phrase_at(after[introduced.end() :])
-    return _joined(phrase) if phrase else None
+    rest = after[introduced.end() :]
+    phrase = _phrase_at(rest)
+    if len(phrase) < 2:
+        return None  # "per hour", "per page": the unit the price is counted by
+    tokens = list(_QUESTION_TOKENS.finditer(rest))
+    if unit_phrase_end(rest, tokens[len(phrase) - 1].end()) is not None:
+        return None  # "per square foot a year": a unit of sale before the period
+    return _joined(phrase)
 
 
 def _phrase_at(rest: str) -> list[str]:
@@ -678,8 +695,10 @@ def bind_constraints(text: str, constraints: Sequence[AmountConstraint]) -> list
         ceiling = constraints[order[position + 1]].start if position + 1 < len(order) else len(text)
         before = _label_before(plain, c, floor, years)
         label, context, written = (None, None, None) if before is None else before
+        at_unit = False
         if _verb_alone(label, written):  # "charging under $1,000 for embalming"
-            label = _priced_object_after(plain, c, ceiling) or label
+            thing = _priced_object_after(plain, c, ceiling)
+            label, at_unit = (label, False) if thing is None else (thing, True)
         total, label_as_written = _total_asked(label), label
         if total is None and (_names_a_quantity(label) is None or _verb_alone(label, written)):
             # "endorsement agreements paying more than $400,000 in total": the kind's total
@@ -703,7 +722,7 @@ def bind_constraints(text: str, constraints: Sequence[AmountConstraint]) -> list
             continue
         if owed_alone(label) is not None:  # "a balance under $2,000": still due
             label, written = OWED_NAME, written or label.strip(" ,")
-        bound[i] = _read(c, label, context, plain, years, quarter, half)
+        bound[i] = _read(c, label, context, plain, years, quarter, half, at_unit=at_unit)
         if written is not None and bound[i].named is None:
             bound[i] = bound[i].model_copy(update={"named": written})  # "… costing" a label says
         kind = _totalled_kind(written) if label == TOTAL else None
@@ -735,16 +754,20 @@ def _read(
     years: Sequence[tuple[int, int, int]],
     quarter: int | None,
     half: str | None = None,
+    *,
+    at_unit: bool = False,
 ) -> AmountConstraint:
     """``c`` bound to the name ``label``: the quantity, scope, part of the year and period
     unit its words say (:func:`~osrag.search.reading.read_name`), the unit written after
-    the amount, the year and quarter the question states, and the sign."""
+    the amount — for a quantity that recurs, or with ``at_unit`` for the thing a verb of
+    pricing prices ("charging $150 an hour for labor": labor, per hour) —, the year and
+    quarter the question states, and the sign."""
     reading = read_name(label)
     unit = reading.period_unit
     if unit is None and reading.label is not None:
         # "HOA dues over $400 a month", "storage at $50 a day or less"
         after = unit_after(text, c.end) or unit_in_phrase(c.text)
-        if after is not None and vocabulary().recurring(reading.label):
+        if after is not None and (at_unit or vocabulary().recurring(reading.label)):
             unit = after
     if reading.kind is not None:
         context = " ".join(filter(None, (context, reading.kind)))

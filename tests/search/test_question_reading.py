@@ -196,6 +196,42 @@ def test_a_unit_of_sale_before_the_period_leaves_the_period_the_constraints_unit
     assert (c.label, c.period_unit) == (label, unit)
 
 
+@pytest.mark.parametrize(
+    ("text", "label", "unit"),
+    [
+        ("surveyors charging less than $350 per site visit", "site visit", "visit"),
+        ("couriers charging over $2 per extra mile", "extra mile", "mile"),
+        ("notaries charging $15 to $25 per additional signature", "additional signature", None),
+        ("clinics that charge under $120 for an initial assessment", "initial assessment", None),
+        ("electricians charging more than $90 an hour for call-out work", "call-out work", "hour"),
+        ("kennels billing $30 a night for boarding", "boarding", "night"),
+        ("labs charging $18 a sample for a nitrate test", "nitrate test", None),
+        ("agencies charging $30 or less per page", "charge", "page"),
+        ("plumbers charging over $95 per hour", "charge", "hour"),
+        ("vendors charging under $9 per seat per month", "charge", "month"),
+        ("landlords charging $3 per square foot a year", "charge", "year"),
+    ],
+)  # fmt: skip
+def test_a_verb_of_pricing_asks_the_thing_it_prices_after_for_or_per(
+    text: str, label: str, unit: str | None
+) -> None:
+    # the thing priced written after the figure ("for" it, "per" one of it) is the name,
+    # at the unit the price is counted by; a unit alone after "per" ("per page", "per
+    # hour", "per seat per month") only counts the price: the verb's own figure, as before
+    c = _one(text)
+    assert (c.label, c.period_unit) == (label, unit)
+
+
+def test_the_thing_priced_after_per_is_asked_by_its_price_never_another_charge() -> None:
+    # "surveyors charging … per site visit": a site visit's fee passes; another
+    # document's "charge" at the same unit no longer does
+    node = fact_filter(_one("surveyors charging less than $350 per site visit"))
+    visit = _fact(list(label_keys("Site visit fee")), 30_000, period_unit="visit")
+    other = _fact(list(label_keys("Charge")), 30_000, period_unit="visit")
+    assert passes(node, visit)
+    assert not passes(node, other)
+
+
 def test_a_rate_unit_asked_passes_that_unit_or_none_never_another() -> None:
     node = fact_filter(_one("suites under $250 per night"))
     assert passes(node, _fact(["suite"], 21_900, period_unit="night"))
