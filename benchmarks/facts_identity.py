@@ -6,7 +6,7 @@ must leave as they are, and where the extraction's time goes.
 
 The documents: every TAT-QA dev context (rendered as Markdown and as HTML by
 ``benchmarks/tatqa_corpus.py``), every document of the families' development set and of the
-read probe sets (``probe`` to ``probe5``). Each is chunked (structural, the defaults) and
+read probe sets (``probe`` to ``probe6``). Each is chunked (structural, the defaults) and
 enriched as an ingest does (``enrich_chunks``), by the osrag of ``--tree`` (a checkout; this
 one by default) in a process of its own. Each chunk's record — its stored source
 (:func:`osrag.chunking.records.chunk_source`: ids, text, amounts, evidence, dates,
@@ -40,7 +40,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "benchmarks" / "data"
 TATQA = ROOT.parent / "shared" / "corpora" / "tatqa-dev" / "tatqa_dataset_dev.json"
-FAMILY_SETS = ("families", "probe", "probe2", "probe3", "probe4", "probe5")
+FAMILY_SETS = ("families", "probe", "probe2", "probe3", "probe4", "probe5", "probe6")
 """The read sets of families; a held-out set is never named here."""
 SYNTHETIC_CHUNKS = 5_000
 """The synthetic policies of ``--wide`` (seed 7: ``benchmarks/facts_cost.py``'s corpus)."""

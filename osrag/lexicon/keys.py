@@ -114,6 +114,7 @@ from osrag.lexicon.label_roles import (
     PER_RATIO,
     READERS,
     SECTION_HEADS,
+    SECURING_VERBS,
     SPECIFYING,
     SPLITS,
     STATED_TOTAL_WORDS,
@@ -407,9 +408,18 @@ def _specifies(whole: list[str], cut: int) -> bool:
     one of :data:`SPECIFYING` that makes no ratio, the "on" naming the base of a levy
     (:data:`~osrag.lexicon.label_roles.LEVIES`: "VAT on posters" is VAT), or a "due" that
     ends the name after a word of what it measures (the figure falls due: "Balance due" is
-    the balance, "Rent due" rent; "Amount due" and "Total due" stay whole)."""
+    the balance, "Rent due" rent; "Amount due" and "Total due" stay whole), a "with" naming
+    what an item comes with ("Timing belt kit with water pump" is the kit; not after a
+    participle: "Charges associated with …" stay whole), a "to" before
+    a verb of holding a booking (:data:`~osrag.lexicon.label_roles.SECURING_VERBS`:
+    "Deposit to hold the slip" is the deposit)."""
     if whole[cut] == "on":
         return whole[cut - 1] in LEVIES
+    if whole[cut] == "with":  # "Shrink wrap with vent and door": the item and what it has
+        # not a participle's ("costs associated with"), nor a "with" that ends the name
+        return not whole[cut - 1].endswith("ed") and cut < len(whole) - 1
+    if whole[cut] == "to":  # "Deposit to hold the slip": the payment and what it holds
+        return whole[cut + 1 : cut + 2] != [] and whole[cut + 1] in SECURING_VERBS
     if whole[cut] == "due":  # "Amount due", "Total due": only the figure's word before it
         before = whole[:cut]
         return (

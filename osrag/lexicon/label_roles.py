@@ -63,6 +63,7 @@ __all__ = [
     "READERS",
     "SECTION_HEADS",
     "SECTION_TITLES",
+    "SECURING_VERBS",
     "SPECIFYING",
     "SPLITS",
     "STATED_TOTAL_WORDS",
@@ -371,6 +372,11 @@ TIME_ADVERBS = frozenset({
 })  # fmt: skip
 """Adverbs of time that may end a name as written ("Demurrage **thereafter**", "Rent
 **thereafter**"): when the figure falls due, no word of what it measures."""
+
+SECURING_VERBS = frozenset({"hold", "secure", "reserve", "book", "confirm", "guarantee"})
+"""Verbs of holding a booking after "to" in a payment's name ("Deposit | **to hold** the
+slip", "Booking fee | **to secure** the date", "Retainer | **to reserve** the week"): what
+the payment is for, no word of what it measures — the name before them is a key."""
 
 WHEN_DUE = frozenset({"now", "still", "past", "not", "already", "then", "currently", "overdue"})
 """Words that say when or whether a figure falls due, before the "due" that ends a name

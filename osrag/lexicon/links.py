@@ -91,6 +91,7 @@ STATED_LINK = re.compile(
     r"(?:not\s+to\s+|(?:(?:shall|will|may|must|does|do|did|would)\s+)?(?:not\s+)?)"
     r"exceed(?:s|ed|ing)?|"
     r"(?:limited|capped|valued|priced|set|fixed)\s+(?:to|at)|"
+    r"(?:billed|charged|invoiced|quoted)\s+at|"
     r"(?:range[sd]?|ranging|runs?|ran)\s+(?:from|to|between)|"
     r"(?:rose|rises|increased|increases|decreased|decreases|fell|falls|declined|declines|"
     r"grew|grows|climbed|dropped|drops|improved|jumped|reduced|decreasing|increasing|rising|"
@@ -107,7 +108,8 @@ contribution **(**$14,651,000)"), "**in an amount (equal to)**", "**to the value
 (group ``amount``: the generic noun belongs to the link), a verb of being — with a modal,
 a negation, a participle — ("revenues **were**", "shall **be**", "are **stated to be**",
 "will be **reduced by us to**"), of amounting or exceeding ("**totaled**", "**shall not
-exceed**", "**not to exceed**", "**limited to**", "**ranging from**"), of changing
+exceed**", "**not to exceed**", "**limited to**", "**ranging from**"), a participle of pricing
+with no verb of being ("labour **billed at**", "two visits**, charged at**"), of changing
 ("revenue **increased 12% to**"), a colon, an apposition ("the renewal fee**, which is**
 presently", "an administration fee**,** currently"), or nothing but a bound ("payments
 **greater than**", "procurements **valued over**": a verb of valuing before it is the

@@ -630,7 +630,7 @@ def _one_part(w: _Words) -> PeriodPart | None:
         (_FULL_YEAR, "full", False),
         (_OTHER_PART, "part", False),
     ):
-        found = w.find(phrases)
+        found = _find_part(w, phrases)
         if found is None or (own_column and _in_a_clause(w, found[0])):
             continue
         while found is not None:  # the part is taken whole, each time it is written
@@ -643,9 +643,28 @@ def _one_part(w: _Words) -> PeriodPart | None:
             while end < len(w.words) and not w.taken[end] and w.words[end] == last:
                 end += 1
             w.take(start, end)
-            found = w.find(phrases)
+            found = _find_part(w, phrases)
         return part  # type: ignore[return-value]
     return None
+
+
+_FRACTION_BEFORE = word_set("a an")
+"""An article before "half" makes it a fraction ("time **and a half**", "an hour and a
+half", "a half day"), no half of the year."""
+
+
+def _find_part(w: _Words, phrases: tuple[tuple[str, ...], ...]) -> tuple[int, int] | None:
+    """The first place one of ``phrases`` stands (:meth:`_Words.find`), a fraction's
+    "half" passed over."""
+    found = w.find(phrases)
+    while (
+        found is not None
+        and w.words[found[0]] == "half"
+        and found[0] > 0
+        and w.words[found[0] - 1] in _FRACTION_BEFORE
+    ):
+        found = w.find(phrases, found[1])
+    return found
 
 
 def _in_a_clause(w: _Words, start: int) -> bool:

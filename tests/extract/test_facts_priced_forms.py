@@ -69,7 +69,7 @@ def test_a_restated_share_after_a_change_is_the_change() -> None:
         ("Storage in transit, 30 days at $45.00 per day: $1,350.00", "Storage in transit", "day"),
         ("Labour — 3 hours at $95/hour = $285.00", "Labour", "hour"),
         ("- Accommodation: 2 nights @ €120 per night: €240", "Accommodation", "night"),
-        ("Boarding (5 nights x $48.00) ... $240.00", "Boarding", None),
+        ("Boarding (5 nights x $48.00) ... $240.00", "Boarding", "night"),
         ("**Crane hire** — two days at $1,100 per day: $2,200", "Crane hire", "day"),
         (
             "Tuition – undergraduate, 15 credit hours at $390.00 per credit hour: $5,850.00",
@@ -311,10 +311,10 @@ def test_a_whole_is_no_total_where_the_sentence_names_it_or_it_recurs(
          "Window cleaning", "hour"),
         # a date column opens the line
         ("  14 Mar  Dog walking, 5 walks @ £12.00 ........ £60.00\n", "Dog walking", None),
-        ("03/11 – Garden tidy, 2 visits @ €40.00 ... €80.00\n", "Garden tidy", None),
+        ("03/11 – Garden tidy, 2 visits @ €40.00 ... €80.00\n", "Garden tidy", "visit"),
         # a qualifier with a figure after a comma, a gloss in brackets
         ("Guitar lessons, 30 minutes, 6 lessons @ $25.00 .... $150.00\n",
-         "Guitar lessons, 30 minutes", None),
+         "Guitar lessons, 30 minutes", "lesson"),
         ("Apostille (legalisation), 3 documents @ £20.00 ..... £60.00\n",
          "Apostille (legalisation)", None),
     ],
@@ -336,3 +336,49 @@ def test_an_item_line_indented_dated_or_qualified_takes_the_items_name(
 )
 def test_an_indented_or_dated_line_that_opens_with_its_count_names_no_item(text: str) -> None:
     assert all(label is None for _, label in labels(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        # the rate and the total in columns, a gap between them
+        ("Gutter clearing, rear                  2 @ $35.00     $70.00\n", "Gutter clearing, rear"),
+        ("Chimney sweep\t1 @ £65.00\t£65.00\n", "Chimney sweep"),
+        # a gloss in brackets is no word of the name's length
+        ("Window cleaning (inside and out, all floors, skylights)   3 @ $40.00   $120.00\n",
+         "Window cleaning (inside and out, all floors, skylights)"),
+        # the kind of charge before a colon, then the item
+        ("Labour: boiler service and flue check, 1.5 hrs @ £60.00/hr ...... £90.00\n",
+         "Labour — boiler service and flue check"),
+        ("Materials: copper pipe, 6 m @ £9.50 ................ £57.00\n",
+         "Materials — copper pipe"),
+        # figures of a range in a qualifier count no words; their dash is the range's
+        ("Dog walking, Mon 3 - Fri 7, 5 walks @ $15.00 ....... $75.00\n",
+         "Dog walking, Mon 3 - Fri 7"),
+    ],
+)  # fmt: skip
+def test_an_item_line_in_columns_glossed_or_under_a_kind_takes_the_items_name(
+    text: str, label: str
+) -> None:
+    rate, total = extract_values(text, CONFIG).facts
+    assert (rate.label, total.label) == (label, label)
+
+
+@pytest.mark.parametrize(
+    ("text", "rate_unit", "total_unit"),
+    [
+        # the count is of a unit: the rate is priced by it, the total sums it
+        ("Pet sitting, 2 nights @ $60.00 .... $120.00\n", "night", None),
+        ("Scaffold hire, 3 weeks @ £80.00 .... £240.00\n", "week", None),
+        ("Courier mileage, 40 extra miles @ $0.60 .... $24.00\n", "mile", None),
+        ("Weekly coaching, 4 sessions @ $45.00 ..... $180.00\n", "session", None),
+        # a count of no unit leaves the label's unit to both
+        ("Monthly support fee, 12 users @ $45.00 ....... $540.00\n", "month", "month"),
+        ("Site hoarding, 4 panels @ $20.00 ...... $80.00\n", None, None),
+    ],
+)
+def test_an_item_lines_count_of_a_unit_prices_its_rate_by_that_unit(
+    text: str, rate_unit: str | None, total_unit: str | None
+) -> None:
+    rate, total = extract_values(text, CONFIG).facts
+    assert (rate.period_unit, total.period_unit) == (rate_unit, total_unit)

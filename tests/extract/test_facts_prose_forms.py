@@ -8,7 +8,9 @@ Built for the forms, not for any file: each sentence here is made up."""
 from __future__ import annotations
 
 import pytest
-from extracted import labels
+from extracted import CONFIG, labels
+
+from osrag.extract import extract_values
 
 
 @pytest.mark.parametrize(
@@ -433,3 +435,24 @@ def test_a_next_line_that_is_no_wrapped_name_names_nothing(text: str) -> None:
     first = labels(text)[0]
     assert first[1] is None or first[1] not in {"Hourly rate", "eligible tuition assistance"}
     assert "Weekly classes" not in {label for _, label in labels(text)}
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "unit"),
+    [
+        # a participle of pricing with no verb of being: the phrase it follows
+        ("Repairs are quoted separately, with parts billed at $60 per hour and disposal at cost.",
+         "parts", "hour"),
+        ("We expect three follow-up meetings during design, billed at $300.00 per meeting.",
+         "follow-up meetings", None),
+        ("Overtime, charged at £40.00 per hour, applies after six.", "Overtime", "hour"),
+        ("Callouts outside office hours are invoiced at €90 each.",
+         "Callouts outside office hours", None),
+        ("The initial survey, quoted at $450, covers one visit.", "initial survey", None),
+    ],
+)  # fmt: skip
+def test_a_participle_of_pricing_names_the_phrase_before_it(
+    text: str, label: str, unit: str | None
+) -> None:
+    (found,) = extract_values(text, CONFIG).facts
+    assert (found.label, found.period_unit) == (label, unit)

@@ -138,3 +138,19 @@ def test_a_label_summing_the_year_is_a_years_figure(line: str, unit: str | None)
 def test_a_price_per_unit_of_work_or_goods_states_that_unit(text: str, raw: str, unit: str) -> None:
     fact = next(f for f in extract_values(text, ExtractionConfig()).facts if f.raw == raw)
     assert fact.period_unit == unit
+
+
+@pytest.mark.parametrize(
+    ("text", "unit"),
+    [
+        # the unit phrase wrapped onto the next line, either side of the rate word
+        ("Extra work is quoted separately, with labour billed at $60 per\nhour and parts at cost.",
+         "hour"),
+        ("The parking permit costs $30.00\nper week while the works last.", "week"),
+        ("Each guest pays a supplement of £15 a\nnight in high season.", "night"),
+        # a line that ends after the amount ends its clause
+        ("Deposit $500\nMonthly rent $1,200\n", None),
+    ],
+)  # fmt: skip
+def test_a_unit_wrapped_onto_the_next_line_is_the_amounts(text: str, unit: str | None) -> None:
+    assert extract_values(text, ExtractionConfig()).facts[0].period_unit == unit

@@ -29,6 +29,7 @@ from osrag.lexicon.label_roles import (
     NON_HEAD_STARTS,
     OPTIONAL_LEADS,
     READERS,
+    SECURING_VERBS,
     SPECIFYING,
 )
 from osrag.lexicon.profiles import profiles_in_use, read_profile
@@ -297,9 +298,12 @@ def test_total_or_net_x_has_every_key_of_x(lead: str, rest: str) -> None:
 def test_no_key_is_a_tail_of_a_complement(core: str, word: str, complement: str) -> None:
     keys = label_keys(f"{core} {word} {complement}")
     # the head before a specifying complement is a key, and before the "on" of a levy's
-    # base ("Tax on revenue" is a tax); before another, only the whole
+    # base ("Tax on revenue" is a tax), the "with" of what an item comes with, the "to" of
+    # holding a booking ("Deposit to hold the slip"); before another, only the whole
     levy_base = word == "on" and core.split()[-1].lower() in LEVIES
-    assert (_head(core) in keys) == (word in SPECIFYING or levy_base)
+    comes_with = word == "with" and not core.split()[-1].lower().endswith("ed")
+    holds = word == "to" and complement.split()[0].lower() in SECURING_VERBS
+    assert (_head(core) in keys) == (word in SPECIFYING or levy_base or comes_with or holds)
     assert all(k.split()[-1] == _head(core) or word in k.split() for k in keys)
 
 

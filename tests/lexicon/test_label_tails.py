@@ -225,3 +225,39 @@ def test_a_due_that_ends_a_name_leaves_what_it_measures(
 ) -> None:
     assert keys <= set(label_keys(label))
     assert not (not_keys & set(label_keys(label)))
+
+
+@pytest.mark.parametrize(
+    ("label", "keys", "not_keys"),
+    [
+        # what an item comes with leaves the item
+        ("Gutter guard with end caps", {"gutter guard", "gutter guard with end cap"}, set()),
+        ("Deluxe kennel with heated floor — Per night", {"deluxe kennel", "kennel"}, set()),
+        # a participle's "with" keeps the whole name
+        ("Costs associated with the relocation", set(), {"cost associated", "associated"}),
+        ("Amounts settled with suppliers", set(), {"amount settled"}),
+    ],
+)
+def test_a_with_naming_what_an_item_comes_with_leaves_the_item(
+    label: str, keys: set[str], not_keys: set[str]
+) -> None:
+    assert keys <= set(label_keys(label))
+    assert not (not_keys & set(label_keys(label)))
+
+
+@pytest.mark.parametrize(
+    ("label", "keys", "not_keys"),
+    [
+        ("Deposit to reserve the venue", {"deposit", "deposit to reserve the venue"}, set()),
+        ("Retainer to secure the week, non-refundable", {"retainer"}, set()),
+        ("Holding fee to book the hall", {"holding fee", "fee"}, set()),
+        # a "to" before anything else keeps the whole name
+        ("Payments to suppliers", set(), {"payment"}),
+        ("Adjustment to the purchase price", set(), {"adjustment"}),
+    ],
+)
+def test_a_payment_to_hold_a_booking_leaves_the_payment(
+    label: str, keys: set[str], not_keys: set[str]
+) -> None:
+    assert keys <= set(label_keys(label))
+    assert not (not_keys & set(label_keys(label)))

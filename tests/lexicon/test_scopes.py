@@ -135,6 +135,12 @@ CASES = [
     ("Minimum payment, Year 1 to 3", ("Minimum payment, Year 1 to 3", "own", None, None)),
     ("Year 2025 revenue", ("Year 2025 revenue", "own", None, None)),
     ("Total costs (budget year 2)", ("Total costs", "own", None, "y2")),
+    # "half" after an article is a fraction, no half of the year
+    ("Weekend cover (time and a half)", ("Weekend cover (time and a half)", "own", None, None)),
+    ("Overtime at one and a half times", ("Overtime at one and a half times", "own", None, None)),
+    ("Tour fee, a half day", ("Tour fee, a half day", "own", None, None)),
+    ("Revenue for the half", ("Revenue", "own", None, "part")),
+    ("Sales, second half", ("Sales,", "own", None, "h2")),
 ]
 
 

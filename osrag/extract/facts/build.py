@@ -270,6 +270,9 @@ def _text_fact(
             label, source = key, "key"  # a later amount on a key's line
     label = _ratio_label(text, mention.end, label)
     unit = period_unit(text, mention.end, label)
+    if where.item is not None and where.item.counted is not None:
+        # "Toll pass, 3 days @ $5.95 … $17.85": the rate is a day's, the total sums the days
+        unit = where.item.counted if where.item.rate else None
     return fact(mention, label, where.period, where.year, source, unit)  # type: ignore[arg-type]
 
 

@@ -56,7 +56,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from osrag.extract.facts.items import item_of_line
+from osrag.extract.facts.items import ItemPlace, item_of_line
 from osrag.extract.facts.labels import clean_label
 from osrag.extract.facts.periods import split_period
 from osrag.extract.facts.prose import prose_label
@@ -131,6 +131,8 @@ class TextPlace:
     read_after: bool = False
     """The label was read after the amount ("$128,000 – $156,000 **base**"): a list's
     later amount takes the earlier one's label instead."""
+    item: ItemPlace | None = None
+    """The amount is an item line's rate or extended total (the count's unit is read)."""
 
 
 def read_text_place(text: str, start: int, end: int, amounts_before: int) -> TextPlace:
@@ -158,9 +160,9 @@ def read_text_place(text: str, start: int, end: int, amounts_before: int) -> Tex
     if prior is not None and amounts_before:
         return TextPlace("prose", None, prior["period"], stated_year(prior), inherits=True)
     if whole_line:
-        item = item_of_line(text[line_start:line_end], start - line_start)
-        if item is not None:
-            return TextPlace("key", item, period, year)
+        line_item = item_of_line(text[line_start:line_end], start - line_start)
+        if line_item is not None:
+            return TextPlace("key", line_item.name, period, year, item=line_item)
     place = _key_or_prose(text, line_start, line_end, before, after, whole_line, amounts_before)
     place = TextPlace(place.source, place.label, period, year, place.inherits, place.read_after)
     restated = _RESTATED.search(before, max(0, len(before) - 40))

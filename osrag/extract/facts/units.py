@@ -44,6 +44,7 @@ from collections.abc import Sequence
 from osrag.extract.marks import line_matches
 from osrag.lexicon.periods import (
     RATE_UNITS,
+    RATE_WORDS,
     YEAR_SUMMED,
     PeriodUnit,
     period_unit_of,
@@ -56,8 +57,13 @@ __all__ = ["REACH", "declared_units", "period_unit"]
 REACH = 80
 """How far after an amount (characters) its unit phrase may stand."""
 
-_CLAUSE_END = re.compile(r"[,;|\n]|\.(?:\s|$)|[$€£¥₹]\s?\d|(?<![\w/-])\d")
-"""Where the amount's clause ends, or another figure starts."""
+_RATE_WORD_ENDS = "".join(f"(?<!\\s{word})" for word in sorted(RATE_WORDS | {"a", "an"}))
+_RATE_WORD_STARTS = rf"(?![ \t]*(?:{'|'.join(sorted(RATE_WORDS))})\s)"
+_CLAUSE_END = re.compile(
+    rf"[,;|]|{_RATE_WORD_ENDS}[ \t]*\n{_RATE_WORD_STARTS}|\.(?:\s|$)|[$€£¥₹]\s?\d|(?<![\w/-])\d"
+)
+"""Where the amount's clause ends, or another figure starts: a line's end too, unless the
+unit phrase is wrapped across it ("billed at $75 per⏎hour", "$45.00⏎per hour")."""
 _RATES = frozenset(RATE_UNITS.values())
 _AVERAGE = re.compile(r"(?i)\b(?:average|avg\.?)\s*$")
 _COUNT_BEFORE_UNIT = re.compile(
