@@ -66,12 +66,15 @@ are, so a label's head ("Membership dues") stays a quantity of its own."""
 
 
 def singular(word: str) -> str:
-    """``liabilities`` → ``liability``, ``revenues`` → ``revenue``, ``taxes`` → ``tax``
-    (English noun number; the one rule both sides use); ``dues`` stays ``dues``."""
+    """``liabilities`` → ``liability``, ``revenues`` → ``revenue``, ``taxes`` → ``tax``,
+    ``analyses`` → ``analysis`` (English noun number; the one rule both sides use); ``dues``
+    stays ``dues``."""
     if word in OWN_PLURALS:
         return word
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
+    if word.endswith("yses") and len(word) > 6:  # analyses, dialyses: the Greek -ysis
+        return word[:-2] + "is"
     if word.endswith(("sses", "xes", "ches", "shes")):
         return word[:-2]
     if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
@@ -98,6 +101,8 @@ def other_number(word: str) -> str:
     one = singular(word)
     if one != word:
         return one
+    if word.endswith("ysis") and len(word) > 6:
+        return word[:-2] + "es"
     if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
         return word[:-1] + "ies"
     if word.endswith(("s", "x", "ch", "sh")):

@@ -29,6 +29,8 @@ NOUNS = [
     ("branches", "branch"),
     ("limits", "limit"),
     ("premiums", "premium"),
+    ("analyses", "analysis"),
+    ("dialyses", "dialysis"),
 ]
 
 
@@ -39,7 +41,9 @@ def test_a_plural_is_read_in_the_singular(plural: str, one: str) -> None:
     assert other_number(one) == plural
 
 
-@pytest.mark.parametrize("word", ["loss", "status", "basis", "gas", "its", "us"])
+@pytest.mark.parametrize(
+    "word", ["loss", "status", "basis", "gas", "its", "us", "analysis", "dialysis"]
+)
 def test_a_word_that_only_looks_plural_stays_as_it_is(word: str) -> None:
     assert singular(word) == word
 
