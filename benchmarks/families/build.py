@@ -5,10 +5,8 @@
     .venv/bin/python benchmarks/families/build.py --set probe [--check]   # the probe set's
 
 The same for the probe sets of ``benchmarks/data/probe/`` (``--set probe``),
-``benchmarks/data/probe2/`` (``--set probe2``), ``benchmarks/data/probe3/`` (``--set
-probe3``), ``benchmarks/data/probe4/`` (``--set probe4``), ``benchmarks/data/probe5/``
-(``--set probe5``), ``benchmarks/data/probe6/`` (``--set probe6``), ``benchmarks/data/probe7/`` (``--set
-probe7``) and ``benchmarks/data/probe8/`` (``--set probe8``): their sources are
+``benchmarks/data/probe2/`` (``--set probe2``) and so on to ``benchmarks/data/probe8/``
+(``--set probe8``): their sources are
 ``<set>/sources/<family>/``, their documents ``<set>/documents/``.
 
 The documents of ``benchmarks/data/families/documents/`` that are Markdown, plain text or
