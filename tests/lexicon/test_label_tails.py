@@ -14,6 +14,14 @@ from osrag.lexicon.keys import COLUMN_JOIN, asked_keys, label_keys, without_date
 from osrag.lexicon.label_roles import STATED_TOTAL_WORDS, TIME_ADVERBS, TOTALLED_HEADS
 from osrag.lexicon.periods import MONTHS
 
+
+def assert_keys(label: str, keys: set[str], not_keys: set[str]) -> None:
+    """``label`` carries every key of ``keys`` and none of ``not_keys``."""
+    carried = set(label_keys(label))
+    assert keys <= carried
+    assert not (not_keys & carried)
+
+
 PERIODS = st.one_of(
     st.sampled_from(sorted(MONTHS)).map(str.capitalize),
     st.builds(lambda m, y: f"{m.capitalize()} {y}", st.sampled_from(sorted(MONTHS)),
@@ -223,8 +231,7 @@ def test_any_other_on_makes_another_line(label: str) -> None:
 def test_a_due_that_ends_a_name_leaves_what_it_measures(
     label: str, keys: set[str], not_keys: set[str]
 ) -> None:
-    assert keys <= set(label_keys(label))
-    assert not (not_keys & set(label_keys(label)))
+    assert_keys(label, keys, not_keys)
 
 
 @pytest.mark.parametrize(
@@ -241,8 +248,7 @@ def test_a_due_that_ends_a_name_leaves_what_it_measures(
 def test_a_with_naming_what_an_item_comes_with_leaves_the_item(
     label: str, keys: set[str], not_keys: set[str]
 ) -> None:
-    assert keys <= set(label_keys(label))
-    assert not (not_keys & set(label_keys(label)))
+    assert_keys(label, keys, not_keys)
 
 
 @pytest.mark.parametrize(
@@ -259,5 +265,4 @@ def test_a_with_naming_what_an_item_comes_with_leaves_the_item(
 def test_a_payment_to_hold_a_booking_leaves_the_payment(
     label: str, keys: set[str], not_keys: set[str]
 ) -> None:
-    assert keys <= set(label_keys(label))
-    assert not (not_keys & set(label_keys(label)))
+    assert_keys(label, keys, not_keys)
