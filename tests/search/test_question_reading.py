@@ -201,7 +201,7 @@ def test_a_unit_of_sale_before_the_period_leaves_the_period_the_constraints_unit
     [
         ("surveyors charging less than $350 per site visit", "site visit", "visit"),
         ("couriers charging over $2 per extra mile", "extra mile", "mile"),
-        ("notaries charging $15 to $25 per additional signature", "additional signature", None),
+        ("locksmiths charging $15 to $25 per additional key", "additional key", None),
         ("clinics that charge under $120 for an initial assessment", "initial assessment", None),
         ("electricians charging more than $90 an hour for call-out work", "call-out work", "hour"),
         ("kennels billing $30 a night for boarding", "boarding", "night"),
