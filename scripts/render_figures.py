@@ -192,7 +192,7 @@ def held_out_quantity_precision(results: dict[str, Any]) -> str:
         "at the bound step",
     ]
     rows = []
-    for name in ("probe", "probe2", "probe3", "probe4", "probe5", "probe6", "probe7"):
+    for name in ("probe", "probe2", "probe3", "probe4", "probe5", "probe6", "probe7", "probe8"):
         engines = results["sets"].get(name)
         if not engines:
             continue
@@ -210,11 +210,11 @@ def held_out_quantity_precision(results: dict[str, Any]) -> str:
     return _rows(header, rows, right_from=1)
 
 
-QUANTITY_PRECISION = "benchmarks/results/quantity_precision-round9.json"
+QUANTITY_PRECISION = "benchmarks/results/quantity_precision-round10.json"
 QUANTITY_PRECISION_COMMAND = (
     "python benchmarks/quantity_precision.py --sets "
-    "tatqa,tatqa-hand,tatqa-scope,insurance,families,probe,probe2,probe3,probe4,probe5,probe6,probe7"
-    " --label round9"
+    "tatqa,tatqa-hand,tatqa-scope,insurance,families,probe,probe2,probe3,probe4,probe5,probe6,probe7,"
+    "probe8 --label round10"
 )
 
 FIGURES = {
