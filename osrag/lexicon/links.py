@@ -34,7 +34,6 @@ __all__ = [
     "LINKS_THAT_ARE_NOUNS",
     "OWED_ALONE",
     "OWED_NAME",
-    "RELATIVE_WORDS",
     "STATED_LINK",
     "STATED_LINK_ENDS",
     "SUBJECT_PRICE_VERBS",
@@ -159,9 +158,6 @@ after "that", "which" or "who" ("landscapers **that bill** overtime labor above 
 hour" asks the labor's rate, "firms **who charge** over $300 an hour" a charge):
 elsewhere the word is the noun ("garage bills with under $300 left to pay", "a late
 charge of $25")."""
-RELATIVE_WORDS = frozenset({"that", "which", "who"})
-"""The words that open a relative clause whose verb prices its subject's work."""
-
 ASKED_PRICED_FOR = re.compile(
     r"(?i)(?:\s+(?:per|each|an?)\s+[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)?"
     r"\s+for\s+(?:(?:a|an|the|each|every|one)\s+)?"

@@ -97,6 +97,7 @@ from osrag.lexicon.function_words import (
     NAMES_OF_GIVING,
     NOUNS_OF_GIVING,
     PAST_PARTICIPLES,
+    RELATIVE_PRONOUNS,
 )
 from osrag.lexicon.label_roles import (
     ASKED_GENERIC_HEADS,
@@ -119,7 +120,6 @@ from osrag.lexicon.links import (
     ASKED_WHOLE,
     LINKS_THAT_ARE_NOUNS,
     OWED_NAME,
-    RELATIVE_WORDS,
     SUBJECT_PRICE_VERBS,
     owed_alone,
 )
@@ -352,7 +352,7 @@ def _priced(words: list[str], *, linked: bool = False) -> tuple[str, str | None,
         noun_of = _price_verb(words, v)
         if noun_of is None:
             continue
-        end = v - 1 if v and words[v - 1].lower() in RELATIVE_WORDS else v
+        end = v - 1 if v and words[v - 1].lower() in RELATIVE_PRONOUNS else v
         subject, _ = _tail_phrase(words[:end])
         head = singular(normalised(subject[-1])) if subject else ""
         if not head or head in ASKED_GENERIC_HEADS or is_quantity_noun(head):
@@ -393,7 +393,7 @@ def _price_verb(words: list[str], v: int) -> Mapping[str, str | None] | None:
     verb = words[v].lower()
     if verb in ASKED_PRICE_VERBS:
         return ASKED_PRICE_VERBS
-    if verb in ASKED_PRICE_CLAUSE_VERBS and v and words[v - 1].lower() in RELATIVE_WORDS:
+    if verb in ASKED_PRICE_CLAUSE_VERBS and v and words[v - 1].lower() in RELATIVE_PRONOUNS:
         return ASKED_PRICE_CLAUSE_VERBS
     return None
 
@@ -576,7 +576,7 @@ def _verb_alone(label: str | None, written: str | None) -> bool:
     constraint ("funeral homes **charging** under": a charge)."""
     said = (written or "").split(" ")
     verb = said[-1].lower()
-    if len(said) > 1 and said[-2].lower() in RELATIVE_WORDS:
+    if len(said) > 1 and said[-2].lower() in RELATIVE_PRONOUNS:
         noun = ASKED_PRICE_VERBS.get(verb) or ASKED_PRICE_CLAUSE_VERBS.get(verb)
     else:
         noun = ASKED_PRICE_VERBS.get(verb)
