@@ -150,6 +150,11 @@ def test_a_price_per_unit_of_work_or_goods_states_that_unit(text: str, raw: str,
         ("Each guest pays a supplement of £15 a\nnight in high season.", "night"),
         # a line that ends after the amount ends its clause
         ("Deposit $500\nMonthly rent $1,200\n", None),
+        # a rate word ends a line far from the amount, or "each" ends a price of its own
+        ("Soap $2 each\nDay spa passes $40", None),
+        ("Towels: $5 each\nWeek two: cleaning $40", None),
+        ("We quote $300 for the survey and invoice it after each\nmonth of work.", None),
+        ("The charge is $30 for a\nweekly class pack.", None),
     ],
 )  # fmt: skip
 def test_a_unit_wrapped_onto_the_next_line_is_the_amounts(text: str, unit: str | None) -> None:

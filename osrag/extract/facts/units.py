@@ -42,6 +42,7 @@ import re
 from collections.abc import Sequence
 
 from osrag.extract.marks import line_matches
+from osrag.lexicon.function_words import INDEFINITE
 from osrag.lexicon.periods import (
     RATE_UNITS,
     RATE_WORDS,
@@ -57,13 +58,18 @@ __all__ = ["REACH", "declared_units", "period_unit"]
 REACH = 80
 """How far after an amount (characters) its unit phrase may stand."""
 
-_RATE_WORD_ENDS = "".join(f"(?<!\\s{word})" for word in sorted(RATE_WORDS | {"a", "an"}))
 _RATE_WORD_STARTS = rf"(?![ \t]*(?:{'|'.join(sorted(RATE_WORDS))})\s)"
 _CLAUSE_END = re.compile(
-    rf"[,;|]|{_RATE_WORD_ENDS}[ \t]*\n{_RATE_WORD_STARTS}|\.(?:\s|$)|[$€£¥₹]\s?\d|(?<![\w/-])\d"
+    rf"[,;|]|[ \t]*\n{_RATE_WORD_STARTS}|\.(?:\s|$)|[$€£¥₹]\s?\d|(?<![\w/-])\d"
 )
 """Where the amount's clause ends, or another figure starts: a line's end too, unless the
-unit phrase is wrapped across it ("billed at $75 per⏎hour", "$45.00⏎per hour")."""
+unit phrase is wrapped across it after its rate word ("$45.00⏎per hour")."""
+_WRAPPED_RATE = re.compile(
+    rf"[ \t]+(?:{'|'.join(sorted((RATE_WORDS - {'each'}) | INDEFINITE))})[ \t]*\n"
+)
+"""A rate word alone between the amount and a line's end: the unit is wrapped to the next
+line ("billed at $75 per⏎hour"); not "each", which ends a price of its own ("Soap $2
+each⏎Day spa passes …")."""
 _RATES = frozenset(RATE_UNITS.values())
 _AVERAGE = re.compile(r"(?i)\b(?:average|avg\.?)\s*$")
 _COUNT_BEFORE_UNIT = re.compile(
@@ -75,7 +81,8 @@ $390.00 "): the unit is the figure's."""
 
 def period_unit(text: str, end: int, label: str | None) -> PeriodUnit | None:
     """The period unit of the amount ending at ``text[end]`` (module docstring)."""
-    stop = _CLAUSE_END.search(text, end, end + REACH)
+    wrapped = _WRAPPED_RATE.match(text, end)
+    stop = _CLAUSE_END.search(text, wrapped.end() if wrapped else end, end + REACH)
     units = period_units_in(text, end, stop.start() if stop else min(len(text), end + REACH))
     labelled = _label_unit(label) if label else None
     if units:
