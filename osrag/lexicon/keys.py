@@ -90,7 +90,12 @@ import re
 from functools import lru_cache
 
 from osrag.lexicon.bounds import KEY_CHARS, KEY_WORDS, KEYS_PER_LABEL, LABEL_CHARS, shorten
-from osrag.lexicon.function_words import ALL_PREPOSITIONS, COORDINATORS
+from osrag.lexicon.function_words import (
+    ALL_PREPOSITIONS,
+    COORDINATORS,
+    DETERMINERS,
+    PAST_PARTICIPLES,
+)
 from osrag.lexicon.label_roles import (
     ALLOCATED,
     ASKED_GENERIC_HEADS,
@@ -111,6 +116,7 @@ from osrag.lexicon.label_roles import (
     OPTIONAL_LEADS,
     OTHER_MEASURES,
     OWN_NAME,
+    PARTIES,
     PER_RATIO,
     READERS,
     SECTION_HEADS,
@@ -416,10 +422,22 @@ def _specifies(whole: list[str], cut: int) -> bool:
     if whole[cut] == "on":
         return whole[cut - 1] in LEVIES
     if whole[cut] == "with":  # "Shrink wrap with vent and door": the item and what it has
-        # not a participle's ("costs associated with"), nor a "with" that ends the name
-        return not whole[cut - 1].endswith("ed") and cut < len(whole) - 1
+        # not a participle's ("costs associated with", "Interest paid with cash"), nor a
+        # party's ("Deposits with banks"), nor a "with" that ends the name
+        before = whole[cut - 1]
+        return (
+            not (before.endswith("ed") or before in PAST_PARTICIPLES)
+            and cut < len(whole) - 1
+            and not PARTIES & set(whole[cut + 1 :])
+        )
     if whole[cut] == "to":  # "Deposit to hold the slip": the payment and what it holds
-        return whole[cut + 1 : cut + 2] != [] and whole[cut + 1] in SECURING_VERBS
+        # a verb and its object ("to book the hall"), not a noun ("to book publishers")
+        return (
+            whole[cut + 1 : cut + 2] != []
+            and whole[cut + 1] in SECURING_VERBS
+            and whole[cut + 2 : cut + 3] != []
+            and whole[cut + 2] in DETERMINERS
+        )
     if whole[cut] == "due":  # "Amount due", "Total due": only the figure's word before it
         before = whole[:cut]
         return (

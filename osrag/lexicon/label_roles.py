@@ -57,6 +57,7 @@ __all__ = [
     "OTHER_MEASURES",
     "OWN_NAME",
     "PAID_HEADS",
+    "PARTIES",
     "PER_RATIO",
     "PRICE_HEADS",
     "QUANTIFYING",
@@ -377,6 +378,16 @@ SECURING_VERBS = frozenset({"hold", "secure", "reserve", "book", "confirm", "gua
 """Verbs of holding a booking after "to" in a payment's name ("Deposit | **to hold** the
 slip", "Booking fee | **to secure** the date", "Retainer | **to reserve** the week"): what
 the payment is for, no word of what it measures — the name before them is a key."""
+
+PARTIES = word_set(
+    "bank banks institution institutions customer customers client clients supplier"
+    " suppliers vendor vendors creditor creditors debtor debtors lender lenders broker"
+    " brokers insurer insurers party parties affiliate affiliates subsidiary subsidiaries"
+    " government governments shareholder shareholders"
+)
+"""The parties and counterparties a balance is held with or a payment made with
+("Deposits **with banks**", "Balances with related **parties**"): a "with" before them
+says where the amount stands, not what an item comes with — the name stays whole."""
 
 WHEN_DUE = frozenset({"now", "still", "past", "not", "already", "then", "currently", "overdue"})
 """Words that say when or whether a figure falls due, before the "due" that ends a name

@@ -29,7 +29,6 @@ from osrag.lexicon.label_roles import (
     NON_HEAD_STARTS,
     OPTIONAL_LEADS,
     READERS,
-    SECURING_VERBS,
     SPECIFYING,
 )
 from osrag.lexicon.profiles import profiles_in_use, read_profile
@@ -300,11 +299,42 @@ def test_no_key_is_a_tail_of_a_complement(core: str, word: str, complement: str)
     # the head before a specifying complement is a key, and before the "on" of a levy's
     # base ("Tax on revenue" is a tax), the "with" of what an item comes with, the "to" of
     # holding a booking ("Deposit to hold the slip"); before another, only the whole
+    # PLAIN holds no participle, no party and no securing verb: every "with" of PLAIN words
+    # names what an item comes with, no "to" holds a booking (both spelled out below)
     levy_base = word == "on" and core.split()[-1].lower() in LEVIES
-    comes_with = word == "with" and not core.split()[-1].lower().endswith("ed")
-    holds = word == "to" and complement.split()[0].lower() in SECURING_VERBS
-    assert (_head(core) in keys) == (word in SPECIFYING or levy_base or comes_with or holds)
+    comes_with = word == "with"
+    assert (_head(core) in keys) == (word in SPECIFYING or levy_base or comes_with)
     assert all(k.split()[-1] == _head(core) or word in k.split() for k in keys)
+
+
+@pytest.mark.parametrize(
+    ("label", "head", "keyed"),
+    [
+        # an item and what it comes with: the item is a key
+        ("Timing belt kit with water pump", "kit", True),
+        ("Shrink wrap with vent and door", "wrap", True),
+        # a participle before "with", regular or irregular: the name stays whole
+        ("Charges associated with travel", "charge", False),
+        ("Interest paid with cash", "paid", False),
+        ("Interest paid with cash", "interest", False),
+        ("Payments made with card", "made", False),
+        # a party or account after "with": where the amount stands, the name stays whole
+        ("Deposits with banks", "deposit", False),
+        ("Balances with banks", "balance", False),
+        ("Cash and balances with central banks", "cash", False),
+        ("Cash and balances with central banks", "balance", False),
+        # "to" and a verb of holding a booking with its object: the payment is a key
+        ("Deposit to hold the slip", "deposit", True),
+        ("Booking fee to secure your date", "fee", True),
+        ("Hire charge to book the hall", "charge", True),
+        # "to" before a noun: the name stays whole
+        ("Payments to book publishers", "payment", False),
+    ],
+)
+def test_with_and_to_key_the_name_before_them_only_for_an_item_or_a_booking(
+    label: str, head: str, keyed: bool
+) -> None:
+    assert (head in label_keys(label)) == keyed
 
 
 @given(SIMPLE, st.sampled_from(["(1)", "(loss)", "*", ", net", " (in millions)"]))
