@@ -372,6 +372,9 @@ def test_an_item_line_in_columns_glossed_or_under_a_kind_takes_the_items_name(
         ("Scaffold hire, 3 weeks @ £80.00 .... £240.00\n", "week", None),
         ("Courier mileage, 40 extra miles @ $0.60 .... $24.00\n", "mile", None),
         ("Weekly coaching, 4 sessions @ $45.00 ..... $180.00\n", "session", None),
+        # a unit written after the rate is the rate's, whatever the count counts
+        ("Car hire, 3 days @ $40 per week .... $120\n", "week", None),
+        ("Catering, 2 days @ $45 per person .... $90\n", "person", None),
         # a count of no unit leaves the label's unit to both
         ("Monthly support fee, 12 users @ $45.00 ....... $540.00\n", "month", "month"),
         ("Site hoarding, 4 panels @ $20.00 ...... $80.00\n", None, None),

@@ -271,8 +271,11 @@ def _text_fact(
     label = _ratio_label(text, mention.end, label)
     unit = period_unit(text, mention.end, label)
     if where.item is not None and where.item.counted is not None:
-        # "Toll pass, 3 days @ $5.95 … $17.85": the rate is a day's, the total sums the days
-        unit = where.item.counted if where.item.rate else None
+        # "Toll pass, 3 days @ $5.95 … $17.85": the rate is a day's, the total sums the days;
+        # a unit written after the rate is its own ("3 days @ $40 per week"), the label's
+        # ("Weekly lessons") gives way to the count's
+        written = period_unit(text, mention.end, None)
+        unit = (written or where.item.counted) if where.item.rate else None
     return fact(mention, label, where.period, where.year, source, unit)  # type: ignore[arg-type]
 
 
