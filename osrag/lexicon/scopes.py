@@ -70,6 +70,7 @@ from osrag.lexicon.function_words import (
     ARTICLES,
     COORDINATORS,
     DETERMINERS,
+    INDEFINITE,
     NAME_MARKS,
     PREPOSITIONS,
     VERBS_OF_FORECASTING,
@@ -648,20 +649,17 @@ def _one_part(w: _Words) -> PeriodPart | None:
     return None
 
 
-_FRACTION_BEFORE = word_set("a an")
-"""An article before "half" makes it a fraction ("time **and a half**", "an hour and a
-half", "a half day"), no half of the year."""
-
-
 def _find_part(w: _Words, phrases: tuple[tuple[str, ...], ...]) -> tuple[int, int] | None:
     """The first place one of ``phrases`` stands (:meth:`_Words.find`), a fraction's
-    "half" passed over."""
+    "half" passed over: the lone word after an article ("time **and a half**", "an hour and
+    a half", "a half day"), no half of the year ("a half year ended 30 June" is one)."""
     found = w.find(phrases)
     while (
         found is not None
+        and found[1] - found[0] == 1
         and w.words[found[0]] == "half"
         and found[0] > 0
-        and w.words[found[0] - 1] in _FRACTION_BEFORE
+        and w.words[found[0] - 1] in INDEFINITE
     ):
         found = w.find(phrases, found[1])
     return found

@@ -139,6 +139,8 @@ CASES = [
     ("Weekend cover (time and a half)", ("Weekend cover (time and a half)", "own", None, None)),
     ("Overtime at one and a half times", ("Overtime at one and a half times", "own", None, None)),
     ("Tour fee, a half day", ("Tour fee, a half day", "own", None, None)),
+    # the article before a half year: still a half of the year
+    ("Profit, a half year ended 30 June", ("Profit, 30 June", "own", None, "part")),
     ("Revenue for the half", ("Revenue", "own", None, "part")),
     ("Sales, second half", ("Sales,", "own", None, "h2")),
 ]
