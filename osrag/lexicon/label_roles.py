@@ -53,6 +53,7 @@ __all__ = [
     "MODIFIERS",
     "MONEY_HEADS",
     "NON_HEAD_STARTS",
+    "NOTE_LEADS",
     "OPTIONAL_LEADS",
     "OTHER_MEASURES",
     "OWN_NAME",
@@ -234,6 +235,11 @@ LIST_NOUNS = frozenset({"schedule", "table", "list"})
 """Nouns that name a list of a quantity's figures: a heading "Services Fee **Schedule**",
 "**Schedule** of Fees", "Price **List**" names the figures under it by the quantity
 (:mod:`osrag.extract.facts.sections`)."""
+
+NOTE_LEADS = word_set("note notes nb n.b see ref re attn memo ps cc fyi")
+"""Words that open a note or a reference before a colon ("**Note:** see terms", "**Attn:**
+accounts", "**Re:** invoice 42"): what follows is a remark, not an item under a kind of
+charge."""
 
 QUANTIFYING = frozenset({
     "aggregate", "total", "maximum", "minimum", "combined", "entire", "whole", "full",

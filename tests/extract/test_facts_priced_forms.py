@@ -365,6 +365,18 @@ def test_an_item_line_in_columns_glossed_or_under_a_kind_takes_the_items_name(
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "Note: see terms, 2 copies @ $5 ..... $10\n",
+        "Attn: accounts, 3 boxes @ $4.00 ..... $12.00\n",
+        "Ref: spring order, 2 crates @ $9.00 ..... $18.00\n",
+    ],
+)
+def test_a_note_or_reference_before_a_colon_is_no_kind_of_charge(text: str) -> None:
+    assert all(f.label is None for f in extract_values(text, CONFIG).facts)
+
+
+@pytest.mark.parametrize(
     ("text", "rate_unit", "total_unit"),
     [
         # the count is of a unit: the rate is priced by it, the total sums it

@@ -46,6 +46,7 @@ from osrag.extract.marks import LIST_BULLET
 from osrag.extract.money import scan_money
 from osrag.lexicon.function_words import CARDINALS, DETERMINERS, NOT_IN_A_NAME, PRONOUNS
 from osrag.lexicon.keys import COLUMN_JOIN
+from osrag.lexicon.label_roles import NOTE_LEADS
 from osrag.lexicon.links import alternation
 from osrag.lexicon.periods import DAY, MONTH, PERIOD_UNITS, RATE_INTRO, UNIT_ADVERBS, PeriodUnit
 
@@ -159,6 +160,8 @@ def _item_line(
     ):
         return None
     if found.group("category"):
+        if NOTE_LEADS & set(found.group("category").lower().split()):
+            return None  # "Note: see terms, 2 copies @ …": a remark, no kind of charge
         name = f"{found.group('category')}{COLUMN_JOIN}{name}"
     label = clean_label(_DASH_QUALIFIER.sub(COLUMN_JOIN, name))
     return (rate.start, total.start), label, _counted_unit(found.group("counted"))
