@@ -424,9 +424,9 @@ def _specifies(whole: list[str], cut: int) -> bool:
     if whole[cut] == "with":  # "Shrink wrap with vent and door": the item and what it has
         # not a participle's ("costs associated with", "Interest paid with cash"), nor a
         # party's ("Deposits with banks"), nor a "with" that ends the name
-        before = whole[cut - 1]
+        item = whole[cut - 1]
         return (
-            not (before.endswith("ed") or before in PAST_PARTICIPLES)
+            not (item.endswith("ed") or item in PAST_PARTICIPLES)
             and cut < len(whole) - 1
             and not PARTIES & set(whole[cut + 1 :])
         )
