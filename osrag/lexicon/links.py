@@ -20,17 +20,23 @@ from __future__ import annotations
 import re
 
 from osrag.lexicon.function_words import DO, FINITE_BE, HEDGES, MODALS
-from osrag.lexicon.periods import UNIT_ADVERBS
+from osrag.lexicon.periods import SALE_INTRO, UNIT_ADVERBS, UNIT_WORDS
 from osrag.lexicon.words import normalised, singular
 
 __all__ = [
     "ASKED_BOUND",
+    "ASKED_COVER_CLAUSE_VERBS",
+    "ASKED_COVER_VERBS",
     "ASKED_LINK",
     "ASKED_OWED",
     "ASKED_PAID_EVERY",
+    "ASKED_PAYOUT_VERBS",
+    "ASKED_PRICED_FOR",
+    "ASKED_PRICED_PER",
     "ASKED_PRICE_CLAUSE_VERBS",
     "ASKED_PRICE_VERBS",
     "ASKED_WHOLE",
+    "BILLED_PARTIES",
     "LINKS_THAT_ARE_NOUNS",
     "OWED_ALONE",
     "OWED_NAME",
@@ -150,6 +156,15 @@ value; None: a verb that names none, "asking", "earning" and "paying" need
 their object: "authors **earning** royalties over"). The words before the
 verb name what holds the figure, the kind of document, never the quantity."""
 
+BILLED_PARTIES = frozenset(
+    {"client", "customer", "patient", "member", "student", "guest", "tenant", "user",
+     "buyer", "consumer", "subscriber", "resident", "homeowner", "family", "parent",
+     "household", "shopper", "traveler", "traveller", "borrower", "renter", "passenger"}
+)  # fmt: skip
+"""The people a verb of pricing bills, in the singular ("lawyers who charge **clients**
+over $300 an hour", "clinics billing **patients** more than"): its object, never the thing
+priced — the verb's own figure is asked."""
+
 ASKED_PRICE_CLAUSE_VERBS: dict[str, str] = {
     "bill": "charge", "bills": "charge", "charge": "charge", "charges": "charge",
 }  # fmt: skip
@@ -159,14 +174,14 @@ hour" asks the labor's rate, "firms **who charge** over $300 an hour" a charge):
 elsewhere the word is the noun ("garage bills with under $300 left to pay", "a late
 charge of $25")."""
 ASKED_PRICED_FOR = re.compile(
-    r"(?i)(?:\s+(?:per|each|an?)\s+[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)?"
+    rf"(?i)(?:\s+(?:{SALE_INTRO}|an?)\s+{UNIT_WORDS})?"
     r"\s+for\s+(?:(?:a|an|the|each|every|one)\s+)?"
 )
 """What a question writes after the figure of a verb of pricing to name the thing priced,
 introduced by "for", after the unit of the price or none ("funeral homes charging under
 $1,000 **for** embalming", "auto shops charging $150 **an hour for** labor", "labs charging
 $22 **a sample for** routine analysis"): the noun phrase after it is the thing priced."""
-ASKED_PRICED_PER = re.compile(r"(?i)\s+(?:per|each)\s+")
+ASKED_PRICED_PER = re.compile(rf"(?i)\s+{SALE_INTRO}\s+")
 """What a question writes after the figure of a verb of pricing to name the thing priced
 one by one ("engineers charging over $400 **per** site visit", "preparers charging $60
 **per** additional state return"): the noun phrase after it is the thing priced, when it is

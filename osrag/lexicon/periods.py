@@ -76,6 +76,7 @@ __all__ = [
     "QUARTER_ORDINALS",
     "RATE_INTRO",
     "RATE_WORDS",
+    "SALE_INTRO",
     "SALE_UNIT_BEFORE_PERIOD",
     "STATED_HALF",
     "STATED_PERIOD",
@@ -85,6 +86,7 @@ __all__ = [
     "TERM_YEAR_NUMBERS",
     "TIME_TAIL",
     "UNIT_ADVERBS",
+    "UNIT_WORDS",
     "YEAR4",
     "YEAR_IN_TEXT",
     "YEAR_SUMMED",
@@ -505,7 +507,13 @@ week")."""
 RATE_INTRO = r"(?:per|each|every|an?)"
 """The words before a rate's unit, as a pattern to build on: :data:`RATE_WORDS` and the
 article ("$189 a night")."""
-SALE_UNIT_BEFORE_PERIOD = re.compile(r"(?i)\s*(?:per|each)\s+[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?\s+")
+SALE_INTRO = r"(?:per|each)"
+"""The words before a unit of sale counted one by one ("$12 **per** user", "$5 **each**
+copy"), as a pattern to build on."""
+UNIT_WORDS = r"[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?"
+"""A unit's one or two words after :data:`RATE_INTRO` or :data:`SALE_INTRO` ("user",
+"square foot"), as a pattern to build on."""
+SALE_UNIT_BEFORE_PERIOD = re.compile(rf"(?i)\s*{SALE_INTRO}\s+{UNIT_WORDS}\s+")
 """A unit of sale of one or two words that is no period, between a price and the period
 it recurs by ("$12 **per user** per month", "$3.50 **per foot** per night", "$2 **per
 square foot** a year"): the period after it is the rate's."""

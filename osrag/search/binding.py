@@ -89,6 +89,7 @@ from osrag.currencies import CODES, NOUNS, SIGNS
 from osrag.extract.marks import DIGIT
 from osrag.lexicon.function_words import (
     ASKED_NAME_STOPS,
+    CARDINALS,
     CONTEXT_ARTICLES,
     CONTEXT_LINKS,
     DETERMINERS,
@@ -98,6 +99,7 @@ from osrag.lexicon.function_words import (
     NOUNS_OF_GIVING,
     PAST_PARTICIPLES,
     RELATIVE_PRONOUNS,
+    UNIT_NUMBERS,
 )
 from osrag.lexicon.label_roles import (
     ASKED_GENERIC_HEADS,
@@ -118,14 +120,18 @@ from osrag.lexicon.links import (
     ASKED_PRICED_FOR,
     ASKED_PRICED_PER,
     ASKED_WHOLE,
+    BILLED_PARTIES,
     LINKS_THAT_ARE_NOUNS,
     OWED_NAME,
     SUBJECT_PRICE_VERBS,
     owed_alone,
 )
 from osrag.lexicon.periods import (
+    PERIOD_UNITS,
+    TERM_YEAR_NUMBERS,
     TERM_YEARS,
     TIME_TAIL,
+    UNIT_ADVERBS,
     PeriodPart,
     stated_halves,
     stated_quarters,
@@ -364,9 +370,13 @@ def _priced(words: list[str], *, linked: bool = False) -> tuple[str, str | None,
         rest = words[v + 1 :]
         while rest and rest[0].lower() in _OBJECT_OPENERS:
             rest = rest[1:]
+        written = _joined([*subject, *words[end:]])
+        if rest and all(singular(normalised(w)) in BILLED_PARTIES for w in rest):
+            # "lawyers who charge clients": who is billed, not what is priced
+            rest, written = [], _joined([*subject, *words[end : v + 1]])
         if not rest and verb in SUBJECT_PRICE_VERBS and not is_document_noun(head):
             # "dental crowns costing": the crowns' price (a label may say the words whole)
-            return _joined(subject), None, _joined([*subject, *words[end:]])
+            return _joined(subject), None, written
         if rest:
             phrase, stopped = _tail_phrase(rest)
             if not phrase or stopped >= 0:
@@ -382,7 +392,7 @@ def _priced(words: list[str], *, linked: bool = False) -> tuple[str, str | None,
         while kept and _names_the_holder(kept[-1]):
             kept.pop()
         context = _unsaid(_joined(kept), name.split(" ")) if kept else None
-        return name, context, _joined([*subject, *words[end:]])
+        return name, context, written
     return None
 
 
@@ -537,18 +547,34 @@ def _priced_object_after(text: str, c: AmountConstraint, ceiling: int) -> str | 
     introduced = ASKED_PRICED_FOR.match(after)
     if introduced is not None:
         phrase = _phrase_at(after[introduced.end() :])
-        return _joined(phrase) if phrase else None
+        if not phrase or _a_duration_or_count(phrase):
+            return None  # "for a week", "for the first hour", "for two children"
+        return _joined(phrase)
     introduced = ASKED_PRICED_PER.match(after)
     if introduced is None:
         return None
     rest = after[introduced.end() :]
     phrase = _phrase_at(rest)
-    if len(phrase) < 2:
-        return None  # "per hour", "per page": the unit the price is counted by
+    if phrase and phrase[-1].lower() in UNIT_ADVERBS:
+        phrase = phrase[:-1]  # "per seat monthly": the period, said as an adverb
+    if len(phrase) < 2 or phrase[0].lower() in PERIOD_UNITS:
+        return None  # "per hour", "per page", "per hour worked": the unit it is counted by
     tokens = list(_QUESTION_TOKENS.finditer(rest))
     if unit_phrase_end(rest, tokens[len(phrase) - 1].end()) is not None:
         return None  # "per square foot a year": a unit of sale before the period
     return _joined(phrase)
+
+
+def _a_duration_or_count(phrase: list[str]) -> bool:
+    """``phrase`` after "for" says how long or how many a price is for, not what it buys:
+    it opens with a number or an ordinal ("for **two** children", "for the **first**
+    hour") or its head is a period unit ("for a **week**", "for a **year** of lessons")."""
+    first = phrase[0].lower()
+    if first in UNIT_NUMBERS or first in CARDINALS or first in TERM_YEAR_NUMBERS:
+        return True
+    words = [w.lower() for w in phrase]
+    cut = next((i for i, w in enumerate(words) if i and w in INSIDE_A_NAME), len(words))
+    return words[cut - 1] in PERIOD_UNITS
 
 
 def _phrase_at(rest: str) -> list[str]:

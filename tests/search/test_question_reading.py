@@ -222,6 +222,62 @@ def test_a_verb_of_pricing_asks_the_thing_it_prices_after_for_or_per(
     assert (c.label, c.period_unit) == (label, unit)
 
 
+@pytest.mark.parametrize(
+    ("text", "label", "unit"),
+    [
+        ("contractors charging over $50 per hour worked", "charge", "hour"),
+        ("tutors charging $40 per hour of tuition", "charge", "hour"),
+        ("movers charging $150 per hour plus travel", "charge", "hour"),
+        ("vendors charging $9 per seat monthly", "charge", "month"),
+        ("engineers charging over $400 per site visit", "site visit", "visit"),
+        ("preparers charging $60 per additional state return", "additional state return", None),
+    ],
+)  # fmt: skip
+def test_a_unit_after_per_is_no_thing_priced_whatever_words_follow_it(
+    text: str, label: str, unit: str | None
+) -> None:
+    # "per hour worked", "per hour of tuition": the unit the price is counted by, then
+    # words about it; "per seat monthly": a unit of sale and its period said as an adverb
+    c = _one(text)
+    assert (c.label, c.period_unit) == (label, unit)
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "unit"),
+    [
+        ("hotels charging $150 a night for a week", "charge", "night"),
+        ("gyms charging $40 a month for a year", "charge", "month"),
+        ("garages charging $80 per hour for the first hour", "charge", "hour"),
+        ("nannies charging $20 an hour for two children", "charge", "hour"),
+        ("shops charging $150 an hour for labor", "labor", "hour"),
+        ("labs charging $22 a sample for a nitrate test", "nitrate test", None),
+        ("funeral homes charging under $1,000 for embalming", "embalming", None),
+    ],
+)  # fmt: skip
+def test_a_duration_or_a_count_after_for_is_no_thing_priced(
+    text: str, label: str, unit: str | None
+) -> None:
+    # "for a week", "for the first hour", "for two children": how long or how many the
+    # price is for, not what it buys; the verb's own figure is asked
+    c = _one(text)
+    assert (c.label, c.period_unit) == (label, unit)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "lawyers who charge clients over $300 an hour",
+        "lawyers charging clients over $300 an hour",
+        "clinics billing patients more than $200 a visit",
+        "landlords that charge tenants under $50 a month",
+    ],
+)
+def test_the_people_billed_are_no_thing_priced(text: str) -> None:
+    # the object of a verb of pricing that names who pays ("charge clients") is not the
+    # quantity: the verb's own figure is
+    assert _one(text).label == "charge"
+
+
 def test_the_thing_priced_after_per_is_asked_by_its_price_never_another_charge() -> None:
     # "surveyors charging … per site visit": a site visit's fee passes; another
     # document's "charge" at the same unit no longer does
