@@ -31,7 +31,9 @@ gives each tree's mean CPU per chunk and ratio.
 ``--corpus NAME=DIR`` (repeatable) runs the cost part on a folder of real documents as
 well, after one untimed ingest of it that fills the vector cache (so neither timed run
 embeds): the ratio depends on how many amounts a chunk holds, and the synthetic policies
-hold about four facts a chunk, far more than most documents. ``--cost-chunks 0`` leaves
+hold about four facts a chunk, far more than most documents. With ``--before`` each folder
+is measured by both trees in turn, as the synthetic policies are (``corpus_runs``).
+``--cost-chunks 0`` leaves
 the synthetic cost part out. Prints the tables and writes
 ``benchmarks/results/facts_cost.json`` (``facts_cost-NAME.json`` with ``--label NAME``).
 """
@@ -142,13 +144,18 @@ def cost(url: str, corpus: Path, tree: Path | None = None) -> dict[str, Any]:
     return out
 
 
-def warmed_cost(url: str, corpus: Path) -> dict[str, Any]:
-    """The cost part on ``corpus`` after one untimed ingest of it (vectors into the cache)."""
+def warm(url: str, corpus: Path) -> None:
+    """One untimed ingest of ``corpus`` (its vectors into the cache)."""
     alias = f"osrag-fc-{uuid.uuid4().hex[:8]}"
     try:
         ingest_child(url, corpus, alias, True)
     finally:
         purge(OpenSearchIndex(client(url)), alias)
+
+
+def warmed_cost(url: str, corpus: Path) -> dict[str, Any]:
+    """The cost part on ``corpus`` after one untimed ingest of it."""
+    warm(url, corpus)
     return cost(url, corpus)
 
 
@@ -274,11 +281,18 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 results["before"] = str(args.before)
                 results["after"] = str(args.after) if args.after else None
+                warm(url, small)  # neither tree's first run embeds the labels
                 results["cost_runs"] = cost_runs(url, small, args.before, args.repeats, args.after)
         for named in args.corpus:
             name, _, folder = named.partition("=")
             console.print(f"[bold]cost[/bold] on {name} ({folder}), with and without")
-            results.setdefault("corpora", {})[name] = warmed_cost(url, Path(folder))
+            if args.before is None:
+                results.setdefault("corpora", {})[name] = warmed_cost(url, Path(folder))
+            else:
+                warm(url, Path(folder))
+                results.setdefault("corpus_runs", {})[name] = cost_runs(
+                    url, Path(folder), args.before, args.repeats, args.after
+                )
         for size in sizes:
             corpus = work / f"corpus-{size}"
             synthetic_corpus.write_corpus(corpus, size, seed=7)
@@ -297,10 +311,11 @@ def main(argv: list[str] | None = None) -> int:
                 else:
                     purge(OpenSearchIndex(client(url)), alias)
     c = {k: v for k, v in results.get("cost", {}).items() if isinstance(v, dict)}
-    if "cost_runs" in results:
-        runs = results["cost_runs"]
+    tables = {"": results["cost_runs"]} if "cost_runs" in results else {}
+    tables.update({f", {name}": runs for name, runs in results.get("corpus_runs", {}).items()})
+    for name, runs in tables.items():
         print_table(
-            "ingest CPU ms / chunk, each tree in turn",
+            f"ingest CPU ms / chunk, each tree in turn{name}",
             ["tree, run", "without facts", "with facts", "with / without"],
             [
                 *[[f"{r['tree']}, run {r['run']}", r["without facts"]["cpu_ms_per_chunk"],

@@ -50,6 +50,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from pydantic import BaseModel
@@ -105,8 +106,10 @@ def part_of(digest: str) -> str:
     return f"{int(digest[:4], 16) % PARTS:02d}"
 
 
+@lru_cache(maxsize=1 << 16)
 def bucket_of(key: str) -> str:
-    """The key-count bucket of a key."""
+    """The key-count bucket of a key (kept: a vocabulary's labels share most of their keys,
+    and every label counts under :data:`EVERY_LABEL`)."""
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:3]
 
 

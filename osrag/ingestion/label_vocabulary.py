@@ -133,6 +133,7 @@ __all__ = [
     "decode_vector",
     "document_labels",
     "embedded_text",
+    "encode_rows",
     "encode_vector",
     "label_digest",
     "read_state",
@@ -195,6 +196,7 @@ def document_labels(chunks: Iterable[Chunk]) -> dict[str, tuple[str, ...]]:
 
 
 _MARKS = re.compile(r"[^\w&/'’%.,$€£¥-]+")
+_LEADER = re.compile(r"\.{2,}")
 
 
 def embedded_text(label: str) -> str:
@@ -202,13 +204,20 @@ def embedded_text(label: str) -> str:
     parenthesised words and marks that are no words (a checkbox's ``[ ]``, dots of a
     leader) left out — "Lead sponsor (one per series) — Price" → "Lead sponsor Price"."""
     text = without_parentheses(label.replace(COLUMN_JOIN, " ").replace(GROUP_JOIN, " "))
-    text = re.sub(r"\.{2,}", " ", text)
+    text = _LEADER.sub(" ", text)
     return " ".join(_MARKS.sub(" ", text).split()) or label
 
 
 def encode_vector(vector: npt.ArrayLike) -> str:
     """A vector as stored: float16, little-endian, base64."""
     return base64.b64encode(np.asarray(vector, dtype="<f2").tobytes()).decode("ascii")
+
+
+def encode_rows(rows: npt.ArrayLike) -> list[str]:
+    """Each row of a matrix as :func:`encode_vector` stores it, the matrix cast to float16
+    once."""
+    cast = np.asarray(rows, dtype="<f2")
+    return [base64.b64encode(row.tobytes()).decode("ascii") for row in cast]
 
 
 def decode_vector(text: str) -> npt.NDArray[np.float32]:
@@ -619,8 +628,8 @@ class LabelBook:
             log.warning("the label vocabulary of %s has no vectors: %s", self.generation, exc)
             report.note = f"the labels could not be embedded ({exc}): they match by keys alone"
             return
-        for (key, _), vector in zip(wanting.items(), outcome.vectors, strict=True):
-            puts[key]["vector"] = encode_vector(vector)
+        for key, vector in zip(wanting, encode_rows(outcome.vectors), strict=True):
+            puts[key]["vector"] = vector
         report.vectors_embedded += outcome.computed
         report.vectors_cached += outcome.cached
 

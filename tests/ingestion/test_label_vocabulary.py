@@ -24,6 +24,7 @@ from osrag.ingestion.label_vocabulary import (
     Vocabulary,
     decode_vector,
     embedded_text,
+    encode_rows,
     encode_vector,
     read_vocabulary,
     scope_of,
@@ -79,6 +80,13 @@ def test_a_stored_vector_keeps_its_cosines_within_a_thousandth() -> None:
     stored /= np.linalg.norm(stored, axis=1, keepdims=True)
     assert np.abs(stored @ stored.T - vectors @ vectors.T).max() < 1e-3
     assert len(encode_vector(vectors[0])) == 1024  # 384 float16, base64
+
+
+def test_rows_encoded_together_are_each_row_encoded_alone() -> None:
+    rng = np.random.default_rng(11)
+    vectors = rng.standard_normal((40, 384)).astype(np.float32) * 3
+    assert encode_rows(vectors) == [encode_vector(v) for v in vectors]
+    assert encode_rows(np.zeros((0, 384), dtype=np.float32)) == []
 
 
 def test_a_scope_is_the_tenant_and_the_sorted_groups() -> None:
