@@ -22,7 +22,8 @@ result model alone. Four parts::
       fusion  rrf in the client (rank constant 60)
 
 The labels part says, for each named quantity, the labels of the index it matched and how
-(by its key, by a synonym, by form, by modifier, by meaning with the cosine —
+(by its key, by a synonym, by form, by modifier, by meaning with the cosine, by words for
+the ladder's worded step —
 :mod:`osrag.search.meaning`), or that nothing matched. A bound constraint's label is shown
 to ``LABEL_CHARS`` (:mod:`osrag.lexicon.bounds`), a longer one cut and marked with ``…``.
 A role-free constraint says why it is one; a step the ladder did not need says so. A filter
@@ -186,8 +187,9 @@ def _shown(labels: list[str], count: int) -> str:
 
 
 def _label_rows(matches: LabelMatches) -> list[tuple[str, str]]:
-    """What one named quantity matched: by key, by synonym, by form, by modifier, by meaning (see
-    :mod:`osrag.search.meaning`), or a note saying why nothing did."""
+    """What one named quantity matched: by key, by synonym, by form, by modifier, by meaning,
+    by words for the worded step (see :mod:`osrag.search.meaning`), or a note saying why
+    nothing did."""
     found = []
     for by, count in (("key", matches.by_key), ("synonym", matches.by_synonym)):
         if count:
@@ -202,6 +204,12 @@ def _label_rows(matches: LabelMatches) -> list[tuple[str, str]]:
         if m.by == "meaning" and m.cosine is not None:
             adds = f"adds {', '.join(m.keys)}" if m.keys else "adds no key of its own"
             found.append(f"by meaning: {m.label!r} ({m.cosine:.2f}) — {adds}")
+    if matches.by_words:
+        labels = [m.label for m in matches.matches if m.by == "words"]
+        found.append(
+            f"by words (the worded step only): {_shown(labels, matches.by_words)} — asks "
+            f"{', '.join(matches.worded_keys[:SHOWN_LABELS]) or 'no key of its own'}"
+        )
     rows = [(repr(matches.name), " · ".join(found) if found else "no label")]
     if matches.note:
         rows.append(("note", matches.note))

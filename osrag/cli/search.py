@@ -317,6 +317,11 @@ def _summary_line(result: SearchResult) -> str:
         )
         + f" · {printable(result.index)}"
     )
+    if result.amount_step == "worded":
+        line += (
+            " · [yellow]worded: no amount of the named quantity met the constraints; an "
+            "amount of a label holding most of its words did[/yellow]"
+        )
     if result.amount_step == "per-unit":
         line += (
             " · [yellow]per-unit: no amount of the named quantity met the constraints; an "

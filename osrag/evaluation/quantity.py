@@ -136,6 +136,7 @@ def _stepped_to(step: str) -> Callable[[SearchResult], bool]:
 
 FALLBACK_STEPS: tuple[FallbackStep, ...] = (
     FallbackStep("narrowed", _stepped_to("narrowed")),
+    FallbackStep("worded", _stepped_to("worded")),
     FallbackStep("per-unit", _stepped_to("per-unit")),
     FallbackStep("role-free", _stepped_to("role-free")),
     FallbackStep("no amount filter", lambda result: result.fallback),

@@ -678,6 +678,9 @@ class Vocabulary:
     )
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _sorted_keys: list[str] | None = field(default=None, init=False, repr=False, compare=False)
+    _by_word: dict[str, npt.NDArray[np.intp]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         if not len(self.meaning_rows) and self.vectors is not None:
@@ -753,6 +756,26 @@ class Vocabulary:
             found.append(ordered[at])
             at += 1
         return found[:most]
+
+    def words_held(self, words: Sequence[str]) -> npt.NDArray[np.intp]:
+        """How many of ``words`` (distinct) each label holds among the words of its keys
+        ("Termite / wood-destroying insect inspection" holds "termite" and "inspection"):
+        one array over the labels, from an index of the keys' words built on the first
+        call."""
+        with self._lock:
+            if self._by_word is None:
+                by_word: dict[str, list[int]] = {}
+                for i, keys in enumerate(self.keys):
+                    for word in {w for key in keys for w in key.split(" ")}:
+                        by_word.setdefault(word, []).append(i)
+                self._by_word = {w: np.asarray(ix, dtype=np.intp) for w, ix in by_word.items()}
+            index = self._by_word
+        counts = np.zeros(len(self.labels), dtype=np.intp)
+        for word in dict.fromkeys(words):
+            found = index.get(word)
+            if found is not None:
+                counts[found] += 1
+        return counts
 
     def visible(
         self, tenant: str | None, groups: Iterable[str] | None, *, unrestricted: bool = False

@@ -209,13 +209,16 @@ class AmountFilter:
     quantity named with its first word read as context (None: nothing to narrow).
     ``per_unit``: the constraint and filter of the ladder's per-unit step — value, currency
     and the period unit asked, on a fact of any label (None: the constraint says no unit,
-    or names no quantity to free)."""
+    or names no quantity to free). ``worded``: the constraint and filter of the ladder's
+    worded step — a fact of a label holding most of the asked name's words
+    (:mod:`osrag.search.meaning`; None: no such label, or no search matched them yet)."""
 
     constraint: AmountConstraint
     filter: Filter
     relaxed: Filter | None = None
     narrowed: tuple[AmountConstraint, Filter] | None = None
     per_unit: tuple[AmountConstraint, Filter] | None = None
+    worded: tuple[AmountConstraint, Filter] | None = None
     name: str = field(default="amount", init=False)
 
     @property

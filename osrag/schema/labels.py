@@ -27,7 +27,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-MatchedBy = Literal["key", "synonym", "form", "modifier", "meaning"]
+MatchedBy = Literal["key", "synonym", "form", "modifier", "meaning", "words"]
 VocabularyUse = Literal["meaning", "keys", "none"]
 """How a search could match labels: by ``meaning`` (the vocabulary has vectors and an
 embedder to compare them with), by ``keys`` alone (a vocabulary without vectors, or whose
@@ -42,8 +42,10 @@ class LabelMatch(BaseModel):
     by: MatchedBy = Field(
         description="key, synonym, form (a key of its words' stems: 'Bridging loan' for "
         "'bridge loan'), modifier (the thing the asked name's fee, charge, cost, price or rate "
-        "is paid for: 'Outgoing wire transfer' for 'outgoing wire fee') or meaning (see the "
-        "module docstring)"
+        "is paid for: 'Outgoing wire transfer' for 'outgoing wire fee'), meaning, or words "
+        "(more than half of the asked name's naming words: 'Termite / wood-destroying insect "
+        "inspection' for 'termite inspections'; asked at the ladder's worded step only; see "
+        "the module docstring)"
     )
     cosine: float | None = Field(
         default=None, description="meaning: the cosine of its embedding and the asked name's"
@@ -86,6 +88,14 @@ class LabelMatches(BaseModel):
     added_keys: list[str] = Field(
         default_factory=list,
         description="the keys form, modifier and meaning added to the constraint's filter",
+    )
+    by_words: int = Field(
+        default=0,
+        description="labels holding more than half of the asked name's naming words, matched "
+        "no other way: the amount ladder's worded step asks for their keys",
+    )
+    worded_keys: list[str] = Field(
+        default_factory=list, description="the keys the worded step asks for (by_words' labels)"
     )
     note: str | None = Field(
         default=None,

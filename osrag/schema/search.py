@@ -188,7 +188,7 @@ several (each a filter, all required), only amounts that cannot be stored (named
 so results written by older versions still read."""
 
 
-AmountStep = Literal["bound", "narrowed", "per-unit", "role-free", "none"]
+AmountStep = Literal["bound", "narrowed", "worded", "per-unit", "role-free", "none"]
 """A step of the amount ladder: every constraint as stated (``bound`` to the quantity it
 names where it names one), the named quantities with their first word read as the kind of
 document they are in (``narrowed``: "umbrella premium" → a premium in an umbrella
@@ -315,6 +315,7 @@ class SearchResult(BaseModel):
         default=None,
         description="the step of the amount ladder that answered: bound (the constraints as "
         "stated), narrowed (a named quantity's first word read as the kind of document), "
+        "worded (a fact of a label holding most of the named quantity's words), "
         "per-unit (a fact of the period unit asked, whatever its label), role-free (bound "
         "constraints on any amount: no fact with the named quantity met them) or none (no "
         "amount filter); None without amount constraints",

@@ -85,7 +85,9 @@ def asked_at(c: AmountConstraint, step: str) -> str:
     """What the search asks of a fact for ``c`` at ``step`` of the amount ladder."""
     if step == "none":
         return f"{c.role_free().describe()}: no amount filter (a boost)"
-    if step == "role-free" or not c.is_bound:
+    if step in ("role-free", "worded") or not c.is_bound:
+        # worded: what the search asks when no label holds the name's words; a search that
+        # matched some says their keys instead (osrag.search.meaning.by_words_line)
         return f"{c.role_free().describe()}: any amount of the chunk"
     if step == "per-unit":
         free = per_unit_constraint(c)

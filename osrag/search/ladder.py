@@ -1,10 +1,14 @@
-"""The amount ladder of one search: bound → narrowed → per-unit → role-free → none, a step
-down each time the filters leave zero candidates.
+"""The amount ladder of one search: bound → narrowed → worded → per-unit → role-free → none,
+a step down each time the filters leave zero candidates.
 
 A query whose constraints are bound to a named quantity ("deductible under $1,000") is
 run with them as stated; if no chunk passes (no fact with that label meets them), with
 the named quantity's first word read as the kind of document it is in (narrowed, when
-the name has one: "umbrella premium"); for a quantity asked at a period unit ("movers
+the name has one: "umbrella premium"); on the facts of the labels holding more than half
+of the name's naming words that no other way matched (worded, when the index holds such a
+label: "termite inspections" → "Termite / wood-destroying insect inspection"; the keys
+alone are exact, so a label naming the quantity in a longer phrase, or its words in
+another order, is found only here); for a quantity asked at a period unit ("movers
 charging over $150 an hour"), on any fact that states that unit, whatever its label
 (per-unit: the unit kept, the label freed); then with every constraint on any amount
 (role-free); if still none, without any amount filter (``fallback``). A step a query has

@@ -49,6 +49,20 @@ hold, with its keys, its documents' access scopes and one vector):
    into the same nested label filter, in every leg of every mode (:func:`~osrag.search.
    fact_filters.fact_filter`). A label whose every such key a non-matching label also holds
    adds nothing.
+4. **by words**, for a later step of the amount ladder (``worded``, :mod:`osrag.search.
+   ladder`), never beside the keys: the labels no other way matched that hold more than
+   half of the name's **naming words** (:func:`naming_words`: its key's words without
+   heads that only say it is an amount or paid for, function words and period words —
+   "termite inspections" → termite, inspection: "Termite / wood-destroying insect
+   inspection"; "gutter cleaning" → "Cleaning of gutters and downpipes"), the most words
+   held first, at most :data:`MOST_BY_MEANING`; never a label the modifier's reading says
+   names another figure of the thing ("Outgoing wire amount"); for a name whose head is a
+   quantity the vocabulary knows, only a label holding every naming word of two or more
+   and ending in that head ("Refundable security deposit" for "refundable deposit"; never
+   "Deferred revenue" for "revenue"). A label's keys are the tails of its phrase: exact
+   where the quantity ends the label, blind to it in a longer phrase or another order,
+   which is what this finds once the keys found nothing. Their exclusive keys are the
+   ``worded`` step's filter (``Matched.worded``, the report's ``worded_keys``).
 
 What was matched, and how, is the result's ``label_matches`` (:class:`~osrag.models.
 LabelMatches`): ``--explain``, ``--json`` and the log show it. A named quantity that no
@@ -102,6 +116,7 @@ from osrag.engines.base import ChunkIndex
 from osrag.errors import OsragError
 from osrag.ingestion.label_snapshot import EVERY_LABEL
 from osrag.ingestion.label_vocabulary import Vocabulary, read_state, read_vocabulary
+from osrag.lexicon.function_words import ALL_PREPOSITIONS, COORDINATORS, DETERMINERS, PRONOUNS
 from osrag.lexicon.keys import asked_key, asked_key_forms, asked_keys, name_clause
 from osrag.lexicon.label_roles import (
     ASKED_GENERIC_HEADS,
@@ -165,6 +180,11 @@ cost", "other charges", "the fee"); period words are told by :func:`~osrag.lexic
 is_period_words` and :data:`~osrag.lexicon.periods.PERIOD_UNITS` ("annual fee", "monthly
 charge", "hourly rate")."""
 
+NOT_NAMING_WORDS = NAMING_NOTHING_ALONE | DETERMINERS | ALL_PREPOSITIONS | COORDINATORS | PRONOUNS
+"""Words of an asked name that say nothing of what it names on their own (a head that only
+says it is an amount or paid for, a function word); period words are told by
+:func:`~osrag.lexicon.periods.is_period_words`."""
+
 
 # --------------------------------------------------------------------------- pure matching
 
@@ -179,10 +199,12 @@ when none does."""
 
 @dataclass(frozen=True)
 class Matched:
-    """One named quantity's match: the report, and the keys it adds to the filter."""
+    """One named quantity's match: the report, the keys it adds to the filter, and the keys
+    of the labels holding the name's words, which the ladder's worded step asks for."""
 
     report: LabelMatches
     added: tuple[str, ...] = ()
+    worded: tuple[str, ...] = ()
 
 
 def _head(words: list[str]) -> str | None:
@@ -338,12 +360,110 @@ def match_name(
         report.matches.append(shown_match)
     report.by_meaning = len(meant)
     report.added_keys = added
+    worded = _by_words_into(report, vocabulary, name, asked, matched, shown, gains_only, beyond)
     if (meant or report.by_modifier) and not added and not any_held:
         report.note = (
             f"the labels matched by {_ways(report)} hold no key of their own (every key they "
             f"hold is held by a label that did not match): {name!r} matches no fact by its label"
         )
-    return Matched(report, tuple(added))
+    return Matched(report, tuple(added), tuple(worded))
+
+
+def naming_words(name: str) -> list[str]:
+    """The words of an asked name that name something (:data:`NOT_NAMING_WORDS` and period
+    words out), as its key writes them: "outgoing wire fees" → outgoing, wire; "dental
+    cleanings at the vet" → dental, cleaning, vet; "annual fee" → none."""
+    words = asked_key(name_clause(name) or name).split(" ")
+    return [
+        w
+        for w in dict.fromkeys(words)
+        if w and w not in NOT_NAMING_WORDS and w not in PERIOD_UNITS and not is_period_words(w)
+    ]
+
+
+def _by_words(
+    vocabulary: Vocabulary,
+    words: Sequence[str],
+    excluded: npt.NDArray[np.bool_],
+    quantity: str | None = None,
+) -> list[int]:
+    """The labels not ``excluded`` holding more than half of the naming ``words`` (one of
+    one, both of two, two of three), the most words held first, then the fewest other
+    words: at most :data:`MOST_BY_MEANING`. For a name whose head is a ``quantity`` the
+    vocabulary knows, only a label of two naming words or more holding every one of them
+    and ending in that head ("Refundable security deposit" for "refundable deposit"): a
+    quantity's word beside others names another quantity ("Deferred revenue", "Stock-based
+    compensation: Income tax benefit"), which the keys and synonyms decide."""
+    if not words or (quantity is not None and len(words) < 2):
+        return []
+    held = vocabulary.words_held(words)
+    need = len(words) if quantity is not None else len(words) // 2 + 1
+    rows = np.flatnonzero((held >= need) & ~excluded)
+    if quantity is not None:
+        rows = rows[[_key_head(vocabulary.keys[r][0]) == quantity for r in rows]]
+    if not len(rows):
+        return []
+    size = np.fromiter(
+        (len({w for key in vocabulary.keys[r] for w in key.split(" ")}) for r in rows),
+        dtype=np.intp,
+        count=len(rows),
+    )
+    order = np.lexsort((size, -held[rows]))
+    return [int(r) for r in rows[order][:MOST_BY_MEANING]]
+
+
+def _key_head(key: str) -> str:
+    """The head of a label's longest key: its last word before any preposition ("refundable
+    security deposit" → deposit; "revenue recognised from refundable deposit" → recognised,
+    never deposit)."""
+    words = key.split(" ")
+    before = next((i for i, w in enumerate(words) if w in ALL_PREPOSITIONS), len(words))
+    return words[max(before, 1) - 1]
+
+
+def _quantity_head(name: str) -> str | None:
+    """The head of an asked name when it is a quantity the vocabulary knows
+    (:func:`~osrag.lexicon.quantities.is_quantity_noun`: "refundable deposit" → deposit,
+    "revenue" → revenue; "termite inspections" → None)."""
+    head = _head(asked_key(name_clause(name) or name).split(" "))
+    if head is None or head in NOT_NAMING_WORDS:  # a fee of a thing names the thing
+        return None
+    return head if is_quantity_noun(head) else None
+
+
+def _by_words_into(
+    report: LabelMatches,
+    vocabulary: Vocabulary | None,
+    name: str,
+    asked: Sequence[str],
+    matched: npt.NDArray[np.bool_],
+    shown: npt.NDArray[np.bool_],
+    gains_only: bool,
+    beyond: Beyond | None = None,
+) -> list[str]:
+    """The keys of the labels ``name`` matches by its words (:func:`_by_words`, among the
+    visible labels no other way matched, never one the modifier's reading says names
+    another figure of the thing: :func:`_names_the_thing`): each label's keys that only
+    such labels hold (:func:`_exclusive_keys`); the labels are said in ``report``."""
+    if vocabulary is None:
+        return []
+    excluded = matched | ~shown
+    modifier = paid_modifier(name)
+    if modifier is not None:  # "Outgoing wire amount" names another figure of the wire
+        excluded = excluded | vocabulary.holding(_modifier_keys(vocabulary, modifier)[1])
+    rows = _by_words(vocabulary, naming_words(name), excluded, _quantity_head(name))
+    if gains_only:
+        rows = [r for r in rows if not names_loss(vocabulary.labels[r])]
+    mine = matched.copy()
+    mine[rows] = True
+    worded: list[str] = []
+    for r in rows:
+        own_keys = _exclusive_keys(vocabulary, r, asked, mine, shown, beyond)
+        worded += [k for k in own_keys if k not in worded]
+        report.matches.append(LabelMatch(label=vocabulary.labels[r], by="words", keys=own_keys))
+    report.by_words = len(rows)
+    report.worded_keys = worded
+    return worded
 
 
 def _by_modifier_into(
@@ -468,12 +588,20 @@ def _by_modifier(vocabulary: Vocabulary, modifier: str, shown: npt.NDArray[np.bo
     "Outgoing wire amount" holds "outgoing wire" too), by row, at most
     :data:`MOST_BY_MEANING`, looked for among the first :data:`FORM_CANDIDATES` keys that
     begin with the modifier's words."""
+    naming, other = _modifier_keys(vocabulary, modifier)
+    rows = np.flatnonzero(vocabulary.holding(naming) & ~vocabulary.holding(other) & shown)
+    return [int(r) for r in rows[:MOST_BY_MEANING]]
+
+
+def _modifier_keys(vocabulary: Vocabulary, modifier: str) -> tuple[list[str], list[str]]:
+    """The keys beginning with ``modifier``'s words that name the thing, and those that name
+    another figure of it (:func:`_names_the_thing`), among the first
+    :data:`FORM_CANDIDATES`."""
     naming: list[str] = []
     other: list[str] = []
     for key in vocabulary.keys_beginning(modifier, FORM_CANDIDATES):
         (naming if _names_the_thing(key, modifier) else other).append(key)
-    rows = np.flatnonzero(vocabulary.holding(naming) & ~vocabulary.holding(other) & shown)
-    return [int(r) for r in rows[:MOST_BY_MEANING]]
+    return naming, other
 
 
 def _by_form(
@@ -535,6 +663,7 @@ def with_label_matches(
     whose matches add no key keeps its filters as they are (the same request bodies)."""
     filters: list[FilterItem] = []
     bound_lines = list(plan.asked.get("bound", ()))
+    worded_lines = list(plan.asked.get("role-free", ()))
     amounts = -1
     for item in plan.filters:
         if isinstance(item, AmountFilter):
@@ -548,8 +677,14 @@ def with_label_matches(
                 item = dataclasses.replace(item, filter=bound, narrowed=narrowed)
                 if amounts < len(bound_lines):
                     bound_lines[amounts] += by_meaning_line(found)
+            if found is not None and found.worded:
+                worded = fact_filter(item.constraint, extra_keys=found.worded)
+                item = dataclasses.replace(item, worded=(item.constraint, worded))
+                worded_lines[amounts] = by_words_line(item.constraint, found)
         filters.append(item)
     asked = {**plan.asked, "bound": bound_lines} if "bound" in plan.asked else plan.asked
+    if any(isinstance(f, AmountFilter) and f.worded is not None for f in filters):
+        asked = {**asked, "worded": worded_lines}
     seen: dict[tuple[str, bool], None] = {}
     for c in plan.constraints:
         if c.label is not None and (c.label, _gains_only(c)) in matched:
@@ -566,6 +701,16 @@ def _ways(report: LabelMatches) -> str:
     """How the labels that add keys were matched: "form", "modifier and by meaning" …"""
     counts = {"form": report.by_form, "modifier": report.by_modifier, "meaning": report.by_meaning}
     return " and by ".join(by for by in ADDING if counts[by])
+
+
+def by_words_line(c: AmountConstraint, found: Matched) -> str:
+    """What the worded step asks of a fact for ``c``: the keys of the labels holding most of
+    its name's words, and how many such labels there are."""
+    labels = found.report.by_words
+    return (
+        f"{c.describe()}: label keys {_keys(found.worded)} · {labels} label"
+        f"{'' if labels == 1 else 's'} holding most of the words of {found.report.name!r}"
+    )
 
 
 def by_meaning_line(found: Matched) -> str:

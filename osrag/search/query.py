@@ -27,7 +27,10 @@ searched literally and cannot inject anything.
 Only amount filters are *droppable*, down a ladder (:data:`AMOUNT_STEPS`), one step each
 time the filters leave zero candidates: **bound** → **narrowed** (a named quantity's first
 word read as the kind of document it is in: "umbrella premium" → a premium in an umbrella
-policy) → **per-unit** (only when a bound constraint says how often: "movers charging
+policy) → **worded** (only when a search matched labels holding more than half of the
+named quantity's naming words, no other way: "termite inspections" → "Termite /
+wood-destroying insect inspection"; :mod:`osrag.search.meaning`) → **per-unit** (only
+when a bound constraint says how often: "movers charging
 over $150 an hour" → any fact over $150 that states "per hour", whatever its label) →
 **role-free** (every constraint on any amount: no fact carries a matching label) →
 **none** (no amount filter: ``fallback: true``; the dropped constraints then
@@ -119,9 +122,11 @@ class AnalyzedQuery:
         self, *, drop_amount: bool = False, step: AmountStep | None = None
     ) -> tuple[FilterItem, ...]:
         """The filters a search applies at a step of the amount ladder: every one as
-        stated (``bound``, the default), a named quantity narrowed (``narrowed``), a
-        constraint that says how often on any fact of its unit and every other amount
-        filter role-free (``per-unit``), every amount filter role-free (``role-free``), or
+        stated (``bound``, the default), a named quantity narrowed (``narrowed``), a named
+        quantity asked on the labels holding most of its words and every other amount
+        filter role-free (``worded``), a constraint that says how often on any fact of its
+        unit and every other amount filter role-free (``per-unit``), every amount filter
+        role-free (``role-free``), or
         all but the amount filters (``none``; ``drop_amount`` says the same)."""
         if drop_amount or step == "none":
             return tuple(f for f in self.filters if not isinstance(f, AmountFilter))
@@ -129,6 +134,15 @@ class AnalyzedQuery:
             return tuple(
                 AmountFilter(*f.per_unit, relaxed=f.relaxed)
                 if isinstance(f, AmountFilter) and f.per_unit is not None
+                else AmountFilter(f.constraint.role_free(), f.role_free)
+                if isinstance(f, AmountFilter) and f.relaxed is not None
+                else f
+                for f in self.filters
+            )
+        if step == "worded":
+            return tuple(
+                AmountFilter(*f.worded, relaxed=f.relaxed)
+                if isinstance(f, AmountFilter) and f.worded is not None
                 else AmountFilter(f.constraint.role_free(), f.role_free)
                 if isinstance(f, AmountFilter) and f.relaxed is not None
                 else f
@@ -157,10 +171,11 @@ class AnalyzedQuery:
     @property
     def amount_steps(self) -> tuple[AmountStep, ...]:
         """The steps of the amount ladder this query may take, in order: ``bound``,
-        ``narrowed``, ``per-unit``, ``role-free``, ``none`` — without ``bound`` when no
-        constraint is bound, without ``narrowed`` when no label can be narrowed, without
-        ``per-unit`` when no named quantity is asked at a period unit, none at all without
-        an amount filter."""
+        ``narrowed``, ``worded``, ``per-unit``, ``role-free``, ``none`` — without ``bound``
+        when no constraint is bound, without ``narrowed`` when no label can be narrowed,
+        without ``worded`` when no label holds most of a named quantity's words (or no
+        search matched labels yet), without ``per-unit`` when no named quantity is asked at
+        a period unit, none at all without an amount filter."""
         amounts = [f for f in self.filters if isinstance(f, AmountFilter)]
         if not amounts:
             return ()
@@ -169,6 +184,8 @@ class AnalyzedQuery:
             steps.append("bound")
         if any(f.narrowed is not None for f in amounts):
             steps.append("narrowed")
+        if any(f.worded is not None for f in amounts):
+            steps.append("worded")
         if any(f.per_unit is not None for f in amounts):
             steps.append("per-unit")
         return (*steps, "role-free", "none")
@@ -219,7 +236,14 @@ def access_guards(tenant: str | None, groups: list[str] | None) -> tuple[TenantG
     return TenantGuard(tenant), AclGuard(tuple(sorted(set(named))))
 
 
-AMOUNT_STEPS: tuple[AmountStep, ...] = ("bound", "narrowed", "per-unit", "role-free", "none")
+AMOUNT_STEPS: tuple[AmountStep, ...] = (
+    "bound",
+    "narrowed",
+    "worded",
+    "per-unit",
+    "role-free",
+    "none",
+)
 """The amount ladder, in order (see the module docstring)."""
 
 
@@ -355,7 +379,7 @@ def _text_leg(plan: AnalyzedQuery, drop_amount: bool, step: AmountStep | None = 
         boosts=boosts,
         # a bound filter chooses, the words rank: a holder naming the quantity by another
         # name, or in a document its heading calls another kind, still comes back
-        words_rank=step in (None, "bound", "narrowed") and _bound_amounts(plan, step),
+        words_rank=step in (None, "bound", "narrowed", "worded") and _bound_amounts(plan, step),
     )
 
 

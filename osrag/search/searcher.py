@@ -4,7 +4,8 @@
   the size of the filtered **candidate set** (the filters alone), logged at INFO.
 * **The amount ladder** (:mod:`osrag.search.ladder`): if the amount constraints bound to
   a named quantity leave zero candidates (no fact with that label meets them) the query
-  runs again with the name's first word read as the kind of document (narrowed), then —
+  runs again with the name's first word read as the kind of document (narrowed), then on
+  the labels holding most of the name's words (worded), then —
   a quantity asked at a period unit — on any fact stating that unit (per-unit), then
   with every constraint on any amount (role-free); if those leave none (an
   amount nobody wrote, a typo, two amounts no single chunk holds) again without any of

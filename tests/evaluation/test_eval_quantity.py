@@ -167,6 +167,7 @@ def test_every_fallback_step_is_counted_and_listed_with_zeros() -> None:
         _stepped("role-free", "none", fallback=True),
         _result(),  # no amount at all
         _stepped("bound", "per-unit"),  # no fact with the quantity: any of its unit
+        _stepped("bound", "narrowed", "worded"),  # a label holding most of its words
     ]
     taken = [fallback_step(r) for r in results]
     assert taken == [
@@ -177,14 +178,22 @@ def test_every_fallback_step_is_counted_and_listed_with_zeros() -> None:
         "no amount filter",
         None,
         "per-unit",
+        "worded",
     ]
     assert count_steps(taken) == {
         "narrowed": 0,
+        "worded": 1,
         "per-unit": 1,
         "role-free": 1,
         "no amount filter": 2,
     }
-    assert list(count_steps([])) == ["narrowed", "per-unit", "role-free", "no amount filter"]
+    assert list(count_steps([])) == [
+        "narrowed",
+        "worded",
+        "per-unit",
+        "role-free",
+        "no amount filter",
+    ]
     assert set(count_steps([]).values()) == {0}
     narrowed = _stepped("bound", "narrowed")
     assert fallback_step(narrowed) == "narrowed"
@@ -310,6 +319,7 @@ def test_the_evaluation_reports_quantity_precision_selectivity_and_fallbacks(
     assert plain.per_query["q01"]["quantity_precision@5"] < 1.0
     assert plain.fallback_steps == {
         "narrowed": 0,
+        "worded": 0,
         "per-unit": 0,
         "role-free": 0,
         "no amount filter": 0,
