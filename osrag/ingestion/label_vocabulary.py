@@ -757,11 +757,11 @@ class Vocabulary:
             at += 1
         return found[:most]
 
-    def words_held(self, words: Sequence[str]) -> npt.NDArray[np.intp]:
-        """How many of ``words`` (distinct) each label holds among the words of its keys
-        ("Termite / wood-destroying insect inspection" holds "termite" and "inspection"):
-        one array over the labels, from an index of the keys' words built on the first
-        call."""
+    def words_held(self, words: Sequence[str]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+        """The labels holding some of ``words`` (distinct) among the words of their keys, by
+        row, and how many each holds ("Termite / wood-destroying insect inspection" holds
+        "termite" and "inspection"): the work is in the labels holding them, whatever the
+        vocabulary's size, from an index of the keys' words built on the first call."""
         with self._lock:
             if self._by_word is None:
                 by_word: dict[str, list[int]] = {}
@@ -770,12 +770,13 @@ class Vocabulary:
                         by_word.setdefault(word, []).append(i)
                 self._by_word = {w: np.asarray(ix, dtype=np.intp) for w, ix in by_word.items()}
             index = self._by_word
-        counts = np.zeros(len(self.labels), dtype=np.intp)
-        for word in dict.fromkeys(words):
-            found = index.get(word)
-            if found is not None:
-                counts[found] += 1
-        return counts
+        found = [index[w] for w in dict.fromkeys(words) if w in index]
+        if not found:
+            return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
+        if len(found) == 1:
+            return found[0], np.ones(len(found[0]), dtype=np.intp)
+        rows, counts = np.unique(np.concatenate(found), return_counts=True)
+        return rows.astype(np.intp), counts.astype(np.intp)
 
     def visible(
         self, tenant: str | None, groups: Iterable[str] | None, *, unrestricted: bool = False

@@ -384,23 +384,34 @@ def naming_words(name: str) -> list[str]:
 def _by_words(
     vocabulary: Vocabulary,
     words: Sequence[str],
-    excluded: npt.NDArray[np.bool_],
+    allowed: Callable[[npt.NDArray[np.intp]], npt.NDArray[np.bool_]],
     quantity: str | None = None,
 ) -> list[int]:
-    """The labels not ``excluded`` holding more than half of the naming ``words`` (one of
-    one, both of two, two of three), the most words held first, then the fewest other
-    words: at most :data:`MOST_BY_MEANING`. For a name whose head is a ``quantity`` the
+    """The labels ``allowed`` (a test of rows) holding more than half of the naming
+    ``words`` (one of one, both of two, two of three), the most words held first, then the
+    fewest other words: at most :data:`MOST_BY_MEANING`, chosen among the first
+    :data:`FORM_CANDIDATES` holding the most. For a name whose head is a ``quantity`` the
     vocabulary knows, only a label of two naming words or more holding every one of them
     and ending in that head ("Refundable security deposit" for "refundable deposit"): a
     quantity's word beside others names another quantity ("Deferred revenue", "Stock-based
     compensation: Income tax benefit"), which the keys and synonyms decide."""
     if not words or (quantity is not None and len(words) < 2):
         return []
-    held = vocabulary.words_held(words)
+    rows, held = vocabulary.words_held(words)
     need = len(words) if quantity is not None else len(words) // 2 + 1
-    rows = np.flatnonzero((held >= need) & ~excluded)
+    keep = held >= need
+    rows, held = rows[keep], held[keep]
+    keep = allowed(rows)
+    rows, held = rows[keep], held[keep]
+    first = np.argsort(-held, kind="stable")[:FORM_CANDIDATES]
+    rows, held = rows[first], held[first]
     if quantity is not None:
-        rows = rows[[_key_head(vocabulary.keys[r][0]) == quantity for r in rows]]
+        keep = np.fromiter(
+            (_key_head(vocabulary.keys[r][0]) == quantity for r in rows),
+            dtype=bool,
+            count=len(rows),
+        )
+        rows, held = rows[keep], held[keep]
     if not len(rows):
         return []
     size = np.fromiter(
@@ -408,7 +419,7 @@ def _by_words(
         dtype=np.intp,
         count=len(rows),
     )
-    order = np.lexsort((size, -held[rows]))
+    order = np.lexsort((size, -held))
     return [int(r) for r in rows[order][:MOST_BY_MEANING]]
 
 
@@ -447,11 +458,16 @@ def _by_words_into(
     such labels hold (:func:`_exclusive_keys`); the labels are said in ``report``."""
     if vocabulary is None:
         return []
-    excluded = matched | ~shown
     modifier = paid_modifier(name)
-    if modifier is not None:  # "Outgoing wire amount" names another figure of the wire
-        excluded = excluded | vocabulary.holding(_modifier_keys(vocabulary, modifier)[1])
-    rows = _by_words(vocabulary, naming_words(name), excluded, _quantity_head(name))
+    # "Outgoing wire amount" names another figure of the wire
+    other = _modifier_keys(vocabulary, modifier)[1] if modifier is not None else []
+    figures = np.asarray([r for key in other for r in vocabulary.by_key.get(key, ())], np.intp)
+
+    def allowed(rows: npt.NDArray[np.intp]) -> npt.NDArray[np.bool_]:
+        ok = shown[rows] & ~matched[rows]
+        return ok & ~np.isin(rows, figures) if len(figures) else ok
+
+    rows = _by_words(vocabulary, naming_words(name), allowed, _quantity_head(name))
     if gains_only:
         rows = [r for r in rows if not names_loss(vocabulary.labels[r])]
     mine = matched.copy()
