@@ -196,7 +196,7 @@ def document_labels(chunks: Iterable[Chunk]) -> dict[str, tuple[str, ...]]:
 
 
 _MARKS = re.compile(r"[^\w&/'’%.,$€£¥-]+")
-_LEADER = re.compile(r"\.{2,}")
+_LEADER_DOTS = re.compile(r"\.{2,}")
 
 
 def embedded_text(label: str) -> str:
@@ -204,7 +204,7 @@ def embedded_text(label: str) -> str:
     parenthesised words and marks that are no words (a checkbox's ``[ ]``, dots of a
     leader) left out — "Lead sponsor (one per series) — Price" → "Lead sponsor Price"."""
     text = without_parentheses(label.replace(COLUMN_JOIN, " ").replace(GROUP_JOIN, " "))
-    text = _LEADER.sub(" ", text)
+    text = _LEADER_DOTS.sub(" ", text)
     return " ".join(_MARKS.sub(" ", text).split()) or label
 
 
