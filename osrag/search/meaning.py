@@ -468,18 +468,44 @@ def _by_words_into(
         return ok & ~np.isin(rows, figures) if len(figures) else ok
 
     rows = _by_words(vocabulary, naming_words(name), allowed, _quantity_head(name))
+    mine = matched.copy()
+    worded = _keys_of_rows(
+        report, vocabulary, rows, "words", asked, mine, shown, gains_only, beyond
+    )
+    report.by_words = len(worded.rows)
+    report.worded_keys = worded.keys
+    return worded.keys
+
+
+@dataclass(frozen=True)
+class _Added:
+    rows: list[int]
+    keys: list[str]
+
+
+def _keys_of_rows(
+    report: LabelMatches,
+    vocabulary: Vocabulary,
+    rows: list[int],
+    by: MatchedBy,
+    asked: Sequence[str],
+    matched: npt.NDArray[np.bool_],
+    shown: npt.NDArray[np.bool_],
+    gains_only: bool,
+    beyond: Beyond | None,
+) -> _Added:
+    """The labels ``rows`` matched ``by`` some way (never a loss for a result asked on its
+    positive side), marked in ``matched``, said in ``report``, and the keys they add: each
+    label's that only matched labels hold (:func:`_exclusive_keys`)."""
     if gains_only:
         rows = [r for r in rows if not names_loss(vocabulary.labels[r])]
-    mine = matched.copy()
-    mine[rows] = True
-    worded: list[str] = []
+    matched[rows] = True
+    added: list[str] = []
     for r in rows:
-        own_keys = _exclusive_keys(vocabulary, r, asked, mine, shown, beyond)
-        worded += [k for k in own_keys if k not in worded]
-        report.matches.append(LabelMatch(label=vocabulary.labels[r], by="words", keys=own_keys))
-    report.by_words = len(rows)
-    report.worded_keys = worded
-    return worded
+        own_keys = _exclusive_keys(vocabulary, r, asked, matched, shown, beyond)
+        added += [k for k in own_keys if k not in added]
+        report.matches.append(LabelMatch(label=vocabulary.labels[r], by=by, keys=own_keys))
+    return _Added(rows, added)
 
 
 def _by_modifier_into(
@@ -497,16 +523,11 @@ def _by_modifier_into(
     said in ``report``."""
     modifier = paid_modifier(name)
     rows = [] if modifier is None else _by_modifier(vocabulary, modifier, shown)
-    if gains_only:
-        rows = [r for r in rows if not names_loss(vocabulary.labels[r])]
-    held[rows] = True
-    added: list[str] = []
-    for r in rows:
-        own_keys = _exclusive_keys(vocabulary, r, asked, held, shown, beyond)
-        added += [k for k in own_keys if k not in added]
-        report.matches.append(LabelMatch(label=vocabulary.labels[r], by="modifier", keys=own_keys))
-    report.by_modifier = len(rows)
-    return added
+    added = _keys_of_rows(
+        report, vocabulary, rows, "modifier", asked, held, shown, gains_only, beyond
+    )
+    report.by_modifier = len(added.rows)
+    return added.keys
 
 
 def _held_by_keys(

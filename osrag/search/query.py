@@ -46,7 +46,7 @@ candidate set as the reference lab does.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -67,6 +67,7 @@ from osrag.schema.filters import (
     AclGuard,
     AmountFilter,
     AsOfGuard,
+    Filter,
     FilterItem,
     Guard,
     NamedFilter,
@@ -131,38 +132,33 @@ class AnalyzedQuery:
         if drop_amount or step == "none":
             return tuple(f for f in self.filters if not isinstance(f, AmountFilter))
         if step == "per-unit":
-            return tuple(
-                AmountFilter(*f.per_unit, relaxed=f.relaxed)
-                if isinstance(f, AmountFilter) and f.per_unit is not None
-                else AmountFilter(f.constraint.role_free(), f.role_free)
-                if isinstance(f, AmountFilter) and f.relaxed is not None
-                else f
-                for f in self.filters
-            )
+            return self._at(lambda f: f.per_unit, others_free=True)
         if step == "worded":
-            return tuple(
-                AmountFilter(*f.worded, relaxed=f.relaxed)
-                if isinstance(f, AmountFilter) and f.worded is not None
-                else AmountFilter(f.constraint.role_free(), f.role_free)
-                if isinstance(f, AmountFilter) and f.relaxed is not None
-                else f
-                for f in self.filters
-            )
+            return self._at(lambda f: f.worded, others_free=True)
         if step == "role-free":
-            return tuple(
-                AmountFilter(f.constraint.role_free(), f.role_free)
-                if isinstance(f, AmountFilter) and f.relaxed is not None
-                else f
-                for f in self.filters
-            )
+            return self._at(lambda f: None, others_free=True)
         if step == "narrowed":
-            return tuple(
-                AmountFilter(*f.narrowed, relaxed=f.relaxed)
-                if isinstance(f, AmountFilter) and f.narrowed is not None
-                else f
-                for f in self.filters
-            )
+            return self._at(lambda f: f.narrowed, others_free=False)
         return self.filters
+
+    def _at(
+        self,
+        form: Callable[[AmountFilter], tuple[AmountConstraint, Filter] | None],
+        *,
+        others_free: bool,
+    ) -> tuple[FilterItem, ...]:
+        """The filters with each amount filter in the step's ``form`` where it has one;
+        the other bound ones role-free (``others_free``) or as stated."""
+        kept: list[FilterItem] = []
+        for f in self.filters:
+            found = form(f) if isinstance(f, AmountFilter) else None
+            if isinstance(f, AmountFilter) and found is not None:
+                kept.append(AmountFilter(found[0], found[1], relaxed=f.relaxed))
+            elif isinstance(f, AmountFilter) and others_free and f.relaxed is not None:
+                kept.append(AmountFilter(f.constraint.role_free(), f.role_free))
+            else:
+                kept.append(f)
+        return tuple(kept)
 
     @property
     def has_amount_filter(self) -> bool:
