@@ -62,7 +62,8 @@ hold, with its keys, its documents' access scopes and one vector):
    "Deferred revenue" for "revenue"). A label's keys are the tails of its phrase: exact
    where the quantity ends the label, blind to it in a longer phrase or another order,
    which is what this finds once the keys found nothing. Their exclusive keys are the
-   ``worded`` step's filter (``Matched.worded``, the report's ``worded_keys``).
+   ``worded`` step's filter (``Matched.worded``, the report's ``worded_keys``), the kind
+   of document the question names only ranking there (its words rank).
 
 What was matched, and how, is the result's ``label_matches`` (:class:`~osrag.models.
 LabelMatches`): ``--explain``, ``--json`` and the log show it. A named quantity that no
@@ -715,9 +716,12 @@ def with_label_matches(
                 if amounts < len(bound_lines):
                     bound_lines[amounts] += by_meaning_line(found)
             if found is not None and found.worded:
-                worded = fact_filter(item.constraint, extra_keys=found.worded)
-                item = dataclasses.replace(item, worded=(item.constraint, worded))
-                worded_lines[amounts] = by_words_line(item.constraint, found)
+                # the labels' words name the quantity: the kind of document the question
+                # names only ranks here, as at the narrowed step (the words rank)
+                free = item.constraint.model_copy(update={"context": None})
+                worded = fact_filter(free, extra_keys=found.worded)
+                item = dataclasses.replace(item, worded=(free, worded))
+                worded_lines[amounts] = by_words_line(free, found)
         filters.append(item)
     asked = {**plan.asked, "bound": bound_lines} if "bound" in plan.asked else plan.asked
     if any(isinstance(f, AmountFilter) and f.worded is not None for f in filters):

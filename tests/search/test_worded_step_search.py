@@ -44,6 +44,9 @@ ANSWERS = {
     # Roofline's $95 — not Clearview's $60 window cleaning nor Ashby's $80 gutter repair,
     # which any amount under $120 would pass
     "gutter cleaning under $120": ("worded", {"roofline-prices"}),
+    # the kind of business the question names only ranks at this step: no document calls
+    # itself a handyman's, and Roofline's gutters still come back
+    "handymen charging under $120 for gutter cleaning": ("worded", {"roofline-prices"}),
     # the worded label's amount does not meet the bound: any amount does (Roofline's moss
     # removal at $340)
     "gutter cleaning over $300": ("role-free", {"roofline-prices"}),
