@@ -210,11 +210,11 @@ def held_out_quantity_precision(results: dict[str, Any]) -> str:
     return _rows(header, rows, right_from=1)
 
 
-QUANTITY_PRECISION = "benchmarks/results/quantity_precision-round10.json"
+QUANTITY_PRECISION = "benchmarks/results/quantity_precision-round11.json"
 QUANTITY_PRECISION_COMMAND = (
     "python benchmarks/quantity_precision.py --sets "
     "tatqa,tatqa-hand,tatqa-scope,insurance,families,probe,probe2,probe3,probe4,probe5,probe6,probe7,"
-    "probe8 --label round10"
+    "probe8 --label round11"
 )
 
 FIGURES = {
