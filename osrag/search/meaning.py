@@ -362,6 +362,11 @@ def match_name(
     report.by_meaning = len(meant)
     report.added_keys = added
     worded = _by_words_into(report, vocabulary, name, asked, matched, shown, gains_only, beyond)
+    if worded and report.note is not None:
+        report.note += (
+            f"; the worded step asks the {report.by_words} label"
+            f"{'' if report.by_words == 1 else 's'} holding most of its words"
+        )
     if (meant or report.by_modifier) and not added and not any_held:
         report.note = (
             f"the labels matched by {_ways(report)} hold no key of their own (every key they "
@@ -683,7 +688,10 @@ def _nothing_matched(
     if shown.any():
         nearest = int(np.argmax(cosines))
         label = vocabulary.labels[int(vocabulary.meaning_rows[nearest])]
-        said += f"; the nearest is {label!r} ({float(cosines[nearest]):.2f})"
+        cosine = float(cosines[nearest])
+        said += f"; the nearest is {label!r} ({cosine:.2f})"
+        if cosine >= threshold:  # passed over: the words decide it (_keys_decide)
+            said += ", which the words decide: it holds the name's head or names another quantity"
     return said + ": the bound step matches no fact"
 
 

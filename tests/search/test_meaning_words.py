@@ -61,6 +61,8 @@ def test_a_label_holding_both_words_of_two_matches_and_one_holding_one_does_not(
     ]
     assert found.worded == ("termite wood destroying insect inspection",)
     assert found.added == ()  # words never widen the bound step
+    assert found.report.note is not None
+    assert found.report.note.endswith("the worded step asks the 1 label holding most of its words")
 
 
 def test_two_of_three_words_match_and_the_most_words_come_first() -> None:
