@@ -89,6 +89,16 @@ extraction, constraint parser or filter):
   apostille, legalisation and courier fees, data recovery quotes, price lists and lab
   invoices) and 72 questions, gold fixed before any run; measured only when named (``--sets
   probe8``).
+* ``probe9`` — the ninth probe set of ``benchmarks/data/probe9``, held out as ``probe8`` is:
+  32 documents in eight families none of the earlier sets holds (locksmith price lists, lockout
+  invoices and master key proposals, horse boarding rates, board statements, boarding
+  agreements and livery yard prices, auction buyer's premium and consignment terms, consignor
+  settlements and buyers' invoices, bicycle service menus, repair invoices and bike fit quotes,
+  chimney sweep price lists, repair proposals and invoices, recording studio rate cards,
+  session invoices, studio quotes and mixing agreements, window replacement and double glazing
+  quotes, installation contracts and sash restoration invoices, custom framing price lists,
+  estimates, invoices and conservation framing orders) and 72 questions, gold fixed before any
+  run; measured only when named (``--sets probe9``).
 * ``<set>-agreed`` — a set of families (``probe-agreed``, ``probe2-agreed``) measured on the
   gold its author's reading and a blind second reading agree on (``queries-agreed.jsonl``,
   written by ``benchmarks/families/second_reading.py --write``): a pair the two readings
@@ -151,7 +161,17 @@ from osrag.search.searcher import Searcher
 
 INSURANCE = ROOT / "examples" / "insurance"
 FAMILIES = ROOT / "benchmarks" / "data" / "families"
-PROBE_SETS = ("probe", "probe2", "probe3", "probe4", "probe5", "probe6", "probe7", "probe8")
+PROBE_SETS = (
+    "probe",
+    "probe2",
+    "probe3",
+    "probe4",
+    "probe5",
+    "probe6",
+    "probe7",
+    "probe8",
+    "probe9",
+)
 """The probe sets, in the order they were written (each held out until the next was)."""
 FAMILY_SETS = {
     "families": FAMILIES,
@@ -467,7 +487,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--sets",
         default="tatqa,tatqa-scope,tatqa-hand,insurance,families,probe",
-        help="comma-separated; probe2 to probe8 (held out) are measured only when named",
+        help="comma-separated; probe2 to probe9 (held out) are measured only when named",
     )
     parser.add_argument("--engines", default="opensearch,elasticsearch,embedded")
     parser.add_argument("--modes", default="bm25,vector,hybrid")

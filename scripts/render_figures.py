@@ -192,7 +192,17 @@ def held_out_quantity_precision(results: dict[str, Any]) -> str:
         "at the bound step",
     ]
     rows = []
-    for name in ("probe", "probe2", "probe3", "probe4", "probe5", "probe6", "probe7", "probe8"):
+    for name in (
+        "probe",
+        "probe2",
+        "probe3",
+        "probe4",
+        "probe5",
+        "probe6",
+        "probe7",
+        "probe8",
+        "probe9",
+    ):
         engines = results["sets"].get(name)
         if not engines:
             continue

@@ -5,8 +5,8 @@
     .venv/bin/python benchmarks/families/build.py --set probe [--check]   # the probe set's
 
 The same for the probe sets of ``benchmarks/data/probe/`` (``--set probe``),
-``benchmarks/data/probe2/`` (``--set probe2``) and so on to ``benchmarks/data/probe8/``
-(``--set probe8``): their sources are
+``benchmarks/data/probe2/`` (``--set probe2``) and so on to ``benchmarks/data/probe9/``
+(``--set probe9``): their sources are
 ``<set>/sources/<family>/``, their documents ``<set>/documents/``.
 
 The documents of ``benchmarks/data/families/documents/`` that are Markdown, plain text or
@@ -54,7 +54,17 @@ SETS = {
             ROOT / "benchmarks" / "data" / name / "sources",
             ROOT / "benchmarks" / "data" / name / "documents",
         )
-        for name in ("probe", "probe2", "probe3", "probe4", "probe5", "probe6", "probe7", "probe8")
+        for name in (
+            "probe",
+            "probe2",
+            "probe3",
+            "probe4",
+            "probe5",
+            "probe6",
+            "probe7",
+            "probe8",
+            "probe9",
+        )
     },
 }
 """Each set's (sources folder, documents folder)."""

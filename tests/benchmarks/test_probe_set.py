@@ -1,4 +1,4 @@
-"""The probe sets of ``benchmarks/data/probe`` and ``probe2`` to ``probe8`` are well-formed.
+"""The probe sets of ``benchmarks/data/probe`` and ``probe2`` to ``probe9`` are well-formed.
 
 Families osrag's rules were not built on — the first set: bills, payslips, fee statements,
 explanations of benefits, vehicle agreements, freight quotes, service agreements, venue contracts;
@@ -18,13 +18,17 @@ after the fifth: lawn care and landscaping, car and van hire, managed IT service
 engineers' fees, home inspections and surveys, home care and assisted living, marinas, laboratory
 testing; the seventh, held out after the sixth: wedding planning, equipment and plant hire, roofing,
 web hosting and domains, security guarding, skip hire and waste collection, driving schools,
-physiotherapy. Their gold was read by hand by the protocol of the development set and fixed before
-any run. These tests check each set without osrag's extraction, constraint parser or filter, with
-the small amount reader of the development set's tests: every holder exists, its evidence is a
-sentence or row of its document writing an amount that meets the question's constraint, the families
-list the documents folder and are new, and the Word and PDF files are their sources' build. The
-query file is read by ``osrag eval``'s own loader, and the benchmark loads the set and its families
-as it loads the development set.
+physiotherapy; the eighth, held out after the seventh: plumbing and heating, opticians, pool
+service, appliance repair, coworking, ticketing, notary and apostille fees, data recovery; the
+ninth, held out after the eighth: locksmiths, horse boarding and livery, auctions, bicycle repair,
+chimney sweeps, recording studios, window replacement and restoration, picture framing. Their gold
+was read by hand by the protocol of the development set and fixed before any run. These tests check
+each set without osrag's extraction, constraint parser or filter, with the small amount reader of
+the development set's tests: every holder exists, its evidence is a sentence or row of its document
+writing an amount that meets the question's constraint, the families list the documents folder and
+are new, and the Word and PDF files are their sources' build. The query file is read by ``osrag
+eval``'s own loader, and the benchmark loads the set and its families as it loads the development
+set.
 """
 
 from __future__ import annotations
@@ -123,6 +127,11 @@ SETS = (
         "probe8",
         frozenset({"USD", "GBP", "EUR"}),
         earlier=("probe", "probe2", "probe3", "probe4", "probe5", "probe6", "probe7"),
+    ),
+    ProbeSet(
+        "probe9",
+        frozenset({"USD", "GBP", "EUR"}),
+        earlier=("probe", "probe2", "probe3", "probe4", "probe5", "probe6", "probe7", "probe8"),
     ),
 )
 BY_NAME = {s.name: s for s in SETS}
