@@ -44,6 +44,7 @@ __all__ = [
     "INDEFINITE",
     "LINKING_VERBS",
     "MODALS",
+    "MODIFYING_PREPOSITIONS",
     "NAMES_OF_GIVING",
     "NAME_EDGES",
     "NAME_MARKS",
@@ -303,6 +304,11 @@ NP_PREPOSITIONS = ALL_PREPOSITIONS - BOUNDARY_WORDS - {"by"}
 """The prepositions inside a noun phrase — not one that opens a clause, nor the "by" of
 an agent ("is secured **by** a debt of"): a determiner after one is inside the phrase
 ("proceeds from **the** sale"), and a name never ends in one."""
+
+MODIFYING_PREPOSITIONS = word_set("with without")
+"""Prepositions whose phrase qualifies the noun before it when both are a verb's subject
+("a late cancellation **without** 48 hours' notice is charged at", "a room **with** a
+view costs"): the name is the noun's, not the qualifier's."""
 
 PRONOUNS = PERSONAL_PRONOUNS | DEMONSTRATIVES | CLAUSE_WORDS | PRO_FORMS
 """Words that stand for a noun phrase: alone, they name no quantity."""

@@ -61,6 +61,7 @@ _BEFORE_RATE = re.compile(
     r"(?i)^(?:(?P<category>[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*)?):\s+(?=[^\W\d_]))?"
     r"(?P<name>[^\W\d_][^\d$€£¥₹:;()@=]*?(?:\s*\([^\d()]{1,40}\))?"
     r"(?:,\s*[^\W_][^$€£¥₹:;()@=,]*?)*?)"
+    r"(?::[ \t]+\d[^$€£¥₹:;()@=,]*?(?=,))?"
     r"(?:\s*[,:(]\s*|\s+[-–—]{1,2}\s+|\s+)"
     rf"(?:\d[\d,]*(?:\.\d+)?|{alternation(CARDINALS)})"
     r"(?P<counted>(?:\s+[^\W\d_][\w'’-]*){0,3})\s*(?:at|@|x|×)\s*$"
@@ -68,7 +69,9 @@ _BEFORE_RATE = re.compile(
 """The line up to its rate: the kind of charge a bill sets before a colon ("Labour:
 boiler service, …", group ``category``), the item's name (a gloss in brackets and
 qualifiers after commas allowed, figures in a qualifier too: "Weekly lessons, 45
-minutes"), a separator, the count and what it counts, then *at*, ``@``, ``x`` or ``×``."""
+minutes"), the allowance a colon sets after the name, up to a comma ("Data: 5 GB
+included, 3 extra GB @ …": no part of the name), a separator, the count and what it
+counts, then *at*, ``@``, ``x`` or ``×``."""
 _LEAD_DATE = re.compile(
     rf"(?i)\s*(?:{DAY}\s+{MONTH}|{MONTH}\s+{DAY}|\d{{1,2}}[/.-]\d{{1,2}}(?:[/.-]\d{{2,4}})?)"
     r"(?:,?\s+\d{4})?\s*(?:[-–—:|]\s*|\s{2,}|\t)"

@@ -129,8 +129,10 @@ from osrag.lexicon.function_words import (
     FORWARD_STOPS,
     HAVE,
     HEDGES,
+    INDEFINITE,
     LINKING_VERBS,
     MODALS,
+    MODIFYING_PREPOSITIONS,
     NEGATIONS,
     NOT_PARTICIPLES,
     PAST_PARTICIPLES,
@@ -466,6 +468,12 @@ def _phrase_back(tokens: list[_Token], end: int, subject: bool) -> list[_Piece]:
     pieces = [_Piece(start, end if start <= i else i + 1)]
     while len(pieces) < 6:
         joined = _joint_back(tokens, pieces[0].start, subject)
+        qualified = _qualified_back(tokens, pieces[0].start) if joined is None and subject else 0
+        if qualified:
+            # "a late cancellation without 48 hours' notice is charged at": the subject's
+            # name is the noun the qualifier follows
+            pieces = [_Piece(_core_back(tokens, qualified), qualified)]
+            continue
         if joined is None:
             break
         joint, words, outer_end, kept, clause = joined
@@ -481,6 +489,18 @@ def _phrase_back(tokens: list[_Token], end: int, subject: bool) -> list[_Piece]:
         first.joint, first.joint_words, first.kept, first.clause = joint, words, kept, clause
         pieces.insert(0, _Piece(outer_start, outer_end))
     return pieces
+
+
+def _qualified_back(tokens: list[_Token], start: int) -> int:
+    """The end of the noun phrase a qualifier (*with*, *without* and its phrase) follows
+    before ``tokens[start]`` — a count and a determiner may open the qualifier's phrase
+    ("without **48** hours' notice") —; 0 when none does."""
+    j = start - 1
+    while j >= 0 and (tokens[j].low in DETERMINERS or tokens[j].kind == _FIGURE):
+        j -= 1
+    if j < 1 or tokens[j].low not in MODIFYING_PREPOSITIONS or not _name_word(tokens, j - 1):
+        return 0
+    return j if _core_back(tokens, j) < j else 0
 
 
 _PRONOMINAL_ADVERB = re.compile(
@@ -719,6 +739,8 @@ def prose_label(
     label = _list_item(clause[-160:], amounts_before)
     if label is None and last in ("to", "at", "of"):
         label = _limited(clause[-60:])
+    if label is None and last == "at":
+        label = _priced_at(tail[-80:])
     if (
         label is None
         and last not in _VERB_NOUNS
@@ -1232,6 +1254,28 @@ def _is_name(text: str) -> bool:
             for t in tokens
         )
     )
+
+
+_PRICED_AT = re.compile(
+    rf"(?i)(?:^|[\s,;:(])(?P<lead>[\w'’-]+\s+)?(?:{alternation(INDEFINITE)})\s+"
+    r"(?P<name>[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){0,3})\s+at\s+$"
+)
+"""A thing named with its indefinite article and priced by *at* ("is an initial deep clean
+**at** $285.00", "we offer a trial lesson **at** $30.00"), and the word before it."""
+
+
+def _priced_at(clause: str) -> str | None:
+    """The thing a clause prices by *at* after its indefinite article (:data:`_PRICED_AT`),
+    when every word of it may be a name's — no preposition, verb, pronoun or determiner."""
+    found = _PRICED_AT.search(clause)
+    if found is None:
+        return None
+    words = found["name"].lower().split()
+    stops = ALL_PREPOSITIONS | BOUNDARY_WORDS | DETERMINERS | PRONOUNS | RATE_WORDS
+    lead = (found["lead"] or "").strip().lower()
+    if any(w in stops for w in words) or lead in ALL_PREPOSITIONS:
+        return None  # "carried out on a written order at": the preposition's object
+    return clean_label(found["name"])
 
 
 def _limited(clause: str) -> str | None:

@@ -413,7 +413,9 @@ def _split(label: str) -> tuple[str, Scope, str | None, PeriodPart | None]:
     """A label's what, scope, part name and part of the year; the label as written when its
     words name no scope and no part (:func:`~osrag.lexicon.scopes.scope_of`)."""
     what, scope, name, part = scope_of(label)
-    if scope == "own" and part is None:
+    if scope == "own" and (part is None or what.count("(") != what.count(")")):
+        # a part of the year read inside a bracket glosses the name, no part the figure
+        # covers ("10-visit pass (valid 3 months)": the pass's validity)
         return label, scope, name, None
     return what, scope, name, part
 

@@ -66,15 +66,21 @@ from osrag.lexicon.bounds import CELL_CHARS, shorten
 from osrag.lexicon.function_words import (
     ALL_PREPOSITIONS,
     BOUNDARY_WORDS,
+    CARDINALS,
     DETERMINERS,
     PRONOUNS,
     SENTENCE_VERBS,
 )
 from osrag.lexicon.keys import COLUMN_JOIN, qualifies_nothing
-from osrag.lexicon.links import STATED_LINK
+from osrag.lexicon.label_roles import NOTE_LEADS
+from osrag.lexicon.links import STATED_LINK, alternation
 from osrag.lexicon.periods import (
+    DAY,
     MAY_NAME_A_YEAR,
+    MONTH,
+    PERIOD_UNITS,
     RATE_INTRO,
+    RATE_UNITS,
     STATED_PERIOD,
     YEAR_WRITTEN,
     period_written,
@@ -102,7 +108,37 @@ _QUALIFIER_AFTER = re.compile(
     r"(?i)^\s*(?:" + RATE_INTRO + r"\s+[\w-]+(?:\s+[\w-]+)?|annually|monthly|yearly|"
     r"/\s*[\w-]+|\([^)]{0,60}\)|aggregate|in\s+(?:total|aggregate))?\s*[;,]?\s*$"
 )
+_PRICED_ITEM_END = re.compile(r"\s(?![a-z]+ed\s)[\w'’-]+\s+at[ \t]+$")
+"""The description of a key's value ends in *at* right before the amount (a participle
+before it, "estimated at", "billed at", is the prose's to read)."""
+
+
+def _priced_item_key(text: str, at: int, before: str) -> str | None:
+    """The key of the line of the amount at ``at`` whose value describes what it prices by
+    *at* ("Crew and truck: 3 movers + 26 ft truck at $165.00 per hour"): no remark
+    ("Note: …"), no sentence (a pronoun, a verb) in the description, no table's row (a
+    column joined to it)."""
+    line_start = text.rfind("\n", 0, at) + 1
+    line_end = text.find("\n", at)
+    key = line_key(text, at)
+    if (
+        key is None
+        or COLUMN_JOIN in text[line_start : line_end if line_end >= 0 else len(text)]
+        or NOTE_LEADS & set(key.lower().split())
+    ):
+        return None
+    words = {w.lower() for w in _WORD.findall(text[line_start:at])}
+    return None if words & (PRONOUNS | SENTENCE_VERBS) else key
+
+
+_QUALIFIED_KEY = re.compile(r"(?P<name>[^,]{1,60}),[ \t]+(?:[a-z][a-z]*(?:ed|able|ible)|due)\s")
+"""A key's name, then a comma and a participle's clause qualifying it ("Gate deposit,
+refunded when the fob is returned", "Pet fee, payable with the first month's rent")."""
 _PARENTHESIS = re.compile(r"\([^()]*\)")
+_MONTH_AND_DAY = re.compile(
+    rf"(?i)\b(?:(?-i:(?=[A-Z])){MONTH}\s+{DAY}|{DAY}\s+(?-i:(?=[A-Z])){MONTH})\b"
+)
+"""A date of a month and a day, its month capitalised ("May 1", "1 May")."""
 _WORD = re.compile(r"[A-Za-z][\w'’&/-]*")
 
 _COMPARED = re.compile(
@@ -165,14 +201,17 @@ def read_text_place(text: str, start: int, end: int, amounts_before: int) -> Tex
             return TextPlace("key", line_item.name, period, year, item=line_item)
     place = _key_or_prose(text, line_start, line_end, before, after, whole_line, amounts_before)
     place = TextPlace(place.source, place.label, period, year, place.inherits, place.read_after)
-    restated = _RESTATED.search(before, max(0, len(before) - 40))
-    if place.label is not None or place.inherits or restated is None:
+    restated = _RESTATED.search(before, max(0, len(before) - 60))
+    if place.inherits or restated is None:
+        return place
+    if place.label is not None and restated["measure"] is None:
         return place
     closed = _CLOSED.match(after)
     if closed is None:
         return place
     # "A deposit of 30% ($6,592.50) is due": the amount restates the share before it — it
-    # is the deposit's, read as if the share were not written
+    # is the deposit's, read as if the share were not written; so is a measure of another
+    # figure ("a cancellation charge of two weeks' rent ($900.00)": the charge, not rent)
     unwritten = _key_or_prose(
         text, line_start, line_end, before[: restated.start()].rstrip() + " ",
         after[closed.end() :], whole_line, amounts_before,
@@ -182,11 +221,16 @@ def read_text_place(text: str, start: int, end: int, amounts_before: int) -> Tex
     return TextPlace(unwritten.source, unwritten.label, period, year, False, unwritten.read_after)
 
 
+_MEASURE_UNITS = frozenset(PERIOD_UNITS.values()) - frozenset(RATE_UNITS.values())
+"""The units of time a measure of another figure counts ("one **month**'s rent")."""
 _RESTATED = re.compile(
     r"(?i)(?<![\w.,$€£¥₹])(?:\d[\d,]*(?:\.\d+)?\s*(?:%|percent\b|per\s+cent\b)|"
-    r"\d[\d,]*(?:\.\d+)?(?:\s+[a-z][\w'’-]*){1,2})\s*\(\s*$"
+    r"\d[\d,]*(?:\.\d+)?(?:\s+[a-z][\w'’-]*){1,2}|"
+    rf"(?P<measure>(?:an?|one|{alternation(CARDINALS)}|\d+)\s+(?:{alternation(_MEASURE_UNITS)})"
+    r"s?['’]s?(?:\s+[a-z][\w'’-]*){1,3}))\s*\(\s*$"
 )
-"""A share (``30%``, ``10 percent``) or a count (``3 nights``) and the parenthesis that
+"""A share (``30%``, ``10 percent``), a count (``3 nights``) or a measure of another
+figure (``one month's contract price``, ``two weeks' rent``) and the parenthesis that
 opens the amount restating it."""
 _CLOSED = re.compile(r"\s*\)")
 
@@ -205,6 +249,7 @@ def _key_or_prose(
     key = _key_of(before, after) if whole_line and len(before) <= _KEY_LINE else None
     if key is not None:
         return TextPlace("key", key, None, None)
+    at = line_start + len(before)  # the amount's start (``before`` may grow below)
     if whole_line:
         before = _paragraph_before(text, line_start, before)
     item = _list_item_key(before, after)
@@ -212,6 +257,10 @@ def _key_or_prose(
         return TextPlace("key", item, None, None)
     clause = _clause_before(before)
     label, read_after = prose_label(clause, after, amounts_before, _wrapped(text, after, line_end))
+    if label is None and whole_line and _PRICED_ITEM_END.search(before) is not None:
+        key = _priced_item_key(text, at, before)
+        if key is not None:
+            return TextPlace("key", key, None, None)
     if label is None and amounts_before and _COMPARED.search(clause, max(0, len(clause) - 40)):
         return TextPlace("prose", None, None, None, inherits=True)
     return TextPlace("prose", label, None, None, read_after=read_after)
@@ -435,6 +484,11 @@ def _key_of(before: str, after: str) -> str | None:
     match = _KEY_SEPARATOR.match(stripped)
     if match is not None and _may_be_key(match.group("key"), separated=True):
         return _clean_key(match.group("key"))
+    qualified = _QUALIFIED_KEY.match(match.group("key")) if match is not None else None
+    if qualified is not None and _a_short_key(qualified.group("name")):
+        # "Key card deposit, refunded when the card is returned: $40.00": the key is the
+        # name; the clause after its comma says when or how, no word of it
+        return _clean_key(qualified.group("name"))
     definition = _DEFINITION.match(stripped)
     if definition is not None and len(definition.group("rest").split()) <= 8:
         return _clean_key(definition.group("key"))
@@ -506,6 +560,7 @@ def _may_be_key(key: str, *, separated: bool = False) -> bool:
     key = _PARENTHESIS.sub(" ", key)
     if len(key.split()) > 10:
         return False
+    key = _MONTH_AND_DAY.sub(" ", key)  # "May 1 – October 31": a date, no modal verb
     if _MONEY_BETWEEN.search(key):
         return False
     words = [w.lower() for w in _WORD.findall(key)]

@@ -15,7 +15,10 @@ the vocabulary's reader of period units (:func:`osrag.lexicon.periods.period_uni
    unit that makes an average ("average **daily** net assets" is a daily average, not an
    amount that falls due daily), nor one that a figure of the label owns ("15 credit hours
    at $390.00 **per credit hour**", "Meal plan – 14 meals **per week**": the rate and the
-   count are per unit; the row's amount, their product, is not).
+   count are per unit; the row's amount, their product, is not). A rate's label whose
+   name says in brackets the unit its count is of ("Copy editing **(hours)** — Unit
+   price", "Site supervision **(days)** — Rate") prices that unit; the row's extended
+   total, labelled without the rate's column, states none.
 
 3. **Else the statement's declared frequency**: a header line "Pay frequency: Weekly",
    "Pay period: Monthly", "Billing cycle: Quarterly", "Billed monthly" gives its unit to
@@ -44,8 +47,10 @@ from collections.abc import Sequence
 from osrag.extract.marks import line_matches
 from osrag.lexicon.function_words import INDEFINITE
 from osrag.lexicon.periods import (
+    PERIOD_UNITS,
     RATE_UNITS,
     RATE_WORDS,
+    UNIT_ADVERBS,
     YEAR_SUMMED,
     PeriodUnit,
     period_unit_of,
@@ -77,6 +82,11 @@ _COUNT_BEFORE_UNIT = re.compile(
 )
 """A figure before a unit in the label, only words between ("14 meals ", "15 credit hours at
 $390.00 "): the unit is the figure's."""
+_COUNTED_GLOSS = re.compile(r"\(\s*(?P<unit>[^\W\d_]+)\s*\)")
+"""A bracket holding one word after an item's name: the unit its count is of when the word
+names one ("Labour **(hours)**", "Room hire **(nights)**")."""
+_RATE_COLUMN = re.compile(r"(?i)\b(?:rate|unit\s+(?:price|cost)|price\s+each|each)\b")
+"""A label's words that make its amount a rate of one unit ("— Rate", "— Unit price")."""
 
 
 def period_unit(text: str, end: int, label: str | None) -> PeriodUnit | None:
@@ -98,7 +108,19 @@ def _label_unit(label: str) -> PeriodUnit | None:
     for unit, start, _ in period_units_in(label):
         if not _AVERAGE.search(label, 0, start) and not _COUNT_BEFORE_UNIT.search(label, 0, start):
             return unit
-    return "year" if YEAR_SUMMED.search(label) else None
+    if YEAR_SUMMED.search(label):
+        return "year"
+    return _counted_gloss(label) if _RATE_COLUMN.search(label) else None
+
+
+def _counted_gloss(label: str) -> PeriodUnit | None:
+    """The unit a rate's label says in brackets its count is of ("Design (hours) — Unit
+    price" → hour); never an adverb ("(monthly)" says how often, read above)."""
+    for found in _COUNTED_GLOSS.finditer(label):
+        word = found["unit"].lower()
+        if word in PERIOD_UNITS and word not in UNIT_ADVERBS:
+            return PERIOD_UNITS[word]
+    return None
 
 
 _DECLARED_FREQUENCY = re.compile(
