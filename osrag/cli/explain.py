@@ -264,11 +264,18 @@ def _text_leg(leg: TextLeg) -> str:
         words += f" (at least {leg.minimum_should_match})"
     if leg.text and leg.words_rank:
         words += " (the words rank; the bound filter chooses)"
-    return " · ".join([words, *(f"boost {filter_text(b)}" for b in leg.boosts)])
+    boosts = (f"boost {filter_text(b)}" for b in leg.boosts)
+    return " · ".join([words, *boosts, *_floor_text(leg.floor)])
 
 
 def _vector_leg(leg: VectorLeg, embedded: str) -> str:
-    return f'{leg.k} nearest to the embedding of "{embedded}" ({len(leg.vector)} dimensions)'
+    nearest = f'{leg.k} nearest to the embedding of "{embedded}" ({len(leg.vector)} dimensions)'
+    return " · ".join([nearest, *_floor_text(leg.floor)])
+
+
+def _floor_text(floor: float | None) -> list[str]:
+    """A leg's floor, as the client applies it (nothing without one)."""
+    return [] if floor is None else [f"the hits scoring at least {floor:g} of its best"]
 
 
 def _legs(plan: AnalyzedQuery, sent: SearchPlan, result: SearchResult) -> Section:

@@ -51,6 +51,14 @@ class TextLeg:
     them still comes back, after those that do (a bound amount filter chooses: a
     document that names the quantity by another of its names, or whose heading calls it
     another kind, still holds it)."""
+    floor: float | None = None
+    """Keep only the hits scoring at least ``floor`` times the leg's best hit (None: all).
+    Applied by the caller to the whole leg, which a plan with a floor fetches from its
+    first hit; the engines rank as without it."""
+
+    def __post_init__(self) -> None:
+        if self.floor is not None and not 0 < self.floor <= 1:
+            raise QueryError(f"lexical leg: a floor is in (0, 1], not {self.floor}")
 
 
 @dataclass(frozen=True, slots=True)

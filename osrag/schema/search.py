@@ -127,6 +127,16 @@ class QuerySpec(BaseModel):
         "cut to the depth of the shorter one, in documents (0 = off: every filtered chunk "
         "up to k, the legs fused whole)",
     )
+    lexical_floor: float = Field(
+        default=0.35,
+        ge=0,
+        le=1,
+        description="bm25 and hybrid, at the amount steps where the words choose the "
+        "lexical leg's candidates (per-unit, role-free): the lexical leg keeps the hits "
+        "scoring at least this share of its best hit's score — a chunk that shares only a "
+        "word or two of the question with the best one and holds some amount in range is "
+        "not returned (0 = off: every matching candidate up to k)",
+    )
     weights: tuple[float, float] | None = Field(
         default=None, description="normalization: weights of the (lexical, vector) legs"
     )

@@ -350,6 +350,16 @@ def vector_floor(plan: AnalyzedQuery, step: AmountStep | None) -> float | None:
     return floor if step in WORDS_CHOOSE_STEPS and floor > 0 else None
 
 
+def lexical_floor(plan: AnalyzedQuery, step: AmountStep | None) -> float | None:
+    """The floor of the lexical leg at ``step``: at a step where the words choose its
+    candidates (:data:`WORDS_CHOOSE_STEPS`) — the amount meets the constraint whatever it
+    measures — the leg keeps the hits scoring at least ``QuerySpec.lexical_floor`` of its
+    best, not every chunk that shares a word with the question; None elsewhere, or when
+    the floor is off (0)."""
+    floor = plan.spec.lexical_floor
+    return floor if step in WORDS_CHOOSE_STEPS and floor > 0 else None
+
+
 COLLAPSE_DEPTH = 4
 """Chunks fetched per document wanted when the client collapses a vector or hybrid search."""
 
@@ -376,6 +386,7 @@ def _text_leg(plan: AnalyzedQuery, drop_amount: bool, step: AmountStep | None = 
         # a bound filter chooses, the words rank: a holder naming the quantity by another
         # name, or in a document its heading calls another kind, still comes back
         words_rank=step in (None, "bound", "narrowed", "worded") and _bound_amounts(plan, step),
+        floor=lexical_floor(plan, step),
     )
 
 
@@ -428,10 +439,13 @@ def search_plan(
     if spec.collapse and mode != "bm25":  # the client keeps each document's best chunk
         depth *= COLLAPSE_DEPTH
     floor = vector_floor(plan, step) if mode != "bm25" else None
+    words_floor = lexical_floor(plan, step) if mode != "vector" else None
     # a floored leg is cut by the client from its first hit: it comes back whole, and the
     # client fuses and pages it
     size, offset = spec.k, spec.offset
     if floor is not None and mode == "vector" and not spec.collapse:
+        size, offset = spec.offset + spec.k, 0
+    if words_floor is not None and mode == "bm25":
         size, offset = spec.offset + spec.k, 0
     amounts, guards, named = _grouped(plan, step)
     context = CONTEXT_FIELDS if spec.context is not None else ()  # what passages are made of
@@ -460,7 +474,7 @@ def search_plan(
             spec.fusion,
             spec.rank_constant,
             spec.weights,
-            in_engine and not spec.collapse and floor is None,
+            in_engine and not spec.collapse and floor is None and words_floor is None,
         ),
     )
 
@@ -490,9 +504,11 @@ def request_body(
 
 
 def _as_bm25(plan: AnalyzedQuery) -> AnalyzedQuery:
-    if plan.spec.mode in ("bm25", "auto"):
+    """The plan as one lexical request a caller sends with its own search API: no floor
+    (a Searcher's cut of the leg in the client, which no body can ask of the engine)."""
+    if plan.spec.mode in ("bm25", "auto") and not plan.spec.lexical_floor:
         return plan
-    return replace(plan, spec=plan.spec.model_copy(update={"mode": "bm25"}))
+    return replace(plan, spec=plan.spec.model_copy(update={"mode": "bm25", "lexical_floor": 0}))
 
 
 def search_bodies(

@@ -389,13 +389,16 @@ class Searcher:
             self._multi_tenant = True
             raise self._tenant_required()
         (result,) = answers
-        floor = _floor(sent.plans[0])
+        floor, words_floor = _floor(sent.plans[0]), _words_floor(sent.plans[0])
         if not result.legs:
-            if not (spec.collapse and spec.mode == "vector") and floor is None:
+            leg_floor = floor if spec.mode == "vector" else words_floor
+            if not (spec.collapse and spec.mode == "vector") and leg_floor is None:
                 return Ran(list(result.hits), result.total, result.candidates, result.fused)
-            ranked, fused = fusion.above_floor(result.hits, floor), None
+            ranked, fused = fusion.above_floor(result.hits, leg_floor), None
         else:
             legs = [list(leg) for leg in result.legs]
+            if words_floor is not None:  # the lexical leg comes first
+                legs[0] = fusion.above_floor(legs[0], words_floor)
             if floor is not None:  # the vector leg comes last; then legs of equal depth
                 legs[-1] = fusion.above_floor(legs[-1], floor)
                 legs = fusion.at_equal_depth(legs)
@@ -468,6 +471,11 @@ class Searcher:
 def _floor(plan: SearchPlan) -> float | None:
     """The floor of a plan's vector leg (None: no vector leg, or no floor)."""
     return plan.vector.floor if plan.vector is not None else None
+
+
+def _words_floor(plan: SearchPlan) -> float | None:
+    """The floor of a plan's lexical leg (None: no lexical leg, or no floor)."""
+    return plan.text.floor if plan.text is not None else None
 
 
 def _timed_load(embedder: Any, started: float) -> EmbedderLoad:

@@ -186,8 +186,9 @@ def test_a_stated_amount_is_a_constraint_in_every_mode(
     searcher = Searcher(case.backend, case.alias)
     asked = {"mode": mode, "tenant": "acme", "acl": ["agents"], "k": 10}
     # "umbrella $300K" names no quantity: answered at the role-free step, where the vector
-    # leg keeps only the hits near its best (its floor); off, it returns every candidate
-    result = searcher.search("umbrella $300K", vector_floor=0, **asked)
+    # leg keeps only the hits near its best (so does the lexical leg: their floors); off, every
+    # candidate comes back
+    result = searcher.search("umbrella $300K", vector_floor=0, lexical_floor=0, **asked)
     assert result.mode == mode and result.amount_status == "one" and not result.fallback
     assert [f.name for f in result.filters_applied] == ["amount", "tenant", "acl"]
     assert result.hits and all(THREE_HUNDRED_K in h.amounts for h in result.hits)
@@ -268,12 +269,18 @@ def test_fusion_on_the_engine_and_in_the_client_give_the_same_order(
     identical = 0
     for text in queries:
         try:
-            ours = server.search(text, mode="hybrid", k=10, highlight=False, vector_floor=0)
+            ours = server.search(
+                text, mode="hybrid", k=10, highlight=False, vector_floor=0, lexical_floor=0
+            )
         except QueryError:  # a range in a non-default currency: refused before any fusion
             with pytest.raises(QueryError):
-                client.search(text, mode="hybrid", k=10, highlight=False, vector_floor=0)
+                client.search(
+                    text, mode="hybrid", k=10, highlight=False, vector_floor=0, lexical_floor=0
+                )
             continue
-        theirs = client.search(text, mode="hybrid", k=10, highlight=False, vector_floor=0)
+        theirs = client.search(
+            text, mode="hybrid", k=10, highlight=False, vector_floor=0, lexical_floor=0
+        )
         assert ours.fusion and ours.fusion.startswith("server:") and theirs.fusion == "client:rrf"
         assert [h.score for h in ours.hits] == pytest.approx([h.score for h in theirs.hits])
         groups = [_by_score(r.hits) for r in (ours, theirs)]
@@ -335,8 +342,12 @@ def test_a_sharded_generation_ranks_as_one_shard_in_every_mode(
     queries = [json.loads(line)["query"] for line in (EXAMPLES / "queries.jsonl").open()]
     for text in queries[:12]:
         for mode in ("bm25", "vector", "hybrid"):
-            ours = three.search(text, mode=mode, k=10, highlight=False, vector_floor=0)
-            single = one.search(text, mode=mode, k=10, highlight=False, vector_floor=0)
+            ours = three.search(
+                text, mode=mode, k=10, highlight=False, vector_floor=0, lexical_floor=0
+            )
+            single = one.search(
+                text, mode=mode, k=10, highlight=False, vector_floor=0, lexical_floor=0
+            )
             if mode == "hybrid":
                 assert ours.fusion == "client:rrf"
                 assert (single.fusion or "").startswith("server:" if neural else "client:")
@@ -347,7 +358,9 @@ def test_a_sharded_generation_ranks_as_one_shard_in_every_mode(
         engine, aliases[3], enforce_access=False, embedder=embedder, search_type="query_then_fetch"
     )
     for text in queries[:12]:
-        fused = per_shard.search(text, mode="hybrid", k=10, highlight=False, vector_floor=0)
+        fused = per_shard.search(
+            text, mode="hybrid", k=10, highlight=False, vector_floor=0, lexical_floor=0
+        )
         assert (fused.fusion or "").startswith("server:" if neural else "client:")
         ids = [h.chunk_id for h in fused.hits]
         assert len(ids) == len(set(ids)) and all(0 < (h.score or 0) <= 1 for h in fused.hits)
