@@ -128,7 +128,7 @@ class QuerySpec(BaseModel):
         "up to k, the legs fused whole)",
     )
     lexical_floor: float = Field(
-        default=0.35,
+        default=0.3,
         ge=0,
         le=1,
         description="bm25 and hybrid, at the amount steps where the words choose the "

@@ -184,7 +184,7 @@ def test_explain_shows_each_step_the_ladder_tried(osrag: Any) -> None:
     assert "'$300K' → amount = USD 300,000.00 · role-free: " in flat
     # the words choose at the role-free step: the lexical leg's floor is said
     assert (
-        'bm25 match "umbrella" · the hits scoring at least 0.35 of its best · '
+        'bm25 match "umbrella" · the hits scoring at least 0.3 of its best · '
         "amounts=30000000 · tenant=acme"
     ) in flat
 
