@@ -63,12 +63,14 @@ __all__ = [
     "PRICE_HEADS",
     "QUANTIFYING",
     "READERS",
+    "SALES_TAXES",
     "SECTION_HEADS",
     "SECTION_TITLES",
     "SECURING_VERBS",
     "SPECIFYING",
     "SPLITS",
     "STATED_TOTAL_WORDS",
+    "TAX_INCLUSIONS",
     "TIME_ADVERBS",
     "TOTALLED_HEADS",
     "WHEN_DUE",
@@ -297,6 +299,14 @@ cost" is asked as "booth" too, which a price list's "10x10 vendor booth" holds (
 the booth; its figure, the booth's price). Question side only: a label's keys keep them.
 Not "fee": a fee is charged *for* the thing ("development fee"), and a label whose head is
 that thing ("Development schedule") is rarely its fee — measured, it bound wrong facts."""
+
+SALES_TAXES = frozenset({"tax", "taxes", "sales tax", "vat", "gst", "hst"})
+"""The taxes a seller adds to a document's figure: a total that says it includes one
+("Total including VAT", "Total incl. GST") is the document's whole figure."""
+
+TAX_INCLUSIONS = frozenset({"including", "incl", "inc", "with"})
+"""The words after a total that say it holds a tax: "Total **including** VAT", "Total
+**incl.** GST", "Total **with** sales tax" (never "excluding": that total leaves it out)."""
 
 PRICE_HEADS = MONEY_HEADS | frozenset({"fee", "charge"})
 """Last words of a label that name what is paid for the thing before them: "Front-of-shirt

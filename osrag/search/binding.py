@@ -56,8 +56,11 @@ $1,000" constrains a deductible, not any amount of a chunk. Its ``label`` is
    $1,000", "purchase **orders** above $10,000"): the document's total — the label
    "total", ``total_of`` the noun, so a fact whose label names one of the profiles'
    ``total_names`` ("Total", "Grand total", "Total due", "Bid total", "Total bid", "Bid
-   amount") meets it, never a deposit, a subtotal or a line; the words before the noun
-   are the kind's qualifier (``context``: they rank, exclude nothing);
+   amount") or any name of a whole (:func:`~osrag.search.fact_filters.whole_totals`:
+   "Total quotation", "Total price", "Total including VAT") meets it, never a deposit, a
+   subtotal or a line; the words before the noun are the kind's qualifier (``context``:
+   they rank, exclude nothing); so too with the total word after the amount
+   ("cleaning **quotes** above $900 **total**");
 4. no phrase, or one that ends in any other noun naming what holds the amount rather than
    what it measures (:func:`~osrag.lexicon.quantities.is_document_noun`: "flood policy
    over $500,000" — a policy's limit, premium and deductible are all its figures, none
@@ -734,6 +737,8 @@ def bind_constraints(text: str, constraints: Sequence[AmountConstraint]) -> list
         label = _names_a_quantity(label)
         if label is None:
             label, context = _names_a_quantity(_label_after(plain, c, ceiling)), None
+            if total is not None and label == TOTAL:  # "cleaning quotes above $900 total"
+                label = None  # the total word after the amount: the kind's own total
         if label is None and total is not None:
             noun, qualifier = total
             context = " ".join(filter(None, (context, qualifier))) or None

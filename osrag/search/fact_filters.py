@@ -71,11 +71,19 @@ In JSON, as the REST engines receive it (``"deductible under $1,000"``)::
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from osrag.engines.mapping import ENGLISH_STOP_WORDS
 from osrag.lexicon.keys import asked_key, asked_keys, label_alternatives, narrowed
-from osrag.lexicon.label_roles import FIGURE_WORDS, GENERIC_HEADS, INSIDE_A_NAME, PAID_HEADS
+from osrag.lexicon.label_roles import (
+    FIGURE_WORDS,
+    GENERIC_HEADS,
+    INSIDE_A_NAME,
+    MONEY_HEADS,
+    PAID_HEADS,
+    SALES_TAXES,
+    TAX_INCLUSIONS,
+)
 from osrag.lexicon.links import owed_alone
 from osrag.lexicon.periods import (
     PERIOD_UNITS,
@@ -138,10 +146,14 @@ def constraint_keys(c: AmountConstraint) -> tuple[str, ...]:
     (:func:`~osrag.lexicon.keys.asked_keys` of its label: the name at the head of what the
     fact measures, its other number, its synonyms in the profiles in use); for a result
     asked on its positive side ("operating income above $1 billion"), not the names of its
-    loss. () without a label."""
+    loss; for a document's own total, every name a profile gives it and every name of a
+    whole (:func:`whole_totals`). () without a label."""
     if c.total_of is not None:  # a document's own total: any name a profile gives it
         names = vocabulary().totals_of(c.total_of, stated=True)
-        return tuple(dict.fromkeys(k for n in names for k in asked_keys(n)))
+        whole = whole_totals(vocabulary().totalled_nouns)
+        return tuple(
+            dict.fromkeys([*(k for n in names for k in asked_keys(n)), *map(asked_key, whole)])
+        )
     if c.label is None:
         return ()
     gains_only = c.signed and not c.written_signed and not names_loss(c.label)
@@ -156,6 +168,19 @@ def constraint_keys(c: AmountConstraint) -> tuple[str, ...]:
     if thing is None:
         return keys
     return tuple(sorted({*keys, *price_keys(thing)}))
+
+
+def whole_totals(kinds: Iterable[str]) -> tuple[str, ...]:
+    """The names a label gives a document's whole figure, whatever kind of document it is:
+    the total word with a kind of document (``kinds``: "Total quotation", "Estimate total"
+    — a quote's total named as a quotation's or an estimate's is still its total) or with
+    what the figure prices ("Total price", "Cost total"), in either order, and the total
+    that says it holds a tax ("Total including VAT", "Total incl. GST"). Never a part of
+    the whole: a subtotal, a tax, what was paid, a total that leaves the tax out."""
+    heads = sorted({*(normalised(k) for k in kinds if normalised(k)), *MONEY_HEADS})
+    named = [name for head in heads for name in (f"total {head}", f"{head} total")]
+    taxed = [f"total {i} {t}" for i in sorted(TAX_INCLUSIONS) for t in sorted(SALES_TAXES)]
+    return tuple(dict.fromkeys([*named, *taxed]))
 
 
 def thing_priced(c: AmountConstraint) -> str | None:

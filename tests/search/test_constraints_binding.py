@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from osrag.lexicon.function_words import ASKED_NAME_STOPS
 from osrag.lexicon.keys import label_alternatives
+from osrag.lexicon.label_roles import TAX_INCLUSIONS
 from osrag.lexicon.links import OWED_ALONE, OWED_NAME
 from osrag.lexicon.profiles import builtin_vocabulary
 from osrag.lexicon.signs import is_signed, names_loss, result_families
@@ -31,6 +32,7 @@ from osrag.search.fact_filters import (
     price_keys,
     signed_filter,
     thing_priced,
+    whole_totals,
 )
 
 TABLE = Path(__file__).parents[1] / "data" / "constraints" / "bound_phrasings.tsv"
@@ -589,3 +591,60 @@ def test_a_thing_priced_is_asked_by_its_price_names_too() -> None:
         "veneer price",
         "veneer rate",
     )
+
+
+@settings(max_examples=100, deadline=None)
+@given(kinds=st.sets(st.sampled_from(sorted(TOTALLED_NOUNS)), max_size=6))
+def test_the_names_of_a_whole_total_each_say_total_and_no_part(kinds: set[str]) -> None:
+    """Every name of a document's whole figure says "total" with a kind of document, with
+    what it prices, or with a tax it holds — each kind in both orders ("total quote",
+    "quote total") — and never names a part: a subtotal, a tax alone, what was paid, a
+    total that leaves the tax out."""
+    names = whole_totals(kinds)
+    assert len(names) == len(set(names))
+    for name in names:
+        words = name.split(" ")
+        assert "total" in words
+        assert not {"subtotal", "paid", "excluding", "excl", "net", "line"} & set(words)
+        assert words[-1] not in {"tax", "vat", "gst"} or words[1] in TAX_INCLUSIONS
+    for kind in kinds:
+        assert {f"total {kind}", f"{kind} total"} <= set(names)
+
+
+@pytest.mark.parametrize("noun", ["quote", "estimate", "invoice", "order", "booking"])
+def test_a_documents_total_is_asked_by_every_name_of_a_whole(noun: str) -> None:
+    """A kind named alone asks its total under any kind's name ("Total quotation" on a
+    quote, "Estimate total" on an order), as the price or cost it totals, and as the total
+    that holds the tax; a subtotal, a line's total, a total paid, a total tax and a total
+    before tax are never asked."""
+    (c,) = analyze_query(f"kitchen fitting {noun}s over $4,000").constraints
+    assert c.total_of == noun
+    keys = set(constraint_keys(c))
+    wanted = {"total quotation", "estimate total", "total price", "total cost"}
+    assert wanted | {"total including vat", "total incl gst", "total with sale tax"} <= keys
+    never = {"subtotal", "line total", "total paid", "total tax", "total excluding vat"}
+    assert not keys & never
+
+
+@pytest.mark.parametrize(
+    ("question", "noun", "context"),
+    [
+        ("gutter cleaning quotes above $900 total", "quote", "gutter cleaning"),
+        ("estimates over $2,000 total", "estimate", None),
+        ("catering invoices under €450 total", "invoice", "catering"),
+    ],
+)
+def test_a_total_word_after_the_amount_asks_the_named_kinds_total(
+    question: str, noun: str, context: str | None
+) -> None:
+    """ "quotes above $900 total": the total word after the amount says the figure is the
+    whole of the kind of document named before it — its own total, the kind's qualifier
+    its context."""
+    (c,) = analyze_query(question).constraints
+    assert (c.label, c.total_of, c.context) == ("total", noun, context)
+
+
+def test_a_total_word_after_a_kind_no_profile_totals_stays_a_total() -> None:
+    """A document noun no profile totals ("policies") keeps the bare total it said."""
+    (c,) = analyze_query("flood policies above $900 total").constraints
+    assert c.label == "total" and c.total_of is None
