@@ -121,11 +121,21 @@ class QuerySpec(BaseModel):
         default=0.8,
         ge=0,
         le=1,
-        description="vector and hybrid, at the amount steps where the words choose the "
-        "lexical leg's candidates (per-unit, role-free): the vector leg keeps the hits "
-        "scoring at least this share of its best hit's score, and hybrid fuses its legs "
-        "cut to the depth of the shorter one, in documents (0 = off: every filtered chunk "
-        "up to k, the legs fused whole)",
+        description="vector and hybrid, at the role-free amount step, where the words choose "
+        "the lexical leg's candidates and any amount in range passes: the vector leg keeps "
+        "the hits scoring at least this share of its best hit's score, and hybrid fuses its "
+        "legs cut to the depth of the shorter one, in documents (0 = off: every filtered "
+        "chunk up to k, the legs fused whole)",
+    )
+    vector_floor_per_unit: float = Field(
+        default=0.95,
+        ge=0,
+        le=1,
+        description="vector and hybrid, at the per-unit amount step, where the filter keeps "
+        "only amounts stated at the asked unit: the vector leg keeps the hits scoring at "
+        "least this share of its best hit's score, and hybrid fuses its legs cut to the "
+        "depth of the shorter one, in documents (0 = off: every filtered chunk up to k, the "
+        "legs fused whole)",
     )
     lexical_floor: float = Field(
         default=0.3,

@@ -344,10 +344,16 @@ quantity and the lexical leg's words choose its candidates (not only rank them).
 def vector_floor(plan: AnalyzedQuery, step: AmountStep | None) -> float | None:
     """The floor of the vector leg at ``step``: at a step where the words choose the
     lexical leg's candidates (:data:`WORDS_CHOOSE_STEPS`), the vector leg keeps the hits
-    scoring at least ``QuerySpec.vector_floor`` of its best, rather than every filtered
-    chunk up to ``k``; None elsewhere, or when the floor is off (0)."""
-    floor = plan.spec.vector_floor
-    return floor if step in WORDS_CHOOSE_STEPS and floor > 0 else None
+    scoring at least a share of its best, rather than every filtered chunk up to ``k`` —
+    ``QuerySpec.vector_floor_per_unit`` at the per-unit step (the asked unit is stated by
+    every candidate, and the leg's best hits are those that also mean the asked
+    quantity), ``QuerySpec.vector_floor`` at the role-free step (any amount in range);
+    None elsewhere, or when the step's floor is off (0)."""
+    if step not in WORDS_CHOOSE_STEPS:
+        return None
+    spec = plan.spec
+    floor = spec.vector_floor_per_unit if step == "per-unit" else spec.vector_floor
+    return floor if floor > 0 else None
 
 
 def lexical_floor(plan: AnalyzedQuery, step: AmountStep | None) -> float | None:

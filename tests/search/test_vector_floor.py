@@ -139,7 +139,7 @@ def test_the_floor_is_set_only_where_the_words_choose_and_the_filters_stay_in_ev
     assert at_bound.vector is not None and at_bound.vector.floor is None
     assert fallback.vector is not None and fallback.vector.floor is None
     assert at_role_free.amounts == at_bound.amounts and at_role_free.guards == at_bound.guards
-    assert vector_floor(plan, "per-unit") == 0.8 and vector_floor(plan, "narrowed") is None
+    assert vector_floor(plan, "per-unit") == 0.95 and vector_floor(plan, "narrowed") is None
     if mode == "hybrid":  # the legs come back apart: the client cuts the vector leg, fuses
         assert not at_role_free.fusion.in_engine and at_bound.fusion.in_engine
     off = plan_query(QuerySpec(text="policies over $500,000", mode=mode, vector_floor=0))
