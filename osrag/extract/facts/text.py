@@ -108,7 +108,7 @@ _QUALIFIER_AFTER = re.compile(
     r"(?i)^\s*(?:" + RATE_INTRO + r"\s+[\w-]+(?:\s+[\w-]+)?|annually|monthly|yearly|"
     r"/\s*[\w-]+|\([^)]{0,60}\)|aggregate|in\s+(?:total|aggregate))?\s*[;,]?\s*$"
 )
-_PRICED_ITEM_END = re.compile(r"\s(?![a-z]+ed\s)[\w'’-]+\s+at[ \t]+$")
+_DESCRIBED_AT_END = re.compile(r"\s(?![a-z]+ed\s)[\w'’-]+\s+at[ \t]+$")
 """The description of a key's value ends in *at* right before the amount (a participle
 before it, "estimated at", "billed at", is the prose's to read)."""
 
@@ -257,7 +257,7 @@ def _key_or_prose(
         return TextPlace("key", item, None, None)
     clause = _clause_before(before)
     label, read_after = prose_label(clause, after, amounts_before, _wrapped(text, after, line_end))
-    if label is None and whole_line and _PRICED_ITEM_END.search(before) is not None:
+    if label is None and whole_line and _DESCRIBED_AT_END.search(before) is not None:
         key = _priced_item_key(text, at, before)
         if key is not None:
             return TextPlace("key", key, None, None)
