@@ -22,3 +22,12 @@ CORPORA = SHARED / "corpora"
 
 SLICES = ROOT / "tests" / "data" / "corpora"
 """The slices of those corpora that the tests read."""
+
+PROBE_SETS = tuple(
+    sorted(
+        (p.name for p in (ROOT / "benchmarks" / "data").glob("probe*") if p.is_dir()),
+        key=lambda name: int(name.removeprefix("probe") or 1),
+    )
+)
+"""The probe sets (``benchmarks/data/probe``, ``probe2`` …), in the order they were
+written: each held out until the next was."""

@@ -147,6 +147,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import tatqa_scopes
 from _cluster import ROOT, cluster_url, console, elasticsearch_url, write_results
+from _paths import PROBE_SETS
 
 from osrag.config import load_settings
 from osrag.engines import open_index
@@ -161,18 +162,6 @@ from osrag.search.searcher import Searcher
 
 INSURANCE = ROOT / "examples" / "insurance"
 FAMILIES = ROOT / "benchmarks" / "data" / "families"
-PROBE_SETS = (
-    "probe",
-    "probe2",
-    "probe3",
-    "probe4",
-    "probe5",
-    "probe6",
-    "probe7",
-    "probe8",
-    "probe9",
-)
-"""The probe sets, in the order they were written (each held out until the next was)."""
 FAMILY_SETS = {
     "families": FAMILIES,
     **{name: ROOT / "benchmarks" / "data" / name for name in PROBE_SETS},

@@ -179,6 +179,12 @@ def families_quantity_precision(results: dict[str, Any]) -> str:
     return _rows(header, rows)
 
 
+def _probe_sets(results: dict[str, Any]) -> list[str]:
+    """The probe sets a run measured (``probe``, ``probe2`` …), in the order they were written."""
+    names = [name for name in results["sets"] if re.fullmatch(r"probe\d*", name)]
+    return sorted(names, key=lambda name: int(name.removeprefix("probe") or 1))
+
+
 def held_out_quantity_precision(results: dict[str, Any]) -> str:
     """Quantity precision@5 of the probe sets (families the rules were not built on), set by
     set: OpenSearch in each mode, Elasticsearch and the embedded index in bm25, and the
@@ -192,20 +198,8 @@ def held_out_quantity_precision(results: dict[str, Any]) -> str:
         "at the bound step",
     ]
     rows = []
-    for name in (
-        "probe",
-        "probe2",
-        "probe3",
-        "probe4",
-        "probe5",
-        "probe6",
-        "probe7",
-        "probe8",
-        "probe9",
-    ):
-        engines = results["sets"].get(name)
-        if not engines:
-            continue
+    for name in _probe_sets(results):
+        engines = results["sets"][name]
         opensearch = engines["opensearch"]
         rows.append(
             [

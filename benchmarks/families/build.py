@@ -44,7 +44,10 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from _paths import PROBE_SETS, ROOT
+
 SOURCES = Path(__file__).resolve().parent / "sources"
 DOCUMENTS = ROOT / "benchmarks" / "data" / "families" / "documents"
 SETS = {
@@ -54,17 +57,7 @@ SETS = {
             ROOT / "benchmarks" / "data" / name / "sources",
             ROOT / "benchmarks" / "data" / name / "documents",
         )
-        for name in (
-            "probe",
-            "probe2",
-            "probe3",
-            "probe4",
-            "probe5",
-            "probe6",
-            "probe7",
-            "probe8",
-            "probe9",
-        )
+        for name in PROBE_SETS
     },
 }
 """Each set's (sources folder, documents folder)."""
