@@ -72,6 +72,7 @@ In JSON, as the REST engines receive it (``"deductible under $1,000"``)::
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache
 
 from osrag.engines.mapping import ENGLISH_STOP_WORDS
 from osrag.lexicon.keys import asked_key, asked_keys, label_alternatives, narrowed
@@ -150,10 +151,8 @@ def constraint_keys(c: AmountConstraint) -> tuple[str, ...]:
     whole (:func:`whole_totals`). () without a label."""
     if c.total_of is not None:  # a document's own total: any name a profile gives it
         names = vocabulary().totals_of(c.total_of, stated=True)
-        whole = whole_totals(vocabulary().totalled_nouns)
-        return tuple(
-            dict.fromkeys([*(k for n in names for k in asked_keys(n)), *map(asked_key, whole)])
-        )
+        whole = _whole_total_keys(vocabulary().totalled_nouns)
+        return tuple(dict.fromkeys([*(k for n in names for k in asked_keys(n)), *whole]))
     if c.label is None:
         return ()
     gains_only = c.signed and not c.written_signed and not names_loss(c.label)
@@ -181,6 +180,13 @@ def whole_totals(kinds: Iterable[str]) -> tuple[str, ...]:
     named = [name for head in heads for name in (f"total {head}", f"{head} total")]
     taxed = [f"total {i} {t}" for i in sorted(TAX_INCLUSIONS) for t in sorted(SALES_TAXES)]
     return tuple(dict.fromkeys([*named, *taxed]))
+
+
+@cache
+def _whole_total_keys(kinds: frozenset[str]) -> tuple[str, ...]:
+    """The asked keys of :func:`whole_totals` for the profiles' kinds, read once per set of
+    kinds (a search naming a kind of document asks them every time)."""
+    return tuple(map(asked_key, whole_totals(kinds)))
 
 
 def thing_priced(c: AmountConstraint) -> str | None:
