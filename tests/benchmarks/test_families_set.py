@@ -106,6 +106,9 @@ def normal(text: str) -> str:
 _NUMERAL = re.compile(
     r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s?(thousand|million|billion|bn|M|K|m)\b)?"
 )
+_CONTINENTAL = re.compile(r"(?<![\w.,])(\d{1,3}(?:[ \u00a0.]\d{3})*),(\d{2})(?![\d,])")
+"""A figure written the continental way: groups of three apart by a space or a point, two
+decimals after a comma ("4 005,60 €", "1.250,00 €")."""
 _SCALE = {"thousand": 3, "K": 3, "million": 6, "m": 6, "M": 6, "billion": 9, "bn": 9}
 _ONES = (
     "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
@@ -146,12 +149,15 @@ def spelled(text: str) -> list[Decimal]:
 def written_values(evidence: str) -> set[Decimal]:
     """Every value the evidence may write: each numeral as written, scaled by its own word
     ("$2.31 billion", "$5m") or else by any caption a table may carry (thousands, millions,
-    billions), and every amount spelled out in words."""
+    billions), a figure written the continental way, and every amount spelled out in
+    words."""
     values: set[Decimal] = set()
     for whole, fraction, word in _NUMERAL.findall(evidence):
         number = Decimal(whole.replace(",", "") + fraction)
         scales = [_SCALE[word]] if word else [0, 3, 6, 9]
         values |= {number.scaleb(s) for s in scales}
+    for whole, cents in _CONTINENTAL.findall(evidence):
+        values.add(Decimal(re.sub(r"[ \u00a0.]", "", whole) + "." + cents))
     return values | set(spelled(evidence))
 
 
