@@ -429,9 +429,19 @@ def measure_before(ref: str, args: argparse.Namespace, work: Path) -> dict[str, 
     script = checkout / "benchmarks" / "quantity_precision.py"
     # a set added after the revision (its script has no reader for it) is left out of its
     # run: the side-by-side shows it as new ("—" before); a script names a set as a key of
-    # its readers ("probe":) or in its tuple of probe sets ("probe2",)
+    # its readers ("probe":) or in its tuple of probe sets ("probe2",), or, since the probe
+    # sets are read from their folders, the revision holds the set's folder
     text = script.read_text(encoding="utf-8")
-    known = [s for s in args.sets.split(",") if re.search(f'"{re.escape(s)}"[:,)]', text)]
+    data = checkout / "benchmarks" / "data"
+    known = [
+        s
+        for s in args.sets.split(",")
+        if re.search(f'"{re.escape(s)}"[:,)]', text)
+        or (
+            re.fullmatch(r"probe\d*", s.removesuffix(AGREED))
+            and (data / s.removesuffix(AGREED)).is_dir()
+        )
+    ]
     command = [sys.executable, str(script)]
     command += ["--label", label, "--sets", ",".join(known), "--engines", args.engines]
     command += ["--modes", args.modes]
