@@ -299,6 +299,11 @@ def _legs(plan: AnalyzedQuery, sent: SearchPlan, result: SearchResult) -> Sectio
         rows.append(
             ("fusion", f"{sent.fusion.method} {where} (rank constant {sent.fusion.rank_constant})")
         )
+    if sent.subject:
+        said = ", ".join(f'"{w}"' for w in sent.subject)
+        rows.append(
+            ("subject", f"the hits saying {said} in title, headings or body, where one does")
+        )
     return Section(f"legs ({', '.join(shape)}):", rows)
 
 

@@ -139,6 +139,11 @@ class SearchPlan:
     """Also count the candidate set (the filters alone), exactly."""
     stop_after: int | None = None
     """Stop counting after this many matches (a probe that needs one)."""
+    subject: tuple[str, ...] = ()
+    """The question's subject (:mod:`osrag.search.subject`) at an amount step whose filter
+    no longer holds it: the caller keeps the hits saying one of these words, where one
+    does (a plan with a subject is fetched from its first hit and paged by the caller);
+    the engines rank as without it."""
 
     def __post_init__(self) -> None:
         if self.mode in ("bm25", "hybrid") and self.text is None:

@@ -147,6 +147,14 @@ class QuerySpec(BaseModel):
         "word or two of the question with the best one and holds some amount in range is "
         "not returned (0 = off: every matching candidate up to k)",
     )
+    subject_cut: bool = Field(
+        default=True,
+        description="at the amount steps whose filter no longer holds the question's words "
+        "(narrowed, per-unit, role-free): keep the hits that say one of the question's "
+        "subject words — what it is about besides the quantity, the kind of document and the "
+        "unit ('phone' of 'phone bills with a total due over $150') — where any hit says one "
+        "(False: every hit the filters and floors keep)",
+    )
     weights: tuple[float, float] | None = Field(
         default=None, description="normalization: weights of the (lexical, vector) legs"
     )
@@ -349,6 +357,12 @@ class SearchResult(BaseModel):
         default=False,
         description="chunks met the amount constraints but none matched the words: "
         "ranked by the constraints alone",
+    )
+    subject: list[str] = Field(
+        default_factory=list,
+        description="the question's subject words the hits were cut by at the amount step "
+        "that answered (narrowed, per-unit, role-free): the hits saying one of them, where "
+        "one does; empty when no cut applied",
     )
     label_matches: list[LabelMatches] = Field(
         default_factory=list,

@@ -84,6 +84,7 @@ from osrag.search.analysis import analyze_query_cached
 from osrag.search.asked import asked_at, name_note
 from osrag.search.fact_filters import fact_filter, narrowed_filter, per_unit_filter
 from osrag.search.passages.records import CONTEXT_FIELDS
+from osrag.search.subject import SUBJECT_STEPS, subject_words
 
 SOURCE_EXCLUDES = ["text", VECTOR_FIELD]
 """``text`` repeats breadcrumb and body (results show ``body``); nobody reads the vector."""
@@ -453,8 +454,13 @@ def search_plan(
         size, offset = spec.offset + spec.k, 0
     if words_floor is not None and mode == "bm25":
         size, offset = spec.offset + spec.k, 0
+    subject = plan_subject(plan, step)
+    if subject:  # the caller cuts the ranking by the subject, then pages it
+        size, offset = spec.offset + spec.k, 0
     amounts, guards, named = _grouped(plan, step)
     context = CONTEXT_FIELDS if spec.context is not None else ()  # what passages are made of
+    if subject:  # what a hit must say a subject word in
+        context = (*context, *SUBJECT_FIELDS)
     return SearchPlan(
         mode=mode,
         text=None if mode == "vector" else _text_leg(plan, drop_amount, step),
@@ -482,7 +488,21 @@ def search_plan(
             spec.weights,
             in_engine and not spec.collapse and floor is None and words_floor is None,
         ),
+        subject=subject,
     )
+
+
+SUBJECT_FIELDS = ("title", "breadcrumb", "body")
+"""The stored fields a hit says its subject words in (:mod:`osrag.search.subject`)."""
+
+
+def plan_subject(plan: AnalyzedQuery, step: AmountStep | None) -> tuple[str, ...]:
+    """The subject words a search at ``step`` cuts its hits by (:func:`subject_words`):
+    at the amount steps whose filter no longer holds the question's words
+    (:data:`SUBJECT_STEPS`), when the spec asks for the cut; empty elsewhere."""
+    if not plan.spec.subject_cut or step not in SUBJECT_STEPS or not plan.constraints:
+        return ()
+    return subject_words(plan.match_text, plan.constraints)
 
 
 def bool_query(
@@ -511,10 +531,13 @@ def request_body(
 
 def _as_bm25(plan: AnalyzedQuery) -> AnalyzedQuery:
     """The plan as one lexical request a caller sends with its own search API: no floor
-    (a Searcher's cut of the leg in the client, which no body can ask of the engine)."""
-    if plan.spec.mode in ("bm25", "auto") and not plan.spec.lexical_floor:
+    and no cut by the question's subject (a Searcher's cuts of the hits in the client, which
+    no body can ask of the engine)."""
+    spec = plan.spec
+    if spec.mode in ("bm25", "auto") and not spec.lexical_floor and not spec.subject_cut:
         return plan
-    return replace(plan, spec=plan.spec.model_copy(update={"mode": "bm25", "lexical_floor": 0}))
+    client_free = {"mode": "bm25", "lexical_floor": 0, "subject_cut": False}
+    return replace(plan, spec=spec.model_copy(update=client_free))
 
 
 def search_bodies(

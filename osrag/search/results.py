@@ -19,7 +19,7 @@ from osrag.models import AmountStep, AppliedFilter, LabelMatches, SearchHit, Sea
 from osrag.schema.filters import AmountFilter, NamedFilter
 from osrag.schema.plan import EngineHit
 from osrag.search.ladder import Ladder
-from osrag.search.query import AnalyzedQuery
+from osrag.search.query import AnalyzedQuery, plan_subject
 
 log = logging.getLogger("osrag.search.searcher")
 
@@ -165,6 +165,7 @@ def shape_result(
         amount_step=ladder.step,
         amount_steps=ladder.tried,
         text_fallback=text_fallback,
+        subject=[] if text_fallback else list(plan_subject(plan, ladder.step)),
         label_matches=list(plan.label_matches),
         total_hits=ran.total,
         raw_hits=len(hits),

@@ -46,6 +46,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from osrag.config import DEFAULT_ALIAS
@@ -63,13 +64,14 @@ from osrag.models import (
     SearchResult,
 )
 from osrag.schema.filters import Exists, NamedFilter
-from osrag.schema.plan import EngineResult, SearchPlan, Source, TextLeg
+from osrag.schema.plan import EngineHit, EngineResult, SearchPlan, Source, TextLeg
 from osrag.search import fusion
 from osrag.search.ladder import Ladder
 from osrag.search.meaning import DEFAULT_THRESHOLD, LabelMeaning
 from osrag.search.passages.expand import Expansion
-from osrag.search.query import AnalyzedQuery, plan_query, search_plan
+from osrag.search.query import SUBJECT_FIELDS, AnalyzedQuery, plan_query, search_plan
 from osrag.search.results import EmbedderLoad, Ran, answering_index, shape_result, took_ms
+from osrag.search.subject import with_subject
 
 log = logging.getLogger("osrag.search.searcher")
 
@@ -390,10 +392,14 @@ class Searcher:
             raise self._tenant_required()
         (result,) = answers
         floor, words_floor = _floor(sent.plans[0]), _words_floor(sent.plans[0])
+        subject = sent.plans[0].subject
         if not result.legs:
             leg_floor = floor if spec.mode == "vector" else words_floor
             if not (spec.collapse and spec.mode == "vector") and leg_floor is None:
-                return Ran(list(result.hits), result.total, result.candidates, result.fused)
+                if not subject:
+                    return Ran(list(result.hits), result.total, result.candidates, result.fused)
+                page = _said(result.hits, subject)[spec.offset : spec.offset + spec.k]
+                return Ran(page, result.total, result.candidates, result.fused)
             ranked, fused = fusion.above_floor(result.hits, leg_floor), None
         else:
             legs = [list(leg) for leg in result.legs]
@@ -409,6 +415,7 @@ class Searcher:
             fused = f"client:{spec.fusion}"
         if spec.collapse:
             ranked = fusion.best_per_document(ranked)
+        ranked = _said(ranked, subject)
         page = ranked[spec.offset : spec.offset + spec.k]
         return Ran(page, len(ranked), result.candidates, fused)
 
@@ -466,6 +473,17 @@ class Searcher:
         return Expansion.of(
             ran.hits, self.plans(plan, vector, step=step), plan.spec.context, config
         )
+
+
+def _said(hits: Sequence[EngineHit], subject: Sequence[str]) -> list[EngineHit]:
+    """The hits saying one of the ``subject``'s words in their title, breadcrumb or body,
+    where one does (:func:`~osrag.search.subject.with_subject`)."""
+    return with_subject(hits, subject, _hit_text)
+
+
+def _hit_text(hit: EngineHit) -> str:
+    source = hit.source
+    return " ".join(str(source.get(name) or "") for name in SUBJECT_FIELDS)
 
 
 def _floor(plan: SearchPlan) -> float | None:

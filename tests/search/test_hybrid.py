@@ -186,9 +186,12 @@ def test_a_stated_amount_is_a_constraint_in_every_mode(
     searcher = Searcher(case.backend, case.alias)
     asked = {"mode": mode, "tenant": "acme", "acl": ["agents"], "k": 10}
     # "umbrella $300K" names no quantity: answered at the role-free step, where the vector
-    # leg keeps only the hits near its best (so does the lexical leg: their floors); off, every
+    # leg keeps only the hits near its best (so does the lexical leg: their floors) and the
+    # hits saying "umbrella" where any does (the question's subject); all off, every
     # candidate comes back
-    result = searcher.search("umbrella $300K", vector_floor=0, lexical_floor=0, **asked)
+    result = searcher.search(
+        "umbrella $300K", vector_floor=0, lexical_floor=0, subject_cut=False, **asked
+    )
     assert result.mode == mode and result.amount_status == "one" and not result.fallback
     assert [f.name for f in result.filters_applied] == ["amount", "tenant", "acl"]
     assert result.hits and all(THREE_HUNDRED_K in h.amounts for h in result.hits)

@@ -30,6 +30,7 @@ from osrag.search.query import (
     search_plan,
 )
 from osrag.search.searcher import Searcher
+from osrag.search.subject import SUBJECT_STEPS
 
 VECTOR = [0.1, 0.2, 0.3, 0.4]
 ROLE_FREE = "over $500,000 on the water"  # names no quantity: it starts at role-free
@@ -83,8 +84,11 @@ def test_a_floored_page_is_fetched_whole_from_the_first_hit(
     floored = step in WORDS_CHOOSE_STEPS and floor > 0
     assert lexical_floor(plan, step) == (floor if floored else None)  # type: ignore[arg-type]
     assert typed.text.floor == (floor if floored else None)
-    # the client cuts from the best hit, then pages
-    assert (typed.size, typed.offset) == ((offset + k, 0) if floored else (k, offset))
+    # the client cuts from the best hit (by the floor, or by the question's subject: "water"),
+    # then pages
+    whole = floored or bool(typed.subject)
+    assert typed.subject == (("water",) if step in SUBJECT_STEPS else ())
+    assert (typed.size, typed.offset) == ((offset + k, 0) if whole else (k, offset))
 
 
 # --------------------------------------------------------------------------- search

@@ -108,11 +108,12 @@ def test_the_vector_leg_keeps_only_the_hourly_amounts_near_its_best(
     services: BackendCase,
 ) -> None:
     # no label says "dog walkers": the per-unit step passes every hourly amount under $30
-    step, every = _documents(services, "vector", vector_floor_per_unit=0)
+    # (the question's subject, "dog walkers", cuts nothing of what is measured here: off)
+    step, every = _documents(services, "vector", vector_floor_per_unit=0, subject_cut=False)
     assert step == "per-unit"
     assert every[0] == "dog-walker" and set(every) == HOURLY_UNDER_30
     # the role-free step's share keeps the pet sitter too; the per-unit step's does not
-    assert _documents(services, "vector", vector_floor_per_unit=0.8)[1][:2] == [
+    assert _documents(services, "vector", vector_floor_per_unit=0.8, subject_cut=False)[1][:2] == [
         "dog-walker",
         "pet-sitter",
     ]

@@ -1,0 +1,147 @@
+"""The subject of a question and the cut it makes (osrag.search.subject): pure checks of
+the words and the plans, then the search on OpenSearch, Elasticsearch and the embedded
+index. What each question must return is written beside it, read from the documents."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from backend_cases import BACKEND_PARAMS, BackendCase, open_case, write_markdown
+from hypothesis import given
+from hypothesis import strategies as st
+
+from osrag.ingestion.ingest import IngestOptions, ingest
+from osrag.search.query import plan_query, plan_subject, search_plan
+from osrag.search.searcher import Searcher
+from osrag.search.subject import says_subject, subject_words, with_subject
+
+
+def subject(question: str, step: str = "role-free") -> tuple[str, ...]:
+    return plan_subject(plan_query(question), step)  # type: ignore[arg-type]
+
+
+def test_the_subject_is_what_the_question_is_about_besides_quantity_kind_and_unit() -> None:
+    assert subject("kayak rental bills with a total due over $300") == ("kayak", "rental")
+    assert subject("removal firms charging over $120 an hour") == ("removal",)
+    assert subject("glazier quotes with a deposit under $400") == ("glazier",)
+    assert subject("boiler service contracts costing over $200 a year") == ("boiler", "service")
+
+
+def test_a_word_of_the_constrained_quantity_a_period_or_a_year_is_no_subject() -> None:
+    # the quantity's own words, by stem ("packing" of "packing charge"), and FY-forms
+    assert subject("estimates with a packing charge under $500") == ()
+    assert subject("revenue over $5 million in FY99") == ()
+    assert subject("invoices with a total due over $4,000") == ()
+
+
+def test_the_cut_applies_only_where_the_filter_no_longer_holds_the_words() -> None:
+    question = "kayak rental bills with a total due over $300"
+    assert subject(question, "bound") == ()
+    assert subject(question, "worded") == ()
+    assert subject(question, "none") == ()
+    for step in ("narrowed", "per-unit", "role-free"):
+        assert subject(question, step) == ("kayak", "rental")
+
+
+def test_the_cut_can_be_turned_off() -> None:
+    plan = plan_query("kayak rental bills with a total due over $300", subject_cut=False)
+    assert plan_subject(plan, "role-free") == ()
+
+
+def test_a_plan_with_a_subject_is_fetched_from_its_first_hit_and_brings_the_text_fields() -> None:
+    plan = plan_query(
+        "kayak rental bills with a total due over $300", k=5, offset=5, source_fields=["doc_id"]
+    )
+    sent = search_plan(plan, step="role-free")
+    assert sent.subject == ("kayak", "rental")
+    assert (sent.size, sent.offset) == (10, 0)
+    assert sent.source.includes is not None
+    assert {"title", "breadcrumb", "body"} <= set(sent.source.includes)
+    bound = search_plan(plan, step="bound")
+    assert bound.subject == () and (bound.size, bound.offset) == (5, 5)
+
+
+def test_words_are_compared_by_stem() -> None:
+    assert says_subject("Kayaks and canoes — rental rates", ("kayak",))
+    assert says_subject("Removals: two crew", ("removal",))
+    assert not says_subject("Bicycle hire — deposit", ("kayak", "canoe"))
+
+
+def test_the_cut_keeps_the_hits_saying_the_subject_and_every_hit_when_none_does() -> None:
+    hits = ["Tuition invoice: total due", "Harbor Kayak Rental — total due", "Electric bill"]
+    assert with_subject(hits, ("kayak",), str) == ["Harbor Kayak Rental — total due"]
+    assert with_subject(hits, ("glider",), str) == hits
+    assert with_subject(hits, (), str) == hits
+
+
+@given(
+    st.lists(st.text(alphabet="abcdefg kayak", max_size=30), max_size=8),
+    st.lists(st.sampled_from(["kayak", "bag", "cafe", "dead"]), max_size=3),
+)
+def test_the_cut_is_an_ordered_subset_never_empty_when_there_were_hits(
+    hits: list[str], words: list[str]
+) -> None:
+    kept = with_subject(hits, tuple(words), str)
+    assert bool(kept) == bool(hits)
+    said = [h for h in hits if says_subject(h, words)]
+    assert kept == (said or hits)
+    it = iter(hits)
+    assert all(any(h == k for h in it) for k in kept)  # in the hits' order
+
+
+def test_subject_words_are_unique_and_in_the_questions_order() -> None:
+    assert subject_words("kayak kayaks rental kayak", []) == ("kayak", "kayaks", "rental")
+
+
+# --------------------------------------------------------------------------- search
+
+DOCUMENTS = {
+    # a mobile operator's phone plan, $182.40: the subject, "phone"
+    "skyline-mobile": "# Skyline Mobile\n\nUnlimited phone plan for three lines: $182.40.\n",
+    # a preschool's full-day plan, $640.00: a plan, no phone
+    "brightpath-preschool": "# Brightpath Preschool\n\nFull-day plan for September: $640.00.\n",
+    # an electricity supplier's budget plan, $164.10: a plan, no phone
+    "cedar-electric": "# Cedar Valley Electric\n\nBudget billing plan, monthly: $164.10.\n",
+}
+QUESTION = "phone plan over $150"  # names no quantity: it starts at role-free
+
+
+@pytest.fixture(scope="module", params=BACKEND_PARAMS)
+def documents(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[BackendCase]:
+    folder = tmp_path_factory.mktemp("subject")
+    source = write_markdown(folder / "documents", DOCUMENTS)
+    case = open_case(request, request.param, folder)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("OSRAG_CACHE_DIR", str(tmp_path_factory.mktemp("vector-cache")))
+        ingest(source, case.backend, IngestOptions(alias=case.alias, embedder="default"))
+    yield case
+    case.purge()
+
+
+@pytest.mark.parametrize("mode", ["bm25", "vector", "hybrid"])
+def test_a_hit_that_says_no_subject_word_beside_one_that_does_is_not_returned(
+    documents: BackendCase, mode: str
+) -> None:
+    searcher = Searcher(documents.backend, documents.alias, enforce_access=False)
+    # the floors off: every plan holds an amount over $150, the words (the nearness) rank them
+    floors = {"lexical_floor": 0, "vector_floor": 0}
+    every = searcher.search(QUESTION, mode=mode, k=10, subject_cut=False, **floors)
+    assert every.amount_step == "role-free" and every.subject == []
+    assert {h.doc_id for h in every.hits} == set(DOCUMENTS)
+    cut = searcher.search(QUESTION, mode=mode, k=10, **floors)
+    assert cut.subject == ["phone"]
+    assert [h.doc_id for h in cut.hits] == ["skyline-mobile"]
+
+
+def test_a_subject_no_hit_says_cuts_nothing(documents: BackendCase) -> None:
+    searcher = Searcher(documents.backend, documents.alias, enforce_access=False)
+    found = searcher.search("gym plan over $150", mode="bm25", k=10, lexical_floor=0)
+    assert found.subject == ["gym"]
+    every = searcher.search(
+        "gym plan over $150", mode="bm25", k=10, lexical_floor=0, subject_cut=False
+    )
+    assert [h.doc_id for h in found.hits] == [h.doc_id for h in every.hits]
+    assert len(found.hits) == 3
