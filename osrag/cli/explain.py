@@ -273,6 +273,12 @@ def _vector_leg(leg: VectorLeg, embedded: str) -> str:
     return " · ".join([nearest, *_floor_text(leg.floor)])
 
 
+def _fewer(slack: int) -> str:
+    """How many words fewer than the best a hit may say, as the subject's row ends."""
+    fewer = f" or up to {plural(slack, 'word')} fewer" if slack else ""
+    return f"{fewer} (title, headings, body), where any says one"
+
+
 def _floor_text(floor: float | None) -> list[str]:
     """A leg's floor, as the client applies it (nothing without one)."""
     return [] if floor is None else [f"the hits scoring at least {floor:g} of its best"]
@@ -301,9 +307,7 @@ def _legs(plan: AnalyzedQuery, sent: SearchPlan, result: SearchResult) -> Sectio
         )
     if sent.subject:
         said = ", ".join(f'"{w}"' for w in sent.subject)
-        rows.append(
-            ("subject", f"the hits saying {said} in title, headings or body, where one does")
-        )
+        rows.append(("subject", f"the hits saying the most of {said}{_fewer(sent.subject_slack)}"))
     return Section(f"legs ({', '.join(shape)}):", rows)
 
 

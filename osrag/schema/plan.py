@@ -141,9 +141,11 @@ class SearchPlan:
     """Stop counting after this many matches (a probe that needs one)."""
     subject: tuple[str, ...] = ()
     """The question's subject (:mod:`osrag.search.subject`) at an amount step whose filter
-    no longer holds it: the caller keeps the hits saying one of these words, where one
-    does (a plan with a subject is fetched from its first hit and paged by the caller);
+    no longer holds it: the caller keeps the hits saying the most of these words, where one
+    says any (a plan with a subject is fetched from its first hit and paged by the caller);
     the engines rank as without it."""
+    subject_slack: int = 0
+    """How many of the subject's words fewer than the best hit a hit may say and stay."""
 
     def __post_init__(self) -> None:
         if self.mode in ("bm25", "hybrid") and self.text is None:

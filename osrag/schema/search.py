@@ -150,10 +150,18 @@ class QuerySpec(BaseModel):
     subject_cut: bool = Field(
         default=True,
         description="at the amount steps whose filter no longer holds the question's words "
-        "(narrowed, per-unit, role-free): keep the hits that say one of the question's "
-        "subject words — what it is about besides the quantity, the kind of document and the "
-        "unit ('phone' of 'phone bills with a total due over $150') — where any hit says one "
-        "(False: every hit the filters and floors keep)",
+        "(narrowed, per-unit, role-free): keep the hits that say as many of the question's "
+        "subject words as the best hit, or subject_slack fewer (never none) — what it asks "
+        "and about what, without generic quantity and document "
+        "nouns or the unit ('phone' of 'phone bills with a total due over $150') — where any "
+        "hit says one (False: every hit the filters and floors keep)",
+    )
+    subject_slack: int = Field(
+        default=1,
+        ge=0,
+        description="with subject_cut: a hit may say this many of the subject's words fewer "
+        "than the hit saying the most and stay (0: only the hits at the highest coordination "
+        "level)",
     )
     weights: tuple[float, float] | None = Field(
         default=None, description="normalization: weights of the (lexical, vector) legs"
@@ -361,8 +369,8 @@ class SearchResult(BaseModel):
     subject: list[str] = Field(
         default_factory=list,
         description="the question's subject words the hits were cut by at the amount step "
-        "that answered (narrowed, per-unit, role-free): the hits saying one of them, where "
-        "one does; empty when no cut applied",
+        "that answered (narrowed, per-unit, role-free): the hits saying the most of them, "
+        "where one says any; empty when no cut applied",
     )
     label_matches: list[LabelMatches] = Field(
         default_factory=list,

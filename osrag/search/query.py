@@ -489,6 +489,7 @@ def search_plan(
             in_engine and not spec.collapse and floor is None and words_floor is None,
         ),
         subject=subject,
+        subject_slack=spec.subject_slack,
     )
 
 
@@ -497,12 +498,13 @@ SUBJECT_FIELDS = ("title", "breadcrumb", "body")
 
 
 def plan_subject(plan: AnalyzedQuery, step: AmountStep | None) -> tuple[str, ...]:
-    """The subject words a search at ``step`` cuts its hits by (:func:`subject_words`):
-    at the amount steps whose filter no longer holds the question's words
-    (:data:`SUBJECT_STEPS`), when the spec asks for the cut; empty elsewhere."""
+    """The subject words a search at ``step`` cuts its hits by (:func:`subject_words`: the
+    hits saying the most of them are kept): at the amount steps whose filter no longer
+    holds the question's words (:data:`SUBJECT_STEPS`), when the spec asks for the cut;
+    empty elsewhere."""
     if not plan.spec.subject_cut or step not in SUBJECT_STEPS or not plan.constraints:
         return ()
-    return subject_words(plan.match_text, plan.constraints)
+    return subject_words(plan.match_text)
 
 
 def bool_query(

@@ -392,13 +392,13 @@ class Searcher:
             raise self._tenant_required()
         (result,) = answers
         floor, words_floor = _floor(sent.plans[0]), _words_floor(sent.plans[0])
-        subject = sent.plans[0].subject
+        subject, slack = sent.plans[0].subject, sent.plans[0].subject_slack
         if not result.legs:
             leg_floor = floor if spec.mode == "vector" else words_floor
             if not (spec.collapse and spec.mode == "vector") and leg_floor is None:
                 if not subject:
                     return Ran(list(result.hits), result.total, result.candidates, result.fused)
-                page = _said(result.hits, subject)[spec.offset : spec.offset + spec.k]
+                page = _said(result.hits, subject, slack)[spec.offset : spec.offset + spec.k]
                 return Ran(page, result.total, result.candidates, result.fused)
             ranked, fused = fusion.above_floor(result.hits, leg_floor), None
         else:
@@ -415,7 +415,7 @@ class Searcher:
             fused = f"client:{spec.fusion}"
         if spec.collapse:
             ranked = fusion.best_per_document(ranked)
-        ranked = _said(ranked, subject)
+        ranked = _said(ranked, subject, slack)
         page = ranked[spec.offset : spec.offset + spec.k]
         return Ran(page, len(ranked), result.candidates, fused)
 
@@ -475,10 +475,11 @@ class Searcher:
         )
 
 
-def _said(hits: Sequence[EngineHit], subject: Sequence[str]) -> list[EngineHit]:
-    """The hits saying one of the ``subject``'s words in their title, breadcrumb or body,
-    where one does (:func:`~osrag.search.subject.with_subject`)."""
-    return with_subject(hits, subject, _hit_text)
+def _said(hits: Sequence[EngineHit], subject: Sequence[str], slack: int) -> list[EngineHit]:
+    """The hits saying the most of the ``subject``'s words (or ``slack`` fewer) in their
+    title, breadcrumb or body, where one says any
+    (:func:`~osrag.search.subject.with_subject`)."""
+    return with_subject(hits, subject, _hit_text, slack)
 
 
 def _hit_text(hit: EngineHit) -> str:

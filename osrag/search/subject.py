@@ -1,46 +1,51 @@
-"""The subject of a question, and the cut it makes where the amount filter no longer holds
-the question's words.
+"""The words of a question, and the cut they make where the amount filter no longer holds
+them.
 
-A question names a quantity ("a total due", "a packing charge"), a kind of document
-("bills", "estimates"), often a unit ("an hour") — and what it is about: "**phone** bills
-with a total due over $150", "**car repair** invoices with a balance due under $1,500",
-"**movers** charging over $150 an hour". Those last words are its **subject**: the words
-of the question's match text (the amounts already out) that are no function word, no word
-of a constrained quantity's name, no quantity, figure or document noun, no verb that puts
-a price on something and no unit a price is stated per.
+A question names a quantity ("a total due", "a packing charge"), often a kind of document
+("bills", "estimates") and a unit ("an hour"), and what it is about: "**phone** bills with
+a **total due** over $150", "**car repair** invoices with a **balance due** under $1,500",
+"**movers** charging over $150 an hour". Its **subject** here is every word of the
+question's match text (the amounts already out) that says one of those things and no
+other: no function word, no generic quantity, figure or document noun ("fee", "total",
+"invoices"), no verb that puts a price on something ("charging") and no unit a price is
+stated per ("hour" of "per hour") — the words a holder shares with the question and a
+document of another family, holding a figure of the same kind, does not.
 
-While a bound constraint holds, the filter itself says what the question is about: the
-quantity as named, the qualifier of its kind where a document says it. At the steps below
-it (narrowed, per-unit, role-free: :data:`SUBJECT_STEPS`) the filter keeps any document
-holding such a figure — another family's balance due, another trade's hourly rate — and
-the words only rank. There a hit that says none of the subject's words, beside a hit that
-says one, is no answer: the cut (:func:`with_subject`) keeps the hits whose title,
-breadcrumb or body says one of them (compared by Snowball stem: "movers" meets "moving"
-only where both stem alike), and keeps every hit when none does — a subject no hit says
-is a word the corpus does not use, not a reason to answer nothing. The kind of document
-is never part of the subject: it ranks and never excludes.
+While a bound constraint holds, the filter itself holds the quantity as named and the
+qualifier of its kind where a document says it. At the steps below it (narrowed, per-unit,
+role-free: :data:`SUBJECT_STEPS`) the filter keeps any document holding such a figure —
+another family's balance due, another trade's hourly rate, any amount in range — and the
+words only rank. There the cut (:func:`with_subject`) keeps the hits that say as many of
+the subject's words as the best hit — the highest **coordination level** of the hits,
+counted in distinct words by Snowball stem over a hit's title, breadcrumb and body
+("movers" meets "moving" only where both stem alike) —, or a given number fewer (the
+spec's ``subject_slack``: one by default, so a holder that writes one asked word otherwise
+stays), never a hit saying none; and every hit when none says one: a subject no hit says is
+a question in words the corpus does not use, not a reason to answer nothing. The kind of
+document is never part of the subject: it ranks and never excludes.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import TypeVar
 
 from osrag.engines.mapping import ENGLISH_STOP_WORDS
 from osrag.lexicon.function_words import (
     ALL_PREPOSITIONS,
-    CLAUSE_WORDS,
+    BOUNDARY_WORDS,
     DETERMINERS,
+    PRONOUNS,
     VERBS_OF_ASKING,
-    VERBS_OF_GIVING,
+    VERBS_OF_TERMS,
 )
 from osrag.lexicon.links import ASKED_PRICE_VERBS
 from osrag.lexicon.periods import period_unit_of
 from osrag.lexicon.quantities import is_document_noun, is_figure_noun, is_quantity_noun
 from osrag.lexicon.words import key_stem
-from osrag.models import AmountConstraint, AmountStep
+from osrag.models import AmountStep
 
 SUBJECT_STEPS: tuple[AmountStep, ...] = ("narrowed", "per-unit", "role-free")
 """The amount steps whose filter keeps a figure of the asked kind in any document, or any
@@ -65,9 +70,10 @@ def _not_subject(word: str) -> bool:
         or word in ENGLISH_STOP_WORDS
         or word in ALL_PREPOSITIONS
         or word in DETERMINERS
-        or word in CLAUSE_WORDS
+        or word in PRONOUNS
+        or word in BOUNDARY_WORDS  # clause words, verbs of being, doing, giving, reporting
         or word in VERBS_OF_ASKING
-        or word in VERBS_OF_GIVING
+        or word in VERBS_OF_TERMS
         or word in ASKED_PRICE_VERBS
         or is_document_noun(word)
         or is_quantity_noun(word)
@@ -77,31 +83,35 @@ def _not_subject(word: str) -> bool:
     )
 
 
-def subject_words(match_text: str, constraints: Iterable[AmountConstraint]) -> tuple[str, ...]:
+def subject_words(match_text: str) -> tuple[str, ...]:
     """The subject of a question (see the module docstring): the words of ``match_text``
-    (the question without its amounts) that say what it is about, in order, once each —
-    neither a word of a constrained quantity's name (its label) nor a word
-    :func:`_not_subject` sets apart. Empty when nothing is left."""
-    named = {key_stem(w) for c in constraints if c.label for w in _words(c.label)}
-    found = [w for w in _words(match_text) if not _not_subject(w) and key_stem(w) not in named]
-    return tuple(dict.fromkeys(found))
+    (the question without its amounts) that say what it asks and about what, in order,
+    once each — every word :func:`_not_subject` does not set apart. Empty when nothing
+    is left."""
+    return tuple(dict.fromkeys(w for w in _words(match_text) if not _not_subject(w)))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def _stems(text: str) -> frozenset[str]:
     return frozenset(key_stem(w) for w in _words(text))
 
 
-def says_subject(text: str, subject: Sequence[str]) -> bool:
-    """Whether ``text`` says one of the ``subject``'s words, compared by Snowball stem."""
+def said(text: str, subject: Sequence[str]) -> int:
+    """How many of the ``subject``'s words ``text`` says (distinct Snowball stems): its
+    coordination level."""
     stems = _stems(text)
-    return any(key_stem(w) in stems for w in subject)
+    return len({stem for w in subject if (stem := key_stem(w)) in stems})
 
 
-def with_subject(hits: Sequence[T], subject: Sequence[str], text_of: Callable[[T], str]) -> list[T]:
-    """The hits whose text (``text_of``) says one of the ``subject``'s words, in order —
-    every hit when the subject is empty or no hit says one."""
+def with_subject(
+    hits: Sequence[T], subject: Sequence[str], text_of: Callable[[T], str], slack: int = 0
+) -> list[T]:
+    """The hits whose text (``text_of``) says the most of the ``subject``'s words — the
+    highest coordination level among them, or up to ``slack`` words fewer, never none —,
+    in order; every hit when the subject is empty or no hit says one of its words."""
     if not subject:
         return list(hits)
-    kept = [hit for hit in hits if says_subject(text_of(hit), subject)]
+    levels = [said(text_of(hit), subject) for hit in hits]
+    least = max(max(levels, default=0) - slack, 1)
+    kept = [hit for hit, level in zip(hits, levels, strict=True) if level >= least]
     return kept or list(hits)

@@ -128,11 +128,13 @@ def _search(case: BackendCase, **asked: object) -> tuple[str | None, list[str]]:
 def test_a_chunk_sharing_one_word_of_the_question_is_not_returned_at_role_free(
     documents: BackendCase,
 ) -> None:
-    # every amount is under $70: the words choose, the paddle club's afternoon first
-    step, every = _search(documents, lexical_floor=0)
+    # every amount is under $70: the words choose, the paddle club's afternoon first (the
+    # question's subject would cut the others too: off, to see the floor alone)
+    step, every = _search(documents, lexical_floor=0, subject_cut=False)
     assert step == "role-free"
     assert every[0] == "harbour-paddle"
     assert set(every) == {"harbour-paddle", "marina-shop", "golf-club"}
+    assert _search(documents, subject_cut=False) == ("role-free", ["harbour-paddle"])
     assert _search(documents) == ("role-free", ["harbour-paddle"])
 
 
