@@ -51,14 +51,14 @@ SUBJECT_STEPS: tuple[AmountStep, ...] = ("narrowed", "per-unit", "role-free")
 """The amount steps whose filter keeps a figure of the asked kind in any document, or any
 figure in range: where the subject cuts (:func:`with_subject`)."""
 
-_TOKEN = re.compile(r"[^\W_]+")
+_ALNUM_RUN = re.compile(r"[^\W_]+")
 T = TypeVar("T")
 
 
 def _words(text: str) -> list[str]:
     """The casefolded words of ``text`` written in letters alone ("change-order" → change,
     order; "FY99", "1040" and "W-2"'s "2" are no words here)."""
-    return [w for w in _TOKEN.findall(text.casefold()) if w.isalpha()]
+    return [w for w in _ALNUM_RUN.findall(text.casefold()) if w.isalpha()]
 
 
 def _not_subject(word: str) -> bool:
