@@ -32,6 +32,7 @@ __all__ = [
     "phrase_words",
     "singular",
     "without_parentheses",
+    "word_runs",
     "word_set",
 ]
 
@@ -114,6 +115,12 @@ _BRACKETED = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 _NAME_WORD = re.compile(r"[^\W_]+")
 
 
+def word_runs(text: str) -> list[str]:
+    """The runs of letters and digits of ``text``, as written: what :func:`name_words`
+    reads a name's words from, without its normalising."""
+    return _NAME_WORD.findall(text)
+
+
 def name_words(text: str) -> list[str]:
     """The words of a name as both sides compare them — the one normaliser: casefolded,
     apostrophes dropped (``Shareholders'`` → ``shareholders``), parenthesised and
@@ -121,7 +128,7 @@ def name_words(text: str) -> list[str]:
     and d``), every other mark a break between words (``non-current`` → ``non``,
     ``current``)."""
     text = _BRACKETED.sub(" ", text.casefold().replace("’", "'").replace("'", ""))
-    return _NAME_WORD.findall(text.replace("&", " and "))
+    return word_runs(text.replace("&", " and "))
 
 
 def hyphenated(text: str) -> list[bool]:

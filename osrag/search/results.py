@@ -19,19 +19,21 @@ from osrag.models import AmountStep, AppliedFilter, LabelMatches, SearchHit, Sea
 from osrag.schema.filters import AmountFilter, NamedFilter
 from osrag.schema.plan import EngineHit
 from osrag.search.ladder import Ladder
-from osrag.search.query import AnalyzedQuery, plan_subject
+from osrag.search.query import AnalyzedQuery
 
 log = logging.getLogger("osrag.search.searcher")
 
 
 class Ran(NamedTuple):
     """What one round trip found: hits (fused where the client fuses), total hits,
-    candidates, how it fused."""
+    candidates, how it fused, the subject it was cut by."""
 
     hits: list[EngineHit]
     total: int
     candidates: int
     fused: str | None
+    subject: tuple[str, ...] = ()
+    """The question's subject words the hits were cut by (:mod:`osrag.search.subject`)."""
 
 
 class EmbedderLoad(NamedTuple):
@@ -165,7 +167,7 @@ def shape_result(
         amount_step=ladder.step,
         amount_steps=ladder.tried,
         text_fallback=text_fallback,
-        subject=[] if text_fallback else list(plan_subject(plan, ladder.step)),
+        subject=list(ran.subject),
         label_matches=list(plan.label_matches),
         total_hits=ran.total,
         raw_hits=len(hits),

@@ -399,7 +399,7 @@ class Searcher:
                 if not subject:
                     return Ran(list(result.hits), result.total, result.candidates, result.fused)
                 page = _said(result.hits, subject, slack)[spec.offset : spec.offset + spec.k]
-                return Ran(page, result.total, result.candidates, result.fused)
+                return Ran(page, result.total, result.candidates, result.fused, subject)
             ranked, fused = fusion.above_floor(result.hits, leg_floor), None
         else:
             legs = [list(leg) for leg in result.legs]
@@ -417,7 +417,7 @@ class Searcher:
             ranked = fusion.best_per_document(ranked)
         ranked = _said(ranked, subject, slack)
         page = ranked[spec.offset : spec.offset + spec.k]
-        return Ran(page, len(ranked), result.candidates, fused)
+        return Ran(page, len(ranked), result.candidates, fused, subject)
 
     def _run(
         self,

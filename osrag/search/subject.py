@@ -27,7 +27,6 @@ document is never part of the subject: it ranks and never excludes.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import TypeVar
@@ -44,21 +43,20 @@ from osrag.lexicon.function_words import (
 from osrag.lexicon.links import ASKED_PRICE_VERBS
 from osrag.lexicon.periods import period_unit_of
 from osrag.lexicon.quantities import is_document_noun, is_figure_noun, is_quantity_noun
-from osrag.lexicon.words import key_stem
+from osrag.lexicon.words import key_stem, word_runs
 from osrag.models import AmountStep
 
 SUBJECT_STEPS: tuple[AmountStep, ...] = ("narrowed", "per-unit", "role-free")
 """The amount steps whose filter keeps a figure of the asked kind in any document, or any
 figure in range: where the subject cuts (:func:`with_subject`)."""
 
-_ALNUM_RUN = re.compile(r"[^\W_]+")
 T = TypeVar("T")
 
 
 def _words(text: str) -> list[str]:
     """The casefolded words of ``text`` written in letters alone ("change-order" → change,
     order; "FY99", "1040" and "W-2"'s "2" are no words here)."""
-    return [w for w in _ALNUM_RUN.findall(text.casefold()) if w.isalpha()]
+    return [w for w in word_runs(text.casefold()) if w.isalpha()]
 
 
 def _not_subject(word: str) -> bool:
