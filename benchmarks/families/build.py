@@ -57,7 +57,7 @@ SETS = {
             ROOT / "benchmarks" / "data" / name / "sources",
             ROOT / "benchmarks" / "data" / name / "documents",
         )
-        for name in (*PROBE_SETS, "probe11")
+        for name in PROBE_SETS
     },
 }
 """Each set's (sources folder, documents folder)."""

@@ -1,4 +1,4 @@
-"""The probe sets of ``benchmarks/data/probe`` and ``probe2`` to ``probe10`` are well-formed.
+"""The probe sets of ``benchmarks/data/probe`` and ``probe2`` to ``probe11`` are well-formed.
 
 Families osrag's rules were not built on — the first set: bills, payslips, fee statements,
 explanations of benefits, vehicle agreements, freight quotes, service agreements, venue contracts;
@@ -146,6 +146,22 @@ SETS = (
             "probe7",
             "probe8",
             "probe9",
+        ),
+    ),
+    ProbeSet(
+        "probe11",
+        frozenset({"USD", "GBP", "EUR"}),
+        earlier=(
+            "probe",
+            "probe2",
+            "probe3",
+            "probe4",
+            "probe5",
+            "probe6",
+            "probe7",
+            "probe8",
+            "probe9",
+            "probe10",
         ),
     ),
 )
