@@ -44,19 +44,18 @@ import datetime as dt
 import functools
 import logging
 from collections.abc import Sequence
-from typing import Annotated, Literal, Protocol, TypeVar
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, SkipValidation
 
 from osrag.chunking.plaintext import scan_plaintext
 from osrag.errors import ExtractionError
 from osrag.extract.dates import DateMention, extract_dates
-from osrag.extract.declared import declared_line_amounts
 from osrag.extract.facts.build import amount_facts
 from osrag.extract.identifiers import IdentifierMention, extract_identifiers
 from osrag.extract.marks import DIGIT
-from osrag.extract.money import MoneyMention, RejectedMoney, may_state_money, scan_money
-from osrag.extract.tables import table_cells
+from osrag.extract.money import MoneyMention, RejectedMoney, may_state_money
+from osrag.extract.money_reading import overlapping, read_money
 from osrag.models import BREADCRUMB_SEPARATOR, Chunk, Document, ExtractionConfig
 from osrag.schema.facts import AmountFact
 
@@ -94,22 +93,14 @@ def extract_values(
     identifiers = extract_identifiers(text, config.identifier_patterns, pos=start)
     if not _may_state_money_or_date(text, start):
         return ExtractedValues(identifiers=identifiers)
-    scan = scan_money(text, config.default_currency, pos=start)
-    cells = table_cells(text, config.default_currency, pos=start)
-    money = scan.mentions
-    if cells:
-        money = merge_table_amounts(money, [c.mention for c in cells])
-    declared = declared_line_amounts(text, config.default_currency, pos=start)
-    if declared:
-        ends = [m.end for m in money]
-        fresh = [d for d in declared if not _overlapping(money, ends, d.start, d.end)]
-        money = sorted([*money, *fresh], key=lambda m: m.start)
+    reading = read_money(text, config.default_currency, start=start)
+    money, cells = reading.mentions, reading.cells
     return ExtractedValues(
         money=money,
         facts=amount_facts(text, money, cells, headings=_headings(text, start, text_format))
         if money
         else [],
-        rejected_money=scan.rejected,
+        rejected_money=reading.rejected,
         dates=extract_dates(text, config.date_order, pos=start),
         identifiers=identifiers,
     )
@@ -121,39 +112,6 @@ def _headings(text: str, start: int, text_format: TextFormat) -> list[tuple[int,
     if text_format == "markdown":
         return None
     return [(h.start, h.text) for h in scan_plaintext(text, start).headings]
-
-
-def merge_table_amounts(
-    mentions: list[MoneyMention], cells: list[MoneyMention]
-) -> list[MoneyMention]:
-    """``mentions`` with every one that overlaps a table cell's amount replaced by it.
-
-    The cell reading knows the caption and the parentheses; the plain scan read
-    ``$ 831.7`` of a table "in millions" as $831.70. Both lists are sorted and
-    non-overlapping; so is the result.
-    """
-    cell_ends = [c.end for c in cells]
-    kept = [m for m in mentions if not _overlapping(cells, cell_ends, m.start, m.end)]
-    return sorted([*kept, *cells], key=lambda m: m.start)
-
-
-class _Spanned(Protocol):
-    @property
-    def start(self) -> int: ...
-    @property
-    def end(self) -> int: ...
-
-
-M = TypeVar("M", bound=_Spanned)
-
-
-def _overlapping(mentions: Sequence[M], ends: list[int], start: int, end: int) -> Sequence[M]:
-    """Mentions (sorted, non-overlapping) that overlap ``[start, end)``."""
-    lo = bisect.bisect_right(ends, start)
-    hi = lo
-    while hi < len(mentions) and mentions[hi].start < end:
-        hi += 1
-    return mentions[lo:hi]
 
 
 class _Values:
@@ -355,12 +313,12 @@ def enrich_chunks(
                 f"is outside the document ({len(doc.text)} code points)"
             )
         lo = bisect.bisect_right(money_ends, start)
-        money = _overlapping(values.money, money_ends, start, end)
+        money = overlapping(values.money, money_ends, start, end)
         found = _Values(config.default_currency).add(
             money,
             facts[lo : lo + len(money)],
-            _overlapping(values.dates, date_ends, start, end),
-            _overlapping(values.identifiers, identifier_ends, start, end),
+            overlapping(values.dates, date_ends, start, end),
+            overlapping(values.identifiers, identifier_ends, start, end),
         )
         if chunk.breadcrumb:
             for heading in chunk.breadcrumb.split(BREADCRUMB_SEPARATOR):
