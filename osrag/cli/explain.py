@@ -308,6 +308,11 @@ def _legs(plan: AnalyzedQuery, sent: SearchPlan, result: SearchResult) -> Sectio
     if sent.subject:
         said = ", ".join(f'"{w}"' for w in sent.subject)
         rows.append(("subject", f"the hits saying the most of {said}{_fewer(sent.subject_slack)}"))
+        fewer = (
+            f" or up to {plural(sent.subject_slack, 'word')} fewer" if sent.subject_slack else ""
+        )
+        beside = f"of those, the most of them{fewer} beside an amount in range, where any has one"
+        rows.append(("beside", beside))
     return Section(f"legs ({', '.join(shape)}):", rows)
 
 

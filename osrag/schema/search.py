@@ -154,14 +154,17 @@ class QuerySpec(BaseModel):
         "subject words as the best hit, or subject_slack fewer (never none) — what it asks "
         "and about what, without generic quantity and document "
         "nouns or the unit ('phone' of 'phone bills with a total due over $150') — where any "
-        "hit says one (False: every hit the filters and floors keep)",
+        "hit says one; of those, the hits whose amount in range has the most subject words "
+        "in its sentence or the headings above it, and those whose amount the reader does "
+        "not find, where any amount in range has one beside it (False: every hit the filters "
+        "and floors keep)",
     )
     subject_slack: int = Field(
         default=1,
         ge=0,
         description="with subject_cut: a hit may say this many of the subject's words fewer "
-        "than the hit saying the most and stay (0: only the hits at the highest coordination "
-        "level)",
+        "than the hit saying the most, anywhere and beside its amount in range, and stay (0: "
+        "only the hits at the highest coordination level)",
     )
     weights: tuple[float, float] | None = Field(
         default=None, description="normalization: weights of the (lexical, vector) legs"

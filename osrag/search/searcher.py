@@ -63,9 +63,11 @@ from osrag.models import (
     QuerySpec,
     SearchResult,
 )
+from osrag.schema.constraints import AmountConstraint
 from osrag.schema.filters import Exists, NamedFilter
 from osrag.schema.plan import EngineHit, EngineResult, SearchPlan, Source, TextLeg
 from osrag.search import fusion
+from osrag.search.beside import with_words_beside
 from osrag.search.ladder import Ladder
 from osrag.search.meaning import DEFAULT_THRESHOLD, LabelMeaning
 from osrag.search.passages.expand import Expansion
@@ -398,7 +400,8 @@ class Searcher:
             if not (spec.collapse and spec.mode == "vector") and leg_floor is None:
                 if not subject:
                     return Ran(list(result.hits), result.total, result.candidates, result.fused)
-                page = _said(result.hits, subject, slack)[spec.offset : spec.offset + spec.k]
+                said = _said(result.hits, subject, slack, plan.constraints)
+                page = said[spec.offset : spec.offset + spec.k]
                 return Ran(page, result.total, result.candidates, result.fused, subject)
             ranked, fused = fusion.above_floor(result.hits, leg_floor), None
         else:
@@ -415,7 +418,7 @@ class Searcher:
             fused = f"client:{spec.fusion}"
         if spec.collapse:
             ranked = fusion.best_per_document(ranked)
-        ranked = _said(ranked, subject, slack)
+        ranked = _said(ranked, subject, slack, plan.constraints)
         page = ranked[spec.offset : spec.offset + spec.k]
         return Ran(page, len(ranked), result.candidates, fused, subject)
 
@@ -475,11 +478,27 @@ class Searcher:
         )
 
 
-def _said(hits: Sequence[EngineHit], subject: Sequence[str], slack: int) -> list[EngineHit]:
+def _said(
+    hits: Sequence[EngineHit],
+    subject: Sequence[str],
+    slack: int,
+    constraints: Sequence[AmountConstraint],
+) -> list[EngineHit]:
     """The hits saying the most of the ``subject``'s words (or ``slack`` fewer) in their
     title, breadcrumb or body, where one says any
-    (:func:`~osrag.search.subject.with_subject`)."""
-    return with_subject(hits, subject, _hit_text, slack)
+    (:func:`~osrag.search.subject.with_subject`); of those, the hits whose amount in range
+    of the ``constraints`` has the most of them beside it
+    (:func:`~osrag.search.beside.with_words_beside`)."""
+    kept = with_subject(hits, subject, _hit_text, slack)
+    return with_words_beside(kept, subject, constraints, _hit_body, _hit_headings, slack)
+
+
+def _hit_body(hit: EngineHit) -> str:
+    return str(hit.source.get("body") or "")
+
+
+def _hit_headings(hit: EngineHit) -> str:
+    return f"{hit.source.get('title') or ''}\n{hit.source.get('breadcrumb') or ''}"
 
 
 def _hit_text(hit: EngineHit) -> str:

@@ -8,11 +8,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from backend_cases import BACKEND_PARAMS, BackendCase, open_case, write_markdown
+from backend_cases import BACKEND_PARAMS, BackendCase, ingested_texts
 from hypothesis import given
 from hypothesis import strategies as st
 
-from osrag.ingestion.ingest import IngestOptions, ingest
 from osrag.search.query import plan_query, plan_subject, search_plan
 from osrag.search.searcher import Searcher
 from osrag.search.subject import said, subject_words, with_subject
@@ -125,13 +124,8 @@ def documents(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[BackendCase]:
     folder = tmp_path_factory.mktemp("subject")
-    source = write_markdown(folder / "documents", DOCUMENTS)
-    case = open_case(request, request.param, folder)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("OSRAG_CACHE_DIR", str(tmp_path_factory.mktemp("vector-cache")))
-        ingest(source, case.backend, IngestOptions(alias=case.alias, embedder="default"))
-    yield case
-    case.purge()
+    with ingested_texts(request, request.param, folder, DOCUMENTS, embedder="default") as case:
+        yield case
 
 
 @pytest.mark.parametrize("mode", ["bm25", "vector", "hybrid"])

@@ -222,15 +222,25 @@ def markdown_corpus(
 
 @contextmanager
 def ingested_texts(
-    request: Any, kind: str, folder: Path, documents: Mapping[str, str]
+    request: Any,
+    kind: str,
+    folder: Path,
+    documents: Mapping[str, str],
+    *,
+    embedder: str | None = None,
 ) -> Iterator[BackendCase]:
     """A case of ``kind`` with ``documents`` (name → Markdown) ingested as osrag ingests a
-    folder; its generations purged afterwards."""
+    folder (with vectors from ``embedder`` when given, cached in a folder of the case's
+    own); its generations purged afterwards."""
+    import pytest
+
     from osrag.ingestion.ingest import IngestOptions, ingest
 
     source = write_markdown(folder / "documents", documents)
     case = open_case(request, kind, folder)
-    ingest(source, case.backend, IngestOptions(alias=case.alias))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("OSRAG_CACHE_DIR", str(folder / "vector-cache"))
+        ingest(source, case.backend, IngestOptions(alias=case.alias, embedder=embedder))
     try:
         yield case
     finally:
