@@ -46,7 +46,7 @@ from osrag.extract.money_reading import read_money
 from osrag.lexicon.links import ASKED_PRICE_VERBS
 from osrag.lexicon.words import key_stem
 from osrag.schema.constraints import AmountConstraint
-from osrag.search.subject import said, subject_words
+from osrag.search.subject import at_highest_level, said_in, subject_words
 
 T = TypeVar("T")
 
@@ -61,15 +61,21 @@ def in_range(constraint: AmountConstraint, currency: str, minor_units: int) -> b
     if currency != constraint.currency:
         return False
     b = constraint.bounds
-    return {
-        "eq": lambda: minor_units == b[0],
-        "in": lambda: minor_units in b,
-        "between": lambda: b[0] <= minor_units <= b[-1],
-        "gt": lambda: minor_units > b[0],
-        "gte": lambda: minor_units >= b[0],
-        "lt": lambda: minor_units < b[0],
-        "lte": lambda: minor_units <= b[0],
-    }[constraint.op]()
+    match constraint.op:
+        case "eq":
+            return minor_units == b[0]
+        case "in":
+            return minor_units in b
+        case "between":
+            return b[0] <= minor_units <= b[-1]
+        case "gt":
+            return minor_units > b[0]
+        case "gte":
+            return minor_units >= b[0]
+        case "lt":
+            return minor_units < b[0]
+        case "lte":
+            return minor_units <= b[0]
 
 
 def _ends_sentence(text: str, at: int) -> bool:
@@ -151,7 +157,7 @@ def level_beside(
         return None
     default = dollar_currency(constraints[0].currency)
     levels = [
-        said(f"{headings}\n{sentence(text, m.start, m.end)}", subject)
+        said_in((headings, sentence(text, m.start, m.end)), subject)
         for m in read_money(text, default).mentions
         if any(in_range(c, m.currency, m.minor_units) for c in constraints)
     ]
@@ -198,8 +204,4 @@ def with_words_beside(
     if not subject or not constraints:
         return list(hits)
     levels = [level_beside(text_of(hit), subject, constraints, headings_of(hit)) for hit in hits]
-    best = max((level for level in levels if level is not None), default=0)
-    if best < 1:
-        return list(hits)
-    least = max(best - slack, 1)
-    return [hit for hit, level in zip(hits, levels, strict=True) if level is None or level >= least]
+    return at_highest_level(hits, levels, slack)

@@ -97,8 +97,25 @@ def _stems(text: str) -> frozenset[str]:
 def said(text: str, subject: Sequence[str]) -> int:
     """How many of the ``subject``'s words ``text`` says (distinct Snowball stems): its
     coordination level."""
-    stems = _stems(text)
+    return said_in((text,), subject)
+
+
+def said_in(texts: Sequence[str], subject: Sequence[str]) -> int:
+    """How many of the ``subject``'s words the ``texts`` say together (each text's stems
+    read once and kept: a chunk's headings, read beside each of its amounts)."""
+    stems = frozenset().union(*map(_stems, texts))
     return len({stem for w in subject if (stem := key_stem(w)) in stems})
+
+
+def at_highest_level(hits: Sequence[T], levels: Sequence[int | None], slack: int) -> list[T]:
+    """The ``hits`` whose level is the highest of their ``levels``, or up to ``slack``
+    fewer, never zero, and those with no level (None: nothing read to count), in order;
+    every hit when no level is one or more."""
+    best = max((level for level in levels if level is not None), default=0)
+    if best < 1:
+        return list(hits)
+    least = max(best - slack, 1)
+    return [hit for hit, level in zip(hits, levels, strict=True) if level is None or level >= least]
 
 
 def with_subject(
@@ -109,7 +126,4 @@ def with_subject(
     in order; every hit when the subject is empty or no hit says one of its words."""
     if not subject:
         return list(hits)
-    levels = [said(text_of(hit), subject) for hit in hits]
-    least = max(max(levels, default=0) - slack, 1)
-    kept = [hit for hit, level in zip(hits, levels, strict=True) if level >= least]
-    return kept or list(hits)
+    return at_highest_level(hits, [said(text_of(hit), subject) for hit in hits], slack)

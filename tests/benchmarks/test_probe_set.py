@@ -63,8 +63,6 @@ class ProbeSet:
     name: str
     currencies: frozenset[str]
     """The currencies its questions ask in."""
-    earlier: tuple[str, ...] = ()
-    """The probe sets before it, whose families it must not repeat."""
 
     @property
     def folder(self) -> Path:
@@ -107,65 +105,8 @@ class ProbeSet:
 
 SETS = (
     ProbeSet("probe", frozenset({"USD", "GBP"})),
-    ProbeSet("probe2", frozenset({"USD", "GBP", "EUR"}), earlier=("probe",)),
-    ProbeSet("probe3", frozenset({"USD", "GBP", "EUR"}), earlier=("probe", "probe2")),
-    ProbeSet("probe4", frozenset({"USD", "GBP", "EUR"}), earlier=("probe", "probe2", "probe3")),
-    ProbeSet(
-        "probe5", frozenset({"USD", "GBP", "EUR"}), earlier=("probe", "probe2", "probe3", "probe4")
-    ),
-    ProbeSet(
-        "probe6",
-        frozenset({"USD", "GBP", "EUR"}),
-        earlier=("probe", "probe2", "probe3", "probe4", "probe5"),
-    ),
-    ProbeSet(
-        "probe7",
-        frozenset({"USD", "GBP", "EUR"}),
-        earlier=("probe", "probe2", "probe3", "probe4", "probe5", "probe6"),
-    ),
-    ProbeSet(
-        "probe8",
-        frozenset({"USD", "GBP", "EUR"}),
-        earlier=("probe", "probe2", "probe3", "probe4", "probe5", "probe6", "probe7"),
-    ),
-    ProbeSet(
-        "probe9",
-        frozenset({"USD", "GBP", "EUR"}),
-        earlier=("probe", "probe2", "probe3", "probe4", "probe5", "probe6", "probe7", "probe8"),
-    ),
-    ProbeSet(
-        "probe10",
-        frozenset({"USD", "GBP", "EUR"}),
-        earlier=(
-            "probe",
-            "probe2",
-            "probe3",
-            "probe4",
-            "probe5",
-            "probe6",
-            "probe7",
-            "probe8",
-            "probe9",
-        ),
-    ),
-    ProbeSet(
-        "probe11",
-        frozenset({"USD", "GBP", "EUR"}),
-        earlier=(
-            "probe",
-            "probe2",
-            "probe3",
-            "probe4",
-            "probe5",
-            "probe6",
-            "probe7",
-            "probe8",
-            "probe9",
-            "probe10",
-        ),
-    ),
+    *(ProbeSet(f"probe{n}", frozenset({"USD", "GBP", "EUR"})) for n in range(2, 12)),
 )
-BY_NAME = {s.name: s for s in SETS}
 QUESTIONS = [(s, q) for s in SETS for q in s.questions]
 
 each_set = pytest.mark.parametrize("probe", SETS, ids=[s.name for s in SETS])
@@ -175,8 +116,9 @@ each_set = pytest.mark.parametrize("probe", SETS, ids=[s.name for s in SETS])
 def test_the_families_are_new_and_list_exactly_the_documents_folder(probe: ProbeSet) -> None:
     families = probe.families
     assert not set(families) & set(DEVELOPMENT)
-    for earlier in probe.earlier:
-        assert not set(families) & set(BY_NAME[earlier].families), earlier
+    # the probe sets before it, in order: it must not repeat their families
+    for earlier in SETS[: SETS.index(probe)]:
+        assert not set(families) & set(earlier.families), earlier.name
     listed = {name for f in families.values() for name in f["documents"]}
     assert listed == set(probe.files)
     for family, f in families.items():
