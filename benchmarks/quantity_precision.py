@@ -113,6 +113,11 @@ extraction, constraint parser or filter):
   servicing, tattoo studios, event audio-visual hire, watch and clock repair, beekeeping
   services, farriery, drone surveying) and 72 questions, gold fixed before any run; measured
   only when named (``--sets probe11``).
+* ``probe12`` — the twelfth probe set of ``benchmarks/data/probe12``, held out as ``probe11``
+  is: 32 documents in eight families none of the earlier sets holds (arborists and tree
+  surgeons, snow and ice removal, car detailing, hearing care, editing and proofreading,
+  phone and laptop repair, boat and yacht charter, sign making and vehicle wraps) and 72
+  questions, gold fixed before any run; measured only when named (``--sets probe12``).
 * ``<set>-agreed`` — a set of families (``probe-agreed``, ``probe2-agreed``) measured on the
   gold its author's reading and a blind second reading agree on (``queries-agreed.jsonl``,
   written by ``benchmarks/families/second_reading.py --write``): a pair the two readings
@@ -500,7 +505,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--sets",
         default="tatqa,tatqa-scope,tatqa-hand,insurance,families,probe",
-        help="comma-separated; probe2 to probe11 (held out) are measured only when named",
+        help="comma-separated; probe2 to probe12 (held out) are measured only when named",
     )
     parser.add_argument("--engines", default="opensearch,elasticsearch,embedded")
     parser.add_argument("--modes", default="bm25,vector,hybrid")
