@@ -81,6 +81,7 @@ from osrag.lexicon.periods import (
     is_period_words,
     part_of_year,
     period_of,
+    period_units_in,
 )
 from osrag.lexicon.scopes import ACTUAL, BUDGET, PARTS, Scope, names_current, read_scope
 from osrag.lexicon.words import name_words
@@ -247,13 +248,18 @@ def _figures(line: str) -> list[tuple[int, int, str]] | None:
     if len(parts) < 2:
         return None
     tail = parts[1:] if number_cell(parts[0][2]) is None else parts
-    if not tail or any(number_cell(p[2]) is None for p in tail):
+    if not tail or not all(_figure_part(p[2]) for p in tail):
         return None
     if all(is_year(p[2]) for p in tail):
         return None
     if tail is parts:  # figures without a label: only below a labelled row
         return None
     return tail
+
+
+def _figure_part(text: str) -> bool:
+    """A part of a space-aligned row that is a figure (:func:`rated_number_cell`)."""
+    return rated_number_cell(text) is not None
 
 
 def _column_of(edge: int, columns: list[int]) -> int | None:
@@ -302,6 +308,9 @@ def _aligned_table(block: list[tuple[int, str]], columns: list[int]) -> Table:
                 label = _read(text)
                 continue
             near = min(range(len(columns)), key=lambda i: abs(columns[i] - end))
+            rated = rated_number_cell(text)
+            if rated is not None and rated.end() < len(text):  # "$14.99/month": the figure
+                text = text[: rated.end()]  # is the cell, its unit read after it
             cells[near] = Cell(_read(text), offset + start, str(near + 1))
         table.rows.append((label, cells))
     return table
@@ -343,6 +352,23 @@ NUMBER_CELL = re.compile(
 number_cell = functools.lru_cache(maxsize=1 << 13)(NUMBER_CELL.fullmatch)
 """``NUMBER_CELL.fullmatch``, memoised: a table's cells are read by several rules (its
 header rows, its signed columns, each cell's amount) and the same figures recur."""
+
+
+@functools.lru_cache(maxsize=1 << 13)
+def rated_number_cell(text: str) -> re.Match[str] | None:
+    """:data:`number_cell` of a cell, or of its figure when the unit it is priced by
+    follows it and ends the cell ("$14.99/month", "$45 per hour", as rate cards write
+    their columns): the match's spans index ``text``."""
+    match = number_cell(text)
+    if match is not None:
+        return match
+    units = period_units_in(text)
+    if not units or units[-1][2] != len(text.rstrip()):
+        return None
+    figure = text[: units[-1][1]].rstrip()
+    return number_cell(figure) if figure else None
+
+
 _MARKED_YEAR = re.compile(r"(?:19|20)\d\d(?:\s*\((?:\d{1,2}|[a-z])\)|\s*[*†‡]+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)?")
 """A year, with a footnote marker if one follows it (``2019 (1)``, ``2019*``, ``2019¹``):
 never money."""

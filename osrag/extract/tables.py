@@ -150,9 +150,11 @@ _LETTER_SIGN_CELL = re.compile(
 )
 """The same for a lettered sign (``Rs. 5``), looked for only where its letters are."""
 _PIPE_ROW = re.compile(r"(?m)^[ \t]*\|")
-_ALIGNED_ROW = re.compile(r"(?m)\S[ \t]{2,}\S*\d[\d,.]*\)?[ \t]*$")
-"""A line ending with a figure two spaces or more after its text: maybe a space-aligned
-table's row."""
+_ALIGNED_ROW = re.compile(
+    r"(?m)\S[ \t]{2,}\S*\d[\d,.]*\)?(?:[ \t]?/[ \t]?[A-Za-z]+|[ \t]+per[ \t]+[A-Za-z]+)?[ \t]*$"
+)
+"""A line ending with a figure two spaces or more after its text, the unit it is priced by
+after it allowed ("$14.99/month"): maybe a space-aligned table's row."""
 _UNIT_HINT = re.compile(
     rf"[{re.escape(SIGN_CHARACTERS)}'’(][ \t]?(?:000|m\b|M\b|bn\b|mn\b)|000['’]?s\b"
 )

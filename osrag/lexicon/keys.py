@@ -217,17 +217,17 @@ def without_dated_tail(text: str) -> str:
     ("Housing – double room"). Else without a date or the statement's own period that
     ends it (:data:`~osrag.lexicon.periods.DATE_TAIL`: "Deposit paid 2 October 2026",
     "Balance due by 23 April 2027", "Royalties earned this period") — its participle kept
-    after a name that only says it is a figure ("Amount due by 5 November 2026" is the
-    amount due)."""
+    after a name that only says it is a figure ("Amount paid 5 November 2026" is the
+    amount paid), and a "due" always: the figure falls due then, and "Balance due by 23
+    April 2027" is read as "Balance due" is."""
     found = _DASHED_TAIL.search(text)
     if found is None or not is_period_words(found.group("tail").strip(" .,:;")):
         dated = DATE_TAIL.search(text)  # "Deposit paid 2 October 2026": when, not what
         if dated is None or not dated.start():
             return text
         if dated["participle"] and (
-            _only_figure_words(text[: dated.start()])
-            or (dated["occasion"] and dated["participle"].casefold() == "due")
-        ):  # "Amount due by …": the amount due; "Balance due at pick-up": the balance due
+            _only_figure_words(text[: dated.start()]) or dated["participle"].casefold() == "due"
+        ):  # "Amount due by …": the amount due; "Balance due by 1 May 2027": the balance due
             return text[: dated.end("participle")]
         return text[: dated.start()]
     return text[: found.start()]

@@ -6,6 +6,9 @@ Built for the forms, not for any file: each table here is small and synthetic.""
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from osrag.extract import extract_values
 from osrag.models import ExtractionConfig
 from osrag.schema.facts import AmountFact
@@ -165,3 +168,37 @@ def test_a_row_under_a_heading_of_offers_is_named_as_the_offer() -> None:
 def test_a_heading_naming_no_offers_leaves_the_row_labels() -> None:
     text = OFFERS.replace("Support tiers", "Support charges")
     assert [f.label for f in facts(text)][:2] == ["Standard — Monthly fee", "Premium — Monthly fee"]
+
+
+RATE_CARD = """\
+PLAN PRICES
+
+  Plan                      1-year plan    Monthly plan
+  Standard                    $120.00        $11.99/month
+  Premium                     $210.00        $19.99/month
+  Hosting                     $300.00        $30 per month
+"""
+
+UNITS = st.sampled_from(["/month", "/mo", "/hr", "/week", "/yr", "/day"])
+
+
+def test_a_figure_priced_by_its_unit_is_a_cell_of_its_column() -> None:
+    got = {(f.raw, f.label, f.period_unit) for f in facts(RATE_CARD)}
+    assert ("$11.99", "Standard — Monthly plan", "month") in got
+    assert ("$19.99", "Premium — Monthly plan", "month") in got
+    assert ("$30", "Hosting — Monthly plan", "month") in got
+    assert ("$210.00", "Premium — 1-year plan", None) in got
+
+
+@given(UNITS, st.integers(1, 999), st.integers(1, 999))
+def test_a_unit_after_the_figures_changes_no_label(unit: str, first: int, second: int) -> None:
+    # the same rate card with and without the unit each figure is priced by
+    def card(tail: str) -> str:
+        rows = [("Basic", first), ("Plus", second)]
+        lines = [f"  {'Plan':<14}  {'Price':>14}"]  # the header over its column
+        lines += [f"  {name:<14}  {f'${value}.00{tail}':>14}" for name, value in rows]
+        return "RATES\n\n" + "\n".join(lines) + "\n"
+
+    bare = [(f.raw, f.label) for f in facts(card("")) if f.source == "table"]
+    rated = [(f.raw, f.label) for f in facts(card(unit)) if f.source == "table"]
+    assert len(bare) == 2 and rated == bare
