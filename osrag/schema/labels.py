@@ -44,8 +44,9 @@ class LabelMatch(BaseModel):
         "'bridge loan'), modifier (the thing the asked name's fee, charge, cost, price or rate "
         "is paid for: 'Outgoing wire transfer' for 'outgoing wire fee'), meaning, or words "
         "(more than half of the asked name's naming words: 'Termite / wood-destroying insect "
-        "inspection' for 'termite inspections'; asked at the ladder's worded step only; see "
-        "the module docstring)"
+        "inspection' for 'termite inspections'; or the labels holding the asked name's longest "
+        "tail: 'Weekend service call' for 'appliance repair weekend service calls'; asked at "
+        "the ladder's worded step only; see the module docstring)"
     )
     cosine: float | None = Field(
         default=None, description="meaning: the cosine of its embedding and the asked name's"

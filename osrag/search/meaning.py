@@ -63,7 +63,12 @@ hold, with its keys, its documents' access scopes and one vector):
    where the quantity ends the label, blind to it in a longer phrase or another order,
    which is what this finds once the keys found nothing. Their exclusive keys are the
    ``worded`` step's filter (``Matched.worded``, the report's ``worded_keys``), the kind
-   of document the question names only ranking there (its words rank).
+   of document the question names only ranking there (its words rank). Before those, the
+   **tail** the labels hold: a name that is no quantity the vocabulary knows, over-specified
+   by words before its head (a compound's head comes last), is asked as its longest tail of
+   two words or more that a visible label holds as a key (:func:`_by_tail`: "appliance
+   repair weekend service calls" → the labels keyed "weekend service call"); only when no
+   tail is held, the labels holding most of its words.
 
 What was matched, and how, is the result's ``label_matches`` (:class:`~osrag.models.
 LabelMatches`): ``--explain``, ``--json`` and the log show it. A named quantity that no
@@ -158,6 +163,9 @@ DEFAULT_THRESHOLD = LABEL_MEANING_THRESHOLD
 setting's default; ``docs/amounts.md`` has the sweep it was chosen on)."""
 MOST_BY_MEANING = 16
 """The most labels one named quantity matches by meaning (the nearest first), or by form."""
+MOST_BY_TAIL = 3
+"""The most labels an asked name's tail may pick out and still be read as the thing asked
+(:func:`_by_tail`); a tail more labels hold is a kind of thing ("service fee", "call out")."""
 FORM_CANDIDATES = 5_000
 """The most labels holding an asked key's last word whose keys are compared by form."""
 SHOWN = 8
@@ -429,6 +437,40 @@ def _by_words(
     return [int(r) for r in rows[order][:MOST_BY_MEANING]]
 
 
+def _by_tail(
+    vocabulary: Vocabulary,
+    name: str,
+    allowed: Callable[[npt.NDArray[np.intp]], npt.NDArray[np.bool_]],
+) -> list[int]:
+    """The labels ``allowed`` holding, as a key, the longest tail of the asked name's key
+    that is two words or more and shorter than the key ("appliance repair weekend service
+    call" → "weekend service call", the words before it only saying where the thing is
+    bought), at most :data:`MOST_BY_MEANING`; [] when no such tail is held. A tail is what
+    a compound keeps of its meaning when modifiers go (its head comes last), as a label's
+    own keys are its tails (:func:`~osrag.lexicon.keys.label_keys`)."""
+    words = asked_key(name_clause(name) or name).split(" ")
+    for start in range(1, len(words) - 1):
+        if words[start] in NOT_NAMING_WORDS:
+            continue  # a tail opening with a word that names nothing is no name
+        held = np.asarray(vocabulary.by_key.get(" ".join(words[start:]), ()), dtype=np.intp)
+        if len(held):
+            held = held[allowed(held)]
+        if not len(held):
+            continue
+        # of the labels holding it, those saying the most of the words left out, where any
+        # says one ("Sunday call-outs": the Sundays column's call-out, not every call-out)
+        dropped = {w for w in words[:start] if w not in NOT_NAMING_WORDS}
+        said = np.fromiter(
+            (len(dropped & {w for k in vocabulary.keys[r] for w in k.split(" ")}) for r in held),
+            dtype=np.intp,
+            count=len(held),
+        )
+        held = held[said == said.max()]
+        # a tail many labels hold names a kind of thing, not the thing asked: no tail
+        return [int(r) for r in held] if len(held) <= MOST_BY_TAIL else []
+    return []
+
+
 def _key_head(key: str) -> str:
     """The head of a label's longest key: its last word before any preposition ("refundable
     security deposit" → deposit; "revenue recognised from refundable deposit" → recognised,
@@ -473,7 +515,10 @@ def _by_words_into(
         ok = shown[rows] & ~matched[rows]
         return ok & ~np.isin(rows, figures) if len(figures) else ok
 
-    rows = _by_words(vocabulary, naming_words(name), allowed, _quantity_head(name))
+    quantity = _quantity_head(name)
+    rows = [] if quantity is not None else _by_tail(vocabulary, name, allowed)
+    if not rows:
+        rows = _by_words(vocabulary, naming_words(name), allowed, quantity)
     mine = matched.copy()
     worded = _keys_of_rows(
         report, vocabulary, rows, "words", asked, mine, shown, gains_only, beyond

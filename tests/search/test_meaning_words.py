@@ -157,3 +157,49 @@ def test_every_label_matched_by_words_holds_more_than_half_of_them(
     for r in range(len(written)):
         held = {w for key in table.keys[r] for w in key.split(" ")}
         assert holding.get(r, 0) == len(held & set(wanted))
+
+
+# ------------------------------------------------------------------ the tail the labels hold
+
+
+def test_an_over_specified_name_is_asked_as_the_longest_tail_a_label_holds() -> None:
+    labels = vocabulary(
+        [
+            "Weekend service call (Saturday or Sunday) — Price",
+            "Service call fee credited toward the repair",
+            "Standard service call",
+        ]
+    )
+    found = match_name(labels, "appliance repair weekend service calls")
+    assert [(m.label, m.by) for m in found.report.matches] == [
+        ("Weekend service call (Saturday or Sunday) — Price", "words")
+    ]
+    assert "weekend service call" in found.worded
+
+
+def test_of_the_labels_holding_the_tail_those_saying_a_left_out_word_are_kept() -> None:
+    labels = vocabulary(
+        ["Call-out — Weekdays", "Call-out — Sundays and bank holidays", "Call-out — Evenings"]
+    )
+    found = match_name(labels, "Sunday appliance call-outs")
+    assert [m.label for m in found.report.matches] == ["Call-out — Sundays and bank holidays"]
+
+
+def test_a_tail_many_labels_hold_is_a_kind_of_thing_and_the_words_decide() -> None:
+    names = ["Apostille", "Notarization", "Courier", "Translation", "Certified copy"]
+    labels = vocabulary([f"{n} — service fee" for n in names] + ["Embassy legalization"])
+    found = match_name(labels, "embassy legalization service fees")
+    # "service fee" picks out five labels: no tail; the label holding most words is asked
+    assert [m.label for m in found.report.matches][:1] == ["Embassy legalization"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.sampled_from(["mobile", "premium", "weekend", "express", "garden"]), min_size=1,
+             max_size=3, unique=True),
+    st.sampled_from(["window cleaning", "gutter clearing", "lawn mowing", "key cutting"]),
+)  # fmt: skip
+def test_words_before_a_held_name_never_lose_it(modifiers: list[str], thing: str) -> None:
+    labels = vocabulary([thing.capitalize(), "Call-out charge", "Parking"])
+    found = match_name(labels, f"{' '.join(modifiers)} {thing}")
+    assert thing.capitalize() in {m.label for m in found.report.matches}
