@@ -100,6 +100,7 @@ __all__ = [
     "period_unit_of",
     "period_units_in",
     "period_written",
+    "rate_phrase_end",
     "stated_halves",
     "stated_quarters",
     "stated_year",
@@ -510,7 +511,9 @@ article ("$189 a night")."""
 SALE_INTRO = r"(?:per|each)"
 """The words before a unit of sale counted one by one ("$12 **per** user", "$5 **each**
 copy"), as a pattern to build on."""
-UNIT_WORDS = r"[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?"
+UNIT_WORD = r"[a-z][a-z-]*"
+"""One word of a rate's unit, as a pattern to build on."""
+UNIT_WORDS = rf"{UNIT_WORD}(?:\s+{UNIT_WORD})?"
 """A unit's one or two words after :data:`RATE_INTRO` or :data:`SALE_INTRO` ("user",
 "square foot"), as a pattern to build on."""
 SALE_UNIT_BEFORE_PERIOD = re.compile(rf"(?i)\s*{SALE_INTRO}\s+{UNIT_WORDS}\s+")
@@ -607,6 +610,25 @@ def unit_phrase_end(text: str, start: int) -> int | None:
     while at < len(text) and text[at] in " \t":
         at += 1
     match = _UNIT_PHRASE.match(text, at)
+    return match.end() if match is not None else None
+
+
+_ANY_RATE_PHRASE = re.compile(
+    rf"(?i)[ \t]*(?:{RATE_INTRO}[ \t]+(?!or\b|and\b){UNIT_WORD}(?:[ \t]+(?!or\b|and\b){UNIT_WORD})?"
+    rf"|/[ \t]?{UNIT_WORD})"
+)
+"""A rate's unit of one or two words of any kind after a price ("**a ticket**", "**per
+signature**", "**per square foot**", "**/page**"), the words of a comparison after it left
+out: what a question may say between an amount and the "or less" that governs it."""
+
+
+def rate_phrase_end(text: str, start: int) -> int | None:
+    """The end of the rate's unit phrase ``text`` continues with at ``start``, of a period
+    or of anything priced by the unit (:data:`_ANY_RATE_PHRASE`: "$15 **per signature** or
+    less", "£2.50 **a ticket** or less"), else None — only to find the comparison said after
+    it; the unit a constraint asks for is read by :func:`unit_phrase_end` and the units'
+    table."""
+    match = _ANY_RATE_PHRASE.match(text, start)
     return match.end() if match is not None else None
 
 

@@ -28,7 +28,8 @@ thousand``, ``$8.2 billion``, ``100 million dollars``):
   maximum (of), less (lower) than or equal to, equal to or less than, at or below, no
   larger than, ``<=``, ``≤``; after the amount: or less, or below, or lower, or under,
   or fewer, and below, and under, and less — either after the amount's period unit too
-  ("$50 a day or less", "$2,000 per month or more");
+  ("$50 a day or less", "$2,000 per month or more"), or after any unit it is priced by
+  ("£2.50 a ticket or less", "$15 per signature or less");
 * ``between``: between X and Y (or X–Y, X to Y), from X to Y (or through/until), X to Y, X–Y
   / X-Y (``$1M–$2M``, ``$1-2 million``); the ends are sorted for "between" and
   "from"; a bare "X to Y" or "X–Y" is a range only when written low to high
@@ -64,7 +65,7 @@ from osrag.currencies import SIGN_CHARACTERS
 from osrag.errors import ExtractionError
 from osrag.extract.money import SCALE_WORDS, MoneyMention, ascii_digits, parse_money
 from osrag.lexicon.function_words import HEDGES
-from osrag.lexicon.periods import YEAR4, unit_phrase_end
+from osrag.lexicon.periods import YEAR4, rate_phrase_end, unit_phrase_end
 from osrag.schema.constraints import (
     APPROXIMATE_BAND_PERCENT,
     AmountConstraint,
@@ -343,6 +344,8 @@ def _single(text: str, mention: MoneyMention) -> AmountConstraint:
     after = _SUFFIX.match(text, mention.end)
     if after is None and (unit_end := unit_phrase_end(text, mention.end)) is not None:
         after = _SUFFIX.match(text, unit_end)  # "$50 a day or less"
+    if after is None and (rate_end := rate_phrase_end(text, mention.end)) is not None:
+        after = _SUFFIX.match(text, rate_end)  # "£2.50 a ticket or less"
     if after is not None:
         op = "gte" if after.group("gte") is not None else "lte"
         return _make(op, mention.currency, (_written(mention),), text, mention.start, after.end())

@@ -107,7 +107,8 @@ def test_phrasing_format_and_currency_give_the_stated_constraint(
 @settings(max_examples=200, deadline=None)
 @given(
     dollars=st.integers(min_value=10, max_value=999_999),  # "$5/mo": a fraction
-    unit=st.sampled_from(["a day", "per month", "a year", "each week", "per hour", "/hr", "/mo"]),
+    unit=st.sampled_from(["a day", "per month", "a year", "each week", "per hour", "/hr", "/mo",
+                          "a ticket", "per signature", "per square foot", "each copy", "/page"]),
     tail=st.sampled_from(sorted({"or less": "lte", "or under": "lte", "or more": "gte",
                                  "and up": "gte", "or higher": "gte"}.items())),
     context=st.sampled_from(["storage at ", "rooms for ", "a wage of ", ""]),
@@ -115,7 +116,8 @@ def test_phrasing_format_and_currency_give_the_stated_constraint(
 def test_a_comparison_after_the_amounts_period_unit_is_the_amounts(
     dollars: int, unit: str, tail: tuple[str, str], context: str
 ) -> None:
-    # "$50 a day or less": the comparison follows the unit, and still bounds the amount
+    # "$50 a day or less", "£2.50 a ticket or less": the comparison follows the unit (of a
+    # period or of anything priced by it), and still bounds the amount
     words, op = tail
     space = "" if unit.startswith("/") else " "
     [got] = analyze_query(f"{context}${dollars:,}{space}{unit} {words}").constraints
