@@ -79,7 +79,7 @@ __all__ = [
     "unique_ids",
 ]
 
-LOADER_VERSION = "osrag-documents@4"
+LOADER_VERSION = "osrag-documents@5"
 """What a document's fields mean; part of the generation digest. 2: a document without a
 title has none (1 used the id or the file stem, which then became searched text). 3: an
 access key in another case (``Tenant:``, ``ACL:``) is the access key — a document whose
@@ -87,7 +87,9 @@ access key in another case (``Tenant:``, ``ACL:``) is the access key — a docum
 be read again, not skipped as unchanged. 4: access values stripped (``tenant: ' a '`` is
 ``a``); an empty or non-text tenant or ACL refused; date keys in another spelling
 (``Effective_From``) are the date keys — a document read by 3 may be public or undated
-where 4 scopes or dates it."""
+where 4 scopes or dates it. 5: a plain-text document's first line, when it reads as a
+title (a letterhead, a caption: :func:`_first_line_title`), is its title — its chunks,
+cut apart, keep saying what document they are of."""
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 TEXT_SUFFIXES = (".txt",)
@@ -379,6 +381,8 @@ def _load_text(text: str, version: str, rel: str) -> Document | LoadIssue:
     if title is None and markdown:
         h1 = _first_h1(text, content_start)
         title = h1 or None
+    elif title is None:
+        title = _first_line_title(text, content_start)
     return Document(
         doc_id=doc_id or str(PurePosixPath(rel).with_suffix("")),
         source_path=rel,
@@ -389,6 +393,43 @@ def _load_text(text: str, version: str, rel: str) -> Document | LoadIssue:
         format="markdown" if markdown else "text",
         **found,
     )
+
+
+_TITLE_WORDS = 12
+"""The most words a plain-text document's first line may have and be its title."""
+_TITLE_CHARS = 100
+"""The longest first line (its first part) read as a title."""
+_GAP = re.compile(r"[ \t]{2,}|\.{3,}|…")
+"""Where a line's first part ends: a gap of spaces or dot leaders before a second column."""
+_NOT_A_TITLE = re.compile(
+    r"[.,;:]$|[$€£¥]\s?\d|\d\s?(?:€|%)|^[-*•>#|]|^\(?\d+[.)]\s"
+    r"|^(?:ARTICLE|Article|SECTION|Section)\s+(?:[IVXLC]+|\d)"
+)
+"""A line that is no title: one ending as a sentence or a key does, one stating an amount,
+a list item, a quote, a table row, a numbered clause or the heading of an article or a
+section (the first of a contract's parts, a heading the chunker reads)."""
+
+
+def _first_line_title(text: str, start: int) -> str | None:
+    """The title a plain-text document writes on its first line (its letterhead, its
+    caption: "AQUA PRO POOL & SPA REPAIR", "Consulting Agreement"), or None: the line's
+    first part (before a gap of spaces or dot leaders), when it has at most
+    :data:`_TITLE_WORDS` words, three letters or more, and reads as no sentence, key, amount,
+    list item or clause (:data:`_NOT_A_TITLE`)."""
+    for line in text[start : start + 4 * _TITLE_CHARS].splitlines():
+        if not line.strip():
+            continue
+        first = _GAP.split(line.strip(), maxsplit=1)[0].strip()
+        letters = sum(ch.isalpha() for ch in first)
+        if (
+            letters < 3
+            or len(first) > _TITLE_CHARS
+            or len(first.split()) > _TITLE_WORDS
+            or _NOT_A_TITLE.search(first)
+        ):
+            return None
+        return first
+    return None
 
 
 def _first_h1(text: str, start: int) -> str | None:

@@ -95,6 +95,38 @@ def test_title_falls_back_to_the_first_h1_then_to_none(tmp_path: Path) -> None:
     assert [d.title for d in docs] == ["Real Title", "", ""]  # never the file name
 
 
+@pytest.mark.parametrize(
+    ("first", "title"),
+    [
+        ("AQUA PRO POOL & SPA REPAIR", "AQUA PRO POOL & SPA REPAIR"),  # a letterhead
+        ("Consulting Agreement", "Consulting Agreement"),
+        ("FENWICK & HALE LLP                    PAYSLIP", "FENWICK & HALE LLP"),  # a column after
+        ("Dear Ms Patel,", ""),  # a salutation
+        ("Invoice no. ........ 4471", ""),  # a key
+        ("Total due: $1,200.00", ""),  # an amount
+        ("ARTICLE I", ""),  # a contract's first part: a heading the chunker reads
+        ("1. DEFINITIONS", ""),
+        ("- a list item", ""),
+        ("The parties agree that the fee is payable monthly as set out below.", ""),
+    ],
+)
+def test_a_plain_text_documents_first_line_is_its_title_when_it_reads_as_one(
+    tmp_path: Path, first: str, title: str
+) -> None:
+    _write(tmp_path, "a.txt", f"\n{first}\n12 Harbour Road\n\nCharges follow.\n")
+    (doc,), _ = _load(tmp_path)
+    assert doc.title == title
+
+
+def test_a_chunk_cut_far_from_the_letterhead_still_says_whose_it_is(tmp_path: Path) -> None:
+    lines = [f"Line item {i} ............ ${i}.00" for i in range(1, 400)]
+    _write(tmp_path, "inv.txt", "AQUA PRO POOL & SPA REPAIR\n\n" + "\n".join(lines) + "\n")
+    (doc,), _ = _load(tmp_path)
+    chunks = chunk_document(doc, ChunkingConfig(max_tokens=120))
+    assert len(chunks) > 3
+    assert all(c.breadcrumb.startswith("AQUA PRO POOL & SPA REPAIR") for c in chunks)
+
+
 def test_text_is_decoded_without_newline_translation_and_without_bom(tmp_path: Path) -> None:
     _write(tmp_path, "crlf.md", b"\xef\xbb\xbf# Title\r\n\r\nline one\r\nline two\r\n")
     (doc,), _ = _load(tmp_path)
