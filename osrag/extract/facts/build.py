@@ -16,7 +16,7 @@ from osrag.extract.money import MoneyMention
 from osrag.extract.tables import CellAmount
 from osrag.lexicon.bounds import LABEL_CHARS, shorten
 from osrag.lexicon.label_roles import AGGREGATE_AFTER, UNIT_PRICED
-from osrag.lexicon.periods import PeriodUnit
+from osrag.lexicon.periods import RATE_WORDS, PeriodUnit
 from osrag.lexicon.scopes import names_forecast, period_part_of, scope_of
 from osrag.lexicon.signs import signed_value
 from osrag.lexicon.words import phrase_words
@@ -334,7 +334,7 @@ $1,000", "$250,000 each person and $500,000 each accident", "$1,000-$2,000", "$4
 rentable square foot ($159,750.00)"): the second is the same quantity."""
 
 
-_PER_BEFORE = re.compile(r"(?i)\b(?:per|each|every)\s*$")
+_PER_BEFORE = re.compile(rf"(?i)\b(?:{'|'.join(sorted(RATE_WORDS))})\s*$")
 """An amount after *per* is the unit of a rate ("rated per $100 of insured value")."""
 
 
