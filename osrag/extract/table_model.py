@@ -240,26 +240,22 @@ def _parts(line: str) -> list[tuple[int, int, str]]:
 
 def _figures(line: str) -> list[tuple[int, int, str]] | None:
     """The figures a space-aligned row holds after its label ("Gross pay   2,180.50
-    26,166.00"), or None when the line is not such a row (one cell, words among the
-    figures, a pipe, a year alone)."""
+    26,166.00"; each may carry the unit it is priced by: :func:`rated_number_cell`), or None
+    when the line is not such a row (one cell, words among the figures, a pipe, a year
+    alone)."""
     if "|" in line or "  " not in line:
         return None
     parts = _parts(line)
     if len(parts) < 2:
         return None
     tail = parts[1:] if number_cell(parts[0][2]) is None else parts
-    if not tail or not all(_figure_part(p[2]) for p in tail):
+    if not tail or any(rated_number_cell(p[2]) is None for p in tail):
         return None
     if all(is_year(p[2]) for p in tail):
         return None
     if tail is parts:  # figures without a label: only below a labelled row
         return None
     return tail
-
-
-def _figure_part(text: str) -> bool:
-    """A part of a space-aligned row that is a figure (:func:`rated_number_cell`)."""
-    return rated_number_cell(text) is not None
 
 
 def _column_of(edge: int, columns: list[int]) -> int | None:
