@@ -118,6 +118,11 @@ extraction, constraint parser or filter):
   surgeons, snow and ice removal, car detailing, hearing care, editing and proofreading,
   phone and laptop repair, boat and yacht charter, sign making and vehicle wraps) and 72
   questions, gold fixed before any run; measured only when named (``--sets probe12``).
+* ``probe13`` — the thirteenth probe set of ``benchmarks/data/probe13``, held out as
+  ``probe12`` is: 32 documents in eight families none of the earlier sets holds (house
+  painting and decorating, fencing, water well drilling, private investigation, interior
+  design, ski rental and lift passes, scuba diving, pottery studios) and 72 questions, gold
+  fixed before any run; measured only when named (``--sets probe13``).
 * ``<set>-agreed`` — a set of families (``probe-agreed``, ``probe2-agreed``) measured on the
   gold its author's reading and a blind second reading agree on (``queries-agreed.jsonl``,
   written by ``benchmarks/families/second_reading.py --write``): a pair the two readings
@@ -505,7 +510,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--sets",
         default="tatqa,tatqa-scope,tatqa-hand,insurance,families,probe",
-        help="comma-separated; probe2 to probe12 (held out) are measured only when named",
+        help="comma-separated; probe2 to probe13 (held out) are measured only when named",
     )
     parser.add_argument("--engines", default="opensearch,elasticsearch,embedded")
     parser.add_argument("--modes", default="bm25,vector,hybrid")

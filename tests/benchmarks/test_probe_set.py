@@ -1,4 +1,4 @@
-"""The probe sets of ``benchmarks/data/probe`` and ``probe2`` to ``probe12`` are well-formed.
+"""The probe sets of ``benchmarks/data/probe`` and ``probe2`` to ``probe13`` are well-formed.
 
 Families osrag's rules were not built on — the first set: bills, payslips, fee statements,
 explanations of benefits, vehicle agreements, freight quotes, service agreements, venue contracts;
@@ -21,10 +21,10 @@ web hosting and domains, security guarding, skip hire and waste collection, driv
 physiotherapy; the eighth, held out after the seventh: plumbing and heating, opticians, pool
 service, appliance repair, coworking, ticketing, notary and apostille fees, data recovery; the
 ninth, held out after the eighth: locksmiths, horse boarding and livery, auctions, bicycle repair,
-chimney sweeps, recording studios, window replacement and restoration, picture framing; the tenth,
-eleventh and twelfth (electricians to genealogy, taxidermy to drone surveying, arborists to sign
-making) each held out after the one before was read. Their gold was read by hand by the protocol
-of the development set and fixed before any run. These tests check
+chimney sweeps, recording studios, window replacement and restoration, picture framing; the tenth
+to thirteenth (electricians to genealogy, taxidermy to drone surveying, arborists to sign making,
+house painting to pottery studios) each held out after the one before was read. Their gold was
+read by hand by the protocol of the development set and fixed before any run. These tests check
 each set without osrag's extraction, constraint parser or filter, with the small amount reader of
 the development set's tests: every holder exists, its evidence is a sentence or row of its document
 writing an amount that meets the question's constraint, the families list the documents folder and
@@ -107,7 +107,7 @@ class ProbeSet:
 
 SETS = (
     ProbeSet("probe", frozenset({"USD", "GBP"})),
-    *(ProbeSet(f"probe{n}", frozenset({"USD", "GBP", "EUR"})) for n in range(2, 13)),
+    *(ProbeSet(f"probe{n}", frozenset({"USD", "GBP", "EUR"})) for n in range(2, 14)),
 )
 QUESTIONS = [(s, q) for s in SETS for q in s.questions]
 
