@@ -311,8 +311,9 @@ def _legs(plan: AnalyzedQuery, sent: SearchPlan, result: SearchResult) -> Sectio
         fewer = (
             f" or up to {plural(sent.subject_slack, 'word')} fewer" if sent.subject_slack else ""
         )
-        beside = f"of those, the most of them{fewer} beside an amount in range, where any has one"
-        rows.append(("beside", beside))
+        if sent.words_beside:
+            beside = f"of those, the most of them{fewer} beside an amount in range"
+            rows.append(("beside", f"{beside}, where any has one"))
     return Section(f"legs ({', '.join(shape)}):", rows)
 
 

@@ -146,6 +146,9 @@ class SearchPlan:
     the engines rank as without it."""
     subject_slack: int = 0
     """How many of the subject's words fewer than the best hit a hit may say and stay."""
+    words_beside: bool = False
+    """Of the hits the subject leaves, keep the ones whose amount in range has the most of
+    its words beside it (:mod:`osrag.search.beside`): below the bound step."""
 
     def __post_init__(self) -> None:
         if self.mode in ("bm25", "hybrid") and self.text is None:

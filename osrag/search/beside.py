@@ -1,7 +1,7 @@
 """The words beside an amount in range: whether the figure a hit holds meeting the
 question's amount is the one the question asks about.
 
-Below the bound step (:data:`~osrag.search.subject.SUBJECT_STEPS`) the filter keeps any
+Below the bound step (:data:`~osrag.search.subject.BESIDE_STEPS`) the filter keeps any
 document holding a figure in range, and the subject cut (:mod:`osrag.search.subject`)
 keeps the hits saying the most of the question's subject words anywhere in their text. A
 hit can say them all and still hold its figure in range for another role: "driving

@@ -84,7 +84,13 @@ from osrag.search.analysis import analyze_query_cached
 from osrag.search.asked import asked_at, name_note
 from osrag.search.fact_filters import fact_filter, narrowed_filter, per_unit_filter
 from osrag.search.passages.records import CONTEXT_FIELDS
-from osrag.search.subject import SUBJECT_STEPS, subject_words
+from osrag.search.subject import (
+    BESIDE_STEPS,
+    SUBJECT_STEPS,
+    scope_words,
+    subject_words,
+    unheld_words,
+)
 
 SOURCE_EXCLUDES = ["text", VECTOR_FIELD]
 """``text`` repeats breadcrumb and body (results show ``body``); nobody reads the vector."""
@@ -490,6 +496,7 @@ def search_plan(
         ),
         subject=subject,
         subject_slack=spec.subject_slack,
+        words_beside=bool(subject) and step in BESIDE_STEPS,
     )
 
 
@@ -499,12 +506,19 @@ SUBJECT_FIELDS = ("title", "breadcrumb", "body")
 
 def plan_subject(plan: AnalyzedQuery, step: AmountStep | None) -> tuple[str, ...]:
     """The subject words a search at ``step`` cuts its hits by (:func:`subject_words`: the
-    hits saying the most of them are kept): at the amount steps whose filter no longer
-    holds the question's words (:data:`SUBJECT_STEPS`), when the spec asks for the cut;
-    empty elsewhere."""
+    hits saying the most of them are kept): at the amount steps whose filter does not hold
+    the question's words (:data:`SUBJECT_STEPS`), when the spec asks for the cut — at the
+    bound step without the words of a bound quantity's name, which its filter holds
+    (:func:`~osrag.search.subject.unheld_words`); empty elsewhere."""
     if not plan.spec.subject_cut or step not in SUBJECT_STEPS or not plan.constraints:
         return ()
-    return subject_words(plan.match_text)
+    words = subject_words(plan.match_text)
+    if step == "bound":  # its filter holds the quantity by its names, and its scope and part
+        bound = [c for c in plan.constraints if c.is_bound]
+        names = [n for c in bound for n in (c.label, c.named)]
+        scoped = any(c.scope != "own" or c.period_part != "full" for c in bound)
+        return unheld_words(words, names, scope_words(plan.match_text) if scoped else ())
+    return words
 
 
 def bool_query(

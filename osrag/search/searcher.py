@@ -395,12 +395,13 @@ class Searcher:
         (result,) = answers
         floor, words_floor = _floor(sent.plans[0]), _words_floor(sent.plans[0])
         subject, slack = sent.plans[0].subject, sent.plans[0].subject_slack
+        beside = sent.plans[0].words_beside
         if not result.legs:
             leg_floor = floor if spec.mode == "vector" else words_floor
             if not (spec.collapse and spec.mode == "vector") and leg_floor is None:
                 if not subject:
                     return Ran(list(result.hits), result.total, result.candidates, result.fused)
-                said = _said(result.hits, subject, slack, plan.constraints)
+                said = _said(result.hits, subject, slack, plan.constraints, beside)
                 page = said[spec.offset : spec.offset + spec.k]
                 return Ran(page, result.total, result.candidates, result.fused, subject)
             ranked, fused = fusion.above_floor(result.hits, leg_floor), None
@@ -418,7 +419,7 @@ class Searcher:
             fused = f"client:{spec.fusion}"
         if spec.collapse:
             ranked = fusion.best_per_document(ranked)
-        ranked = _said(ranked, subject, slack, plan.constraints)
+        ranked = _said(ranked, subject, slack, plan.constraints, beside)
         page = ranked[spec.offset : spec.offset + spec.k]
         return Ran(page, len(ranked), result.candidates, fused, subject)
 
@@ -483,13 +484,16 @@ def _said(
     subject: Sequence[str],
     slack: int,
     constraints: Sequence[AmountConstraint],
+    beside: bool,
 ) -> list[EngineHit]:
     """The hits saying the most of the ``subject``'s words (or ``slack`` fewer) in their
     title, breadcrumb or body, where one says any
-    (:func:`~osrag.search.subject.with_subject`); of those, the hits whose amount in range
-    of the ``constraints`` has the most of them beside it
-    (:func:`~osrag.search.beside.with_words_beside`)."""
+    (:func:`~osrag.search.subject.with_subject`); of those, with ``beside`` (below the bound
+    step), the hits whose amount in range of the ``constraints`` has the most of them beside
+    it (:func:`~osrag.search.beside.with_words_beside`)."""
     kept = with_subject(hits, subject, _hit_text, slack)
+    if not beside:
+        return kept
     return with_words_beside(kept, subject, constraints, _hit_body, _hit_headings, slack)
 
 

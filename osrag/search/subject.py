@@ -11,11 +11,14 @@ other: no function word, no generic quantity, figure or document noun ("fee", "t
 stated per ("hour" of "per hour") — the words a holder shares with the question and a
 document of another family, holding a figure of the same kind, does not.
 
-While a bound constraint holds, the filter itself holds the quantity as named and the
-qualifier of its kind where a document says it. At the steps below it (narrowed, per-unit,
-role-free: :data:`SUBJECT_STEPS`) the filter keeps any document holding such a figure —
-another family's balance due, another trade's hourly rate, any amount in range — and the
-words only rank. There the cut (:func:`with_subject`) keeps the hits that say as many of
+A bound constraint's filter holds the quantity as named, and the qualifier of its kind
+where the question's reading made one; not the rest of what the question is about: "**roof
+repair** invoices with less than $700 left to pay" binds to any balance due, and a physio
+statement's $120 balance passes as the roofer's does. At the steps below it (narrowed,
+per-unit, role-free) the filter keeps any document holding such a figure — another
+family's balance due, another trade's hourly rate, any amount in range. At every one of
+these steps (:data:`SUBJECT_STEPS`) the words only rank, and the cut (:func:`with_subject`)
+keeps the hits that say as many of
 the subject's words as the best hit — the highest **coordination level** of the hits,
 counted in distinct words by Snowball stem over a hit's title, breadcrumb and body
 ("movers" meets "moving" only where both stem alike) —, or a given number fewer (the
@@ -42,13 +45,27 @@ from osrag.lexicon.function_words import (
 )
 from osrag.lexicon.links import ASKED_PRICE_VERBS
 from osrag.lexicon.periods import period_unit_of
-from osrag.lexicon.quantities import is_document_noun, is_figure_noun, is_quantity_noun
+from osrag.lexicon.quantities import (
+    is_document_noun,
+    is_figure_noun,
+    is_quantity_noun,
+    synonyms_of,
+)
+from osrag.lexicon.scopes import read_scope
 from osrag.lexicon.words import key_stem, word_runs
 from osrag.models import AmountStep
 
-SUBJECT_STEPS: tuple[AmountStep, ...] = ("narrowed", "per-unit", "role-free")
-"""The amount steps whose filter keeps a figure of the asked kind in any document, or any
-figure in range: where the subject cuts (:func:`with_subject`)."""
+SUBJECT_STEPS: tuple[AmountStep, ...] = ("bound", "narrowed", "per-unit", "role-free")
+"""The amount steps whose filter keeps a figure of the asked quantity (or kind) in a
+document about anything, or any figure in range: where the subject cuts
+(:func:`with_subject`). Not the worded step, whose labels hold most of the question's
+words themselves."""
+
+BESIDE_STEPS: tuple[AmountStep, ...] = ("narrowed", "per-unit", "role-free")
+"""The steps below the bound one, where the filter no longer holds the quantity as named:
+there, of the hits the subject leaves, the ones whose amount in range has the most
+subject words beside it are kept (:mod:`osrag.search.beside`). At the bound step the
+filter says which figure it is."""
 
 T = TypeVar("T")
 
@@ -87,6 +104,34 @@ def subject_words(match_text: str) -> tuple[str, ...]:
     once each — every word :func:`_not_subject` does not set apart. Empty when nothing
     is left."""
     return tuple(dict.fromkeys(w for w in _words(match_text) if not _not_subject(w)))
+
+
+def scope_words(text: str) -> tuple[str, ...]:
+    """The words of ``text`` that say whose figure or which part of the year it asks
+    (:func:`~osrag.lexicon.scopes.read_scope`: "**third-quarter** gross profit", "**Americas
+    segment** revenue", "**adjusted** EBITDA") — what a bound constraint's scope and part
+    hold as the fact's fields, not as words."""
+    tokens = text.split()
+    kept = set(read_scope(tokens).what)
+    return tuple(w for t in tokens if t not in kept for w in _words(t))
+
+
+def unheld_words(
+    subject: Sequence[str], names: Sequence[str | None], read_out: Sequence[str] = ()
+) -> tuple[str, ...]:
+    """The words of ``subject`` that none of ``names`` a profile knows says (by Snowball
+    stem): at the bound step, the words its filter does not hold. The filter asks a
+    profile's quantity by every name the profile gives it, so a holder need not say the
+    question's own ("invoices with an **amount payable** over $4,000" against "Total due:
+    $4,025.30"); what is left is what the question is about ("**roof repair** invoices
+    with less than $700 left to pay"). A name no profile knows stays in the subject: its
+    keys are its own words, or its head with a generic noun ("day of wedding coordinator"
+    is asked as a "day rate" too, which says nothing of a wedding). ``read_out``: words the
+    filter holds as the fact's fields (:func:`scope_words`: a quarter, a segment, an
+    adjusted figure), left out too."""
+    named = {key_stem(w) for name in names if name and synonyms_of(name) for w in _words(name)}
+    named |= {key_stem(w) for w in read_out}
+    return tuple(w for w in subject if key_stem(w) not in named)
 
 
 @lru_cache(maxsize=1024)

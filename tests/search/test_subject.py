@@ -14,7 +14,13 @@ from hypothesis import strategies as st
 
 from osrag.search.query import plan_query, plan_subject, search_plan
 from osrag.search.searcher import Searcher
-from osrag.search.subject import said, subject_words, with_subject
+from osrag.search.subject import (
+    said,
+    scope_words,
+    subject_words,
+    unheld_words,
+    with_subject,
+)
 
 
 def subject(question: str, step: str = "role-free") -> tuple[str, ...]:
@@ -36,13 +42,50 @@ def test_generic_nouns_function_words_periods_and_years_are_no_subject() -> None
     assert subject("statements showing a balance under $200 a month") == ()
 
 
-def test_the_cut_applies_only_where_the_filter_no_longer_holds_the_words() -> None:
+def test_the_cut_applies_only_where_the_filter_does_not_hold_the_words() -> None:
     question = "kayak rental bills with a total due over $300"
-    assert subject(question, "bound") == ()
+    # the worded step's labels hold most of the question's words; "none" has no amount
     assert subject(question, "worded") == ()
     assert subject(question, "none") == ()
-    for step in ("narrowed", "per-unit", "role-free"):
+    # a bound filter holds the total due, not the kayak rental
+    for step in ("bound", "narrowed", "per-unit", "role-free"):
         assert subject(question, step) == ("kayak", "rental")
+
+
+def test_at_the_bound_step_a_profiles_name_for_the_quantity_is_held_by_the_filter() -> None:
+    # the filter asks a total due by every name the invoices profile gives it: a holder
+    # need not say "payable"
+    assert subject("invoices with an amount payable over $4,000", "bound") == ()
+    assert subject("invoices with an amount payable over $4,000") == ("amount", "payable")
+    # a name no profile knows is asked by its own words (and its head's generic names: a
+    # "day rate" says nothing of a wedding): they stay
+    question = "day of wedding coordinator £900 or less"
+    assert subject(question, "bound") == ("wedding", "coordinator")
+    assert unheld_words(("roof", "repairs", "payable"), ["amount payable", "roof repair"]) == (
+        "roof",
+        "repairs",
+    )
+
+
+def test_at_the_bound_step_a_scope_or_part_the_filter_holds_is_no_subject() -> None:
+    # the quarter, the segment and the adjusted figure are the fact's fields, not words a
+    # holder must write ("Q3" in a column, "Non-GAAP" in a heading)
+    assert subject("third-quarter gross profit under $50 million in 2018", "bound") == ()
+    assert subject("adjusted EBITDA under $100 million", "bound") == ()
+    assert subject("Americas segment revenue over $1 billion", "bound") == ()
+    assert subject("Americas segment revenue over $1 billion") == ("americas", "segment")
+    read_out = scope_words("fourth-quarter revenue of the Americas segment")
+    assert {"fourth", "quarter", "americas", "segment"} <= set(read_out)
+    assert "revenue" not in read_out
+    assert scope_words("roof repair invoices with") == ()
+
+
+def test_the_words_beside_an_amount_are_read_below_the_bound_step_only() -> None:
+    plan = plan_query("kayak rental bills with a total due over $300")
+    assert not search_plan(plan, step="bound").words_beside
+    for step in ("narrowed", "per-unit", "role-free"):
+        assert search_plan(plan, step=step).words_beside  # type: ignore[arg-type]
+    assert not search_plan(plan_query("gym plan over $150"), step="bound").words_beside
 
 
 def test_the_cut_can_be_turned_off() -> None:
@@ -59,8 +102,8 @@ def test_a_plan_with_a_subject_is_fetched_from_its_first_hit_and_brings_the_text
     assert (sent.size, sent.offset) == (10, 0)
     assert sent.source.includes is not None
     assert {"title", "breadcrumb", "body"} <= set(sent.source.includes)
-    bound = search_plan(plan, step="bound")
-    assert bound.subject == () and (bound.size, bound.offset) == (5, 5)
+    unfiltered = search_plan(plan, step="none")
+    assert unfiltered.subject == () and (unfiltered.size, unfiltered.offset) == (5, 5)
 
 
 def test_words_are_counted_once_each_by_stem() -> None:
@@ -115,7 +158,17 @@ DOCUMENTS = {
     "brightpath-preschool": "# Brightpath Preschool\n\nFull-day plan for September: $640.00.\n",
     # an electricity supplier's budget plan, $164.10: a plan, no phone
     "cedar-electric": "# Cedar Valley Electric\n\nBudget billing plan, monthly: $164.10.\n",
+    # a roofer's invoice and a physiotherapist's statement, each with a balance due under
+    # $150 (so no plan question above meets them): the subject, "roof repair"
+    "lakeside-roofing": (
+        "# Lakeside Roofing\n\nInvoice 2231: roof repair, flashing replaced.\n\n"
+        "Balance due: $140.00\n"
+    ),
+    "align-physio": (
+        "# Align Physiotherapy\n\nStatement: four physiotherapy sessions.\n\nBalance due: $120.00\n"
+    ),
 }
+PLANS = {"skyline-mobile", "brightpath-preschool", "cedar-electric"}
 QUESTION = "phone plan over $150"  # names no quantity: it starts at role-free
 
 
@@ -137,7 +190,7 @@ def test_a_hit_that_says_no_subject_word_beside_one_that_does_is_not_returned(
     floors = {"lexical_floor": 0, "vector_floor": 0}
     every = searcher.search(QUESTION, mode=mode, k=10, subject_cut=False, **floors)
     assert every.amount_step == "role-free" and every.subject == []
-    assert {h.doc_id for h in every.hits} == set(DOCUMENTS)
+    assert {h.doc_id for h in every.hits} == PLANS
     cut = searcher.search(QUESTION, mode=mode, k=10, **floors)
     assert cut.subject == ["phone"]
     assert [h.doc_id for h in cut.hits] == ["skyline-mobile"]
@@ -152,3 +205,20 @@ def test_a_subject_no_hit_says_cuts_nothing(documents: BackendCase) -> None:
     )
     assert [h.doc_id for h in found.hits] == [h.doc_id for h in every.hits]
     assert len(found.hits) == 3
+
+
+@pytest.mark.parametrize("mode", ["bm25", "vector", "hybrid"])
+def test_a_bound_question_keeps_the_holders_that_say_what_it_is_about(
+    documents: BackendCase, mode: str
+) -> None:
+    """Both documents hold a balance due under $700, so the bound filter keeps both; only
+    the roofer's says "roof repair"."""
+    searcher = Searcher(documents.backend, documents.alias, enforce_access=False)
+    question = "roof repair invoices with less than $700 left to pay"
+    floors = {"lexical_floor": 0, "vector_floor": 0}
+    every = searcher.search(question, mode=mode, k=10, subject_cut=False, **floors)
+    assert every.amount_step == "bound"
+    assert {h.doc_id for h in every.hits} == {"lakeside-roofing", "align-physio"}
+    cut = searcher.search(question, mode=mode, k=10, **floors)
+    assert cut.amount_step == "bound" and {"roof", "repair"} <= set(cut.subject)
+    assert [h.doc_id for h in cut.hits] == ["lakeside-roofing"]
