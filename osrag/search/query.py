@@ -54,6 +54,7 @@ from osrag.engines.mapping import ENGLISH_STOP_WORDS, VECTOR_FIELD
 from osrag.engines.rest import compiler
 from osrag.errors import QueryError
 from osrag.lexicon.profiles import profiles_in_use
+from osrag.lexicon.quantities import synonyms_of
 from osrag.models import (
     AmountStatus,
     AmountStep,
@@ -82,7 +83,12 @@ from osrag.schema.plan import Fusion, Highlight, Mode, SearchPlan, Source, TextL
 from osrag.schema.search import k_for_size
 from osrag.search.analysis import analyze_query_cached
 from osrag.search.asked import asked_at, name_note
-from osrag.search.fact_filters import fact_filter, narrowed_filter, per_unit_filter
+from osrag.search.fact_filters import (
+    constraint_keys,
+    fact_filter,
+    narrowed_filter,
+    per_unit_filter,
+)
 from osrag.search.passages.records import CONTEXT_FIELDS
 from osrag.search.subject import (
     BESIDE_STEPS,
@@ -515,10 +521,25 @@ def plan_subject(plan: AnalyzedQuery, step: AmountStep | None) -> tuple[str, ...
     words = subject_words(plan.match_text)
     if step == "bound":  # its filter holds the quantity by its names, and its scope and part
         bound = [c for c in plan.constraints if c.is_bound]
-        names = [n for c in bound for n in (c.label, c.named)]
+        held = [w for c in bound for w in _held_words(c)]
         scoped = any(c.scope != "own" or c.period_part != "full" for c in bound)
-        return unheld_words(words, names, scope_words(plan.match_text) if scoped else ())
+        if scoped:
+            held += scope_words(plan.match_text)
+        return unheld_words(words, held)
     return words
+
+
+def _held_words(c: AmountConstraint) -> list[str]:
+    """The words of the name of ``c`` its bound filter holds: every word of a name a profile
+    knows (the filter asks it by all the profile's names, so a holder need not say the
+    question's: "amount payable" against "Total due"); of any other name, the words every
+    key it is asked by says ("building surveys" → building, survey; "day of wedding
+    coordinator", also asked as a "day rate", → day)."""
+    names = [n for n in (c.label, c.named) if n]
+    if any(synonyms_of(n) for n in names):
+        return [w for n in names for w in n.split()]
+    keys = [set(k.split(" ")) for k in constraint_keys(c)]
+    return sorted(set.intersection(*keys)) if keys else []
 
 
 def bool_query(

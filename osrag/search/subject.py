@@ -45,12 +45,7 @@ from osrag.lexicon.function_words import (
 )
 from osrag.lexicon.links import ASKED_PRICE_VERBS
 from osrag.lexicon.periods import period_unit_of
-from osrag.lexicon.quantities import (
-    is_document_noun,
-    is_figure_noun,
-    is_quantity_noun,
-    synonyms_of,
-)
+from osrag.lexicon.quantities import is_document_noun, is_figure_noun, is_quantity_noun
 from osrag.lexicon.scopes import read_scope
 from osrag.lexicon.words import key_stem, word_runs
 from osrag.models import AmountStep
@@ -116,22 +111,16 @@ def scope_words(text: str) -> tuple[str, ...]:
     return tuple(w for t in tokens if t not in kept for w in _words(t))
 
 
-def unheld_words(
-    subject: Sequence[str], names: Sequence[str | None], read_out: Sequence[str] = ()
-) -> tuple[str, ...]:
-    """The words of ``subject`` that none of ``names`` a profile knows says (by Snowball
-    stem): at the bound step, the words its filter does not hold. The filter asks a
-    profile's quantity by every name the profile gives it, so a holder need not say the
-    question's own ("invoices with an **amount payable** over $4,000" against "Total due:
-    $4,025.30"); what is left is what the question is about ("**roof repair** invoices
-    with less than $700 left to pay"). A name no profile knows stays in the subject: its
-    keys are its own words, or its head with a generic noun ("day of wedding coordinator"
-    is asked as a "day rate" too, which says nothing of a wedding). ``read_out``: words the
-    filter holds as the fact's fields (:func:`scope_words`: a quarter, a segment, an
-    adjusted figure), left out too."""
-    named = {key_stem(w) for name in names if name and synonyms_of(name) for w in _words(name)}
-    named |= {key_stem(w) for w in read_out}
-    return tuple(w for w in subject if key_stem(w) not in named)
+def unheld_words(subject: Sequence[str], held: Sequence[str]) -> tuple[str, ...]:
+    """The words of ``subject`` that none of the words ``held`` says (by Snowball stem): at
+    the bound step, the words its filter does not hold. The filter holds the quantity's
+    name (by every name a profile gives it: a holder need not say the question's own,
+    "invoices with an **amount payable** over $4,000" against "Total due: $4,025.30") and a
+    scope or part of the year as the fact's fields (:func:`scope_words`); what is left is
+    what the question is about ("**roof repair** invoices with less than $700 left to
+    pay")."""
+    stems = {key_stem(w) for text in held for w in _words(text)}
+    return tuple(w for w in subject if key_stem(w) not in stems)
 
 
 @lru_cache(maxsize=1024)

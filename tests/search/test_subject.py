@@ -61,10 +61,9 @@ def test_at_the_bound_step_a_profiles_name_for_the_quantity_is_held_by_the_filte
     # "day rate" says nothing of a wedding): they stay
     question = "day of wedding coordinator £900 or less"
     assert subject(question, "bound") == ("wedding", "coordinator")
-    assert unheld_words(("roof", "repairs", "payable"), ["amount payable", "roof repair"]) == (
-        "roof",
-        "repairs",
-    )
+    assert unheld_words(("roof", "repairs", "payable"), ["amount payable"]) == ("roof", "repairs")
+    # a name no profile knows: the words every key it is asked by says
+    assert subject("Level 3 building surveys costing more than £800", "bound") == ("level",)
 
 
 def test_at_the_bound_step_a_scope_or_part_the_filter_holds_is_no_subject() -> None:
