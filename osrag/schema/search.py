@@ -149,15 +149,16 @@ class QuerySpec(BaseModel):
     )
     subject_cut: bool = Field(
         default=True,
-        description="at the amount steps whose filter no longer holds the question's words "
-        "(narrowed, per-unit, role-free): keep the hits that say as many of the question's "
-        "subject words as the best hit, or subject_slack fewer (never none) — what it asks "
-        "and about what, without generic quantity and document "
-        "nouns or the unit ('phone' of 'phone bills with a total due over $150') — where any "
-        "hit says one; of those, the hits whose amount in range has the most subject words "
-        "in its sentence or the headings above it, and those whose amount the reader does "
-        "not find, where any amount in range has one beside it (False: every hit the filters "
-        "and floors keep)",
+        description="at the amount steps whose filter does not hold the question's words "
+        "(bound, narrowed, per-unit, role-free): keep the hits that say as many of the "
+        "question's subject words as the best hit, or subject_slack fewer (never none) — what "
+        "it asks and about what, without generic quantity and document "
+        "nouns or the unit ('phone' of 'phone bills with a total due over $150'; at the bound "
+        "step without the words its filter holds: a profile's name for the quantity, a scope, "
+        "a part of the year) — where any hit says one; below the bound step, of those, the "
+        "hits whose amount in range has the most subject words in its sentence or the "
+        "headings above it, and those whose amount the reader does not find, where any "
+        "amount in range has one beside it (False: every hit the filters and floors keep)",
     )
     subject_slack: int = Field(
         default=1,
