@@ -56,7 +56,7 @@ document about anything, or any figure in range: where the subject cuts
 (:func:`with_subject`). Not the worded step, whose labels hold most of the question's
 words themselves."""
 
-BESIDE_STEPS: tuple[AmountStep, ...] = ("narrowed", "per-unit", "role-free")
+BESIDE_STEPS: tuple[AmountStep, ...] = tuple(step for step in SUBJECT_STEPS if step != "bound")
 """The steps below the bound one, where the filter no longer holds the quantity as named:
 there, of the hits the subject leaves, the ones whose amount in range has the most
 subject words beside it are kept (:mod:`osrag.search.beside`). At the bound step the
