@@ -530,14 +530,14 @@ def plan_subject(plan: AnalyzedQuery, step: AmountStep | None) -> tuple[str, ...
 
 
 def _held_words(c: AmountConstraint) -> list[str]:
-    """The words of the name of ``c`` its bound filter holds: every word of a name a profile
-    knows (the filter asks it by all the profile's names, so a holder need not say the
-    question's: "amount payable" against "Total due"); of any other name, the words every
-    key it is asked by says ("building surveys" → building, survey; "day of wedding
-    coordinator", also asked as a "day rate", → day)."""
+    """The words (or texts whose words) of the name of ``c`` its bound filter holds: a name
+    a profile knows, whole (the filter asks it by all the profile's names, so a holder need
+    not say the question's: "amount payable" against "Total due"); of any other name, the
+    words every key it is asked by says ("building surveys" → building, survey; "day of
+    wedding coordinator", also asked as a "day rate", → day)."""
     names = [n for n in (c.label, c.named) if n]
     if any(synonyms_of(n) for n in names):
-        return [w for n in names for w in n.split()]
+        return names
     keys = [set(k.split(" ")) for k in constraint_keys(c)]
     return sorted(set.intersection(*keys)) if keys else []
 
