@@ -123,6 +123,12 @@ extraction, constraint parser or filter):
   painting and decorating, fencing, water well drilling, private investigation, interior
   design, ski rental and lift passes, scuba diving, pottery studios) and 72 questions, gold
   fixed before any run; measured only when named (``--sets probe13``).
+* ``probe14`` — the fourteenth probe set of ``benchmarks/data/probe14``, held out as
+  ``probe13`` is: 32 new documents in eight families (veterinary clinics, moving and
+  removals, dog grooming and boarding new; translation and interpreting, pest control, print
+  shops, funeral services and piano tuning repeating an earlier set's, marked ``repeats`` in
+  its ``families.json``) and 72 questions, gold fixed before any run; measured only when
+  named (``--sets probe14``).
 * ``<set>-agreed`` — a set of families (``probe-agreed``, ``probe2-agreed``) measured on the
   gold its author's reading and a blind second reading agree on (``queries-agreed.jsonl``,
   written by ``benchmarks/families/second_reading.py --write``): a pair the two readings
@@ -510,7 +516,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--sets",
         default="tatqa,tatqa-scope,tatqa-hand,insurance,families,probe",
-        help="comma-separated; probe2 to probe13 (held out) are measured only when named",
+        help="comma-separated; probe2 to probe14 (held out) are measured only when named",
     )
     parser.add_argument("--engines", default="opensearch,elasticsearch,embedded")
     parser.add_argument("--modes", default="bm25,vector,hybrid")

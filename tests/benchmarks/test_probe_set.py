@@ -1,4 +1,4 @@
-"""The probe sets of ``benchmarks/data/probe`` and ``probe2`` to ``probe13`` are well-formed.
+"""The probe sets of ``benchmarks/data/probe`` and ``probe2`` to ``probe14`` are well-formed.
 
 Families osrag's rules were not built on — the first set: bills, payslips, fee statements,
 explanations of benefits, vehicle agreements, freight quotes, service agreements, venue contracts;
@@ -22,9 +22,11 @@ physiotherapy; the eighth, held out after the seventh: plumbing and heating, opt
 service, appliance repair, coworking, ticketing, notary and apostille fees, data recovery; the
 ninth, held out after the eighth: locksmiths, horse boarding and livery, auctions, bicycle repair,
 chimney sweeps, recording studios, window replacement and restoration, picture framing; the tenth
-to thirteenth (electricians to genealogy, taxidermy to drone surveying, arborists to sign making,
-house painting to pottery studios) each held out after the one before was read. Their gold was
-read by hand by the protocol of the development set and fixed before any run. These tests check
+to fourteenth (electricians to genealogy, taxidermy to drone surveying, arborists to sign making,
+house painting to pottery studios, veterinary clinics to dog grooming — five of the fourteenth's
+families repeating earlier sets', marked as such) each held out after the one before was read.
+Their gold was read by hand by the protocol of the development set and fixed before any run.
+These tests check
 each set without osrag's extraction, constraint parser or filter, with the small amount reader of
 the development set's tests: every holder exists, its evidence is a sentence or row of its document
 writing an amount that meets the question's constraint, the families list the documents folder and
@@ -107,7 +109,7 @@ class ProbeSet:
 
 SETS = (
     ProbeSet("probe", frozenset({"USD", "GBP"})),
-    *(ProbeSet(f"probe{n}", frozenset({"USD", "GBP", "EUR"})) for n in range(2, 14)),
+    *(ProbeSet(f"probe{n}", frozenset({"USD", "GBP", "EUR"})) for n in range(2, 15)),
 )
 QUESTIONS = [(s, q) for s in SETS for q in s.questions]
 
@@ -118,9 +120,11 @@ each_set = pytest.mark.parametrize("probe", SETS, ids=[s.name for s in SETS])
 def test_the_families_are_new_and_list_exactly_the_documents_folder(probe: ProbeSet) -> None:
     families = probe.families
     assert not set(families) & set(DEVELOPMENT)
-    # the probe sets before it, in order: it must not repeat their families
+    # the probe sets before it, in order: it must not repeat their families, but for one it
+    # says it repeats (a family written again blind by an author not told it was there)
     for earlier in SETS[: SETS.index(probe)]:
-        assert not set(families) & set(earlier.families), earlier.name
+        repeated = {k for k, f in families.items() if f.get("repeats") == earlier.name}
+        assert set(families) & set(earlier.families) == repeated, earlier.name
     listed = {name for f in families.values() for name in f["documents"]}
     assert listed == set(probe.files)
     for family, f in families.items():
