@@ -114,7 +114,7 @@ from osrag.ingestion.label_snapshot import (
     write_snapshot,
 )
 from osrag.lexicon.keys import COLUMN_JOIN, GROUP_JOIN, label_keys
-from osrag.lexicon.words import without_parentheses
+from osrag.lexicon.words import phrase_words, without_parentheses, word_stems
 from osrag.models import Chunk, LabelVocabularyReport
 from osrag.schema.documents import Document
 
@@ -758,19 +758,25 @@ class Vocabulary:
         return found[:most]
 
     def words_held(self, words: Sequence[str]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
-        """The labels holding some of ``words`` (distinct) among the words of their keys, by
-        row, and how many each holds ("Termite / wood-destroying insect inspection" holds
-        "termite" and "inspection"): the work is in the labels holding them, whatever the
-        vocabulary's size, from an index of the keys' words built on the first call."""
+        """The labels holding some of ``words`` (distinct) by row, and how many each holds
+        ("Termite / wood-destroying insect inspection" holds "termite" and "inspection").
+        A word is held by its stem (:func:`~osrag.lexicon.words.key_stem`: "rekeying" is
+        held by "Rekey", "bleeding" by "brake bleed") among the words of the label's keys
+        and of the label itself, so a word a key leaves out is held too ("Chain, 12-speed",
+        keyed "chain", holds "speed"). The work is in the labels holding them, whatever
+        the vocabulary's size, from an index built on the first call."""
         with self._lock:
             if self._by_word is None:
                 by_word: dict[str, list[int]] = {}
-                for i, keys in enumerate(self.keys):
-                    for word in {w for key in keys for w in key.split(" ")}:
-                        by_word.setdefault(word, []).append(i)
+                for i, (label, keys) in enumerate(zip(self.labels, self.keys, strict=True)):
+                    said = {w for key in keys for w in key.split(" ")}
+                    said.update(phrase_words(label))
+                    for stem in set(word_stems(sorted(said))):
+                        by_word.setdefault(stem, []).append(i)
                 self._by_word = {w: np.asarray(ix, dtype=np.intp) for w, ix in by_word.items()}
             index = self._by_word
-        found = [index[w] for w in dict.fromkeys(words) if w in index]
+        stems = word_stems(list(dict.fromkeys(words)))
+        found = [index[w] for w in dict.fromkeys(stems) if w in index]
         if not found:
             return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
         if len(found) == 1:

@@ -34,6 +34,7 @@ __all__ = [
     "without_parentheses",
     "word_runs",
     "word_set",
+    "word_stems",
 ]
 
 
@@ -53,6 +54,12 @@ def key_stem(key: str) -> str:
     index's analyzers use already): derived forms of a word meet ("bridging", "bridge" →
     "bridg"; "installation", "installing" → "instal")."""
     return " ".join(_stemmer().stemWords(key.split(" ")))
+
+
+def word_stems(words: list[str]) -> list[str]:
+    """Each of ``words`` reduced to its Snowball (English) stem, as :func:`key_stem` reduces
+    a key's words."""
+    return list(_stemmer().stemWords(words))
 
 
 def word_set(words: str) -> frozenset[str]:

@@ -54,7 +54,10 @@ hold, with its keys, its documents' access scopes and one vector):
    half of the name's **naming words** (:func:`naming_words`: its key's words without
    heads that only say it is an amount or paid for, function words and period words —
    "termite inspections" → termite, inspection: "Termite / wood-destroying insect
-   inspection"; "gutter cleaning" → "Cleaning of gutters and downpipes"), the most words
+   inspection"; "gutter cleaning" → "Cleaning of gutters and downpipes"), a word held by
+   its stem among the words of the label and of its keys ("bleeding hydraulic brakes" →
+   "Hydraulic brake bleed, per brake"; "speed chains" → "Chain, 12-speed", keyed "chain"
+   alone), the most words
    held first, at most :data:`MOST_BY_MEANING`; never a label the modifier's reading says
    names another figure of the thing ("Outgoing wire amount"); for a name whose head is a
    quantity the vocabulary knows, only a label holding every naming word of two or more
@@ -140,7 +143,7 @@ from osrag.lexicon.label_roles import (
 from osrag.lexicon.periods import PERIOD_UNITS, is_period_words
 from osrag.lexicon.quantities import is_document_noun, is_quantity_noun, synonyms_of
 from osrag.lexicon.signs import names_loss
-from osrag.lexicon.words import key_stem, phrase_words
+from osrag.lexicon.words import key_stem, phrase_words, word_stems
 from osrag.models import LabelMatch, LabelMatches
 from osrag.schema.constraints import AmountConstraint
 from osrag.schema.filters import AmountFilter, FilterItem
@@ -409,6 +412,8 @@ def _by_words(
     and ending in that head ("Refundable security deposit" for "refundable deposit"): a
     quantity's word beside others names another quantity ("Deferred revenue", "Stock-based
     compensation: Income tax benefit"), which the keys and synonyms decide."""
+    # one word a stem: "cleaning" and "cleaner" are held together or not at all
+    words = list({stem: w for w, stem in zip(words, word_stems(list(words)), strict=True)}.values())
     if not words or (quantity is not None and len(words) < 2):
         return []
     rows, held = vocabulary.words_held(words)
