@@ -244,3 +244,61 @@ def test_every_frequency_declaration_gives_its_unit_to_a_current_amount_below_it
 def test_a_loans_payment_schedule_declares_no_unit_for_its_principal() -> None:
     text = "Loan summary\nPayment schedule: Monthly\n\nLoan amount: $48,000.00\n"
     assert _by_raw(text)["$48,000.00"].period_unit is None
+
+
+# --------------------------------------------------------------------------- a price list's unit
+
+_KENNEL = """# Riverside Boarding Kennels — Tariff 2027
+
+{line}
+
+| Stay | Small dog | Large dog |
+|---|---:|---:|
+| Standard kennel | £22.00 | £26.00 |
+| Suite with run | £31.00 | £35.00 |
+
+Medication: £2.50 per dose. Deposit on booking: £40.00.
+
+## Grooming
+
+| Service | Price |
+|---|---:|
+| Bath and dry | £28.00 |
+"""
+
+
+@given(
+    st.sampled_from(
+        [
+            ("All prices are per dog per night.", "night"),
+            ("Prices are per week unless stated.", "week"),
+            ("All rates shown are per day, VAT included.", "day"),
+            ("Our fees are **per night**; cats half price.", "night"),
+            ("Rates are weekly.", "week"),
+        ]
+    ),
+    st.sampled_from([str, str.lower]),
+)
+def test_a_price_lists_declared_unit_goes_to_its_prices_below_it_in_its_section(
+    declaration: tuple[str, str], case: object
+) -> None:
+    line, unit = declaration
+    facts = _by_raw(_KENNEL.format(line=case(line)), "markdown")  # type: ignore[operator]
+    for raw in ("£22.00", "£26.00", "£31.00", "£35.00"):
+        assert facts[raw].period_unit == unit, raw
+    assert facts["£2.50"].period_unit is None  # its own unit, not a period of the list's
+    assert facts["£40.00"].period_unit is None  # a deposit is no price of the list
+    assert facts["£28.00"].period_unit is None  # another section's price
+
+
+def test_a_price_list_without_a_declaration_or_with_a_declaration_of_no_unit_states_none() -> None:
+    for line in ("Prices include VAT at 20%.", "All prices are subject to change.", ""):
+        facts = _by_raw(_KENNEL.format(line=line), "markdown")
+        assert facts["£22.00"].period_unit is None, line
+
+
+def test_a_declaration_below_the_prices_gives_them_no_unit() -> None:
+    text = _KENNEL.format(line="").replace(
+        "Medication:", "All prices are per dog per night.\n\nMedication:"
+    )
+    assert _by_raw(text, "markdown")["£22.00"].period_unit is None

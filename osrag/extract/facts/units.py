@@ -32,6 +32,13 @@ The same reader gives a rate's unit ("$189 per room **per night**", "$350 **per 
 a period the label names wins over a rate's unit after the amount ("**Annual** maximum:
 $2,000.00 per person" recurs yearly).
 
+4. **Else the price list's declared unit**: a sentence saying what the list's prices are
+   per ("All prices are **per horse per week**", "Prices are per month unless stated",
+   "Rates are per visit", "Our fees are hourly") gives its first unit to each labelled price
+   of the list's own below it, before the next heading, that states none — never a sum, a
+   tax, a deposit or a balance, nor a price of a unit of its own ("£2.50 per dose")
+   (:func:`_price_list_units`).
+
 Nothing else: a period that dates a figure ("for fiscal 2019", "in 2020") is its period,
 not its unit; a multiple or a fraction of a unit ("every two weeks", "semi-annually",
 "per semester") is none of the six (:data:`osrag.lexicon.periods.PeriodUnit`).
@@ -55,6 +62,7 @@ from osrag.lexicon.periods import (
     PeriodUnit,
     period_unit_of,
     period_units_in,
+    rate_phrase_end,
 )
 from osrag.schema.facts import AmountFact
 
@@ -139,11 +147,29 @@ Weekly", "Billing cycle: Monthly", "Billed quarterly" — the line holds nothing
 pay or a bill's cycle only: a loan's "Payment schedule: Monthly" is the schedule of its
 instalments, not of its principal or its fees."""
 _RATE_LABEL = re.compile(r"(?i)\b(?:rate|price|per)\b")
+_DECLARED_PRICES = re.compile(
+    r"""(?ix)
+    \b(?:all[ \t]+)?(?:our[ \t]+|the[ \t]+)?(?:prices|rates|fees|charges)
+    (?:[ \t]+(?:shown|quoted|listed|below|above|here))?
+    [ \t]+(?:are|is)(?:[ \t]+(?:shown|quoted|given|stated|charged|listed))?
+    [ \t*_]+(?P<phrase>(?:per|a|an|each)[ \t][^.;:\n]{0,60}|[a-z]+ly\b)
+    """
+)
+"""A sentence of a price list that says what its prices are per: "All prices are **per
+horse per week**", "Prices are per month unless stated", "Rates are per visit", "Our fees
+are hourly"."""
+_HEADING_LINE = re.compile(r"(?m)^[ \t]*#{1,6}[ \t]")
+_NOT_A_PRICE = re.compile(r"(?i)\b(?:total|subtotal|tax|vat|gst|hst|deposit|balance|due)\b")
+"""Words of a label that make its amount no price of the list: a sum, a tax, a deposit, a
+balance."""
 
 
 def declared_units(text: str, facts: Sequence[AmountFact]) -> list[AmountFact]:
     """``facts`` with the unit a header line declares (rule 3 of the module docstring) given
-    to each current-period amount below it that states none."""
+    to each current-period amount below it that states none, and the unit a price list
+    says its prices are per (rule 4) to each price below it, in its section, that states
+    none."""
+    facts = _price_list_units(text, facts)
     if "ill" not in text and "ay" not in text and "aid" not in text and "harg" not in text:
         return list(facts)
     declared = [
@@ -165,6 +191,40 @@ def declared_units(text: str, facts: Sequence[AmountFact]) -> list[AmountFact]:
             and f.scope in ("own", "line_item")
             and f.label is not None
             and not _RATE_LABEL.search(f.label)
+        ):
+            f = dataclasses.replace(f, period_unit=unit)
+        out.append(f)
+    return out
+
+
+def _price_list_units(text: str, facts: Sequence[AmountFact]) -> Sequence[AmountFact]:
+    """Rule 4 of the module docstring: after a sentence saying what a price list's prices
+    are per ("All prices are per horse per week"), each labelled price of the list's own
+    below it and before the next heading that states no unit takes the sentence's first
+    unit; never a sum, a tax, a deposit or a balance, nor a price of its own unit ("£2.50 per
+    dose")."""
+    if "rice" not in text and "ate" not in text and "ee" not in text and "harge" not in text:
+        return facts
+    declared: list[tuple[int, int, PeriodUnit]] = []
+    for m in _DECLARED_PRICES.finditer(text):
+        units = period_units_in(m["phrase"]) or (
+            [(unit, 0, 0)] if (unit := period_unit_of(m["phrase"])) is not None else []
+        )
+        if units:
+            heading = _HEADING_LINE.search(text, m.end())
+            declared.append((m.end(), heading.start() if heading else len(text), units[0][0]))
+    if not declared:
+        return facts
+    out: list[AmountFact] = []
+    for f in facts:
+        unit = next((u for start, end, u in reversed(declared) if start <= f.start < end), None)
+        if (
+            unit is not None
+            and f.period_unit is None
+            and f.scope in ("own", "line_item")
+            and f.label is not None
+            and not _NOT_A_PRICE.search(f.label)
+            and rate_phrase_end(text, f.end) is None  # "£2.50 per dose": a rate of its own
         ):
             f = dataclasses.replace(f, period_unit=unit)
         out.append(f)
