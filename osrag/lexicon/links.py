@@ -193,12 +193,14 @@ agreements paying more than $400,000 **in total**", "sponsorship agreements wort
 $50,000 **all told**" — the total of what the kind before the verb pays, costs or is worth."""
 
 ASKED_OWED = re.compile(
-    r"(?i)\s+(?:(?:left|still)\s+(?:to\s+pay|due|owed|owing|outstanding|unpaid)|"
-    r"to\s+pay|outstanding|unpaid|(?:still\s+)?owing|owed|due(?=\s*(?:[,;.?!)]|\Z)))(?![\w-])"
+    r"(?i)\s+(?:(?:is|are|remains?)\s+)?"
+    r"(?:(?:left|still)\s+(?:to\s+pay|due|owed|owing|outstanding|unpaid)|"
+    r"to\s+pay|outstanding|unpaid|remaining|(?:still\s+)?owing|owed|due(?=\s*(?:[,;.?!)]|\Z)))(?![\w-])"
 )
 """What a question writes right after a constraint to say the figure is what is left to
 pay ("invoices with less than $400 **left to pay**", "bills with under £250 **to pay**",
-"€500 **still due**", "$1,200 **outstanding**", and "due" alone where the phrase ends:
+"€500 **still due**", "$1,200 **outstanding**", "$100 **is still owed**", "$300
+**remaining**", and "due" alone where the phrase ends:
 "statements with more than $900 **due**"): the balance due of a bill, whatever its label
 calls it. "Due" before an occasion or a time ("$5,000 due on signing", "due at booking",
 "due by 1 May") is when an instalment falls due, not what is left."""

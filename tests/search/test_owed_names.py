@@ -16,12 +16,21 @@ from osrag.search.fact_filters import constraint_keys, named_keys
         "boiler service invoices with under $300 left to pay",
         "membership bills with €60 still due",
         "nursery accounts with more than £900 outstanding",
+        "kennel invoices where less than $100 is still owed",
+        "gym accounts with under £50 remaining",
+        "repair bills where more than €200 remains unpaid",
     ],
 )
 def test_what_is_left_to_pay_is_the_total_due_by_every_name(text: str) -> None:
     (c,) = analyze_query(text).constraints
     keys = constraint_keys(c)
-    assert {"balance due", "amount due", "total due"} <= set(keys)
+    assert {"balance due", "amount due", "total due", "balance to pay"} <= set(keys)
+    assert "amount outstanding" in keys
+
+
+def test_an_instalment_due_on_an_occasion_is_no_balance() -> None:
+    (c,) = analyze_query("contracts with $5,000 due on signing").constraints
+    assert "balance due" not in constraint_keys(c)
 
 
 @pytest.mark.parametrize(
