@@ -76,6 +76,9 @@ def test_a_restated_share_after_a_change_is_the_change() -> None:
             "Tuition — undergraduate",
             "credit hour",
         ),
+        # the item's number in a column of its own before the name
+        (" 3     Garden clearance, 4 hours @ £28.00        £112.00", "Garden clearance", "hour"),
+        ("12\tTowing, 2 miles x $4.50\t$9.00", "Towing", "mile"),
     ],
 )
 def test_an_item_lines_rate_and_extended_total_take_the_items_name(
@@ -102,6 +105,21 @@ def test_an_item_lines_rate_and_extended_total_take_the_items_name(
 )
 def test_a_line_that_is_no_item_line_names_no_item(text: str) -> None:
     assert "Storage" not in {label for _, label in labels(text)}
+
+
+def test_an_item_lines_total_in_brackets_is_a_deduction_of_the_item() -> None:
+    rate, total = extract_values("Buyer's premium, 3 lots @ $15.00      ($45.00)", CONFIG).facts
+    assert (rate.label, total.label) == ("Buyer's premium", "Buyer's premium")
+    assert (rate.value, total.value) == (1500, 4500)
+    # a bracket that closes no total of the line: no item line
+    assert "Buyer's premium" not in dict(
+        (label, raw) for raw, label in labels("Buyer's premium, 3 lots @ $15.00   $45.00)")
+    )
+
+
+def test_a_count_that_opens_its_line_after_an_item_number_is_no_item_name() -> None:
+    # " 4     2 @ $15.00   $30.00": the number, then the count — no name before it
+    assert not [label for _, label in labels(" 4     2 @ $15.00      $30.00") if label]
 
 
 @pytest.mark.parametrize(

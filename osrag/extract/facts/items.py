@@ -7,7 +7,8 @@ $95/hour = $285.00", "Accommodation, 2 nights @ €120 per night: €240", "Boar
 x $48.00) ... $240.00". The line reads, in this order:
 
 * the **item's name** — the words that open the line (after a list's bullet, the line's
-  indent, or a date a bill writes in a column of its own: "06 Oct  Regular clean, …"; after
+  indent, or a date or an item's number a bill writes in a column of its own: "06 Oct
+  Regular clean, …", " 4     Hanging service, …"; after
   the kind of charge a bill sets before a colon, "Labour: boiler service, …" → ``Labour —
   boiler service``), at most :data:`_NAME_WORDS` words of letters outside a gloss, no
   figure but in a qualifier after a comma ("Weekly lessons, 45 minutes, 11 lessons @ £32.00
@@ -78,15 +79,19 @@ _LEAD_DATE = re.compile(
 )
 """A date that opens a bill's line, a column of its own ("06 Oct  Regular clean, …",
 "03/11 – Boarding, …"): when the item was supplied, no part of its name."""
+_LEAD_NUMBER = re.compile(r"(?:#[ \t]?)?\d{1,3}[.)]?(?:\t|[ ]{2,})(?=[^\W\d_])")
+"""An item's number in a column of its own before its name (" 4     Hanging service, …",
+"#2\tDelivery, …"): where the line stands on the bill, no part of the name or its count."""
 _RATE_TO_TOTAL = re.compile(
     r"(?i)^\s*(?:" + RATE_INTRO + r"\s+[^\W\d_][\w-]*(?:\s+[^\W\d_][\w-]*)?|/\s*[^\W\d_][\w-]*)?"
     r"(?:\s*(?:\)\s*(?:[:=]|\.{2,}|…+|[-–—]{1,2})?|(?:[:=]|\.{2,}|…+|[-–—]{1,2}))\s*|"
-    r"\s*(?:\t|[ ]{2})\s*)$"
+    r"\s*(?:\t|[ ]{2})\s*)\(?$"
 )
 """Between the rate and the total: the rate's unit, then a separator, the parenthesis
 that closes the count, or the gap between two columns (a tab, two spaces or more: "Gutter
-clearing    2 @ $35.00    $70.00")."""
-_AFTER_TOTAL = re.compile(r"^\s*(?:\([^()]{0,60}\))?\s*[.;]?\s*$")
+clearing    2 @ $35.00    $70.00"); a total in brackets is a deduction a statement
+makes ("Lot fees, 5 lots @ $20.00    ($100.00)")."""
+_AFTER_TOTAL = re.compile(r"^\)?\s*(?:\([^()]{0,60}\))?\s*[.;]?\s*$")
 _DASH_QUALIFIER = re.compile(r"(?<!\d)\s+[-–—]\s+(?!\d)")
 """A spaced dash joining a qualifier to the name; between figures ("Nov 1 - Apr 30") it
 is a range's."""
@@ -137,16 +142,18 @@ def _item_line(
     asks."""
     bullet = LIST_BULLET.match(line)
     start = bullet.end() if bullet else len(line) - len(line.lstrip())
-    dated = _LEAD_DATE.match(line, start)
+    dated = _LEAD_DATE.match(line, start) or _LEAD_NUMBER.match(line, start)
     if dated is not None:
         start = dated.end()
     mentions = scan_money(line).mentions
     if len(mentions) != 2:
         return None
     rate, total = mentions
+    between, after = _RATE_TO_TOTAL.match(line[rate.end : total.start]), line[total.end :]
     if (
-        _AFTER_TOTAL.match(line[total.end :]) is None
-        or _RATE_TO_TOTAL.match(line[rate.end : total.start]) is None
+        _AFTER_TOTAL.match(after) is None
+        or between is None
+        or between.group().endswith("(") != after.lstrip().startswith(")")
     ):
         return None
     found = _BEFORE_RATE.match(line[start : rate.start].replace("*", "").replace("`", ""))
