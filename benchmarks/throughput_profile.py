@@ -69,15 +69,16 @@ def staged(searcher: Searcher, query: Query, mode: str, clock: dict[str, float])
     marks.append(time.perf_counter())
     vector = searcher.query_vector(plan)
     marks.append(time.perf_counter())
-    ladder = Ladder(plan)
+    ladder: Ladder[Any] = Ladder(plan)
     sent = searcher.requests(plan, vector, step=ladder.step)
     marks.append(time.perf_counter())
     answers = searcher.index.search(searcher.alias, sent.plans, search_type=searcher.search_type)
     marks.append(time.perf_counter())
     ran = searcher.answered(plan, sent, answers)
     marks.append(time.perf_counter())
-    while (step := ladder.after(ran.candidates)) is not None:
+    while (step := ladder.after(ran)) is not None:
         ran = searcher._run(plan, vector, step=step)
+    ran = ladder.settled(ran)
     marks.append(time.perf_counter())
     answered = answering_index(ran) or searcher.index.alias_target(searcher.alias) or ""
     result = shape_result(plan, ran, ladder, answered, marks[0])

@@ -236,14 +236,15 @@ def _labels(result: SearchResult) -> list[Section]:
 def _ladder(plan: AnalyzedQuery, result: SearchResult) -> list[Section]:
     if not plan.amount_steps:
         return []
-    tried = {s.step: s.candidates for s in result.amount_steps}
+    tried = {s.step: s for s in result.amount_steps}
     rows: list[tuple[str, str]] = []
     for step in plan.amount_steps:
         if step not in tried:
             rows.append((step, "not needed"))
             continue
         answered = "  ← answered" if step == result.amount_step else ""
-        rows.append((step, plural(tried[step], "candidate") + answered))
+        unsaid = ", no hit saying the subject" if tried[step].unsaid else ""
+        rows.append((step, plural(tried[step].candidates, "candidate") + unsaid + answered))
         rows += [("", f"asked: {line}") for line in plan.asked.get(step, [])]
     return [Section("amount ladder (a step down while the filters leave no candidate):", rows)]
 

@@ -248,6 +248,11 @@ class StepCount(BaseModel):
         description="what the step asked of a fact, one line per amount constraint: the "
         "label keys, whose figure, when, how often",
     )
+    unsaid: bool = Field(
+        default=False,
+        description="the step left candidates but none of its hits says a word of the "
+        "question's subject: the ladder stepped down from it",
+    )
 
 
 class Money(BaseModel):

@@ -105,11 +105,12 @@ class AsyncSearcher:
         keywords (``tenant=``, ``acl=``, ``k=``, ``mode=``, …), the same result."""
         started = time.perf_counter()
         plan = await self.plan(text_or_spec, **overrides)
-        ladder = Ladder(plan)
+        ladder: Ladder[Ran] = Ladder(plan)
         vector, sent = await self._requests(plan, ladder.step)
         ran = await self._run(plan, sent)
-        while (step := ladder.after(ran.candidates)) is not None:
+        while (step := ladder.after(ran)) is not None:
             ran = await self._run(plan, await self._request(plan, vector, step=step))
+        ran = ladder.settled(ran)
         text_fallback = needs_text_fallback(plan, ran, ladder.fallback)
         if text_fallback:
             wordless = without_words(plan)

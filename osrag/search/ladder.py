@@ -19,25 +19,62 @@ are never relaxed (they are not amount filters). Each step tried is recorded wit
 candidates it left (``SearchResult.amount_steps``) and logged at INFO on
 ``osrag.search.searcher``.
 
+A step whose filter keeps a figure of the asked kind in a document about anything
+(:data:`UNSAID_STEPS`) is stepped down from too when its hits say no word of the question's
+subject (:mod:`osrag.search.subject`): they are another family's figure ("solar
+installation contracts worth more than $30,000" narrowed to a contract price of a cleaning
+firm). If no step below finds a hit saying it either, the first such step answers after
+all: its filter was the nearer to the question.
+
 The Searcher and the AsyncSearcher climb it the same way::
 
     ladder = Ladder(plan)
     ran = run(ladder.step)
-    while (step := ladder.after(ran.candidates)) is not None:
+    while (step := ladder.after(ran)) is not None:
         ran = run(step)
+    ran = ladder.settled(ran)
 """
 
 from __future__ import annotations
 
 import logging
+from typing import Generic, Protocol, TypeVar
 
 from osrag.models import AmountStep, StepCount
 from osrag.search.query import AnalyzedQuery
 
 log = logging.getLogger("osrag.search.searcher")
 
+UNSAID_STEPS: tuple[AmountStep, ...] = ("narrowed", "per-unit")
+"""The steps stepped down from when none of their hits says a word of the question's
+subject (module docstring). Not the bound step, whose filter holds the quantity as named,
+nor role-free, below which no amount filter is left."""
 
-class Ladder:
+
+UNSAID_LEAST = 2
+"""The fewest words of a subject none of whose words a step's hits say for the ladder to step
+down: one word a holder's passage need not repeat ("service", "contractor", "endorsement"
+written once in its title or not at all), and another document mentions in passing, says
+too little either way."""
+
+
+class Answer(Protocol):
+    """What a step's round trip left, as the ladder reads it."""
+
+    @property
+    def candidates(self) -> int: ...
+
+    @property
+    def unsaid(self) -> bool: ...
+
+    @property
+    def subject(self) -> tuple[str, ...]: ...
+
+
+A = TypeVar("A", bound=Answer)
+
+
+class Ladder(Generic[A]):
     """Where one search is on its amount ladder (see the module docstring)."""
 
     def __init__(self, plan: AnalyzedQuery) -> None:
@@ -46,32 +83,72 @@ class Ladder:
         self.asked = plan.asked
         self.at = 0
         self.tried: list[StepCount] = []
+        self._held: tuple[int, A] | None = None
 
     @property
     def step(self) -> AmountStep | None:
         """The step to run now (None: the query has no amount filter)."""
         return self.steps[self.at] if self.steps else None
 
-    def after(self, candidates: int) -> AmountStep | None:
-        """Record that the current step left ``candidates``; the next step to run when it
-        left none and there is one, else None (the current step answers)."""
+    def after(self, answer: A) -> AmountStep | None:
+        """Record what the current step left; the next step to run when it left no
+        candidate, or its hits say no word of the subject at a step of :data:`UNSAID_STEPS`
+        and a step with an amount filter is below it; else None (the current step
+        answers)."""
         step = self.step
         if step is None:
             return None
+        candidates = answer.candidates
         asked = list(self.asked.get(step, []))
-        self.tried.append(StepCount(step=step, candidates=candidates, asked=asked))
-        if candidates != 0 or self.at + 1 >= len(self.steps):
+        self.tried.append(
+            StepCount(
+                step=step,
+                candidates=candidates,
+                asked=asked,
+                unsaid=bool(candidates) and answer.unsaid and len(answer.subject) >= UNSAID_LEAST,
+            )
+        )
+        if self.at + 1 >= len(self.steps):
             return None
+        if candidates:
+            if not (
+                answer.unsaid
+                and len(answer.subject) >= UNSAID_LEAST
+                and step in UNSAID_STEPS
+                and self.steps[self.at + 1] != "none"
+            ):
+                return None
+            if self._held is None:
+                self._held = (self.at, answer)
+            why = "found no hit saying the subject"
+        else:
+            why = "left no candidate"
         self.at += 1
         log.info(
-            "query=%r amount step %s left no candidate (asked: %s): trying %s (asking: %s)",
+            "query=%r amount step %s %s (asked: %s): trying %s (asking: %s)",
             self.query,
             step,
+            why,
             "; ".join(asked),
             self.step,
             "; ".join(self.asked.get(self.step, [])) if self.step is not None else "",
         )
         return self.step
+
+    def settled(self, answer: A) -> A:
+        """The answer of the step that answers: ``answer`` (the last step run's), unless a
+        step was left because its hits said no word of the subject and no step below found
+        one that does — then that step's, and the ladder is back at it."""
+        if self._held is None or (answer.candidates and not answer.unsaid):
+            return answer
+        at, held = self._held
+        log.info(
+            "query=%r no step below %s found a hit saying the subject: it answers",
+            self.query,
+            self.steps[at],
+        )
+        self.at = at
+        return held
 
     @property
     def fallback(self) -> bool:

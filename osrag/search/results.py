@@ -34,6 +34,9 @@ class Ran(NamedTuple):
     fused: str | None
     subject: tuple[str, ...] = ()
     """The question's subject words the hits were cut by (:mod:`osrag.search.subject`)."""
+    unsaid: bool = False
+    """Hits were found and none says a word of the subject (:func:`~osrag.search.subject.
+    says_any`; :data:`~osrag.search.ladder.UNSAID_STEPS`)."""
 
 
 class EmbedderLoad(NamedTuple):
@@ -138,7 +141,7 @@ def answering_index(ran: Ran) -> str | None:
 def shape_result(
     plan: AnalyzedQuery,
     ran: Ran,
-    ladder: Ladder,
+    ladder: Ladder[Ran],
     index: str,
     started: float,
     *,

@@ -73,7 +73,7 @@ from osrag.search.meaning import DEFAULT_THRESHOLD, LabelMeaning
 from osrag.search.passages.expand import Expansion
 from osrag.search.query import SUBJECT_FIELDS, AnalyzedQuery, plan_query, search_plan
 from osrag.search.results import EmbedderLoad, Ran, answering_index, shape_result, took_ms
-from osrag.search.subject import with_subject
+from osrag.search.subject import says_any, with_subject
 
 log = logging.getLogger("osrag.search.searcher")
 
@@ -403,7 +403,8 @@ class Searcher:
                     return Ran(list(result.hits), result.total, result.candidates, result.fused)
                 said = _said(result.hits, subject, slack, plan.constraints, beside)
                 page = said[spec.offset : spec.offset + spec.k]
-                return Ran(page, result.total, result.candidates, result.fused, subject)
+                unsaid = bool(result.hits) and not says_any(result.hits, subject, _hit_text)
+                return Ran(page, result.total, result.candidates, result.fused, subject, unsaid)
             ranked, fused = fusion.above_floor(result.hits, leg_floor), None
         else:
             legs = [list(leg) for leg in result.legs]
@@ -419,9 +420,10 @@ class Searcher:
             fused = f"client:{spec.fusion}"
         if spec.collapse:
             ranked = fusion.best_per_document(ranked)
+        unsaid = bool(ranked) and not says_any(ranked, subject, _hit_text)
         ranked = _said(ranked, subject, slack, plan.constraints, beside)
         page = ranked[spec.offset : spec.offset + spec.k]
-        return Ran(page, len(ranked), result.candidates, fused, subject)
+        return Ran(page, len(ranked), result.candidates, fused, subject, unsaid)
 
     def _run(
         self,
@@ -441,10 +443,11 @@ class Searcher:
         started = time.perf_counter()
         plan = self.plan(text_or_spec, **overrides)
         vector = self.query_vector(plan)
-        ladder = Ladder(plan)
+        ladder: Ladder[Ran] = Ladder(plan)
         ran = self._run(plan, vector, step=ladder.step)
-        while (step := ladder.after(ran.candidates)) is not None:
+        while (step := ladder.after(ran)) is not None:
             ran = self._run(plan, vector, step=step)
+        ran = ladder.settled(ran)
         text_fallback = needs_text_fallback(plan, ran, ladder.fallback)
         if text_fallback:
             ran = self._run(without_words(plan), vector, step=ladder.step)

@@ -152,6 +152,12 @@ def at_highest_level(hits: Sequence[T], levels: Sequence[int | None], slack: int
     return [hit for hit, level in zip(hits, levels, strict=True) if level is None or level >= least]
 
 
+def says_any(hits: Sequence[T], subject: Sequence[str], text_of: Callable[[T], str]) -> bool:
+    """Whether one of the ``hits`` says a word of the ``subject`` (True for an empty subject:
+    nothing is asked)."""
+    return not subject or any(said(text_of(hit), subject) for hit in hits)
+
+
 def with_subject(
     hits: Sequence[T], subject: Sequence[str], text_of: Callable[[T], str], slack: int = 0
 ) -> list[T]:

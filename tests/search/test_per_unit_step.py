@@ -16,6 +16,7 @@ from osrag.schema.filters import AmountFilter, Nested
 from osrag.search.fact_filters import per_unit_filter
 from osrag.search.ladder import Ladder
 from osrag.search.query import plan_query, search_bodies
+from osrag.search.results import Ran
 
 
 def _fact(label_keys: list[str], value: int, **fields: object) -> dict[str, object]:
@@ -60,17 +61,22 @@ def test_the_per_unit_step_is_on_the_ladder_only_for_a_quantity_asked_at_a_unit(
     assert plan_query(text).amount_steps == steps
 
 
+def left(candidates: int) -> Ran:
+    """A step's answer that left ``candidates``."""
+    return Ran([], candidates, candidates, None)
+
+
 def test_the_ladder_climbs_down_through_the_per_unit_step_in_order() -> None:
     ladder = Ladder(plan_query("umbrella premium under $500 a year"))
     taken = [ladder.step]
-    while (step := ladder.after(0)) is not None:
+    while (step := ladder.after(left(0))) is not None:
         taken.append(step)
     assert taken == ["bound", "narrowed", "per-unit", "role-free", "none"]
     assert [s.step for s in ladder.tried] == taken  # the last, none, recorded too
     assert ladder.fallback
     answered = Ladder(plan_query("movers charging over $150 an hour"))
-    assert answered.after(0) == "per-unit"
-    assert answered.after(4) is None  # the per-unit step left candidates: it answers
+    assert answered.after(left(0)) == "per-unit"
+    assert answered.after(left(4)) is None  # the per-unit step left candidates: it answers
     assert [(s.step, s.candidates) for s in answered.tried] == [("bound", 0), ("per-unit", 4)]
     assert answered.tried[1].asked == [
         "amount > USD 150.00 per hour: any label · a fact stating per hour"

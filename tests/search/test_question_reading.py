@@ -541,11 +541,12 @@ def test_a_name_read_as_a_unit_or_a_scope_is_said() -> None:
 
 def test_every_step_down_is_logged_with_what_it_asked(caplog: pytest.LogCaptureFixture) -> None:
     from osrag.search.ladder import Ladder
+    from osrag.search.results import Ran
 
     plan = plan_query("setup fee over $400")
     ladder = Ladder(plan)
     with caplog.at_level(logging.INFO, logger="osrag.search.searcher"):
-        assert ladder.after(0) == "narrowed"
+        assert ladder.after(Ran([], 0, 0, None)) == "narrowed"
     (record,) = caplog.records
     assert (
         "{setup fee}" in record.getMessage() and "'setup' in the breadcrumb" in record.getMessage()

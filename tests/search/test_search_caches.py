@@ -202,9 +202,9 @@ def test_the_search_line_is_logged_at_info_only(caplog: pytest.LogCaptureFixture
     plan = plan_query(QuerySpec(text="umbrella over $300K", tenant="t"))
     ran = results_module.Ran([], 0, 7, None)
 
-    def answered() -> Ladder:
-        ladder = Ladder(plan)
-        assert ladder.after(7) is None  # the first step answers
+    def answered() -> Ladder[results_module.Ran]:
+        ladder: Ladder[results_module.Ran] = Ladder(plan)
+        assert ladder.after(ran) is None  # the first step answers
         return ladder
 
     with caplog.at_level(logging.WARNING, logger=results_module.log.name):
