@@ -35,8 +35,9 @@ class Ran(NamedTuple):
     subject: tuple[str, ...] = ()
     """The question's subject words the hits were cut by (:mod:`osrag.search.subject`)."""
     unsaid: bool = False
-    """Hits were found and none says a word of the subject (:func:`~osrag.search.subject.
-    says_any`; :data:`~osrag.search.ladder.UNSAID_STEPS`)."""
+    """No hit says a word of the subject (:func:`~osrag.search.subject.says_any`; no hit at
+    all, where the words matched none of the candidates, says none either;
+    :data:`~osrag.search.ladder.UNSAID_STEPS`)."""
 
 
 class EmbedderLoad(NamedTuple):

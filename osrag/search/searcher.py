@@ -403,7 +403,7 @@ class Searcher:
                     return Ran(list(result.hits), result.total, result.candidates, result.fused)
                 said = _said(result.hits, subject, slack, plan.constraints, beside)
                 page = said[spec.offset : spec.offset + spec.k]
-                unsaid = bool(result.hits) and not says_any(result.hits, subject, _hit_text)
+                unsaid = not says_any(result.hits, subject, _hit_text)
                 return Ran(page, result.total, result.candidates, result.fused, subject, unsaid)
             ranked, fused = fusion.above_floor(result.hits, leg_floor), None
         else:
@@ -420,7 +420,7 @@ class Searcher:
             fused = f"client:{spec.fusion}"
         if spec.collapse:
             ranked = fusion.best_per_document(ranked)
-        unsaid = bool(ranked) and not says_any(ranked, subject, _hit_text)
+        unsaid = not says_any(ranked, subject, _hit_text)
         ranked = _said(ranked, subject, slack, plan.constraints, beside)
         page = ranked[spec.offset : spec.offset + spec.k]
         return Ran(page, len(ranked), result.candidates, fused, subject, unsaid)

@@ -24,7 +24,10 @@ counted in distinct words by Snowball stem over a hit's title, breadcrumb and bo
 ("movers" meets "moving" only where both stem alike) —, or a given number fewer (the
 spec's ``subject_slack``: one by default, so a holder that writes one asked word otherwise
 stays), never a hit saying none; and every hit when none says one: a subject no hit says is
-a question in words the corpus does not use, not a reason to answer nothing. The kind of
+a question in words the corpus does not use, not a reason to answer nothing — though at the
+narrowed and per-unit steps, whose filter keeps a figure of the asked kind in a document
+about anything, hits saying no word of a subject of two words or more send the ladder a
+step down first (:data:`~osrag.search.ladder.UNSAID_STEPS`, :func:`says_any`). The kind of
 document is never part of the subject: it ranks and never excludes.
 """
 
@@ -154,7 +157,7 @@ def at_highest_level(hits: Sequence[T], levels: Sequence[int | None], slack: int
 
 def says_any(hits: Sequence[T], subject: Sequence[str], text_of: Callable[[T], str]) -> bool:
     """Whether one of the ``hits`` says a word of the ``subject`` (True for an empty subject:
-    nothing is asked)."""
+    nothing is asked; False for no hit)."""
     return not subject or any(said(text_of(hit), subject) for hit in hits)
 
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from osrag.ingestion.label_vocabulary import Vocabulary, scope_of
-from osrag.lexicon.keys import label_keys
+from osrag.lexicon.keys import asked_key, label_keys
 from osrag.lexicon.words import phrase_words, word_stems
 from osrag.schema.filters import AmountFilter
 from osrag.search.meaning import match_name, naming_words, with_label_matches
@@ -147,12 +147,16 @@ def test_every_label_matched_by_words_holds_more_than_half_of_them(
     matched = {m.label for m in found.report.matches if m.by == "words"}
     others = {m.label for m in found.report.matches if m.by != "words"}
     stems = set(word_stems(wanted))
+    # a tail of the name a label holds as a key answers first: only without one are the
+    # labels holding most of its words asked
+    key = asked_key(name).split(" ")
+    by_tail = any(" ".join(key[start:]) in table.by_key for start in range(1, len(key) - 1))
     for r, label in enumerate(written):
         held = _stems_said(label, table.keys[r])
         majority = len(held & stems) > len(stems) / 2 and bool(stems)
         if label in matched:
             assert majority
-        elif majority and label not in others and len(matched) < 16:
+        elif majority and label not in others and len(matched) < 16 and not by_tail:
             raise AssertionError(f"{label!r} holds most of {wanted} and was not matched")
     rows, counts = table.words_held(wanted)
     holding = dict(zip(rows.tolist(), counts.tolist(), strict=True))
