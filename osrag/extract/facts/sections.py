@@ -99,7 +99,14 @@ from osrag.lexicon.periods import RATE_INTRO
 from osrag.lexicon.quantities import is_contract_term, is_document_noun, is_quantity_noun
 from osrag.lexicon.words import singular
 
-__all__ = ["PRICED_REACH", "REACH", "SectionHeadings", "names_a_priced_thing", "names_a_quantity"]
+__all__ = [
+    "HEADING_LINE",
+    "PRICED_REACH",
+    "REACH",
+    "SectionHeadings",
+    "names_a_priced_thing",
+    "names_a_quantity",
+]
 
 REACH = 1500
 """How far below its heading (characters) an amount still takes the heading's label: the
@@ -109,7 +116,8 @@ PRICED_REACH = 600
 """How far below its heading (characters) an amount that opens its sentence is still the
 price of what the heading names: the section's first paragraphs."""
 
-_HEADING_LINE = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(?P<title>.*?)[ \t#]*$", re.MULTILINE)
+HEADING_LINE = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(?P<title>.*?)[ \t#]*$", re.MULTILINE)
+"""A Markdown heading line, its title (as the loaders write every format's headings)."""
 _CONJUNCTION = re.compile(r"(?i)\b(?:and|or)\b|[&,/;]")
 
 
@@ -241,7 +249,7 @@ class SectionHeadings:
         headings: Sequence[tuple[int, str]] | None = None,
     ) -> None:
         found = (
-            [(m.start(), m.group("title")) for m in line_matches(_HEADING_LINE, text)]
+            [(m.start(), m.group("title")) for m in line_matches(HEADING_LINE, text)]
             if headings is None
             else [(start, _unnumbered(title)) for start, title in headings]
         )

@@ -51,6 +51,7 @@ import functools
 import re
 from collections.abc import Sequence
 
+from osrag.extract.facts.sections import HEADING_LINE
 from osrag.extract.marks import line_matches
 from osrag.lexicon.function_words import INDEFINITE
 from osrag.lexicon.periods import (
@@ -158,7 +159,6 @@ _DECLARED_PRICES = re.compile(
 """A sentence of a price list that says what its prices are per: "All prices are **per
 horse per week**", "Prices are per month unless stated", "Rates are per visit", "Our fees
 are hourly"."""
-_HEADING_LINE = re.compile(r"(?m)^[ \t]*#{1,6}[ \t]")
 _NOT_A_PRICE = re.compile(r"(?i)\b(?:total|subtotal|tax|vat|gst|hst|deposit|balance|due)\b")
 """Words of a label that make its amount no price of the list: a sum, a tax, a deposit, a
 balance."""
@@ -211,7 +211,7 @@ def _price_list_units(text: str, facts: Sequence[AmountFact]) -> Sequence[Amount
             [(unit, 0, 0)] if (unit := period_unit_of(m["phrase"])) is not None else []
         )
         if units:
-            heading = _HEADING_LINE.search(text, m.end())
+            heading = next(line_matches(HEADING_LINE, text, _line_after(text, m.end())), None)
             declared.append((m.end(), heading.start() if heading else len(text), units[0][0]))
     if not declared:
         return facts
@@ -229,3 +229,9 @@ def _price_list_units(text: str, facts: Sequence[AmountFact]) -> Sequence[Amount
             f = dataclasses.replace(f, period_unit=unit)
         out.append(f)
     return out
+
+
+def _line_after(text: str, at: int) -> int:
+    """Where the line after the one holding ``text[at]`` starts (the text's end if none)."""
+    end = text.find("\n", at)
+    return len(text) if end < 0 else end + 1
