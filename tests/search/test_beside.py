@@ -5,10 +5,8 @@ the documents."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from backend_cases import BACKEND_PARAMS, BackendCase, ingested_texts
+from backend_cases import BackendCase, ingested_fixture
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -173,13 +171,7 @@ DOCUMENTS = {
 QUESTION = "$40 when cancelled late"  # names no quantity: it starts at role-free
 
 
-@pytest.fixture(scope="module", params=BACKEND_PARAMS)
-def documents(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[BackendCase]:
-    folder = tmp_path_factory.mktemp("beside")
-    with ingested_texts(request, request.param, folder, DOCUMENTS, embedder="default") as case:
-        yield case
+documents = ingested_fixture(DOCUMENTS, "beside", embedder="default")
 
 
 @pytest.mark.parametrize("mode", ["bm25", "vector", "hybrid"])

@@ -12,10 +12,8 @@ What each question must return is written beside it, read from the documents by 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from backend_cases import BACKEND_PARAMS, BackendCase, ingested_texts
+from backend_cases import BackendCase, ingested_fixture
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -106,13 +104,7 @@ DOCUMENTS = {
 }
 
 
-@pytest.fixture(scope="module", params=BACKEND_PARAMS)
-def documents(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[BackendCase]:
-    folder = tmp_path_factory.mktemp("lexical-floor")
-    with ingested_texts(request, request.param, folder, DOCUMENTS) as case:
-        yield case
+documents = ingested_fixture(DOCUMENTS, "lexical-floor")
 
 
 QUESTION = "under $70 at a paddle club on the water"

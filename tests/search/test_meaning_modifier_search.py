@@ -9,10 +9,12 @@ What each question must return is written beside it, read from the documents by 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from backend_cases import BACKEND_PARAMS, BackendCase, ingested_texts, step_and_documents
+from backend_cases import (
+    BackendCase,
+    ingested_fixture,
+    step_and_documents,
+)
 
 from osrag.search.searcher import Searcher
 
@@ -34,13 +36,7 @@ DOCUMENTS = {
 }
 
 
-@pytest.fixture(scope="module", params=BACKEND_PARAMS)
-def documents(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[BackendCase]:
-    folder = tmp_path_factory.mktemp("meaning-modifier")
-    with ingested_texts(request, request.param, folder, DOCUMENTS) as case:
-        yield case
+documents = ingested_fixture(DOCUMENTS, "meaning-modifier")
 
 
 ANSWERS = {

@@ -8,11 +8,15 @@ documents each question gives are written beside it.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from backend_cases import BACKEND_PARAMS, BackendCase, ingested_texts, step_and_documents
+from backend_cases import (
+    BackendCase,
+    ingested_fixture,
+    ingested_texts,
+    step_and_documents,
+)
 from typer.testing import CliRunner
 
 from osrag.cli import app
@@ -28,13 +32,7 @@ DOCUMENTS = {
 }
 
 
-@pytest.fixture(scope="module", params=BACKEND_PARAMS)
-def movers(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[BackendCase]:
-    folder = tmp_path_factory.mktemp("per-unit")
-    with ingested_texts(request, request.param, folder, DOCUMENTS) as case:
-        yield case
+movers = ingested_fixture(DOCUMENTS, "per-unit")
 
 
 ANSWERS = {

@@ -10,10 +10,12 @@ What each query must return is written next to it, read from the documents by ha
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from backend_cases import BACKEND_PARAMS, BackendCase, ingested_texts, step_and_documents
+from backend_cases import (
+    BackendCase,
+    ingested_fixture,
+    step_and_documents,
+)
 
 DOCUMENTS = {
     # a haircut under $60, a colour over it
@@ -38,13 +40,7 @@ DOCUMENTS = {
 }
 
 
-@pytest.fixture(scope="module", params=BACKEND_PARAMS)
-def documents(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[BackendCase]:
-    folder = tmp_path_factory.mktemp("priced-objects")
-    with ingested_texts(request, request.param, folder, DOCUMENTS) as case:
-        yield case
+documents = ingested_fixture(DOCUMENTS, "priced-objects")
 
 
 ANSWERS = {

@@ -10,10 +10,12 @@ What each query must return is written next to it, read from the documents by ha
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from backend_cases import BACKEND_PARAMS, BackendCase, ingested_texts, step_and_documents
+from backend_cases import (
+    BackendCase,
+    ingested_fixture,
+    step_and_documents,
+)
 
 from osrag.errors import QueryError
 
@@ -41,13 +43,7 @@ DOCUMENTS = {
 }
 
 
-@pytest.fixture(scope="module", params=BACKEND_PARAMS)
-def documents(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[BackendCase]:
-    folder = tmp_path_factory.mktemp("question-reading")
-    with ingested_texts(request, request.param, folder, DOCUMENTS) as case:
-        yield case
+documents = ingested_fixture(DOCUMENTS, "question-reading")
 
 
 _search = step_and_documents

@@ -5,10 +5,8 @@ it, read from the documents."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from backend_cases import BACKEND_PARAMS, BackendCase, ingested_texts
+from backend_cases import BackendCase, ingested_fixture
 
 from osrag.search.ladder import UNSAID_LEAST, Ladder
 from osrag.search.query import plan_query
@@ -88,13 +86,7 @@ DOCUMENTS = {
 }
 
 
-@pytest.fixture(scope="module", params=BACKEND_PARAMS)
-def documents(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[BackendCase]:
-    folder = tmp_path_factory.mktemp("unsaid")
-    with ingested_texts(request, request.param, folder, DOCUMENTS, embedder="default") as case:
-        yield case
+documents = ingested_fixture(DOCUMENTS, "unsaid", embedder="default")
 
 
 @pytest.mark.parametrize("mode", ["bm25", "vector", "hybrid"])

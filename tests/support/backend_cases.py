@@ -247,6 +247,24 @@ def ingested_texts(
         case.purge()
 
 
+def ingested_fixture(
+    documents: Mapping[str, str], folder: str, *, embedder: str | None = None
+) -> Any:
+    """A module-scoped fixture, one case per engine of :data:`BACKEND_PARAMS`, with
+    ``documents`` (name → Markdown) ingested into a temporary ``folder`` of that name
+    (:func:`ingested_texts`); assigned to a module's name, it is the fixture of that name."""
+
+    @pytest.fixture(scope="module", params=BACKEND_PARAMS)
+    def ingested(
+        request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+    ) -> Iterator[BackendCase]:
+        where = tmp_path_factory.mktemp(folder)
+        with ingested_texts(request, request.param, where, documents, embedder=embedder) as case:
+            yield case
+
+    return ingested
+
+
 def step_and_documents(case: BackendCase, text: str) -> tuple[str | None, set[str]]:
     """The amount step a BM25 search of ``text`` was answered at, and the documents hit."""
     from osrag.search.searcher import Searcher
