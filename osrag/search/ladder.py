@@ -74,6 +74,12 @@ class Answer(Protocol):
 A = TypeVar("A", bound=Answer)
 
 
+def _unsaid(answer: Answer) -> bool:
+    """Whether ``answer``'s hits say no word of a subject of :data:`UNSAID_LEAST` words or
+    more."""
+    return answer.unsaid and len(answer.subject) >= UNSAID_LEAST
+
+
 class Ladder(Generic[A]):
     """Where one search is on its amount ladder (see the module docstring)."""
 
@@ -100,23 +106,12 @@ class Ladder(Generic[A]):
             return None
         candidates = answer.candidates
         asked = list(self.asked.get(step, []))
-        self.tried.append(
-            StepCount(
-                step=step,
-                candidates=candidates,
-                asked=asked,
-                unsaid=bool(candidates) and answer.unsaid and len(answer.subject) >= UNSAID_LEAST,
-            )
-        )
+        unsaid = bool(candidates) and _unsaid(answer)
+        self.tried.append(StepCount(step=step, candidates=candidates, asked=asked, unsaid=unsaid))
         if self.at + 1 >= len(self.steps):
             return None
         if candidates:
-            if not (
-                answer.unsaid
-                and len(answer.subject) >= UNSAID_LEAST
-                and step in UNSAID_STEPS
-                and self.steps[self.at + 1] != "none"
-            ):
+            if not (unsaid and step in UNSAID_STEPS and self.steps[self.at + 1] != "none"):
                 return None
             if self._held is None:
                 self._held = (self.at, answer)
@@ -139,7 +134,7 @@ class Ladder(Generic[A]):
         """The answer of the step that answers: ``answer`` (the last step run's), unless a
         step was left because its hits said no word of the subject and no step below found
         one that does — then that step's, and the ladder is back at it."""
-        if self._held is None or (answer.candidates and not answer.unsaid):
+        if self._held is None or (answer.candidates and not _unsaid(answer)):
             return answer
         at, held = self._held
         log.info(

@@ -35,7 +35,7 @@ class Ran(NamedTuple):
     subject: tuple[str, ...] = ()
     """The question's subject words the hits were cut by (:mod:`osrag.search.subject`)."""
     unsaid: bool = False
-    """No hit says a word of the subject (:func:`~osrag.search.subject.says_any`; no hit at
+    """No hit says a word of the subject (:func:`~osrag.search.subject.subject_cut`; no hit at
     all, where the words matched none of the candidates, says none either;
     :data:`~osrag.search.ladder.UNSAID_STEPS`)."""
 

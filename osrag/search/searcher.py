@@ -73,7 +73,7 @@ from osrag.search.meaning import DEFAULT_THRESHOLD, LabelMeaning
 from osrag.search.passages.expand import Expansion
 from osrag.search.query import SUBJECT_FIELDS, AnalyzedQuery, plan_query, search_plan
 from osrag.search.results import EmbedderLoad, Ran, answering_index, shape_result, took_ms
-from osrag.search.subject import says_any, with_subject
+from osrag.search.subject import subject_cut
 
 log = logging.getLogger("osrag.search.searcher")
 
@@ -401,9 +401,9 @@ class Searcher:
             if not (spec.collapse and spec.mode == "vector") and leg_floor is None:
                 if not subject:
                     return Ran(list(result.hits), result.total, result.candidates, result.fused)
-                said = _said(result.hits, subject, slack, plan.constraints, beside)
+                said, any_said = _said(result.hits, subject, slack, plan.constraints, beside)
                 page = said[spec.offset : spec.offset + spec.k]
-                unsaid = not says_any(result.hits, subject, _hit_text)
+                unsaid = not any_said
                 return Ran(page, result.total, result.candidates, result.fused, subject, unsaid)
             ranked, fused = fusion.above_floor(result.hits, leg_floor), None
         else:
@@ -420,10 +420,9 @@ class Searcher:
             fused = f"client:{spec.fusion}"
         if spec.collapse:
             ranked = fusion.best_per_document(ranked)
-        unsaid = not says_any(ranked, subject, _hit_text)
-        ranked = _said(ranked, subject, slack, plan.constraints, beside)
+        ranked, any_said = _said(ranked, subject, slack, plan.constraints, beside)
         page = ranked[spec.offset : spec.offset + spec.k]
-        return Ran(page, len(ranked), result.candidates, fused, subject, unsaid)
+        return Ran(page, len(ranked), result.candidates, fused, subject, not any_said)
 
     def _run(
         self,
@@ -488,16 +487,18 @@ def _said(
     slack: int,
     constraints: Sequence[AmountConstraint],
     beside: bool,
-) -> list[EngineHit]:
+) -> tuple[list[EngineHit], bool]:
     """The hits saying the most of the ``subject``'s words (or ``slack`` fewer) in their
     title, breadcrumb or body, where one says any
-    (:func:`~osrag.search.subject.with_subject`); of those, with ``beside`` (below the bound
+    (:func:`~osrag.search.subject.subject_cut`); of those, with ``beside`` (below the bound
     step), the hits whose amount in range of the ``constraints`` has the most of them beside
-    it (:func:`~osrag.search.beside.with_words_beside`)."""
-    kept = with_subject(hits, subject, _hit_text, slack)
+    it (:func:`~osrag.search.beside.with_words_beside`). And whether any of ``hits`` says a
+    word of the subject."""
+    kept, any_said = subject_cut(hits, subject, _hit_text, slack)
     if not beside:
-        return kept
-    return with_words_beside(kept, subject, constraints, _hit_body, _hit_headings, slack)
+        return kept, any_said
+    beside_kept = with_words_beside(kept, subject, constraints, _hit_body, _hit_headings, slack)
+    return beside_kept, any_said
 
 
 def _hit_body(hit: EngineHit) -> str:

@@ -27,7 +27,7 @@ stays), never a hit saying none; and every hit when none says one: a subject no 
 a question in words the corpus does not use, not a reason to answer nothing — though at the
 narrowed and per-unit steps, whose filter keeps a figure of the asked kind in a document
 about anything, hits saying no word of a subject of two words or more send the ladder a
-step down first (:data:`~osrag.search.ladder.UNSAID_STEPS`, :func:`says_any`). The kind of
+step down first (:data:`~osrag.search.ladder.UNSAID_STEPS`, :func:`subject_cut`). The kind of
 document is never part of the subject: it ranks and never excludes.
 """
 
@@ -155,18 +155,22 @@ def at_highest_level(hits: Sequence[T], levels: Sequence[int | None], slack: int
     return [hit for hit, level in zip(hits, levels, strict=True) if level is None or level >= least]
 
 
-def says_any(hits: Sequence[T], subject: Sequence[str], text_of: Callable[[T], str]) -> bool:
-    """Whether one of the ``hits`` says a word of the ``subject`` (True for an empty subject:
-    nothing is asked; False for no hit)."""
-    return not subject or any(said(text_of(hit), subject) for hit in hits)
-
-
 def with_subject(
     hits: Sequence[T], subject: Sequence[str], text_of: Callable[[T], str], slack: int = 0
 ) -> list[T]:
     """The hits whose text (``text_of``) says the most of the ``subject``'s words — the
     highest coordination level among them, or up to ``slack`` words fewer, never none —,
     in order; every hit when the subject is empty or no hit says one of its words."""
+    return subject_cut(hits, subject, text_of, slack)[0]
+
+
+def subject_cut(
+    hits: Sequence[T], subject: Sequence[str], text_of: Callable[[T], str], slack: int = 0
+) -> tuple[list[T], bool]:
+    """:func:`with_subject`'s hits, and whether one of ``hits`` says a word of the
+    ``subject`` (True for an empty subject: nothing is asked; False for no hit), each hit's
+    words read once for both."""
     if not subject:
-        return list(hits)
-    return at_highest_level(hits, [said(text_of(hit), subject) for hit in hits], slack)
+        return list(hits), True
+    levels = [said(text_of(hit), subject) for hit in hits]
+    return at_highest_level(hits, levels, slack), any(levels)
