@@ -7,10 +7,15 @@ Built for the forms, not for any file: each text here is made up."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from extracted import CONFIG, labels
 
 from osrag.extract import extract_values
+from osrag.extract.facts.sections import _sentence_ended
 from osrag.loaders.html import load_html
 
 
@@ -415,3 +420,24 @@ def test_an_item_lines_count_of_a_unit_prices_its_rate_by_that_unit(
 ) -> None:
     rate, total = extract_values(text, CONFIG).facts
     assert (rate.period_unit, total.period_unit) == (rate_unit, total_unit)
+
+
+_REFERENCE_SENTENCE_END = re.compile(r"(?<![A-Z])[.!?][\"”’)]*$")
+"""The end of a sentence before an amount on its line, as a pattern searched over the whole
+line: the reference the end-first reading is checked against."""
+
+
+@given(st.text(alphabet="aZ .!?\"”’)(xJ\t", max_size=30))
+def test_a_sentence_ends_before_the_amount_as_the_reference_pattern_says(before: str) -> None:
+    assert _sentence_ended(before) == (_REFERENCE_SENTENCE_END.search(before) is not None)
+
+
+def test_a_price_on_a_long_line_of_prices_is_read_like_one_on_a_short_line() -> None:
+    """One line of 3,000 items ("Item 7 costs $8.") gives each amount its fact, as a line
+    of three does: the sentence test before each amount reads the line from its end."""
+    short = " ".join(f"Item {n} costs ${n + 1}." for n in range(3))
+    long = " ".join(f"Item {n} costs ${n + 1}." for n in range(3_000))
+    short_facts = extract_values(f"# Ledger\n\n{short}\n", CONFIG).facts
+    long_facts = extract_values(f"# Ledger\n\n{long}\n", CONFIG).facts
+    assert len(long_facts) == 3_000
+    assert [f.label for f in long_facts[:3]] == [f.label for f in short_facts]

@@ -309,15 +309,22 @@ def _opens_sentence(text: str, start: int) -> bool:
     line_start = text.rfind("\n", 0, start) + 1
     before = LIST_BULLET.sub("", text[line_start:start]).strip(" \t*_`>")
     if before:
-        return _SENTENCE_ENDED.search(before) is not None
+        return _sentence_ended(before)
     if line_start == 0:
         return True
     previous = text[text.rfind("\n", 0, line_start - 1) + 1 : line_start - 1].strip(" \t*_")
     return not previous or previous.startswith("#") or previous.endswith((".", "!", "?", ":"))
 
 
-_SENTENCE_ENDED = re.compile(r"(?<![A-Z])[.!?][\"”’)]*$")
-"""The end of a sentence before the amount on its line (not an initial's full stop)."""
+def _sentence_ended(before: str) -> bool:
+    """``before`` (the line before an amount) ends a sentence: a full stop, ``!`` or ``?``,
+    then only closing quotes or brackets — not an initial's full stop (``J.``). Read from
+    the end, so a long line costs nothing more than a short one."""
+    ended = before.rstrip(_CLOSERS)
+    return ended[-1:] in (".", "!", "?") and not "A" <= ended[-2:-1] <= "Z"
+
+
+_CLOSERS = "\"”’)"
 _PRICED_AFTER = re.compile(
     r"(?i)(?:\s*(?:" + RATE_INTRO + r"\s+[^\W\d_][\w-]*(?:\s+[^\W\d_][\w-]*){0,2}|"
     r"/\s*[^\W\d_][\w-]*|for\s+(?:the\s+|a\s+|an\s+|each\s+|one\s+)?[^\W\d_][\w-]*"
