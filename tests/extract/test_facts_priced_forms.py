@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from extracted import CONFIG, labels
 from hypothesis import given
 from hypothesis import strategies as st
-from extracted import CONFIG, labels
 
 from osrag.extract import extract_values
 from osrag.extract.facts.sections import _sentence_ended
@@ -427,7 +427,7 @@ _REFERENCE_SENTENCE_END = re.compile(r"(?<![A-Z])[.!?][\"”’)]*$")
 line: the reference the end-first reading is checked against."""
 
 
-@given(st.text(alphabet="aZ .!?\"”’)(xJ\t", max_size=30))
+@given(st.text(alphabet='aZ .!?"”’)(xJ\t', max_size=30))
 def test_a_sentence_ends_before_the_amount_as_the_reference_pattern_says(before: str) -> None:
     assert _sentence_ended(before) == (_REFERENCE_SENTENCE_END.search(before) is not None)
 
