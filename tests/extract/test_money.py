@@ -66,6 +66,11 @@ SUPPORTED = [
     ("€1.500,50", "EUR", 150_050),
     ("300,50 €", "EUR", 30_050),
     ("300\u00a0000 €", "EUR", 30_000_000),
+    ("4 005,60 €", "EUR", 400_560),
+    ("12 345 678,90 €", "EUR", 1_234_567_890),
+    ("3 338,00 EUR", "EUR", 333_800),
+    ("12 345,90 SEK", "SEK", 1_234_590),
+    ("1 150,00 euros", "EUR", 115_000),
     ("$5,000 CAD", "CAD", 500_000),
     ("$.50", "USD", 50),
     ("KWD 1.250", "KWD", 1_250),
@@ -222,6 +227,21 @@ def test_a_lone_dot_group_is_grouping_only_when_the_currency_follows() -> None:
     for ambiguous in ("$1.500", "€300.000"):
         with pytest.raises(ExtractionError, match="ambiguous"):
             parse_money(ambiguous)
+
+
+def test_a_space_groups_figures_only_before_a_decimal_comma() -> None:
+    """``4 005,60 €`` and ``€ 4 005,60`` are one amount each (the way French, Nordic and
+    many European invoices are typed), never ``005,60 €`` or ``€ 4``. Without the decimal
+    comma (``4 005 €``) a count before a price reads the same, so nothing is read."""
+    (mention,) = extract_money("Total TTC | 4 005,60 €")
+    assert (mention.raw, mention.minor_units) == ("4 005,60 €", 400_560)
+    (mention,) = extract_money("Total: € 4 005,60")
+    assert (mention.raw, mention.minor_units) == ("€ 4 005,60", 400_560)
+    assert extract_money("Total: 4 005 €") == []
+    assert [m.raw for m in extract_money("Canapé   1   1 150,00 €   1 150,00 €")] == [
+        "1 150,00 €",
+        "1 150,00 €",
+    ]
 
 
 def test_a_comma_with_three_digits_is_always_grouping() -> None:

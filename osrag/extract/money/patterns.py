@@ -96,8 +96,15 @@ _PREFIXES = alternation([*SIGNS, *CODES])
 _SIGNS_AFTER = alternation(list(SIGNS_AFTER))
 _HS = r"[ \t\u00a0\u202f]"
 _WS = rf"{_HS}*(?:\r?\n{_HS}*)?"  # horizontal space, at most one line break
+_SPACE_GROUPED = r"\d{0,2}(?:[ ]\d{3})+,\d\d(?!\d)"
+"""After a first digit: groups of three set off by an ordinary space, then a decimal comma
+and two decimals (``4 005,60``, the French and Nordic way of typing figures) — read only
+whole, so neither ``4`` nor ``005,60`` is an amount of its own. ``[ ]``: a space the VERBOSE
+patterns it goes into keep. Without the decimals (``4 005 €``) a count before a price reads
+the same, and nothing is read."""
 _NUM = (
     r"\d{1,2}(?:,\d\d)+,\d{3}(?:\.\d+)?"  # Indian grouping: 5,00,000 (five lakh)
+    rf"|\d{_SPACE_GROUPED}"
     r"|\d{1,3}(?:[,.'’\u00a0\u202f]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?|\.\d+"
 )
 _GLUE = "،，．"
@@ -106,8 +113,8 @@ to digits they end no amount, so ``$٣٠٠،٠٠٠`` is not read as $300."""
 # a number that starts a match: not inside a word, a number or an identifier (UMB-300000)
 _NUM_START = (
     rf"\d(?<![\w.,'’/%{_GLUE}{re.escape(SIGN_CHARACTERS)}]\d)(?<!\w[-–]\d)(?<!\d[ \u00a0\u202f]\d)"
-    r"(?:\d?(?:,\d\d)+,\d{3}(?:\.\d+)?|\d{0,2}(?:[,.'’\u00a0\u202f]\d{3})+(?:[.,]\d+)?"
-    r"|\d*(?:[.,]\d+)?)"
+    rf"(?:\d?(?:,\d\d)+,\d{{3}}(?:\.\d+)?|{_SPACE_GROUPED}"
+    r"|\d{0,2}(?:[,.'’\u00a0\u202f]\d{3})+(?:[.,]\d+)?|\d*(?:[.,]\d+)?)"
 )
 _ATTACHED_SCALE = r"[kKmMB]"
 

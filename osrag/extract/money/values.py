@@ -123,7 +123,7 @@ def plain_decimal(number: str, *, scaled: bool, currency_after: bool, exponent: 
         i, c = seps[0]
         head, tail = number[:i], number[i + 1 :]
         groupable = len(tail) == 3 and 0 < len(head) <= 3 and not head.startswith("0")
-        if c in "'’\u00a0\u202f":
+        if c in "'’\u00a0\u202f ":
             return head + tail
         if c == ",":
             return head + tail if groupable else f"{head}.{tail}"
