@@ -324,7 +324,7 @@ def _sentence_ended(before: str) -> bool:
     return ended[-1:] in (".", "!", "?") and not "A" <= ended[-2:-1] <= "Z"
 
 
-_CLOSERS = "\"”’)"
+_CLOSERS = '"”’)'
 _PRICED_AFTER = re.compile(
     r"(?i)(?:\s*(?:" + RATE_INTRO + r"\s+[^\W\d_][\w-]*(?:\s+[^\W\d_][\w-]*){0,2}|"
     r"/\s*[^\W\d_][\w-]*|for\s+(?:the\s+|a\s+|an\s+|each\s+|one\s+)?[^\W\d_][\w-]*"
