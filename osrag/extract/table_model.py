@@ -148,9 +148,19 @@ def _pipe_cells(offset: int, line: str) -> list[Cell]:
     for i, part in enumerate(parts):
         if not (i == 0 or i == len(parts) - 1) or part.strip():
             lead = len(part) - len(part.lstrip())
-            cells.append(Cell(_read(part.strip()), offset + start + lead, str(len(cells))))
+            text = part.strip()
+            emphasised = _EMPHASIS.fullmatch(text)
+            if emphasised is not None:  # "**$2,710.00**": the figure, where it stands
+                lead, text = lead + emphasised.start("inner"), emphasised.group("inner")
+            cells.append(Cell(_read(text), offset + start + lead, str(len(cells))))
         start += len(part) + 1
     return cells
+
+
+_EMPHASIS = re.compile(r"(?P<mark>\*\*|__|\*|_)(?P<inner>[^\s*_](?:[^*_]*[^\s*_])?)(?P=mark)")
+"""A pipe cell written wholly in bold or italics (``**$2,710.00**``, ``*Total estimate*``):
+read as its words, so a bold total is a value cell and an italic label no label with a
+star in it."""
 
 
 def _pipe_table(block: list[tuple[int, str]]) -> Table:

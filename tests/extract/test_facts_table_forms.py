@@ -369,3 +369,22 @@ def test_a_percentage_column_still_holds_no_money(shape: str) -> None:
         ]
     )
     assert [f.raw for f in facts(table)] == ["$400.00"]
+
+
+def test_a_cell_written_in_bold_or_italics_is_read_as_its_words() -> None:
+    """A total row a quote sets in bold, under a first column that only numbers the rows
+    ("| | **Total estimate** | **$2,710.00** |"), is the total's figure; an italic label
+    is a label with no star in it."""
+    table = pipe(
+        [
+            ["Phase", "Work", "Price"],
+            ["1", "Archive research, 10 hours", "$950.00"],
+            ["", "**Total estimate**", "**$2,710.00**"],
+            ["", "*Travel, estimated*", "_$780.00_"],
+        ]
+    )
+    assert [(f.raw, f.label) for f in facts(table)] == [
+        ("$950.00", "Archive research, 10 hours — Price"),
+        ("$2,710.00", "Total estimate — Price"),
+        ("$780.00", "Travel, estimated — Price"),
+    ]

@@ -28,7 +28,10 @@ invoice, disclosure and quote), and again when the PDF loader took a header line
 year's column ("Reconciliation (in millions) | Fiscal 2023") for a table's (the families'
 MD&A reconciliation, its rows until then lines of prose), and again when the PDF loader
 put grids drawn cell by cell back into rows (the families' certificate of insurance and
-purchase order, the Federal Register rule's cost table); rewrite it only for a change
+purchase order, the Federal Register rule's cost table), and again when a pipe cell written
+wholly in bold or italics became read as its words (the families' invoice and RFQ response:
+their bold totals, ``**£10,278.00**`` and ``**€14,704.00**``, are value cells); rewrite it
+only for a change
 meant to change which cells
 are values or amounts, and say here why.
 """
