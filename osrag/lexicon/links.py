@@ -33,10 +33,12 @@ __all__ = [
     "ASKED_PAYOUT_VERBS",
     "ASKED_PRICED_FOR",
     "ASKED_PRICED_PER",
+    "ASKED_PRICED_TO",
     "ASKED_PRICE_CLAUSE_VERBS",
     "ASKED_PRICE_VERBS",
     "ASKED_WHOLE",
     "BILLED_PARTIES",
+    "LIGHT_VERBS",
     "LINKS_THAT_ARE_NOUNS",
     "OWED_ALONE",
     "OWED_NAME",
@@ -181,6 +183,18 @@ ASKED_PRICED_FOR = re.compile(
 introduced by "for", after the unit of the price or none ("funeral homes charging under
 $1,000 **for** embalming", "auto shops charging $150 **an hour for** labor", "labs charging
 $22 **a sample for** routine analysis"): the noun phrase after it is the thing priced."""
+ASKED_PRICED_TO = re.compile(
+    rf"(?i)(?:\s+(?:{SALE_INTRO}|an?)\s+{UNIT_WORDS})?"
+    r"\s+to\s+(?P<verb>[a-z]{2,})\s+(?:of\s+)?(?:(?:a|an|the|each|every|one|your|my|our)\s+)?"
+)
+"""What a question writes after the figure of a verb of pricing to name the work priced,
+as a verb and its object ("tailors charging more than $80 **to bustle** a wedding dress",
+"installers charging under $5 a square foot **to lay** the floor", "haulers charging $35
+or less **to dispose of** an appliance"): the verb names the work (a price list's "Bustle",
+"Disposal"), its object what the work is done to. Group ``verb``."""
+LIGHT_VERBS = frozenset({"be", "have", "get", "do", "make", "pay", "go", "take", "keep"})
+"""Verbs that name no work of their own after "to" ("charging $80 **to do** a hem",
+"**to get** a car valeted"): their object alone is the thing priced."""
 ASKED_PRICED_PER = re.compile(rf"(?i)\s+{SALE_INTRO}\s+")
 """What a question writes after the figure of a verb of pricing to name the thing priced
 one by one ("engineers charging over $400 **per** site visit", "preparers charging $60

@@ -122,8 +122,10 @@ from osrag.lexicon.links import (
     ASKED_PRICE_VERBS,
     ASKED_PRICED_FOR,
     ASKED_PRICED_PER,
+    ASKED_PRICED_TO,
     ASKED_WHOLE,
     BILLED_PARTIES,
+    LIGHT_VERBS,
     LINKS_THAT_ARE_NOUNS,
     OWED_NAME,
     SUBJECT_PRICE_VERBS,
@@ -553,6 +555,13 @@ def _priced_object_after(text: str, c: AmountConstraint, ceiling: int) -> str | 
         if not phrase or _a_duration_or_count(phrase):
             return None  # "for a week", "for the first hour", "for two children"
         return _joined(phrase)
+    introduced = ASKED_PRICED_TO.match(after)
+    if introduced is not None:
+        verb = introduced.group("verb")
+        work = _phrase_at(after[introduced.end() :])
+        if verb.lower() not in LIGHT_VERBS:
+            work = [*work, verb]  # "to bustle a wedding dress": a wedding dress's bustle
+        return _joined(work) if work else None
     introduced = ASKED_PRICED_PER.match(after)
     if introduced is None:
         return None

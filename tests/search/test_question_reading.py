@@ -264,6 +264,25 @@ def test_a_duration_or_a_count_after_for_is_no_thing_priced(
 
 
 @pytest.mark.parametrize(
+    ("text", "label", "unit"),
+    [
+        ("tailors charging more than $80 to bustle a wedding dress", "wedding dress bustle", None),
+        ("installers charging under $5 a square foot to lay the floor", "floor lay", None),
+        ("haulers charging $35 or less to dispose of an appliance", "appliance dispose", None),
+        ("valeters charging under £60 to clean a car", "car clean", None),
+        ("garages charging over $90 to do a wheel alignment", "wheel alignment", None),
+        ("movers charging over $150 an hour", "charge", "hour"),
+    ],
+)  # fmt: skip
+def test_the_work_after_to_is_the_thing_priced(text: str, label: str, unit: str | None) -> None:
+    # "charging $80 to bustle a wedding dress": the work a verb and its object name is
+    # what the price buys, the object first as a noun compound; a light verb ("to do")
+    # names no work, its object does
+    c = _one(text)
+    assert (c.label, c.period_unit) == (label, unit)
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "lawyers who charge clients over $300 an hour",
