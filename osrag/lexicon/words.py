@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import Any
 
 __all__ = [
+    "COMPANY_FORMS",
     "OWN_PLURALS",
     "hyphenated",
     "key_stem",
@@ -65,6 +66,14 @@ def word_stems(words: list[str]) -> list[str]:
 def word_set(words: str) -> frozenset[str]:
     """A set of words written as one string (white space between them)."""
     return frozenset(words.split())
+
+
+COMPANY_FORMS = word_set(
+    "inc corp co ltd llc llp plc lp pc pllc bros gmbh ag sa sarl sas bv nv srl spa ab as oy pty"
+)
+"""The abbreviations a business's name ends with ("CLEARFLOW SEPTIC SERVICE, INC.", "Hale &
+Sons Ltd."), casefolded, their dots out: a letterhead that ends with one ends a name, not a
+sentence."""
 
 
 OWN_PLURALS = frozenset({"dues", "arrears"})

@@ -58,6 +58,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from osrag.errors import CorpusError
+from osrag.lexicon.words import COMPANY_FORMS
 from osrag.loaders import EXTRACTED_SUFFIXES, UnreadableFile, extract, sniff
 from osrag.loaders.base import split_list
 from osrag.loaders.files import open_corpus_file, read_bounded
@@ -79,7 +80,7 @@ __all__ = [
     "unique_ids",
 ]
 
-LOADER_VERSION = "osrag-documents@5"
+LOADER_VERSION = "osrag-documents@6"
 """What a document's fields mean; part of the generation digest. 2: a document without a
 title has none (1 used the id or the file stem, which then became searched text). 3: an
 access key in another case (``Tenant:``, ``ACL:``) is the access key — a document whose
@@ -89,7 +90,8 @@ be read again, not skipped as unchanged. 4: access values stripped (``tenant: ' 
 (``Effective_From``) are the date keys — a document read by 3 may be public or undated
 where 4 scopes or dates it. 5: a plain-text document's first line, when it reads as a
 title (a letterhead, a caption: :func:`_first_line_title`), is its title — its chunks,
-cut apart, keep saying what document they are of."""
+cut apart, keep saying what document they are of. 6: a letterhead ending with a business's
+form and its full stop ("CLEARFLOW SEPTIC SERVICE, INC.") is a title too."""
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 TEXT_SUFFIXES = (".txt",)
@@ -425,11 +427,21 @@ def _first_line_title(text: str, start: int) -> str | None:
             letters < 3
             or len(first) > _TITLE_CHARS
             or len(first.split()) > _TITLE_WORDS
-            or _NOT_A_TITLE.search(first)
+            or _NOT_A_TITLE.search(_without_company_form(first))
         ):
             return None
         return first
     return None
+
+
+def _without_company_form(line: str) -> str:
+    """``line`` without the full stop of a business's form it ends with ("CLEARFLOW SEPTIC
+    SERVICE, INC." → "… INC"; :data:`~osrag.lexicon.words.COMPANY_FORMS`): the abbreviation's
+    dot ends a name, not a sentence."""
+    if not line.endswith("."):
+        return line
+    last = line[:-1].rsplit(None, 1)[-1].replace(".", "").casefold()
+    return line[:-1] if last in COMPANY_FORMS else line
 
 
 def _first_h1(text: str, start: int) -> str | None:

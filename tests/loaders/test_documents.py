@@ -101,6 +101,9 @@ def test_title_falls_back_to_the_first_h1_then_to_none(tmp_path: Path) -> None:
         ("AQUA PRO POOL & SPA REPAIR", "AQUA PRO POOL & SPA REPAIR"),  # a letterhead
         ("Consulting Agreement", "Consulting Agreement"),
         ("FENWICK & HALE LLP                    PAYSLIP", "FENWICK & HALE LLP"),  # a column after
+        ("NORTHGATE DRAINAGE SERVICE, INC.", "NORTHGATE DRAINAGE SERVICE, INC."),  # its form's dot
+        ("Hale & Sons Ltd.", "Hale & Sons Ltd."),
+        ("Payment is due on receipt.", ""),  # a sentence's full stop
         ("Dear Ms Patel,", ""),  # a salutation
         ("Invoice no. ........ 4471", ""),  # a key
         ("Total due: $1,200.00", ""),  # an amount
