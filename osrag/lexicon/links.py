@@ -24,6 +24,7 @@ from osrag.lexicon.periods import SALE_INTRO, UNIT_ADVERBS, UNIT_WORDS
 from osrag.lexicon.words import normalised, singular
 
 __all__ = [
+    "AGENT_ENDINGS",
     "ASKED_BOUND",
     "ASKED_COVER_CLAUSE_VERBS",
     "ASKED_COVER_VERBS",
@@ -42,6 +43,7 @@ __all__ = [
     "LINKS_THAT_ARE_NOUNS",
     "OWED_ALONE",
     "OWED_NAME",
+    "PASSIVE_PRICE_VERBS",
     "STATED_LINK",
     "STATED_LINK_ENDS",
     "SUBJECT_PRICE_VERBS",
@@ -146,7 +148,8 @@ ASKED_PRICE_VERBS: dict[str, str | None] = {
     "costing": "cost", "priced": "price", "pricing": "price", "worth": "value",
     "valued": "value", "totalling": "total", "totaling": "total", "totalled": "total",
     "totaled": "total", "charging": "charge", "charged": "charge", "billing": "charge",
-    "billed": "charge", "assessed": "assessed value", "quoting": "price", "quoted": "price",
+    "billed": "charge", "invoiced": "charge", "invoicing": "charge", "assessed": "assessed value",
+    "quoting": "price", "quoted": "price",
     "asking": None, "requiring": None, "requesting": None, "demanding": None,
     "earning": None, "paying": None, "estimated": "estimate",
 }  # fmt: skip
@@ -241,6 +244,16 @@ SUBJECT_PRICE_VERBS = frozenset({"costing", "priced", "valued", "worth", "estima
 object: "dental crowns **costing** more than", "treatment **priced** at" price the crowns
 and the treatment, where "movers **charging**" names who charges. A subject that is no
 document noun is the thing priced, and the question's name."""
+
+PASSIVE_PRICE_VERBS = frozenset({"billed", "charged", "quoted", "invoiced"})
+"""The verbs of :data:`ASKED_PRICE_VERBS` that, as a passive participle, price their subject
+("**repairs billed** at $85 an hour", "**design work quoted** at under $90", "**extra
+gallons charged** at") — unless the subject names who does the work ("movers billed at":
+:data:`AGENT_ENDINGS`) or who pays (:data:`BILLED_PARTIES`): then the verb's own figure, a
+charge, is asked."""
+AGENT_ENDINGS = ("ers", "ors", "ists", "ians")
+"""The endings of the plural nouns that name who does a trade's work ("movers", "tailors",
+"florists", "electricians"): the holder of a price, never the thing priced."""
 
 ASKED_PAID_EVERY = re.compile(
     r"(?i)\s+(?P<verb>paid|billed|charged|payable|renewed)\s+"

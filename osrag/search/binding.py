@@ -111,6 +111,7 @@ from osrag.lexicon.label_roles import (
     SPECIFYING,
 )
 from osrag.lexicon.links import (
+    AGENT_ENDINGS,
     ASKED_BOUND,
     ASKED_COVER_CLAUSE_VERBS,
     ASKED_COVER_VERBS,
@@ -128,6 +129,7 @@ from osrag.lexicon.links import (
     LIGHT_VERBS,
     LINKS_THAT_ARE_NOUNS,
     OWED_NAME,
+    PASSIVE_PRICE_VERBS,
     SUBJECT_PRICE_VERBS,
     owed_alone,
 )
@@ -291,6 +293,22 @@ def _joined(words: list[str]) -> str:
     return re.sub(r"\s+,", ",", " ".join(words))
 
 
+def _prices_its_subject(verb: str, head: str) -> bool:
+    """Whether the verb of pricing ``verb`` prices the noun ``head`` before it: a verb
+    that always does (:data:`~osrag.lexicon.links.SUBJECT_PRICE_VERBS`: "crowns
+    **costing**"), or a passive participle (:data:`~osrag.lexicon.links.PASSIVE_PRICE_VERBS`:
+    "repairs **billed**") after a noun naming neither who does the work nor who pays
+    ("movers billed", "customers charged": the verb's own charge)."""
+    if verb in SUBJECT_PRICE_VERBS:
+        return True
+    word = head.casefold()
+    return (
+        verb in PASSIVE_PRICE_VERBS
+        and not word.endswith(AGENT_ENDINGS)
+        and singular(normalised(word)) not in BILLED_PARTIES
+    )
+
+
 def _names_the_holder(word: str) -> bool:
     """A word before "with" that names what holds the amount, no qualifier of it: a
     document noun ("**policies** with limits"), or a quantity a profile names whole — the
@@ -379,8 +397,9 @@ def _priced(words: list[str], *, linked: bool = False) -> tuple[str, str | None,
         if rest and all(singular(normalised(w)) in BILLED_PARTIES for w in rest):
             # "lawyers who charge clients": who is billed, not what is priced
             rest, written = [], _joined([*subject, *words[end : v + 1]])
-        if not rest and verb in SUBJECT_PRICE_VERBS and not is_document_noun(head):
-            # "dental crowns costing": the crowns' price (a label may say the words whole)
+        if not rest and _prices_its_subject(verb, subject[-1]) and not is_document_noun(head):
+            # "dental crowns costing", "repairs billed at": the crowns' price, the repairs'
+            # rate (a label may say the words whole)
             return _joined(subject), None, written
         if rest:
             phrase, stopped = _tail_phrase(rest)

@@ -266,6 +266,26 @@ def test_a_duration_or_a_count_after_for_is_no_thing_priced(
 @pytest.mark.parametrize(
     ("text", "label", "unit"),
     [
+        ("contracts with repairs billed at $85 an hour or more", "repairs", "hour"),
+        ("design work quoted at under $90 an hour", "design work", "hour"),
+        ("extra gallons charged at less than $0.40", "extra gallons", None),
+        ("movers billed at over $150 an hour", "charge", "hour"),
+        ("customers charged over $100", "charge", None),
+        ("electricians invoiced at more than $90 an hour", "charge", "hour"),
+    ],
+)  # fmt: skip
+def test_a_passive_verb_of_pricing_prices_its_subject(
+    text: str, label: str, unit: str | None
+) -> None:
+    # "repairs billed at $85 an hour": the repairs' rate; after who does the work or who
+    # pays ("movers billed", "customers charged") the verb's own charge
+    c = _one(text)
+    assert (c.label, c.period_unit) == (label, unit)
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "unit"),
+    [
         ("tailors charging more than $80 to bustle a wedding dress", "wedding dress bustle", None),
         ("installers charging under $5 a square foot to lay the floor", "floor lay", None),
         ("haulers charging $35 or less to dispose of an appliance", "appliance dispose", None),
