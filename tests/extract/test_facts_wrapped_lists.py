@@ -236,3 +236,33 @@ def test_a_time_phrase_may_hold_parentheses_and_a_compared_phrase_drops_its_prep
         "to gross profit of $318.9 million in the prior year.\n"
     )
     assert [f.label for f in facts(text)] == ["Gross profit", "gross profit"]
+
+
+# -- an item wrapped under its key in a fixed-width quote ------------------------------
+
+
+def test_an_item_line_wrapped_under_its_key_is_that_keys() -> None:
+    """A fixed-width quote wraps a long item: the key and its description on one line, the
+    quantity, the rate and the extended price indented on the next. Both figures are the
+    key's; a sentence wrapped under a key line is read as prose ("the fitter's visit was
+    charged at": the visit), and a line at the margin
+    is no continuation."""
+    text = (
+        "QUOTATION 5521\n\n"
+        "Tiles: porcelain 60 x 60, matt grey, 10% waste\n"
+        "  22.0 m² @ £31.50 per m² ......... £693.00\n"
+        "Adhesive: flexible, grey\n"
+        "  6 bags @ £18.00 .................. £108.00\n"
+        "Note: the fitter's visit\n"
+        "  was charged at £45.00 as agreed.\n"
+        "Grout: epoxy\n"
+        "Delivery ........................... £25.00\n"
+    )
+    assert [(raw, label) for raw, label, _ in labels(text)] == [
+        ("£31.50", "Tiles"),
+        ("£693.00", "Tiles"),
+        ("£18.00", "Adhesive"),
+        ("£108.00", "Adhesive"),
+        ("£45.00", "visit"),  # the wrapped sentence, read as prose
+        ("£25.00", "Delivery"),
+    ]

@@ -62,6 +62,7 @@ from osrag.extract.facts.periods import split_period
 from osrag.extract.facts.prose import prose_label
 from osrag.extract.facts.table import loader_header
 from osrag.extract.marks import LIST_BULLET
+from osrag.extract.money import may_state_money
 from osrag.lexicon.bounds import CELL_CHARS, shorten
 from osrag.lexicon.function_words import (
     ALL_PREPOSITIONS,
@@ -200,6 +201,10 @@ def read_text_place(text: str, start: int, end: int, amounts_before: int) -> Tex
         if line_item is not None:
             return TextPlace("key", line_item.name, period, year, item=line_item)
     place = _key_or_prose(text, line_start, line_end, before, after, whole_line, amounts_before)
+    if place.label is None and not place.inherits and whole_line:
+        wrapped = _wrapped_key(text, line_start)
+        if wrapped is not None:
+            return TextPlace("key", wrapped, period, year)
     place = TextPlace(place.source, place.label, period, year, place.inherits, place.read_after)
     restated = _RESTATED.search(before, max(0, len(before) - 60))
     if place.inherits or restated is None:
@@ -268,6 +273,34 @@ def _key_or_prose(
 
 _WINDOW = 300
 """Characters either side of an amount that its rules read (a sentence's worth)."""
+
+
+def _wrapped_key(text: str, line_start: int) -> str | None:
+    """The key of the line above when the amount's line is its wrapped continuation: the
+    amount's line is indented, and the line right above starts at the margin with a key and
+    its colon, then a description and no amount of its own ("Carpet: Wiltshire Twist 50oz,
+    80% wool" over "  34.0 m² @ £27.99 per m² ..... £951.66": the carpet's rate and price),
+    as fixed-width quotes and invoices wrap a long item."""
+    if line_start < 2 or text[line_start] not in " \t" or text[line_start - 1] != "\n":
+        return None
+    line_end = text.find("\n", line_start)
+    if _ITEM_COLUMNS.search(text[line_start : None if line_end < 0 else line_end].strip()) is None:
+        return None  # a sentence wrapped under a line, not an item's figures
+    above_start = text.rfind("\n", 0, line_start - 1) + 1
+    above = text[above_start : line_start - 1]
+    if not above.strip() or above[0] in " \t" or may_state_money(above):
+        return None
+    found = _KEY_PREFIX.match(above)
+    if found is None or ":" not in found.group(0)[len(found.group("key")) :]:
+        return None
+    key = found.group("key")
+    return _clean_key(key) if _may_be_key(key, separated=True) else None
+
+
+_ITEM_COLUMNS = re.compile(r"\.{3,}|…|[ \t]{2,}|\s@\s")
+"""What sets an item line's figures in columns: dot leaders, a gap of spaces, an ``@``."""
+
+
 _KEY_LINE = 160
 """The longest line prefix that can still be a key and its separator."""
 
