@@ -399,14 +399,17 @@ _OCCASION = "|".join(
     for word in sorted(PAYMENT_OCCASIONS, key=len, reverse=True)
 )
 
+_DAY = r"the\s+(?:[a-z-]+\s+)?day(?:\s+of\s+(?:the\s+)?[a-z-]+)?"
+"""A day named by what happens on it ("the fitting day", "the day of the move")."""
 DATE_TAIL = re.compile(
     rf"""(?ix)\s+
     (?:(?P<participle>paid|received|due|made|collected|refunded|issued
-      |payable(?=\s+(?:on|at|upon|before)\s+(?:the\s+)?(?:{_OCCASION})))\s+)?
+      |payable(?=\s+(?:(?:on|at|upon|before)\s+(?:the\s+)?(?:{_OCCASION})|on\s+{_DAY})))\s+)?
     (?:(?:(?:on|at|by|as\s+(?:of|at)|before|until)\s+)?
       (?:\d{{1,2}}[/.-]\d{{1,2}}[/.-](?:{YEAR4}|\d\d)|{DAY}\s+{MONTH},?\s+{YEAR4}
         |{MONTH}\s+{DAY},?\s+{YEAR4})
-      |(?P<occasion>(?:on|at|upon|before)\s+(?:the\s+)?(?:{_OCCASION})))
+      |(?P<occasion>(?:on|at|upon|before)\s+(?:the\s+)?(?:{_OCCASION})
+        |on\s+{_DAY}))
     \s*$
     |\s+(?:this|the\s+current|current)\s+(?:pay\s+|statement\s+|billing\s+|accounting\s+)?
     (?:period|month|quarter|year)\s*$
@@ -416,7 +419,8 @@ DATE_TAIL = re.compile(
 a date with the participle and the preposition that state it ("Deposit **paid 2 October
 2026**", "Deposit **received 09/02/2026**", "Balance due **by 23 April 2027**"), or the
 moment of the transaction (:data:`PAYMENT_OCCASIONS`: "Deposit **paid on booking**",
-"Balance **payable on collection**") or the
+"Balance **payable on collection**"; a day named by it: "Balance due **on the fitting
+day**", "**on the day of the move**") or the
 statement's own period ("Royalties earned **this period**") or the year it sums ("Total gifts
 **in 2026**", "Donations **during the year**"). Neither names what the
 figure measures: a label's keys are read without it (:func:`osrag.lexicon.keys.

@@ -187,13 +187,18 @@ def test_a_reimbursement_is_the_cover_of_what_it_pays_back(label: str, cover: st
         ("Fee at check-out", {"fee"}),
         ("Instalment due upon delivery", {"instalment", "instalment due"}),
         ("Amount due on arrival", {"amount due"}),
+        ("Balance due on the fitting day", {"balance", "balance due"}),
+        ("Second instalment due on the day of the move", {"second instalment"}),
+        ("Balance payable on the wedding day", {"balance"}),
     ],
 )
 def test_the_moment_of_payment_that_ends_a_label_names_nothing_it_measures(
     label: str, keys: set[str]
 ) -> None:
     assert keys <= set(label_keys(label))
-    assert not any(word in k for k in label_keys(label) for word in ("booking", "signing"))
+    assert not any(
+        word in k for k in label_keys(label) for word in ("booking", "signing", "day", "fitting")
+    )
 
 
 @given(SIMPLE, st.sampled_from(["paid on booking", "due at pick-up", "payable on collection"]))
