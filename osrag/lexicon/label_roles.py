@@ -54,6 +54,7 @@ __all__ = [
     "MONEY_HEADS",
     "NON_HEAD_STARTS",
     "NOTE_LEADS",
+    "NOT_A_LIST_PRICE",
     "OPTIONAL_LEADS",
     "OTHER_MEASURES",
     "OWN_NAME",
@@ -307,6 +308,11 @@ SALES_TAXES = frozenset({"tax", "taxes", "sales tax", "vat", "gst", "hst"})
 TAX_INCLUSIONS = frozenset({"including", "incl", "inc", "with"})
 """The words after a total that say it holds a tax: "Total **including** VAT", "Total
 **incl.** GST", "Total **with** sales tax" (never "excluding": that total leaves it out)."""
+
+NOT_A_LIST_PRICE = word_set("total subtotal tax vat gst hst deposit balance due")
+"""Words of a label that make its amount no price of a price list: a sum, a tax, a deposit,
+a balance ("Total", "VAT", "Deposit", "Balance due" under "All prices are per week"
+state no weekly price; :mod:`osrag.extract.facts.units`)."""
 
 PRICE_HEADS = MONEY_HEADS | frozenset({"fee", "charge"})
 """Last words of a label that name what is paid for the thing before them: "Front-of-shirt

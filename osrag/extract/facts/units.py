@@ -54,6 +54,7 @@ from collections.abc import Sequence
 from osrag.extract.facts.sections import HEADING_LINE
 from osrag.extract.marks import line_matches
 from osrag.lexicon.function_words import INDEFINITE
+from osrag.lexicon.label_roles import NOT_A_LIST_PRICE
 from osrag.lexicon.periods import (
     PERIOD_UNITS,
     RATE_UNITS,
@@ -159,9 +160,8 @@ _DECLARED_PRICES = re.compile(
 """A sentence of a price list that says what its prices are per: "All prices are **per
 horse per week**", "Prices are per month unless stated", "Rates are per visit", "Our fees
 are hourly"."""
-_NOT_A_PRICE = re.compile(r"(?i)\b(?:total|subtotal|tax|vat|gst|hst|deposit|balance|due)\b")
-"""Words of a label that make its amount no price of the list: a sum, a tax, a deposit, a
-balance."""
+_NOT_A_PRICE = re.compile(rf"(?i)\b(?:{'|'.join(sorted(NOT_A_LIST_PRICE))})\b")
+"""A word of :data:`~osrag.lexicon.label_roles.NOT_A_LIST_PRICE` in a label."""
 
 
 def declared_units(text: str, facts: Sequence[AmountFact]) -> list[AmountFact]:
