@@ -211,7 +211,8 @@ class AmountFilter:
     and the period unit asked, on a fact of any label (None: the constraint says no unit,
     or names no quantity to free). ``worded``: the constraint and filter of the ladder's
     worded step — a fact of a label holding most of the asked name's words
-    (:mod:`osrag.search.meaning`; None: no such label, or no search matched them yet)."""
+    (:mod:`osrag.search.meaning`; None: no such label, or no search matched them yet);
+    ``worded_keys`` the keys of those labels it asks, whose words the step's filter holds."""
 
     constraint: AmountConstraint
     filter: Filter
@@ -219,6 +220,7 @@ class AmountFilter:
     narrowed: tuple[AmountConstraint, Filter] | None = None
     per_unit: tuple[AmountConstraint, Filter] | None = None
     worded: tuple[AmountConstraint, Filter] | None = None
+    worded_keys: tuple[str, ...] = ()
     name: str = field(default="amount", init=False)
 
     @property

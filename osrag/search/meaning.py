@@ -778,7 +778,9 @@ def with_label_matches(
                 # names only ranks here, as at the narrowed step (the words rank)
                 free = item.constraint.model_copy(update={"context": None})
                 worded = fact_filter(free, extra_keys=found.worded)
-                item = dataclasses.replace(item, worded=(free, worded))
+                item = dataclasses.replace(
+                    item, worded=(free, worded), worded_keys=tuple(found.worded)
+                )
                 worded_lines[amounts] = by_words_line(free, found)
         filters.append(item)
     asked = {**plan.asked, "bound": bound_lines} if "bound" in plan.asked else plan.asked

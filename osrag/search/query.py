@@ -515,7 +515,8 @@ def plan_subject(plan: AnalyzedQuery, step: AmountStep | None) -> tuple[str, ...
     hits saying the most of them are kept): at the amount steps whose filter does not hold
     the question's words (:data:`SUBJECT_STEPS`), when the spec asks for the cut — at the
     bound step without the words of a bound quantity's name, which its filter holds
-    (:func:`~osrag.search.subject.unheld_words`); empty elsewhere."""
+    (:func:`~osrag.search.subject.unheld_words`), at the worded step without the words of
+    the labels it asks; empty elsewhere."""
     if not plan.spec.subject_cut or step not in SUBJECT_STEPS or not plan.constraints:
         return ()
     words = subject_words(plan.match_text)
@@ -526,6 +527,9 @@ def plan_subject(plan: AnalyzedQuery, step: AmountStep | None) -> tuple[str, ...
         if scoped:
             held += scope_words(plan.match_text)
         return unheld_words(words, held)
+    if step == "worded":  # its filter holds the words of the labels it asks
+        keys = [k for f in plan.filters if isinstance(f, AmountFilter) for k in f.worded_keys]
+        return unheld_words(words, keys)
     return words
 
 

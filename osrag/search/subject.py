@@ -53,17 +53,20 @@ from osrag.lexicon.scopes import read_scope
 from osrag.lexicon.words import key_stem, word_runs
 from osrag.models import AmountStep
 
-SUBJECT_STEPS: tuple[AmountStep, ...] = ("bound", "narrowed", "per-unit", "role-free")
+SUBJECT_STEPS: tuple[AmountStep, ...] = ("bound", "narrowed", "worded", "per-unit", "role-free")
 """The amount steps whose filter keeps a figure of the asked quantity (or kind) in a
 document about anything, or any figure in range: where the subject cuts
-(:func:`with_subject`). Not the worded step, whose labels hold most of the question's
-words themselves."""
+(:func:`with_subject`). At the worded step by the words its labels do not hold: "septic
+riser installation" worded to "Riser and lid to grade, installed" and to a flooring
+quote's "Stair treads and risers, installed" is cut by "septic"."""
 
-BESIDE_STEPS: tuple[AmountStep, ...] = tuple(step for step in SUBJECT_STEPS if step != "bound")
-"""The steps below the bound one, where the filter no longer holds the quantity as named:
-there, of the hits the subject leaves, the ones whose amount in range has the most
-subject words beside it are kept (:mod:`osrag.search.beside`). At the bound step the
-filter says which figure it is."""
+BESIDE_STEPS: tuple[AmountStep, ...] = tuple(
+    step for step in SUBJECT_STEPS if step not in ("bound", "worded")
+)
+"""The steps below the bound one whose filter no longer holds the quantity's words: there,
+of the hits the subject leaves, the ones whose amount in range has the most subject words
+beside it are kept (:mod:`osrag.search.beside`). At the bound step the filter says which
+figure it is, and at the worded step its labels hold the name's words."""
 
 T = TypeVar("T")
 

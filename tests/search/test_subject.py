@@ -5,11 +5,14 @@ index. What each question must return is written beside it, read from the docume
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from backend_cases import BackendCase, ingested_fixture
 from hypothesis import given
 from hypothesis import strategies as st
 
+from osrag.schema.filters import AmountFilter
 from osrag.search.query import plan_query, plan_subject, search_plan
 from osrag.search.searcher import Searcher
 from osrag.search.subject import (
@@ -42,12 +45,24 @@ def test_generic_nouns_function_words_periods_and_years_are_no_subject() -> None
 
 def test_the_cut_applies_only_where_the_filter_does_not_hold_the_words() -> None:
     question = "kayak rental bills with a total due over $300"
-    # the worded step's labels hold most of the question's words; "none" has no amount
-    assert subject(question, "worded") == ()
+    # "none" has no amount filter; a bound filter holds the total due, not the kayak rental;
+    # a plan no search matched labels for has no worded labels, which hold nothing
     assert subject(question, "none") == ()
-    # a bound filter holds the total due, not the kayak rental
-    for step in ("bound", "narrowed", "per-unit", "role-free"):
+    for step in ("bound", "narrowed", "worded", "per-unit", "role-free"):
         assert subject(question, step) == ("kayak", "rental")
+
+
+def test_at_the_worded_step_the_words_its_labels_hold_cut_nothing() -> None:
+    # "septic riser installation" worded to "Riser and lid to grade, installed" and to a
+    # flooring quote's "Stair treads and risers, installed": the labels hold riser and
+    # installation (by stem), so "septic" alone cuts
+    plan = plan_query("septic riser installation under $300 per riser")
+    (amount,) = [f for f in plan.filters if isinstance(f, AmountFilter)]
+    worded = dataclasses.replace(
+        amount, worded_keys=("riser and lid to grade", "stair tread and riser installed")
+    )
+    filters = tuple(worded if f is amount else f for f in plan.filters)
+    assert plan_subject(dataclasses.replace(plan, filters=filters), "worded") == ("septic",)
 
 
 def test_at_the_bound_step_a_profiles_name_for_the_quantity_is_held_by_the_filter() -> None:
