@@ -76,6 +76,7 @@ __all__ = [
     "TOTALLED_HEADS",
     "WHEN_DUE",
     "WHOLE_HEADS",
+    "WHOLE_JOBS",
     "WHOLE_LEADS",
 ]
 
@@ -308,6 +309,12 @@ SALES_TAXES = frozenset({"tax", "taxes", "sales tax", "vat", "gst", "hst"})
 TAX_INCLUSIONS = frozenset({"including", "incl", "inc", "with"})
 """The words after a total that say it holds a tax: "Total **including** VAT", "Total
 **incl.** GST", "Total **with** sales tax" (never "excluding": that total leaves it out)."""
+
+WHOLE_JOBS = word_set("job project work works order contract event booking wedding party")
+"""Nouns that name the whole of what a quote or an invoice prices, or the occasion it is
+for: "quotes over $1,200 **for the job**", "catering quotes above $3,000 **for the
+wedding**" ask the quote's total, where "for labor" asks a part of it
+(:mod:`osrag.search.binding`)."""
 
 NOT_A_LIST_PRICE = word_set("total subtotal tax vat gst hst deposit balance due")
 """Words of a label that make its amount no price of a price list: a sum, a tax, a deposit,

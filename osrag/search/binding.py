@@ -109,6 +109,7 @@ from osrag.lexicon.label_roles import (
     FIGURE_WORDS,
     INSIDE_A_NAME,
     SPECIFYING,
+    WHOLE_JOBS,
 )
 from osrag.lexicon.links import (
     AGENT_ENDINGS,
@@ -150,7 +151,7 @@ from osrag.lexicon.profiles import vocabulary
 from osrag.lexicon.quantities import is_document_noun, is_quantity_noun, synonyms_of
 from osrag.lexicon.scopes import read_scope
 from osrag.lexicon.signs import is_signed
-from osrag.lexicon.words import normalised, singular, without_parentheses
+from osrag.lexicon.words import key_stem, normalised, singular, without_parentheses
 from osrag.schema.constraints import AmountConstraint
 from osrag.search.reading import read_name, unit_after, unit_in_phrase
 
@@ -596,6 +597,25 @@ def _priced_object_after(text: str, c: AmountConstraint, ceiling: int) -> str | 
     return _joined(phrase)
 
 
+def _priced_for(text: str, c: AmountConstraint, ceiling: int, qualifier: str | None) -> str | None:
+    """The thing a kind of document's figure is for, written after it with "for" ("sofa
+    reupholstery quotes over $1,200 **for labor**", "invoices under $300 **for parts**"):
+    its noun phrase, when one follows that says no duration or count ("for a week", "for
+    two children") nor the whole of what the kind prices ("for the job", "for the move" of
+    moving estimates: ``qualifier``, the kind's own words); else None."""
+    after = text[c.end : min(ceiling, c.end + WINDOW)]
+    introduced = ASKED_PRICED_FOR.match(after)
+    if introduced is None:
+        return None
+    phrase = _phrase_at(after[introduced.end() :])
+    if not phrase or _a_duration_or_count(phrase):
+        return None
+    head = singular(normalised(phrase[-1]))
+    if head in WHOLE_JOBS or (qualifier and key_stem(head) in key_stem(qualifier).split(" ")):
+        return None  # "for the job", "moving estimates … for the move": the whole
+    return _joined(phrase)
+
+
 def _a_duration_or_count(phrase: list[str]) -> bool:
     """``phrase`` after "for" says how long or how many a price is for, not what it buys:
     it opens with a number or an ordinal ("for **two** children", "for the **first**
@@ -763,6 +783,11 @@ def bind_constraints(text: str, constraints: Sequence[AmountConstraint]) -> list
             if total is not None:
                 label = label_as_written = None
         label = _names_a_quantity(label)
+        if label is None and total is not None:
+            # "sofa reupholstery quotes over $1,200 for labor": the labor's figure in them
+            thing = _priced_for(plain, c, ceiling, total[1])
+            if thing is not None:
+                label, context, total, at_unit = thing, total[1], None, True
         if label is None:
             label, context = _names_a_quantity(_label_after(plain, c, ceiling)), None
             if total is not None and label == TOTAL:  # "cleaning quotes above $900 total"

@@ -264,6 +264,27 @@ def test_a_duration_or_a_count_after_for_is_no_thing_priced(
 
 
 @pytest.mark.parametrize(
+    ("text", "label", "total_of"),
+    [
+        ("sofa reupholstery quotes over $1,200 for labor", "labor", None),
+        ("invoices under $300 for parts", "parts", None),
+        ("roofing quotes over $8,000 for the job", "total", "quote"),
+        ("moving estimates under $5,000 for the move", "total", "estimate"),
+        ("catering quotes above $3,000 for the wedding", "total", "quote"),
+        ("estimates over $1,000 for two rooms", "total", "estimate"),
+        ("quotes over $900 for a week", "total", "quote"),
+    ],
+)  # fmt: skip
+def test_a_kinds_figure_for_a_thing_is_that_things(
+    text: str, label: str, total_of: str | None
+) -> None:
+    # "quotes over $1,200 for labor": the labor's figure in the quotes; the whole job, the
+    # occasion, a count or a duration after "for" leave the kind's total asked
+    c = _one(text)
+    assert (c.label, c.total_of) == (label, total_of)
+
+
+@pytest.mark.parametrize(
     ("text", "label", "unit"),
     [
         ("contracts with repairs billed at $85 an hour or more", "repairs", "hour"),
