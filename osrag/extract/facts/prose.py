@@ -937,14 +937,18 @@ def _label_before(clause: str) -> str | None:
     return _label_from(before, tokens, pieces)
 
 
+_POSSESSIVE = re.compile(r"\w(?:['’]s|s['’])$")
+"""A noun in the possessive ("manufacturer's", "owners'")."""
+
+
 def _past_agent(tokens: list[_Token], pieces: list[_Piece], subject: bool) -> list[_Piece]:
     """The subject's chain when ``pieces`` is a passive's agent or a participle's object:
     "the costs of services **to be performed by** the Contractor do not exceed" → the
     chain before the passive (the costs of services); "shall provide **to** the Borrower
     up to" → none (the recipient names nothing; a name after the amount may)."""
     j = pieces[0].start - 1
-    while j >= 0 and tokens[j].low in DETERMINERS:
-        j -= 1
+    while j >= 0 and (tokens[j].low in DETERMINERS or _POSSESSIVE.search(tokens[j].low)):
+        j -= 1  # "by a manufacturer's warranty": a possessive determines the noun too
     if j < 1:
         return pieces
     if (
@@ -966,6 +970,15 @@ def _past_agent(tokens: list[_Token], pieces: list[_Piece], subject: bool) -> li
         while k >= 0 and tokens[k].low in BE | MODALS | NEGATIONS | {"to"}:
             k -= 1
         return _phrase_back(tokens, k + 1, subject=True) if k >= 0 else []
+    if tokens[j].low == "by" and _participle(tokens[k]):
+        # "Repairs not covered by a manufacturer's warranty are billed at": a participle's
+        # clause after its noun (a relative clause without its "that are"); the noun is
+        # the subject
+        m = k - 1
+        while m >= 0 and tokens[m].low in NEGATIONS:
+            m -= 1
+        if m >= 0 and _name_word(tokens, m):
+            return _phrase_back(tokens, m + 1, subject=True)
     verb = tokens[k]
     if (
         verb.kind == _WORD
