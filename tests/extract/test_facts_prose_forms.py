@@ -464,7 +464,7 @@ def test_a_participle_of_pricing_names_the_phrase_before_it(
         ("Repairs not covered by a manufacturer's warranty are billed at $85.00.", "Repairs"),
         ("Repairs not covered by the warranty are billed at $85.00 per hour.", "Repairs"),
         ("Damage caused by the tenant's guests will be charged at $75 per hour.", "Damage"),
-        ("Parts supplied by the customer cost $40 each.", "Parts supplied by the customer"),
+        ("Parts supplied by the customer are fitted at $40.", "Parts supplied by the customer"),
     ],
 )  # fmt: skip
 def test_a_noun_and_the_participles_clause_after_it_name_the_figure(text: str, label: str) -> None:
