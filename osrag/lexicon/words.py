@@ -23,6 +23,7 @@ from typing import Any
 __all__ = [
     "COMPANY_FORMS",
     "OWN_PLURALS",
+    "POSSESSIVE_END",
     "hyphenated",
     "key_stem",
     "name_key",
@@ -74,6 +75,10 @@ COMPANY_FORMS = word_set(
 """The abbreviations a business's name ends with ("CLEARFLOW SEPTIC SERVICE, INC.", "Hale &
 Sons Ltd."), casefolded, their dots out: a letterhead that ends with one ends a name, not a
 sentence."""
+
+
+POSSESSIVE_END = re.compile(r"\w(?:['’]s|s['’])$")
+"""The end of a noun in the possessive ("manufacturer's", "owners'")."""
 
 
 OWN_PLURALS = frozenset({"dues", "arrears"})

@@ -569,12 +569,9 @@ def _priced_object_after(text: str, c: AmountConstraint, ceiling: int) -> str | 
     :data:`~osrag.lexicon.links.ASKED_PRICED_PER`; "per hour", "per page" and "per user
     per month" only count the price). Its noun phrase, or None when none follows."""
     after = text[c.end : min(ceiling, c.end + WINDOW)]
-    introduced = ASKED_PRICED_FOR.match(after)
-    if introduced is not None:
-        phrase = _phrase_at(after[introduced.end() :])
-        if not phrase or _a_duration_or_count(phrase):
-            return None  # "for a week", "for the first hour", "for two children"
-        return _joined(phrase)
+    thing = _thing_for(after)
+    if thing is not None:
+        return _joined(thing) if thing else None
     introduced = ASKED_PRICED_TO.match(after)
     if introduced is not None:
         verb = introduced.group("verb")
@@ -603,17 +600,25 @@ def _priced_for(text: str, c: AmountConstraint, ceiling: int, qualifier: str | N
     its noun phrase, when one follows that says no duration or count ("for a week", "for
     two children") nor the whole of what the kind prices ("for the job", "for the move" of
     moving estimates: ``qualifier``, the kind's own words); else None."""
-    after = text[c.end : min(ceiling, c.end + WINDOW)]
-    introduced = ASKED_PRICED_FOR.match(after)
-    if introduced is None:
-        return None
-    phrase = _phrase_at(after[introduced.end() :])
-    if not phrase or _a_duration_or_count(phrase):
+    phrase = _thing_for(text[c.end : min(ceiling, c.end + WINDOW)])
+    if not phrase:
         return None
     head = singular(normalised(phrase[-1]))
     if head in WHOLE_JOBS or (qualifier and key_stem(head) in key_stem(qualifier).split(" ")):
         return None  # "for the job", "moving estimates … for the move": the whole
     return _joined(phrase)
+
+
+def _thing_for(after: str) -> list[str] | None:
+    """The noun phrase ``after`` (the text after a figure) writes after "for" and the price's
+    unit (:data:`~osrag.lexicon.links.ASKED_PRICED_FOR`): None when no "for" follows, empty
+    when no phrase does or it says how long or how many ("for a week", "for the first hour",
+    "for two children": :func:`_a_duration_or_count`)."""
+    introduced = ASKED_PRICED_FOR.match(after)
+    if introduced is None:
+        return None
+    phrase = _phrase_at(after[introduced.end() :])
+    return [] if not phrase or _a_duration_or_count(phrase) else phrase
 
 
 def _a_duration_or_count(phrase: list[str]) -> bool:

@@ -170,7 +170,7 @@ from osrag.lexicon.periods import (
     is_period_words,
 )
 from osrag.lexicon.quantities import is_quantity_noun
-from osrag.lexicon.words import singular
+from osrag.lexicon.words import POSSESSIVE_END, singular
 
 __all__ = ["prose_label"]
 
@@ -937,17 +937,13 @@ def _label_before(clause: str) -> str | None:
     return _label_from(before, tokens, pieces)
 
 
-_POSSESSIVE = re.compile(r"\w(?:['’]s|s['’])$")
-"""A noun in the possessive ("manufacturer's", "owners'")."""
-
-
 def _past_agent(tokens: list[_Token], pieces: list[_Piece], subject: bool) -> list[_Piece]:
     """The subject's chain when ``pieces`` is a passive's agent or a participle's object:
     "the costs of services **to be performed by** the Contractor do not exceed" → the
     chain before the passive (the costs of services); "shall provide **to** the Borrower
     up to" → none (the recipient names nothing; a name after the amount may)."""
     j = pieces[0].start - 1
-    while j >= 0 and (tokens[j].low in DETERMINERS or _POSSESSIVE.search(tokens[j].low)):
+    while j >= 0 and (tokens[j].low in DETERMINERS or POSSESSIVE_END.search(tokens[j].low)):
         j -= 1  # "by a manufacturer's warranty": a possessive determines the noun too
     if j < 1:
         return pieces
