@@ -80,7 +80,7 @@ __all__ = [
     "unique_ids",
 ]
 
-LOADER_VERSION = "osrag-documents@6"
+LOADER_VERSION = "osrag-documents@7"
 """What a document's fields mean; part of the generation digest. 2: a document without a
 title has none (1 used the id or the file stem, which then became searched text). 3: an
 access key in another case (``Tenant:``, ``ACL:``) is the access key — a document whose
@@ -91,7 +91,9 @@ be read again, not skipped as unchanged. 4: access values stripped (``tenant: ' 
 where 4 scopes or dates it. 5: a plain-text document's first line, when it reads as a
 title (a letterhead, a caption: :func:`_first_line_title`), is its title — its chunks,
 cut apart, keep saying what document they are of. 6: a letterhead ending with a business's
-form and its full stop ("CLEARFLOW SEPTIC SERVICE, INC.") is a title too."""
+form and its full stop ("CLEARFLOW SEPTIC SERVICE, INC.") is a title too. 7: an HTML
+definition list gives each definition its term ("Minimum charge: $100"), where 6 wrote the
+term and its definition as two paragraphs, the amount with no name before it."""
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 TEXT_SUFFIXES = (".txt",)

@@ -199,6 +199,9 @@ class _Walker:
         self.owner = 0
         self.list_depth = -1
         self.item = False
+        self.term: tuple[str, int] | None = None  # a definition list's open term, its number
+        self.term_used = False
+        self.in_definition = False  # inside a dd: its inline markup keeps the term open
 
     # ---------------------------------------------------------------- inline buffer
 
@@ -219,6 +222,13 @@ class _Walker:
 
     # ---------------------------------------------------------------- the walk
 
+    def close_term(self) -> None:
+        """A term no definition followed is a paragraph of its own."""
+        if self.term is not None and not self.term_used:
+            self.writer.open_unit(self.term[1])
+            self.writer.block([self.term[0]])
+        self.term = None
+
     def walk(self, node: Any, depth: int = 0) -> None:
         child = node.child
         while child is not None:
@@ -233,6 +243,8 @@ class _Walker:
         if not node.is_element_node:
             return
         number = self.number
+        if self.term is not None and tag != "dd" and not self.in_definition:
+            self.close_term()
         if _boilerplate(node):
             self.number += _count(node)
             return
@@ -260,9 +272,21 @@ class _Walker:
             self.number += _count(node)
             self.current.append(" " + inline_text(node) + " ")
             return
+        if tag == "dt":  # the name of what its definitions give: "Minimum charge: $100"
+            self.flush()
+            self.number += _count(node)
+            self.term, self.term_used = (inline_text(node), number), False
+            return
         self.number += 1
         if tag in _BLOCK_TAGS:
             self.flush()
+            inside = self.in_definition
+            if tag == "dd":
+                self.in_definition = True
+                if self.term is not None and self.term[0]:
+                    name = self.term[0]
+                    self.current.append(name + (" " if name[-1] in ":;.-–—" else ": "))
+                    self.term_used = True
             outer = (self.owner, self.list_depth, self.item)
             self.owner = number
             if tag in _LISTS:
@@ -270,8 +294,11 @@ class _Walker:
             elif tag == "li":
                 self.item = True
             self.walk(node, depth + 1)
+            if tag != "dd" and not inside:  # a definition list's last term closes with it
+                self.close_term()
             self.flush()
             self.owner, self.list_depth, self.item = outer[0], outer[1], False
+            self.in_definition = inside
             return
         if tag in ("td", "th"):  # a cell outside a table (broken markup): a separator
             self.current.append(" ")

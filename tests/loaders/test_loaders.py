@@ -434,6 +434,48 @@ def test_an_html_table_caption_is_the_lead_in_that_scales_its_cells() -> None:
     assert [(f.currency, f.value, f.year) for f in facts] == [("EUR", 325_000_000, 2024)]
 
 
+def test_an_html_definition_list_gives_each_definition_its_term() -> None:
+    from selectolax.lexbor import LexborHTMLParser
+
+    from osrag.extract.enrich import extract_values
+    from osrag.loaders.html import load_html
+    from osrag.models import ExtractionConfig
+
+    page = (
+        "<html><body><h2>Rates</h2><dl><dt>Minimum charge</dt><dd><b>$100</b> (setup and"
+        " supplies)</dd><dt>Call-out:</dt><dd>$45</dd><dd>$90 after 6pm</dd>"
+        "<dt>Gift cards</dt><dt>Walk-ins</dt><dd>Thu–Sun</dd><dt>Ask us</dt></dl>"
+        "<p>Cash or card.</p></body></html>"
+    )
+    extracted = load_html(page.encode())
+    text = extracted.text
+    for line in (
+        "Minimum charge: $100 (setup and supplies)",
+        "Call-out: $45",  # a term ending in its own colon keeps it, once
+        "Call-out: $90 after 6pm",  # each definition of a term is given it
+        "Gift cards",  # a term no definition follows is a paragraph of its own
+        "Walk-ins: Thu–Sun",
+        "Ask us",  # and so is the list's last
+        "Cash or card.",
+    ):
+        assert f"\n{line}\n" in f"\n{text}\n", line
+    facts = extract_values(text, ExtractionConfig()).facts
+    assert [(f.label, f.value) for f in facts][:2] == [
+        ("Minimum charge", 10_000),
+        ("Call-out", 4_500),
+    ]
+    # each written unit still points back into the page: a definition's unit is its dd
+    elements = LexborHTMLParser(page).css("*")
+    for number, start, end in zip(
+        extracted.locations.numbers,
+        extracted.locations.starts,
+        extracted.locations.ends,
+        strict=True,
+    ):
+        assert elements[number].tag in ("h2", "dt", "dd", "p")
+        assert elements[number].text(deep=True).strip() in text[start:end]
+
+
 # --------------------------------------------------------------------------- a whole mixed folder
 
 
