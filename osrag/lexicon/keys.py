@@ -102,6 +102,7 @@ from osrag.lexicon.label_roles import (
     BALANCES,
     BLANK_QUALIFIERS,
     CHANGES,
+    CHARGE_LIMITS,
     CLIPPED_WORDS,
     COMPLEMENTS,
     DEPENDENT_WORDS,
@@ -118,6 +119,7 @@ from osrag.lexicon.label_roles import (
     OWN_NAME,
     PARTIES,
     PER_RATIO,
+    PRICE_HEADS,
     READERS,
     SECTION_HEADS,
     SECURING_VERBS,
@@ -125,6 +127,7 @@ from osrag.lexicon.label_roles import (
     SPLITS,
     STATED_TOTAL_WORDS,
     TIME_ADVERBS,
+    TOTAL_CHARGED_WORDS,
     TOTALLED_HEADS,
     WHEN_DUE,
 )
@@ -457,10 +460,15 @@ def _without_time_adverbs(words: list[str]) -> list[str]:
     return words[:end]
 
 
-def _stated_total(words: list[str]) -> bool:
+def _stated_total(words: list[str], whole: list[str] | None = None) -> bool:
     """A total named with what its figures are ("total quoted charge", "total estimated
     cost": "total", words of :data:`~osrag.lexicon.label_roles.STATED_TOTAL_WORDS`, and a
-    head of :data:`~osrag.lexicon.label_roles.TOTALLED_HEADS`): the document's total."""
+    head of :data:`~osrag.lexicon.label_roles.TOTALLED_HEADS`), or with the verb of its charging
+    ("Total charged": :data:`~osrag.lexicon.label_roles.TOTAL_CHARGED_WORDS`, with nothing
+    after it — "Total billed by provider" is what another party billed): the document's
+    total."""
+    if len(words) == 2 and words[0] == "total" and words[1] in TOTAL_CHARGED_WORDS:
+        return whole is None or last_words(whole) == words
     return (
         len(words) > 2
         and words[0] == "total"
@@ -471,8 +479,10 @@ def _stated_total(words: list[str]) -> bool:
 
 def _keys_of(core: list[str], whole: list[str], listed: bool = False) -> list[str]:
     keys = _core_keys(core, listed)
-    if _stated_total(core):
+    if _stated_total(core, whole):
         keys.append("total")
+    if len(core) == 2 and core[0] in CHARGE_LIMITS and core[1] in PRICE_HEADS:
+        keys.append(core[0])  # "Minimum charge": the minimum
     whole = last_words(whole)
     if whole != core and whole:  # the whole phrase, never a tail of its complement
         keys += _specified(whole)

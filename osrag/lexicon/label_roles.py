@@ -38,6 +38,7 @@ __all__ = [
     "BLANK_QUALIFIERS",
     "CHANGES",
     "CHANGE_VERBS",
+    "CHARGE_LIMITS",
     "CLIPPED_WORDS",
     "COMPLEMENTS",
     "DEPENDENT_WORDS",
@@ -74,6 +75,7 @@ __all__ = [
     "TAX_INCLUSIONS",
     "TIME_ADVERBS",
     "TOTALLED_HEADS",
+    "TOTAL_CHARGED_WORDS",
     "WHEN_DUE",
     "WHOLE_HEADS",
     "WHOLE_JOBS",
@@ -321,6 +323,10 @@ NOT_A_LIST_PRICE = word_set("total subtotal tax vat gst hst deposit balance due"
 a balance ("Total", "VAT", "Deposit", "Balance due" under "All prices are per week"
 state no weekly price; :mod:`osrag.extract.facts.units`)."""
 
+CHARGE_LIMITS = frozenset({"minimum", "maximum"})
+"""The floor or ceiling of a charge, named alone: "Minimum charge" and "Minimum fee" are what
+"a $100 shop minimum" asks ("minimum" keys them too), never any charge (:data:`MODIFIERS`)."""
+
 PRICE_HEADS = MONEY_HEADS | frozenset({"fee", "charge"})
 """Last words of a label that name what is paid for the thing before them: "Front-of-shirt
 sponsorship fee" is what the shirt sponsorship costs, a "booth charge" the booth's price.
@@ -438,6 +444,11 @@ STATED_TOTAL_WORDS = frozenset({"quoted", "estimated", "proposed", "projected"})
 """Participles that say only what a total's figures are — quoted, estimated — between
 "Total" and the charges it sums ("Total **quoted** charges", "Total **estimated** cost"):
 the document's total, as "Quoted total" and "Estimated total" are."""
+
+TOTAL_CHARGED_WORDS = frozenset({"charged", "billed", "invoiced"})
+"""Participles that follow "Total" alone to say it is what was charged ("Total charged",
+"Total billed"): a receipt's or an invoice's total, as "Total" is — never "Total paid" (on a
+statement, the payments) or "Total due" (after a deposit, the balance)."""
 
 TOTALLED_HEADS = frozenset({"charge", "fee", "cost", "price", "amount"})
 """The heads of what such a total sums (:data:`STATED_TOTAL_WORDS`): what is paid."""

@@ -55,6 +55,12 @@ def test_a_total_named_with_what_its_figures_are_is_a_total(words: list[str], he
         ("Parking – March 2025", ("parking",)),
         ("Demurrage thereafter", ("demurrage",)),
         ("Total quoted charges", ("total quoted charge", "quoted charge", "charge", "total")),
+        # a total named with the verb of its charging is the receipt's total
+        ("Total charged", ("total charged", "charged", "total")),
+        ("Total billed", ("total billed", "billed", "total")),
+        # a charge's floor named alone is the minimum a question asks ("a $100 shop minimum")
+        ("Minimum charge", ("minimum charge", "minimum")),
+        ("Minimum fee", ("minimum fee", "minimum")),
     ],
 )
 def test_the_forms_written_out(label: str, keys: tuple[str, ...]) -> None:
@@ -67,6 +73,10 @@ def test_the_forms_written_out(label: str, keys: tuple[str, ...]) -> None:
         ("Housing – double room", "housing"),  # a dashed part that is no period stays
         ("Total freight charges", "total"),  # a total of one kind of charge: not the total
         ("Total charges", "total"),
+        ("Total paid", "total"),  # on a statement, the payments
+        ("Total billed by provider", "total"),  # what another party billed
+        ("Total due", "total"),  # after a deposit, the balance
+        ("Minimum order", "minimum"),  # a floor of the order, not of a charge
     ],
 )
 def test_what_stays_a_word_of_the_name(label: str, absent: str) -> None:
