@@ -16,6 +16,7 @@ from osrag.lexicon.profiles import vocabulary
 from osrag.schema.constraints import AmountConstraint
 from osrag.search.fact_filters import (
     constraint_keys,
+    inner_free,
     kind_at_unit,
     kind_free,
     named_keys,
@@ -132,6 +133,8 @@ def _narrowed_line(c: AmountConstraint, narrower: AmountConstraint) -> str:
     rest = qualifier_free(c)
     if rest is not None:
         line += f"; or {_bound(rest)}, in any document ({narrower.context!r} unsaid)"
+    for inner in inner_free(c):
+        line += f"; or {_bound(inner)}"
     return line
 
 

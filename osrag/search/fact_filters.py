@@ -584,6 +584,34 @@ def qualifier_free(c: AmountConstraint) -> AmountConstraint | None:
     return c.model_copy(update={"label": rest, "named": None, "context": None})
 
 
+def inner_free(c: AmountConstraint) -> tuple[AmountConstraint, ...]:
+    """``c`` with one inner word of its name read where a document says what holds the
+    figure, as :func:`narrowed_constraint` reads its first: "full day tattoo session" → a full
+    day session where a document says "tattoo" (its title, "Iron Lotus Tattoo Co."; its rows
+    say "Full-day session"). A word a document says once, in its heading, and not in each
+    line. Only in a name of three words or more before any complement, never its first word
+    (the narrowed step's), its head, a word a hyphen joins to another, a function word or a
+    figure; none for a name a profile knows (its words belong together). Empty otherwise."""
+    if c.label is None or c.total_of is not None or synonyms_of(c.label):
+        return ()
+    words = normalised(c.label).split(" ")
+    joined = hyphenated(c.label)
+    if len(joined) != len(words):
+        joined = [False] * len(words)
+    cut = next(
+        (i for i in range(1, len(words)) if words[i] in INSIDE_A_NAME and not joined[i]),
+        len(words),
+    )
+    found: list[AmountConstraint] = []
+    for i in range(1, cut - 1):
+        word = words[i]
+        if joined[i] or joined[i + 1] or word in ENGLISH_STOP_WORDS or not word.isalpha():
+            continue
+        rest = " ".join(words[:i] + words[i + 1 :])
+        found.append(c.model_copy(update={"label": rest, "named": None, "context": word}))
+    return tuple(found)
+
+
 def kind_at_unit(c: AmountConstraint) -> AmountConstraint | None:
     """The kind a question asks a figure at a unit of, read loosely: the per-unit step's
     constraint (:func:`per_unit_constraint`) whose ``context`` is the head of the kind the
@@ -641,7 +669,8 @@ def _narrowed_filter(
     (with ``extra_keys``, found another way) passes too, in any document
     (:func:`kind_free`); and when the rest of the name is a compound name itself, a fact of
     the rest, in any document (:func:`qualifier_free`: a qualifier a price list need not
-    repeat). None when there is none of these."""
+    repeat); and the name without one inner word, where a document says that word
+    (:func:`inner_free`). None when there is none of these."""
     narrower = narrowed_constraint(c)
     thing = thing_priced(c)
     if narrower is None and thing is None:
@@ -655,6 +684,7 @@ def _narrowed_filter(
         rest = qualifier_free(c)
         if rest is not None:
             found.append(fact_filter(rest))
+        found += [fact_filter(inner) for inner in inner_free(c)]
     if thing is not None:
         # any figure under a heading naming the thing priced ("RV storage › Rates":
         # "Annual prepayment"), where no label names it or its price
