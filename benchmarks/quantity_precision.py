@@ -134,6 +134,11 @@ extraction, constraint parser or filter):
   climbing gyms, escape rooms, bakeries and custom cakes, campgrounds and RV parks, firewood
   delivery, metalwork and fabrication, florists) and 72 questions, gold fixed before any
   run; measured only when named (``--sets probe15``).
+* ``probe16`` — the sixteenth probe set of ``benchmarks/data/probe16``, held out as
+  ``probe15`` is: 32 new documents in eight new families (bowling alleys, hot air balloon
+  flights, wineries and wine clubs, coffee roasters, butchers and freezer meat, knife and tool
+  sharpening, fire extinguisher servicing, trophies and engraving) and 72 questions, gold
+  fixed before any run; measured only when named (``--sets probe16``).
 * ``<set>-agreed`` — a set of families (``probe-agreed``, ``probe2-agreed``) measured on the
   gold its author's reading and a blind second reading agree on (``queries-agreed.jsonl``,
   written by ``benchmarks/families/second_reading.py --write``): a pair the two readings
@@ -521,7 +526,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--sets",
         default="tatqa,tatqa-scope,tatqa-hand,insurance,families,probe",
-        help="comma-separated; probe2 to probe15 (held out) are measured only when named",
+        help="comma-separated; probe2 to probe16 (held out) are measured only when named",
     )
     parser.add_argument("--engines", default="opensearch,elasticsearch,embedded")
     parser.add_argument("--modes", default="bm25,vector,hybrid")
