@@ -314,6 +314,14 @@ def test_a_dash_to_a_smaller_bare_number_is_not_a_range() -> None:
     assert [m.raw for m in extract_money("costs $500 - 20 of them")] == ["$500"]
 
 
+@pytest.mark.parametrize("sign", ["£", "$", "€"])
+def test_a_dash_opening_the_next_line_is_a_list_marker_not_a_range(sign: str) -> None:
+    text = f"- 250 cards: {sign}19.00\n- 500 cards: {sign}26.00\n- 1,000 cards: {sign}38.00"
+    assert [m.raw for m in extract_money(text)] == [f"{sign}19.00", f"{sign}26.00", f"{sign}38.00"]
+    # a dash at the end of the first end's line still joins a wrapped range
+    assert [m.minor_units for m in extract_money(f"{sign}100 –\n200 a night")] == [10_000, 20_000]
+
+
 def test_words_and_their_figures_are_one_mention() -> None:
     text = "pay Fifty Thousand Dollars ($50,000) and $10,000 (Ten Thousand Dollars) now"
     mentions = extract_money(text)

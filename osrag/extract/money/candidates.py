@@ -25,8 +25,9 @@ The rules applied here
   range whose second end has no currency of its own (``$100,000–300,000``, ``$1–2
   million``, ``100–300 dollars``) gives both ends when the second is not smaller than
   the first (ranges are written low to high; this keeps ``$500 - 20`` from inventing a
-  range); ``to`` without a second currency sign is not a range. See :func:`_ends` for
-  the borrowed scale.
+  range); ``to`` without a second currency sign is not a range, nor is a dash that opens
+  the next line (a list item's marker: ``£19.00`` over ``- 500 cards``). See :func:`_ends`
+  for the borrowed scale.
 """
 
 from __future__ import annotations

@@ -130,7 +130,9 @@ _WORD_SCALE = (
 _END = rf"(?!\w|[.,'’{_GLUE}]\d|[.,]O|[ \t]*%)"
 """What may not follow an amount: letters or digits, a separator and more digits, a
 percent sign."""
-_DASH = rf"{_WS}[-–—]{_WS}"
+_DASH = rf"{_HS}*[-–—]{_WS}"
+"""The dash of a range, on its first end's line: a dash that opens the next line is a list
+item's marker ("£19.00" over "- 500 cards: £26.00" is no range to £500)."""
 
 
 def _scale(tag: str) -> str:
