@@ -94,8 +94,8 @@ __all__ = ["TextPlace", "read_text_place"]
 _ATX_HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t]")
 _KEY_SEPARATOR = re.compile(
     r"^(?P<key>.{1,80}?)[ \t]*(?::|\.{2,}|…+|[ \t][-–—]{1,2}|=|\|)[ \t]*"
-    r"(?P<lead>(?:(?:up\s+to|of|at|approximately|about|maximum|minimum|max\.?|min\.?|"
-    r"per\s+\w+)\s+)*)$",
+    r"(?P<lead>(?:(?:up\s+to|of|at|approximately|approx\.|about|around|roughly|typically|"
+    r"usually|generally|from|between|maximum|minimum|max\.?|min\.?|per\s+\w+)\s+)*)$",
     re.IGNORECASE,
 )
 _KEY_PREFIX = re.compile(r"(?P<key>[^:\n]{1,80}?)[ \t]*(?::|\.{2,}|…+|[ \t][-–—]{1,2}|=)[ \t]")
