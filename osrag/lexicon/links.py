@@ -44,6 +44,7 @@ __all__ = [
     "OWED_ALONE",
     "OWED_NAME",
     "PASSIVE_PRICE_VERBS",
+    "RANGE_LINKS",
     "STATED_LINK",
     "STATED_LINK_ENDS",
     "SUBJECT_PRICE_VERBS",
@@ -56,6 +57,10 @@ def alternation(words: frozenset[str] | set[str]) -> str:
     """``words`` as one regex alternation, longest first."""
     return "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w)))
 
+
+RANGE_LINKS = frozenset({"to", "through", "thru"})
+"""Words between the two ends of a range of amounts ("$149 **to** $289"), besides a dash and
+"between … and" (:mod:`osrag.extract.facts.ranges`)."""
 
 _AMOUNTING = r"totall?ed|totall?ing|amount(?:ed|ing|s)?\s+to|came\s+to|comes?\s+to|stood\s+at"
 """Verbs of amounting to a figure, on both sides ("totaled", "amounted to", "stood at")."""

@@ -86,6 +86,10 @@ class AmountFact:
     period_unit: PeriodUnit | None = None
     """How often the amount recurs, or the unit a rate is priced by (:data:`PeriodUnit`:
     "per week", "per night", "per person"), None for a one-off figure or a total."""
+    range_end: int | None = None
+    """The magnitude (minor units) of the other end of the range the amount is one end of
+    ("$149–$289": 28900 on the fact of $149, 14900 on that of $289), None for an amount
+    that is no range's end. A range meets a constraint only where both its ends do."""
 
     @property
     def magnitude(self) -> int:
@@ -95,7 +99,7 @@ class AmountFact:
         """The stored shape (one object of a chunk's nested ``facts`` field); its keyword
         fields within their bounds (:mod:`osrag.lexicon.bounds`: the keys, and ``period``
         and ``scope_name`` to ``TERM_CHARS``, marked when cut)."""
-        return {
+        stored = {
             "currency": self.currency,
             "value": self.value,
             "magnitude": self.magnitude,
@@ -113,6 +117,9 @@ class AmountFact:
             "period_part": self.period_part,
             "period_unit": self.period_unit,
         }
+        if self.range_end is not None:  # only an end of a range says it
+            stored["range_end"] = self.range_end
+        return stored
 
     @classmethod
     def from_source(cls, stored: dict[str, Any]) -> AmountFact:
@@ -134,6 +141,7 @@ class AmountFact:
             scope_name=stored.get("scope_name"),
             period_part=stored.get("period_part") or "full",
             period_unit=stored.get("period_unit"),
+            range_end=stored.get("range_end"),
         )
 
 

@@ -124,6 +124,7 @@ LABEL = f"{FACTS}.label"
 LABEL_KEYS = f"{FACTS}.label_keys"
 VALUE = f"{FACTS}.value"
 MAGNITUDE = f"{FACTS}.magnitude"
+RANGE_END = f"{FACTS}.range_end"
 CURRENCY = f"{FACTS}.currency"
 YEAR = f"{FACTS}.year"
 SCOPE = f"{FACTS}.scope"
@@ -253,15 +254,23 @@ def named_keys(c: AmountConstraint) -> tuple[str, ...]:
 
 
 def magnitude_filter(c: AmountConstraint) -> Filter:
-    """The fact's magnitude as the constraint's operator and bounds say."""
+    """The fact's magnitude as the constraint's operator and bounds say; for an end of a
+    range ("$149–$289"), the other end's too: a range meets a constraint only where all of
+    it does (:attr:`~osrag.schema.facts.AmountFact.range_end`)."""
+    other = _compared(RANGE_END, c)
+    return AllOf((_compared(MAGNITUDE, c), AnyOf((NotExists(RANGE_END), other))))
+
+
+def _compared(field: str, c: AmountConstraint) -> Filter:
+    """``field`` as the constraint's operator and bounds say."""
     b = c.bounds
     if c.op == "eq":
-        return Term(MAGNITUDE, b[0])
+        return Term(field, b[0])
     if c.op == "in":
-        return Terms(MAGNITUDE, tuple(b))
+        return Terms(field, tuple(b))
     if c.op == "between":
-        return Range(MAGNITUDE, gte=b[0], lte=b[1])
-    return Range(MAGNITUDE, **{c.op: b[0]})
+        return Range(field, gte=b[0], lte=b[1])
+    return Range(field, **{c.op: b[0]})
 
 
 def signed_filter(c: AmountConstraint, negative: bool) -> Filter:

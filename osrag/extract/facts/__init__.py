@@ -20,6 +20,8 @@ module:
   total;
 * :mod:`~osrag.extract.facts.units` — how often an amount recurs (its period unit);
 * :mod:`~osrag.extract.facts.sections` — the section heading that labels unlabelled prose;
+* :mod:`~osrag.extract.facts.ranges` — two amounts joined into one range, each end given
+  the other's magnitude;
 * :mod:`~osrag.extract.facts.build` — one fact per mention, its value signed by the
   policy, a prose amount's label split into what, whose and when.
 

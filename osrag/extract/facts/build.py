@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 
 from osrag.extract.facts.context import allocated_quantity, heading_context, table_context
+from osrag.extract.facts.ranges import range_ends
 from osrag.extract.facts.sections import SectionHeadings
 from osrag.extract.facts.table import TableReading, read_table, row_label
 from osrag.extract.facts.text import TextPlace, line_key, read_text_place
@@ -136,7 +137,7 @@ def amount_facts(
             _share_back(text, found, facts, sentence_facts)
         facts.append(found)
         sentence_facts.append(facts[-1])
-    return declared_units(text, facts)
+    return range_ends(text, declared_units(text, facts))
 
 
 def _whose_and_when(
