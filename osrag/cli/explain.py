@@ -106,12 +106,29 @@ def filter_text(node: Filter, path: str | None = None) -> str:
         return f'{name(node.field)} matches "{node.text}" ({node.operator})'
     if isinstance(node, Nested):
         inner = node.item.items if isinstance(node.item, AllOf) else (node.item,)
-        return f"{node.path}[{', '.join(_grouped(i, node.path) for i in inner)}]"
+        parts: list[str] = []
+        for item in inner:
+            if parts and _range_guard(item, node.path):
+                parts[-1] += " (all of a range)"  # the other end of a range meets it too
+            else:
+                parts.append(_grouped(item, node.path))
+        return f"{node.path}[{', '.join(parts)}]"
     if isinstance(node, Not):
         return f"not ({filter_text(node.item, path)})"
     if isinstance(node, AnyOf):
         return " or ".join(_grouped(i, path) for i in node.items)
     return ", ".join(_grouped(i, path) for i in node.items)
+
+
+def _range_guard(node: Filter, path: str) -> bool:
+    """The condition on the other end of a range a fact is an end of: no other end, or one
+    that meets the constraint too (:func:`osrag.search.fact_filters.magnitude_filter`)."""
+    return (
+        isinstance(node, AnyOf)
+        and len(node.items) == 2
+        and isinstance(node.items[0], NotExists)
+        and node.items[0].field == f"{path}.range_end"
+    )
 
 
 def _grouped(node: Filter, path: str | None) -> str:

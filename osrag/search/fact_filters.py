@@ -317,6 +317,12 @@ def written_filter(c: AmountConstraint) -> Filter:
     return Range(VALUE, **{c.op: b[0]})
 
 
+def _value_filters(c: AmountConstraint) -> tuple[Filter, ...]:
+    """:func:`_value_filter`'s conditions, each one of the fact's filters."""
+    found = _value_filter(c)
+    return found.items if isinstance(found, AllOf) else (found,)
+
+
 def _value_filter(c: AmountConstraint) -> Filter:
     if c.written_signed:
         return written_filter(c)
@@ -420,7 +426,7 @@ def _whose_part(c: AmountConstraint, lines: bool = False) -> list[Filter]:
 def _one_fact(c: AmountConstraint, extra_keys: Sequence[str] = ()) -> Nested:
     what = what_filter(c, extra_keys)
     whats = list(what.items) if isinstance(what, AllOf) else [what]
-    items: list[Filter] = [*whats[:1], _value_filter(c), Term(CURRENCY, c.currency)]
+    items: list[Filter] = [*whats[:1], *_value_filters(c), Term(CURRENCY, c.currency)]
     if c.year is not None:
         items.append(Term(YEAR, c.year))
     items += whats[1:]
@@ -463,7 +469,7 @@ def priced_under(c: AmountConstraint, keys: Sequence[str], under: str | None = N
         update={"label": None, "named": None, "context": None, "total_of": None, "signed": False}
     )
     items: list[Filter] = [label_filter(keys)] if keys else []
-    items += [_value_filter(free), Term(CURRENCY, free.currency)]
+    items += [*_value_filters(free), Term(CURRENCY, free.currency)]
     if free.year is not None:
         items.append(Term(YEAR, free.year))
     items += _whose_part(free, lines=True)
@@ -739,7 +745,7 @@ def per_unit_filter(c: AmountConstraint) -> tuple[AmountConstraint, Filter] | No
     free = per_unit_constraint(c)
     if free is None or free.period_unit is None:
         return None
-    items: list[Filter] = [_value_filter(free), Term(CURRENCY, free.currency)]
+    items: list[Filter] = [*_value_filters(free), Term(CURRENCY, free.currency)]
     if free.year is not None:
         items.append(Term(YEAR, free.year))
     items += [*_whose_part(free), Term(PERIOD_UNIT, free.period_unit)]

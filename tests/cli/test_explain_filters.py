@@ -38,6 +38,16 @@ def test_a_fact_filter_reads_as_one_object_of_the_nested_field() -> None:
     )
 
 
+def test_the_other_end_of_a_range_reads_with_the_magnitude() -> None:
+    from osrag.schema.constraints import AmountConstraint
+    from osrag.search.fact_filters import fact_filter
+
+    c = AmountConstraint(op="lt", currency="USD", bounds=(30_000,), label="keyboard replacement")
+    shown = filter_text(fact_filter(c))
+    assert "magnitude<30000 (all of a range), currency=USD" in shown
+    assert "range_end" not in shown
+
+
 def test_the_guards_read_as_their_conditions() -> None:
     assert filter_text(AclGuard(("agents", "staff")).filter()) == "acl∈{agents, staff} or no acl"
     assert filter_text(AclGuard(()).filter()) == "nothing or no acl"
