@@ -127,10 +127,10 @@ from osrag.lexicon.label_roles import (
     SPLITS,
     STATED_TOTAL_WORDS,
     TIME_ADVERBS,
-    TOTAL_CHARGED_WORDS,
     TOTALLED_HEADS,
     WHEN_DUE,
 )
+from osrag.lexicon.links import PASSIVE_PRICE_VERBS
 from osrag.lexicon.periods import DATE_TAIL, is_period_words
 from osrag.lexicon.profiles import vocabulary
 from osrag.lexicon.quantities import is_document_noun, synonyms_of
@@ -464,10 +464,11 @@ def _stated_total(words: list[str], whole: list[str] | None = None) -> bool:
     """A total named with what its figures are ("total quoted charge", "total estimated
     cost": "total", words of :data:`~osrag.lexicon.label_roles.STATED_TOTAL_WORDS`, and a
     head of :data:`~osrag.lexicon.label_roles.TOTALLED_HEADS`), or with the verb of its charging
-    ("Total charged": :data:`~osrag.lexicon.label_roles.TOTAL_CHARGED_WORDS`, with nothing
-    after it — "Total billed by provider" is what another party billed): the document's
-    total."""
-    if len(words) == 2 and words[0] == "total" and words[1] in TOTAL_CHARGED_WORDS:
+    ("Total charged", "Total billed": a passive verb of pricing,
+    :data:`~osrag.lexicon.links.PASSIVE_PRICE_VERBS`, with nothing after it — "Total billed
+    by provider" is what another party billed; never "Total paid" or "Total due", a
+    statement's payments or a balance after a deposit): the document's total."""
+    if len(words) == 2 and words[0] == "total" and words[1] in PASSIVE_PRICE_VERBS:
         return whole is None or last_words(whole) == words
     return (
         len(words) > 2

@@ -75,7 +75,6 @@ __all__ = [
     "TAX_INCLUSIONS",
     "TIME_ADVERBS",
     "TOTALLED_HEADS",
-    "TOTAL_CHARGED_WORDS",
     "WHEN_DUE",
     "WHOLE_HEADS",
     "WHOLE_JOBS",
@@ -444,11 +443,6 @@ STATED_TOTAL_WORDS = frozenset({"quoted", "estimated", "proposed", "projected"})
 """Participles that say only what a total's figures are — quoted, estimated — between
 "Total" and the charges it sums ("Total **quoted** charges", "Total **estimated** cost"):
 the document's total, as "Quoted total" and "Estimated total" are."""
-
-TOTAL_CHARGED_WORDS = frozenset({"charged", "billed", "invoiced"})
-"""Participles that follow "Total" alone to say it is what was charged ("Total charged",
-"Total billed"): a receipt's or an invoice's total, as "Total" is — never "Total paid" (on a
-statement, the payments) or "Total due" (after a deposit, the balance)."""
 
 TOTALLED_HEADS = frozenset({"charge", "fee", "cost", "price", "amount"})
 """The heads of what such a total sums (:data:`STATED_TOTAL_WORDS`): what is paid."""

@@ -45,6 +45,7 @@ __all__ = [
     "OWED_NAME",
     "PASSIVE_PRICE_VERBS",
     "RANGE_LINKS",
+    "RANGE_OPENING",
     "STATED_LINK",
     "STATED_LINK_ENDS",
     "SUBJECT_PRICE_VERBS",
@@ -60,7 +61,11 @@ def alternation(words: frozenset[str] | set[str]) -> str:
 
 RANGE_LINKS = frozenset({"to", "through", "thru"})
 """Words between the two ends of a range of amounts ("$149 **to** $289"), besides a dash and
-"between … and" (:mod:`osrag.extract.facts.ranges`)."""
+"between … and", on both sides (:mod:`osrag.extract.facts.ranges`,
+:mod:`osrag.search.constraint_parser`)."""
+RANGE_OPENING = re.compile(r"(?i:(?<![\w])between)\s+\Z")
+""""between" right before a range's first end ("**between** $350 and $800"), searched in the
+text before it."""
 
 _AMOUNTING = r"totall?ed|totall?ing|amount(?:ed|ing|s)?\s+to|came\s+to|comes?\s+to|stood\s+at"
 """Verbs of amounting to a figure, on both sides ("totaled", "amounted to", "stood at")."""

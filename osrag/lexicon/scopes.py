@@ -75,6 +75,7 @@ from osrag.lexicon.function_words import (
     PREPOSITIONS,
     VERBS_OF_FORECASTING,
 )
+from osrag.lexicon.links import RANGE_LINKS
 from osrag.lexicon.periods import (
     QUARTER_ORDINALS,
     TERM_YEAR_CARDINALS,
@@ -679,7 +680,7 @@ taken with it."""
 TERM_NOUNS = word_set("term lease award grant contract agreement project program appointment")
 """Nouns after "year of the" that close a term year's words ("second year of the term")."""
 
-_RANGE_AFTER = word_set("to through thru and or")
+_RANGE_AFTER = RANGE_LINKS | word_set("and or")
 _AFTER_NO_TERM_YEAR = _RANGE_AFTER | frozenset(TERM_YEAR_CARDINALS)
 """A word after "year" and its number that makes them no one year of a term: a range's
 (:data:`_RANGE_AFTER`) or another number."""

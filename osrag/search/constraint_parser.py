@@ -65,6 +65,7 @@ from osrag.currencies import SIGN_CHARACTERS
 from osrag.errors import ExtractionError
 from osrag.extract.money import SCALE_WORDS, MoneyMention, ascii_digits, parse_money
 from osrag.lexicon.function_words import HEDGES
+from osrag.lexicon.links import RANGE_LINKS, RANGE_OPENING, alternation
 from osrag.lexicon.periods import YEAR4, rate_phrase_end, unit_phrase_end
 from osrag.schema.constraints import (
     APPROXIMATE_BAND_PERCENT,
@@ -142,11 +143,13 @@ _SUFFIX = re.compile(
     r"(?i:(?P<gte>\+|\s+(?:or\s+(?:more|above|higher|greater|over)|and\s+(?:up|above|over|"
     r"more|higher)))|\s+(?P<lte>(?:or|and)\s+(?:less|below|lower|under|fewer)))(?![\w])"
 )
-_BETWEEN = re.compile(r"(?i:(?<![\w])between)\s+\Z")
+_BETWEEN = RANGE_OPENING
 _FROM = re.compile(r"(?i:(?<![\w])from)\s+\Z")
 _EITHER = re.compile(r"(?i:(?<![\w])either)\s+\Z")
-_TO = re.compile(r"\s*(?:(?:up\s+)?to|through|thru|until|[-–—])\s*", re.IGNORECASE)
-_BARE_TO = re.compile(r"\s+(?:to|through|thru)\s+|\s*[-–—]\s*", re.IGNORECASE)
+_TO = re.compile(
+    rf"\s*(?:(?:up\s+)?to|{alternation(RANGE_LINKS - {'to'})}|until|[-–—])\s*", re.IGNORECASE
+)
+_BARE_TO = re.compile(rf"\s+(?:{alternation(RANGE_LINKS)})\s+|\s*[-–—]\s*", re.IGNORECASE)
 _OR = re.compile(r"\s*,?\s+or\s+", re.IGNORECASE)
 _COMMA = re.compile(r"\s*,\s*")
 _AND_GAP = re.compile(r"\s+(?:and|&)\s+", re.IGNORECASE)

@@ -23,25 +23,25 @@ import re
 from collections.abc import Sequence
 
 from osrag.lexicon.label_roles import CHANGE_VERBS
-from osrag.lexicon.links import RANGE_LINKS, alternation
+from osrag.lexicon.links import RANGE_LINKS, RANGE_OPENING, alternation
+from osrag.lexicon.periods import RATE_INTRO, UNIT_WORD
 from osrag.schema.facts import AmountFact
 
 __all__ = ["range_ends"]
 
+_RATE = rf"(?:[ \t]+{RATE_INTRO}[ \t]+{UNIT_WORD})?"
+"""The first end's unit, when the range writes it twice ("$400 per tree to $950 per tree")."""
 _JOIN = re.compile(
-    rf"(?i)(?:[ \t]+(?:per|a|an|each)[ \t]+[a-z]+)?[ \t]*"
-    rf"(?:[-–—]|(?:{alternation(RANGE_LINKS)})\b)[ \t]*(?:\n[ \t]*)?"
+    rf"(?i){_RATE}[ \t]*(?:[-–—]|(?:{alternation(RANGE_LINKS)})\b)[ \t]*(?:\n[ \t]*)?"
 )
 """What stands between a range's two ends: a dash or a range's word, on the first end's line
 (a line break may follow it, where a wrapped line goes on; never one before it: "£19.00" and
 a list item "- 500 cards" below are no range)."""
-_AND = re.compile(r"(?i)(?:[ \t]+(?:per|a|an|each)[ \t]+[a-z]+)?[ \t]+and\s+")
+_AND = re.compile(rf"(?i){_RATE}[ \t]+and\s+")
 """"and" between the two ends of "between $X and $Y"."""
-_BETWEEN = re.compile(r"(?i)\bbetween\s*$")
-""""between" right before the range's first end."""
-_CHANGED = re.compile(rf"(?i)\b(?:{alternation(frozenset(CHANGE_VERBS))})\b")
+_CHANGE_VERB = re.compile(rf"(?i)\b(?:{alternation(frozenset(CHANGE_VERBS))})\b")
 """A verb of change: the amounts after it state a change, not a range."""
-_SENTENCE = re.compile(r"[.;!?](?=\s)|\n\s*\n")
+_SENTENCE_STOP = re.compile(r"[.;!?](?=\s)|\n\s*\n")
 """Where a sentence before an amount starts (after its stop or a blank line)."""
 _REACH = 160
 """How far back (characters) a verb of change is looked for in the amount's sentence."""
@@ -68,12 +68,12 @@ def _one_range(text: str, low: AmountFact, high: AmountFact) -> bool:
         return False
     if _JOIN.fullmatch(text, low.end, high.start):
         return True
-    between = _BETWEEN.search(text, max(0, low.start - 12), low.start)
+    between = RANGE_OPENING.search(text, max(0, low.start - 12), low.start)
     return between is not None and _AND.fullmatch(text, low.end, high.start) is not None
 
 
 def _changed_before(text: str, start: int) -> bool:
     """A verb of change before ``start`` in its sentence."""
     window = text[max(0, start - _REACH) : start]
-    stops = list(_SENTENCE.finditer(window))
-    return _CHANGED.search(window, stops[-1].end() if stops else 0) is not None
+    stops = list(_SENTENCE_STOP.finditer(window))
+    return _CHANGE_VERB.search(window, stops[-1].end() if stops else 0) is not None
