@@ -197,7 +197,8 @@ def test_the_cli_shows_each_constraint_its_quantity_and_the_ladder(
     assert "amount step: bound (candidates per step tried: bound " in shown
     assert (
         "facts[label_keys∈{" in shown
-        and "magnitude>50000000 (all of a range), currency=USD, scope∈{line_item, own}, (period_part="
+        and "magnitude>50000000 (all of a range), currency=USD, scope∈{line_item, own}, "
+        "(period_part="
         in shown
         and "period_unit exists))]" in shown
     )
