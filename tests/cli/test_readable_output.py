@@ -157,7 +157,8 @@ def test_explain_says_what_was_read_and_sent_in_a_few_lines(osrag: Any) -> None:
     ) in flat
     assert (
         'bm25 match "deductible" (the words rank; the bound filter chooses) · amount '
-        "facts[label_keys∈{deductible, deductible amount}, magnitude<100000, "
+        "facts[label_keys∈{deductible, deductible amount}, magnitude<100000 "
+        "(all of a range), "
         "currency=USD, scope∈{line_item, own}, (period_part=full or (period_part∈{y1, y2, "
         "y3, y4, y5, "
         "y6, y7, y8, y9, y10}, period_unit exists))] · tenant=acme · acl∈{agents} or no acl"
