@@ -190,6 +190,27 @@ def _whole_total_keys(kinds: frozenset[str]) -> tuple[str, ...]:
     return tuple(map(asked_key, whole_totals(kinds)))
 
 
+def _name_parts(label: str, start: int = 1) -> tuple[list[str], list[bool], int]:
+    """``label``'s words (:func:`~osrag.lexicon.words.normalised`), whether a hyphen joins
+    each to the one before ("add-on fees": no complement starts at "on"), and where its
+    first complement starts at ``start`` or after — a word of
+    :data:`~osrag.lexicon.label_roles.INSIDE_A_NAME` no hyphen joins; the word count when
+    there is none."""
+    words = normalised(label).split(" ")
+    joined = hyphenated(label)
+    if len(joined) != len(words):
+        joined = [False] * len(words)
+    cut = next(
+        (
+            i
+            for i in range(max(start, 1), len(words))
+            if words[i] in INSIDE_A_NAME and not joined[i]
+        ),
+        len(words),
+    )
+    return words, joined, cut
+
+
 def thing_priced(c: AmountConstraint) -> str | None:
     """The thing ``c``'s name says is priced — its words (:func:`~osrag.lexicon.words.
     normalised`) up to a complement — when its head names no quantity, no document and no
@@ -199,14 +220,7 @@ def thing_priced(c: AmountConstraint) -> str | None:
     figure asked of a part (a scope other than the document's own)."""
     if c.label is None or c.total_of is not None or c.scope != "own":
         return None
-    words = normalised(c.label).split(" ")
-    joined = hyphenated(c.label)  # "add-on fees": no complement starts at "on"
-    if len(joined) != len(words):
-        joined = [False] * len(words)
-    cut = next(
-        (i for i, w in enumerate(words) if i and w in INSIDE_A_NAME and not joined[i]),
-        len(words),
-    )
+    words, _, cut = _name_parts(c.label)
     words = words[:cut]
     head = words[-1] if words else ""
     named = head in PAID_HEADS | FIGURE_WORDS | GENERIC_HEADS or synonyms_of(c.label)
@@ -585,15 +599,8 @@ def qualifier_free(c: AmountConstraint) -> AmountConstraint | None:
     rest, first = found
     if synonyms_of(c.label):  # a broader quantity where the first word is said
         return None
-    words = normalised(c.label).split(" ")
-    joined = hyphenated(c.label)
-    if len(joined) != len(words):
-        joined = [False] * len(words)
     start = len(first.split(" "))
-    cut = next(
-        (i for i in range(start + 1, len(words)) if words[i] in INSIDE_A_NAME and not joined[i]),
-        len(words),
-    )
+    _, joined, cut = _name_parts(c.label, start + 1)
     if sum(1 for j in joined[start:cut] if not j) < 2:  # the rest's own words, before a complement
         return None
     return c.model_copy(update={"label": rest, "named": None, "context": None})
@@ -609,14 +616,7 @@ def inner_free(c: AmountConstraint) -> tuple[AmountConstraint, ...]:
     figure; none for a name a profile knows (its words belong together). Empty otherwise."""
     if c.label is None or c.total_of is not None or synonyms_of(c.label):
         return ()
-    words = normalised(c.label).split(" ")
-    joined = hyphenated(c.label)
-    if len(joined) != len(words):
-        joined = [False] * len(words)
-    cut = next(
-        (i for i in range(1, len(words)) if words[i] in INSIDE_A_NAME and not joined[i]),
-        len(words),
-    )
+    words, joined, cut = _name_parts(c.label)
     found: list[AmountConstraint] = []
     for i in range(1, cut - 1):
         word = words[i]
