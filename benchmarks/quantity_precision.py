@@ -139,6 +139,11 @@ extraction, constraint parser or filter):
   flights, wineries and wine clubs, coffee roasters, butchers and freezer meat, knife and tool
   sharpening, fire extinguisher servicing, trophies and engraving) and 72 questions, gold
   fixed before any run; measured only when named (``--sets probe16``).
+* ``probe17`` — the seventeenth probe set of ``benchmarks/data/probe17``, held out as
+  ``probe16`` is: 32 new documents in eight new families (laundromats and dry cleaning,
+  towing and recovery, garage doors, parking, cobblers and shoe repair, feed stores and
+  farm supply, newspaper, magazine and radio advertising, stone countertops) and 72
+  questions, gold fixed before any run; measured only when named (``--sets probe17``).
 * ``<set>-agreed`` — a set of families (``probe-agreed``, ``probe2-agreed``) measured on the
   gold its author's reading and a blind second reading agree on (``queries-agreed.jsonl``,
   written by ``benchmarks/families/second_reading.py --write``): a pair the two readings
@@ -526,7 +531,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--sets",
         default="tatqa,tatqa-scope,tatqa-hand,insurance,families,probe",
-        help="comma-separated; probe2 to probe16 (held out) are measured only when named",
+        help="comma-separated; probe2 to probe17 (held out) are measured only when named",
     )
     parser.add_argument("--engines", default="opensearch,elasticsearch,embedded")
     parser.add_argument("--modes", default="bm25,vector,hybrid")

@@ -1,4 +1,4 @@
-"""The probe sets of ``benchmarks/data/probe`` and ``probe2`` to ``probe16`` are well-formed.
+"""The probe sets of ``benchmarks/data/probe`` and ``probe2`` to ``probe17`` are well-formed.
 
 Families osrag's rules were not built on — the first set: bills, payslips, fee statements,
 explanations of benefits, vehicle agreements, freight quotes, service agreements, venue contracts;
@@ -22,10 +22,10 @@ physiotherapy; the eighth, held out after the seventh: plumbing and heating, opt
 service, appliance repair, coworking, ticketing, notary and apostille fees, data recovery; the
 ninth, held out after the eighth: locksmiths, horse boarding and livery, auctions, bicycle repair,
 chimney sweeps, recording studios, window replacement and restoration, picture framing; the tenth
-to sixteenth (electricians to genealogy, taxidermy to drone surveying, arborists to sign making,
+to seventeenth (electricians to genealogy, taxidermy to drone surveying, arborists to sign making,
 house painting to pottery studios, veterinary clinics to dog grooming — five of the fourteenth's
 families repeating earlier sets', marked as such —, golf courses to florists, bowling alleys to
-trophies) each held out after the one before was read.
+trophies, laundromats to stone countertops) each held out after the one before was read.
 Their gold was read by hand by the protocol of the development set and fixed before any run.
 These tests check
 each set without osrag's extraction, constraint parser or filter, with the small amount reader of
@@ -110,7 +110,7 @@ class ProbeSet:
 
 SETS = (
     ProbeSet("probe", frozenset({"USD", "GBP"})),
-    *(ProbeSet(f"probe{n}", frozenset({"USD", "GBP", "EUR"})) for n in range(2, 17)),
+    *(ProbeSet(f"probe{n}", frozenset({"USD", "GBP", "EUR"})) for n in range(2, 18)),
 )
 QUESTIONS = [(s, q) for s in SETS for q in s.questions]
 
