@@ -1,7 +1,8 @@
 """The marks of text that several readers of one stage look for: a list bullet, a Markdown
 heading's hashes, a figure or a currency sign, a year, a digit, the Indian *lakh*, every
-currency sign. One definition each, so the readers that share a mark cannot drift apart.
-And the one way the readers find a pattern that holds a whole line (:func:`line_matches`)."""
+currency sign, where a sentence before an amount starts. One definition each, so the
+readers that share a mark cannot drift apart. And the one way the readers find a pattern
+that holds a whole line (:func:`line_matches`)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ __all__ = [
     "SIGN",
     "YEAR_FIGURE",
     "line_matches",
+    "sentence_before",
 ]
 
 #: A list item's bullet at a line's start: ``-``, ``•``, ``1.``, ``a)``, ``(iv)``.
@@ -35,6 +37,20 @@ DIGIT = re.compile(r"\d")
 LAKH = re.compile(r"\blacs?\b")
 #: The pattern of every sign of the currency table (``$``, ``US$``, ``€``, ``Rs.``…).
 SIGN = sign_pattern(spaced=True)
+
+
+_SENTENCE_START = re.compile(r".*(?:[.;:!?](?=\s)|\n\s*\n)", re.S)
+"""The last stop before an amount: a full stop, a semicolon, a colon (a key's), a question
+or an exclamation mark before a space, or a blank line (a line break inside a paragraph
+does not end a sentence)."""
+
+
+def sentence_before(text: str, start: int, reach: int) -> str:
+    """The text of the sentence before ``text[start]``, from its last stop
+    (:data:`_SENTENCE_START`), at most ``reach`` characters back."""
+    window = text[max(0, start - reach) : start]
+    cut = _SENTENCE_START.match(window)
+    return window[cut.end() if cut else 0 :]
 
 
 def line_matches(pattern: re.Pattern[str], text: str, pos: int = 0) -> Iterator[re.Match[str]]:

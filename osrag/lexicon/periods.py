@@ -59,6 +59,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from osrag.lexicon.function_words import UNIT_NUMBERS
+from osrag.lexicon.words import word_set
 
 __all__ = [
     "AT_A_DATE",
@@ -556,6 +557,16 @@ _ARTICLE_NOUNS = "|".join(
     )
 ).replace(" ", r"[\s-]+")
 """The nouns a rate names after "a" or "an" ("$450 a year", "$189 a night", "$40 a head")."""
+NAMED_EVENTS = word_set(
+    "report reports meeting meetings accounts return returns leave conference gala dinner"
+) | frozenset({"general meeting"})
+"""Nouns an adjective of a period names a thing by, not a recurrence: the "**annual
+report**" a printer prices, the "**annual general meeting**", "**monthly accounts**",
+"**annual leave**", the "**annual gala dinner**" — no amount beside them falls due yearly."""
+_NAMED_EVENTS = "|".join(
+    r"[\s-]+".join(map(re.escape, noun.split()))
+    for noun in sorted(NAMED_EVENTS, key=len, reverse=True)
+)
 _NOT_A_UNIT_QUALIFIER = (
     r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|other|second|third|"
     r"few|several|many|\d+)"
@@ -571,7 +582,8 @@ _UNIT_PHRASE = re.compile(
         (?:per|each|every)\s+(?:(?!{_NOT_A_UNIT_QUALIFIER}\b)[a-z][a-z-]*\s+)??(?P<noun>{_NOUNS})\b
       | (?:a|an)\s+(?P<rate>{_ARTICLE_NOUNS})\b
             (?!\s+(?:ago|earlier|later|before|after|of|from)\b)
-      | (?P<adverb>{"|".join(sorted(UNIT_ADVERBS))})\b
+      | (?P<adverb>{"|".join(sorted(UNIT_ADVERBS))})\b(?![\s-]+(?:{_NAMED_EVENTS})\b)
+      | (?P<rated>hour|day|week|month|night)[\s-]+rate\b
       | p\.\s?a\b\.?
       | per\s+diem\b
     )
@@ -580,7 +592,7 @@ _UNIT_PHRASE = re.compile(
 )
 """A phrase that names the period unit of a recurring amount: "per week", "each month",
 "every year", "per calendar month", "each contract year", "a year" (not "a year ago", "a
-quarter of"),
+quarter of"), a period's rate ("crane **day rate**", "the **night rate**"),
 "weekly", "annually", "annual", "p.a.", "per annum", "per diem", "/mo", "/yr" right after
 a figure. Never a multiple or a fraction of one: "semi-annually", "biweekly", "every two
 weeks" name no unit of the six."""
@@ -590,7 +602,13 @@ _SLASH_ALONE = re.compile(rf"(?i)/\s?(?P<slash>{_NOUNS})")
 
 def _unit(match: re.Match[str]) -> PeriodUnit:
     groups = match.groupdict()
-    word = groups.get("noun") or groups.get("rate") or groups.get("adverb") or groups["slash"]
+    word = (
+        groups.get("noun")
+        or groups.get("rate")
+        or groups.get("adverb")
+        or groups.get("rated")
+        or groups["slash"]
+    )
     if word is None:
         return "day" if "diem" in match.group(0).lower() else "year"  # per diem, p.a.
     return PERIOD_UNITS[" ".join(re.split(r"[\s-]+", word.lower()))]

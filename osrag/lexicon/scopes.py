@@ -777,12 +777,27 @@ def _names_a_part(w: _Words, i: int, n: int, region: str) -> bool:
     following = w.words[i + n : i + n + 1]
     if following and following[0] in NOT_A_PART_AFTER | COORDINATORS:
         return False
+    if _describes_in_brackets(w, i, n):
+        return False
     if i and w.words[i - 1] in NOT_A_PART_BEFORE:
         return False
     before = [word for word in w.words[max(0, i - 3) : i] if word not in ARTICLES | {"of"}]
     if before[-1:] and before[-1] in NOT_THE_PART:
         return False  # "outside of the United States": everywhere else
     return not (region in RELATIVE_REGIONS and following)
+
+
+def _describes_in_brackets(w: _Words, i: int, n: int) -> bool:
+    """Whether the geography at ``words[i:i+n]`` opens a bracket whose words go on past it
+    to another noun: it describes that noun, not the figure ("Keyboard replacement **(US
+    layout**, parts and labor)", "Adapter (UK plug)"), where "Revenue (United States)" and
+    "Sales (Europe segment)" name the part."""
+    if not w.tokens[w.owner[i]].startswith("("):
+        return False
+    last = w.owner[i + n - 1]
+    if ")" in w.tokens[last] or i + n >= len(w.words):
+        return False
+    return w.words[i + n] not in {phrase[0] for phrase in _PART_NOUNS}
 
 
 def _written_upper(w: _Words, i: int) -> bool:

@@ -73,3 +73,48 @@ def test_an_allowance_after_an_items_colon_leaves_its_name_and_counts_its_unit(
     assert label == total_label == line.split(":")[0]
     assert rate_unit == unit
     assert total_unit is None
+
+
+QUOTE = """| Item | Basis | Amount |
+|---|---|---:|
+| Skipper | 7 days × $250.00 | $1,750.00 |
+| Guide | 2 hours @ $85 | $170.00 |
+| Cabin | 3 nights at $40 per week | $120.00 |
+| Permit | 4 × $12.00 | $48.00 |
+| Tour | 2 adults x $95 | $190.00 |
+"""
+
+
+def test_a_count_of_units_before_a_rate_in_its_cell_prices_the_rate_by_that_unit() -> None:
+    found = {raw: unit for raw, _, unit in units(QUOTE)}
+    assert found["$250.00"] == "day"
+    assert found["$85"] == "hour"
+    # a unit written after the rate is its own
+    assert found["$40"] == "week"
+    # a count of nothing, or of no unit the vocabulary knows: none
+    assert found["$12.00"] is None
+    assert found["$95"] is None
+    # the extended totals sum the count
+    assert found["$1,750.00"] is None and found["$170.00"] is None
+
+
+def test_a_period_s_rate_in_a_label_names_its_unit() -> None:
+    assert units("The crane day rate is $3,600 (with operator).")[0][2] == "day"
+
+
+FIXED_WIDTH = """ITEM                                          QTY      RATE        AMOUNT
+---------------------------------------------------------------------------
+Copyediting, annual report (hours)           18.5    $60.00     $1,110.00
+Design, annual general meeting slides           1   $400.00       $400.00
+Annual subscription, style guide                1   $120.00       $120.00
+"""
+
+
+def test_a_thing_named_by_a_period_s_adjective_states_no_recurrence() -> None:
+    found = {raw: unit for raw, _, unit in units(FIXED_WIDTH)}
+    # the annual report is what was edited: the rate is an hour's (its count's), the total none
+    assert found["$60.00"] == "hour"
+    assert found["$1,110.00"] is None
+    assert found["$400.00"] is None
+    # an annual subscription does recur yearly
+    assert found["$120.00"] == "year"

@@ -143,6 +143,15 @@ CASES = [
     ("Profit, a half year ended 30 June", ("Profit, 30 June", "own", None, "part")),
     ("Revenue for the half", ("Revenue", "own", None, "part")),
     ("Sales, second half", ("Sales,", "own", None, "h2")),
+    # a geography that opens a bracket and goes on to another noun describes that noun
+    (
+        "Keyboard replacement (US layout, parts and labor)",
+        ("Keyboard replacement (US layout, parts and labor)", "own", None, None),
+    ),
+    ("Travel adapter (UK plug)", ("Travel adapter (UK plug)", "own", None, None)),
+    # alone in its bracket, or before a part's noun, it names the part
+    ("Revenue (United States)", ("Revenue", "region", "united states", None)),
+    ("Net sales (Europe segment)", ("Net sales", "region", "europe", None)),
 ]
 
 

@@ -8,11 +8,13 @@ import re
 from collections.abc import Sequence
 
 from osrag.extract.facts.context import allocated_quantity, heading_context, table_context
+from osrag.extract.facts.items import counted_before
 from osrag.extract.facts.ranges import range_ends
 from osrag.extract.facts.sections import SectionHeadings
 from osrag.extract.facts.table import TableReading, read_table, row_label
 from osrag.extract.facts.text import TextPlace, line_key, read_text_place
 from osrag.extract.facts.units import declared_units, period_unit
+from osrag.extract.marks import sentence_before
 from osrag.extract.money import MoneyMention
 from osrag.extract.tables import CellAmount
 from osrag.lexicon.bounds import LABEL_CHARS, shorten
@@ -90,7 +92,7 @@ def amount_facts(
                 reading = read_table(cell.table, allocated, context, cell.model)
                 readings[id(cell.table)] = reading
             place = reading.place(cell.row, cell.cell)
-            unit = period_unit(text, mention.end, place.label)
+            unit = _cell_unit(text, mention, place.label)
             facts.append(
                 fact(
                     mention,
@@ -115,7 +117,7 @@ def amount_facts(
             # $189.00 per night")
             row = row_label(text, mention.start)
             if row is not None:
-                unit = period_unit(text, mention.end, row)
+                unit = _cell_unit(text, mention, row)
                 found = fact(mention, row, found.period, found.year, "table", unit)
         if found.label is None and found.source == "prose":
             if sections is None:
@@ -194,16 +196,11 @@ def _whose_and_when(
     )
 
 
-_SENTENCE_START = re.compile(r".*(?:[.;:!?](?=\s)|\n\s*\n)", re.S)
-
-
 def _sentence_before(text: str, start: int) -> list[str]:
     """The words of the amount's sentence before it, from its last stop or a key's colon (a
     line break inside a paragraph does not end it: a forecast verb governs the list it
     opens)."""
-    window = text[max(0, start - 300) : start]
-    cut = _SENTENCE_START.match(window)
-    return window[cut.end() if cut else 0 :].split()
+    return sentence_before(text, start, 300).split()
 
 
 _CLAUSE_START = re.compile(r".*(?:[.;:!?](?=\s)|\n)", re.S)
@@ -270,7 +267,10 @@ def _text_fact(
         if key is not None:
             label, source = key, "key"  # a later amount on a key's line
     label = _ratio_label(text, mention.end, label)
-    unit = period_unit(text, mention.end, label)
+    if source == "table":  # a worded cell's amount ("7 days × $250.00")
+        unit = _cell_unit(text, mention, label)
+    else:
+        unit = period_unit(text, mention.end, label)
     if where.item is not None and where.item.counted is not None:
         # "Toll pass, 3 days @ $5.95 … $17.85": the rate is a day's, the total sums the days;
         # a unit written after the rate is its own ("3 days @ $40 per week"), the label's
@@ -337,6 +337,30 @@ rentable square foot ($159,750.00)"): the second is the same quantity."""
 
 _PER_BEFORE = re.compile(rf"(?i)\b(?:{'|'.join(sorted(RATE_WORDS))})\s*$")
 """An amount after *per* is the unit of a rate ("rated per $100 of insured value")."""
+
+
+def _cell_unit(text: str, mention: MoneyMention, label: str | None) -> PeriodUnit | None:
+    """The period unit of an amount in a table cell: :func:`period_unit`, or the unit a
+    count before it in its cell is of ("7 days × $250.00": a day's rate), unless a unit
+    follows the amount ("3 days @ $40 per week")."""
+    counted = counted_before(_cell_before(text, mention.start))
+    if counted is None:
+        return period_unit(text, mention.end, label)
+    return period_unit(text, mention.end, None) or counted
+
+
+_CELL_TEXT_BEFORE = 64
+"""How far back in its cell (characters) a count before a rate is read."""
+
+
+def _cell_before(text: str, start: int) -> str:
+    """A table cell's text before the amount at ``start``: back to the cell's border (a
+    pipe, a tab or the line's start), at most :data:`_CELL_TEXT_BEFORE` characters."""
+    low = max(0, start - _CELL_TEXT_BEFORE)
+    border = max(
+        text.rfind("|", low, start), text.rfind("\t", low, start), text.rfind("\n", low, start)
+    )
+    return text[border + 1 if border >= 0 else low : start]
 
 
 def _sentence_ended(text: str, previous_end: int, start: int) -> bool:

@@ -51,7 +51,7 @@ from osrag.lexicon.label_roles import NOTE_LEADS
 from osrag.lexicon.links import alternation
 from osrag.lexicon.periods import DAY, MONTH, PERIOD_UNITS, RATE_INTRO, UNIT_ADVERBS, PeriodUnit
 
-__all__ = ["ItemPlace", "item_of_line"]
+__all__ = ["ItemPlace", "counted_before", "item_of_line"]
 
 _NAME_WORDS = 6
 """The most words of an item's name (a line's name, not a sentence)."""
@@ -120,6 +120,22 @@ def item_of_line(line: str, at: int) -> ItemPlace | None:
     if item is None or at not in item[0]:
         return None
     return ItemPlace(item[1], item[2], at == item[0][0])
+
+
+_COUNT_TIMES = re.compile(
+    r"(?i)^\s*(?:\d[\d,]*(?:\.\d+)?|" + alternation(CARDINALS) + r")"
+    r"(?P<counted>(?:\s+[^\W\d_][\w'’-]*){1,3})\s*(?:at|@|x|×)\s*$"
+)
+"""A count of units and a sign of multiplying, alone before a rate in its cell ("**7 days
+×** $250.00", "**3 nights @** $189"): the rate is priced by the unit counted."""
+
+
+def counted_before(cell: str) -> PeriodUnit | None:
+    """The unit a count before a rate in the same table cell is of (:data:`_COUNT_TIMES`:
+    "7 days × $250.00" → day), None when the cell's text before the rate is no such count
+    or counts no unit ("4 × $12.00")."""
+    found = _COUNT_TIMES.match(cell)
+    return _counted_unit(found.group("counted")) if found else None
 
 
 def _counted_unit(counted: str) -> PeriodUnit | None:
