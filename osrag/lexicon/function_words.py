@@ -174,6 +174,8 @@ NEGATIONS = word_set(
 """Negations and negated auxiliaries."""
 HEDGES = word_set("approximately nearly almost roughly around circa")
 """Adverbs that make a figure approximate ("approximately $5 million", "around $5")."""
+USUALLY = word_set("typically usually generally normally")
+"""Adverbs that make a figure the usual one, not the only one ("typically $350–$800")."""
 PARTICLES = word_set("only also just then respectively up down please")
 """Adverbs and particles that stand between a name and its figure, never in the name."""
 

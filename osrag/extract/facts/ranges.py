@@ -22,6 +22,7 @@ import dataclasses
 import re
 from collections.abc import Sequence
 
+from osrag.extract.marks import sentence_before
 from osrag.lexicon.label_roles import CHANGE_VERBS
 from osrag.lexicon.links import RANGE_LINKS, RANGE_OPENING, alternation
 from osrag.lexicon.periods import RATE_INTRO, UNIT_WORD
@@ -41,8 +42,6 @@ _AND = re.compile(rf"(?i){_RATE}[ \t]+and\s+")
 """"and" between the two ends of "between $X and $Y"."""
 _CHANGE_VERB = re.compile(rf"(?i)\b(?:{alternation(frozenset(CHANGE_VERBS))})\b")
 """A verb of change: the amounts after it state a change, not a range."""
-_SENTENCE_STOP = re.compile(r"[.;!?](?=\s)|\n\s*\n")
-"""Where a sentence before an amount starts (after its stop or a blank line)."""
 _REACH = 160
 """How far back (characters) a verb of change is looked for in the amount's sentence."""
 
@@ -73,7 +72,6 @@ def _one_range(text: str, low: AmountFact, high: AmountFact) -> bool:
 
 
 def _changed_before(text: str, start: int) -> bool:
-    """A verb of change before ``start`` in its sentence."""
-    window = text[max(0, start - _REACH) : start]
-    stops = list(_SENTENCE_STOP.finditer(window))
-    return _CHANGE_VERB.search(window, stops[-1].end() if stops else 0) is not None
+    """A verb of change before ``start`` in its sentence (a key's colon ends it: "Increased
+    fees: $5–$10" is a range)."""
+    return _CHANGE_VERB.search(sentence_before(text, start, _REACH)) is not None

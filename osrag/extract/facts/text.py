@@ -69,11 +69,13 @@ from osrag.lexicon.function_words import (
     BOUNDARY_WORDS,
     CARDINALS,
     DETERMINERS,
+    HEDGES,
     PRONOUNS,
     SENTENCE_VERBS,
+    USUALLY,
 )
 from osrag.lexicon.keys import COLUMN_JOIN, qualifies_nothing
-from osrag.lexicon.label_roles import NOTE_LEADS
+from osrag.lexicon.label_roles import CHARGE_LIMITS, NOTE_LEADS
 from osrag.lexicon.links import STATED_LINK, alternation
 from osrag.lexicon.periods import (
     DAY,
@@ -92,10 +94,21 @@ from osrag.lexicon.quantities import is_quantity_noun
 __all__ = ["TextPlace", "read_text_place"]
 
 _ATX_HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t]")
+_VALUE_LEADS = (
+    alternation(
+        HEDGES
+        | USUALLY
+        | CHARGE_LIMITS
+        | {"up to", "of", "at", "approx.", "about", "from", "between"}
+    ).replace(r"\ ", r"\s+")
+    + r"|max\.?|min\.?"
+)
+"""Words that may open a key's value before its amount ("Repair: **between** $350 and $800",
+"Cutout: **typically** $350–$800", "Cover: **up to** $2,000", "Charge: **minimum** $50"):
+the hedges, the usual, a charge's limits, a range's opening."""
 _KEY_SEPARATOR = re.compile(
     r"^(?P<key>.{1,80}?)[ \t]*(?::|\.{2,}|…+|[ \t][-–—]{1,2}|=|\|)[ \t]*"
-    r"(?P<lead>(?:(?:up\s+to|of|at|approximately|approx\.|about|around|roughly|typically|"
-    r"usually|generally|from|between|maximum|minimum|max\.?|min\.?|per\s+\w+)\s+)*)$",
+    rf"(?P<lead>(?:(?:{_VALUE_LEADS}|per\s+\w+)\s+)*)$",
     re.IGNORECASE,
 )
 _KEY_PREFIX = re.compile(r"(?P<key>[^:\n]{1,80}?)[ \t]*(?::|\.{2,}|…+|[ \t][-–—]{1,2}|=)[ \t]")
