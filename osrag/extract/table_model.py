@@ -140,11 +140,15 @@ def _read(cell: str) -> str:
     return cell if len(cell) <= CELL_CHARS else shorten(cell, CELL_CHARS)
 
 
+_CELL_BAR = re.compile(r"(?<!\\)\|")
+"""A bar between pipe cells (an escaped ``\\|`` is a cell's text)."""
+
+
 def _pipe_cells(offset: int, line: str) -> list[Cell]:
     """A pipe-table row's cells (empty inner cells kept: they hold a column's place)."""
     cells: list[Cell] = []
     start = 0
-    parts = re.split(r"(?<!\\)\|", line)
+    parts = _CELL_BAR.split(line)
     for i, part in enumerate(parts):
         if not (i == 0 or i == len(parts) - 1) or part.strip():
             lead = len(part) - len(part.lstrip())
@@ -385,11 +389,13 @@ _VALUE_LIKE = re.compile(
 """Cells that stand where values stand without being one (a dash, ``nil``, ``12.5%``)."""
 
 
+@functools.lru_cache(maxsize=1 << 13)
 def is_year(cell: str) -> bool:
     """A cell that is a year (a footnote marker after it allowed)."""
     return _MARKED_YEAR.fullmatch(cell.strip()) is not None
 
 
+@functools.lru_cache(maxsize=1 << 13)
 def is_value_cell(cell: str) -> bool:
     """A cell that holds a value: a number that is not a year, a percentage, a dash."""
     stripped = cell.strip()
@@ -901,8 +907,10 @@ def _spans(row: list[tuple[Key, str]], below: list[list[tuple[Key, str]]]) -> li
     return out
 
 
+@functools.lru_cache(maxsize=1 << 12)
 def _worded(text: str) -> bool:
-    """A header text that is words (or a percent sign), not a figure nor a caption."""
+    """A header text that is words (or a percent sign), not a figure nor a caption (kept:
+    every cell under a header reads it again)."""
     stripped = text.strip()
     if stripped in ("%", "(%)"):
         return True

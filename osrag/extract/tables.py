@@ -448,6 +448,8 @@ def _amounts(
         row_sign = next((s for c in cells if (s := _sign_of(c.text))), None)
         quantity = f"{label} {group}" if group and _governs(group, label) else label
         for i, cell in enumerate(cells):
+            if _number_cell(cell.text) is None or _is_year(cell.text):
+                continue  # no figure, or a year: no amount (the header's words not read)
             left, right = _neighbours(cells, i)
             if right.startswith("%"):
                 continue  # "12.5 | %": the percent sign in a cell of its own
@@ -549,6 +551,29 @@ def _is_year_row(cells: list[Cell]) -> bool:
     return bool(numbers) and all(_is_year(c.text) for c in numbers)
 
 
+# A row's label is read for each of its cells and a column's header for each of its rows:
+# what the patterns say of one text is kept (pure functions of the text).
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _per_share(text: str) -> bool:
+    return _PER_SHARE.search(text) is not None
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _counted(label: str) -> bool:
+    return _COUNT.search(label) is not None
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _counted_header(header: str) -> bool:
+    return _COUNT_HEADER.search(header) is not None
+
+
+_SHARES_WORD = re.compile(r"(?i)\bshares?\b")
+
+
+@functools.lru_cache(maxsize=1 << 12)
 def _percent_column(header: str, sign: str | None) -> bool:
     """Whether a column's header says its figures are percentages: a percent sign or the
     word, unless the header names a quantity at a rate ("VAT 19%", "Tip (18%)") and the
@@ -579,12 +604,12 @@ def _cell_amount(
     if bool(match.group("open")) != bool(match.group("close") or closed_after):
         return None
     sign = _sign_of(cell.text) or sign_before
-    if _PER_SHARE.search(label) or _PER_SHARE.search(header) or _percent_column(header, sign):
+    if _per_share(label) or _per_share(header) or _percent_column(header, sign):
         return None  # per-share figures are never scaled; a signed one is read as written
-    if caption is not None and caption.except_shares and re.search(r"(?i)\bshares?\b", label):
+    if caption is not None and caption.except_shares and _SHARES_WORD.search(label):
         caption = None
     if sign is None:
-        if _COUNT.search(label) or _COUNT_HEADER.search(header):
+        if _counted(label) or _counted_header(header):
             return None
         if caption is None and column_sign is None:
             return None  # a bare number with no caption and no "$" in its column
