@@ -153,7 +153,8 @@ def _pipe_cells(offset: int, line: str) -> list[Cell]:
         if not (i == 0 or i == len(parts) - 1) or part.strip():
             lead = len(part) - len(part.lstrip())
             text = part.strip()
-            emphasised = _EMPHASIS.fullmatch(text)
+            # only a cell opening with a mark can be emphasised (most are not looked at)
+            emphasised = _EMPHASIS.fullmatch(text) if text[:1] in "*_" else None
             if emphasised is not None:  # "**$2,710.00**": the figure, where it stands
                 lead, text = lead + emphasised.start("inner"), emphasised.group("inner")
             cells.append(Cell(_read(text), offset + start + lead, str(len(cells))))

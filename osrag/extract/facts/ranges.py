@@ -63,12 +63,13 @@ def _one_range(text: str, low: AmountFact, high: AmountFact) -> bool:
         return False
     if not 0 < low.magnitude < high.magnitude or low.range_end is not None:
         return False
-    if _changed_before(text, low.start):
-        return False
-    if _JOIN.fullmatch(text, low.end, high.start):
-        return True
-    between = RANGE_OPENING.search(text, max(0, low.start - 12), low.start)
-    return between is not None and _AND.fullmatch(text, low.end, high.start) is not None
+    # the words between the two first (most neighbours are no range), then the sentence
+    # before them for a verb of change (a longer read)
+    if not _JOIN.fullmatch(text, low.end, high.start):
+        between = RANGE_OPENING.search(text, max(0, low.start - 12), low.start)
+        if between is None or _AND.fullmatch(text, low.end, high.start) is None:
+            return False
+    return not _changed_before(text, low.start)
 
 
 def _changed_before(text: str, start: int) -> bool:

@@ -52,6 +52,7 @@ under a loader's header line).
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -538,16 +539,26 @@ def _line_items(model: TableModel) -> dict[int, int]:
         for i, c in enumerate(cells):
             if counted:
                 break
-            named = {" ".join(phrase_words(t)) for t in model.header_texts(r, i)}
-            counted = bool(named & LINE_QUANTITIES) and is_value_cell(c.text)
+            named = any(map(_counts_a_line, model.header_texts(r, i)))
+            counted = named and is_value_cell(c.text)
+        if not counted:
+            continue  # no line: its figures' columns are not read here
         figures = [
             i
             for i, c in enumerate(cells)
             if holds_a_figure(c.text) and model.column(r, i).period_part != "ytd"
         ]
-        if counted and figures:
+        if figures:
             lines[r] = figures[-1]
     return lines
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _counts_a_line(header: str) -> bool:
+    """A header text whose words are one of
+    :data:`~osrag.lexicon.scopes.LINE_QUANTITIES` (kept: a header is read for every row
+    under it)."""
+    return " ".join(phrase_words(header)) in LINE_QUANTITIES
 
 
 def _first_scope(*found: tuple[Scope, str | None]) -> tuple[Scope, str | None]:

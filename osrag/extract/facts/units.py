@@ -203,7 +203,7 @@ def _price_list_units(text: str, facts: Sequence[AmountFact]) -> Sequence[Amount
     below it and before the next heading that states no unit takes the sentence's first
     unit; never a sum, a tax, a deposit or a balance, nor a price of its own unit ("£2.50 per
     dose")."""
-    if "rice" not in text and "ate" not in text and "ee" not in text and "harge" not in text:
+    if not _may_declare_prices(text):
         return facts
     declared: list[tuple[int, int, PeriodUnit]] = []
     for m in _DECLARED_PRICES.finditer(text):
@@ -229,6 +229,25 @@ def _price_list_units(text: str, facts: Sequence[AmountFact]) -> Sequence[Amount
             f = dataclasses.replace(f, period_unit=unit)
         out.append(f)
     return out
+
+
+_PRICE_NOUNS = ("prices", "rates", "fees", "charges")
+"""The nouns one of which every :data:`_DECLARED_PRICES` match holds."""
+_CASED_LIKE_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
+"""The only characters a case-blind pattern reads as an ASCII letter that ``str.lower``
+does not turn into that letter alone (İ, dotless ı, long ſ, the Kelvin sign)."""
+
+
+def _may_declare_prices(text: str) -> bool:
+    """False only when :data:`_DECLARED_PRICES` cannot match: the text holds none of
+    :data:`_PRICE_NOUNS` in any case. One ``str.lower`` and four ``in`` instead of the
+    case-blind pattern tried at every word of a long report (most hold "rate" or "fee" but
+    no price list); a text holding a character of :data:`_CASED_LIKE_ASCII` goes to the
+    pattern."""
+    if any(ch in text for ch in _CASED_LIKE_ASCII):
+        return True
+    lowered = text.lower()
+    return any(noun in lowered for noun in _PRICE_NOUNS)
 
 
 def _line_after(text: str, at: int) -> int:
