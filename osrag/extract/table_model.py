@@ -75,6 +75,7 @@ from osrag.extract.scale import find_caption, parse_caption
 from osrag.lexicon.bounds import CELL_CHARS, LABEL_CHARS, shorten
 from osrag.lexicon.keys import COLUMN_JOIN, qualifies_nothing
 from osrag.lexicon.periods import (
+    COLUMN_UNITS,
     QUARTER_ORDINALS,
     TERM_YEARS,
     PeriodPart,
@@ -496,6 +497,8 @@ def column_key(parts: tuple[str, ...], title: tuple[str, int] | None = None) -> 
                 words += [*named.split(), _APART]
             elif kind == "period words" and read_scope(rest.split()).period_part in TERM_YEARS:
                 words += [*rest.split(), _APART]  # "Year 1": a year of the term
+            elif kind == "period words" and rest.lower() in COLUMN_UNITS:
+                words += [rest, _APART]  # a rate table's "Day", "Week": the rates' unit
         if kind == "period":
             period = period_of(rest)
             continue

@@ -557,6 +557,12 @@ _ARTICLE_NOUNS = "|".join(
     )
 ).replace(" ", r"[\s-]+")
 """The nouns a rate names after "a" or "an" ("$450 a year", "$189 a night", "$40 a head")."""
+COLUMN_UNITS = word_set("hour day week month night")
+"""Period nouns that, alone as a rate table's column header, say its rates are per that
+period ("Mini excavator, 3.5 ton | $225 | $325 | $1,150" under "4 Hours | Day | Week": the
+$325 is a day's). Not "year" or "quarter": a financial table's "Year" column holds years,
+not rates."""
+
 NAMED_EVENTS = word_set(
     "report reports meeting meetings accounts return returns leave conference gala dinner"
 ) | frozenset({"general meeting"})

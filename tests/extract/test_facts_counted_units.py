@@ -118,3 +118,18 @@ def test_a_thing_named_by_a_period_s_adjective_states_no_recurrence() -> None:
     assert found["$400.00"] is None
     # an annual subscription does recur yearly
     assert found["$120.00"] == "year"
+
+
+RATE_TABLE = """| Equipment | 4 Hours | Day | Week | 4 Weeks | Month |
+|---|---|---|---|---|---|
+| Mini excavator, 3.5 ton | $225 | $325 | $1,150 | $2,900 | $3,100 |
+"""
+
+
+def test_a_rate_table_s_column_named_by_a_period_prices_its_rates_by_it() -> None:
+    found = {raw: (label, unit) for raw, label, unit in units(RATE_TABLE)}
+    assert found["$325"] == ("Mini excavator, 3.5 ton — Day", "day")
+    assert found["$1,150"] == ("Mini excavator, 3.5 ton — Week", "week")
+    assert found["$3,100"] == ("Mini excavator, 3.5 ton — Month", "month")
+    # a multiple of a period is no unit
+    assert found["$225"][1] is None and found["$2,900"][1] is None

@@ -275,6 +275,9 @@ Medication: £2.50 per dose. Deposit on booking: £40.00.
             ("All rates shown are per day, VAT included.", "day"),
             ("Our fees are **per night**; cats half price.", "night"),
             ("Rates are weekly.", "week"),
+            # a line that opens by saying it, with no verb
+            ("Prices per night. Choose a standard kennel or a suite.", "night"),
+            ("Rates per week, VAT included.", "week"),
         ]
     ),
     st.sampled_from([str, str.lower]),
@@ -292,7 +295,13 @@ def test_a_price_lists_declared_unit_goes_to_its_prices_below_it_in_its_section(
 
 
 def test_a_price_list_without_a_declaration_or_with_a_declaration_of_no_unit_states_none() -> None:
-    for line in ("Prices include VAT at 20%.", "All prices are subject to change.", ""):
+    for line in (
+        "Prices include VAT at 20%.",
+        "All prices are subject to change.",
+        "",
+        "Fees per dog vary by breed.",
+        "Ask about prices per night in December.",
+    ):
         facts = _by_raw(_KENNEL.format(line=line), "markdown")
         assert facts["£22.00"].period_unit is None, line
 

@@ -473,3 +473,33 @@ def test_a_noun_and_the_participles_clause_after_it_name_the_figure(text: str, l
     # name; the noun before the participle is
     (found,) = extract_values(text, CONFIG).facts
     assert found.label == label
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        # a limit that names no cover is the cover's that *with* joins it to
+        (
+            "Tenant shall carry umbrella insurance with a combined single limit of $2,000,000.",
+            "umbrella insurance",
+        ),
+        (
+            "Tenant shall carry employer's liability insurance with a limit of $500,000.",
+            "employer's liability insurance",
+        ),
+        # a coverage that names its cover is the name, whatever *with* follows
+        (
+            "The Licensee shall keep the vessel insured throughout the season with liability "
+            "coverage of not less than $300,000.00, naming the Marina.",
+            "liability coverage",
+        ),
+        (
+            "Vendor shall carry a policy with bodily injury limits of $1,000,000.",
+            "bodily injury limits",
+        ),
+    ],
+)
+def test_a_coverage_that_names_its_cover_is_never_the_noun_before_with(
+    text: str, label: str
+) -> None:
+    assert [lbl for _, lbl in labels(text)] == [label]

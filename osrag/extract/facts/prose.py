@@ -925,7 +925,7 @@ def _label_before(clause: str) -> str | None:
         previous = tokens[pieces[0].start - 1].low
         if previous in DEMONSTRATIVES or previous in _VERB_BEFORE:
             return None  # "within 30 days of executing this Agreement: $1.5M": no key
-    if _head(tokens, pieces[0]) in _COVERAGE_FIGURES:
+    if _head(tokens, pieces[0]) in _COVERAGE_FIGURES and not _names_its_cover(tokens, pieces[0]):
         outer = _with_coverage(tokens, pieces[0].start)
         if outer and outer[0].start <= 1 and len(before) > _SHORT_REACH:
             # the coverage may start before the short read ("employer's liability
@@ -1047,6 +1047,20 @@ of 75% of the low estimate, $3,442.50")."""
 _FIGURE_BEFORE = re.compile(r"[$€£¥₹]\s?\d|\d\s+" + RATE_INTRO + r"\s")
 _COVERAGE_FIGURES = (FIGURE_WORDS | {"limit"}) - {"amount", "value"}
 """A coverage's figure: a limit joined to it by *with* ("insurance with limits of")."""
+
+
+_LIMIT_WORDS = _COVERAGE_FIGURES | {"combined", "single", "aggregate", "minimum", "maximum"}
+"""The words of a limit that name no cover ("a combined single limit", "minimum limits")."""
+
+
+def _names_its_cover(tokens: list[_Token], piece: _Piece) -> bool:
+    """Whether a coverage's figure names the cover itself ("liability **coverage** of",
+    "bodily injury **limits** of"): then it is the name, whatever *with* joins it to ("the
+    vessel insured throughout the season with liability coverage of")."""
+    return any(
+        t.low not in DETERMINERS and singular(t.low) not in _LIMIT_WORDS and t.kind != _FIGURE
+        for t in _words(tokens, piece)
+    )
 
 
 def _with_coverage(tokens: list[_Token], start: int) -> list[_Piece] | None:

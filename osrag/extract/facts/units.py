@@ -34,10 +34,10 @@ $2,000.00 per person" recurs yearly).
 
 4. **Else the price list's declared unit**: a sentence saying what the list's prices are
    per ("All prices are **per horse per week**", "Prices are per month unless stated",
-   "Rates are per visit", "Our fees are hourly") gives its first unit to each labelled price
-   of the list's own below it, before the next heading, that states none — never a sum, a
-   tax, a deposit or a balance, nor a price of a unit of its own ("£2.50 per dose")
-   (:func:`_price_list_units`).
+   "Rates are per visit", "Our fees are hourly", a line opening "Prices per month.") gives
+   its first unit to each labelled price of the list's own below it, before the next
+   heading, that states none — never a sum, a tax, a deposit or a balance, nor a price of a
+   unit of its own ("£2.50 per dose") (:func:`_price_list_units`).
 
 Nothing else: a period that dates a figure ("for fiscal 2019", "in 2020") is its period,
 not its unit; a multiple or a fraction of a unit ("every two weeks", "semi-annually",
@@ -54,8 +54,10 @@ from collections.abc import Sequence
 from osrag.extract.facts.sections import HEADING_LINE
 from osrag.extract.marks import line_matches
 from osrag.lexicon.function_words import INDEFINITE
+from osrag.lexicon.keys import COLUMN_JOIN
 from osrag.lexicon.label_roles import NOT_A_LIST_PRICE
 from osrag.lexicon.periods import (
+    COLUMN_UNITS,
     PERIOD_UNITS,
     RATE_UNITS,
     RATE_WORDS,
@@ -120,6 +122,9 @@ def _label_unit(label: str) -> PeriodUnit | None:
             return unit
     if YEAR_SUMMED.search(label):
         return "year"
+    _, joined, column = label.rpartition(COLUMN_JOIN)
+    if joined and column.strip().lower() in COLUMN_UNITS:
+        return PERIOD_UNITS[column.strip().lower()]  # a "Day" column of a rate table
     return _counted_gloss(label) if _RATE_COLUMN.search(label) else None
 
 
@@ -160,6 +165,14 @@ _DECLARED_PRICES = re.compile(
 """A sentence of a price list that says what its prices are per: "All prices are **per
 horse per week**", "Prices are per month unless stated", "Rates are per visit", "Our fees
 are hourly"."""
+_TITLED_PRICES = re.compile(
+    r"""(?imx)
+    ^[ \t>*_#-]*(?:all[ \t]+)?(?:our[ \t]+|the[ \t]+)?(?:prices|rates|fees|charges)
+    [ \t]+(?P<phrase>per[ \t][^.;:\n]{0,60})
+    """
+)
+"""A line that opens by saying, without a verb, what a price list's prices are per: "Prices
+per month. Choose month-to-month, or save…", "Rates per night, breakfast included"."""
 _NOT_A_PRICE = re.compile(rf"(?i)\b(?:{'|'.join(sorted(NOT_A_LIST_PRICE))})\b")
 """A word of :data:`~osrag.lexicon.label_roles.NOT_A_LIST_PRICE` in a label."""
 
@@ -206,7 +219,9 @@ def _price_list_units(text: str, facts: Sequence[AmountFact]) -> Sequence[Amount
     if not _may_declare_prices(text):
         return facts
     declared: list[tuple[int, int, PeriodUnit]] = []
-    for m in _DECLARED_PRICES.finditer(text):
+    for m in sorted(
+        [*_DECLARED_PRICES.finditer(text), *_TITLED_PRICES.finditer(text)], key=lambda m: m.start()
+    ):
         units = period_units_in(m["phrase"]) or (
             [(unit, 0, 0)] if (unit := period_unit_of(m["phrase"])) is not None else []
         )
