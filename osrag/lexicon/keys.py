@@ -97,6 +97,7 @@ from osrag.lexicon.function_words import (
     PAST_PARTICIPLES,
 )
 from osrag.lexicon.label_roles import (
+    ACCESS_HEADS,
     ALLOCATED,
     ASKED_GENERIC_HEADS,
     BALANCES,
@@ -707,13 +708,14 @@ def asked_key(name: str) -> str:
 
 
 def asked_key_forms(name: str) -> tuple[str, ...]:
-    """:func:`asked_key`, and without a last word of :data:`ASKED_GENERIC_HEADS` or a
-    figure noun of a profile in use ("dwelling limit" → "dwelling limit", "dwelling";
-    "general liability insurance" → "general liability")."""
+    """:func:`asked_key`, and without a last word of :data:`ASKED_GENERIC_HEADS`,
+    :data:`ACCESS_HEADS` or a figure noun of a profile in use ("dwelling limit" → "dwelling
+    limit", "dwelling"; "general liability insurance" → "general liability"; "hot desk
+    membership" → "hot desk")."""
     words = last_words(phrase_words(name))
     if not words:
         return ()
-    if _generic_tail(words, ASKED_GENERIC_HEADS | vocabulary().figure_nouns):
+    if _generic_tail(words, ASKED_GENERIC_HEADS | ACCESS_HEADS | vocabulary().figure_nouns):
         return (" ".join(words), " ".join(words[:-1]))
     return (" ".join(words),)
 

@@ -336,6 +336,13 @@ ASKED_GENERIC_HEADS = (GENERIC_HEADS - {"expense"}) | MONEY_HEADS
 "dwelling", "booth cost" → "booth"). Not "expense": "income tax expense" is not asked as
 "income tax", which a rate reconciliation's "State income tax" line holds."""
 
+ACCESS_HEADS = frozenset({"membership", "subscription"})
+"""Last words of a question's name that say only that the thing before them is bought as
+access: "hot desk memberships" is what a coworking price list sells as its "Hot Desk", a
+"gym membership" the gym's monthly price. Question side only: asked without them too
+(:func:`~osrag.lexicon.keys.asked_key_forms`), where a label's "Gold membership" keeps its
+head."""
+
 BLANK_QUALIFIERS = AMOUNT_WORDS | {"balance"}
 """A column header made of one of these alone (a "total" before it allowed: ``Amount``,
 ``Balances``, ``Total amount``) says only that its figures are amounts or balances: it

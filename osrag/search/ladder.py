@@ -38,17 +38,37 @@ The Searcher and the AsyncSearcher climb it the same way::
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Generic, Protocol, TypeVar
 
+from osrag.lexicon.label_roles import PRICE_HEADS
+from osrag.lexicon.words import normalised, singular
 from osrag.models import AmountStep, StepCount
+from osrag.schema.constraints import AmountConstraint
 from osrag.search.query import AnalyzedQuery
 
 log = logging.getLogger("osrag.search.searcher")
 
 UNSAID_STEPS: tuple[AmountStep, ...] = ("narrowed", "per-unit")
 """The steps stepped down from when none of their hits says a word of the question's
-subject (module docstring). Not the bound step, whose filter holds the quantity as named,
-nor role-free, below which no amount filter is left."""
+subject (module docstring). Not the bound step, whose filter holds the quantity as named
+(unless the name is a bare word of price: :func:`_bare_price`), nor role-free, below which
+no amount filter is left."""
+
+
+def _bare_price(constraints: Sequence[AmountConstraint]) -> bool:
+    """Whether every constraint is bound to a bare word of price (``charge``, ``fee``,
+    ``rate``…: :data:`~osrag.lexicon.label_roles.PRICE_HEADS`), as a lone verb of pricing
+    names it ("notaries **charging** $15 or less per signature"): a filter keeping a charge
+    in a document about anything, stepped down from as the narrowed step is when its hits
+    say no word of the subject (a box office's handling charge)."""
+    return bool(constraints) and all(
+        c.label is not None
+        and c.total_of is None
+        and len(words := normalised(c.label).split()) == 1
+        and singular(words[0]) in PRICE_HEADS
+        for c in constraints
+    )
 
 
 UNSAID_LEAST = 2
@@ -90,6 +110,7 @@ class Ladder(Generic[A]):
         self.at = 0
         self.tried: list[StepCount] = []
         self._held: tuple[int, A] | None = None
+        self._unsaid_steps = UNSAID_STEPS + (("bound",) if _bare_price(plan.constraints) else ())
 
     @property
     def step(self) -> AmountStep | None:
@@ -111,7 +132,7 @@ class Ladder(Generic[A]):
         if self.at + 1 >= len(self.steps):
             return None
         if candidates:
-            if not (unsaid and step in UNSAID_STEPS and self.steps[self.at + 1] != "none"):
+            if not (unsaid and step in self._unsaid_steps and self.steps[self.at + 1] != "none"):
                 return None
             if self._held is None:
                 self._held = (self.at, answer)

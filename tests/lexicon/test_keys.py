@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from osrag.lexicon.keys import (
     as_read,
     asked_key,
+    asked_key_forms,
     asked_keys,
     label_alternatives,
     label_keys,
@@ -482,3 +483,20 @@ def test_every_written_out_form_of_a_clipped_word_is_asked(clipped: str, head: s
     asked = set(asked_keys(f"{clipped} {head}"))
     assert f"{clipped} {head}" in asked
     assert {f"{full} {head}" for full in CLIPPED_WORDS[clipped]} <= asked
+
+
+@pytest.mark.parametrize(
+    ("name", "forms"),
+    [
+        ("dwelling limit", ("dwelling limit", "dwelling")),
+        # access bought is asked as the thing it gives access to
+        ("hot desk memberships", ("hot desk membership", "hot desk")),
+        ("streaming subscription", ("streaming subscription", "streaming")),
+        # alone it is the name
+        ("membership", ("membership",)),
+    ],
+)
+def test_a_question_s_name_is_asked_without_a_head_that_names_only_its_kind(
+    name: str, forms: tuple[str, ...]
+) -> None:
+    assert asked_key_forms(name) == forms

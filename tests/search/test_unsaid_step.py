@@ -1,7 +1,7 @@
 """A narrowed or per-unit step whose hits say no word of the question's subject steps down
-(osrag.search.ladder, UNSAID_STEPS): the ladder pure, then the search on OpenSearch,
-Elasticsearch and the embedded index. What each question must return is written beside
-it, read from the documents."""
+(osrag.search.ladder, UNSAID_STEPS), and a bound step on a bare word of price: the ladder
+pure, then the search on OpenSearch, Elasticsearch and the embedded index. What each
+question must return is written beside it, read from the documents."""
 
 from __future__ import annotations
 
@@ -63,6 +63,27 @@ def test_the_bound_step_and_a_short_subject_never_step_down_for_the_subject(
     else:  # the bound filter holds the quantity as named: it answers
         assert ladder.after(left(3, SUBJECT, unsaid=True)) is None
         assert ladder.step == "bound"
+
+
+@pytest.mark.parametrize(
+    ("question", "steps_down"),
+    [
+        # a lone verb of pricing names a bare charge: a figure of any document
+        ("notaries charging $15 or less per signature", True),
+        ("locksmiths billing more than $90 an hour", True),
+        # a named charge holds the quantity as named
+        ("box offices with a handling charge over $5", False),
+    ],
+)
+def test_a_bound_step_on_a_bare_word_of_price_steps_down_as_the_narrowed_step_does(
+    question: str, steps_down: bool
+) -> None:
+    plan = plan_query(question)
+    ladder: Ladder[Ran] = Ladder(plan)
+    assert ladder.step == "bound"
+    subject = ("notaries", "signature")
+    after = ladder.after(left(1, subject, unsaid=True))
+    assert (after is not None) is steps_down, [c.label for c in plan.constraints]
 
 
 # --------------------------------------------------------------------------- search
