@@ -1049,8 +1049,9 @@ _COVERAGE_FIGURES = (FIGURE_WORDS | {"limit"}) - {"amount", "value"}
 """A coverage's figure: a limit joined to it by *with* ("insurance with limits of")."""
 
 
-_LIMIT_WORDS = _COVERAGE_FIGURES | {"combined", "single", "aggregate", "minimum", "maximum"}
-"""The words of a limit that name no cover ("a combined single limit", "minimum limits")."""
+_LIMIT_WORDS = _COVERAGE_FIGURES | QUANTIFYING | {"single"}
+"""The words of a limit that name no cover ("a combined single limit", "minimum limits",
+"the aggregate limit")."""
 
 
 def _names_its_cover(tokens: list[_Token], piece: _Piece) -> bool:
