@@ -558,10 +558,10 @@ _ARTICLE_NOUNS = "|".join(
 ).replace(" ", r"[\s-]+")
 """The nouns a rate names after "a" or "an" ("$450 a year", "$189 a night", "$40 a head")."""
 COLUMN_UNITS = word_set("hour day week month night")
-"""Period nouns that, alone as a rate table's column header, say its rates are per that
-period ("Mini excavator, 3.5 ton | $225 | $325 | $1,150" under "4 Hours | Day | Week": the
-$325 is a day's). Not "year" or "quarter": a financial table's "Year" column holds years,
-not rates."""
+"""Period nouns that, alone as a rate table's column header or before "rate" ("crane **day
+rate**"), say its rates are per that period ("Mini excavator, 3.5 ton | $225 | $325 |
+$1,150" under "4 Hours | Day | Week": the $325 is a day's). Not "year" or "quarter": a
+financial table's "Year" column holds years, not rates."""
 
 NAMED_EVENTS = word_set(
     "report reports meeting meetings accounts return returns leave conference gala dinner"
@@ -589,7 +589,7 @@ _UNIT_PHRASE = re.compile(
       | (?:a|an)\s+(?P<rate>{_ARTICLE_NOUNS})\b
             (?!\s+(?:ago|earlier|later|before|after|of|from)\b)
       | (?P<adverb>{"|".join(sorted(UNIT_ADVERBS))})\b(?![\s-]+(?:{_NAMED_EVENTS})\b)
-      | (?P<rated>hour|day|week|month|night)[\s-]+rate\b
+      | (?P<rated>{"|".join(sorted(COLUMN_UNITS))})[\s-]+rate\b
       | p\.\s?a\b\.?
       | per\s+diem\b
     )

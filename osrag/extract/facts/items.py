@@ -58,14 +58,23 @@ _NAME_WORDS = 6
 
 _PRICED_BY = re.compile(r"(?i)\s(?:at|x|×)\s|@")
 """What every item line holds between its count and its rate (a quick test first)."""
+
+
+def _count_at(least: int) -> str:
+    """A count, what it counts (``least`` to three words) and the sign of multiplying before
+    a rate: "3 nights @", "7 days ×", "two hours at" (``counted``: the words counted)."""
+    return (
+        rf"(?:\d[\d,]*(?:\.\d+)?|{alternation(CARDINALS)})"
+        rf"(?P<counted>(?:\s+[^\W\d_][\w'’-]*){{{least},3}})\s*(?:at|@|x|×)\s*$"
+    )
+
+
 _BEFORE_RATE = re.compile(
     r"(?i)^(?:(?P<category>[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*)?):\s+(?=[^\W\d_]))?"
     r"(?P<name>[^\W\d_][^\d$€£¥₹:;()@=]*?(?:\s*\([^\d()]{1,40}\))?"
     r"(?:,\s*[^\W_][^$€£¥₹:;()@=,]*?)*?)"
     r"(?::[ \t]+\d[^$€£¥₹:;()@=,]*?(?=,))?"
-    r"(?:\s*[,:(]\s*|\s+[-–—]{1,2}\s+|\s+)"
-    rf"(?:\d[\d,]*(?:\.\d+)?|{alternation(CARDINALS)})"
-    r"(?P<counted>(?:\s+[^\W\d_][\w'’-]*){0,3})\s*(?:at|@|x|×)\s*$"
+    r"(?:\s*[,:(]\s*|\s+[-–—]{1,2}\s+|\s+)" + _count_at(0)
 )
 """The line up to its rate: the kind of charge a bill sets before a colon ("Labour:
 boiler service, …", group ``category``), the item's name (a gloss in brackets and
@@ -122,10 +131,7 @@ def item_of_line(line: str, at: int) -> ItemPlace | None:
     return ItemPlace(item[1], item[2], at == item[0][0])
 
 
-_COUNT_TIMES = re.compile(
-    r"(?i)^\s*(?:\d[\d,]*(?:\.\d+)?|" + alternation(CARDINALS) + r")"
-    r"(?P<counted>(?:\s+[^\W\d_][\w'’-]*){1,3})\s*(?:at|@|x|×)\s*$"
-)
+_COUNT_TIMES = re.compile(r"(?i)^\s*" + _count_at(1))
 """A count of units and a sign of multiplying, alone before a rate in its cell ("**7 days
 ×** $250.00", "**3 nights @** $189"): the rate is priced by the unit counted."""
 

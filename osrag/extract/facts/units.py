@@ -123,8 +123,9 @@ def _label_unit(label: str) -> PeriodUnit | None:
     if YEAR_SUMMED.search(label):
         return "year"
     _, joined, column = label.rpartition(COLUMN_JOIN)
-    if joined and column.strip().lower() in COLUMN_UNITS:
-        return PERIOD_UNITS[column.strip().lower()]  # a "Day" column of a rate table
+    column = column.strip().lower()
+    if joined and column in COLUMN_UNITS:
+        return PERIOD_UNITS[column]  # a "Day" column of a rate table
     return _counted_gloss(label) if _RATE_COLUMN.search(label) else None
 
 
