@@ -371,7 +371,13 @@ def table_cells(text: str, default_currency: str = "USD", *, pos: int = 0) -> li
     stated: str | None = ""  # the one currency sign the document writes ("": not looked for)
     for table, before in find_tables(read, pos, captions=hinted):
         currency = declared_at(declared, table.start)
-        if hinted or currency is not None or _signed(read, table.start, table.end):
+        signed = _signed(read, table.start, table.end)
+        if signed and table.aligned and not hinted and currency is None:
+            # A bill's sign only in a line's words ("Sales tax 8.81% on materials
+            # ($1,737.40)   153.06", "(@ $0.05 per cubic inch)"), none in its columns:
+            # its columns are bare, signed by the document's one currency as below.
+            signed = bool(_signed_columns(table))
+        if hinted or currency is not None or signed:
             caption = before if hinted else None
             found.extend(_amounts(text, table, caption, default_currency, stated=currency))
         elif table.aligned:
@@ -566,6 +572,18 @@ def _counted(label: str) -> bool:
 
 
 @functools.lru_cache(maxsize=1 << 12)
+def _charged_at_rate(label: str) -> bool:
+    """Whether a row's label names a quantity charged at the rate it states ("NM gross
+    receipts tax 7.625%", "Member discount 10% on clay"): under a column of money its
+    figure is the amount charged, not a percentage; a label that, without its rate, still
+    names a ratio or a count ("Effective tax rate 21%") stays one."""
+    if _RATE_IN_HEADER.search(label) is None:
+        return False
+    named = _RATE_IN_HEADER.sub("", label).strip(" ()@,")
+    return bool(named) and not _counted(named)
+
+
+@functools.lru_cache(maxsize=1 << 12)
 def _counted_header(header: str) -> bool:
     return _COUNT_HEADER.search(header) is not None
 
@@ -609,7 +627,9 @@ def _cell_amount(
     if caption is not None and caption.except_shares and _SHARES_WORD.search(label):
         caption = None
     if sign is None:
-        if _counted(label) or _counted_header(header):
+        if (_counted(label) and not (column_sign and _charged_at_rate(label))) or _counted_header(
+            header
+        ):
             return None
         if caption is None and column_sign is None:
             return None  # a bare number with no caption and no "$" in its column

@@ -108,6 +108,46 @@ def test_prose_with_double_spaces_is_not_a_table() -> None:
     assert [f for f in facts(text) if f.source == "table"] == []
 
 
+RECEIPT = """\
+ITEM                                  QTY     PRICE    AMOUNT
+-------------------------------------------------------------
+Guttering, 5 in. seamless, per ft      84      9.50    798.00
+Downspout, 3x4, 10 ft                   4     38.00    152.00
+  (@ $3.80 per foot, cut to length)
+-------------------------------------------------------------
+SUBTOTAL                                               950.00
+Loyalty discount 5% on materials                       -47.50
+State sales tax 6.25%                                   56.41
+TOTAL                                                  958.91
+Effective tax rate 5.9%                                  5.90
+"""
+
+
+def test_a_sign_in_a_lines_words_leaves_a_bills_bare_columns_to_the_documents_sign() -> None:
+    # the one "$" of the bill is inside a note line: its columns are still the bill's
+    # figures in cents, in the document's one currency
+    raws = {f.raw: f.currency for f in facts(RECEIPT) if f.source == "table"}
+    assert {"798.00", "152.00", "950.00", "958.91"} <= set(raws)
+    assert set(raws.values()) == {"USD"}
+
+
+def test_a_row_charged_at_the_rate_its_label_states_is_an_amount() -> None:
+    got = {(f.raw, f.label) for f in facts(RECEIPT) if f.source == "table"}
+    assert ("56.41", "State sales tax 6.25%") in got
+    assert ("-47.50", "Loyalty discount 5% on materials") in got
+
+
+def test_a_label_naming_a_ratio_beside_its_rate_stays_a_ratio() -> None:
+    assert "5.90" not in {f.raw for f in facts(RECEIPT)}
+
+
+def test_a_sign_in_a_bills_column_still_signs_only_its_own_column() -> None:
+    signed = RECEIPT.replace("    958.91", "   $958.91")
+    raws = {f.raw for f in facts(signed) if f.source == "table"}
+    assert "$958.91" in raws and "950.00" in raws  # the signed AMOUNT column
+    assert "38.00" not in raws  # PRICE: no sign in it, none borrowed from the document
+
+
 # An amount inside a worded cell: the row's label says what it is.
 
 ROWS = [

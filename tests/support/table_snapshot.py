@@ -30,7 +30,10 @@ MD&A reconciliation, its rows until then lines of prose), and again when the PDF
 put grids drawn cell by cell back into rows (the families' certificate of insurance and
 purchase order, the Federal Register rule's cost table), and again when a pipe cell written
 wholly in bold or italics became read as its words (the families' invoice and RFQ response:
-their bold totals, ``**£10,278.00**`` and ``**€14,704.00**``, are value cells); rewrite it
+their bold totals, ``**£10,278.00**`` and ``**€14,704.00**``, are value cells), and again
+when a row whose label states the rate it is charged at ("401(k) 2%") under a column of
+money stopped being read as a row of percentages (the families' pay stub: its 401(k)
+deduction, 43.61 and 523.32, is two amounts); rewrite it
 only for a change
 meant to change which cells
 are values or amounts, and say here why.
