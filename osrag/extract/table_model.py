@@ -264,7 +264,8 @@ def _figures(line: str) -> list[tuple[int, int, str]] | None:
     parts = _parts(line)
     if len(parts) < 2:
         return None
-    tail = parts[1:] if number_cell(parts[0][2]) is None else parts
+    lead = 1 if _leads_with_a_count(parts) else 0
+    tail = parts[lead + 1 :] if number_cell(parts[lead][2]) is None else parts
     if not tail or any(rated_number_cell(p[2]) is None for p in tail):
         return None
     if all(is_year(p[2]) for p in tail):
@@ -272,6 +273,20 @@ def _figures(line: str) -> list[tuple[int, int, str]] | None:
     if tail is parts:  # figures without a label: only below a labelled row
         return None
     return tail
+
+
+_LEAD_COUNT = re.compile(r"\d{1,4}")
+"""A whole number before a row's label: its quantity or line number ("2   Adult 1-day lift
+ticket (Sat)   96.00   192.00" under "QTY  ITEM  EACH  AMOUNT")."""
+
+
+def _leads_with_a_count(parts: list[tuple[int, int, str]]) -> bool:
+    """Whether a space-aligned row opens with a count, then its label and figures."""
+    return (
+        len(parts) >= 3
+        and _LEAD_COUNT.fullmatch(parts[0][2]) is not None
+        and number_cell(parts[1][2]) is None
+    )
 
 
 def _column_of(edge: int, columns: list[int]) -> int | None:
@@ -313,9 +328,21 @@ def _aligned_table(block: list[tuple[int, str]], columns: list[int]) -> Table:
     a figure or header text placed under the column whose right edge is nearest its own."""
     table = Table(block[0][0], block[-1][0] + len(block[-1][1]), aligned=True)
     first = min(start for _, line in block if (f := _figures(line)) for start, _, _ in f[:1])
-    for offset, line in block:
+    rows = [(offset, line, _parts(line)) for offset, line in block]
+    labels_at = min(
+        (p[1][0] for _, _, p in rows if _leads_with_a_count(p) and p[1][0] < first), default=None
+    )
+    for offset, line, parts in rows:
         label, cells = "", [Cell("", offset + len(line), str(i + 1)) for i in range(len(columns))]
-        for start, end, text in _parts(line):
+        if labels_at is not None:
+            # a column of counts before the labels ("QTY  ITEM  EACH  AMOUNT"): its cells
+            # first, the count or line number of each row, and its header
+            lead = Cell("", offset, "0")
+            if len(parts) >= 2 and parts[0][1] <= labels_at and parts[1][0] < first:
+                lead = Cell(_read(parts[0][2]), offset + parts[0][0], "0")
+                parts = parts[1:]
+            cells.insert(0, lead)
+        for start, end, text in parts:
             if start < first and not label and number_cell(text) is None:
                 label = _read(text)
                 continue
@@ -323,7 +350,8 @@ def _aligned_table(block: list[tuple[int, str]], columns: list[int]) -> Table:
             rated = rated_number_cell(text)
             if rated is not None and rated.end() < len(text):  # "$14.99/month": the figure
                 text = text[: rated.end()]  # is the cell, its unit read after it
-            cells[near] = Cell(_read(text), offset + start, str(near + 1))
+            at = near + (labels_at is not None)
+            cells[at] = Cell(_read(text), offset + start, str(near + 1))
         table.rows.append((label, cells))
     return table
 

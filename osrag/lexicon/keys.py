@@ -309,6 +309,7 @@ def _tails(words: list[str], listed: bool = False) -> list[str]:
             keys += [words[0], words[2]]
         for member in _parallel_members(words, listed):
             keys += _tails(member)
+        keys += _tails(_shared_head(words, listed))
         return keys
     for i in range(1, len(words)):
         if words[i - 1] in MODIFIERS:
@@ -331,6 +332,18 @@ def _parallel_members(words: list[str], listed: bool) -> list[list[str]]:
     if len(first) < 2 or len(second) < 3 or first[-1] != second[-2]:
         return []
     return [[*first, second[-1]], second]
+
+
+def _shared_head(words: list[str], listed: bool) -> list[str]:
+    """The head two one-word modifiers share ("NC and Mecklenburg sales tax", "state and
+    local income tax": a sales tax, an income tax), two words at least after the second
+    modifier that a profile in use names; [] for any other coordination ("research and
+    development expenses", "cash and cash equivalents": their words belong together)."""
+    if listed or len(words) < 5 or words[1] not in COORDINATORS:
+        return []
+    if any(w in COORDINATORS for w in words[2:]):
+        return []
+    return words[3:] if synonyms_of(" ".join(words[3:])) else []
 
 
 def _generic_tail(words: list[str], heads: frozenset[str] = GENERIC_HEADS) -> bool:

@@ -44,6 +44,7 @@ __all__ = [
     "OWED_ALONE",
     "OWED_NAME",
     "PASSIVE_PRICE_VERBS",
+    "PAYMENT_PARTICIPLES",
     "RANGE_LINKS",
     "RANGE_OPENING",
     "STATED_LINK",
@@ -261,6 +262,10 @@ PASSIVE_PRICE_VERBS = frozenset({"billed", "charged", "quoted", "invoiced"})
 gallons charged** at") — unless the subject names who does the work ("movers billed at":
 :data:`AGENT_ENDINGS`) or who pays (:data:`BILLED_PARTIES`): then the verb's own figure, a
 charge, is asked."""
+PAYMENT_PARTICIPLES = frozenset({"paid", "required", "held", "collected"})
+"""Participles that say a share of a price is owed or kept ("a 30% deposit is **required**",
+"a 10% retainage is **held**"): with *due*, *payable* and the verbs of
+:data:`PASSIVE_PRICE_VERBS`, the figure a parenthesis then gives is the share's."""
 AGENT_ENDINGS = ("ers", "ors", "ists", "ians")
 """The endings of the plural nouns that name who does a trade's work ("movers", "tailors",
 "florists", "electricians"): the holder of a price, never the thing priced."""

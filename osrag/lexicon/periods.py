@@ -575,17 +575,18 @@ _NAMED_EVENTS = "|".join(
 )
 _NOT_A_UNIT_QUALIFIER = (
     r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|other|second|third|"
-    r"few|several|many|\d+)"
+    r"few|several|many|half|quarter|\d+)"
 )
 """Words before a unit's noun that make a multiple of it ("every **two** weeks", "every
-**other** month"): any other single word qualifies it and keeps it the unit ("per
-**calendar** month", "each **contract** year", "per **policy** year", "for each
-**additional** day")."""
+**other** month", "per **half**-hour"): any other single word qualifies it and keeps it
+the unit ("per **calendar** month", "each **contract** year", "per **policy** year", "for
+each **additional** day"), a hyphen joining it too: the worker an hour is counted by ("per
+**man**-hour", "per **painter**-hour", "per **crew**-day")."""
 _UNIT_PHRASE = re.compile(
     rf"""(?ix)
     (?<![\w/-])
     (?:
-        (?:per|each|every)\s+(?:(?!{_NOT_A_UNIT_QUALIFIER}\b)[a-z][a-z-]*\s+)??(?P<noun>{_NOUNS})\b
+        (?:per|each|every)\s+(?:(?!{_NOT_A_UNIT_QUALIFIER}\b)(?:[a-z][a-z-]*\s+|[a-z]+-))??(?P<noun>{_NOUNS})\b(?!-[a-z])
       | (?:a|an)\s+(?P<rate>{_ARTICLE_NOUNS})\b
             (?!\s+(?:ago|earlier|later|before|after|of|from)\b)
       | (?P<adverb>{"|".join(sorted(UNIT_ADVERBS))})\b(?![\s-]+(?:{_NAMED_EVENTS})\b)

@@ -148,6 +148,34 @@ def test_a_sign_in_a_bills_column_still_signs_only_its_own_column() -> None:
     assert "38.00" not in raws  # PRICE: no sign in it, none borrowed from the document
 
 
+COUNTED = """\
+QTY  ITEM                                 EACH      AMOUNT
+-----------------------------------------------------------
+ 2   Kayak rental, tandem                 45.00      90.00
+ 1   Guided sunset paddle (per person)    65.00      65.00
+-----------------------------------------------------------
+     SUBTOTAL                                       155.00
+     TOTAL CHARGED  VISA ****1180                   155.00
+Card payments only; a $10 fee applies to refunds.
+"""
+
+
+def test_a_count_before_the_label_is_a_column_of_its_own_and_makes_the_rows_lines() -> None:
+    got = {(f.raw, f.label, f.scope) for f in facts(COUNTED) if f.source == "table"}
+    # the price each and the line's amount, both named by the item
+    assert ("45.00", "Kayak rental, tandem — EACH", "own") in got
+    assert ("90.00", "Kayak rental, tandem", "line_item") in got
+    assert ("65.00", "Guided sunset paddle (per person)", "line_item") in got
+    # the counts are no amounts
+    assert not {raw for raw, _, _ in got} & {"2", "1"}
+
+
+def test_a_line_number_before_a_rows_label_names_nothing() -> None:
+    numbered = COUNTED.replace(" 2   Kayak", "12   Kayak")
+    labels = {f.label for f in facts(numbered) if f.raw == "90.00"}
+    assert labels == {"Kayak rental, tandem"}
+
+
 # An amount inside a worded cell: the row's label says what it is.
 
 ROWS = [

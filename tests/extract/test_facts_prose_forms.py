@@ -503,3 +503,23 @@ def test_a_coverage_that_names_its_cover_is_never_the_noun_before_with(
     text: str, label: str
 ) -> None:
     assert [lbl for _, lbl in labels(text)] == [label]
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "label"),
+    [
+        ("A 30% deposit is due on acceptance ($2,082.00 for the Better option).",
+         "$2,082.00", "deposit"),
+        ("A 50% deposit is required to book (£600 for a double room).", "£600", "deposit"),
+        ("A 10% retainage will be held from each payment (€4,200 on this contract).",
+         "€4,200", "retainage"),
+    ],
+)  # fmt: skip
+def test_a_share_named_as_its_clauses_subject_names_the_figure_a_parenthesis_restates(
+    text: str, raw: str, label: str
+) -> None:
+    assert (raw, label) in labels(text)
+
+
+def test_a_share_of_a_thing_is_not_read_as_the_shares_name() -> None:
+    assert ("$1,000", "of the price") not in labels("25% of the price is due on signing ($1,000).")

@@ -380,6 +380,12 @@ def test_derived_forms_of_a_key_s_words_share_its_stem() -> None:
         ("auto liability and excess liability insurance", "auto liability insurance", True),
         ("auto liability and excess liability insurance", "excess liability insurance", True),
         ("auto liability and excess liability insurance", "liability insurance", True),
+        # two one-word modifiers before a head a profile names share it
+        ("NC and Mecklenburg sales tax (7.25%) on furnishings", "sales tax", True),
+        ("State and local sales tax", "sales tax", True),
+        # words that belong together keep their head to themselves
+        ("Research and development expenses", "expenses", False),
+        ("Cash and cash equivalents", "equivalents", False),
     ],
 )
 def test_each_member_of_a_coordination_built_alike_names_the_shared_head(

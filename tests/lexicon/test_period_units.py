@@ -61,7 +61,8 @@ def test_a_unit_after_an_amount_is_found_once_and_read_back_the_same(
     [("per annum", "year"), ("p.a.", "year"), ("per diem", "day"), ("/mo", "month"),
      ("per calendar month", "month"), ("yearly", "year"), ("annual", "year"), ("per hr", "hour"),
      ("/yr", "year"), ("an hour", "hour"), ("day rate", "day"), ("night-rate", "night"),
-     ("hour rate", "hour")],
+     ("hour rate", "hour"), ("per man-hour", "hour"), ("per painter-hour", "hour"),
+     ("per crew-day", "day"), ("per in-person hour", "hour")],
 )  # fmt: skip
 def test_the_abbreviated_and_latin_forms(text: str, unit: PeriodUnit) -> None:
     assert period_unit_of(text) == unit
@@ -71,7 +72,8 @@ def test_the_abbreviated_and_latin_forms(text: str, unit: PeriodUnit) -> None:
     "text",
     ["semi-annually", "biweekly", "every two weeks", "a year ago", "a quarter of",
      "a year from now", "the year", "years", "quarter", "Pa.", "per share", "per cent",
-     "annual report", "annual general meeting", "annual leave", "monthly accounts"],
+     "annual report", "annual general meeting", "annual leave", "monthly accounts",
+     "per half hour", "per half-hour", "per quarter-hour", "per month-end"],
 )  # fmt: skip
 def test_a_multiple_a_fraction_or_a_bare_noun_names_no_unit(text: str) -> None:
     assert period_unit_of(text) is None

@@ -33,7 +33,10 @@ wholly in bold or italics became read as its words (the families' invoice and RF
 their bold totals, ``**£10,278.00**`` and ``**€14,704.00**``, are value cells), and again
 when a row whose label states the rate it is charged at ("401(k) 2%") under a column of
 money stopped being read as a row of percentages (the families' pay stub: its 401(k)
-deduction, 43.61 and 523.32, is two amounts); rewrite it
+deduction, 43.61 and 523.32, is two amounts), and again when a space-aligned table whose
+rows open with a count or a line number before the label ("320  2x4x8 SPF stud  @ $5.48
+$1,753.60") gave those figures a column of their own (the families' lumber quote: its
+counts are value cells of that column, no amounts); rewrite it
 only for a change
 meant to change which cells
 are values or amounts, and say here why.

@@ -159,7 +159,13 @@ from osrag.lexicon.label_roles import (
     WHOLE_HEADS,
     WHOLE_LEADS,
 )
-from osrag.lexicon.links import STATED_LINK, STATED_LINK_ENDS, alternation
+from osrag.lexicon.links import (
+    PASSIVE_PRICE_VERBS,
+    PAYMENT_PARTICIPLES,
+    STATED_LINK,
+    STATED_LINK_ENDS,
+    alternation,
+)
 from osrag.lexicon.periods import (
     MONTH_NAME,
     PERIOD_UNITS,
@@ -721,6 +727,9 @@ def prose_label(
         # "a deposit of 75% of the low estimate, $3,442.50": the share's figure, named as
         # the share is (as a parenthesis restating it is read, "10% of the grant ($7,500)")
         return named, False
+    subject = _SHARE_SUBJECT.search(tail)
+    if subject is not None and subject["name"].split()[0].lower() not in _NOT_A_SHARES_NAME:
+        return clean_label(subject["name"]), False
     label = defined_term(wrapped if wrapped is not None else after)
     if label is None and (last in STATED_LINK_ENDS or last.endswith("ed")):
         label = _label_before(tail)
@@ -1044,6 +1053,18 @@ _SHARE_RESTATED = re.compile(
 )
 """A share of something, then a comma right before the amount that restates it ("a deposit
 of 75% of the low estimate, $3,442.50")."""
+_SHARE_SUBJECT = re.compile(
+    r"(?i)(?:^|[\s(])\d[\d.,]*\s*(?:%|percent\b|per\s+cent\b)\s+"
+    r"(?P<name>[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){0,3}?)\s+"
+    rf"(?:(?:{alternation(MODALS)})\s+)?(?:{alternation(BE)})\s+"
+    rf"(?:{alternation(PREDICATIVES | PASSIVE_PRICE_VERBS | PAYMENT_PARTICIPLES)})"
+    r"\b[^()$€£¥₹%;:\d]{0,60}\(\s*$"
+)
+"""A share named as the subject of its clause, then a parenthesis opening right before
+the amount that restates it ("A 30% **deposit** is due on acceptance ($2,082.00 for …)",
+"a 10% **retainage** will be held from each payment (€4,200)"): the figure is the share's."""
+_NOT_A_SHARES_NAME = ALL_PREPOSITIONS | DETERMINERS
+"""First words of no share's name ("25% **of** the price is due")."""
 _FIGURE_BEFORE = re.compile(r"[$€£¥₹]\s?\d|\d\s+" + RATE_INTRO + r"\s")
 _COVERAGE_FIGURES = (FIGURE_WORDS | {"limit"}) - {"amount", "value"}
 """A coverage's figure: a limit joined to it by *with* ("insurance with limits of")."""
