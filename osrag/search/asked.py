@@ -23,6 +23,7 @@ from osrag.search.fact_filters import (
     narrowed_constraint,
     narrowed_keys,
     per_unit_constraint,
+    profiled_head,
     qualifier_free,
     thing_priced,
     unit_read_out,
@@ -135,6 +136,11 @@ def _narrowed_line(c: AmountConstraint, narrower: AmountConstraint) -> str:
         line += f"; or {_bound(rest)}, in any document ({narrower.context!r} unsaid)"
     for inner in inner_free(c):
         line += f"; or {_bound(inner)}"
+    heads = profiled_head(c)
+    if heads:
+        said = " or ".join(repr(h.context) for h in heads)
+        head = _bound(heads[0].model_copy(update={"context": None}))
+        line += f"; or {head}, where {said} is said"
     return line
 
 

@@ -627,6 +627,42 @@ def inner_free(c: AmountConstraint) -> tuple[AmountConstraint, ...]:
     return tuple(found)
 
 
+def profiled_head(c: AmountConstraint) -> tuple[AmountConstraint, ...]:
+    """``c`` as the longest last words of its name that a profile in use names, where a
+    document says one of its other words, when the name whole is in no profile: "painting
+    contractor deposit" → a deposit where a document says "painting" or "contractor";
+    "investigation invoice balance due" → a balance due (a total due) where one says
+    "investigation" or "invoice"; "sales tax on furniture order" → a sales tax where one
+    says "furniture" or "order". The words before a known quantity, and a complement after
+    it, say whose document or which thing (a trade, the kind of document, what is
+    taxed), words a bill writes once in its heading and never on its lines ("Deposit
+    (40%) due on signing", "BALANCE DUE"). Each other word is read where
+    :func:`where_named` reads a kind's: the breadcrumb or the fact's label keys. Never a
+    name the profiles know whole (its words belong together), a name of one word, or
+    other words that are all function words or figures. Empty otherwise."""
+    if c.label is None or c.total_of is not None or synonyms_of(c.label):
+        return ()
+    words, joined, cut = _name_parts(c.label)
+    ends = dict.fromkeys((len(words), cut))  # the whole tail ("balance due"), then before a
+    spans = [(start, end) for end in ends for start in range(0 if end < len(words) else 1, end)]
+    for start, end in spans:  # complement ("sales tax" of "sales tax on furniture order")
+        if joined[start]:
+            continue  # "add-on fee": a hyphen joins the tail's first word to the one before
+        tail = " ".join(words[start:end])
+        if not synonyms_of(tail):
+            continue
+        others = [
+            w
+            for w in (*words[:start], *words[end + 1 :])
+            if w.isalpha() and w not in ENGLISH_STOP_WORDS
+        ]
+        return tuple(
+            c.model_copy(update={"label": tail, "named": None, "context": word})
+            for word in dict.fromkeys(others)
+        )
+    return ()
+
+
 def kind_at_unit(c: AmountConstraint) -> AmountConstraint | None:
     """The kind a question asks a figure at a unit of, read loosely: the per-unit step's
     constraint (:func:`per_unit_constraint`) whose ``context`` is the head of the kind the
@@ -700,6 +736,7 @@ def _narrowed_filter(
         if rest is not None:
             found.append(fact_filter(rest))
         found += [fact_filter(inner) for inner in inner_free(c)]
+        found += [fact_filter(head) for head in profiled_head(c)]
     if thing is not None:
         # any figure under a heading naming the thing priced ("RV storage › Rates":
         # "Annual prepayment"), where no label names it or its price

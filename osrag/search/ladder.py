@@ -4,9 +4,11 @@ a step down each time the filters leave zero candidates.
 A query whose constraints are bound to a named quantity ("deductible under $1,000") is
 run with them as stated; if no chunk passes (no fact with that label meets them), with
 the named quantity's first word read as the kind of document it is in (narrowed, when
-the name has one: "umbrella premium"); on the facts of the labels holding more than half
-of the name's naming words that no other way matched (worded, when the index holds such a
-label: "termite inspections" → "Termite / wood-destroying insect inspection"; the keys
+the name has one: "umbrella premium"; or a quantity a profile knows that ends the name,
+where a document says another of its words: "painting contractor deposit"); on the
+facts of the labels holding more than half of the name's naming words that no other way
+matched (worded, when the index holds such a label: "termite inspections" → "Termite /
+wood-destroying insect inspection"; the keys
 alone are exact, so a label naming the quantity in a longer phrase, or its words in
 another order, is found only here); for a quantity asked at a period unit ("movers
 charging over $150 an hour"), on any fact that states that unit, whatever its label
