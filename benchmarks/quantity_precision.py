@@ -144,6 +144,12 @@ extraction, constraint parser or filter):
   towing and recovery, garage doors, parking, cobblers and shoe repair, feed stores and
   farm supply, newspaper, magazine and radio advertising, stone countertops) and 72
   questions, gold fixed before any run; measured only when named (``--sets probe17``).
+* ``probe18`` — the eighteenth probe set of ``benchmarks/data/probe18``, held out as
+  ``probe17`` is: 32 new documents in eight new families (home insulation, asphalt paving
+  and sealcoating, counselling and psychotherapy, hunting and fishing licences and permits,
+  mattresses and beds, lumber yards and timber merchants, fireworks sales and displays,
+  children's party entertainers) and 72 questions, gold fixed before any run; measured
+  only when named (``--sets probe18``).
 * ``<set>-agreed`` — a set of families (``probe-agreed``, ``probe2-agreed``) measured on the
   gold its author's reading and a blind second reading agree on (``queries-agreed.jsonl``,
   written by ``benchmarks/families/second_reading.py --write``): a pair the two readings
@@ -531,7 +537,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--sets",
         default="tatqa,tatqa-scope,tatqa-hand,insurance,families,probe",
-        help="comma-separated; probe2 to probe17 (held out) are measured only when named",
+        help="comma-separated; probe2 to probe18 (held out) are measured only when named",
     )
     parser.add_argument("--engines", default="opensearch,elasticsearch,embedded")
     parser.add_argument("--modes", default="bm25,vector,hybrid")
