@@ -17,6 +17,7 @@ __all__ = [
     "LAKH",
     "LIST_BULLET",
     "MARKDOWN_HEADING",
+    "SHARE",
     "SIGN",
     "YEAR_FIGURE",
     "line_matches",
@@ -37,6 +38,9 @@ DIGIT = re.compile(r"\d")
 LAKH = re.compile(r"\blacs?\b")
 #: The pattern of every sign of the currency table (``$``, ``US$``, ``€``, ``Rs.``…).
 SIGN = sign_pattern(spaced=True)
+#: The pattern of a share written as a figure: ``30%``, ``7.25 %``, ``10 percent``, ``5 per
+#: cent`` (case-insensitive where it is used).
+SHARE = r"\d[\d,]*(?:\.\d+)?\s*(?:%|percent\b|per\s+cent\b)"
 
 
 _SENTENCE_START = re.compile(r".*(?:[.;:!?](?=\s)|\n\s*\n)", re.S)

@@ -115,7 +115,7 @@ from typing import NamedTuple
 
 from osrag.extract.facts.defined import defined_later, defined_term
 from osrag.extract.facts.labels import clean_label
-from osrag.extract.marks import LIST_BULLET
+from osrag.extract.marks import LIST_BULLET, SHARE
 from osrag.lexicon.function_words import (
     ALL_PREPOSITIONS,
     BE,
@@ -1044,17 +1044,13 @@ _LINK_WORDS = (
 amount of", "a maximum of", "is up to"): after one, :data:`STATED_LINK` reads the link."""
 _CURRENCY_LEAD = re.compile(r"\s+(?:U\.S\.|US)\s*$")
 """A currency's country written apart from its sign ("in the amount of U.S. $3,021.87")."""
-_SHARE_OF = re.compile(
-    r"(?i)\d[\d.,]*\s*(?:%|percent\b|per\s+cent\b)\s+of\s+[^()$€£¥₹%;:\d]{1,80}$"
-)
+_SHARE_OF = re.compile(rf"(?i){SHARE}\s+of\s+[^()$€£¥₹%;:\d]{{1,80}}$")
 """A share of something right before a parenthesis ("10% of the grant (")."""
-_SHARE_RESTATED = re.compile(
-    r"(?i)\s\d[\d.,]*\s*(?:%|percent\b|per\s+cent\b)\s+of\s+[^()$€£¥₹%;:\d,]{1,80},\s*$"
-)
+_SHARE_RESTATED = re.compile(rf"(?i)\s{SHARE}\s+of\s+[^()$€£¥₹%;:\d,]{{1,80}},\s*$")
 """A share of something, then a comma right before the amount that restates it ("a deposit
 of 75% of the low estimate, $3,442.50")."""
 _SHARE_SUBJECT = re.compile(
-    r"(?i)(?:^|[\s(])\d[\d.,]*\s*(?:%|percent\b|per\s+cent\b)\s+"
+    rf"(?i)(?:^|[\s(]){SHARE}\s+"
     r"(?P<name>[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){0,3}?)\s+"
     rf"(?:(?:{alternation(MODALS)})\s+)?(?:{alternation(BE)})\s+"
     rf"(?:{alternation(PREDICATIVES | PASSIVE_PRICE_VERBS | PAYMENT_PARTICIPLES)})"

@@ -61,7 +61,7 @@ from osrag.extract.facts.labels import clean_label
 from osrag.extract.facts.periods import split_period
 from osrag.extract.facts.prose import prose_label
 from osrag.extract.facts.table import loader_header
-from osrag.extract.marks import LIST_BULLET
+from osrag.extract.marks import LIST_BULLET, SHARE
 from osrag.extract.money import may_state_money
 from osrag.lexicon.bounds import CELL_CHARS, shorten
 from osrag.lexicon.function_words import (
@@ -242,7 +242,7 @@ def read_text_place(text: str, start: int, end: int, amounts_before: int) -> Tex
 _MEASURE_UNITS = frozenset(PERIOD_UNITS.values()) - frozenset(RATE_UNITS.values())
 """The units of time a measure of another figure counts ("one **month**'s rent")."""
 _RESTATED = re.compile(
-    r"(?i)(?<![\w.,$€£¥₹])(?:\d[\d,]*(?:\.\d+)?\s*(?:%|percent\b|per\s+cent\b)|"
+    rf"(?i)(?<![\w.,$€£¥₹])(?:{SHARE}|"
     r"\d[\d,]*(?:\.\d+)?(?:\s+[a-z][\w'’-]*){1,2}|"
     rf"(?P<measure>(?:an?|one|{alternation(CARDINALS)}|\d+)\s+(?:{alternation(_MEASURE_UNITS)})"
     r"s?['’]s?(?:\s+[a-z][\w'’-]*){1,3}))\s*\(\s*$"
