@@ -214,11 +214,12 @@ def held_out_quantity_precision(results: dict[str, Any]) -> str:
     return _rows(header, rows, right_from=1)
 
 
-QUANTITY_PRECISION = "benchmarks/results/quantity_precision-round20.json"
+QUANTITY_PRECISION = "benchmarks/results/quantity_precision-round21.json"
 QUANTITY_PRECISION_COMMAND = (
     "python benchmarks/quantity_precision.py --sets "
     "tatqa,tatqa-hand,tatqa-scope,insurance,families,probe,probe2,probe3,probe4,probe5,probe6,probe7,"
-    "probe8,probe9,probe10,probe11,probe12,probe13,probe14,probe15,probe16,probe17 --label round20"
+    "probe8,probe9,probe10,probe11,probe12,probe13,probe14,probe15,probe16,probe17,probe18 "
+    "--label round21"
 )
 
 FIGURES = {
