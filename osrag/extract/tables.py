@@ -79,6 +79,7 @@ from osrag.extract.table_model import (
     number_cell,
     table_of_block,
 )
+from osrag.lexicon.places import place_currency
 
 __all__ = [
     "Cell",
@@ -365,8 +366,14 @@ def table_cells(text: str, default_currency: str = "USD", *, pos: int = 0) -> li
     read = ascii_digits(text)
     hinted = _states_a_scale(read, pos)
     declared = declared_currencies(read, pos)
-    if not hinted and not declared and not _signed(read, pos):
-        return []  # no caption, no declared currency, no sign: no cell can be an amount
+    signed_anywhere = _signed(read, pos)
+    place = None
+    if not hinted and not declared and not signed_anywhere:
+        # no caption, no declared currency, no sign: a bill's bare columns are in the
+        # currency of the one country its addresses are in, or no cell is an amount
+        place = place_currency(read)
+        if place is None:
+            return []
     found: list[CellAmount] = []
     stated: str | None = ""  # the one currency sign the document writes ("": not looked for)
     for table, before in find_tables(read, pos, captions=hinted):
@@ -381,7 +388,8 @@ def table_cells(text: str, default_currency: str = "USD", *, pos: int = 0) -> li
             caption = before if hinted else None
             found.extend(_amounts(text, table, caption, default_currency, stated=currency))
         elif table.aligned:
-            stated = _stated_sign(read, pos) if stated == "" else stated
+            if stated == "":
+                stated = _stated_sign(read, pos) if place is None else place
             if stated is not None:
                 found.extend(_amounts(text, table, None, default_currency, stated=stated))
     return found

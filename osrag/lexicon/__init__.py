@@ -23,7 +23,9 @@ query binds) read a label, a period and a sign the same way. One concept a modul
 * :mod:`~osrag.lexicon.links` — the words that link a noun phrase to its amount, as a
   document and a question write them, side by side;
 * :mod:`~osrag.lexicon.signs` — the sign policy: which labels name a loss, which
-  quantities are compared by their signed value.
+  quantities are compared by their signed value;
+* :mod:`~osrag.lexicon.places` — the postal addresses of a country, read for the currency
+  of a bill that writes no currency sign.
 
 The package's ``__init__`` imports nothing: a reader imports the module of the concept
 it needs.

@@ -16,7 +16,7 @@ from osrag.currencies import MINOR_UNIT_EXPONENTS
 from osrag.errors import ConfigError
 from osrag.lexicon.profiles import Profile, vocabulary_with
 
-EXTRACTION_VERSION = "money@11,facts@53,dates@1,identifiers@1"
+EXTRACTION_VERSION = "money@12,facts@53,dates@1,identifiers@1"
 """Bump the part that changes whenever ``osrag/extract`` changes what it extracts.
 
 It goes into the index-generation digest (with the :class:`ExtractionConfig`

@@ -176,6 +176,34 @@ def test_a_line_number_before_a_rows_label_names_nothing() -> None:
     assert labels == {"Kayak rental, tandem"}
 
 
+UNSIGNED_BILL = """\
+RIVERBEND APPLIANCE REPAIR                     INVOICE 5521
+118 Mill Street, {town}
+
+DESCRIPTION                          HOURS      RATE      AMOUNT
+Diagnostic visit                                            89.00
+Labor, dryer drum bearing             1.50     95.00      142.50
+                                                       ---------
+TOTAL                                                     231.50
+BALANCE DUE                                               231.50
+"""
+
+
+def test_a_bill_with_no_sign_is_in_the_currency_of_the_country_its_address_is_in() -> None:
+    us = {(f.raw, f.currency) for f in facts(UNSIGNED_BILL.format(town="Bend, OR 97701"))}
+    assert {("231.50", "USD"), ("142.50", "USD"), ("89.00", "USD")} <= us
+    uk = {(f.raw, f.currency) for f in facts(UNSIGNED_BILL.format(town="Leeds LS1 4DY"))}
+    assert ("231.50", "GBP") in uk
+
+
+def test_a_bill_with_no_sign_and_no_address_or_two_countries_has_no_amounts() -> None:
+    nowhere = UNSIGNED_BILL.format(town="Riverbend")
+    both = UNSIGNED_BILL.format(town="Bend, OR 97701") + "Remit to: Leeds LS1 4DY\n"
+    german = UNSIGNED_BILL.format(town="50667 Köln")  # a five-digit code names no country
+    for text in (nowhere, both, german):
+        assert [f for f in facts(text) if f.source == "table"] == []
+
+
 # An amount inside a worded cell: the row's label says what it is.
 
 ROWS = [
