@@ -150,6 +150,12 @@ extraction, constraint parser or filter):
   mattresses and beds, lumber yards and timber merchants, fireworks sales and displays,
   children's party entertainers) and 72 questions, gold fixed before any run; measured
   only when named (``--sets probe18``).
+* ``probe19`` — the nineteenth probe set of ``benchmarks/data/probe19``, held out as
+  ``probe18`` is: 32 new documents in eight new families (water damage restoration,
+  stairlifts and home mobility, taxis and airport transfers, home movie and photo
+  digitising, Christmas trees, bottled water and coolers, toll roads, bridges and tunnels,
+  company formation and registered agents) and 72 questions, gold fixed before any run;
+  measured only when named (``--sets probe19``).
 * ``<set>-agreed`` — a set of families (``probe-agreed``, ``probe2-agreed``) measured on the
   gold its author's reading and a blind second reading agree on (``queries-agreed.jsonl``,
   written by ``benchmarks/families/second_reading.py --write``): a pair the two readings
@@ -537,7 +543,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--sets",
         default="tatqa,tatqa-scope,tatqa-hand,insurance,families,probe",
-        help="comma-separated; probe2 to probe18 (held out) are measured only when named",
+        help="comma-separated; probe2 to probe19 (held out) are measured only when named",
     )
     parser.add_argument("--engines", default="opensearch,elasticsearch,embedded")
     parser.add_argument("--modes", default="bm25,vector,hybrid")

@@ -5,8 +5,8 @@
     .venv/bin/python benchmarks/families/build.py --set probe [--check]   # the probe set's
 
 The same for the probe sets of ``benchmarks/data/probe/`` (``--set probe``),
-``benchmarks/data/probe2/`` (``--set probe2``) and so on to ``benchmarks/data/probe18/``
-(``--set probe18``): their sources are
+``benchmarks/data/probe2/`` (``--set probe2``) and so on to ``benchmarks/data/probe19/``
+(``--set probe19``): their sources are
 ``<set>/sources/<family>/``, their documents ``<set>/documents/``.
 
 The documents of ``benchmarks/data/families/documents/`` that are Markdown, plain text or

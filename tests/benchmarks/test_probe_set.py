@@ -1,4 +1,4 @@
-"""The probe sets of ``benchmarks/data/probe`` and ``probe2`` to ``probe18`` are well-formed.
+"""The probe sets of ``benchmarks/data/probe`` and ``probe2`` to ``probe19`` are well-formed.
 
 Families osrag's rules were not built on — the first set: bills, payslips, fee statements,
 explanations of benefits, vehicle agreements, freight quotes, service agreements, venue contracts;
@@ -110,7 +110,7 @@ class ProbeSet:
 
 SETS = (
     ProbeSet("probe", frozenset({"USD", "GBP"})),
-    *(ProbeSet(f"probe{n}", frozenset({"USD", "GBP", "EUR"})) for n in range(2, 19)),
+    *(ProbeSet(f"probe{n}", frozenset({"USD", "GBP", "EUR"})) for n in range(2, 20)),
 )
 QUESTIONS = [(s, q) for s in SETS for q in s.questions]
 
