@@ -378,12 +378,12 @@ def table_cells(text: str, default_currency: str = "USD", *, pos: int = 0) -> li
     stated: str | None = ""  # the one currency sign the document writes ("": not looked for)
     for table, before in find_tables(read, pos, captions=hinted):
         currency = declared_at(declared, table.start)
-        signed = _signed(read, table.start, table.end)
-        if signed and table.aligned and not hinted and currency is None:
-            # A bill's sign only in a line's words ("Sales tax 8.81% on materials
-            # ($1,737.40)   153.06", "(@ $0.05 per cubic inch)"), none in its columns:
-            # its columns are bare, signed by the document's one currency as below.
-            signed = bool(_signed_columns(table))
+        # a space-aligned bill is signed by its columns, not by a sign in a line's words
+        # ("Sales tax 8.81% on materials ($1,737.40)   153.06", "(@ $0.05 per cubic
+        # inch)"): with none in its columns, they take the document's one currency below
+        signed = (
+            bool(_signed_columns(table)) if table.aligned else _signed(read, table.start, table.end)
+        )
         if hinted or currency is not None or signed:
             caption = before if hinted else None
             found.extend(_amounts(text, table, caption, default_currency, stated=currency))
@@ -635,9 +635,8 @@ def _cell_amount(
     if caption is not None and caption.except_shares and _SHARES_WORD.search(label):
         caption = None
     if sign is None:
-        if (_counted(label) and not (column_sign and _charged_at_rate(label))) or _counted_header(
-            header
-        ):
+        counted = _counted(label) and not (column_sign and _charged_at_rate(label))
+        if counted or _counted_header(header):
             return None
         if caption is None and column_sign is None:
             return None  # a bare number with no caption and no "$" in its column
